@@ -1,0 +1,335 @@
+"""The EIO checklist evaluator (SPEC §6), a pure function of (module, input).
+
+Beside ``si_lint.evaluator`` and sharing its conventions: no I/O, no clock, no global state,
+never an exception on bad input (an error value instead), byte-identical output for the
+same inputs. The caller adds the ``input`` path to each result.
+
+Result of :func:`evaluate_input` (SPEC §7 ``eio --format json``, minus ``input``)::
+
+    {"criteria": {criterion id: {"scoring": ..., "status": "SCORED"|"NOT_APPLICABLE"|"FINDINGS"|"ERROR",
+                                 "score": float|None, "controls_present": [...],
+                                 "controls_required": n, "searched_text_sha256": "sha256:..."|None,
+                                 ["findings": {...}], ["error": "..."]}},
+     "q_axis": float|None, "q_display": "7.3"|None}
+
+or ``{"error": "..."}`` when the input cannot be evaluated.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Any, Mapping
+
+from si_lint.eio import model
+
+SCORED = "SCORED"
+NOT_APPLICABLE = "NOT_APPLICABLE"
+FINDINGS = "FINDINGS"
+ERROR = "ERROR"
+
+#: texts a "blank artifact" may carry in the EIO115 probe (all of them blank to a reader)
+BLANK_TEXTS = ("", " ", "\n", "\t", "\r\n", " \n\t \n", "\u00a0", "\u2003", "\u3000")
+
+
+class InputError(ValueError):
+    """The input cannot be evaluated at all."""
+
+
+# ----------------------------------------------------------------------------------------
+# the Q axis
+
+
+def q_axis(scores: list[float]) -> tuple[float | None, str | None]:
+    """SPEC §6 pinned arithmetic: ``m = (s / n) * 10`` with ``s`` summed left to right
+    (plain float additions, never ``math.fsum``/compensated ``sum``); quantised once to 4
+    decimals (half-even) from ``repr(m)``, displayed to 1 decimal (half-even) from that."""
+    if not scores:
+        return None, None
+    s = 0.0
+    for x in scores:
+        s = s + x
+    m = (s / len(scores)) * 10
+    q = Decimal(repr(m)).quantize(Decimal("0.0001"), ROUND_HALF_EVEN)
+    return float(q), str(q.quantize(Decimal("0.1"), ROUND_HALF_EVEN))
+
+
+# ----------------------------------------------------------------------------------------
+# inputs
+
+
+def _artifacts(inp: Mapping[str, Any]) -> list[dict[str, Any]]:
+    arts = inp.get("context_artifacts")
+    if not isinstance(arts, list):
+        raise InputError("`context_artifacts` must be a list of artifacts")
+    out = []
+    for i, a in enumerate(arts):
+        where = f"context_artifacts[{i}]"
+        if not isinstance(a, Mapping):
+            raise InputError(f"{where} is not a mapping")
+        name, kind, text = a.get("name"), a.get("kind"), a.get("text", "")
+        if not isinstance(name, str):
+            raise InputError(f"{where}.name must be a string")
+        if not isinstance(kind, str):
+            raise InputError(f"{where}.kind must be a string")
+        if text is None:
+            text = ""
+        if not isinstance(text, str):
+            raise InputError(f"{where}.text must be a string")
+        out.append({"name": name, "kind": kind, "text": text})
+    return out
+
+
+def _profile(module: Mapping[str, Any], inp: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    wanted = inp.get("profile")
+    profs = list(model.profiles(module))
+    if wanted is None:
+        return profs[0][1] if profs else None
+    if not isinstance(wanted, str):
+        raise InputError("`profile` must be a string")
+    for _, p in profs:
+        if p.get("id") == wanted:
+            return p
+    raise InputError(f"profile `{wanted}` is not defined by module `{model.module_id(module)}`")
+
+
+def _parents(module: Any, extra_concepts: Mapping[str, Any] | None) -> dict[str, str | None]:
+    parents: dict[str, str | None] = {}
+    if extra_concepts:
+        for cid, parent in extra_concepts.items():
+            if isinstance(cid, str):
+                parents[cid] = parent if isinstance(parent, str) else None
+    parents.update(model.concept_parents(module))  # the module's own concepts win
+    return parents
+
+
+# ----------------------------------------------------------------------------------------
+# one criterion
+
+
+def searched(evaluates: Any, artifacts: list[dict[str, Any]],
+             parents: Mapping[str, str | None]) -> list[dict[str, Any]]:
+    """The searched artifacts, in order (SPEC §6 pinned): entry by entry in ``evaluates``
+    order, each entry's artifacts by ``name`` in code-point order (ties in input order); an
+    artifact taken by an earlier entry is not taken twice."""
+    taken: set[int] = set()
+    out: list[dict[str, Any]] = []
+    for _, entry in model.str_list(evaluates):
+        batch = [(a["name"], i) for i, a in enumerate(artifacts)
+                 if i not in taken and model.covers(entry, a["kind"], parents)]
+        batch.sort()  # by name, then input position: a stable code-point sort
+        for _, i in batch:
+            taken.add(i)
+            out.append(artifacts[i])
+    return out
+
+
+def _controls(crit: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
+    controls = crit.get("controls")
+    if controls is None:
+        return None
+    if not isinstance(controls, list):
+        raise InputError("`controls` is not a list")
+    out = []
+    for j, c in enumerate(controls):
+        if not isinstance(c, Mapping):
+            raise InputError(f"controls[{j}] is not a mapping")
+        terms = c.get("requires_any")
+        if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
+            raise InputError(f"controls[{j}].requires_any is not a list of strings")
+        out.append(c)
+    return out
+
+
+def _control_id(c: Mapping[str, Any], j: int) -> str:
+    cid = c.get("id")
+    return cid if isinstance(cid, str) else f"controls[{j}]"
+
+
+def evaluate_criterion(crit: Mapping[str, Any], artifacts: list[dict[str, Any]],
+                       parents: Mapping[str, str | None],
+                       ratings: Mapping[str, Any]) -> dict[str, Any]:
+    scoring = crit.get("scoring")
+    res: dict[str, Any] = {"scoring": scoring, "status": None, "score": None,
+                           "controls_present": [], "controls_required": 0,
+                           "searched_text_sha256": None}
+    arts = searched(crit.get("evaluates"), artifacts, parents)
+    text = "\n".join(a["text"] for a in arts)
+    if arts:
+        res["searched_text_sha256"] = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def error(msg: str) -> dict[str, Any]:
+        res["status"], res["score"], res["error"] = ERROR, None, msg
+        return res
+
+    try:
+        controls = _controls(crit)
+    except InputError as e:
+        return error(str(e))
+    if controls is not None:
+        folded = text.casefold()
+        res["controls_required"] = len(controls)
+        res["controls_present"] = [
+            _control_id(c, j) for j, c in enumerate(controls)
+            if any(t in folded for t in c["requires_any"])
+        ] if arts else []
+
+    if scoring not in model.SCORING_METHODS:
+        return error(f"unknown scoring method {scoring!r} (checklist, assessor or non_scoring)")
+    if not arts:
+        res["status"] = NOT_APPLICABLE
+        return res
+    if scoring == "checklist":
+        if not controls:
+            return error("checklist criterion has no controls")
+        res["status"] = SCORED
+        res["score"] = len(res["controls_present"]) / len(controls)
+    elif scoring == "assessor":
+        cid = crit.get("id")
+        rating = ratings.get(cid) if isinstance(cid, str) else None
+        if rating is None:
+            res["status"] = NOT_APPLICABLE
+        elif isinstance(rating, bool) or not isinstance(rating, (int, float)):
+            return error(f"assessor rating {rating!r} is not a number")
+        elif not (0 <= rating <= 10) or (isinstance(rating, float) and math.isnan(rating)):
+            return error(f"assessor rating {rating!r} is outside [0, 10]")
+        else:
+            res["status"] = SCORED
+            res["score"] = float(rating / 10)
+    else:  # non_scoring: observations, never a value
+        res["status"] = FINDINGS
+        res["findings"] = {"artifacts": [a["name"] for a in arts], "searched_chars": len(text)}
+    return res
+
+
+# ----------------------------------------------------------------------------------------
+# one input
+
+
+def evaluate_input(module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None = None
+                   ) -> dict[str, Any]:
+    """Evaluate one EIO input against ``module``'s criteria (SPEC §6).
+
+    ``extra_concepts`` maps concept ids of other modules (the imports present in the
+    corpus) to their parent id, for concept descent; the module's own concepts win."""
+    try:
+        return _evaluate(module, inp, extra_concepts)
+    except InputError as e:
+        return {"error": str(e)}
+
+
+def _evaluate(module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None) -> dict[str, Any]:
+    if not isinstance(module, Mapping) or model.module_id(module) is None:
+        raise InputError("the module is not an EIO module (no `eio.id`)")
+    mid = model.module_id(module)
+    if not isinstance(inp, Mapping):
+        raise InputError("the input is not a mapping")
+    if "module" in inp and inp.get("module") != mid:
+        raise InputError(f"input is for module {inp.get('module')!r}, not `{mid}`")
+    artifacts = _artifacts(inp)
+    ratings = inp.get("assessor_ratings")
+    if ratings is None:
+        ratings = {}
+    if not isinstance(ratings, Mapping):
+        raise InputError("`assessor_ratings` must be a mapping of criterion id to rating")
+    profile = _profile(module, inp)
+    parents = _parents(module, extra_concepts)
+
+    results: dict[str, dict[str, Any]] = {}
+    for _, crit in model.criteria(module):
+        cid = crit.get("id")
+        if isinstance(cid, str) and cid not in results:  # a duplicate id (EIO101): first wins
+            results[cid] = evaluate_criterion(crit, artifacts, parents, ratings)
+
+    scores: list[float] = []
+    if profile is not None:
+        for _, cid in model.str_list(profile.get("scoring_criteria")):
+            r = results.get(cid)
+            if r is not None and r["status"] == SCORED:
+                scores.append(r["score"])
+    q, shown = q_axis(scores)
+    return {"criteria": results, "q_axis": q, "q_display": shown}
+
+
+# ----------------------------------------------------------------------------------------
+# EIO fixtures and the blank-artifact probe
+
+
+def compare_expect(result: Mapping[str, Any], expect: Any) -> list[tuple[tuple, str]]:
+    """Differences between a result and an EIO fixture's ``expect`` (SPEC §6): only the
+    listed criteria are compared, scores exactly as floats, and ``q_axis`` when given.
+    Returns ``(path inside the input document, message)`` pairs, in ``expect`` order."""
+    if "error" in result:
+        return [(("expect",), f"the input cannot be evaluated: {result['error']}")]
+    if not isinstance(expect, Mapping):
+        return [(("expect",), "`expect` must map criterion ids to {score: x}, "
+                              "NOT_APPLICABLE or FINDINGS")]
+    out: list[tuple[tuple, str]] = []
+    crits = result.get("criteria", {})
+    for key, want in expect.items():
+        if key == "q_axis":
+            got = result.get("q_axis")
+            ok = (want is None and got is None) or (
+                isinstance(want, (int, float)) and not isinstance(want, bool)
+                and got is not None and float(want) == got)
+            if not ok:
+                out.append((("expect", "q_axis"),
+                            f"Q axis is {got!r}, expected {want!r}"))
+            continue
+        r = crits.get(key)
+        if r is None:
+            out.append((("expect", key), f"module has no criterion `{key}`"))
+            continue
+        got_desc = _describe(r)
+        if isinstance(want, Mapping) and "score" in want:
+            ws = want["score"]
+            if isinstance(ws, bool) or not isinstance(ws, (int, float)):
+                out.append((("expect", key, "score"), f"expected score {ws!r} is not a number"))
+            elif r["status"] != SCORED or r["score"] != float(ws):
+                out.append((("expect", key, "score"),
+                            f"`{key}` is {got_desc}, expected score {float(ws)!r}"))
+        elif want in (NOT_APPLICABLE, FINDINGS):
+            if r["status"] != want:
+                out.append((("expect", key), f"`{key}` is {got_desc}, expected {want}"))
+        else:
+            out.append((("expect", key), f"expectation {want!r} for `{key}` is not "
+                                         "{score: x}, NOT_APPLICABLE or FINDINGS"))
+    return out
+
+
+def _describe(r: Mapping[str, Any]) -> str:
+    if r["status"] == SCORED:
+        return f"SCORED {r['score']!r}"
+    if r["status"] == ERROR:
+        return f"an error ({r.get('error')})"
+    return r["status"]
+
+
+def blank_probe(module: Any, concepts: Mapping[str, Any] | None = None
+                ) -> list[tuple[int, str, float]]:
+    """EIO115: evaluate every checklist criterion on blank artifacts of each kind it
+    evaluates (each ``evaluates`` entry and every known kind descending from it).
+
+    Returns ``(criterion index, kind, score)`` with the highest score over the blank texts of
+    :data:`BLANK_TEXTS`; the seed's invariant is that every score is 0."""
+    parents = _parents(module, concepts)
+    out: list[tuple[int, str, float]] = []
+    for i, crit in model.criteria(module):
+        if crit.get("scoring") != "checklist":
+            continue
+        kinds: list[str] = []
+        for _, entry in model.str_list(crit.get("evaluates")):
+            for k in model.descendants(entry, parents):
+                if k not in kinds:
+                    kinds.append(k)
+        for kind in kinds:
+            best: float | None = None
+            for text in BLANK_TEXTS:
+                r = evaluate_criterion(crit, [{"name": "blank", "kind": kind, "text": text}],
+                                       parents, {})
+                if r["status"] == SCORED and (best is None or r["score"] > best):
+                    best = r["score"]
+            if best is not None:
+                out.append((i, kind, best))
+    return out

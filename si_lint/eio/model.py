@@ -1,0 +1,132 @@
+"""Shape-tolerant views of an EIO module (plain data, as the loader builds it).
+
+Every helper accepts any document shape and never raises: a malformed section simply
+yields nothing (its shape is the schema's business, SI003). All functions are pure.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator, Mapping
+
+#: the module sections whose items carry a module-level ``id``
+ID_SECTIONS = ("concepts", "relations", "context_criteria", "profiles")
+
+#: the root of every artifact kind a criterion may evaluate (SPEC §8 EIO112)
+ARTIFACT_ROOT = "eio.artifact.context"
+
+SCORING_METHODS = ("checklist", "assessor", "non_scoring")
+
+#: semantic version MAJOR.MINOR.PATCH (semver.org 2.0.0, pre-release and build allowed)
+SEMVER_RE = re.compile(
+    r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?"
+    r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?",
+    re.ASCII,
+)
+
+
+def is_semver(value: Any) -> bool:
+    return isinstance(value, str) and SEMVER_RE.fullmatch(value) is not None
+
+
+def header(module: Any) -> Mapping[str, Any]:
+    if isinstance(module, Mapping) and isinstance(module.get("eio"), Mapping):
+        return module["eio"]
+    return {}
+
+
+def module_id(module: Any) -> str | None:
+    mid = header(module).get("id")
+    return mid if isinstance(mid, str) else None
+
+
+def module_version(module: Any) -> str | None:
+    v = header(module).get("version")
+    return v if isinstance(v, str) else None
+
+
+def items(module: Any, section: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """(index, item) for every mapping item of a list section."""
+    if not isinstance(module, Mapping):
+        return
+    seq = module.get(section)
+    if not isinstance(seq, list):
+        return
+    for i, item in enumerate(seq):
+        if isinstance(item, Mapping):
+            yield i, item
+
+
+def str_list(value: Any) -> Iterator[tuple[int, str]]:
+    """(index, string) for every string member of a list (anything else yields nothing)."""
+    if isinstance(value, list):
+        for i, v in enumerate(value):
+            if isinstance(v, str):
+                yield i, v
+
+
+def imports(module: Any) -> Iterator[tuple[int, str, Any]]:
+    """(index, module id, version as written) for every well-formed import."""
+    for i, imp in items(module, "imports"):
+        mid = imp.get("module")
+        if isinstance(mid, str):
+            yield i, mid, imp.get("version")
+
+
+def concept_parents(module: Any) -> dict[str, str | None]:
+    """concept id -> parent id (None when it has none) for the module's own concepts.
+
+    The first definition of an id wins (a duplicate is EIO101)."""
+    out: dict[str, str | None] = {}
+    for _, c in items(module, "concepts"):
+        cid = c.get("id")
+        if isinstance(cid, str) and cid not in out:
+            parent = c.get("parent")
+            out[cid] = parent if isinstance(parent, str) else None
+    return out
+
+
+def defined_ids(module: Any) -> dict[str, tuple[str, int]]:
+    """every module-level id -> (section, index) of its first definition."""
+    out: dict[str, tuple[str, int]] = {}
+    for section in ID_SECTIONS:
+        for i, item in items(module, section):
+            iid = item.get("id")
+            if isinstance(iid, str) and iid not in out:
+                out[iid] = (section, i)
+    return out
+
+
+def criteria(module: Any) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    return items(module, "context_criteria")
+
+
+def profiles(module: Any) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    return items(module, "profiles")
+
+
+def ancestors(kind: str, parents: Mapping[str, str | None]) -> list[str]:
+    """``kind`` and its ancestors, nearest first; stops at an unknown id or a cycle."""
+    chain = [kind]
+    seen = {kind}
+    cur = parents.get(kind)
+    while isinstance(cur, str) and cur not in seen:
+        chain.append(cur)
+        seen.add(cur)
+        cur = parents.get(cur)
+    return chain
+
+
+def covers(entry: str, kind: str, parents: Mapping[str, str | None]) -> bool:
+    """SPEC §6 (pinned): ``evaluates`` entry ``entry`` covers artifacts of ``kind`` iff the
+    kind is the entry itself or descends from it. An unknown kind is covered only where it is
+    named exactly."""
+    if kind == entry:
+        return True
+    return entry in ancestors(kind, parents)[1:]
+
+
+def descendants(entry: str, parents: Mapping[str, str | None]) -> list[str]:
+    """``entry`` and every known concept descending from it, in sorted order after ``entry``."""
+    return [entry] + sorted(k for k in parents if k != entry and covers(entry, k, parents))
