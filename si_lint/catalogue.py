@@ -1,0 +1,68 @@
+"""The rule catalogue: ``rules/CODE.yaml``, one file per code (data, not code)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from .resources import data_dir
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: str
+    summary: str
+    rationale: str = ""
+    seed: str = ""
+    fix: str = ""
+    examples: dict = field(default_factory=dict, compare=False, hash=False)
+    source: str = ""
+
+    @property
+    def doc_text(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity,
+            "summary": self.summary,
+            "rationale": self.rationale,
+            "seed": self.seed,
+            "fix": self.fix,
+        }
+
+
+@lru_cache(maxsize=1)
+def rules() -> dict[str, Rule]:
+    """Every rule of the catalogue, by code, in code order."""
+    from .loader import load_bytes
+
+    out: dict[str, Rule] = {}
+    for path in sorted(data_dir("rules").glob("*.yaml")):
+        data = load_bytes(path.read_bytes()).data
+        if not isinstance(data, dict) or not isinstance(data.get("code"), str):
+            continue
+        out[data["code"]] = Rule(
+            code=data["code"],
+            name=str(data.get("name", "")),
+            severity=str(data.get("severity", "error")),
+            summary=str(data.get("summary", "")).strip(),
+            rationale=str(data.get("rationale", "") or "").strip(),
+            seed=str(data.get("seed", "") or "").strip(),
+            fix=str(data.get("fix", "") or "").strip(),
+            examples=data.get("examples") if isinstance(data.get("examples"), dict) else {},
+            source=str(path),
+        )
+    return dict(sorted(out.items(), key=lambda kv: _code_key(kv[0])))
+
+
+def _code_key(code: str) -> tuple:
+    prefix = code.rstrip("0123456789")
+    return (prefix, int(code[len(prefix):] or 0))
+
+
+def severity_of(code: str) -> str:
+    rule = rules().get(code)
+    return rule.severity if rule else "error"

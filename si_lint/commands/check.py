@@ -1,0 +1,90 @@
+"""`si-lint check [PATHS]`."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from ..findings import SEVERITY_RANK
+
+FAIL_ON = ("error", "warning", "info")
+
+
+def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
+    out = []
+    for v in values:
+        out.extend(c.strip() for c in v.split(",") if c.strip())
+    return tuple(out)
+
+
+@click.command("check")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "sarif", "junit", "github"]),
+    default=None,
+    help="Output format (default: text; github under GITHUB_ACTIONS=true).",
+)
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to FILE.")
+@click.option("--select", multiple=True, help="Only these codes or code prefixes (comma-separated).")
+@click.option("--ignore", multiple=True, help="Skip these codes or code prefixes (comma-separated).")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
+              help="Lowest severity that makes the exit status 1.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--statistics", is_flag=True, help="Print a count per code instead of each finding.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes in place (comments and layout survive).")
+@click.option("--diff", is_flag=True, help="With --fix semantics, print the fixes as a diff; write nothing.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), envvar="SI_LINT_CACHE_DIR",
+              help="Cache directory (default: .si-lint-cache/ at the corpus root).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes for per-file work (default: the machine's cores).")
+@click.option("--trust-implementations", is_flag=True,
+              help="Import and run the corpus profile's primitive implementations.")
+@click.option("--verbose", "-v", is_flag=True, help="Show skipped files and internal tracebacks.")
+def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, fix, diff,
+            no_cache, cache_dir, jobs, trust_implementations, verbose):
+    """Lint files or directories: schemas, Form B rules, the reference graph, EIO rules
+    and the dry run of every fixture. Findings are reported for the named paths only;
+    cross-file checks always see the whole corpus under the corpus root."""
+    from ..corpus import ConfigError
+    from ..engine import Options, UsageError, run
+    from ..report import render
+
+    if fmt is None:
+        fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    options = Options(
+        select=_codes(select),
+        ignore=_codes(ignore),
+        trust_implementations=trust_implementations,
+        verbose=verbose,
+        use_cache=not no_cache,
+        cache_dir=cache_dir,
+        jobs=jobs,
+    )
+    try:
+        result = run(list(paths), options)
+    except (UsageError, ConfigError) as exc:
+        click.echo(f"si-lint: {exc}", err=True)
+        sys.exit(2)
+
+    if fix or diff:
+        from ..fix import apply_fixes
+
+        result = apply_fixes(result, write=fix and not diff, show_diff=diff, rerun=lambda: run(list(paths), options))
+
+    text = render(result, fmt, verbose=verbose, statistics=statistics)
+    if output:
+        from ..fsutil import atomic_write
+
+        atomic_write(output, text.encode("utf-8"))
+    else:
+        click.echo(text, nl=False, color=None if fmt == "text" else False)
+    if exit_zero:
+        sys.exit(0)
+    threshold = SEVERITY_RANK[fail_on]
+    failing = any(SEVERITY_RANK.get(f.severity, 0) <= threshold for f in result.findings)
+    sys.exit(1 if failing else 0)

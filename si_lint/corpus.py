@@ -1,0 +1,313 @@
+"""Corpus discovery, classification and configuration (SPEC §1, §7, §9)."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from .loader import PosMap
+
+CONFIG_FILE = "si-lint.toml"
+YAML_SUFFIXES = (".yaml", ".yml", ".json")
+#: directories never walked into
+SKIP_DIRS = frozenset(
+    {".git", ".hg", ".svn", ".si-lint-cache", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
+)
+
+KINDS = ("scenario", "fixture", "evidence", "eio-module", "eio-input", "registry", "template")
+
+
+class ConfigError(Exception):
+    """The configuration cannot be used: exit status 2."""
+
+
+def classify(data: Any) -> str | None:
+    """The document kind by top-level keys (SPEC §1), or None."""
+    if not isinstance(data, dict):
+        return None
+    if "id" in data and "scoring" in data:
+        return "scenario"
+    if "events" in data:
+        return "fixture" if "expect" in data else "evidence"
+    if "eio" in data:
+        return "eio-module"
+    if "context_artifacts" in data:
+        return "eio-input"
+    if "primitives" in data:
+        return "registry"
+    if "template" in data and "table" in data:
+        return "template"
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# configuration
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path
+    source: Path | None = None
+    profile: str = "builtin"
+    select: tuple[str, ...] = ("SI", "EIO")
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = ()
+    require_fixtures: bool = False
+    require_band_coverage: bool = False
+    raw: tuple = ()
+
+    def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> "Config":
+        from dataclasses import replace
+
+        out = self
+        if select:
+            out = replace(out, select=tuple(select))
+        if ignore:
+            out = replace(out, ignore=tuple(out.ignore) + tuple(ignore))
+        return out
+
+    def enabled(self, code: str, relpath: str | None = None) -> bool:
+        """flake8/ruff style: the longest matching prefix decides; ignore wins a tie."""
+        sel = max((len(p) for p in self.select if code.startswith(p)), default=-1)
+        ign = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
+        if relpath is not None:
+            for pattern, codes in self.per_file_ignores:
+                if _glob_match(relpath, pattern):
+                    ign = max([ign] + [len(p) for p in codes if code.startswith(p)])
+        return sel >= 0 and sel > ign
+
+    def excluded(self, relpath: str) -> bool:
+        return any(_glob_match(relpath, pattern) for pattern in self.exclude)
+
+    def fingerprint(self) -> str:
+        return repr(
+            (
+                self.profile,
+                self.select,
+                self.ignore,
+                self.per_file_ignores,
+                self.exclude,
+                self.require_fixtures,
+                self.require_band_coverage,
+            )
+        )
+
+
+def _glob_match(relpath: str, pattern: str) -> bool:
+    pattern = pattern.strip("/")
+    if fnmatch.fnmatchcase(relpath, pattern):
+        return True
+    # a directory pattern excludes everything under it; a bare name matches any component
+    parts = relpath.split("/")
+    for i in range(1, len(parts)):
+        if fnmatch.fnmatchcase("/".join(parts[:i]), pattern):
+            return True
+    if "/" not in pattern:
+        return any(fnmatch.fnmatchcase(p, pattern) for p in parts)
+    return False
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
+
+
+def _config_table(directory: Path) -> tuple[Path, dict] | None:
+    cfg = directory / CONFIG_FILE
+    if cfg.is_file():
+        return cfg, _read_toml(cfg)
+    py = directory / "pyproject.toml"
+    if py.is_file():
+        data = _read_toml(py)
+        table = data.get("tool", {}).get("si-lint") if isinstance(data.get("tool"), dict) else None
+        if isinstance(table, dict):
+            return py, table
+    return None
+
+
+def find_root(cwd: Path, paths: Iterable[Path] = ()) -> tuple[Path, Path | None, dict]:
+    """The corpus root: nearest ancestor of ``cwd`` with a config; when there is none, the
+    nearest ancestor of the first named path with one; else ``cwd``."""
+    starts = [cwd] + [p if p.is_dir() else p.parent for p in list(paths)[:1]]
+    for start in starts:
+        d = start.resolve()
+        while True:
+            found = _config_table(d)
+            if found is not None:
+                return d, found[0], found[1]
+            if d.parent == d:
+                break
+            d = d.parent
+    return cwd.resolve(), None, {}
+
+
+_CONFIG_KEYS = {
+    "profile",
+    "select",
+    "ignore",
+    "per-file-ignores",
+    "exclude",
+    "require-fixtures",
+    "require-band-coverage",
+}
+
+
+def load_config(cwd: Path, paths: Iterable[Path] = ()) -> Config:
+    root, source, table = find_root(cwd, paths)
+    if source is None:
+        return Config(root=root)
+    where = str(source)
+    unknown = sorted(set(table) - _CONFIG_KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown si-lint setting(s): {', '.join(unknown)}")
+
+    def str_list(key: str) -> tuple[str, ...]:
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}: `{key}` must be a list of strings")
+        return tuple(value)
+
+    def flag(key: str) -> bool:
+        value = table.get(key, False)
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: `{key}` must be true or false")
+        return value
+
+    profile = table.get("profile", "builtin")
+    if not isinstance(profile, str) or not profile:
+        raise ConfigError(f"{where}: `profile` must be \"builtin\" or a directory")
+    if profile != "builtin":
+        pdir = root / profile
+        if not (pdir / "registry.yaml").is_file():
+            raise ConfigError(f"{where}: profile directory {profile!r} has no registry.yaml")
+    pfi = table.get("per-file-ignores", {})
+    if not isinstance(pfi, dict) or not all(
+        isinstance(v, list) and all(isinstance(c, str) for c in v) for v in pfi.values()
+    ):
+        raise ConfigError(f"{where}: `per-file-ignores` must map globs to lists of codes")
+    select = str_list("select") if "select" in table else ("SI", "EIO")
+    return Config(
+        root=root,
+        source=source,
+        profile=profile,
+        select=select,
+        ignore=str_list("ignore"),
+        per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in pfi.items())),
+        exclude=str_list("exclude"),
+        require_fixtures=flag("require-fixtures"),
+        require_band_coverage=flag("require-band-coverage"),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# documents
+
+
+@dataclass
+class Document:
+    relpath: str  # relative to the current directory, '/'-separated
+    abspath: str
+    kind: str | None
+    data: Any
+    pos: PosMap
+    sha: str = ""
+    #: loader findings (SI001…SI007) for this file
+    load_findings: list = field(default_factory=list)
+    #: suppression comments: list of (line, kind, codes) — kind 'line'|'above'|'file'
+    suppressions: list = field(default_factory=list)
+    #: True when the file is part of the profile in use (registry.yaml, templates)
+    profile_asset: bool = False
+
+    def __repr__(self) -> str:  # keep tracebacks short
+        return f"Document({self.relpath!r}, kind={self.kind!r})"
+
+
+class Corpus:
+    """Every document under the corpus root (plus named files), sorted by path."""
+
+    def __init__(self, documents: list[Document], profile, config: Config):
+        self.documents = sorted(documents, key=lambda d: d.relpath)
+        self.profile = profile
+        self.config = config
+        self._by_kind: dict[str | None, list[Document]] = {}
+        for d in self.documents:
+            self._by_kind.setdefault(d.kind, []).append(d)
+        self.by_path = {d.relpath: d for d in self.documents}
+        self._graph = None
+
+    def of_kind(self, kind: str | None) -> list[Document]:
+        return self._by_kind.get(kind, [])
+
+    @property
+    def scenarios(self) -> dict[str, Document]:
+        """Scenario documents by id (the first in path order wins a duplicate)."""
+        out: dict[str, Document] = {}
+        for d in self.of_kind("scenario"):
+            sid = d.data.get("id")
+            if isinstance(sid, str):
+                out.setdefault(sid, d)
+        return out
+
+    def fixtures_of(self, scenario_id: str) -> list[Document]:
+        return [
+            d
+            for d in self.of_kind("fixture")
+            if isinstance(d.data, dict) and d.data.get("scenario") == scenario_id
+        ]
+
+    @property
+    def graph(self):
+        if self._graph is None:
+            from .graph import build_graph
+
+            self._graph = build_graph(self)
+        return self._graph
+
+
+# --------------------------------------------------------------------------------------
+# discovery
+
+
+def discover(root: Path, config: Config, cwd: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """Every YAML/JSON file under ``root`` (sorted), and the directories that could not
+    be walked (path, reason). Symbolic links to directories are not followed."""
+    files: list[Path] = []
+    problems: list[tuple[Path, str]] = []
+
+    def onerror(exc: OSError) -> None:
+        problems.append((Path(exc.filename or root), exc.strerror or str(exc)))
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=False):
+        rel_dir = os.path.relpath(dirpath, root)
+        rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/")
+        keep = []
+        for name in dirnames:
+            if name in SKIP_DIRS or name.startswith("."):
+                continue
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            if config.excluded(rel):
+                continue
+            keep.append(name)
+        dirnames[:] = sorted(keep)
+        for name in filenames:
+            if not name.endswith(YAML_SUFFIXES):
+                continue
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            if config.excluded(rel):
+                continue
+            files.append(Path(dirpath) / name)
+    files.sort()
+    return files, problems
+
+
+def relpath_of(path: Path | str, cwd: Path) -> str:
+    rel = os.path.relpath(os.path.abspath(path), cwd)
+    return rel.replace(os.sep, "/")

@@ -1,0 +1,384 @@
+"""The pipeline: load → classify → per-file checks → corpus graph → corpus checks
+(dry runs included) → filtered, located findings for the report stage."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from .catalogue import severity_of
+from .corpus import Config, Corpus, Document, classify, discover, load_config, relpath_of
+from .findings import Diag, Finding, Location, format_path
+from .loader import PosMap, load_bytes
+
+CODES = ("SI000", "SI009")
+
+_SUPPRESS = re.compile(r"#\s*si-lint:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)")
+
+
+class UsageError(Exception):
+    """Bad paths or arguments: exit status 2."""
+
+
+@dataclass
+class Options:
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    trust_implementations: bool = False
+    verbose: bool = False
+    use_cache: bool = True
+    cache_dir: str | None = None
+    jobs: int | None = None
+
+
+@dataclass
+class Context:
+    profile: Any
+    config: Config
+    options: Options = field(default_factory=Options)
+    corpus: Corpus | None = None
+
+
+@dataclass
+class RunResult:
+    findings: list[Finding]
+    files: int
+    corpus: Corpus
+    config: Config
+    skipped: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------------------
+# loading
+
+
+def scan_suppressions(text: str) -> list[tuple[int, int, str, tuple[str, ...]]]:
+    """Suppression comments: (line the comment is on, column, kind, codes). ``kind`` is
+    ``line`` (inline), ``above`` (alone on its line: covers the next line) or ``file``."""
+    if "si-lint:" not in text:
+        return []
+    out = []
+    for i, line in enumerate(text.split("\n"), start=1):
+        if "si-lint:" not in line:
+            continue
+        m = _SUPPRESS.search(line)
+        if not m:
+            continue
+        codes = tuple(c.strip() for c in m.group(2).split(",") if c.strip())
+        col = m.start() + 1
+        if m.group(1) == "disable-file":
+            kind = "file"
+        elif line[: m.start()].strip() == "":
+            kind = "above"
+        else:
+            kind = "line"
+        out.append((i, col, kind, codes))
+    return out
+
+
+def load_document(path: Path, cwd: Path) -> Document:
+    relpath = relpath_of(path, cwd)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        return Document(
+            relpath,
+            str(path),
+            None,
+            None,
+            PosMap(),
+            load_findings=[Diag("SI001", (), f"file cannot be read: {reason}", line=1, col=1)],
+        )
+    loaded = load_bytes(raw)
+    kind = None if loaded.failed else classify(loaded.data)
+    return Document(
+        relpath,
+        str(path),
+        kind,
+        loaded.data,
+        loaded.pos,
+        sha=hashlib.sha256(raw).hexdigest(),
+        load_findings=list(loaded.findings),
+        suppressions=scan_suppressions(loaded.text) if loaded.text else [],
+    )
+
+
+# --------------------------------------------------------------------------------------
+# running checks
+
+
+def _crash(check, exc: BaseException, file: str | None) -> Diag:
+    tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    return Diag(
+        "SI000",
+        (),
+        f"internal error: check {check.name} crashed ({type(exc).__name__}: {exc}); "
+        "other checks still ran",
+        file=file,
+        line=1,
+        col=1,
+        help="please report this with the file that triggers it",
+        fix=("traceback", tb),
+    )
+
+
+def file_diags(doc: Document, ctx: Context, checks) -> list[Diag]:
+    out = list(doc.load_findings)
+    if any(d.code in ("SI001", "SI005", "SI006") for d in doc.load_findings):
+        return out
+    for check in checks:
+        if check.scope != "file":
+            continue
+        if check.kinds is not None and doc.kind not in check.kinds:
+            continue
+        try:
+            out.extend(check.func(doc, ctx) or ())
+        except Exception as exc:  # one crashing check is a finding, not an aborted run
+            out.append(_crash(check, exc, doc.relpath))
+    return out
+
+
+def corpus_diags(corpus: Corpus, ctx: Context, checks) -> list[Diag]:
+    out: list[Diag] = []
+    for check in checks:
+        if check.scope != "corpus":
+            continue
+        try:
+            out.extend(check.func(corpus, ctx) or ())
+        except Exception as exc:
+            out.append(_crash(check, exc, None))
+    return out
+
+
+def locate(diag: Diag, doc: Document | None, by_path: dict[str, Document], fallback: str) -> Finding:
+    """Turn a check's Diag (a path into a document) into a Finding with line:col."""
+    path = diag.file or (doc.relpath if doc else fallback)
+    target = by_path.get(path, doc if doc and doc.relpath == path else None)
+    if diag.line is not None:
+        line, col = diag.line, diag.col or 1
+    elif target is not None:
+        line, col = target.pos.value(diag.path) if diag.on == "value" else target.pos.key(diag.path)
+    else:
+        line, col = 1, 1
+    related = []
+    for r in diag.related:
+        if r.line is not None:
+            related.append(Location(r.file, r.line, r.col or 1, r.message))
+            continue
+        rdoc = by_path.get(r.file)
+        if rdoc is not None and r.path is not None:
+            rl, rc = rdoc.pos.value(r.path) if r.on == "value" else rdoc.pos.key(r.path)
+        else:
+            rl, rc = 1, 1
+        related.append(Location(r.file, rl, rc, r.message))
+    detail = None
+    fix = diag.fix
+    if diag.code == "SI000" and isinstance(fix, tuple) and fix and fix[0] == "traceback":
+        detail, fix = fix[1], None
+    return Finding(
+        path=path,
+        line=line,
+        column=col,
+        code=diag.code,
+        severity=diag.severity or severity_of(diag.code),
+        message=diag.message,
+        help=diag.help,
+        doc_path=format_path(diag.path) if diag.path and diag.line is None else None,
+        related=tuple(related),
+        detail=detail,
+        fix=fix,
+    )
+
+
+def apply_suppressions(findings: list[Finding], docs: dict[str, Document], config: Config) -> list[Finding]:
+    """Drop suppressed findings; report suppressions that suppressed nothing (SI009)."""
+    by_file: dict[str, list[Finding]] = {}
+    for f in findings:
+        by_file.setdefault(f.path, []).append(f)
+    out: list[Finding] = []
+    for path in sorted(set(by_file) | {p for p, d in docs.items() if d.suppressions}):
+        items = by_file.get(path, [])
+        doc = docs.get(path)
+        sups = doc.suppressions if doc is not None else []
+        if not sups:
+            out.extend(items)
+            continue
+        used = [False] * len(sups)
+        for f in items:
+            hit = False
+            for i, (line, _col, kind, codes) in enumerate(sups):
+                if not any(f.code.startswith(c) for c in codes):
+                    continue
+                if kind == "file" or (kind == "line" and f.line == line) or (
+                    kind == "above" and f.line == line + 1
+                ):
+                    used[i] = True
+                    hit = True
+            if not hit:
+                out.append(f)
+        for i, (line, col, kind, codes) in enumerate(sups):
+            if not used[i] and config.enabled("SI009", path):
+                what = "disable-file" if kind == "file" else "disable"
+                out.append(
+                    Finding(
+                        path=path,
+                        line=line,
+                        column=col,
+                        code="SI009",
+                        severity=severity_of("SI009"),
+                        message=f"suppression `si-lint: {what}={','.join(codes)}` suppresses nothing",
+                        help="remove the comment",
+                    )
+                )
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# the pipeline
+
+
+def _expand_named(paths: Iterable[str], cwd: Path, config: Config) -> tuple[list[Path], list[Path]]:
+    """Named files and directories → (files to report on, directories named)."""
+    files: list[Path] = []
+    dirs: list[Path] = []
+    for p in paths:
+        path = (cwd / p) if not os.path.isabs(p) else Path(p)
+        if not os.path.lexists(path):
+            raise UsageError(f"{p}: no such file or directory")
+        if path.is_dir():
+            dirs.append(path.resolve())
+        elif path.is_file() or path.is_symlink():
+            if not os.access(path, os.R_OK) and path.exists():
+                raise UsageError(f"{p}: cannot be read (permission denied)")
+            files.append(Path(os.path.abspath(path)))
+        else:
+            raise UsageError(f"{p}: not a regular file or directory")
+    return files, dirs
+
+
+def build_profile(config: Config, options: Options):
+    from .profile import builtin_profile, load_profile
+
+    if config.profile == "builtin":
+        return builtin_profile(), None
+    pdir = (config.root / config.profile).resolve()
+    return load_profile(pdir, trust=options.trust_implementations), pdir
+
+
+def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResult:
+    from .checks.base import all_checks
+
+    cwd = (cwd or Path.cwd()).resolve()
+    named = [Path(p) if os.path.isabs(p) else cwd / p for p in paths]
+    config = load_config(cwd, [p for p in named if p.exists()]).with_cli(options.select, options.ignore)
+    named_files, named_dirs = _expand_named(paths or ["."], cwd, config)
+    profile, profile_dir = build_profile(config, options)
+
+    files, walk_problems = discover(config.root, config, cwd)
+    seen = {os.path.abspath(f) for f in files}
+    for d in named_dirs:  # named directories outside the corpus root
+        if not _is_under(d, config.root):
+            more, probs = discover(d, config, cwd)
+            walk_problems += probs
+            for f in more:
+                if os.path.abspath(f) not in seen:
+                    seen.add(os.path.abspath(f))
+                    files.append(f)
+    for f in named_files:
+        if os.path.abspath(f) not in seen:
+            seen.add(os.path.abspath(f))
+            files.append(f)
+    if profile_dir is not None and not _is_under(profile_dir, config.root):
+        more, _ = discover(profile_dir, config, cwd)
+        for f in more:
+            if os.path.abspath(f) not in seen:
+                seen.add(os.path.abspath(f))
+                files.append(f)
+
+    ctx = Context(profile=profile, config=config, options=options)
+    checks = all_checks()
+    docs, per_file = _process_files(files, cwd, ctx, checks)
+    if profile_dir is not None:
+        for d in docs:
+            if _is_under(Path(d.abspath), profile_dir):
+                d.profile_asset = True
+    corpus = Corpus(docs, profile, config)
+    ctx.corpus = corpus
+    by_path = corpus.by_path
+
+    findings: list[Finding] = []
+    for doc in corpus.documents:
+        for diag in per_file.get(doc.relpath, ()):
+            findings.append(locate(diag, doc, by_path, doc.relpath))
+    root_rel = relpath_of(config.root, cwd)
+    for diag in corpus_diags(corpus, ctx, checks):
+        findings.append(locate(diag, by_path.get(diag.file or ""), by_path, root_rel))
+    for path, reason in walk_problems:
+        findings.append(
+            Finding(relpath_of(path, cwd), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {reason}")
+        )
+
+    findings = [f for f in findings if config.enabled(f.code, _config_rel(f.path, cwd, config))]
+    findings = apply_suppressions(findings, by_path, config)
+
+    reported = _reported(corpus, named_files, named_dirs, cwd)
+    findings = [f for f in findings if f.path in reported or _under_named(f.path, named_dirs, cwd)]
+    findings = _dedupe(findings)
+    findings.sort(key=Finding.sort_key)
+    skipped = [d.relpath for d in corpus.documents if d.kind is None and d.relpath in reported]
+    return RunResult(findings, len(reported), corpus, config, skipped)
+
+
+def _process_files(files: list[Path], cwd: Path, ctx: Context, checks):
+    """Per-file stage: load, classify, run the file checks. (Cache and jobs plug in here.)"""
+    docs: list[Document] = []
+    per_file: dict[str, list[Diag]] = {}
+    for f in files:
+        doc = load_document(f, cwd)
+        docs.append(doc)
+        per_file[doc.relpath] = file_diags(doc, ctx, checks)
+    return docs, per_file
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    seen = set()
+    out = []
+    for f in findings:
+        key = (f.path, f.line, f.column, f.code, f.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
+
+
+def _is_under(path: Path, root: Path) -> bool:
+    try:
+        Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
+        return True
+    except ValueError:
+        return False
+
+
+def _config_rel(relpath: str, cwd: Path, config: Config) -> str:
+    return relpath_of(cwd / relpath, config.root)
+
+
+def _reported(corpus: Corpus, named_files: list[Path], named_dirs: list[Path], cwd: Path) -> set[str]:
+    out = set()
+    for f in named_files:
+        out.add(relpath_of(f, cwd))
+    for d in corpus.documents:
+        if any(_is_under(Path(d.abspath), nd) for nd in named_dirs):
+            out.add(d.relpath)
+    return out
+
+
+def _under_named(relpath: str, named_dirs: list[Path], cwd: Path) -> bool:
+    p = Path(os.path.abspath(cwd / relpath))
+    return any(_is_under(p, d) for d in named_dirs)

@@ -1,0 +1,521 @@
+"""Read one YAML/JSON document into plain data plus a position map.
+
+The document is read from ruamel.yaml's C parser *events* (libyaml); a file libyaml rejects
+is read again by ruamel's pure-Python parser before a parse error is reported (libyaml
+rejects some valid YAML 1.2). Building the data ourselves from events, iteratively, lets
+us enforce the safety limits while reading (nesting depth, alias expansion), report
+duplicate keys and non-core tags with their positions, and resolve scalars with the YAML
+1.2 core schema. Nothing here raises on bad input: every problem is a :class:`Diag`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .findings import Diag
+
+MAX_BYTES = 5 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_ALIAS_NODES = 10_000
+
+CODES = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007")
+
+_CORE = "tag:yaml.org,2002:"
+_CORE_TAGS = {
+    _CORE + "str": "str",
+    _CORE + "int": "int",
+    _CORE + "float": "float",
+    _CORE + "bool": "bool",
+    _CORE + "null": "null",
+    _CORE + "map": "map",
+    _CORE + "seq": "seq",
+    "!!str": "str",
+    "!!int": "int",
+    "!!float": "float",
+    "!!bool": "bool",
+    "!!null": "null",
+    "!!map": "map",
+    "!!seq": "seq",
+    "!": "str",
+}
+
+_NULL = frozenset(("", "~", "null", "Null", "NULL"))
+_TRUE = frozenset(("true", "True", "TRUE"))
+_FALSE = frozenset(("false", "False", "FALSE"))
+_INT10 = re.compile(r"[-+]?[0-9]+\Z")
+_INT8 = re.compile(r"0o[0-7]+\Z")
+_INT16 = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
+_NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
+# characters that make a plain scalar possibly non-string: fast path for the common case
+_MAYBE_SPECIAL = frozenset("0123456789+-.~nNtTfF")
+
+
+def resolve_plain(text: str) -> Any:
+    """Resolve an untagged plain scalar with the YAML 1.2 core schema."""
+    if not text:
+        return None
+    if text[0] not in _MAYBE_SPECIAL:
+        return text
+    if text in _NULL:
+        return None
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    if _INT10.match(text):
+        return int(text)
+    if _INT8.match(text):
+        return int(text[2:], 8)
+    if _INT16.match(text):
+        return int(text[2:], 16)
+    if _FLOAT.match(text):
+        return float(text)
+    if _INF.match(text):
+        return -math.inf if text[0] == "-" else math.inf
+    if _NAN.match(text):
+        return math.nan
+    return text
+
+
+class PosMap:
+    """Positions (1-based line, column) of keys and values, by document path."""
+
+    __slots__ = ("k", "v")
+
+    def __init__(self, k: dict | None = None, v: dict | None = None):
+        self.k: dict[tuple, tuple[int, int]] = k if k is not None else {}
+        self.v: dict[tuple, tuple[int, int]] = v if v is not None else {}
+
+    def key(self, path: tuple) -> tuple[int, int]:
+        """Where the node at ``path`` is named: its key, or the item itself in a list."""
+        path = tuple(path)
+        while True:
+            hit = self.k.get(path)
+            if hit is not None:
+                return hit
+            hit = self.v.get(path)
+            if hit is not None:
+                return hit
+            if not path:
+                return (1, 1)
+            path = path[:-1]
+
+    def value(self, path: tuple) -> tuple[int, int]:
+        """Where the value node at ``path`` starts."""
+        hit = self.v.get(tuple(path))
+        if hit is not None:
+            return hit
+        return self.key(path)
+
+    def __getstate__(self):
+        return (self.k, self.v)
+
+    def __setstate__(self, state):
+        self.k, self.v = state
+
+
+@dataclass
+class Loaded:
+    data: Any = None
+    pos: PosMap = field(default_factory=PosMap)
+    findings: list[Diag] = field(default_factory=list)
+    #: True when the text could not be read at all (SI001/SI005/SI006): data is None
+    failed: bool = False
+    text: str | None = None
+
+
+class _Abort(Exception):
+    def __init__(self, diag: Diag):
+        self.diag = diag
+
+
+def _mark(m) -> tuple[int, int]:
+    return (m.line + 1, m.column + 1)
+
+
+def decode(raw: bytes) -> tuple[str | None, Diag | None]:
+    """UTF-8 (BOM allowed) or an SI006 finding at the first bad byte."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        good = raw[: exc.start].decode("utf-8", "replace")
+        line = good.count("\n") + 1
+        col = len(good) - (good.rfind("\n") + 1) + 1
+        return None, Diag(
+            "SI006",
+            (),
+            f"file is not UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start} cannot be decoded",
+            line=line,
+            col=col,
+            help="re-encode the file as UTF-8",
+        )
+
+
+def load_bytes(raw: bytes) -> Loaded:
+    """Read one document from raw bytes. Never raises on bad input."""
+    if len(raw) > MAX_BYTES:
+        return Loaded(
+            failed=True,
+            findings=[
+                Diag(
+                    "SI005",
+                    (),
+                    f"file is {len(raw):,} bytes, over the {MAX_BYTES:,}-byte safety limit; not read",
+                    line=1,
+                    col=1,
+                    help="split the file; scenario documents are small",
+                )
+            ],
+        )
+    text, bad = decode(raw)
+    if bad is not None:
+        return Loaded(failed=True, findings=[bad])
+    out = load_text(text)
+    out.text = text
+    return out
+
+
+def load_text(text: str) -> Loaded:
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        from _ruamel_yaml import CParser as _C  # noqa: F401
+
+        from ruamel.yaml.cyaml import CParser
+
+        c_ok = True
+    except Exception:  # pragma: no cover - clib missing
+        c_ok = False
+    first_error = None
+    if c_ok:
+        try:
+            return _Builder(CParser(text)).build()
+        except Exception as exc:  # libyaml rejected it: ask the pure parser
+            first_error = exc
+    # libyaml rejected it (or is missing): ruamel's pure-Python parser decides
+    try:
+        return _Builder(_pure_events(text)).build()
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = _mark(mark) if mark is not None else (1, 1)
+        problem = exc.problem or exc.context or "invalid YAML"
+        if exc.context and exc.problem:
+            problem = f"{exc.problem} ({exc.context})"
+        return Loaded(
+            failed=True,
+            findings=[Diag("SI001", (), f"invalid YAML: {problem}", line=line, col=col)],
+        )
+    except Exception as exc:  # the pure parser fails in odd ways too (assertions)
+        err = first_error if isinstance(first_error, MarkedYAMLError) else exc
+        mark = getattr(err, "problem_mark", None)
+        line, col = _mark(mark) if mark is not None else (1, 1)
+        msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        return Loaded(
+            failed=True, findings=[Diag("SI001", (), f"invalid YAML: {msg}", line=line, col=col)]
+        )
+
+
+class _PureEvents:
+    """Adapter giving ruamel's pure-Python parser the CParser event interface."""
+
+    def __init__(self, text: str):
+        from ruamel.yaml import YAML
+
+        self._it = YAML(typ="safe", pure=True).parse(text)
+        self._next = None
+
+    def get_event(self):
+        if self._next is not None:
+            ev, self._next = self._next, None
+            return ev
+        return next(self._it)
+
+    def peek_event(self):
+        if self._next is None:
+            self._next = next(self._it, None)
+        return self._next
+
+
+def _pure_events(text: str) -> _PureEvents:
+    return _PureEvents(text)
+
+
+class _Builder:
+    """Plain data and positions from a parser event stream, iteratively."""
+
+    def __init__(self, parser):
+        self.p = parser
+        self.kpos: dict = {}
+        self.vpos: dict = {}
+        self.findings: list[Diag] = []
+        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.expanded = 0
+        self.total = 0
+
+    def _next(self):
+        p = self.p
+        if isinstance(p, _PureEvents):
+            return p.get_event()
+        return p.get_event()
+
+    def build(self) -> Loaded:
+        from ruamel.yaml import events as E
+
+        ev = self._next()  # StreamStart
+        ev = self._next()
+        if isinstance(ev, E.StreamEndEvent) or ev is None:
+            return Loaded(data=None, pos=PosMap(self.kpos, self.vpos), findings=self.findings)
+        # DocumentStart
+        try:
+            data = self._document()
+        except _Abort as ab:
+            return Loaded(failed=True, findings=self.findings + [ab.diag])
+        ev = self._next()  # StreamEnd or the next DocumentStart
+        if isinstance(ev, E.DocumentStartEvent):
+            line, col = _mark(ev.start_mark)
+            self.findings.append(
+                Diag(
+                    "SI003",
+                    (),
+                    "a second document in the stream: a file holds one document",
+                    line=line,
+                    col=col,
+                    help="move the second document into a file of its own",
+                )
+            )
+        return Loaded(data=data, pos=PosMap(self.kpos, self.vpos), findings=self.findings)
+
+    # ------------------------------------------------------------------------------
+    def _tag_kind(self, ev, node: str) -> str | None:
+        """The core-schema kind an explicit tag asks for, or None; SI007 for others."""
+        tag = getattr(ev, "tag", None)
+        if tag is None:
+            return None
+        if not isinstance(tag, str):  # ruamel Tag object
+            tag = getattr(tag, "value", None) or str(tag)
+        kind = _CORE_TAGS.get(tag)
+        if kind is None:
+            if tag.startswith(_CORE):
+                tag = "!!" + tag[len(_CORE):]
+            line, col = _mark(ev.start_mark)
+            self.findings.append(
+                Diag(
+                    "SI007",
+                    (),
+                    f"YAML tag {tag!r} is outside the YAML 1.2 core schema and is not accepted",
+                    line=line,
+                    col=col,
+                    help="remove the tag; si-lint reads plain data only",
+                )
+            )
+            return None
+        return kind
+
+    def _scalar(self, ev) -> Any:
+        kind = self._tag_kind(ev, "scalar")
+        value = ev.value
+        plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
+        if kind is None:
+            return resolve_plain(value) if plain else value
+        if kind == "str":
+            return value
+        resolved = resolve_plain(value)
+        expected = {
+            "int": int,
+            "float": (float, int),
+            "bool": bool,
+            "null": type(None),
+        }.get(kind)
+        if expected is None:  # !!map / !!seq on a scalar
+            return value
+        if isinstance(resolved, expected) and not (
+            kind in ("int", "float") and isinstance(resolved, bool)
+        ):
+            return float(resolved) if kind == "float" else resolved
+        line, col = _mark(ev.start_mark)
+        self.findings.append(
+            Diag(
+                "SI007",
+                (),
+                f"value {value!r} does not fit its tag !!{kind}",
+                line=line,
+                col=col,
+            )
+        )
+        return value
+
+    def _document(self) -> Any:
+        from ruamel.yaml import events as E
+
+        nxt = self._next
+        root: list = [None]
+        # frame: [container, path, is_map, pending_key, skip_value, anchor, total_at_start, depth]
+        stack: list[list] = []
+        depth = 0
+        while True:
+            ev = nxt()
+            cls = type(ev)
+            if cls is E.DocumentEndEvent:
+                return root[0]
+            if cls is E.MappingEndEvent or cls is E.SequenceEndEvent:
+                frame = stack.pop()
+                depth -= 1
+                if frame[5] is not None:
+                    self.anchors[frame[5]] = (frame[0], self.total - frame[6])
+                continue
+            # a node: decide where it goes
+            if stack:
+                top = stack[-1]
+                if top[2]:
+                    if top[3] is None:
+                        # this node is a key
+                        self._key(ev, top, E)
+                        continue
+                    key = top[3]
+                    if key is _KEY_SKIP:
+                        # value of a complex/duplicate key: consume and drop
+                        self._skip_node(ev, E)
+                        top[3] = None
+                        continue
+                    path = top[1] + (key,)
+                    top[3] = None
+                    container = top[0]
+                    setter = container.__setitem__
+                    slot = key
+                else:
+                    container = top[0]
+                    slot = len(container)
+                    path = top[1] + (slot,)
+                    container.append(None)
+                    setter = container.__setitem__
+            else:
+                path = ()
+                setter = root.__setitem__
+                slot = 0
+            start = ev.start_mark
+            self.vpos[path] = (start.line + 1, start.column + 1)
+            self.total += 1
+            if cls is E.ScalarEvent:
+                value = self._scalar(ev)
+                setter(slot, value)
+                if ev.anchor:
+                    self.anchors[ev.anchor] = (value, 1)
+            elif cls is E.AliasEvent:
+                self.total -= 1
+                value, size = self.anchors.get(ev.anchor, (None, 1))
+                if ev.anchor not in self.anchors:
+                    line, col = _mark(start)
+                    raise _Abort(Diag("SI001", (), f"unknown alias *{ev.anchor}", line=line, col=col))
+                self.total += size
+                self.expanded += size
+                if self.expanded > MAX_ALIAS_NODES:
+                    line, col = _mark(start)
+                    raise _Abort(
+                        Diag(
+                            "SI005",
+                            (),
+                            f"alias expansion exceeds {MAX_ALIAS_NODES:,} nodes (an alias bomb?); not read",
+                            line=line,
+                            col=col,
+                            help="avoid aliases that expand recursively",
+                        )
+                    )
+                setter(slot, value)
+            else:
+                is_map = cls is E.MappingStartEvent
+                kind = self._tag_kind(ev, "collection")
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line, col = _mark(start)
+                    raise _Abort(
+                        Diag(
+                            "SI005",
+                            (),
+                            f"nesting deeper than {MAX_DEPTH} levels; not read",
+                            line=line,
+                            col=col,
+                            help="flatten the document",
+                        )
+                    )
+                container = {} if is_map else []
+                del kind
+                setter(slot, container)
+                stack.append([container, path, is_map, None, False, ev.anchor, self.total, depth])
+
+    def _key(self, ev, frame, E) -> None:
+        cls = type(ev)
+        start = ev.start_mark
+        if cls is E.ScalarEvent:
+            self._tag_kind(ev, "key")
+            key = ev.value
+        elif cls is E.AliasEvent:
+            val = self.anchors.get(ev.anchor, (None, 1))[0]
+            if isinstance(val, (str, int, float, bool)) or val is None:
+                key = ev.value if hasattr(ev, "value") and isinstance(ev.value, str) else str(val)
+                key = "" if val is None else (val if isinstance(val, str) else str(val))
+            else:
+                key = None
+        else:
+            key = None
+        if key is None:
+            line, col = _mark(start)
+            self.findings.append(
+                Diag(
+                    "SI003",
+                    (),
+                    "complex mapping key (a mapping or list used as a key) is not allowed",
+                    line=line,
+                    col=col,
+                )
+            )
+            if cls is not E.AliasEvent and cls is not E.ScalarEvent:
+                self._skip_node(ev, E)
+            frame[3] = _KEY_SKIP
+            return
+        container = frame[0]
+        path = frame[1] + (key,)
+        if key in container:
+            line, col = _mark(start)
+            first = self.kpos.get(path)
+            where = f" (first at line {first[0]}, column {first[1]})" if first else ""
+            self.findings.append(
+                Diag(
+                    "SI002",
+                    (),
+                    f"duplicate mapping key {key!r}{where}",
+                    line=line,
+                    col=col,
+                    help="remove one of the two keys; YAML readers disagree on which wins",
+                )
+            )
+            frame[3] = _KEY_SKIP
+            return
+        self.kpos[path] = (start.line + 1, start.column + 1)
+        frame[3] = key
+
+    def _skip_node(self, ev, E) -> None:
+        """Consume a node's events without building it (still bounded by the limits)."""
+        cls = type(ev)
+        if cls is E.ScalarEvent or cls is E.AliasEvent:
+            return
+        level = 1
+        while level:
+            ev = self._next()
+            c = type(ev)
+            if c is E.MappingStartEvent or c is E.SequenceStartEvent:
+                level += 1
+                if level > MAX_DEPTH:
+                    line, col = _mark(ev.start_mark)
+                    raise _Abort(Diag("SI005", (), f"nesting deeper than {MAX_DEPTH} levels; not read", line=line, col=col))
+            elif c is E.MappingEndEvent or c is E.SequenceEndEvent:
+                level -= 1
+
+
+_KEY_SKIP = object()
