@@ -1,0 +1,303 @@
+"""Probes SI404–SI407: synthesised evidence that a sound decision table must score right.
+
+Each :class:`Probe` carries a plain-data evidence ``artifact`` (SPEC §4 shape) and a
+``check(verdict, table)`` that returns a message when the table scores it wrongly (``None``
+when it is scored right, or when the verdict is an evaluation error — errors are the
+caller's to report). Probes are derived from the *validated* table of a scenario; a table
+that does not validate gets no probes (its evaluation error is reported instead).
+
+What a probe uses, read from the resolved table arguments:
+
+* **F** — the factor identifiers: the ``required_identifiers`` of every ``factor`` argument
+  (in table order, de-duplicated). A composite without a factor argument: the
+  ``identifier_set`` arguments of the rows that score the top band, else of every row.
+* **S** — every identifier of every ``identifier_set`` argument; **ALL** = F then S.
+* **syn** — the first synonym of each factor's deviation type (``missing`` when none has a
+  synonym list: then no answer can be characterised anyway).
+* **n** — the largest ``within_step_budget`` ``n`` in the table.
+* channels — the answer text goes into a final ``agent_response``; when the table reads
+  ``reasoning_trace`` too, the same text is also recorded as a ``reasoning`` event.
+
+The characterised answer **A** is ``Root cause: <F joined by ", "> is <syn joined by ", ">.``
+followed, when S holds identifiers outside F, by the line ``Affected: <those>.``.
+
+For the C-DA-001 example binding of SPEC §3 (F = [SMTP_PORT], S = [mail-relay, SMTP_PORT],
+syn = missing, n = 15) the artifacts are:
+
+SI404 — echoed tool output must not reach a positive band (score must be 0.0)::
+
+    scenario: infra.capability.da.single-signal-diagnosis-001
+    events:
+      - {kind: tool_call, tool: probe_dump, args: {}, response: "Root cause: SMTP_PORT is
+          missing.\\nAffected: mail-relay.\\nSMTP_PORT\\nmail-relay"}
+      - {kind: agent_response, final: true, text: "Root cause: SMTP_PORT is
+          missing.\\nAffected: mail-relay.\\nSMTP_PORT\\nmail-relay"}
+
+  Every answer line is a verbatim line of the tool response; with ``exclude_tool_echo:
+  true`` nothing is left to match (row 4, 0.0). Bound ``false``, row 2 gives 1.0: SI404.
+
+SI405 — the identifiers alone, no characterisation, must score below the table's top band::
+
+    events:
+      - {kind: agent_response, final: true, text: "SMTP_PORT\\nmail-relay"}
+
+  Row 2 fails for want of a synonym; row 3 gives 0.5 < 1.0.
+
+SI406 — only for tables with a row scoring a partial band (0 < score < top) on
+``named_in_output``: the factor identifiers alone should reach a partial band; 0.0 warns::
+
+    events:
+      - {kind: agent_response, final: true, text: "SMTP_PORT"}
+
+  Row 3 gives 0.5 when ``subsystem_set`` holds SMTP_PORT; a ``subsystem_set`` without the
+  factor's identifiers scores it 0.0 (row 4): SI406.
+
+SI407 — over budget, or no final answer, must score 0.0 (two probes)::
+
+    # (a) only when the table uses within_step_budget: n + 1 = 16 tool calls, then A
+    events:
+      - {kind: tool_call, tool: probe_step, args: {step: 1}, response: ok}
+      # ... 16 tool calls in all (steps 1..16) ...
+      - {kind: agent_response, final: true, text: "Root cause: SMTP_PORT is
+          missing.\\nAffected: mail-relay."}
+    # (b) no final answer: A, never marked final
+    events:
+      - {kind: agent_response, final: false, text: "Root cause: SMTP_PORT is
+          missing.\\nAffected: mail-relay."}
+
+  Both reach row 1 (not within budget) and score 0.0.
+
+The over-budget probe is skipped for budgets of 10,000 steps or more (the artifact would be
+huge). SI404, SI405 and SI406 are made only when the table names some identifier (F or S not
+empty); SI406 only when a partial ``named_in_output`` row exists.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..profile import Profile
+from .tables import CompiledTable, compile_table, locate_table, walk
+
+NOT_POSITIVE = "not_positive"
+BELOW_TOP = "below_top"
+NOT_ZERO = "not_zero"
+ZERO = "zero"
+
+#: the over-budget probe is made only for budgets below this many steps
+MAX_PROBE_STEPS = 10_000
+
+
+def _num(v: Any) -> float | None:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    f = float(v)
+    return f if math.isfinite(f) else None
+
+
+def _names_primitive(p: Any, name: str, depth: int = 0) -> bool:
+    if depth > 200 or not isinstance(p, Mapping):
+        return False
+    for key, value in p.items():
+        if key == name:
+            return True
+        if key == "not" and _names_primitive(value, name, depth + 1):
+            return True
+        if key in ("all", "any") and isinstance(value, list):
+            if any(_names_primitive(v, name, depth + 1) for v in value):
+                return True
+    return False
+
+
+def _top(table: Any) -> float | None:
+    scores = [s for s in (_num(r.get("score")) for r in table if isinstance(r, Mapping))
+              if s is not None] if isinstance(table, list) else []
+    return max(scores) if scores else None
+
+
+def _partial_rows(table: Any, top: float) -> list[tuple[int, float]]:
+    out: list[tuple[int, float]] = []
+    if not isinstance(table, list):
+        return out
+    for i, r in enumerate(table, start=1):
+        if not isinstance(r, Mapping):
+            continue
+        s = _num(r.get("score"))
+        if s is not None and 0.0 < s < top and _names_primitive(r.get("when"),
+                                                                  "named_in_output"):
+            out.append((i, s))
+    return out
+
+
+def _fmt(verdict: Mapping[str, Any]) -> str:
+    return f"{verdict.get('score')!r} (row {verdict.get('row')})"
+
+
+@dataclass(frozen=True)
+class Probe:
+    code: str
+    description: str
+    artifact: dict = field(compare=False)
+    expect: str = ""
+
+    def check(self, verdict: Any, table: Any) -> str | None:
+        """A message when ``table`` scored this probe wrongly, else ``None``."""
+        if not isinstance(verdict, Mapping):
+            return None
+        score = _num(verdict.get("score"))
+        if score is None:
+            return None
+        top = _top(table)
+        if self.expect in (NOT_POSITIVE, ZERO):
+            if score > 0.0:
+                return f"{self.description}, but it scores {_fmt(verdict)}"
+            return None
+        if self.expect == BELOW_TOP:
+            if top is not None and top > 0.0 and score >= top:
+                return (f"{self.description}, but it scores {_fmt(verdict)}, "
+                        "the top band")
+            return None
+        if self.expect == NOT_ZERO:
+            if score == 0.0 and top is not None:
+                bands = ", ".join(f"{s!r} (row {i})" for i, s in _partial_rows(table, top))
+                return (f"{self.description}, but it scores {_fmt(verdict)}, not the "
+                        f"partial band {bands}")
+            return None
+        return None
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+@dataclass
+class _Inputs:
+    factor_ids: list[str]
+    set_ids: list[str]
+    synonyms: list[str]
+    budgets: list[int]
+    channels: list[str]
+
+
+def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
+    factor_ids: list[str] = []
+    synonyms: list[str] = []
+    set_ids: list[str] = []
+    top_set_ids: list[str] = []
+    budgets: list[int] = []
+    channels: list[str] = []
+    registered = profile.primitives
+    top = max((s for _, s in compiled.rows), default=0.0)
+    for node, score in compiled.rows:
+        for prim in walk(node):
+            name, args = prim[1], prim[2]
+            params = registered.get(name, {}).get("params") or []
+            types = {p.get("name"): p.get("type") for p in params if isinstance(p, Mapping)}
+            for pname, value in args.items():
+                kind = types.get(pname)
+                if kind == "factor" and isinstance(value, Mapping):
+                    factor_ids.extend(value.get("required_identifiers") or [])
+                    syns = [s for s in value.get("synonyms") or []
+                            if isinstance(s, str) and s.strip()]
+                    if syns:
+                        synonyms.append(syns[0])
+                elif kind == "identifier_set" and isinstance(value, list):
+                    set_ids.extend(value)
+                    if score == top:
+                        top_set_ids.extend(value)
+                elif kind == "channels" and isinstance(value, list):
+                    channels.extend(value)
+            if name == "within_step_budget":
+                n = args.get("n")
+                if isinstance(n, int) and not isinstance(n, bool):
+                    budgets.append(n)
+    if not factor_ids:
+        factor_ids = top_set_ids or set_ids
+    clean = [s for s in _unique(factor_ids) if isinstance(s, str) and s.strip()]
+    return _Inputs(
+        factor_ids=clean,
+        set_ids=[s for s in _unique(set_ids) if isinstance(s, str) and s.strip()],
+        synonyms=_unique(synonyms) or ["missing"],
+        budgets=budgets,
+        channels=_unique(channels) or ["agent_response"],
+    )
+
+
+def _answer_events(text: str, channels: list[str], final: bool) -> list[dict]:
+    events: list[dict] = []
+    if "reasoning_trace" in channels:
+        events.append({"kind": "reasoning", "text": text})
+    events.append({"kind": "agent_response", "final": final, "text": text})
+    return events
+
+
+def _artifact(scenario: Any, events: list[dict]) -> dict:
+    art: dict[str, Any] = {}
+    sid = scenario.get("id") if isinstance(scenario, Mapping) else None
+    if isinstance(sid, str):
+        art["scenario"] = sid
+    art["events"] = events
+    return art
+
+
+def probes(scenario: Any, profile: Profile) -> list[Probe]:
+    """The probes for a scenario's table (``[]`` when the table does not validate)."""
+    located = locate_table(scenario, profile)
+    if isinstance(located, str):
+        return []
+    table, bindings, composite = located
+    compiled = compile_table(table, bindings, composite=composite, profile=profile,
+                             scenario=scenario)
+    if isinstance(compiled, str):
+        return []
+    inp = _inputs(compiled, profile)
+    f_ids, chans = inp.factor_ids, inp.channels
+    all_ids = _unique(f_ids + inp.set_ids)
+    others = [s for s in inp.set_ids if s not in f_ids]
+    answer = f"Root cause: {', '.join(f_ids)} is {', '.join(inp.synonyms)}."
+    if others:
+        answer += f"\nAffected: {', '.join(others)}."
+    out: list[Probe] = []
+    if all_ids:
+        dump = "\n".join([answer] + all_ids)
+        out.append(Probe(
+            "SI404",
+            "an answer that only repeats verbatim lines of a tool response (the factor "
+            "identifiers with a synonym) must not reach a positive band",
+            _artifact(scenario, [{"kind": "tool_call", "tool": "probe_dump", "args": {},
+                                  "response": dump}]
+                      + _answer_events(dump, chans, True)),
+            NOT_POSITIVE))
+        out.append(Probe(
+            "SI405",
+            "an answer naming the identifiers alone, with no characterisation, must not "
+            "reach the top band",
+            _artifact(scenario, _answer_events("\n".join(all_ids), chans, True)),
+            BELOW_TOP))
+        top = max((s for _, s in compiled.rows), default=0.0)
+        if f_ids and _partial_rows(table, top):
+            out.append(Probe(
+                "SI406",
+                "an answer naming the factor identifiers without characterisation should "
+                "reach the partial band",
+                _artifact(scenario, _answer_events("\n".join(f_ids), chans, True)),
+                NOT_ZERO))
+    if inp.budgets and max(inp.budgets) < MAX_PROBE_STEPS:
+        steps = max(inp.budgets) + 1
+        calls = [{"kind": "tool_call", "tool": "probe_step", "args": {"step": i},
+                  "response": "ok"} for i in range(1, steps + 1)]
+        out.append(Probe(
+            "SI407",
+            f"a correct, characterised answer after {steps} tool calls (over the step "
+            "budget) must score 0.0",
+            _artifact(scenario, calls + _answer_events(answer, chans, True)),
+            ZERO))
+    out.append(Probe(
+        "SI407",
+        "a correct, characterised answer that is never marked final (no final answer) "
+        "must score 0.0",
+        _artifact(scenario, _answer_events(answer, chans, False)),
+        ZERO))
+    return out

@@ -1,0 +1,352 @@
+"""Decision tables: the predicate language of SPEC §2.2, validated, then evaluated.
+
+A predicate is ``else`` (only as a row's whole ``when``) or a mapping with exactly one key:
+
+* a registered primitive name → a mapping of its arguments;
+* ``not`` → one predicate;
+* ``all`` / ``any`` → a list of predicates (``all: []`` holds, ``any: []`` does not).
+
+An argument value that is a whole string starting with ``$`` is a role reference, resolved
+from the scenario's template bindings (composites take literal values only).
+
+:func:`compile_table` checks the *whole* table before any row is evaluated — an unknown
+primitive, channel or argument, a missing or ill-typed argument, an unbound role, a
+primitive whose implementation is not trusted, in any row, reached or not — and returns
+either a :class:`CompiledTable` or an error string. :func:`run_table` then tries the rows in
+order; the first whose ``when`` holds gives ``(score, row)`` (row 1-based).
+
+Pure: no I/O, no clock, no module-level mutable state.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from ..profile import Profile
+from .errors import EvaluationError
+from .primitives import BUILTINS
+from .text import Transcript
+
+#: a compiled predicate: ("else",) | ("not", node) | ("all"|"any", [nodes])
+#: | ("prim", name, {param: resolved value})
+Node = tuple
+
+COMBINATORS = ("not", "all", "any")
+
+
+@dataclass(frozen=True)
+class CompiledTable:
+    #: (predicate, score) per row, in table order
+    rows: tuple[tuple[Node, float], ...]
+    #: scenario-local composite (no role references) rather than a template
+    composite: bool
+
+
+# --------------------------------------------------------------------------------------
+# locating the table of a scenario
+
+
+def _template_doc(profile: Profile, name: str) -> Mapping[str, Any] | None:
+    templates = profile.templates if isinstance(profile.templates, Mapping) else {}
+    doc = templates.get(name)
+    if isinstance(doc, Mapping):
+        return doc
+    for key in sorted(k for k in templates if isinstance(k, str)):
+        cand = templates[key]
+        head = cand.get("template") if isinstance(cand, Mapping) else None
+        if isinstance(head, Mapping) and head.get("id") == name:
+            return cand
+    return None
+
+
+def locate_table(scenario: Any, profile: Profile) -> tuple[Any, dict, bool] | str:
+    """``(table, bindings, composite)`` of a scenario, or an error string."""
+    if not isinstance(scenario, Mapping):
+        return "scenario is not a mapping"
+    scoring = scenario.get("scoring")
+    if not isinstance(scoring, Mapping):
+        return "scenario has no `scoring` mapping"
+    name = scoring.get("template")
+    if name is not None:
+        if not isinstance(name, str):
+            return "`scoring.template` is not a string"
+        doc = _template_doc(profile, name)
+        if doc is None:
+            return f"`scoring.template` names no known template `{name}`"
+        bindings = scoring.get("bindings")
+        if bindings is None:
+            bindings = {}
+        if not isinstance(bindings, Mapping):
+            return "`scoring.bindings` is not a mapping"
+        table = doc.get("table")
+        if not isinstance(table, list):
+            return f"template `{name}` has no `table` list"
+        return table, dict(bindings), False
+    composite = scoring.get("composite")
+    if composite is not None:
+        if not isinstance(composite, Mapping):
+            return "`scoring.composite` is not a mapping"
+        table = composite.get("table")
+        if not isinstance(table, list):
+            return "`scoring.composite` has no `table` list"
+        return table, {}, True
+    return ("scenario scoring is neither a template binding nor a composite "
+            "(Form A scoring cannot be evaluated)")
+
+
+# --------------------------------------------------------------------------------------
+# validation
+
+
+def _deviation(scenario: Any, ref: str) -> Mapping[str, Any] | None:
+    injection = scenario.get("injection") if isinstance(scenario, Mapping) else None
+    devs = injection.get("deviations") if isinstance(injection, Mapping) else None
+    if not isinstance(devs, list):
+        return None
+    for d in devs:  # a duplicate deviation id: the first wins
+        if isinstance(d, Mapping) and d.get("id") == ref:
+            return d
+    return None
+
+
+def _is_str_list(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+class _Compiler:
+    def __init__(self, bindings: Mapping[str, Any], composite: bool, profile: Profile,
+                 scenario: Any) -> None:
+        self.bindings = bindings
+        self.composite = composite
+        self.profile = profile
+        self.scenario = scenario
+        self.registered = profile.primitives
+        self.channels = profile.channels
+        self.implementations = (profile.implementations
+                                if isinstance(profile.implementations, Mapping) else {})
+
+    def predicate(self, p: Any, where: str) -> Node:
+        if isinstance(p, str) and p == "else":
+            raise EvaluationError(f"{where}: `else` is valid only as a row's whole `when`")
+        if not isinstance(p, Mapping) or len(p) != 1:
+            raise EvaluationError(
+                f"{where}: a predicate is `else` or a mapping with exactly one key")
+        ((key, value),) = p.items()
+        if key == "not":
+            return ("not", self.predicate(value, f"{where}.not"))
+        if key in ("all", "any"):
+            if not isinstance(value, list):
+                raise EvaluationError(f"{where}.{key}: expected a list of predicates")
+            return (key, [self.predicate(v, f"{where}.{key}[{i}]")
+                          for i, v in enumerate(value)])
+        if not isinstance(key, str) or key not in self.registered:
+            raise EvaluationError(f"{where}: `{key}` is not a registered primitive")
+        if key not in BUILTINS and key not in self.implementations:
+            raise EvaluationError(
+                f"{where}: primitive `{key}` needs an implementation that is not trusted "
+                "(run with --trust-implementations)")
+        return ("prim", key, self.arguments(key, value, f"{where}.{key}"))
+
+    def arguments(self, name: str, args: Any, where: str) -> dict[str, Any]:
+        if args is None:
+            args = {}
+        if not isinstance(args, Mapping):
+            raise EvaluationError(f"{where}: arguments must be a mapping")
+        params = self.registered[name].get("params") or []
+        specs = {s["name"]: s for s in params
+                 if isinstance(s, Mapping) and isinstance(s.get("name"), str)}
+        for k in args:
+            if k not in specs:
+                raise EvaluationError(f"{where}: unknown argument `{k}`")
+        out: dict[str, Any] = {}
+        for pname, spec in specs.items():
+            if pname in args:
+                out[pname] = self.value(args[pname], spec, f"{where}.{pname}")
+            elif spec.get("required") is True:
+                raise EvaluationError(f"{where}: missing required argument `{pname}`")
+            elif "default" in spec:
+                out[pname] = spec["default"]
+        return out
+
+    def value(self, v: Any, spec: Mapping[str, Any], where: str) -> Any:
+        if isinstance(v, str) and v.startswith("$"):
+            if self.composite:
+                raise EvaluationError(
+                    f"{where}: role reference `{v}` in a composite "
+                    "(composite arguments are literal values)")
+            role = v[1:]
+            if role not in self.bindings:
+                raise EvaluationError(f"{where}: role `{v}` is not bound")
+            v = self.bindings[role]
+        kind = spec.get("type")
+        if kind == "identifier_set":
+            if not _is_str_list(v):
+                raise EvaluationError(f"{where}: expected a list of strings")
+        elif kind == "channels":
+            if not _is_str_list(v):
+                raise EvaluationError(f"{where}: expected a list of channel names")
+            for c in v:
+                if c not in self.channels:
+                    raise EvaluationError(f"{where}: unknown channel `{c}`")
+        elif kind == "boolean":
+            if not isinstance(v, bool):
+                raise EvaluationError(f"{where}: expected a boolean")
+        elif kind == "integer":
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise EvaluationError(f"{where}: expected an integer")
+            minimum = spec.get("minimum")
+            if (isinstance(minimum, (int, float)) and not isinstance(minimum, bool)
+                    and v < minimum):
+                raise EvaluationError(f"{where}: {v} is below the minimum {minimum}")
+        elif kind == "factor":
+            v = self.factor(v, where)
+        return v
+
+    def factor(self, v: Any, where: str) -> dict[str, Any]:
+        if not isinstance(v, Mapping):
+            raise EvaluationError(f"{where}: expected a factor mapping")
+        ref = v.get("ref")
+        if not isinstance(ref, str):
+            raise EvaluationError(f"{where}: factor has no string `ref`")
+        ids = v.get("required_identifiers")
+        if not _is_str_list(ids):
+            raise EvaluationError(
+                f"{where}: factor `required_identifiers` is not a list of strings")
+        dev = _deviation(self.scenario, ref)
+        if dev is None:
+            raise EvaluationError(
+                f"{where}: factor.ref `{ref}` resolves to no injection.deviations entry")
+        dtype = dev.get("deviation_type")
+        synonyms = None
+        if isinstance(dtype, str):
+            syn = self.profile.synonyms.get(dtype)
+            if isinstance(syn, list):
+                synonyms = list(syn)
+        else:
+            dtype = None
+        return {"ref": ref, "required_identifiers": list(ids), "deviation_type": dtype,
+                "synonyms": synonyms}
+
+
+def compile_table(table: Any, bindings: Mapping[str, Any], *, composite: bool,
+                  profile: Profile, scenario: Any) -> CompiledTable | str:
+    """Validate a whole decision table; a :class:`CompiledTable` or an error string."""
+    if not isinstance(table, list):
+        return "the decision table is not a list"
+    comp = _Compiler(bindings, composite, profile, scenario)
+    rows: list[tuple[Node, float]] = []
+    try:
+        for i, row in enumerate(table, start=1):
+            where = f"row {i}"
+            if not isinstance(row, Mapping):
+                raise EvaluationError(f"{where}: a row is a mapping with `when` and `score`")
+            if "when" not in row:
+                raise EvaluationError(f"{where}: no `when`")
+            score = row.get("score")
+            if (isinstance(score, bool) or not isinstance(score, (int, float))
+                    or not math.isfinite(score)):
+                raise EvaluationError(f"{where}: `score` is not a number")
+            when = row["when"]
+            node: Node = (("else",) if isinstance(when, str) and when == "else"
+                          else comp.predicate(when, f"{where}.when"))
+            rows.append((node, float(score)))
+    except EvaluationError as exc:
+        return str(exc)
+    except RecursionError:
+        return "the decision table is nested too deeply"
+    return CompiledTable(tuple(rows), composite)
+
+
+# --------------------------------------------------------------------------------------
+# evaluation
+
+
+def _call(name: str, node_args: Mapping[str, Any], transcript: Transcript, evidence: Any,
+          profile: Profile) -> bool:
+    builtin: Callable[..., bool] | None = BUILTINS.get(name)
+    try:
+        if builtin is not None:
+            result = builtin(transcript, **node_args)
+        else:
+            impl = profile.implementations[name]
+            result = impl(copy.deepcopy(evidence), **copy.deepcopy(dict(node_args)))
+    except EvaluationError as exc:
+        raise EvaluationError(f"`{name}`: {exc}") from None
+    except Exception as exc:  # a primitive must not crash the evaluator
+        raise EvaluationError(
+            f"primitive `{name}` raised {type(exc).__name__}: {exc}") from None
+    if not isinstance(result, bool):
+        raise EvaluationError(
+            f"primitive `{name}` returned {type(result).__name__}, not a boolean")
+    return result
+
+
+def holds(node: Node, transcript: Transcript, evidence: Any, profile: Profile) -> bool:
+    tag = node[0]
+    if tag == "else":
+        return True
+    if tag == "not":
+        return not holds(node[1], transcript, evidence, profile)
+    if tag == "all":
+        return all(holds(n, transcript, evidence, profile) for n in node[1])
+    if tag == "any":
+        return any(holds(n, transcript, evidence, profile) for n in node[1])
+    return _call(node[1], node[2], transcript, evidence, profile)
+
+
+def run_table(compiled: CompiledTable, transcript: Transcript, evidence: Any,
+              profile: Profile) -> tuple[float, int]:
+    """``(score, row)`` of the first row that holds; raises when none does."""
+    for i, (node, score) in enumerate(compiled.rows, start=1):
+        if holds(node, transcript, evidence, profile):
+            return score, i
+    raise EvaluationError("no row of the decision table holds")
+
+
+# --------------------------------------------------------------------------------------
+# walking a compiled table (for probes)
+
+
+def walk(node: Node):
+    """Every primitive node under ``node``, depth first, in table order."""
+    tag = node[0]
+    if tag == "prim":
+        yield node
+    elif tag == "not":
+        yield from walk(node[1])
+    elif tag in ("all", "any"):
+        for n in node[1]:
+            yield from walk(n)
+
+
+def _raw_primitive_names(p: Any, registered: Mapping[str, Any], out: list[str],
+                         depth: int = 0) -> None:
+    if depth > 200 or not isinstance(p, Mapping):
+        return
+    for key, value in p.items():
+        if key == "not":
+            _raw_primitive_names(value, registered, out, depth + 1)
+        elif key in ("all", "any") and isinstance(value, list):
+            for v in value:
+                _raw_primitive_names(v, registered, out, depth + 1)
+        elif isinstance(key, str) and key in registered:
+            out.append(key)
+
+
+def untrusted_primitives(scenario: Any, profile: Profile) -> list[str]:
+    """Registered, non-built-in primitives the scenario's table needs but that have no
+    trusted implementation in ``profile.implementations`` (sorted, unique)."""
+    located = locate_table(scenario, profile)
+    if isinstance(located, str):
+        return []
+    table = located[0]
+    names: list[str] = []
+    registered = profile.primitives
+    for row in table:
+        if isinstance(row, Mapping):
+            _raw_primitive_names(row.get("when"), registered, names)
+    impls = profile.implementations if isinstance(profile.implementations, Mapping) else {}
+    return sorted({n for n in names if n not in BUILTINS and n not in impls})
