@@ -1,0 +1,272 @@
+"""The JSON Schemas (draft 2020-12) of si-lint's document kinds, and human-readable errors.
+
+``schemas/<kind>.schema.json`` is the single source: the files ship inside the wheel as
+``si_lint/_data/schemas`` (hatch force-include) and are read from ``<repo>/schemas`` in a
+checkout. Each schema is read and compiled once per process, on first use.
+
+:func:`validate` turns jsonschema's errors into one ``(path, message, on)`` per failing
+node, in the conventions of :class:`si_lint.findings.Diag` (SPEC §8 locations):
+
+- a missing required key  -> the mapping that lacks it, ``on="key"`` (all its missing keys
+  in one message);
+- an unexpected key       -> that key, ``on="key"``;
+- a wrong value            -> the value, ``on="value"``;
+- a ``oneOf``/``anyOf`` failure -> the errors of the best-matching branch only (the branch
+  whose ``type`` fits the value and that got deepest), or one "must be A or B" error when
+  no branch's type fits.
+
+The schemas check structure only; whatever a specific rule reports is allowed by them (see
+each schema's ``description``), so one node never gets both SI003 and a specific code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any, Iterable
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from .findings import format_path
+from .resources import data_dir
+
+#: every kind that has a schema: the SPEC §1 document kinds, then the configuration table
+KINDS: tuple[str, ...] = (
+    "scenario",
+    "fixture",
+    "evidence",
+    "eio-module",
+    "eio-input",
+    "registry",
+    "template",
+    "config",
+)
+
+DocPath = tuple[str | int, ...]
+SchemaError = tuple[DocPath, str, str]  # (path, message, on)
+
+
+class UnknownKind(KeyError):
+    """No schema exists for this kind."""
+
+
+def schema_dir() -> Path:
+    """The directory holding ``<kind>.schema.json`` (the wheel's ``_data`` copy, else the checkout's)."""
+    return data_dir("schemas")
+
+
+def schema_path(kind: str) -> Path:
+    if kind not in KINDS:
+        raise UnknownKind(kind)
+    return schema_dir() / f"{kind}.schema.json"
+
+
+@cache
+def load_schema(kind: str) -> dict[str, Any]:
+    """The schema of ``kind`` as plain data (cached; do not mutate)."""
+    return json.loads(schema_path(kind).read_text(encoding="utf-8"))
+
+
+@cache
+def validator(kind: str) -> Draft202012Validator:
+    """The compiled validator of ``kind`` (one per kind and process)."""
+    return Draft202012Validator(load_schema(kind))
+
+
+def validate(kind: str, data: Any) -> list[SchemaError]:
+    """Validate ``data`` (plain data) against the schema of ``kind``.
+
+    Returns one ``(path, message, on)`` per failing node, sorted by path, then ``on``, then
+    message. ``[]`` when the document is valid.
+    """
+    found: dict[tuple[DocPath, str], tuple[int, str]] = {}
+    missing: dict[DocPath, list[str]] = {}
+    for top in validator(kind).iter_errors(data):
+        for err in _leaves(top):
+            for path, rank, message, on in _describe(err):
+                if rank < 0:  # a missing key: merged per mapping below
+                    missing.setdefault(path, []).append(message)
+                    continue
+                key = (path, on)
+                if key not in found or (rank, message) < found[key]:
+                    found[key] = (rank, message)
+    for path, names in missing.items():
+        names = sorted(set(names))
+        listed = _and(f"`{n}`" for n in names)
+        what = "key" if len(names) == 1 else "keys"
+        found[(path, "key")] = (0, f"{_where(path)} is missing the required {what} {listed}")
+    out = [(path, message, on) for (path, on), (_rank, message) in found.items()]
+    out.sort(key=lambda item: (_path_key(item[0]), item[2], item[1]))
+    return out
+
+
+# -- oneOf / anyOf: pick the best branch ------------------------------------------------
+
+
+def _leaves(err: ValidationError) -> list[ValidationError]:
+    """The errors to report for ``err``: itself, or the best ``oneOf``/``anyOf`` branch's."""
+    if err.validator not in ("oneOf", "anyOf") or not err.context:
+        return [err]
+    branches: dict[int, list[ValidationError]] = {}
+    for sub in err.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    depth = len(err.absolute_path)
+    fitting = [
+        (index, errs)
+        for index, errs in sorted(branches.items())
+        # a branch whose `type` rejects the value itself is not the one the author meant
+        if not any(e.validator == "type" and len(e.absolute_path) == depth for e in errs)
+    ]
+    if not fitting:
+        return [err]
+    # the branch that got deepest into the value, then the one with fewest errors, then the first
+    _index, errs = min(
+        fitting, key=lambda b: (-max(len(e.absolute_path) for e in b[1]), len(b[1]), b[0])
+    )
+    out: list[ValidationError] = []
+    for sub in errs:
+        out.extend(_leaves(sub))
+    return out
+
+
+# -- messages ----------------------------------------------------------------------------
+
+_TYPE_NAMES = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "a string",
+    "number": "a number",
+    "integer": "an integer",
+    "boolean": "a boolean (true or false)",
+    "null": "null",
+}
+
+
+def _describe(err: ValidationError) -> Iterable[tuple[DocPath, int, str, str]]:
+    """(path, rank, message, on) for one leaf error; rank < 0 marks a missing key (message = name)."""
+    path: DocPath = tuple(err.absolute_path)
+    kw = err.validator
+    value = err.instance
+    if kw == "required":
+        if isinstance(value, dict):
+            for name in err.validator_value:
+                if name not in value:
+                    yield path, -1, name, "key"
+        return
+    if kw == "additionalProperties" and isinstance(value, dict):
+        schema = err.schema if isinstance(err.schema, dict) else {}
+        known = schema.get("properties", {})
+        patterns = list(schema.get("patternProperties", {}))
+        allowed = _and(f"`{k}`" for k in known) if known else None
+        for name in value:
+            if name in known or any(re.search(p, name) for p in patterns):
+                continue
+            hint = f"; allowed keys: {allowed}" if allowed else ""
+            yield path + (name,), 1, f"unexpected key `{name}` in {_where(path)}{hint}", "key"
+        return
+    if kw == "type":
+        expected = err.validator_value
+        expected = expected if isinstance(expected, list) else [expected]
+        wanted = _or(_TYPE_NAMES.get(t, str(t)) for t in expected)
+        yield path, 0, f"{_where(path)} must be {wanted}, not {_show(value)}", "value"
+        return
+    if kw in ("oneOf", "anyOf"):
+        options = [
+            b.get("title") or _branch_summary(b) for b in err.validator_value if isinstance(b, dict)
+        ]
+        if err.validator == "oneOf" and not err.context:  # valid under several branches
+            msg = f"{_where(path)} matches more than one of: {_or(options)}"
+        else:
+            msg = f"{_where(path)} must be {_or(options)}, not {_show(value)}"
+        yield path, 2, msg, "value"
+        return
+    if kw in ("enum", "const"):
+        options = err.validator_value if kw == "enum" else [err.validator_value]
+        listed = _or(f"`{_scalar(o)}`" for o in options)
+        yield path, 2, f"{_where(path)} must be {listed}, not {_show(value)}", "value"
+        return
+    bounds = {
+        "minimum": "at least",
+        "maximum": "at most",
+        "exclusiveMinimum": "greater than",
+        "exclusiveMaximum": "less than",
+    }
+    if kw in bounds:
+        yield path, 2, f"{_where(path)} must be {bounds[kw]} {err.validator_value}, not {_show(value)}", "value"
+        return
+    if kw == "minLength" and err.validator_value == 1:
+        yield path, 2, f"{_where(path)} must not be empty", "value"
+        return
+    if kw == "pattern":
+        what = err.schema.get("description") if isinstance(err.schema, dict) else None
+        what = f" ({what.split('. ')[0].rstrip('.')})" if what else ""  # its first sentence
+        yield path, 2, f"{_where(path)} must match `{err.validator_value}`{what}, not {_show(value)}", "value"
+        return
+    yield path, 3, f"{_where(path)}: {err.message}", "value"
+
+
+def _branch_summary(branch: dict[str, Any]) -> str:
+    t = branch.get("type")
+    if isinstance(t, str):
+        return _TYPE_NAMES.get(t, t)
+    return "a value of another shape"
+
+
+def _where(path: DocPath) -> str:
+    if not path:
+        return "the document"
+    return f"`{format_path(path)}`"
+
+
+def _show(value: Any) -> str:
+    """A short, human rendering of a wrong value: its type, and the value when it is short."""
+    kind = _kind_of(value)
+    if isinstance(value, (dict, list)) or value is None:
+        return kind
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) > 40:
+        return kind
+    return f"{kind} {text}"
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "null"
+    return type(value).__name__
+
+
+def _scalar(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _and(items: Iterable[str]) -> str:
+    return _join(list(items), "and")
+
+
+def _or(items: Iterable[str]) -> str:
+    return _join(list(items), "or")
+
+
+def _join(items: list[str], word: str) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def _path_key(path: DocPath) -> tuple[tuple[int, Any], ...]:
+    return tuple((0, p) if isinstance(p, int) else (1, p) for p in path)
