@@ -1,0 +1,130 @@
+"""SI003 (document does not match its JSON Schema) and SI004 (looks like a scenario or
+fixture, but has no kind).
+
+SI003 runs every classified document through ``schemas/<kind>.schema.json``
+(:func:`si_lint.schemas.validate`: one finding per failing node). The schemas check
+structure only and allow whatever a specific rule reports (SPEC §8: one node, the most
+specific code); the one overlap a schema cannot express -- a template's top-level
+free-form code key such as ``python:``, matched case-insensitively by SI204 -- is dropped
+here.
+
+SI004 (see ``rules/SI004.yaml``) looks at documents of no kind, and reports at most one
+finding per file, the first of:
+
+1. a top-level key that is a near miss of a kind marker (``scoring``, ``events``,
+   ``expect``, ``context_artifacts``): another case (``Events``), or a close spelling
+   (``evnts``, ``scorng``, ``expected``) -- at that key;
+2. ``scoring`` without ``id`` -- at ``scoring``;
+3. ``id`` with a scenario-only key (``injection``, ``archetype``, ``symptom``) but no
+   ``scoring`` -- at ``id``;
+4. ``expect`` without ``events`` -- at ``expect``;
+5. a top-level list whose items are scenarios, fixtures or evidence (a file holds one
+   document) -- at the first such item.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterator
+
+from si_lint.checks.base import file_check
+from si_lint.checks.tables import is_code_key
+from si_lint.corpus import classify
+from si_lint.findings import Diag
+from si_lint.schemas import validate
+
+#: the top-level keys that make a scenario, fixture or evidence (or EIO input) -- SPEC §1
+MARKERS = ("scoring", "events", "expect", "context_artifacts")
+#: keys only a scenario has (SPEC §3)
+SCENARIO_KEYS = ("injection", "archetype", "symptom")
+#: difflib ratio from which a key counts as a misspelt marker (`score` vs `scoring` is 0.83:
+#: not a near miss; `scorng` 0.92, `evnts` 0.91, `expected` 0.86 are)
+NEAR_MISS = 0.85
+
+_WHAT = {
+    "scoring": "a scenario (`id` + `scoring`)",
+    "events": "evidence or a fixture (`events`)",
+    "expect": "a fixture (`events` + `expect`)",
+    "context_artifacts": "an EIO input (`context_artifacts`)",
+}
+
+
+@file_check("SI003", "SI004")
+def schema_check(doc: Any, ctx: Any) -> Iterator[Diag]:
+    if doc.kind is None:
+        yield from looks_like_a_kind(doc.data)
+        return
+    for path, message, on in validate(doc.kind, doc.data):
+        if doc.kind == "template" and len(path) == 1 and is_code_key(path[0]):
+            continue  # SI204: free-form code instead of a decision table
+        yield Diag(
+            "SI003",
+            path,
+            f"{doc.kind} schema: {message}",
+            on=on,
+            help=f"`si-lint schema {doc.kind}` prints the schema",
+        )
+
+
+def looks_like_a_kind(data: Any) -> Iterator[Diag]:
+    """SI004 for a document of no kind (at most one finding)."""
+    if isinstance(data, list):
+        for i, item in enumerate(data):
+            kind = classify(item)
+            if kind in ("scenario", "fixture", "evidence"):
+                yield Diag(
+                    "SI004", (i,),
+                    f"this file is a list; item {i + 1} is a {kind}, but a file holds one document",
+                    help=f"move each {kind} into a file of its own",
+                )
+                return
+        return
+    if not isinstance(data, dict):
+        return
+    keys = [k for k in data if isinstance(k, str)]
+    for key in keys:
+        marker = _near_marker(key)
+        if marker is not None:
+            yield Diag(
+                "SI004", (key,),
+                f"`{key}` looks like a misspelt `{marker}`: the file would be "
+                f"{_WHAT[marker]} but has no recognisable kind",
+                help=f"rename `{key}` to `{marker}`",
+            )
+            return
+    if "scoring" in data and "id" not in data:
+        yield Diag(
+            "SI004", ("scoring",),
+            "file has `scoring` but no `id`: it looks like a scenario, but a scenario needs both",
+            help="add the scenario's `id`",
+        )
+        return
+    if "id" in data and "scoring" not in data:
+        present = [k for k in SCENARIO_KEYS if k in data]
+        if present:
+            yield Diag(
+                "SI004", ("id",),
+                f"file has `id` and `{present[0]}` but no `scoring`: it looks like a scenario, "
+                "but a scenario needs `scoring`",
+                help="add the scenario's `scoring` block (a template binding or a composite)",
+            )
+            return
+    if "expect" in data:
+        yield Diag(
+            "SI004", ("expect",),
+            "file has `expect` but no `events`: it looks like a fixture, but a fixture needs "
+            "the recorded `events`",
+            help="add the recorded `events` list",
+        )
+
+
+def _near_marker(key: str) -> str | None:
+    """The kind marker ``key`` is a near miss of (not the marker itself), or None."""
+    if key in MARKERS:
+        return None
+    folded = key.strip().casefold().replace("-", "_")
+    for marker in MARKERS:
+        if folded == marker:
+            return marker
+    best = difflib.get_close_matches(folded, MARKERS, n=1, cutoff=NEAR_MISS)
+    return best[0] if best else None

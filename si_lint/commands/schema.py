@@ -1,0 +1,30 @@
+"""`si-lint schema KIND`: print the JSON Schema (draft 2020-12) of a document kind."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+
+@click.command("schema")
+@click.argument("kind", required=False)
+@click.option("--list", "list_kinds", is_flag=True, help="List the kinds that have a schema.")
+def command(kind, list_kinds):
+    """Print the JSON Schema of KIND (indent 2), e.g. for an editor's YAML language server.
+
+    KIND is a document kind (scenario, fixture, evidence, eio-module, eio-input, registry,
+    template) or `config` (the `[tool.si-lint]` table / `si-lint.toml`).
+    """
+    from ..schemas import KINDS, load_schema
+
+    if list_kinds:
+        for k in KINDS:
+            click.echo(f"{k:<11} {load_schema(k).get('title', '')}")
+        return
+    if kind is None or kind.lower() not in KINDS:
+        what = "a KIND is required" if kind is None else f"unknown kind {kind!r}"
+        click.echo(f"si-lint schema: {what}; kinds: {', '.join(KINDS)}", err=True)
+        sys.exit(2)
+    click.echo(json.dumps(load_schema(kind.lower()), indent=2, ensure_ascii=False))
