@@ -447,7 +447,7 @@ class _Builder:
                 container = {} if is_map else []
                 del kind
                 setter(slot, container)
-                stack.append([container, path, is_map, None, False, ev.anchor, self.total, depth])
+                stack.append([container, path, is_map, None, False, ev.anchor, self.total - 1, depth])
 
     def _key(self, ev, frame, E) -> None:
         cls = type(ev)
