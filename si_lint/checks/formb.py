@@ -37,6 +37,7 @@ from si_lint.checks.tables import (
     is_role_ref,
     make_fix,
     predicate_primitives,
+    range_problem,
     ref_diag,
     unknown_channel,
     _code_key_diag,
@@ -189,7 +190,7 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
     scoring = data["scoring"]
     if not isinstance(scoring, dict):
         yield Diag("SI116", ("scoring",),
-                   f"`scoring` is a {_type_name(scoring)}, neither a template binding nor a composite",
+                   f"`scoring` is {_type_name(scoring)}, neither a template binding nor a composite",
                    help="write `scoring: {template: <id>, bindings: {...}}` or "
                         "`scoring: {composite: {reason: ..., table: [...]}}`")
         return
@@ -284,12 +285,12 @@ def check_binding(role: str, spec: Mapping[str, Any], value: Any, path: tuple, d
         yield from _factor_binding(role, value, path, dev_ids)
     elif rtype == "identifier_set":
         if not isinstance(value, list):
-            yield Diag("SI111", path, f"role `{role}` takes a list of identifiers, not a {_type_name(value)}",
+            yield Diag("SI111", path, f"role `{role}` takes a list of identifiers, not {_type_name(value)}",
                        on="value", help="write `[IDENTIFIER, ...]`")
             return
         for i, item in enumerate(value):
             if not isinstance(item, str):
-                yield Diag("SI111", path + (i,), f"identifier must be a string, not a {_type_name(item)}",
+                yield Diag("SI111", path + (i,), f"identifier must be a string, not {_type_name(item)}",
                            help="quote it")
             else:
                 d = identifier_diag(item, path + (i,), "identifier")
@@ -297,7 +298,7 @@ def check_binding(role: str, spec: Mapping[str, Any], value: Any, path: tuple, d
                     yield d
     elif rtype == "channels":
         if not isinstance(value, list):
-            yield Diag("SI111", path, f"role `{role}` takes a list of channels, not a {_type_name(value)}",
+            yield Diag("SI111", path, f"role `{role}` takes a list of channels, not {_type_name(value)}",
                        on="value", help="write `[agent_response]`")
             return
         if not value:
@@ -311,7 +312,7 @@ def check_binding(role: str, spec: Mapping[str, Any], value: Any, path: tuple, d
         for i, item in enumerate(value):
             ipath = path + (i,)
             if not isinstance(item, str):
-                yield Diag("SI111", ipath, f"channel must be a string, not a {_type_name(item)}")
+                yield Diag("SI111", ipath, f"channel must be a string, not {_type_name(item)}")
             elif item not in channels:
                 yield unknown_channel(item, ipath, channels)
             elif allowed is not None and item not in allowed:
@@ -323,19 +324,29 @@ def check_binding(role: str, spec: Mapping[str, Any], value: Any, path: tuple, d
                            fix=make_fix("set_value", path, value=narrowed) if narrowed else None)
     elif rtype == "integer":
         if not is_int(value):
-            yield Diag("SI111", path, f"role `{role}` takes an integer, not a {_type_name(value)}",
+            yield Diag("SI111", path, f"role `{role}` takes an integer, not {_type_name(value)}",
                        on="value", help="write a whole number without a decimal point")
             return
-        minimum = spec.get("minimum")
-        if is_number(minimum) and value < minimum:
-            yield Diag("SI111", path, f"role `{role}` must be at least {minimum}, is {value}", on="value")
+        bad = range_problem(value, spec)
+        if bad:
+            yield Diag("SI111", path, f"role `{role}` {bad}", on="value")
             return
         if budget is not None and value != budget:
             yield Diag("SI114", path, f"`{role}` {value} differs from the budget {budget} ratified for "
                                       f"{scenario_id}", on="value", help=f"use {budget}")
+    elif rtype == "number":
+        if not is_number(value):
+            yield Diag("SI111", path, f"role `{role}` takes a number, not {_type_name(value)}", on="value")
+            return
+        bad = range_problem(value, spec)
+        if bad:
+            yield Diag("SI111", path, f"role `{role}` {bad}", on="value")
+    elif rtype == "string":
+        if not isinstance(value, str):
+            yield Diag("SI111", path, f"role `{role}` takes a string, not {_type_name(value)}", on="value")
     elif rtype == "boolean":
         if not isinstance(value, bool):
-            yield Diag("SI111", path, f"role `{role}` takes a boolean, not a {_type_name(value)}",
+            yield Diag("SI111", path, f"role `{role}` takes a boolean, not {_type_name(value)}",
                        on="value", help="write `true` or `false` (unquoted)")
             return
         if "expected" in spec and isinstance(spec["expected"], bool) and value != spec["expected"]:
@@ -351,7 +362,7 @@ def check_binding(role: str, spec: Mapping[str, Any], value: Any, path: tuple, d
 def _factor_binding(role: str, value: Any, path: tuple, dev_ids: frozenset) -> Iterator[Diag]:
     if not isinstance(value, dict):
         yield Diag("SI111", path,
-                   f"role `{role}` takes a factor `{{ref, required_identifiers}}`, not a {_type_name(value)}",
+                   f"role `{role}` takes a factor `{{ref, required_identifiers}}`, not {_type_name(value)}",
                    on="value", help="write `{ref: <deviation id>, required_identifiers: [...]}`")
         return
     for key in value:
@@ -363,7 +374,7 @@ def _factor_binding(role: str, value: Any, path: tuple, dev_ids: frozenset) -> I
         yield Diag("SI111", path, f"factor `{role}` has no `ref`", help="add `ref: <deviation id>`")
     elif not isinstance(value["ref"], str):
         yield Diag("SI111", path + ("ref",), f"`ref` must be a deviation id (a string), "
-                                             f"not a {_type_name(value['ref'])}", on="value")
+                                             f"not {_type_name(value['ref'])}", on="value")
     elif value["ref"] not in dev_ids:
         yield ref_diag(value["ref"], path + ("ref",), dev_ids)
     if "required_identifiers" not in value:
@@ -393,7 +404,7 @@ def composite_table(doc: Any, ctx: Any) -> Iterator[Diag]:
                    help="write `composite: {reason: ..., table: [...]}`")
         return
     if not isinstance(comp, dict):
-        yield Diag("SI204", cpath, f"composite is a {_type_name(comp)}, not `{{reason, table}}`",
+        yield Diag("SI204", cpath, f"composite is {_type_name(comp)}, not `{{reason, table}}`",
                    on="value", help="write `composite: {reason: ..., table: [...]}`")
         return
     reason = comp.get("reason")

@@ -64,6 +64,16 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def range_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
+    """``must be at least 1, is 0`` when a number is outside ``minimum``/``maximum``."""
+    lo, hi = spec.get("minimum"), spec.get("maximum")
+    if is_number(lo) and value < lo:
+        return f"must be at least {lo}, is {value}"
+    if is_number(hi) and value > hi:
+        return f"must be at most {hi}, is {value}"
+    return None
+
+
 def identifier_problem(s: str) -> str | None:
     """Why ``s`` is not a usable identifier (SI117), or None."""
     if s.strip() == "":
@@ -171,7 +181,7 @@ def check_predicate(node: Any, path: Path, env: TableEnv, *, top: bool = False) 
         return
     if not isinstance(node, dict):
         yield Diag("SI204", path,
-                   f"a predicate is `else` or a one-key mapping, not a {_type_name(node)}",
+                   f"a predicate is `else` or a one-key mapping, not {_type_name(node)}",
                    on="value", help="use `{primitive: {args}}`, `not`, `all` or `any`")
         return
     if len(node) != 1:
@@ -195,7 +205,7 @@ def check_predicate(node: Any, path: Path, env: TableEnv, *, top: bool = False) 
         yield from check_predicate(val, kpath, env)
     elif key in ("all", "any"):
         if not isinstance(val, list):
-            yield Diag("SI203", kpath, f"`{key}` takes a list of predicates, not a {_type_name(val)}",
+            yield Diag("SI203", kpath, f"`{key}` takes a list of predicates, not {_type_name(val)}",
                        on="value", help=f"write `{key}: [<predicate>, ...]`")
         elif not val:
             meaning = "always true" if key == "all" else "always false"
@@ -226,6 +236,12 @@ def _code_key_diag(path: Path) -> Diag:
 
 
 def _type_name(value: Any) -> str:
+    """The value's YAML type with its article: ``an integer``, ``a string``."""
+    name = _bare_type(value)
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
+def _bare_type(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -233,7 +249,7 @@ def _type_name(value: Any) -> str:
     if isinstance(value, int):
         return "integer"
     if isinstance(value, float):
-        return "number"
+        return "float"
     if isinstance(value, str):
         return "string"
     if isinstance(value, list):
@@ -257,7 +273,7 @@ def check_arguments(name: str, prim: Mapping[str, Any], args: Any, path: Path,
     if args is None:
         args = {}
     if not isinstance(args, dict):
-        yield Diag("SI203", path, f"arguments of `{name}` must be a mapping, not a {_type_name(args)}",
+        yield Diag("SI203", path, f"arguments of `{name}` must be a mapping, not {_type_name(args)}",
                    on="value", help="write `{" + ", ".join(f"{p}: ..." for p in params) + "}`")
         return
     for arg, value in args.items():
@@ -307,16 +323,16 @@ def check_literal(prim: str, param: Mapping[str, Any], value: Any, path: Path,
     where = f"`{prim}.{pname}`"
     if ptype == "boolean":
         if not isinstance(value, bool):
-            yield Diag("SI203", path, f"{where} takes a boolean, not a {_type_name(value)}", on="value",
+            yield Diag("SI203", path, f"{where} takes a boolean, not {_type_name(value)}", on="value",
                        help="write `true` or `false`")
     elif ptype == "integer":
         if not is_int(value):
-            yield Diag("SI203", path, f"{where} takes an integer, not a {_type_name(value)}", on="value",
+            yield Diag("SI203", path, f"{where} takes an integer, not {_type_name(value)}", on="value",
                        help="write a whole number without a decimal point")
             return
-        minimum = param.get("minimum")
-        if is_number(minimum) and value < minimum:
-            yield Diag("SI203", path, f"{where} must be at least {minimum}, is {value}", on="value")
+        bad = range_problem(value, param)
+        if bad:
+            yield Diag("SI203", path, f"{where} {bad}", on="value")
             return
         if (prim == "within_step_budget" and pname == "n" and env.ratified_budget is not None
                 and value != env.ratified_budget):
@@ -324,9 +340,19 @@ def check_literal(prim: str, param: Mapping[str, Any], value: Any, path: Path,
                        f"step budget {value} differs from the budget {env.ratified_budget} "
                        f"ratified for {env.scenario_id}", on="value",
                        help=f"use {env.ratified_budget}")
+    elif ptype == "number":
+        if not is_number(value):
+            yield Diag("SI203", path, f"{where} takes a number, not {_type_name(value)}", on="value")
+            return
+        bad = range_problem(value, param)
+        if bad:
+            yield Diag("SI203", path, f"{where} {bad}", on="value")
+    elif ptype == "string":
+        if not isinstance(value, str):
+            yield Diag("SI203", path, f"{where} takes a string, not {_type_name(value)}", on="value")
     elif ptype == "identifier_set":
         if not isinstance(value, list):
-            yield Diag("SI203", path, f"{where} takes a list of identifiers, not a {_type_name(value)}",
+            yield Diag("SI203", path, f"{where} takes a list of identifiers, not {_type_name(value)}",
                        on="value")
             return
         if not value:
@@ -334,14 +360,14 @@ def check_literal(prim: str, param: Mapping[str, Any], value: Any, path: Path,
                        help="list at least one identifier")
         for i, item in enumerate(value):
             if not isinstance(item, str):
-                yield Diag("SI203", path + (i,), f"identifier must be a string, not a {_type_name(item)}")
+                yield Diag("SI203", path + (i,), f"identifier must be a string, not {_type_name(item)}")
             else:
                 d = identifier_diag(item, path + (i,), "identifier")
                 if d is not None:
                     yield d
     elif ptype == "channels":
         if not isinstance(value, list):
-            yield Diag("SI203", path, f"{where} takes a list of channels, not a {_type_name(value)}",
+            yield Diag("SI203", path, f"{where} takes a list of channels, not {_type_name(value)}",
                        on="value")
             return
         if not value:
@@ -349,7 +375,7 @@ def check_literal(prim: str, param: Mapping[str, Any], value: Any, path: Path,
                        help="list at least one channel, e.g. `[agent_response]`")
         for i, item in enumerate(value):
             if not isinstance(item, str):
-                yield Diag("SI203", path + (i,), f"channel must be a string, not a {_type_name(item)}")
+                yield Diag("SI203", path + (i,), f"channel must be a string, not {_type_name(item)}")
             elif item not in env.channels:
                 yield unknown_channel(item, path + (i,), env.channels)
     elif ptype == "factor":
@@ -366,7 +392,7 @@ def unknown_channel(item: str, path: Path, channels: frozenset | list) -> Diag:
 def check_factor_literal(where: str, value: Any, path: Path, env: TableEnv) -> Iterator[Diag]:
     if not isinstance(value, dict):
         yield Diag("SI203", path,
-                   f"{where} takes a factor `{{ref, required_identifiers}}`, not a {_type_name(value)}",
+                   f"{where} takes a factor `{{ref, required_identifiers}}`, not {_type_name(value)}",
                    on="value")
         return
     for key in value:
@@ -398,7 +424,7 @@ def ref_diag(ref: str, path: Path, ids: frozenset | set) -> Diag:
 def check_required_identifiers(value: Any, path: Path, type_code: str) -> Iterator[Diag]:
     if not isinstance(value, list):
         yield Diag(type_code, path, f"`required_identifiers` must be a list of identifiers, "
-                                    f"not a {_type_name(value)}", on="value")
+                                    f"not {_type_name(value)}", on="value")
         return
     if not value:
         yield Diag("SI118", path, "`required_identifiers` is empty: the factor would be identified "
@@ -407,7 +433,7 @@ def check_required_identifiers(value: Any, path: Path, type_code: str) -> Iterat
         return
     for i, item in enumerate(value):
         if not isinstance(item, str):
-            yield Diag(type_code, path + (i,), f"identifier must be a string, not a {_type_name(item)}")
+            yield Diag(type_code, path + (i,), f"identifier must be a string, not {_type_name(item)}")
         else:
             d = identifier_diag(item, path + (i,), "identifier")
             if d is not None:
@@ -434,7 +460,7 @@ def check_table(table: Any, path: Path, env: TableEnv) -> Iterator[Diag]:
     """SI201–SI207, SI209, SI211 (and the literal-argument codes) for one decision table."""
     if not isinstance(table, list):
         what = (f"free-form code {json.dumps(table, ensure_ascii=False)}" if isinstance(table, str)
-                else f"a {_type_name(table)}")
+                else _type_name(table))
         yield Diag("SI204", path, f"{what} where a decision table (a list of rows) is required",
                    on="value", help="write `table:` as a list of `{when: <predicate>, score: <0..1>}` rows")
         return
@@ -448,7 +474,7 @@ def check_table(table: Any, path: Path, env: TableEnv) -> Iterator[Diag]:
     for i, row in enumerate(table):
         rpath = path + (i,)
         if not isinstance(row, dict):
-            yield Diag("SI204", rpath, f"a row is a mapping `{{when, score}}`, not a {_type_name(row)}",
+            yield Diag("SI204", rpath, f"a row is a mapping `{{when, score}}`, not {_type_name(row)}",
                        help="write `- {when: <predicate>, score: <0..1>}`")
             continue
         for key in row:
@@ -466,7 +492,7 @@ def check_table(table: Any, path: Path, env: TableEnv) -> Iterator[Diag]:
         else:
             score = row["score"]
             if not is_number(score):
-                yield Diag("SI207", rpath + ("score",), f"score must be a number, not a {_type_name(score)}",
+                yield Diag("SI207", rpath + ("score",), f"score must be a number, not {_type_name(score)}",
                            on="value", help="write a number in [0, 1], e.g. `0.5`")
             elif not (0 <= score <= 1):
                 yield Diag("SI207", rpath + ("score",), f"score {score} is outside [0, 1]", on="value",
