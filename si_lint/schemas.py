@@ -201,8 +201,8 @@ def _describe(err: ValidationError) -> Iterable[tuple[DocPath, int, str, str]]:
         yield path, 2, f"{_where(path)} must not be empty", "value"
         return
     if kw == "pattern":
-        what = err.schema.get("description") if isinstance(err.schema, dict) else None
-        what = f" ({what.split('. ')[0].rstrip('.')})" if what else ""  # its first sentence
+        what = err.schema.get("title") if isinstance(err.schema, dict) else None
+        what = f" ({what})" if what else ""
         yield path, 2, f"{_where(path)} must match `{err.validator_value}`{what}, not {_show(value)}", "value"
         return
     yield path, 3, f"{_where(path)}: {err.message}", "value"

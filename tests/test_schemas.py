@@ -1,0 +1,496 @@
+"""JSON Schemas (schemas/*.schema.json) and si_lint.schemas.validate."""
+
+import json
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from conftest import REPO, SHARED
+from si_lint.loader import load_bytes
+from si_lint.schemas import KINDS, load_schema, schema_dir, validate
+
+DOC_KINDS = ("scenario", "fixture", "evidence", "eio-module", "eio-input", "registry", "template")
+
+
+def load(path):
+    loaded = load_bytes(path.read_bytes())
+    assert loaded.findings == []
+    return loaded.data
+
+
+def pairs(kind, data):
+    return [(path, on) for path, _message, on in validate(kind, data)]
+
+
+# -- the schema files ---------------------------------------------------------------------
+
+
+def test_kinds_are_the_document_kinds_and_config():
+    from si_lint.corpus import KINDS as CORPUS_KINDS
+
+    assert KINDS == CORPUS_KINDS + ("config",)
+    assert sorted(p.name for p in schema_dir().glob("*.schema.json")) == sorted(
+        f"{k}.schema.json" for k in KINDS
+    )
+
+
+def test_schema_dir_is_the_checkout_copy():
+    assert schema_dir() == REPO / "schemas"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_schema_is_valid_draft_2020_12_with_header(kind):
+    schema = load_schema(kind)
+    Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == f"https://si-lint.dev/schemas/{kind}.schema.json"
+    assert isinstance(schema["title"], str) and schema["title"]
+    assert isinstance(schema["description"], str) and schema["description"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_schema_file_is_indent_2_json(kind):
+    text = (REPO / "schemas" / f"{kind}.schema.json").read_text(encoding="utf-8")
+    assert text == json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n"
+
+
+# -- real documents validate --------------------------------------------------------------
+
+
+def test_seed_eio_module_validates():
+    assert validate("eio-module", load(SHARED / "seeds" / "eio.context.criteria.yaml")) == []
+
+
+def test_shipped_registry_validates():
+    assert validate("registry", load(REPO / "si_lint" / "profile_data" / "registry.yaml")) == []
+
+
+def test_shipped_template_validates():
+    data = load(REPO / "si_lint" / "profile_data" / "templates" / "C-DA-001.yaml")
+    assert validate("template", data) == []
+
+
+SPEC_SCENARIO = {
+    "id": "infra.capability.da.single-signal-diagnosis-001",
+    "archetype": "C-DA-001",
+    "title": "Mail relay rejects outbound mail after a config push",
+    "symptom": "Outbound mail is refused by the relay since the last deploy.",
+    "injection": {
+        "deviations": [
+            {
+                "id": "smtp-port-removed",
+                "deviation_type": "absent_key",
+                "target": {"resource": "configmap/mail-relay", "key": "SMTP_PORT"},
+            }
+        ]
+    },
+    "scoring": {
+        "template": "C-DA-001",
+        "bindings": {
+            "factor": {"ref": "smtp-port-removed", "required_identifiers": ["SMTP_PORT"]},
+            "subsystem_set": ["mail-relay", "SMTP_PORT"],
+            "channels": ["agent_response"],
+            "step_budget": 15,
+            "exclude_tool_echo": True,
+        },
+    },
+}
+
+SPEC_FIXTURE = {
+    "scenario": "infra.capability.da.single-signal-diagnosis-001",
+    "description": "names the key and says it is missing",
+    "expect": {"score": 1.0, "row": 2},
+    "events": [
+        {"kind": "tool_call", "tool": "get_configmap", "args": {"name": "mail-relay"},
+         "response": "SMTP_HOST: relay.internal\n"},
+        {"kind": "reasoning", "text": "The port key is gone from the config map."},
+        {"kind": "agent_response", "text": "Root cause — SMTP_PORT is missing.", "final": True},
+    ],
+    "metadata": {"duration_s": 41.2, "tokens": 5120},
+}
+
+SPEC_EIO_INPUT = {
+    "module": "eio.context.criteria",
+    "profile": "eio.profile.context-scoring",
+    "context_artifacts": [
+        {"name": "system_prompt.md", "kind": "eio.artifact.system-prompt", "text": "..."},
+        {"name": "credit_policy.md", "kind": "eio.artifact.policy", "text": "..."},
+    ],
+    "expect": {
+        "eio.context.guardrail-coverage": {"score": 0.8333333333333334},
+        "eio.context.tool-schema-quality": "NOT_APPLICABLE",
+        "eio.context.token-efficiency": "FINDINGS",
+        "q_axis": 7.3,
+    },
+    "assessor_ratings": {"eio.context.role-clarity": 7.0},
+}
+
+
+def test_spec_examples_validate():
+    assert validate("scenario", SPEC_SCENARIO) == []
+    assert validate("fixture", SPEC_FIXTURE) == []
+    evidence = {k: v for k, v in SPEC_FIXTURE.items() if k not in ("expect", "description")}
+    assert validate("evidence", evidence) == []
+    assert validate("eio-input", SPEC_EIO_INPUT) == []
+
+
+# -- scenario: structure is SI003, everything a rule owns is allowed -----------------------
+
+
+def test_scenario_allows_what_specific_rules_report():
+    data = {
+        "id": "s",
+        "dimensions": ["accuracy"],  # SI103
+        "synonyms": {"absent_key": ["gone"]},  # SI104
+        "injection": {
+            "deviations": [
+                {"id": "d", "deviation_type": "no_such_type", "target": {}, "synonyms": ["x"]},
+                {"id": "d", "deviation_type": "absent_key", "target": {"key": "K"}},  # SI302
+            ]
+        },
+        "scoring": {
+            "type": "graded",  # SI101 / SI115
+            "rubric": "100% if right",  # SI102
+            "dimensions": {},  # SI103
+            "synonyms": [],  # SI104
+            "template": 7,  # SI112
+            "bindings": {"channels": "agent_response", "step_budget": 0, "nope": None},  # SI1xx
+            "composite": {"table": "if x: return 1"},  # SI204
+        },
+    }
+    assert validate("scenario", data) == []
+
+
+@pytest.mark.parametrize("scoring", ["free text", 3, None, ["template"]])
+def test_scenario_scoring_of_any_type_is_si116_not_si003(scoring):
+    assert validate("scenario", {"id": "s", "scoring": scoring}) == []
+
+
+def test_scenario_structure_errors():
+    data = {
+        "id": 5,
+        "scoring": {},
+        "injection": {
+            "deviations": [
+                {"id": "a"},
+                "b",
+                {"id": 1, "deviation_type": "absent_key", "target": "configmap/x"},
+            ]
+        },
+    }
+    assert validate("scenario", data) == [
+        (("id",), "`id` must be a string, not an integer 5", "value"),
+        (
+            ("injection", "deviations", 0),
+            "`injection.deviations[0]` is missing the required keys `deviation_type` and `target`",
+            "key",
+        ),
+        (("injection", "deviations", 1), '`injection.deviations[1]` must be a mapping, not a string "b"', "value"),
+        (("injection", "deviations", 2, "id"), "`injection.deviations[2].id` must be a string, not an integer 1", "value"),
+        (
+            ("injection", "deviations", 2, "target"),
+            '`injection.deviations[2].target` must be a mapping, not a string "configmap/x"',
+            "value",
+        ),
+    ]
+
+
+def test_scenario_deviations_must_be_a_list():
+    assert validate("scenario", {"id": "s", "scoring": {}, "injection": {"deviations": {"id": "a"}}}) == [
+        (("injection", "deviations"), "`injection.deviations` must be a list, not a mapping", "value")
+    ]
+
+
+def test_missing_root_keys_are_one_error_at_the_root():
+    assert validate("scenario", {"title": "t"}) == [
+        ((), "the document is missing the required keys `id` and `scoring`", "key")
+    ]
+
+
+# -- fixture / evidence --------------------------------------------------------------------
+
+
+def test_fixture_top_level_shape():
+    data = {
+        "scenario": ["s"],
+        "events": [{"kind": "agent_response"}, 3, {"kind": 7}],
+        "expect": {"score": "1.0", "row": 0, "rwo": 2},
+        "metadata": {"duration_s": "fast", "tokens": 1.5},
+    }
+    assert pairs("fixture", data) == [
+        (("events", 1), "value"),
+        (("events", 2, "kind"), "value"),
+        (("expect", "row"), "value"),
+        (("expect", "rwo"), "key"),
+        (("expect", "score"), "value"),
+        (("metadata", "duration_s"), "value"),
+        (("metadata", "tokens"), "value"),
+        (("scenario",), "value"),
+    ]
+
+
+def test_fixture_messages():
+    data = {"events": "none", "expect": {"score": True, "row": 1.5, "rwo": 2}}
+    assert validate("fixture", data) == [
+        (("events",), '`events` must be a list, not a string "none"', "value"),
+        (("expect", "row"), "`expect.row` must be an integer, not a number 1.5", "value"),
+        (("expect", "rwo"), "unexpected key `rwo` in `expect`; allowed keys: `score` and `row`", "key"),
+        (("expect", "score"), "`expect.score` must be a number, not a boolean true", "value"),
+    ]
+
+
+def test_fixture_expect_needs_a_score_and_must_be_a_mapping():
+    assert validate("fixture", {"events": [], "expect": {"row": 2}}) == [
+        (("expect",), "`expect` is missing the required key `score`", "key")
+    ]
+    assert pairs("fixture", {"events": [], "expect": 1.0}) == [(("expect",), "value")]
+
+
+def test_event_contents_are_left_to_the_dry_run():
+    # SI408's business: non-string text/response, `final: "yes"`, no kind at all
+    events = [{"text": 5}, {"kind": "tool_call", "response": ["x"]}, {"kind": "agent_response", "final": "yes"}]
+    assert validate("fixture", {"events": events, "expect": {"score": 0}}) == []
+    assert validate("evidence", {"events": events, "run_id": "r-1"}) == []
+
+
+# -- EIO module ----------------------------------------------------------------------------
+
+
+def test_eio_module_allows_what_eio_rules_report():
+    data = {
+        "eio": {"id": "m", "version": "2"},  # EIO116
+        "context_criteria": [
+            {"id": "c", "scoring": "checklist", "evaluates": ["nowhere"]},  # EIO104, EIO102
+            {"id": "c", "scoring": "non_scoring", "evaluates": [],  # EIO101, EIO108
+             "controls": [{"id": "x", "requires_any": ["Refuse", "", " ", "a", "a"]}]},  # EIO106/107/114
+            {"id": "d", "scoring": "assessor", "evaluates": ["e"],
+             "controls": [{"id": "y"}, {"id": "z", "requires_any": []}]},  # EIO111, EIO105
+        ],
+        "profiles": [{"id": "p", "scoring_criteria": ["c", "ghost"]}],  # EIO109, EIO102
+        "concepts": [{"id": "a", "parent": "a"}],  # EIO113
+    }
+    assert validate("eio-module", data) == []
+
+
+def test_eio_module_structure_errors():
+    data = {
+        "eio": {"id": "m", "version": 0.2},
+        "imports": [{"version": "1.0.0"}],
+        "context_criteria": [
+            {"id": "c", "scoring": "weighted", "evaluates": "eio.artifact.context"},
+            {"id": "d", "scoring": "checklist", "evaluates": [],
+             "controls": [{"id": "x", "requires_any": "refuse", "terms": ["x"]}]},
+        ],
+    }
+    assert validate("eio-module", data) == [
+        (
+            ("context_criteria", 0, "evaluates"),
+            '`context_criteria[0].evaluates` must be a list, not a string "eio.artifact.context"',
+            "value",
+        ),
+        (
+            ("context_criteria", 0, "scoring"),
+            '`context_criteria[0].scoring` must be `checklist`, `assessor` or `non_scoring`, '
+            'not a string "weighted"',
+            "value",
+        ),
+        (
+            ("context_criteria", 1, "controls", 0, "requires_any"),
+            '`context_criteria[1].controls[0].requires_any` must be a list, not a string "refuse"',
+            "value",
+        ),
+        (
+            ("context_criteria", 1, "controls", 0, "terms"),
+            "unexpected key `terms` in `context_criteria[1].controls[0]`; allowed keys: `id`, "
+            "`requires_any` and `description`",
+            "key",
+        ),
+        (("eio", "version"), "`eio.version` must be a string, not a number 0.2", "value"),
+        (("imports", 0), "`imports[0]` is missing the required key `module`", "key"),
+    ]
+
+
+def test_eio_module_header_and_criterion_required_keys():
+    data = {"eio": {"title": "x"}, "context_criteria": [{"id": "c"}]}
+    assert pairs("eio-module", data) == [
+        (("context_criteria", 0), "key"),
+        (("eio",), "key"),
+    ]
+    assert validate("eio-module", data)[0][1] == (
+        "`context_criteria[0]` is missing the required keys `evaluates` and `scoring`"
+    )
+
+
+# -- EIO input: oneOf reports the best branch only ----------------------------------------
+
+
+def eio_input(expect):
+    return {"module": "m", "context_artifacts": [], "expect": expect}
+
+
+def test_one_of_a_mapping_reports_the_mapping_branch():
+    # the value is a mapping: the `{score: x}` branch is meant, not the status branch
+    assert validate("eio-input", eio_input({"c": {"scor": 1}})) == [
+        (("expect", "c"), "`expect.c` is missing the required key `score`", "key"),
+        (("expect", "c", "scor"), "unexpected key `scor` in `expect.c`; allowed keys: `score`", "key"),
+    ]
+
+
+def test_one_of_a_string_reports_the_status_branch():
+    assert validate("eio-input", eio_input({"c": "NOT_APPLICABL"})) == [
+        (
+            ("expect", "c"),
+            '`expect.c` must be `NOT_APPLICABLE` or `FINDINGS`, not a string "NOT_APPLICABL"',
+            "value",
+        )
+    ]
+
+
+def test_one_of_a_deeper_error_in_the_right_branch():
+    assert validate("eio-input", eio_input({"c": {"score": 1.5}})) == [
+        (("expect", "c", "score"), "`expect.c.score` must be at most 1, not a number 1.5", "value")
+    ]
+
+
+def test_one_of_with_no_fitting_branch_is_one_error_naming_both_shapes():
+    assert validate("eio-input", eio_input({"c": [0.5]})) == [
+        (
+            ("expect", "c"),
+            "`expect.c` must be a scored result `{score: <number>}` or a status `NOT_APPLICABLE` "
+            "or `FINDINGS`, not a list",
+            "value",
+        )
+    ]
+
+
+def test_eio_input_structure():
+    data = {
+        "context_artifacts": [{"name": "a.md", "kind": "eio.artifact.policy"}, "b.md"],
+        "assessor_ratings": {"c": 11, "d": True, "e": 0},
+        "expect": {"q_axis": "7.3"},
+    }
+    assert pairs("eio-input", data) == [
+        ((), "key"),
+        (("assessor_ratings", "c"), "value"),
+        (("assessor_ratings", "d"), "value"),
+        (("context_artifacts", 0), "key"),
+        (("context_artifacts", 1), "value"),
+        (("expect", "q_axis"), "value"),
+    ]
+
+
+# -- profile assets ------------------------------------------------------------------------
+
+
+def test_registry_errors():
+    data = {
+        "primitives": [
+            {"name": "ops_precede", "implementation": "impl/ops.py",
+             "params": [{"name": "n", "type": "int"}, {"name": "m", "type": "integer", "optional": True}]},
+        ],
+        "ratified_budgets": {"s": 0},
+        "synonym": {},
+    }
+    assert validate("registry", data) == [
+        ((), "the document is missing the required keys `channels` and `registry`", "key"),
+        (
+            ("primitives", 0, "implementation"),
+            "`primitives[0].implementation` must match `^[^:]+\\.py:[A-Za-z_][A-Za-z0-9_]*$` "
+            '(`path/to/file.py:function`, relative to the profile directory), not a string "impl/ops.py"',
+            "value",
+        ),
+        (
+            ("primitives", 0, "params", 0, "type"),
+            "`primitives[0].params[0].type` must be `identifier_set`, `channels`, `factor`, `boolean`, "
+            '`integer`, `number` or `string`, not a string "int"',
+            "value",
+        ),
+        (
+            ("primitives", 0, "params", 1, "optional"),
+            "unexpected key `optional` in `primitives[0].params[1]`; allowed keys: `name`, `type`, "
+            "`required`, `default`, `minimum`, `maximum` and `description`",
+            "key",
+        ),
+        (("ratified_budgets", "s"), "`ratified_budgets.s` must be at least 1, not an integer 0", "value"),
+        (
+            ("synonym",),
+            "unexpected key `synonym` in the document; allowed keys: `registry`, `channels`, "
+            "`primitives`, `candidates`, `synonyms`, `ratified_budgets` and `description`",
+            "key",
+        ),
+    ]
+
+
+def test_template_table_is_left_to_the_table_rules():
+    for table in ("lambda ev: 1.0", [], [{"when": "x > 1", "score": "high"}, 3], {"rows": []}):
+        assert validate("template", {"template": {"id": "T"}, "table": table}) == []
+
+
+def test_template_errors():
+    data = {
+        "template": {"name": "T"},
+        "roles": {"factor": {"type": "object"}, "n": {"minimum": 1}, "c": "channels"},
+        "table": [],
+    }
+    assert pairs("template", data) == [
+        (("roles", "c"), "value"),
+        (("roles", "factor", "type"), "value"),
+        (("roles", "n"), "key"),
+        (("template",), "key"),
+        (("template", "name"), "key"),
+    ]
+
+
+# -- config --------------------------------------------------------------------------------
+
+
+def test_config_valid_and_errors():
+    good = {
+        "profile": "profiles/proposed",
+        "select": ["SI", "EIO1"],
+        "ignore": ["SI306"],
+        "per-file-ignores": {"scenarios/legacy/*.yaml": ["SI115", "SI1"]},
+        "exclude": ["drafts/**"],
+        "require-fixtures": True,
+        "require-band-coverage": False,
+    }
+    assert validate("config", good) == []
+    bad = {
+        "select": "SI",
+        "ignore": ["si306"],
+        "per-file-ignores": {"a/*": "SI1"},
+        "require-fixtures": "yes",
+        "fail-on": "warning",
+    }
+    assert validate("config", bad) == [
+        (("fail-on",), "unexpected key `fail-on` in the document; allowed keys: `profile`, `select`, "
+         "`ignore`, `per-file-ignores`, `exclude`, `require-fixtures` and `require-band-coverage`", "key"),
+        (("ignore", 0), "`ignore[0]` must match `^[A-Z]+[0-9]*$` (a rule code or code prefix in "
+         'capitals, e.g. `SI1`, `EIO`, `SI306`), not a string "si306"', "value"),
+        (("per-file-ignores", "a/*"), '`per-file-ignores.a/*` must be a list, not a string "SI1"', "value"),
+        (("require-fixtures",), '`require-fixtures` must be a boolean (true or false), not a string "yes"',
+         "value"),
+        (("select",), '`select` must be a list, not a string "SI"', "value"),
+    ]
+
+
+# -- determinism ---------------------------------------------------------------------------
+
+
+def test_output_does_not_depend_on_key_order():
+    a = {"id": 1, "scoring": {}, "injection": {"deviations": [{}, 2]}, "title": 3}
+    b = {"title": 3, "injection": {"deviations": [{}, 2]}, "scoring": {}, "id": 1}
+    assert validate("scenario", a) == validate("scenario", b)
+    assert pairs("scenario", a) == [
+        (("id",), "value"),
+        (("injection", "deviations", 0), "key"),
+        (("injection", "deviations", 1), "value"),
+        (("title",), "value"),
+    ]
+
+
+def test_unknown_kind():
+    from si_lint.schemas import UnknownKind
+
+    with pytest.raises(UnknownKind):
+        validate("nonsense", {})
