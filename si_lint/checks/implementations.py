@@ -1,0 +1,50 @@
+"""SI501–SI507: the configured profile's primitive implementations, reviewed statically
+(SPEC §2.1 "Static review, pinned"; §7: `check` lints a corpus profile's implementations).
+
+Runs only when the corpus configures a profile directory of its own (``ctx.profile.root``
+set and not the built-in profile); the built-ins are reviewed by the test-suite (dogfood).
+Findings in an implementation are reported at line:col of its ``.py`` file; SI501/SI507
+at the registry entry. The implementation is parsed with libcst, never imported.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from si_lint.checks.base import corpus_check
+from si_lint.findings import Diag
+from si_lint.profile import BUILTIN_DIR
+from si_lint.review.implementations import CODES, HELP, profile_relpath, review_profile
+
+
+def _registry_document(corpus, root: Path):
+    target = os.path.normcase(os.path.abspath(root / "registry.yaml"))
+    for doc in corpus.of_kind("registry"):
+        if os.path.normcase(os.path.abspath(doc.abspath)) == target:
+            return doc
+    for doc in corpus.documents:  # e.g. a registry that failed to load (no kind)
+        if os.path.normcase(os.path.abspath(doc.abspath)) == target:
+            return doc
+    return None
+
+
+@corpus_check(*CODES)
+def implementations(corpus, ctx):
+    profile = ctx.profile
+    root = getattr(profile, "root", None)
+    if root is None:
+        return
+    root = Path(root)
+    if os.path.abspath(root) == os.path.abspath(BUILTIN_DIR):
+        return
+    doc = _registry_document(corpus, root)
+    if doc is None:
+        return
+    for f in review_profile(profile):
+        if f.file is not None:
+            yield Diag(f.code, (), f.message, file=profile_relpath(doc.relpath, f.file),
+                       line=f.line, col=f.col, help=HELP.get(f.code))
+        else:
+            yield Diag(f.code, f.registry_path, f.message, on=f.on, file=doc.relpath,
+                       help=HELP.get(f.code))
