@@ -35,7 +35,6 @@ from si_lint.checks.tables import (
     is_int,
     is_number,
     is_role_ref,
-    make_fix,
     predicate_primitives,
     range_problem,
     ref_diag,
@@ -44,6 +43,7 @@ from si_lint.checks.tables import (
     _type_name,
 )
 from si_lint.findings import Diag
+from si_lint.fix import delete_key, set_list, set_value
 
 FORM_B_KEYS = ("template", "bindings", "composite")
 
@@ -220,11 +220,11 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
         if key in scoring:
             yield Diag(code, ("scoring", key), f"Form B scenario declares `scoring.{key}`",
                        help=f"remove `scoring.{key}`: the template (or composite) fixes the scoring",
-                       fix=make_fix("delete_key", ("scoring", key)) if complete else None)
+                       fix=delete_key(("scoring", key)) if complete else None)
     if "dimensions" in data:
         yield Diag("SI103", ("dimensions",), "Form B scenario declares a per-scenario `dimensions` block",
                    help="remove `dimensions`: the archetype template fixes the bands",
-                   fix=make_fix("delete_key", ("dimensions",)) if complete else None)
+                   fix=delete_key(("dimensions",)) if complete else None)
 
 
 # --------------------------------------------------------------------------- bindings
@@ -321,7 +321,7 @@ def check_binding(role: str, spec: Mapping[str, Any], value: Any, path: tuple, d
                            f"channel `{item}` widens role `{role}` beyond the template's allowed "
                            f"channels ({shown})",
                            help=f"narrow it to [{shown}] (diagnosis bands match agent_response only, §2.5)",
-                           fix=make_fix("set_value", path, value=narrowed) if narrowed else None)
+                           fix=set_list(path, narrowed) if narrowed else None)
     elif rtype == "integer":
         if not is_int(value):
             yield Diag("SI111", path, f"role `{role}` takes an integer, not {_type_name(value)}",
@@ -355,7 +355,7 @@ def check_binding(role: str, spec: Mapping[str, Any], value: Any, path: tuple, d
                        on="value",
                        help=f"set `{role}: {exp}` (without echo exclusion an agent that dumps tool output "
                             "scores as if it had named the factor)",
-                       fix=make_fix("set_value", path, value=spec["expected"]))
+                       fix=set_value(path, spec["expected"]))
     # a role type unknown to si-lint (custom profile): nothing to check statically
 
 

@@ -34,6 +34,7 @@ from typing import Any, Iterator, Mapping
 
 from si_lint.checks.base import file_check
 from si_lint.findings import Diag
+from si_lint.fix import replace_item
 
 Path = tuple
 
@@ -44,8 +45,6 @@ CODE_KEYS = frozenset({
 })
 
 COMBINATORS = ("not", "all", "any")
-TABLE_CODES = ("SI106", "SI107", "SI114", "SI117", "SI118",
-               "SI201", "SI202", "SI203", "SI204", "SI205", "SI206", "SI207", "SI209", "SI211")
 
 
 def is_code_key(key: Any) -> bool:
@@ -91,21 +90,6 @@ def fixed_identifier(s: str) -> str | None:
     return t or None
 
 
-def make_fix(kind: str, path: Path, **data: Any) -> Any:
-    """Build a ``si_lint.fix.Fix`` when that module provides one; otherwise no fix."""
-    try:  # pragma: no cover - depends on the fix module's presence
-        from si_lint import fix as _fixmod
-    except Exception:  # noqa: BLE001
-        return None
-    factory = getattr(_fixmod, kind, None)
-    if callable(factory):
-        try:
-            return factory(path, **data)
-        except Exception:  # noqa: BLE001
-            return None
-    return None
-
-
 def identifier_diag(s: str, path: Path, what: str) -> Diag | None:
     """SI117 at the list item ``path`` when ``s`` is a bad identifier."""
     why = identifier_problem(s)
@@ -116,7 +100,7 @@ def identifier_diag(s: str, path: Path, what: str) -> Diag | None:
              else "remove the empty identifier: an empty pattern is an evaluation error")
     return Diag("SI117", path, f"{what} {json.dumps(s, ensure_ascii=False)} {why}",
                 help=help_,
-                fix=make_fix("set_value", path, value=fixed) if fixed is not None else None)
+                fix=replace_item(path, fixed) if fixed is not None else None)
 
 
 def _canon(value: Any) -> str:
