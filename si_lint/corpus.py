@@ -217,7 +217,7 @@ class Document:
     abspath: str
     kind: str | None
     data: Any
-    pos: PosMap
+    _pos: PosMap | None = field(default=None, repr=False)
     sha: str = ""
     #: loader findings (SI001…SI007) for this file
     load_findings: list = field(default_factory=list)
@@ -225,6 +225,25 @@ class Document:
     suppressions: list = field(default_factory=list)
     #: True when the file is part of the profile in use (registry.yaml, templates)
     profile_asset: bool = False
+
+    @property
+    def pos(self) -> PosMap:
+        """Positions of keys and values. Documents that come from the cache or a worker
+        process carry no positions (they are large); they are read again on first use,
+        which only happens for the few documents a cross-file finding points into."""
+        if self._pos is None:
+            from .loader import load_bytes
+
+            try:
+                with open(self.abspath, "rb") as fh:
+                    self._pos = load_bytes(fh.read()).pos
+            except OSError:
+                self._pos = PosMap()
+        return self._pos
+
+    @pos.setter
+    def pos(self, value: PosMap | None) -> None:
+        self._pos = value
 
     def __repr__(self) -> str:  # keep tracebacks short
         return f"Document({self.relpath!r}, kind={self.kind!r})"

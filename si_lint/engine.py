@@ -42,6 +42,15 @@ class Context:
     config: Config
     options: Options = field(default_factory=Options)
     corpus: Corpus | None = None
+    cache: Any = None
+
+    def memo(self, key: tuple, compute):
+        """Cross-file results (dry runs, probes) cached across runs. ``key`` must name the
+        content hash of every document the result depends on (e.g. scenario and fixture
+        ``doc.sha``), so that a change to any of them is a different key."""
+        if self.cache is None or not self.cache.enabled:
+            return compute()
+        return self.cache.memoize(key, compute)
 
 
 @dataclass
@@ -81,19 +90,26 @@ def scan_suppressions(text: str) -> list[tuple[int, int, str, tuple[str, ...]]]:
     return out
 
 
-def load_document(path: Path, cwd: Path) -> Document:
-    relpath = relpath_of(path, cwd)
+def read_file(path: Path) -> tuple[bytes | None, str | None]:
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as fh:
+            return fh.read(), None
     except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
+        return None, exc.strerror or type(exc).__name__
+
+
+def load_document(path: Path, cwd: Path, raw: bytes | None = None, error: str | None = None) -> Document:
+    relpath = relpath_of(path, cwd)
+    if raw is None and error is None:
+        raw, error = read_file(path)
+    if raw is None:
         return Document(
             relpath,
             str(path),
             None,
             None,
             PosMap(),
-            load_findings=[Diag("SI001", (), f"file cannot be read: {reason}", line=1, col=1)],
+            load_findings=[Diag("SI001", (), f"file cannot be read: {error}", line=1, col=1)],
         )
     loaded = load_bytes(raw)
     kind = None if loaded.failed else classify(loaded.data)
@@ -303,7 +319,14 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
 
     ctx = Context(profile=profile, config=config, options=options)
     checks = all_checks()
-    docs, per_file = _process_files(files, cwd, ctx, checks)
+    from .cache import Cache, cache_dir_for, profile_fingerprint
+
+    cache = Cache(
+        cache_dir_for(config.root, options),
+        (profile_fingerprint(profile), config.fingerprint(), options.trust_implementations),
+    )
+    ctx.cache = cache
+    docs, per_file = _process_files(files, cwd, ctx, checks, cache)
     if profile_dir is not None:
         for d in docs:
             if _is_under(Path(d.abspath), profile_dir):
@@ -314,8 +337,7 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
 
     findings: list[Finding] = []
     for doc in corpus.documents:
-        for diag in per_file.get(doc.relpath, ()):
-            findings.append(locate(diag, doc, by_path, doc.relpath))
+        findings.extend(per_file.get(doc.relpath, ()))
     root_rel = relpath_of(config.root, cwd)
     for diag in corpus_diags(corpus, ctx, checks):
         findings.append(locate(diag, by_path.get(diag.file or ""), by_path, root_rel))
@@ -331,19 +353,102 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
     findings = [f for f in findings if f.path in reported or _under_named(f.path, named_dirs, cwd)]
     findings = _dedupe(findings)
     findings.sort(key=Finding.sort_key)
+    cache.save()
     skipped = [d.relpath for d in corpus.documents if d.kind is None and d.relpath in reported]
     return RunResult(findings, len(reported), corpus, config, skipped)
 
 
-def _process_files(files: list[Path], cwd: Path, ctx: Context, checks):
-    """Per-file stage: load, classify, run the file checks. (Cache and jobs plug in here.)"""
-    docs: list[Document] = []
-    per_file: dict[str, list[Diag]] = {}
-    for f in files:
-        doc = load_document(f, cwd)
-        docs.append(doc)
-        per_file[doc.relpath] = file_diags(doc, ctx, checks)
+#: below this many files to (re)process, a process pool costs more than it saves
+POOL_THRESHOLD = 200
+
+_WORKER: dict = {}
+
+
+def _work(item: tuple[str, bytes | None, str | None]) -> tuple[Document, list[Finding]]:
+    """Per-file stage for one file: load, classify, run the file checks, locate findings.
+    Returns the document without its positions (see ``Document.pos``)."""
+    path, raw, error = item
+    ctx, checks, cwd = _WORKER["ctx"], _WORKER["checks"], _WORKER["cwd"]
+    doc = load_document(Path(path), cwd, raw, error)
+    diags = file_diags(doc, ctx, checks)
+    findings = [locate(d, doc, {doc.relpath: doc}, doc.relpath) for d in diags]
+    doc.pos = None
+    return doc, findings
+
+
+def _process_files(files: list[Path], cwd: Path, ctx: Context, checks, cache):
+    """Per-file stage over every file: cached results where the content is unchanged,
+    the rest in a process pool (``--jobs``) or serially. Output does not depend on either."""
+    root = ctx.config.root
+    results: dict[int, tuple[Document, list[Finding]]] = {}
+    todo: list[tuple[int, str, tuple[str, bytes | None, str | None], str]] = []
+    for i, f in enumerate(files):
+        raw, error = read_file(f)
+        key = relpath_of(f, root)
+        if raw is not None and cache.enabled:
+            sha = hashlib.sha256(raw).hexdigest()
+            hit = cache.get_file(sha, key)
+            if hit is not None:
+                results[i] = _from_entry(hit, f, cwd)
+                continue
+        else:
+            sha = ""
+        todo.append((i, key, (str(f), raw, error), sha))
+
+    _WORKER.update(ctx=ctx, checks=checks, cwd=cwd)
+    jobs = ctx.options.jobs or os.cpu_count() or 1
+    items = [t[2] for t in todo]
+    if jobs > 1 and len(todo) >= POOL_THRESHOLD:
+        outputs = _pool_map(items, jobs)
+    else:
+        outputs = [_work(item) for item in items]
+    for (i, key, _item, sha), (doc, findings) in zip(todo, outputs):
+        results[i] = (doc, findings)
+        if cache.enabled and doc.sha:
+            cache.put_file(doc.sha, key, _to_entry(doc, findings))
+    docs = [results[i][0] for i in range(len(files))]
+    per_file = {results[i][0].relpath: results[i][1] for i in range(len(files))}
     return docs, per_file
+
+
+def _pool_map(items: list, jobs: int) -> list:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        mp = multiprocessing.get_context("fork")
+    except ValueError:  # pragma: no cover - platforms without fork
+        return [_work(item) for item in items]
+    chunk = max(1, min(64, len(items) // (jobs * 4) or 1))
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=mp) as pool:
+            return list(pool.map(_work, items, chunksize=chunk))
+    except Exception:  # a broken pool must not lose the run: do it serially
+        return [_work(item) for item in items]
+
+
+_ENTRY_PATH = "\0"  # findings in cache entries carry this placeholder instead of a path
+
+
+def _to_entry(doc: Document, findings: list[Finding]) -> tuple:
+    from dataclasses import replace
+
+    return (
+        doc.kind,
+        doc.data,
+        doc.sha,
+        doc.suppressions,
+        [replace(f, path=_ENTRY_PATH) if f.path == doc.relpath else f for f in findings],
+    )
+
+
+def _from_entry(entry: tuple, path: Path, cwd: Path) -> tuple[Document, list[Finding]]:
+    from dataclasses import replace
+
+    kind, data, sha, suppressions, findings = entry
+    relpath = relpath_of(path, cwd)
+    doc = Document(relpath, str(path), kind, data, None, sha=sha, suppressions=suppressions)
+    return doc, [replace(f, path=relpath) if f.path == _ENTRY_PATH else f for f in findings]
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

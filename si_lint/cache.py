@@ -1,0 +1,157 @@
+"""The result cache (SPEC §9): ``.si-lint-cache/`` at the corpus root.
+
+One file, ``results.pickle``, holds two tables:
+
+- ``files``: per-file results keyed on the file's content hash. An entry is only used
+  when the si-lint version, the profile fingerprint and the effective configuration are
+  the ones it was written under (they are part of the header), so a per-file result can
+  never outlive what it depends on.
+- ``memo``: results of cross-file work (fixture dry runs, probes) keyed by the caller on
+  the content hashes of *every* file the result depends on (e.g. the scenario and the
+  fixture) — a change to any of them changes the key, so stale results cannot be served.
+
+The file is written atomically (temporary file + rename) and only when something changed.
+A corrupt, truncated or foreign cache is ignored and rebuilt, never trusted and never a
+crash. Unpickling is restricted to plain data and si-lint's own classes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import pickle
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+
+MAGIC = "si-lint-cache/1"
+FILENAME = "results.pickle"
+
+_SAFE_BUILTINS = {"set", "frozenset", "tuple", "list", "dict", "str", "int", "float", "bool", "bytes", "complex"}
+
+
+class _Unpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str):
+        if module == "builtins" and name in _SAFE_BUILTINS:
+            return super().find_class(module, name)
+        if module.startswith("si_lint.") and not name.startswith("_"):
+            return super().find_class(module, name)
+        if module == "collections" and name == "OrderedDict":
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"refusing {module}.{name} in the cache")
+
+
+def profile_fingerprint(profile) -> str:
+    """Hash of everything in the profile that results depend on."""
+    h = hashlib.sha256()
+    h.update(repr(_canonical(profile.registry)).encode())
+    h.update(repr(_canonical(profile.templates)).encode())
+    root = getattr(profile, "root", None)
+    if root is not None:
+        for path in sorted(Path(root).rglob("*.py")):
+            try:
+                h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+            except OSError:
+                pass
+    h.update(repr(sorted(getattr(profile, "implementations", {}) or {})).encode())
+    return h.hexdigest()
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), _canonical(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_canonical(v) for v in value)
+    return (type(value).__name__, value)
+
+
+class Cache:
+    def __init__(self, directory: Path | None, header: tuple):
+        self.directory = directory
+        self.header = (MAGIC, __version__) + tuple(header)
+        self.files: dict[str, Any] = {}
+        self.memo: dict[Any, Any] = {}
+        self._used_files: dict[str, Any] = {}
+        self._used_memo: dict[Any, Any] = {}
+        self.dirty = False
+        if directory is not None:
+            self._read()
+
+    @property
+    def enabled(self) -> bool:
+        return self.directory is not None
+
+    def _read(self) -> None:
+        path = self.directory / FILENAME
+        try:
+            with open(path, "rb") as fh:
+                blob = fh.read()
+            obj = _Unpickler(io.BytesIO(blob)).load()
+        except Exception:  # missing, corrupt, truncated, foreign: rebuild
+            return
+        if not (isinstance(obj, dict) and obj.get("header") == self.header):
+            self.dirty = True
+            return
+        files, memo = obj.get("files"), obj.get("memo")
+        if isinstance(files, dict) and isinstance(memo, dict):
+            self.files, self.memo = files, memo
+
+    # per-file results -------------------------------------------------------------------
+    def get_file(self, sha: str, relpath: str):
+        hit = self.files.get((sha, relpath))
+        if hit is not None:
+            self._used_files[(sha, relpath)] = hit
+        return hit
+
+    def put_file(self, sha: str, relpath: str, entry) -> None:
+        self._used_files[(sha, relpath)] = entry
+        self.dirty = True
+
+    # cross-file memo --------------------------------------------------------------------
+    def memoize(self, key, compute):
+        if key in self.memo:
+            value = self.memo[key]
+        elif key in self._used_memo:
+            return self._used_memo[key]
+        else:
+            value = compute()
+            self.dirty = True
+        self._used_memo[key] = value
+        return value
+
+    def save(self) -> None:
+        """Write what this run used (stale entries are dropped), atomically."""
+        if self.directory is None:
+            return
+        if not self.dirty and len(self._used_files) == len(self.files) and len(self._used_memo) == len(self.memo):
+            return
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            gitignore = self.directory / ".gitignore"
+            if not gitignore.exists():
+                gitignore.write_text("*\n")
+            blob = pickle.dumps(
+                {"header": self.header, "files": self._used_files, "memo": self._used_memo},
+                protocol=pickle.HIGHEST_PROTOCOL,
+            )
+            from .fsutil import atomic_write
+
+            target = self.directory / FILENAME
+            if not target.exists():
+                target.touch()
+            atomic_write(target, blob)
+        except OSError:
+            pass  # a read-only tree still lints; it just isn't cached
+
+
+def cache_dir_for(root: Path, options) -> Path | None:
+    if not options.use_cache:
+        return None
+    if options.cache_dir:
+        return Path(options.cache_dir).resolve()
+    env = os.environ.get("SI_LINT_CACHE_DIR")
+    if env:
+        return Path(env).resolve()
+    return root / ".si-lint-cache"
