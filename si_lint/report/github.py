@@ -1,0 +1,61 @@
+"""`--format github`: GitHub Actions workflow commands (SPEC §9), chosen automatically
+under ``GITHUB_ACTIONS=true``.
+
+One ``::error|warning|notice file=...,line=...,col=...,endLine=...,endColumn=...,title=CODE::message``
+per finding (info → ``notice``). Escaping follows GitHub's runner (``toolkit/core``
+``escapeData``/``escapeProperty``): in the message ``%``, ``\\r`` and ``\\n`` become ``%25``,
+``%0D`` and ``%0A``; in properties ``:`` and ``,`` also become ``%3A`` and ``%2C``.
+"""
+
+from __future__ import annotations
+
+from . import summary_counts
+from .sarif import SourceCache, token_end
+
+_COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(f, cache: SourceCache | None = None) -> str:
+    cache = cache or SourceCache()
+    end_line, end_col = f.end_line, f.end_column
+    if end_line is None or end_col is None:
+        end_line, end_col = f.line, token_end(cache.line(f.path, f.line), f.column)
+    props = [
+        ("file", f.path),
+        ("line", str(f.line)),
+        ("col", str(f.column)),
+        ("endLine", str(end_line)),
+        ("endColumn", str(end_col)),
+        ("title", f.code),
+    ]
+    body = [f.message]
+    if f.help:
+        body.append(f"help: {f.help}")
+    for r in f.related:
+        msg = f": {r.message}" if r.message else ""
+        body.append(f"note: {r.path}:{r.line}:{r.column}{msg}")
+    head = ",".join(f"{k}={escape_property(v)}" for k, v in props)
+    return f"::{_COMMAND.get(f.severity, 'error')} {head}::{escape_data(chr(10).join(body))}"
+
+
+def render(result, **_options) -> str:
+    cache = SourceCache()
+    lines = [annotation(f, cache) for f in result.findings]
+    counts = summary_counts(result.findings)
+    total = len(result.findings)
+    if total:
+        lines.append(
+            f"si-lint: {total} finding(s) in {result.files} file(s): {counts['errors']} error(s), "
+            f"{counts['warnings']} warning(s), {counts['infos']} info(s)"
+        )
+    else:
+        lines.append(f"si-lint: all checks passed ({result.files} file(s))")
+    return "\n".join(lines) + "\n"
