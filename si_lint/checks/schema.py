@@ -37,8 +37,8 @@ from si_lint.schemas import validate
 MARKERS = ("scoring", "events", "expect", "context_artifacts")
 #: keys only a scenario has (SPEC §3)
 SCENARIO_KEYS = ("injection", "archetype", "symptom")
-#: difflib ratio from which a key counts as a misspelt marker (`score` vs `scoring` is 0.83:
-#: not a near miss; `scorng` 0.92, `evnts` 0.91, `expected` 0.86 are)
+#: difflib ratio from which a key counts as a misspelt marker: `scorng` 0.92, `evnts` 0.91,
+#: `expected` and `scroing` 0.86 are near misses; `expert` 0.83 and `score` 0.67 are not
 NEAR_MISS = 0.85
 
 _WHAT = {
