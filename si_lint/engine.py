@@ -91,9 +91,19 @@ def scan_suppressions(text: str) -> list[tuple[int, int, str, tuple[str, ...]]]:
 
 
 def read_file(path: Path) -> tuple[bytes | None, str | None]:
+    """The file's bytes, or why it cannot be read. Never blocks on a FIFO or a device,
+    never reads more than the size limit allows (a larger file is refused by SI005)."""
+    import stat
+
+    from .loader import MAX_BYTES
+
     try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return None, "not a regular file"
         with open(path, "rb") as fh:
-            return fh.read(), None
+            raw = fh.read(MAX_BYTES + 1)
+        return raw, None
     except OSError as exc:
         return None, exc.strerror or type(exc).__name__
 

@@ -167,7 +167,7 @@ def load_bytes(raw: bytes) -> Loaded:
                 Diag(
                     "SI005",
                     (),
-                    f"file is {len(raw):,} bytes, over the {MAX_BYTES:,}-byte safety limit; not read",
+                    f"file is larger than the {MAX_BYTES:,}-byte safety limit; not read",
                     line=1,
                     col=1,
                     help="split the file; scenario documents are small",
@@ -216,6 +216,11 @@ def load_text(text: str) -> Loaded:
         err = first_error if isinstance(first_error, MarkedYAMLError) else exc
         mark = getattr(err, "problem_mark", None)
         line, col = _mark(mark) if mark is not None else (1, 1)
+        position = getattr(err, "position", None)  # ReaderError: a character offset
+        if mark is None and isinstance(position, int) and 0 <= position <= len(text):
+            before = text[:position]
+            line = before.count("\n") + 1
+            col = position - (before.rfind("\n") + 1) + 1
         msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         return Loaded(
             failed=True, findings=[Diag("SI001", (), f"invalid YAML: {msg}", line=line, col=col)]
