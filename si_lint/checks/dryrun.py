@@ -1,0 +1,220 @@
+"""Dry runs inside ``check``: every fixture is evaluated (SI401, SI402, SI408), band
+coverage (SI403), untrusted implementations (SI409) and the probes (SI404–SI407).
+
+The same evaluator as ``si-lint eval`` (:mod:`si_lint.evaluator`) scores everything; the
+dry run only decides what to evaluate and where to report.
+
+* Fixtures are matched to scenarios by their ``scenario`` value; the first definition of a
+  scenario id (in path order) is the one evaluated (a later duplicate is SI301). A fixture
+  that names no scenario is SI303 and is not evaluated.
+* A scenario whose table cannot be built (unknown template, Form A scoring, an invalid
+  table: ``compile_table`` rejects it) is skipped silently: the schema, Form B and table
+  rules report why. Lint-only problems (SI105, SI113, SI114, …) never stop a dry run.
+* A scenario whose table needs a primitive without a trusted implementation gets one SI409
+  (at its ``scoring`` key) and neither its fixtures nor its probes are evaluated.
+* SI408: the fixture's evidence is malformed for evaluation (``artifact_problems``), one
+  finding per problem at the node concerned; the fixture is then not evaluated.
+* SI401 (at the ``expect.score`` value): the verdict's score differs from the expected one.
+  **Decision:** an *error verdict* (e.g. no row holds for this evidence) is SI401 too — the
+  fixture did not get the score it expects — with the evaluator's error in the message;
+  SI402 is not reported then (there is no row to compare).
+* SI402 (at the ``expect.row`` value): ``expect.row`` is given and another row fired. Both
+  SI401 and SI402 are reported when both differ: they are different nodes.
+* SI403: each table row that no fixture of the scenario fired (rows fired by fixtures
+  whose verdict is an error or that are SI408 do not count). A template's table lives in
+  the profile, not in the scenario, so for a template binding the finding is at the
+  scenario's ``scoring`` key with the row in the message; for a composite it is at the row
+  (``scoring.composite.table[i]``). Info, error under ``require-band-coverage``. A scenario
+  with no fixture at all is SI306; its rows are reported as SI403 only under
+  ``require-band-coverage`` (where they are errors).
+* Probes SI404–SI407: ``probes(scenario, profile)`` synthesises the adversarial artifacts;
+  each is evaluated and a wrong score is reported at the scenario's ``scoring`` key.
+
+Everything runs in path order; nothing depends on file order or the hash seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from si_lint.checks.base import corpus_check
+from si_lint.findings import Diag
+
+PROBE_HELP = {
+    "SI404": "bind `exclude_tool_echo: true`, so that lines copied from tool output are not "
+             "credited as the agent's own words",
+    "SI405": "the top band must require a characterisation of the factor "
+             "(`factor_identified`), not the identifiers alone",
+    "SI406": "the partial band's identifier set should hold the factor's identifiers (an "
+             "answer that names the right key without characterising it is partial "
+             "credit)",
+    "SI407": "gate row 1 on `{not: {within_step_budget: {n: ...}}}` scoring 0.0: an agent "
+             "that did not conclude within budget has not diagnosed anything",
+}
+
+
+@dataclass
+class _Plan:
+    doc: Any
+    scenario: Mapping
+    table: list
+    composite: bool
+    fixtures: list = field(default_factory=list)
+    covered: set = field(default_factory=set)
+
+
+def _num(v: Any) -> float | None:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    return float(v)
+
+
+def _when_summary(when: Any, depth: int = 0) -> str:
+    if isinstance(when, str):
+        return when
+    if depth > 20 or not isinstance(when, Mapping) or len(when) != 1:
+        return "…"
+    ((key, value),) = when.items()
+    if key == "not":
+        return f"not {_when_summary(value, depth + 1)}"
+    if key in ("all", "any") and isinstance(value, list):
+        return f"{key}({', '.join(_when_summary(v, depth + 1) for v in value)})"
+    return str(key)
+
+
+def _row_text(table: list, i: int) -> str:
+    row = table[i]
+    score = row.get("score") if isinstance(row, Mapping) else None
+    when = row.get("when") if isinstance(row, Mapping) else None
+    return f"row {i + 1} ({_when_summary(when)} → {score!r})"
+
+
+def _plans(corpus, ctx) -> tuple[dict[str, _Plan], list[Diag]]:
+    """The scenarios whose fixtures and probes can be evaluated, by id; SI409 findings."""
+    from si_lint.evaluator import compile_table, scenario_table, untrusted_primitives
+
+    profile = ctx.profile
+    plans: dict[str, _Plan] = {}
+    skipped: list[Diag] = []
+    for sid, doc in corpus.scenarios.items():
+        data = doc.data
+        located = scenario_table(data, profile)
+        if isinstance(located, str):
+            continue
+        table, bindings = located
+        untrusted = untrusted_primitives(data, profile)
+        if untrusted:
+            names = ", ".join(f"`{n}`" for n in untrusted)
+            skipped.append(Diag(
+                "SI409", ("scoring",),
+                f"fixtures and probes of `{sid}` not evaluated: its table needs {names}, "
+                "which has no trusted implementation",
+                file=doc.relpath,
+                help="run `si-lint check --trust-implementations` to import and run the "
+                     "profile's implementations"))
+            continue
+        composite = data["scoring"].get("template") is None
+        compiled = compile_table(table, bindings, composite=composite, profile=profile,
+                                 scenario=data)
+        if isinstance(compiled, str):
+            continue
+        plans[sid] = _Plan(doc, data, table, composite)
+    return plans, skipped
+
+
+def _problem_diag(doc, path: tuple, message: str) -> Diag:
+    on = "value" if path and isinstance(path[-1], str) else "key"
+    return Diag("SI408", tuple(path), f"evidence is malformed for evaluation: {message}",
+                on=on, file=doc.relpath,
+                help="each event is a mapping with a string `kind`; `text`/`response` are "
+                     "strings")
+
+
+def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
+    from si_lint.evaluator import artifact_problems, evaluate
+
+    data = doc.data
+    problems = artifact_problems(data)
+    if problems:
+        return [_problem_diag(doc, p, m) for p, m in problems]
+    verdict = evaluate(data, scenario, profile)
+    expect = data.get("expect")
+    expect = expect if isinstance(expect, Mapping) else {}
+    exp_score = _num(expect.get("score"))
+    exp_row = expect.get("row")
+    if not (isinstance(exp_row, int) and not isinstance(exp_row, bool)):
+        exp_row = None
+    out: list[Diag] = []
+    if verdict.get("error") is not None or verdict.get("score") is None:
+        where = ("expect", "score") if "score" in expect else ("expect",)
+        wanted = f"`expect.score` is {expect.get('score')!r}" if "score" in expect else \
+            "no `expect.score`"
+        out.append(Diag("SI401", where,
+                        f"fixture cannot be scored ({verdict.get('error')}); {wanted}",
+                        on="value" if "score" in expect else "key", file=doc.relpath,
+                        help="fix the evidence or the table so that the fixture gets a verdict"))
+        return out
+    score, row = verdict["score"], verdict["row"]
+    plan.covered.add(row)
+    if exp_score is not None and score != exp_score:
+        out.append(Diag("SI401", ("expect", "score"),
+                        f"fixture scores {score!r} at {_row_text(plan.table, row - 1)}, but "
+                        f"`expect.score` is {expect['score']!r}",
+                        on="value", file=doc.relpath,
+                        help="the table and the fixture disagree: fix the table, the "
+                             "evidence, or the expectation"))
+    if exp_row is not None and row != exp_row:
+        out.append(Diag("SI402", ("expect", "row"),
+                        f"fixture fired {_row_text(plan.table, row - 1)}, but `expect.row` is "
+                        f"{exp_row}",
+                        on="value", file=doc.relpath,
+                        help="the table and the fixture disagree: fix the table, the "
+                             "evidence, or the expectation"))
+    return out
+
+
+@corpus_check("SI401", "SI402", "SI403", "SI408", "SI409")
+def fixture_dry_runs(corpus, ctx):
+    profile = ctx.profile
+    plans, skipped = _plans(corpus, ctx)
+    yield from skipped
+    for doc in corpus.of_kind("fixture"):
+        data = doc.data
+        sid = data.get("scenario") if isinstance(data, dict) else None
+        plan = plans.get(sid) if isinstance(sid, str) else None
+        if plan is None:
+            continue
+        plan.fixtures.append(doc.relpath)
+        yield from _fixture_diags(doc, plan.scenario, plan, profile)
+    required = bool(getattr(ctx.config, "require_band_coverage", False))
+    severity = "error" if required else None
+    for sid, plan in plans.items():
+        if not plan.fixtures and not required:
+            continue
+        where = "its composite table" if plan.composite else \
+            f"template {plan.scenario['scoring'].get('template')}"
+        for i in range(len(plan.table)):
+            if i + 1 in plan.covered:
+                continue
+            path = ("scoring", "composite", "table", i) if plan.composite else ("scoring",)
+            yield Diag("SI403", path,
+                       f"{_row_text(plan.table, i)} of {where} is exercised by no fixture "
+                       f"of `{sid}`",
+                       file=plan.doc.relpath, severity=severity,
+                       help="add a fixture whose evidence fires this row")
+
+
+@corpus_check("SI404", "SI405", "SI406", "SI407")
+def probe_dry_runs(corpus, ctx):
+    from si_lint.evaluator import evaluate, probes
+
+    profile = ctx.profile
+    plans, _ = _plans(corpus, ctx)
+    for sid, plan in plans.items():
+        for probe in probes(plan.scenario, profile):
+            verdict = evaluate(probe.artifact, plan.scenario, profile)
+            message = probe.check(verdict, plan.table)
+            if message:
+                yield Diag(probe.code, ("scoring",), f"probe: {message}",
+                           file=plan.doc.relpath, help=PROBE_HELP.get(probe.code))

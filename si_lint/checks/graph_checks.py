@@ -1,0 +1,199 @@
+"""Corpus checks on the reference graph: SI301–SI306 (SPEC §8, §9).
+
+They see the whole corpus under the root; the engine reports only the findings in the
+named files. Locations (SPEC §8):
+
+* SI301 — the ``id`` value of every later definition (path order) of a scenario id, with
+  the first definition as a related location.
+* SI302 — the ``id`` value of the second (and any later) deviation with the same id in one
+  scenario document, the first as related.
+* SI303 — the ``scenario`` value of a fixture or evidence artifact that names no scenario
+  of the corpus.
+* SI304 — the deviation (the ``injection.deviations[i]`` item) that no factor references.
+  Only scenarios with Form B scoring (a template binding or a composite) are checked: Form A
+  scoring is already SI115 and has no factors at all. A repeated deviation id is SI302, not
+  SI304.
+* SI305 — a scenario whose ``archetype`` (or, without one, whose ``scoring.template``) starts
+  with ``C-DA-`` and whose ``injection.deviations`` does not hold exactly one entry: at
+  ``injection.deviations`` (at ``injection``, or at the archetype value, when it is absent).
+* SI306 — the scenario's ``id`` value, when no fixture names the scenario (error under
+  ``require-fixtures``). A later duplicate definition (SI301) is not reported again.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Mapping
+
+from si_lint.checks.base import corpus_check
+from si_lint.findings import Diag, Related
+from si_lint.graph import (DECLARES, REFERENCES_DEVIATION, TESTS, edges_of, node_id)
+
+
+def _scenario_docs(corpus):
+    return [d for d in corpus.of_kind("scenario")
+            if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)]
+
+
+@corpus_check("SI301")
+def duplicate_scenario_ids(corpus, ctx):
+    graph = corpus.graph
+    for doc in _scenario_docs(corpus):
+        sid = doc.data["id"]
+        node = graph.nodes.get(node_id("scenario", sid))
+        if node is None:
+            continue
+        defined_in = node.get("defined_in") or []
+        first = defined_in[0] if defined_in else doc.relpath
+        if first == doc.relpath:
+            continue
+        yield Diag("SI301", ("id",), f"duplicate scenario id `{sid}`: already defined in {first}",
+                   on="value", file=doc.relpath,
+                   help="give this scenario an id of its own (ids are unique in the corpus)",
+                   related=(Related(first, ("id",), "first defined here", on="value"),))
+
+
+@corpus_check("SI302")
+def duplicate_deviation_ids(corpus, ctx):
+    graph = corpus.graph
+    done: set[str] = set()
+    for doc in _scenario_docs(corpus):
+        snode = node_id("scenario", doc.data["id"])
+        if snode in done:  # every definition's edges hang off the one node
+            continue
+        done.add(snode)
+        first: dict[tuple[str, str], tuple] = {}
+        for dnode, edge in edges_of(graph, snode, DECLARES):
+            key = (edge["file"], dnode)
+            path = edge["path"] + ("id",)
+            if key not in first:
+                first[key] = path
+                continue
+            did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
+            yield Diag("SI302", path, f"duplicate deviation id `{did}` in this scenario "
+                       f"(the first, {_fmt(first[key][:3])}, is the one a factor binds to)",
+                       on="value", file=edge["file"],
+                       help="give each deviation an id of its own",
+                       related=(Related(edge["file"], first[key], "first declared here",
+                                        on="value"),))
+
+
+def _fmt(path) -> str:
+    from si_lint.findings import format_path
+
+    return format_path(path)
+
+
+@corpus_check("SI303")
+def unknown_scenario(corpus, ctx):
+    graph = corpus.graph
+    known = None
+    for kind, rel in (("fixture", TESTS), ("evidence", "records")):
+        for doc in corpus.of_kind(kind):
+            nid = node_id(kind, doc.relpath)
+            if nid not in graph:
+                continue
+            for snode, edge in edges_of(graph, nid, rel):
+                if not graph.nodes[snode].get("missing"):
+                    continue
+                sid = graph.nodes[snode]["name"]
+                if known is None:
+                    known = sorted(corpus.scenarios)
+                close = difflib.get_close_matches(sid, known, n=1, cutoff=0.8)
+                yield Diag("SI303", ("scenario",), f"{kind} names an unknown scenario `{sid}`",
+                           on="value", file=doc.relpath,
+                           help=(f"did you mean `{close[0]}`?" if close else
+                                 "name the `id` of a scenario in the corpus"))
+
+
+def _form_b(scoring: Any) -> bool:
+    return isinstance(scoring, Mapping) and ("template" in scoring or "composite" in scoring)
+
+
+@corpus_check("SI304")
+def unreferenced_deviation(corpus, ctx):
+    graph = corpus.graph
+    done: set[str] = set()
+    docs = _scenario_docs(corpus)
+    form_b = {d.relpath for d in docs if _form_b(d.data.get("scoring"))}
+    for doc in docs:
+        snode = node_id("scenario", doc.data["id"])
+        if snode in done:
+            continue
+        done.add(snode)
+        referenced = {(e["file"], d) for d, e in edges_of(graph, snode, REFERENCES_DEVIATION)}
+        seen: set[tuple[str, str]] = set()
+        for dnode, edge in edges_of(graph, snode, DECLARES):
+            key = (edge["file"], dnode)
+            if key in seen:  # a repeated id is SI302
+                continue
+            seen.add(key)
+            if edge["file"] not in form_b or key in referenced:
+                continue
+            did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
+            yield Diag("SI304", edge["path"],
+                       f"deviation `{did}` is referenced by no factor: a contributing factor "
+                       "the scoring never asks for", file=edge["file"],
+                       help=f"bind a factor to it (`ref: {did}`), or remove the deviation")
+
+
+def _archetype(data: Mapping) -> tuple[str | None, tuple]:
+    arch = data.get("archetype")
+    if isinstance(arch, str):
+        return arch, ("archetype",)
+    scoring = data.get("scoring")
+    if isinstance(scoring, Mapping) and isinstance(scoring.get("template"), str):
+        return scoring["template"], ("scoring", "template")
+    return None, ()
+
+
+@corpus_check("SI305")
+def single_signal(corpus, ctx):
+    for doc in _scenario_docs(corpus):
+        data = doc.data
+        arch, apath = _archetype(data)
+        if arch is None or not arch.startswith("C-DA-"):
+            continue
+        injection = data.get("injection")
+        devs = injection.get("deviations") if isinstance(injection, Mapping) else None
+        if isinstance(devs, list):
+            n, path, on = len(devs), ("injection", "deviations"), "key"
+        elif isinstance(injection, Mapping):
+            if "deviations" in injection:  # not a list: a schema problem (SI003)
+                continue
+            n, path, on = 0, ("injection",), "key"
+        elif injection is None and "injection" not in data:
+            n, path, on = 0, apath, "value"
+        else:
+            continue
+        if n == 1:
+            continue
+        if n == 0:
+            what = "declares no deviation"
+        else:
+            ids = [d.get("id") for d in devs if isinstance(d, Mapping)]
+            named = ", ".join(f"`{i}`" for i in ids if isinstance(i, str))
+            what = f"declares {n} deviations" + (f" ({named})" if named else "")
+        yield Diag("SI305", path, f"single-signal archetype {arch} {what}; it needs exactly one",
+                   on=on, file=doc.relpath,
+                   help="a C-DA-* scenario injects exactly one deviation; split it into one "
+                        "scenario per deviation, or use a multi-signal archetype")
+
+
+@corpus_check("SI306")
+def scenario_without_fixtures(corpus, ctx):
+    graph = corpus.graph
+    required = bool(getattr(ctx.config, "require_fixtures", False))
+    done: set[str] = set()
+    for doc in _scenario_docs(corpus):
+        sid = doc.data["id"]
+        snode = node_id("scenario", sid)
+        if snode in done:  # a later duplicate is SI301
+            continue
+        done.add(snode)
+        if any(True for _ in edges_of(graph, snode, TESTS, incoming=True)):
+            continue
+        yield Diag("SI306", ("id",), f"scenario `{sid}` has no fixtures",
+                   on="value", file=doc.relpath, severity="error" if required else None,
+                   help="add fixtures (evidence with `expect`) that exercise every row of "
+                        "its table")

@@ -1,0 +1,345 @@
+"""The corpus reference graph (a ``networkx.MultiDiGraph``).
+
+Built once per run from the documents' plain data (``doc.data`` and ``doc.pos``; no extra
+parsing) by :func:`build_graph`; :attr:`si_lint.corpus.Corpus.graph` calls it lazily.
+
+**Nodes** (id → ``kind``):
+
+========================================  ============  =====================================
+id                                        kind          defined by
+========================================  ============  =====================================
+``scenario:<id>``                         scenario      a scenario document (``id`` value)
+``template:<id>``                         template      a template of the profile in use
+``role:<template>/<role>``                role          a template's ``roles`` entry
+``primitive:<name>``                      primitive     the registry's ``primitives`` entry
+``synonyms:<deviation_type>``             synonyms      the registry's ``synonyms`` entry
+``deviation:<scenario id>/<dev id>``      deviation     ``injection.deviations[i]``
+``fixture:<relpath>``                     fixture       a fixture document
+``evidence:<relpath>``                    evidence      an evidence document
+========================================  ============  =====================================
+
+Node attributes: ``kind``, ``name`` (the part after the prefix), ``file`` (relative path,
+``None`` for the built-in profile), ``line``/``col`` (of the defining value), ``missing``
+(``True`` for a node that is referenced but defined nowhere — checks look for these), and
+``builtin`` for assets of the shipped profile. A scenario node carries ``defined_in``: the
+files that define that id, in path order (more than one is SI301).
+
+**Edges** — each one is a reference and remembers where it was made: ``rel``, ``file``,
+``path`` (the document path tuple), ``line``, ``col``:
+
+* scenario → template ``uses-template`` (``scoring.template``)
+* scenario → role ``binds-role`` (``scoring.bindings.<role>``)
+* scenario → deviation ``declares`` (``injection.deviations[i]``; a duplicate id is a
+  parallel edge — SI302)
+* scenario → deviation ``references-deviation`` (a factor's ``ref``, in the bindings or in a
+  composite's table)
+* scenario → primitive ``calls`` (a composite's predicates)
+* deviation → synonyms ``characterised-by`` (``deviation_type``)
+* template → role ``declares-role``; template → role ``uses-role`` (``$role`` arguments);
+  template → primitive ``calls``
+* fixture → scenario ``tests``; evidence → scenario ``records`` (``scenario``)
+
+EIO nodes and edges (``eio-module:…``, ``eio-concept:…``, …) are added by :func:`add_eio`
+from :func:`si_lint.eio.refs.graph_edges`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping
+
+import networkx as nx
+
+Path = tuple
+
+#: edge relations
+USES_TEMPLATE = "uses-template"
+BINDS_ROLE = "binds-role"
+DECLARES = "declares"
+REFERENCES_DEVIATION = "references-deviation"
+CALLS = "calls"
+CHARACTERISED_BY = "characterised-by"
+DECLARES_ROLE = "declares-role"
+USES_ROLE = "uses-role"
+TESTS = "tests"
+RECORDS = "records"
+
+_COMBINATORS = ("not", "all", "any")
+
+
+def node_id(kind: str, *parts: str) -> str:
+    return f"{kind}:{'/'.join(parts)}"
+
+
+class _Builder:
+    def __init__(self, corpus) -> None:
+        self.corpus = corpus
+        self.g = nx.MultiDiGraph()
+
+    # nodes ---------------------------------------------------------------------------
+    def define(self, nid: str, kind: str, name: str, file: str | None, pos: tuple | None,
+               **attrs: Any) -> bool:
+        """Define ``nid``; the first definition (in path order) keeps its location.
+        Returns False when the node was already defined."""
+        g = self.g
+        if nid in g and not g.nodes[nid].get("missing"):
+            return False
+        line, col = pos if pos else (None, None)
+        data = {"kind": kind, "name": name, "file": file, "line": line, "col": col,
+                "missing": False}
+        data.update(attrs)
+        if nid in g:
+            g.nodes[nid].update(data)
+        else:
+            g.add_node(nid, **data)
+        return True
+
+    def ref(self, nid: str, kind: str, name: str) -> str:
+        """Make sure ``nid`` exists (as a ``missing`` node until something defines it)."""
+        if nid not in self.g:
+            self.g.add_node(nid, kind=kind, name=name, file=None, line=None, col=None,
+                            missing=True)
+        return nid
+
+    def edge(self, u: str, v: str, rel: str, file: str | None, path: Path,
+             pos: tuple | None) -> None:
+        line, col = pos if pos else (None, None)
+        self.g.add_edge(u, v, rel=rel, file=file, path=tuple(path), line=line, col=col)
+
+    # the profile ---------------------------------------------------------------------
+    def profile(self) -> None:
+        profile = self.corpus.profile
+        if profile is None:
+            return
+        reg_doc = next((d for d in self.corpus.of_kind("registry") if d.profile_asset), None)
+        file = reg_doc.relpath if reg_doc is not None else None
+        builtin = reg_doc is None
+        registry = profile.registry if isinstance(profile.registry, Mapping) else {}
+        prims = registry.get("primitives")
+        if isinstance(prims, list):
+            for i, p in enumerate(prims):
+                if isinstance(p, Mapping) and isinstance(p.get("name"), str):
+                    path = ("primitives", i, "name")
+                    self.define(node_id("primitive", p["name"]), "primitive", p["name"], file,
+                                reg_doc.pos.value(path) if reg_doc else None, builtin=builtin)
+        syns = registry.get("synonyms")
+        if isinstance(syns, Mapping):
+            for dtype in syns:
+                path = ("synonyms", dtype)
+                self.define(node_id("synonyms", dtype), "synonyms", dtype, file,
+                            reg_doc.pos.key(path) if reg_doc else None, builtin=builtin)
+        docs: dict[str, Any] = {}
+        for d in self.corpus.of_kind("template"):
+            t = d.data.get("template") if isinstance(d.data, dict) else None
+            if d.profile_asset and isinstance(t, Mapping) and isinstance(t.get("id"), str):
+                docs.setdefault(t["id"], d)
+        templates = profile.templates if isinstance(profile.templates, Mapping) else {}
+        for tid in sorted(templates):
+            self.template(tid, templates[tid], docs.get(tid))
+
+    def template(self, tid: str, data: Any, doc) -> None:
+        if not isinstance(data, Mapping):
+            return
+        file = doc.relpath if doc is not None else None
+        pos = (lambda p, on="key": (doc.pos.value(p) if on == "value" else doc.pos.key(p))) \
+            if doc is not None else (lambda p, on="key": None)
+        tnode = node_id("template", tid)
+        self.define(tnode, "template", tid, file, pos(("template", "id"), "value"),
+                    builtin=doc is None)
+        roles = data.get("roles")
+        if isinstance(roles, Mapping):
+            for role in roles:
+                rnode = node_id("role", tid, str(role))
+                self.define(rnode, "role", f"{tid}/{role}", file, pos(("roles", role)),
+                            builtin=doc is None)
+                self.edge(tnode, rnode, DECLARES_ROLE, file, ("roles", role), pos(("roles", role)))
+        table = data.get("table")
+        if isinstance(table, list):
+            for i, row in enumerate(table):
+                if not isinstance(row, Mapping):
+                    continue
+                for name, path, args in _primitive_calls(row.get("when"), ("table", i, "when")):
+                    self.edge(tnode, self.ref(node_id("primitive", name), "primitive", name),
+                              CALLS, file, path, pos(path))
+                    for arg, value in args.items():
+                        if isinstance(value, str) and value.startswith("$") and len(value) > 1:
+                            role = value[1:]
+                            apath = path + (arg,)
+                            self.edge(tnode, self.ref(node_id("role", tid, role), "role",
+                                                      f"{tid}/{role}"),
+                                      USES_ROLE, file, apath, pos(apath, "value"))
+
+    # documents -----------------------------------------------------------------------
+    def scenario_definition(self, doc) -> None:
+        sid = doc.data.get("id")
+        if not isinstance(sid, str):
+            return
+        nid = node_id("scenario", sid)
+        if self.define(nid, "scenario", sid, doc.relpath, doc.pos.value(("id",)),
+                       defined_in=[doc.relpath]):
+            return
+        self.g.nodes[nid]["defined_in"].append(doc.relpath)
+
+    def scenario(self, doc) -> None:
+        data = doc.data
+        sid = data.get("id")
+        if not isinstance(sid, str):
+            return
+        f = doc.relpath
+        snode = node_id("scenario", sid)
+        injection = data.get("injection")
+        devs = injection.get("deviations") if isinstance(injection, Mapping) else None
+        if isinstance(devs, list):
+            for i, dev in enumerate(devs):
+                if not isinstance(dev, Mapping) or not isinstance(dev.get("id"), str):
+                    continue
+                did = dev["id"]
+                dnode = node_id("deviation", sid, did)
+                path = ("injection", "deviations", i)
+                self.define(dnode, "deviation", f"{sid}/{did}", f, doc.pos.value(path + ("id",)))
+                self.edge(snode, dnode, DECLARES, f, path, doc.pos.key(path))
+                dtype = dev.get("deviation_type")
+                if isinstance(dtype, str):
+                    tpath = path + ("deviation_type",)
+                    self.edge(dnode, self.ref(node_id("synonyms", dtype), "synonyms", dtype),
+                              CHARACTERISED_BY, f, tpath, doc.pos.value(tpath))
+        scoring = data.get("scoring")
+        if not isinstance(scoring, Mapping):
+            return
+        template = scoring.get("template")
+        roles: Mapping[str, Any] | None = None
+        if isinstance(template, str):
+            tnode = self.ref(node_id("template", template), "template", template)
+            self.edge(snode, tnode, USES_TEMPLATE, f, ("scoring", "template"),
+                      doc.pos.value(("scoring", "template")))
+            tdata = (self.corpus.profile.templates or {}).get(template) \
+                if self.corpus.profile is not None else None
+            if isinstance(tdata, Mapping) and isinstance(tdata.get("roles"), Mapping):
+                roles = tdata["roles"]
+        bindings = scoring.get("bindings")
+        if isinstance(bindings, Mapping):
+            for role, value in bindings.items():
+                bpath = ("scoring", "bindings", role)
+                if isinstance(template, str):
+                    rnode = self.ref(node_id("role", template, role), "role", f"{template}/{role}")
+                    self.edge(snode, rnode, BINDS_ROLE, f, bpath, doc.pos.key(bpath))
+                spec = roles.get(role) if roles is not None else None
+                rtype = spec.get("type") if isinstance(spec, Mapping) else None
+                if rtype in ("factor", None):
+                    self._factor_ref(snode, sid, value, bpath, doc)
+        composite = scoring.get("composite")
+        if isinstance(composite, Mapping) and isinstance(composite.get("table"), list):
+            for i, row in enumerate(composite["table"]):
+                if not isinstance(row, Mapping):
+                    continue
+                base = ("scoring", "composite", "table", i, "when")
+                for name, path, args in _primitive_calls(row.get("when"), base):
+                    self.edge(snode, self.ref(node_id("primitive", name), "primitive", name),
+                              CALLS, f, path, doc.pos.key(path))
+                    for arg, value in args.items():
+                        self._factor_ref(snode, sid, value, path + (arg,), doc)
+
+    def _factor_ref(self, snode: str, sid: str, value: Any, path: Path, doc) -> None:
+        if isinstance(value, Mapping) and isinstance(value.get("ref"), str):
+            ref = value["ref"]
+            rpath = path + ("ref",)
+            dnode = self.ref(node_id("deviation", sid, ref), "deviation", f"{sid}/{ref}")
+            self.edge(snode, dnode, REFERENCES_DEVIATION, doc.relpath, rpath, doc.pos.value(rpath))
+
+    def artifact(self, doc, kind: str, rel: str) -> None:
+        nid = node_id(kind, doc.relpath)
+        self.define(nid, kind, doc.relpath, doc.relpath, (1, 1))
+        sid = doc.data.get("scenario") if isinstance(doc.data, dict) else None
+        if isinstance(sid, str):
+            self.edge(nid, self.ref(node_id("scenario", sid), "scenario", sid), rel,
+                      doc.relpath, ("scenario",), doc.pos.value(("scenario",)))
+
+    def build(self) -> nx.MultiDiGraph:
+        self.profile()
+        scenarios = [d for d in self.corpus.of_kind("scenario") if isinstance(d.data, dict)]
+        for doc in scenarios:  # definitions first: the first in path order keeps the node
+            self.scenario_definition(doc)
+        for doc in scenarios:
+            self.scenario(doc)
+        for doc in self.corpus.of_kind("fixture"):
+            if isinstance(doc.data, dict):
+                self.artifact(doc, "fixture", TESTS)
+        for doc in self.corpus.of_kind("evidence"):
+            if isinstance(doc.data, dict):
+                self.artifact(doc, "evidence", RECORDS)
+        return self.g
+
+
+def _primitive_calls(p: Any, path: Path, depth: int = 0) -> Iterator[tuple[str, Path, Mapping]]:
+    """(name, path of the primitive's key, arguments) of every primitive call in a
+    predicate; malformed parts are skipped (the table rules report them)."""
+    if depth > 200 or not isinstance(p, Mapping) or len(p) != 1:
+        return
+    ((key, value),) = p.items()
+    if key == "not":
+        yield from _primitive_calls(value, path + ("not",), depth + 1)
+    elif key in ("all", "any"):
+        if isinstance(value, list):
+            for i, v in enumerate(value):
+                yield from _primitive_calls(v, path + (key, i), depth + 1)
+    elif isinstance(key, str):
+        yield key, path + (key,), value if isinstance(value, Mapping) else {}
+
+
+def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
+    """Add the EIO modules' nodes and edges (``si_lint.eio.refs.graph_edges``)."""
+    try:
+        from .eio import refs
+    except ImportError:  # pragma: no cover - the EIO package is part of si-lint
+        return
+    modules = corpus.of_kind("eio-module")
+    if not modules:
+        return
+    by_path = corpus.by_path
+    index = refs.index_of(modules)
+    defined: set[str] = set()
+    added: list[str] = []
+    for src, tgt, rel, attrs in refs.graph_edges(index):
+        file = attrs.get("file")
+        path = tuple(attrs.get("path") or ())
+        doc = by_path.get(file) if isinstance(file, str) else None
+        line, col = doc.pos.key(path) if doc is not None else (None, None)
+        for nid in (src, tgt):
+            if nid not in graph:
+                kind, _, name = nid.partition(":")
+                graph.add_node(nid, kind=kind, name=name, file=None, line=None, col=None,
+                               missing=False)
+                added.append(nid)
+        if rel == "defines":  # the definition's location is the node's
+            defined.update((src, tgt))
+            if graph.nodes[src].get("file") is None:
+                graph.nodes[src].update(file=file, line=1, col=1)
+            node = graph.nodes[tgt]
+            if node.get("file") is None:
+                node.update(file=file, line=line, col=col)
+        extra = {k: v for k, v in attrs.items() if k not in ("file", "path")}
+        graph.add_edge(src, tgt, rel=rel, file=file, path=path, line=line, col=col, **extra)
+        if rel == "imports":
+            defined.add(src)
+    for nid in added:  # referenced, defined by no module in the corpus
+        if nid not in defined:
+            graph.nodes[nid]["missing"] = True
+
+
+def build_graph(corpus) -> nx.MultiDiGraph:
+    """The reference graph of ``corpus`` (deterministic: built in path order)."""
+    graph = _Builder(corpus).build()
+    add_eio(graph, corpus)
+    return graph
+
+
+# --------------------------------------------------------------------------------------
+# queries used by the checks
+
+
+def edges_of(graph: nx.MultiDiGraph, node: str, rel: str, *, incoming: bool = False):
+    """``(other node, edge attributes)`` of ``node``'s edges of relation ``rel``, in the
+    order they were added (document order)."""
+    it = graph.in_edges(node, data=True) if incoming else graph.out_edges(node, data=True)
+    for u, v, data in it:
+        if data.get("rel") == rel:
+            yield (u if incoming else v), data
