@@ -1,0 +1,176 @@
+"""`si-lint eio MODULE INPUT...`: evaluate EIO inputs against a module's criteria (SPEC §6, §7).
+
+Exit status: 0 when every input was evaluated, 1 when some input (or some criterion of
+one) is an error, 2 when the module itself cannot be used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import click
+
+EXPLANATION = "lexical presence of the controls was measured, not their sufficiency"
+
+
+def _read(path: str) -> tuple[Any, str | None]:
+    """(data, error) for one YAML/JSON file, through si-lint's loader."""
+    from ..loader import load_bytes
+
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        return None, f"cannot read: {exc.strerror or exc}"
+    loaded = load_bytes(raw)
+    fatal = [d for d in loaded.findings if d.code in ("SI001", "SI005", "SI006", "SI007")]
+    if fatal or getattr(loaded, "failed", False):
+        d = fatal[0] if fatal else None
+        where = f" (line {d.line}, column {d.col})" if d is not None and d.line else ""
+        return None, f"{d.message if d else 'cannot be read'}{where}"
+    return loaded.data, None
+
+
+def _expand(inputs: tuple[str, ...]) -> list[tuple[str, bool]]:
+    """(path as shown, named explicitly) in argument order; a directory expands to its
+    YAML/JSON files in sorted path order (hidden directories skipped)."""
+    out: list[tuple[str, bool]] = []
+    for given in inputs:
+        if os.path.isdir(given):
+            found = []
+            for dirpath, dirnames, filenames in os.walk(given):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                for name in filenames:
+                    if name.endswith((".yaml", ".yml", ".json")):
+                        found.append(os.path.join(dirpath, name).replace(os.sep, "/"))
+            out.extend((p, False) for p in sorted(found))
+        else:
+            out.append((given, True))
+    return out
+
+
+def evaluate_paths(module: Any, inputs: tuple[str, ...]) -> list[tuple[dict[str, Any], Any]]:
+    """(result, input data) per input, in argument order; ``result`` is the SPEC §7 object."""
+    from ..corpus import classify
+    from ..eio.evaluator import evaluate_input
+
+    results: list[tuple[dict[str, Any], Any]] = []
+    for path, named in _expand(inputs):
+        data, err = _read(path)
+        if err is not None:
+            if named:
+                results.append(({"input": path, "error": err}, None))
+            continue
+        if not named and classify(data) != "eio-input":
+            continue  # a directory holds other files too (the module, notes)
+        results.append(({"input": path, **evaluate_input(module, data)}, data))
+    return results
+
+
+def _profile_id(module: Any, data: Any) -> str | None:
+    from ..eio import model
+
+    if isinstance(data, dict) and isinstance(data.get("profile"), str):
+        return data["profile"]
+    for _, p in model.profiles(module):
+        return p.get("id") if isinstance(p.get("id"), str) else None
+    return None
+
+
+def _text(module: Any, pairs: list[tuple[dict[str, Any], Any]]) -> str:
+    from ..eio import model
+
+    lines: list[str] = []
+    head = f"{model.module_id(module)} {model.module_version(module) or ''}".strip()
+    for res, data in pairs:
+        if lines:
+            lines.append("")
+        if "error" in res:
+            lines.append(f"{res['input']}: error: {res['error']}")
+            continue
+        prof = _profile_id(module, data)
+        lines.append(f"{res['input']}: {head}, profile {prof or '(none)'}")
+        crits = res["criteria"]
+        width = max((len(c) for c in crits), default=0)
+        for cid, r in crits.items():
+            status = r["status"]
+            if status == "SCORED":
+                detail = repr(r["score"])
+                if r["scoring"] == "checklist":
+                    missing = _missing(module, cid, r["controls_present"])
+                    detail += (f"  ({len(r['controls_present'])}/{r['controls_required']} "
+                               f"controls present")
+                    detail += f"; missing: {', '.join(missing)})" if missing else ")"
+                else:
+                    detail += "  (assessor rating / 10)"
+            elif status == "FINDINGS":
+                f = r.get("findings", {})
+                detail = (f"searched {', '.join(f.get('artifacts', []))} "
+                          f"({f.get('searched_chars', 0)} characters); never a value")
+            elif status == "NOT_APPLICABLE":
+                detail = ("no artifact of an evaluated kind" if r["searched_text_sha256"] is None
+                          else "no assessor rating recorded")
+            else:
+                detail = r.get("error", "")
+            lines.append(f"  {cid:<{width}}  {r['scoring']!s:<11}  {status:<14}  {detail}")
+        if res["q_axis"] is None:
+            lines.append("  Q axis: n/a (no scoring criterion was SCORED)")
+        else:
+            n = sum(1 for cid in _scoring_ids(module, data)
+                    if crits.get(cid, {}).get("status") == "SCORED")
+            lines.append(f"  Q axis: {res['q_display']}  ({res['q_axis']:.4f}: mean of {n} "
+                         f"scored criteria x 10; {EXPLANATION})")
+    return "\n".join(lines) + "\n"
+
+
+def _scoring_ids(module: Any, data: Any) -> list[str]:
+    from ..eio import model
+
+    wanted = _profile_id(module, data)
+    for _, p in model.profiles(module):
+        if p.get("id") == wanted:
+            return list(dict.fromkeys(c for _, c in model.str_list(p.get("scoring_criteria"))))
+    return []
+
+
+def _missing(module: Any, cid: str, present: list[str]) -> list[str]:
+    from ..eio import model
+
+    for _, c in model.criteria(module):
+        if c.get("id") == cid and isinstance(c.get("controls"), list):
+            ids = [ctl.get("id") for ctl in c["controls"] if isinstance(ctl, dict)]
+            return [i for i in ids if isinstance(i, str) and i not in present]
+    return []
+
+
+@click.command("eio")
+@click.argument("module_path", metavar="MODULE", type=click.Path())
+@click.argument("inputs", metavar="INPUT...", nargs=-1, required=True, type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+def command(module_path, inputs, fmt):
+    """Evaluate EIO inputs against MODULE's criteria: checklist scores (controls present /
+    required), assessor ratings, findings of non_scoring criteria, and the Q axis
+    (quantised once to 4 decimals, displayed to 1)."""
+    from ..eio import model
+
+    module, err = _read(module_path)
+    if err is not None:
+        click.echo(f"si-lint: {module_path}: {err}", err=True)
+        sys.exit(2)
+    if model.module_id(module) is None:
+        click.echo(f"si-lint: {module_path}: not an EIO module (no `eio.id`)", err=True)
+        sys.exit(2)
+
+    pairs = evaluate_paths(module, inputs)
+    results = [res for res, _ in pairs]
+    if fmt == "json":
+        click.echo(json.dumps(results, indent=2, ensure_ascii=False))
+    else:
+        click.echo(_text(module, pairs), nl=False)
+    failed = any("error" in r or any(c["status"] == "ERROR" for c in r["criteria"].values())
+                 for r in results)
+    sys.exit(1 if failed else 0)
