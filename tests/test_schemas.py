@@ -265,6 +265,10 @@ def test_eio_module_allows_what_eio_rules_report():
              "controls": [{"id": "x", "requires_any": ["Refuse", "", " ", "a", "a"]}]},  # EIO106/107/114
             {"id": "d", "scoring": "assessor", "evaluates": ["e"],
              "controls": [{"id": "y"}, {"id": "z", "requires_any": []}]},  # EIO111, EIO105
+            # null counts as missing for EIO104 / EIO105 / EIO108
+            {"id": "e", "scoring": "checklist", "evaluates": [], "controls": None},
+            {"id": "f", "scoring": "checklist", "evaluates": [], "controls": [{"id": "n", "requires_any": None}]},
+            {"id": "g", "scoring": "non_scoring", "evaluates": [], "non_scoring_reason": None},
         ],
         "profiles": [{"id": "p", "scoring_criteria": ["c", "ghost"]}],  # EIO109, EIO102
         "concepts": [{"id": "a", "parent": "a"}],  # EIO113
@@ -296,7 +300,7 @@ def test_eio_module_structure_errors():
         ),
         (
             ("context_criteria", 1, "controls", 0, "requires_any"),
-            '`context_criteria[1].controls[0].requires_any` must be a list, not a string "refuse"',
+            '`context_criteria[1].controls[0].requires_any` must be a list or null, not a string "refuse"',
             "value",
         ),
         (

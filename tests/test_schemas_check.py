@@ -75,6 +75,40 @@ def test_non_mapping_scoring_is_si116_not_si003(tmp_path):
     assert diag_tuples(report) == [("SI116", "s.yaml", 2, 1)]
 
 
+EIO_INPUT_BAD_EXPECT = """\
+module: {module}
+context_artifacts:
+  - {{name: p.md, kind: eio.artifact.system-prompt, text: Never share card numbers.}}
+expect:
+  eio.context.guardrail-coverage: {{scor: 0.5}}
+  eio.context.role-clarity: NOT_APPLICABL
+"""
+
+
+def test_eio_input_expectations_are_eio401_when_the_dry_run_can_run(tmp_path):
+    seed = (REPO.parent / "shared" / "seeds" / "eio.context.criteria.yaml").read_text(encoding="utf-8")
+    write_files(tmp_path, {
+        "eio/eio.context.criteria.yaml": seed,
+        "eio/inputs/a.yaml": EIO_INPUT_BAD_EXPECT.format(module="eio.context.criteria"),
+    })
+    _, report = check_json(tmp_path, "--select", "SI003,EIO401")
+    assert [(d["code"], d["path"], d["line"]) for d in report["diagnostics"]] == [
+        ("EIO401", "eio/inputs/a.yaml", 5),
+        ("EIO401", "eio/inputs/a.yaml", 6),
+    ]
+
+
+def test_eio_input_expectations_are_si003_without_a_module(tmp_path):
+    write_files(tmp_path, {"a.yaml": EIO_INPUT_BAD_EXPECT.format(module="[eio.context.criteria]")})
+    _, report = check_json(tmp_path, "--select", "SI003,EIO401")
+    assert diag_tuples(report) == [
+        ("SI003", "a.yaml", 1, 9),   # module: a list
+        ("SI003", "a.yaml", 5, 3),   # the mapping that lacks `score`
+        ("SI003", "a.yaml", 5, 36),  # the unexpected key `scor`
+        ("SI003", "a.yaml", 6, 29),  # the status value
+    ]
+
+
 def test_fixture_corpus_and_builtin_profile_have_no_schema_findings():
     for where in (REPO / "fixtures" / "corpus", REPO / "si_lint" / "profile_data"):
         _, report = check_json(where, "--select", "SI003,SI004")

@@ -4,9 +4,13 @@ fixture, but has no kind).
 SI003 runs every classified document through ``schemas/<kind>.schema.json``
 (:func:`si_lint.schemas.validate`: one finding per failing node). The schemas check
 structure only and allow whatever a specific rule reports (SPEC §8: one node, the most
-specific code); the one overlap a schema cannot express -- a template's top-level
-free-form code key such as ``python:``, matched case-insensitively by SI204 -- is dropped
-here.
+specific code). Where a schema must stay strict for editors but a specific rule reports
+the same node, :func:`owned_elsewhere` drops the SI003 finding:
+
+- a template's top-level free-form code key such as ``python:`` (SI204, matched
+  case-insensitively, which a schema cannot express);
+- the ``expect`` subtree of an EIO input whose ``module`` is a string: the EIO fixture dry
+  run reports malformed expectations there (EIO401).
 
 SI004 (see ``rules/SI004.yaml``) looks at documents of no kind, and reports at most one
 finding per file, the first of:
@@ -55,8 +59,8 @@ def schema_check(doc: Any, ctx: Any) -> Iterator[Diag]:
         yield from looks_like_a_kind(doc.data)
         return
     for path, message, on in validate(doc.kind, doc.data):
-        if doc.kind == "template" and len(path) == 1 and is_code_key(path[0]):
-            continue  # SI204: free-form code instead of a decision table
+        if owned_elsewhere(doc.kind, doc.data, path):
+            continue
         yield Diag(
             "SI003",
             path,
@@ -64,6 +68,15 @@ def schema_check(doc: Any, ctx: Any) -> Iterator[Diag]:
             on=on,
             help=f"`si-lint schema {doc.kind}` prints the schema",
         )
+
+
+def owned_elsewhere(kind: str, data: Any, path: tuple) -> bool:
+    """Whether a more specific rule reports the node at ``path`` (so SI003 does not)."""
+    if kind == "template":  # SI204: free-form code instead of a decision table
+        return len(path) == 1 and is_code_key(path[0])
+    if kind == "eio-input":  # EIO401: the dry run checks every expectation it compares
+        return path[:1] == ("expect",) and isinstance(data.get("module"), str)
+    return False
 
 
 def looks_like_a_kind(data: Any) -> Iterator[Diag]:
