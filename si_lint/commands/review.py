@@ -1,0 +1,82 @@
+"""`si-lint review --base DIR|REV|builtin [--profile DIR]`."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+@click.command("review")
+@click.argument("path", required=False, default=".", type=click.Path())
+@click.option("--base", "base", required=True, metavar="DIR|REV|builtin",
+              help="The profile to compare against: a profile directory, a git revision of the "
+                   "corpus's profile directory, or `builtin` (the shipped si 0.3.0-rc1).")
+@click.option("--profile", "profile", default=None, metavar="DIR",
+              help="The proposed profile directory (default: the corpus's configured profile).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
+              show_default=True, help="Output format (markdown: for a pull-request review).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to FILE.")
+@click.option("--trust-implementations", is_flag=True,
+              help="Import and run the profiles' primitive implementations to recompute every "
+                   "verdict (otherwise the review is static).")
+def command(path, base, profile, fmt, output, trust_implementations):
+    """Review a registry/profile change: added, removed and changed primitives, parameters,
+    channels, synonym lists, templates, ratified budgets and promoted candidates; the
+    templates, scenarios and fixtures each change reaches; the fixture verdicts that change;
+    and a static review (SI501–SI507) of the proposed implementations.
+
+    Exit status: 0, or 1 when the proposed implementations have an error-severity finding,
+    2 on a usage error."""
+    import tempfile
+    from pathlib import Path
+
+    from ..corpus import ConfigError, discover, load_config
+    from ..engine import load_document
+    from ..review.reach import CorpusView
+    from ..review.render import render
+    from ..review.run import ReviewError, build_report, exit_status, resolve_base, resolve_head
+
+    cwd = Path.cwd().resolve()
+    target = Path(path)
+    target = target if target.is_absolute() else cwd / target
+    if not target.exists():
+        click.echo(f"si-lint: {path}: no such file or directory", err=True)
+        sys.exit(2)
+    try:
+        config = load_config(target if target.is_dir() else target.parent)
+        head = resolve_head(profile, config, cwd, trust_implementations)
+        with tempfile.TemporaryDirectory(prefix="si-lint-review-") as tmp:
+            base_side = resolve_base(base, head, cwd, trust_implementations, Path(tmp))
+            files, _problems = discover(config.root, config, cwd)
+            docs = [load_document(f, cwd) for f in files]
+            for d in docs:
+                if head.directory is not None and _under(d.abspath, head.directory):
+                    d.profile_asset = True
+            view = CorpusView.from_documents(docs)
+            report = build_report(base_side, head, view, cwd, trust_implementations)
+    except (ReviewError, ConfigError) as exc:
+        click.echo(f"si-lint: {exc}", err=True)
+        sys.exit(2)
+
+    text = render(report, fmt)
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            click.echo(f"si-lint: cannot write {output}: {exc.strerror or exc}", err=True)
+            sys.exit(2)
+    else:
+        click.echo(text, nl=False)
+    sys.exit(exit_status(report))
+
+
+def _under(path, directory) -> bool:
+    import os
+
+    try:
+        return os.path.commonpath([os.path.abspath(path), os.path.abspath(directory)]) == \
+            os.path.abspath(directory)
+    except ValueError:
+        return False

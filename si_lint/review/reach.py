@@ -1,0 +1,172 @@
+"""What a profile change reaches in a corpus: templates → scenarios → fixtures.
+
+Computed directly from the corpus documents (plain data) and the two profiles:
+
+* a primitive (added, removed, changed, a parameter, a promotion, a candidate) reaches the
+  templates whose tables use it (in either profile) and the scenarios bound to those
+  templates, plus the scenarios whose composites use it;
+* a template reaches the scenarios bound to it;
+* a synonym list reaches the scenarios with a deviation of that type whose table (in
+  either profile) uses `factor_identified` — the only primitive that reads synonyms;
+* a channel reaches the templates and scenarios that mention it;
+* a ratified budget reaches the scenario it is ratified for;
+* a scenario reaches the fixtures (and evidence) that name it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from ..profile import Profile
+from .diff import Change
+from .implementations import primitives_in
+
+
+@dataclass
+class CorpusView:
+    """The corpus documents review needs: scenarios by id (first in path order wins),
+    and the fixtures with the scenario id they name."""
+
+    scenarios: dict[str, tuple[str, Any]] = field(default_factory=dict)  # id -> (relpath, data)
+    fixtures: list[tuple[str, Any]] = field(default_factory=list)        # (relpath, data)
+
+    @classmethod
+    def from_documents(cls, documents: Iterable[Any]) -> "CorpusView":
+        view = cls()
+        for d in sorted(documents, key=lambda d: d.relpath):
+            if getattr(d, "profile_asset", False):
+                continue
+            if d.kind == "scenario" and isinstance(d.data, Mapping):
+                sid = d.data.get("id")
+                if isinstance(sid, str):
+                    view.scenarios.setdefault(sid, (d.relpath, d.data))
+            elif d.kind == "fixture" and isinstance(d.data, Mapping):
+                view.fixtures.append((d.relpath, d.data))
+        return view
+
+    def fixtures_of(self, sid: str) -> list[str]:
+        return [p for p, data in self.fixtures if data.get("scenario") == sid]
+
+
+@dataclass
+class Reach:
+    templates: list[str] = field(default_factory=list)
+    scenarios: list[str] = field(default_factory=list)  # scenario ids
+    fixtures: list[str] = field(default_factory=list)   # relpaths
+
+    def as_dict(self, view: CorpusView) -> dict:
+        return {
+            "templates": list(self.templates),
+            "scenarios": [{"id": s, "path": view.scenarios[s][0]} for s in self.scenarios],
+            "fixtures": list(self.fixtures),
+        }
+
+
+def _scoring(data: Any) -> Mapping[str, Any]:
+    s = data.get("scoring") if isinstance(data, Mapping) else None
+    return s if isinstance(s, Mapping) else {}
+
+
+def _template_of(data: Any) -> str | None:
+    t = _scoring(data).get("template")
+    return t if isinstance(t, str) else None
+
+
+def _composite_table(data: Any) -> list:
+    c = _scoring(data).get("composite")
+    t = c.get("table") if isinstance(c, Mapping) else None
+    return t if isinstance(t, list) else []
+
+
+def _table_uses(table: Any, names: set[str]) -> bool:
+    if not isinstance(table, list):
+        return False
+    registered = {n: {} for n in names}
+    for row in table:
+        if isinstance(row, Mapping):
+            for _ in primitives_in(row.get("when"), registered):
+                return True
+    return False
+
+
+def _mentions(value: Any, needle: str, depth: int = 0) -> bool:
+    if depth > 100:
+        return False
+    if isinstance(value, str):
+        return value == needle
+    if isinstance(value, Mapping):
+        return any(_mentions(v, needle, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return any(_mentions(v, needle, depth + 1) for v in value)
+    return False
+
+
+def _deviation_types(data: Any) -> set[str]:
+    inj = data.get("injection") if isinstance(data, Mapping) else None
+    devs = inj.get("deviations") if isinstance(inj, Mapping) else None
+    out = set()
+    for d in devs if isinstance(devs, list) else []:
+        if isinstance(d, Mapping) and isinstance(d.get("deviation_type"), str):
+            out.add(d["deviation_type"])
+    return out
+
+
+def reach_of(change: Change, base: Profile, head: Profile, view: CorpusView) -> Reach:
+    touches = change.touches or {}
+    templates: set[str] = set(touches.get("templates", ()))
+    scenarios: set[str] = set(touches.get("scenarios", ())) & set(view.scenarios)
+    profiles = (base, head)
+
+    prims = set(touches.get("primitives", ()))
+    if prims:
+        for p in profiles:
+            for tid, tdoc in p.templates.items():
+                if _table_uses(tdoc.get("table") if isinstance(tdoc, Mapping) else None, prims):
+                    templates.add(tid)
+        for sid, (_path, data) in view.scenarios.items():
+            if _table_uses(_composite_table(data), prims):
+                scenarios.add(sid)
+
+    for chan in touches.get("channels", ()):
+        for p in profiles:
+            for tid, tdoc in p.templates.items():
+                if _mentions(tdoc.get("roles"), chan) or _mentions(tdoc.get("table"), chan):
+                    templates.add(tid)
+        for sid, (_path, data) in view.scenarios.items():
+            if _mentions(_scoring(data), chan):
+                scenarios.add(sid)
+
+    dtypes = set(touches.get("deviation_types", ()))
+    if dtypes:
+        for sid, (_path, data) in view.scenarios.items():
+            if not (_deviation_types(data) & dtypes):
+                continue
+            tables = [_composite_table(data)]
+            tid = _template_of(data)
+            for p in profiles:
+                tdoc = p.templates.get(tid) if tid else None
+                if isinstance(tdoc, Mapping):
+                    tables.append(tdoc.get("table"))
+            if any(_table_uses(t, {"factor_identified"}) for t in tables):
+                scenarios.add(sid)
+
+    for sid, (_path, data) in view.scenarios.items():
+        if _template_of(data) in templates:
+            scenarios.add(sid)
+
+    fixtures: list[str] = []
+    for sid in sorted(scenarios):
+        fixtures.extend(view.fixtures_of(sid))
+    return Reach(sorted(templates), sorted(scenarios), sorted(set(fixtures)))
+
+
+def union(reaches: Iterable[Reach]) -> Reach:
+    t: set[str] = set()
+    s: set[str] = set()
+    f: set[str] = set()
+    for r in reaches:
+        t.update(r.templates)
+        s.update(r.scenarios)
+        f.update(r.fixtures)
+    return Reach(sorted(t), sorted(s), sorted(f))

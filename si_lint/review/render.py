@@ -1,0 +1,161 @@
+"""Render a review report (see :func:`si_lint.review.run.build_report`) as text, JSON or
+Markdown (for pasting into a pull-request review)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+_ACTION_MARK = {"added": "+", "removed": "-", "changed": "~", "promoted": "↑"}
+
+
+def _fmt_val(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, str):
+        return v
+    return json.dumps(v, ensure_ascii=False, sort_keys=True)
+
+
+def fmt_verdict(v: Mapping[str, Any]) -> str:
+    if v.get("error") is not None:
+        return f"error: {v['error']}"
+    score = v.get("score")
+    row = v.get("row")
+    return f"{score!r} (row {row})"
+
+
+def _change_line(c: Mapping[str, Any]) -> str:
+    kind = c["kind"].replace("_", " ")
+    text = f"{c['action']} {kind} `{c['name']}`"
+    if c["kind"] == "promotion":
+        text = f"promoted candidate `{c['name']}` into the registry"
+    bits = []
+    if c.get("before") is not None or c.get("after") is not None:
+        if c["action"] == "changed" and c["kind"] in ("registry", "ratified_budget", "parameter"):
+            bits.append(f"{_fmt_val(c.get('before'))} → {_fmt_val(c.get('after'))}")
+        elif c["action"] == "added" and c["kind"] in ("ratified_budget", "parameter"):
+            bits.append(_fmt_val(c.get("after")))
+        elif c["action"] == "removed" and c["kind"] in ("ratified_budget", "parameter"):
+            bits.append(_fmt_val(c.get("before")))
+    if c.get("detail"):
+        bits.append(c["detail"])
+    return text + (": " + "; ".join(bits) if bits else "")
+
+
+def _reach_line(r: Mapping[str, Any]) -> str:
+    parts = []
+    if r["templates"]:
+        parts.append("templates " + ", ".join(r["templates"]))
+    if r["scenarios"]:
+        parts.append("scenarios " + ", ".join(s["id"] for s in r["scenarios"]))
+    if r["fixtures"]:
+        parts.append(f"{len(r['fixtures'])} fixture(s)")
+    return "; ".join(parts) if parts else "nothing in this corpus"
+
+
+def _head(report: Mapping[str, Any]) -> str:
+    b, h = report["base"], report["head"]
+    return (f"{b['source']} ({b.get('profile')} {b.get('version')}) → "
+            f"{h['source']} ({h.get('profile')} {h.get('version')})")
+
+
+def render_text(report: Mapping[str, Any]) -> str:
+    out = [f"si-lint review: {_head(report)}", ""]
+    changes = report["changes"]
+    out.append(f"Changes ({len(changes)}):" if changes else "Changes: none")
+    for c in changes:
+        out.append(f"  {_ACTION_MARK.get(c['action'], '~')} {_change_line(c)}")
+        out.append(f"      reaches: {_reach_line(c['reaches'])}")
+    r = report["reached"]
+    out.append("")
+    out.append("Reached:")
+    out.append("  templates: " + (", ".join(r["templates"]) or "none"))
+    out.append("  scenarios: " + (", ".join(f"{s['id']} ({s['path']})" for s in r["scenarios"]) or "none"))
+    out.append("  fixtures:  " + (", ".join(r["fixtures"]) or "none"))
+    v = report["verdicts"]
+    out.append("")
+    out.append(f"Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated fixture(s)):"
+               if v["changed"] else f"Verdicts that change: none ({v['evaluated']} re-evaluated fixture(s))")
+    for ch in v["changed"]:
+        out.append(f"  {ch['fixture']} [{ch['scenario']}]: "
+                   f"{fmt_verdict(ch['before'])} → {fmt_verdict(ch['after'])}")
+    if v["not_recomputed"]:
+        out.append("")
+        out.append(f"Not recomputed ({len(v['not_recomputed'])} fixture(s); implementations are not "
+                   "trusted — rerun with --trust-implementations to import them):")
+        for n in v["not_recomputed"]:
+            needs = "; ".join(f"{side} needs {', '.join(names)}" for side, names in n["needs"].items())
+            out.append(f"  {n['fixture']} [{n['scenario']}]: {needs}")
+    impl = report["implementations"]
+    out.append("")
+    out.append(f"Implementation review ({len(impl)} finding(s)):" if impl
+               else "Implementation review: clean")
+    for f in impl:
+        out.append(f"  {f['path']}:{f['line']}:{f['column']}: {f['code']} [{f['severity']}] {f['message']}")
+    return "\n".join(out) + "\n"
+
+
+def _md_cell(s: str) -> str:
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: Mapping[str, Any]) -> str:
+    b, h = report["base"], report["head"]
+    out = [f"### si-lint review: `{b['source']}` → `{h['source']}`", "",
+           f"Profile **{b.get('profile')} {b.get('version')}** → **{h.get('profile')} {h.get('version')}**"
+           + ("" if report.get("trusted") else " · implementations not trusted (static review only)"),
+           ""]
+    changes = report["changes"]
+    out.append(f"#### Changes ({len(changes)})")
+    out.append("")
+    if changes:
+        out.append("| change | reaches |")
+        out.append("|---|---|")
+        for c in changes:
+            out.append(f"| {_md_cell(_change_line(c))} | {_md_cell(_reach_line(c['reaches']))} |")
+    else:
+        out.append("No profile changes.")
+    r = report["reached"]
+    out += ["", "#### Reached", "",
+            "- **Templates:** " + (", ".join(f"`{t}`" for t in r["templates"]) or "none"),
+            "- **Scenarios:** " + (", ".join(f"`{s['id']}` (`{s['path']}`)" for s in r["scenarios"]) or "none"),
+            "- **Fixtures:** " + (", ".join(f"`{f}`" for f in r["fixtures"]) or "none"),
+            ""]
+    v = report["verdicts"]
+    out.append(f"#### Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated)")
+    out.append("")
+    if v["changed"]:
+        out.append("| fixture | scenario | before | after |")
+        out.append("|---|---|---|---|")
+        for ch in v["changed"]:
+            out.append(f"| `{ch['fixture']}` | `{ch['scenario']}` | {_md_cell(fmt_verdict(ch['before']))} "
+                       f"| {_md_cell(fmt_verdict(ch['after']))} |")
+    else:
+        out.append("None.")
+    if v["not_recomputed"]:
+        out += ["", f"#### Not recomputed ({len(v['not_recomputed'])})", "",
+                "Implementations were not trusted; rerun with `--trust-implementations` to import them.", "",
+                "| fixture | scenario | needs |", "|---|---|---|"]
+        for n in v["not_recomputed"]:
+            needs = "; ".join(f"{side}: {', '.join(names)}" for side, names in n["needs"].items())
+            out.append(f"| `{n['fixture']}` | `{n['scenario']}` | {_md_cell(needs)} |")
+    impl = report["implementations"]
+    out += ["", f"#### Implementation review ({len(impl)} finding(s))", ""]
+    if impl:
+        out.append("| code | severity | location | message |")
+        out.append("|---|---|---|---|")
+        for f in impl:
+            out.append(f"| {f['code']} | {f['severity']} | `{f['path']}:{f['line']}:{f['column']}` "
+                       f"| {_md_cell(f['message'])} |")
+    else:
+        out.append("Clean.")
+    return "\n".join(out) + "\n"
+
+
+def render(report: Mapping[str, Any], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "markdown":
+        return render_markdown(report)
+    return render_text(report)
