@@ -497,7 +497,7 @@ def check_table(table: Any, path: Path, env: TableEnv) -> Iterator[Diag]:
                 else_row = i
             if step_row is None and any(n == "within_step_budget" for n, _ in predicate_primitives(when)):
                 step_row = i
-    if else_row is None:
+    if else_row is None and isinstance(table[-1], dict):  # a non-mapping last row is SI204 already
         last = len(table) - 1
         yield Diag("SI205", path + (last,), "decision table does not end with an `else` row",
                    help="add `- {when: else, score: 0.0}` as the last row, so that every artifact "
