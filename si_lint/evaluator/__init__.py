@@ -24,6 +24,7 @@ No I/O, no clock, no randomness, no module-level mutable state.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping
 
 from ..profile import Profile
@@ -107,7 +108,11 @@ def _metadata(artifact: Any) -> dict[str, Any] | None:
     if isinstance(meta, Mapping):
         for key in ("duration_s", "tokens"):
             value = meta.get(key)
-            if key in meta and (value is None or isinstance(value, (str, int, float))):
+            if key not in meta:
+                continue
+            if isinstance(value, float) and not math.isfinite(value):
+                continue  # NaN/inf have no JSON form
+            if value is None or isinstance(value, (str, int, float)):
                 md[key] = value
     return md
 
