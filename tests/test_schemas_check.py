@@ -56,6 +56,40 @@ def test_si003_missing_key_at_the_mapping_and_unexpected_key_at_the_key(tmp_path
     ]
 
 
+FIXTURE_BAD_EVENTS = """\
+scenario: {scenario}
+expect: {{score: 1.0}}
+events:
+  - agent_response
+  - {{kind: 7, text: SMTP_PORT is missing.}}
+"""
+
+
+def test_fixture_events_are_si408_when_the_dry_run_can_run(tmp_path):
+    corpus = REPO / "fixtures" / "corpus" / "scenarios" / "mail-relay-smtp-port.yaml"
+    sid = "infra.capability.da.single-signal-diagnosis-001"
+    assert f"id: {sid}" in corpus.read_text(encoding="utf-8")
+    write_files(tmp_path, {
+        "scenarios/s.yaml": corpus.read_text(encoding="utf-8"),
+        "fixtures/f.yaml": FIXTURE_BAD_EVENTS.format(scenario=sid),
+    })
+    _, report = check_json(tmp_path, "--select", "SI003,SI408")
+    assert diag_tuples(report) == [
+        ("SI408", "fixtures/f.yaml", 4, 5),   # the item
+        ("SI408", "fixtures/f.yaml", 5, 12),  # the `kind` value
+    ]
+
+
+def test_fixture_events_are_si003_when_it_names_no_scenario(tmp_path):
+    write_files(tmp_path, {"f.yaml": FIXTURE_BAD_EVENTS.format(scenario="[s]")})
+    _, report = check_json(tmp_path, "--select", "SI003,SI408")
+    assert diag_tuples(report) == [
+        ("SI003", "f.yaml", 1, 11),  # scenario: a list
+        ("SI003", "f.yaml", 4, 5),
+        ("SI003", "f.yaml", 5, 12),
+    ]
+
+
 def test_template_code_key_is_si204_only(tmp_path):
     write_files(tmp_path, {
         "t.yaml": (

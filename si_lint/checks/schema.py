@@ -9,6 +9,9 @@ the same node, :func:`owned_elsewhere` drops the SI003 finding:
 
 - a template's top-level free-form code key such as ``python:`` (SI204, matched
   case-insensitively, which a schema cannot express);
+- the ``events`` subtree of a fixture whose ``scenario`` is a string: the fixture dry run
+  reports malformed events there (SI408: ``events`` not a list, an event not a mapping, a
+  ``kind`` not a string);
 - the ``expect`` subtree of an EIO input whose ``module`` is a string: the EIO fixture dry
   run reports malformed expectations there (EIO401).
 
@@ -74,6 +77,8 @@ def owned_elsewhere(kind: str, data: Any, path: tuple) -> bool:
     """Whether a more specific rule reports the node at ``path`` (so SI003 does not)."""
     if kind == "template":  # SI204: free-form code instead of a decision table
         return len(path) == 1 and is_code_key(path[0])
+    if kind == "fixture":  # SI408: the dry run checks the events it evaluates
+        return path[:1] == ("events",) and isinstance(data.get("scenario"), str)
     if kind == "eio-input":  # EIO401: the dry run checks every expectation it compares
         return path[:1] == ("expect",) and isinstance(data.get("module"), str)
     return False
