@@ -19,7 +19,13 @@ document the finding is reported on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+import difflib
+import io
+import json
+import sys
+import unicodedata
+from dataclasses import dataclass, field
 from typing import Any
 
 OPS = ("set", "delete", "replace_item", "set_list", "rename_key")
@@ -72,6 +78,466 @@ def fixes_of(obj: Any) -> list[Fix]:
     return []
 
 
-def apply_fixes(result, *, write: bool, show_diff: bool, rerun, diff_stream=None):
-    """Placeholder until the round-trip writer lands: nothing is changed."""
+
+# --------------------------------------------------------------------------------------
+# applying fixes to a document (ruamel round-trip nodes or plain data alike)
+
+
+def _key_of(mapping, part):
+    """The actual key of ``mapping`` that the path part names (ruamel may load `1:` as int)."""
+    if part in mapping:
+        return part, True
+    for k in mapping:
+        if str(k) == str(part) and not isinstance(k, (dict, list)):
+            return k, True
+    return part, False
+
+
+def _resolve(root, path):
+    """(parent container, actual key/index) of ``path``, or None when the path does not exist."""
+    node = root
+    for i, part in enumerate(path):
+        last = i == len(path) - 1
+        if isinstance(node, dict) and isinstance(part, str):
+            key, ok = _key_of(node, part)
+            if not ok:
+                return None
+        elif isinstance(node, list) and isinstance(part, int) and not isinstance(part, bool):
+            if not 0 <= part < len(node):
+                return None
+            key = part
+        else:
+            return None
+        if last:
+            return node, key
+        node = node[key]
+    return None
+
+
+def _plain(value):
+    """A fix value as plain data (for comparisons)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def _converted(old, new):
+    """The new value, in the old one's clothes: a string keeps the old quoting style."""
+    if isinstance(new, str) and isinstance(old, str) and type(old) is not str:
+        try:
+            return type(old)(new)
+        except Exception:  # noqa: BLE001 - an exotic scalar type: plain is fine
+            return new
+    return new
+
+
+def _set_list_in_place(old: list, new: list) -> None:
+    """Make ``old`` equal ``new`` without replacing the node (keeps flow style and the
+    comments of the items that stay). Narrowing deletes the items that go."""
+    plain_old = [_plain(x) for x in old]
+    plain_new = [_plain(x) for x in new]
+    # is `new` a subsequence of `old`? then delete the others, last first
+    keep, j = [], 0
+    for i, item in enumerate(plain_old):
+        if j < len(plain_new) and item == plain_new[j]:
+            keep.append(i)
+            j += 1
+    if j == len(plain_new):
+        for i in reversed(range(len(old))):
+            if i not in keep:
+                del old[i]
+        return
+    for i in reversed(range(len(old))):
+        del old[i]
+    old.extend(new)
+
+
+def apply_to(root, fix: Fix) -> bool:
+    """Apply one fix to a loaded document (in place). False when the path is gone or the
+    fix does not fit the node there (nothing is changed then)."""
+    found = _resolve(root, fix.path)
+    if found is None:
+        return False
+    parent, key = found
+    if fix.op == "delete":
+        del parent[key]
+        return True
+    if fix.op == "rename_key":
+        if not isinstance(parent, dict) or not isinstance(fix.value, str):
+            return False
+        new_key, exists = _key_of(parent, fix.value)
+        if exists and new_key != key:
+            return False  # would create a duplicate key
+        if new_key == key:
+            return True
+        keys = list(parent)
+        pos = keys.index(key)
+        value = parent[key]
+        if hasattr(parent, "insert"):  # ruamel CommentedMap: keep position and comments
+            comment = parent.ca.items.pop(key, None) if hasattr(parent, "ca") else None
+            del parent[key]
+            parent.insert(pos, fix.value, value)
+            if comment is not None:
+                parent.ca.items[fix.value] = comment
+        else:
+            items = list(parent.items())
+            parent.clear()
+            for k, v in items:
+                parent[fix.value if k == key else k] = v
+        return True
+    old = parent[key]
+    new = fix.value
+    if isinstance(old, list) and isinstance(new, (list, tuple)):
+        _set_list_in_place(old, list(new))
+        return True
+    if isinstance(old, (dict, list)) != isinstance(new, (dict, list, tuple)):
+        return False  # a scalar fix for a collection (or the reverse): not what the check saw
+    parent[key] = _converted(old, copy.deepcopy(new))
+    return True
+
+
+def _ordered(fixes: list[Fix]) -> list[Fix]:
+    """Unique fixes in a safe order: edits first, then deletions from the end backwards
+    (so list indexes stay valid)."""
+    seen, out = set(), []
+    for f in fixes:
+        key = (f.op, f.path, json.dumps(_plain(f.value), sort_keys=True, default=repr))
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    # one value per path: the first fix wins when two disagree
+    claimed, kept = set(), []
+    for f in out:
+        if f.op != "delete" and f.path in claimed:
+            continue
+        claimed.add(f.path)
+        kept.append(f)
+
+    def sort_key(path):
+        return tuple((0, p) if isinstance(p, int) else (1, str(p)) for p in path)
+
+    edits = [f for f in kept if f.op != "delete"]
+    deletes = sorted((f for f in kept if f.op == "delete"), key=lambda f: sort_key(f.path), reverse=True)
+    return edits + deletes
+
+
+# --------------------------------------------------------------------------------------
+# rewriting text: round trip, then carry only the changed hunks back into the original
+
+
+class FixError(Exception):
+    """The file cannot be fixed safely (it is left alone)."""
+
+
+_INDENTS = ((2, 2, 0), (2, 4, 2), (4, 4, 2), (4, 4, 0), (2, 3, 1), (4, 6, 4), (3, 3, 0), (4, 5, 3))
+
+
+def _yaml(indent):
+    from ruamel.yaml import YAML
+
+    y = YAML(typ="rt")
+    y.preserve_quotes = True
+    y.width = 4096
+    y.allow_duplicate_keys = False
+    y.indent(mapping=indent[0], sequence=indent[1], offset=indent[2])
+    return y
+
+
+def _dump(y, data) -> str:
+    buf = io.StringIO()
+    y.dump(data, buf)
+    return buf.getvalue()
+
+
+def _mismatch(a: str, b: str) -> int:
+    return sum(1 for line in difflib.ndiff(a.splitlines(), b.splitlines()) if line[:1] in "+-")
+
+
+def _yaml_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
+    """(round trip of the original, round trip with the fixes, fixes applied) -- with the
+    indentation that reproduces the original best."""
+    candidates = list(_INDENTS)
+    best = None
+    for indent in candidates:
+        y = _yaml(indent)
+        try:
+            base = _dump(y, y.load(text))
+        except Exception as exc:  # noqa: BLE001 - duplicate keys, several documents, ...
+            raise FixError(f"cannot round-trip the file ({type(exc).__name__})") from exc
+        score = _mismatch(text, base)
+        if best is None or score < best[0]:
+            best = (score, indent, base)
+        if score == 0:
+            break
+    _, indent, base = best
+    y = _yaml(indent)
+    data = y.load(text)
+    if text.lstrip().startswith("---"):
+        y.explicit_start = True
+        base = _dump(y, y.load(text))
+    applied = [f for f in fixes if apply_to(data, f)]
+    return base, _dump(y, data), applied
+
+
+def _json_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise FixError("cannot parse the JSON file") from exc
+    indent = 2
+    for line in text.splitlines()[1:]:
+        stripped = line.lstrip(" ")
+        if stripped and len(stripped) != len(line):
+            indent = len(line) - len(stripped)
+            break
+    base = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+    applied = [f for f in fixes if apply_to(data, f)]
+    return base, json.dumps(data, indent=indent, ensure_ascii=False) + "\n", applied
+
+
+def _is_comment(line: str) -> bool:
+    return line.lstrip().startswith("#")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _keep_following_comments(removed: list[str], added: list[str]) -> list[str]:
+    """Comment lines at the end of a removed block that belong to what follows it (indented
+    no deeper than the block's first line): a deletion must not take them along."""
+    content = [i for i, line in enumerate(removed) if line.strip() and not _is_comment(line)]
+    if not content:
+        return added
+    first_indent = _indent(removed[content[0]])
+    tail = removed[content[-1] + 1:]
+    deep = [i for i, line in enumerate(tail) if _is_comment(line) and _indent(line) > first_indent]
+    if deep:
+        tail = tail[deep[-1] + 1:]
+    if not any(_is_comment(line) for line in tail) or any(line in added for line in tail if line.strip()):
+        return added
+    return added + tail
+
+
+def _realign_comment(old: str, new: str) -> str:
+    """Keep the gap before an end-of-line comment that both lines share (the dumper keeps
+    the comment's old column, which leaves odd padding after a shorter value)."""
+    idx = len(old)
+    while True:
+        idx = old.rfind("#", 0, idx)
+        if idx <= 0:
+            return new
+        if old[idx - 1] in " \t":
+            break
+    suffix = old[idx:]
+    if not new.endswith(suffix) or len(new) == len(suffix):
+        return new
+    code_old = old[:idx]
+    gap = len(code_old) - len(code_old.rstrip())
+    code_new = new[: len(new) - len(suffix)].rstrip()
+    if not code_new.strip():
+        return new
+    return code_new + code_old[len(code_old.rstrip()):][:gap] + suffix
+
+
+def _replace_block(removed: list[str], added: list[str], realign: bool) -> list[str]:
+    if realign and len(removed) == len(added):
+        added = [_realign_comment(o, n) for o, n in zip(removed, added)]
+    return _keep_following_comments(removed, added)
+
+
+def _patch(orig: str, base: str, mod: str, realign: bool = True) -> str:
+    """Carry the differences base→mod (two renderings by the same dumper) into ``orig``
+    (which ``base`` renders, perhaps imperfectly), touching only the changed lines."""
+    if base == orig:
+        a_lines, b_lines = orig.splitlines(keepends=True), mod.splitlines(keepends=True)
+        out = []
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a_lines, b_lines, autojunk=False).get_opcodes():
+            if tag == "equal":
+                out.extend(a_lines[i1:i2])
+            else:
+                out.extend(_replace_block(a_lines[i1:i2], b_lines[j1:j2], realign))
+        return "".join(out)
+    o_lines = orig.splitlines(keepends=True)
+    b_lines = base.splitlines(keepends=True)
+    m_lines = mod.splitlines(keepends=True)
+    mapped: dict[int, int] = {}
+    for tag, i1, i2, j1, _j2 in difflib.SequenceMatcher(None, o_lines, b_lines, autojunk=False).get_opcodes():
+        if tag == "equal":
+            for k in range(i2 - i1):
+                mapped[j1 + k] = i1 + k
+    out: list[str] = []
+    pos = 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, b_lines, m_lines, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        if i1 in mapped and i1 < i2:
+            start = mapped[i1]
+        elif i1 - 1 in mapped:
+            start = mapped[i1 - 1] + 1
+        elif i1 == 0:
+            start = 0
+        else:
+            raise FixError("the change falls in a part of the file the round trip reformats")
+        if i2 > i1 and i2 - 1 in mapped:
+            end = mapped[i2 - 1] + 1
+        elif i2 in mapped:
+            end = mapped[i2]
+        elif i2 == len(b_lines):
+            end = len(o_lines)
+        elif i2 == i1:
+            end = start
+        else:
+            raise FixError("the change falls in a part of the file the round trip reformats")
+        if start < pos or end < start:
+            raise FixError("overlapping changes")
+        out.extend(o_lines[pos:start])
+        out.extend(_replace_block(o_lines[start:end], m_lines[j1:j2], realign))
+        pos = end
+    out.extend(o_lines[pos:])
+    return "".join(out)
+
+
+def _same(a, b) -> bool:
+    """Equal as data, types included (``1 == True`` must not hide a change)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and a != a:
+        return b != b
+    return a == b
+
+
+def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[str, list[Fix]]:
+    """Apply ``fixes`` to one document's text. Returns (new text, the fixes applied); the
+    text is returned unchanged when no fix applies. Raises :class:`FixError` when the file
+    cannot be rewritten safely."""
+    from .loader import load_bytes
+
+    fixes = _ordered(fixes)
+    if not fixes:
+        return text, []
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    body = text[len(bom):]
+    crlf = "\r\n" in body and body.count("\r\n") == body.count("\n")
+    if crlf:
+        body = body.replace("\r\n", "\n")
+    before = load_bytes(body.encode("utf-8"))
+    if before.failed or any(d.code in ("SI001", "SI002", "SI003", "SI005", "SI007") for d in before.findings):
+        raise FixError("the file does not load cleanly")
+    base, mod, applied = (_json_versions if json_file else _yaml_versions)(body, fixes)
+    if not applied or base == mod:
+        return text, []
+    # the result must load to exactly the fixed data, or the file stays as it was
+    expected = copy.deepcopy(before.data)
+    for f in applied:
+        if not apply_to(expected, Fix(f.op, f.path, _plain(f.value))):
+            raise FixError("the fix does not apply to the loaded data")
+    for realign in (True, False):
+        new = _patch(body, base, mod, realign)
+        after = load_bytes(new.encode("utf-8"))
+        if not after.failed and not after.findings and _same(after.data, expected):
+            break
+    else:
+        raise FixError("the rewritten file would not hold exactly the fixed data")
+    if crlf:
+        new = new.replace("\n", "\r\n")
+    return bom + new, applied
+
+
+# --------------------------------------------------------------------------------------
+# --fix / --diff
+
+
+@dataclass
+class FixReport:
+    fixed_findings: int = 0
+    files: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, reason)
+
+
+def plan(findings) -> dict[str, list[tuple[Any, list[Fix]]]]:
+    """The fixes per file: file → [(finding, fixes)] (findings without a fix left out)."""
+    out: dict[str, list] = {}
+    for f in findings:
+        fixes = fixes_of(getattr(f, "fix", None))
+        if fixes:
+            out.setdefault(f.path, []).append((f, fixes))
+    return out
+
+
+def fix_files(result, *, write: bool, diff_stream=None) -> FixReport:
+    """Rewrite (or, with ``write=False``, only diff) every file that has findings with fixes."""
+    import os
+
+    from .fsutil import atomic_write
+
+    report = FixReport()
+    by_path = result.corpus.by_path if getattr(result, "corpus", None) is not None else {}
+    for relpath, items in sorted(plan(result.findings).items()):
+        doc = by_path.get(relpath)
+        abspath = doc.abspath if doc is not None else os.path.abspath(relpath)
+        try:
+            with open(abspath, "rb") as fh:
+                raw = fh.read()
+            text = raw.decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            report.skipped.append((relpath, f"cannot read it ({type(exc).__name__})"))
+            continue
+        fixes = [fx for _, fxs in items for fx in fxs]
+        try:
+            new, applied = fix_text(text, fixes, json_file=relpath.endswith(".json"))
+        except FixError as exc:
+            report.skipped.append((relpath, str(exc)))
+            continue
+        except Exception as exc:  # noqa: BLE001 - a fix never crashes the run
+            report.skipped.append((relpath, f"internal error ({type(exc).__name__}: {exc})"))
+            continue
+        if new == text or not applied:
+            continue
+        applied_keys = {(f.op, f.path) for f in applied}
+        report.fixed_findings += sum(
+            1 for _, fxs in items if all((fx.op, fx.path) in applied_keys for fx in fxs)
+        )
+        report.files.append(relpath)
+        if diff_stream is not None:
+            diff = difflib.unified_diff(
+                text.splitlines(keepends=True), new.splitlines(keepends=True),
+                fromfile=f"a/{relpath}", tofile=f"b/{relpath}",
+            )
+            for line in diff:
+                diff_stream.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+        if write:
+            atomic_write(abspath, new.encode("utf-8"))
+    return report
+
+
+def apply_fixes(result, *, write: bool, show_diff: bool, rerun, diff_stream=None, note_stream=None):
+    """``--fix`` (``write=True``) and ``--diff`` (``show_diff=True``): rewrite or diff the files
+    with fixable findings, then -- when something was written -- run the checks again
+    (``rerun()``) so the report and the exit status show only what remains."""
+    stream = diff_stream if diff_stream is not None else sys.stdout
+    notes = note_stream if note_stream is not None else sys.stderr
+    report = fix_files(result, write=write, diff_stream=stream if show_diff else None)
+    for relpath, reason in report.skipped:
+        notes.write(f"si-lint: {relpath}: not fixed: {reason}\n")
+    if write:
+        if report.files:
+            notes.write(
+                f"si-lint: fixed {report.fixed_findings} finding(s) in {len(report.files)} file(s)\n"
+            )
+            return rerun()
+        return result
+    if show_diff:
+        notes.write(
+            f"si-lint: {report.fixed_findings} finding(s) fixable in {len(report.files)} file(s) "
+            "(--diff: nothing written)\n"
+        )
     return result

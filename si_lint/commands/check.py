@@ -74,7 +74,10 @@ def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, 
     if fix or diff:
         from ..fix import apply_fixes
 
-        result = apply_fixes(result, write=fix and not diff, show_diff=diff, rerun=lambda: run(list(paths), options))
+        # the diff goes to stdout unless stdout carries a machine-readable report
+        diff_stream = sys.stderr if fmt in ("json", "sarif", "junit") and not output else sys.stdout
+        result = apply_fixes(result, write=fix and not diff, show_diff=diff, diff_stream=diff_stream,
+                             rerun=lambda: run(list(paths), options))
 
     text = render(result, fmt, verbose=verbose, statistics=statistics)
     if output:
