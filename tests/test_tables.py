@@ -262,3 +262,14 @@ def test_template_free_form_code(tmp_path):
     t = "templates/t.yaml"
     text = "template: {id: C-X-001}\nroles: {}\ntable: \"lambda ev: 1.0\"\npython: x\n"
     assert lint(tmp_path, {t: text}) == [("SI204", t, 3, 8), ("SI204", t, 4, 1)]
+
+
+def test_composite_cannot_widen_the_archetype_channels(tmp_path):
+    row = SUB.replace("channels: [agent_response]", "channels: [agent_response, reasoning_trace]")
+    assert lint_s(tmp_path, comp(GATE, FACTOR, row, ELSE)) == [("SI105", S, 16, 92)]
+
+
+def test_composite_without_a_known_archetype_may_use_any_profile_channel(tmp_path):
+    row = SUB.replace("channels: [agent_response]", "channels: [agent_response, reasoning_trace]")
+    text = comp(GATE, FACTOR, row, ELSE).replace("archetype: C-DA-001", "archetype: X-YZ-001")
+    assert lint_s(tmp_path, text) == []

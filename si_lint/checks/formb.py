@@ -18,6 +18,11 @@ Decisions (documented in the rules entries):
   ``step_budget``), and to a literal ``n`` in a composite, for scenario ids that have a
   ratified budget.
 * ``synonyms`` anywhere in a scenario is SI104 (only SI104 for that key, never SI110/SI203).
+* A composite may not widen channels either: its literal ``channels`` arguments are checked
+  (SI105) against the ``allowed`` channels of the template named by the scenario's ``archetype``,
+  when the profile has that template.
+* SI113 is for bindings only (a composite's literal ``exclude_tool_echo: false`` is caught by
+  the echo probe SI404).
 """
 
 from __future__ import annotations
@@ -97,6 +102,21 @@ def budget_roles(template: Mapping[str, Any]) -> set[str]:
             if name == "within_step_budget" and isinstance(args, dict) and is_role_ref(args.get("n")):
                 out.add(args["n"][1:])
     return out
+
+
+def archetype_channels(profile: Any, archetype: Any) -> tuple[frozenset | None, str | None]:
+    """The channels the archetype's template allows (its `channels`-typed roles' `allowed`)."""
+    tmpl = find_template(profile, archetype)
+    roles = tmpl.get("roles") if tmpl is not None else None
+    if not isinstance(roles, Mapping):
+        return None, None
+    allowed: set[str] = set()
+    found = False
+    for spec in roles.values():
+        if isinstance(spec, Mapping) and spec.get("type") == "channels" and isinstance(spec.get("allowed"), list):
+            found = True
+            allowed.update(c for c in spec["allowed"] if isinstance(c, str))
+    return (frozenset(allowed), archetype) if found else (None, None)
 
 
 def ratified_budget(profile: Any, scenario_id: Any) -> int | None:
@@ -388,7 +408,7 @@ def _factor_binding(role: str, value: Any, path: tuple, dev_ids: frozenset) -> I
 # --------------------------------------------------------------------------- composite
 
 
-@file_check("SI106", "SI107", "SI114", "SI117", "SI118", "SI201", "SI202", "SI203", "SI204", "SI205",
+@file_check("SI105", "SI106", "SI107", "SI114", "SI117", "SI118", "SI201", "SI202", "SI203", "SI204", "SI205",
             "SI206", "SI207", "SI208", "SI209", "SI211", kinds=("scenario",))
 def composite_table(doc: Any, ctx: Any) -> Iterator[Diag]:
     """A scenario-local composite: a reason, and a decision table over registered primitives."""
@@ -422,8 +442,10 @@ def composite_table(doc: Any, ctx: Any) -> Iterator[Diag]:
             yield Diag("SI204", cpath, "composite without a decision `table`",
                        help="add `table:` rows `{when: <predicate>, score: <0..1>}` ending with `else`")
         return
+    allowed, archetype = archetype_channels(ctx.profile, data.get("archetype"))
     env = TableEnv.from_profile(
         ctx.profile, roles=None, composite=True, deviation_ids=deviation_ids(data),
+        allowed_channels=allowed, archetype=archetype,
         ratified_budget=ratified_budget(ctx.profile, data.get("id")),
         scenario_id=data.get("id") if isinstance(data.get("id"), str) else None)
     yield from check_table(comp["table"], cpath + ("table",), env)

@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 
 from si_lint.checks.base import file_check
 from si_lint.findings import Diag
-from si_lint.fix import replace_item
+from si_lint.fix import replace_item, set_list
 
 Path = tuple
 
@@ -122,7 +122,9 @@ class TableEnv:
     #: the ratified step budget for the scenario (composites), None when there is none
     ratified_budget: int | None = None
     scenario_id: str | None = None
-    extra: dict = field(default_factory=dict)
+    #: composites: the channels the scenario's archetype template allows (SI105), with its id
+    allowed_channels: frozenset | None = None
+    archetype: str | None = None
 
     @classmethod
     def from_profile(cls, profile: Any, **kw: Any) -> "TableEnv":
@@ -362,6 +364,14 @@ def check_literal(prim: str, param: Mapping[str, Any], value: Any, path: Path,
                 yield Diag("SI203", path + (i,), f"channel must be a string, not {_type_name(item)}")
             elif item not in env.channels:
                 yield unknown_channel(item, path + (i,), env.channels)
+            elif env.allowed_channels is not None and item not in env.allowed_channels:
+                shown = ", ".join(sorted(env.allowed_channels)) or "none"
+                narrowed = [c for c in value if isinstance(c, str) and c in env.allowed_channels]
+                yield Diag("SI105", path + (i,),
+                           f"channel `{item}` widens the channels of archetype {env.archetype} "
+                           f"beyond its template's allowed channels ({shown})",
+                           help=f"narrow it to [{shown}] (diagnosis bands match agent_response only, §2.5)",
+                           fix=set_list(path, narrowed) if narrowed else None)
     elif ptype == "factor":
         yield from check_factor_literal(where, value, path, env)
     # other (unknown) parameter types of a custom registry: nothing to check statically
