@@ -38,7 +38,7 @@ from si_lint.checks.base import file_check
 from si_lint.checks.tables import is_code_key
 from si_lint.corpus import classify
 from si_lint.findings import Diag
-from si_lint.schemas import validate
+from si_lint.schemas import KINDS, validate
 
 #: the top-level keys that make a scenario, fixture or evidence (or EIO input) -- SPEC §1
 MARKERS = ("scoring", "events", "expect", "context_artifacts")
@@ -60,6 +60,8 @@ _WHAT = {
 def schema_check(doc: Any, ctx: Any) -> Iterator[Diag]:
     if doc.kind is None:
         yield from looks_like_a_kind(doc.data)
+        return
+    if doc.kind not in KINDS:  # a kind without a schema: nothing to check
         return
     for path, message, on in validate(doc.kind, doc.data):
         if owned_elsewhere(doc.kind, doc.data, path):
