@@ -145,3 +145,11 @@ def test_transcript_scope_is_normalised_after_filtering():
     # the raw NFD line is a verbatim substring: removed before normalising
     assert t.scope("agent_response", True) == "caf\u00e9 is down"
     assert t.scope("agent_response", False) == "caf\u00e9 smtp_port\ncaf\u00e9 is down"
+
+
+def test_echo_sources_are_each_response_separately():
+    src = EchoSources(["SMTP_HOST: a", "SMTP_PORT missing"])
+    assert src.is_echo("PORT miss") is True          # inside the second response
+    assert src.is_echo("a") is True
+    assert src.is_echo("aSMTP_PORT") is False        # would straddle the two responses
+    assert src.is_echo("a SMTP_PORT") is False

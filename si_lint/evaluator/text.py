@@ -112,7 +112,7 @@ class EchoSources:
     a response line, with or without its ``\\r``, is a substring without any scan).
     """
 
-    __slots__ = ("responses", "lines")
+    __slots__ = ("responses", "lines", "haystack")
 
     def __init__(self, responses: list[str]) -> None:
         # de-duplicated, order kept (dict preserves insertion order)
@@ -124,13 +124,16 @@ class EchoSources:
                 if raw.endswith("\r"):
                     lines[raw[:-1]] = None
         self.lines = lines
+        # A line never holds "\n", so it is a substring of some response iff it is a
+        # substring of the responses joined by "\n" (no match can straddle a join).
+        self.haystack = "\n".join(self.responses)
 
     def is_echo(self, line: str) -> bool:
         if not self.responses:
             return False
         if line in self.lines:
             return True
-        return any(line in r for r in self.responses)
+        return line in self.haystack
 
 
 def echo_filter(text: str, sources: EchoSources) -> str:
