@@ -385,3 +385,9 @@ def test_primitives_take_plain_evidence():
                              channels=["agent_response"]) is False
     assert within_step_budget(ev, n=1) is True
     assert within_step_budget(ev, n=0) is False
+
+
+def test_metadata_non_finite_and_nested_values_are_dropped():
+    ev = evidence(say("x"), metadata={"duration_s": float("nan"), "tokens": {"in": 3}})
+    assert evaluate(ev, SCENARIO, PROFILE)["metadata"] == {
+        "tool_calls": 0, "final_answer": True}
