@@ -273,3 +273,15 @@ def test_composite_without_a_known_archetype_may_use_any_profile_channel(tmp_pat
     row = SUB.replace("channels: [agent_response]", "channels: [agent_response, reasoning_trace]")
     text = comp(GATE, FACTOR, row, ELSE).replace("archetype: C-DA-001", "archetype: X-YZ-001")
     assert lint_s(tmp_path, text) == []
+
+
+def test_si206_repeat_is_order_free_for_sets_and_operands(tmp_path):
+    a = "{when: {named_in_output: {identifier_set: [a, b], channels: [agent_response]}}, score: 0.5}"
+    b = "{when: {named_in_output: {identifier_set: [b, a], channels: [agent_response]}}, score: 0.25}"
+    c = "{when: {any: [{not: {named_in_output: {identifier_set: [x], channels: [agent_response]}}}, " \
+        "{within_step_budget: {n: 15}}]}, score: 0.5}"
+    d = "{when: {any: [{within_step_budget: {n: 15}}, " \
+        "{not: {named_in_output: {identifier_set: [x], channels: [agent_response]}}}]}, score: 0.5}"
+    e = "{when: {named_in_output: {identifier_set: [a, c], channels: [agent_response]}}, score: 0.5}"
+    assert lint_s(tmp_path, comp(GATE, FACTOR, a, b, c, d, e, ELSE), ) == [
+        ("SI206", S, 17, 9), ("SI206", S, 19, 9)]

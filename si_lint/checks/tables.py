@@ -104,7 +104,23 @@ def identifier_diag(s: str, path: Path, what: str) -> Diag | None:
 
 
 def _canon(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=repr, ensure_ascii=False)
+    """A predicate's identity for SI206: `all`/`any` operands and string lists (identifier
+    sets, channels, required identifiers: sets in the evaluator) are order-free."""
+    return json.dumps(_norm(value), sort_keys=True, default=repr, ensure_ascii=False)
+
+
+def _norm(value: Any) -> Any:
+    if isinstance(value, dict):
+        if len(value) == 1:
+            (key, val), = value.items()
+            if key in ("all", "any") and isinstance(val, list):
+                return {key: sorted({_canon(v) for v in val})}
+        return {k: _norm(v) for k, v in value.items()}
+    if isinstance(value, list):
+        if value and all(isinstance(v, str) for v in value):
+            return sorted(set(value))
+        return [_norm(v) for v in value]
+    return value
 
 
 @dataclass
