@@ -288,3 +288,55 @@ def test_empty_identifier_has_no_fix(tmp_path):
 def test_odd_shapes_do_not_crash(tmp_path, text):
     codes = [d[0] for d in lint(tmp_path, text, select="SI")]
     assert "SI000" not in codes
+
+
+FIXABLE = """\
+id: infra.capability.da.single-signal-diagnosis-001
+archetype: C-DA-001
+title: Mail relay rejects outbound mail after a config push
+injection:
+  deviations:
+    - id: smtp-port-removed
+      deviation_type: absent_key   # the injected fault
+      target: {resource: configmap/mail-relay, key: SMTP_PORT}
+scoring:
+  template: C-DA-001
+  type: graded          # leftover
+  rubric: "prose"
+  bindings:
+    factor: {ref: smtp-port-removed, required_identifiers: [" SMTP_PORT"]}
+    subsystem_set: [mail-relay, "SMTP_PORT\\t"]
+    channels: [reasoning_trace, agent_response]   # widened
+    step_budget: 15
+    exclude_tool_echo: false  # off
+dimensions:
+  diagnosis: 1
+"""
+FIXED = """\
+id: infra.capability.da.single-signal-diagnosis-001
+archetype: C-DA-001
+title: Mail relay rejects outbound mail after a config push
+injection:
+  deviations:
+    - id: smtp-port-removed
+      deviation_type: absent_key   # the injected fault
+      target: {resource: configmap/mail-relay, key: SMTP_PORT}
+scoring:
+  template: C-DA-001
+  bindings:
+    factor: {ref: smtp-port-removed, required_identifiers: ["SMTP_PORT"]}
+    subsystem_set: [mail-relay, "SMTP_PORT"]
+    channels: [agent_response]   # widened
+    step_budget: 15
+    exclude_tool_echo: true  # off
+"""
+
+
+def test_fix_end_to_end(tmp_path):
+    from conftest import run_cli
+
+    write_files(tmp_path, {"si-lint.toml": TOML, S: FIXABLE})
+    code, _out, _err = run_cli(["check", "--no-cache", "--fix", "--select", "SI1,SI2"], tmp_path)
+    assert code == 0
+    assert (tmp_path / S).read_text() == FIXED
+    assert lint(tmp_path, FIXED) == []
