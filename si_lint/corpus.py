@@ -165,6 +165,11 @@ def load_config(cwd: Path, paths: Iterable[Path] = ()) -> Config:
     if source is None:
         return Config(root=root)
     where = str(source)
+    from .schemas import validate
+
+    problems = validate("config", table)
+    if problems:
+        raise ConfigError(f"{where}: invalid si-lint configuration: " + "; ".join(m for _p, m, _o in problems))
     unknown = sorted(set(table) - _CONFIG_KEYS)
     if unknown:
         raise ConfigError(f"{where}: unknown si-lint setting(s): {', '.join(unknown)}")
