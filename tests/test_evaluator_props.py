@@ -102,3 +102,88 @@ def test_byte_identical_across_hash_seeds():
                              capture_output=True, text=True, check=True)
         outputs.append(res.stdout)
     assert outputs[1:] == [outputs[0], outputs[0]]
+
+
+# -- differential test against a slow, literal reading of SPEC §5 ------------------------
+
+SYNONYMS = PROFILE.synonyms["absent_key"]
+WORD = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _ref_norm(s):
+    import unicodedata
+    return unicodedata.normalize("NFC", s).casefold()
+
+
+def _ref_match(p, t):
+    p = _ref_norm(p)
+    for i in range(len(t) - len(p) + 1):
+        if t[i:i + len(p)] == p and (i == 0 or t[i - 1] not in WORD) and \
+                (i + len(p) == len(t) or t[i + len(p)] not in WORD):
+            return True
+    return False
+
+
+def _ref_sentences(t):
+    out, cur = [], ""
+    for i, ch in enumerate(t):
+        if ch == "\n":
+            out.append(cur)
+            cur = ""
+            continue
+        cur += ch
+        if ch in ".!?" and (i + 1 == len(t) or t[i + 1].isspace()):
+            out.append(cur)
+            cur = ""
+    out.append(cur)
+    return out
+
+
+def _ref_verdict(events, budget=15, echo=True):
+    agent, final_at = [], None
+    for i, ev in enumerate(events):
+        if ev["kind"] == "agent_response":
+            agent.append(ev.get("text", ""))
+            if ev.get("final") is True:
+                final_at = i
+                break
+    responses = [ev.get("response", "") for ev in events if ev["kind"] == "tool_call"]
+    before = sum(1 for ev in events[:final_at] if ev["kind"] == "tool_call")
+    if final_at is None:
+        agent = [ev.get("text", "") for ev in events if ev["kind"] == "agent_response"]
+    text = "\n".join(agent)
+    if echo:
+        kept = []
+        for line in text.split("\n"):
+            if line.endswith("\r"):
+                line = line[:-1]
+            if not any(line in r for r in responses):
+                kept.append(line)
+        text = "\n".join(kept)
+    t = _ref_norm(text)
+    if final_at is None or before > budget:
+        return {"score": 0.0, "row": 1}
+    if _ref_match("SMTP_PORT", t) and any(
+            any(_ref_match(s, sent) for s in SYNONYMS) and _ref_match("SMTP_PORT", sent)
+            for sent in _ref_sentences(t)):
+        return {"score": 1.0, "row": 2}
+    if _ref_match("mail-relay", t) or _ref_match("SMTP_PORT", t):
+        return {"score": 0.5, "row": 3}
+    return {"score": 0.0, "row": 4}
+
+
+clean_events = st.lists(st.one_of(
+    st.builds(lambda r: {"kind": "tool_call", "response": r}, texts),
+    st.builds(lambda t, f: {"kind": "agent_response", "text": t, "final": f}, texts,
+              st.sampled_from([True, False, None, "true", 1])),
+    st.builds(lambda t: {"kind": "reasoning", "text": t}, texts),
+), max_size=20)
+
+
+@settings(max_examples=500, suppress_health_check=[HealthCheck.too_slow])
+@given(clean_events, st.integers(min_value=0, max_value=3), st.booleans())
+def test_agrees_with_a_literal_reading_of_the_spec(evs, budget, echo):
+    from test_evaluator_helpers import scenario
+    scen = scenario(step_budget=budget, exclude_tool_echo=echo)
+    got = evaluate({"events": evs}, scen, PROFILE)
+    assert {"score": got["score"], "row": got["row"]} == _ref_verdict(evs, budget, echo)
