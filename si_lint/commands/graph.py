@@ -1,0 +1,240 @@
+"""`si-lint graph [PATHS]`: export the corpus reference graph (SPEC §7).
+
+The corpus is built exactly as ``check`` builds it (``si_lint.engine.run``: the whole corpus
+under the root, the profile in use), then the graph is exported; no findings are printed.
+With PATHS other than the default, the export keeps the nodes defined in the named files
+and the references made there, plus the nodes those references point at.
+
+Every format is deterministic: nodes and edges are sorted, whatever the file order or the
+hash seed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+FORMATS = ("dot", "graphml", "json", "svg")
+
+#: DOT shape per node kind
+SHAPES = {
+    "scenario": "box",
+    "template": "component",
+    "role": "ellipse",
+    "primitive": "hexagon",
+    "synonyms": "note",
+    "deviation": "diamond",
+    "fixture": "folder",
+    "evidence": "folder",
+}
+
+
+def _path_str(path: Any) -> str:
+    from ..findings import format_path
+
+    return format_path(tuple(path)) if path else ""
+
+
+def _node_record(nid: str, data: dict) -> dict:
+    out: dict[str, Any] = {"id": nid}
+    for key in sorted(data):
+        value = data[key]
+        if value is None:
+            continue
+        if key == "path":
+            value = _path_str(value)
+        out[key] = value
+    return out
+
+
+def _edge_record(u: str, v: str, data: dict) -> dict:
+    out: dict[str, Any] = {"source": u, "target": v}
+    for key in sorted(data):
+        value = data[key]
+        if value is None:
+            continue
+        if key == "path":
+            value = _path_str(value)
+        out[key] = value
+    return out
+
+
+def _sorted_edges(graph) -> list[tuple[str, str, dict]]:
+    def key(e):
+        u, v, d = e
+        return (u, v, str(d.get("rel", "")), str(d.get("file") or ""), d.get("line") or 0,
+                d.get("col") or 0, _path_str(d.get("path")))
+
+    return sorted(((u, v, d) for u, v, d in graph.edges(data=True)), key=key)
+
+
+def to_json(graph) -> str:
+    """Node-link JSON (networkx's ``node_link_data`` layout), sorted."""
+    data = {
+        "directed": True,
+        "multigraph": True,
+        "graph": {},
+        "nodes": [_node_record(n, graph.nodes[n]) for n in sorted(graph.nodes)],
+        "edges": [_edge_record(u, v, d) for u, v, d in _sorted_edges(graph)],
+    }
+    return json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def _dot_id(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def to_dot(graph) -> str:
+    lines = ["digraph corpus {", "  rankdir=LR;", '  node [fontname="Helvetica", fontsize=10];',
+             '  edge [fontname="Helvetica", fontsize=8];']
+    for nid in sorted(graph.nodes):
+        d = graph.nodes[nid]
+        attrs = [f"label={_dot_id(nid)}", f"shape={SHAPES.get(d.get('kind'), 'ellipse')}"]
+        if d.get("missing"):
+            attrs.append('style=dashed, color=red, fontcolor=red')
+        if d.get("file"):
+            where = f"{d['file']}:{d.get('line') or 1}:{d.get('col') or 1}"
+            attrs.append(f"tooltip={_dot_id(where)}")
+        lines.append(f"  {_dot_id(nid)} [{', '.join(attrs)}];")
+    for u, v, d in _sorted_edges(graph):
+        attrs = [f"label={_dot_id(str(d.get('rel', '')))}"]
+        if d.get("file"):
+            where = f"{d['file']}:{d.get('line') or 1}:{d.get('col') or 1}"
+            attrs.append(f"tooltip={_dot_id(where)}")
+        lines.append(f"  {_dot_id(u)} -> {_dot_id(v)} [{', '.join(attrs)}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _graphml_value(value: Any) -> Any:
+    if isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, tuple):
+        return _path_str(value)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def to_graphml(graph) -> str:
+    import networkx as nx
+
+    out = nx.MultiDiGraph()
+    for nid in sorted(graph.nodes):
+        out.add_node(nid, **{k: _graphml_value(v) for k, v in sorted(graph.nodes[nid].items())
+                             if v is not None})
+    for i, (u, v, d) in enumerate(_sorted_edges(graph)):
+        out.add_edge(u, v, key=f"e{i}", **{k: _graphml_value(val) for k, val in sorted(d.items())
+                                            if val is not None})
+    return "\n".join(nx.generate_graphml(out, prettyprint=True)) + "\n"
+
+
+def focus(graph, node: str):
+    """The node and its direct neighbours (either direction), with the edges among them."""
+    import networkx as nx
+
+    return nx.ego_graph(graph, node, radius=1, undirected=True)
+
+
+def resolve_node(graph, name: str) -> str | None:
+    """``name`` as a node id, or the one node whose name (the part after ``kind:``) it is."""
+    if name in graph:
+        return name
+    hits = sorted(n for n, d in graph.nodes(data=True) if d.get("name") == name)
+    return hits[0] if len(hits) == 1 else None
+
+
+def restrict(graph, corpus, paths: list[str], cwd: Path):
+    """The part of the graph made in the named files: nodes defined there, edges made
+    there, and the nodes those edges point at."""
+    roots = [os.path.abspath(cwd / p) for p in paths]
+
+    def named(relpath: str | None) -> bool:
+        if not relpath:
+            return False
+        doc = corpus.by_path.get(relpath)
+        ap = doc.abspath if doc is not None else os.path.abspath(cwd / relpath)
+        ap = os.path.abspath(ap)
+        return any(ap == r or ap.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+    keep = {n for n, d in graph.nodes(data=True) if named(d.get("file"))}
+    edges = [(u, v, k) for u, v, k, d in graph.edges(keys=True, data=True) if named(d.get("file"))]
+    for u, v, _ in edges:
+        keep.update((u, v))
+    sub = graph.__class__()
+    for n in keep:
+        sub.add_node(n, **graph.nodes[n])
+    for u, v, k in edges:
+        sub.add_edge(u, v, key=k, **graph.edges[u, v, k])
+    return sub
+
+
+@click.command("graph")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="dot", show_default=True,
+              help="Export format (svg needs Graphviz's `dot`).")
+@click.option("--focus", "focus_node", metavar="NODE",
+              help="Only NODE (an id like `scenario:<id>`, or a bare name) and its direct "
+                   "neighbours in the whole corpus graph.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to FILE.")
+def command(paths, fmt, focus_node, output):
+    """Export the corpus reference graph: scenarios, templates, roles, primitives, synonym
+    lists, deviations, fixtures and evidence, and every reference between them (with the
+    file, line and column where it is made). Missing nodes are references to nothing."""
+    from ..corpus import ConfigError
+    from ..engine import Options, UsageError, run
+
+    if fmt == "svg" and shutil.which("dot") is None:
+        click.echo("si-lint: Graphviz `dot` is not installed; use --format dot", err=True)
+        sys.exit(2)
+    cwd = Path.cwd()
+    try:
+        result = run(list(paths), Options(use_cache=False))
+    except (UsageError, ConfigError) as exc:
+        click.echo(f"si-lint: {exc}", err=True)
+        sys.exit(2)
+    graph = result.corpus.graph
+    if paths:
+        graph = restrict(graph, result.corpus, list(paths), cwd)
+    if focus_node:
+        nid = resolve_node(result.corpus.graph, focus_node)
+        if nid is None:
+            click.echo(f"si-lint: --focus: no node `{focus_node}` in the graph "
+                       "(ids look like `scenario:<id>`, `template:C-DA-001`, "
+                       "`fixture:<path>`)", err=True)
+            sys.exit(2)
+        graph = focus(result.corpus.graph, nid)
+    if fmt == "json":
+        text = to_json(graph)
+    elif fmt == "graphml":
+        text = to_graphml(graph)
+    else:
+        text = to_dot(graph)
+    data = text.encode("utf-8")
+    if fmt == "svg":
+        try:
+            proc = subprocess.run(["dot", "-Tsvg"], input=data, capture_output=True,
+                                  check=False, timeout=300)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            click.echo(f"si-lint: Graphviz `dot` failed: {exc}", err=True)
+            sys.exit(2)
+        if proc.returncode != 0:
+            msg = proc.stderr.decode("utf-8", "replace").strip()
+            click.echo(f"si-lint: Graphviz `dot` failed: {msg}", err=True)
+            sys.exit(2)
+        data = proc.stdout
+    if output:
+        try:
+            Path(output).write_bytes(data)
+        except OSError as exc:
+            click.echo(f"si-lint: {output}: cannot write: {exc.strerror or exc}", err=True)
+            sys.exit(2)
+    else:
+        out = click.get_binary_stream("stdout")
+        out.write(data)
+        out.flush()
