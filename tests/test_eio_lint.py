@@ -168,3 +168,28 @@ def test_blank_probe_through_a_descendant_kind_of_an_imported_module(tmp_path):
     # line 13: '      - {id: x, requires_any: ["\t"]}' -> the term at column 32;
     # the probe at the `controls` key, line 12
     assert diags(report) == [("EIO107", "m.yaml", 13, 32), ("EIO115", "m.yaml", 12, 5)]
+
+
+def test_fix_casefolds_terms_and_drops_repeated_ones(tmp_path):
+    from conftest import run_cli
+
+    write_files(tmp_path, {"m.yaml": (
+        "eio:\n  id: m\n  version: 0.1.0\n"
+        "concepts:\n  - {id: eio.artifact.context}\n"
+        "context_criteria:\n"
+        "  - id: m.c\n    scoring: checklist\n    evaluates: [eio.artifact.context]  # all\n"
+        "    controls:\n"
+        "      - {id: pd, requires_any: [GDPR, \"never \", pii, pii]}\n"
+        "      - id: st\n        requires_any:\n          - Straße  # street\n"
+        "profiles:\n  - {id: m.p, scoring_criteria: [m.c]}\n")})
+    code, out, err = run_cli(["check", "--no-cache", "--fix"], tmp_path)
+    assert code == 0, (out, err)
+    assert (tmp_path / "m.yaml").read_text(encoding="utf-8") == (
+        "eio:\n  id: m\n  version: 0.1.0\n"
+        "concepts:\n  - {id: eio.artifact.context}\n"
+        "context_criteria:\n"
+        "  - id: m.c\n    scoring: checklist\n    evaluates: [eio.artifact.context]  # all\n"
+        "    controls:\n"
+        "      - {id: pd, requires_any: [gdpr, \"never \", pii]}\n"
+        "      - id: st\n        requires_any:\n          - strasse  # street\n"
+        "profiles:\n  - {id: m.p, scoring_criteria: [m.c]}\n")

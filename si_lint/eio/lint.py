@@ -16,6 +16,7 @@ from typing import Any, Iterable, Iterator
 
 from si_lint.eio import evaluator, model, refs
 from si_lint.findings import Diag, Related
+from si_lint.fix import delete_key, replace_item
 
 MODULE_CODES = ("EIO101", "EIO104", "EIO105", "EIO106", "EIO107", "EIO108", "EIO109",
                 "EIO110", "EIO111", "EIO114", "EIO116")
@@ -169,14 +170,15 @@ def _controls(here: tuple, controls: list) -> Iterator[Diag]:
                 yield Diag("EIO106", tpath,
                            f"term {t!r} of control `{ctl}` is not casefolded, so it can never "
                            f"match the casefolded searched text",
-                           help=f"write it casefolded: {t.casefold()!r}")
+                           help=f"write it casefolded: {t.casefold()!r}",
+                           fix=replace_item(tpath, t.casefold()))
             if t in seen_terms:
                 yield Diag("EIO114", tpath,
                            f"duplicate term {t!r} in control `{ctl}` (also "
                            f"requires_any[{seen_terms[t]}])",
                            related=(_rel_here(cpath + ("requires_any", seen_terms[t]),
                                               "first listed here"),),
-                           help="list each term once")
+                           help="list each term once", fix=delete_key(tpath))
             else:
                 seen_terms[t] = k
 
