@@ -137,7 +137,7 @@ def _controls(here: tuple, controls: list) -> Iterator[Diag]:
             if c["id"] in seen_ids:
                 yield Diag("EIO114", cpath + ("id",),
                            f"duplicate control id `{c['id']}` (also controls[{seen_ids[c['id']]}])",
-                           on="value", severity=None,
+                           on="value",
                            related=(_rel_here(here + ("controls", seen_ids[c["id"]], "id"),
                                               "first used here"),),
                            help="give each control of a criterion its own id")
@@ -238,7 +238,7 @@ def _imports(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
             yield Diag("EIO103", ("imports", imp.index, "version"),
                        f"imports `{imp.module}` {imp.version}, but the corpus has it at "
                        f"version {have}", on="value", severity="error", file=m.relpath,
-                       related=tuple(refs_related(o.relpath, ("eio", "version"),
+                       related=tuple(_related_value(o.relpath, ("eio", "version"),
                                                   f"`{imp.module}` {o.version}")
                                      for o in imp.others),
                        help="import the version the corpus holds, or add that version")
@@ -249,7 +249,7 @@ def _imports(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                        help="add the module to the corpus so its references resolve")
 
 
-def refs_related(file: str, path: tuple, message: str) -> Related:
+def _related_value(file: str, path: tuple, message: str) -> Related:
     return Related(file, path, message, on="value")
 
 
