@@ -11,13 +11,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from conftest import check_json, diag_tuples, write_files
 
 REPO = Path(__file__).resolve().parents[1]
 EIO = REPO / "fixtures" / "corpus" / "eio"
 
 
-def diags(report, *keys):
+def diags(report):
     return sorted((d["code"], d["path"], d["line"], d["column"]) for d in report["diagnostics"])
 
 
@@ -193,3 +194,15 @@ def test_fix_casefolds_terms_and_drops_repeated_ones(tmp_path):
         "      - {id: pd, requires_any: [gdpr, \"never \", pii]}\n"
         "      - id: st\n        requires_any:\n          - strasse  # street\n"
         "profiles:\n  - {id: m.p, scoring_criteria: [m.c]}\n")
+
+
+
+@pytest.mark.parametrize("version,ok", [
+    ("0.2.2", True), ("1.0.0", True), ("0.3.0-rc1", True), ("1.0.0+build.7", True),
+    ("1.0", False), ("v1.0.0", False), ("01.0.0", False), (" 1.0.0", False), ("1.0.0\n", False),
+    ("1.0.0-", False), ("١.٠.٠", False),  # Arabic-Indic digits are not ASCII digits
+])
+def test_semantic_versions(version, ok):
+    from si_lint.eio.model import is_semver
+
+    assert is_semver(version) is ok
