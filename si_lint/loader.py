@@ -263,12 +263,8 @@ class _Builder:
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.expanded = 0
         self.total = 0
+        self._next = parser.get_event
 
-    def _next(self):
-        p = self.p
-        if isinstance(p, _PureEvents):
-            return p.get_event()
-        return p.get_event()
 
     def build(self) -> Loaded:
         from ruamel.yaml import events as E
