@@ -151,3 +151,41 @@ def test_generated_corpus_lints_clean(tmp_path):
     report = json.loads(proc.stdout)
     assert report["diagnostics"] == []
     assert report["summary"] == {"files": 120, "errors": 0, "warnings": 0, "infos": 0}
+
+
+# --- bench/run.py: options si-lint lacks are reported as n/a, never a crash -------------
+
+FAKE_SI_LINT = """
+import sys
+if sys.argv[1:] == ["check", "--help"]:
+    print("Usage: si-lint check [OPTIONS] [PATHS]...\\n  --format [text|json]")
+    sys.exit(0)
+print('{"version": 1, "diagnostics": [], "summary": {"files": 6, "errors": 0, "warnings": 0, "infos": 0}}')
+"""
+
+
+def test_runner_reports_missing_options_as_na(tmp_path):
+    fake = tmp_path / "fake_si_lint.py"
+    fake.write_text(FAKE_SI_LINT)
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "run.py"), "--scenarios", "2", "--fixtures", "2",
+         "--jobs", "2", "--format", "json", "--si-lint", f"{sys.executable} {fake}",
+         "--yamllint", f"{sys.executable} -c pass"],
+        capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    m = report["measurements"]
+    assert (m["cold_cache"], m["warm"], m["one_file_changed"]) == (None, None, None)
+    assert m["cold_no_cache"]["summary"] == {"files": 6, "errors": 0, "warnings": 0,
+                                             "infos": 0}
+    assert report["si_lint"]["options"] == {"check": True, "no_cache": False,
+                                            "cache_dir": False, "jobs": False,
+                                            "format_json": True}
+    assert report["notes"] == [
+        "si-lint check has no --jobs: --jobs 2 ignored",
+        "si-lint check has no --no-cache: cold run may use a cache",
+        "si-lint has no cache (no --no-cache option): cache runs n/a",
+    ]
+    assert [(g["measured"], g["ok"]) for g in report["goals"][1:3]] == [(None, None),
+                                                                        (None, None)]
+    assert report["corpus"]["files"] == 6
