@@ -60,8 +60,31 @@ class _Plan:
     scenario: Mapping
     table: list
     composite: bool
+    compiled: Any = None
     fixtures: list = field(default_factory=list)
     covered: set = field(default_factory=set)
+
+    def verdict(self, artifact: Any, profile) -> dict:
+        """``evaluate(artifact, self.scenario, profile)`` for an artifact without
+        ``artifact_problems`` that is for this scenario, with the table compiled once per
+        scenario instead of once per artifact (``tests/test_dryrun.py`` proves the two
+        agree). Never raises."""
+        from si_lint.evaluator import EvaluationError, evaluate
+        from si_lint.evaluator.tables import run_table
+        from si_lint.evaluator.text import Transcript
+
+        named = artifact.get("scenario") if isinstance(artifact, dict) else None
+        if self.compiled is None or (named is not None and named != self.scenario.get("id")):
+            return evaluate(artifact, self.scenario, profile)
+        try:
+            score, row = run_table(self.compiled, Transcript(artifact), artifact, profile)
+        except EvaluationError as exc:
+            return {"score": None, "row": None, "error": str(exc)}
+        except RecursionError:
+            return {"score": None, "row": None, "error": "the decision table is nested too deeply"}
+        except Exception:  # defensive: let the public function word the verdict
+            return evaluate(artifact, self.scenario, profile)
+        return {"score": float(score), "row": row}
 
 
 def _num(v: Any) -> float | None:
@@ -73,7 +96,7 @@ def _num(v: Any) -> float | None:
 def _when_summary(when: Any, depth: int = 0) -> str:
     if isinstance(when, str):
         return when
-    if depth > 20 or not isinstance(when, Mapping) or len(when) != 1:
+    if depth > 20 or not isinstance(when, dict) or len(when) != 1:
         return "…"
     ((key, value),) = when.items()
     if key == "not":
@@ -85,8 +108,8 @@ def _when_summary(when: Any, depth: int = 0) -> str:
 
 def _row_text(table: list, i: int) -> str:
     row = table[i]
-    score = row.get("score") if isinstance(row, Mapping) else None
-    when = row.get("when") if isinstance(row, Mapping) else None
+    score = row.get("score") if isinstance(row, dict) else None
+    when = row.get("when") if isinstance(row, dict) else None
     return f"row {i + 1} ({_when_summary(when)} → {score!r})"
 
 
@@ -103,23 +126,24 @@ def _plans(corpus, ctx) -> tuple[dict[str, _Plan], list[Diag]]:
         if isinstance(located, str):
             continue
         table, bindings = located
-        untrusted = untrusted_primitives(data, profile)
-        if untrusted:
-            names = ", ".join(f"`{n}`" for n in untrusted)
-            skipped.append(Diag(
-                "SI409", ("scoring",),
-                f"fixtures and probes of `{sid}` not evaluated: its table needs {names}, "
-                "which has no trusted implementation",
-                file=doc.relpath,
-                help="run `si-lint check --trust-implementations` to import and run the "
-                     "profile's implementations"))
-            continue
         composite = data["scoring"].get("template") is None
         compiled = compile_table(table, bindings, composite=composite, profile=profile,
                                  scenario=data)
         if isinstance(compiled, str):
+            # an untrusted implementation also makes the table fail to compile
+            untrusted = untrusted_primitives(data, profile)
+            if untrusted:
+                names = ", ".join(f"`{n}`" for n in untrusted)
+                verb = "has" if len(untrusted) == 1 else "have"
+                skipped.append(Diag(
+                    "SI409", ("scoring",),
+                    f"fixtures and probes of `{sid}` not evaluated: its table needs {names}, "
+                    f"which {verb} no trusted implementation",
+                    file=doc.relpath,
+                    help="run `si-lint check --trust-implementations` to import and run the "
+                         "profile's implementations"))
             continue
-        plans[sid] = _Plan(doc, data, table, composite)
+        plans[sid] = _Plan(doc, data, table, composite, compiled)
     return plans, skipped
 
 
@@ -132,13 +156,13 @@ def _problem_diag(doc, path: tuple, message: str) -> Diag:
 
 
 def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
-    from si_lint.evaluator import artifact_problems, evaluate
+    from si_lint.evaluator import artifact_problems
 
     data = doc.data
     problems = artifact_problems(data)
     if problems:
         return [_problem_diag(doc, p, m) for p, m in problems]
-    verdict = evaluate(data, scenario, profile)
+    verdict = plan.verdict(data, profile)
     expect = data.get("expect")
     expect = expect if isinstance(expect, Mapping) else {}
     exp_score = _num(expect.get("score"))
@@ -174,11 +198,17 @@ def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
     return out
 
 
-@corpus_check("SI401", "SI402", "SI403", "SI408", "SI409")
-def fixture_dry_runs(corpus, ctx):
-    profile = ctx.profile
+@corpus_check("SI401", "SI402", "SI403", "SI404", "SI405", "SI406", "SI407", "SI408", "SI409")
+def dry_runs(corpus, ctx):
+    """One pass: the tables are compiled once per scenario for fixtures and probes."""
     plans, skipped = _plans(corpus, ctx)
     yield from skipped
+    yield from _fixture_dry_runs(corpus, ctx, plans)
+    yield from _probe_dry_runs(corpus, ctx, plans)
+
+
+def _fixture_dry_runs(corpus, ctx, plans):
+    profile = ctx.profile
     for doc in corpus.of_kind("fixture"):
         data = doc.data
         sid = data.get("scenario") if isinstance(data, dict) else None
@@ -205,15 +235,13 @@ def fixture_dry_runs(corpus, ctx):
                        help="add a fixture whose evidence fires this row")
 
 
-@corpus_check("SI404", "SI405", "SI406", "SI407")
-def probe_dry_runs(corpus, ctx):
-    from si_lint.evaluator import evaluate, probes
+def _probe_dry_runs(corpus, ctx, plans):
+    from si_lint.evaluator import probes
 
     profile = ctx.profile
-    plans, _ = _plans(corpus, ctx)
     for sid, plan in plans.items():
         for probe in probes(plan.scenario, profile):
-            verdict = evaluate(probe.artifact, plan.scenario, profile)
+            verdict = plan.verdict(probe.artifact, profile)
             message = probe.check(verdict, plan.table)
             if message:
                 yield Diag(probe.code, ("scoring",), f"probe: {message}",
