@@ -23,6 +23,7 @@ import copy
 import difflib
 import io
 import json
+import re
 import sys
 import unicodedata
 from dataclasses import dataclass, field
@@ -345,58 +346,136 @@ def _realign_comment(old: str, new: str) -> str:
 
 
 def _replace_block(removed: list[str], added: list[str], realign: bool) -> list[str]:
-    if realign and len(removed) == len(added):
-        added = [_realign_comment(o, n) for o, n in zip(removed, added)]
+    if realign and removed and added:
+        added = list(added)
+        matcher = difflib.SequenceMatcher(None, removed, added, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag != "replace":
+                continue
+            if i2 - i1 == j2 - j1:
+                pairs = [(i1 + k, j1 + k) for k in range(i2 - i1)]
+            else:  # pair lines that set the same key
+                pairs, used = [], set()
+                for j in range(j1, j2):
+                    head = added[j].split(":", 1)[0]
+                    for i in range(i1, i2):
+                        if i not in used and ":" in removed[i] and removed[i].split(":", 1)[0] == head:
+                            used.add(i)
+                            pairs.append((i, j))
+                            break
+            for i, j in pairs:
+                added[j] = _realign_comment(removed[i], added[j])
     return _keep_following_comments(removed, added)
+
+
+def _region(mapped: dict, i1: int, i2: int, n_base: int, n_orig: int) -> tuple[int, int]:
+    """The lines of the original that base lines [i1, i2) stand for."""
+    if i1 in mapped and i1 < i2:
+        start = mapped[i1]
+    elif i1 - 1 in mapped:
+        start = mapped[i1 - 1] + 1
+    elif i1 == 0:
+        start = 0
+    else:
+        raise FixError("the change falls in a part of the file the round trip reformats")
+    if i2 > i1 and i2 - 1 in mapped:
+        end = mapped[i2 - 1] + 1
+    elif i2 in mapped:
+        end = mapped[i2]
+    elif i2 == n_base:
+        end = n_orig
+    elif i2 == i1:
+        end = start
+    else:
+        raise FixError("the change falls in a part of the file the round trip reformats")
+    return start, end
+
+
+def _patch_line(orig: str, base: str, mod: str) -> str | None:
+    """Apply the edit base→mod to ``orig``, a line that differs from ``base`` only in the
+    amount of white space; None when the two lines are not alike in that way."""
+    if orig.split() != base.split() or orig[:1].isspace() != base[:1].isspace():
+        return None
+    pb = [i for i, c in enumerate(base) if not c.isspace()]
+    po = [i for i, c in enumerate(orig) if not c.isspace()]
+    where = {b: o for b, o in zip(pb, po)}
+
+    def at(i: int) -> int:
+        if i in where:
+            return where[i]
+        prev = max((b for b in pb if b < i), default=None)
+        nxt = min((b for b in pb if b >= i), default=None)
+        pos = (where[prev] + 1 + (i - prev - 1)) if prev is not None else i
+        limit = where[nxt] if nxt is not None else len(orig.rstrip("\r\n"))
+        return min(pos, limit)
+
+    out = orig
+    ops = difflib.SequenceMatcher(None, base, mod, autojunk=False).get_opcodes()
+    for tag, a1, a2, b1, b2 in reversed(ops):
+        if tag != "equal":
+            o1, o2 = at(a1), at(a2)
+            if o2 < o1:
+                return None
+            out = out[:o1] + mod[b1:b2] + out[o2:]
+    return out
+
+
+_KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?[^#\s][^:]*:(?:\s|$)")
 
 
 def _patch(orig: str, base: str, mod: str, realign: bool = True) -> str:
     """Carry the differences base→mod (two renderings by the same dumper) into ``orig``
     (which ``base`` renders, perhaps imperfectly), touching only the changed lines."""
-    if base == orig:
-        a_lines, b_lines = orig.splitlines(keepends=True), mod.splitlines(keepends=True)
-        out = []
-        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a_lines, b_lines, autojunk=False).get_opcodes():
-            if tag == "equal":
-                out.extend(a_lines[i1:i2])
-            else:
-                out.extend(_replace_block(a_lines[i1:i2], b_lines[j1:j2], realign))
-        return "".join(out)
     o_lines = orig.splitlines(keepends=True)
     b_lines = base.splitlines(keepends=True)
     m_lines = mod.splitlines(keepends=True)
     mapped: dict[int, int] = {}
-    for tag, i1, i2, j1, _j2 in difflib.SequenceMatcher(None, o_lines, b_lines, autojunk=False).get_opcodes():
+    loose: dict[int, int] = {}  # base lines the round trip rewrote one for one
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, o_lines, b_lines, autojunk=False).get_opcodes():
         if tag == "equal":
             for k in range(i2 - i1):
                 mapped[j1 + k] = i1 + k
+        elif tag == "replace" and i2 - i1 == j2 - j1:
+            for k in range(i2 - i1):
+                loose[j1 + k] = i1 + k
     out: list[str] = []
     pos = 0
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, b_lines, m_lines, autojunk=False).get_opcodes():
         if tag == "equal":
             continue
-        if i1 in mapped and i1 < i2:
-            start = mapped[i1]
-        elif i1 - 1 in mapped:
-            start = mapped[i1 - 1] + 1
-        elif i1 == 0:
-            start = 0
+        line_patch = None
+        if tag == "replace" and i2 - i1 == 1 and j2 - j1 == 1 and i1 not in mapped:
+            # one line the round trip re-spaces (aligned values, say): carry the edit over
+            # character by character, if its neighbours pin down which original line it is
+            if i1 in loose:
+                start, end = loose[i1], loose[i1] + 1
+            else:
+                start = mapped[i1 - 1] + 1 if i1 - 1 in mapped else (0 if i1 == 0 else None)
+                end = mapped[i2] if i2 in mapped else (len(o_lines) if i2 == len(b_lines) else None)
+            if start is not None and end == start + 1:
+                line_patch = _patch_line(o_lines[start], b_lines[i1], m_lines[j1])
+                if line_patch is not None and realign:
+                    line_patch = _realign_comment(o_lines[start], line_patch)
+            if line_patch is None:
+                raise FixError("the change falls in a part of the file the round trip reformats")
         else:
-            raise FixError("the change falls in a part of the file the round trip reformats")
-        if i2 > i1 and i2 - 1 in mapped:
-            end = mapped[i2 - 1] + 1
-        elif i2 in mapped:
-            end = mapped[i2]
-        elif i2 == len(b_lines):
-            end = len(o_lines)
-        elif i2 == i1:
-            end = start
-        else:
-            raise FixError("the change falls in a part of the file the round trip reformats")
+            start, end = _region(mapped, i1, i2, len(b_lines), len(o_lines))
         if start < pos or end < start:
             raise FixError("overlapping changes")
+        if tag == "delete":  # a deleted key takes the comment lines directly above it along
+            m = _KEY_LINE.match(o_lines[start]) if start < len(o_lines) else None
+            if m:
+                above = start
+                while above > pos and _is_comment(o_lines[above - 1]) and \
+                        _indent(o_lines[above - 1]) == len(m.group(1)):
+                    above -= 1
+                if above > 0:  # a comment block that opens the file is its header: it stays
+                    start = above
         out.extend(o_lines[pos:start])
-        out.extend(_replace_block(o_lines[start:end], m_lines[j1:j2], realign))
+        if line_patch is not None:
+            out.append(line_patch)
+        else:
+            out.extend(_replace_block(o_lines[start:end], m_lines[j1:j2], realign))
         pos = end
     out.extend(o_lines[pos:])
     return "".join(out)
@@ -503,10 +582,7 @@ def fix_files(result, *, write: bool, diff_stream=None) -> FixReport:
         if new == text or not applied:
             continue
         applied_keys = {(f.op, f.path) for f in applied}
-        report.fixed_findings += sum(
-            1 for _, fxs in items if all((fx.op, fx.path) in applied_keys for fx in fxs)
-        )
-        report.files.append(relpath)
+        fixed = sum(1 for _, fxs in items if all((fx.op, fx.path) in applied_keys for fx in fxs))
         if diff_stream is not None:
             diff = difflib.unified_diff(
                 text.splitlines(keepends=True), new.splitlines(keepends=True),
@@ -515,7 +591,13 @@ def fix_files(result, *, write: bool, diff_stream=None) -> FixReport:
             for line in diff:
                 diff_stream.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
         if write:
-            atomic_write(abspath, new.encode("utf-8"))
+            try:
+                atomic_write(abspath, new.encode("utf-8"))
+            except OSError as exc:
+                report.skipped.append((relpath, f"cannot write it ({exc.strerror or type(exc).__name__})"))
+                continue
+        report.fixed_findings += fixed
+        report.files.append(relpath)
     return report
 
 

@@ -1,0 +1,283 @@
+"""`--fix` and `--diff` (SPEC §9): ruamel round trip, only the fixed nodes change; comments,
+key order, quoting and flow style survive; idempotent; atomic; untouched files keep their
+bytes and modification time."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli, write_files
+from si_lint.fix import Fix, FixError, delete_key, fix_text, rename_key, set_value
+
+BROKEN = """\
+# Alertmanager smarthost scenario
+id: infra.capability.da.alertmanager-smarthost-001
+archetype: C-DA-001
+title: 'On-call stops receiving alert e-mails'
+symptom: |
+      Since the upgrade no alert e-mail reaches the on-call mailbox;
+        the same alerts still show up in Slack.
+injection:
+  deviations:
+    - id: smarthost-removed
+      deviation_type: absent_key
+      target: {resource: secret/alertmanager-main, key: smtp_smarthost}
+scoring:
+  template: C-DA-001
+  type: graded      # Form A leftover
+  rubric:
+    - {band: 1.0, when: names the key}
+    - {band: 0.0, when: otherwise}
+  # the bindings follow
+  bindings:
+    factor: {ref: smarthost-removed, required_identifiers: [" smtp_smarthost"]}
+    subsystem_set: ["alertmanager-main",
+                    'smtp_smarthost']
+    channels: [agent_response, reasoning_trace]   # widened
+    step_budget: 12
+    exclude_tool_echo: false  # must be true
+# per-scenario bands (Form A)
+dimensions:
+  diagnosis: {weight: 1}
+"""
+
+# derived by hand: the six fixable findings (SI101, SI102, SI103, SI105, SI113, SI117) and
+# nothing else -- the over-indented block scalar and the two-line flow list (which a plain
+# ruamel dump would re-format) stay byte for byte; the comment before `bindings` stays
+FIXED = """\
+# Alertmanager smarthost scenario
+id: infra.capability.da.alertmanager-smarthost-001
+archetype: C-DA-001
+title: 'On-call stops receiving alert e-mails'
+symptom: |
+      Since the upgrade no alert e-mail reaches the on-call mailbox;
+        the same alerts still show up in Slack.
+injection:
+  deviations:
+    - id: smarthost-removed
+      deviation_type: absent_key
+      target: {resource: secret/alertmanager-main, key: smtp_smarthost}
+scoring:
+  template: C-DA-001
+  # the bindings follow
+  bindings:
+    factor: {ref: smarthost-removed, required_identifiers: ["smtp_smarthost"]}
+    subsystem_set: ["alertmanager-main",
+                    'smtp_smarthost']
+    channels: [agent_response]   # widened
+    step_budget: 12
+    exclude_tool_echo: true  # must be true
+"""
+
+CLEAN = FIXED.replace("alertmanager-smarthost-001", "alertmanager-smarthost-002")
+UNFIXABLE = CLEAN.replace("-002", "-003").replace("[agent_response]", "[agent_response, tool_output]")
+
+OLD = 1_000_000_000  # an mtime far in the past, so a rewrite would show
+
+
+def _age(path: Path) -> None:
+    os.utime(path, ns=(OLD * 10**9, OLD * 10**9))
+
+
+def _state(path: Path) -> tuple:
+    st = path.stat()
+    return path.read_bytes(), st.st_mtime_ns, st.st_ino
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    write_files(tmp_path, {
+        "scenarios/broken.yaml": BROKEN,
+        "scenarios/clean.yaml": CLEAN,
+        "scenarios/unfixable.yaml": UNFIXABLE,
+        "si-lint.toml": 'ignore = ["SI306"]\n',
+    })
+    for p in (tmp_path / "scenarios").iterdir():
+        _age(p)
+    return tmp_path
+
+
+def test_fix_rewrites_only_the_fixed_nodes(corpus):
+    code, out, err = run_cli(["check", "--no-cache", "--fix"], corpus)
+    assert (corpus / "scenarios/broken.yaml").read_text(encoding="utf-8") == FIXED
+    # what remains is the unfixable unknown channel; fixed findings do not count
+    assert code == 1
+    assert out.startswith("scenarios/unfixable.yaml:20:32: SI106 [error] unknown channel `tool_output`")
+    assert "scenarios/broken.yaml" not in out
+    assert "si-lint: fixed 6 finding(s) in 1 file(s)" in err
+
+
+def test_fix_exit_status_counts_only_what_remains(tmp_path):
+    write_files(tmp_path, {"s.yaml": BROKEN, "si-lint.toml": 'ignore = ["SI306"]\n'})
+    code, out, _ = run_cli(["check", "--no-cache"], tmp_path)
+    assert code == 1
+    code, out, _ = run_cli(["check", "--no-cache", "--fix"], tmp_path)
+    assert (code, out) == (0, "All checks passed (1 file(s)).\n")
+
+
+def test_files_without_fixes_keep_bytes_and_mtime(corpus):
+    clean = _state(corpus / "scenarios/clean.yaml")
+    unfixable = _state(corpus / "scenarios/unfixable.yaml")
+    run_cli(["check", "--no-cache", "--fix"], corpus)
+    assert _state(corpus / "scenarios/clean.yaml") == clean
+    assert _state(corpus / "scenarios/unfixable.yaml") == unfixable
+    assert clean[1] == OLD * 10**9
+
+
+def test_second_run_changes_nothing(corpus):
+    run_cli(["check", "--no-cache", "--fix"], corpus)
+    _age(corpus / "scenarios/broken.yaml")
+    before = {p.name: _state(p) for p in (corpus / "scenarios").iterdir()}
+    code, out, err = run_cli(["check", "--no-cache", "--fix"], corpus)
+    assert {p.name: _state(p) for p in (corpus / "scenarios").iterdir()} == before
+    assert "fixed" not in err
+
+
+def test_fix_writes_atomically_by_rename(corpus):
+    path = corpus / "scenarios/broken.yaml"
+    ino = path.stat().st_ino
+    run_cli(["check", "--no-cache", "--fix"], corpus)
+    assert path.stat().st_ino != ino  # a new file renamed over the old one, not rewritten in place
+    assert sorted(p.name for p in (corpus / "scenarios").iterdir()) == [
+        "broken.yaml", "clean.yaml", "unfixable.yaml"]
+
+
+def test_failed_write_leaves_the_file_and_no_temporary(corpus, monkeypatch):
+    import si_lint.fsutil
+
+    def boom(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(si_lint.fsutil.os, "replace", boom)
+    before = _state(corpus / "scenarios/broken.yaml")
+    code, out, err = run_cli(["check", "--no-cache", "--fix"], corpus)
+    assert _state(corpus / "scenarios/broken.yaml") == before
+    assert sorted(p.name for p in (corpus / "scenarios").iterdir()) == [
+        "broken.yaml", "clean.yaml", "unfixable.yaml"]
+    assert "si-lint: scenarios/broken.yaml: not fixed: cannot write it (No space left on device)" in err
+    assert code == 1
+
+
+def test_diff_shows_the_fix_and_writes_nothing(corpus):
+    before = {p.name: _state(p) for p in (corpus / "scenarios").iterdir()}
+    code, out, err = run_cli(["check", "--no-cache", "--diff"], corpus)
+    assert {p.name: _state(p) for p in (corpus / "scenarios").iterdir()} == before
+    assert code == 1
+    diff = out[: out.index("scenarios/broken.yaml:")]
+    assert diff == """\
+--- a/scenarios/broken.yaml
++++ b/scenarios/broken.yaml
+@@ -12,18 +12,11 @@
+       target: {resource: secret/alertmanager-main, key: smtp_smarthost}
+ scoring:
+   template: C-DA-001
+-  type: graded      # Form A leftover
+-  rubric:
+-    - {band: 1.0, when: names the key}
+-    - {band: 0.0, when: otherwise}
+   # the bindings follow
+   bindings:
+-    factor: {ref: smarthost-removed, required_identifiers: [" smtp_smarthost"]}
++    factor: {ref: smarthost-removed, required_identifiers: ["smtp_smarthost"]}
+     subsystem_set: ["alertmanager-main",
+                     'smtp_smarthost']
+-    channels: [agent_response, reasoning_trace]   # widened
++    channels: [agent_response]   # widened
+     step_budget: 12
+-    exclude_tool_echo: false  # must be true
+-# per-scenario bands (Form A)
+-dimensions:
+-  diagnosis: {weight: 1}
++    exclude_tool_echo: true  # must be true
+"""
+    assert "si-lint: 6 finding(s) fixable in 1 file(s) (--diff: nothing written)" in err
+
+
+def test_diff_goes_to_stderr_under_json(corpus):
+    import json
+
+    code, out, err = run_cli(["check", "--no-cache", "--diff", "--format", "json"], corpus)
+    report = json.loads(out)
+    assert report["summary"]["errors"] >= 1
+    assert err.startswith("--- a/scenarios/broken.yaml\n+++ b/scenarios/broken.yaml\n")
+
+
+# --------------------------------------------------------------------------------------
+# fix_text on its own
+
+
+def test_quoting_and_flow_style_survive():
+    text = (
+        "a: \"keep double\"  # c1\n"
+        "b: ' single '\n"
+        "c: {x: 1, y: [p, q, r]}  # c2\n"
+        "d:\n"
+        "  - \" item\"\n"
+        "  - plain\n"
+    )
+    fixes = [set_value(("b",), "single"), set_value(("c", "y"), ["p", "r"]), set_value(("d", 0), "item")]
+    new, applied = fix_text(text, fixes)
+    assert new == (
+        "a: \"keep double\"  # c1\n"
+        "b: 'single'\n"
+        "c: {x: 1, y: [p, r]}  # c2\n"
+        "d:\n"
+        "  - \"item\"\n"
+        "  - plain\n"
+    )
+    assert applied == fixes
+
+
+def test_nfc_and_strip_of_an_identifier():
+    text = "ids: [\"cafe\u0301 \", plain]\n"
+    new, _ = fix_text(text, [set_value(("ids", 0), "caf\u00e9")])
+    assert new == "ids: [\"caf\u00e9\", plain]\n"
+
+
+def test_delete_takes_its_comment_and_keeps_the_next_keys_comment():
+    text = "z: 1\n# about y\ny: 2   # eol\n# about x\nx: 3\nw: 4\n"
+    new, _ = fix_text(text, [delete_key(("y",))])
+    # the comment directly above `y` goes with it; the one above `x` stays
+    assert new == "z: 1\n# about x\nx: 3\nw: 4\n"
+
+
+def test_rename_key_keeps_position():
+    new, _ = fix_text("a: 1\n' b ': 2  # c\nc: 3\n", [rename_key((" b ",), "b")])
+    assert new == "a: 1\nb: 2  # c\nc: 3\n"
+
+
+def test_path_that_does_not_exist_changes_nothing():
+    text = "a: {b: 1}\n"
+    assert fix_text(text, [set_value(("a", "zz"), 2), delete_key(("q", 0))]) == (text, [])
+
+
+def test_scalar_fix_for_a_collection_is_refused():
+    text = "a: {b: 1}\n"
+    assert fix_text(text, [set_value(("a",), True)]) == (text, [])
+
+
+def test_crlf_and_bom_survive():
+    text = "\ufeffa: false\r\nb: [x, y]\r\n"
+    new, _ = fix_text(text, [set_value(("a",), True)])
+    assert new == "\ufeffa: true\r\nb: [x, y]\r\n"
+
+
+def test_json_file():
+    text = '{\n  "a": false,\n  "b": [\n    "x",\n    " y"\n  ]\n}\n'
+    new, _ = fix_text(text, [set_value(("a",), True), set_value(("b", 1), "y")], json_file=True)
+    assert new == '{\n  "a": true,\n  "b": [\n    "x",\n    "y"\n  ]\n}\n'
+
+
+def test_duplicate_keys_are_not_fixed():
+    with pytest.raises(FixError):
+        fix_text("a: 1\na: 2\nb: false\n", [set_value(("b",), True)])
+
+
+def test_fix_type_rejects_unknown_ops_and_empty_paths():
+    with pytest.raises(ValueError):
+        Fix("chmod", ("a",))
+    with pytest.raises(ValueError):
+        Fix("set", ())
