@@ -1,0 +1,257 @@
+"""The reference graph (si_lint/graph.py): nodes, edges and where each reference is made.
+
+Expected positions are read off the YAML below by hand (1-based line, column).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from conftest import REPO, write_files
+from si_lint.engine import Options, run
+
+MAIL = """\
+id: infra.capability.da.single-signal-diagnosis-001
+archetype: C-DA-001
+title: Mail relay rejects outbound mail after a config push
+symptom: Outbound mail is refused by the relay since the last deploy.
+injection:
+  deviations:
+    - id: smtp-port-removed
+      deviation_type: absent_key
+      target: {resource: configmap/mail-relay, key: SMTP_PORT}
+scoring:
+  template: C-DA-001
+  bindings:
+    factor: {ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}
+    subsystem_set: [mail-relay, SMTP_PORT]
+    channels: [agent_response]
+    step_budget: 15
+    exclude_tool_echo: true
+"""
+
+TLS = """\
+id: tls-001
+archetype: C-DA-001
+injection:
+  deviations:
+    - id: tls-key-dropped
+      deviation_type: absent_key
+scoring:
+  composite:
+    reason: needs both names
+    table:
+      - when: {not: {within_step_budget: {n: 20}}}
+        score: 0.0
+      - when:
+          all:
+            - factor_identified:
+                factor: {ref: tls-key-dropped, required_identifiers: [tls.key]}
+                channels: [agent_response]
+            - named_in_output: {identifier_set: [shop-tls], channels: [agent_response]}
+        score: 1.0
+      - when: else
+        score: 0.0
+"""
+
+BAD = """\
+id: bad-001
+injection:
+  deviations:
+    - {id: d1, deviation_type: odd_type}
+scoring:
+  template: C-NOPE
+  bindings:
+    factor: {ref: ghost, required_identifiers: [X]}
+"""
+
+FIXTURE = """\
+scenario: infra.capability.da.single-signal-diagnosis-001
+expect: {score: 1.0, row: 2}
+events:
+  - kind: agent_response
+    text: SMTP_PORT is missing from configmap/mail-relay.
+    final: true
+"""
+
+RUN = """\
+scenario: nope-001
+events: []
+"""
+
+FILES = {
+    "scenarios/mail.yaml": MAIL,
+    "scenarios/tls.yaml": TLS,
+    "scenarios/bad.yaml": BAD,
+    "fixtures/mail/correct.yaml": FIXTURE,
+    "runs/a.yaml": RUN,
+}
+
+SID = "infra.capability.da.single-signal-diagnosis-001"
+M, T, B = "scenarios/mail.yaml", "scenarios/tls.yaml", "scenarios/bad.yaml"
+
+
+def graph_of(tmp_path: Path, files: dict):
+    write_files(tmp_path, files)
+    return run([], Options(use_cache=False), cwd=tmp_path).corpus.graph
+
+
+def corpus_edges(graph) -> list[tuple]:
+    return sorted((u, v, d["rel"], d["file"], d["line"], d["col"])
+                  for u, v, d in graph.edges(data=True) if d["file"] is not None)
+
+
+def test_edges_remember_where_each_reference_is_made(tmp_path):
+    g = graph_of(tmp_path, FILES)
+    s, dev = f"scenario:{SID}", f"deviation:{SID}/smtp-port-removed"
+    expected = [
+        # the template binding
+        (s, dev, "declares", M, 7, 7),
+        (dev, "synonyms:absent_key", "characterised-by", M, 8, 23),
+        (s, "template:C-DA-001", "uses-template", M, 11, 13),
+        (s, "role:C-DA-001/factor", "binds-role", M, 13, 5),
+        (s, "role:C-DA-001/subsystem_set", "binds-role", M, 14, 5),
+        (s, "role:C-DA-001/channels", "binds-role", M, 15, 5),
+        (s, "role:C-DA-001/step_budget", "binds-role", M, 16, 5),
+        (s, "role:C-DA-001/exclude_tool_echo", "binds-role", M, 17, 5),
+        (s, dev, "references-deviation", M, 13, 19),
+        # the composite
+        ("scenario:tls-001", "deviation:tls-001/tls-key-dropped", "declares", T, 5, 7),
+        ("deviation:tls-001/tls-key-dropped", "synonyms:absent_key", "characterised-by", T, 6, 23),
+        ("scenario:tls-001", "primitive:within_step_budget", "calls", T, 11, 22),
+        ("scenario:tls-001", "primitive:factor_identified", "calls", T, 15, 15),
+        ("scenario:tls-001", "deviation:tls-001/tls-key-dropped", "references-deviation", T, 16, 31),
+        ("scenario:tls-001", "primitive:named_in_output", "calls", T, 18, 15),
+        # references to nothing
+        ("scenario:bad-001", "deviation:bad-001/d1", "declares", B, 4, 7),
+        ("deviation:bad-001/d1", "synonyms:odd_type", "characterised-by", B, 4, 32),
+        ("scenario:bad-001", "template:C-NOPE", "uses-template", B, 6, 13),
+        ("scenario:bad-001", "role:C-NOPE/factor", "binds-role", B, 8, 5),
+        ("scenario:bad-001", "deviation:bad-001/ghost", "references-deviation", B, 8, 19),
+        # artifacts
+        ("fixture:fixtures/mail/correct.yaml", s, "tests", "fixtures/mail/correct.yaml", 1, 11),
+        ("evidence:runs/a.yaml", "scenario:nope-001", "records", "runs/a.yaml", 1, 11),
+    ]
+    assert corpus_edges(g) == sorted(expected)
+
+
+def test_edges_carry_the_document_path(tmp_path):
+    g = graph_of(tmp_path, FILES)
+    paths = sorted(d["path"] for u, v, d in g.edges(data=True) if d["file"] == T)
+    assert paths == sorted([
+        ("injection", "deviations", 0),
+        ("injection", "deviations", 0, "deviation_type"),
+        ("scoring", "composite", "table", 0, "when", "not", "within_step_budget"),
+        ("scoring", "composite", "table", 1, "when", "all", 0, "factor_identified"),
+        ("scoring", "composite", "table", 1, "when", "all", 0, "factor_identified", "factor",
+         "ref"),
+        ("scoring", "composite", "table", 1, "when", "all", 1, "named_in_output"),
+    ])
+
+
+def test_unresolved_references_point_at_missing_nodes(tmp_path):
+    g = graph_of(tmp_path, FILES)
+    missing = sorted(n for n, d in g.nodes(data=True) if d["missing"])
+    assert missing == ["deviation:bad-001/ghost", "role:C-NOPE/factor", "scenario:nope-001",
+                       "synonyms:odd_type", "template:C-NOPE"]
+
+
+def test_node_attributes(tmp_path):
+    g = graph_of(tmp_path, FILES)
+    assert g.nodes[f"scenario:{SID}"] == {
+        "kind": "scenario", "name": SID, "file": M, "line": 1, "col": 5, "missing": False,
+        "defined_in": [M]}
+    assert g.nodes[f"deviation:{SID}/smtp-port-removed"] == {
+        "kind": "deviation", "name": f"{SID}/smtp-port-removed", "file": M, "line": 7,
+        "col": 11, "missing": False}
+    assert g.nodes["fixture:fixtures/mail/correct.yaml"] == {
+        "kind": "fixture", "name": "fixtures/mail/correct.yaml",
+        "file": "fixtures/mail/correct.yaml", "line": 1, "col": 1, "missing": False}
+    # the shipped profile is not in the corpus: no file, marked builtin
+    assert g.nodes["template:C-DA-001"] == {
+        "kind": "template", "name": "C-DA-001", "file": None, "line": None, "col": None,
+        "missing": False, "builtin": True}
+    assert g.nodes["synonyms:absent_key"]["builtin"] is True
+
+
+def test_builtin_template_edges(tmp_path):
+    g = graph_of(tmp_path, {"scenarios/mail.yaml": MAIL})
+    edges = Counter((u, v, d["rel"]) for u, v, d in g.edges(data=True)
+                    if u == "template:C-DA-001")
+    t = "template:C-DA-001"
+    roles = ["factor", "subsystem_set", "channels", "step_budget", "exclude_tool_echo"]
+    expected = Counter({(t, f"role:C-DA-001/{r}", "declares-role"): 1 for r in roles})
+    expected.update({(t, "role:C-DA-001/step_budget", "uses-role"): 1,
+                     (t, "role:C-DA-001/factor", "uses-role"): 1,
+                     (t, "role:C-DA-001/subsystem_set", "uses-role"): 1,
+                     (t, "role:C-DA-001/channels", "uses-role"): 2,
+                     (t, "role:C-DA-001/exclude_tool_echo", "uses-role"): 2,
+                     (t, "primitive:within_step_budget", "calls"): 1,
+                     (t, "primitive:factor_identified", "calls"): 1,
+                     (t, "primitive:named_in_output", "calls"): 1})
+    assert edges == expected
+
+
+def test_profile_in_the_corpus_gives_positions(tmp_path):
+    from si_lint.profile import BUILTIN_DIR
+
+    files = {
+        "si-lint.toml": 'profile = "profile"\n',
+        "profile/registry.yaml": (BUILTIN_DIR / "registry.yaml").read_text(),
+        "profile/templates/C-DA-001.yaml": (BUILTIN_DIR / "templates" / "C-DA-001.yaml").read_text(),
+        "scenarios/mail.yaml": MAIL,
+    }
+    g = graph_of(tmp_path, files)
+    reg, tpl = "profile/registry.yaml", "profile/templates/C-DA-001.yaml"
+    # registry.yaml: `  - name: named_in_output` is line 4; synonyms: `  absent_key:` line 25
+    assert g.nodes["primitive:named_in_output"] == {
+        "kind": "primitive", "name": "named_in_output", "file": reg, "line": 4, "col": 11,
+        "missing": False, "builtin": False}
+    assert (g.nodes["synonyms:absent_key"]["file"], g.nodes["synonyms:absent_key"]["line"],
+            g.nodes["synonyms:absent_key"]["col"]) == (reg, 25, 3)
+    assert (g.nodes["template:C-DA-001"]["file"], g.nodes["template:C-DA-001"]["line"],
+            g.nodes["template:C-DA-001"]["col"]) == (tpl, 2, 7)
+    calls = sorted((v, d["line"], d["col"]) for u, v, d in g.edges(data=True)
+                   if u == "template:C-DA-001" and d["rel"] == "calls")
+    # table rows are on lines 12, 14, 16: `  - when: {factor_identified: ...` (key at col 12),
+    # `  - when: {not: {within_step_budget: ...` (key at col 18)
+    assert calls == [("primitive:factor_identified", 14, 12),
+                     ("primitive:named_in_output", 16, 12),
+                     ("primitive:within_step_budget", 12, 18)]
+
+
+def test_duplicate_definitions_keep_the_first_location(tmp_path):
+    g = graph_of(tmp_path, {"scenarios/a.yaml": MAIL, "scenarios/b.yaml": MAIL})
+    node = g.nodes[f"scenario:{SID}"]
+    assert (node["file"], node["defined_in"]) == ("scenarios/a.yaml",
+                                                   ["scenarios/a.yaml", "scenarios/b.yaml"])
+    declares = [(d["file"], d["line"]) for u, v, d in g.edges(data=True) if d["rel"] == "declares"]
+    assert declares == [("scenarios/a.yaml", 7), ("scenarios/b.yaml", 7)]
+
+
+def test_any_shape_builds(tmp_path):
+    files = {
+        "s1.yaml": "id: [not, a, string]\nscoring: 3\n",
+        "s2.yaml": "id: s2\nscoring: {template: 5, bindings: [1], composite: {table: 7}}\n"
+                   "injection: {deviations: [1, {id: 2}, {id: x, deviation_type: [y]}]}\n",
+        "s3.yaml": "id: s3\nscoring:\n  composite:\n    table:\n      - 1\n      - when: {all: 5}\n"
+                   "      - when: {not: {any: [{x: 1}, 2]}}\n        score: 1\n",
+        "f.yaml": "scenario: [x]\nexpect: 1\nevents: 5\n",
+        "e.yaml": "events: {}\n",
+    }
+    g = graph_of(tmp_path, files)
+    assert sorted((u, v, d["rel"]) for u, v, d in g.edges(data=True) if d["file"]) == [
+        ("scenario:s2", "deviation:s2/x", "declares"),
+        ("scenario:s3", "primitive:x", "calls"),
+    ]
+    assert g.nodes["primitive:x"]["missing"] is True
+
+
+def test_eio_modules_join_the_graph():
+    corpus_dir = REPO / "fixtures" / "corpus"
+    g = run([], Options(use_cache=False), cwd=corpus_dir).corpus.graph
+    modules = sorted(n for n, d in g.nodes(data=True)
+                     if d["kind"] == "eio-module" and not d["missing"])
+    assert modules and all(g.nodes[m]["file"].startswith("eio/") for m in modules)
+    assert any(d["rel"] == "defines" for _, _, d in g.edges(data=True))
