@@ -237,7 +237,7 @@ def make_scenario(i: int, rng: random.Random) -> Scenario:
 def scenario_yaml(s: Scenario) -> str:
     title = f"{s.svc} fails after {s.event}"
     symptom = (f"Since {s.event} the {s.svc} deployment in namespace {s.ns} misbehaves: "
-               f"{SYMPTOMS[s.domain]}; the rest of the {s.team} team's services are fine.")
+               f"{SYMPTOMS[s.domain]}.")
     out = [
         f"id: {s.sid}",
         "archetype: C-DA-001",
