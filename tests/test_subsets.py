@@ -1,0 +1,114 @@
+"""Subsets (SPEC §9): `si-lint check a.yaml` — as pre-commit calls it — still resolves every
+reference against the whole corpus under the corpus root, and reports only on the named
+files."""
+
+from __future__ import annotations
+
+import textwrap
+
+from conftest import check_json, write_files
+
+SID = "infra.capability.da.single-signal-diagnosis-001"
+
+SCENARIO = textwrap.dedent(f"""\
+    id: {SID}
+    archetype: C-DA-001
+    injection:
+      deviations:
+        - id: smtp-port-removed
+          deviation_type: absent_key
+          target: {{resource: configmap/mail-relay, key: SMTP_PORT}}
+    scoring:
+      template: C-DA-001
+      bindings:
+        factor: {{ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}}
+        subsystem_set: [mail-relay, SMTP_PORT]
+        channels: [agent_response]
+        step_budget: 15
+        exclude_tool_echo: true
+    """)
+
+FIXTURE_WRONG = (f"scenario: {SID}\nexpect: {{score: 0.5, row: 2}}\nevents:\n"
+                 "  - kind: agent_response\n"
+                 "    text: SMTP_PORT is missing from configmap/mail-relay.\n"
+                 "    final: true\n")
+
+FILES = {
+    "si-lint.toml": "",
+    "scenarios/a.yaml": SCENARIO,
+    "scenarios/b.yaml": SCENARIO,            # duplicate id: SI301 is reported on b.yaml
+    "fixtures/f.yaml": FIXTURE_WRONG,        # scores 1.0 at row 2: SI401 at expect.score
+}
+
+
+def findings(cwd, *args):
+    _, report = check_json(cwd, "--select", "SI3,SI4", *args)
+    return report, [(d["code"], d["path"], d["line"], d["column"]) for d in report["diagnostics"]]
+
+
+def test_the_whole_corpus(tmp_path):
+    write_files(tmp_path, FILES)
+    _, got = findings(tmp_path)
+    assert got == [
+        ("SI401", "fixtures/f.yaml", 2, 17),
+        ("SI403", "scenarios/a.yaml", 8, 1),   # rows 1, 3 and 4 of C-DA-001
+        ("SI403", "scenarios/a.yaml", 8, 1),
+        ("SI403", "scenarios/a.yaml", 8, 1),
+        ("SI301", "scenarios/b.yaml", 1, 5),
+    ]
+
+
+def test_cross_file_si301_only_for_the_named_later_file(tmp_path):
+    write_files(tmp_path, FILES)
+    report, got = findings(tmp_path, "scenarios/b.yaml")
+    assert got == [("SI301", "scenarios/b.yaml", 1, 5)]
+    assert report["diagnostics"][0]["related"] == [
+        {"path": "scenarios/a.yaml", "line": 1, "column": 5, "message": "first defined here"}]
+    assert report["summary"]["files"] == 1
+
+
+def test_naming_the_first_definition_reports_nothing_about_the_duplicate(tmp_path):
+    write_files(tmp_path, FILES)
+    _, got = findings(tmp_path, "scenarios/a.yaml", "--ignore", "SI403")
+    assert got == []
+
+
+def test_a_named_fixture_is_dry_run_against_the_whole_corpus(tmp_path):
+    write_files(tmp_path, FILES)
+    _, got = findings(tmp_path, "fixtures/f.yaml")
+    # the scenario is found although not named: no SI303, and the dry run runs
+    assert got == [("SI401", "fixtures/f.yaml", 2, 17)]
+
+
+def test_a_named_scenario_counts_fixtures_it_was_not_given(tmp_path):
+    files = dict(FILES)
+    del files["scenarios/b.yaml"]
+    write_files(tmp_path, files)
+    _, got = findings(tmp_path, "scenarios/a.yaml")
+    # no SI306: the fixture elsewhere in the corpus counts; it covers row 2 only
+    assert got == [("SI403", "scenarios/a.yaml", 8, 1)] * 3
+
+
+def test_batches_as_pre_commit_passes_them(tmp_path):
+    write_files(tmp_path, FILES)
+    _, got = findings(tmp_path, "fixtures/f.yaml", "scenarios/b.yaml")
+    assert got == [("SI401", "fixtures/f.yaml", 2, 17), ("SI301", "scenarios/b.yaml", 1, 5)]
+    _, got = findings(tmp_path, "scenarios")
+    assert got == [("SI403", "scenarios/a.yaml", 8, 1)] * 3 + [("SI301", "scenarios/b.yaml", 1, 5)]
+
+
+def test_from_a_subdirectory_the_root_is_still_the_corpus_root(tmp_path):
+    write_files(tmp_path, FILES)
+    report, got = findings(tmp_path / "scenarios", "b.yaml")
+    assert got == [("SI301", "b.yaml", 1, 5)]
+    assert report["diagnostics"][0]["related"] == [
+        {"path": "a.yaml", "line": 1, "column": 5, "message": "first defined here"}]
+
+
+def test_unknown_scenario_only_when_unknown_in_the_whole_corpus(tmp_path):
+    files = {"si-lint.toml": "", "scenarios/a.yaml": SCENARIO,
+             "runs/ok.yaml": f"scenario: {SID}\nevents: []\n",
+             "runs/bad.yaml": "scenario: elsewhere-001\nevents: []\n"}
+    write_files(tmp_path, files)
+    _, got = findings(tmp_path, "runs/ok.yaml", "runs/bad.yaml")
+    assert got == [("SI303", "runs/bad.yaml", 1, 11)]
