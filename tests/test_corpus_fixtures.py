@@ -179,3 +179,37 @@ def test_runs_are_evidence_with_the_verdicts_derived_by_hand(scenarios, profile)
 def test_runs_json_file_is_plain_json():
     # the JSON run must stay valid JSON (not only YAML) so that other tools can read it
     json.loads((RUNS / "storefront-agent-b.json").read_text(encoding="utf-8"))
+
+
+# --- the corpus lints clean, also under the strict coverage settings -----------------------
+
+def _check(cwd: Path, *paths: str):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "si_lint.cli", "check", "--format", "json",
+                           "--no-cache", *paths], cwd=cwd, capture_output=True, text=True,
+                          check=False)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_si_part_of_the_corpus_lints_with_zero_findings():
+    code, out, err = _check(CORPUS, "scenarios", "fixtures", "runs")
+    assert code == 0, err
+    assert json.loads(out)["diagnostics"] == []
+
+
+def test_corpus_is_clean_with_required_fixtures_and_band_coverage(tmp_path):
+    # require-fixtures makes SI306 and require-band-coverage makes SI403 errors: the corpus
+    # has a fixture for every scenario and exercises every row of every table
+    import shutil
+
+    for part in ("scenarios", "fixtures", "runs"):
+        shutil.copytree(CORPUS / part, tmp_path / part)
+    (tmp_path / "si-lint.toml").write_text(
+        "require-fixtures = true\nrequire-band-coverage = true\n", encoding="utf-8")
+    code, out, err = _check(tmp_path, ".")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["diagnostics"] == []
+    assert report["summary"]["errors"] == 0
