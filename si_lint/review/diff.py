@@ -53,7 +53,8 @@ def _str_list(v: Any) -> list[str]:
 
 def _params(entry: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     out: dict[str, Mapping[str, Any]] = {}
-    for p in entry.get("params") or [] if isinstance(entry, Mapping) else []:
+    ps = entry.get("params") if isinstance(entry, Mapping) else None
+    for p in ps if isinstance(ps, list) else []:
         if isinstance(p, Mapping) and isinstance(p.get("name"), str):
             out.setdefault(p["name"], p)
     return out
@@ -92,12 +93,31 @@ def _template_primitives(tdoc: Any, names: set[str]) -> tuple[str, ...]:
     return tuple(sorted(table_primitives(table, {n: {} for n in names})))
 
 
+def _reg(p: Profile) -> Mapping[str, Any]:
+    return p.registry if isinstance(p.registry, Mapping) else {}
+
+
+def _primitives(p: Profile) -> dict[str, Mapping[str, Any]]:
+    """Like ``Profile.primitives``, tolerant of any registry shape."""
+    out: dict[str, Mapping[str, Any]] = {}
+    entries = _reg(p).get("primitives")
+    for e in entries if isinstance(entries, list) else []:
+        if isinstance(e, Mapping) and isinstance(e.get("name"), str):
+            out.setdefault(e["name"], e)
+    return out
+
+
+def _mapping(p: Profile, key: str) -> Mapping[str, Any]:
+    v = _reg(p).get(key)
+    return v if isinstance(v, Mapping) else {}
+
+
 def diff_profiles(base: Profile, head: Profile) -> list[Change]:
     out: list[Change] = []
 
     # -- registry header -----------------------------------------------------------------
-    bh = base.registry.get("registry") if isinstance(base.registry, Mapping) else None
-    hh = head.registry.get("registry") if isinstance(head.registry, Mapping) else None
+    bh = _reg(base).get("registry")
+    hh = _reg(head).get("registry")
     bh = bh if isinstance(bh, Mapping) else {}
     hh = hh if isinstance(hh, Mapping) else {}
     for key in sorted(set(bh) | set(hh), key=str):
@@ -105,15 +125,16 @@ def diff_profiles(base: Profile, head: Profile) -> list[Change]:
             out.append(Change("registry", "changed", str(key), bh.get(key), hh.get(key)))
 
     # -- channels ------------------------------------------------------------------------
-    bc, hc = base.channels, head.channels
+    bc, hc = _str_list(_reg(base).get("channels")), _str_list(_reg(head).get("channels"))
     for c in sorted(set(bc) - set(hc)):
         out.append(Change("channel", "removed", c, touches={"channels": (c,)}))
     for c in sorted(set(hc) - set(bc)):
         out.append(Change("channel", "added", c, touches={"channels": (c,)}))
 
     # -- primitives ----------------------------------------------------------------------
-    bp, hp = base.primitives, head.primitives
-    base_cands, head_cands = set(base.candidates), set(head.candidates)
+    bp, hp = _primitives(base), _primitives(head)
+    base_cands = set(_str_list(_reg(base).get("candidates")))
+    head_cands = set(_str_list(_reg(head).get("candidates")))
     all_names = set(bp) | set(hp)
     for name in sorted(all_names):
         a, b = bp.get(name), hp.get(name)
@@ -162,7 +183,7 @@ def diff_profiles(base: Profile, head: Profile) -> list[Change]:
         out.append(Change("candidate", "added", c, touches={"primitives": (c,)}))
 
     # -- synonym lists -------------------------------------------------------------------
-    bs, hs = base.synonyms, head.synonyms
+    bs, hs = _mapping(base, "synonyms"), _mapping(head, "synonyms")
     for dtype in sorted(set(bs) | set(hs), key=str):
         a, b = _str_list(bs.get(dtype)), _str_list(hs.get(dtype))
         touches = {"deviation_types": (str(dtype),)}
@@ -184,7 +205,7 @@ def diff_profiles(base: Profile, head: Profile) -> list[Change]:
                               detail="; ".join(bits), touches=touches))
 
     # -- ratified budgets ----------------------------------------------------------------
-    bb, hb = base.ratified_budgets, head.ratified_budgets
+    bb, hb = _mapping(base, "ratified_budgets"), _mapping(head, "ratified_budgets")
     for sid in sorted(set(bb) | set(hb), key=str):
         touches = {"scenarios": (str(sid),)}
         if sid not in hb:
@@ -196,7 +217,8 @@ def diff_profiles(base: Profile, head: Profile) -> list[Change]:
                               after=hb[sid], touches=touches))
 
     # -- templates -----------------------------------------------------------------------
-    bt, ht = base.templates, head.templates
+    bt = base.templates if isinstance(base.templates, Mapping) else {}
+    ht = head.templates if isinstance(head.templates, Mapping) else {}
     for tid in sorted(set(bt) | set(ht), key=str):
         a, b = bt.get(tid), ht.get(tid)
         touches = {"templates": (str(tid),)}

@@ -47,7 +47,8 @@ class ImplFinding:
 
 def _param_names(entry: Mapping[str, Any]) -> list[str]:
     out = []
-    for p in entry.get("params") or []:
+    ps = entry.get("params")
+    for p in ps if isinstance(ps, list) else []:
         if isinstance(p, Mapping) and isinstance(p.get("name"), str):
             out.append(p["name"])
     return out
@@ -80,7 +81,9 @@ def table_primitives(table: Any, registered: Mapping[str, Any]) -> list[str]:
 
 def used_by_templates(profile: Profile) -> dict[str, list[str]]:
     """Primitive name -> ids of the templates whose tables use it (sorted)."""
-    registered = profile.primitives
+    from .diff import _primitives
+
+    registered = _primitives(profile)
     out: dict[str, list[str]] = {}
     for tid, tdoc in sorted(profile.templates.items()):
         table = tdoc.get("table") if isinstance(tdoc, Mapping) else None

@@ -20,7 +20,7 @@ from typing import Any, Mapping
 
 from ..catalogue import severity_of
 from ..profile import BUILTIN_DIR, Profile, builtin_profile, load_profile
-from .diff import Change, diff_profiles
+from .diff import Change, _primitives, diff_profiles
 from .implementations import HELP, review_profile, split_spec
 from .reach import CorpusView, reach_of, union
 
@@ -135,7 +135,7 @@ def _impl_sources(side: Side) -> dict[str, str]:
     out: dict[str, str] = {}
     if side.directory is None:
         return out
-    for name, entry in side.profile.primitives.items():
+    for name, entry in _primitives(side.profile).items():
         parsed = split_spec(entry.get("implementation"))
         if parsed is None:
             continue
@@ -151,7 +151,7 @@ def _impl_source_changes(base: Side, head: Side) -> list[Change]:
     a, b = _impl_sources(base), _impl_sources(head)
     out = []
     for name in sorted(set(a) & set(b)):
-        if a[name] != b[name] and name in base.profile.primitives and name in head.profile.primitives:
+        if a[name] != b[name]:
             out.append(Change("primitive", "changed", name, detail="implementation source changed",
                               touches={"primitives": (name,)}))
     return out
@@ -228,7 +228,10 @@ def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: boo
         verdicts = {}
         missing = {}
         for name, side in (("base", base), ("head", head)):
-            needs = untrusted_primitives(scenario, side.profile)
+            try:
+                needs = untrusted_primitives(scenario, side.profile)
+            except Exception:  # a malformed profile: the verdict itself will say why
+                needs = []
             if needs:
                 missing[name] = needs
             else:

@@ -668,6 +668,15 @@ def review_source(source: str, func_name: str, registry_params: Sequence[str]
     """Review the implementation `func_name` in `source` against the registry's parameter
     names. Returns the findings sorted by (line, col, code); pure, never raises."""
     try:
+        return _review(source, func_name, registry_params)
+    except RecursionError:
+        return [StaticFinding("SI501", 1, 1, "implementation module is nested too deeply to "
+                                             "be reviewed")]
+
+
+def _review(source: str, func_name: str, registry_params: Sequence[str]
+            ) -> list[StaticFinding]:
+    try:
         mod = _Module(source)
     except cst.ParserSyntaxError as e:
         return [StaticFinding("SI501", max(e.raw_line, 1), e.raw_column + 1,
