@@ -444,20 +444,23 @@ def _patch(orig: str, base: str, mod: str, realign: bool = True) -> str:
         if tag == "equal":
             continue
         line_patch = None
-        if tag == "replace" and i2 - i1 == 1 and j2 - j1 == 1 and i1 not in mapped:
-            # one line the round trip re-spaces (aligned values, say): carry the edit over
-            # character by character, if its neighbours pin down which original line it is
-            if i1 in loose:
-                start, end = loose[i1], loose[i1] + 1
-            else:
+        if tag == "replace" and i2 - i1 == j2 - j1 and any(i not in mapped for i in range(i1, i2)):
+            # lines the round trip re-spaces (aligned values, say): carry the edit over
+            # character by character, line for line, when each line's original is known
+            origin = [mapped.get(i, loose.get(i)) for i in range(i1, i2)]
+            if i2 - i1 == 1 and origin[0] is None:  # neighbours pin a single line down
                 start = mapped[i1 - 1] + 1 if i1 - 1 in mapped else (0 if i1 == 0 else None)
                 end = mapped[i2] if i2 in mapped else (len(o_lines) if i2 == len(b_lines) else None)
-            if start is not None and end == start + 1:
-                line_patch = _patch_line(o_lines[start], b_lines[i1], m_lines[j1])
-                if line_patch is not None and realign:
-                    line_patch = _realign_comment(o_lines[start], line_patch)
-            if line_patch is None:
+                origin = [start] if start is not None and end == start + 1 else [None]
+            if None in origin or origin != list(range(origin[0], origin[0] + len(origin))):
                 raise FixError("the change falls in a part of the file the round trip reformats")
+            start, end = origin[0], origin[-1] + 1
+            line_patch = []
+            for k, o in enumerate(origin):
+                patched = _patch_line(o_lines[o], b_lines[i1 + k], m_lines[j1 + k])
+                if patched is None:
+                    raise FixError("the change falls in a part of the file the round trip reformats")
+                line_patch.append(_realign_comment(o_lines[o], patched) if realign else patched)
         else:
             start, end = _region(mapped, i1, i2, len(b_lines), len(o_lines))
         if start < pos or end < start:
@@ -473,7 +476,7 @@ def _patch(orig: str, base: str, mod: str, realign: bool = True) -> str:
                     start = above
         out.extend(o_lines[pos:start])
         if line_patch is not None:
-            out.append(line_patch)
+            out.extend(line_patch)
         else:
             out.extend(_replace_block(o_lines[start:end], m_lines[j1:j2], realign))
         pos = end
@@ -492,6 +495,58 @@ def _same(a, b) -> bool:
     if isinstance(a, float) and a != a:
         return b != b
     return a == b
+
+
+def _render_scalar(old_text: str, value, plain_style: bool) -> str | None:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if not isinstance(value, str):
+        return None
+    if old_text.startswith("'"):
+        return "'" + value.replace("'", "''") + "'"
+    if old_text.startswith('"') or not plain_style:
+        return json.dumps(value, ensure_ascii=False)
+    return value
+
+
+def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) -> str | None:
+    """Fallback for scalar-for-scalar fixes in parts of a file the round trip would
+    reformat: replace each old scalar's text (one line) by the new value in the old style."""
+    from .report.sarif import token_end
+
+    lines = body.split("\n")
+    edits = []
+    for f in fixes:
+        if f.op not in ("set", "replace_item"):
+            return None
+        found = _resolve(loaded.data, f.path)
+        if found is None:
+            return None
+        parent, key = found
+        old = parent[key]
+        if isinstance(old, (dict, list)) or isinstance(f.value, (dict, list, tuple)):
+            return None
+        line, col = loaded.pos.value(f.path)
+        if not 1 <= line <= len(lines):
+            return None
+        src = lines[line - 1]
+        if isinstance(old, str) and old and src[col - 1:col] not in ("'", '"') and \
+                src[col - 1:].startswith(old):
+            end = col + len(old)  # a plain scalar is its own text
+        else:
+            end = token_end(src, col)
+        text = _render_scalar(src[col - 1:end - 1], f.value, plain_style)
+        if text is None:
+            return None
+        edits.append((line, col, end, text))
+    for line, col, end, text in sorted(edits, reverse=True):
+        src = lines[line - 1]
+        lines[line - 1] = src[: col - 1] + text + src[end - 1:]
+    return "\n".join(lines)
 
 
 def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[str, list[Fix]]:
@@ -519,13 +574,32 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
     for f in applied:
         if not apply_to(expected, Fix(f.op, f.path, _plain(f.value))):
             raise FixError("the fix does not apply to the loaded data")
+
+    def good(candidate: str | None) -> bool:
+        if candidate is None:
+            return False
+        after = load_bytes(candidate.encode("utf-8"))
+        return not after.failed and not after.findings and _same(after.data, expected)
+
+    new = None
+    problem = "the rewritten file would not hold exactly the fixed data"
     for realign in (True, False):
-        new = _patch(body, base, mod, realign)
-        after = load_bytes(new.encode("utf-8"))
-        if not after.failed and not after.findings and _same(after.data, expected):
+        try:
+            candidate = _patch(body, base, mod, realign)
+        except FixError as exc:
+            problem = str(exc)
             break
-    else:
-        raise FixError("the rewritten file would not hold exactly the fixed data")
+        if good(candidate):
+            new = candidate
+            break
+    if new is None:  # scalar edits only? then replace the scalars where they stand
+        for plain_style in (True, False):
+            candidate = _substitute_scalars(body, before, applied, plain_style)
+            if good(candidate):
+                new = candidate
+                break
+    if new is None:
+        raise FixError(problem)
     if crlf:
         new = new.replace("\n", "\r\n")
     return bom + new, applied

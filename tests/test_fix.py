@@ -281,3 +281,48 @@ def test_fix_type_rejects_unknown_ops_and_empty_paths():
         Fix("chmod", ("a",))
     with pytest.raises(ValueError):
         Fix("set", ())
+
+
+def test_aligned_values_keep_their_alignment():
+    text = (
+        "roles:\n"
+        "  factor:            {type: factor}\n"
+        "  channels:          {type: channels, allowed: [agent_response, x]}   # never widened\n"
+        "  exclude_tool_echo: {type: boolean, expected: false}\n"
+    )
+    new, _ = fix_text(text, [set_value(("roles", "channels", "allowed"), ["agent_response"]),
+                             set_value(("roles", "exclude_tool_echo", "expected"), True)])
+    assert new == (
+        "roles:\n"
+        "  factor:            {type: factor}\n"
+        "  channels:          {type: channels, allowed: [agent_response]}   # never widened\n"
+        "  exclude_tool_echo: {type: boolean, expected: true}\n"
+    )
+
+
+def test_item_of_a_multi_line_flow_list_is_replaced_where_it_stands():
+    text = (
+        "synonyms:\n"
+        "  absent_key: [missing, absent, not present,\n"
+        "               ' no key', \"doesn't exist\",\n"
+        "               removed]\n"
+    )
+    new, _ = fix_text(text, [set_value(("synonyms", "absent_key", 3), "no key")])
+    assert new == text.replace("' no key'", "'no key'")
+
+
+def test_the_file_header_comment_stays_when_the_first_key_goes():
+    text = "# header\n# more header\nscoring_type: x\nid: y\n"
+    new, _ = fix_text(text, [delete_key(("scoring_type",))])
+    assert new == "# header\n# more header\nid: y\n"
+
+
+def test_folded_scalar_keeps_its_style():
+    text = "a: >\n  one\n    two\n  three\nb: 1\n"
+    assert fix_text(text, [set_value(("a",), "x")])[0] == "a: >-\n  x\nb: 1\n"
+
+
+def test_a_change_inside_a_reformatted_region_is_refused():
+    text = "a: [x, y,\n    z]\nb: {p: [1,\n  2]}\n"
+    with pytest.raises(FixError):
+        fix_text(text, [set_value(("b", "p"), [1])])
