@@ -380,3 +380,39 @@ def test_error_verdicts_equal_evaluate(tmp_path):
     assert {"score": None, "row": None, "error": "no row of the decision table holds"} in [
         _strip(a) for a, _ in pairs]
     assert [_strip(a) for a, _ in pairs] == [_strip(b) for _, b in pairs]
+
+
+# ----------------------------------------------------------------------------- cache
+
+
+def test_cached_dry_runs_follow_every_change(tmp_path):
+    import json
+
+    from conftest import run_cli
+
+    def both(cwd):
+        code, cached, _ = run_cli(["check", "--format", "json"], cwd)
+        _, fresh, _ = run_cli(["check", "--format", "json", "--no-cache"], cwd)
+        assert json.loads(cached) == json.loads(fresh)
+        return [(d["code"], d["path"], d["line"], d["column"])
+                + (() if d["severity"] == "error" or d["code"] != "SI403" else (d["severity"],))
+                for d in json.loads(cached)["diagnostics"]]
+
+    write_files(tmp_path, {"si-lint.toml": "", S: scenario(), **ALL_ROWS})
+    assert both(tmp_path) == []
+    assert both(tmp_path) == []          # from the cache
+    write_files(tmp_path, {"fixtures/2.yaml": fixture("{score: 0.5, row: 2}", CORRECT)})
+    assert both(tmp_path) == [("SI401", "fixtures/2.yaml", 2, 17)]
+    write_files(tmp_path, {S: scenario(subsystem="[mail-relay]")})
+    assert both(tmp_path) == [
+        ("SI401", "fixtures/2.yaml", 2, 17),
+        ("SI401", "fixtures/3.yaml", 2, 17), ("SI402", "fixtures/3.yaml", 2, 27),
+        ("SI403", S, 8, 1, "info"), ("SI406", S, 8, 1)]
+    (tmp_path / "fixtures" / "3.yaml").unlink()
+    assert both(tmp_path) == [("SI401", "fixtures/2.yaml", 2, 17),
+                              ("SI403", S, 8, 1, "info"), ("SI406", S, 8, 1)]
+    # the same corpus seen from a subdirectory: paths relative to the new cwd
+    assert both(tmp_path / "fixtures") == [("SI401", "2.yaml", 2, 17)]
+    (tmp_path / "si-lint.toml").write_text("require-band-coverage = true\n")
+    assert both(tmp_path) == [("SI401", "fixtures/2.yaml", 2, 17),
+                              ("SI403", S, 8, 1), ("SI406", S, 8, 1)]

@@ -113,37 +113,46 @@ def _row_text(table: list, i: int) -> str:
     return f"row {i + 1} ({_when_summary(when)} → {score!r})"
 
 
-def _plans(corpus, ctx) -> tuple[dict[str, _Plan], list[Diag]]:
-    """The scenarios whose fixtures and probes can be evaluated, by id; SI409 findings."""
+def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
+    """The plan to dry-run scenario ``sid`` (its first definition ``doc``); an SI409 finding
+    when its table needs an untrusted implementation; None when its table cannot be built
+    (other rules say why)."""
     from si_lint.evaluator import compile_table, scenario_table, untrusted_primitives
 
-    profile = ctx.profile
+    data = doc.data
+    located = scenario_table(data, profile)
+    if isinstance(located, str):
+        return None
+    table, bindings = located
+    composite = data["scoring"].get("template") is None
+    compiled = compile_table(table, bindings, composite=composite, profile=profile,
+                             scenario=data)
+    if not isinstance(compiled, str):
+        return _Plan(doc, data, table, composite, compiled)
+    # an untrusted implementation also makes the table fail to compile
+    untrusted = untrusted_primitives(data, profile)
+    if not untrusted:
+        return None
+    names = ", ".join(f"`{n}`" for n in untrusted)
+    verb = "has" if len(untrusted) == 1 else "have"
+    return Diag("SI409", ("scoring",),
+                f"fixtures and probes of `{sid}` not evaluated: its table needs {names}, "
+                f"which {verb} no trusted implementation",
+                file=doc.relpath,
+                help="run `si-lint check --trust-implementations` to import and run the "
+                     "profile's implementations")
+
+
+def _plans(corpus, ctx) -> tuple[dict[str, _Plan], list[Diag]]:
+    """The scenarios whose fixtures and probes can be evaluated, by id; SI409 findings."""
     plans: dict[str, _Plan] = {}
     skipped: list[Diag] = []
     for sid, doc in corpus.scenarios.items():
-        data = doc.data
-        located = scenario_table(data, profile)
-        if isinstance(located, str):
-            continue
-        table, bindings = located
-        composite = data["scoring"].get("template") is None
-        compiled = compile_table(table, bindings, composite=composite, profile=profile,
-                                 scenario=data)
-        if isinstance(compiled, str):
-            # an untrusted implementation also makes the table fail to compile
-            untrusted = untrusted_primitives(data, profile)
-            if untrusted:
-                names = ", ".join(f"`{n}`" for n in untrusted)
-                verb = "has" if len(untrusted) == 1 else "have"
-                skipped.append(Diag(
-                    "SI409", ("scoring",),
-                    f"fixtures and probes of `{sid}` not evaluated: its table needs {names}, "
-                    f"which {verb} no trusted implementation",
-                    file=doc.relpath,
-                    help="run `si-lint check --trust-implementations` to import and run the "
-                         "profile's implementations"))
-            continue
-        plans[sid] = _Plan(doc, data, table, composite, compiled)
+        plan = _plan(sid, doc, ctx.profile)
+        if isinstance(plan, _Plan):
+            plans[sid] = plan
+        elif plan is not None:
+            skipped.append(plan)
     return plans, skipped
 
 
@@ -198,51 +207,80 @@ def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
     return out
 
 
+#: bump when what a dry run reports changes (it is part of every memo key)
+MEMO_VERSION = "si-dryrun/1"
+
+
 @corpus_check("SI401", "SI402", "SI403", "SI404", "SI405", "SI406", "SI407", "SI408", "SI409")
 def dry_runs(corpus, ctx):
-    """One pass: the tables are compiled once per scenario for fixtures and probes."""
-    plans, skipped = _plans(corpus, ctx)
-    yield from skipped
-    yield from _fixture_dry_runs(corpus, ctx, plans)
-    yield from _probe_dry_runs(corpus, ctx, plans)
-
-
-def _fixture_dry_runs(corpus, ctx, plans):
-    profile = ctx.profile
+    """Every scenario (its first definition, in path order) with the fixtures that name it.
+    The table is compiled once per scenario for its fixtures and probes. A scenario's
+    findings depend only on its document, its fixtures, the profile and the configuration,
+    so they are memoised in the result cache under the content hashes (and paths) of those
+    documents; the profile, configuration and si-lint version are the cache's header."""
+    by_sid: dict[str, list] = {}
     for doc in corpus.of_kind("fixture"):
-        data = doc.data
-        sid = data.get("scenario") if isinstance(data, dict) else None
-        plan = plans.get(sid) if isinstance(sid, str) else None
-        if plan is None:
-            continue
-        plan.fixtures.append(doc.relpath)
-        yield from _fixture_diags(doc, plan.scenario, plan, profile)
+        sid = doc.data.get("scenario") if isinstance(doc.data, dict) else None
+        if isinstance(sid, str):
+            by_sid.setdefault(sid, []).append(doc)
     required = bool(getattr(ctx.config, "require_band_coverage", False))
-    severity = "error" if required else None
-    for sid, plan in plans.items():
-        if not plan.fixtures and not required:
+    memo = getattr(ctx, "memo", None)
+    for sid, doc in corpus.scenarios.items():
+        fixtures = by_sid.get(sid, [])
+
+        def compute(sid=sid, doc=doc, fixtures=fixtures):
+            return _scenario_dry_run(sid, doc, fixtures, ctx.profile, required)
+
+        if memo is None or not doc.sha or not all(f.sha for f in fixtures):
+            yield from compute()
             continue
-        where = "its composite table" if plan.composite else \
-            f"template {plan.scenario['scoring'].get('template')}"
-        for i in range(len(plan.table)):
-            if i + 1 in plan.covered:
-                continue
-            path = ("scoring", "composite", "table", i) if plan.composite else ("scoring",)
-            yield Diag("SI403", path,
-                       f"{_row_text(plan.table, i)} of {where} is exercised by no fixture "
-                       f"of `{sid}`",
-                       file=plan.doc.relpath, severity=severity,
-                       help="add a fixture whose evidence fires this row")
+        key = (MEMO_VERSION, sid, doc.relpath, doc.sha,
+               tuple((f.relpath, f.sha) for f in fixtures), required)
+        yield from memo(key, compute)
 
 
-def _probe_dry_runs(corpus, ctx, plans):
+def _scenario_dry_run(sid: str, doc, fixtures: list, profile, required: bool) -> list[Diag]:
+    plan = _plan(sid, doc, profile)
+    if plan is None:
+        return []
+    if isinstance(plan, Diag):
+        return [plan]
+    out: list[Diag] = []
+    for fdoc in fixtures:
+        plan.fixtures.append(fdoc.relpath)
+        out.extend(_fixture_diags(fdoc, plan.scenario, plan, profile))
+    out.extend(_coverage(sid, plan, required))
+    out.extend(_probe_diags(plan, profile))
+    return out
+
+
+def _coverage(sid: str, plan: _Plan, required: bool) -> list[Diag]:
+    if not plan.fixtures and not required:
+        return []
+    severity = "error" if required else None
+    where = "its composite table" if plan.composite else \
+        f"template {plan.scenario['scoring'].get('template')}"
+    out = []
+    for i in range(len(plan.table)):
+        if i + 1 in plan.covered:
+            continue
+        path = ("scoring", "composite", "table", i) if plan.composite else ("scoring",)
+        out.append(Diag("SI403", path,
+                        f"{_row_text(plan.table, i)} of {where} is exercised by no fixture "
+                        f"of `{sid}`",
+                        file=plan.doc.relpath, severity=severity,
+                        help="add a fixture whose evidence fires this row"))
+    return out
+
+
+def _probe_diags(plan: _Plan, profile) -> list[Diag]:
     from si_lint.evaluator import probes
 
-    profile = ctx.profile
-    for sid, plan in plans.items():
-        for probe in probes(plan.scenario, profile):
-            verdict = plan.verdict(probe.artifact, profile)
-            message = probe.check(verdict, plan.table)
-            if message:
-                yield Diag(probe.code, ("scoring",), f"probe: {message}",
-                           file=plan.doc.relpath, help=PROBE_HELP.get(probe.code))
+    out = []
+    for probe in probes(plan.scenario, profile):
+        verdict = plan.verdict(probe.artifact, profile)
+        message = probe.check(verdict, plan.table)
+        if message:
+            out.append(Diag(probe.code, ("scoring",), f"probe: {message}",
+                            file=plan.doc.relpath, help=PROBE_HELP.get(probe.code)))
+    return out
