@@ -65,6 +65,7 @@ def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, 
         cache_dir=cache_dir,
         jobs=jobs,
     )
+    options.progress = fmt not in ("json", "sarif")  # si_lint.progress: never with JSON/SARIF
     try:
         result = run(list(paths), options)
     except (UsageError, ConfigError) as exc:
