@@ -145,6 +145,12 @@ def fingerprints(findings, cache: SourceCache) -> list[str]:
 # rules
 
 
+def _reflow(text: str) -> str:
+    """Hard-wrapped catalogue prose as paragraphs (a viewer wraps lines itself)."""
+    paragraphs = [" ".join(p.split()) for p in text.strip().split("\n\n")]
+    return "\n\n".join(p for p in paragraphs if p)
+
+
 def _rule_descriptor(code: str, rule) -> dict:
     if rule is None:
         return {
@@ -154,14 +160,14 @@ def _rule_descriptor(code: str, rule) -> dict:
             "help": {"text": code},
             "defaultConfiguration": {"level": "error"},
         }
-    summary = rule.summary or code
-    full = rule.rationale or summary
-    help_text = rule.fix or summary
+    summary = _reflow(rule.summary) or code
+    full = _reflow(rule.rationale) or summary
+    help_text = _reflow(rule.fix) or summary
     help_md = f"**{code}** ({rule.name}): {summary}\n\n{full}"
     if rule.fix:
         help_md += f"\n\n**Fix:** {rule.fix}"
     if rule.seed:
-        help_md += f"\n\n*Seed:* {rule.seed}"
+        help_md += f"\n\n*Seed:* {_reflow(rule.seed)}"
     desc = {
         "id": code,
         "shortDescription": {"text": summary},
