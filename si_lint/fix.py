@@ -25,7 +25,6 @@ import io
 import json
 import re
 import sys
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
