@@ -93,7 +93,7 @@ def corpus(tmp_path):
         "scenarios/broken.yaml": BROKEN,
         "scenarios/clean.yaml": CLEAN,
         "scenarios/unfixable.yaml": UNFIXABLE,
-        "si-lint.toml": 'ignore = ["SI306"]\n',
+        "si-lint.toml": 'ignore = ["SI3", "SI4"]\n',
     })
     for p in (tmp_path / "scenarios").iterdir():
         _age(p)
@@ -111,7 +111,7 @@ def test_fix_rewrites_only_the_fixed_nodes(corpus):
 
 
 def test_fix_exit_status_counts_only_what_remains(tmp_path):
-    write_files(tmp_path, {"s.yaml": BROKEN, "si-lint.toml": 'ignore = ["SI306"]\n'})
+    write_files(tmp_path, {"s.yaml": BROKEN, "si-lint.toml": 'ignore = ["SI3", "SI4"]\n'})
     code, out, _ = run_cli(["check", "--no-cache"], tmp_path)
     assert code == 1
     code, out, _ = run_cli(["check", "--no-cache", "--fix"], tmp_path)
