@@ -34,6 +34,7 @@ class Options:
     use_cache: bool = True
     cache_dir: str | None = None
     jobs: int | None = None
+    progress: bool = False  # a transient bar on stderr (only on a terminal, runs over 1 s)
 
 
 @dataclass
@@ -60,6 +61,7 @@ class RunResult:
     corpus: Corpus
     config: Config
     skipped: list[str] = field(default_factory=list)
+    reported: list[str] = field(default_factory=list)  # the files findings are reported for
 
 
 # --------------------------------------------------------------------------------------
@@ -365,7 +367,7 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
     findings.sort(key=Finding.sort_key)
     cache.save()
     skipped = [d.relpath for d in corpus.documents if d.kind is None and d.relpath in reported]
-    return RunResult(findings, len(reported), corpus, config, skipped)
+    return RunResult(findings, len(reported), corpus, config, skipped, sorted(reported))
 
 
 #: below this many files to (re)process, a process pool costs more than it saves
@@ -408,10 +410,16 @@ def _process_files(files: list[Path], cwd: Path, ctx: Context, checks, cache):
     _WORKER.update(ctx=ctx, checks=checks, cwd=cwd)
     jobs = ctx.options.jobs or os.cpu_count() or 1
     items = [t[2] for t in todo]
-    if jobs > 1 and len(todo) >= POOL_THRESHOLD:
-        outputs = _pool_map(items, jobs)
-    else:
-        outputs = [_work(item) for item in items]
+    from .progress import Progress
+
+    with Progress(len(items), "checking", allowed=ctx.options.progress) as bar:
+        if jobs > 1 and len(todo) >= POOL_THRESHOLD:
+            outputs = _pool_map(items, jobs, bar.advance)
+        else:
+            outputs = []
+            for item in items:
+                outputs.append(_work(item))
+                bar.advance()
     for (i, key, _item, sha), (doc, findings) in zip(todo, outputs):
         results[i] = (doc, findings)
         if cache.enabled and doc.sha:
@@ -421,7 +429,7 @@ def _process_files(files: list[Path], cwd: Path, ctx: Context, checks, cache):
     return docs, per_file
 
 
-def _pool_map(items: list, jobs: int) -> list:
+def _pool_map(items: list, jobs: int, advance=lambda: None) -> list:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -432,7 +440,11 @@ def _pool_map(items: list, jobs: int) -> list:
     chunk = max(1, min(64, len(items) // (jobs * 4) or 1))
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=mp) as pool:
-            return list(pool.map(_work, items, chunksize=chunk))
+            out = []
+            for result in pool.map(_work, items, chunksize=chunk):
+                out.append(result)
+                advance()
+            return out
     except Exception:  # a broken pool must not lose the run: do it serially
         return [_work(item) for item in items]
 
