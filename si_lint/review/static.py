@@ -21,6 +21,7 @@ Positions are 1-based lines and columns of the offending node.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
@@ -674,8 +675,27 @@ def review_source(source: str, func_name: str, registry_params: Sequence[str]
                                              "be reviewed")]
 
 
+def _precheck(source: str) -> StaticFinding | None:
+    """CPython's own parser first: it refuses pathological nesting with an exception,
+    where libcst's native parser can overflow the C stack."""
+    try:
+        ast.parse(source)
+    except (RecursionError, MemoryError):
+        return StaticFinding("SI501", 1, 1, "implementation module is nested too deeply to "
+                                            "be reviewed")
+    except SyntaxError as e:
+        return StaticFinding("SI501", max(e.lineno or 1, 1), max(e.offset or 1, 1),
+                             f"implementation module does not parse: {e.msg}")
+    except ValueError as e:  # e.g. a NUL byte
+        return StaticFinding("SI501", 1, 1, f"implementation module does not parse: {e}")
+    return None
+
+
 def _review(source: str, func_name: str, registry_params: Sequence[str]
             ) -> list[StaticFinding]:
+    bad = _precheck(source)
+    if bad is not None:
+        return [bad]
     try:
         mod = _Module(source)
     except cst.ParserSyntaxError as e:
