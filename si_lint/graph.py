@@ -1,7 +1,7 @@
 """The corpus reference graph (a ``networkx.MultiDiGraph``).
 
-Built once per run from the documents' plain data (``doc.data`` and ``doc.pos``; no extra
-parsing) by :func:`build_graph`; :attr:`si_lint.corpus.Corpus.graph` calls it lazily.
+Built once per run from the documents' plain data (``doc.data``; no extra parsing; positions
+are resolved on demand by :func:`resolve_positions`) by :func:`build_graph`; :attr:`si_lint.corpus.Corpus.graph` calls it lazily.
 
 **Nodes** (id → ``kind``):
 
@@ -19,13 +19,15 @@ id                                        kind          defined by
 ========================================  ============  =====================================
 
 Node attributes: ``kind``, ``name`` (the part after the prefix), ``file`` (relative path,
-``None`` for the built-in profile), ``line``/``col`` (of the defining value), ``missing``
+``None`` for the built-in profile), ``path``/``on`` and ``line``/``col`` (of the defining
+value; ``line``/``col`` after :func:`resolve_positions`), ``missing``
 (``True`` for a node that is referenced but defined nowhere — checks look for these), and
 ``builtin`` for assets of the shipped profile. A scenario node carries ``defined_in``: the
 files that define that id, in path order (more than one is SI301).
 
 **Edges** — each one is a reference and remembers where it was made: ``rel``, ``file``,
-``path`` (the document path tuple), ``line``, ``col``:
+``path`` (the document path tuple), ``on`` (``key``/``value``), and ``line``, ``col``
+(after :func:`resolve_positions`):
 
 * scenario → template ``uses-template`` (``scoring.template``)
 * scenario → role ``binds-role`` (``scoring.bindings.<role>``)
@@ -76,16 +78,19 @@ class _Builder:
         self.g = nx.MultiDiGraph()
 
     # nodes ---------------------------------------------------------------------------
-    def define(self, nid: str, kind: str, name: str, file: str | None, pos: tuple | None,
+    def define(self, nid: str, kind: str, name: str, file: str | None, where: tuple | None,
                **attrs: Any) -> bool:
-        """Define ``nid``; the first definition (in path order) keeps its location.
-        Returns False when the node was already defined."""
+        """Define ``nid``; the first definition (in path order) keeps its location
+        (``where`` = (document path, "key"|"value"); line and column are filled in by
+        :func:`resolve_positions`). Returns False when the node was already defined."""
         g = self.g
         if nid in g and not g.nodes[nid].get("missing"):
             return False
-        line, col = pos if pos else (None, None)
-        data = {"kind": kind, "name": name, "file": file, "line": line, "col": col,
+        path, on = where if where else (None, None)
+        data = {"kind": kind, "name": name, "file": file, "line": None, "col": None,
                 "missing": False}
+        if path is not None:
+            data.update(path=tuple(path), on=on)
         data.update(attrs)
         if nid in g:
             g.nodes[nid].update(data)
@@ -101,9 +106,8 @@ class _Builder:
         return nid
 
     def edge(self, u: str, v: str, rel: str, file: str | None, path: Path,
-             pos: tuple | None) -> None:
-        line, col = pos if pos else (None, None)
-        self.g.add_edge(u, v, rel=rel, file=file, path=tuple(path), line=line, col=col)
+             on: str = "key") -> None:
+        self.g.add_edge(u, v, rel=rel, file=file, path=tuple(path), on=on, line=None, col=None)
 
     # the profile ---------------------------------------------------------------------
     def profile(self) -> None:
@@ -120,13 +124,13 @@ class _Builder:
                 if isinstance(p, Mapping) and isinstance(p.get("name"), str):
                     path = ("primitives", i, "name")
                     self.define(node_id("primitive", p["name"]), "primitive", p["name"], file,
-                                reg_doc.pos.value(path) if reg_doc else None, builtin=builtin)
+                                (path, "value") if reg_doc else None, builtin=builtin)
         syns = registry.get("synonyms")
         if isinstance(syns, Mapping):
             for dtype in syns:
                 path = ("synonyms", dtype)
                 self.define(node_id("synonyms", dtype), "synonyms", dtype, file,
-                            reg_doc.pos.key(path) if reg_doc else None, builtin=builtin)
+                            (path, "key") if reg_doc else None, builtin=builtin)
         docs: dict[str, Any] = {}
         for d in self.corpus.of_kind("template"):
             t = d.data.get("template") if isinstance(d.data, dict) else None
@@ -140,8 +144,7 @@ class _Builder:
         if not isinstance(data, Mapping):
             return
         file = doc.relpath if doc is not None else None
-        pos = (lambda p, on="key": (doc.pos.value(p) if on == "value" else doc.pos.key(p))) \
-            if doc is not None else (lambda p, on="key": None)
+        pos = (lambda p, on="key": (p, on)) if doc is not None else (lambda p, on="key": None)
         tnode = node_id("template", tid)
         self.define(tnode, "template", tid, file, pos(("template", "id"), "value"),
                     builtin=doc is None)
@@ -151,7 +154,7 @@ class _Builder:
                 rnode = node_id("role", tid, str(role))
                 self.define(rnode, "role", f"{tid}/{role}", file, pos(("roles", role)),
                             builtin=doc is None)
-                self.edge(tnode, rnode, DECLARES_ROLE, file, ("roles", role), pos(("roles", role)))
+                self.edge(tnode, rnode, DECLARES_ROLE, file, ("roles", role))
         table = data.get("table")
         if isinstance(table, list):
             for i, row in enumerate(table):
@@ -159,14 +162,14 @@ class _Builder:
                     continue
                 for name, path, args in _primitive_calls(row.get("when"), ("table", i, "when")):
                     self.edge(tnode, self.ref(node_id("primitive", name), "primitive", name),
-                              CALLS, file, path, pos(path))
+                              CALLS, file, path)
                     for arg, value in args.items():
                         if isinstance(value, str) and value.startswith("$") and len(value) > 1:
                             role = value[1:]
                             apath = path + (arg,)
                             self.edge(tnode, self.ref(node_id("role", tid, role), "role",
                                                       f"{tid}/{role}"),
-                                      USES_ROLE, file, apath, pos(apath, "value"))
+                                      USES_ROLE, file, apath, "value")
 
     # documents -----------------------------------------------------------------------
     def scenario_definition(self, doc) -> None:
@@ -174,7 +177,7 @@ class _Builder:
         if not isinstance(sid, str):
             return
         nid = node_id("scenario", sid)
-        if self.define(nid, "scenario", sid, doc.relpath, doc.pos.value(("id",)),
+        if self.define(nid, "scenario", sid, doc.relpath, (("id",), "value"),
                        defined_in=[doc.relpath]):
             return
         self.g.nodes[nid]["defined_in"].append(doc.relpath)
@@ -195,13 +198,13 @@ class _Builder:
                 did = dev["id"]
                 dnode = node_id("deviation", sid, did)
                 path = ("injection", "deviations", i)
-                self.define(dnode, "deviation", f"{sid}/{did}", f, doc.pos.value(path + ("id",)))
-                self.edge(snode, dnode, DECLARES, f, path, doc.pos.key(path))
+                self.define(dnode, "deviation", f"{sid}/{did}", f, (path + ("id",), "value"))
+                self.edge(snode, dnode, DECLARES, f, path)
                 dtype = dev.get("deviation_type")
                 if isinstance(dtype, str):
                     tpath = path + ("deviation_type",)
                     self.edge(dnode, self.ref(node_id("synonyms", dtype), "synonyms", dtype),
-                              CHARACTERISED_BY, f, tpath, doc.pos.value(tpath))
+                              CHARACTERISED_BY, f, tpath, "value")
         scoring = data.get("scoring")
         if not isinstance(scoring, Mapping):
             return
@@ -209,8 +212,7 @@ class _Builder:
         roles: Mapping[str, Any] | None = None
         if isinstance(template, str):
             tnode = self.ref(node_id("template", template), "template", template)
-            self.edge(snode, tnode, USES_TEMPLATE, f, ("scoring", "template"),
-                      doc.pos.value(("scoring", "template")))
+            self.edge(snode, tnode, USES_TEMPLATE, f, ("scoring", "template"), "value")
             tdata = (self.corpus.profile.templates or {}).get(template) \
                 if self.corpus.profile is not None else None
             if isinstance(tdata, Mapping) and isinstance(tdata.get("roles"), Mapping):
@@ -221,7 +223,7 @@ class _Builder:
                 bpath = ("scoring", "bindings", role)
                 if isinstance(template, str):
                     rnode = self.ref(node_id("role", template, role), "role", f"{template}/{role}")
-                    self.edge(snode, rnode, BINDS_ROLE, f, bpath, doc.pos.key(bpath))
+                    self.edge(snode, rnode, BINDS_ROLE, f, bpath)
                 spec = roles.get(role) if roles is not None else None
                 rtype = spec.get("type") if isinstance(spec, Mapping) else None
                 if rtype in ("factor", None):
@@ -234,7 +236,7 @@ class _Builder:
                 base = ("scoring", "composite", "table", i, "when")
                 for name, path, args in _primitive_calls(row.get("when"), base):
                     self.edge(snode, self.ref(node_id("primitive", name), "primitive", name),
-                              CALLS, f, path, doc.pos.key(path))
+                              CALLS, f, path)
                     for arg, value in args.items():
                         self._factor_ref(snode, sid, value, path + (arg,), doc)
 
@@ -243,15 +245,15 @@ class _Builder:
             ref = value["ref"]
             rpath = path + ("ref",)
             dnode = self.ref(node_id("deviation", sid, ref), "deviation", f"{sid}/{ref}")
-            self.edge(snode, dnode, REFERENCES_DEVIATION, doc.relpath, rpath, doc.pos.value(rpath))
+            self.edge(snode, dnode, REFERENCES_DEVIATION, doc.relpath, rpath, "value")
 
     def artifact(self, doc, kind: str, rel: str) -> None:
         nid = node_id(kind, doc.relpath)
-        self.define(nid, kind, doc.relpath, doc.relpath, (1, 1))
+        self.define(nid, kind, doc.relpath, doc.relpath, ((), "key"))
         sid = doc.data.get("scenario") if isinstance(doc.data, dict) else None
         if isinstance(sid, str):
             self.edge(nid, self.ref(node_id("scenario", sid), "scenario", sid), rel,
-                      doc.relpath, ("scenario",), doc.pos.value(("scenario",)))
+                      doc.relpath, ("scenario",), "value")
 
     def build(self) -> nx.MultiDiGraph:
         self.profile()
@@ -294,15 +296,12 @@ def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
     modules = corpus.of_kind("eio-module")
     if not modules:
         return
-    by_path = corpus.by_path
     index = refs.index_of(modules)
     defined: set[str] = set()
     added: list[str] = []
     for src, tgt, rel, attrs in refs.graph_edges(index):
         file = attrs.get("file")
         path = tuple(attrs.get("path") or ())
-        doc = by_path.get(file) if isinstance(file, str) else None
-        line, col = doc.pos.key(path) if doc is not None else (None, None)
         for nid in (src, tgt):
             if nid not in graph:
                 kind, _, name = nid.partition(":")
@@ -312,12 +311,13 @@ def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
         if rel == "defines":  # the definition's location is the node's
             defined.update((src, tgt))
             if graph.nodes[src].get("file") is None:
-                graph.nodes[src].update(file=file, line=1, col=1)
+                graph.nodes[src].update(file=file, path=(), on="key")
             node = graph.nodes[tgt]
             if node.get("file") is None:
-                node.update(file=file, line=line, col=col)
+                node.update(file=file, path=path, on="key")
         extra = {k: v for k, v in attrs.items() if k not in ("file", "path")}
-        graph.add_edge(src, tgt, rel=rel, file=file, path=path, line=line, col=col, **extra)
+        graph.add_edge(src, tgt, rel=rel, file=file, path=path, on="key", line=None, col=None,
+                       **extra)
         if rel == "imports":
             defined.add(src)
     for nid in added:  # referenced, defined by no module in the corpus
@@ -326,9 +326,38 @@ def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
 
 
 def build_graph(corpus) -> nx.MultiDiGraph:
-    """The reference graph of ``corpus`` (deterministic: built in path order)."""
+    """The reference graph of ``corpus`` (deterministic: built in path order).
+
+    Nodes and edges carry ``file`` and the document ``path`` (with ``on``: ``key`` or
+    ``value``) of where they are defined or made; ``line``/``col`` stay ``None`` until
+    :func:`resolve_positions` fills them in. Positions are not needed by the checks (a
+    finding is located by the engine from its path) and documents served from the cache
+    carry none, so reading them for every edge would re-read every file."""
     graph = _Builder(corpus).build()
     add_eio(graph, corpus)
+    return graph
+
+
+def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
+    """Fill in ``line``/``col`` (1-based) of every node and edge that has a ``file`` and a
+    ``path`` in ``corpus`` (in place; returns ``graph``)."""
+    by_path = corpus.by_path
+
+    def locate(data: dict) -> None:
+        if data.get("line") is not None:
+            return
+        doc = by_path.get(data.get("file"))
+        path = data.get("path")
+        if doc is None or path is None:
+            return
+        pos = doc.pos
+        data["line"], data["col"] = (pos.value(path) if data.get("on") == "value"
+                                     else pos.key(path))
+
+    for _, data in graph.nodes(data=True):
+        locate(data)
+    for _, _, data in graph.edges(data=True):
+        locate(data)
     return graph
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from conftest import REPO, write_files
 from si_lint.engine import Options, run
+from si_lint.graph import resolve_positions
 
 MAIL = """\
 id: infra.capability.da.single-signal-diagnosis-001
@@ -94,7 +95,8 @@ M, T, B = "scenarios/mail.yaml", "scenarios/tls.yaml", "scenarios/bad.yaml"
 
 def graph_of(tmp_path: Path, files: dict):
     write_files(tmp_path, files)
-    return run([], Options(use_cache=False), cwd=tmp_path).corpus.graph
+    corpus = run([], Options(use_cache=False), cwd=tmp_path).corpus
+    return resolve_positions(corpus.graph, corpus)
 
 
 def corpus_edges(graph) -> list[tuple]:
@@ -161,13 +163,14 @@ def test_node_attributes(tmp_path):
     g = graph_of(tmp_path, FILES)
     assert g.nodes[f"scenario:{SID}"] == {
         "kind": "scenario", "name": SID, "file": M, "line": 1, "col": 5, "missing": False,
-        "defined_in": [M]}
+        "defined_in": [M], "path": ("id",), "on": "value"}
     assert g.nodes[f"deviation:{SID}/smtp-port-removed"] == {
         "kind": "deviation", "name": f"{SID}/smtp-port-removed", "file": M, "line": 7,
-        "col": 11, "missing": False}
+        "col": 11, "missing": False, "path": ("injection", "deviations", 0, "id"), "on": "value"}
     assert g.nodes["fixture:fixtures/mail/correct.yaml"] == {
         "kind": "fixture", "name": "fixtures/mail/correct.yaml",
-        "file": "fixtures/mail/correct.yaml", "line": 1, "col": 1, "missing": False}
+        "file": "fixtures/mail/correct.yaml", "line": 1, "col": 1, "missing": False,
+        "path": (), "on": "key"}
     # the shipped profile is not in the corpus: no file, marked builtin
     assert g.nodes["template:C-DA-001"] == {
         "kind": "template", "name": "C-DA-001", "file": None, "line": None, "col": None,
@@ -207,7 +210,7 @@ def test_profile_in_the_corpus_gives_positions(tmp_path):
     # registry.yaml: `  - name: named_in_output` is line 4; synonyms: `  absent_key:` line 25
     assert g.nodes["primitive:named_in_output"] == {
         "kind": "primitive", "name": "named_in_output", "file": reg, "line": 4, "col": 11,
-        "missing": False, "builtin": False}
+        "missing": False, "builtin": False, "path": ("primitives", 0, "name"), "on": "value"}
     assert (g.nodes["synonyms:absent_key"]["file"], g.nodes["synonyms:absent_key"]["line"],
             g.nodes["synonyms:absent_key"]["col"]) == (reg, 25, 3)
     assert (g.nodes["template:C-DA-001"]["file"], g.nodes["template:C-DA-001"]["line"],

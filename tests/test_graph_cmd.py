@@ -54,16 +54,18 @@ def test_json_node_link(tmp_path):
     assert nodes["scenario:mail-001"] == {
         "id": "scenario:mail-001", "col": 5, "defined_in": ["scenarios/mail.yaml"],
         "file": "scenarios/mail.yaml", "kind": "scenario", "line": 1, "missing": False,
-        "name": "mail-001"}
+        "name": "mail-001", "on": "value", "path": "id"}
     made_in_files = [e for e in data["edges"] if "file" in e and e["source"] != "template:C-DA-001"]
     assert made_in_files[:3] == [
         {"source": "deviation:mail-001/port", "target": "synonyms:absent_key",
-         "col": 23, "file": "scenarios/mail.yaml", "line": 6, "path":
+         "col": 23, "file": "scenarios/mail.yaml", "line": 6, "on": "value", "path":
              "injection.deviations[0].deviation_type", "rel": "characterised-by"},
         {"source": "evidence:runs/lost.yaml", "target": "scenario:gone-001", "col": 11,
-         "file": "runs/lost.yaml", "line": 1, "path": "scenario", "rel": "records"},
+         "file": "runs/lost.yaml", "line": 1, "on": "value", "path": "scenario",
+         "rel": "records"},
         {"source": "fixture:fixtures/ok.yaml", "target": "scenario:mail-001", "col": 11,
-         "file": "fixtures/ok.yaml", "line": 1, "path": "scenario", "rel": "tests"},
+         "file": "fixtures/ok.yaml", "line": 1, "on": "value", "path": "scenario",
+         "rel": "tests"},
     ]
 
 

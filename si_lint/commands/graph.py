@@ -198,7 +198,9 @@ def command(paths, fmt, focus_node, output):
     except (UsageError, ConfigError) as exc:
         click.echo(f"si-lint: {exc}", err=True)
         sys.exit(2)
-    graph = result.corpus.graph
+    from ..graph import resolve_positions
+
+    graph = resolve_positions(result.corpus.graph, result.corpus)
     if paths:
         graph = restrict(graph, result.corpus, list(paths), cwd)
     if focus_node:
