@@ -22,7 +22,6 @@ Positions are 1-based lines and columns of the offending node.
 from __future__ import annotations
 
 import ast
-import sys
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
@@ -669,17 +668,11 @@ def review_source(source: str, func_name: str, registry_params: Sequence[str]
                   ) -> list[StaticFinding]:
     """Review the implementation `func_name` in `source` against the registry's parameter
     names. Returns the findings sorted by (line, col, code); pure, never raises."""
-    limit = sys.getrecursionlimit()
     try:
-        # libcst's visitors recurse once or more per tree level; CPython's parser (run first
-        # by _precheck) bounds the depth, so a higher limit here is safe
-        sys.setrecursionlimit(max(limit, 20000))
         return _review(source, func_name, registry_params)
     except RecursionError:
         return [StaticFinding("SI501", 1, 1, "implementation module is nested too deeply to "
                                              "be reviewed")]
-    finally:
-        sys.setrecursionlimit(limit)
 
 
 def _precheck(source: str) -> StaticFinding | None:
