@@ -296,3 +296,28 @@ def test_check_clean_implementation(tmp_path, monkeypatch):
 def test_builtin_profile_corpus_has_no_si5_findings(tmp_path, monkeypatch):
     (tmp_path / "s.yaml").write_text((PROPOSED / "scenarios" / "mail-relay-smtp-port.yaml").read_text())
     assert _diags(tmp_path, monkeypatch) == []
+
+
+# -- trust ------------------------------------------------------------------------------------
+def test_implementations_are_imported_only_when_trusted(tmp_path, monkeypatch):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(PROPOSED, corpus)
+    marker = tmp_path / "imported.txt"
+    impl = corpus / "profile" / "impl" / "ops_precede.py"
+    impl.write_text(f"open({str(marker)!r}, 'w').close()\n" + impl.read_text())
+    for args in (["review", "--base", "builtin"], ["check", "--no-cache"]):
+        run(args, corpus, monkeypatch)
+        assert not marker.exists(), args
+    code, rep = review_json(corpus, monkeypatch, "--base", "builtin", "--trust-implementations")
+    assert marker.exists()
+    assert rep["verdicts"]["not_recomputed"] == []
+    # module-level code is not part of the primitive: the review stays clean
+    assert rep["implementations"] == []
+
+
+def test_base_as_corpus_directory_uses_its_configured_profile(monkeypatch):
+    code, rep = review_json(PROPOSED, monkeypatch, "--base", str(FLAWED))
+    assert rep["base"]["source"] == str(FLAWED)
+    assert [(c["kind"], c["action"], c["name"], c["detail"]) for c in rep["changes"]] == [
+        ("primitive", "changed", "ops_precede", "implementation source changed")]
+    assert code == 0  # the proposed (head) implementation is clean
