@@ -1,6 +1,6 @@
 """The result cache (SPEC §9): ``.si-lint-cache/`` at the corpus root.
 
-One file, ``results.pickle``, holds two tables:
+``results.pickle`` holds two tables:
 
 - ``files``: per-file results keyed on the file's content hash. An entry is only used
   when the si-lint version, the profile fingerprint and the effective configuration are
@@ -10,7 +10,11 @@ One file, ``results.pickle``, holds two tables:
   the content hashes of *every* file the result depends on (e.g. the scenario and the
   fixture) — a change to any of them changes the key, so stale results cannot be served.
 
-The file is written atomically (temporary file + rename) and only when something changed.
+A third file, ``run.pickle``, holds the findings of the last whole run under a key made
+of every file's path and content hash, the named paths and the options: an unchanged
+re-check (the pre-commit case) is answered from it without building the corpus.
+
+The files are written atomically (temporary file + rename) and only when something changed.
 A corrupt, truncated or foreign cache is ignored and rebuilt, never trusted and never a
 crash. Unpickling is restricted to plain data and si-lint's own classes.
 """
@@ -28,6 +32,7 @@ from . import __version__
 
 MAGIC = "si-lint-cache/1"
 FILENAME = "results.pickle"
+RUN_FILENAME = "run.pickle"
 
 _SAFE_BUILTINS = {"set", "frozenset", "tuple", "list", "dict", "str", "int", "float", "bool", "bytes", "complex"}
 
@@ -76,20 +81,29 @@ class Cache:
         self._used_files: dict[str, Any] = {}
         self._used_memo: dict[Any, Any] = {}
         self.dirty = False
-        if directory is not None:
-            self._read()
+        self._loaded = directory is None
+        self._run: tuple | None = None
 
     @property
     def enabled(self) -> bool:
         return self.directory is not None
 
-    def _read(self) -> None:
-        path = self.directory / FILENAME
+    @staticmethod
+    def _load(path: Path):
         try:
             with open(path, "rb") as fh:
                 blob = fh.read()
-            obj = _Unpickler(io.BytesIO(blob)).load()
+            return _Unpickler(io.BytesIO(blob)).load()
         except Exception:  # missing, corrupt, truncated, foreign: rebuild
+            return None
+
+    def _read(self) -> None:
+        """Read the per-file table on first use (a reused run never needs it)."""
+        if self._loaded:
+            return
+        self._loaded = True
+        obj = self._load(self.directory / FILENAME)
+        if obj is None:
             return
         if not (isinstance(obj, dict) and obj.get("header") == self.header):
             self.dirty = True
@@ -99,7 +113,21 @@ class Cache:
             self.files, self.memo = files, memo
 
     # per-file results -------------------------------------------------------------------
+    # whole runs ------------------------------------------------------------------------
+    def get_run(self, key: str):
+        """The findings of the last run, when nothing it depended on has changed."""
+        obj = self._load(self.directory / RUN_FILENAME)
+        if isinstance(obj, dict) and obj.get("header") == self.header and obj.get("key") == key:
+            value = obj.get("value")
+            if isinstance(value, tuple) and len(value) == 4:
+                return value
+        return None
+
+    def put_run(self, key: str, value: tuple) -> None:
+        self._run = (key, value)
+
     def get_file(self, sha: str, relpath: str):
+        self._read()
         hit = self.files.get((sha, relpath))
         if hit is not None:
             self._used_files[(sha, relpath)] = hit
@@ -111,6 +139,7 @@ class Cache:
 
     # cross-file memo --------------------------------------------------------------------
     def memoize(self, key, compute):
+        self._read()
         if key in self.memo:
             value = self.memo[key]
         elif key in self._used_memo:
@@ -125,24 +154,29 @@ class Cache:
         """Write what this run used (stale entries are dropped), atomically."""
         if self.directory is None:
             return
+        if self._run is not None:
+            key, value = self._run
+            self._write(RUN_FILENAME, {"header": self.header, "key": key, "value": value})
+        if not self._loaded:
+            return
         if not self.dirty and len(self._used_files) == len(self.files) and len(self._used_memo) == len(self.memo):
             return
+        self._write(FILENAME, {"header": self.header, "files": self._used_files, "memo": self._used_memo})
+
+    def _write(self, name: str, obj) -> None:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             gitignore = self.directory / ".gitignore"
             if not gitignore.exists():
                 gitignore.write_text("*\n")
-            blob = pickle.dumps(
-                {"header": self.header, "files": self._used_files, "memo": self._used_memo},
-                protocol=pickle.HIGHEST_PROTOCOL,
-            )
+            blob = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
             from .fsutil import atomic_write
 
-            target = self.directory / FILENAME
+            target = self.directory / name
             if not target.exists():
                 target.touch()
             atomic_write(target, blob)
-        except OSError:
+        except (OSError, pickle.PicklingError, TypeError, AttributeError):
             pass  # a read-only tree still lints; it just isn't cached
 
 

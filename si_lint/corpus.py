@@ -230,12 +230,16 @@ class Document:
     suppressions: list = field(default_factory=list)
     #: True when the file is part of the profile in use (registry.yaml, templates)
     profile_asset: bool = False
+    #: positions serialised by a worker or the cache (see ``pos``)
+    pos_blob: bytes | None = field(default=None, repr=False)
 
     @property
     def pos(self) -> PosMap:
         """Positions of keys and values. Documents that come from the cache or a worker
         process carry no positions (they are large); they are read again on first use,
         which only happens for the few documents a cross-file finding points into."""
+        if self._pos is None and self.pos_blob is not None:
+            self._pos = PosMap.from_blob(self.pos_blob)
         if self._pos is None:
             from .loader import load_bytes
 
@@ -333,5 +337,12 @@ def discover(root: Path, config: Config, cwd: Path) -> tuple[list[Path], list[tu
 
 
 def relpath_of(path: Path | str, cwd: Path) -> str:
-    rel = os.path.relpath(os.path.abspath(path), cwd)
+    """``path`` relative to ``cwd``, '/'-separated (a string prefix test first: this runs
+    for every file of every run)."""
+    absolute = os.path.abspath(path)
+    base = str(cwd).rstrip(os.sep) + os.sep
+    if absolute.startswith(base):
+        rel = absolute[len(base):]
+    else:
+        rel = os.path.relpath(absolute, cwd)
     return rel.replace(os.sep, "/")

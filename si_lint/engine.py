@@ -34,6 +34,9 @@ class Options:
     use_cache: bool = True
     cache_dir: str | None = None
     jobs: int | None = None
+    #: a run whose files, paths and options are all unchanged reuses the last run's
+    #: findings (no corpus is built: only for reports that need findings alone)
+    reuse_run: bool = False
     progress: bool = False  # a transient bar on stderr (only on a terminal, runs over 1 s)
 
 
@@ -330,7 +333,6 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
                 files.append(f)
 
     ctx = Context(profile=profile, config=config, options=options)
-    checks = all_checks()
     from .cache import Cache, cache_dir_for, profile_fingerprint
 
     cache = Cache(
@@ -338,7 +340,17 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
         (profile_fingerprint(profile), config.fingerprint(), options.trust_implementations),
     )
     ctx.cache = cache
-    docs, per_file = _process_files(files, cwd, ctx, checks, cache)
+    read = [(f, *read_file(f)) for f in files]
+    run_key = None
+    if cache.enabled:
+        run_key = _run_key(read, config, cwd, paths, options)
+        if options.reuse_run:
+            hit = cache.get_run(run_key)
+            if hit is not None:
+                findings, nfiles, skipped, reported = hit
+                return RunResult(findings, nfiles, None, config, skipped, reported)
+    checks = all_checks()  # imported only now: an unchanged re-check never needs them
+    docs, per_file = _process_files(read, cwd, ctx, checks, cache)
     if profile_dir is not None:
         for d in docs:
             if _is_under(Path(d.abspath), profile_dir):
@@ -365,9 +377,23 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
     findings = [f for f in findings if f.path in reported or _under_named(f.path, named_dirs, cwd)]
     findings = _dedupe(findings)
     findings.sort(key=Finding.sort_key)
-    cache.save()
     skipped = [d.relpath for d in corpus.documents if d.kind is None and d.relpath in reported]
+    if run_key is not None:
+        cache.put_run(run_key, (findings, len(reported), skipped, sorted(reported)))
+    cache.save()
     return RunResult(findings, len(reported), corpus, config, skipped, sorted(reported))
+
+
+def _run_key(read, config: Config, cwd: Path, paths, options: Options) -> str:
+    """Everything a whole run's findings depend on: every file's path and content hash,
+    the named paths, the working directory and the options (the cache header already
+    holds the si-lint version, the profile and the effective config)."""
+    h = hashlib.sha256()
+    h.update(repr((str(cwd), sorted(paths), options.select, options.ignore, options.trust_implementations)).encode())
+    for f, raw, error in read:
+        digest = hashlib.sha256(raw).hexdigest() if raw is not None else f"error:{error}"
+        h.update(f"{f}\0{digest}\n".encode())
+    return h.hexdigest()
 
 
 #: below this many files to (re)process, a process pool costs more than it saves
@@ -384,18 +410,21 @@ def _work(item: tuple[str, bytes | None, str | None]) -> tuple[Document, list[Fi
     doc = load_document(Path(path), cwd, raw, error)
     diags = file_diags(doc, ctx, checks)
     findings = [locate(d, doc, {doc.relpath: doc}, doc.relpath) for d in diags]
+    if _WORKER.get("keep_positions"):
+        doc.pos_blob = doc.pos.to_blob()
     doc.pos = None
     return doc, findings
 
 
-def _process_files(files: list[Path], cwd: Path, ctx: Context, checks, cache):
-    """Per-file stage over every file: cached results where the content is unchanged,
-    the rest in a process pool (``--jobs``) or serially. Output does not depend on either."""
+def _process_files(read: list, cwd: Path, ctx: Context, checks, cache):
+    """Per-file stage over every file (``read``: (path, bytes, error) triples): cached
+    results where the content is unchanged, the rest in a process pool (``--jobs``) or
+    serially. The output depends on neither."""
     root = ctx.config.root
+    files = [r[0] for r in read]
     results: dict[int, tuple[Document, list[Finding]]] = {}
     todo: list[tuple[int, str, tuple[str, bytes | None, str | None], str]] = []
-    for i, f in enumerate(files):
-        raw, error = read_file(f)
+    for i, (f, raw, error) in enumerate(read):
         key = relpath_of(f, root)
         if raw is not None and cache.enabled:
             sha = hashlib.sha256(raw).hexdigest()
@@ -407,7 +436,7 @@ def _process_files(files: list[Path], cwd: Path, ctx: Context, checks, cache):
             sha = ""
         todo.append((i, key, (str(f), raw, error), sha))
 
-    _WORKER.update(ctx=ctx, checks=checks, cwd=cwd)
+    _WORKER.update(ctx=ctx, checks=checks, cwd=cwd, keep_positions=cache.enabled)
     jobs = ctx.options.jobs or os.cpu_count() or 1
     items = [t[2] for t in todo]
     from .progress import Progress
@@ -461,15 +490,17 @@ def _to_entry(doc: Document, findings: list[Finding]) -> tuple:
         doc.sha,
         doc.suppressions,
         [replace(f, path=_ENTRY_PATH) if f.path == doc.relpath else f for f in findings],
+        doc.pos_blob,
     )
 
 
 def _from_entry(entry: tuple, path: Path, cwd: Path) -> tuple[Document, list[Finding]]:
     from dataclasses import replace
 
-    kind, data, sha, suppressions, findings = entry
+    kind, data, sha, suppressions, findings, pos_blob = entry
     relpath = relpath_of(path, cwd)
     doc = Document(relpath, str(path), kind, data, None, sha=sha, suppressions=suppressions)
+    doc.pos_blob = pos_blob
     return doc, [replace(f, path=relpath) if f.path == _ENTRY_PATH else f for f in findings]
 
 
@@ -484,12 +515,9 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
     return out
 
 
-def _is_under(path: Path, root: Path) -> bool:
-    try:
-        Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
-        return True
-    except ValueError:
-        return False
+def _is_under(path: Path | str, root: Path | str) -> bool:
+    p, r = os.path.abspath(path), os.path.abspath(root)
+    return p == r or p.startswith(r.rstrip(os.sep) + os.sep)
 
 
 def _config_rel(relpath: str, cwd: Path, config: Config) -> str:
@@ -501,11 +529,11 @@ def _reported(corpus: Corpus, named_files: list[Path], named_dirs: list[Path], c
     for f in named_files:
         out.add(relpath_of(f, cwd))
     for d in corpus.documents:
-        if any(_is_under(Path(d.abspath), nd) for nd in named_dirs):
+        if any(_is_under(d.abspath, nd) for nd in named_dirs):
             out.add(d.relpath)
     return out
 
 
 def _under_named(relpath: str, named_dirs: list[Path], cwd: Path) -> bool:
-    p = Path(os.path.abspath(cwd / relpath))
+    p = os.path.join(str(cwd), relpath)
     return any(_is_under(p, d) for d in named_dirs)

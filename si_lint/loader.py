@@ -112,6 +112,27 @@ class PosMap:
             return hit
         return self.key(path)
 
+    def to_blob(self) -> bytes:
+        import pickle
+
+        return pickle.dumps((self.k, self.v), protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def from_blob(cls, blob: bytes) -> "PosMap | None":
+        """Positions from :meth:`to_blob` (read with the cache's restricted unpickler:
+        plain tuples, strings and integers only)."""
+        import io
+
+        from .cache import _Unpickler
+
+        try:
+            k, v = _Unpickler(io.BytesIO(blob)).load()
+            if isinstance(k, dict) and isinstance(v, dict):
+                return cls(k, v)
+        except Exception:
+            pass
+        return None
+
     def __getstate__(self):
         return (self.k, self.v)
 

@@ -142,19 +142,19 @@ def test_jobs_and_cache_do_not_change_the_output(tmp_path):
 
 def test_cache_follows_content_and_survives_corruption(tmp_path):
     write_files(tmp_path, {"a.yaml": NOTES_DUP})
-    _, rep1 = check_json(tmp_path, "--jobs", "1")  # no --no-cache: check_json adds it, so call directly
     code, out, _ = run_cli(["check", "--format", "json"], tmp_path)
     assert diag_tuples(json.loads(out)) == [("SI002", "a.yaml", 3, 1)]
     write_files(tmp_path, {"a.yaml": "title: fixed\n"})
     code, out, _ = run_cli(["check", "--format", "json"], tmp_path)
     assert code == 0 and diag_tuples(json.loads(out)) == []
-    cache = tmp_path / ".si-lint-cache" / "results.pickle"
+    caches = [tmp_path / ".si-lint-cache" / name for name in ("results.pickle", "run.pickle")]
     for garbage in (b"", b"\x80\x04garbage", b"cos\nsystem\n(S'echo pwned'\ntR."):
-        cache.write_bytes(garbage)
+        for cache in caches:
+            cache.write_bytes(garbage)
         write_files(tmp_path, {"a.yaml": NOTES_DUP})
         code, out, _ = run_cli(["check", "--format", "json"], tmp_path)
         assert diag_tuples(json.loads(out)) == [("SI002", "a.yaml", 3, 1)]
-    assert cache.read_bytes().startswith(b"\x80")  # rebuilt
+        assert all(cache.read_bytes().startswith(b"\x80") for cache in caches)  # rebuilt
 
 
 def test_cache_dir_option_and_env(tmp_path, monkeypatch):
@@ -206,3 +206,18 @@ def test_hostile_files_are_findings_fast(tmp_path):
         ("SI001", "nul.yaml", 2, 4),
     ]
     assert elapsed < 5.0
+
+
+def test_unchanged_recheck_reuses_the_run_and_follows_any_change(tmp_path):
+    write_files(tmp_path, {"a.yaml": NOTES_DUP, "b.yaml": "title: ok\n"})
+    first = run_cli(["check", "--format", "json"], tmp_path)
+    assert (tmp_path / ".si-lint-cache" / "run.pickle").is_file()
+    assert run_cli(["check", "--format", "json"], tmp_path) == first
+    # another file's content, the named paths and the options are all part of the key
+    write_files(tmp_path, {"b.yaml": "title: ok\ntitle: twice\n"})
+    _, out, _ = run_cli(["check", "--format", "json"], tmp_path)
+    assert diag_tuples(json.loads(out)) == [("SI002", "a.yaml", 3, 1), ("SI002", "b.yaml", 2, 1)]
+    _, out, _ = run_cli(["check", "--format", "json", "b.yaml"], tmp_path)
+    assert diag_tuples(json.loads(out)) == [("SI002", "b.yaml", 2, 1)]
+    _, out, _ = run_cli(["check", "--format", "json", "--ignore", "SI002"], tmp_path)
+    assert diag_tuples(json.loads(out)) == []

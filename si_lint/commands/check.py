@@ -62,6 +62,7 @@ def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, 
         trust_implementations=trust_implementations,
         verbose=verbose,
         use_cache=not no_cache,
+        reuse_run=fmt in ("text", "json", "sarif", "github") and not (fix or diff),
         cache_dir=cache_dir,
         jobs=jobs,
     )
