@@ -117,6 +117,8 @@ def test_signature_differs(sig, detail):
     ("from concurrent.futures import ThreadPoolExecutor", "ThreadPoolExecutor()",
      "concurrent.futures.ThreadPoolExecutor"),
     ("import importlib", "importlib.import_module('time')", "importlib.import_module"),
+    ("import os", "eval('1')", "builtins.eval"),
+    ("import os", "hash(a)", "builtins.hash"),
 ])
 def test_nondeterminism_however_imported(imports, expr, shown):
     src = f"{imports}\n\n\ndef p(evidence, *, a):\n    x = 1\n    return bool({expr})\n"
@@ -354,6 +356,12 @@ def test_module_state_writes_point_at_the_write():
         StaticFinding("SI506", 13, 5, "write to module-level `sys`: a primitive must not keep "
                                       "state"),
     ]
+
+
+def test_write_through_globals_is_module_state():
+    src = "def p(evidence, *, a):\n    globals()['SEEN'] = a\n    return True\n"
+    assert review_source(src, "p", ["a"]) == [StaticFinding(
+        "SI506", 2, 5, "write through `globals()`: a primitive must not keep state")]
 
 
 def test_global_declaration_without_write_is_fine():

@@ -77,6 +77,8 @@ _add("threads", ["threading", "_thread", "multiprocessing", "concurrent.futures"
 _add("a dynamic import (its target cannot be reviewed)", ["builtins.__import__",
                                                           "importlib.import_module",
                                                           "importlib.__import__"])
+_add("dynamic code (it cannot be reviewed)", ["builtins.eval", "builtins.exec",
+                                              "builtins.compile"])
 _add("the interpreter's hash seed or object addresses", ["builtins.hash", "builtins.id"])
 
 # SI504: `re` functions and the pattern argument
@@ -316,6 +318,10 @@ class _BodyVisitor(cst.CSTVisitor):
         for t in targets:
             if isinstance(t, cst.StarredElement):
                 t = t.value
+            if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Call) and (
+                    self.mod.qnames(t.value.func) & {"builtins.globals", "builtins.vars"}):
+                self.add("SI506", t, "write through `globals()`: a primitive must not keep state")
+                continue
             if isinstance(t, (cst.Subscript, cst.Attribute)):
                 base = _base_name(t)
                 if base is not None and self.mod.is_module_level(base) in ("global", "import"):
