@@ -60,7 +60,9 @@ _add("randomness", ["random", "secrets", "os.urandom", "os.getrandom", "numpy.ra
 _add("uuid generation", ["uuid.uuid1", "uuid.uuid4", "uuid.getnode"])
 _add("the environment", ["os.environ", "os.environb", "os.getenv", "os.getenvb", "os.putenv",
                          "os.unsetenv", "os.path.expandvars", "os.path.expanduser",
-                         "sys.argv", "os.getcwd", "os.getpid"])
+                         "sys.argv", "os.getcwd", "os.getpid", "locale", "platform",
+                         "getpass", "datetime.datetime.fromtimestamp",
+                         "datetime.date.fromtimestamp"])
 _add("file I/O", ["builtins.open", "builtins.input", "io.open", "io.FileIO", "pathlib",
                   "os.open", "os.read", "os.write", "os.listdir", "os.scandir", "os.walk",
                   "os.stat", "os.lstat", "os.remove", "os.unlink", "os.mkdir", "os.makedirs",
