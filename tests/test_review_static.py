@@ -118,6 +118,11 @@ def test_signature_differs(sig, detail):
      "concurrent.futures.ThreadPoolExecutor"),
     ("import importlib", "importlib.import_module('time')", "importlib.import_module"),
     ("import os", "eval('1')", "builtins.eval"),
+    ("from datetime import datetime as dt", "dt.utcnow()", "datetime.datetime.utcnow"),
+    ("import os.path as osp", "osp.exists('x')", "os.path.exists"),
+    ("from os import path", "path.isfile('x')", "os.path.isfile"),
+    ("import secrets", "secrets.token_hex()", "secrets.token_hex"),
+    ("from multiprocessing import Pool", "Pool()", "multiprocessing.Pool"),
     ("import os", "hash(a)", "builtins.hash"),
 ])
 def test_nondeterminism_however_imported(imports, expr, shown):
