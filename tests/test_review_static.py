@@ -398,3 +398,39 @@ def test_findings_are_deterministic_and_sorted():
         ("SI502", 4, 5), ("SI505", 5, 14), ("SI504", 6, 16), ("SI503", 6, 29),
         ("SI506", 6, 54)]
     assert review_source(textwrap.dedent(src), "p", ["a"]) == first
+
+
+def test_regex_taint_follows_module_helpers():
+    src = '''\
+    import re
+
+    def _compile(ids, flags=0):
+        joined = "|".join(ids)
+        return re.compile(joined, flags)
+
+    def _safe(ids):
+        return re.compile("|".join(map(re.escape, ids)))
+
+    def _rec(ids, n):
+        return _rec(ids, n - 1) if n else re.search(ids[0], "x")
+
+    def p(evidence, *, a, b):
+        x = _compile(a)
+        y = _compile(["literal"])
+        z = _safe(b)
+        w = _rec(n=3, ids=a)
+        return bool(x and y and z and w)
+    '''
+    assert review_source(textwrap.dedent(src), "p", ["a", "b"]) == [
+        StaticFinding("SI504", 5, 12, "`re.compile` pattern is built from a parameter without "
+                      "`re.escape`: a value containing regex metacharacters changes what matches "
+                      "(in helper `_compile`, reached from `p`)"),
+        StaticFinding("SI504", 11, 39, "`re.search` pattern is built from a parameter without "
+                      "`re.escape`: a value containing regex metacharacters changes what matches "
+                      "(in helper `_rec`, reached from `p`)"),
+    ]
+
+
+def test_helper_called_only_with_literals_is_not_tainted():
+    src = "import re\n\ndef _h(x):\n    return re.compile(x)\n\ndef p(evidence, *, a):\n    return bool(_h('lit'))\n"
+    assert codes_at(src) == []

@@ -437,10 +437,48 @@ def _can_exit(loop: cst.For) -> bool:
 # --------------------------------------------------------------------------------------
 # SI504: a small flow-sensitive taint walk over the primitive's statements
 class _Taint:
-    def __init__(self, mod: _Module, params: set[str]):
+    def __init__(self, mod: _Module, params: set[str], primitive: str = ""):
         self.mod = mod
         self.params = params
+        self.primitive = primitive
+        self.where = ""  # " (in helper `h`, reached from `p`)" while inside a helper
         self.findings: list[StaticFinding] = []
+        self.visited: set[tuple[int, frozenset[str]]] = set()
+
+    def follow(self, call: cst.Call, t: frozenset[str]) -> None:
+        """A module-level helper called with a value derived from a parameter: review the
+        helper with the matching parameters tainted (once per helper and taint set)."""
+        if not isinstance(call.func, cst.Name):
+            return
+        helper = self.mod.helper_of(call.func)
+        if helper is None:
+            return
+        p = helper.params
+        positional = [x.name.value for x in list(p.posonly_params) + list(p.params)]
+        names = {x.name.value for x in _all_params(p)}
+        tainted: set[str] = set()
+        for i, a in enumerate(call.args):
+            if a.star:
+                continue
+            if not self.expr(a.value, t):
+                continue
+            if a.keyword is not None:
+                if a.keyword.value in names:
+                    tainted.add(a.keyword.value)
+            elif i < len(positional):
+                tainted.add(positional[i])
+        if not tainted:
+            return
+        key = (id(helper), frozenset(tainted))
+        if key in self.visited or len(self.visited) > 200:
+            return
+        self.visited.add(key)
+        saved = self.where
+        self.where = f" (in helper `{helper.name.value}`, reached from `{self.primitive}`)"
+        try:
+            self.block(helper.body, set(tainted))
+        finally:
+            self.where = saved
 
     # expressions ---------------------------------------------------------------------
     def expr(self, node: cst.CSTNode, t: frozenset[str]) -> bool:
@@ -485,6 +523,7 @@ class _Taint:
             q = self.mod.qnames(call.func)
             hit = sorted(q & _RE_FUNCS)
             if not hit:
+                self.follow(call, t)
                 continue
             pattern = None
             for i, a in enumerate(call.args):
@@ -498,7 +537,7 @@ class _Taint:
                 self.findings.append(StaticFinding(
                     "SI504", line, col,
                     f"`{hit[0]}` pattern is built from a parameter without `re.escape`: "
-                    "a value containing regex metacharacters changes what matches"))
+                    "a value containing regex metacharacters changes what matches" + self.where))
 
     # statements ------------------------------------------------------------------------
     def assign(self, target: cst.BaseExpression, tainted: bool, t: set[str]) -> None:
@@ -742,7 +781,7 @@ def _review(source: str, func_name: str, registry_params: Sequence[str]
 
     # SI504 in the primitive itself
     params = {x.name.value for x in _all_params(func.params)}
-    taint = _Taint(mod, params)
+    taint = _Taint(mod, params, func_name)
     taint.block(func.body, set(params))
     findings.extend(taint.findings)
 
