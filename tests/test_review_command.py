@@ -215,7 +215,8 @@ def test_unknown_git_revision_is_a_usage_error(tmp_path, monkeypatch):
     _git(corpus, "init", "-q")
     code, out = run(["review", "--base", "no-such-rev"], corpus, monkeypatch)
     assert code == 2
-    assert out.startswith("si-lint: git ")
+    assert out.startswith("si-lint: --base no-such-rev: not a profile directory, and not a git "
+                          "revision of the profile directory (git ")
     assert "Traceback" not in out
 
 

@@ -124,7 +124,14 @@ def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Si
         if os.path.abspath(pdir) == os.path.abspath(BUILTIN_DIR):
             return Side(spec, builtin_profile(), BUILTIN_DIR)
         return Side(spec, load_profile(pdir, trust=trust), pdir)
-    pdir = _materialise_rev(spec, head.directory, tmp)
+    try:
+        pdir = _materialise_rev(spec, head.directory, tmp)
+    except ReviewError as exc:
+        msg = str(exc)
+        if msg.startswith("git "):
+            raise ReviewError(f"--base {spec}: not a profile directory, and not a git revision "
+                              f"of the profile directory ({msg})") from None
+        raise
     rel = _norm_rel(head.directory, cwd) if head.directory else "."
     return Side(f"{spec}:{rel}", load_profile(pdir, trust=trust), pdir)
 
