@@ -340,7 +340,10 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
         (profile_fingerprint(profile), config.fingerprint(), options.trust_implementations),
     )
     ctx.cache = cache
-    read = [(f, *read_file(f)) for f in files]
+    read = []
+    for f in files:
+        raw, error = read_file(f)
+        read.append((f, raw, error, hashlib.sha256(raw).hexdigest() if raw is not None else ""))
     run_key = None
     if cache.enabled:
         run_key = _run_key(read, config, cwd, paths, options)
@@ -351,6 +354,7 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
                 return RunResult(findings, nfiles, None, config, skipped, reported)
     checks = all_checks()  # imported only now: an unchanged re-check never needs them
     docs, per_file = _process_files(read, cwd, ctx, checks, cache)
+    del read  # the raw bytes of every file: not needed past the per-file stage
     if profile_dir is not None:
         for d in docs:
             if _is_under(Path(d.abspath), profile_dir):
@@ -390,9 +394,8 @@ def _run_key(read, config: Config, cwd: Path, paths, options: Options) -> str:
     holds the si-lint version, the profile and the effective config)."""
     h = hashlib.sha256()
     h.update(repr((str(cwd), sorted(paths), options.select, options.ignore, options.trust_implementations)).encode())
-    for f, raw, error in read:
-        digest = hashlib.sha256(raw).hexdigest() if raw is not None else f"error:{error}"
-        h.update(f"{f}\0{digest}\n".encode())
+    for f, _raw, error, sha in read:
+        h.update(f"{f}\0{sha or 'error:' + str(error)}\n".encode())
     return h.hexdigest()
 
 
@@ -417,23 +420,20 @@ def _work(item: tuple[str, bytes | None, str | None]) -> tuple[Document, list[Fi
 
 
 def _process_files(read: list, cwd: Path, ctx: Context, checks, cache):
-    """Per-file stage over every file (``read``: (path, bytes, error) triples): cached
+    """Per-file stage over every file (``read``: (path, bytes, error, sha256) tuples): cached
     results where the content is unchanged, the rest in a process pool (``--jobs``) or
     serially. The output depends on neither."""
     root = ctx.config.root
     files = [r[0] for r in read]
     results: dict[int, tuple[Document, list[Finding]]] = {}
     todo: list[tuple[int, str, tuple[str, bytes | None, str | None], str]] = []
-    for i, (f, raw, error) in enumerate(read):
+    for i, (f, raw, error, sha) in enumerate(read):
         key = relpath_of(f, root)
         if raw is not None and cache.enabled:
-            sha = hashlib.sha256(raw).hexdigest()
             hit = cache.get_file(sha, key)
             if hit is not None:
                 results[i] = _from_entry(hit, f, cwd)
                 continue
-        else:
-            sha = ""
         todo.append((i, key, (str(f), raw, error), sha))
 
     _WORKER.update(ctx=ctx, checks=checks, cwd=cwd, keep_positions=cache.enabled)
