@@ -416,3 +416,18 @@ def test_cached_dry_runs_follow_every_change(tmp_path):
     (tmp_path / "si-lint.toml").write_text("require-band-coverage = true\n")
     assert both(tmp_path) == [("SI401", "fixtures/2.yaml", 2, 17),
                               ("SI403", S, 8, 1), ("SI406", S, 8, 1)]
+
+
+def test_si401_and_si402_relate_to_the_row_that_fired(tmp_path):
+    files = {S: composite(GATE + FACTOR_ROW + NAMED_ROW + ELSE_ROW),
+             "fixtures/b.yaml": fixture("{score: 1.0, row: 2}", PARTIAL),
+             "t.yaml": scenario(sid="other"),
+             "fixtures/c.yaml": fixture("{score: 1.0}", WRONG, sid="other")}
+    report, got = diags(tmp_path, files, "--select", "SI401,SI402")
+    assert got == [("SI401", "fixtures/b.yaml", 2, 17, "error"),
+                   ("SI402", "fixtures/b.yaml", 2, 27, "error"),
+                   ("SI401", "fixtures/c.yaml", 2, 17, "error")]
+    row3 = {"path": S, "line": 20, "column": 9, "message": "row 3 of the scenario's table fired"}
+    binding = {"path": "t.yaml", "line": 8, "column": 1,
+               "message": "row 4 of template C-DA-001 fired for this binding"}
+    assert [d["related"] for d in report["diagnostics"]] == [[row3], [row3], [binding]]

@@ -19,7 +19,9 @@ dry run only decides what to evaluate and where to report.
   fixture did not get the score it expects — with the evaluator's error in the message;
   SI402 is not reported then (there is no row to compare).
 * SI402 (at the ``expect.row`` value): ``expect.row`` is given and another row fired. Both
-  SI401 and SI402 are reported when both differ: they are different nodes.
+  SI401 and SI402 are reported when both differ: they are different nodes. Both list the
+  row that fired as a related location (a composite's row; for a template binding the
+  scenario's ``scoring`` key, as the template lives in the profile).
 * SI403: each table row that no fixture of the scenario fired (rows fired by fixtures
   whose verdict is an error or that are SI408 do not count). A template's table lives in
   the profile, not in the scenario, so for a template binding the finding is at the
@@ -39,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from si_lint.checks.base import corpus_check
-from si_lint.findings import Diag
+from si_lint.findings import Diag, Related
 
 PROBE_HELP = {
     "SI404": "bind `exclude_tool_echo: true`, so that lines copied from tool output are not "
@@ -190,25 +192,37 @@ def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
         return out
     score, row = verdict["score"], verdict["row"]
     plan.covered.add(row)
+    related = (_fired(plan, row),)
     if exp_score is not None and score != exp_score:
         out.append(Diag("SI401", ("expect", "score"),
                         f"fixture scores {score!r} at {_row_text(plan.table, row - 1)}, but "
                         f"`expect.score` is {expect['score']!r}",
-                        on="value", file=doc.relpath,
+                        on="value", file=doc.relpath, related=related,
                         help="the table and the fixture disagree: fix the table, the "
                              "evidence, or the expectation"))
     if exp_row is not None and row != exp_row:
         out.append(Diag("SI402", ("expect", "row"),
                         f"fixture fired {_row_text(plan.table, row - 1)}, but `expect.row` is "
                         f"{exp_row}",
-                        on="value", file=doc.relpath,
+                        on="value", file=doc.relpath, related=related,
                         help="the table and the fixture disagree: fix the table, the "
                              "evidence, or the expectation"))
     return out
 
 
+def _fired(plan: _Plan, row: int) -> Related:
+    """Where the row that fired is: the composite's row, or the scenario's binding of its
+    template (the template itself lives in the profile)."""
+    if plan.composite:
+        return Related(plan.doc.relpath, ("scoring", "composite", "table", row - 1),
+                       f"row {row} of the scenario's table fired")
+    template = plan.scenario["scoring"].get("template")
+    return Related(plan.doc.relpath, ("scoring",),
+                   f"row {row} of template {template} fired for this binding")
+
+
 #: bump when what a dry run reports changes (it is part of every memo key)
-MEMO_VERSION = "si-dryrun/1"
+MEMO_VERSION = "si-dryrun/2"
 
 
 @corpus_check("SI401", "SI402", "SI403", "SI404", "SI405", "SI406", "SI407", "SI408", "SI409")
