@@ -27,30 +27,34 @@ class Profile:
     root: Path | None = None
 
     # convenience views -------------------------------------------------------------
+    def _list(self, key: str) -> list:
+        value = self.registry.get(key) if isinstance(self.registry, Mapping) else None
+        return value if isinstance(value, list) else []
+
     @property
     def primitives(self) -> dict[str, Mapping[str, Any]]:
         out: dict[str, Mapping[str, Any]] = {}
-        for p in self.registry.get("primitives") or []:
+        for p in self._list("primitives"):
             if isinstance(p, Mapping) and isinstance(p.get("name"), str):
                 out.setdefault(p["name"], p)
         return out
 
     @property
     def channels(self) -> list[str]:
-        return [c for c in self.registry.get("channels") or [] if isinstance(c, str)]
+        return [c for c in self._list("channels") if isinstance(c, str)]
 
     @property
     def candidates(self) -> list[str]:
-        return [c for c in self.registry.get("candidates") or [] if isinstance(c, str)]
+        return [c for c in self._list("candidates") if isinstance(c, str)]
 
     @property
     def synonyms(self) -> Mapping[str, list[str]]:
-        s = self.registry.get("synonyms")
+        s = self.registry.get("synonyms") if isinstance(self.registry, Mapping) else None
         return s if isinstance(s, Mapping) else {}
 
     @property
     def ratified_budgets(self) -> Mapping[str, int]:
-        b = self.registry.get("ratified_budgets")
+        b = self.registry.get("ratified_budgets") if isinstance(self.registry, Mapping) else None
         return b if isinstance(b, Mapping) else {}
 
 

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ..profile import BUILTIN_PRIMITIVES, Profile
-from .static import StaticFinding, review_source
 
 CODES = ("SI501", "SI502", "SI503", "SI504", "SI505", "SI506", "SI507")
 
@@ -180,6 +179,8 @@ def review_profile(profile: Profile, sources: Mapping[str, str] | None = None
             findings.append(ImplFinding("SI501", name, f"`{name}`: {problem}",
                                         registry_path=impl_path, on="value"))
             continue
+        from .static import review_source  # libcst: imported only when there is code to read
+
         for f in review_source(source, func, _param_names(entry)):
             if f.code == "SI501" and not f.message.startswith("implementation module"):
                 findings.append(ImplFinding(
@@ -202,6 +203,6 @@ def profile_relpath(registry_relpath: str, rel_in_profile: str) -> str:
     return joined.replace(os.sep, "/")
 
 
-__all__ = ["CODES", "HELP", "ImplFinding", "StaticFinding", "review_profile",
+__all__ = ["CODES", "HELP", "ImplFinding", "review_profile",
            "used_by_templates", "table_primitives", "primitives_in", "split_spec",
            "profile_relpath"]
