@@ -340,10 +340,11 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
         (profile_fingerprint(profile), config.fingerprint(), options.trust_implementations),
     )
     ctx.cache = cache
-    read = []
+    read = []  # (path, error, sha256): the bytes are not kept (memory on large corpora)
     for f in files:
         raw, error = read_file(f)
-        read.append((f, raw, error, hashlib.sha256(raw).hexdigest() if raw is not None else ""))
+        read.append((f, error, hashlib.sha256(raw).hexdigest() if raw is not None else ""))
+        del raw
     run_key = None
     if cache.enabled:
         run_key = _run_key(read, config, cwd, paths, options)
@@ -354,7 +355,6 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
                 return RunResult(findings, nfiles, None, config, skipped, reported)
     checks = all_checks()  # imported only now: an unchanged re-check never needs them
     docs, per_file = _process_files(read, cwd, ctx, checks, cache)
-    del read  # the raw bytes of every file: not needed past the per-file stage
     if profile_dir is not None:
         for d in docs:
             if _is_under(Path(d.abspath), profile_dir):
@@ -394,7 +394,7 @@ def _run_key(read, config: Config, cwd: Path, paths, options: Options) -> str:
     holds the si-lint version, the profile and the effective config)."""
     h = hashlib.sha256()
     h.update(repr((str(cwd), sorted(paths), options.select, options.ignore, options.trust_implementations)).encode())
-    for f, _raw, error, sha in read:
+    for f, error, sha in read:
         h.update(f"{f}\0{sha or 'error:' + str(error)}\n".encode())
     return h.hexdigest()
 
@@ -410,6 +410,8 @@ def _work(item: tuple[str, bytes | None, str | None]) -> tuple[Document, list[Fi
     Returns the document without its positions (see ``Document.pos``)."""
     path, raw, error = item
     ctx, checks, cwd = _WORKER["ctx"], _WORKER["checks"], _WORKER["cwd"]
+    if raw is None and error is None:
+        raw, error = read_file(Path(path))  # read here, in the worker: no bytes cross processes
     doc = load_document(Path(path), cwd, raw, error)
     diags = file_diags(doc, ctx, checks)
     findings = [locate(d, doc, {doc.relpath: doc}, doc.relpath) for d in diags]
@@ -420,21 +422,21 @@ def _work(item: tuple[str, bytes | None, str | None]) -> tuple[Document, list[Fi
 
 
 def _process_files(read: list, cwd: Path, ctx: Context, checks, cache):
-    """Per-file stage over every file (``read``: (path, bytes, error, sha256) tuples): cached
+    """Per-file stage over every file (``read``: (path, read error, sha256) triples): cached
     results where the content is unchanged, the rest in a process pool (``--jobs``) or
     serially. The output depends on neither."""
     root = ctx.config.root
     files = [r[0] for r in read]
     results: dict[int, tuple[Document, list[Finding]]] = {}
     todo: list[tuple[int, str, tuple[str, bytes | None, str | None], str]] = []
-    for i, (f, raw, error, sha) in enumerate(read):
+    for i, (f, error, sha) in enumerate(read):
         key = relpath_of(f, root)
-        if raw is not None and cache.enabled:
+        if error is None and cache.enabled:
             hit = cache.get_file(sha, key)
             if hit is not None:
                 results[i] = _from_entry(hit, f, cwd)
                 continue
-        todo.append((i, key, (str(f), raw, error), sha))
+        todo.append((i, key, (str(f), None, error), sha))
 
     _WORKER.update(ctx=ctx, checks=checks, cwd=cwd, keep_positions=cache.enabled)
     jobs = ctx.options.jobs or os.cpu_count() or 1
@@ -458,6 +460,30 @@ def _process_files(read: list, cwd: Path, ctx: Context, checks, cache):
     return docs, per_file
 
 
+def _work_packed(item) -> tuple:
+    """``_work`` for a pool worker: the document's data travels as marshal bytes, which is
+    faster than pickle and keeps the loader's interned keys interned in the parent."""
+    import marshal
+
+    doc, findings = _work(item)
+    try:
+        data = marshal.dumps(doc.data)
+    except ValueError:  # not marshalable (cannot happen for loader output): send as is
+        return doc, findings
+    doc.data = None
+    return doc, findings, data
+
+
+def _unpack(result: tuple) -> tuple:
+    import marshal
+
+    if len(result) == 3:
+        doc, findings, data = result
+        doc.data = marshal.loads(data)
+        return doc, findings
+    return result
+
+
 def _pool_map(items: list, jobs: int, advance=lambda: None) -> list:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -470,8 +496,8 @@ def _pool_map(items: list, jobs: int, advance=lambda: None) -> list:
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=mp) as pool:
             out = []
-            for result in pool.map(_work, items, chunksize=chunk):
-                out.append(result)
+            for result in pool.map(_work_packed, items, chunksize=chunk):
+                out.append(_unpack(result))
                 advance()
             return out
     except Exception:  # a broken pool must not lose the run: do it serially

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +54,13 @@ _INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
 _NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
 # characters that make a plain scalar possibly non-string: fast path for the common case
 _MAYBE_SPECIAL = frozenset("0123456789+-.~nNtTfF")
+
+
+#: keys and short string values are interned: a corpus repeats them thousands of times
+#: (``kind``, ``tool_call``, ``agent_response`` …), and marshal keeps interning across
+#: processes, so a large corpus holds one copy of each
+_intern = sys.intern
+_INTERN_MAX = 40
 
 
 def resolve_plain(text: str) -> Any:
@@ -345,7 +353,10 @@ class _Builder:
         value = ev.value
         plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
         if kind is None:
-            return resolve_plain(value) if plain else value
+            value = resolve_plain(value) if plain else value
+            if type(value) is str and len(value) <= _INTERN_MAX:
+                value = _intern(value)
+            return value
         if kind == "str":
             return value
         resolved = resolve_plain(value)
@@ -476,7 +487,7 @@ class _Builder:
         start = ev.start_mark
         if cls is E.ScalarEvent:
             self._tag_kind(ev, "key")
-            key = ev.value
+            key = _intern(ev.value)
         elif cls is E.AliasEvent:
             val = self.anchors.get(ev.anchor, (None, 1))[0]
             if isinstance(val, (str, int, float, bool)) or val is None:
