@@ -38,7 +38,8 @@ Everything runs in path order; nothing depends on file order or the hash seed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from si_lint.checks.base import corpus_check
 from si_lint.findings import Diag, Related

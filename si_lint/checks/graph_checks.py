@@ -23,7 +23,8 @@ named files. Locations (SPEC §8):
 from __future__ import annotations
 
 import difflib
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from si_lint.checks.base import corpus_check
 from si_lint.findings import Diag, Related
