@@ -339,8 +339,10 @@ def discover(root: Path, config: Config, cwd: Path) -> tuple[list[Path], list[tu
 def relpath_of(path: Path | str, cwd: Path) -> str:
     """``path`` relative to ``cwd``, '/'-separated (a string prefix test first: this runs
     for every file of every run)."""
-    absolute = os.path.abspath(path)
     base = str(cwd).rstrip(os.sep) + os.sep
+    if type(path) is str and path.startswith(base) and os.sep + "." not in path:
+        return path[len(base):].replace(os.sep, "/")  # already absolute and normal
+    absolute = os.path.abspath(path)
     if absolute.startswith(base):
         rel = absolute[len(base):]
     else:

@@ -430,6 +430,7 @@ def _process_files(read: list, cwd: Path, ctx: Context, checks, cache):
     results: dict[int, tuple[Document, list[Finding]]] = {}
     todo: list[tuple[int, str, tuple[str, bytes | None, str | None], str]] = []
     for i, (f, error, sha) in enumerate(read):
+        f = str(f)
         key = relpath_of(f, root)
         if error is None and cache.enabled:
             hit = cache.get_file(sha, key)
@@ -542,7 +543,8 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
 
 
 def _is_under(path: Path | str, root: Path | str) -> bool:
-    p, r = os.path.abspath(path), os.path.abspath(root)
+    p = path if type(path) is str and os.path.isabs(path) else os.path.abspath(path)
+    r = os.path.abspath(root)
     return p == r or p.startswith(r.rstrip(os.sep) + os.sep)
 
 
