@@ -112,3 +112,11 @@ def test_unknown_scenario_only_when_unknown_in_the_whole_corpus(tmp_path):
     write_files(tmp_path, files)
     _, got = findings(tmp_path, "runs/ok.yaml", "runs/bad.yaml")
     assert got == [("SI303", "runs/bad.yaml", 1, 11)]
+
+
+def test_a_subdirectory_as_the_default_path_reports_only_what_is_under_it(tmp_path):
+    write_files(tmp_path, FILES)
+    _, got = findings(tmp_path / "fixtures")
+    # the scenario findings (SI403 in ../scenarios/a.yaml, SI301 in ../scenarios/b.yaml)
+    # are outside the named directory
+    assert got == [("SI401", "f.yaml", 2, 17)]
