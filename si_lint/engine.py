@@ -543,7 +543,7 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
 
 
 def _is_under(path: Path | str, root: Path | str) -> bool:
-    p = path if type(path) is str and os.path.isabs(path) else os.path.abspath(path)
+    p = os.path.abspath(path)
     r = os.path.abspath(root)
     return p == r or p.startswith(r.rstrip(os.sep) + os.sep)
 
@@ -563,5 +563,5 @@ def _reported(corpus: Corpus, named_files: list[Path], named_dirs: list[Path], c
 
 
 def _under_named(relpath: str, named_dirs: list[Path], cwd: Path) -> bool:
-    p = os.path.join(str(cwd), relpath)
+    p = os.path.normpath(os.path.join(str(cwd), relpath))  # relpath may climb ('../x')
     return any(_is_under(p, d) for d in named_dirs)
