@@ -28,7 +28,8 @@ Decisions (documented in the rules entries):
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterator
 
 from si_lint.checks.base import file_check
 from si_lint.checks.tables import (

@@ -30,7 +30,8 @@ from __future__ import annotations
 import json
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterator
 
 from si_lint.checks.base import file_check
 from si_lint.findings import Diag

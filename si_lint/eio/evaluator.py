@@ -20,7 +20,8 @@ from __future__ import annotations
 import hashlib
 import math
 from decimal import ROUND_HALF_EVEN, Decimal
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from si_lint.eio import model
 

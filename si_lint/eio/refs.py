@@ -9,7 +9,8 @@ EIO nodes and edges to the corpus graph.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterable, Iterator
 
 import networkx as nx
 

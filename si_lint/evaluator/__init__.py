@@ -25,7 +25,8 @@ No I/O, no clock, no randomness, no module-level mutable state.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..profile import Profile
 from .errors import EvaluationError

@@ -17,7 +17,8 @@ Invalid arguments and empty identifiers/phrases raise
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .errors import EvaluationError
 from .text import KNOWN_CHANNELS, normalize, occurs, sentences_with, transcript

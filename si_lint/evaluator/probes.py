@@ -76,7 +76,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..profile import Profile
 from .tables import CompiledTable, compile_table, locate_table, walk

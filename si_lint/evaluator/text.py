@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .errors import EvaluationError
 
