@@ -296,7 +296,7 @@ def _probe_diags(plan: _Plan, profile) -> list[Diag]:
     from si_lint.evaluator import probes
 
     out = []
-    for probe in probes(plan.scenario, profile):
+    for probe in probes(plan.scenario, profile, plan.compiled):
         verdict = plan.verdict(probe.artifact, profile)
         message = probe.check(verdict, plan.table)
         if message:

@@ -243,14 +243,17 @@ def _artifact(scenario: Any, events: list[dict]) -> dict:
     return art
 
 
-def probes(scenario: Any, profile: Profile) -> list[Probe]:
-    """The probes for a scenario's table (``[]`` when the table does not validate)."""
+def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]:
+    """The probes for a scenario's table (``[]`` when the table does not validate).
+    ``compiled`` is the scenario's table as :func:`compile_table` compiled it, when the
+    caller has it already (the dry run compiles each table once)."""
     located = locate_table(scenario, profile)
     if isinstance(located, str):
         return []
     table, bindings, composite = located
-    compiled = compile_table(table, bindings, composite=composite, profile=profile,
-                             scenario=scenario)
+    if compiled is None:
+        compiled = compile_table(table, bindings, composite=composite, profile=profile,
+                                 scenario=scenario)
     if isinstance(compiled, str):
         return []
     inp = _inputs(compiled, profile)
