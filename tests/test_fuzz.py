@@ -119,3 +119,62 @@ def test_mutated_example_corpus(tmp_path_factory, data):
         path = root / "corpus" / rel
         path.write_text(_mutate(path.read_text(), data))
     lint(root / "corpus")
+
+
+# ---- eval and eio on generated inputs: exit 0, 1 or 2, never a traceback ----------------
+
+from conftest import run_cli  # noqa: E402
+
+SCENARIO = CORPUS / "scenarios" / "mail-relay-smtp-port.yaml"
+EIO_MODULE = CORPUS / "eio" / "eio.context.criteria.yaml"
+
+events = st.lists(
+    st.dictionaries(
+        st.sampled_from(["kind", "text", "response", "final", "tool", "args"]),
+        st.one_of(st.sampled_from(["tool_call", "agent_response", "reasoning", "other"]),
+                  st.text(max_size=40), st.booleans(), st.none(), st.integers(), values),
+        max_size=5,
+    ),
+    max_size=6,
+)
+
+
+@FUZZ
+@given(evs=events, extra=st.dictionaries(st.sampled_from(KEYS), values, max_size=3))
+def test_eval_on_generated_evidence(tmp_path_factory, evs, extra):
+    root = _fresh(tmp_path_factory)
+    artifact = {**extra, "events": evs}
+    (root / "e.json").write_text(json.dumps(artifact, allow_nan=True))
+    (root / "e.jsonl").write_text(json.dumps(artifact, allow_nan=True) + "\n\n{not json\n")
+    code, out, err = run_cli(["eval", str(SCENARIO), "e.json", "e.jsonl", "--format", "json"], root)
+    assert code in (0, 1), (code, out, err)
+    assert [r["evidence"] for r in json.loads(out)] == ["e.json", "e.jsonl:1", "e.jsonl:3"]  # N is the line number
+
+
+@FUZZ
+@given(doc=documents)
+def test_eval_with_a_generated_scenario(tmp_path_factory, doc):
+    root = _fresh(tmp_path_factory)
+    (root / "s.json").write_text(json.dumps(doc, allow_nan=True))
+    code, out, err = run_cli(["eval", "s.json", str(CORPUS / "runs" / "mail-relay-agent-a.yaml")], root)
+    assert code in (0, 1, 2), (code, out, err)
+
+
+artifacts = st.lists(
+    st.dictionaries(
+        st.sampled_from(["name", "kind", "text"]),
+        st.one_of(st.sampled_from(["eio.artifact.system-prompt", "eio.artifact.policy", "eio.artifact.tool-schema",
+                                   "eio.artifact.context", "p.md"]), st.text(max_size=60), st.none(), st.integers()),
+        max_size=3,
+    ),
+    max_size=4,
+)
+
+
+@FUZZ
+@given(arts=artifacts, extra=st.dictionaries(st.sampled_from(["module", "profile", "assessor_ratings", "expect"]), values, max_size=3))
+def test_eio_on_generated_inputs(tmp_path_factory, arts, extra):
+    root = _fresh(tmp_path_factory)
+    (root / "in.json").write_text(json.dumps({**extra, "context_artifacts": arts}, allow_nan=True))
+    code, out, err = run_cli(["eio", str(EIO_MODULE), "in.json", "--format", "json"], root)
+    assert code in (0, 1, 2), (code, out, err)
