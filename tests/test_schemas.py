@@ -230,7 +230,7 @@ def test_fixture_top_level_shape():
 
 
 def test_fixture_messages():
-    data = {"events": "none", "expect": {"score": True, "row": 1.5, "rwo": 2}}
+    data = {"scenario": "s", "events": "none", "expect": {"score": True, "row": 1.5, "rwo": 2}}
     assert validate("fixture", data) == [
         (("events",), '`events` must be a list, not a string "none"', "value"),
         (("expect", "row"), "`expect.row` must be an integer, not a number 1.5", "value"),
@@ -240,16 +240,24 @@ def test_fixture_messages():
 
 
 def test_fixture_expect_needs_a_score_and_must_be_a_mapping():
-    assert validate("fixture", {"events": [], "expect": {"row": 2}}) == [
+    assert validate("fixture", {"scenario": "s", "events": [], "expect": {"row": 2}}) == [
         (("expect",), "`expect` is missing the required key `score`", "key")
     ]
-    assert pairs("fixture", {"events": [], "expect": 1.0}) == [(("expect",), "value")]
+    assert pairs("fixture", {"scenario": "s", "events": [], "expect": 1.0}) == [(("expect",), "value")]
+
+
+def test_a_fixture_must_name_its_scenario():
+    # without `scenario` a fixture could never be dry-run: its `expect` would check nothing
+    assert validate("fixture", {"events": [], "expect": {"score": 1.0}}) == [
+        ((), "the document is missing the required key `scenario`", "key"),
+    ]
+    assert validate("evidence", {"events": []}) == []  # evidence may omit it (SPEC §5)
 
 
 def test_event_contents_are_left_to_the_dry_run():
     # SI408's business: non-string text/response, `final: "yes"`, no kind at all
     events = [{"text": 5}, {"kind": "tool_call", "response": ["x"]}, {"kind": "agent_response", "final": "yes"}]
-    assert validate("fixture", {"events": events, "expect": {"score": 0}}) == []
+    assert validate("fixture", {"scenario": "s", "events": events, "expect": {"score": 0}}) == []
     assert validate("evidence", {"events": events, "run_id": "r-1"}) == []
 
 
