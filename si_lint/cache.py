@@ -48,6 +48,24 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"refusing {module}.{name} in the cache")
 
 
+def code_fingerprint() -> str:
+    """si-lint's own code and data as installed (paths, sizes, modification times), so a
+    changed checkout without a version bump never serves results of the old code."""
+    from .resources import data_dir
+
+    pkg = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for base, pattern in ((pkg, "*.py"), (data_dir("rules"), "*.yaml"), (data_dir("schemas"), "*.json"),
+                          (pkg / "profile_data", "*.yaml")):
+        for path in sorted(base.rglob(pattern)):
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
 def profile_fingerprint(profile) -> str:
     """Hash of everything in the profile that results depend on."""
     h = hashlib.sha256()
@@ -75,7 +93,7 @@ def _canonical(value: Any) -> Any:
 class Cache:
     def __init__(self, directory: Path | None, header: tuple):
         self.directory = directory
-        self.header = (MAGIC, __version__) + tuple(header)
+        self.header = (MAGIC, __version__, code_fingerprint()) + tuple(header)
         self.files: dict[str, Any] = {}
         self.memo: dict[Any, Any] = {}
         self._used_files: dict[str, Any] = {}
