@@ -187,13 +187,21 @@ class Cache:
             gitignore = self.directory / ".gitignore"
             if not gitignore.exists():
                 gitignore.write_text("*\n")
-            blob = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-            from .fsutil import atomic_write
+            import tempfile
 
-            target = self.directory / name
-            if not target.exists():
-                target.touch()
-            atomic_write(target, blob)
+            # streamed into a temporary file, then renamed: no second copy of the whole
+            # cache in memory, and readers see the old file or the new one, never half
+            fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".tmp", dir=self.directory)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(tmp, self.directory / name)
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+                raise
         except (OSError, pickle.PicklingError, TypeError, AttributeError):
             pass  # a read-only tree still lints; it just isn't cached
 
