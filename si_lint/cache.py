@@ -1,6 +1,7 @@
 """The result cache (SPEC §9): ``.si-lint-cache/`` at the corpus root.
 
-``results.pickle`` holds two tables:
+``results.pickle`` holds two tables, written as a stream of small pickles (a header, one
+item per entry, an end marker):
 
 - ``files``: per-file results keyed on the file's content hash. An entry is only used
   when the si-lint version, the profile fingerprint and the effective configuration are
@@ -30,7 +31,7 @@ from typing import Any
 
 from . import __version__
 
-MAGIC = "si-lint-cache/1"
+MAGIC = "si-lint-cache/2"
 FILENAME = "results.pickle"
 RUN_FILENAME = "run.pickle"
 
@@ -120,15 +121,25 @@ class Cache:
         if self._loaded:
             return
         self._loaded = True
-        obj = self._load(self.directory / FILENAME)
-        if obj is None:
-            return
-        if not (isinstance(obj, dict) and obj.get("header") == self.header):
+        files: dict = {}
+        memo: dict = {}
+        try:
+            with open(self.directory / FILENAME, "rb") as fh:
+                # one unpickler per item: each item was written with a memo of its own
+                head = _Unpickler(fh).load()
+                if not (isinstance(head, dict) and head.get("header") == self.header):
+                    self.dirty = True
+                    return
+                while True:
+                    item = _Unpickler(fh).load()
+                    if item == ("end",):
+                        break
+                    table, key, value = item
+                    (files if table == "f" else memo)[key] = value
+        except Exception:  # missing, corrupt, truncated (no end marker), foreign: rebuild
             self.dirty = True
             return
-        files, memo = obj.get("files"), obj.get("memo")
-        if isinstance(files, dict) and isinstance(memo, dict):
-            self.files, self.memo = files, memo
+        self.files, self.memo = files, memo
 
     # per-file results -------------------------------------------------------------------
     # whole runs ------------------------------------------------------------------------
@@ -179,7 +190,17 @@ class Cache:
             return
         if not self.dirty and len(self._used_files) == len(self.files) and len(self._used_memo) == len(self.memo):
             return
-        self._write(FILENAME, {"header": self.header, "files": self._used_files, "memo": self._used_memo})
+        self._write(FILENAME, None)
+
+    def _items(self):
+        """The per-file table as a stream of small pickles: one pickler memo per entry,
+        never one over every object of the corpus (hundreds of MB at 40,000 files)."""
+        yield {"header": self.header}
+        for key, value in self._used_files.items():
+            yield ("f", key, value)
+        for key, value in self._used_memo.items():
+            yield ("m", key, value)
+        yield ("end",)
 
     def _write(self, name: str, obj) -> None:
         try:
@@ -194,7 +215,8 @@ class Cache:
             fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".tmp", dir=self.directory)
             try:
                 with os.fdopen(fd, "wb") as fh:
-                    pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL)
+                    for item in (self._items() if obj is None else (obj,)):
+                        pickle.dump(item, fh, protocol=pickle.HIGHEST_PROTOCOL)
                 os.replace(tmp, self.directory / name)
             except BaseException:
                 try:

@@ -369,6 +369,9 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
     root_rel = relpath_of(config.root, cwd)
     for diag in corpus_diags(corpus, ctx, checks):
         findings.append(locate(diag, by_path.get(diag.file or ""), by_path, root_rel))
+        doc = by_path.get(diag.file or "")
+        if doc is not None and doc.pos_blob is not None:
+            doc.pos = None  # positions are re-read from the blob if needed: keep memory flat
     for path, reason in walk_problems:
         findings.append(
             Finding(relpath_of(path, cwd), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {reason}")
