@@ -27,8 +27,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # jsonschema is imported when a document is first validated
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 from .findings import format_path
 from .resources import data_dir
@@ -71,8 +74,10 @@ def load_schema(kind: str) -> dict[str, Any]:
 
 
 @cache
-def validator(kind: str) -> Draft202012Validator:
+def validator(kind: str) -> "Draft202012Validator":
     """The compiled validator of ``kind`` (one per kind and process)."""
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(load_schema(kind))
 
 
@@ -106,11 +111,11 @@ def validate(kind: str, data: Any) -> list[SchemaError]:
 # -- oneOf / anyOf: pick the best branch ------------------------------------------------
 
 
-def _leaves(err: ValidationError) -> list[ValidationError]:
+def _leaves(err: "ValidationError") -> "list[ValidationError]":
     """The errors to report for ``err``: itself, or the best ``oneOf``/``anyOf`` branch's."""
     if err.validator not in ("oneOf", "anyOf") or not err.context:
         return [err]
-    branches: dict[int, list[ValidationError]] = {}
+    branches: "dict[int, list[ValidationError]]" = {}
     for sub in err.context:
         branches.setdefault(sub.relative_schema_path[0], []).append(sub)
     depth = len(err.absolute_path)
@@ -126,7 +131,7 @@ def _leaves(err: ValidationError) -> list[ValidationError]:
     _index, errs = min(
         fitting, key=lambda b: (-max(len(e.absolute_path) for e in b[1]), len(b[1]), b[0])
     )
-    out: list[ValidationError] = []
+    out: "list[ValidationError]" = []
     for sub in errs:
         out.extend(_leaves(sub))
     return out
@@ -145,7 +150,7 @@ _TYPE_NAMES = {
 }
 
 
-def _describe(err: ValidationError) -> Iterable[tuple[DocPath, int, str, str]]:
+def _describe(err: "ValidationError") -> Iterable[tuple[DocPath, int, str, str]]:
     """(path, rank, message, on) for one leaf error; rank < 0 marks a missing key (message = name)."""
     path: DocPath = tuple(err.absolute_path)
     kw = err.validator
