@@ -11,6 +11,27 @@ SEVERITIES = ("error", "warning", "info")
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 
 
+def type_name(value: Any) -> str:
+    """A value's YAML type as messages name it, with its article: ``an integer``,
+    ``a string``, ``a float``, ``null``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    name = type(value).__name__
+    return ("an " if name[:1] in "aeiou" else "a ") + name
+
+
 def format_path(path: Path_) -> str:
     """Render a document path as ``scoring.bindings.channels[1]``."""
     out = ""

@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # jsonschema is imported when a document is first validated
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
-from .findings import format_path
+from .findings import format_path, type_name
 from .resources import data_dir
 
 #: every kind that has a schema: the SPEC §1 document kinds, then the configuration table
@@ -237,22 +237,7 @@ def _show(value: Any) -> str:
     return f"{kind} {text}"
 
 
-def _kind_of(value: Any) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if value is None:
-        return "null"
-    return type(value).__name__
+_kind_of = type_name
 
 
 def _scalar(value: Any) -> str:

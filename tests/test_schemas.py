@@ -233,7 +233,7 @@ def test_fixture_messages():
     data = {"scenario": "s", "events": "none", "expect": {"score": True, "row": 1.5, "rwo": 2}}
     assert validate("fixture", data) == [
         (("events",), '`events` must be a list, not a string "none"', "value"),
-        (("expect", "row"), "`expect.row` must be an integer, not a number 1.5", "value"),
+        (("expect", "row"), "`expect.row` must be an integer, not a float 1.5", "value"),
         (("expect", "rwo"), "unexpected key `rwo` in `expect`; allowed keys: `score` and `row`", "key"),
         (("expect", "score"), "`expect.score` must be a number, not a boolean true", "value"),
     ]
@@ -317,7 +317,7 @@ def test_eio_module_structure_errors():
             "`requires_any` and `description`",
             "key",
         ),
-        (("eio", "version"), "`eio.version` must be a string, not a number 0.2", "value"),
+        (("eio", "version"), "`eio.version` must be a string, not a float 0.2", "value"),
         (("imports", 0), "`imports[0]` is missing the required key `module`", "key"),
     ]
 
@@ -360,7 +360,7 @@ def test_one_of_a_string_reports_the_status_branch():
 
 def test_one_of_a_deeper_error_in_the_right_branch():
     assert validate("eio-input", eio_input({"c": {"score": 1.5}})) == [
-        (("expect", "c", "score"), "`expect.c.score` must be at most 1, not a number 1.5", "value")
+        (("expect", "c", "score"), "`expect.c.score` must be at most 1, not a float 1.5", "value")
     ]
 
 

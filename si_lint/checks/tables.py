@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from typing import Any, Iterator
 
 from si_lint.checks.base import file_check
-from si_lint.findings import Diag
+from si_lint.findings import Diag, type_name
 from si_lint.fix import replace_item, set_list
 
 Path = tuple
@@ -238,28 +238,7 @@ def _code_key_diag(path: Path) -> Diag:
                      "or extend the registry")
 
 
-def _type_name(value: Any) -> str:
-    """The value's YAML type with its article: ``an integer``, ``a string``."""
-    name = _bare_type(value)
-    return ("an " if name[0] in "aeiou" else "a ") + name
-
-
-def _bare_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, dict):
-        return "mapping"
-    return type(value).__name__
+_type_name = type_name  # formb imports it from here
 
 
 def _params(prim: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
