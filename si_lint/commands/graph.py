@@ -237,6 +237,11 @@ def command(paths, fmt, focus_node, output):
             click.echo(f"si-lint: {output}: cannot write: {exc.strerror or exc}", err=True)
             sys.exit(2)
     else:
-        out = click.get_binary_stream("stdout")
-        out.write(data)
-        out.flush()
+        sys.stdout.flush()
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:  # a text-only stream: decode (the formats are UTF-8 text)
+            sys.stdout.write(data.decode("utf-8"))
+            sys.stdout.flush()
+        else:
+            out.write(data)
+            out.flush()
