@@ -71,9 +71,10 @@ class RunResult:
 # loading
 
 
-def scan_suppressions(text: str) -> list[tuple[int, int, str, tuple[str, ...]]]:
+def scan_suppressions(text: str, quiet_spans=()) -> list[tuple[int, int, str, tuple[str, ...]]]:
     """Suppression comments: (line the comment is on, column, kind, codes). ``kind`` is
-    ``line`` (inline), ``above`` (alone on its line: covers the next line) or ``file``."""
+    ``line`` (inline), ``above`` (alone on its line: covers the next line) or ``file``.
+    Text inside a scalar (``quiet_spans``, from the loader) is data, never a comment."""
     if "si-lint:" not in text:
         return []
     out = []
@@ -85,6 +86,8 @@ def scan_suppressions(text: str) -> list[tuple[int, int, str, tuple[str, ...]]]:
             continue
         codes = tuple(c.strip() for c in m.group(2).split(",") if c.strip())
         col = m.start() + 1
+        if any(start <= (i, col) < end for start, end in quiet_spans):
+            continue
         if m.group(1) == "disable-file":
             kind = "file"
         elif line[: m.start()].strip() == "":
@@ -136,7 +139,7 @@ def load_document(path: Path, cwd: Path, raw: bytes | None = None, error: str | 
         loaded.pos,
         sha=hashlib.sha256(raw).hexdigest(),
         load_findings=list(loaded.findings),
-        suppressions=scan_suppressions(loaded.text) if loaded.text else [],
+        suppressions=scan_suppressions(loaded.text, loaded.quiet_spans) if loaded.text else [],
     )
 
 

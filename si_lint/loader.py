@@ -156,6 +156,9 @@ class Loaded:
     #: True when the text could not be read at all (SI001/SI005/SI006): data is None
     failed: bool = False
     text: str | None = None
+    #: spans ((line, col), (line, col)), 1-based, of scalars whose text holds
+    #: ``si-lint:`` — a suppression-looking text there is data, not a comment
+    quiet_spans: list = field(default_factory=list)
 
 
 class _Abort(Exception):
@@ -293,6 +296,7 @@ class _Builder:
         self.expanded = 0
         self.total = 0
         self._next = parser.get_event
+        self.quiet_spans: list = []
 
 
     def build(self) -> Loaded:
@@ -320,7 +324,8 @@ class _Builder:
                     help="move the second document into a file of its own",
                 )
             )
-        return Loaded(data=data, pos=PosMap(self.kpos, self.vpos), findings=self.findings)
+        return Loaded(data=data, pos=PosMap(self.kpos, self.vpos), findings=self.findings,
+                      quiet_spans=self.quiet_spans)
 
     # ------------------------------------------------------------------------------
     def _tag_kind(self, ev, node: str) -> str | None:
@@ -348,9 +353,15 @@ class _Builder:
             return None
         return kind
 
+    def _note_span(self, ev) -> None:
+        if "si-lint:" in ev.value:
+            self.quiet_spans.append((_mark(ev.start_mark), _mark(ev.end_mark)))
+
     def _scalar(self, ev) -> Any:
         kind = self._tag_kind(ev, "scalar")
         value = ev.value
+        if "si-lint:" in value:
+            self._note_span(ev)
         plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
         if kind is None:
             value = resolve_plain(value) if plain else value
@@ -487,6 +498,7 @@ class _Builder:
         start = ev.start_mark
         if cls is E.ScalarEvent:
             self._tag_kind(ev, "key")
+            self._note_span(ev)
             key = _intern(ev.value)
         elif cls is E.AliasEvent:
             val = self.anchors.get(ev.anchor, (None, 1))[0]

@@ -241,3 +241,24 @@ def test_cached_runs_are_served_from_the_cache(tmp_path, monkeypatch):
     code, out, _ = run_cli(["check", "--format", "json", "--jobs", "1"], tmp_path)
     assert processed == ["n3.yaml"]
     assert diag_tuples(json.loads(out)) == [("SI002", "n3.yaml", 2, 1)]
+
+
+def test_suppression_text_inside_a_string_is_not_a_comment(tmp_path):
+    write_files(
+        tmp_path,
+        {
+            "a.yaml": (
+                "doc: |\n"
+                "  # si-lint: disable=SI002\n"
+                "  write this comment on the offending line\n"
+                "quoted: \"# si-lint: disable-file=SI002\"\n"
+                "x: 1\n"
+                "x: 2\n"
+                "y: 'si-lint: quoted'  # si-lint: disable=SI007\n"
+            ),
+        },
+    )
+    _, rep = check_json(tmp_path)
+    # the block scalar and the quoted string are data: they neither suppress SI002 nor
+    # count as unused; the real comment on line 7 is unused (SI009)
+    assert diag_tuples(rep) == [("SI002", "a.yaml", 6, 1), ("SI009", "a.yaml", 7, 23)]
