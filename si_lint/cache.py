@@ -208,22 +208,13 @@ class Cache:
             gitignore = self.directory / ".gitignore"
             if not gitignore.exists():
                 gitignore.write_text("*\n")
-            import tempfile
+            from .fsutil import atomic_writer
 
             # streamed into a temporary file, then renamed: no second copy of the whole
             # cache in memory, and readers see the old file or the new one, never half
-            fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".tmp", dir=self.directory)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    for item in (self._items() if obj is None else (obj,)):
-                        pickle.dump(item, fh, protocol=pickle.HIGHEST_PROTOCOL)
-                os.replace(tmp, self.directory / name)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            with atomic_writer(self.directory / name) as fh:
+                for item in (self._items() if obj is None else (obj,)):
+                    pickle.dump(item, fh, protocol=pickle.HIGHEST_PROTOCOL)
         except (OSError, pickle.PicklingError, TypeError, AttributeError):
             pass  # a read-only tree still lints; it just isn't cached
 

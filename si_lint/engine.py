@@ -432,7 +432,6 @@ def _process_files(read: list, cwd: Path, ctx: Context, checks, cache):
     results where the content is unchanged, the rest in a process pool (``--jobs``) or
     serially. The output depends on neither."""
     root = ctx.config.root
-    files = [r[0] for r in read]
     results: dict[int, tuple[Document, list[Finding]]] = {}
     todo: list[tuple[int, str, tuple[str, bytes | None, str | None], str]] = []
     for i, (f, error, sha) in enumerate(read):
@@ -462,8 +461,8 @@ def _process_files(read: list, cwd: Path, ctx: Context, checks, cache):
         results[i] = (doc, findings)
         if cache.enabled and doc.sha:
             cache.put_file(doc.sha, key, _to_entry(doc, findings))
-    docs = [results[i][0] for i in range(len(files))]
-    per_file = {results[i][0].relpath: results[i][1] for i in range(len(files))}
+    docs = [results[i][0] for i in range(len(read))]
+    per_file = {doc.relpath: findings for doc, findings in (results[i] for i in range(len(read)))}
     return docs, per_file
 
 

@@ -170,6 +170,18 @@ def _mark(m) -> tuple[int, int]:
     return (m.line + 1, m.column + 1)
 
 
+def _too_deep(mark) -> Diag:
+    line, col = _mark(mark)
+    return Diag(
+        "SI005",
+        (),
+        f"nesting deeper than {MAX_DEPTH} levels; not read",
+        line=line,
+        col=col,
+        help="flatten the document",
+    )
+
+
 def decode(raw: bytes) -> tuple[str | None, Diag | None]:
     """UTF-8 (BOM allowed) or an SI006 finding at the first bad byte."""
     if raw.startswith(b"\xef\xbb\xbf"):
@@ -328,7 +340,7 @@ class _Builder:
                       quiet_spans=self.quiet_spans)
 
     # ------------------------------------------------------------------------------
-    def _tag_kind(self, ev, node: str) -> str | None:
+    def _tag_kind(self, ev) -> str | None:
         """The core-schema kind an explicit tag asks for, or None; SI007 for others."""
         tag = getattr(ev, "tag", None)
         if tag is None:
@@ -358,7 +370,7 @@ class _Builder:
             self.quiet_spans.append((_mark(ev.start_mark), _mark(ev.end_mark)))
 
     def _scalar(self, ev) -> Any:
-        kind = self._tag_kind(ev, "scalar")
+        kind = self._tag_kind(ev)
         value = ev.value
         if "si-lint:" in value:
             self._note_span(ev)
@@ -400,7 +412,7 @@ class _Builder:
 
         nxt = self._next
         root: list = [None]
-        # frame: [container, path, is_map, pending_key, skip_value, anchor, total_at_start, depth]
+        # frame: [container, path, is_map, pending_key, anchor, total_at_start]
         stack: list[list] = []
         depth = 0
         while True:
@@ -411,8 +423,8 @@ class _Builder:
             if cls is E.MappingEndEvent or cls is E.SequenceEndEvent:
                 frame = stack.pop()
                 depth -= 1
-                if frame[5] is not None:
-                    self.anchors[frame[5]] = (frame[0], self.total - frame[6])
+                if frame[4] is not None:
+                    self.anchors[frame[4]] = (frame[0], self.total - frame[5])
                 continue
             # a node: decide where it goes
             if stack:
@@ -474,36 +486,24 @@ class _Builder:
                 setter(slot, value)
             else:
                 is_map = cls is E.MappingStartEvent
-                kind = self._tag_kind(ev, "collection")
+                self._tag_kind(ev)  # SI007 for a non-core tag; the node is built as usual
                 depth += 1
                 if depth > MAX_DEPTH:
-                    line, col = _mark(start)
-                    raise _Abort(
-                        Diag(
-                            "SI005",
-                            (),
-                            f"nesting deeper than {MAX_DEPTH} levels; not read",
-                            line=line,
-                            col=col,
-                            help="flatten the document",
-                        )
-                    )
+                    raise _Abort(_too_deep(start))
                 container = {} if is_map else []
-                del kind
                 setter(slot, container)
-                stack.append([container, path, is_map, None, False, ev.anchor, self.total - 1, depth])
+                stack.append([container, path, is_map, None, ev.anchor, self.total - 1])
 
     def _key(self, ev, frame, E) -> None:
         cls = type(ev)
         start = ev.start_mark
         if cls is E.ScalarEvent:
-            self._tag_kind(ev, "key")
+            self._tag_kind(ev)
             self._note_span(ev)
             key = _intern(ev.value)
         elif cls is E.AliasEvent:
             val = self.anchors.get(ev.anchor, (None, 1))[0]
             if isinstance(val, (str, int, float, bool)) or val is None:
-                key = ev.value if hasattr(ev, "value") and isinstance(ev.value, str) else str(val)
                 key = "" if val is None else (val if isinstance(val, str) else str(val))
             else:
                 key = None
@@ -557,8 +557,7 @@ class _Builder:
             if c is E.MappingStartEvent or c is E.SequenceStartEvent:
                 level += 1
                 if level > MAX_DEPTH:
-                    line, col = _mark(ev.start_mark)
-                    raise _Abort(Diag("SI005", (), f"nesting deeper than {MAX_DEPTH} levels; not read", line=line, col=col))
+                    raise _Abort(_too_deep(ev.start_mark))
             elif c is E.MappingEndEvent or c is E.SequenceEndEvent:
                 level -= 1
 

@@ -42,28 +42,23 @@ def _path_str(path: Any) -> str:
     return format_path(tuple(path)) if path else ""
 
 
-def _node_record(nid: str, data: dict) -> dict:
-    out: dict[str, Any] = {"id": nid}
+def _record(head: dict[str, Any], data: dict) -> dict:
+    """``head`` then the attributes in key order, None left out, paths rendered."""
+    out: dict[str, Any] = dict(head)
     for key in sorted(data):
         value = data[key]
         if value is None:
             continue
-        if key == "path":
-            value = _path_str(value)
-        out[key] = value
+        out[key] = _path_str(value) if key == "path" else value
     return out
+
+
+def _node_record(nid: str, data: dict) -> dict:
+    return _record({"id": nid}, data)
 
 
 def _edge_record(u: str, v: str, data: dict) -> dict:
-    out: dict[str, Any] = {"source": u, "target": v}
-    for key in sorted(data):
-        value = data[key]
-        if value is None:
-            continue
-        if key == "path":
-            value = _path_str(value)
-        out[key] = value
-    return out
+    return _record({"source": u, "target": v}, data)
 
 
 def _sorted_edges(graph) -> list[tuple[str, str, dict]]:
