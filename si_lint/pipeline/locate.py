@@ -66,17 +66,18 @@ def locate(diag: Diag, corpus: Corpus, fallback: str) -> Finding:
     return _finding(diag, path, target, tuple(related))
 
 
-def apply_suppressions(findings: list[Finding], corpus: Corpus, config) -> list[Finding]:
+def apply_suppressions(findings: list[Finding], files: dict[str, list[Document]], config) -> list[Finding]:
     """Drop suppressed findings; report suppressions that suppressed nothing (SI009).
-    Suppressions are the file's: they cover its lines whatever document a line is in."""
+    ``files`` maps a relpath to its documents (``Corpus.by_file``). Suppressions are the
+    file's: they cover its lines whatever document a line is in."""
     by_file: dict[str, list[Finding]] = {}
     for f in findings:
         by_file.setdefault(f.path, []).append(f)
-    with_sups = {p for p, docs in corpus.by_file.items() if docs[0].suppressions}
+    with_sups = {p for p, docs in files.items() if docs and docs[0].suppressions}
     out: list[Finding] = []
     for path in sorted(set(by_file) | with_sups):
         items = by_file.get(path, [])
-        docs = corpus.by_file.get(path)
+        docs = files.get(path)
         sups = docs[0].suppressions if docs else []
         if not sups:
             out.extend(items)
@@ -154,7 +155,7 @@ def locate_stage(state: State) -> None:
                                 f"cannot be read: {reason}"))
     findings = [f for f in findings
                 if config.enabled(f.code, relpath_of(sel.absolute(f.path), config.root))]
-    findings = apply_suppressions(findings, corpus, config)
+    findings = apply_suppressions(findings, corpus.by_file, config)
     findings = [f for f in findings if sel.reports(sel.absolute(f.path))]
     findings = dedupe(findings)
     findings.sort(key=Finding.sort_key)
