@@ -148,8 +148,8 @@ class Cache:
         obj = self._load(self.directory / RUN_FILENAME)
         if isinstance(obj, dict) and obj.get("header") == self.header and obj.get("key") == key:
             value = obj.get("value")
-            if isinstance(value, tuple) and len(value) == 4:
-                return value
+            if isinstance(value, (tuple, list)) and len(value) == 4:
+                return tuple(value)
         return None
 
     def put_run(self, key: str, value: tuple) -> None:

@@ -224,3 +224,20 @@ def test_the_published_corpus_reads_all_fifty_scenarios():
     got = diags(out)
     assert not [d for d in got if d["code"] == "SI003" and "second document" in d["message"]]
     assert all("document" in d for d in got if d["path"].startswith("scenarios/"))
+
+
+def test_diagnostics_as_plain_data_round_trip():
+    from si_lint.findings import Diag, Related
+    from si_lint.pipeline.data import diag_from_data, diag_to_data
+    from si_lint.fix import set_value
+
+    d = Diag("SI401", ("expect", "score"), "m", on="value", file="a.yaml", document=2,
+             related=(Related("a.yaml", ("scoring",), "x", document=2), Related("b.py", line=3, col=4)),
+             help="h", severity="error", fix=set_value(("expect", "score"), 1.0), detail="tb")
+    back = diag_from_data(json.loads(json.dumps(diag_to_data(d))))
+    assert back == Diag(d.code, d.path, d.message, on=d.on, file=d.file, document=2,
+                        related=d.related, help="h", severity="error", fix=(d.fix,), detail="tb")
+    for bad in (None, {"code": 1}, {"code": "SI1", "message": "m", "path": "x"},
+                {"code": "SI1", "message": "m", "path": [], "on": "elsewhere"}):
+        with pytest.raises(ValueError):
+            diag_from_data(bad)
