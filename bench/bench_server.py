@@ -1,6 +1,6 @@
 """`si-lint server` latency and memory on the benchmark corpus, beside cold `check`.
 
-    python bench/bench_server.py                    # 1,000 scenarios x 3 -> 4,000 files
+    python bench/bench_server.py                    # the 4,000-file corpus
     python bench/bench_server.py --edits 40 --format json
     python bench/bench_server.py --corpus DIR       # an existing corpus instead
 
@@ -39,9 +39,9 @@ HERE = Path(__file__).resolve().parent
 GOAL_MS = 300.0
 
 
-def generate(out: Path, scenarios: int, fixtures: int) -> None:
-    subprocess.run([sys.executable, str(HERE / "generate.py"), str(out), "--scenarios", str(scenarios),
-                    "--fixtures", str(fixtures)], check=True, stdout=subprocess.DEVNULL)
+def generate(out: Path, files: int) -> None:
+    subprocess.run([sys.executable, str(HERE / "generate.py"), str(out), "--files", str(files)],
+                   check=True, stdout=subprocess.DEVNULL)
 
 
 def cold_check(corpus: Path) -> tuple[float, int]:
@@ -111,7 +111,8 @@ async def drive(corpus: Path, edits: int, debounce_ms: float) -> dict:
             await asyncio.sleep(0.001)
         return arrivals[uri][count - 1]
 
-    scenario = sorted((corpus / "scenarios").rglob("*.yaml"))[0]
+    scenario = next(p for p in sorted((corpus / "scenarios").rglob("*.yaml"))
+                    if "required_identifiers" in p.read_text())
     text = scenario.read_text()
     uri = from_fs_path(str(scenario))
     out: dict = {"scenario": str(scenario.relative_to(corpus))}
@@ -157,8 +158,7 @@ async def drive(corpus: Path, edits: int, debounce_ms: float) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--scenarios", type=int, default=1000)
-    ap.add_argument("--fixtures", type=int, default=3)
+    ap.add_argument("--files", type=int, default=4000, help="files of the generated corpus (default 4000)")
     ap.add_argument("--edits", type=int, default=30)
     ap.add_argument("--debounce", type=float, default=50.0, help="the server's debounce, ms (default 50)")
     ap.add_argument("--corpus", type=Path, help="an existing corpus (nothing is generated)")
@@ -172,7 +172,7 @@ def main(argv=None) -> int:
     else:
         tmp = Path(tempfile.mkdtemp(prefix="si-lint-bench-server-"))
         corpus = tmp / "corpus"
-        generate(corpus, args.scenarios, args.fixtures)
+        generate(corpus, args.files)
     try:
         files = sum(1 for p in corpus.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json"))
         shutil.rmtree(corpus / ".si-lint-cache", ignore_errors=True)
