@@ -231,7 +231,7 @@ class Document:
     #: True when the file is part of the profile in use (registry.yaml, templates)
     profile_asset: bool = False
     #: positions serialised by a worker or the cache (see ``pos``)
-    pos_blob: bytes | None = field(default=None, repr=False)
+    pos_blob: list | None = field(default=None, repr=False)
 
     @property
     def pos(self) -> PosMap:
@@ -243,11 +243,11 @@ class Document:
         if self._pos is None:
             from .loader import load_bytes
 
-            try:
-                with open(self.abspath, "rb") as fh:
-                    self._pos = load_bytes(fh.read()).pos
-            except OSError:
-                self._pos = PosMap()
+            from .fsutil import read_regular
+            from .loader import MAX_BYTES
+
+            raw, _why = read_regular(self.abspath, MAX_BYTES)
+            self._pos = load_bytes(raw).pos if raw is not None else PosMap()
         return self._pos
 
     @pos.setter

@@ -99,21 +99,13 @@ def scan_suppressions(text: str, quiet_spans=()) -> list[tuple[int, int, str, tu
 
 
 def read_file(path: Path) -> tuple[bytes | None, str | None]:
-    """The file's bytes, or why it cannot be read. Never blocks on a FIFO or a device,
-    never reads more than the size limit allows (a larger file is refused by SI005)."""
-    import stat
-
+    """The file's bytes, or why it cannot be read. Only regular files are opened (never
+    blocks on a FIFO or a device), never more than the size limit allows (a larger file
+    is refused by SI005)."""
+    from .fsutil import read_regular
     from .loader import MAX_BYTES
 
-    try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            return None, "not a regular file"
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
-        return raw, None
-    except OSError as exc:
-        return None, exc.strerror or type(exc).__name__
+    return read_regular(path, MAX_BYTES)
 
 
 def load_document(path: Path, cwd: Path, raw: bytes | None = None, error: str | None = None) -> Document:
@@ -336,12 +328,10 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
                 files.append(f)
 
     ctx = Context(profile=profile, config=config, options=options)
-    from .cache import Cache, cache_dir_for, profile_fingerprint
+    from .cache import open_cache, profile_fingerprint
 
-    cache = Cache(
-        cache_dir_for(config.root, options),
-        (profile_fingerprint(profile), config.fingerprint(), options.trust_implementations),
-    )
+    cache = open_cache(config.root, options,
+                       (profile_fingerprint(profile), config.fingerprint(), options.trust_implementations))
     ctx.cache = cache
     read = []  # (path, error, sha256): the bytes are not kept (memory on large corpora)
     for f in files:
@@ -438,7 +428,7 @@ def _process_files(read: list, cwd: Path, ctx: Context, checks, cache):
         f = str(f)
         key = relpath_of(f, root)
         if error is None and cache.enabled:
-            hit = cache.get_file(sha, key)
+            hit = cache.get_file(sha, key, _decode_entry(sha))
             if hit is not None:
                 results[i] = _from_entry(hit, f, cwd)
                 continue
@@ -513,17 +503,39 @@ def _pool_map(items: list, jobs: int, advance=lambda: None) -> list:
 _ENTRY_PATH = "\0"  # findings in cache entries carry this placeholder instead of a path
 
 
-def _to_entry(doc: Document, findings: list[Finding]) -> tuple:
+def _to_entry(doc: Document, findings: list[Finding]) -> list:
+    """A per-file cache entry: plain JSON data (SPEC §9: the cache is data only)."""
     from dataclasses import replace
 
-    return (
+    from .codec import findings_to_json, suppressions_to_json
+
+    return [
         doc.kind,
         doc.data,
         doc.sha,
-        doc.suppressions,
-        [replace(f, path=_ENTRY_PATH) if f.path == doc.relpath else f for f in findings],
+        suppressions_to_json(doc.suppressions),
+        findings_to_json(replace(f, path=_ENTRY_PATH) if f.path == doc.relpath else f for f in findings),
         doc.pos_blob,
-    )
+    ]
+
+
+def _decode_entry(sha: str):
+    """A decoder for a cache entry of content ``sha``: every field checked (codec), an
+    entry that names other content rejected."""
+    from .codec import Invalid, findings_from_json, suppressions_from_json
+    from .corpus import KINDS
+
+    def decode(entry):
+        if type(entry) is not list or len(entry) != 6:
+            raise Invalid("entry")
+        kind, data, esha, sups, findings, pos_blob = entry
+        if esha != sha or (kind is not None and kind not in KINDS):
+            raise Invalid("entry")
+        if pos_blob is not None and type(pos_blob) is not list:
+            raise Invalid("positions")  # decoded when used (Document.pos): a bad one is re-read
+        return kind, data, esha, suppressions_from_json(sups), findings_from_json(findings), pos_blob
+
+    return decode
 
 
 def _from_entry(entry: tuple, path: Path, cwd: Path) -> tuple[Document, list[Finding]]:

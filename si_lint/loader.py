@@ -120,26 +120,22 @@ class PosMap:
             return hit
         return self.key(path)
 
-    def to_blob(self) -> bytes:
-        import pickle
+    def to_blob(self) -> list:
+        """The positions as plain JSON data (what the result cache stores)."""
+        from .codec import positions_to_json
 
-        return pickle.dumps((self.k, self.v), protocol=pickle.HIGHEST_PROTOCOL)
+        return [positions_to_json(self.k), positions_to_json(self.v)]
 
     @classmethod
-    def from_blob(cls, blob: bytes) -> "PosMap | None":
-        """Positions from :meth:`to_blob` (read with the cache's restricted unpickler:
-        plain tuples, strings and integers only)."""
-        import io
-
-        from .cache import _Unpickler
+    def from_blob(cls, blob) -> "PosMap | None":
+        """Positions from :meth:`to_blob`, every entry checked; None when it does not fit."""
+        from .codec import positions_from_json
 
         try:
-            k, v = _Unpickler(io.BytesIO(blob)).load()
-            if isinstance(k, dict) and isinstance(v, dict):
-                return cls(k, v)
+            k, v = blob
+            return cls(positions_from_json(k), positions_from_json(v))
         except Exception:
-            pass
-        return None
+            return None
 
     def __getstate__(self):
         return (self.k, self.v)
