@@ -65,6 +65,7 @@ class RunResult:
     config: Config
     skipped: list[str] = field(default_factory=list)
     reported: list[str] = field(default_factory=list)  # the files findings are reported for
+    notes: list[str] = field(default_factory=list)  # shown under --verbose (root, skipped files)
 
 
 # --------------------------------------------------------------------------------------
@@ -306,23 +307,36 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
     named_files, named_dirs = _expand_named(paths or ["."], cwd, config)
     profile, profile_dir = build_profile(config, options)
 
-    files, walk_problems = discover(config.root, config, cwd)
+    from .corpus import named_file_check
+
+    notes = [f"corpus root: {relpath_of(config.root, cwd) or '.'} ({config.root_how}); "
+             f"configuration: {config.source or 'none'}"]
+    selection = discover(config.root, config, cwd)
+    files, walk_problems = selection.files, selection.problems
+    notes += selection.notes
     seen = {os.path.abspath(f) for f in files}
     for d in named_dirs:  # named directories outside the corpus root
         if not _is_under(d, config.root):
-            more, probs = discover(d, config, cwd)
-            walk_problems += probs
-            for f in more:
+            more = discover(d, config, cwd, recursive=True)
+            walk_problems += more.problems
+            notes += more.notes
+            for f in more.files:
                 if os.path.abspath(f) not in seen:
                     seen.add(os.path.abspath(f))
                     files.append(f)
+    kept = []
     for f in named_files:
+        why = named_file_check(f, config)
+        if why is not None:  # excluded, or a link out of the root: never read
+            notes.append(f"skipped {relpath_of(f, cwd)}: {why}")
+            continue
+        kept.append(f)
         if os.path.abspath(f) not in seen:
             seen.add(os.path.abspath(f))
             files.append(f)
+    named_files = kept
     if profile_dir is not None and not _is_under(profile_dir, config.root):
-        more, _ = discover(profile_dir, config, cwd)
-        for f in more:
+        for f in discover(profile_dir, config, cwd, recursive=True).files:
             if os.path.abspath(f) not in seen:
                 seen.add(os.path.abspath(f))
                 files.append(f)
@@ -333,6 +347,8 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
     cache = open_cache(config.root, options,
                        (profile_fingerprint(profile), config.fingerprint(), options.trust_implementations))
     ctx.cache = cache
+    if cache.note:
+        notes.append(cache.note)
     read = []  # (path, error, sha256): the bytes are not kept (memory on large corpora)
     for f in files:
         raw, error = read_file(f)
@@ -345,7 +361,7 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
             hit = cache.get_run(run_key)
             if hit is not None:
                 findings, nfiles, skipped, reported = hit
-                return RunResult(findings, nfiles, None, config, skipped, reported)
+                return RunResult(findings, nfiles, None, config, skipped, reported, notes)
     checks = all_checks()  # imported only now: an unchanged re-check never needs them
     docs, per_file = _process_files(read, cwd, ctx, checks, cache)
     if profile_dir is not None:
@@ -381,7 +397,7 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
     if run_key is not None:
         cache.put_run(run_key, (findings, len(reported), skipped, sorted(reported)))
     cache.save()
-    return RunResult(findings, len(reported), corpus, config, skipped, sorted(reported))
+    return RunResult(findings, len(reported), corpus, config, skipped, sorted(reported), notes)
 
 
 def _run_key(read, config: Config, cwd: Path, paths, options: Options) -> str:
