@@ -234,33 +234,29 @@ class Cache:
 
     # whole runs ------------------------------------------------------------------------
     def get_run(self, key: str):
-        """The findings of the last run, when nothing it depended on has changed:
-        ``(findings, files, skipped, reported)``, or None."""
+        """The value :meth:`put_run` stored for ``key`` — ``(findings as plain data, files,
+        skipped, reported)`` — when nothing it depended on has changed, or None. The
+        shape is checked here; the caller decodes the findings (``Finding.from_data``)."""
         if self.directory is None:
             return None
-        from .codec import findings_from_json
-
         obj = _verified_json(self.directory / RUN_FILENAME)
         if not (type(obj) is dict and obj.get("header") == self.header and obj.get("key") == key):
             return None
-        try:
-            findings, nfiles, skipped, reported = obj["value"]
-            if type(nfiles) is not int or type(skipped) is not list or type(reported) is not list:
-                return None
-            if not all(type(s) is str for s in skipped) or not all(type(r) is str for r in reported):
-                return None
-            return findings_from_json(findings), nfiles, skipped, reported
-        except Exception:  # wrong shape: a miss
+        value = obj.get("value")
+        if not (type(value) is list and len(value) == 4):
             return None
+        findings, nfiles, skipped, reported = value
+        if type(findings) is not list or type(nfiles) is not int or type(skipped) is not list \
+                or type(reported) is not list:
+            return None
+        if not all(type(s) is str for s in skipped) or not all(type(r) is str for r in reported):
+            return None
+        return findings, nfiles, skipped, reported
 
     def put_run(self, key: str, value: tuple) -> None:
-        from .codec import findings_to_json
-
+        """Store a whole run's result: plain JSON data (findings as ``Finding.to_data()``)."""
         findings, nfiles, skipped, reported = value
-        try:
-            self._run = (key, [findings_to_json(findings), nfiles, list(skipped), list(reported)])
-        except TypeError:  # a finding that cannot be stored: no run entry
-            self._run = None
+        self._run = (key, [list(findings), nfiles, list(skipped), list(reported)])
 
     # per-file results -------------------------------------------------------------------
     def get_file(self, sha: str, relpath: str, decode: Callable[[Any], Any] | None = None):

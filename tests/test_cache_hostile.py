@@ -161,18 +161,22 @@ def _resign(path: Path, mutate) -> None:
     path.write_bytes(_sign(json.dumps(obj).encode()))
 
 
+FINDING = {"path": "\0", "line": 1, "column": 1, "code": "SI002", "severity": "error", "message": "forged"}
+
 WRONG_ENTRIES = [
     lambda e: 5,
     lambda e: [],
-    lambda e: e[:5],
-    lambda e: [e[0], e[1], "0" * 64, *e[3:]],              # claims other content
-    lambda e: [e[0], e[1], e[2], e[3], [["a.yaml", "1", 1, "SI002", "error", "m", None, None, [], None, None, None, None]], e[5]],
-    lambda e: [e[0], e[1], e[2], e[3], [[None] * 13], e[5]],
-    lambda e: [e[0], e[1], e[2], e[3], [["\0", 1, 1, "SI002", "fatal", "m", None, None, [], None, None, None, None]], e[5]],
-    lambda e: [e[0], e[1], e[2], [[1, 1, "bogus", ["SI002"]]], e[4], e[5]],
-    lambda e: [e[0], e[1], e[2], e[3], [["\0", 1, 1, "SI002", "error", "m", None, None, [], None, None, None, {"op": "rm -rf", "path": ["x"], "value": 1}]], e[5]],
-    lambda e: ["python-object", *e[1:]],
-    lambda e: [*e[:5], "not positions"],
+    lambda e: {k: v for k, v in e.items() if k != "docs"},
+    lambda e: {**e, "docs": []},
+    lambda e: {**e, "docs": [[0, "python-object", None, None]]},
+    lambda e: {**e, "docs": [["0", e["docs"][0][1], None, None]]},
+    lambda e: {**e, "ndocs": "1"},
+    lambda e: {**e, "findings": [{**FINDING, "line": "1"}]},
+    lambda e: {**e, "findings": [{**FINDING, "severity": 7}]},
+    lambda e: {**e, "findings": [{**FINDING, "fix": [["rm -rf", ["x"], 1]]}]},
+    lambda e: {**e, "findings": [{**FINDING, "related": [["a", 1]]}]},
+    lambda e: {**e, "suppressions": [[1, 1, "bogus", ["SI002"]]]},
+    lambda e: {**e, "findings": 5},
 ]
 
 
@@ -215,17 +219,38 @@ def test_entries_for_other_content_are_never_served(tmp_path):
     assert _check(root)[1] == expected
 
 
-def test_memo_entries_of_the_wrong_shape_are_misses(tmp_path):
+@pytest.mark.parametrize("stored", [
+    5, [5], [{"code": "SI401"}], [{"code": "SI401", "path": "x", "message": "m"}],
+    [{"code": "SI401", "path": [True], "message": "m"}],
+    [{"code": "SI401", "path": [], "message": "m", "on": "elsewhere"}],
+    [{"code": "SI401", "path": [], "message": "m", "evil": "x"}],
+    [{"code": "SI401", "path": [], "message": "m", "related": [{"file": 1}]}],
+    [{"code": "SI401", "path": [], "message": "m", "fix": [["exec", ["a"], 1]]}],
+])
+def test_memo_entries_of_the_wrong_shape_are_misses(tmp_path, stored):
     from si_lint import cache as cache_mod
 
-    c = cache_mod.Cache(None, ())
-    assert c.memoize(("k",), lambda: ["computed"], encode=lambda v: v, decode=lambda v: v) == ["computed"]
-    d = tmp_path / "c"
-    c = cache_mod.Cache(d, ("h",))
-    c.memo = {json.dumps(["k"], separators=(",", ":")): [["SI401", "not a path", "m", "key", None, [], None, None, None, None, None]]}
+    c = cache_mod.Cache(tmp_path / "c", ("h",))
+    c.memo = {json.dumps(["k"], separators=(",", ":")): stored}
     c._loaded = True
-    out = c.memoize(("k",), lambda: [])
-    assert out == []  # the bad stored value was not decoded into a Diag: computed instead
+    assert c.memoize(("k",), lambda: ["computed"]) == ["computed"]
+
+
+def test_memo_codec_round_trips_every_diag_field():
+    import dataclasses
+
+    from si_lint import codec
+    from si_lint.findings import Diag, Related
+    from si_lint.fix import set_value
+
+    assert {f.name for f in dataclasses.fields(Diag)} == set(codec._DIAG_FIELDS)
+    assert {f.name for f in dataclasses.fields(Related)} == set(codec._RELATED_FIELDS)
+    d = Diag("SI401", ("a", 1), "m", on="value", help="h", severity="error", file="f.yaml",
+             related=(Related("g.yaml", ("x", 0), "r", on="value", document=2),
+                      Related("h.yaml", line=3, col=4)),
+             fix=(set_value(("a",), [1, "\ud800"]),), document=3, line=None, detail="tb")
+    back = codec.diags_from_json(json.loads(json.dumps(codec.diags_to_json([d]))))
+    assert back == [d]
 
 
 def test_cache_file_key_is_kept_outside_the_corpus(tmp_path, monkeypatch):
