@@ -141,7 +141,7 @@ def test_jobs_and_cache_give_the_same_output_per_document(tmp_path, monkeypatch)
     processed = []
     real = perfile._work
     monkeypatch.setattr(perfile, "_work", lambda i: processed.append(i) or real(i))
-    (tmp_path / ".si-lint-cache" / "run.pickle").unlink(missing_ok=True)
+    (tmp_path / ".si-lint-cache" / "run.json").unlink(missing_ok=True)
     warm = run_cli(["check", "--format", "json", "--jobs", "1"], tmp_path)
     assert warm == cold and diags(cold[1]) == serial
     assert processed == []
@@ -226,18 +226,18 @@ def test_the_published_corpus_reads_all_fifty_scenarios():
     assert all("document" in d for d in got if d["path"].startswith("scenarios/"))
 
 
-def test_diagnostics_as_plain_data_round_trip():
-    from si_lint.findings import Diag, Related
-    from si_lint.pipeline.data import diag_from_data, diag_to_data
+def test_findings_as_plain_data_round_trip():
+    from si_lint.findings import Finding, Location
     from si_lint.fix import set_value
+    from si_lint.pipeline.data import finding_from_data, finding_to_data
 
-    d = Diag("SI401", ("expect", "score"), "m", on="value", file="a.yaml", document=2,
-             related=(Related("a.yaml", ("scoring",), "x", document=2), Related("b.py", line=3, col=4)),
-             help="h", severity="error", fix=set_value(("expect", "score"), 1.0), detail="tb")
-    back = diag_from_data(json.loads(json.dumps(diag_to_data(d))))
-    assert back == Diag(d.code, d.path, d.message, on=d.on, file=d.file, document=2,
-                        related=d.related, help="h", severity="error", fix=(d.fix,), detail="tb")
-    for bad in (None, {"code": 1}, {"code": "SI1", "message": "m", "path": "x"},
-                {"code": "SI1", "message": "m", "path": [], "on": "elsewhere"}):
-        with pytest.raises(ValueError):
-            diag_from_data(bad)
+    f = Finding("a.yaml", 3, 5, "SI113", "warning", "m", help="h", doc_path="scoring.x",
+                related=(Location("a.yaml", 1, 2, "here"),), detail="tb", document=2,
+                fix=(set_value(("scoring", "x"), True),))
+    back = finding_from_data(json.loads(json.dumps(finding_to_data(f))))
+    assert back == f and back.fix == f.fix and back.document == 2
+    for bad in (None, {"path": 1}, {**finding_to_data(f), "document": "2"},
+                {**finding_to_data(f), "related": [["a", "1", 2, ""]]},
+                {**finding_to_data(f), "fix": [["run", ["x"], 1]]}):
+        with pytest.raises((ValueError, TypeError)):
+            finding_from_data(bad)

@@ -40,20 +40,13 @@ class Context:
     cache: Any = None
 
     def memo(self, key: tuple, compute):
-        """Cross-file results (dry runs, probes: a list of Diags) cached across runs.
-        ``key`` must name the content hash of every document the result depends on (e.g.
-        scenario and fixture ``doc.sha``), so that a change to any of them is a different
-        key. The cache holds them as plain data (``findings.diag_to_data``); a value that
-        does not read back is computed again."""
-        from .data import diag_from_data, diag_to_data
-
+        """Cross-file results (dry runs, probes: a list of Diags) cached across runs. ``key``
+        must name the content hash of every document the result depends on (e.g. scenario
+        and fixture ``doc.sha``), so that a change to any of them is a different key. The
+        cache stores them as plain data (``si_lint.codec``)."""
         if self.cache is None or not self.cache.enabled:
             return compute()
-        value = self.cache.memoize(key, lambda: [diag_to_data(d) for d in compute()])
-        try:
-            return [diag_from_data(d) for d in value]
-        except (TypeError, ValueError):
-            return list(compute())
+        return self.cache.memoize(key, compute)
 
 
 @dataclass
@@ -64,6 +57,7 @@ class RunResult:
     config: Config
     skipped: list[str] = field(default_factory=list)
     reported: list[str] = field(default_factory=list)  # the files findings are reported for
+    notes: list[str] = field(default_factory=list)  # shown under --verbose (root, skipped files)
 
 
 @dataclass
