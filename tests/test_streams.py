@@ -241,3 +241,19 @@ def test_findings_as_plain_data_round_trip():
                 {**finding_to_data(f), "fix": [["run", ["x"], 1]]}):
         with pytest.raises((ValueError, TypeError)):
             finding_from_data(bad)
+
+
+def test_named_files_subset_per_document(tmp_path):
+    """pre-commit names some files: cross-file checks see the whole corpus, findings are
+    reported for the named files only — in the document of the named file they are in."""
+    scenario = "id: infra.capability.xx.{sid}\nclassification: capability\nscoring: {{type: binary}}\n"
+    write_files(tmp_path, {
+        "a.yaml": scenario.format(sid="one-001"),
+        "b.yaml": "# two scenarios\n---\n" + scenario.format(sid="two-001") + "---\n"
+                  + scenario.format(sid="one-001"),
+    })
+    _, got = check(tmp_path, "--select", "SI301", "b.yaml")
+    assert [(d["path"], d["line"], d["column"], d.get("document"), d["related"]) for d in got] == [
+        ("b.yaml", 7, 5, 1, [{"path": "a.yaml", "line": 1, "column": 5, "message": "first defined here"}])]
+    _, got = check(tmp_path, "--select", "SI301", "a.yaml")
+    assert got == []
