@@ -81,7 +81,11 @@ def doc_keys(doc: Document) -> frozenset[str]:
         if not isinstance(sid, str):
             return frozenset({ALL_KEY})
         keys = {f"scenario:{sid}"}
-        intent = data.get("intent")
+        quality = data.get("quality")  # SI613: the companion it names
+        companion = quality.get("companion_scenario") if isinstance(quality, dict) else None
+        if isinstance(companion, str):
+            keys.add(f"scenario:{companion}")
+        intent = data.get("intent")  # SI615: the scenarios that state the same intent
         if isinstance(intent, str) and intent.strip():
             keys.add("intent:" + " ".join(intent.split()))
         return frozenset(keys)
