@@ -13,17 +13,18 @@ rewritten (with a later time), after which it is trusted. Any other change to a 
 changes its ``ctime`` too (also one that puts the ``mtime`` back), which is in the key.
 
 The file is data only (JSON: a magic string, the write time, ``{abspath: [size, mtime_ns,
-ctime_ns, inode, device, sha256]}``), written atomically; anything else found there is
-ignored (a cache may arrive in a pull request: never trusted, never a crash).
+ctime_ns, inode, device, sha256]}``), written and read like the cache's own files
+(:mod:`si_lint.cache`: signed, atomic, regular files only, never through a symbolic link);
+anything else found there is ignored (a cache may arrive in a pull request: never
+trusted, never a crash).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
-from pathlib import Path
+from typing import Any
 
 MAGIC = "si-lint-stat/1"
 FILENAME = "stat.json"
@@ -37,21 +38,19 @@ def stat_key(st: os.stat_result) -> list[int]:
 
 
 class StatIndex:
-    def __init__(self, directory: Path | None):
-        self.directory = directory
+    def __init__(self, cache: Any):
+        """``cache``: the run's :class:`si_lint.cache.Cache` (its directory holds the index)."""
+        self.cache = cache
         self.written_ns = 0
         self.old: dict[str, list] = {}
         self.new: dict[str, list] = {}
         self.racy = False
-        if directory is not None:
-            self._load(Path(directory) / FILENAME)
+        if cache is not None and cache.enabled:
+            from .cache import _verified_json
 
-    def _load(self, path: Path) -> None:
-        try:
-            with open(path, "rb") as fh:
-                obj = json.loads(fh.read(256 * 2**20))
-        except (OSError, ValueError, RecursionError):
-            return
+            self._load(_verified_json(cache.directory / FILENAME))
+
+    def _load(self, obj: Any) -> None:
         if not (isinstance(obj, dict) and obj.get("magic") == MAGIC
                 and type(obj.get("written_ns")) is int and isinstance(obj.get("entries"), dict)):
             return
@@ -74,23 +73,11 @@ class StatIndex:
     def record(self, abspath: str, st: os.stat_result, sha: str) -> None:
         self.new[abspath] = stat_key(st) + [sha]
 
-    def forget(self, abspath: str) -> None:
-        self.new.pop(abspath, None)
-
     def save(self) -> None:
         """Write the index of this run's files when it differs from the one read."""
-        if self.directory is None or (self.new == self.old and not self.racy):
+        if self.cache is None or not self.cache.enabled:
             return
-        blob = json.dumps({"magic": MAGIC, "written_ns": time.time_ns(),
-                           "entries": self.new}, separators=(",", ":")).encode()
-        try:
-            directory = Path(self.directory)
-            directory.mkdir(parents=True, exist_ok=True)
-            gitignore = directory / ".gitignore"
-            if not gitignore.exists():
-                gitignore.write_text("*\n")
-            from .fsutil import atomic_write
-
-            atomic_write(directory / FILENAME, blob)
-        except OSError:
-            pass  # a read-only tree still lints; it just is not indexed
+        if self.new == self.old and not self.racy:
+            return
+        obj = {"magic": MAGIC, "written_ns": time.time_ns(), "entries": self.new}
+        self.cache._write(FILENAME, [("", obj)])  # signed and atomic, like the cache's files

@@ -6,6 +6,7 @@ file changed, and `--jobs 2` with a process pool."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import sys
@@ -108,8 +109,7 @@ def test_a_change_within_the_racy_window_is_seen(tmp_path):
 
 
 def test_stat_index_is_data_and_a_bad_one_is_ignored(tmp_path):
-    import json
-
+    from si_lint.cache import _MAC_SEP, _mac, _verified_json
     from si_lint.statcache import FILENAME, MAGIC
 
     root = tmp_path / "c"
@@ -118,19 +118,26 @@ def test_stat_index_is_data_and_a_bad_one_is_ignored(tmp_path):
     cache = tmp_path / "cache"
     ref = _out(root)
     assert _out(root, cache=cache) == ref
-    index = json.loads((cache / FILENAME).read_text())
+    index = _verified_json(cache / FILENAME)
     assert index["magic"] == MAGIC and type(index["written_ns"]) is int
     some = sorted(index["entries"])[0]
     assert len(index["entries"][some]) == 6
-    # a wrong hash for an unchanged stat is a hostile index: still the right output,
-    # because the per-file cache entry for that hash does not exist and the file is read
-    for bad in ('{"magic": "x"}', "[]", "not json", '{"magic": "%s", "written_ns": 1, '
-                '"entries": {"%s": [1, 2, 3, 4, 5, "zz"]}}' % (MAGIC, some)):
-        (cache / FILENAME).write_text(bad)
+
+    def signed(text):
+        body = text.encode()
+        return body + _MAC_SEP + _mac(body) + b"\n"
+
+    entries = dict(index["entries"])
+    entries[some] = entries[some][:5] + ["zz"]
+    bad_entry = json.dumps(dict(index, entries=entries))
+    for bad in (b'{"magic": "x"}', b"[]", b"not json", json.dumps(index).encode(),  # unsigned
+                signed('{"magic": "x"}'), signed("[]"), signed(bad_entry)):
+        (cache / FILENAME).write_bytes(bad)
         assert _out(root, cache=cache) == ref, bad
-    entries = index["entries"]
-    entries[some][5] = "0" * 64
-    (cache / FILENAME).write_text(json.dumps(index))
+    # a signed index that lies (a wrong hash for an unchanged stat): still the right
+    # output -- the per-file cache has no entry for that hash, the file is read and hashed
+    entries[some] = entries[some][:5] + ["0" * 64]
+    (cache / FILENAME).write_bytes(signed(json.dumps(dict(index, entries=entries))))
     assert _out(root, cache=cache) == ref
 
 

@@ -277,7 +277,7 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
     for i in todo:  # sources the stat index answered: their bytes are needed now
         if not ensure_read(sources[i]):
             stale = True
-    if stale and use_cache:  # pragma: no cover - content changed under an unchanged stat
+    if stale and use_cache:  # content changed under an unchanged stat (or a lying index)
         from ..statcache import FILENAME
 
         try:

@@ -15,19 +15,12 @@ from .context import Source, State
 
 
 def read_file(path) -> tuple[bytes | None, str | None]:
-    """The file's bytes, or why it cannot be read. Never blocks on a FIFO or a device,
-    never reads more than the size limit allows (a larger file is refused by SI005)."""
-    from ..loader import MAX_BYTES
+    """The file's bytes, or why it cannot be read. Only regular files are opened (never
+    blocks on a FIFO or a device; checked again on the open descriptor), never more than
+    the size limit allows (a larger file is refused by SI005)."""
+    from ..limits import read_input
 
-    try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            return None, "not a regular file"
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
-        return raw, None
-    except OSError as exc:
-        return None, exc.strerror or type(exc).__name__
+    return read_input(path)
 
 
 def source_of(abspath: str, raw: bytes | None = None, error: str | None = None) -> Source:
@@ -50,7 +43,7 @@ def read(state: State) -> None:
     if state.cache is not None and state.cache.enabled and state.with_checks:
         from ..statcache import StatIndex
 
-        index = StatIndex(state.cache.directory)
+        index = StatIndex(state.cache)
     state.stat_index = index
     sources = []
     for f in files:
@@ -168,4 +161,5 @@ def reuse_run(state: State) -> None:
         skipped = [lab for lab in skipped if lab in wanted or (
             "#" in lab and lab.rsplit("#", 1)[1].isdigit() and lab.rsplit("#", 1)[0] in wanted)]
         nfiles = len(reported)
-    state.result = RunResult(findings, nfiles, None, state.selection.config, skipped, reported)
+    state.result = RunResult(findings, nfiles, None, state.selection.config, skipped, reported,
+                             list(state.selection.notes))
