@@ -129,7 +129,7 @@ def reuse_run(state: State) -> None:
     run over paths under the working directory (one staged file: the pre-commit case)
     when the last run checked the whole working directory over the same files: its
     findings, filtered as the locate stage filters (:meth:`Selection.reports`)."""
-    from ..findings import Finding
+    from .data import finding_from_data
     from .context import RunResult
 
     cache = state.cache
@@ -149,7 +149,7 @@ def reuse_run(state: State) -> None:
         return
     try:
         findings, nfiles, skipped, reported = hit
-        findings = [Finding.from_data(f) for f in findings]
+        findings = [finding_from_data(f) for f in findings]
         skipped, reported = list(skipped), list(reported)
     except (TypeError, ValueError):
         return
