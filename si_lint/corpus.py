@@ -31,7 +31,8 @@ def classify(data: Any) -> str | None:
         return None
     if "id" in data and "scoring" in data:
         return "scenario"
-    if "events" in data:
+    if "events" in data or "final_answer" in data or "actions" in data:
+        # transcript form (events) or oasisctl's artifact form (SPEC §4.1)
         return "fixture" if "expect" in data else "evidence"
     if "eio" in data:
         return "eio-module"
