@@ -189,8 +189,9 @@ def load_config(cwd: Path, paths: Iterable[Path] = ()) -> Config:
 
     profile = table.get("profile", "builtin")
     if not isinstance(profile, str) or not profile:
-        raise ConfigError(f"{where}: `profile` must be \"builtin\" or a directory")
-    if profile != "builtin":
+        raise ConfigError(f"{where}: `profile` must be \"builtin\", \"builtin:oasisctl\" "
+                          "or a directory")
+    if profile not in ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl"):
         pdir = root / profile
         if not (pdir / "registry.yaml").is_file():
             raise ConfigError(f"{where}: profile directory {profile!r} has no registry.yaml")

@@ -297,12 +297,9 @@ def _expand_named(paths: Iterable[str], cwd: Path, config: Config) -> tuple[list
 
 
 def build_profile(config: Config, options: Options):
-    from .profile import builtin_profile, load_profile
+    from .profile import resolve_profile
 
-    if config.profile == "builtin":
-        return builtin_profile(), None
-    pdir = (config.root / config.profile).resolve()
-    return load_profile(pdir, trust=options.trust_implementations), pdir
+    return resolve_profile(config.profile, config.root, trust=options.trust_implementations)
 
 
 def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResult:
