@@ -311,27 +311,28 @@ class _JsonList:
         self.out.write("[]\n" if self.count == 0 else "\n]\n")
 
 
-def _lint_note(scen_path: Path, index: int, profile_name: str | None) -> str | None:
-    """`note: the scenario has N lint errors (...)` when `check` rejects the scenario."""
+def _lint_note(scen_path: Path, index: int, profile, config) -> str | None:
+    """`note: the scenario has N lint errors (...)` when `check`'s per-document rules
+    reject the scenario's document (its schema, Form B and table rules; the cross-file
+    rules need the whole corpus and are `check`'s)."""
     try:
-        try:
-            from ..pipeline import Options, run  # type: ignore[attr-defined]
-        except ImportError:
-            from ..engine import Options, run
-        result = run([str(scen_path)], Options(use_cache=False))
-    except BaseException:  # the note is advice: never let it stop the evaluation
+        from ..catalogue import severity_of
+        from ..pipeline.context import Context
+        from ..pipeline.perfile import file_diags, load_documents
+        from ..pipeline.read import source_of
+        from ..registry import all_checks
+
+        docs = [d for d in load_documents(source_of(os.path.abspath(scen_path)), Path.cwd())
+                if d.index == index]
+        if not docs:
+            return None
+        doc = docs[0]
+        ctx = Context(profile=profile, config=config)
+        codes = [d.code for d in file_diags(doc, ctx, all_checks())
+                 if (d.severity or severity_of(d.code)) == "error"
+                 and (config is None or config.enabled(d.code, doc.relpath))]
+    except Exception:  # the note is advice: never let it stop the evaluation
         return None
-    target = os.path.abspath(scen_path)
-    codes = []
-    for f in result.findings:
-        if getattr(f, "severity", None) != "error":
-            continue
-        if os.path.abspath(getattr(f, "path", "")) != target:
-            continue
-        doc = getattr(f, "document", None)
-        if doc is not None and doc != index:
-            continue
-        codes.append(f.code)
     if not codes:
         return None
     unique = sorted(set(codes))
@@ -370,6 +371,7 @@ def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementat
     try:
         scen_path, index, data = _load_scenario(scenario, scenario_id)
         try:
+            config = load_config(Path.cwd(), [scen_path])
             if profile_opt is not None:
                 cfg_root, spec = Path.cwd(), profile_opt
                 if not is_builtin_name(spec) and not (Path(spec) / "registry.yaml").is_file():
@@ -377,7 +379,6 @@ def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementat
                                          "builtin:oasisctl) nor a profile directory (no "
                                          "registry.yaml)")
             else:
-                config = load_config(Path.cwd(), [scen_path])
                 cfg_root, spec = config.root, config.profile
             profile = resolve_profile(spec, cfg_root, trust=trust_implementations)[0]
         except ConfigError as exc:
@@ -400,7 +401,7 @@ def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementat
     else:
         prepared = prepare(data, profile)
     if fmt == "text":
-        note = _lint_note(scen_path, index, profile_opt)
+        note = _lint_note(scen_path, index, profile, config)
         if note:
             click.echo(note, err=True)
 
