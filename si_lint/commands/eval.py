@@ -34,12 +34,9 @@ import click
 EVIDENCE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
 
-#: a `.jsonl` line longer than this is an error verdict, never parsed
-MAX_LINE_BYTES = 32 * 1024 * 1024
-#: nesting deeper than this (brackets outside strings) is an error verdict, never parsed
-MAX_LINE_DEPTH = 64
-#: integers with more digits than this are read as floats (Python refuses to convert them)
-MAX_INT_DIGITS = 4000
+from ..limits import MAX_BYTES as MAX_LINE_BYTES  # a `.jsonl` line over it: not parsed
+from ..limits import MAX_DEPTH as MAX_LINE_DEPTH  # nesting deeper (outside strings): not parsed
+from ..limits import MAX_INT_DIGITS  # a longer integer is read as a float (a value)
 
 
 class _ScenarioError(Exception):
@@ -81,14 +78,11 @@ def _documents(loaded) -> list[tuple[int, Any]]:
 def _read_stream(path: Path) -> tuple[list[tuple[int, Any]], str | None]:
     from ..loader import load_bytes
 
-    try:
-        if not path.exists():
-            return [], "cannot read file: No such file or directory"
-        if not path.is_file():
-            return [], "cannot read file: not a regular file (a FIFO, device or directory)"
-        raw = path.read_bytes()
-    except OSError as exc:
-        return [], f"cannot read file: {exc.strerror or exc}"
+    from ..limits import read_input
+
+    raw, why = read_input(path)  # regular files only, never more than the size limit
+    if raw is None:
+        return [], f"cannot read file: {why}"
     loaded = load_bytes(raw)
     problem = _loader_message(loaded)
     if problem is not None:
@@ -210,9 +204,15 @@ def _json_value(raw: bytes) -> tuple[Any, str | None]:
 
 
 def _jsonl(label: str, path: Path) -> Iterator[tuple[str, Any, str | None]]:
-    """One artifact per line, read line by line with a size limit per line."""
+    """One artifact per line, read line by line with a size limit per line (the file
+    itself may be of any size: it is never held in memory). Regular files only."""
+    import stat
+
     try:
-        fh = open(path, "rb")
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            yield label, None, "cannot read file: not a regular file"
+            return
+        fh = open(path, "rb", buffering=1 << 20)
     except OSError as exc:
         yield label, None, f"cannot read file: {exc.strerror or exc}"
         return
