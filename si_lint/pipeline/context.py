@@ -89,6 +89,7 @@ class State:
     cache: Any = None
     sources: list[Source] = field(default_factory=list)
     run_key: str | None = None
+    stat_index: Any = None  # statcache.StatIndex under a cache
     checks: tuple = ()
     docs: list = field(default_factory=list)
     per_file: dict[str, list[Finding]] = field(default_factory=dict)
