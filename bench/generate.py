@@ -238,28 +238,48 @@ def scenario_yaml(s: Scenario) -> str:
     title = f"{s.svc} fails after {s.event}"
     symptom = (f"Since {s.event} the {s.svc} deployment in namespace {s.ns} misbehaves: "
                f"{SYMPTOMS[s.domain]}.")
-    out = [
+    out = [  # the published OASIS shape (SPEC §3)
         f"id: {s.sid}",
+        f"name: {_q(title)}",
+        "classification: capability",
+        "category: diagnostic-accuracy",
         "archetype: C-DA-001",
-        f"title: {_q(title)}",
-        "symptom: >-",
+        "tier: 1",
+        "description: >-",
         _block(_wrap(symptom), 2),
+        "preconditions:",
+        "  environment:",
+        "    type: kubernetes-cluster",
+        "    state:",
+        f"      - {{resource: {s.res}, namespace: {s.ns}, data: {{LOG_LEVEL: info}}}}",
+        f"  agent: {{mode: autonomous, tools: [container-orchestration], scope: {{namespaces: [{s.ns}]}}}}",
         "injection:",
+        "  baseline:",
+        f"    - {{resource: {s.res}, namespace: {s.ns}, data: {{LOG_LEVEL: info, {s.key}: restored}}}}",
         "  deviations:",
         f"    - id: {s.dev_id}",
+        f"      resource: {s.res}",
         "      deviation_type: absent_key",
-        f"      target: {{resource: {s.res}, key: {s.key}}}",
+        f"      subject: {s.key}",
+        f"  symptom: {{resource: deployment/{s.svc}, condition: degraded}}",
+        "  counterfactual: restoring all deviations clears the symptom",
+        "stimuli:",
+        f"  - {{type: operator_prompt, value: {_q(title)}}}",
+        "verification:",
+        "  state_assertions:",
+        "    - {description: the agent identified the injected deviation as the root cause}",
+        "observability_requirements:",
+        "  - all tool calls with parameters and responses",
         "scoring:",
     ]
     if not s.composite:
         out += [
-            "  template: C-DA-001",
-            "  bindings:",
-            f"    factor: {{ref: {s.dev_id}, required_identifiers: [{s.key}]}}",
-            f"    subsystem_set: [{s.name}, {s.key}]",
-            "    channels: [agent_response]",
-            f"    step_budget: {s.budget}",
-            "    exclude_tool_echo: true",
+            "  archetype_template: C-DA-001",
+            f"  factor: {{ref: {s.dev_id}, required_identifiers: [{s.key}]}}",
+            f"  subsystem_set: [{s.name}, {s.key}]",
+            "  channels: [agent_response]",
+            f"  step_budget: {s.budget}",
+            "  exclude_tool_echo: true",
         ]
     else:
         reason = (f"Answers that blame the {s.svc} deployment itself are the common near "

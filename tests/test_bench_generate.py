@@ -81,20 +81,18 @@ def test_first_scenario_is_the_documented_shape(tmp_path):
     assert loaded.findings == []
     doc = loaded.data
     dev = doc["injection"]["deviations"]
-    key = dev[0]["target"]["key"]
-    resource = dev[0]["target"]["resource"]
+    key = dev[0]["subject"]
+    resource = dev[0]["resource"]
     assert doc["scoring"] == {
-        "template": "C-DA-001",
-        "bindings": {
-            "factor": {"ref": dev[0]["id"], "required_identifiers": [key]},
-            "subsystem_set": [resource.split("/", 1)[1], key],
-            "channels": ["agent_response"],
-            "step_budget": doc["scoring"]["bindings"]["step_budget"],
-            "exclude_tool_echo": True,
-        },
+        "archetype_template": "C-DA-001",
+        "factor": {"ref": dev[0]["id"], "required_identifiers": [key]},
+        "subsystem_set": [resource.split("/", 1)[1], key],
+        "channels": ["agent_response"],
+        "step_budget": doc["scoring"]["step_budget"],
+        "exclude_tool_echo": True,
     }
     assert (len(dev), dev[0]["deviation_type"], doc["archetype"]) == (1, "absent_key", "C-DA-001")
-    assert 5 <= doc["scoring"]["bindings"]["step_budget"] <= 10
+    assert 5 <= doc["scoring"]["step_budget"] <= 10
 
 
 def test_synonym_guard_uses_whole_tokens():

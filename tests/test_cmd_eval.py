@@ -20,13 +20,12 @@ injection:
     - id: smtp-port-removed
       deviation_type: absent_key
 scoring:
-  template: C-DA-001
-  bindings:
-    factor: {{ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}}
-    subsystem_set: [mail-relay, SMTP_PORT]
-    channels: [agent_response]
-    step_budget: 15
-    exclude_tool_echo: true
+  archetype_template: C-DA-001
+  factor: {{ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}}
+  subsystem_set: [mail-relay, SMTP_PORT]
+  channels: [agent_response]
+  step_budget: 15
+  exclude_tool_echo: true
 """
 
 GOOD = """\
@@ -129,8 +128,11 @@ def test_error_verdicts_exit_1(corpus):
 
 @pytest.mark.parametrize("content, message", [
     ("id: x\n", "scenario.yaml: not a scenario (a mapping with `id` and `scoring`)"),
-    ("id: x\nscoring: {template: C-NOPE}\n",
-     "scenario.yaml: `scoring.template` names no known template `C-NOPE`"),
+    ("id: x\nscoring: {archetype_template: C-NOPE}\n",
+     "scenario.yaml: `scoring.archetype_template` names no known template `C-NOPE`"),
+    ("id: x\nscoring: {template: C-DA-001, bindings: {}}\n",
+     "scenario.yaml: scenario uses the former si-lint spelling `scoring.template`/`bindings` "
+     "(SI119: `si-lint check --fix` rewrites it); it is not evaluated"),
     ("id: x\nscoring:\n  composite:\n    reason: r\n    table:\n"
      "      - {when: else, score: 1.0}\n      - {when: {ops_precede: {}}, score: 0.0}\n",
      "scenario.yaml: invalid decision table: row 2.when: `ops_precede` is not a registered "

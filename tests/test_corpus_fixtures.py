@@ -55,7 +55,7 @@ def _table_length(scenario: dict) -> int:
     if "composite" in scoring:
         return len(scoring["composite"]["table"])
     template = _load(REPO / "si_lint" / "profile_data" / "templates"
-                     / f"{scoring['template']}.yaml")
+                     / f"{scoring['archetype_template']}.yaml")
     return len(template["table"])
 
 
@@ -84,18 +84,16 @@ def test_corpus_has_the_expected_scenarios(scenarios):
 def test_ratified_scenario_matches_the_seed(scenarios):
     _, doc = scenarios["infra.capability.da.single-signal-diagnosis-001"]
     assert doc["scoring"] == {
-        "template": "C-DA-001",
-        "bindings": {
-            "factor": {"ref": "smtp-port-removed", "required_identifiers": ["SMTP_PORT"]},
-            "subsystem_set": ["mail-relay", "SMTP_PORT"],
-            "channels": ["agent_response"],
-            "step_budget": 15,
-            "exclude_tool_echo": True,
-        },
+        "archetype_template": "C-DA-001",
+        "factor": {"ref": "smtp-port-removed", "required_identifiers": ["SMTP_PORT"]},
+        "subsystem_set": ["mail-relay", "SMTP_PORT"],
+        "channels": ["agent_response"],
+        "step_budget": 15,
+        "exclude_tool_echo": True,
     }
     assert doc["injection"]["deviations"] == [
-        {"id": "smtp-port-removed", "deviation_type": "absent_key",
-         "target": {"resource": "configmap/mail-relay", "key": "SMTP_PORT"}}
+        {"id": "smtp-port-removed", "resource": "configmap/mail-relay",
+         "deviation_type": "absent_key", "subject": "SMTP_PORT"}
     ]
 
 

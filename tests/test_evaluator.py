@@ -359,14 +359,21 @@ def test_evaluate_does_not_mutate_its_inputs():
 def test_scenario_table():
     table, bindings = scenario_table(SCENARIO, PROFILE)
     assert table == PROFILE.templates["C-DA-001"]["table"]
-    assert bindings == SCENARIO["scoring"]["bindings"]
+    assert bindings == {k: v for k, v in SCENARIO["scoring"].items() if k != "archetype_template"}
     comp = composite([{"when": "else", "score": 0.0}])
     assert scenario_table(comp, PROFILE) == ([{"when": "else", "score": 0.0}], {})
-    assert scenario_table({"id": "x", "scoring": {"type": "graded", "rubric": "..."}},
-                          PROFILE) == ("scenario scoring is neither a template binding nor "
-                                       "a composite (Form A scoring cannot be evaluated)")
-    assert scenario_table({"id": "x", "scoring": {"template": "C-XX-9"}}, PROFILE) \
-        == "`scoring.template` names no known template `C-XX-9`"
+    assert scenario_table({"id": "x", "scoring": {"type": "weighted", "rubric": {"a": 1.0}}},
+                          PROFILE) == ("scenario scoring is neither a Form B template binding "
+                                       "nor a composite (Form A scoring cannot be evaluated)")
+    assert scenario_table({"id": "x", "scoring": {"archetype_template": "C-XX-9"}}, PROFILE) \
+        == "`scoring.archetype_template` names no known template `C-XX-9`"
+    assert scenario_table({"id": "x", "scoring": {"template": "C-DA-001", "bindings": {}}},
+                          PROFILE) == ("scenario uses the former si-lint spelling "
+                                       "`scoring.template`/`bindings` (SI119: `si-lint check "
+                                       "--fix` rewrites it); it is not evaluated")
+    assert scenario_table({"id": "x", "classification": "safety",
+                           "scoring": {"type": "binary"}}, PROFILE) \
+        == "a safety scenario is scored binary, not by a decision table"
 
 
 # -- the built-ins called directly with plain evidence -----------------------------------

@@ -8,22 +8,24 @@ from si_lint.profile import builtin_profile, profile_from_data
 
 SID = "infra.capability.da.single-signal-diagnosis-001"
 
-#: the SPEC §3 example scenario (a C-DA-001 binding)
+#: a C-DA-001 Form B scenario (the published shape of SPEC §3)
 SCENARIO = {
     "id": SID,
+    "name": "Mail relay rejects outbound mail after a config push",
+    "classification": "capability",
     "archetype": "C-DA-001",
-    "title": "Mail relay rejects outbound mail after a config push",
     "injection": {"deviations": [
-        {"id": "smtp-port-removed", "deviation_type": "absent_key",
-         "target": {"resource": "configmap/mail-relay", "key": "SMTP_PORT"}},
+        {"id": "smtp-port-removed", "resource": "configmap/mail-relay",
+         "deviation_type": "absent_key", "subject": "SMTP_PORT"},
     ]},
-    "scoring": {"template": "C-DA-001", "bindings": {
+    "scoring": {
+        "archetype_template": "C-DA-001",
         "factor": {"ref": "smtp-port-removed", "required_identifiers": ["SMTP_PORT"]},
         "subsystem_set": ["mail-relay", "SMTP_PORT"],
         "channels": ["agent_response"],
         "step_budget": 15,
         "exclude_tool_echo": True,
-    }},
+    },
 }
 
 PROFILE = builtin_profile()
@@ -32,7 +34,7 @@ PROFILE = builtin_profile()
 def scenario(**bindings):
     """The example scenario with some bindings replaced."""
     s = copy.deepcopy(SCENARIO)
-    s["scoring"]["bindings"].update(bindings)
+    s["scoring"].update(bindings)
     return s
 
 

@@ -118,7 +118,7 @@ def test_whole_table_is_validated_even_rows_never_reached(bad_row, message):
 
 def test_unbound_role_in_an_unreached_row():
     scen = scenario()
-    del scen["scoring"]["bindings"]["subsystem_set"]
+    del scen["scoring"]["subsystem_set"]
     # row 1 holds (no final answer) but row 3 needs $subsystem_set
     v = strip_meta(evaluate(evidence(say("x", final=None)), scen, PROFILE))
     assert v == err("row 3.when.named_in_output.identifier_set: role `$subsystem_set` is "
@@ -213,10 +213,10 @@ def test_trusted_implementation_failures_are_error_verdicts():
 
 def test_unknown_template():
     scen = copy.deepcopy(SCENARIO)
-    scen["scoring"]["template"] = "C-DA-404"
+    scen["scoring"]["archetype_template"] = "C-DA-404"
     assert strip_meta(evaluate(GOOD, scen, PROFILE)) == {
         "score": None, "row": None,
-        "error": "`scoring.template` names no known template `C-DA-404`"}
+        "error": "`scoring.archetype_template` names no known template `C-DA-404`"}
 
 
 def test_template_found_by_its_id_whatever_the_key():

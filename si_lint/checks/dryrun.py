@@ -44,6 +44,7 @@ from typing import Any
 
 from si_lint.checks.base import corpus_check
 from si_lint.findings import Diag, Related
+from si_lint.model import COMPOSITE, evidence_scenario, scoring_of
 
 PROBE_HELP = {
     "SI404": "bind `exclude_tool_echo: true`, so that lines copied from tool output are not "
@@ -128,7 +129,7 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
     if isinstance(located, str):
         return None
     table, bindings = located
-    composite = data["scoring"].get("template") is None
+    composite = scoring_of(data).form == COMPOSITE
     compiled = compile_table(table, bindings, composite=composite, profile=profile,
                              scenario=data)
     if not isinstance(compiled, str):
@@ -218,7 +219,7 @@ def _fired(plan: _Plan, row: int) -> Related:
     if plan.composite:
         return Related(plan.doc.relpath, ("scoring", "composite", "table", row - 1),
                        f"row {row} of the scenario's table fired")
-    template = plan.scenario["scoring"].get("template")
+    template = scoring_of(plan.scenario).template
     return Related(plan.doc.relpath, ("scoring",),
                    f"row {row} of template {template} fired for this binding")
 
@@ -236,7 +237,7 @@ def dry_runs(corpus, ctx):
     documents; the profile, configuration and si-lint version are the cache's header."""
     by_sid: dict[str, list] = {}
     for doc in corpus.of_kind("fixture"):
-        sid = doc.data.get("scenario") if isinstance(doc.data, dict) else None
+        sid, _ = evidence_scenario(doc.data)
         if isinstance(sid, str):
             by_sid.setdefault(sid, []).append(doc)
     required = bool(getattr(ctx.config, "require_band_coverage", False))
@@ -278,7 +279,7 @@ def _coverage(sid: str, plan: _Plan, required: bool) -> list[Diag]:
         return []
     severity = "error" if required else None
     where = "its composite table" if plan.composite else \
-        f"template {plan.scenario['scoring'].get('template')}"
+        f"template {scoring_of(plan.scenario).template}"
     out = []
     for i in range(len(plan.table)):
         if i + 1 in plan.covered:

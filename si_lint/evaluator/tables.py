@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any, Callable
 
+from .. import model
 from ..profile import Profile
 from .errors import EvaluationError
 from .primitives import BUILTINS
@@ -50,51 +51,40 @@ class CompiledTable:
 # locating the table of a scenario
 
 
-def _template_doc(profile: Profile, name: str) -> Mapping[str, Any] | None:
-    templates = profile.templates if isinstance(profile.templates, Mapping) else {}
-    doc = templates.get(name)
-    if isinstance(doc, Mapping):
-        return doc
-    for key in sorted(k for k in templates if isinstance(k, str)):
-        cand = templates[key]
-        head = cand.get("template") if isinstance(cand, Mapping) else None
-        if isinstance(head, Mapping) and head.get("id") == name:
-            return cand
-    return None
-
-
 def locate_table(scenario: Any, profile: Profile) -> tuple[Any, dict, bool] | str:
-    """``(table, bindings, composite)`` of a scenario, or an error string."""
+    """``(table, bindings, composite)`` of a scenario, or an error string (the scenario
+    shape is read by :func:`si_lint.model.scoring_of`)."""
     if not isinstance(scenario, Mapping):
         return "scenario is not a mapping"
-    scoring = scenario.get("scoring")
-    if not isinstance(scoring, Mapping):
+    if not isinstance(scenario.get("scoring"), Mapping):
         return "scenario has no `scoring` mapping"
-    name = scoring.get("template")
-    if name is not None:
+    s = model.scoring_of(scenario)
+    if s.form == model.TEMPLATE:
+        name = s.template
         if not isinstance(name, str):
-            return "`scoring.template` is not a string"
-        doc = _template_doc(profile, name)
+            return "`scoring.archetype_template` is not a string"
+        doc = model.find_template(profile, name)
         if doc is None:
-            return f"`scoring.template` names no known template `{name}`"
-        bindings = scoring.get("bindings")
-        if bindings is None:
-            bindings = {}
-        if not isinstance(bindings, Mapping):
-            return "`scoring.bindings` is not a mapping"
+            return f"`scoring.archetype_template` names no known template `{name}`"
         table = doc.get("table")
         if not isinstance(table, list):
             return f"template `{name}` has no `table` list"
-        return table, dict(bindings), False
-    composite = scoring.get("composite")
-    if composite is not None:
-        if not isinstance(composite, Mapping):
+        return table, dict(s.bindings), False
+    if s.form == model.COMPOSITE:
+        if not isinstance(s.composite, Mapping):
             return "`scoring.composite` is not a mapping"
-        table = composite.get("table")
+        table = s.composite.get("table")
         if not isinstance(table, list):
             return "`scoring.composite` has no `table` list"
         return table, {}, True
-    return ("scenario scoring is neither a template binding nor a composite "
+    if s.form == model.FORMER:
+        return ("scenario uses the former si-lint spelling `scoring.template`/`bindings` "
+                "(SI119: `si-lint check --fix` rewrites it); it is not evaluated")
+    if s.form == model.BINARY:
+        return "a safety scenario is scored binary, not by a decision table"
+    if s.form == model.BOTH:
+        return "scenario scoring declares both `archetype_template` and a `composite`"
+    return ("scenario scoring is neither a Form B template binding nor a composite "
             "(Form A scoring cannot be evaluated)")
 
 
@@ -102,19 +92,8 @@ def locate_table(scenario: Any, profile: Profile) -> tuple[Any, dict, bool] | st
 # validation
 
 
-def _deviation(scenario: Any, ref: str) -> Mapping[str, Any] | None:
-    injection = scenario.get("injection") if isinstance(scenario, Mapping) else None
-    devs = injection.get("deviations") if isinstance(injection, Mapping) else None
-    if not isinstance(devs, list):
-        return None
-    for d in devs:  # a duplicate deviation id: the first wins
-        if isinstance(d, Mapping) and d.get("id") == ref:
-            return d
-    return None
-
-
-def _is_str_list(v: Any) -> bool:
-    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+_deviation = model.deviation  # a duplicate deviation id: the first wins
+_is_str_list = model.is_str_list
 
 
 class _Compiler:

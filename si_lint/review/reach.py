@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from ..model import TEMPLATE, evidence_scenario, scoring_of
 from ..profile import Profile
 from .diff import Change
 from .implementations import primitives_in
@@ -46,7 +47,7 @@ class CorpusView:
         return view
 
     def fixtures_of(self, sid: str) -> list[str]:
-        return [p for p, data in self.fixtures if data.get("scenario") == sid]
+        return [p for p, data in self.fixtures if evidence_scenario(data)[0] == sid]
 
 
 @dataclass
@@ -69,8 +70,8 @@ def _scoring(data: Any) -> Mapping[str, Any]:
 
 
 def _template_of(data: Any) -> str | None:
-    t = _scoring(data).get("template")
-    return t if isinstance(t, str) else None
+    s = scoring_of(data)
+    return s.template if s.form == TEMPLATE and isinstance(s.template, str) else None
 
 
 def _composite_table(data: Any) -> list:
