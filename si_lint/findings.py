@@ -55,6 +55,8 @@ class Related:
     on: Literal["key", "value"] = "key"
     line: int | None = None
     col: int | None = None
+    #: the document of ``file`` (its ``Document.index``); None: the file's first document
+    document: int | None = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,11 @@ class Diag:
     line: int | None = None
     col: int | None = None
     fix: Any = None
+    #: the document of ``file`` a corpus check points into (``Document.index``); None
+    #: for per-file checks (the document checked) and for a file's first document
+    document: int | None = None
+    #: SI000: the traceback of the crash (shown under ``--verbose``)
+    detail: str | None = None
 
 
 @dataclass(frozen=True, order=True)
@@ -99,6 +106,9 @@ class Finding:
     end_column: int | None = None
     detail: str | None = None  # e.g. the traceback of SI000, shown under --verbose
     fix: Any = field(default=None, compare=False, hash=False)
+    #: 0-based index of the document in its file, only for files holding more than one
+    #: document (SPEC §1: ``"document": N`` in JSON)
+    document: int | None = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.message)
@@ -112,6 +122,8 @@ class Finding:
             "column": self.column,
             "message": self.message,
         }
+        if self.document is not None:
+            out["document"] = self.document
         if self.doc_path is not None:
             out["json_path"] = self.doc_path
         if self.help:
