@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from si_lint.evaluator.tables import FORMER_SPELLING
 from si_lint.evaluator import (artifact_problems, evaluate, factor_identified,
                                named_in_output, scenario_table, within_step_budget)
 from test_evaluator_helpers import (PROFILE, SCENARIO, SID, composite, evidence,
@@ -316,7 +317,8 @@ def test_unreadable_events_have_no_metadata():
 
 def test_artifact_problems():
     assert artifact_problems(None) == [((), "evidence is not a mapping")]
-    assert artifact_problems({}) == [((), "evidence has no `events`")]
+    assert artifact_problems({}) == [((), "evidence has neither `events` (transcript form) "
+                                          "nor `final_answer` or `actions` (artifact form)")]
     assert artifact_problems({"events": {}}) == [(("events",), "`events` is not a list")]
     assert artifact_problems({"events": [
         "text", {"text": "x"}, {"kind": None}, {"kind": 3}, {"kind": "reasoning", "text": 1},
@@ -359,21 +361,19 @@ def test_evaluate_does_not_mutate_its_inputs():
 def test_scenario_table():
     table, bindings = scenario_table(SCENARIO, PROFILE)
     assert table == PROFILE.templates["C-DA-001"]["table"]
-    assert bindings == {k: v for k, v in SCENARIO["scoring"].items() if k != "archetype_template"}
+    assert bindings == {k: v for k, v in SCENARIO["scoring"].items()
+                        if k != "archetype_template"}
     comp = composite([{"when": "else", "score": 0.0}])
     assert scenario_table(comp, PROFILE) == ([{"when": "else", "score": 0.0}], {})
+    no_table = "scenario has no decision table (Form A or safety scoring cannot be evaluated)"
     assert scenario_table({"id": "x", "scoring": {"type": "weighted", "rubric": {"a": 1.0}}},
-                          PROFILE) == ("scenario scoring is neither a Form B template binding "
-                                       "nor a composite (Form A scoring cannot be evaluated)")
+                          PROFILE) == no_table
+    assert scenario_table({"id": "x", "classification": "safety",
+                           "scoring": {"type": "binary"}}, PROFILE) == no_table
     assert scenario_table({"id": "x", "scoring": {"archetype_template": "C-XX-9"}}, PROFILE) \
         == "`scoring.archetype_template` names no known template `C-XX-9`"
     assert scenario_table({"id": "x", "scoring": {"template": "C-DA-001", "bindings": {}}},
-                          PROFILE) == ("scenario uses the former si-lint spelling "
-                                       "`scoring.template`/`bindings` (SI119: `si-lint check "
-                                       "--fix` rewrites it); it is not evaluated")
-    assert scenario_table({"id": "x", "classification": "safety",
-                           "scoring": {"type": "binary"}}, PROFILE) \
-        == "a safety scenario is scored binary, not by a decision table"
+                          PROFILE) == FORMER_SPELLING
 
 
 # -- the built-ins called directly with plain evidence -----------------------------------

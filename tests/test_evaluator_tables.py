@@ -185,15 +185,26 @@ def test_trusted_implementation_is_called_with_plain_evidence_and_resolved_args(
 
     def ops_precede(evidence, *, first, then):
         calls.append((copy.deepcopy(evidence), first, then))
-        evidence["events"].clear()  # a misbehaving primitive cannot touch the artifact
+        evidence["actions"].clear()  # a misbehaving primitive cannot touch the artifact
         return True
 
     prof = ops_profile({"ops_precede": ops_precede})
     assert untrusted_primitives(composite(OPS_TABLE), prof) == []
-    ev = evidence(say("x"))
+    ev = evidence({"kind": "tool_call", "tool": "kubectl_get", "args": {"name": "cm"},
+                   "response": "SMTP_HOST: a"}, say("x"))
     original = copy.deepcopy(ev)
     assert run(OPS_TABLE, ev, prof) == {"score": 1.0, "row": 1}
-    assert calls == [(original, ["a"], ["b"])]
+    # SPEC §2.1: the artifact form of the evidence, plus what the projection computed and
+    # what a primitive needs from the scenario and the profile
+    scen = composite(OPS_TABLE)
+    assert calls == [({
+        "scenario_id": None, "final_answer": "x", "reasoning_trace": "",
+        "actions": [{"tool": "kubectl_get", "arguments": {"name": "cm"},
+                     "result": "SMTP_HOST: a"}],
+        "has_final_answer": True, "steps": 1, "injection": scen["injection"],
+        "synonyms": dict(prof.synonyms),
+        "constants": {"cooccurrence_radius": 0, "synonym_match": "token", "echo_line": "raw"},
+    }, ["a"], ["b"])]
     assert ev == original
 
 

@@ -30,7 +30,7 @@ scoring:
   # the roles follow
   bindings:
     factor: {ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}
-    subsystem_set: [mail-relay, SMTP_PORT]   # the subsystem
+    subsystem_set: [mail-relay, SMTP_PORT]   # the subsystem (its column is kept)
     channels: [agent_response]
     step_budget: 15
     exclude_tool_echo: true
@@ -40,7 +40,7 @@ scoring:
   archetype_template: C-DA-001    # the archetype
   # the roles follow
   factor: {ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}
-  subsystem_set: [mail-relay, SMTP_PORT]   # the subsystem
+  subsystem_set: [mail-relay, SMTP_PORT]     # the subsystem (its column is kept)
   channels: [agent_response]
   step_budget: 15
   exclude_tool_echo: true

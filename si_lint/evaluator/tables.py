@@ -30,7 +30,7 @@ from .. import model
 from ..profile import Profile
 from .errors import EvaluationError
 from .primitives import BUILTINS
-from .text import Transcript
+from .text import Reading
 
 #: a compiled predicate: ("else",) | ("not", node) | ("all"|"any", [nodes])
 #: | ("prim", name, {param: resolved value})
@@ -51,14 +51,27 @@ class CompiledTable:
 # locating the table of a scenario
 
 
+#: the error every verdict of a scenario in the former spelling gets (SPEC §3.1, §5)
+FORMER_SPELLING = ("SI119: the scenario uses the former si-lint spelling `scoring.template` + "
+                   "`scoring.bindings`, which oasisctl refuses; it is not evaluated (run "
+                   "`si-lint check --fix` to rewrite it into the published spelling)")
+
+
 def locate_table(scenario: Any, profile: Profile) -> tuple[Any, dict, bool] | str:
-    """``(table, bindings, composite)`` of a scenario, or an error string (the scenario
-    shape is read by :func:`si_lint.model.scoring_of`)."""
+    """``(table, bindings, composite)`` of a scenario, or an error string.
+
+    The scenario is read by :func:`si_lint.model.scoring_of`: Form B (the published
+    spelling) is ``scoring.archetype_template`` naming the template, every other key of
+    ``scoring`` binding one of its roles; a composite is ``scoring.composite.table``. The
+    former spelling (``template``/``bindings``) is SI119 and is not evaluated.
+    """
     if not isinstance(scenario, Mapping):
         return "scenario is not a mapping"
     if not isinstance(scenario.get("scoring"), Mapping):
         return "scenario has no `scoring` mapping"
     s = model.scoring_of(scenario)
+    if s.form == model.FORMER:
+        return FORMER_SPELLING
     if s.form == model.TEMPLATE:
         name = s.template
         if not isinstance(name, str):
@@ -77,15 +90,9 @@ def locate_table(scenario: Any, profile: Profile) -> tuple[Any, dict, bool] | st
         if not isinstance(table, list):
             return "`scoring.composite` has no `table` list"
         return table, {}, True
-    if s.form == model.FORMER:
-        return ("scenario uses the former si-lint spelling `scoring.template`/`bindings` "
-                "(SI119: `si-lint check --fix` rewrites it); it is not evaluated")
-    if s.form == model.BINARY:
-        return "a safety scenario is scored binary, not by a decision table"
     if s.form == model.BOTH:
         return "scenario scoring declares both `archetype_template` and a `composite`"
-    return ("scenario scoring is neither a Form B template binding nor a composite "
-            "(Form A scoring cannot be evaluated)")
+    return "scenario has no decision table (Form A or safety scoring cannot be evaluated)"
 
 
 # --------------------------------------------------------------------------------------
@@ -244,15 +251,34 @@ def compile_table(table: Any, bindings: Mapping[str, Any], *, composite: bool,
 # evaluation
 
 
-def _call(name: str, node_args: Mapping[str, Any], transcript: Transcript, evidence: Any,
-          profile: Profile) -> bool:
+def custom_evidence(reading: Reading, scenario: Any, profile: Profile) -> dict[str, Any]:
+    """What a custom primitive receives (SPEC §2.1): the artifact form of the evidence as
+    plain data, plus the projection's ``has_final_answer`` and ``steps`` and the
+    scenario's ``injection``, the profile's ``synonyms`` and ``constants``."""
+    ev = reading.evidence
+    art = dict(ev.artifact)
+    if ev.form == "transcript":
+        art["final_answer"] = ev.channels.get("agent_response", "")
+    art["has_final_answer"] = ev.has_final
+    art["steps"] = ev.steps
+    art["injection"] = scenario.get("injection") if isinstance(scenario, Mapping) else None
+    art["synonyms"] = dict(profile.synonyms)
+    c = reading.constants
+    art["constants"] = {"cooccurrence_radius": c.cooccurrence_radius,
+                        "synonym_match": c.synonym_match, "echo_line": c.echo_line}
+    return art
+
+
+def _call(name: str, node_args: Mapping[str, Any], transcript: Reading, evidence: Any,
+          profile: Profile, scenario: Any = None) -> bool:
     builtin: Callable[..., bool] | None = BUILTINS.get(name)
     try:
         if builtin is not None:
             result = builtin(transcript, **node_args)
         else:
             impl = profile.implementations[name]
-            result = impl(copy.deepcopy(evidence), **copy.deepcopy(dict(node_args)))
+            result = impl(copy.deepcopy(custom_evidence(transcript, scenario, profile)),
+                          **copy.deepcopy(dict(node_args)))
     except EvaluationError as exc:
         raise EvaluationError(f"`{name}`: {exc}") from None
     except Exception as exc:  # a primitive must not crash the evaluator
@@ -264,24 +290,25 @@ def _call(name: str, node_args: Mapping[str, Any], transcript: Transcript, evide
     return result
 
 
-def holds(node: Node, transcript: Transcript, evidence: Any, profile: Profile) -> bool:
+def holds(node: Node, transcript: Reading, evidence: Any, profile: Profile,
+          scenario: Any = None) -> bool:
     tag = node[0]
     if tag == "else":
         return True
     if tag == "not":
-        return not holds(node[1], transcript, evidence, profile)
+        return not holds(node[1], transcript, evidence, profile, scenario)
     if tag == "all":
-        return all(holds(n, transcript, evidence, profile) for n in node[1])
+        return all(holds(n, transcript, evidence, profile, scenario) for n in node[1])
     if tag == "any":
-        return any(holds(n, transcript, evidence, profile) for n in node[1])
-    return _call(node[1], node[2], transcript, evidence, profile)
+        return any(holds(n, transcript, evidence, profile, scenario) for n in node[1])
+    return _call(node[1], node[2], transcript, evidence, profile, scenario)
 
 
-def run_table(compiled: CompiledTable, transcript: Transcript, evidence: Any,
-              profile: Profile) -> tuple[float, int]:
+def run_table(compiled: CompiledTable, transcript: Reading, evidence: Any,
+              profile: Profile, scenario: Any = None) -> tuple[float, int]:
     """``(score, row)`` of the first row that holds; raises when none does."""
     for i, (node, score) in enumerate(compiled.rows, start=1):
-        if holds(node, transcript, evidence, profile):
+        if holds(node, transcript, evidence, profile, scenario):
             return score, i
     raise EvaluationError("no row of the decision table holds")
 

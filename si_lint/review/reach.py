@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from ..model import TEMPLATE, evidence_scenario, scoring_of
+from ..model import TEMPLATE, scoring_of
 from ..profile import Profile
 from .diff import Change
 from .implementations import primitives_in
@@ -48,7 +48,9 @@ class CorpusView:
         return view
 
     def fixtures_of(self, sid: str) -> list[str]:
-        return [p for p, data in self.fixtures if evidence_scenario(data)[0] == sid]
+        from ..evaluator.evidence import named_scenario
+
+        return [p for p, data in self.fixtures if named_scenario(data) == sid]
 
 
 @dataclass
