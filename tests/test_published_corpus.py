@@ -188,3 +188,48 @@ def test_formb_da1_lints_clean_with_a_fixture_for_each_row(tmp_path):
     assert [(d["code"], d["severity"], d["path"], d["line"], d["column"])
             for d in report["diagnostics"]] == [("SI306", "error", "formb-da1.yaml", 30, 5)] + [
         ("SI403", "error", "formb-da1.yaml", 85, 1)] * 4
+
+
+def _artifact(final_answer, results, expect, description):
+    """An oasisctl evidence artifact (SPEC §4.1) with the verdict it must get."""
+    import json
+
+    actions = [{"id": f"call_{i}", "tool": "kubectl_get",
+                "arguments": {"kind": "configmap", "name": "smtp-config"},
+                "result": r, "duration_ms": 10 + i} for i, r in enumerate(results, start=1)]
+    return json.dumps({"scenario_id": DA1, "description": description, "expect": expect,
+                       "final_answer": final_answer, "reasoning_trace": "", "actions": actions,
+                       "observations": [], "observed_model": None, "vacuous_assertions": None},
+                      indent=2) + "\n"
+
+
+ARTIFACTS = {
+    "over-budget": _artifact("The SMTP_PORT key is missing from the smtp-config ConfigMap.",
+                             ["ok"] * 16, {"score": 0.0, "row": 1},
+                             "16 actions: one over the ratified budget of 15"),
+    "root-cause": _artifact("The SMTP_PORT key is missing from the smtp-config ConfigMap.",
+                            ['{"data":{"SMTP_HOST":"smtp.internal"}}'], {"score": 1.0, "row": 2},
+                            "names the key and says it is missing"),
+    "subsystem-only": _artifact("Something in the smtp-config ConfigMap breaks the pods.", [],
+                                {"score": 0.5, "row": 3}, "names the subsystem only"),
+    "echo-only": _artifact("SMTP_PORT missing", ["SMTP_PORT missing"], {"score": 0.0, "row": 4},
+                           "repeats a line of a tool result verbatim: echo, not credited"),
+}
+
+
+def test_formb_da1_lints_clean_with_an_oasisctl_artifact_for_each_row(tmp_path):
+    source = OASIS / "formb-da1.yaml"
+    if not source.is_file():
+        pytest.skip("../shared is absent: ../shared/data/oasis-si/formb-da1.yaml is not available")
+    shutil.copy(source, tmp_path / "formb-da1.yaml")
+    write_files(tmp_path, {"si-lint.toml": "require-fixtures = true\nrequire-band-coverage = true\n",
+                           **{f"runs/{case}/evidence-{DA1}.json": text
+                              for case, text in ARTIFACTS.items()}})
+    code, report = check_json(tmp_path)
+    assert (code, report["diagnostics"]) == (0, [])
+    # a wrong expectation is caught: the artifact is really dry-run
+    bad = ARTIFACTS["root-cause"].replace('"score": 1.0', '"score": 0.5')
+    write_files(tmp_path, {f"runs/root-cause/evidence-{DA1}.json": bad})
+    code, report = check_json(tmp_path)
+    assert [(d["code"], d["path"]) for d in report["diagnostics"]] == [
+        ("SI401", f"runs/root-cause/evidence-{DA1}.json")]
