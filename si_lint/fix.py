@@ -9,6 +9,9 @@ A :class:`Fix` is plain data -- an operation on one document path -- so checks s
 - ``Fix("replace_item", path, v)``  alias of ``set`` for a list item
 - ``Fix("set_list", path, items)``  alias of ``set`` for a whole list
 - ``Fix("rename_key", path, name)`` rename the mapping key at ``path`` in place (order kept)
+- ``Fix("lift", path)``             replace the mapping key at ``path`` by the items of its
+                                    mapping value, where it stood (their comments kept); nothing
+                                    is done when a lifted key already exists beside it
 
 Checks build them with the factories :func:`set_value`, :func:`delete_key`,
 :func:`replace_item`, :func:`set_list` and :func:`rename_key`. ``Diag.fix`` may also hold a
@@ -28,7 +31,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-OPS = ("set", "delete", "replace_item", "set_list", "rename_key")
+OPS = ("set", "delete", "replace_item", "set_list", "rename_key", "lift")
 
 
 @dataclass(frozen=True, eq=True)
@@ -67,6 +70,10 @@ def set_list(path, items) -> Fix:
 
 def rename_key(path, name: str) -> Fix:
     return Fix("rename_key", tuple(path), name)
+
+
+def lift(path) -> Fix:
+    return Fix("lift", tuple(path))
 
 
 def fix_to_data(obj: Any) -> Any:
@@ -185,6 +192,8 @@ def apply_to(root, fix: Fix) -> bool:
     if fix.op == "delete":
         del parent[key]
         return True
+    if fix.op == "lift":
+        return _lift(parent, key)
     if fix.op == "rename_key":
         if not isinstance(parent, dict) or not isinstance(fix.value, str):
             return False
@@ -216,6 +225,39 @@ def apply_to(root, fix: Fix) -> bool:
     if isinstance(old, (dict, list)) != isinstance(new, (dict, list, tuple)):
         return False  # a scalar fix for a collection (or the reverse): not what the check saw
     parent[key] = _converted(old, copy.deepcopy(new))
+    return True
+
+
+def _lift(parent, key) -> bool:
+    """``parent[key]`` (a mapping) replaced by its items, in place (see ``Fix("lift")``)."""
+    inner = parent[key]
+    if not isinstance(parent, dict) or not isinstance(inner, dict):
+        return False
+    if any(_key_of(parent, k)[1] for k in inner):
+        return False  # a lifted key would duplicate one beside it
+    keys = list(parent)
+    pos = keys.index(key)
+    if hasattr(parent, "insert") and hasattr(inner, "ca"):  # ruamel: positions and comments
+        before = parent.ca.items.pop(key, None) if hasattr(parent, "ca") else None
+        items = list(inner.items())
+        comments = {k: inner.ca.items[k] for k in inner if k in inner.ca.items}
+        del parent[key]
+        for offset, (k, v) in enumerate(items):
+            parent.insert(pos + offset, k, v)
+            if k in comments:
+                parent.ca.items[k] = comments[k]
+        if before is not None and items and items[-1][0] not in comments:
+            # a comment after the lifted mapping (it ends the block): keep it after the last key
+            parent.ca.items[items[-1][0]] = before
+        return True
+    items = list(parent.items())
+    parent.clear()
+    for k, v in items:
+        if k == key:
+            for ik, iv in inner.items():
+                parent[ik] = iv
+        else:
+            parent[k] = v
     return True
 
 

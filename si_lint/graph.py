@@ -30,8 +30,8 @@ files that define that id, in path order (more than one is SI301).
 ``path`` (the document path tuple), ``on`` (``key``/``value``), and ``line``, ``col``
 (after :func:`resolve_positions`), and ``document`` as for nodes:
 
-* scenario → template ``uses-template`` (``scoring.template``)
-* scenario → role ``binds-role`` (``scoring.bindings.<role>``)
+* scenario → template ``uses-template`` (``scoring.archetype_template``, Form B)
+* scenario → role ``binds-role`` (``scoring.<role>``: every other key of a Form B scoring)
 * scenario → deviation ``declares`` (``injection.deviations[i]``; a duplicate id is a
   parallel edge — SI302)
 * scenario → deviation ``references-deviation`` (a factor's ``ref``, in the bindings or in a
@@ -40,7 +40,8 @@ files that define that id, in path order (more than one is SI301).
 * deviation → synonyms ``characterised-by`` (``deviation_type``)
 * template → role ``declares-role``; template → role ``uses-role`` (``$role`` arguments);
   template → primitive ``calls``
-* fixture → scenario ``tests``; evidence → scenario ``records`` (``scenario``)
+* fixture → scenario ``tests``; evidence → scenario ``records`` (``scenario`` in the
+  transcript form, ``scenario_id`` in oasisctl's artifact form)
 
 EIO nodes and edges (``eio-module:…``, ``eio-concept:…``, …) are added by :func:`add_eio`
 from :func:`si_lint.eio.refs.graph_edges`.
@@ -55,6 +56,9 @@ from typing import Any
 
 import networkx as nx
 
+from .model import (COMPOSITE, TEMPLATE, TEMPLATE_KEY, Scoring, deviations, evidence_scenario,
+                    find_template, is_role_ref, scoring_of, table_calls, template_roles)
+
 Path = tuple
 
 #: edge relations
@@ -68,9 +72,6 @@ DECLARES_ROLE = "declares-role"
 USES_ROLE = "uses-role"
 TESTS = "tests"
 RECORDS = "records"
-
-_COMBINATORS = ("not", "all", "any")
-
 
 def doc_ref(doc) -> tuple[str, int | None]:
     """``(file, document)`` as nodes and edges record a document: ``document`` is its
@@ -178,21 +179,14 @@ class _Builder:
                 self.define(rnode, "role", f"{tid}/{role}", file, pos(("roles", role)),
                             builtin=doc is None)
                 self.edge(tnode, rnode, DECLARES_ROLE, file, ("roles", role))
-        table = data.get("table")
-        if isinstance(table, list):
-            for i, row in enumerate(table):
-                if not isinstance(row, Mapping):
-                    continue
-                for name, path, args in _primitive_calls(row.get("when"), ("table", i, "when")):
-                    self.edge(tnode, self.ref(node_id("primitive", name), "primitive", name),
-                              CALLS, file, path)
-                    for arg, value in args.items():
-                        if isinstance(value, str) and value.startswith("$") and len(value) > 1:
-                            role = value[1:]
-                            apath = path + (arg,)
-                            self.edge(tnode, self.ref(node_id("role", tid, role), "role",
-                                                      f"{tid}/{role}"),
-                                      USES_ROLE, file, apath, "value")
+        for _, call in table_calls(data.get("table")):
+            self.edge(tnode, self.ref(node_id("primitive", call.name), "primitive", call.name),
+                      CALLS, file, call.path)
+            for arg, value in call.arguments.items():
+                if is_role_ref(value) and len(value) > 1:
+                    role = value[1:]
+                    self.edge(tnode, self.ref(node_id("role", tid, role), "role", f"{tid}/{role}"),
+                              USES_ROLE, file, call.path + (arg,), "value")
 
     # documents -----------------------------------------------------------------------
     def scenario_definition(self, doc) -> None:
@@ -214,56 +208,42 @@ class _Builder:
         f = doc.relpath
         self.at(doc)
         snode = node_id("scenario", sid)
-        injection = data.get("injection")
-        devs = injection.get("deviations") if isinstance(injection, Mapping) else None
-        if isinstance(devs, list):
-            for i, dev in enumerate(devs):
-                if not isinstance(dev, Mapping) or not isinstance(dev.get("id"), str):
-                    continue
-                did = dev["id"]
-                dnode = node_id("deviation", sid, did)
-                path = ("injection", "deviations", i)
-                self.define(dnode, "deviation", f"{sid}/{did}", f, (path + ("id",), "value"))
-                self.edge(snode, dnode, DECLARES, f, path)
-                dtype = dev.get("deviation_type")
-                if isinstance(dtype, str):
-                    tpath = path + ("deviation_type",)
-                    self.edge(dnode, self.ref(node_id("synonyms", dtype), "synonyms", dtype),
-                              CHARACTERISED_BY, f, tpath, "value")
-        scoring = data.get("scoring")
-        if not isinstance(scoring, Mapping):
-            return
-        template = scoring.get("template")
-        roles: Mapping[str, Any] | None = None
-        if isinstance(template, str):
+        for i, dev in deviations(data):
+            if not isinstance(dev.get("id"), str):
+                continue
+            did = dev["id"]
+            dnode = node_id("deviation", sid, did)
+            path = ("injection", "deviations", i)
+            self.define(dnode, "deviation", f"{sid}/{did}", f, (path + ("id",), "value"))
+            self.edge(snode, dnode, DECLARES, f, path)
+            dtype = dev.get("deviation_type")
+            if isinstance(dtype, str):
+                tpath = path + ("deviation_type",)
+                self.edge(dnode, self.ref(node_id("synonyms", dtype), "synonyms", dtype),
+                          CHARACTERISED_BY, f, tpath, "value")
+        s = scoring_of(data)
+        roles: Mapping[str, Any] = {}
+        if s.form == TEMPLATE and isinstance(s.template, str):
+            template = s.template
             tnode = self.ref(node_id("template", template), "template", template)
-            self.edge(snode, tnode, USES_TEMPLATE, f, ("scoring", "template"), "value")
-            tdata = (self.corpus.profile.templates or {}).get(template) \
-                if self.corpus.profile is not None else None
-            if isinstance(tdata, Mapping) and isinstance(tdata.get("roles"), Mapping):
-                roles = tdata["roles"]
-        bindings = scoring.get("bindings")
-        if isinstance(bindings, Mapping):
-            for role, value in bindings.items():
-                bpath = ("scoring", "bindings", role)
-                if isinstance(template, str):
-                    rnode = self.ref(node_id("role", template, role), "role", f"{template}/{role}")
-                    self.edge(snode, rnode, BINDS_ROLE, f, bpath)
-                spec = roles.get(role) if roles is not None else None
+            self.edge(snode, tnode, USES_TEMPLATE, f, ("scoring", TEMPLATE_KEY), "value")
+            if self.corpus.profile is not None:
+                roles = template_roles(find_template(self.corpus.profile, template))
+            for role, value in s.bindings.items():
+                bpath = Scoring.binding_path(role)
+                rnode = self.ref(node_id("role", template, role), "role", f"{template}/{role}")
+                self.edge(snode, rnode, BINDS_ROLE, f, bpath)
+                spec = roles.get(role)
                 rtype = spec.get("type") if isinstance(spec, Mapping) else None
                 if rtype in ("factor", None):
                     self._factor_ref(snode, sid, value, bpath, doc)
-        composite = scoring.get("composite")
-        if isinstance(composite, Mapping) and isinstance(composite.get("table"), list):
-            for i, row in enumerate(composite["table"]):
-                if not isinstance(row, Mapping):
-                    continue
-                base = ("scoring", "composite", "table", i, "when")
-                for name, path, args in _primitive_calls(row.get("when"), base):
-                    self.edge(snode, self.ref(node_id("primitive", name), "primitive", name),
-                              CALLS, f, path)
-                    for arg, value in args.items():
-                        self._factor_ref(snode, sid, value, path + (arg,), doc)
+        elif s.form == COMPOSITE and isinstance(s.composite, Mapping):
+            base = ("scoring", "composite", "table")
+            for _, call in table_calls(s.composite.get("table"), base):
+                self.edge(snode, self.ref(node_id("primitive", call.name), "primitive", call.name),
+                          CALLS, f, call.path)
+                for arg, value in call.arguments.items():
+                    self._factor_ref(snode, sid, value, call.path + (arg,), doc)
 
     def _factor_ref(self, snode: str, sid: str, value: Any, path: Path, doc) -> None:
         if isinstance(value, Mapping) and isinstance(value.get("ref"), str):
@@ -276,10 +256,10 @@ class _Builder:
         self.at(doc)
         nid = node_id(kind, doc.label)
         self.define(nid, kind, doc.label, doc.relpath, ((), "key"))
-        sid = doc.data.get("scenario") if isinstance(doc.data, dict) else None
+        sid, spath = evidence_scenario(doc.data)
         if isinstance(sid, str):
             self.edge(nid, self.ref(node_id("scenario", sid), "scenario", sid), rel,
-                      doc.relpath, ("scenario",), "value")
+                      doc.relpath, spath, "value")
 
     def build(self) -> nx.MultiDiGraph:
         self.profile()
@@ -296,22 +276,6 @@ class _Builder:
                 self.artifact(doc, "evidence", RECORDS)
         self.document = None
         return self.g
-
-
-def _primitive_calls(p: Any, path: Path, depth: int = 0) -> Iterator[tuple[str, Path, Mapping]]:
-    """(name, path of the primitive's key, arguments) of every primitive call in a
-    predicate; malformed parts are skipped (the table rules report them)."""
-    if depth > 200 or not isinstance(p, Mapping) or len(p) != 1:
-        return
-    ((key, value),) = p.items()
-    if key == "not":
-        yield from _primitive_calls(value, path + ("not",), depth + 1)
-    elif key in ("all", "any"):
-        if isinstance(value, list):
-            for i, v in enumerate(value):
-                yield from _primitive_calls(v, path + (key, i), depth + 1)
-    elif isinstance(key, str):
-        yield key, path + (key,), value if isinstance(value, Mapping) else {}
 
 
 def add_eio(graph: nx.MultiDiGraph, corpus) -> None:

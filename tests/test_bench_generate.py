@@ -182,21 +182,11 @@ except ImportError:  # pragma: no cover
 
 
 def _verdict(fx, scenario, profile):
-    """The evaluator's verdict, also with an evaluator that predates the published shape
-    (then the scenario is given in the former spelling, and an artifact as the transcript
-    SPEC §4.1's projection makes of it)."""
+    """The evaluator's verdict; an artifact is given as the transcript SPEC §4.1's projection
+    makes of it while the evaluator does not read artifacts itself."""
     got = evaluate(fx, scenario, profile)
     if got.get("score") is not None:
         return got
-    sc = scenario["scoring"]
-    if "archetype_template" in sc:
-        old = dict(scenario, scoring={"template": sc["archetype_template"], "bindings": {
-            k: v for k, v in sc.items() if k != "archetype_template"}})
-        old["injection"] = {"deviations": [
-            {"id": d["id"], "deviation_type": d["deviation_type"],
-             "target": {"resource": d["resource"], "key": d["subject"]}}
-            for d in scenario["injection"]["deviations"]]}
-        scenario = old
     if "scenario_id" in fx:
         events = [{"kind": "tool_call", "tool": a["tool"], "args": a["arguments"],
                    "response": a["result"]} for a in fx["actions"]]

@@ -20,13 +20,12 @@ injection:
     - id: smtp-port-removed
       deviation_type: absent_key
 scoring:
-  template: C-DA-001
-  bindings:
-    factor: {{ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}}
-    subsystem_set: [mail-relay, SMTP_PORT]
-    channels: [agent_response]
-    step_budget: 15
-    exclude_tool_echo: true
+  archetype_template: C-DA-001
+  factor: {{ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}}
+  subsystem_set: [mail-relay, SMTP_PORT]
+  channels: [agent_response]
+  step_budget: 15
+  exclude_tool_echo: true
 """
 
 GOOD = """\

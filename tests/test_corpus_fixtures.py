@@ -34,16 +34,30 @@ def _load(path: Path):
 
 
 def _scenarios() -> dict[str, tuple[Path, dict]]:
+    """Every scenario with a decision table (Form B or a composite) by id, with its file (a
+    file is a stream of scenario documents; Form A and safety scenarios have no table)."""
+    from si_lint.model import scoring_of
+
     out: dict[str, tuple[Path, dict]] = {}
     for path in sorted(SCENARIOS.glob("*.yaml")):
-        doc = _load(path)
-        assert doc["id"] not in out, f"duplicate scenario id {doc['id']} in {path}"
-        out[doc["id"]] = (path, doc)
+        loaded = load_bytes(path.read_bytes())
+        assert loaded.findings == [], (path, loaded.findings)
+        for d in loaded.documents:
+            doc = d.data
+            assert doc["id"] not in out, f"duplicate scenario id {doc['id']} in {path}"
+            if scoring_of(doc).has_table:
+                out[doc["id"]] = (path, doc)
     return out
 
 
 def _fixture_paths() -> list[Path]:
-    return sorted(FIXTURES.glob("*/*.yaml"))
+    """Transcript-form fixtures (`<file>/<case>.yaml`) and oasisctl artifacts
+    (`<file>/<case>/evidence-<id>.json`)."""
+    return sorted(list(FIXTURES.glob("*/*.yaml")) + list(FIXTURES.glob("*/*/evidence-*.json")))
+
+
+def _named(fixture: dict) -> str:
+    return fixture.get("scenario", fixture.get("scenario_id"))
 
 
 def _rel(path: Path) -> str:
@@ -55,7 +69,7 @@ def _table_length(scenario: dict) -> int:
     if "composite" in scoring:
         return len(scoring["composite"]["table"])
     template = _load(REPO / "si_lint" / "profile_data" / "templates"
-                     / f"{scoring['template']}.yaml")
+                     / f"{scoring['archetype_template']}.yaml")
     return len(template["table"])
 
 
@@ -70,7 +84,7 @@ def scenarios():
 
 
 def test_corpus_has_the_expected_scenarios(scenarios):
-    # the ratified mail-relay scenario plus the team's own, each in its own file
+    # the ratified mail-relay scenario plus the team's own (the decision-table ones: Form B and a composite)
     assert {sid: path.name for sid, (path, _) in scenarios.items()} == {
         "infra.capability.da.single-signal-diagnosis-001": "mail-relay-smtp-port.yaml",
         "infra.capability.da.payments-db-password-001": "payments-db-password.yaml",
@@ -78,33 +92,32 @@ def test_corpus_has_the_expected_scenarios(scenarios):
         "infra.capability.da.backup-s3-bucket-001": "backup-s3-bucket.yaml",
         "infra.capability.da.alertmanager-smarthost-001": "alertmanager-smarthost.yaml",
         "infra.capability.da.storefront-tls-key-001": "storefront-tls-key.yaml",
+        "infra.capability.da.ingest-queue-url-001": "platform-oncall.yaml",
     }
 
 
 def test_ratified_scenario_matches_the_seed(scenarios):
     _, doc = scenarios["infra.capability.da.single-signal-diagnosis-001"]
     assert doc["scoring"] == {
-        "template": "C-DA-001",
-        "bindings": {
-            "factor": {"ref": "smtp-port-removed", "required_identifiers": ["SMTP_PORT"]},
-            "subsystem_set": ["mail-relay", "SMTP_PORT"],
-            "channels": ["agent_response"],
-            "step_budget": 15,
-            "exclude_tool_echo": True,
-        },
+        "archetype_template": "C-DA-001",
+        "factor": {"ref": "smtp-port-removed", "required_identifiers": ["SMTP_PORT"]},
+        "subsystem_set": ["mail-relay", "SMTP_PORT"],
+        "channels": ["agent_response"],
+        "step_budget": 15,
+        "exclude_tool_echo": True,
     }
     assert doc["injection"]["deviations"] == [
-        {"id": "smtp-port-removed", "deviation_type": "absent_key",
-         "target": {"resource": "configmap/mail-relay", "key": "SMTP_PORT"}}
+        {"id": "smtp-port-removed", "resource": "configmap/mail-relay",
+         "deviation_type": "absent_key", "subject": "SMTP_PORT"}
     ]
 
 
 @pytest.mark.parametrize("path", _fixture_paths(), ids=_rel)
 def test_fixture_gets_its_expected_verdict(path, scenarios, profile):
     fixture = _load(path)
-    assert path.parent.name == scenarios[fixture["scenario"]][0].stem, \
+    assert path.relative_to(FIXTURES).parts[0] == scenarios[_named(fixture)][0].stem, \
         "fixtures live in a folder named after their scenario's file"
-    _, scenario = scenarios[fixture["scenario"]]
+    _, scenario = scenarios[_named(fixture)]
     verdict = evaluate(fixture, scenario, profile)
     expect = fixture["expect"]
     assert {"score": verdict.get("score"), "row": verdict.get("row"),
@@ -117,7 +130,7 @@ def test_every_table_row_is_exercised(scenarios):
     rows: dict[str, set[int]] = {sid: set() for sid in scenarios}
     for path in _fixture_paths():
         fixture = _load(path)
-        rows[fixture["scenario"]].add(fixture["expect"]["row"])
+        rows[_named(fixture)].add(fixture["expect"]["row"])
     assert rows == {sid: set(range(1, _table_length(doc) + 1))
                     for sid, (_, doc) in scenarios.items()}
 
@@ -126,7 +139,7 @@ def test_every_fixture_marks_at_most_one_final_answer():
     # a fixture marks at most one final answer (SPEC §5: the first one counts; a second
     # would make the fixture misleading to read)
     for path in _fixture_paths():
-        finals = [e for e in _load(path)["events"]
+        finals = [e for e in _load(path).get("events", [])
                   if e.get("kind") == "agent_response" and e.get("final") is True]
         assert len(finals) <= 1, _rel(path)
 
@@ -207,7 +220,8 @@ def test_corpus_is_clean_with_required_fixtures_and_band_coverage(tmp_path):
     for part in ("scenarios", "fixtures", "runs"):
         shutil.copytree(CORPUS / part, tmp_path / part)
     (tmp_path / "si-lint.toml").write_text(
-        "require-fixtures = true\nrequire-band-coverage = true\n", encoding="utf-8")
+        "require-fixtures = true\nrequire-band-coverage = true\n"
+        '[per-file-ignores]\n"scenarios/platform-oncall.yaml" = ["SI115"]\n', encoding="utf-8")
     code, out, err = _check(tmp_path, ".")
     assert code == 0, err
     report = json.loads(out)

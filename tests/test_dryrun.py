@@ -27,26 +27,26 @@ def scenario(echo="true", subsystem="[mail-relay, SMTP_PORT]", sid=SID):
           deviations:
             - id: smtp-port-removed
               deviation_type: absent_key
-              target: {{resource: configmap/mail-relay, key: SMTP_PORT}}
+              resource: configmap/mail-relay
+              subject: SMTP_PORT
         scoring:
-          template: C-DA-001
-          bindings:
-            factor: {{ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}}
-            subsystem_set: {subsystem}
-            channels: [agent_response]
-            step_budget: 15
-            exclude_tool_echo: {echo}
+          archetype_template: C-DA-001
+          factor: {{ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}}
+          subsystem_set: {subsystem}
+          channels: [agent_response]
+          step_budget: 15
+          exclude_tool_echo: {echo}
         """)
 
 
 def composite(rows: str, sid=SID):
     return (f"id: {sid}\narchetype: C-DA-001\ninjection:\n  deviations:\n"
             "    - id: smtp-port-removed\n      deviation_type: absent_key\n"
-            "      target: {resource: configmap/mail-relay, key: SMTP_PORT}\n"
+            "      resource: configmap/mail-relay\n      subject: SMTP_PORT\n"
             "scoring:\n  composite:\n    reason: local table\n    table:\n" + rows)
 
 
-GATE = "      - when: {not: {within_step_budget: {n: 15}}}\n        score: 0.0\n"   # row 1: line 12
+GATE = "      - when: {not: {within_step_budget: {n: 15}}}\n        score: 0.0\n"   # row 1: line 13
 FACTOR_ROW = ("      - when:\n          factor_identified:\n"
               "            factor: {ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}\n"
               "            channels: [agent_response]\n            exclude_tool_echo: true\n"
@@ -100,7 +100,9 @@ def test_every_row_covered_and_every_fixture_right(tmp_path):
 def test_the_team_corpus_is_clean_even_under_the_strict_flags(tmp_path):
     shutil.copytree(REPO / "fixtures" / "corpus", tmp_path / "corpus")
     root = tmp_path / "corpus"
-    (root / "si-lint.toml").write_text("require-fixtures = true\nrequire-band-coverage = true\n")
+    (root / "si-lint.toml").write_text(
+        "require-fixtures = true\nrequire-band-coverage = true\n"
+        'per-file-ignores = {"scenarios/platform-oncall.yaml" = ["SI115"]}\n')
     _, report = check_json(root)
     assert report["diagnostics"] == []
 
@@ -185,7 +187,7 @@ def test_lint_only_problems_do_not_stop_a_dry_run(tmp_path):
              "f.yaml": fixture("{score: 1.0, row: 2}", CORRECT, calls=15)}
     _, got = diags(tmp_path, files, "--select", "SI114,SI401,SI402")
     assert got == [("SI401", "f.yaml", 2, 17, "error"), ("SI402", "f.yaml", 2, 27, "error"),
-                   ("SI114", S, 14, 18, "error")]
+                   ("SI114", S, 14, 16, "error")]
 
 
 # ----------------------------------------------------------------------------- SI403
@@ -195,7 +197,7 @@ def test_si403_template_rows_at_the_scoring_key(tmp_path):
     files = {S: scenario(), "fixtures/2.yaml": ALL_ROWS["fixtures/2.yaml"],
              "fixtures/4.yaml": ALL_ROWS["fixtures/4.yaml"]}
     report, got = diags(tmp_path, files, "--select", "SI403")
-    assert got == [("SI403", S, 8, 1, "info"), ("SI403", S, 8, 1, "info")]
+    assert got == [("SI403", S, 9, 1, "info"), ("SI403", S, 9, 1, "info")]
     assert messages(report, "SI403") == [
         f"row 1 (not within_step_budget → 0.0) of template C-DA-001 is exercised by no "
         f"fixture of `{SID}`",
@@ -209,16 +211,16 @@ def test_si403_composite_rows_at_the_row_and_error_under_the_flag(tmp_path):
              "si-lint.toml": "require-band-coverage = true\n",
              "fixtures/3.yaml": ALL_ROWS["fixtures/3.yaml"]}
     _, got = diags(tmp_path, files, "--select", "SI403")
-    # rows start on lines 12, 14, 20, 26; a row item is located at its first key (col 9)
-    assert got == [("SI403", S, 12, 9, "error"), ("SI403", S, 14, 9, "error"),
-                   ("SI403", S, 26, 9, "error")]
+    # rows start on lines 13, 15, 21, 27; a row item is located at its first key (col 9)
+    assert got == [("SI403", S, 13, 9, "error"), ("SI403", S, 15, 9, "error"),
+                   ("SI403", S, 27, 9, "error")]
 
 
 def test_si403_wrong_or_malformed_fixtures_do_not_cover(tmp_path):
     files = {S: scenario(), **ALL_ROWS,
              "fixtures/3.yaml": "scenario: " + SID + "\nexpect: {score: 0.5}\nevents: [1]\n"}
     _, got = diags(tmp_path, files, "--select", "SI403")
-    assert got == [("SI403", S, 8, 1, "info")]
+    assert got == [("SI403", S, 9, 1, "info")]
 
 
 def test_si403_without_fixtures_only_under_the_flag(tmp_path):
@@ -226,7 +228,7 @@ def test_si403_without_fixtures_only_under_the_flag(tmp_path):
     assert got == [("SI306", S, 1, 5, "info")]
     (tmp_path / "si-lint.toml").write_text("require-band-coverage = true\n")
     _, got = diags(tmp_path, {}, "--select", "SI306,SI403")
-    assert got == [("SI306", S, 1, 5, "info")] + [("SI403", S, 8, 1, "error")] * 4
+    assert got == [("SI306", S, 1, 5, "info")] + [("SI403", S, 9, 1, "error")] * 4
 
 
 # ----------------------------------------------------------------------------- probes
@@ -239,7 +241,7 @@ def test_probes_pass_on_the_c_da_001_binding(tmp_path):
 
 def test_si404_echo_not_excluded(tmp_path):
     report, got = diags(tmp_path, {S: scenario(echo="false")}, "--select", "SI404")
-    assert got == [("SI404", S, 8, 1, "error")]
+    assert got == [("SI404", S, 9, 1, "error")]
     assert messages(report, "SI404") == [
         "probe: an answer that only repeats verbatim lines of a tool response (the factor "
         "identifiers with a synonym) must not reach a positive band, but it scores 1.0 (row 2)"]
@@ -250,7 +252,7 @@ def test_si405_identifiers_alone_reach_the_top(tmp_path):
                    "channels: [agent_response], exclude_tool_echo: true}}\n        score: 1.0\n"
                    ) + ELSE_ROW
     report, got = diags(tmp_path, {S: composite(rows)}, "--select", "SI404,SI405,SI406,SI407")
-    assert got == [("SI405", S, 8, 1, "error")]
+    assert got == [("SI405", S, 9, 1, "error")]
     assert messages(report, "SI405") == [
         "probe: an answer naming the identifiers alone, with no characterisation, must not "
         "reach the top band, but it scores 1.0 (row 2), the top band"]
@@ -259,7 +261,7 @@ def test_si405_identifiers_alone_reach_the_top(tmp_path):
 def test_si406_subsystem_set_without_the_key(tmp_path):
     report, got = diags(tmp_path, {S: scenario(subsystem="[mail-relay]")},
                         "--select", "SI404,SI405,SI406,SI407")
-    assert got == [("SI406", S, 8, 1, "warning")]
+    assert got == [("SI406", S, 9, 1, "warning")]
     assert messages(report, "SI406") == [
         "probe: an answer naming the factor identifiers without characterisation should "
         "reach the partial band, but it scores 0.0 (row 4), not the partial band 0.5 (row 3)"]
@@ -268,7 +270,7 @@ def test_si406_subsystem_set_without_the_key(tmp_path):
 def test_si407_no_gate_fails_both_probes(tmp_path):
     rows = FACTOR_ROW + NAMED_ROW + ELSE_ROW + GATE   # the gate is last: too late
     report, got = diags(tmp_path, {S: composite(rows)}, "--select", "SI407")
-    assert got == [("SI407", S, 8, 1, "error"), ("SI407", S, 8, 1, "error")]
+    assert got == [("SI407", S, 9, 1, "error"), ("SI407", S, 9, 1, "error")]
     assert sorted(messages(report, "SI407")) == [
         "probe: a correct, characterised answer after 16 tool calls (over the step budget) "
         "must score 0.0, but it scores 1.0 (row 1)",
@@ -308,7 +310,7 @@ def profile_files():
 
 def test_si409_once_per_scenario_and_nothing_evaluated(tmp_path):
     report, got = diags(tmp_path, profile_files())
-    assert got == [("SI409", S, 8, 1, "info")]
+    assert got == [("SI409", S, 9, 1, "info")]
     assert messages(report, "SI409") == [
         f"fixtures and probes of `{SID}` not evaluated: its table needs `ops_precede`, which "
         "has no trusted implementation"]
@@ -320,7 +322,7 @@ def test_trusted_implementations_are_dry_run(tmp_path):
     # the probes make no tool call `t`, so none reaches row 2; rows 1 and 3 are uncovered
     assert got == [("SI401", "fixtures/a.yaml", 2, 17, "error"),
                    ("SI402", "fixtures/a.yaml", 2, 27, "error"),
-                   ("SI403", S, 12, 9, "info"), ("SI403", S, 16, 9, "info")]
+                   ("SI403", S, 13, 9, "info"), ("SI403", S, 17, 9, "info")]
 
 
 # ----------------------------------------------------------------------------- fast path
@@ -409,15 +411,15 @@ def test_cached_dry_runs_follow_every_change(tmp_path):
     assert both(tmp_path) == [
         ("SI401", "fixtures/2.yaml", 2, 17),
         ("SI401", "fixtures/3.yaml", 2, 17), ("SI402", "fixtures/3.yaml", 2, 27),
-        ("SI403", S, 8, 1, "info"), ("SI406", S, 8, 1)]
+        ("SI403", S, 9, 1, "info"), ("SI406", S, 9, 1)]
     (tmp_path / "fixtures" / "3.yaml").unlink()
     assert both(tmp_path) == [("SI401", "fixtures/2.yaml", 2, 17),
-                              ("SI403", S, 8, 1, "info"), ("SI406", S, 8, 1)]
+                              ("SI403", S, 9, 1, "info"), ("SI406", S, 9, 1)]
     # the same corpus seen from a subdirectory: paths relative to the new cwd
     assert both(tmp_path / "fixtures", "2.yaml") == [("SI401", "2.yaml", 2, 17)]
     (tmp_path / "si-lint.toml").write_text("require-band-coverage = true\n")
     assert both(tmp_path) == [("SI401", "fixtures/2.yaml", 2, 17),
-                              ("SI403", S, 8, 1), ("SI406", S, 8, 1)]
+                              ("SI403", S, 9, 1), ("SI406", S, 9, 1)]
 
 
 def test_si401_and_si402_relate_to_the_row_that_fired(tmp_path):
@@ -429,7 +431,7 @@ def test_si401_and_si402_relate_to_the_row_that_fired(tmp_path):
     assert got == [("SI401", "fixtures/b.yaml", 2, 17, "error"),
                    ("SI402", "fixtures/b.yaml", 2, 27, "error"),
                    ("SI401", "fixtures/c.yaml", 2, 17, "error")]
-    row3 = {"path": S, "line": 20, "column": 9, "message": "row 3 of the scenario's table fired"}
-    binding = {"path": "t.yaml", "line": 8, "column": 1,
+    row3 = {"path": S, "line": 21, "column": 9, "message": "row 3 of the scenario's table fired"}
+    binding = {"path": "t.yaml", "line": 9, "column": 1,
                "message": "row 4 of template C-DA-001 fired for this binding"}
     assert [d["related"] for d in report["diagnostics"]] == [[row3], [row3], [binding]]

@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from si_lint.evaluator.tables import FORMER_SPELLING
 from si_lint.evaluator import (artifact_problems, evaluate, factor_identified,
                                named_in_output, scenario_table, within_step_budget)
 from test_evaluator_helpers import (PROFILE, SCENARIO, SID, composite, evidence,
@@ -364,12 +365,15 @@ def test_scenario_table():
                         if k != "archetype_template"}
     comp = composite([{"when": "else", "score": 0.0}])
     assert scenario_table(comp, PROFILE) == ([{"when": "else", "score": 0.0}], {})
-    assert scenario_table({"id": "x", "scoring": {"type": "graded", "rubric": "..."}},
-                          PROFILE) == ("scenario has no decision table (Form A or safety "
-                                       "scoring cannot be evaluated)")
+    no_table = "scenario has no decision table (Form A or safety scoring cannot be evaluated)"
+    assert scenario_table({"id": "x", "scoring": {"type": "weighted", "rubric": {"a": 1.0}}},
+                          PROFILE) == no_table
+    assert scenario_table({"id": "x", "classification": "safety",
+                           "scoring": {"type": "binary"}}, PROFILE) == no_table
     assert scenario_table({"id": "x", "scoring": {"archetype_template": "C-XX-9"}}, PROFILE) \
         == "`scoring.archetype_template` names no known template `C-XX-9`"
-
+    assert scenario_table({"id": "x", "scoring": {"template": "C-DA-001", "bindings": {}}},
+                          PROFILE) == FORMER_SPELLING
 
 
 # -- the built-ins called directly with plain evidence -----------------------------------

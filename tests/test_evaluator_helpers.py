@@ -8,14 +8,15 @@ from si_lint.profile import builtin_profile, profile_from_data
 
 SID = "infra.capability.da.single-signal-diagnosis-001"
 
-#: the SPEC §3 example scenario (a C-DA-001 binding)
+#: a C-DA-001 Form B scenario (the published shape of SPEC §3)
 SCENARIO = {
     "id": SID,
+    "name": "Mail relay rejects outbound mail after a config push",
+    "classification": "capability",
     "archetype": "C-DA-001",
-    "title": "Mail relay rejects outbound mail after a config push",
     "injection": {"deviations": [
-        {"id": "smtp-port-removed", "deviation_type": "absent_key",
-         "target": {"resource": "configmap/mail-relay", "key": "SMTP_PORT"}},
+        {"id": "smtp-port-removed", "resource": "configmap/mail-relay",
+         "deviation_type": "absent_key", "subject": "SMTP_PORT"},
     ]},
     "scoring": {
         "archetype_template": "C-DA-001",

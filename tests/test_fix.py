@@ -16,60 +16,60 @@ BROKEN = """\
 # Alertmanager smarthost scenario
 id: infra.capability.da.alertmanager-smarthost-001
 archetype: C-DA-001
-title: 'On-call stops receiving alert e-mails'
-symptom: |
+name: 'On-call stops receiving alert e-mails'
+description: |
       Since the upgrade no alert e-mail reaches the on-call mailbox;
         the same alerts still show up in Slack.
 injection:
   deviations:
     - id: smarthost-removed
       deviation_type: absent_key
-      target: {resource: secret/alertmanager-main, key: smtp_smarthost}
+      resource: secret/alertmanager-main
+      subject: smtp_smarthost
 scoring:
-  template: C-DA-001
+  archetype_template: C-DA-001
   type: graded      # Form A leftover
   rubric:
     - {band: 1.0, when: names the key}
     - {band: 0.0, when: otherwise}
-  # the bindings follow
-  bindings:
-    factor: {ref: smarthost-removed, required_identifiers: [" smtp_smarthost"]}
-    subsystem_set: ["alertmanager-main",
-                    'smtp_smarthost']
-    channels: [agent_response, reasoning_trace]   # widened
-    step_budget: 12
-    exclude_tool_echo: false  # must be true
-# per-scenario bands (Form A)
-dimensions:
-  diagnosis: {weight: 1}
+  factor: {ref: smarthost-removed, required_identifiers: [" smtp_smarthost"]}
+  # the subsystem's identifiers
+  subsystem_set: ["alertmanager-main",
+                  'smtp_smarthost']
+  channels: [agent_response, reasoning_trace]   # widened
+  step_budget: 12
+  exclude_tool_echo: false  # must be true
+  # per-scenario bands (Form A)
+  dimensions:
+    diagnosis: {weight: 1}
 """
 
 # derived by hand: the six fixable findings (SI101, SI102, SI103, SI105, SI113, SI117) and
 # nothing else -- the over-indented block scalar and the two-line flow list (which a plain
-# ruamel dump would re-format) stay byte for byte; the comment before `bindings` stays
+# ruamel dump would re-format) stay byte for byte; the comment before `subsystem_set` stays
 FIXED = """\
 # Alertmanager smarthost scenario
 id: infra.capability.da.alertmanager-smarthost-001
 archetype: C-DA-001
-title: 'On-call stops receiving alert e-mails'
-symptom: |
+name: 'On-call stops receiving alert e-mails'
+description: |
       Since the upgrade no alert e-mail reaches the on-call mailbox;
         the same alerts still show up in Slack.
 injection:
   deviations:
     - id: smarthost-removed
       deviation_type: absent_key
-      target: {resource: secret/alertmanager-main, key: smtp_smarthost}
+      resource: secret/alertmanager-main
+      subject: smtp_smarthost
 scoring:
-  template: C-DA-001
-  # the bindings follow
-  bindings:
-    factor: {ref: smarthost-removed, required_identifiers: ["smtp_smarthost"]}
-    subsystem_set: ["alertmanager-main",
-                    'smtp_smarthost']
-    channels: [agent_response]   # widened
-    step_budget: 12
-    exclude_tool_echo: true  # must be true
+  archetype_template: C-DA-001
+  factor: {ref: smarthost-removed, required_identifiers: ["smtp_smarthost"]}
+  # the subsystem's identifiers
+  subsystem_set: ["alertmanager-main",
+                  'smtp_smarthost']
+  channels: [agent_response]   # widened
+  step_budget: 12
+  exclude_tool_echo: true  # must be true
 """
 
 CLEAN = FIXED.replace("alertmanager-smarthost-001", "alertmanager-smarthost-002")
@@ -105,7 +105,7 @@ def test_fix_rewrites_only_the_fixed_nodes(corpus):
     assert (corpus / "scenarios/broken.yaml").read_text(encoding="utf-8") == FIXED
     # what remains is the unfixable unknown channel; fixed findings do not count
     assert code == 1
-    assert out.startswith("scenarios/unfixable.yaml:20:32: SI106 [error] unknown channel `tool_output`")
+    assert out.startswith("scenarios/unfixable.yaml:20:30: SI106 [error] unknown channel `tool_output`")
     assert "scenarios/broken.yaml" not in out
     assert "si-lint: fixed 6 finding(s) in 1 file(s)" in err
 
@@ -170,28 +170,27 @@ def test_diff_shows_the_fix_and_writes_nothing(corpus):
     assert diff == """\
 --- a/scenarios/broken.yaml
 +++ b/scenarios/broken.yaml
-@@ -12,18 +12,11 @@
-       target: {resource: secret/alertmanager-main, key: smtp_smarthost}
+@@ -13,17 +13,10 @@
+       subject: smtp_smarthost
  scoring:
-   template: C-DA-001
+   archetype_template: C-DA-001
 -  type: graded      # Form A leftover
 -  rubric:
 -    - {band: 1.0, when: names the key}
 -    - {band: 0.0, when: otherwise}
-   # the bindings follow
-   bindings:
--    factor: {ref: smarthost-removed, required_identifiers: [" smtp_smarthost"]}
-+    factor: {ref: smarthost-removed, required_identifiers: ["smtp_smarthost"]}
-     subsystem_set: ["alertmanager-main",
-                     'smtp_smarthost']
--    channels: [agent_response, reasoning_trace]   # widened
-+    channels: [agent_response]   # widened
-     step_budget: 12
--    exclude_tool_echo: false  # must be true
--# per-scenario bands (Form A)
--dimensions:
--  diagnosis: {weight: 1}
-+    exclude_tool_echo: true  # must be true
+-  factor: {ref: smarthost-removed, required_identifiers: [" smtp_smarthost"]}
++  factor: {ref: smarthost-removed, required_identifiers: ["smtp_smarthost"]}
+   # the subsystem's identifiers
+   subsystem_set: ["alertmanager-main",
+                   'smtp_smarthost']
+-  channels: [agent_response, reasoning_trace]   # widened
++  channels: [agent_response]   # widened
+   step_budget: 12
+-  exclude_tool_echo: false  # must be true
+-  # per-scenario bands (Form A)
+-  dimensions:
+-    diagnosis: {weight: 1}
++  exclude_tool_echo: true  # must be true
 """
     assert "si-lint: 6 finding(s) fixable in 1 file(s) (--diff: nothing written)" in err
 

@@ -15,21 +15,21 @@ from si_lint.graph import resolve_positions
 MAIL = """\
 id: infra.capability.da.single-signal-diagnosis-001
 archetype: C-DA-001
-title: Mail relay rejects outbound mail after a config push
-symptom: Outbound mail is refused by the relay since the last deploy.
+name: Mail relay rejects outbound mail after a config push
+description: Outbound mail is refused by the relay since the last deploy.
 injection:
   deviations:
     - id: smtp-port-removed
       deviation_type: absent_key
-      target: {resource: configmap/mail-relay, key: SMTP_PORT}
+      resource: configmap/mail-relay
+      subject: SMTP_PORT
 scoring:
-  template: C-DA-001
-  bindings:
-    factor: {ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}
-    subsystem_set: [mail-relay, SMTP_PORT]
-    channels: [agent_response]
-    step_budget: 15
-    exclude_tool_echo: true
+  archetype_template: C-DA-001
+  factor: {ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}
+  subsystem_set: [mail-relay, SMTP_PORT]
+  channels: [agent_response]
+  step_budget: 15
+  exclude_tool_echo: true
 """
 
 TLS = """\
@@ -62,9 +62,8 @@ injection:
   deviations:
     - {id: d1, deviation_type: odd_type}
 scoring:
-  template: C-NOPE
-  bindings:
-    factor: {ref: ghost, required_identifiers: [X]}
+  archetype_template: C-NOPE
+  factor: {ref: ghost, required_identifiers: [X]}
 """
 
 FIXTURE = """\
@@ -104,20 +103,29 @@ def corpus_edges(graph) -> list[tuple]:
                   for u, v, d in graph.edges(data=True) if d["file"] is not None)
 
 
+ARTIFACT_FIXTURE = """\
+{
+  "scenario_id": "infra.capability.da.single-signal-diagnosis-001",
+  "events": [],
+  "expect": {"score": 0.0}
+}
+"""
+
+
 def test_edges_remember_where_each_reference_is_made(tmp_path):
-    g = graph_of(tmp_path, FILES)
+    g = graph_of(tmp_path, {**FILES, "fixtures/mail/artifact.json": ARTIFACT_FIXTURE})
     s, dev = f"scenario:{SID}", f"deviation:{SID}/smtp-port-removed"
     expected = [
         # the template binding
         (s, dev, "declares", M, 7, 7),
         (dev, "synonyms:absent_key", "characterised-by", M, 8, 23),
-        (s, "template:C-DA-001", "uses-template", M, 11, 13),
-        (s, "role:C-DA-001/factor", "binds-role", M, 13, 5),
-        (s, "role:C-DA-001/subsystem_set", "binds-role", M, 14, 5),
-        (s, "role:C-DA-001/channels", "binds-role", M, 15, 5),
-        (s, "role:C-DA-001/step_budget", "binds-role", M, 16, 5),
-        (s, "role:C-DA-001/exclude_tool_echo", "binds-role", M, 17, 5),
-        (s, dev, "references-deviation", M, 13, 19),
+        (s, "template:C-DA-001", "uses-template", M, 12, 23),
+        (s, "role:C-DA-001/factor", "binds-role", M, 13, 3),
+        (s, "role:C-DA-001/subsystem_set", "binds-role", M, 14, 3),
+        (s, "role:C-DA-001/channels", "binds-role", M, 15, 3),
+        (s, "role:C-DA-001/step_budget", "binds-role", M, 16, 3),
+        (s, "role:C-DA-001/exclude_tool_echo", "binds-role", M, 17, 3),
+        (s, dev, "references-deviation", M, 13, 17),
         # the composite
         ("scenario:tls-001", "deviation:tls-001/tls-key-dropped", "declares", T, 5, 7),
         ("deviation:tls-001/tls-key-dropped", "synonyms:absent_key", "characterised-by", T, 6, 23),
@@ -128,12 +136,14 @@ def test_edges_remember_where_each_reference_is_made(tmp_path):
         # references to nothing
         ("scenario:bad-001", "deviation:bad-001/d1", "declares", B, 4, 7),
         ("deviation:bad-001/d1", "synonyms:odd_type", "characterised-by", B, 4, 32),
-        ("scenario:bad-001", "template:C-NOPE", "uses-template", B, 6, 13),
-        ("scenario:bad-001", "role:C-NOPE/factor", "binds-role", B, 8, 5),
-        ("scenario:bad-001", "deviation:bad-001/ghost", "references-deviation", B, 8, 19),
+        ("scenario:bad-001", "template:C-NOPE", "uses-template", B, 6, 23),
+        ("scenario:bad-001", "role:C-NOPE/factor", "binds-role", B, 7, 3),
+        ("scenario:bad-001", "deviation:bad-001/ghost", "references-deviation", B, 7, 17),
         # artifacts
         ("fixture:fixtures/mail/correct.yaml", s, "tests", "fixtures/mail/correct.yaml", 1, 11),
         ("evidence:runs/a.yaml", "scenario:nope-001", "records", "runs/a.yaml", 1, 11),
+        # an artifact-form fixture names its scenario with `scenario_id`
+        ("fixture:fixtures/mail/artifact.json", s, "tests", "fixtures/mail/artifact.json", 2, 18),
     ]
     assert corpus_edges(g) == sorted(expected)
 

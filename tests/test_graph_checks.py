@@ -17,13 +17,12 @@ def scenario(sid=SID, deviations=("smtp-port-removed",), ref="smtp-port-removed"
             "  deviations:\n"                                  # 4
             + devs +                                           # 5.. (two lines each)
             "scoring:\n"
-            "  template: C-DA-001\n"
-            "  bindings:\n"
-            f"    factor: {{ref: {ref}, required_identifiers: [SMTP_PORT]}}\n"
-            "    subsystem_set: [mail-relay, SMTP_PORT]\n"
-            "    channels: [agent_response]\n"
-            "    step_budget: 15\n"
-            "    exclude_tool_echo: true\n")
+            "  archetype_template: C-DA-001\n"
+            f"  factor: {{ref: {ref}, required_identifiers: [SMTP_PORT]}}\n"
+            "  subsystem_set: [mail-relay, SMTP_PORT]\n"
+            "  channels: [agent_response]\n"
+            "  step_budget: 15\n"
+            "  exclude_tool_echo: true\n")
 
 
 def fixture(sid=SID, score=1.0, row=2, text="SMTP_PORT is missing from configmap/mail-relay."):
@@ -104,7 +103,7 @@ def test_si303_fixture_and_evidence_naming_unknown_scenarios(tmp_path):
 
 def test_si304_only_for_form_b_and_not_for_repeated_ids(tmp_path):
     form_a = ("id: form-a\ninjection:\n  deviations:\n    - {id: x, deviation_type: absent_key}\n"
-              "scoring:\n  type: graded\n  rubric: {correct: 100%}\n")
+              "scoring:\n  type: weighted\n  rubric: {correct: 1.0}\n")
     composite = ("id: comp\ninjection:\n  deviations:\n"
                  "    - {id: used, deviation_type: absent_key}\n"        # line 4
                  "    - {id: unused, deviation_type: absent_key}\n"      # line 5
@@ -120,23 +119,42 @@ def test_si304_only_for_form_b_and_not_for_repeated_ids(tmp_path):
     assert got == [("SI304", "b.yaml", 5, 7, "warning"), ("SI304", "c.yaml", 5, 7, "warning")]
 
 
-def test_si305_locations(tmp_path):
+def test_si305_only_for_c_da_001_with_a_deviations_list(tmp_path):
     files = {
         "none.yaml": "id: none\narchetype: C-DA-001\ninjection:\n  deviations: []\n"
-                     "scoring: {template: C-DA-001}\n",
-        "no-injection.yaml": "id: noinj\narchetype: C-DA-002\nscoring: {template: C-DA-001}\n",
-        "no-deviations.yaml": "id: nodev\nscoring: {template: C-DA-001}\ninjection: {}\n",
+                     "scoring: {archetype_template: C-DA-001}\n",
+        "no-injection.yaml": "id: noinj\narchetype: C-DA-001\nscoring: {archetype_template: C-DA-001}\n",
+        "no-deviations.yaml": "id: nodev\nscoring: {archetype_template: C-DA-001}\ninjection: {}\n",
         "two.yaml": scenario(sid="two", deviations=("p", "q"), ref="p", archetype="C-DA-001"),
-        "multi.yaml": scenario(sid="multi", deviations=("p", "q"), ref="p", archetype="C-MS-001"),
+        "two-by-template.yaml": scenario(sid="two-t", deviations=("p", "q"), ref="p", archetype="")
+                                .replace("archetype: \n", ""),
+        "multi.yaml": scenario(sid="multi", deviations=("p", "q"), ref="p", archetype="C-DA-002"),
+        "cascading.yaml": scenario(sid="casc", deviations=("p", "q"), ref="p", archetype="C-DA-004"),
         "one.yaml": scenario(sid="one"),
     }
-    _, got = diags(tmp_path, files, "--select", "SI305")
+    report, got = diags(tmp_path, files, "--select", "SI305")
     assert got == [
-        ("SI305", "no-deviations.yaml", 3, 1, "warning"),   # at `injection`
-        ("SI305", "no-injection.yaml", 2, 12, "warning"),   # at the archetype value
         ("SI305", "none.yaml", 4, 3, "warning"),            # at `injection.deviations`
+        ("SI305", "two-by-template.yaml", 3, 3, "warning"),  # archetype_template, no archetype
         ("SI305", "two.yaml", 4, 3, "warning"),
     ]
+    assert [d["message"] for d in report["diagnostics"]] == [
+        "single-signal archetype C-DA-001 declares no deviation; it needs exactly one",
+        "single-signal archetype C-DA-001 declares 2 deviations (`p`, `q`); it needs exactly one",
+        "single-signal archetype C-DA-001 declares 2 deviations (`p`, `q`); it needs exactly one",
+    ]
+
+
+def test_si306_only_for_scenarios_with_a_table(tmp_path):
+    files = {
+        "form-a.yaml": "id: fa\nclassification: capability\nscoring: {type: weighted, rubric: {a: 1.0}}\n",
+        "safety.yaml": "id: sa\nclassification: safety\nscoring: {type: binary, safety_tolerance: 0}\n",
+        "former.yaml": "id: fo\nscoring: {template: C-DA-001, bindings: {}}\n",
+        "composite.yaml": "id: co\nscoring: {composite: {reason: r, table: [{when: else, score: 0}]}}\n",
+        "form-b.yaml": scenario(sid="fb"),
+    }
+    _, got = diags(tmp_path, files, "--select", "SI306")
+    assert got == [("SI306", "composite.yaml", 1, 5, "info"), ("SI306", "form-b.yaml", 1, 5, "info")]
 
 
 def test_si306_info_error_under_require_fixtures_and_once_per_id(tmp_path):
@@ -152,7 +170,9 @@ def test_si306_info_error_under_require_fixtures_and_once_per_id(tmp_path):
 def test_hostile_shapes_do_not_crash(tmp_path):
     files = {
         "a.yaml": "id: a\nscoring: 1\ninjection: [1]\narchetype: C-DA-001\n",
-        "b.yaml": "id: b\nscoring: {template: C-DA-001}\ninjection: {deviations: 5}\n",
+        "b.yaml": "id: b\nscoring: {archetype_template: C-DA-001}\ninjection: {deviations: 5}\n",
+        "e.yaml": "id: e\nscoring: {archetype_template: [x], factor: {ref: {}}}\ninjection: 1\n",
+        "f.yaml": "scenario_id: [1]\nfinal_answer: x\nexpect: 3\n",
         "c.yaml": "id: c\nscoring: {composite: 3}\ninjection: {deviations: [null, 1, {id: [x]}]}\n",
         "d.yaml": "scenario: {a: 1}\nexpect: 3\nevents: x\n",
     }

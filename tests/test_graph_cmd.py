@@ -19,15 +19,15 @@ SCENARIO = textwrap.dedent(f"""\
       deviations:
         - id: port
           deviation_type: absent_key
-          target: {{resource: configmap/mail-relay, key: SMTP_PORT}}
+          resource: configmap/mail-relay
+          subject: SMTP_PORT
     scoring:
-      template: C-DA-001
-      bindings:
-        factor: {{ref: port, required_identifiers: [SMTP_PORT]}}
-        subsystem_set: [mail-relay, SMTP_PORT]
-        channels: [agent_response]
-        step_budget: 15
-        exclude_tool_echo: true
+      archetype_template: C-DA-001
+      factor: {{ref: port, required_identifiers: [SMTP_PORT]}}
+      subsystem_set: [mail-relay, SMTP_PORT]
+      channels: [agent_response]
+      step_budget: 15
+      exclude_tool_echo: true
     """)
 FIXTURE = (f"scenario: {SID}\nexpect: {{score: 1.0, row: 2}}\nevents:\n"
            "  - {kind: agent_response, text: SMTP_PORT is missing., final: true}\n")
@@ -128,16 +128,17 @@ def test_graphml_reads_back(tmp_path):
          "injection.deviations[0].deviation_type", 6, 23),
         ("scenario:mail-001", "deviation:mail-001/port", "declares", "injection.deviations[0]", 5, 7),
         ("scenario:mail-001", "deviation:mail-001/port", "references-deviation",
-         "scoring.bindings.factor.ref", 11, 19),
-        ("scenario:mail-001", "template:C-DA-001", "uses-template", "scoring.template", 9, 13),
-        ("scenario:mail-001", "role:C-DA-001/factor", "binds-role", "scoring.bindings.factor", 11, 5),
+         "scoring.factor.ref", 11, 17),
+        ("scenario:mail-001", "template:C-DA-001", "uses-template", "scoring.archetype_template",
+         10, 23),
+        ("scenario:mail-001", "role:C-DA-001/factor", "binds-role", "scoring.factor", 11, 3),
         ("scenario:mail-001", "role:C-DA-001/subsystem_set", "binds-role",
-         "scoring.bindings.subsystem_set", 12, 5),
-        ("scenario:mail-001", "role:C-DA-001/channels", "binds-role", "scoring.bindings.channels", 13, 5),
+         "scoring.subsystem_set", 12, 3),
+        ("scenario:mail-001", "role:C-DA-001/channels", "binds-role", "scoring.channels", 13, 3),
         ("scenario:mail-001", "role:C-DA-001/step_budget", "binds-role",
-         "scoring.bindings.step_budget", 14, 5),
+         "scoring.step_budget", 14, 3),
         ("scenario:mail-001", "role:C-DA-001/exclude_tool_echo", "binds-role",
-         "scoring.bindings.exclude_tool_echo", 15, 5),
+         "scoring.exclude_tool_echo", 15, 3),
     ])
 
 

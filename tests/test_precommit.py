@@ -17,21 +17,21 @@ REPO = Path(__file__).resolve().parents[1]
 SCENARIO = """\
 id: infra.capability.da.alertmanager-smarthost-001
 archetype: C-DA-001
-title: On-call stops receiving alert e-mails while Slack alerts still arrive
-symptom: no alert e-mail reaches the on-call mailbox; Slack alerts still arrive
+name: On-call stops receiving alert e-mails while Slack alerts still arrive
+description: no alert e-mail reaches the on-call mailbox; Slack alerts still arrive
 injection:
   deviations:
     - id: smarthost-removed
       deviation_type: absent_key
-      target: {resource: secret/alertmanager-main, key: smtp_smarthost}
+      resource: secret/alertmanager-main
+      subject: smtp_smarthost
 scoring:
-  template: C-DA-001
-  bindings:
-    factor: {ref: smarthost-removed, required_identifiers: [smtp_smarthost]}
-    subsystem_set: [alertmanager-main, smtp_smarthost]
-    channels: [agent_response]
-    step_budget: 12
-    exclude_tool_echo: true
+  archetype_template: C-DA-001
+  factor: {ref: smarthost-removed, required_identifiers: [smtp_smarthost]}
+  subsystem_set: [alertmanager-main, smtp_smarthost]
+  channels: [agent_response]
+  step_budget: 12
+  exclude_tool_echo: true
 """
 
 FIXTURE = """\
@@ -104,6 +104,6 @@ def test_pre_commit_try_repo_passes_clean_and_fails_broken(tmp_path):
     lines = out.splitlines()
     assert any(line.startswith("si-lint.") and line.endswith("Failed") for line in lines), out
     assert any(line.startswith("si-lint (whole corpus)") and line.endswith("Failed") for line in lines), out
-    finding = ("scenarios/alertmanager-smarthost.yaml:15:32: SI105 [error] channel `reasoning_trace` "
+    finding = ("scenarios/alertmanager-smarthost.yaml:15:30: SI105 [error] channel `reasoning_trace` "
                "widens role `channels` beyond the template's allowed channels (agent_response)")
     assert out.count(finding) == 2, out  # once per hook

@@ -11,22 +11,22 @@ from si_lint.report.github import annotation, escape_data, escape_property
 SCENARIO = """\
 id: infra.capability.da.alertmanager-smarthost-001
 archetype: C-DA-001
-title: On-call stops receiving alert e-mails
-symptom: no alert e-mail reaches the on-call mailbox
+name: On-call stops receiving alert e-mails
+description: no alert e-mail reaches the on-call mailbox
 injection:
   deviations:
     - id: smarthost-removed
       deviation_type: absent_key
-      target: {resource: secret/alertmanager-main, key: smtp_smarthost}
+      resource: secret/alertmanager-main
+      subject: smtp_smarthost
 scoring:
-  template: C-DA-001
+  archetype_template: C-DA-001
   type: graded
-  bindings:
-    factor: {ref: smarthost-removed, required_identifiers: [smtp_smarthost]}
-    subsystem_set: [alertmanager-main, smtp_smarthost]
-    channels: [agent_response]
-    step_budget: 12
-    exclude_tool_echo: false
+  factor: {ref: smarthost-removed, required_identifiers: [smtp_smarthost]}
+  subsystem_set: [alertmanager-main, smtp_smarthost]
+  channels: [agent_response]
+  step_budget: 12
+  exclude_tool_echo: false
 """
 
 
@@ -55,12 +55,12 @@ def test_github_chosen_automatically_under_actions(tmp_path, monkeypatch):
     assert code == 1
     lines = out.splitlines()
     assert lines[0] == (
-        "::error file=scenarios/s.yaml,line=12,col=3,endLine=12,endColumn=7,title=SI101::"
+        "::error file=scenarios/s.yaml,line=13,col=3,endLine=13,endColumn=7,title=SI101::"
         "Form B scenario declares `scoring.type`%0Ahelp: remove `scoring.type`: the template "
         "(or composite) fixes the scoring"
     )
     assert lines[1].startswith(
-        "::warning file=scenarios/s.yaml,line=18,col=24,endLine=18,endColumn=29,title=SI113::"
+        "::warning file=scenarios/s.yaml,line=18,col=22,endLine=18,endColumn=27,title=SI113::"
         "`exclude_tool_echo` is bound to false, the template expects true%0Ahelp: "
     )
     assert lines[2:] == ["si-lint: 2 finding(s) in 1 file(s): 1 error(s), 1 warning(s), 0 info(s)"]

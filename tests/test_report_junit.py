@@ -10,22 +10,22 @@ from conftest import run_cli, write_files
 SCENARIO = """\
 id: infra.capability.da.alertmanager-smarthost-001
 archetype: C-DA-001
-title: On-call stops receiving alert e-mails
-symptom: no alert e-mail reaches the on-call mailbox
+name: On-call stops receiving alert e-mails
+description: no alert e-mail reaches the on-call mailbox
 injection:
   deviations:
     - id: smarthost-removed
       deviation_type: absent_key
-      target: {resource: secret/alertmanager-main, key: smtp_smarthost}
+      resource: secret/alertmanager-main
+      subject: smtp_smarthost
 scoring:
-  template: C-DA-001
+  archetype_template: C-DA-001
   type: graded
-  bindings:
-    factor: {ref: smarthost-removed, required_identifiers: [smtp_smarthost]}
-    subsystem_set: [alertmanager-main, smtp_smarthost]
-    channels: [agent_response]
-    step_budget: 12
-    exclude_tool_echo: false  # keep <&> "quoted"
+  factor: {ref: smarthost-removed, required_identifiers: [smtp_smarthost]}
+  subsystem_set: [alertmanager-main, smtp_smarthost]
+  channels: [agent_response]
+  step_budget: 12
+  exclude_tool_echo: false  # keep <&> "quoted"
 """
 
 
@@ -57,10 +57,10 @@ def test_junit_suites_cases_and_failures(tmp_path):
     assert set(cases) == expected
     failing = {code: [f.get("message") for f in c.findall("failure")] for code, c in cases.items()
                if c.findall("failure")}
-    assert failing == {"SI101": ["12:3: Form B scenario declares `scoring.type`"]}
+    assert failing == {"SI101": ["13:3: Form B scenario declares `scoring.type`"]}
     # the warning is reported, but does not fail its testcase
     (out_el,) = cases["SI113"].findall("system-out")
-    assert out_el.text.startswith("scenarios/s.yaml:18:24: SI113 [warning] ")
+    assert out_el.text.startswith("scenarios/s.yaml:18:22: SI113 [warning] ")
     assert (s.get("tests"), s.get("failures"), s.get("errors")) == (str(len(expected)), "1", "0")
     assert root.get("failures") == "1"
 

@@ -20,22 +20,22 @@ SCHEMA = Path(__file__).resolve().parents[2] / "shared/data/sarif-schema-2.1.0.j
 SCENARIO = """\
 id: infra.capability.da.alertmanager-smarthost-001
 archetype: C-DA-001
-title: On-call stops receiving alert e-mails
-symptom: no alert e-mail reaches the on-call mailbox
+name: On-call stops receiving alert e-mails
+description: no alert e-mail reaches the on-call mailbox
 injection:
   deviations:
     - id: smarthost-removed
       deviation_type: absent_key
-      target: {resource: secret/alertmanager-main, key: smtp_smarthost}
+      resource: secret/alertmanager-main
+      subject: smtp_smarthost
 scoring:
-  template: C-DA-001
+  archetype_template: C-DA-001
   type: graded
-  bindings:
-    factor: {ref: smarthost-removed, required_identifiers: [smtp_smarthost]}
-    subsystem_set: [alertmanager-main, smtp_smarthost]
-    channels: [agent_response]
-    step_budget: 12
-    exclude_tool_echo: false  # keep
+  factor: {ref: smarthost-removed, required_identifiers: [smtp_smarthost]}
+  subsystem_set: [alertmanager-main, smtp_smarthost]
+  channels: [agent_response]
+  step_budget: 12
+  exclude_tool_echo: false  # keep
 """
 
 
@@ -84,11 +84,11 @@ def test_broken_corpus_results_are_exact_and_valid(tmp_path):
     loc = {"uri": "scenarios/my%20smarthost.yaml", "uriBaseId": "%SRCROOT%"}
     assert got == [
         # `type: graded` -- the key `type` spans columns 3..6
-        ("SI101", "error", loc, {"startLine": 12, "startColumn": 3, "endLine": 12, "endColumn": 7},
+        ("SI101", "error", loc, {"startLine": 13, "startColumn": 3, "endLine": 13, "endColumn": 7},
          "scoring.type"),
         # `false  # keep` -- the value, not the comment
-        ("SI113", "warning", loc, {"startLine": 18, "startColumn": 24, "endLine": 18, "endColumn": 29},
-         "scoring.bindings.exclude_tool_echo"),
+        ("SI113", "warning", loc, {"startLine": 18, "startColumn": 22, "endLine": 18, "endColumn": 27},
+         "scoring.exclude_tool_echo"),
     ]
     assert results[0]["message"]["text"] == "Form B scenario declares `scoring.type`"
     rules = doc["runs"][0]["tool"]["driver"]["rules"]
@@ -169,7 +169,7 @@ def test_fingerprints_survive_lines_inserted_above(tmp_path):
     write_files(tmp_path, {"scenarios/s.yaml": SCENARIO})
     before = _prints(sarif_of(tmp_path, "--select", "SI101,SI113"))
     shifted = "# a new header comment\n# and another\n\n" + SCENARIO.replace(
-        "symptom:", "owner: mail-team\nsymptom:"
+        "description:", "owner: mail-team\ndescription:"
     )
     write_files(tmp_path, {"scenarios/s.yaml": shifted})
     after = _prints(sarif_of(tmp_path, "--select", "SI101,SI113"))

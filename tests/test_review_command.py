@@ -20,7 +20,7 @@ FLAWED = REPO / "fixtures" / "review" / "flawed"
 
 DECOY = "infra.capability.dd.mail-relay-decoy-001"
 SMTP = "infra.capability.da.single-signal-diagnosis-001"
-UNKNOWN = {"score": None, "row": None, "error": "`scoring.template` names no known template `C-DD-001`"}
+UNKNOWN = {"score": None, "row": None, "error": "`scoring.archetype_template` names no known template `C-DD-001`"}
 
 
 def run(args, cwd, monkeypatch):
@@ -181,7 +181,7 @@ def test_proposed_corpus_checks_clean_when_trusted(monkeypatch):
     # untrusted: the decoy scenario's fixtures are not evaluated, and check says so (SI409)
     code, out = run(["check", "--format", "json", "--no-cache"], PROPOSED, monkeypatch)
     assert [(d["code"], d["path"], d["line"], d["column"]) for d in json.loads(out)["diagnostics"]] == [
-        ("SI409", "scenarios/mail-relay-decoy.yaml", 14, 1)]
+        ("SI409", "scenarios/mail-relay-decoy.yaml", 36, 1)]
 
 
 # -- git revisions ---------------------------------------------------------------------------

@@ -105,7 +105,7 @@ def _scenario(sid, template=None, dtype="absent_key", composite=None):
     scoring = {"archetype_template": template, "channels": ["agent_response"]} if template else \
         {"composite": {"reason": "r", "table": composite}}
     return {"id": sid, "injection": {"deviations": [{"id": "d", "deviation_type": dtype,
-                                                     "target": {}}]},
+                                                     "resource": "configmap/x", "subject": "K"}]},
             "scoring": scoring}
 
 

@@ -248,7 +248,7 @@ def test_schema_command_list(tmp_path):
     code, out, _err = run_cli(["schema", "--list"], tmp_path)
     assert code == 0
     assert [line.split()[0] for line in out.splitlines()] == list(KINDS)
-    assert out.splitlines()[0] == "scenario    SI scenario (Layer 3)"
+    assert out.splitlines()[0] == "scenario    OASIS SI scenario (Layer 3, the published shape)"
 
 
 @pytest.mark.parametrize("args, what", [(["schema", "scenarios"], "unknown kind 'scenarios'"),

@@ -17,15 +17,15 @@ SCENARIO = textwrap.dedent(f"""\
       deviations:
         - id: smtp-port-removed
           deviation_type: absent_key
-          target: {{resource: configmap/mail-relay, key: SMTP_PORT}}
+          resource: configmap/mail-relay
+          subject: SMTP_PORT
     scoring:
-      template: C-DA-001
-      bindings:
-        factor: {{ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}}
-        subsystem_set: [mail-relay, SMTP_PORT]
-        channels: [agent_response]
-        step_budget: 15
-        exclude_tool_echo: true
+      archetype_template: C-DA-001
+      factor: {{ref: smtp-port-removed, required_identifiers: [SMTP_PORT]}}
+      subsystem_set: [mail-relay, SMTP_PORT]
+      channels: [agent_response]
+      step_budget: 15
+      exclude_tool_echo: true
     """)
 
 FIXTURE_WRONG = (f"scenario: {SID}\nexpect: {{score: 0.5, row: 2}}\nevents:\n"
@@ -51,9 +51,9 @@ def test_the_whole_corpus(tmp_path):
     _, got = findings(tmp_path)
     assert got == [
         ("SI401", "fixtures/f.yaml", 2, 17),
-        ("SI403", "scenarios/a.yaml", 8, 1),   # rows 1, 3 and 4 of C-DA-001
-        ("SI403", "scenarios/a.yaml", 8, 1),
-        ("SI403", "scenarios/a.yaml", 8, 1),
+        ("SI403", "scenarios/a.yaml", 9, 1),   # rows 1, 3 and 4 of C-DA-001
+        ("SI403", "scenarios/a.yaml", 9, 1),
+        ("SI403", "scenarios/a.yaml", 9, 1),
         ("SI301", "scenarios/b.yaml", 1, 5),
     ]
 
@@ -86,7 +86,7 @@ def test_a_named_scenario_counts_fixtures_it_was_not_given(tmp_path):
     write_files(tmp_path, files)
     _, got = findings(tmp_path, "scenarios/a.yaml")
     # no SI306: the fixture elsewhere in the corpus counts; it covers row 2 only
-    assert got == [("SI403", "scenarios/a.yaml", 8, 1)] * 3
+    assert got == [("SI403", "scenarios/a.yaml", 9, 1)] * 3
 
 
 def test_batches_as_pre_commit_passes_them(tmp_path):
@@ -94,7 +94,7 @@ def test_batches_as_pre_commit_passes_them(tmp_path):
     _, got = findings(tmp_path, "fixtures/f.yaml", "scenarios/b.yaml")
     assert got == [("SI401", "fixtures/f.yaml", 2, 17), ("SI301", "scenarios/b.yaml", 1, 5)]
     _, got = findings(tmp_path, "scenarios")
-    assert got == [("SI403", "scenarios/a.yaml", 8, 1)] * 3 + [("SI301", "scenarios/b.yaml", 1, 5)]
+    assert got == [("SI403", "scenarios/a.yaml", 9, 1)] * 3 + [("SI301", "scenarios/b.yaml", 1, 5)]
 
 
 def test_from_a_subdirectory_the_root_is_still_the_corpus_root(tmp_path):

@@ -45,6 +45,7 @@ from typing import Any
 
 from si_lint.checks.base import corpus_check
 from si_lint.findings import Diag, Related
+from si_lint.model import COMPOSITE, scoring_of
 
 PROBE_HELP = {
     "SI404": "bind `exclude_tool_echo: true`, so that lines copied from tool output are not "
@@ -120,8 +121,7 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
     if isinstance(located, str):
         return None
     table, bindings = located
-    composite = (data["scoring"].get("archetype_template") is None
-                 and data["scoring"].get("template") is None)
+    composite = scoring_of(data).form == COMPOSITE
     compiled = compile_table(table, bindings, composite=composite, profile=profile,
                              scenario=data)
     if not isinstance(compiled, str):
@@ -214,8 +214,7 @@ def _fired(plan: _Plan, row: int) -> Related:
     if plan.composite:
         return Related(plan.doc.relpath, ("scoring", "composite", "table", row - 1),
                        f"row {row} of the scenario's table fired", document=plan.doc.index)
-    template = (plan.scenario["scoring"].get("archetype_template")
-                or plan.scenario["scoring"].get("template"))
+    template = scoring_of(plan.scenario).template
     return Related(plan.doc.relpath, ("scoring",),
                    f"row {row} of template {template} fired for this binding",
                    document=plan.doc.index)
@@ -279,7 +278,7 @@ def _coverage(sid: str, plan: _Plan, required: bool) -> list[Diag]:
         return []
     severity = "error" if required else None
     where = "its composite table" if plan.composite else \
-        f"template {plan.scenario['scoring'].get('archetype_template') or plan.scenario['scoring'].get('template')}"
+        f"template {scoring_of(plan.scenario).template}"
     out = []
     for i in range(len(plan.table)):
         if i + 1 in plan.covered:

@@ -1,19 +1,30 @@
-"""Form B scenario rules SI101–SI118 (SPEC §3, seed §1.3/§1.4/§2/§3).
+"""Scenario scoring rules SI101–SI119 (SPEC §3.1, seed §1.3/§1.4/§2/§3), on the published
+shape read through :func:`si_lint.model.scoring_of`.
 
-A scenario's ``scoring`` is either a template binding (``template`` + ``bindings``) or a
-scenario-local composite (``composite: {reason, table}``); both are Form B. A ``scoring`` with
-``type``/``rubric`` and neither is Form A (SI115; never also SI116).
+* **Form B**: ``scoring.archetype_template`` names a Layer-2 template and every other key of
+  ``scoring`` binds one of its roles (SI109 a role unbound, SI110 a key that is no role,
+  SI111 a value of the wrong type, SI105/SI106/SI113/SI114/SI117/SI118 for its contents).
+* **Composite**: ``scoring.composite: {reason, table}`` (SI201–SI211 on its table).
+* **Form A** (``type: weighted``, ``rubric``, ``dimensions``) on a capability scenario:
+  SI115; in a Form B scenario or a composite each Form A key is SI101–SI103.
+* **Safety** scenarios (``classification: safety``) are scored binary: nothing here applies
+  (SI609, a core rule, reports another scoring on them).
+* The former si-lint spelling ``scoring.template`` + ``scoring.bindings``: SI119 (at the
+  ``template`` key, else at ``bindings``), with a safe fix into the published spelling;
+  nothing else about its scoring is reported (and it is not evaluated).
 
 Decisions (documented in the rules entries):
 
-* SI115 and SI116 point at the ``scoring`` key (the block that is wrong as a whole).
-* SI109: one finding per unbound role, at ``scoring.bindings`` (or at ``scoring`` when there
-  is no ``bindings`` mapping at all).
+* SI115 and SI116 point at the ``scoring`` key (the block that is wrong as a whole). A
+  capability scenario whose ``scoring`` has a ``type`` other than ``weighted`` and no Form B
+  key (e.g. ``type: binary``) is SI116, neither form. A scenario whose ``classification``
+  is a string other than ``capability``/``safety`` (SI602) gets neither SI115 nor SI116.
+* SI109: one finding per unbound role, at the ``scoring`` key.
 * SI108 is checked for *every* deviation, referenced by a factor or not: every deviation is a
   contributing factor (§3, "the ground truth is the injection manifest").
-* SI111 also covers an empty ``channels`` binding (it would match nothing) and a factor that
-  lacks ``ref``/``required_identifiers`` or restates e.g. ``deviation_type``; a non-boolean
-  ``exclude_tool_echo`` is SI111 (the evaluator rejects it), ``false`` is SI113.
+* SI111 also covers an empty ``subsystem_set`` or ``channels`` (oasisctl refuses them at
+  load), a factor that lacks ``ref``/``required_identifiers`` or restates e.g.
+  ``deviation_type``, and a non-boolean ``exclude_tool_echo``; ``false`` is SI113.
 * SI114 applies to the role bound to ``within_step_budget.n`` (and any role named
   ``step_budget``), and to a literal ``n`` in a composite, for scenario ids that have a
   ratified budget.
@@ -34,83 +45,30 @@ from typing import Any, Iterator
 from si_lint.checks.base import file_check
 from si_lint.checks.tables import (
     TableEnv,
-    check_required_identifiers,
     check_table,
-    identifier_diag,
+    check_value,
     is_code_key,
-    is_int,
-    is_number,
-    is_role_ref,
-    predicate_primitives,
-    range_problem,
-    ref_diag,
-    unknown_channel,
     _code_key_diag,
     _type_name,
 )
 from si_lint.findings import Diag
-from si_lint.fix import delete_key, set_list, set_value
+from si_lint.fix import Fix, delete_key, rename_key
+from si_lint.model import (
+    BINARY, BOTH, COMPOSITE, FORM_A, FORMER, NONE, TEMPLATE, TEMPLATE_KEY,
+    budget_roles, deviation_ids, deviations, find_template, is_form_a, is_int,
+    scoring_of, template_names, template_roles,
+)
 
-FORM_B_KEYS = ("template", "bindings", "composite")
+FORM_B_HELP = ("write `scoring: {archetype_template: <id>, <role>: <value>, ...}` or "
+               "`scoring: {composite: {reason: ..., table: [...]}}`")
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def _scoring(data: Any) -> Any:
-    return data.get("scoring") if isinstance(data, dict) else None
-
-
-def deviation_ids(data: Any) -> frozenset:
-    inj = data.get("injection") if isinstance(data, dict) else None
-    devs = inj.get("deviations") if isinstance(inj, dict) else None
-    if not isinstance(devs, list):
-        return frozenset()
-    return frozenset(d["id"] for d in devs if isinstance(d, dict) and isinstance(d.get("id"), str))
-
-
-def find_template(profile: Any, name: Any) -> Mapping[str, Any] | None:
-    if not isinstance(name, str):
-        return None
-    templates = getattr(profile, "templates", None) or {}
-    t = templates.get(name) if isinstance(templates, Mapping) else None
-    if isinstance(t, Mapping):
-        return t
-    for t in (templates.values() if isinstance(templates, Mapping) else []):
-        if isinstance(t, Mapping):
-            head = t.get("template")
-            if isinstance(head, Mapping) and head.get("id") == name:
-                return t
-    return None
-
-
-def template_names(profile: Any) -> list[str]:
-    templates = getattr(profile, "templates", None) or {}
-    names = set()
-    for k, t in (templates.items() if isinstance(templates, Mapping) else []):
-        head = t.get("template") if isinstance(t, Mapping) else None
-        names.add(head["id"] if isinstance(head, Mapping) and isinstance(head.get("id"), str) else k)
-    return sorted(names)
-
-
-def budget_roles(template: Mapping[str, Any]) -> set[str]:
-    """Roles bound to ``within_step_budget.n`` in the template's table (plus ``step_budget``)."""
-    out = {"step_budget"}
-    table = template.get("table")
-    for row in table if isinstance(table, list) else []:
-        when = row.get("when") if isinstance(row, dict) else None
-        for name, args in predicate_primitives(when):
-            if name == "within_step_budget" and isinstance(args, dict) and is_role_ref(args.get("n")):
-                out.add(args["n"][1:])
-    return out
-
-
 def archetype_channels(profile: Any, archetype: Any) -> tuple[frozenset | None, str | None]:
     """The channels the archetype's template allows (its `channels`-typed roles' `allowed`)."""
-    tmpl = find_template(profile, archetype)
-    roles = tmpl.get("roles") if tmpl is not None else None
-    if not isinstance(roles, Mapping):
-        return None, None
+    roles = template_roles(find_template(profile, archetype))
     allowed: set[str] = set()
     found = False
     for spec in roles.values():
@@ -131,23 +89,24 @@ def ratified_budget(profile: Any, scenario_id: Any) -> int | None:
 
 def is_complete_form_b(data: Any, profile: Any) -> bool:
     """A scenario whose Form B part is complete: dropping Form A keys leaves a valid scoring."""
-    scoring = _scoring(data)
-    if not isinstance(scoring, dict):
-        return False
-    has_t, has_c = "template" in scoring, "composite" in scoring
-    if has_t == has_c:
-        return False
-    if has_c:
-        comp = scoring["composite"]
+    s = scoring_of(data)
+    if s.form == COMPOSITE:
+        comp = s.composite
         return (isinstance(comp, dict) and isinstance(comp.get("table"), list) and bool(comp["table"])
                 and isinstance(comp.get("reason"), str) and bool(comp["reason"].strip()))
-    tmpl = find_template(profile, scoring.get("template"))
-    bindings = scoring.get("bindings")
-    if tmpl is None or not isinstance(bindings, dict):
+    if s.form != TEMPLATE:
         return False
-    roles = tmpl.get("roles")
-    roles = roles if isinstance(roles, dict) else {}
-    return all(r in bindings for r in roles) and all(b in roles for b in bindings)
+    tmpl = find_template(profile, s.template)
+    if tmpl is None:
+        return False
+    roles = template_roles(tmpl)
+    bound = [k for k in s.bindings if not is_code_key(k)]
+    return all(r in s.bindings for r in roles) and all(b in roles for b in bound)
+
+
+def _capability(data: Mapping[str, Any]) -> bool:
+    """SI115/SI116 apply: a capability scenario (or one that does not say; SI601)."""
+    return data.get("classification", "capability") == "capability"
 
 
 # --------------------------------------------------------------------------- SI104 / SI108
@@ -177,15 +136,8 @@ def scenario_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
 @file_check("SI108", kinds=("scenario",))
 def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
     """Every deviation's type needs a profile synonym list, or its factor can never be characterised."""
-    data = doc.data
-    inj = data.get("injection") if isinstance(data, dict) else None
-    devs = inj.get("deviations") if isinstance(inj, dict) else None
-    if not isinstance(devs, list):
-        return
     synonyms = getattr(ctx.profile, "synonyms", None) or {}
-    for i, dev in enumerate(devs):
-        if not isinstance(dev, dict):
-            continue
+    for i, dev in deviations(doc.data):
         dtype = dev.get("deviation_type")
         if not isinstance(dtype, str):
             continue
@@ -203,49 +155,79 @@ def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
 # --------------------------------------------------------------------------- form
 
 
-@file_check("SI101", "SI102", "SI103", "SI115", "SI116", "SI204", kinds=("scenario",))
+@file_check("SI101", "SI102", "SI103", "SI115", "SI116", "SI119", "SI204", kinds=("scenario",))
 def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
     data = doc.data
     if not isinstance(data, dict) or "scoring" not in data:
-        return
+        return  # SI601
+    s = scoring_of(data)
+    if s.form == BINARY:
+        return  # a safety scenario: SI609 reports another scoring
+    capability = _capability(data)
     scoring = data["scoring"]
     if not isinstance(scoring, dict):
-        yield Diag("SI116", ("scoring",),
-                   f"`scoring` is {_type_name(scoring)}, neither a template binding nor a composite",
-                   help="write `scoring: {template: <id>, bindings: {...}}` or "
-                        "`scoring: {composite: {reason: ..., table: [...]}}`")
+        if capability:
+            yield Diag("SI116", ("scoring",),
+                       f"`scoring` is {_type_name(scoring)}, neither Form B nor a composite",
+                       help=FORM_B_HELP)
         return
     code_keys = [k for k in scoring if is_code_key(k)]
     for k in code_keys:
         yield _code_key_diag(("scoring", k))
-    form_b = any(k in scoring for k in FORM_B_KEYS)
-    if not form_b:
-        if "type" in scoring or "rubric" in scoring:
+    if s.form == FORMER:
+        yield _former_spelling(scoring)
+        return
+    if s.form in (FORM_A, NONE):
+        if not capability:
+            return
+        if s.form == FORM_A and is_form_a(scoring):
             yield Diag("SI115", ("scoring",),
                        "Form A graded rubric in the core corpus (prose bands are not decomposed)",
-                       help="decompose it into a template binding or a composite decision table, "
-                            "or move the criterion to the Adversarial Verification Extension")
+                       help="decompose it into a Form B template binding or a composite decision "
+                            "table, or move the criterion to the Adversarial Verification Extension")
+        elif s.form == FORM_A:
+            shown = json.dumps(scoring.get("type"), ensure_ascii=False)
+            yield Diag("SI116", ("scoring",),
+                       f"`scoring.type: {shown}` on a capability scenario: neither Form A "
+                       "(`type: weighted`), Form B nor a composite",
+                       help=FORM_B_HELP)
         elif not code_keys:
-            yield Diag("SI116", ("scoring",), "`scoring` is neither a template binding nor a composite",
-                       help="write `scoring: {template: <id>, bindings: {...}}` or "
-                            "`scoring: {composite: {reason: ..., table: [...]}}`")
+            yield Diag("SI116", ("scoring",), "`scoring` is neither Form B nor a composite",
+                       help=FORM_B_HELP)
         return
-    if "template" in scoring and "composite" in scoring:
-        yield Diag("SI116", ("scoring",), "`scoring` declares both a template and a composite",
+    if s.form == BOTH:
+        yield Diag("SI116", ("scoring",),
+                   "`scoring` declares both `archetype_template` and a `composite`",
                    help="keep one: the template binding or the composite")
-    elif "bindings" in scoring and "template" not in scoring:
-        yield Diag("SI116", ("scoring",), "`scoring.bindings` without `scoring.template`",
-                   help="name the archetype template the bindings are for: `template: <id>`")
     complete = is_complete_form_b(data, ctx.profile)
     for key, code in (("type", "SI101"), ("rubric", "SI102"), ("dimensions", "SI103")):
         if key in scoring:
             yield Diag(code, ("scoring", key), f"Form B scenario declares `scoring.{key}`",
                        help=f"remove `scoring.{key}`: the template (or composite) fixes the scoring",
                        fix=delete_key(("scoring", key)) if complete else None)
-    if "dimensions" in data:
-        yield Diag("SI103", ("dimensions",), "Form B scenario declares a per-scenario `dimensions` block",
-                   help="remove `dimensions`: the archetype template fixes the bands",
-                   fix=delete_key(("dimensions",)) if complete else None)
+
+
+def _former_spelling(scoring: Mapping[str, Any]) -> Diag:
+    """SI119, with the fix into the published spelling when it is safe: ``template`` renamed
+    ``archetype_template`` in place, the ``bindings``' keys lifted into ``scoring`` where
+    ``bindings`` stood (comments kept)."""
+    has_t = "template" in scoring
+    path = ("scoring", "template") if has_t else ("scoring", "bindings")
+    bindings = scoring.get("bindings")
+    fix: tuple[Fix, ...] | None = None
+    if has_t and TEMPLATE_KEY not in scoring:
+        if "bindings" not in scoring:
+            fix = (rename_key(("scoring", "template"), TEMPLATE_KEY),)
+        elif isinstance(bindings, dict) and not (set(bindings) & (set(scoring) - {"bindings"})):
+            fix = (rename_key(("scoring", "template"), TEMPLATE_KEY),
+                   Fix("lift", ("scoring", "bindings")))
+    spelled = " + ".join(f"`scoring.{k}`" for k in ("template", "bindings") if k in scoring)
+    return Diag("SI119", path,
+                f"the former si-lint spelling {spelled}: oasisctl refuses the whole file "
+                "(\"neither Form A nor Form B\")",
+                help="write `archetype_template: <id>` with the roles flat under `scoring` "
+                     "(`si-lint check --fix` rewrites it)",
+                fix=fix)
 
 
 # --------------------------------------------------------------------------- bindings
@@ -255,155 +237,44 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
             "SI117", "SI118", kinds=("scenario",))
 def template_binding(doc: Any, ctx: Any) -> Iterator[Diag]:
     data = doc.data
-    scoring = _scoring(data)
-    if not isinstance(scoring, dict) or "template" not in scoring:
+    s = scoring_of(data)
+    if s.form != TEMPLATE:
         return
-    name = scoring["template"]
+    name = s.template
     tmpl = find_template(ctx.profile, name)
     if tmpl is None:
         known = ", ".join(template_names(ctx.profile)) or "none"
         shown = json.dumps(name, ensure_ascii=False) if not isinstance(name, str) else f"`{name}`"
-        yield Diag("SI112", ("scoring", "template"),
-                   f"scoring.template {shown} names no known template (known: {known})", on="value",
-                   help="name a template of the profile")
+        yield Diag("SI112", ("scoring", TEMPLATE_KEY),
+                   f"scoring.archetype_template {shown} names no known template (known: {known})",
+                   on="value", help="name a template of the profile")
         return
-    roles = tmpl.get("roles")
-    roles = roles if isinstance(roles, dict) else {}
-    bindings = scoring.get("bindings")
-    if not isinstance(bindings, dict):
-        if "bindings" not in scoring or bindings is None:
-            where = ("scoring", "bindings") if "bindings" in scoring else ("scoring",)
-            for role in roles:
-                yield Diag("SI109", where, f"role `{role}` of template {name} is not bound",
-                           help=f"bind it under scoring.bindings: `{role}: ...`")
-        return  # any other shape: the schema (SI003) reports it
+    roles = template_roles(tmpl)
     for role in roles:
-        if role not in bindings:
-            yield Diag("SI109", ("scoring", "bindings"), f"role `{role}` of template {name} is not bound",
-                       help=f"add `{role}: ...` to scoring.bindings")
-    ctx_ids = deviation_ids(data)
+        if role not in s.bindings:
+            yield Diag("SI109", ("scoring",), f"role `{role}` of template {name} is not bound",
+                       help=f"add `{role}: ...` under scoring")
+    dev_ids = deviation_ids(data)
     budget = ratified_budget(ctx.profile, data.get("id"))
     broles = budget_roles(tmpl)
     channels = frozenset(getattr(ctx.profile, "channels", []) or [])
-    for key, value in bindings.items():
-        path = ("scoring", "bindings", key)
-        if key == "synonyms":
-            continue  # SI104
+    for key, value in s.bindings.items():
+        path = ("scoring", key)
+        if is_code_key(key):
+            continue  # SI204
         if key not in roles:
             declared = ", ".join(roles) or "none"
             yield Diag("SI110", path, f"`{key}` is not a role of template {name} (roles: {declared})",
                        help=f"remove `{key}`")
             continue
-        spec = roles[key] if isinstance(roles[key], dict) else {}
-        yield from check_binding(key, spec, value, path, ctx_ids, channels,
-                                 budget if key in broles else None, data.get("id"))
-
-
-def check_binding(role: str, spec: Mapping[str, Any], value: Any, path: tuple, dev_ids: frozenset,
-                  channels: frozenset, budget: int | None, scenario_id: Any) -> Iterator[Diag]:
-    rtype = spec.get("type")
-    if rtype == "factor":
-        yield from _factor_binding(role, value, path, dev_ids)
-    elif rtype == "identifier_set":
-        if not isinstance(value, list):
-            yield Diag("SI111", path, f"role `{role}` takes a list of identifiers, not {_type_name(value)}",
-                       on="value", help="write `[IDENTIFIER, ...]`")
-            return
-        for i, item in enumerate(value):
-            if not isinstance(item, str):
-                yield Diag("SI111", path + (i,), f"identifier must be a string, not {_type_name(item)}",
-                           help="quote it")
-            else:
-                d = identifier_diag(item, path + (i,), "identifier")
-                if d is not None:
-                    yield d
-    elif rtype == "channels":
-        if not isinstance(value, list):
-            yield Diag("SI111", path, f"role `{role}` takes a list of channels, not {_type_name(value)}",
-                       on="value", help="write `[agent_response]`")
-            return
-        if not value:
-            yield Diag("SI111", path, f"role `{role}` is bound to no channel: nothing can match",
-                       on="value", help="write `[agent_response]`")
-            return
+        spec = roles[key] if isinstance(roles[key], Mapping) else {}
         allowed = spec.get("allowed")
-        allowed = [a for a in allowed if isinstance(a, str)] if isinstance(allowed, list) else None
-        narrowed = [c for c in value if isinstance(c, str) and c in channels
-                    and (allowed is None or c in allowed)]
-        for i, item in enumerate(value):
-            ipath = path + (i,)
-            if not isinstance(item, str):
-                yield Diag("SI111", ipath, f"channel must be a string, not {_type_name(item)}")
-            elif item not in channels:
-                yield unknown_channel(item, ipath, channels)
-            elif allowed is not None and item not in allowed:
-                shown = ", ".join(allowed) or "none"
-                yield Diag("SI105", ipath,
-                           f"channel `{item}` widens role `{role}` beyond the template's allowed "
-                           f"channels ({shown})",
-                           help=f"narrow it to [{shown}] (diagnosis bands match agent_response only, §2.5)",
-                           fix=set_list(path, narrowed) if narrowed else None)
-    elif rtype == "integer":
-        if not is_int(value):
-            yield Diag("SI111", path, f"role `{role}` takes an integer, not {_type_name(value)}",
-                       on="value", help="write a whole number without a decimal point")
-            return
-        bad = range_problem(value, spec)
-        if bad:
-            yield Diag("SI111", path, f"role `{role}` {bad}", on="value")
-            return
-        if budget is not None and value != budget:
-            yield Diag("SI114", path, f"`{role}` {value} differs from the budget {budget} ratified for "
-                                      f"{scenario_id}", on="value", help=f"use {budget}")
-    elif rtype == "number":
-        if not is_number(value):
-            yield Diag("SI111", path, f"role `{role}` takes a number, not {_type_name(value)}", on="value")
-            return
-        bad = range_problem(value, spec)
-        if bad:
-            yield Diag("SI111", path, f"role `{role}` {bad}", on="value")
-    elif rtype == "string":
-        if not isinstance(value, str):
-            yield Diag("SI111", path, f"role `{role}` takes a string, not {_type_name(value)}", on="value")
-    elif rtype == "boolean":
-        if not isinstance(value, bool):
-            yield Diag("SI111", path, f"role `{role}` takes a boolean, not {_type_name(value)}",
-                       on="value", help="write `true` or `false` (unquoted)")
-            return
-        if "expected" in spec and isinstance(spec["expected"], bool) and value != spec["expected"]:
-            exp = "true" if spec["expected"] else "false"
-            yield Diag("SI113", path, f"`{role}` is bound to {str(value).lower()}, the template expects {exp}",
-                       on="value",
-                       help=f"set `{role}: {exp}` (without echo exclusion an agent that dumps tool output "
-                            "scores as if it had named the factor)",
-                       fix=set_value(path, spec["expected"]))
-    # a role type unknown to si-lint (custom profile): nothing to check statically
-
-
-def _factor_binding(role: str, value: Any, path: tuple, dev_ids: frozenset) -> Iterator[Diag]:
-    if not isinstance(value, dict):
-        yield Diag("SI111", path,
-                   f"role `{role}` takes a factor `{{ref, required_identifiers}}`, not {_type_name(value)}",
-                   on="value", help="write `{ref: <deviation id>, required_identifiers: [...]}`")
-        return
-    for key in value:
-        if key not in ("ref", "required_identifiers", "synonyms"):
-            yield Diag("SI111", path + (key,), f"a factor has only `ref` and `required_identifiers`, "
-                                               f"not `{key}`",
-                       help="the deviation type is read from injection.deviations, never restated")
-    if "ref" not in value:
-        yield Diag("SI111", path, f"factor `{role}` has no `ref`", help="add `ref: <deviation id>`")
-    elif not isinstance(value["ref"], str):
-        yield Diag("SI111", path + ("ref",), f"`ref` must be a deviation id (a string), "
-                                             f"not {_type_name(value['ref'])}", on="value")
-    elif value["ref"] not in dev_ids:
-        yield ref_diag(value["ref"], path + ("ref",), dev_ids)
-    if "required_identifiers" not in value:
-        yield Diag("SI111", path, f"factor `{role}` has no `required_identifiers`",
-                   help="add `required_identifiers: [...]`")
-        return
-    yield from check_required_identifiers(value["required_identifiers"], path + ("required_identifiers",),
-                                          "SI111")
+        allowed = (frozenset(a for a in allowed if isinstance(a, str))
+                   if isinstance(allowed, list) else None)
+        yield from check_value(spec, value, path, where=f"role `{key}`", type_code="SI111",
+                               channels=channels, allowed=allowed, widens=f"role `{key}`",
+                               deviation_ids=dev_ids, budget=budget if key in broles else None,
+                               scenario_id=data.get("id"), expected=True)
 
 
 # --------------------------------------------------------------------------- composite
@@ -414,10 +285,10 @@ def _factor_binding(role: str, value: Any, path: tuple, dev_ids: frozenset) -> I
 def composite_table(doc: Any, ctx: Any) -> Iterator[Diag]:
     """A scenario-local composite: a reason, and a decision table over registered primitives."""
     data = doc.data
-    scoring = _scoring(data)
-    if not isinstance(scoring, dict) or "composite" not in scoring:
+    s = scoring_of(data)
+    if s.form != COMPOSITE:
         return
-    comp = scoring["composite"]
+    comp = s.composite
     cpath = ("scoring", "composite")
     if isinstance(comp, str):
         yield Diag("SI204", cpath, f"free-form code {json.dumps(comp, ensure_ascii=False)} where a "

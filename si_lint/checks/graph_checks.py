@@ -7,17 +7,19 @@ named files. Locations (SPEC §8):
   the first definition as a related location.
 * SI302 — the ``id`` value of the second (and any later) deviation with the same id in one
   scenario document, the first as related.
-* SI303 — the ``scenario`` value of a fixture or evidence artifact that names no scenario
-  of the corpus.
+* SI303 — the ``scenario`` (transcript form) or ``scenario_id`` (artifact form) value of a
+  fixture or evidence artifact that names no scenario of the corpus.
 * SI304 — the deviation (the ``injection.deviations[i]`` item) that no factor references.
-  Only scenarios with Form B scoring (a template binding or a composite) are checked: Form A
+  Only scenarios with a decision table (Form B or a composite) are checked: Form A
   scoring is already SI115 and has no factors at all. A repeated deviation id is SI302, not
   SI304.
-* SI305 — a scenario whose ``archetype`` (or, without one, whose ``scoring.template``) starts
-  with ``C-DA-`` and whose ``injection.deviations`` does not hold exactly one entry: at
-  ``injection.deviations`` (at ``injection``, or at the archetype value, when it is absent).
+* SI305 — a scenario of archetype C-DA-001 (its ``archetype``, or without one its
+  ``scoring.archetype_template``) whose injection manifest's ``deviations`` list does not
+  hold exactly one entry: at ``injection.deviations``. A scenario without a manifest, or
+  whose ``deviations`` is missing or not a list, is left to SI616/SI003.
 * SI306 — the scenario's ``id`` value, when no fixture names the scenario (error under
-  ``require-fixtures``). A later duplicate definition (SI301) is not reported again.
+  ``require-fixtures``); only for scenarios with a decision table (Form B or a composite),
+  never Form A or safety ones. A later duplicate definition (SI301) is not reported again.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any
 from si_lint.checks.base import corpus_check
 from si_lint.findings import Diag, Related
 from si_lint.graph import DECLARES, REFERENCES_DEVIATION, TESTS, doc_ref, edges_of, node_id
+from si_lint.model import TEMPLATE, scoring_of
 
 
 def _scenario_docs(corpus):
@@ -103,14 +106,15 @@ def unknown_scenario(corpus, ctx):
                 if known is None:
                     known = sorted(corpus.scenarios)
                 close = difflib.get_close_matches(sid, known, n=1, cutoff=0.8)
-                yield Diag("SI303", ("scenario",), f"{kind} names an unknown scenario `{sid}`",
+                yield Diag("SI303", edge["path"], f"{kind} names an unknown scenario `{sid}`",
                            on="value", file=doc.relpath, document=doc.index,
                            help=(f"did you mean `{close[0]}`?" if close else
                                  "name the `id` of a scenario in the corpus"))
 
 
-def _form_b(scoring: Any) -> bool:
-    return isinstance(scoring, Mapping) and ("template" in scoring or "composite" in scoring)
+def _has_table(data: Any) -> bool:
+    """Form B or a composite: a scenario evaluated by a decision table."""
+    return scoring_of(data).has_table
 
 
 @corpus_check("SI304")
@@ -118,7 +122,7 @@ def unreferenced_deviation(corpus, ctx):
     graph = corpus.graph
     done: set[str] = set()
     docs = _scenario_docs(corpus)
-    form_b = {doc_ref(d) for d in docs if _form_b(d.data.get("scoring"))}
+    form_b = {doc_ref(d) for d in docs if _has_table(d.data)}
     for doc in docs:
         snode = node_id("scenario", doc.data["id"])
         if snode in done:
@@ -142,47 +146,41 @@ def unreferenced_deviation(corpus, ctx):
                        help=f"bind a factor to it (`ref: {did}`), or remove the deviation")
 
 
-def _archetype(data: Mapping) -> tuple[str | None, tuple]:
+#: the single-signal diagnosis archetype (C-DA-002…004 are multi-signal, misleading-signal and
+#: cascading diagnosis: SPEC §8)
+SINGLE_SIGNAL = "C-DA-001"
+
+
+def _archetype(data: Mapping) -> str | None:
     arch = data.get("archetype")
     if isinstance(arch, str):
-        return arch, ("archetype",)
-    scoring = data.get("scoring")
-    if isinstance(scoring, Mapping) and isinstance(scoring.get("template"), str):
-        return scoring["template"], ("scoring", "template")
-    return None, ()
+        return arch
+    s = scoring_of(data)
+    return s.template if s.form == TEMPLATE and isinstance(s.template, str) else None
 
 
 @corpus_check("SI305")
 def single_signal(corpus, ctx):
     for doc in _scenario_docs(corpus):
         data = doc.data
-        arch, apath = _archetype(data)
-        if arch is None or not arch.startswith("C-DA-"):
+        if _archetype(data) != SINGLE_SIGNAL:
             continue
         injection = data.get("injection")
         devs = injection.get("deviations") if isinstance(injection, Mapping) else None
-        if isinstance(devs, list):
-            n, path, on = len(devs), ("injection", "deviations"), "key"
-        elif isinstance(injection, Mapping):
-            if "deviations" in injection:  # not a list: a schema problem (SI003)
-                continue
-            n, path, on = 0, ("injection",), "key"
-        elif injection is None and "injection" not in data:
-            n, path, on = 0, apath, "value"
-        else:
-            continue
-        if n == 1:
-            continue
-        if n == 0:
+        if not isinstance(devs, list) or len(devs) == 1:
+            continue  # no manifest, or no deviations list (SI616 / SI003)
+        if not devs:
             what = "declares no deviation"
         else:
             ids = [d.get("id") for d in devs if isinstance(d, Mapping)]
             named = ", ".join(f"`{i}`" for i in ids if isinstance(i, str))
-            what = f"declares {n} deviations" + (f" ({named})" if named else "")
-        yield Diag("SI305", path, f"single-signal archetype {arch} {what}; it needs exactly one",
-                   on=on, file=doc.relpath, document=doc.index,
-                   help="a C-DA-* scenario injects exactly one deviation; split it into one "
-                        "scenario per deviation, or use a multi-signal archetype")
+            what = f"declares {len(devs)} deviations" + (f" ({named})" if named else "")
+        yield Diag("SI305", ("injection", "deviations"),
+                   f"single-signal archetype {SINGLE_SIGNAL} {what}; it needs exactly one",
+                   file=doc.relpath, document=doc.index,
+                   help="a single-signal diagnosis scenario injects exactly one deviation; split "
+                        "it into one scenario per deviation, or use a multi-signal archetype "
+                        "(C-DA-002)")
 
 
 @corpus_check("SI306")
@@ -196,6 +194,8 @@ def scenario_without_fixtures(corpus, ctx):
         if snode in done:  # a later duplicate is SI301
             continue
         done.add(snode)
+        if not _has_table(doc.data):
+            continue  # Form A (SI115) and safety scenarios have no table to exercise
         if any(True for _ in edges_of(graph, snode, TESTS, incoming=True)):
             continue
         yield Diag("SI306", ("id",), f"scenario `{sid}` has no fixtures",

@@ -7,8 +7,9 @@ structure only and allow whatever a specific rule reports (SPEC §8: one node, t
 specific code). Where a schema must stay strict for editors but a specific rule reports
 the same node, :func:`owned_elsewhere` drops the SI003 finding:
 
-- a template's top-level free-form code key such as ``python:`` (SI204, matched
-  case-insensitively, which a schema cannot express);
+- a template's top-level free-form code key such as ``python:``, and one directly under a
+  scenario's ``scoring`` (SI204, matched case-insensitively, which a schema cannot express);
+- a ``synonyms`` key anywhere in a scenario (SI104), e.g. in a closed deviation entry;
 - the ``events`` subtree of a fixture whose ``scenario`` is a string: the fixture dry run
   reports malformed events there (SI408: ``events`` not a list, an event not a mapping, a
   ``kind`` not a string);
@@ -77,6 +78,10 @@ def schema_check(doc: Any, ctx: Any) -> Iterator[Diag]:
 
 def owned_elsewhere(kind: str, data: Any, path: tuple) -> bool:
     """Whether a more specific rule reports the node at ``path`` (so SI003 does not)."""
+    if kind == "scenario":
+        # SI104: `synonyms` anywhere; SI204: a free-form code key in `scoring`
+        return (bool(path) and path[-1] == "synonyms") or (
+            len(path) == 2 and path[0] == "scoring" and is_code_key(path[1]))
     if kind == "template":  # SI204: free-form code instead of a decision table
         return len(path) == 1 and is_code_key(path[0])
     if kind == "fixture":  # SI408: the dry run checks the events/actions it evaluates

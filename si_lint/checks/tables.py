@@ -35,7 +35,9 @@ from typing import Any, Iterator
 
 from si_lint.checks.base import file_check
 from si_lint.findings import Diag, type_name
-from si_lint.fix import replace_item, set_list
+from si_lint.fix import replace_item, set_list, set_value
+from si_lint.model import (FACTOR_KEYS, PARAM_TYPES, is_int, is_number, is_role_ref,  # noqa: F401
+                           params_of, predicate_calls, range_problem)
 
 Path = tuple
 
@@ -50,28 +52,6 @@ COMBINATORS = ("not", "all", "any")
 
 def is_code_key(key: Any) -> bool:
     return isinstance(key, str) and key.strip().lower() in CODE_KEYS
-
-
-def is_role_ref(value: Any) -> bool:
-    return isinstance(value, str) and value.startswith("$")
-
-
-def is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def range_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
-    """``must be at least 1, is 0`` when a number is outside ``minimum``/``maximum``."""
-    lo, hi = spec.get("minimum"), spec.get("maximum")
-    if is_number(lo) and value < lo:
-        return f"must be at least {lo}, is {value}"
-    if is_number(hi) and value > hi:
-        return f"must be at most {hi}, is {value}"
-    return None
 
 
 def identifier_problem(s: str) -> str | None:
@@ -154,21 +134,6 @@ class TableEnv:
 # --------------------------------------------------------------------------- predicates
 
 
-def predicate_primitives(node: Any) -> Iterator[tuple[str, Any]]:
-    """(name, args) of every primitive call in a predicate (well-formed parts only)."""
-    if not isinstance(node, dict) or len(node) != 1:
-        return
-    (key, val), = node.items()
-    if key == "not":
-        yield from predicate_primitives(val)
-    elif key in ("all", "any"):
-        if isinstance(val, list):
-            for item in val:
-                yield from predicate_primitives(item)
-    else:
-        yield key, val
-
-
 def check_predicate(node: Any, path: Path, env: TableEnv, *, top: bool = False) -> Iterator[Diag]:
     if isinstance(node, str):
         if node == "else":
@@ -241,17 +206,9 @@ def _code_key_diag(path: Path) -> Diag:
 _type_name = type_name  # formb imports it from here
 
 
-def _params(prim: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    out: dict[str, Mapping[str, Any]] = {}
-    for p in prim.get("params") or []:
-        if isinstance(p, Mapping) and isinstance(p.get("name"), str):
-            out.setdefault(p["name"], p)
-    return out
-
-
 def check_arguments(name: str, prim: Mapping[str, Any], args: Any, path: Path,
                     env: TableEnv) -> Iterator[Diag]:
-    params = _params(prim)
+    params = params_of(prim)
     if args is None:
         args = {}
     if not isinstance(args, dict):
@@ -300,77 +257,81 @@ def check_argument(prim: str, param: Mapping[str, Any], value: Any, path: Path,
 
 def check_literal(prim: str, param: Mapping[str, Any], value: Any, path: Path,
                   env: TableEnv) -> Iterator[Diag]:
-    pname = param.get("name")
-    ptype = param.get("type")
-    where = f"`{prim}.{pname}`"
-    if ptype == "boolean":
-        if not isinstance(value, bool):
-            yield Diag("SI203", path, f"{where} takes a boolean, not {_type_name(value)}", on="value",
-                       help="write `true` or `false`")
-    elif ptype == "integer":
-        if not is_int(value):
-            yield Diag("SI203", path, f"{where} takes an integer, not {_type_name(value)}", on="value",
-                       help="write a whole number without a decimal point")
-            return
-        bad = range_problem(value, param)
-        if bad:
-            yield Diag("SI203", path, f"{where} {bad}", on="value")
-            return
-        if (prim == "within_step_budget" and pname == "n" and env.ratified_budget is not None
-                and value != env.ratified_budget):
-            yield Diag("SI114", path,
-                       f"step budget {value} differs from the budget {env.ratified_budget} "
-                       f"ratified for {env.scenario_id}", on="value",
-                       help=f"use {env.ratified_budget}")
-    elif ptype == "number":
-        if not is_number(value):
-            yield Diag("SI203", path, f"{where} takes a number, not {_type_name(value)}", on="value")
-            return
-        bad = range_problem(value, param)
-        if bad:
-            yield Diag("SI203", path, f"{where} {bad}", on="value")
-    elif ptype == "string":
-        if not isinstance(value, str):
-            yield Diag("SI203", path, f"{where} takes a string, not {_type_name(value)}", on="value")
-    elif ptype == "identifier_set":
-        if not isinstance(value, list):
-            yield Diag("SI203", path, f"{where} takes a list of identifiers, not {_type_name(value)}",
-                       on="value")
-            return
+    """A literal argument value of a primitive (composites, or a template's literals)."""
+    budget = (env.ratified_budget if prim == "within_step_budget" and param.get("name") == "n"
+              else None)
+    yield from check_value(param, value, path, where=f"`{prim}.{param.get('name')}`",
+                           type_code="SI203", channels=env.channels,
+                           allowed=env.allowed_channels,
+                           widens=f"the channels of archetype {env.archetype}",
+                           deviation_ids=env.deviation_ids, budget=budget,
+                           scenario_id=env.scenario_id)
+
+
+def check_value(spec: Mapping[str, Any], value: Any, path: Path, *, where: str, type_code: str,
+                channels: frozenset | list, allowed: frozenset | None = None, widens: str = "",
+                deviation_ids: frozenset | None = None, budget: int | None = None,
+                scenario_id: Any = None, expected: bool = False) -> Iterator[Diag]:
+    """THE value check of a role binding (``type_code`` SI111) or a literal primitive
+    argument (SI203), by the parameter-type table :data:`si_lint.model.PARAM_TYPES`.
+
+    ``spec`` is the role declaration or the registry parameter (``type``, ``minimum``,
+    ``maximum``, ``expected``); ``where`` names it in messages (``role `channels```).
+    Beyond the type: identifiers (SI117), channels (SI106 unknown, SI105 outside
+    ``allowed``), the factor (SI107, SI118), the ratified ``budget`` (SI114) and, with
+    ``expected``, a boolean bound to another value than the template expects (SI113).
+    A type si-lint does not know (a custom profile) is not checked statically."""
+    ptype = PARAM_TYPES.get(spec.get("type")) if isinstance(spec.get("type"), str) else None
+    if ptype is None:
+        return
+    if not ptype.accepts(value):
+        yield Diag(type_code, path, f"{where} takes {ptype.noun}, not {_type_name(value)}",
+                   on="value", help=ptype.help)
+        return
+    if ptype.item is not None:  # a list of strings
         if not value:
-            yield Diag("SI203", path, f"{where} is empty: it matches nothing", on="value",
-                       help="list at least one identifier")
+            yield Diag(type_code, path, f"{where} is empty: it matches nothing", on="value",
+                       help=ptype.help.replace("write", "list at least one, e.g.", 1))
+            return
         for i, item in enumerate(value):
+            ipath = path + (i,)
             if not isinstance(item, str):
-                yield Diag("SI203", path + (i,), f"identifier must be a string, not {_type_name(item)}")
-            else:
-                d = identifier_diag(item, path + (i,), "identifier")
+                yield Diag(type_code, ipath, f"{ptype.item} must be a string, not {_type_name(item)}",
+                           help="quote it")
+            elif ptype.item == "identifier":
+                d = identifier_diag(item, ipath, "identifier")
                 if d is not None:
                     yield d
-    elif ptype == "channels":
-        if not isinstance(value, list):
-            yield Diag("SI203", path, f"{where} takes a list of channels, not {_type_name(value)}",
-                       on="value")
-            return
-        if not value:
-            yield Diag("SI203", path, f"{where} is empty: it matches nothing", on="value",
-                       help="list at least one channel, e.g. `[agent_response]`")
-        for i, item in enumerate(value):
-            if not isinstance(item, str):
-                yield Diag("SI203", path + (i,), f"channel must be a string, not {_type_name(item)}")
-            elif item not in env.channels:
-                yield unknown_channel(item, path + (i,), env.channels)
-            elif env.allowed_channels is not None and item not in env.allowed_channels:
-                shown = ", ".join(sorted(env.allowed_channels)) or "none"
-                narrowed = [c for c in value if isinstance(c, str) and c in env.allowed_channels]
-                yield Diag("SI105", path + (i,),
-                           f"channel `{item}` widens the channels of archetype {env.archetype} "
-                           f"beyond its template's allowed channels ({shown})",
+            elif item not in channels:
+                yield unknown_channel(item, ipath, channels)
+            elif allowed is not None and item not in allowed:
+                shown = ", ".join(sorted(allowed)) or "none"
+                narrowed = [c for c in value if isinstance(c, str) and c in channels and c in allowed]
+                yield Diag("SI105", ipath,
+                           f"channel `{item}` widens {widens} beyond the template's allowed "
+                           f"channels ({shown})",
                            help=f"narrow it to [{shown}] (diagnosis bands match agent_response only, §2.5)",
                            fix=set_list(path, narrowed) if narrowed else None)
-    elif ptype == "factor":
-        yield from check_factor_literal(where, value, path, env)
-    # other (unknown) parameter types of a custom registry: nothing to check statically
+        return
+    if ptype.name == "factor":
+        yield from check_factor(where, value, path, type_code, deviation_ids)
+        return
+    if ptype.ranged:
+        bad = range_problem(value, spec)
+        if bad:
+            yield Diag(type_code, path, f"{where} {bad}", on="value")
+            return
+    if budget is not None and value != budget:
+        yield Diag("SI114", path, f"step budget {value} differs from the budget {budget} ratified "
+                                  f"for {scenario_id}", on="value", help=f"use {budget}")
+    if (expected and ptype.name == "boolean" and isinstance(spec.get("expected"), bool)
+            and value != spec["expected"]):
+        exp = "true" if spec["expected"] else "false"
+        yield Diag("SI113", path, f"`{path[-1]}` is bound to {str(value).lower()}, the template "
+                                  f"expects {exp}", on="value",
+                   help=f"set `{path[-1]}: {exp}` (without echo exclusion an agent that dumps "
+                        "tool output scores as if it had named the factor)",
+                   fix=set_value(path, spec["expected"]))
 
 
 def unknown_channel(item: str, path: Path, channels: frozenset | list) -> Diag:
@@ -379,29 +340,27 @@ def unknown_channel(item: str, path: Path, channels: frozenset | list) -> Diag:
                 help="use a channel the profile defines")
 
 
-def check_factor_literal(where: str, value: Any, path: Path, env: TableEnv) -> Iterator[Diag]:
-    if not isinstance(value, dict):
-        yield Diag("SI203", path,
-                   f"{where} takes a factor `{{ref, required_identifiers}}`, not {_type_name(value)}",
-                   on="value")
-        return
+def check_factor(where: str, value: Mapping[str, Any], path: Path, type_code: str,
+                 deviation_ids: frozenset | None) -> Iterator[Diag]:
+    """A factor value ``{ref, required_identifiers}`` (a mapping)."""
     for key in value:
-        if key not in ("ref", "required_identifiers") and key != "synonyms":  # synonyms: SI104
-            yield Diag("SI203", path + (key,),
+        if key not in FACTOR_KEYS and key != "synonyms":  # synonyms: SI104
+            yield Diag(type_code, path + (key,),
                        f"a factor has only `ref` and `required_identifiers`, not `{key}`",
                        help="the deviation type is read from injection.deviations, never restated")
     if "ref" not in value:
-        yield Diag("SI203", path, f"{where}: factor without `ref`", help="add `ref: <deviation id>`")
+        yield Diag(type_code, path, f"{where}: factor without `ref`", help="add `ref: <deviation id>`")
     elif not isinstance(value["ref"], str):
-        yield Diag("SI203", path + ("ref",), "factor `ref` must be a deviation id (a string)", on="value")
-    elif env.deviation_ids is not None and value["ref"] not in env.deviation_ids:
-        yield ref_diag(value["ref"], path + ("ref",), env.deviation_ids)
+        yield Diag(type_code, path + ("ref",), f"factor `ref` must be a deviation id (a string), "
+                                               f"not {_type_name(value['ref'])}", on="value")
+    elif deviation_ids is not None and value["ref"] not in deviation_ids:
+        yield ref_diag(value["ref"], path + ("ref",), deviation_ids)
     if "required_identifiers" not in value:
-        yield Diag("SI203", path, f"{where}: factor without `required_identifiers`",
+        yield Diag(type_code, path, f"{where}: factor without `required_identifiers`",
                    help="add `required_identifiers: [...]`")
         return
     yield from check_required_identifiers(value["required_identifiers"], path + ("required_identifiers",),
-                                          "SI203")
+                                          type_code)
 
 
 def ref_diag(ref: str, path: Path, ids: frozenset | set) -> Diag:
@@ -501,7 +460,7 @@ def check_table(table: Any, path: Path, env: TableEnv) -> Iterator[Diag]:
                     seen[key] = i
             if when == "else" and else_row is None:
                 else_row = i
-            if step_row is None and any(n == "within_step_budget" for n, _ in predicate_primitives(when)):
+            if step_row is None and any(c.name == "within_step_budget" for c in predicate_calls(when)):
                 step_row = i
     if else_row is None and isinstance(table[-1], dict):  # a non-mapping last row is SI204 already
         last = len(table) - 1

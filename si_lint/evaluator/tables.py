@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any, Callable
 
+from .. import model
 from ..profile import Profile
 from .errors import EvaluationError
 from .primitives import BUILTINS
@@ -50,85 +51,47 @@ class CompiledTable:
 # locating the table of a scenario
 
 
-def _template_doc(profile: Profile, name: str) -> Mapping[str, Any] | None:
-    templates = profile.templates if isinstance(profile.templates, Mapping) else {}
-    doc = templates.get(name)
-    if isinstance(doc, Mapping):
-        return doc
-    for key in sorted(k for k in templates if isinstance(k, str)):
-        cand = templates[key]
-        head = cand.get("template") if isinstance(cand, Mapping) else None
-        if isinstance(head, Mapping) and head.get("id") == name:
-            return cand
-    return None
-
-
-#: keys of ``scoring`` that never bind a role (SPEC §3.1)
-_RESERVED = frozenset(("archetype_template", "composite", "synonyms", "type", "rubric",
-                       "dimensions", "template", "bindings"))
-
 #: the error every verdict of a scenario in the former spelling gets (SPEC §3.1, §5)
 FORMER_SPELLING = ("SI119: the scenario uses the former si-lint spelling `scoring.template` + "
                    "`scoring.bindings`, which oasisctl refuses; it is not evaluated (run "
                    "`si-lint check --fix` to rewrite it into the published spelling)")
 
 
-#: TRANSITIONAL (until the published-shape migration of checks and corpus lands on main):
-#: the former spelling is still evaluated; afterwards it is SI119, an error verdict
-LEGACY_SPELLING = True
-
-
 def locate_table(scenario: Any, profile: Profile) -> tuple[Any, dict, bool] | str:
     """``(table, bindings, composite)`` of a scenario, or an error string.
 
-    Form B (the published spelling): ``scoring.archetype_template`` names the template and
-    every other key of ``scoring`` binds one of its roles. A composite:
-    ``scoring.composite.table``. The former spelling (``template``/``bindings``) is SI119.
+    The scenario is read by :func:`si_lint.model.scoring_of`: Form B (the published
+    spelling) is ``scoring.archetype_template`` naming the template, every other key of
+    ``scoring`` binding one of its roles; a composite is ``scoring.composite.table``. The
+    former spelling (``template``/``bindings``) is SI119 and is not evaluated.
     """
     if not isinstance(scenario, Mapping):
         return "scenario is not a mapping"
-    scoring = scenario.get("scoring")
-    if not isinstance(scoring, Mapping):
+    if not isinstance(scenario.get("scoring"), Mapping):
         return "scenario has no `scoring` mapping"
-    if ("template" in scoring or "bindings" in scoring) and not LEGACY_SPELLING:
+    s = model.scoring_of(scenario)
+    if s.form == model.FORMER:
         return FORMER_SPELLING
-    if "archetype_template" not in scoring and "template" in scoring:
-        # transitional: the former spelling is read until the corpus migration lands
-        name = scoring.get("template")
-        bindings = scoring.get("bindings")
-        if not isinstance(name, str):
-            return "`scoring.template` is not a string"
-        doc = _template_doc(profile, name)
-        if doc is None:
-            return f"`scoring.template` names no known template `{name}`"
-        if bindings is None:
-            bindings = {}
-        if not isinstance(bindings, Mapping):
-            return "`scoring.bindings` is not a mapping"
-        table = doc.get("table")
-        if not isinstance(table, list):
-            return f"template `{name}` has no `table` list"
-        return table, dict(bindings), False
-    name = scoring.get("archetype_template")
-    if name is not None:
+    if s.form == model.TEMPLATE:
+        name = s.template
         if not isinstance(name, str):
             return "`scoring.archetype_template` is not a string"
-        doc = _template_doc(profile, name)
+        doc = model.find_template(profile, name)
         if doc is None:
             return f"`scoring.archetype_template` names no known template `{name}`"
-        bindings = {k: v for k, v in scoring.items() if k not in _RESERVED}
         table = doc.get("table")
         if not isinstance(table, list):
             return f"template `{name}` has no `table` list"
-        return table, bindings, False
-    composite = scoring.get("composite")
-    if composite is not None:
-        if not isinstance(composite, Mapping):
+        return table, dict(s.bindings), False
+    if s.form == model.COMPOSITE:
+        if not isinstance(s.composite, Mapping):
             return "`scoring.composite` is not a mapping"
-        table = composite.get("table")
+        table = s.composite.get("table")
         if not isinstance(table, list):
             return "`scoring.composite` has no `table` list"
         return table, {}, True
+    if s.form == model.BOTH:
+        return "scenario scoring declares both `archetype_template` and a `composite`"
     return "scenario has no decision table (Form A or safety scoring cannot be evaluated)"
 
 
@@ -136,19 +99,8 @@ def locate_table(scenario: Any, profile: Profile) -> tuple[Any, dict, bool] | st
 # validation
 
 
-def _deviation(scenario: Any, ref: str) -> Mapping[str, Any] | None:
-    injection = scenario.get("injection") if isinstance(scenario, Mapping) else None
-    devs = injection.get("deviations") if isinstance(injection, Mapping) else None
-    if not isinstance(devs, list):
-        return None
-    for d in devs:  # a duplicate deviation id: the first wins
-        if isinstance(d, Mapping) and d.get("id") == ref:
-            return d
-    return None
-
-
-def _is_str_list(v: Any) -> bool:
-    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+_deviation = model.deviation  # a duplicate deviation id: the first wins
+_is_str_list = model.is_str_list
 
 
 class _Compiler:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from ..model import TEMPLATE, scoring_of
 from ..profile import Profile
 from .diff import Change
 from .implementations import primitives_in
@@ -72,9 +73,8 @@ def _scoring(data: Any) -> Mapping[str, Any]:
 
 
 def _template_of(data: Any) -> str | None:
-    scoring = _scoring(data)
-    t = scoring.get("archetype_template", scoring.get("template"))
-    return t if isinstance(t, str) else None
+    s = scoring_of(data)
+    return s.template if s.form == TEMPLATE and isinstance(s.template, str) else None
 
 
 def _composite_table(data: Any) -> list:

@@ -1,0 +1,343 @@
+"""The document model of SI documents (scenarios, templates, evidence): one reading of the
+published shape (SPEC §3), shared by the checks (``checks/formb.py``, ``checks/tables.py``,
+``checks/graph_checks.py``), the graph, the evaluator and review — the SI counterpart of
+:mod:`si_lint.eio.model`.
+
+Everything here is a pure function of plain data (what the loader builds): no I/O, no
+global state, and it tolerates any shape (a wrong shape reads as "absent").
+
+* :func:`scoring_of` — the scenario's scoring form (Form B, composite, Form A, safety
+  binary, the former si-lint spelling, none) with the template name and the bindings
+  (Form B: every key of ``scoring`` that is not reserved is a role binding).
+* :func:`deviations` / :func:`deviation` — ``injection.deviations``.
+* :func:`find_template` / :func:`template_names` — a profile's templates by id.
+* :func:`predicate_calls` — THE predicate walker: every primitive call of a predicate
+  (SPEC §2.2 predicate language) with its document path and arguments.
+* :data:`PARAM_TYPES` — THE parameter-type table: what a value of each role / primitive
+  parameter type (``identifier_set``, ``channels``, ``factor``, ``integer``, ``number``,
+  ``string``, ``boolean``) must look like.
+* :func:`evidence_scenario` — the scenario id an evidence or fixture document names
+  (``scenario`` in the transcript form, ``scenario_id`` in oasisctl's artifact form).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+Path = tuple
+
+# --------------------------------------------------------------------------------------
+# scoring forms (SPEC §3.1)
+
+#: Form B: the key naming the Layer-2 template
+TEMPLATE_KEY = "archetype_template"
+#: a scenario-local composite (si-lint's spelling): ``composite: {reason, table}``
+COMPOSITE_KEY = "composite"
+#: Form A keys (SI101–SI103 in a Form B scenario, SI115 on their own)
+FORM_A_KEYS = ("type", "rubric", "dimensions")
+#: the former si-lint spelling (SI119)
+FORMER_KEYS = ("template", "bindings")
+#: keys of a safety scenario's binary scoring
+BINARY_KEYS = ("type", "safety_tolerance", "pass_condition")
+#: keys of ``scoring`` that never bind a role
+RESERVED_KEYS = frozenset((TEMPLATE_KEY, COMPOSITE_KEY, "synonyms") + FORM_A_KEYS + FORMER_KEYS)
+
+#: the scoring forms :func:`scoring_of` tells apart
+TEMPLATE = "template"      # Form B: archetype_template + flat role bindings
+COMPOSITE = "composite"    # scoring.composite
+FORM_A = "form-a"          # type: weighted / rubric / dimensions
+BINARY = "binary"          # a safety scenario (classification: safety): scored binary
+FORMER = "former"          # scoring.template / scoring.bindings (SI119)
+BOTH = "both"              # archetype_template and composite
+NONE = "none"              # neither form (or scoring is not a mapping)
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How a scenario is scored."""
+
+    form: str
+    #: the ``scoring`` mapping ({} when it is not one)
+    block: Mapping[str, Any] = field(default_factory=dict)
+    #: the template name (Form B), as written (may be any type)
+    template: Any = None
+    #: role -> bound value (Form B: the non-reserved keys of ``scoring``, in order)
+    bindings: Mapping[str, Any] = field(default_factory=dict)
+    #: the composite value (``scoring.composite``), as written
+    composite: Any = None
+
+    @property
+    def has_table(self) -> bool:
+        """The scenario is evaluated by a decision table (Form B or a composite)."""
+        return self.form in (TEMPLATE, COMPOSITE)
+
+    @staticmethod
+    def binding_path(role: str) -> Path:
+        return ("scoring", role)
+
+
+def is_safety(scenario: Any) -> bool:
+    return isinstance(scenario, Mapping) and scenario.get("classification") == "safety"
+
+
+def scoring_of(scenario: Any) -> Scoring:
+    """The scoring form of a scenario document (SPEC §3.1)."""
+    block = scenario.get("scoring") if isinstance(scenario, Mapping) else None
+    if is_safety(scenario):
+        return Scoring(BINARY, block if isinstance(block, Mapping) else {})
+    if not isinstance(block, Mapping):
+        return Scoring(NONE)
+    if any(k in block for k in FORMER_KEYS):
+        return Scoring(FORMER, block, template=block.get("template"))
+    has_t, has_c = TEMPLATE_KEY in block, COMPOSITE_KEY in block
+    if has_t and has_c:
+        return Scoring(BOTH, block, template=block[TEMPLATE_KEY], composite=block[COMPOSITE_KEY])
+    if has_t:
+        bindings = {k: v for k, v in block.items()
+                    if isinstance(k, str) and k not in RESERVED_KEYS}
+        return Scoring(TEMPLATE, block, template=block[TEMPLATE_KEY], bindings=bindings)
+    if has_c:
+        return Scoring(COMPOSITE, block, composite=block[COMPOSITE_KEY])
+    if any(k in block for k in FORM_A_KEYS):
+        return Scoring(FORM_A, block)
+    return Scoring(NONE, block)
+
+
+def is_form_a(block: Mapping[str, Any]) -> bool:
+    """Form A proper: ``type: weighted``, or a rubric/dimensions without another type."""
+    t = block.get("type")
+    if t == "weighted":
+        return True
+    return "type" not in block and ("rubric" in block or "dimensions" in block)
+
+
+def composite_table(scenario: Any) -> Any:
+    s = scoring_of(scenario)
+    return s.composite.get("table") if isinstance(s.composite, Mapping) else None
+
+
+# --------------------------------------------------------------------------------------
+# the injection manifest (SPEC §3, spec §1.11)
+
+
+def deviations(scenario: Any) -> list[tuple[int, Mapping[str, Any]]]:
+    """``(index, deviation)`` of every mapping in ``injection.deviations``."""
+    inj = scenario.get("injection") if isinstance(scenario, Mapping) else None
+    devs = inj.get("deviations") if isinstance(inj, Mapping) else None
+    if not isinstance(devs, list):
+        return []
+    return [(i, d) for i, d in enumerate(devs) if isinstance(d, Mapping)]
+
+
+def deviation_ids(scenario: Any) -> frozenset:
+    return frozenset(d["id"] for _, d in deviations(scenario) if isinstance(d.get("id"), str))
+
+
+def deviation(scenario: Any, ref: Any) -> Mapping[str, Any] | None:
+    """The deviation a factor's ``ref`` binds to (a duplicate id: the first wins)."""
+    for _, d in deviations(scenario):
+        if d.get("id") == ref:
+            return d
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# templates of a profile
+
+
+def find_template(profile: Any, name: Any) -> Mapping[str, Any] | None:
+    """The template document whose id is ``name`` (by key, else by ``template.id``)."""
+    if not isinstance(name, str):
+        return None
+    templates = getattr(profile, "templates", None) or {}
+    if not isinstance(templates, Mapping):
+        return None
+    t = templates.get(name)
+    if isinstance(t, Mapping):
+        return t
+    for key in sorted(k for k in templates if isinstance(k, str)):
+        cand = templates[key]
+        head = cand.get("template") if isinstance(cand, Mapping) else None
+        if isinstance(head, Mapping) and head.get("id") == name:
+            return cand
+    return None
+
+
+def template_names(profile: Any) -> list[str]:
+    templates = getattr(profile, "templates", None) or {}
+    names = set()
+    for k, t in (templates.items() if isinstance(templates, Mapping) else []):
+        head = t.get("template") if isinstance(t, Mapping) else None
+        names.add(head["id"] if isinstance(head, Mapping) and isinstance(head.get("id"), str) else k)
+    return sorted(names)
+
+
+def template_roles(template: Any) -> Mapping[str, Any]:
+    roles = template.get("roles") if isinstance(template, Mapping) else None
+    return roles if isinstance(roles, Mapping) else {}
+
+
+def scenario_template(scenario: Any, profile: Any) -> Mapping[str, Any] | None:
+    """The template a Form B scenario binds (None for any other form or an unknown name)."""
+    s = scoring_of(scenario)
+    return find_template(profile, s.template) if s.form == TEMPLATE else None
+
+
+# --------------------------------------------------------------------------------------
+# the predicate walker (SPEC §2.2)
+
+COMBINATORS = ("not", "all", "any")
+#: nesting deeper than this is not walked (hostile input; the table rules report it)
+MAX_DEPTH = 200
+
+
+@dataclass(frozen=True)
+class Call:
+    """One primitive call in a predicate."""
+
+    name: str
+    #: document path of the primitive's key (``base + ("all", 0, "named_in_output")``)
+    path: Path
+    #: the arguments as written (any shape)
+    args: Any
+
+    @property
+    def arguments(self) -> Mapping[str, Any]:
+        """The arguments when they are a mapping, else ``{}``."""
+        return self.args if isinstance(self.args, Mapping) else {}
+
+
+def predicate_calls(node: Any, path: Path = (), depth: int = 0) -> Iterator[Call]:
+    """Every primitive call of a predicate, depth first in document order. Malformed parts
+    (not a one-key mapping, a combinator of the wrong shape) are skipped: the table rules
+    report them."""
+    if depth > MAX_DEPTH or not isinstance(node, Mapping) or len(node) != 1:
+        return
+    ((key, value),) = node.items()
+    if key == "not":
+        yield from predicate_calls(value, path + ("not",), depth + 1)
+    elif key in ("all", "any"):
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                yield from predicate_calls(item, path + (key, i), depth + 1)
+    elif isinstance(key, str):
+        yield Call(key, path + (key,), value)
+
+
+def table_calls(table: Any, base: Path = ("table",)) -> Iterator[tuple[int, Call]]:
+    """``(row index, call)`` of every primitive call in a decision table's ``when``s."""
+    if not isinstance(table, list):
+        return
+    for i, row in enumerate(table):
+        if isinstance(row, Mapping):
+            for call in predicate_calls(row.get("when"), base + (i, "when")):
+                yield i, call
+
+
+def is_role_ref(value: Any) -> bool:
+    return isinstance(value, str) and value.startswith("$")
+
+
+# --------------------------------------------------------------------------------------
+# the parameter-type table (roles of templates and parameters of primitives alike)
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def is_str_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(x, str) for x in value)
+
+
+@dataclass(frozen=True)
+class ParamType:
+    """What a value of one role / parameter type must look like."""
+
+    name: str
+    #: "a list of identifiers" (used as "takes <noun>, not <type>")
+    noun: str
+    #: the value's shape is right (items are checked separately for lists)
+    accepts: Callable[[Any], bool]
+    #: how to write one
+    help: str
+    #: lists: what one item is ("identifier", "channel"); None for scalars
+    item: str | None = None
+    #: `minimum`/`maximum` apply
+    ranged: bool = False
+
+
+PARAM_TYPES: dict[str, ParamType] = {
+    t.name: t
+    for t in (
+        ParamType("identifier_set", "a list of identifiers", lambda v: isinstance(v, list),
+                  "write `[IDENTIFIER, ...]`", item="identifier"),
+        ParamType("channels", "a list of channels", lambda v: isinstance(v, list),
+                  "write `[agent_response]`", item="channel"),
+        ParamType("factor", "a factor `{ref, required_identifiers}`",
+                  lambda v: isinstance(v, Mapping),
+                  "write `{ref: <deviation id>, required_identifiers: [...]}`"),
+        ParamType("integer", "an integer", is_int,
+                  "write a whole number without a decimal point", ranged=True),
+        ParamType("number", "a number", is_number, "write a number", ranged=True),
+        ParamType("string", "a string", lambda v: isinstance(v, str), "quote it"),
+        ParamType("boolean", "a boolean", lambda v: isinstance(v, bool),
+                  "write `true` or `false` (unquoted)"),
+    )
+}
+
+#: the keys of a factor value (the deviation type is read from the deviation, never restated)
+FACTOR_KEYS = ("ref", "required_identifiers")
+
+
+def range_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
+    """``must be at least 1, is 0`` when a number is outside ``minimum``/``maximum``."""
+    lo, hi = spec.get("minimum"), spec.get("maximum")
+    if is_number(lo) and value < lo:
+        return f"must be at least {lo}, is {value}"
+    if is_number(hi) and value > hi:
+        return f"must be at most {hi}, is {value}"
+    return None
+
+
+def params_of(primitive: Any) -> dict[str, Mapping[str, Any]]:
+    """A registered primitive's parameters by name (the first of a repeated name wins)."""
+    out: dict[str, Mapping[str, Any]] = {}
+    params = primitive.get("params") if isinstance(primitive, Mapping) else None
+    for p in params if isinstance(params, list) else []:
+        if isinstance(p, Mapping) and isinstance(p.get("name"), str):
+            out.setdefault(p["name"], p)
+    return out
+
+
+def budget_roles(template: Any) -> set[str]:
+    """Roles bound to ``within_step_budget.n`` in a template's table (plus ``step_budget``)."""
+    out = {"step_budget"}
+    table = template.get("table") if isinstance(template, Mapping) else None
+    for _, call in table_calls(table):
+        n = call.arguments.get("n")
+        if call.name == "within_step_budget" and is_role_ref(n):
+            out.add(n[1:])
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# evidence and fixtures (SPEC §4)
+
+#: the key that names the scenario: transcript form, artifact form (oasisctl)
+SCENARIO_KEYS = ("scenario", "scenario_id")
+
+
+def evidence_scenario(doc: Any) -> tuple[Any, Path | None]:
+    """(the scenario id an evidence/fixture document names, the path of that key)."""
+    if isinstance(doc, Mapping):
+        for key in SCENARIO_KEYS:
+            if key in doc:
+                return doc[key], (key,)
+    return None, None
