@@ -489,6 +489,14 @@ def _ignored(specs: list, abspath: str, is_dir: bool) -> bool:
     return decision
 
 
+def _utf8_name(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
 def inside(path: str, root: str) -> bool:
     """``path`` is ``root`` or under it (both absolute, normalised)."""
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
@@ -575,6 +583,13 @@ def discover(root: Path, config: Config, cwd: Path, *, recursive: bool = True) -
         for entry in entries:
             name = entry.name
             path = entry.path
+            if not name.isascii() and not _utf8_name(name):
+                # an undecodable name (os.fsdecode's surrogate escapes) is reported under
+                # a printable form of it, never read: no report could print the name
+                shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+                if entry.is_dir(follow_symlinks=False) or config.included(rel_to_root(shown)):
+                    sel.problems.append((Path(shown), "its name is not UTF-8; not read"))
+                continue
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError as exc:
@@ -615,6 +630,8 @@ def named_file_check(path: Path, config: Config) -> str | None:
     the configuration excludes it (pre-commit passes every staged file), or it is a
     symbolic link that leaves the corpus root or leads to something other than a file."""
     abspath = os.path.abspath(path)
+    if not abspath.isascii() and not _utf8_name(abspath):
+        return "its name is not UTF-8; not read"
     cfg_root = os.path.abspath(config.root)
     if inside(abspath, cfg_root):
         rel = abspath[len(cfg_root):].lstrip(os.sep).replace(os.sep, "/")

@@ -76,3 +76,12 @@ def parse_json(text: str | bytes, limit: int = MAX_BYTES) -> tuple[Any, str | No
     if depth_of(data) > MAX_DEPTH:
         return None, f"nesting deeper than {MAX_DEPTH} levels; not read"
     return data, None
+
+
+def to_float(value) -> float:
+    """``float(value)`` for a number of any size: an integer beyond the float range is
+    ±inf instead of an OverflowError (issue 11 item 6: integers are values, not crashes)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return float("inf") if value > 0 else float("-inf")

@@ -19,7 +19,7 @@ from typing import Any
 
 from .findings import Diag
 
-from .limits import MAX_ALIAS_NODES, MAX_BYTES, MAX_DEPTH  # noqa: F401  (one limits module)
+from .limits import MAX_ALIAS_NODES, MAX_BYTES, MAX_DEPTH, MAX_INT_DIGITS  # noqa: F401  (one limits module)
 
 CODES = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007", "SI008")
 
@@ -62,8 +62,35 @@ _intern = sys.intern
 _INTERN_MAX = 40
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encodable(text: str) -> tuple[str, bool]:
+    """``text`` with its lone surrogates (from ``\\ud800``-style escapes, which no UTF-8
+    file can hold) replaced by U+FFFD, and whether there were any; an escaped surrogate
+    *pair* becomes the one character it encodes. Every string the loader returns is
+    encodable, so no report can fail on it (issue 11 item 5)."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text, False
+    out = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return out, out.count("\ufffd") > text.count("\ufffd")  # a pair alone: no finding
+
+
+class HugeInt(ValueError):
+    """An integer literal longer than ``limits.MAX_INT_DIGITS`` digits."""
+
+
+def _int(text: str, base: int) -> int:
+    digits = len(text.lstrip("+-"))
+    # the decimal digits of the value: a base-8/16 literal has more than its length
+    if base == 10 and digits > MAX_INT_DIGITS or base != 10 and digits * {8: 0.904, 16: 1.205}[base] > MAX_INT_DIGITS:
+        raise HugeInt(text)
+    return int(text, base)
+
+
 def resolve_plain(text: str) -> Any:
-    """Resolve an untagged plain scalar with the YAML 1.2 core schema."""
+    """Resolve an untagged plain scalar with the YAML 1.2 core schema. An integer of more
+    than ``MAX_INT_DIGITS`` digits stays its text (the loader reports it: SI005)."""
     if not text:
         return None
     if text[0] not in _MAYBE_SPECIAL:
@@ -74,12 +101,15 @@ def resolve_plain(text: str) -> Any:
         return True
     if text in _FALSE:
         return False
-    if _INT10.match(text):
-        return int(text)
-    if _INT8.match(text):
-        return int(text[2:], 8)
-    if _INT16.match(text):
-        return int(text[2:], 16)
+    try:
+        if _INT10.match(text):
+            return _int(text, 10)
+        if _INT8.match(text):
+            return _int(text[2:], 8)
+        if _INT16.match(text):
+            return _int(text[2:], 16)
+    except HugeInt:
+        return text
     if _FLOAT.match(text):
         return float(text)
     if _INF.match(text):
@@ -87,6 +117,14 @@ def resolve_plain(text: str) -> Any:
     if _NAN.match(text):
         return math.nan
     return text
+
+
+#: the shortest literal that can be over the digit limit (a hex one: 1.2 digits a character)
+_HUGE_MIN = int(MAX_INT_DIGITS / 1.205)
+
+
+def _is_int(text: str) -> bool:
+    return bool(_INT10.match(text) or _INT8.match(text) or _INT16.match(text))
 
 
 class PosMap:
@@ -435,22 +473,48 @@ class _Builder:
         if "si-lint:" in ev.value:
             self.quiet_spans.append((_mark(ev.start_mark), _mark(ev.end_mark)))
 
+    def _encodable(self, ev) -> str:
+        value, changed = encodable(ev.value)
+        if changed:
+            line, col = _mark(ev.start_mark)
+            self.findings.append(Diag(
+                "SI006", (), "string holds a lone surrogate (an escape such as `\\ud800`), which "
+                "is not a character and cannot be written as UTF-8; read as U+FFFD",
+                line=line, col=col, help="remove the escape, or write the character it stands for"))
+        return value
+
+    def _huge(self, ev, text: str) -> None:
+        line, col = _mark(ev.start_mark)
+        self.findings.append(Diag(
+            "SI005", (), f"integer literal of {len(text):,} characters is over the "
+            f"{MAX_INT_DIGITS:,}-digit safety limit; read as a string", line=line, col=col,
+            help="no scenario value needs an integer this long"))
+
     def _scalar(self, ev) -> Any:
         kind = self._tag_kind(ev)
         value = ev.value
+        if not value.isascii():
+            value = self._encodable(ev)
         if "si-lint:" in value:
             self._note_span(ev)
         if "---" in value and ev.start_mark.line != ev.end_mark.line:
             self._split_lines(ev)
         plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
         if kind is None:
-            value = resolve_plain(value) if plain else value
+            if plain:
+                text = value
+                value = resolve_plain(value)
+                if value is text and len(text) > _HUGE_MIN and _is_int(text):
+                    self._huge(ev, text)
             if type(value) is str and len(value) <= _INTERN_MAX:
                 value = _intern(value)
             return value
         if kind == "str":
             return value
         resolved = resolve_plain(value)
+        if resolved is value and len(value) > _HUGE_MIN and _is_int(value):
+            self._huge(ev, value)
+            return value
         expected = {
             "int": int,
             "float": (float, int),
@@ -572,7 +636,10 @@ class _Builder:
         if cls is E.ScalarEvent:
             self._tag_kind(ev)
             self._note_span(ev)
-            key = _intern(ev.value)
+            key = _intern(ev.value if ev.value.isascii() else self._encodable(ev))
+            if ev.anchor:  # an anchor on a key (`&a a: b`) names the key's scalar
+                plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
+                self.anchors[ev.anchor] = (resolve_plain(key) if plain else key, 1)
         elif cls is E.AliasEvent:
             val = self.anchors.get(ev.anchor, (None, 1))[0]
             if isinstance(val, (str, int, float, bool)) or val is None:

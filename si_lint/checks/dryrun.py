@@ -37,6 +37,8 @@ Everything runs in path order; nothing depends on file order or the hash seed.
 
 from __future__ import annotations
 
+from si_lint.limits import to_float
+
 import hashlib
 from dataclasses import dataclass, field
 from collections.abc import Mapping
@@ -88,13 +90,13 @@ class _Plan:
             return {"score": None, "row": None, "error": "the decision table is nested too deeply"}
         except Exception:  # defensive: let the public function word the verdict
             return evaluate(artifact, self.scenario, profile)
-        return {"score": float(score), "row": row}
+        return {"score": to_float(score), "row": row}
 
 
 def _num(v: Any) -> float | None:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
-    return float(v)
+    return to_float(v)
 
 
 def _when_summary(when: Any, depth: int = 0) -> str:

@@ -24,6 +24,8 @@ No I/O, no clock, no randomness, no module-level mutable state.
 
 from __future__ import annotations
 
+from si_lint.limits import to_float
+
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -161,7 +163,7 @@ def _evaluate(artifact: Any, scenario: Any, profile: Profile) -> dict[str, Any]:
         return _error(str(exc), metadata)
     except RecursionError:
         return _error("the decision table is nested too deeply", metadata)
-    verdict: dict[str, Any] = {"score": float(score), "row": row}
+    verdict: dict[str, Any] = {"score": to_float(score), "row": row}
     if metadata is not None:
         verdict["metadata"] = metadata
     return verdict
