@@ -19,7 +19,7 @@ from typing import Any
 
 from .findings import Diag
 
-from .limits import MAX_ALIAS_NODES, MAX_BYTES, MAX_DEPTH, MAX_INT_DIGITS  # noqa: F401  (one limits module)
+from .limits import MAX_ALIAS_NODES, MAX_BYTES, MAX_DEPTH, MAX_INT_DIGITS, MAX_NODES  # noqa: F401
 
 CODES = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007", "SI008")
 
@@ -591,6 +591,11 @@ class _Builder:
             start = ev.start_mark
             self.vpos[path] = (start.line + 1, start.column + 1)
             self.total += 1
+            if self.total > MAX_NODES:
+                line, col = _mark(start)
+                raise _Abort(Diag(
+                    "SI005", (), f"more than {MAX_NODES:,} nodes (values, keys, list items) in one "
+                    "file; not read", line=line, col=col, help="split the file; scenario documents are small"))
             if cls is E.ScalarEvent:
                 value = self._scalar(ev)
                 setter(slot, value)
