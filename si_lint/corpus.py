@@ -291,9 +291,19 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None 
     if not isinstance(profile, str) or not profile:
         raise ConfigError(f"{where}: `profile` must be \"builtin\" or a directory")
     if profile != "builtin":
+        from .limits import MAX_SETTING_CHARS
+
+        shown = profile if len(profile) <= 80 else profile[:77] + "..."
+        if len(profile) > MAX_SETTING_CHARS or "\0" in profile:
+            raise ConfigError(f"{where}: `profile` {shown!r} is not a usable directory name")
         pdir = root / profile
-        if not (pdir / "registry.yaml").is_file():
-            raise ConfigError(f"{where}: profile directory {profile!r} has no registry.yaml")
+        try:
+            ok = (pdir / "registry.yaml").is_file()
+        except (OSError, ValueError) as exc:  # a name too long for the file system
+            raise ConfigError(f"{where}: profile directory {shown!r} cannot be used: "
+                              f"{getattr(exc, 'strerror', None) or exc}") from exc
+        if not ok:
+            raise ConfigError(f"{where}: profile directory {shown!r} has no registry.yaml")
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict) or not all(
         isinstance(v, list) and all(isinstance(c, str) for c in v) for v in pfi.values()

@@ -106,3 +106,29 @@ def test_registry_params_of_the_wrong_shape_is_si003_not_si000(tmp_path):
     code, out, err = run_cli(["check", "--no-cache", "--format", "json"], root)
     got = [(d["code"], d["path"], d["line"]) for d in json.loads(out)["diagnostics"] if d["code"] in ("SI000", "SI003")]
     assert got == [("SI003", "prof/registry.yaml", 7), ("SI003", "prof/registry.yaml", 8)]
+
+
+def test_control_characters_of_a_source_line_are_escaped_in_text(tmp_path):
+    write_files(tmp_path, {"y.yaml": 'a: 1\na: "x\\e]0;t\\a\\u202e"\n\u202ekey: 1\n\u202ekey: 2\n'})
+    (tmp_path / "z.yaml").write_bytes(b'b: 1\nb: "\x1b]0;pwn\x07"\n')
+    code, out, err = run_cli(["check", "--no-cache"], tmp_path)
+    assert code == 1
+    assert not any(ch in out for ch in "\x1b\x07\x00\u202e")
+    assert ' 2 | a: "x\\e]0;t\\a\\u202e"\n' in out
+    assert " 4 | \\u202ekey: 2\n" in out
+    assert "duplicate mapping key '\\u202ekey'" in out
+
+
+def test_output_to_a_missing_directory_is_a_usage_error(tmp_path):
+    write_files(tmp_path, {"a.yaml": "a: 1\n"})
+    code, out, err = run_cli(["check", "--no-cache", "-o", str(tmp_path / "missing" / "x.json")], tmp_path)
+    assert code == 2 and "internal error" not in err
+    assert f"si-lint: cannot write {tmp_path / 'missing' / 'x.json'}: No such file or directory" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml"]
+
+
+def test_a_300_character_profile_is_a_configuration_error(tmp_path):
+    write_files(tmp_path, {"a.yaml": "a: 1\n", "si-lint.toml": f'profile = "{"a" * 300}"\n'})
+    code, out, err = run_cli(["check", "--no-cache"], tmp_path)
+    assert code == 2 and "internal error" not in err
+    assert "profile directory 'aaaa" in err and "cannot be used: File name too long" in err
