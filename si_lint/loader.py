@@ -127,6 +127,9 @@ def _is_int(text: str) -> bool:
     return bool(_INT10.match(text) or _INT8.match(text) or _INT16.match(text))
 
 
+_GLUED_HEADER = re.compile(r"[|>][0-9+-]*#")
+
+
 class PosMap:
     """Positions (1-based line, column) of keys and values, by document path."""
 
@@ -399,6 +402,8 @@ class _Builder:
         self._next = parser.get_event
         self.quiet_spans: list = []
         self._root_empty = False
+        self._flow = 0  # depth of flow collections
+        self._end_explicit = True  # the last document ended with `...`
 
     def build(self) -> Loaded:
         from ruamel.yaml import events as E
@@ -412,6 +417,12 @@ class _Builder:
             if ev is None or isinstance(ev, E.StreamEndEvent):
                 break
             # DocumentStart: anchors and positions are per document
+            if index and not self._end_explicit and self._line(ev.start_mark.line).startswith("%"):
+                # a directive after a document needs `...` first (9HCY, EB22, RHX7, MUS6)
+                return Loaded(failed=True, findings=self.findings + [Diag(
+                    "SI001", (), "invalid YAML: a directive after a document needs the document "
+                    "end marker `...` before it", line=ev.start_mark.line + 1, col=1,
+                    help="add a line `...` before the directive")])
             starts.append(ev.start_mark.line)
             self.kpos, self.vpos, self.anchors = {}, {}, {}
             first = len(self.findings)
@@ -501,9 +512,36 @@ class _Builder:
             f"{MAX_INT_DIGITS:,}-digit safety limit; read as a string", line=line, col=col,
             help="no scenario value needs an integer this long"))
 
+    def _line(self, n: int) -> str:
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        return self._lines[n] if 0 <= n < len(self._lines) else ""
+
+    def _glued(self, mark) -> None:
+        """A comment must be separated from what precedes it by white space: ``"a"#x``,
+        ``]#x``, ``[a,#x]`` are invalid YAML that libyaml reads as a comment (the YAML
+        test suite's SU5Z, 9JBA, CVW2). SI001 at the ``#``."""
+        rest = self._line(mark.line)[mark.column:]
+        if rest[:1] == "#" or rest[:2] == ",#":
+            col = mark.column + rest.index("#") + 1
+            raise _Abort(Diag("SI001", (), "invalid YAML: a comment needs white space before its `#`",
+                              line=mark.line + 1, col=col, help="put a space before `#`"))
+
     def _scalar(self, ev) -> Any:
         kind = self._tag_kind(ev)
         value = ev.value
+        style = ev.style
+        if style:
+            if style == '"' or style == "'":
+                self._glued(ev.end_mark)
+            elif style == "|" or style == ">":  # the header: `>#x` is invalid (X4QW)
+                header = self._line(ev.start_mark.line)[ev.start_mark.column:]
+                if _GLUED_HEADER.match(header):
+                    raise _Abort(Diag("SI001", (), "invalid YAML: a comment needs white space "
+                                      "before its `#`", line=ev.start_mark.line + 1,
+                                      col=ev.start_mark.column + header.index("#") + 1))
+        elif self._flow:
+            self._glued(ev.end_mark)
         if not value.isascii():
             value = self._encodable(ev)
         if "si-lint:" in value:
@@ -563,10 +601,14 @@ class _Builder:
             ev = nxt()
             cls = type(ev)
             if cls is E.DocumentEndEvent:
+                self._end_explicit = bool(getattr(ev, "explicit", True))
                 return root[0]
             if cls is E.MappingEndEvent or cls is E.SequenceEndEvent:
                 frame = stack.pop()
                 depth -= 1
+                if frame[6]:
+                    self._flow -= 1
+                    self._glued(ev.end_mark)
                 if frame[4] is not None:
                     self.anchors[frame[4]] = (frame[0], self.total - frame[5])
                 continue
@@ -644,7 +686,10 @@ class _Builder:
                     raise _Abort(_too_deep(start))
                 container = {} if is_map else []
                 setter(slot, container)
-                stack.append([container, path, is_map, None, ev.anchor, self.total - 1])
+                flow = bool(getattr(ev, "flow_style", False))
+                if flow:
+                    self._flow += 1
+                stack.append([container, path, is_map, None, ev.anchor, self.total - 1, flow])
 
     def _key(self, ev, frame, E) -> None:
         cls = type(ev)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from si_lint.limits import to_float
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
