@@ -20,7 +20,7 @@ MAX_JSONL_BYTES = 64 * 1024 * 1024
 #: the deepest nesting of mappings and lists
 MAX_DEPTH = 64
 #: the most nodes (scalars, mappings, lists; aliases count what they expand to) in one file
-MAX_NODES = 100_000
+MAX_NODES = 50_000
 #: the most nodes aliases may expand to (a "billion laughs" file)
 MAX_ALIAS_NODES = 10_000
 #: the most digits of an integer literal (Python's own default for int/str conversion);
