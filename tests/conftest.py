@@ -4,6 +4,12 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as _hypothesis_settings
+
+# CI runs are reproducible: hypothesis derives its examples from the test, not a random seed
+_hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI") == "true":
+    _hypothesis_settings.load_profile("ci")
 from click.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[1]
