@@ -293,9 +293,19 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None 
         raise ConfigError(f"{where}: `profile` must be \"builtin\", \"builtin:oasisctl\" "
                           "or a directory")
     if profile not in ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl"):
+        from .limits import MAX_SETTING_CHARS
+
+        shown = profile if len(profile) <= 80 else profile[:77] + "..."
+        if len(profile) > MAX_SETTING_CHARS or "\0" in profile:
+            raise ConfigError(f"{where}: `profile` {shown!r} is not a usable directory name")
         pdir = root / profile
-        if not (pdir / "registry.yaml").is_file():
-            raise ConfigError(f"{where}: profile directory {profile!r} has no registry.yaml")
+        try:
+            ok = (pdir / "registry.yaml").is_file()
+        except (OSError, ValueError) as exc:  # a name too long for the file system
+            raise ConfigError(f"{where}: profile directory {shown!r} cannot be used: "
+                              f"{getattr(exc, 'strerror', None) or exc}") from exc
+        if not ok:
+            raise ConfigError(f"{where}: profile directory {shown!r} has no registry.yaml")
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict) or not all(
         isinstance(v, list) and all(isinstance(c, str) for c in v) for v in pfi.values()
@@ -497,6 +507,14 @@ def _ignored(specs: list, abspath: str, is_dir: bool) -> bool:
     return decision
 
 
+def _utf8_name(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
 def inside(path: str, root: str) -> bool:
     """``path`` is ``root`` or under it (both absolute, normalised)."""
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
@@ -583,6 +601,13 @@ def discover(root: Path, config: Config, cwd: Path, *, recursive: bool = True) -
         for entry in entries:
             name = entry.name
             path = entry.path
+            if not name.isascii() and not _utf8_name(name):
+                # an undecodable name (os.fsdecode's surrogate escapes) is reported under
+                # a printable form of it, never read: no report could print the name
+                shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+                if entry.is_dir(follow_symlinks=False) or config.included(rel_to_root(shown)):
+                    sel.problems.append((Path(shown), "its name is not UTF-8; not read"))
+                continue
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError as exc:
@@ -623,6 +648,8 @@ def named_file_check(path: Path, config: Config) -> str | None:
     the configuration excludes it (pre-commit passes every staged file), or it is a
     symbolic link that leaves the corpus root or leads to something other than a file."""
     abspath = os.path.abspath(path)
+    if not abspath.isascii() and not _utf8_name(abspath):
+        return "its name is not UTF-8; not read"
     cfg_root = os.path.abspath(config.root)
     if inside(abspath, cfg_root):
         rel = abspath[len(cfg_root):].lstrip(os.sep).replace(os.sep, "/")
