@@ -29,8 +29,8 @@ def classify(data: Any) -> str | None:
     """The document kind by top-level keys (SPEC §1), or None."""
     if not isinstance(data, dict):
         return None
-    if "id" in data and "scoring" in data:
-        return "scenario"
+    if ("id" in data) + ("classification" in data) + ("scoring" in data) >= 2:
+        return "scenario"  # a missing one of the three is SI601
     if "events" in data:
         return "fixture" if "expect" in data else "evidence"
     if "eio" in data:
@@ -270,6 +270,19 @@ class Corpus:
             self._by_kind.setdefault(d.kind, []).append(d)
         self.by_path = {d.relpath: d for d in self.documents}
         self._graph = None
+        #: OASIS profile directories (SPEC §1), filled in by the read stage: the profile
+        #: directory of each file's directory (absolute paths; None: there is none), and
+        #: what each profile directory's Markdown documents define (si_lint.profile_docs)
+        self.profile_dirs: dict[str, str | None] = {}
+        self.profile_docs: dict = {}
+
+    def profile_docs_for(self, doc: Document):
+        """The :class:`si_lint.profile_docs.ProfileDocs` of ``doc``'s OASIS profile
+        directory, or None when it has none."""
+        import os
+
+        pdir = self.profile_dirs.get(os.path.dirname(os.path.abspath(doc.abspath)))
+        return self.profile_docs.get(pdir) if pdir is not None else None
 
     def of_kind(self, kind: str | None) -> list[Document]:
         return self._by_kind.get(kind, [])

@@ -65,6 +65,7 @@ class RunResult:
     config: Config
     skipped: list[str] = field(default_factory=list)
     reported: list[str] = field(default_factory=list)  # the files findings are reported for
+    notes: list[str] = field(default_factory=list)  # lines for --verbose
 
 
 # --------------------------------------------------------------------------------------
@@ -348,9 +349,13 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
         raw, error = read_file(f)
         read.append((f, error, hashlib.sha256(raw).hexdigest() if raw is not None else ""))
         del raw
+    # the profile documents (Markdown) of the files' OASIS profile directories (SPEC §1)
+    from .profile_docs import read_for
+
+    profile_dirs, profile_docs = read_for([f for f, _e, _s in read], config.root, cwd)
     run_key = None
     if cache.enabled:
-        run_key = _run_key(read, config, cwd, paths, options)
+        run_key = _run_key(read, config, cwd, paths, options, profile_docs)
         if options.reuse_run:
             hit = cache.get_run(run_key)
             if hit is not None:
@@ -363,6 +368,7 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
             if _is_under(Path(d.abspath), profile_dir):
                 d.profile_asset = True
     corpus = Corpus(docs, profile, config)
+    corpus.profile_dirs, corpus.profile_docs = profile_dirs, profile_docs
     ctx.corpus = corpus
     by_path = corpus.by_path
 
@@ -391,10 +397,22 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
     if run_key is not None:
         cache.put_run(run_key, (findings, len(reported), skipped, sorted(reported)))
     cache.save()
-    return RunResult(findings, len(reported), corpus, config, skipped, sorted(reported))
+    return RunResult(findings, len(reported), corpus, config, skipped, sorted(reported),
+                     notes=_profile_notes(corpus, reported))
 
 
-def _run_key(read, config: Config, cwd: Path, paths, options: Options) -> str:
+def _profile_notes(corpus: Corpus, reported) -> list[str]:
+    """One --verbose line when some scenario has no OASIS profile directory."""
+    alone = sorted({d.relpath for d in corpus.of_kind("scenario")
+                    if d.relpath in reported and corpus.profile_docs_for(d) is None})
+    if not alone:
+        return []
+    return [f"no OASIS profile directory (profile.md in an ancestor up to the corpus root) for "
+            f"{len(alone)} scenario file(s) ({', '.join(alone[:3])}{', ...' if len(alone) > 3 else ''}): "
+            "SI611, SI612, SI614 and SI619 are not checked there"]
+
+
+def _run_key(read, config: Config, cwd: Path, paths, options: Options, profile_docs=None) -> str:
     """Everything a whole run's findings depend on: every file's path and content hash,
     the named paths, the working directory and the options (the cache header already
     holds the si-lint version, the profile and the effective config)."""
@@ -402,6 +420,8 @@ def _run_key(read, config: Config, cwd: Path, paths, options: Options) -> str:
     h.update(repr((str(cwd), sorted(paths), options.select, options.ignore, options.trust_implementations)).encode())
     for f, error, sha in read:
         h.update(f"{f}\0{sha or 'error:' + str(error)}\n".encode())
+    for pdir, pdocs in sorted((profile_docs or {}).items()):
+        h.update(f"{pdir}\0{sorted(pdocs.digests.items())}\n".encode())
     return h.hexdigest()
 
 
