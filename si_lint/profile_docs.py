@@ -38,9 +38,11 @@ DOCUMENTS = (PROFILE, BEHAVIORS, STIMULI, CAPABILITY_CATEGORIES, SAFETY_CATEGORI
 #: a profile document larger than this is read up to here (a Markdown file of the real
 #: profile is under 40 kB; the limit keeps a hostile one from costing memory or time)
 MAX_DOC_BYTES = 4 * 1024 * 1024
+#: a longer line is no heading (a real heading is a few dozen characters)
+MAX_HEADING = 1000
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+|$)")
 _BEHAVIOR = re.compile(r"`([^`\s]+)`$")
 _STIMULUS = re.compile(r"(STIM-[A-Z]+-[0-9]+)\s*:\s*(.*)$")
 _ARCHETYPE = re.compile(r"([A-Z]+-[A-Z]+-[0-9]+)\s*:\s*(.*)$")
@@ -99,12 +101,29 @@ def _lines(text: str):
         yield number, line
 
 
+def _heading(line: str) -> tuple[int, int, str] | None:
+    """(level, col of the text, text) of an ATX heading line (CommonMark: up to three
+    spaces, 1–6 ``#``, a space, the text, an optional closing ``#`` sequence), or None.
+    Linear in the line's length (no backtracking regular expression)."""
+    if len(line) > MAX_HEADING or "#" not in line[:4]:
+        return None
+    m = _HEADING.match(line)
+    if not m:
+        return None
+    start = m.end()
+    text = line[start:].rstrip(" \t")
+    closed = text.rstrip("#")
+    if closed != text and (closed == "" or closed[-1] in " \t"):
+        text = closed.rstrip(" \t")
+    return len(m.group(1)), start + 1, text
+
+
 def headings(text: str):
     """(line, col of the heading text, level, heading text) of every ATX heading."""
     for number, line in _lines(text):
-        m = _HEADING.match(line)
-        if m:
-            yield number, m.start(2) + 1, len(m.group(1)), m.group(2)
+        h = _heading(line)
+        if h:
+            yield number, h[1], h[0], h[2]
 
 
 def _add(out: dict[str, Name], name: Name) -> None:
@@ -157,20 +176,22 @@ def _cells(line: str) -> list[str] | None:
     return [c.strip() for c in s.split("|")]
 
 
-def parse_subcategories(text: str, file: str) -> dict[str, Name]:
+def parse_subcategories(text: str, file: str) -> dict[str, Name] | None:
     """The subcategory table of ``profile.md`` §5.1: the first table under a heading
     "5.1 …" or "… subcategories", whose header's first cell is "Subcategory"; each row
     `` | `name` | Parent A, Parent B | description | `` defines ``name`` with the parents'
-    slugs."""
+    slugs. Returns None when the document has no such table (it defines no subcategories:
+    SI614 has nothing to check against)."""
     out: dict[str, Name] = {}
+    table = False
     in_section = False
     section_level = 0
     state = "search"  # search → header → rows
     parent_col = 1
     for number, line in _lines(text):
-        m = _HEADING.match(line)
-        if m:
-            level, title = len(m.group(1)), m.group(2)
+        h = _heading(line)
+        if h:
+            level, title = h[0], h[2]
             if in_section and level <= section_level:
                 if state == "rows":
                     break
@@ -184,7 +205,7 @@ def parse_subcategories(text: str, file: str) -> dict[str, Name]:
         if state == "search":
             if cells and cells[0].strip("*").strip().casefold() == "subcategory":
                 parent_col = next((i for i, c in enumerate(cells) if "parent" in c.casefold()), 1)
-                state = "header"
+                state, table = "header", True
             continue
         if state == "header":  # the delimiter row
             state = "rows" if cells is not None else "search"
@@ -201,7 +222,7 @@ def parse_subcategories(text: str, file: str) -> dict[str, Name]:
         slugs = tuple(s for s in (slug(p) for p in parents.split(",")) if s)
         _add(out, Name(name, file, number, col + (1 if first.startswith("`") else 0),
                        parents=slugs))
-    return out
+    return out if table else None
 
 
 def parse(directory: str, texts: dict[str, str]) -> ProfileDocs:

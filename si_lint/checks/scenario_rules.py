@@ -243,7 +243,7 @@ def manifest_complete(doc, ctx) -> Iterator[Diag]:
         return
     injection = data.get("injection")
     if injection is None:
-        if is_form_b(data) or is_composite(data):
+        if data.get("classification") != "safety" and (is_form_b(data) or is_composite(data)):
             yield Diag("SI616", _root(data),
                        "scenario is scored against a decision table but has no `injection` "
                        "manifest (the ground truth its factors bind to)",
