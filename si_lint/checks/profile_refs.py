@@ -60,7 +60,7 @@ def undefined_behavior(corpus, ctx) -> Iterator[Diag]:
             yield Diag("SI611", path,
                        f"behavior `{name}` is not defined in "
                        f"{_doc(pdocs, 'behavior-definitions.md')}{_close(name, names)}",
-                       on="value", file=doc.relpath,
+                       on="value", file=doc.relpath, document=doc.index,
                        help="use a behavior that behavior-definitions.md defines (a "
                             "### `name` heading), or define it there")
 
@@ -72,7 +72,7 @@ def undefined_stimulus(corpus, ctx) -> Iterator[Diag]:
             yield Diag("SI612", path,
                        f"stimulus `{name}` is not defined in "
                        f"{_doc(pdocs, 'stimulus-library.md')}{_close(name, names)}",
-                       on="value", file=doc.relpath,
+                       on="value", file=doc.relpath, document=doc.index,
                        help="reference a `### STIM-XX-NNN: title` entry of stimulus-library.md")
 
 
@@ -83,7 +83,7 @@ def subcategory(corpus, ctx) -> Iterator[Diag]:
         if name not in names:
             yield Diag("SI614", path,
                        f"subcategory `{name}` is not defined in {where} §5.1{_close(name, names)}",
-                       on="value", file=doc.relpath,
+                       on="value", file=doc.relpath, document=doc.index,
                        help="use a subcategory of the profile's §5.1 table, or omit "
                             "`subcategory` when none applies")
             continue
@@ -94,7 +94,7 @@ def subcategory(corpus, ctx) -> Iterator[Diag]:
             yield Diag("SI614", path,
                        f"subcategory `{name}` belongs to {parents} in {where} §5.1, not to "
                        f"the scenario's category `{category}`",
-                       on="value", file=doc.relpath, related=_related(n),
+                       on="value", file=doc.relpath, document=doc.index, related=_related(n),
                        help="use a subcategory of this category, or omit `subcategory`")
 
 
@@ -105,7 +105,7 @@ def undefined_archetype(corpus, ctx) -> Iterator[Diag]:
             yield Diag("SI619", path,
                        f"archetype `{name}` is not defined in the profile's category documents "
                        f"(capability-categories.md, safety-categories.md){_close(name, names)}",
-                       on="value", file=doc.relpath,
+                       on="value", file=doc.relpath, document=doc.index,
                        help="use an archetype id that a `### C-XX-NNN: title` or "
                             "`### S-XX-NNN: title` heading defines")
 
@@ -121,11 +121,11 @@ def companion(corpus, ctx) -> Iterator[Diag]:
         path = ("quality", "companion_scenario")
         if not isinstance(name, str):
             yield Diag("SI613", path, "`quality.companion_scenario` is not a scenario id",
-                       on="value", file=doc.relpath, help="name the companion scenario's `id`")
+                       on="value", file=doc.relpath, document=doc.index, help="name the companion scenario's `id`")
             continue
         yield Diag("SI613", path,
                    f"companion scenario `{name}` is no scenario in the corpus{_close(name, ids)}",
-                   on="value", file=doc.relpath,
+                   on="value", file=doc.relpath, document=doc.index,
                    help="name the `id` of an existing scenario (companions usually live in "
                         "another file: the capability scenario a safety one pairs with)")
 
@@ -144,15 +144,16 @@ def duplicate_intent(corpus, ctx) -> Iterator[Diag]:
     for docs in seen.values():
         if len(docs) < 2:
             continue
-        docs = sorted(docs, key=lambda d: (d.relpath, d.pos.key(("intent",))))
+        docs = sorted(docs, key=_order)  # (path, document): line order inside a file
         first = docs[0]
         for other in docs[1:]:
             yield Diag("SI615", ("intent",),
                        f"scenario `{other.data.get('id')}` has the same `intent` as "
                        f"`{first.data.get('id')}`",
-                       file=other.relpath,
+                       file=other.relpath, document=other.index,
                        related=(Related(first.relpath, ("intent",),
-                                        "the same intent is stated here"),),
+                                        "the same intent is stated here",
+                                        document=first.index),),
                        help="state the trust property this scenario tests in its own words")
 
 

@@ -51,7 +51,7 @@ def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, 
     and the dry run of every fixture. Findings are reported for the named paths only;
     cross-file checks always see the whole corpus under the corpus root."""
     from ..corpus import ConfigError
-    from ..engine import Options, UsageError, run
+    from ..pipeline import Options, UsageError, run
     from ..report import render
 
     if fmt is None:

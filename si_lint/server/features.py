@@ -494,7 +494,7 @@ def disable_text(text: str, code: str, line: int) -> str | None:
     line's own ``si-lint: disable=`` comment, or a new comment at its end, or — when the
     end of the line is inside a scalar — a comment line above it. The result must load to
     the same data and hold a suppression that covers the line, or nothing is offered."""
-    from ..engine import scan_suppressions
+    from ..pipeline.perfile import scan_suppressions
 
     nl = "\r\n" if "\r\n" in text else "\n"
     lines = text.split(nl)

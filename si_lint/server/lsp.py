@@ -28,7 +28,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
-from ..engine import Options
+from ..pipeline import Options
 from ..findings import Finding
 from . import features
 from .state import CorpusState

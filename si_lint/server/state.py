@@ -28,9 +28,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from .. import engine
+from .. import pipeline as engine
 from ..corpus import Corpus, Document, discover, load_config, relpath_of
 from ..findings import Finding
+from ..pipeline import locate as _locate
+from ..pipeline import perfile as _perfile
+from ..pipeline.read import read_file, source_of
+from ..pipeline.select import build_profile
+
+
+def _is_under(path, root) -> bool:
+    p, r = os.path.abspath(path), os.path.abspath(root)
+    return p == r or p.startswith(r.rstrip(os.sep) + os.sep)
 
 #: corpus checks whose findings concern only the profile's own files (its implementations):
 #: a slice never changes them, so they are not re-run for one
@@ -49,7 +58,17 @@ def doc_keys(doc: Document) -> frozenset[str]:
         return frozenset({ALL_KEY})
     if kind == "scenario":
         sid = data.get("id") if isinstance(data, dict) else None
-        return frozenset({f"scenario:{sid}"}) if isinstance(sid, str) else frozenset({ALL_KEY})
+        if not isinstance(sid, str):
+            return frozenset({ALL_KEY})
+        keys = {f"scenario:{sid}"}
+        quality = data.get("quality")  # SI613: the companion it names
+        companion = quality.get("companion_scenario") if isinstance(quality, dict) else None
+        if isinstance(companion, str):
+            keys.add(f"scenario:{companion}")
+        intent = data.get("intent")  # SI615: the scenarios that state the same intent
+        if isinstance(intent, str) and intent.strip():
+            keys.add("intent:" + " ".join(intent.split()))
+        return frozenset(keys)
     if kind in ("fixture", "evidence"):
         sid = data.get("scenario") if isinstance(data, dict) else None
         return frozenset({f"scenario:{sid}"}) if isinstance(sid, str) else frozenset()
@@ -106,11 +125,14 @@ class CorpusState:
 
         self.config = load_config(self.folder, []).with_cli(self.options.select, self.options.ignore)
         self.cwd = self.config.root
-        self.profile, self.profile_dir = engine.build_profile(self.config, self.options)
+        self.profile, self.profile_dir = build_profile(self.config, self.options)
         files, problems = discover(self.config.root, self.config, self.cwd)
-        if self.profile_dir is not None and not engine._is_under(self.profile_dir, self.config.root):
+        if self.profile_dir is not None and not _is_under(self.profile_dir, self.config.root):
             more, _ = discover(self.profile_dir, self.config, self.cwd)
             files += [f for f in more if f not in set(files)]
+        from ..profile_docs import read_for  # the OASIS profile documents (SPEC §1)
+
+        self.profile_dirs, self.profile_docs = read_for(files, self.config.root, self.cwd)
         self.ctx = engine.Context(profile=self.profile, config=self.config, options=self.options)
         self.cache = Cache(
             cache_dir_for(self.config.root, self.options),
@@ -119,19 +141,19 @@ class CorpusState:
         self.ctx.cache = self.cache
         self.checks = all_checks()
         disk, buffers = [], []
-        import hashlib
-
         for f in files:
             a = os.path.abspath(f)
             if a in self.overrides:
                 buffers.append(a)
                 continue
-            raw, error = engine.read_file(Path(a))
-            disk.append((Path(a), error, hashlib.sha256(raw).hexdigest() if raw is not None else ""))
-        docs, per_file = engine._process_files(disk, self.cwd, self.ctx, self.checks, self.cache)
+            disk.append(source_of(a))  # read once: checked from the bytes it was hashed on
+        docs, per_file = _perfile.process(disk, self.cwd, self.ctx, self.checks, self.cache)
         self.files, self.by_rel, self.key_index = {}, {}, {}
-        for d in docs:
-            self._put(FileState(d.abspath, d.relpath, [d], per_file.get(d.relpath, [])))
+        grouped: dict[str, list[Document]] = {}
+        for d in docs:  # a file holds one or more documents
+            grouped.setdefault(d.abspath, []).append(d)
+        for a, fdocs in grouped.items():
+            self._put(FileState(a, fdocs[0].relpath, fdocs, per_file.get(fdocs[0].relpath, [])))
         for a in buffers + [a for a in self.overrides if a not in self.files and self._belongs(a)]:
             self._put(self._check_file(a))
         self.other_findings = [
@@ -145,7 +167,7 @@ class CorpusState:
 
     def _belongs(self, abspath: str) -> bool:
         """Would ``check`` of this root read this file (under the root, included, not excluded)?"""
-        if not engine._is_under(abspath, self.config.root) or not abspath.endswith((".yaml", ".yml", ".json")):
+        if not _is_under(abspath, self.config.root) or not abspath.endswith((".yaml", ".yml", ".json")):
             return False
         rel = relpath_of(abspath, self.config.root)
         parts = rel.split("/")
@@ -163,16 +185,14 @@ class CorpusState:
 
     def _check_file(self, abspath: str) -> FileState:
         raw = self.overrides.get(abspath)
-        if raw is None:
-            raw, error = engine.read_file(Path(abspath))
-        else:
-            error = None
-        doc = engine.load_document(Path(abspath), self.cwd, raw, error)
-        if self.profile_dir is not None and engine._is_under(abspath, self.profile_dir):
-            doc.profile_asset = True
-        diags = engine.file_diags(doc, self.ctx, self.checks)
-        findings = [engine.locate(d, doc, {doc.relpath: doc}, doc.relpath) for d in diags]
-        return FileState(abspath, doc.relpath, [doc], findings)
+        docs = _perfile.load_documents(source_of(abspath, raw), self.cwd)
+        findings = []
+        for doc in docs:
+            if self.profile_dir is not None and _is_under(abspath, self.profile_dir):
+                doc.profile_asset = True
+            diags = _perfile.file_diags(doc, self.ctx, self.checks)
+            findings += [_locate.locate_in(d, doc) for d in diags]
+        return FileState(abspath, docs[0].relpath, docs, findings)
 
     def _put(self, fs: FileState) -> None:
         old = self.files.get(fs.abspath)
@@ -181,7 +201,7 @@ class CorpusState:
                 self.key_index.get(k, set()).discard(fs.abspath)
         if self.profile_dir is not None:
             for d in fs.docs:
-                if engine._is_under(d.abspath, self.profile_dir):
+                if _is_under(d.abspath, self.profile_dir):
                     d.profile_asset = True
         keys: set[str] = set()
         for d in fs.docs:
@@ -252,9 +272,8 @@ class CorpusState:
             states = [self.by_rel[r] for r in core if r in self.by_rel]
             states += [fs for a in self.key_index.get(ALL_KEY, ()) if (fs := self.files[a]).relpath not in core]
         docs = [d for fs in states for d in fs.docs]
-        corpus = Corpus(docs, self.profile, self.config)
+        corpus = self._corpus(docs)
         self.ctx.corpus = corpus
-        by_path = corpus.by_path
         root_rel = relpath_of(self.config.root, self.cwd)
         fresh: dict[str, list[Finding]] = {}
         for check in self.checks:
@@ -263,9 +282,9 @@ class CorpusState:
             try:
                 diags = list(check.func(corpus, self.ctx) or ())
             except Exception as exc:
-                diags = [engine._crash(check, exc, None)]
+                diags = [_perfile.crash(check, exc, None)]
             for diag in diags:
-                f = engine.locate(diag, by_path.get(diag.file or ""), by_path, root_rel)
+                f = _locate.locate(diag, corpus, root_rel)
                 fresh.setdefault(f.path, []).append(f)
         if core is None:
             self.corpus = corpus
@@ -287,10 +306,11 @@ class CorpusState:
         items = list(fs.per_file) if fs is not None else []
         items += self.corpus_findings.get(rel, [])
         items += [f for f in self.other_findings if f.path == rel]
-        items = [f for f in items if self.config.enabled(f.code, engine._config_rel(f.path, self.cwd, self.config))]
-        docs = {rel: fs.docs[0]} if fs is not None and fs.docs else {}
-        items = engine.apply_suppressions(items, docs, self.config)
-        items = engine._dedupe(items)
+        items = [f for f in items if self.config.enabled(
+            f.code, relpath_of(os.path.normpath(os.path.join(str(self.cwd), f.path)), self.config.root))]
+        docs = {rel: fs.docs} if fs is not None and fs.docs else {}
+        items = _locate.apply_suppressions(items, docs, self.config)
+        items = _locate.dedupe(items)
         items.sort(key=Finding.sort_key)
         if items or fs is not None:
             self.findings[rel] = items
@@ -324,7 +344,7 @@ class CorpusState:
     def text_of(self, abspath: str) -> str | None:
         raw = self.overrides.get(abspath)
         if raw is None:
-            raw, _ = engine.read_file(Path(abspath))
+            raw, _ = read_file(Path(abspath))
         if raw is None:
             return None
         return raw.decode("utf-8", errors="replace")
@@ -332,8 +352,21 @@ class CorpusState:
     def full_corpus(self) -> Corpus:
         """A corpus of every document as it is now (for the graph: hover, definitions)."""
         if self.corpus is None or self._stale_corpus():
-            self.corpus = Corpus(self.documents(), self.profile, self.config)
+            self.corpus = self._corpus(self.documents())
         return self.corpus
+
+    def _corpus(self, docs: list[Document]) -> Corpus:
+        corpus = Corpus(docs, self.profile, self.config)
+        from ..profile_docs import read_for
+
+        for d in docs:  # a file created since load() may live in another directory
+            if os.path.dirname(d.abspath) not in self.profile_dirs:
+                more, docs_more = read_for([d.abspath], self.config.root, self.cwd)
+                self.profile_dirs.update(more)
+                for k, v in docs_more.items():
+                    self.profile_docs.setdefault(k, v)
+        corpus.profile_dirs, corpus.profile_docs = self.profile_dirs, self.profile_docs
+        return corpus
 
     def _stale_corpus(self) -> bool:
         have = {id(d) for d in self.corpus.documents}
