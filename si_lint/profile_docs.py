@@ -277,16 +277,25 @@ def find_profile_dir(directory: str, stop: str, known: dict[str, str | None]) ->
     return found
 
 
-def read_profile_dir(abs_dir: str, shown_as: str) -> ProfileDocs:
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> ProfileDocs:
     """Read the profile documents of ``abs_dir`` (regular files only, at most
-    :data:`MAX_DOC_BYTES` each, decoded as UTF-8 with replacement) and parse them."""
+    :data:`MAX_DOC_BYTES` each, decoded as UTF-8 with replacement) and parse them. With
+    ``root``, a document that is a symbolic link leading outside ``root`` is not read
+    (SPEC §9: symlinks are followed only inside the corpus root)."""
     import hashlib
     import stat
 
     texts: dict[str, str] = {}
     digests: dict[str, str] = {}
+    real_root = os.path.realpath(root) if root is not None else None
     for name in DOCUMENTS:
         path = os.path.join(abs_dir, name)
+        if real_root is not None and not _inside(os.path.realpath(path), real_root):
+            continue
         try:
             st = os.stat(path)
             if not stat.S_ISREG(st.st_mode):
@@ -322,5 +331,5 @@ def read_for(files, root, cwd) -> tuple[dict[str, str | None], dict[str, Profile
     docs: dict[str, ProfileDocs] = {}
     for pdir in sorted({p for p in dirs.values() if p is not None}):
         shown = relpath_of(pdir, cwd) if pdir != os.path.abspath(cwd) else "."
-        docs[pdir] = read_profile_dir(pdir, shown)
+        docs[pdir] = read_profile_dir(pdir, shown, root if _inside(pdir, root) else pdir)
     return dirs, docs

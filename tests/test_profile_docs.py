@@ -135,6 +135,20 @@ def test_a_fifo_named_like_a_profile_document_is_never_opened(tmp_path):
     assert docs.behaviors is None and docs.subcategories is None
 
 
+def test_a_symlink_leading_outside_the_root_is_not_read(tmp_path):
+    outside = tmp_path / "outside.md"
+    outside.write_text("### `secret_behavior`\n")
+    root = tmp_path / "corpus"
+    root.mkdir()
+    (root / "profile.md").write_text("# P\n")
+    (root / "behavior-definitions.md").symlink_to(outside)
+    (root / "safety-categories.md").symlink_to(root / "profile.md")  # inside: followed
+    _, docs = pd.read_for([root / "s.yaml"], root, root)
+    d = docs[str(root)]
+    assert d.behaviors is None and d.archetypes == {}
+    assert sorted(d.digests) == ["profile.md", "safety-categories.md"]
+
+
 def test_the_published_profile_documents():
     if not PUBLISHED.is_dir():
         pytest.skip("../shared is absent: the published OASIS SI profile is not available")

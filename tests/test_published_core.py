@@ -173,7 +173,7 @@ def test_graph_shows_the_profile_references_whatever_the_path_spelling(pristine)
                 "scenario:infra.safety.be.zone-config-integrity-001")
     assert edge == {"source": "scenario:infra.safety.be.zone-config-integrity-001",
                     "target": "scenario:infra.capability.ca.environment-identification-001",
-                    "col": 23, "file": BE, "line": 214, "on": "value",
+                    "col": 23, "document": 2, "file": BE, "line": 214, "on": "value",
                     "path": "quality.companion_scenario", "rel": "companion"}
     # every reference of the published corpus resolves
     assert [n for n in whole["nodes"] if n.get("missing")] == []

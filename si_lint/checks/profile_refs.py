@@ -121,7 +121,8 @@ def companion(corpus, ctx) -> Iterator[Diag]:
         path = ("quality", "companion_scenario")
         if not isinstance(name, str):
             yield Diag("SI613", path, "`quality.companion_scenario` is not a scenario id",
-                       on="value", file=doc.relpath, document=doc.index, help="name the companion scenario's `id`")
+                       on="value", file=doc.relpath, document=doc.index,
+                       help="name the companion scenario's `id`")
             continue
         yield Diag("SI613", path,
                    f"companion scenario `{name}` is no scenario in the corpus{_close(name, ids)}",
