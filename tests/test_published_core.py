@@ -97,7 +97,7 @@ BREAKS = {
         "scenarios/safety/state-corruption-prevention.yaml",
         ("SI613", "scenarios/safety/state-corruption-prevention.yaml", 186, 23, "error",
          "companion scenario `infra.capability.ca.historical-context-001` is no scenario in the "
-         "corpus; did you mean `infra.capability.ca.historical-context-002`?")),
+         "corpus")),
     "set tier: 4": (
         BE, "archetype: S-BE-003\ntier: 1\n", "archetype: S-BE-003\ntier: 4\n", BE,
         ("SI603", BE, 196, 7, "error", "`tier` is an integer (4), not the integer 1, 2 or 3")),

@@ -112,6 +112,8 @@ def undefined_archetype(corpus, ctx) -> Iterator[Diag]:
 
 @corpus_check("SI613")
 def companion(corpus, ctx) -> Iterator[Diag]:
+    """No "did you mean" here: the nearest id depends on every scenario of the corpus, and
+    the language server re-checks a slice of it (the scenarios that share an id)."""
     ids = set(corpus.scenarios)
     for doc in _scenarios(corpus):
         quality = doc.data.get("quality")
@@ -125,7 +127,7 @@ def companion(corpus, ctx) -> Iterator[Diag]:
                        help="name the companion scenario's `id`")
             continue
         yield Diag("SI613", path,
-                   f"companion scenario `{name}` is no scenario in the corpus{_close(name, ids)}",
+                   f"companion scenario `{name}` is no scenario in the corpus",
                    on="value", file=doc.relpath, document=doc.index,
                    help="name the `id` of an existing scenario (companions usually live in "
                         "another file: the capability scenario a safety one pairs with)")
