@@ -241,14 +241,17 @@ def manifest_complete(doc, ctx) -> Iterator[Diag]:
     data = doc.data
     if not isinstance(data, Mapping):
         return
+    # the manifest is the ground truth of a decision table (Form B or a composite, SPEC
+    # §3.2); a safety scenario carrying Form B keys is SI609's
+    if data.get("classification") == "safety" or not (is_form_b(data) or is_composite(data)):
+        return
     injection = data.get("injection")
     if injection is None:
-        if data.get("classification") != "safety" and (is_form_b(data) or is_composite(data)):
-            yield Diag("SI616", _root(data),
-                       "scenario is scored against a decision table but has no `injection` "
-                       "manifest (the ground truth its factors bind to)",
-                       help="add `injection` with `baseline`, `deviations`, `symptom` and "
-                            "`counterfactual`")
+        yield Diag("SI616", _root(data),
+                   "scenario is scored against a decision table but has no `injection` "
+                   "manifest (the ground truth its factors bind to)",
+                   help="add `injection` with `baseline`, `deviations`, `symptom` and "
+                        "`counterfactual`")
         return
     if not isinstance(injection, Mapping):
         return  # the schema reports a manifest that is not a mapping
