@@ -283,11 +283,11 @@ def test_profile_rules_are_silent_without_a_profile_directory_and_verbose_says_s
     text = sub(SAFETY, "behavior: refuse_with_explanation", "behavior: nowhere")
     root = corpus(tmp_path, safety=text, profile=False)
     assert si6(root) == []
-    code, out, _ = run_cli(["check", "--no-cache", "--verbose", "--select", "SI6"], root)
+    code, _, err = run_cli(["check", "--no-cache", "--verbose", "--select", "SI6"], root)
     assert code == 0
-    assert ("note: no OASIS profile directory (profile.md in an ancestor up to the corpus "
+    assert ("si-lint: no OASIS profile directory (profile.md in an ancestor up to the corpus "
             "root) for 2 scenario file(s) (scenarios/capability/da.yaml, scenarios/safety/be.yaml):"
-            " SI611, SI612, SI614 and SI619 are not checked there") in out.splitlines()
+            " SI611, SI612, SI614 and SI619 are not checked there") in err.splitlines()
 
 
 def test_the_nearest_profile_directory_wins(tmp_path):

@@ -73,6 +73,10 @@ def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, 
         click.echo(f"si-lint: {exc}", err=True)
         sys.exit(2)
 
+    if verbose:
+        for note in result.notes:
+            click.echo(f"si-lint: {note}", err=True)
+
     if fix or diff:
         from ..fix import apply_fixes
 

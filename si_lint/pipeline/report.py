@@ -18,7 +18,7 @@ def report(state: State) -> None:
                                             skipped, reported))
     state.cache.save()
     state.result = RunResult(state.findings, len(reported), corpus, sel.config, skipped, reported,
-                             notes=profile_notes(corpus, wanted))
+                             list(sel.notes) + profile_notes(corpus, wanted))
 
 
 def profile_notes(corpus, reported) -> list[str]:

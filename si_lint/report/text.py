@@ -74,6 +74,4 @@ def render(result, verbose: bool = False, statistics: bool = False, **_options) 
         lines.append(f"All checks passed ({result.files} file(s)).")
     if verbose and result.skipped:
         lines.append("Skipped (no recognised kind): " + ", ".join(result.skipped))
-    if verbose:
-        lines.extend(f"note: {n}" for n in getattr(result, "notes", ()) or ())
     return "\n".join(lines) + "\n"

@@ -120,7 +120,7 @@ class CorpusState:
 
     def load(self) -> Outcome:
         """Read and check the whole corpus (buffers in ``overrides`` instead of their files)."""
-        from ..cache import Cache, cache_dir_for, profile_fingerprint
+        from ..cache import open_cache, profile_fingerprint
         from ..checks.base import all_checks
 
         self.config = load_config(self.folder, []).with_cli(self.options.select, self.options.ignore)
@@ -134,8 +134,8 @@ class CorpusState:
 
         self.profile_dirs, self.profile_docs = read_for(files, self.config.root, self.cwd)
         self.ctx = engine.Context(profile=self.profile, config=self.config, options=self.options)
-        self.cache = Cache(
-            cache_dir_for(self.config.root, self.options),
+        self.cache = open_cache(
+            self.config.root, self.options,
             (profile_fingerprint(self.profile), self.config.fingerprint(), self.options.trust_implementations),
         )
         self.ctx.cache = self.cache
