@@ -108,6 +108,7 @@ def corpus(tmp_path, safety: str = SAFETY, da1: str = DA1, profile: bool = True,
         files.update(PROFILE)
     files.update(extra or {})
     write_files(tmp_path, files)
+    (tmp_path / ".git").mkdir(exist_ok=True)  # a work tree, as pre-commit runs in (SPEC §9)
     return tmp_path
 
 
