@@ -26,7 +26,7 @@ def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
     except ImportError:
         click.echo("si-lint: `si-lint server` needs pygls: pip install 'si-lint[server]'", err=True)
         sys.exit(2)
-    from ..engine import Options
+    from ..pipeline import Options
     from ..server.lsp import serve
     from .check import _codes
 

@@ -12,7 +12,9 @@ from pathlib import Path
 from ..corpus import Document, classify, relpath_of
 from ..findings import Diag, Finding
 from .context import Context, Source, State
+from .data import finding_from_data, finding_to_data
 from .locate import locate_in
+from .read import ensure_read
 
 #: below this many files to (re)process, a process pool costs more than it saves
 POOL_THRESHOLD = 200
@@ -198,7 +200,7 @@ def to_entry(docs: list[Document], findings: list[Finding]) -> dict:
     relpath = docs[0].relpath
     out = []
     for f in findings:
-        d = f.to_data()
+        d = finding_to_data(f)
         if f.path == relpath:
             d["path"] = _ENTRY_PATH
         out.append(d)
@@ -236,7 +238,7 @@ def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[F
             return None
         findings = []
         for d in entry["findings"]:
-            f = Finding.from_data(d)
+            f = finding_from_data(d)
             if f.path == _ENTRY_PATH:
                 f = _with_path(f, relpath)
             findings.append(f)
@@ -272,6 +274,17 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
                     s.raw = None
                     continue
         todo.append(i)
+    stale = False
+    for i in todo:  # sources the stat index answered: their bytes are needed now
+        if not ensure_read(sources[i]):
+            stale = True
+    if stale and use_cache:  # content changed under an unchanged stat (or a lying index)
+        from ..statcache import FILENAME
+
+        try:
+            os.unlink(cache.directory / FILENAME)
+        except OSError:
+            pass
 
     _WORKER.update(ctx=ctx, checks=checks, cwd=cwd, keep_positions=use_cache, sources=sources,
                    overrides=frozenset(overrides))
@@ -307,7 +320,7 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
 
 def per_file(state: State) -> None:
     if state.with_checks:
-        from ..registry import all_checks
+        from ..checks import all_checks
 
         state.checks = all_checks()  # imported only now: a reused run never needs them
     sel = state.selection
