@@ -406,7 +406,7 @@ class Corpus:
         for d in self.documents:
             self.by_file.setdefault(d.relpath, []).append(d)
         self._graph = None
-<<<<<<< HEAD
+        self._scenarios: dict[str, Document] | None = None
         #: OASIS profile directories (SPEC §1), filled in by the read stage: the profile
         #: directory of each file's directory (absolute paths; None: there is none), and
         #: what each profile directory's Markdown documents define (si_lint.profile_docs)
@@ -420,9 +420,6 @@ class Corpus:
 
         pdir = self.profile_dirs.get(os.path.dirname(os.path.abspath(doc.abspath)))
         return self.profile_docs.get(pdir) if pdir is not None else None
-=======
-        self._scenarios: dict[str, Document] | None = None
->>>>>>> main
 
     def doc(self, relpath: str | None, index: int | None = None) -> Document | None:
         """The document ``index`` of file ``relpath``; with ``index`` None (or not in the

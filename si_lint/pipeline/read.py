@@ -39,16 +39,6 @@ def read(state: State) -> None:
     files = list(state.selection.files)
     known = set(files)
     files += sorted(p for p in overrides if p not in known)
-<<<<<<< HEAD
-    state.sources = [
-        source_of(f, overrides[f]) if f in overrides else source_of(f) for f in files
-    ]
-    # the Markdown documents of the files' OASIS profile directories (SPEC §1, §3.2)
-    from ..profile_docs import read_for
-
-    state.profile_dirs, state.profile_docs = read_for(
-        [s.abspath for s in state.sources], state.selection.config.root, state.cwd)
-=======
     index = None
     if state.cache is not None and state.cache.enabled and state.with_checks:
         from ..statcache import StatIndex
@@ -80,7 +70,11 @@ def read(state: State) -> None:
     state.sources = sources
     if index is not None:
         index.save()
->>>>>>> main
+    # the Markdown documents of the files' OASIS profile directories (SPEC §1, §3.2)
+    from ..profile_docs import read_for
+
+    state.profile_dirs, state.profile_docs = read_for(
+        [s.abspath for s in state.sources], state.selection.config.root, state.cwd)
 
 
 def ensure_read(source: Source) -> bool:
