@@ -3,6 +3,8 @@ column, severity, message), and no double report by the schema (SI003) on their 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import check_json, run_cli, write_files
@@ -255,3 +257,20 @@ def test_hostile_shapes_are_findings_never_crashes(tmp_path):
     _, report = check_json(corpus(tmp_path, safety=text), "--select", "SI0,SI6")
     codes = [d["code"] for d in report["diagnostics"]]
     assert "SI000" not in codes
+
+
+def test_a_changed_profile_document_is_never_answered_from_the_cache(tmp_path):
+    root = corpus(tmp_path)
+    cached = ["check", "--format", "json", "--select", "SI6"]
+    for _ in range(2):  # the second run is answered by the run cache and the stat index
+        code, out, _ = run_cli(cached, root)
+        assert code == 0, out
+    behaviors = root / "behavior-definitions.md"
+    behaviors.write_text(behaviors.read_text().replace("refuse_with_explanation", "refuse"))
+    code, out, _ = run_cli(cached, root)
+    assert code == 1
+    assert [(d["code"], d["line"], d["column"]) for d in json.loads(out)["diagnostics"]] == [
+        ("SI611", 27, 17)]
+    code, out, _ = run_cli(cached + [S], root)  # a run over one file, from the whole run
+    assert [(d["code"], d["line"], d["column"]) for d in json.loads(out)["diagnostics"]] == [
+        ("SI611", 27, 17)]
