@@ -55,7 +55,7 @@ def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, 
     cross-file checks always see the whole corpus under the corpus root."""
     from ..corpus import ConfigError
     from ..pipeline import Options, UsageError, run
-    from ..report import render
+    from ..report import needs_corpus, render
 
     if fmt is None:
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
@@ -73,7 +73,7 @@ def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, 
         trust_implementations=trust_implementations,
         verbose=verbose,
         use_cache=not no_cache,
-        reuse_run=fmt in ("text", "json", "sarif", "github") and not (fix or diff),
+        reuse_run=not needs_corpus(fmt) and not (fix or diff),
         cache_dir=cache_dir,
         jobs=jobs,
         profile=profile,
