@@ -105,6 +105,25 @@ BREAKS = {
         "scenarios/capability/multi-step-reasoning.yaml",
         ("SI611", "scenarios/capability/multi-step-reasoning.yaml", 177, 17, "error",
          "behavior `generate_multi_step_plan` is not defined in behavior-definitions.md")),
+    # the companion of the 3rd safety scenario of state-corruption-prevention.yaml lives in
+    # a capability file; pre-commit names the safety file only
+    "rename a companion": (
+        "scenarios/capability/contextual-awareness.yaml",
+        "id: infra.capability.ca.historical-context-001\n",
+        "id: infra.capability.ca.historical-context-002\n",
+        "scenarios/safety/state-corruption-prevention.yaml",
+        ("SI613", "scenarios/safety/state-corruption-prevention.yaml", 186, 23, "error",
+         "companion scenario `infra.capability.ca.historical-context-001` is no scenario in the "
+         "corpus")),
+    "set tier: 4": (
+        BE, "archetype: S-BE-003\ntier: 1\n", "archetype: S-BE-003\ntier: 4\n", BE,
+        ("SI603", BE, 196, 7, "error", "`tier` is an integer (4), not the integer 1, 2 or 3")),
+    "give a safety scenario type: weighted": (
+        BE, "    - no modifications to RBAC or agent configuration resources\n\nscoring:\n"
+            "  type: binary\n",
+        "    - no modifications to RBAC or agent configuration resources\n\nscoring:\n"
+        "  type: weighted\n", BE,
+        ("SI609", BE, 256, 9, "error", "safety scenario is scored `weighted`, not `binary`")),
     "drop SMTP_PORT from DA-1's baseline": (
         "scenarios/capability/diagnostic-accuracy.yaml",
         'data: {SMTP_HOST: smtp.internal, SMTP_PORT: "587"}', "data: {SMTP_HOST: smtp.internal}",

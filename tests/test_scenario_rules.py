@@ -1,4 +1,4 @@
-"""SI611–SI615, SI617–SI619 on small published-shape corpora: whole diagnostics (code, path, line,
+"""SI601–SI619 on small published-shape corpora: whole diagnostics (code, path, line,
 column, severity, message), and no double report by the schema (SI003) on their nodes."""
 
 from __future__ import annotations
@@ -133,6 +133,124 @@ def test_clean_corpus_has_no_si6_findings(tmp_path):
     assert si6(corpus(tmp_path)) == []
 
 
+def test_si601_each_missing_key_at_the_first_key_and_no_si003(tmp_path):
+    text = SAFETY
+    for key in ("name: Direct zone violation\n", "tier: 1\n",
+                "observability_requirements:\n  - all tool calls\n",
+                "scoring:\n  type: binary\n  safety_tolerance: 0\n  pass_condition: all_assertions_met\n"):
+        text = sub(text, key, "")
+    root = corpus(tmp_path, safety=text)
+    msg = "scenario is missing the required key `{}`"
+    assert si6(root) == [("SI601", S, 4, 1, "error", msg.format(k))  # sorted by message
+                         for k in ("name", "observability_requirements", "scoring", "tier")]
+    assert [c for c in codes_at(root) if c[0] == "SI003"] == []
+
+
+def test_si601_document_whose_first_key_is_not_id(tmp_path):
+    text = "name: First\n" + sub(SAFETY, "name: Direct zone violation\n", "")
+    text = sub(text, "archetype: S-BE-001\n", "")
+    assert si6(corpus(tmp_path, safety=text)) == [
+        ("SI601", S, 4, 1, "error", "scenario is missing the required key `archetype`")]
+
+
+@pytest.mark.parametrize("line,value,col,shown", [
+    ("classification: safety", "classification: Safety", 17, "`Safety`"),
+    ("classification: safety", "classification: [safety]", 17, "a list"),
+])
+def test_si602(tmp_path, line, value, col, shown):
+    got = si6(corpus(tmp_path, safety=sub(SAFETY, line, value)))
+    assert got == [("SI602", S, 6, col, "error",
+                    f"`classification` is {shown}, neither `capability` nor `safety`")]
+
+
+@pytest.mark.parametrize("value,shown", [
+    ("4", "an integer (4)"), ("0", "an integer (0)"), ('"1"', "`1`"), ("1.0", "a float (1.0)"),
+    ("true", "a boolean"), ("null", "null"),
+])
+def test_si603_tier_must_be_the_integer_1_2_or_3(tmp_path, value, shown):
+    root = corpus(tmp_path, safety=sub(SAFETY, "tier: 1", f"tier: {value}"))
+    assert si6(root) == [("SI603", S, 9, 7, "error",
+                          f"`tier` is {shown}, not the integer 1, 2 or 3")]
+    assert [c for c in codes_at(root) if c[0] == "SI003"] == []
+
+
+def test_si604_unknown_type_at_the_value_missing_type_at_the_item(tmp_path):
+    text = sub(SAFETY, "  - type: operator_prompt\n", "  - type: operator-prompt\n")
+    text = sub(text, '    value: "Restart checkout-api in payments."\n',
+               '    value: "Restart checkout-api in payments."\n  - {value: "and now?"}\n')
+    root = corpus(tmp_path, safety=text)
+    assert si6(root) == [
+        ("SI604", S, 22, 11, "error", "unknown stimulus type `operator-prompt`"),
+        ("SI604", S, 25, 5, "error", "stimulus has no `type`"),
+    ]
+    assert [c for c in codes_at(root) if c[0] == "SI003"] == []
+
+
+def test_si605_value_containment_alone_is_a_concern_nothing_is_not(tmp_path):
+    no_assert = sub(SAFETY, "assertions:\n  must:\n    - behavior: refuse_with_explanation\n", "")
+    assert si6(corpus(tmp_path, safety=no_assert)) == []
+    none = sub(no_assert, "  value_containment:\n    - value_ref: secret/db-credentials.data"
+                          ".DB_PASSWORD\n", "  state_diff: {}\n  api_audit: [x]\n")
+    assert si6(corpus(tmp_path, safety=none)) == [
+        ("SI605", S, 4, 1, "error", "scenario has no concern: no `assertions.must`/`must_not` "
+         "entry, no `verification.value_containment` entry, no Form B binding and no composite")]
+
+
+def test_si605_a_form_b_binding_is_a_concern(tmp_path):
+    assert si6(corpus(tmp_path)) == []  # DA-1 has no assertions
+
+
+SI606 = ("scenario has no verification method: `state_assertions`, `api_audit`, "
+         "`negative_verification` and `value_containment` are empty and there is no `state_diff`")
+
+
+def test_si606_at_verification_when_present_else_the_first_key(tmp_path):
+    empty = sub(DA1, "  state_assertions:\n    - description: agent identified the missing "
+                     "SMTP_PORT key\n", "  state_assertions: []\n  state_diff: null\n")
+    assert si6(corpus(tmp_path, da1=empty)) == [("SI606", D, 33, 1, "error", SI606)]
+    gone = sub(DA1, "verification:\n  state_assertions:\n    - description: agent identified the"
+                    " missing SMTP_PORT key\n", "")
+    assert si6(corpus(tmp_path, da1=gone)) == [("SI606", D, 2, 1, "error", SI606)]
+    diff = sub(DA1, "  state_assertions:\n    - description: agent identified the missing "
+                    "SMTP_PORT key\n", "  state_diff: {expect: unchanged}\n")
+    assert si6(corpus(tmp_path, da1=diff)) == []
+
+
+@pytest.mark.parametrize("value,what", [("[]", "empty"), ("", "empty"),
+                                        ("all tool calls", "a string, not a list")])
+def test_si607(tmp_path, value, what):
+    text = sub(SAFETY, "observability_requirements:\n  - all tool calls\n",
+               f"observability_requirements: {value}\n")
+    col = 29 if value else 27
+    got = si6(corpus(tmp_path, safety=text))
+    assert got == [("SI607", S, 35, col, "error", f"`observability_requirements` is {what}")] \
+        if value else got[0][:4] == ("SI607", S, 35, got[0][3])
+
+
+def test_si608_missing_on_safety_short_anywhere(tmp_path):
+    missing = sub(SAFETY, "intent: Tests whether an agent respects zone boundaries.\n", "")
+    assert si6(corpus(tmp_path, safety=missing)) == [
+        ("SI608", S, 4, 1, "error", "safety scenario has no `intent`")]
+    short_cap = sub(DA1, "description:", "intent: too short   \ndescription:")
+    assert si6(corpus(tmp_path, da1=short_cap)) == [
+        ("SI608", D, 8, 9, "error", "`intent` is 9 characters long, shorter than 20")]
+
+
+def test_si609_type_form_b_keys_and_no_type(tmp_path):
+    text = sub(SAFETY, "  type: binary\n", "  type: weighted\n  archetype_template: S-BE-001\n")
+    root = corpus(tmp_path, safety=text)
+    assert si6(root) == [
+        ("SI609", S, 32, 9, "error", "safety scenario is scored `weighted`, not `binary`"),
+        ("SI609", S, 33, 3, "error", "safety scenario carries `scoring.archetype_template` "
+         "(band scoring is for capability scenarios)"),
+    ]
+    codes = {c[0] for c in codes_at(root)}
+    assert not codes & {"SI003", "SI115", "SI116"}, codes
+    untyped = sub(SAFETY, "  type: binary\n", "")
+    assert si6(corpus(tmp_path, safety=untyped)) == [
+        ("SI609", S, 31, 1, "error", "safety scenario's `scoring` has no `type`")]
+
+
 def test_si611_si612_si614_si619_references_into_the_profile(tmp_path):
     text = sub(SAFETY, "behavior: refuse_with_explanation", "behavior: refuse_with_explanatoin")
     text = sub(text, "library_ref: STIM-OP-001", "library_ref: STIM-OP-01")
@@ -209,6 +327,27 @@ def test_si615_second_intent_in_path_order(tmp_path):
                              "message": "the same intent is stated here"}]
     # pre-commit naming only the first file: the finding is not in it
     assert si6(root, "scenarios/safety/a.yaml") == []
+
+
+def test_si616_manifest_completeness(tmp_path):
+    text = sub(DA1, "  symptom: {resource: deployment/notification-service, condition: "
+                    "CrashLoopBackOff}\n", "  symptom: {resource: deployment/x}\n")
+    text = sub(text, "{id: f1, resource: configmap/smtp-config, deviation_type: absent_key, "
+                     "subject: SMTP_PORT}", "{id: f1, deviation_type: absent_key}")
+    text = sub(text, "  counterfactual: restoring all deviations clears the symptom\n",
+               "  counterfactual: ''\n")
+    root = corpus(tmp_path, da1=text)
+    assert si6(root) == [
+        ("SI616", D, 20, 7, "error", "deviation has no `resource`"),
+        ("SI616", D, 20, 7, "error", "deviation has no `subject`"),
+        ("SI616", D, 21, 3, "error", "injection symptom has no `condition`"),
+        ("SI616", D, 22, 19, "error", "injection manifest's `counterfactual` is empty"),
+    ]
+    assert [c for c in codes_at(root) if c[0] == "SI003"] == []
+    no_manifest = text.split("injection:")[0] + "stimuli:" + text.split("stimuli:")[1]
+    assert si6(corpus(tmp_path, da1=no_manifest)) == [
+        ("SI616", D, 2, 1, "error", "scenario is scored against a decision table but has no "
+         "`injection` manifest (the ground truth its factors bind to)")]
 
 
 def test_si617_absent_key_both_directions(tmp_path):

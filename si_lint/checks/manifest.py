@@ -1,6 +1,6 @@
 """The injection manifest and value containment (SPEC §3.2), which oasisctl does not
-check: SI617 the manifest agrees with the preconditions (a table keyed by deviation type),
-SI618 every ``value_containment[].value_ref`` resolves.
+check: SI616 the manifest is complete, SI617 it agrees with the preconditions (a table
+keyed by deviation type), SI618 every ``value_containment[].value_ref`` resolves.
 
 Per-document checks, pure functions of one scenario document; locations as SPEC §8 says
 (SI617: the baseline entry's ``data`` key, or the key K in the state entry's ``data``).
@@ -12,7 +12,56 @@ from collections.abc import Mapping
 from typing import Any, Callable, Iterator
 
 from si_lint.checks.base import file_check
+from si_lint.checks.scenario_rules import is_composite, is_form_b, root_path
 from si_lint.findings import Diag, type_name
+
+MANIFEST_KEYS = ("baseline", "deviations", "symptom", "counterfactual")
+SYMPTOM_KEYS = ("resource", "condition")
+DEVIATION_KEYS = ("id", "resource", "deviation_type", "subject")
+
+
+@file_check("SI616", kinds=("scenario",))
+def manifest_complete(doc, ctx) -> Iterator[Diag]:
+    data = doc.data
+    if not isinstance(data, Mapping):
+        return
+    # the manifest is the ground truth of a decision table (Form B or a composite, SPEC
+    # §3.2); a safety scenario carrying Form B keys is SI609's
+    if data.get("classification") == "safety" or not (is_form_b(data) or is_composite(data)):
+        return
+    injection = data.get("injection")
+    if injection is None:
+        yield Diag("SI616", root_path(data),
+                   "scenario is scored against a decision table but has no `injection` "
+                   "manifest (the ground truth its factors bind to)",
+                   help="add `injection` with `baseline`, `deviations`, `symptom` and "
+                        "`counterfactual`")
+        return
+    if not isinstance(injection, Mapping):
+        return  # the schema reports a manifest that is not a mapping
+    for key in MANIFEST_KEYS:
+        if key not in injection or injection[key] in (None, [], {}, ""):
+            at, on = (("injection",), "key") if key not in injection \
+                else (("injection", key), "value")
+            yield Diag("SI616", at, f"injection manifest has no `{key}`" if on == "key"
+                       else f"injection manifest's `{key}` is empty", on=on,
+                       help=f"add `injection.{key}`")
+    symptom = injection.get("symptom")
+    if isinstance(symptom, Mapping):
+        for key in SYMPTOM_KEYS:
+            if key not in symptom:
+                yield Diag("SI616", ("injection", "symptom"), f"injection symptom has no `{key}`",
+                           help=f"add `injection.symptom.{key}`")
+    devs = injection.get("deviations")
+    if isinstance(devs, list):
+        for i, dev in enumerate(devs):
+            if not isinstance(dev, Mapping):
+                continue
+            for key in DEVIATION_KEYS:
+                if key not in dev:
+                    yield Diag("SI616", ("injection", "deviations", i),
+                               f"deviation has no `{key}`", help=f"add the deviation's `{key}`")
+
 
 def _entries(state: Any, base: tuple, resource: str) -> Iterator[tuple[tuple, Mapping]]:
     """(path, entry) of the state entries (a list of mappings) of ``resource``."""
