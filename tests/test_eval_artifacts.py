@@ -285,3 +285,13 @@ def test_published_formb_da1_with_artifact_fixtures(tmp_path, monkeypatch):
     assert code == 0
     assert [(e["score"], e["row"]) for e in json.loads(out)] == [
         (s, r) for _n, (_d, s, r, _c, _ms) in sorted(ROWS.items())]
+
+
+def test_former_spelling_is_an_error_verdict_naming_si119(corpus):
+    (corpus / "old.yaml").write_text(
+        "id: infra.capability.da.single-signal-diagnosis-001\nscoring:\n  template: C-DA-001\n  bindings: {step_budget: 15}\n")
+    code, out, _ = run("eval", "--format", "json", "old.yaml", "runs/evidence-row4.json")
+    assert code == 1
+    assert json.loads(out)[0]["error"].startswith("SI119: the scenario uses the former")
+
+
