@@ -51,9 +51,10 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx is imported when a graph is built (start-up stays lean)
+    import networkx as nx
 
 Path = tuple
 
@@ -84,6 +85,8 @@ def node_id(kind: str, *parts: str) -> str:
 
 class _Builder:
     def __init__(self, corpus) -> None:
+        import networkx as nx
+
         self.corpus = corpus
         self.g = nx.MultiDiGraph()
         #: the index of the document being read, in a multi-document file (else None)
