@@ -27,6 +27,8 @@ class Options:
     #: findings (no corpus is built: only for reports that need findings alone)
     reuse_run: bool = False
     progress: bool = False  # a transient bar on stderr (only on a terminal, runs over 1 s)
+    #: ``--profile``: replaces the configured ``profile`` (builtin, builtin:oasisctl, DIR)
+    profile: str | None = None
 
 
 @dataclass
