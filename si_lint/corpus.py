@@ -343,6 +343,10 @@ class Document:
     index: int = 0
     #: how many (non-empty) documents the file holds
     ndocs: int = 1
+    #: shared by the documents of one file: positions of all of them once the file had to
+    #: be read again (a cross-file finding into one document reads the file once, not once
+    #: per document)
+    siblings: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def multi(self) -> bool:
@@ -368,19 +372,17 @@ class Document:
         if self._pos is None and self.pos_blob is not None:
             self._pos = PosMap.from_blob(self.pos_blob)
         if self._pos is None:
-            from .loader import load_bytes
+            shared = self.siblings if self.siblings is not None else {}
+            if not shared:  # read (or tried) once for every document of the file
+                from .fsutil import read_regular
+                from .loader import MAX_BYTES, load_bytes
 
-            from .fsutil import read_regular
-            from .loader import MAX_BYTES
-
-            self._pos = PosMap()
-            raw, _why = read_regular(self.abspath, MAX_BYTES)  # regular files only
-            if raw is None:
-                return self._pos
-            loaded = load_bytes(raw)
-            for d in loaded.documents:
-                if d.index == self.index:
-                    self._pos = d.pos
+                shared[None] = PosMap()
+                raw, _why = read_regular(self.abspath, MAX_BYTES)  # regular files only
+                if raw is not None:
+                    for d in load_bytes(raw).documents:
+                        shared[d.index] = d.pos
+            self._pos = shared.get(self.index) or shared[None]
         return self._pos
 
     @pos.setter

@@ -44,27 +44,39 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
               help="Worker processes for per-file work (default: the machine's cores).")
 @click.option("--trust-implementations", is_flag=True,
               help="Import and run the corpus profile's primitive implementations.")
+@click.option("--profile", "profile", default=None, metavar="builtin|builtin:oasisctl|DIR",
+              help="The profile to check under, replacing the configured `profile` (a "
+                   "directory is relative to the current directory).")
 @click.option("--verbose", "-v", is_flag=True, help="Show skipped files and internal tracebacks.")
 def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, fix, diff,
-            no_cache, cache_dir, jobs, trust_implementations, verbose):
+            no_cache, cache_dir, jobs, trust_implementations, profile, verbose):
     """Lint files or directories: schemas, Form B rules, the reference graph, EIO rules
     and the dry run of every fixture. Findings are reported for the named paths only;
     cross-file checks always see the whole corpus under the corpus root."""
     from ..corpus import ConfigError
     from ..pipeline import Options, UsageError, run
-    from ..report import render
+    from ..report import needs_corpus, render
 
     if fmt is None:
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    from ..profile import OASISCTL_NOTICE, is_builtin_name
+
+    if profile is not None and not is_builtin_name(profile):
+        if not os.path.isfile(os.path.join(profile, "registry.yaml")):
+            click.echo(f"si-lint: --profile {profile}: not a shipped profile (builtin, "
+                       "builtin:oasisctl) nor a profile directory (no registry.yaml)", err=True)
+            sys.exit(2)
+        profile = os.path.abspath(profile)
     options = Options(
         select=_codes(select),
         ignore=_codes(ignore),
         trust_implementations=trust_implementations,
         verbose=verbose,
         use_cache=not no_cache,
-        reuse_run=fmt in ("text", "json", "sarif", "github") and not (fix or diff),
+        reuse_run=not needs_corpus(fmt) and not (fix or diff),
         cache_dir=cache_dir,
         jobs=jobs,
+        profile=profile,
     )
     options.progress = fmt not in ("json", "sarif")  # si_lint.progress: never with JSON/SARIF
     try:
@@ -73,6 +85,8 @@ def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, 
         click.echo(f"si-lint: {exc}", err=True)
         sys.exit(2)
 
+    if (profile or getattr(result.config, "profile", None)) == "builtin:oasisctl":
+        click.echo(OASISCTL_NOTICE, err=True)
     if verbose:
         for note in result.notes:
             click.echo(f"si-lint: {note}", err=True)
