@@ -32,8 +32,8 @@ def classify(data: Any) -> str | None:
     """The document kind by top-level keys (SPEC §1), or None."""
     if not isinstance(data, dict):
         return None
-    if "id" in data and "scoring" in data:
-        return "scenario"
+    if ("id" in data) + ("classification" in data) + ("scoring" in data) >= 2:
+        return "scenario"  # a missing one of the three is SI601
     if "events" in data or "final_answer" in data or "actions" in data:
         # transcript form (events) or oasisctl's artifact form (SPEC §4.1)
         return "fixture" if "expect" in data else "evidence"
@@ -293,9 +293,19 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None 
         raise ConfigError(f"{where}: `profile` must be \"builtin\", \"builtin:oasisctl\" "
                           "or a directory")
     if profile not in ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl"):
+        from .limits import MAX_SETTING_CHARS
+
+        shown = profile if len(profile) <= 80 else profile[:77] + "..."
+        if len(profile) > MAX_SETTING_CHARS or "\0" in profile:
+            raise ConfigError(f"{where}: `profile` {shown!r} is not a usable directory name")
         pdir = root / profile
-        if not (pdir / "registry.yaml").is_file():
-            raise ConfigError(f"{where}: profile directory {profile!r} has no registry.yaml")
+        try:
+            ok = (pdir / "registry.yaml").is_file()
+        except (OSError, ValueError) as exc:  # a name too long for the file system
+            raise ConfigError(f"{where}: profile directory {shown!r} cannot be used: "
+                              f"{getattr(exc, 'strerror', None) or exc}") from exc
+        if not ok:
+            raise ConfigError(f"{where}: profile directory {shown!r} has no registry.yaml")
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict) or not all(
         isinstance(v, list) and all(isinstance(c, str) for c in v) for v in pfi.values()
@@ -411,6 +421,19 @@ class Corpus:
             self.by_file.setdefault(d.relpath, []).append(d)
         self._graph = None
         self._scenarios: dict[str, Document] | None = None
+        #: OASIS profile directories (SPEC §1), filled in by the read stage: the profile
+        #: directory of each file's directory (absolute paths; None: there is none), and
+        #: what each profile directory's Markdown documents define (si_lint.profile_docs)
+        self.profile_dirs: dict[str, str | None] = {}
+        self.profile_docs: dict = {}
+
+    def profile_docs_for(self, doc: Document):
+        """The :class:`si_lint.profile_docs.ProfileDocs` of ``doc``'s OASIS profile
+        directory, or None when it has none."""
+        import os
+
+        pdir = self.profile_dirs.get(os.path.dirname(os.path.abspath(doc.abspath)))
+        return self.profile_docs.get(pdir) if pdir is not None else None
 
     def doc(self, relpath: str | None, index: int | None = None) -> Document | None:
         """The document ``index`` of file ``relpath``; with ``index`` None (or not in the
@@ -495,6 +518,14 @@ def _ignored(specs: list, abspath: str, is_dir: bool) -> bool:
         if hit.include is not None:
             decision = hit.include
     return decision
+
+
+def _utf8_name(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 def inside(path: str, root: str) -> bool:
@@ -583,6 +614,13 @@ def discover(root: Path, config: Config, cwd: Path, *, recursive: bool = True) -
         for entry in entries:
             name = entry.name
             path = entry.path
+            if not name.isascii() and not _utf8_name(name):
+                # an undecodable name (os.fsdecode's surrogate escapes) is reported under
+                # a printable form of it, never read: no report could print the name
+                shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+                if entry.is_dir(follow_symlinks=False) or config.included(rel_to_root(shown)):
+                    sel.problems.append((Path(shown), "its name is not UTF-8; not read"))
+                continue
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError as exc:
@@ -623,6 +661,8 @@ def named_file_check(path: Path, config: Config) -> str | None:
     the configuration excludes it (pre-commit passes every staged file), or it is a
     symbolic link that leaves the corpus root or leads to something other than a file."""
     abspath = os.path.abspath(path)
+    if not abspath.isascii() and not _utf8_name(abspath):
+        return "its name is not UTF-8; not read"
     cfg_root = os.path.abspath(config.root)
     if inside(abspath, cfg_root):
         rel = abspath[len(cfg_root):].lstrip(os.sep).replace(os.sep, "/")

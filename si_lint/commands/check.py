@@ -103,7 +103,11 @@ def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, 
     if output:
         from ..fsutil import atomic_write
 
-        atomic_write(output, text.encode("utf-8"))
+        try:
+            atomic_write(output, text.encode("utf-8"))
+        except OSError as exc:  # a missing directory, a read-only file: a usage error
+            click.echo(f"si-lint: cannot write {output}: {exc.strerror or type(exc).__name__}", err=True)
+            sys.exit(2)
     else:
         click.echo(text, nl=False, color=None if fmt == "text" else False)
     if exit_zero:
