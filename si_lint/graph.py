@@ -70,9 +70,10 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx is imported when a graph is built (start-up stays lean)
+    import networkx as nx
 
 from .model import (COMPOSITE, TEMPLATE, TEMPLATE_KEY, Scoring, deviations, evidence_scenario,
                     find_template, is_role_ref, scoring_of, table_calls, template_roles)
@@ -108,6 +109,8 @@ def node_id(kind: str, *parts: str) -> str:
 
 class _Builder:
     def __init__(self, corpus) -> None:
+        import networkx as nx
+
         self.corpus = corpus
         self.g = nx.MultiDiGraph()
         self._profile_dirs_done: set[int] = set()
