@@ -21,8 +21,7 @@ SKIP_DIRS = frozenset(
 KINDS = ("scenario", "fixture", "evidence", "eio-module", "eio-input", "registry", "template")
 
 
-class ConfigError(Exception):
-    """The configuration cannot be used: exit status 2."""
+from .errors import ConfigError  # noqa: E402,F401  (re-exported: corpus.ConfigError)
 
 
 def classify(data: Any) -> str | None:
@@ -64,6 +63,8 @@ class Config:
     def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> "Config":
         from dataclasses import replace
 
+        check_codes(select or (), "--select")
+        check_codes(ignore or (), "--ignore")
         out = self
         if select:
             out = replace(out, select=tuple(select))
@@ -110,6 +111,20 @@ def _glob_match(relpath: str, pattern: str) -> bool:
     if "/" not in pattern:
         return any(fnmatch.fnmatchcase(p, pattern) for p in parts)
     return False
+
+
+def check_codes(codes: Iterable[str], where: str) -> None:
+    """Every code or prefix must match at least one rule of the catalogue: a typo such as
+    ``SI10l`` is a usage error (exit 2), never a silent "all checks passed" (SPEC §7)."""
+    from .catalogue import rules
+
+    known = list(rules())
+    bad = [c for c in codes if not any(k.startswith(c) for k in known)]
+    if bad:
+        listed = ", ".join(repr(c) for c in bad)
+        raise ConfigError(
+            f"{where}: {listed} matches no rule (`si-lint rule` lists them; codes are case-sensitive)"
+        )
 
 
 def _read_toml(path: Path) -> dict:
@@ -160,8 +175,27 @@ _CONFIG_KEYS = {
 }
 
 
-def load_config(cwd: Path, paths: Iterable[Path] = ()) -> Config:
-    root, source, table = find_root(cwd, paths)
+def _explicit_config(path: Path) -> tuple[Path, Path, dict]:
+    """``--config FILE``: a ``si-lint.toml`` (keys at the top level) or a ``pyproject.toml``
+    (the ``[tool.si-lint]`` table); the corpus root is the file's directory (SPEC §9)."""
+    path = Path(path).absolute()
+    if not path.is_file():
+        raise ConfigError(f"--config {path}: no such file")
+    data = _read_toml(path)
+    if path.name == "pyproject.toml":
+        tool = data.get("tool")
+        table = tool.get("si-lint") if isinstance(tool, dict) else None
+        if not isinstance(table, dict):
+            raise ConfigError(f"--config {path}: no [tool.si-lint] table")
+        data = table
+    return path.parent.resolve(), path, data
+
+
+def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | str | None = None) -> Config:
+    if config_file is not None:
+        root, source, table = _explicit_config(Path(config_file))
+    else:
+        root, source, table = find_root(cwd, paths)
     if source is None:
         return Config(root=root)
     where = str(source)
@@ -199,6 +233,10 @@ def load_config(cwd: Path, paths: Iterable[Path] = ()) -> Config:
     ):
         raise ConfigError(f"{where}: `per-file-ignores` must map globs to lists of codes")
     select = str_list("select") if "select" in table else ("SI", "EIO")
+    check_codes(select, f"{where}: `select`")
+    check_codes(str_list("ignore"), f"{where}: `ignore`")
+    for pattern, codes in sorted(pfi.items()):
+        check_codes(codes, f"{where}: `per-file-ignores` {pattern!r}")
     return Config(
         root=root,
         source=source,

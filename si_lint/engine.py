@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .catalogue import severity_of
+from .contract import enforce
 from .corpus import Config, Corpus, Document, classify, discover, load_config, relpath_of
 from .findings import Diag, Finding, Location, format_path
 from .loader import PosMap, load_bytes
@@ -21,8 +22,7 @@ CODES = ("SI000", "SI009")
 _SUPPRESS = re.compile(r"#\s*si-lint:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)")
 
 
-class UsageError(Exception):
-    """Bad paths or arguments: exit status 2."""
+from .errors import UsageError  # noqa: E402,F401  (re-exported: engine.UsageError)
 
 
 @dataclass
@@ -38,6 +38,7 @@ class Options:
     #: findings (no corpus is built: only for reports that need findings alone)
     reuse_run: bool = False
     progress: bool = False  # a transient bar on stderr (only on a terminal, runs over 1 s)
+    config_file: str | None = None  # --config FILE (its directory is the corpus root)
 
 
 @dataclass
@@ -172,7 +173,7 @@ def file_diags(doc: Document, ctx: Context, checks) -> list[Diag]:
         if check.kinds is not None and doc.kind not in check.kinds:
             continue
         try:
-            out.extend(check.func(doc, ctx) or ())
+            out.extend(enforce(check, check.func(doc, ctx)))
         except Exception as exc:  # one crashing check is a finding, not an aborted run
             out.append(_crash(check, exc, doc.relpath))
     return out
@@ -184,7 +185,7 @@ def corpus_diags(corpus: Corpus, ctx: Context, checks) -> list[Diag]:
         if check.scope != "corpus":
             continue
         try:
-            out.extend(check.func(corpus, ctx) or ())
+            out.extend(enforce(check, check.func(corpus, ctx)))
         except Exception as exc:
             out.append(_crash(check, exc, None))
     return out
@@ -310,7 +311,9 @@ def run(paths: list[str], options: Options, cwd: Path | None = None) -> RunResul
 
     cwd = (cwd or Path.cwd()).resolve()
     named = [Path(p) if os.path.isabs(p) else cwd / p for p in paths]
-    config = load_config(cwd, [p for p in named if p.exists()]).with_cli(options.select, options.ignore)
+    config = load_config(cwd, [p for p in named if p.exists()], options.config_file).with_cli(
+        options.select, options.ignore
+    )
     named_files, named_dirs = _expand_named(paths or ["."], cwd, config)
     profile, profile_dir = build_profile(config, options)
 

@@ -1,4 +1,4 @@
-"""Report stage: findings → text, JSON, SARIF, JUnit, GitHub annotations.
+"""Report stage: findings → text, JSON, SARIF, JUnit, GitHub annotations, GitLab Code Quality.
 
 Each format is a module ``si_lint.report.<name>`` with ``render(result) -> str``
 (``result`` is an :class:`si_lint.engine.RunResult`), imported only when used.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-FORMATS = ("text", "json", "sarif", "junit", "github")
+FORMATS = ("text", "json", "sarif", "junit", "github", "gitlab")
 
 
 def render(result, fmt: str, **options) -> str:

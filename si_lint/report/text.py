@@ -1,9 +1,12 @@
 """`--format text`: ``path:line:col: CODE [severity] message``, the source line with a
-caret under the column, then ``help:`` and ``note:`` lines (SPEC §9). Colour is added
-with click styles, which click strips when the output is not a terminal."""
+caret under the column, then ``help:`` (marked ``[*]`` when ``--fix`` can apply the fix) and
+``note:`` lines (SPEC §9). Styles are click styles; the caller decides whether they reach
+the stream (``--color``, ``NO_COLOR``/``FORCE_COLOR``, a terminal). Control characters of
+the source and the messages (ESC, NUL, ...) are shown escaped, never sent to a terminal."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import click
@@ -11,46 +14,58 @@ import click
 from . import summary_counts
 
 _COLOUR = {"error": "red", "warning": "yellow", "info": "blue"}
+#: C0 and C1 controls (but TAB), DEL, and the bidi overrides that reorder what a terminal shows
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with control characters shown as escapes (``\\x1b``, ``\\u202e``)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                        else f"\\u{ord(m.group()):04x}", text)
 
 
 def _source_lines(path: str, cache: dict) -> list[str] | None:
     if path not in cache:
-        try:
-            with open(path, "rb") as fh:
-                cache[path] = fh.read(6 * 1024 * 1024).decode("utf-8", "replace").split("\n")
-        except OSError:
-            cache[path] = None
+        from ..source import read_source
+
+        raw = read_source(path)
+        cache[path] = None if raw is None else raw.decode("utf-8", "replace").split("\n")
     return cache[path]
 
 
-def format_finding(f, cache: dict, verbose: bool = False) -> list[str]:
+def format_finding(f, cache: dict, verbose: bool = False, fixable: bool = False) -> list[str]:
     head = (
-        click.style(f"{f.path}:{f.line}:{f.column}:", bold=True)
+        click.style(f"{escape_controls(f.path)}:{f.line}:{f.column}:", bold=True)
         + " "
         + click.style(f.code, fg=_COLOUR.get(f.severity), bold=True)
-        + f" [{f.severity}] {f.message}"
+        + f" [{f.severity}] {escape_controls(f.message)}"
     )
     out = [head]
     lines = _source_lines(f.path, cache)
     if lines is not None and 1 <= f.line <= len(lines):
-        src = lines[f.line - 1].rstrip("\r")
-        if len(src) <= 400:
+        raw = lines[f.line - 1].rstrip("\r")
+        if len(raw) <= 400:
             gutter = str(f.line)
             pad = " " * len(gutter)
-            out.append(f" {gutter} | {src}")
-            caret_pad = "".join("\t" if ch == "\t" else " " for ch in src[: max(f.column - 1, 0)])
+            out.append(f" {gutter} | {escape_controls(raw)}")
+            before = escape_controls(raw[: max(f.column - 1, 0)])
+            caret_pad = "".join("\t" if ch == "\t" else " " for ch in before)
             out.append(f" {pad} | {caret_pad}" + click.style("^", fg=_COLOUR.get(f.severity), bold=True))
     if f.help:
-        out.append(click.style("  help:", fg="cyan", bold=True) + f" {f.help}")
+        mark = " [*]" if fixable else ""
+        out.append(click.style("  help:", fg="cyan", bold=True) + f"{mark} {escape_controls(f.help)}")
     for r in f.related:
-        msg = f": {r.message}" if r.message else ""
-        out.append(click.style("  note:", bold=True) + f" {r.path}:{r.line}:{r.column}{msg}")
+        msg = f": {escape_controls(r.message)}" if r.message else ""
+        out.append(click.style("  note:", bold=True) + f" {escape_controls(r.path)}:{r.line}:{r.column}{msg}")
     if verbose and f.detail:
-        out.extend("  | " + line for line in f.detail.rstrip().split("\n"))
+        out.extend("  | " + escape_controls(line) for line in f.detail.rstrip().split("\n"))
     return out
 
 
-def render(result, verbose: bool = False, statistics: bool = False, **_options) -> str:
+def render(result, verbose: bool = False, statistics: bool = False, quiet: bool = False,
+           unsafe_fixes: bool = False, **_options) -> str:
+    from ..fix import fixable, is_safe
+
     cache: dict = {}
     lines: list[str] = []
     if statistics:
@@ -63,13 +78,24 @@ def render(result, verbose: bool = False, statistics: bool = False, **_options) 
             lines.append(f"{n:5d}  {code:<7} {name}")
     else:
         for f in result.findings:
-            lines.extend(format_finding(f, cache, verbose))
+            lines.extend(format_finding(f, cache, verbose, fixable(f, unsafe_fixes)))
             lines.append("")
+    if quiet:
+        return "\n".join(lines) + "\n" if lines else ""
     counts = summary_counts(result.findings)
     total = len(result.findings)
     if total:
         parts = [f"{counts['errors']} error(s)", f"{counts['warnings']} warning(s)", f"{counts['infos']} info(s)"]
         lines.append(f"Found {total} finding(s) in {result.files} file(s): " + ", ".join(parts) + ".")
+        safe = sum(1 for f in result.findings if fixable(f, unsafe_fixes))
+        hidden = 0 if unsafe_fixes else sum(1 for f in result.findings if fixable(f, True) and not is_safe(f))
+        flag = "--fix --unsafe-fixes" if unsafe_fixes else "--fix"
+        if safe and hidden:
+            lines.append(f"[*] {safe} fixable with {flag} ({hidden} more with --fix --unsafe-fixes).")
+        elif safe:
+            lines.append(f"[*] {safe} fixable with {flag}.")
+        elif hidden:
+            lines.append(f"{hidden} fix(es) available with --fix --unsafe-fixes.")
     else:
         lines.append(f"All checks passed ({result.files} file(s)).")
     if verbose and result.skipped:
