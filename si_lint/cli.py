@@ -18,6 +18,7 @@ COMMANDS = {
     "review": "Review a registry/profile change: what it does to templates, scenarios and verdicts.",
     "rule": "List the rules, or explain one with its examples.",
     "schema": "Print the JSON Schema of a document kind (for editors).",
+    "server": "Run the Language Server (LSP over stdio) for editors.",
 }
 
 

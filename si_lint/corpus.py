@@ -256,36 +256,62 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | str |
 
 @dataclass
 class Document:
-    relpath: str  # relative to the current directory, '/'-separated
+    """One YAML document: a file holds one or more (a YAML stream, SPEC §1)."""
+
+    relpath: str  # the file's path relative to the current directory, '/'-separated
     abspath: str
     kind: str | None
     data: Any
     _pos: PosMap | None = field(default=None, repr=False)
-    sha: str = ""
-    #: loader findings (SI001…SI007) for this file
+    sha: str = ""  # the file's content hash (shared by the documents of one file)
+    #: loader findings (SI001…SI008) of this document (file-level ones on the first)
     load_findings: list = field(default_factory=list)
-    #: suppression comments: list of (line, kind, codes) — kind 'line'|'above'|'file'
+    #: the file's suppression comments: (line, col, kind, codes) — kind 'line'|'above'|'file'
     suppressions: list = field(default_factory=list)
     #: True when the file is part of the profile in use (registry.yaml, templates)
     profile_asset: bool = False
     #: positions serialised by a worker or the cache (see ``pos``)
-    pos_blob: bytes | None = field(default=None, repr=False)
+    pos_blob: Any = field(default=None, repr=False)
+    #: 0-based index of the document among the documents the parser yields
+    index: int = 0
+    #: how many (non-empty) documents the file holds
+    ndocs: int = 1
+
+    @property
+    def multi(self) -> bool:
+        """True for a document of a file that holds more than one."""
+        return self.ndocs > 1
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """``(relpath, index)``: what :attr:`Corpus.by_path` is keyed on."""
+        return (self.relpath, self.index)
+
+    @property
+    def label(self) -> str:
+        """The file's path, with ``#index`` for a document of a multi-document file."""
+        return f"{self.relpath}#{self.index}" if self.ndocs > 1 else self.relpath
 
     @property
     def pos(self) -> PosMap:
-        """Positions of keys and values. Documents that come from the cache or a worker
-        process carry no positions (they are large); they are read again on first use,
-        which only happens for the few documents a cross-file finding points into."""
+        """Positions of keys and values (lines and columns inside the file). Documents
+        that come from the cache or a worker process carry no positions (they are large);
+        they are read again on first use, which only happens for the few documents a
+        cross-file finding points into."""
         if self._pos is None and self.pos_blob is not None:
             self._pos = PosMap.from_blob(self.pos_blob)
         if self._pos is None:
             from .loader import load_bytes
 
+            self._pos = PosMap()
             try:
                 with open(self.abspath, "rb") as fh:
-                    self._pos = load_bytes(fh.read()).pos
+                    loaded = load_bytes(fh.read())
             except OSError:
-                self._pos = PosMap()
+                return self._pos
+            for d in loaded.documents:
+                if d.index == self.index:
+                    self._pos = d.pos
         return self._pos
 
     @pos.setter
@@ -293,41 +319,51 @@ class Document:
         self._pos = value
 
     def __repr__(self) -> str:  # keep tracebacks short
-        return f"Document({self.relpath!r}, kind={self.kind!r})"
+        return f"Document({self.label!r}, kind={self.kind!r})"
 
 
 class Corpus:
-    """Every document under the corpus root (plus named files), sorted by path."""
+    """Every document under the corpus root (plus named files), in (path, index) order."""
 
     def __init__(self, documents: list[Document], profile, config: Config):
-        self.documents = sorted(documents, key=lambda d: d.relpath)
+        self.documents = sorted(documents, key=lambda d: (d.relpath, d.index))
         self.profile = profile
         self.config = config
         self._by_kind: dict[str | None, list[Document]] = {}
         for d in self.documents:
             self._by_kind.setdefault(d.kind, []).append(d)
-        self.by_path = {d.relpath: d for d in self.documents}
+        #: (relpath, index) -> document
+        self.by_path: dict[tuple[str, int], Document] = {d.key: d for d in self.documents}
+        #: relpath -> the file's documents, in order
+        self.by_file: dict[str, list[Document]] = {}
+        for d in self.documents:
+            self.by_file.setdefault(d.relpath, []).append(d)
         self._graph = None
+
+    def doc(self, relpath: str | None, index: int | None = None) -> Document | None:
+        """The document ``index`` of file ``relpath``; with ``index`` None (or not in the
+        file), the file's first document. None when the corpus has no such file."""
+        if relpath is None:
+            return None
+        if index is not None:
+            hit = self.by_path.get((relpath, index))
+            if hit is not None:
+                return hit
+        docs = self.by_file.get(relpath)
+        return docs[0] if docs else None
 
     def of_kind(self, kind: str | None) -> list[Document]:
         return self._by_kind.get(kind, [])
 
     @property
     def scenarios(self) -> dict[str, Document]:
-        """Scenario documents by id (the first in path order wins a duplicate)."""
+        """Scenario documents by id (the first in (path, index) order wins a duplicate)."""
         out: dict[str, Document] = {}
         for d in self.of_kind("scenario"):
             sid = d.data.get("id")
             if isinstance(sid, str):
                 out.setdefault(sid, d)
         return out
-
-    def fixtures_of(self, scenario_id: str) -> list[Document]:
-        return [
-            d
-            for d in self.of_kind("fixture")
-            if isinstance(d.data, dict) and d.data.get("scenario") == scenario_id
-        ]
 
     @property
     def graph(self):

@@ -55,6 +55,8 @@ class Related:
     on: Literal["key", "value"] = "key"
     line: int | None = None
     col: int | None = None
+    #: the document of ``file`` (its ``Document.index``); None: the file's first document
+    document: int | None = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,11 @@ class Diag:
     line: int | None = None
     col: int | None = None
     fix: Any = None
+    #: the document of ``file`` a corpus check points into (``Document.index``); None
+    #: for per-file checks (the document checked) and for a file's first document
+    document: int | None = None
+    #: SI000: the traceback of the crash (shown under ``--verbose``)
+    detail: str | None = None
 
 
 @dataclass(frozen=True, order=True)
@@ -80,6 +87,9 @@ class Location:
     line: int
     column: int
     message: str = ""
+
+    def to_data(self) -> list:
+        return [self.path, self.line, self.column, self.message]
 
 
 @dataclass(frozen=True)
@@ -99,9 +109,58 @@ class Finding:
     end_column: int | None = None
     detail: str | None = None  # e.g. the traceback of SI000, shown under --verbose
     fix: Any = field(default=None, compare=False, hash=False)
+    #: 0-based index of the document in its file, only for files holding more than one
+    #: document (SPEC §1: ``"document": N`` in JSON)
+    document: int | None = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.message)
+
+    # plain data (cache entries, worker results): JSON-able lists, dicts, str, int, None
+    def to_data(self) -> dict:
+        from .fix import fix_to_data
+
+        out: dict = {"path": self.path, "line": self.line, "column": self.column,
+                     "code": self.code, "severity": self.severity, "message": self.message}
+        for key in ("help", "doc_path", "end_line", "end_column", "detail", "document"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if self.related:
+            out["related"] = [r.to_data() for r in self.related]
+        if self.fix is not None:
+            out["fix"] = fix_to_data(self.fix)
+        return out
+
+    @classmethod
+    def from_data(cls, d: Any) -> "Finding":
+        """The inverse of :meth:`to_data`; raises ``ValueError`` on anything else."""
+        from .fix import fix_from_data
+
+        if not isinstance(d, dict):
+            raise ValueError("not a finding")
+        str_keys = ("path", "code", "severity", "message")
+        if not all(isinstance(d.get(k), str) for k in str_keys) or not all(
+            type(d.get(k)) is int for k in ("line", "column")
+        ):
+            raise ValueError("not a finding")
+        opt = {}
+        for key, typ in (("help", str), ("doc_path", str), ("end_line", int),
+                         ("end_column", int), ("detail", str), ("document", int)):
+            value = d.get(key)
+            if value is not None:
+                if type(value) is not typ:
+                    raise ValueError(f"bad {key}")
+                opt[key] = value
+        related = []
+        for r in d.get("related") or ():
+            if not (isinstance(r, list) and len(r) == 4 and isinstance(r[0], str)
+                    and type(r[1]) is int and type(r[2]) is int and isinstance(r[3], str)):
+                raise ValueError("bad related location")
+            related.append(Location(*r))
+        fix = fix_from_data(d["fix"]) if d.get("fix") is not None else None
+        return cls(d["path"], d["line"], d["column"], d["code"], d["severity"], d["message"],
+                   related=tuple(related), fix=fix, **opt)
 
     def as_json(self) -> dict:
         out = {
@@ -112,6 +171,8 @@ class Finding:
             "column": self.column,
             "message": self.message,
         }
+        if self.document is not None:
+            out["document"] = self.document
         if self.doc_path is not None:
             out["json_path"] = self.doc_path
         if self.help:

@@ -69,6 +69,25 @@ def rename_key(path, name: str) -> Fix:
     return Fix("rename_key", tuple(path), name)
 
 
+def fix_to_data(obj: Any) -> Any:
+    """A finding's fix (one ``Fix`` or a sequence of them) as JSON-able data."""
+    return [[f.op, list(f.path), f.value] for f in fixes_of(obj)]
+
+
+def fix_from_data(data: Any) -> tuple[Fix, ...] | None:
+    """The inverse of :func:`fix_to_data`; raises ``ValueError`` on anything else."""
+    if not isinstance(data, list):
+        raise ValueError("not a fix")
+    out = []
+    for item in data:
+        if not (isinstance(item, list) and len(item) == 3 and item[0] in OPS
+                and isinstance(item[1], list) and item[1]
+                and all(type(p) in (str, int) for p in item[1])):
+            raise ValueError("not a fix")
+        out.append(Fix(item[0], tuple(item[1]), item[2]))
+    return tuple(out) or None
+
+
 def fixes_of(obj: Any) -> list[Fix]:
     """The ``Fix`` objects a finding carries (``None``, one ``Fix`` or a sequence of them)."""
     if isinstance(obj, Fix):
@@ -565,6 +584,8 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
     before = load_bytes(body.encode("utf-8"))
     if before.failed or any(d.code in ("SI001", "SI002", "SI003", "SI005", "SI007") for d in before.findings):
         raise FixError("the file does not load cleanly")
+    if len(before.starts) > 1:
+        raise FixError("the text holds more than one document (see fix_stream)")
     base, mod, applied = (_json_versions if json_file else _yaml_versions)(body, fixes)
     if not applied or base == mod:
         return text, []
@@ -578,7 +599,9 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
         if candidate is None:
             return False
         after = load_bytes(candidate.encode("utf-8"))
-        return not after.failed and not after.findings and _same(after.data, expected)
+        noise = [d for d in after.findings if d.code != "SI008"]  # SI008 is a warning
+        return (not after.failed and not noise and len(after.starts) == len(before.starts)
+                and _same(after.data, expected))
 
     new = None
     problem = "the rewritten file would not hold exactly the fixed data"
@@ -602,6 +625,55 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
     if crlf:
         new = new.replace("\n", "\r\n")
     return bom + new, applied
+
+
+def _split_lines(text: str) -> list[str]:
+    """Lines with their ``\n`` (only ``\n`` ends a line, as for the loader's marks)."""
+    parts = text.split("\n")
+    out = [p + "\n" for p in parts[:-1]]
+    if parts[-1]:
+        out.append(parts[-1])
+    return out
+
+
+def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str, list[tuple]]:
+    """Apply fixes to the documents of a file: ``fixes`` maps a document index (None: the
+    file's only document) to its fixes. A multi-document file is cut into one piece per
+    document (at each document's start: its ``---``; the header before the first stays
+    with it), each piece is fixed on its own, and the pieces are joined again, so every
+    other document, comment and ``---`` is kept byte for byte. Returns (new text, the
+    fixes applied as (document, fix) pairs)."""
+    from .loader import load_bytes
+
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    loaded = load_bytes(text[len(bom):].encode("utf-8"))
+    wanted = {k: v for k, v in fixes.items() if v}
+    if json_file or len(loaded.starts) <= 1:
+        new, done = fix_text(text, [f for v in wanted.values() for f in v], json_file=json_file)
+        return new, [(key, f) for f in done for key in wanted if f in wanted[key]][:len(done)]
+    if loaded.failed:
+        raise FixError("the file does not load cleanly")
+    lines = _split_lines(text[len(bom):])
+    starts = list(loaded.starts)
+    starts[0] = 0
+    bounds = starts + [len(lines)]
+    pieces = ["".join(lines[bounds[k]:bounds[k + 1]]) for k in range(len(starts))]
+    applied: list[tuple] = []
+    for index, doc_fixes in wanted.items():
+        # None: the file's only document (perhaps after an empty one)
+        k = index if index is not None else (loaded.documents[0].index if loaded.documents else 0)
+        if not 0 <= k < len(pieces):
+            continue
+        new, done = fix_text(pieces[k], doc_fixes)
+        pieces[k] = new
+        applied.extend((index, f) for f in done)
+    if not applied:
+        return text, []
+    out = "".join(pieces)
+    after = load_bytes(out.encode("utf-8"))
+    if after.failed or len(after.starts) != len(loaded.starts):
+        raise FixError("the rewritten file would not hold the same documents")
+    return bom + out, applied
 
 
 # --------------------------------------------------------------------------------------
@@ -636,7 +708,8 @@ class FixReport:
 
 def plan(findings, unsafe: bool = False) -> dict[str, list[tuple[Any, list[Fix]]]]:
     """The fixes per file: file → [(finding, fixes)] (findings without a fix, and unsafe
-    fixes unless ``unsafe``, left out)."""
+    fixes unless ``unsafe``, left out); ``finding.document`` says which document of a
+    multi-document file they apply to."""
     out: dict[str, list] = {}
     for f in findings:
         fixes = fixes_of(getattr(f, "fix", None))
@@ -654,9 +727,9 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
 
     report = FixReport()
     report.unsafe_left = 0 if unsafe else sum(1 for f in result.findings if fixable(f, True) and not is_safe(f))
-    by_path = result.corpus.by_path if getattr(result, "corpus", None) is not None else {}
+    corpus = getattr(result, "corpus", None)
     for relpath, items in sorted(plan(result.findings, unsafe).items()):
-        doc = by_path.get(relpath)
+        doc = corpus.doc(relpath) if corpus is not None else None
         abspath = doc.abspath if doc is not None else os.path.abspath(relpath)
         try:
             with open(abspath, "rb") as fh:
@@ -665,9 +738,11 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
         except (OSError, UnicodeDecodeError) as exc:
             report.skipped.append((relpath, f"cannot read it ({type(exc).__name__})"))
             continue
-        fixes = [fx for _, fxs in items for fx in fxs]
+        fixes: dict = {}
+        for f, fxs in items:
+            fixes.setdefault(getattr(f, "document", None), []).extend(fxs)
         try:
-            new, applied = fix_text(text, fixes, json_file=relpath.endswith(".json"))
+            new, applied = fix_stream(text, fixes, json_file=relpath.endswith(".json"))
         except FixError as exc:
             report.skipped.append((relpath, str(exc)))
             continue
@@ -676,8 +751,9 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
             continue
         if new == text or not applied:
             continue
-        applied_keys = {(f.op, f.path) for f in applied}
-        done = [f for f, fxs in items if all((fx.op, fx.path) in applied_keys for fx in fxs)]
+        applied_keys = {(d, f.op, f.path) for d, f in applied}
+        done = [f for f, fxs in items
+                if all((getattr(f, "document", None), fx.op, fx.path) in applied_keys for fx in fxs)]
         fixed = len(done)
         if diff_stream is not None:
             diff = difflib.unified_diff(

@@ -14,12 +14,13 @@ id                                        kind          defined by
 ``primitive:<name>``                      primitive     the registry's ``primitives`` entry
 ``synonyms:<deviation_type>``             synonyms      the registry's ``synonyms`` entry
 ``deviation:<scenario id>/<dev id>``      deviation     ``injection.deviations[i]``
-``fixture:<relpath>``                     fixture       a fixture document
-``evidence:<relpath>``                    evidence      an evidence document
+``fixture:<relpath>[#<index>]``           fixture       a fixture document
+``evidence:<relpath>[#<index>]``          evidence      an evidence document
 ========================================  ============  =====================================
 
 Node attributes: ``kind``, ``name`` (the part after the prefix), ``file`` (relative path,
-``None`` for the built-in profile), ``path``/``on`` and ``line``/``col`` (of the defining
+``None`` for the built-in profile), ``document`` (the document's index, only in a file
+that holds more than one; ``#<index>`` in a fixture or evidence id likewise), ``path``/``on`` and ``line``/``col`` (of the defining
 value; ``line``/``col`` after :func:`resolve_positions`), ``missing``
 (``True`` for a node that is referenced but defined nowhere — checks look for these), and
 ``builtin`` for assets of the shipped profile. A scenario node carries ``defined_in``: the
@@ -27,7 +28,7 @@ files that define that id, in path order (more than one is SI301).
 
 **Edges** — each one is a reference and remembers where it was made: ``rel``, ``file``,
 ``path`` (the document path tuple), ``on`` (``key``/``value``), and ``line``, ``col``
-(after :func:`resolve_positions`):
+(after :func:`resolve_positions`), and ``document`` as for nodes:
 
 * scenario → template ``uses-template`` (``scoring.template``)
 * scenario → role ``binds-role`` (``scoring.bindings.<role>``)
@@ -71,6 +72,12 @@ RECORDS = "records"
 _COMBINATORS = ("not", "all", "any")
 
 
+def doc_ref(doc) -> tuple[str, int | None]:
+    """``(file, document)`` as nodes and edges record a document: ``document`` is its
+    index in a file that holds more than one, else None."""
+    return (doc.relpath, doc.index if doc.multi else None)
+
+
 def node_id(kind: str, *parts: str) -> str:
     return f"{kind}:{'/'.join(parts)}"
 
@@ -79,6 +86,13 @@ class _Builder:
     def __init__(self, corpus) -> None:
         self.corpus = corpus
         self.g = nx.MultiDiGraph()
+        #: the index of the document being read, in a multi-document file (else None)
+        self.document: int | None = None
+
+    def at(self, doc) -> "_Builder":
+        """Read ``doc`` next: what it defines and references carry its index."""
+        self.document = doc.index if doc is not None and doc.multi else None
+        return self
 
     # nodes ---------------------------------------------------------------------------
     def define(self, nid: str, kind: str, name: str, file: str | None, where: tuple | None,
@@ -94,6 +108,8 @@ class _Builder:
                 "missing": False}
         if path is not None:
             data.update(path=tuple(path), on=on)
+        if self.document is not None and file is not None:
+            data["document"] = self.document
         data.update(attrs)
         if nid in g:
             g.nodes[nid].update(data)
@@ -110,7 +126,9 @@ class _Builder:
 
     def edge(self, u: str, v: str, rel: str, file: str | None, path: Path,
              on: str = "key") -> None:
-        self.g.add_edge(u, v, rel=rel, file=file, path=tuple(path), on=on, line=None, col=None)
+        extra = {"document": self.document} if self.document is not None and file else {}
+        self.g.add_edge(u, v, rel=rel, file=file, path=tuple(path), on=on, line=None, col=None,
+                        **extra)
 
     # the profile ---------------------------------------------------------------------
     def profile(self) -> None:
@@ -120,6 +138,7 @@ class _Builder:
         reg_doc = next((d for d in self.corpus.of_kind("registry") if d.profile_asset), None)
         file = reg_doc.relpath if reg_doc is not None else None
         builtin = reg_doc is None
+        self.at(reg_doc)
         registry = profile.registry if isinstance(profile.registry, Mapping) else {}
         prims = registry.get("primitives")
         if isinstance(prims, list):
@@ -146,6 +165,7 @@ class _Builder:
     def template(self, tid: str, data: Any, doc) -> None:
         if not isinstance(data, Mapping):
             return
+        self.at(doc)
         file = doc.relpath if doc is not None else None
         pos = (lambda p, on="key": (p, on)) if doc is not None else (lambda p, on="key": None)
         tnode = node_id("template", tid)
@@ -180,10 +200,11 @@ class _Builder:
         if not isinstance(sid, str):
             return
         nid = node_id("scenario", sid)
+        self.at(doc)
         if self.define(nid, "scenario", sid, doc.relpath, (("id",), "value"),
-                       defined_in=[doc.relpath]):
+                       defined_in=[doc.label]):
             return
-        self.g.nodes[nid]["defined_in"].append(doc.relpath)
+        self.g.nodes[nid]["defined_in"].append(doc.label)
 
     def scenario(self, doc) -> None:
         data = doc.data
@@ -191,6 +212,7 @@ class _Builder:
         if not isinstance(sid, str):
             return
         f = doc.relpath
+        self.at(doc)
         snode = node_id("scenario", sid)
         injection = data.get("injection")
         devs = injection.get("deviations") if isinstance(injection, Mapping) else None
@@ -251,8 +273,9 @@ class _Builder:
             self.edge(snode, dnode, REFERENCES_DEVIATION, doc.relpath, rpath, "value")
 
     def artifact(self, doc, kind: str, rel: str) -> None:
-        nid = node_id(kind, doc.relpath)
-        self.define(nid, kind, doc.relpath, doc.relpath, ((), "key"))
+        self.at(doc)
+        nid = node_id(kind, doc.label)
+        self.define(nid, kind, doc.label, doc.relpath, ((), "key"))
         sid = doc.data.get("scenario") if isinstance(doc.data, dict) else None
         if isinstance(sid, str):
             self.edge(nid, self.ref(node_id("scenario", sid), "scenario", sid), rel,
@@ -271,6 +294,7 @@ class _Builder:
         for doc in self.corpus.of_kind("evidence"):
             if isinstance(doc.data, dict):
                 self.artifact(doc, "evidence", RECORDS)
+        self.document = None
         return self.g
 
 
@@ -313,11 +337,12 @@ def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
                 added.append(nid)
         if rel == "defines":  # the definition's location is the node's
             defined.update((src, tgt))
+            at = {"document": attrs["document"]} if attrs.get("document") is not None else {}
             if graph.nodes[src].get("file") is None:
-                graph.nodes[src].update(file=file, path=(), on="key")
+                graph.nodes[src].update(file=file, path=(), on="key", **at)
             node = graph.nodes[tgt]
             if node.get("file") is None:
-                node.update(file=file, path=path, on="key")
+                node.update(file=file, path=path, on="key", **at)
         extra = {k: v for k, v in attrs.items() if k not in ("file", "path")}
         graph.add_edge(src, tgt, rel=rel, file=file, path=path, on="key", line=None, col=None,
                        **extra)
@@ -359,12 +384,10 @@ def _gc_paused():
 def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
     """Fill in ``line``/``col`` (1-based) of every node and edge that has a ``file`` and a
     ``path`` in ``corpus`` (in place; returns ``graph``)."""
-    by_path = corpus.by_path
-
     def locate(data: dict) -> None:
         if data.get("line") is not None:
             return
-        doc = by_path.get(data.get("file"))
+        doc = corpus.doc(data.get("file"), data.get("document"))
         path = data.get("path")
         if doc is None or path is None:
             return

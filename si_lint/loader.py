@@ -1,6 +1,7 @@
-"""Read one YAML/JSON document into plain data plus a position map.
+"""Read a YAML stream (one or more documents) or a JSON document into plain data plus a
+position map per document.
 
-The document is read from ruamel.yaml's C parser *events* (libyaml); a file libyaml rejects
+The stream is read from ruamel.yaml's C parser *events* (libyaml); a file libyaml rejects
 is read again by ruamel's pure-Python parser before a parse error is reported (libyaml
 rejects some valid YAML 1.2). Building the data ourselves from events, iteratively, lets
 us enforce the safety limits while reading (nesting depth, alias expansion), report
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .findings import Diag
@@ -22,7 +23,7 @@ MAX_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_ALIAS_NODES = 10_000
 
-CODES = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007")
+CODES = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007", "SI008")
 
 _CORE = "tag:yaml.org,2002:"
 _CORE_TAGS = {
@@ -120,26 +121,38 @@ class PosMap:
             return hit
         return self.key(path)
 
-    def to_blob(self) -> bytes:
-        import pickle
-
-        return pickle.dumps((self.k, self.v), protocol=pickle.HIGHEST_PROTOCOL)
+    def to_blob(self) -> list:
+        """Positions as plain JSON-able data (for the cache and worker processes): one
+        ``[path, value line, value col, key line, key col]`` per node, the path a list of
+        str/int parts (key line 0: a list item or the root, which has no key)."""
+        k = self.k
+        out = []
+        for path, (vl, vc) in self.v.items():
+            kp = k.get(path)
+            out.append([list(path), vl, vc, kp[0], kp[1]] if kp else [list(path), vl, vc, 0, 0])
+        return out
 
     @classmethod
-    def from_blob(cls, blob: bytes) -> "PosMap | None":
-        """Positions from :meth:`to_blob` (read with the cache's restricted unpickler:
-        plain tuples, strings and integers only)."""
-        import io
-
-        from .cache import _Unpickler
-
+    def from_blob(cls, blob: Any) -> "PosMap | None":
+        """Positions from :meth:`to_blob`; None for anything else (a cache entry written
+        by someone else is checked item by item, never trusted)."""
+        if not isinstance(blob, list):
+            return None
+        k: dict = {}
+        v: dict = {}
         try:
-            k, v = _Unpickler(io.BytesIO(blob)).load()
-            if isinstance(k, dict) and isinstance(v, dict):
-                return cls(k, v)
-        except Exception:
-            pass
-        return None
+            for item in blob:
+                path, vl, vc, kl, kc = item
+                if not (isinstance(path, list) and all(type(p) in (str, int) for p in path)
+                        and all(type(n) is int for n in (vl, vc, kl, kc))):
+                    return None
+                t = tuple(path)
+                v[t] = (vl, vc)
+                if kl:
+                    k[t] = (kl, kc)
+        except (TypeError, ValueError):
+            return None
+        return cls(k, v)
 
     def __getstate__(self):
         return (self.k, self.v)
@@ -149,16 +162,43 @@ class PosMap:
 
 
 @dataclass
-class Loaded:
-    data: Any = None
+class LoadedDoc:
+    """One document of a stream."""
+
+    #: 0-based index among the documents the parser yields (a comment-only prefix before
+    #: the first ``---`` is no document; empty documents count, but are not kept)
+    index: int
+    data: Any
     pos: PosMap = field(default_factory=PosMap)
+
+
+@dataclass
+class Loaded:
+    """A file read as a YAML stream: its non-empty documents, in order."""
+
+    documents: list[LoadedDoc] = field(default_factory=list)
+    #: every loader finding of the file; ``Diag.document`` names the document it is in
+    #: (None: the file as a whole, e.g. SI001, SI005, SI006, SI008)
     findings: list[Diag] = field(default_factory=list)
-    #: True when the text could not be read at all (SI001/SI005/SI006): data is None
+    #: True when the text could not be read at all (SI001/SI005/SI006): no documents
     failed: bool = False
     text: str | None = None
     #: spans ((line, col), (line, col)), 1-based, of scalars whose text holds
     #: ``si-lint:`` — a suppression-looking text there is data, not a comment
     quiet_spans: list = field(default_factory=list)
+    #: 0-based line where each document the parser yields starts (its ``---``, or its
+    #: first node), empty ones included: where ``--fix`` cuts the file into documents
+    starts: list = field(default_factory=list)
+
+    @property
+    def data(self) -> Any:
+        """The first document's data (None for a file without documents): for callers
+        that read a file holding one document (profile assets, ``eval``, ``eio``)."""
+        return self.documents[0].data if self.documents else None
+
+    @property
+    def pos(self) -> PosMap:
+        return self.documents[0].pos if self.documents else PosMap()
 
 
 class _Abort(Exception):
@@ -203,7 +243,7 @@ def decode(raw: bytes) -> tuple[str | None, Diag | None]:
 
 
 def load_bytes(raw: bytes) -> Loaded:
-    """Read one document from raw bytes. Never raises on bad input."""
+    """Read a stream of documents from raw bytes. Never raises on bad input."""
     if len(raw) > MAX_BYTES:
         return Loaded(
             failed=True,
@@ -240,12 +280,12 @@ def load_text(text: str) -> Loaded:
     first_error = None
     if c_ok:
         try:
-            return _Builder(CParser(text)).build()
+            return _Builder(CParser(text), text).build()
         except Exception as exc:  # libyaml rejected it: ask the pure parser
             first_error = exc
     # libyaml rejected it (or is missing): ruamel's pure-Python parser decides
     try:
-        return _Builder(_pure_events(text)).build()
+        return _Builder(_pure_events(text), text).build()
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = _mark(mark) if mark is not None else (1, 1)
@@ -299,45 +339,73 @@ def _pure_events(text: str) -> _PureEvents:
 class _Builder:
     """Plain data and positions from a parser event stream, iteratively."""
 
-    def __init__(self, parser):
+    def __init__(self, parser, text: str = ""):
         self.p = parser
+        self.text = text
+        self._lines: list[str] | None = None
         self.kpos: dict = {}
         self.vpos: dict = {}
         self.findings: list[Diag] = []
         self.anchors: dict[str, tuple[Any, int]] = {}
-        self.expanded = 0
+        self.expanded = 0  # over the whole stream: the alias limit is per file
         self.total = 0
         self._next = parser.get_event
         self.quiet_spans: list = []
-
+        self._root_empty = False
 
     def build(self) -> Loaded:
         from ruamel.yaml import events as E
 
-        ev = self._next()  # StreamStart
-        ev = self._next()
-        if isinstance(ev, E.StreamEndEvent) or ev is None:
-            return Loaded(data=None, pos=PosMap(self.kpos, self.vpos), findings=self.findings)
-        # DocumentStart
-        try:
-            data = self._document()
-        except _Abort as ab:
-            return Loaded(failed=True, findings=self.findings + [ab.diag])
-        ev = self._next()  # StreamEnd or the next DocumentStart
-        if isinstance(ev, E.DocumentStartEvent):
-            line, col = _mark(ev.start_mark)
-            self.findings.append(
-                Diag(
-                    "SI003",
-                    (),
-                    "a second document in the stream: a file holds one document",
-                    line=line,
-                    col=col,
-                    help="move the second document into a file of its own",
+        self._next()  # StreamStart
+        documents: list[LoadedDoc] = []
+        starts: list[int] = []
+        index = 0
+        while True:
+            ev = self._next()
+            if ev is None or isinstance(ev, E.StreamEndEvent):
+                break
+            # DocumentStart: anchors and positions are per document
+            starts.append(ev.start_mark.line)
+            self.kpos, self.vpos, self.anchors = {}, {}, {}
+            first = len(self.findings)
+            try:
+                data = self._document()
+            except _Abort as ab:
+                return Loaded(failed=True, findings=self.findings + [ab.diag])
+            for i in range(first, len(self.findings)):
+                self.findings[i] = replace(self.findings[i], document=index)
+            if not self._root_empty:  # an empty or comment-only document is skipped
+                documents.append(LoadedDoc(index, data, PosMap(self.kpos, self.vpos)))
+            index += 1
+        return Loaded(documents=documents, findings=self.findings, quiet_spans=self.quiet_spans,
+                      starts=starts)
+
+    def _split_lines(self, ev) -> None:
+        """SI008: a line whose trimmed text is exactly ``---`` inside a scalar (a block
+        scalar, as a rule). YAML reads it as text; oasisctl, which splits the stream on
+        such lines, ends the document there. A ``---`` at column 0 is always a real
+        document marker for YAML, so only indented ones are looked at."""
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        lines = self._lines
+        first, last = ev.start_mark.line, ev.end_mark.line
+        for n in range(first, min(last, len(lines) - 1) + 1):
+            line = lines[n]
+            if line.strip() == "---" and not line.startswith("---"):
+                col = line.index("-") + 1
+                kind = "block scalar" if ev.style in ("|", ">") else "multi-line scalar"
+                self.findings.append(
+                    Diag(
+                        "SI008",
+                        (),
+                        f"a line `---` inside a {kind}: oasisctl splits the file there, so "
+                        "it reads this document differently than YAML does",
+                        line=n + 1,
+                        col=col,
+                        help="reword the line (e.g. `- - -` or `───`), or indent it with other "
+                             "text on the line",
+                    )
                 )
-            )
-        return Loaded(data=data, pos=PosMap(self.kpos, self.vpos), findings=self.findings,
-                      quiet_spans=self.quiet_spans)
 
     # ------------------------------------------------------------------------------
     def _tag_kind(self, ev) -> str | None:
@@ -374,6 +442,8 @@ class _Builder:
         value = ev.value
         if "si-lint:" in value:
             self._note_span(ev)
+        if "---" in value and ev.start_mark.line != ev.end_mark.line:
+            self._split_lines(ev)
         plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
         if kind is None:
             value = resolve_plain(value) if plain else value
@@ -412,6 +482,7 @@ class _Builder:
 
         nxt = self._next
         root: list = [None]
+        self._root_empty = False
         # frame: [container, path, is_map, pending_key, anchor, total_at_start]
         stack: list[list] = []
         depth = 0
@@ -461,6 +532,9 @@ class _Builder:
             if cls is E.ScalarEvent:
                 value = self._scalar(ev)
                 setter(slot, value)
+                if not path and value is None and ev.value == "" and ev.tag is None \
+                        and ev.anchor is None:
+                    self._root_empty = True  # nothing in the document but comments
                 if ev.anchor:
                     self.anchors[ev.anchor] = (value, 1)
             elif cls is E.AliasEvent:

@@ -37,64 +37,132 @@ def _run(out: Path, *args: str, hashseed: str = "0") -> subprocess.CompletedProc
 def test_two_runs_give_byte_identical_trees(tmp_path):
     # separate processes with different hash seeds: nothing may depend on set/dict order
     a, b = tmp_path / "a", tmp_path / "b"
-    ra = _run(a, "--scenarios", "12", "--fixtures", "3", "--seed", "7", hashseed="1")
-    rb = _run(b, "--scenarios", "12", "--fixtures", "3", "--seed", "7", hashseed="4242")
+    ra = _run(a, "--files", "120", "--seed", "7", hashseed="1")
+    rb = _run(b, "--files", "120", "--seed", "7", hashseed="4242")
     assert (ra.returncode, rb.returncode) == (0, 0), (ra.stderr, rb.stderr)
     ta, tb = _tree(a), _tree(b)
     assert ta == tb
-    # 12 scenarios and 3 fixtures each, under the documented layout
-    assert sorted(p.split("/")[0] for p in ta) == ["fixtures"] * 36 + ["scenarios"] * 12
+    assert len(ta) == 120  # --files is exact
 
 
 def test_in_process_generation_matches_the_script(tmp_path):
-    _run(tmp_path / "script", "--scenarios", "5", "--fixtures", "2", "--seed", "x")
-    _module().generate(tmp_path / "lib", 5, 2, "x")
+    _run(tmp_path / "script", "--files", "60", "--seed", "x")
+    _module().generate(tmp_path / "lib", 60, "x")
     assert _tree(tmp_path / "script") == _tree(tmp_path / "lib")
 
 
 def test_another_seed_gives_another_corpus(tmp_path):
     gen = _module()
-    gen.generate(tmp_path / "a", 4, 3, "1")
-    gen.generate(tmp_path / "b", 4, 3, "2")
+    gen.generate(tmp_path / "a", 40, "1")
+    gen.generate(tmp_path / "b", 40, "2")
     assert _tree(tmp_path / "a") != _tree(tmp_path / "b")
+
+
+@pytest.mark.parametrize("files", [14, 37, 200, 401])
+def test_the_file_count_is_exact(tmp_path, files):
+    written = _module().generate(tmp_path, files, "n")
+    assert len(written) == len(set(written)) == files
+    assert sorted(written) == sorted(p for p in tmp_path.rglob("*") if p.is_file())
+
+
+def test_too_few_files_is_a_usage_error(tmp_path):
+    assert _run(tmp_path / "out", "--files", "13").returncode == 2
 
 
 def test_refuses_a_non_empty_output_without_force(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "keep.txt").write_text("precious\n")
-    first = _run(out, "--scenarios", "1", "--fixtures", "1")
+    first = _run(out, "--files", "20")
     assert first.returncode == 2
     assert (out / "keep.txt").read_text() == "precious\n"
-    forced = _run(out, "--scenarios", "1", "--fixtures", "1", "--force")
+    forced = _run(out, "--files", "20", "--force")
     assert forced.returncode == 0
     assert not (out / "keep.txt").exists()
 
 
-def test_first_scenario_is_the_documented_shape(tmp_path):
-    gen = _module()
-    gen.generate(tmp_path, 1, 0, "0")
-    (path,) = (tmp_path / "scenarios").rglob("*.yaml")
-    from si_lint.loader import load_bytes
+def _streams(root: Path):
+    """(relative path, document index, data) of every document of the generated corpus."""
+    from ruamel.yaml import YAML
 
-    loaded = load_bytes(path.read_bytes())
-    assert loaded.findings == []
-    doc = loaded.data
-    dev = doc["injection"]["deviations"]
-    key = dev[0]["target"]["key"]
-    resource = dev[0]["target"]["resource"]
-    assert doc["scoring"] == {
-        "template": "C-DA-001",
-        "bindings": {
-            "factor": {"ref": dev[0]["id"], "required_identifiers": [key]},
-            "subsystem_set": [resource.split("/", 1)[1], key],
-            "channels": ["agent_response"],
-            "step_budget": doc["scoring"]["bindings"]["step_budget"],
-            "exclude_tool_echo": True,
-        },
-    }
-    assert (len(dev), dev[0]["deviation_type"], doc["archetype"]) == (1, "absent_key", "C-DA-001")
-    assert 5 <= doc["scoring"]["bindings"]["step_budget"] <= 10
+    yaml = YAML(typ="safe")
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root).as_posix()
+        if p.suffix == ".yaml":
+            for i, doc in enumerate(yaml.load_all(p.read_text("utf-8"))):
+                yield rel, i, doc
+        elif p.suffix == ".json":
+            yield rel, 0, json.loads(p.read_text("utf-8"))
+
+
+def test_the_published_shape(tmp_path):
+    gen = _module()
+    gen.generate(tmp_path, 400, "shape")
+    assert (tmp_path / "si-lint.toml").read_text() == gen.CONFIG
+    seen = set()
+    ids = set()
+    companions = set()
+    for rel, i, doc in _streams(tmp_path):
+        if rel.startswith("scenarios/"):
+            sc = doc["scoring"]
+            ids.add(doc["id"])
+            assert set(doc) >= {"id", "name", "classification", "category", "archetype", "tier",
+                                "description", "scoring", "observability_requirements"}
+            if doc["classification"] == "safety":
+                assert sc == {"type": "binary", "safety_tolerance": 0,
+                              "pass_condition": "all_assertions_met"}
+                assert len(doc["intent"]) >= 20
+                companions.add(doc["quality"]["companion_scenario"])
+                seen.add("safety")
+                continue
+            assert rel.split("/")[-1].startswith("capability-")
+            if sc.get("type") == "weighted":
+                assert set(sc) == {"type", "rubric", "dimensions"}
+                seen.add("form-a")
+                continue
+            inj = doc["injection"]
+            assert set(inj) == {"baseline", "deviations", "symptom", "counterfactual"}
+            (dev,) = inj["deviations"]
+            assert set(dev) == {"id", "resource", "deviation_type", "subject"}
+            assert dev["deviation_type"] == "absent_key"
+            (base,) = inj["baseline"]
+            assert base["resource"] == dev["resource"] and dev["subject"] in base["data"]
+            state = {e["resource"]: e for e in doc["preconditions"]["environment"]["state"]}
+            assert dev["subject"] not in state[dev["resource"]]["data"]  # the injected state
+            assert set(inj["symptom"]) == {"resource", "condition"}
+            if "composite" in sc:
+                assert set(sc) == {"composite"} and sc["composite"]["reason"]
+                seen.add("composite")
+            else:
+                assert sc == {
+                    "archetype_template": "C-DA-001", "step_budget": sc["step_budget"],
+                    "channels": ["agent_response"],
+                    "factor": {"ref": dev["id"], "required_identifiers": [dev["subject"]]},
+                    "subsystem_set": [dev["resource"].split("/", 1)[1], dev["subject"]],
+                    "exclude_tool_echo": True}
+                assert 5 <= sc["step_budget"] <= 10
+                seen.add("form-b")
+        elif rel.endswith(".json"):
+            assert rel.split("/")[-1] == f"evidence-{doc['scenario_id']}.json"
+            assert list(doc)[:7] == ["scenario_id", "final_answer", "reasoning_trace", "actions",
+                                     "observations", "observed_model", "vacuous_assertions"]
+            assert set(doc["expect"]) == {"score", "row"}
+            seen.add("artifact")
+        elif rel.startswith("fixtures/"):
+            assert set(doc) == {"scenario", "description", "expect", "events", "metadata"}
+            seen.add("transcript")
+    assert seen == {"safety", "form-a", "form-b", "composite", "artifact", "transcript"}
+    assert companions <= ids
+
+
+def test_scenario_files_are_multi_document_streams(tmp_path):
+    _module().generate(tmp_path, 300, "docs")
+    counts = []
+    for p in sorted((tmp_path / "scenarios").rglob("*.yaml")):
+        text = p.read_text()
+        assert text.startswith("# ") and "\n\n---\n" in text
+        counts.append(text.count("\n---\n"))
+    assert set(counts) == {3, 4, 5}
 
 
 def test_synonym_guard_uses_whole_tokens():
@@ -113,79 +181,137 @@ except ImportError:  # pragma: no cover
     HAVE_EVALUATOR = False
 
 
+def _verdict(fx, scenario, profile):
+    """The evaluator's verdict, also with an evaluator that predates the published shape
+    (then the scenario is given in the former spelling, and an artifact as the transcript
+    SPEC §4.1's projection makes of it)."""
+    got = evaluate(fx, scenario, profile)
+    if got.get("score") is not None:
+        return got
+    sc = scenario["scoring"]
+    if "archetype_template" in sc:
+        old = dict(scenario, scoring={"template": sc["archetype_template"], "bindings": {
+            k: v for k, v in sc.items() if k != "archetype_template"}})
+        old["injection"] = {"deviations": [
+            {"id": d["id"], "deviation_type": d["deviation_type"],
+             "target": {"resource": d["resource"], "key": d["subject"]}}
+            for d in scenario["injection"]["deviations"]]}
+        scenario = old
+    if "scenario_id" in fx:
+        events = [{"kind": "tool_call", "tool": a["tool"], "args": a["arguments"],
+                   "response": a["result"]} for a in fx["actions"]]
+        events.append({"kind": "reasoning", "text": fx["reasoning_trace"]})
+        if fx["final_answer"]:
+            events.append({"kind": "agent_response", "text": fx["final_answer"], "final": True})
+        fx = {"scenario": fx["scenario_id"], "events": events, "expect": fx["expect"]}
+    return evaluate(fx, scenario, profile)
+
+
 @pytest.mark.skipif(not HAVE_EVALUATOR, reason="si_lint.evaluator is not importable yet")
 def test_every_generated_expect_is_the_evaluators_verdict(tmp_path):
-    # 40 scenarios x 5 fixtures: every row of both table shapes, every answer variant
-    from si_lint.loader import load_bytes
-
-    _module().generate(tmp_path, 40, 5, "cov")
-    scenarios = {}
-    for p in sorted((tmp_path / "scenarios").rglob("*.yaml")):
-        doc = load_bytes(p.read_bytes()).data
-        scenarios[doc["id"]] = doc
+    # every row of both table shapes, every answer variant, both evidence forms
+    _module().generate(tmp_path, 700, "cov")
+    scenarios, fixtures = {}, []
+    for rel, _i, doc in _streams(tmp_path):
+        if rel.startswith("scenarios/"):
+            scenarios[doc["id"]] = doc
+        elif rel.startswith("fixtures/"):
+            fixtures.append((rel, doc))
     profile = builtin_profile()
     wrong, cases, rows = [], set(), {}
-    for p in sorted((tmp_path / "fixtures").rglob("*.yaml")):
-        fx = load_bytes(p.read_bytes()).data
-        verdict = evaluate(fx, scenarios[fx["scenario"]], profile)
+    for rel, fx in fixtures:
+        sid = fx.get("scenario") or fx.get("scenario_id")
+        verdict = _verdict(fx, scenarios[sid], profile)
         if (verdict.get("score"), verdict.get("row")) != (fx["expect"]["score"], fx["expect"]["row"]):
-            wrong.append((p.relative_to(tmp_path).as_posix(), fx["expect"], verdict))
-        cases.add(p.stem.rsplit("-", 1)[0] if p.stem[-1].isdigit() else p.stem)
-        rows.setdefault(fx["scenario"], set()).add(fx["expect"]["row"])
+            wrong.append((rel, fx["expect"], verdict))
+        name = rel.split("/")[-2] if rel.endswith(".json") else rel.split("/")[-1][:-5]
+        cases.add(("json" if rel.endswith(".json") else "yaml", name.rsplit("-", 1)[0]))
+        rows.setdefault(sid, set()).add(fx["expect"]["row"])
     assert wrong == []
-    assert sorted(cases) == sorted([
-        "correct", "correct-lowercase", "echo-then-own-words", "over-budget",
-        "no-final-answer", "partial-names-key", "partial-names-resource",
-        "partial-separate-sentences", "wrong", "echo-only", "deployment-band"])
+    every = ["correct", "correct-lowercase", "echo-then-own-words", "over-budget",
+             "no-final-answer", "partial-names-key", "partial-names-resource",
+             "partial-separate-sentences", "wrong", "echo-only", "deployment-band"]
+    assert sorted(cases) == sorted([(f, c) for f in ("json", "yaml") for c in every])
+    tables = {sid: doc for sid, doc in scenarios.items() if sid in rows or
+              "type" not in doc["scoring"]}
     assert rows == {sid: set(range(1, 6 if "composite" in doc["scoring"] else 5))
-                    for sid, doc in scenarios.items()}
+                    for sid, doc in tables.items()}
 
 
-@pytest.mark.skipif(not HAVE_EVALUATOR, reason="si_lint.evaluator is not importable yet")
-def test_generated_corpus_lints_clean(tmp_path):
-    _module().generate(tmp_path, 20, 5, "lint")
-    proc = subprocess.run([sys.executable, "-m", "si_lint.cli", "check", "--format", "json",
-                           "--no-cache", "."], cwd=tmp_path, capture_output=True, text=True,
+def _lint(root: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "si_lint.cli", "check", "--format", "json",
+                           "--no-cache", "."], cwd=root, capture_output=True, text=True,
                           check=False)
+
+
+def _speaks_the_published_shape() -> bool:
+    """Whether this checkout reads streams, the published scenario shape and artifacts."""
+    try:
+        from si_lint.corpus import classify
+        from si_lint.schemas import load_schema
+    except ImportError:  # pragma: no cover
+        return False
+    scoring = load_schema("scenario").get("properties", {}).get("scoring", {})
+    return (classify({"scenario_id": "x", "final_answer": "", "expect": {}}) == "fixture"
+            and "archetype_template" in json.dumps(scoring))
+
+
+@pytest.mark.skipif(not _speaks_the_published_shape(),
+                    reason="si-lint does not read the published shape yet (issue 10)")
+def test_generated_corpus_lints_clean(tmp_path):
+    _module().generate(tmp_path, 150, "lint")
+    proc = _lint(tmp_path)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["diagnostics"] == []
-    assert report["summary"] == {"files": 120, "errors": 0, "warnings": 0, "infos": 0}
+    assert report["summary"]["errors"] == report["summary"]["warnings"] == 0
+    assert report["summary"]["infos"] == 0
 
 
-# --- bench/run.py: options si-lint lacks are reported as n/a, never a crash -------------
+# --- bench/run.py: every goal row is printed; options si-lint lacks are n/a, never a crash
 
 FAKE_SI_LINT = """
 import sys
 if sys.argv[1:] == ["check", "--help"]:
     print("Usage: si-lint check [OPTIONS] [PATHS]...\\n  --format [text|json]")
     sys.exit(0)
-print('{"version": 1, "diagnostics": [], "summary": {"files": 6, "errors": 0, "warnings": 0, "infos": 0}}')
+if sys.argv[1] == "eval":
+    print('{"results": []}')
+    sys.exit(0)
+print('{"version": 1, "diagnostics": [], "summary": {"files": 14, "errors": 0, "warnings": 0, "infos": 0}}')
 """
 
 
-def test_runner_reports_missing_options_as_na(tmp_path):
+def test_runner_prints_every_goal_row_and_reports_missing_options(tmp_path):
     fake = tmp_path / "fake_si_lint.py"
     fake.write_text(FAKE_SI_LINT)
-    proc = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "run.py"), "--scenarios", "2", "--fixtures", "2",
-         "--jobs", "2", "--format", "json", "--si-lint", f"{sys.executable} {fake}",
-         "--yamllint", f"{sys.executable} -c pass"],
-        capture_output=True, text=True, check=False)
+    args = [sys.executable, str(REPO / "bench" / "run.py"), "--files", "14", "--no-big",
+            "--eval-artifacts", "8", "--quick", "--si-lint", f"{sys.executable} {fake}",
+            "--yamllint", f"{sys.executable} -c pass"]
+    proc = subprocess.run([*args, "--format", "json"], capture_output=True, text=True,
+                          check=False)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
-    m = report["measurements"]
-    assert (m["cold_cache"], m["warm"], m["one_file_changed"]) == (None, None, None)
-    assert m["cold_no_cache"]["summary"] == {"files": 6, "errors": 0, "warnings": 0,
-                                             "infos": 0}
+    goals = {g["key"]: g for g in report["goals"]}
+    assert list(goals) == ["cold_ratio", "cold_floor", "warm", "staged", "changed", "big_cold",
+                           "big_scaling", "big_rss", "eval_rate", "eval_rss", "i10_cold",
+                           "i10_warm"]
+    # no cache options: the cached rows are not measured; no --big: nor the 40,000 rows
+    for key in ("warm", "staged", "changed", "big_cold", "big_scaling", "big_rss", "i10_warm"):
+        assert (goals[key]["measured"], goals[key]["met"]) == (None, None), key
+    for key in ("cold_ratio", "cold_floor", "eval_rate", "eval_rss", "i10_cold"):
+        assert goals[key]["measured"] is not None, key
+    assert report["corpus"]["small"]["files"] == 14
     assert report["si_lint"]["options"] == {"check": True, "no_cache": False,
-                                            "cache_dir": False, "jobs": False,
-                                            "format_json": True}
+                                            "cache_dir": False, "jobs": False}
     assert report["notes"] == [
-        "si-lint check has no --jobs: --jobs 2 ignored",
-        "si-lint check has no --no-cache: cold run may use a cache",
-        "si-lint has no cache (no --no-cache option): cache runs n/a",
+        "1 round(s) only (--quick/--repeats): medians of fewer than 3",
+        "si-lint has no --no-cache/--cache-dir: cache runs not measured",
+        "--no-big: the 40,000-file rows are not measured",
     ]
-    assert [(g["measured"], g["ok"]) for g in report["goals"][1:3]] == [(None, None),
-                                                                        (None, None)]
-    assert report["corpus"]["files"] == 6
+    cold = report["measurements"]["si-lint check --no-cache (cold, --jobs 2)"]
+    assert cold["summary"] == {"files": 14, "errors": 0, "warnings": 0, "infos": 0}
+    md = subprocess.run(args, capture_output=True, text=True, check=False).stdout
+    for g in report["goals"]:
+        assert f"| {g['figure']} |" in md
+    assert "| 40,000 files cold, --jobs 2 | n/a | <= 10 s | not measured |" in md

@@ -225,19 +225,19 @@ def test_unchanged_recheck_reuses_the_run_and_follows_any_change(tmp_path):
 
 def test_cached_runs_are_served_from_the_cache(tmp_path, monkeypatch):
     """After one run, an edit to one file re-processes that file alone."""
-    import si_lint.engine as engine
+    import si_lint.pipeline.perfile as perfile
 
     write_files(tmp_path, {f"n{i}.yaml": f"title: {i}\n" for i in range(5)})
     run_cli(["check"], tmp_path)
     write_files(tmp_path, {"n3.yaml": "title: 3\ntitle: again\n"})
     processed = []
-    real = engine._work
+    real = perfile._work
 
-    def spy(item):
-        processed.append(os.path.basename(item[0]))
-        return real(item)
+    def spy(i):
+        processed.append(os.path.basename(perfile._WORKER["sources"][i].abspath))
+        return real(i)
 
-    monkeypatch.setattr(engine, "_work", spy)
+    monkeypatch.setattr(perfile, "_work", spy)
     code, out, _ = run_cli(["check", "--format", "json", "--jobs", "1"], tmp_path)
     assert processed == ["n3.yaml"]
     assert diag_tuples(json.loads(out)) == [("SI002", "n3.yaml", 2, 1)]

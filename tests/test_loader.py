@@ -59,9 +59,32 @@ def test_tags_outside_core_schema():
     assert loaded.data["c"] == "1"
 
 
-def test_second_document_is_reported_at_its_marker():
-    loaded = load_text("a: 1\n---\nb: 2\n")
-    assert codes(loaded) == [("SI003", 2, 1)]
+def test_a_stream_is_its_documents_with_positions_inside_the_file():
+    text = ("# header: no document\n\n---\na: 1\n---\n# only a comment\n---\n"
+            "b: 2\nb: 3\nc: [1]\n---\nd: ~\n")
+    loaded = load_text(text)
+    # the comment-only prefix is no document; the comment-only 2nd one is skipped but
+    # counted; an explicit null is a document
+    assert [(d.index, d.data) for d in loaded.documents] == [
+        (0, {"a": 1}), (2, {"b": 2, "c": [1]}), (3, {"d": None})]
+    assert loaded.documents[1].pos.key(("b",)) == (8, 1)
+    assert loaded.documents[1].pos.value(("c", 0)) == (10, 5)
+    assert [(d.code, d.line, d.col, d.document) for d in loaded.findings] == [("SI002", 9, 1, 2)]
+    assert loaded.starts == [2, 4, 6, 10]
+    assert loaded.data == {"a": 1}  # the first document, for one-document callers
+
+
+def test_aliases_do_not_cross_documents():
+    loaded = load_text("a: &x 1\n---\nb: *x\n")
+    assert loaded.failed and codes(loaded) == [("SI001", 3, 4)]
+
+
+def test_dashes_line_inside_a_block_scalar_is_SI008():
+    text = "---\nid: a\ndescription: |\n  first part\n  ---\n  second part\nnote: >-\n    ok\n---\nid: b\n"
+    loaded = load_text(text)
+    assert [(d.code, d.line, d.col, d.document) for d in loaded.findings] == [("SI008", 5, 3, 0)]
+    assert [d.data["id"] for d in loaded.documents] == ["a", "b"]
+    assert "second part" in loaded.documents[0].data["description"]
 
 
 def test_parse_error_position():

@@ -142,7 +142,7 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
     return Diag("SI409", ("scoring",),
                 f"fixtures and probes of `{sid}` not evaluated: its table needs {names}, "
                 f"which {verb} no trusted implementation",
-                file=doc.relpath,
+                file=doc.relpath, document=doc.index,
                 help="run `si-lint check --trust-implementations` to import and run the "
                      "profile's implementations")
 
@@ -163,7 +163,7 @@ def _plans(corpus, ctx) -> tuple[dict[str, _Plan], list[Diag]]:
 def _problem_diag(doc, path: tuple, message: str) -> Diag:
     on = "value" if path and isinstance(path[-1], str) else "key"
     return Diag("SI408", tuple(path), f"evidence is malformed for evaluation: {message}",
-                on=on, file=doc.relpath,
+                on=on, file=doc.relpath, document=doc.index,
                 help="each event is a mapping with a string `kind`; `text`/`response` are "
                      "strings")
 
@@ -189,7 +189,8 @@ def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
             "no `expect.score`"
         out.append(Diag("SI401", where,
                         f"fixture cannot be scored ({verdict.get('error')}); {wanted}",
-                        on="value" if "score" in expect else "key", file=doc.relpath,
+                        on="value" if "score" in expect else "key",
+                        file=doc.relpath, document=doc.index,
                         help="fix the evidence or the table so that the fixture gets a verdict"))
         return out
     score, row = verdict["score"], verdict["row"]
@@ -199,14 +200,14 @@ def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
         out.append(Diag("SI401", ("expect", "score"),
                         f"fixture scores {score!r} at {_row_text(plan.table, row - 1)}, but "
                         f"`expect.score` is {expect['score']!r}",
-                        on="value", file=doc.relpath, related=related,
+                        on="value", file=doc.relpath, document=doc.index, related=related,
                         help="the table and the fixture disagree: fix the table, the "
                              "evidence, or the expectation"))
     if exp_row is not None and row != exp_row:
         out.append(Diag("SI402", ("expect", "row"),
                         f"fixture fired {_row_text(plan.table, row - 1)}, but `expect.row` is "
                         f"{exp_row}",
-                        on="value", file=doc.relpath, related=related,
+                        on="value", file=doc.relpath, document=doc.index, related=related,
                         help="the table and the fixture disagree: fix the table, the "
                              "evidence, or the expectation"))
     return out
@@ -217,17 +218,19 @@ def _fired(plan: _Plan, row: int) -> Related:
     template (the template itself lives in the profile)."""
     if plan.composite:
         return Related(plan.doc.relpath, ("scoring", "composite", "table", row - 1),
-                       f"row {row} of the scenario's table fired")
+                       f"row {row} of the scenario's table fired", document=plan.doc.index)
     template = plan.scenario["scoring"].get("template")
     return Related(plan.doc.relpath, ("scoring",),
-                   f"row {row} of template {template} fired for this binding")
+                   f"row {row} of template {template} fired for this binding",
+                   document=plan.doc.index)
 
 
 #: bump when what a dry run reports changes (it is part of every memo key)
 MEMO_VERSION = "si-dryrun/2"
 
 
-@corpus_check("SI401", "SI402", "SI403", "SI404", "SI405", "SI406", "SI407", "SI408", "SI409")
+@corpus_check("SI401", "SI402", "SI403", "SI404", "SI405", "SI406", "SI407", "SI408", "SI409",
+              stage="dryrun")
 def dry_runs(corpus, ctx):
     """Every scenario (its first definition, in path order) with the fixtures that name it.
     The table is compiled once per scenario for its fixtures and probes. A scenario's
@@ -250,9 +253,9 @@ def dry_runs(corpus, ctx):
         if memo is None or not doc.sha or not all(f.sha for f in fixtures):
             yield from compute()
             continue
-        parts = [MEMO_VERSION, sid, doc.relpath, doc.sha, str(required)]
+        parts = [MEMO_VERSION, sid, doc.relpath, str(doc.index), doc.sha, str(required)]
         for f in fixtures:
-            parts += (f.relpath, f.sha)
+            parts += (f.relpath, str(f.index), f.sha)
         # one short digest: the memo table is loaded on every run
         key = (MEMO_VERSION, hashlib.sha256("\0".join(parts).encode()).hexdigest())
         yield from memo(key, compute)
@@ -266,7 +269,7 @@ def _scenario_dry_run(sid: str, doc, fixtures: list, profile, required: bool) ->
         return [plan]
     out: list[Diag] = []
     for fdoc in fixtures:
-        plan.fixtures.append(fdoc.relpath)
+        plan.fixtures.append(fdoc.label)
         out.extend(_fixture_diags(fdoc, plan.scenario, plan, profile))
     out.extend(_coverage(sid, plan, required))
     out.extend(_probe_diags(plan, profile))
@@ -287,7 +290,7 @@ def _coverage(sid: str, plan: _Plan, required: bool) -> list[Diag]:
         out.append(Diag("SI403", path,
                         f"{_row_text(plan.table, i)} of {where} is exercised by no fixture "
                         f"of `{sid}`",
-                        file=plan.doc.relpath, severity=severity,
+                        file=plan.doc.relpath, document=plan.doc.index, severity=severity,
                         help="add a fixture whose evidence fires this row"))
     return out
 
@@ -301,5 +304,6 @@ def _probe_diags(plan: _Plan, profile) -> list[Diag]:
         message = probe.check(verdict, plan.table)
         if message:
             out.append(Diag(probe.code, ("scoring",), f"probe: {message}",
-                            file=plan.doc.relpath, help=PROBE_HELP.get(probe.code)))
+                            file=plan.doc.relpath, document=plan.doc.index,
+                            help=PROBE_HELP.get(probe.code)))
     return out

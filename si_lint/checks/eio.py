@@ -25,4 +25,4 @@ def eio_corpus_rules(corpus, ctx):
 def eio_fixtures(corpus, ctx):
     index = refs.index_of(corpus.of_kind("eio-module"))
     for doc in corpus.of_kind("eio-input"):
-        yield from lint.fixture_diags(doc.relpath, doc.data, index)
+        yield from lint.fixture_diags(doc.relpath, doc.data, index, doc.index)

@@ -28,7 +28,7 @@ from typing import Any
 
 from si_lint.checks.base import corpus_check
 from si_lint.findings import Diag, Related
-from si_lint.graph import (DECLARES, REFERENCES_DEVIATION, TESTS, edges_of, node_id)
+from si_lint.graph import DECLARES, REFERENCES_DEVIATION, TESTS, doc_ref, edges_of, node_id
 
 
 def _scenario_docs(corpus):
@@ -44,14 +44,15 @@ def duplicate_scenario_ids(corpus, ctx):
         node = graph.nodes.get(node_id("scenario", sid))
         if node is None:
             continue
-        defined_in = node.get("defined_in") or []
-        first = defined_in[0] if defined_in else doc.relpath
-        if first == doc.relpath:
+        first = corpus.scenarios.get(sid, doc)
+        if first is doc:
             continue
-        yield Diag("SI301", ("id",), f"duplicate scenario id `{sid}`: already defined in {first}",
-                   on="value", file=doc.relpath,
+        where = first.relpath + (f" (document {first.index})" if first.multi else "")
+        yield Diag("SI301", ("id",), f"duplicate scenario id `{sid}`: already defined in {where}",
+                   on="value", file=doc.relpath, document=doc.index,
                    help="give this scenario an id of its own (ids are unique in the corpus)",
-                   related=(Related(first, ("id",), "first defined here", on="value"),))
+                   related=(Related(first.relpath, ("id",), "first defined here", on="value",
+                                    document=first.index),))
 
 
 @corpus_check("SI302")
@@ -65,7 +66,7 @@ def duplicate_deviation_ids(corpus, ctx):
         done.add(snode)
         first: dict[tuple[str, str], tuple] = {}
         for dnode, edge in edges_of(graph, snode, DECLARES):
-            key = (edge["file"], dnode)
+            key = (edge["file"], edge.get("document"), dnode)
             path = edge["path"] + ("id",)
             if key not in first:
                 first[key] = path
@@ -73,10 +74,10 @@ def duplicate_deviation_ids(corpus, ctx):
             did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
             yield Diag("SI302", path, f"duplicate deviation id `{did}` in this scenario "
                        f"(the first, {_fmt(first[key][:3])}, is the one a factor binds to)",
-                       on="value", file=edge["file"],
+                       on="value", file=edge["file"], document=edge.get("document"),
                        help="give each deviation an id of its own",
                        related=(Related(edge["file"], first[key], "first declared here",
-                                        on="value"),))
+                                        on="value", document=edge.get("document")),))
 
 
 def _fmt(path) -> str:
@@ -91,7 +92,7 @@ def unknown_scenario(corpus, ctx):
     known = None
     for kind, rel in (("fixture", TESTS), ("evidence", "records")):
         for doc in corpus.of_kind(kind):
-            nid = node_id(kind, doc.relpath)
+            nid = node_id(kind, doc.label)
             if nid not in graph:
                 continue
             for snode, edge in edges_of(graph, nid, rel):
@@ -102,7 +103,7 @@ def unknown_scenario(corpus, ctx):
                     known = sorted(corpus.scenarios)
                 close = difflib.get_close_matches(sid, known, n=1, cutoff=0.8)
                 yield Diag("SI303", ("scenario",), f"{kind} names an unknown scenario `{sid}`",
-                           on="value", file=doc.relpath,
+                           on="value", file=doc.relpath, document=doc.index,
                            help=(f"did you mean `{close[0]}`?" if close else
                                  "name the `id` of a scenario in the corpus"))
 
@@ -116,25 +117,27 @@ def unreferenced_deviation(corpus, ctx):
     graph = corpus.graph
     done: set[str] = set()
     docs = _scenario_docs(corpus)
-    form_b = {d.relpath for d in docs if _form_b(d.data.get("scoring"))}
+    form_b = {doc_ref(d) for d in docs if _form_b(d.data.get("scoring"))}
     for doc in docs:
         snode = node_id("scenario", doc.data["id"])
         if snode in done:
             continue
         done.add(snode)
-        referenced = {(e["file"], d) for d, e in edges_of(graph, snode, REFERENCES_DEVIATION)}
-        seen: set[tuple[str, str]] = set()
+        referenced = {(e["file"], e.get("document"), d)
+                      for d, e in edges_of(graph, snode, REFERENCES_DEVIATION)}
+        seen: set[tuple] = set()
         for dnode, edge in edges_of(graph, snode, DECLARES):
-            key = (edge["file"], dnode)
+            key = (edge["file"], edge.get("document"), dnode)
             if key in seen:  # a repeated id is SI302
                 continue
             seen.add(key)
-            if edge["file"] not in form_b or key in referenced:
+            if (edge["file"], edge.get("document")) not in form_b or key in referenced:
                 continue
             did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
             yield Diag("SI304", edge["path"],
                        f"deviation `{did}` is referenced by no factor: a contributing factor "
                        "the scoring never asks for", file=edge["file"],
+                       document=edge.get("document"),
                        help=f"bind a factor to it (`ref: {did}`), or remove the deviation")
 
 
@@ -176,7 +179,7 @@ def single_signal(corpus, ctx):
             named = ", ".join(f"`{i}`" for i in ids if isinstance(i, str))
             what = f"declares {n} deviations" + (f" ({named})" if named else "")
         yield Diag("SI305", path, f"single-signal archetype {arch} {what}; it needs exactly one",
-                   on=on, file=doc.relpath,
+                   on=on, file=doc.relpath, document=doc.index,
                    help="a C-DA-* scenario injects exactly one deviation; split it into one "
                         "scenario per deviation, or use a multi-signal archetype")
 
@@ -195,6 +198,7 @@ def scenario_without_fixtures(corpus, ctx):
         if any(True for _ in edges_of(graph, snode, TESTS, incoming=True)):
             continue
         yield Diag("SI306", ("id",), f"scenario `{sid}` has no fixtures",
-                   on="value", file=doc.relpath, severity="error" if required else None,
+                   on="value", file=doc.relpath, document=doc.index,
+                   severity="error" if required else None,
                    help="add fixtures (evidence with `expect`) that exercise every row of "
                         "its table")

@@ -47,4 +47,4 @@ def implementations(corpus, ctx):
                        line=f.line, col=f.col, help=HELP.get(f.code))
         else:
             yield Diag(f.code, f.registry_path, f.message, on=f.on, file=doc.relpath,
-                       help=HELP.get(f.code))
+                       document=doc.index, help=HELP.get(f.code))

@@ -87,8 +87,8 @@ def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero,
     cross-file checks always see the whole corpus under the corpus root.
 
     Exit status: 0 no finding at or above --fail-on, 1 such findings, 2 usage error."""
-    from ..engine import Options
     from ..errors import UsageError
+    from ..pipeline import Options
     from ..report import render
     from ..report.output import write, write_file
 
@@ -180,7 +180,7 @@ def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero,
 
 
 def _run(paths, options, stdin):
-    from ..engine import run
+    from ..pipeline import run
 
     if stdin is None:
         return run(paths, options)

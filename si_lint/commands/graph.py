@@ -1,7 +1,7 @@
 """`si-lint graph [PATHS]`: export the corpus reference graph (SPEC §7).
 
-The corpus is built exactly as ``check`` builds it (``si_lint.engine.run``: the whole corpus
-under the root, the profile in use), then the graph is exported; no findings are printed.
+The corpus is built exactly as ``check`` builds it (``si_lint.pipeline.build_corpus``: the
+whole corpus under the root, the profile in use, no check run), then the graph is exported.
 With PATHS other than the default, the export keeps the nodes defined in the named files
 and the references made there, plus the nodes those references point at.
 
@@ -152,7 +152,7 @@ def restrict(graph, corpus, paths: list[str], cwd: Path):
     def named(relpath: str | None) -> bool:
         if not relpath:
             return False
-        doc = corpus.by_path.get(relpath)
+        doc = corpus.doc(relpath)
         ap = doc.abspath if doc is not None else os.path.abspath(cwd / relpath)
         ap = os.path.abspath(ap)
         return any(ap == r or ap.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
@@ -182,30 +182,30 @@ def command(paths, fmt, focus_node, output):
     lists, deviations, fixtures and evidence, and every reference between them (with the
     file, line and column where it is made). Missing nodes are references to nothing."""
     from ..corpus import ConfigError
-    from ..engine import Options, UsageError, run
+    from ..pipeline import Options, UsageError, build_corpus
 
     if fmt == "svg" and shutil.which("dot") is None:
         click.echo("si-lint: Graphviz `dot` is not installed; use --format dot", err=True)
         sys.exit(2)
     cwd = Path.cwd()
     try:
-        result = run(list(paths), Options(use_cache=False))
+        corpus, _selection = build_corpus(list(paths), Options(use_cache=False))
     except (UsageError, ConfigError) as exc:
         click.echo(f"si-lint: {exc}", err=True)
         sys.exit(2)
     from ..graph import resolve_positions
 
-    graph = resolve_positions(result.corpus.graph, result.corpus)
+    graph = resolve_positions(corpus.graph, corpus)
     if paths:
-        graph = restrict(graph, result.corpus, list(paths), cwd)
+        graph = restrict(graph, corpus, list(paths), cwd)
     if focus_node:
-        nid = resolve_node(result.corpus.graph, focus_node)
+        nid = resolve_node(corpus.graph, focus_node)
         if nid is None:
             click.echo(f"si-lint: --focus: no node `{focus_node}` in the graph "
                        "(ids look like `scenario:<id>`, `template:C-DA-001`, "
                        "`fixture:<path>`)", err=True)
             sys.exit(2)
-        graph = focus(result.corpus.graph, nid)
+        graph = focus(corpus.graph, nid)
     if fmt == "json":
         text = to_json(graph)
     elif fmt == "graphml":

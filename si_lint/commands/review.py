@@ -31,8 +31,8 @@ def command(path, base, profile, fmt, output, trust_implementations):
     import tempfile
     from pathlib import Path
 
-    from ..corpus import ConfigError, discover, load_config
-    from ..engine import load_document
+    from ..corpus import ConfigError, load_config
+    from ..pipeline import Options, UsageError, build_corpus
     from ..review.reach import CorpusView
     from ..review.render import render
     from ..review.run import ReviewError, build_report, exit_status, resolve_base, resolve_head
@@ -48,14 +48,15 @@ def command(path, base, profile, fmt, output, trust_implementations):
         head = resolve_head(profile, config, cwd, trust_implementations)
         with tempfile.TemporaryDirectory(prefix="si-lint-review-") as tmp:
             base_side = resolve_base(base, head, cwd, trust_implementations, Path(tmp))
-            files, _problems = discover(config.root, config, cwd)
-            docs = [load_document(f, cwd) for f in files]
+            corpus, _sel = build_corpus([str(target)], Options(use_cache=False), cwd,
+                                        config=config)
+            docs = corpus.documents
             for d in docs:
                 if head.directory is not None and _under(d.abspath, head.directory):
                     d.profile_asset = True
             view = CorpusView.from_documents(docs)
             report = build_report(base_side, head, view, cwd, trust_implementations)
-    except (ReviewError, ConfigError) as exc:
+    except (ReviewError, ConfigError, UsageError) as exc:
         click.echo(f"si-lint: {exc}", err=True)
         sys.exit(2)
 

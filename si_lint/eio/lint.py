@@ -238,19 +238,20 @@ def _imports(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
             yield Diag("EIO103", ("imports", imp.index, "version"),
                        f"imports `{imp.module}` {imp.version}, but the corpus has it at "
                        f"version {have}", on="value", severity="error", file=m.relpath,
+                       document=m.document,
                        related=tuple(_related_value(o.relpath, ("eio", "version"),
-                                                  f"`{imp.module}` {o.version}")
+                                                  f"`{imp.module}` {o.version}", o.document)
                                      for o in imp.others),
                        help="import the version the corpus holds, or add that version")
         else:
             yield Diag("EIO103", ("imports", imp.index, "module"),
                        f"imported module `{imp.module}` is not in the corpus; references "
-                       "into it cannot be checked", on="value", file=m.relpath,
+                       "into it cannot be checked", on="value", file=m.relpath, document=m.document,
                        help="add the module to the corpus so its references resolve")
 
 
-def _related_value(file: str, path: tuple, message: str) -> Related:
-    return Related(file, path, message, on="value")
+def _related_value(file: str, path: tuple, message: str, document: int | None = None) -> Related:
+    return Related(file, path, message, on="value", document=document)
 
 
 def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
@@ -262,7 +263,7 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
             if ref.target not in crit_ids:
                 yield Diag("EIO102", ref.path,
                            f"`{ref.what}` names `{ref.target}`, which is no criterion of "
-                           "this module", on=ref.on, file=m.relpath,
+                           "this module", on=ref.on, file=m.relpath, document=m.document,
                            help="name a criterion of the module's `context_criteria`")
             continue
         if ref.target not in scope.concepts:
@@ -270,13 +271,13 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                 yield Diag("EIO117", ref.path,
                            f"`{ref.what}` names `{ref.target}`, not found in the corpus; it "
                            f"may be defined by {_names(absent)}, which the corpus lacks",
-                           on=ref.on, file=m.relpath,
+                           on=ref.on, file=m.relpath, document=m.document,
                            help="add the imported modules to the corpus to check it")
             else:
                 yield Diag("EIO102", ref.path,
                            f"`{ref.what}` names `{ref.target}`, which is defined neither by "
                            "this module nor by any module it imports", on=ref.on,
-                           file=m.relpath,
+                           file=m.relpath, document=m.document,
                            help="define the concept, import the module that defines it, or "
                                 "fix the id")
             continue
@@ -285,6 +286,7 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                        f"`evaluates` names `{ref.target}`, which is not "
                        f"`{model.ARTIFACT_ROOT}` nor a descendant of it: a criterion "
                        "evaluates context artifacts only", on=ref.on, file=m.relpath,
+                       document=m.document,
                        help=f"name an artifact concept (a descendant of {model.ARTIFACT_ROOT})")
 
 
@@ -314,19 +316,20 @@ def _probe(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
         yield Diag("EIO115", path,
                    f"probe: a blank artifact scores above 0 on checklist criterion `{cid}` "
                    f"({shown}); a blank artifact must satisfy none of its controls",
-                   file=m.relpath,
+                   file=m.relpath, document=m.document,
                    help="remove the terms that a blank text contains (empty or whitespace)")
 
 
 def _cycle(cyc: refs.Cycle) -> Diag:
-    file, path = cyc.edges[0]
+    file, document, path = cyc.edges[0]
     ring = " → ".join(cyc.nodes + (cyc.nodes[0],))
     what = "concept parents" if cyc.kind == "concept" else "module imports"
     return Diag("EIO113", path, f"cycle in {what}: {ring}",
-                on="value" if cyc.kind == "concept" else "key", file=file,
+                on="value" if cyc.kind == "concept" else "key", file=file, document=document,
                 related=tuple(Related(f, p, "part of the cycle",
-                                      on="value" if cyc.kind == "concept" else "key")
-                              for f, p in cyc.edges[1:]),
+                                      on="value" if cyc.kind == "concept" else "key",
+                                      document=d)
+                              for f, d, p in cyc.edges[1:]),
                 help="break the cycle: a concept hierarchy and an import graph are acyclic")
 
 
@@ -334,7 +337,8 @@ def _cycle(cyc: refs.Cycle) -> Diag:
 # EIO fixtures
 
 
-def fixture_diags(relpath: str, data: Any, index: refs.Index) -> Iterator[Diag]:
+def fixture_diags(relpath: str, data: Any, index: refs.Index,
+                  document: int | None = None) -> Iterator[Diag]:
     """EIO401 for one EIO input with ``expect`` (nothing for one without)."""
     if not isinstance(data, dict) or "expect" not in data:
         return
@@ -345,15 +349,16 @@ def fixture_diags(relpath: str, data: Any, index: refs.Index) -> Iterator[Diag]:
     if not mods:
         yield Diag("EIO401", ("module",),
                    f"module `{mid}` is not in the corpus: the expectations cannot be checked",
-                   on="value", file=relpath,
+                   on="value", file=relpath, document=document,
                    help="add the module to the corpus, or fix the module id")
         return
     mod = mods[0]
     result = evaluator.evaluate_input(mod.data, data, index.import_parents(mod))
-    related = (Related(mod.relpath, ("eio", "id"), f"module `{mid}`", on="value"),)
+    related = (Related(mod.relpath, ("eio", "id"), f"module `{mid}`", on="value",
+                       document=mod.document),)
     for path, message in evaluator.compare_expect(result, data.get("expect")):
         yield Diag("EIO401", path, message, on="value" if len(path) > 1 else "key",
-                   file=relpath, related=related,
+                   file=relpath, document=document, related=related,
                    help="fix the expectation if the module changed on purpose; otherwise "
                         "the module or the input is wrong")
 

@@ -23,6 +23,12 @@ Path = tuple
 class Module:
     relpath: str
     data: Any
+    #: the document's index in a file that holds more than one, else None
+    document: int | None = None
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.relpath, self.document or 0)
 
     @property
     def id(self) -> str | None:
@@ -74,7 +80,7 @@ class Index:
     def closure(self, m: Module) -> tuple[list[Module], bool]:
         """The modules ``m`` imports, transitively, in breadth-first order (``m`` excluded),
         and whether every import along the way resolved."""
-        seen = {m.relpath}
+        seen = {m.key}
         order: list[Module] = []
         complete = True
         frontier = [m]
@@ -85,8 +91,8 @@ class Index:
                     if imp.target is None:
                         complete = False
                         continue
-                    if imp.target.relpath not in seen:
-                        seen.add(imp.target.relpath)
+                    if imp.target.key not in seen:
+                        seen.add(imp.target.key)
                         order.append(imp.target)
                         nxt.append(imp.target)
             frontier = nxt
@@ -123,7 +129,8 @@ class Scope:
 
 def index_of(documents: Iterable[Any]) -> Index:
     """An :class:`Index` over corpus documents (anything with ``relpath`` and ``data``)."""
-    return Index([Module(d.relpath, d.data) for d in documents])
+    return Index([Module(d.relpath, d.data, d.index if getattr(d, "multi", False) else None)
+                  for d in documents])
 
 
 # ----------------------------------------------------------------------------------------
@@ -186,7 +193,8 @@ def artifact_descent(entry: str, parents: Mapping[str, str | None]) -> bool | No
 class Cycle:
     kind: str  # "concept" or "import"
     nodes: tuple[str, ...]  # in cycle order, starting at the reported edge's source
-    edges: tuple[tuple[str, Path], ...]  # (relpath, document path) of each edge, same order
+    #: (relpath, document index or None, document path) of each edge, same order
+    edges: tuple[tuple[str, int | None, Path], ...]
 
 
 def _cycles(graph: nx.DiGraph, kind: str) -> list[Cycle]:
@@ -197,15 +205,20 @@ def _cycles(graph: nx.DiGraph, kind: str) -> list[Cycle]:
             if not graph.has_edge(n, n):
                 continue
         sub = graph.subgraph(comp)
-        start = min(sub.edges, key=lambda e: sub.edges[e]["loc"])[0]
+        start = min(sub.edges, key=lambda e: _loc_key(sub.edges[e]["loc"]))[0]
         edges = nx.find_cycle(sub, source=start)
         # rotate so that the cycle starts at its smallest location
-        locs = [sub.edges[u, v]["loc"] for u, v in edges]
+        locs = [_loc_key(sub.edges[u, v]["loc"]) for u, v in edges]
         k = locs.index(min(locs))
         edges = edges[k:] + edges[:k]
         out.append(Cycle(kind, tuple(u for u, _ in edges),
                          tuple(sub.edges[u, v]["loc"] for u, v in edges)))
-    return sorted(out, key=lambda c: c.edges[0])
+    return sorted(out, key=lambda c: _loc_key(c.edges[0]))
+
+
+def _loc_key(loc: tuple) -> tuple:
+    file, document, path = loc
+    return (file, document or 0, path)
 
 
 def concept_cycles(index: Index) -> list[Cycle]:
@@ -214,7 +227,7 @@ def concept_cycles(index: Index) -> list[Cycle]:
         for i, c in model.items(m.data, "concepts"):
             cid, parent = c.get("id"), c.get("parent")
             if isinstance(cid, str) and isinstance(parent, str) and not g.has_edge(cid, parent):
-                g.add_edge(cid, parent, loc=(m.relpath, ("concepts", i, "parent")))
+                g.add_edge(cid, parent, loc=(m.relpath, m.document, ("concepts", i, "parent")))
     return _cycles(g, "concept")
 
 
@@ -225,7 +238,7 @@ def import_cycles(index: Index) -> list[Cycle]:
             continue
         for i, mid, _ in model.imports(m.data):
             if mid in index.by_id and not g.has_edge(m.id, mid):
-                g.add_edge(m.id, mid, loc=(m.relpath, ("imports", i)))
+                g.add_edge(m.id, mid, loc=(m.relpath, m.document, ("imports", i)))
     return _cycles(g, "import")
 
 
@@ -240,24 +253,25 @@ def graph_edges(index: Index) -> Iterator[tuple[str, str, str, dict]]:
     for m in index.modules:
         if m.id is None:
             continue
+        where = {"file": m.relpath} if m.document is None else {"file": m.relpath,
+                                                                  "document": m.document}
         me = f"eio-module:{m.id}@{m.version}"
         for imp in index.imports_of(m):
             tgt = (f"eio-module:{imp.target.id}@{imp.target.version}" if imp.target
                    else f"eio-module:{imp.module}@{imp.version}")
-            yield me, tgt, "imports", {"file": m.relpath, "path": ("imports", imp.index),
+            yield me, tgt, "imports", {**where, "path": ("imports", imp.index),
                                        "version": imp.version, "resolved": imp.target is not None}
         for section, prefix in (("concepts", "eio-concept"), ("relations", "eio-relation"),
                                 ("context_criteria", "eio-criterion"), ("profiles", "eio-profile")):
             for i, item in model.items(m.data, section):
                 if isinstance(item.get("id"), str):
-                    yield me, f"{prefix}:{item['id']}", "defines", {"file": m.relpath,
-                                                                   "path": (section, i)}
+                    yield me, f"{prefix}:{item['id']}", "defines", {**where, "path": (section, i)}
         for ref in references(m.data):
             src = _owner(ref.path, m.data)
             if src is None:
                 continue
             prefix = "eio-concept" if ref.namespace == "concept" else "eio-criterion"
-            yield src, f"{prefix}:{ref.target}", ref.what, {"file": m.relpath, "path": ref.path}
+            yield src, f"{prefix}:{ref.target}", ref.what, {**where, "path": ref.path}
 
 
 def _owner(path: Path, data: Any) -> str | None:

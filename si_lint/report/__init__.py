@@ -1,7 +1,7 @@
 """Report stage: findings → text, JSON, SARIF, JUnit, GitHub annotations, GitLab Code Quality.
 
 Each format is a module ``si_lint.report.<name>`` with ``render(result) -> str``
-(``result`` is an :class:`si_lint.engine.RunResult`), imported only when used.
+(``result`` is a :class:`si_lint.pipeline.RunResult`), imported only when used.
 """
 
 from __future__ import annotations

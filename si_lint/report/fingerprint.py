@@ -27,35 +27,31 @@ from ..source import SourceCache
 VERSION = "v1"
 
 
-def _documents(path: str, corpus) -> list:
-    """The documents of one file, in order (an empty list when the corpus is not at hand)."""
+def _ids_from_corpus(path: str, corpus) -> dict[int, str | None] | None:
+    """Scenario ids of a file's documents by document index (None: the file is not in the
+    corpus at hand)."""
     if corpus is None:
-        return []
-    docs = getattr(corpus, "documents_of", None)
-    if callable(docs):
-        return list(docs(path))
-    doc = corpus.by_path.get(path)
-    return [doc] if doc is not None else []
+        return None
+    docs = getattr(corpus, "by_file", {}).get(path)
+    if not docs:
+        return None
+    return {getattr(d, "index", 0): _id_of(getattr(d, "data", None)) for d in docs}
 
 
-def _ids_from_file(path: str) -> list:
+def _ids_from_file(path: str) -> dict[int, str | None]:
     """Scenario ids of a file's documents, read from the file itself (used when the run was
     answered from the run cache and no corpus was built)."""
     from ..loader import load_bytes
-
     from ..source import read_source
 
     raw = read_source(path)
     if raw is None:
-        return []
+        return {}
     try:
         loaded = load_bytes(raw)
     except Exception:  # noqa: BLE001 - a report never fails on an unreadable file
-        return []
-    datas = getattr(loaded, "documents", None)
-    if datas is None:
-        datas = [loaded.data]
-    return [_id_of(d) for d in datas]
+        return {}
+    return {d.index: _id_of(d.data) for d in loaded.documents}
 
 
 def _id_of(data) -> str | None:
@@ -75,7 +71,7 @@ class Fingerprinter:
         self.root = Path(config.root) if config is not None else None
         self.cwd = (cwd or Path.cwd()).resolve()
         self.sources = SourceCache()
-        self._ids: dict[str, list] = {}
+        self._ids: dict[str, dict] = {}
 
     def rel(self, path: str) -> str:
         if self.root is None:
@@ -88,13 +84,9 @@ class Fingerprinter:
         index = getattr(f, "document", None)
         index = index if isinstance(index, int) else 0
         if f.path not in self._ids:
-            docs = _documents(f.path, self.corpus)
-            if docs:
-                self._ids[f.path] = [_id_of(getattr(d, "data", None)) for d in docs]
-            else:
-                self._ids[f.path] = _ids_from_file(f.path)
-        ids = self._ids[f.path]
-        sid = ids[index] if 0 <= index < len(ids) else None
+            ids = _ids_from_corpus(f.path, self.corpus)
+            self._ids[f.path] = ids if ids is not None else _ids_from_file(f.path)
+        sid = self._ids[f.path].get(index)
         return f"id:{sid}" if sid else f"doc:{index}"
 
     def identities(self, findings) -> list[tuple[str, str, str, str, int]]:

@@ -75,7 +75,7 @@ def render(result, fail_on: str = "error", **_options) -> str:
 
     catalogue = rules()
     checks = all_checks()
-    by_path = result.corpus.by_path if result.corpus is not None else {}
+    docs_of = result.corpus.by_file if result.corpus is not None else {}
     config = result.config
     threshold = SEVERITY_RANK[fail_on]
     by_file: dict[str, list] = {}
@@ -86,8 +86,10 @@ def render(result, fail_on: str = "error", **_options) -> str:
     total_tests = total_failures = 0
     for path in _reported_files(result):
         findings = by_file.get(path, [])
-        doc = by_path.get(path)
-        ran = codes_run_on(doc, checks, LOADER_CODES) if path.endswith((".yaml", ".yml", ".json")) else set()
+        ran = set()
+        if path.endswith((".yaml", ".yml", ".json")):  # the rules run on any of its documents
+            for doc in docs_of.get(path) or [None]:
+                ran |= codes_run_on(doc, checks, LOADER_CODES)
         ran = {c for c in ran if _enabled(config, c)}
         with_findings = {f.code for f in findings}
         cases = []

@@ -34,7 +34,7 @@ class CorpusView:
     @classmethod
     def from_documents(cls, documents: Iterable[Any]) -> "CorpusView":
         view = cls()
-        for d in sorted(documents, key=lambda d: d.relpath):
+        for d in sorted(documents, key=lambda d: (d.relpath, getattr(d, "index", 0))):
             if getattr(d, "profile_asset", False):
                 continue
             if d.kind == "scenario" and isinstance(d.data, Mapping):
@@ -42,7 +42,8 @@ class CorpusView:
                 if isinstance(sid, str):
                     view.scenarios.setdefault(sid, (d.relpath, d.data))
             elif d.kind == "fixture" and isinstance(d.data, Mapping):
-                view.fixtures.append((d.relpath, d.data))
+                # a document of a multi-document file is `path#index`
+                view.fixtures.append((getattr(d, "label", d.relpath), d.data))
         return view
 
     def fixtures_of(self, sid: str) -> list[str]:

@@ -1,0 +1,66 @@
+"""The pipeline, one module per stage; data flows one way:
+
+    select → read → per-file → corpus → dry runs → locate → report
+
+:func:`run` is the list of stages (:data:`STAGES`) applied to one :class:`State`.
+:func:`build_corpus` runs the stages up to the corpus without any check — what
+``graph``, ``review`` and the language server need.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..corpus import Config, Corpus
+from .context import Context, Options, RunResult, Source, State, UsageError
+from .corpus import corpus_checks, make_corpus
+from .dryruns import dry_runs
+from .locate import locate_stage
+from .perfile import per_file
+from .read import read, reuse_run
+from .report import report
+from .select import Selection, select
+
+#: the stages of ``si-lint check``, in order (``reuse_run`` may answer the run early)
+STAGES = (select, read, reuse_run, per_file, make_corpus, corpus_checks, dry_runs,
+          locate_stage, report)
+
+#: the stages that build a corpus without checking it
+CORPUS_STAGES = (select, read, per_file, make_corpus)
+
+
+def _state(paths, options, cwd, overrides, with_checks, config=None) -> State:
+    return State(paths=list(paths), options=options or Options(),
+                 cwd=(Path(cwd) if cwd else Path.cwd()).resolve(),
+                 overrides=dict(overrides or {}), with_checks=with_checks, config=config)
+
+
+def run(paths: list[str], options: Options, cwd: Path | None = None,
+        overrides: dict[str, bytes] | None = None) -> RunResult:
+    """``si-lint check``: every stage, in order. ``overrides`` maps absolute paths to
+    bytes that stand in for the files on disk (unsaved editor buffers)."""
+    state = _state(paths, options, cwd, overrides, True)
+    for stage in STAGES:
+        stage(state)
+        if state.result is not None:
+            break
+    return state.result
+
+
+def build_corpus(paths: list[str] = (), options: Options | None = None, cwd: Path | None = None,
+                 overrides: dict[str, bytes] | None = None, *,
+                 config: Config | None = None) -> tuple[Corpus, Selection]:
+    """The corpus ``check`` would build for ``paths`` (the whole corpus under the root,
+    the profile in use, ``overrides`` in place of files on disk), with no check run:
+    for ``graph``, ``review`` and the language server. ``config`` replaces the one found
+    from the current directory (``review`` finds it from its target). Documents keep their
+    positions. Returns (corpus, selection)."""
+    options = options or Options(use_cache=False)
+    state = _state(paths, options, cwd, overrides, False, config)
+    for stage in CORPUS_STAGES:
+        stage(state)
+    return state.corpus, state.selection
+
+
+__all__ = ["CORPUS_STAGES", "STAGES", "Context", "Options", "RunResult", "Selection", "Source",
+           "State", "UsageError", "build_corpus", "run"]

@@ -1,0 +1,94 @@
+"""What flows through the pipeline: the options, the context checks see, the run state
+the stages fill in one after another, and the result the reporters read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..corpus import Config, Corpus
+from ..findings import Diag, Finding
+
+
+from ..errors import UsageError  # noqa: E402,F401  (re-exported: pipeline.UsageError)
+
+
+@dataclass
+class Options:
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    trust_implementations: bool = False
+    verbose: bool = False
+    use_cache: bool = True
+    cache_dir: str | None = None
+    jobs: int | None = None
+    #: a run whose files, paths and options are all unchanged reuses the last run's
+    #: findings (no corpus is built: only for reports that need findings alone)
+    reuse_run: bool = False
+    progress: bool = False  # a transient bar on stderr (only on a terminal, runs over 1 s)
+    config_file: str | None = None  # --config FILE (its directory is the corpus root)
+
+
+@dataclass
+class Context:
+    """What a check gets besides its document or corpus."""
+
+    profile: Any
+    config: Config
+    options: Options = field(default_factory=Options)
+    corpus: Corpus | None = None
+    cache: Any = None
+
+    def memo(self, key: tuple, compute):
+        """Cross-file results (dry runs, probes) cached across runs. ``key`` must name the
+        content hash of every document the result depends on (e.g. scenario and fixture
+        ``doc.sha``), so that a change to any of them is a different key."""
+        if self.cache is None or not self.cache.enabled:
+            return compute()
+        return self.cache.memoize(key, compute)
+
+
+@dataclass
+class RunResult:
+    findings: list[Finding]
+    files: int
+    corpus: Corpus | None
+    config: Config
+    skipped: list[str] = field(default_factory=list)
+    reported: list[str] = field(default_factory=list)  # the files findings are reported for
+
+
+@dataclass
+class Source:
+    """One file as the read stage read it: its bytes (dropped once the per-file stage is
+    done with them), or why it could not be read, and the content hash of those bytes."""
+
+    abspath: str
+    raw: bytes | None
+    error: str | None
+    sha: str  # sha256 of ``raw``; "" when the file could not be read
+
+
+@dataclass
+class State:
+    """The run state: each stage reads what earlier stages wrote and adds its part."""
+
+    paths: list[str]
+    options: Options
+    cwd: Any  # pathlib.Path, resolved
+    overrides: dict[str, bytes] = field(default_factory=dict)
+    with_checks: bool = True
+    config: Config | None = None  # given: used instead of the one found from ``cwd``
+    selection: Any = None  # select.Selection
+    profile: Any = None
+    ctx: Context | None = None
+    cache: Any = None
+    sources: list[Source] = field(default_factory=list)
+    run_key: str | None = None
+    checks: tuple = ()
+    docs: list = field(default_factory=list)
+    per_file: dict[str, list[Finding]] = field(default_factory=dict)
+    corpus: Corpus | None = None
+    diags: list[Diag] = field(default_factory=list)  # corpus and dry-run stage output
+    findings: list[Finding] = field(default_factory=list)
+    result: RunResult | None = None

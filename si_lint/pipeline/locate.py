@@ -1,0 +1,187 @@
+"""Stage 6, locate: a check's :class:`Diag` (a path into a document) becomes a
+:class:`Finding` with the line:col inside the file; then the configuration, the
+suppression comments and the subset of reported files are applied, duplicates dropped
+and the findings sorted."""
+
+from __future__ import annotations
+
+from ..catalogue import severity_of
+from ..corpus import Corpus, Document, relpath_of
+from ..findings import Diag, Finding, Location, format_path
+from .context import State
+
+
+def _position(doc: Document | None, path, on: str) -> tuple[int, int]:
+    if doc is None or path is None:
+        return 1, 1
+    return doc.pos.value(path) if on == "value" else doc.pos.key(path)
+
+
+def _finding(diag: Diag, path: str, target: Document | None, related: tuple) -> Finding:
+    if diag.line is not None:
+        line, col = diag.line, diag.col or 1
+    else:
+        line, col = _position(target, diag.path, diag.on)
+    return Finding(
+        path=path,
+        line=line,
+        column=col,
+        code=diag.code,
+        severity=diag.severity or severity_of(diag.code),
+        message=diag.message,
+        help=diag.help,
+        doc_path=format_path(diag.path) if diag.path and diag.line is None else None,
+        related=related,
+        detail=diag.detail,
+        fix=diag.fix,
+        document=target.index if target is not None and target.multi else None,
+    )
+
+
+def locate_in(diag: Diag, doc: Document) -> Finding:
+    """A per-file check's Diag, in the document it checked."""
+    related = tuple(
+        Location(r.file, r.line if r.line is not None else 1, r.col or 1, r.message)
+        if r.line is not None or r.file != doc.relpath
+        else Location(r.file, *_position(doc, r.path, r.on), r.message)
+        for r in diag.related
+    )
+    if diag.file is not None and diag.file != doc.relpath:
+        return _finding(diag, diag.file, None, related)
+    return _finding(diag, doc.relpath, doc, related)
+
+
+def locate(diag: Diag, corpus: Corpus, fallback: str) -> Finding:
+    """A corpus check's Diag: ``file`` and ``document`` name the document it points into
+    (no ``file``: the corpus root, ``fallback``)."""
+    path = diag.file or fallback
+    target = corpus.doc(diag.file, diag.document)
+    related = []
+    for r in diag.related:
+        if r.line is not None:
+            related.append(Location(r.file, r.line, r.col or 1, r.message))
+            continue
+        rdoc = corpus.doc(r.file, r.document)
+        related.append(Location(r.file, *_position(rdoc, r.path, r.on), r.message))
+    return _finding(diag, path, target, tuple(related))
+
+
+def apply_suppressions(findings: list[Finding], files: dict[str, list[Document]], config) -> list[Finding]:
+    """Drop suppressed findings; report suppressions that suppressed nothing (SI009).
+    ``files`` maps a relpath to its documents (``Corpus.by_file``). Suppressions are the
+    file's: they cover its lines whatever document a line is in."""
+    by_file: dict[str, list[Finding]] = {}
+    for f in findings:
+        by_file.setdefault(f.path, []).append(f)
+    with_sups = {p for p, docs in files.items() if docs and docs[0].suppressions}
+    out: list[Finding] = []
+    for path in sorted(set(by_file) | with_sups):
+        items = by_file.get(path, [])
+        docs = files.get(path)
+        sups = docs[0].suppressions if docs else []
+        if not sups:
+            out.extend(items)
+            continue
+        used = [False] * len(sups)
+        for f in items:
+            hit = False
+            for i, (line, _col, kind, codes) in enumerate(sups):
+                if not any(f.code.startswith(c) for c in codes):
+                    continue
+                if kind == "file" or (kind == "line" and f.line == line) or (
+                    kind == "above" and f.line == line + 1
+                ):
+                    used[i] = True
+                    hit = True
+            if not hit:
+                out.append(f)
+        for i, (line, col, kind, codes) in enumerate(sups):
+            if not used[i] and config.enabled("SI009", path):
+                what = "disable-file" if kind == "file" else "disable"
+                out.append(
+                    Finding(
+                        path=path,
+                        line=line,
+                        column=col,
+                        code="SI009",
+                        severity=severity_of("SI009"),
+                        message=f"suppression `si-lint: {what}={','.join(codes)}` suppresses nothing",
+                        help="remove the comment",
+                        document=_document_at(docs, line),
+                    )
+                )
+    return out
+
+
+def _document_at(docs: list[Document], line: int) -> int | None:
+    """The index of the document of a multi-document file that holds ``line`` (the last
+    one that starts at or before it)."""
+    if not docs or not docs[0].multi:
+        return None
+    best = docs[0]
+    for d in docs:
+        start = min((v[0] for v in d.pos.v.values()), default=None) if d.pos.v else None
+        if start is not None and start <= line:
+            best = d
+    return best.index
+
+
+def dedupe(findings: list[Finding]) -> list[Finding]:
+    seen = set()
+    out = []
+    for f in findings:
+        key = (f.path, f.document, f.line, f.column, f.code, f.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
+
+
+#: codes that say a reference resolves to nothing, with the kind of document that could
+#: define it: such a finding depends on every document of that kind (a renamed scenario
+#: leaves its fixtures dangling), so it is reported when one of them is named
+UNRESOLVED = {"SI303": "scenario", "SI613": "scenario", "EIO102": "eio-module", "EIO117": "eio-module"}
+
+
+def concerns_named(f: Finding, sel, corpus: Corpus, _named: dict | None = None) -> bool:
+    """Whether a finding belongs in a report on the named paths only (pre-commit's staged
+    files): it is in a named file; or one of its other locations is (a staged duplicate id
+    that sorts first: SI301 sits on the later, unstaged file); or it is an unresolved
+    reference and a document of the kind that could resolve it is named."""
+    if sel.reports(sel.absolute(f.path)):
+        return True
+    if any(sel.reports(sel.absolute(r.path)) for r in f.related):
+        return True
+    kind = UNRESOLVED.get(f.code)
+    if kind is None:
+        return False
+    named = {} if _named is None else _named
+    if kind not in named:
+        named[kind] = any(sel.reports(d.abspath) for d in corpus.of_kind(kind))
+    return named[kind]
+
+
+def locate_stage(state: State) -> None:
+    sel = state.selection
+    corpus = state.corpus
+    config = sel.config
+    findings: list[Finding] = []
+    for doc_findings in state.per_file.values():
+        findings.extend(doc_findings)
+    root_rel = sel.relpath(sel.root)
+    for diag in state.diags:
+        findings.append(locate(diag, corpus, root_rel))
+        doc = corpus.doc(diag.file, diag.document)
+        if doc is not None and doc.pos_blob is not None:
+            doc.pos = None  # positions are re-read from the blob if needed: keep memory flat
+    for path, reason in sel.walk_problems:
+        findings.append(Finding(sel.relpath(path), 1, 1, "SI001", severity_of("SI001"),
+                                f"cannot be read: {reason}"))
+    findings = [f for f in findings
+                if config.enabled(f.code, relpath_of(sel.absolute(f.path), config.root))]
+    findings = apply_suppressions(findings, corpus.by_file, config)
+    named_kinds: dict = {}
+    findings = [f for f in findings if concerns_named(f, sel, corpus, named_kinds)]
+    findings = dedupe(findings)
+    findings.sort(key=Finding.sort_key)
+    state.findings = findings

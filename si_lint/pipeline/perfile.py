@@ -1,0 +1,322 @@
+"""Stage 3, per-file: each file's documents are loaded, classified and checked by the
+file checks (one ``Document`` per YAML document), and their findings located. Results
+come from the cache where a file's content is unchanged, the rest are computed serially
+or in a process pool (``--jobs``); the output depends on neither."""
+
+from __future__ import annotations
+
+import os
+import traceback
+from pathlib import Path
+
+from ..contract import enforce
+from ..corpus import Document, classify, relpath_of
+from ..findings import Diag, Finding
+from .context import Context, Source, State
+from .locate import locate_in
+
+#: below this many files to (re)process, a process pool costs more than it saves
+POOL_THRESHOLD = 200
+
+_FATAL = ("SI001", "SI005", "SI006")
+
+
+def scan_suppressions(text: str, quiet_spans=()) -> list[tuple[int, int, str, tuple[str, ...]]]:
+    """Suppression comments: (line the comment is on, column, kind, codes). ``kind`` is
+    ``line`` (inline), ``above`` (alone on its line: covers the next line) or ``file``.
+    Text inside a scalar (``quiet_spans``, from the loader) is data, never a comment.
+    They are the file's: they work on its lines whatever document a line is in."""
+    import re
+
+    if "si-lint:" not in text:
+        return []
+    pattern = re.compile(
+        r"#\s*si-lint:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)"
+    )
+    out = []
+    for i, line in enumerate(text.split("\n"), start=1):
+        if "si-lint:" not in line:
+            continue
+        m = pattern.search(line)
+        if not m:
+            continue
+        codes = tuple(c.strip() for c in m.group(2).split(",") if c.strip())
+        col = m.start() + 1
+        if any(start <= (i, col) < end for start, end in quiet_spans):
+            continue
+        if m.group(1) == "disable-file":
+            kind = "file"
+        elif line[: m.start()].strip() == "":
+            kind = "above"
+        else:
+            kind = "line"
+        out.append((i, col, kind, codes))
+    return out
+
+
+def load_documents(source: Source, cwd: Path) -> list[Document]:
+    """The documents of one file (at least one: a file that cannot be read, or holds no
+    document, is one document of no kind that carries the file's loader findings)."""
+    from ..loader import load_bytes
+
+    relpath = relpath_of(source.abspath, cwd)
+    if source.raw is None:
+        diag = Diag("SI001", (), f"file cannot be read: {source.error}", line=1, col=1)
+        return [Document(relpath, source.abspath, None, None, None, load_findings=[diag], ndocs=0)]
+    loaded = load_bytes(source.raw)
+    sups = scan_suppressions(loaded.text, loaded.quiet_spans) if loaded.text else []
+    n = len(loaded.documents)
+    docs = [
+        Document(relpath, source.abspath, None if loaded.failed else classify(d.data), d.data,
+                 d.pos, sha=source.sha, suppressions=sups, index=d.index, ndocs=n)
+        for d in loaded.documents
+    ]
+    if not docs:
+        docs = [Document(relpath, source.abspath, None, None, None, sha=source.sha,
+                         suppressions=sups, ndocs=0)]
+    by_index = {d.index: d for d in docs}
+    for diag in loaded.findings:  # a document's own findings; the file's on the first
+        by_index.get(diag.document, docs[0]).load_findings.append(diag)
+    return docs
+
+
+def crash(check, exc: BaseException, file: str | None, document: int | None = None) -> Diag:
+    """A check that raised: SI000 (its traceback shown under ``--verbose``)."""
+    tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    return Diag(
+        "SI000",
+        (),
+        f"internal error: check {check.name} crashed ({type(exc).__name__}: {exc}); "
+        "other checks still ran",
+        file=file,
+        document=document,
+        line=1,
+        col=1,
+        help="please report this with the file that triggers it",
+        detail=tb,
+    )
+
+
+def file_diags(doc: Document, ctx: Context, checks) -> list[Diag]:
+    out = list(doc.load_findings)
+    if any(d.code in _FATAL for d in doc.load_findings):
+        return out
+    for check in checks:
+        if check.scope != "file":
+            continue
+        if check.kinds is not None and doc.kind not in check.kinds:
+            continue
+        try:
+            out.extend(enforce(check, check.func(doc, ctx)))
+        except Exception as exc:  # one crashing check is a finding, not an aborted run
+            out.append(crash(check, exc, doc.relpath, doc.index))
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# one file
+
+
+_WORKER: dict = {}
+
+
+def _work(i: int) -> tuple[list[Document], list[Finding]]:
+    """Per-file stage for source ``i``: load, classify, run the file checks on each
+    document, locate the findings. Returns the documents without their positions
+    (see ``Document.pos``); under a cache, with the positions as plain data."""
+    source: Source = _WORKER["sources"][i]
+    ctx, checks, cwd = _WORKER["ctx"], _WORKER["checks"], _WORKER["cwd"]
+    docs = load_documents(source, cwd)
+    findings: list[Finding] = []
+    for doc in docs:
+        diags = file_diags(doc, ctx, checks) if checks else list(doc.load_findings)
+        findings.extend(locate_in(d, doc) for d in diags)
+        if not checks:
+            continue  # loading only (build_corpus): the positions stay for the caller
+        if _WORKER.get("keep_positions") or source.abspath in _WORKER.get("overrides", ()):
+            doc.pos_blob = doc.pos.to_blob() if doc._pos is not None else None
+        doc.pos = None
+        doc.load_findings = []  # located above; not needed downstream
+    return docs, findings
+
+
+def _work_packed(i: int) -> tuple:
+    """``_work`` for a pool worker: the documents' data travel as marshal bytes, which is
+    faster than pickle and keeps the loader's interned keys interned in the parent."""
+    import marshal
+
+    docs, findings = _work(i)
+    try:
+        data = marshal.dumps([d.data for d in docs])
+    except ValueError:  # not marshalable (cannot happen for loader output): send as is
+        return docs, findings
+    for d in docs:
+        d.data = None
+    return docs, findings, data
+
+
+def _unpack(result: tuple) -> tuple:
+    import marshal
+
+    if len(result) == 3:
+        docs, findings, data = result
+        for d, value in zip(docs, marshal.loads(data)):
+            d.data = value
+        return docs, findings
+    return result
+
+
+def _pool_map(items: list[int], jobs: int, advance=lambda: None) -> list:
+    """The pool is forked after ``_WORKER`` holds the sources: workers see the bytes the
+    read stage read (copy-on-write), nothing is read twice or sent to them."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        mp = multiprocessing.get_context("fork")
+    except ValueError:  # pragma: no cover - platforms without fork
+        return [_work(i) for i in items]
+    chunk = max(1, min(64, len(items) // (jobs * 4) or 1))
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=mp) as pool:
+            out = []
+            for result in pool.map(_work_packed, items, chunksize=chunk):
+                out.append(_unpack(result))
+                advance()
+            return out
+    except Exception:  # a broken pool must not lose the run: do it serially
+        return [_work(i) for i in items]
+
+
+# --------------------------------------------------------------------------------------
+# cache entries: plain JSON-able data (dicts, lists, str, int, float, bool, None)
+
+
+_ENTRY_PATH = "\0"  # findings in cache entries carry this placeholder instead of a path
+
+
+def to_entry(docs: list[Document], findings: list[Finding]) -> dict:
+    relpath = docs[0].relpath
+    out = []
+    for f in findings:
+        d = f.to_data()
+        if f.path == relpath:
+            d["path"] = _ENTRY_PATH
+        out.append(d)
+    return {
+        "docs": [[d.index, d.kind, d.data, d.pos_blob] for d in docs],
+        "ndocs": docs[0].ndocs,
+        "suppressions": [[line, col, kind, list(codes)] for line, col, kind, codes in docs[0].suppressions],
+        "findings": out,
+    }
+
+
+def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[Finding]] | None:
+    """The documents and findings of a cache entry; None when the entry is not what
+    :func:`to_entry` writes (a cache can arrive in a pull request: never trusted)."""
+    from ..corpus import KINDS
+
+    try:
+        relpath = relpath_of(source.abspath, cwd)
+        ndocs = entry["ndocs"]
+        sups = []
+        for line, col, kind, codes in entry["suppressions"]:
+            if not (type(line) is int and type(col) is int and kind in ("line", "above", "file")
+                    and all(isinstance(c, str) for c in codes)):
+                return None
+            sups.append((line, col, kind, tuple(codes)))
+        docs = []
+        for index, kind, data, blob in entry["docs"]:
+            if type(index) is not int or (kind is not None and kind not in KINDS):
+                return None
+            doc = Document(relpath, source.abspath, kind, data, None, sha=source.sha,
+                           suppressions=sups, index=index, ndocs=ndocs)
+            doc.pos_blob = blob
+            docs.append(doc)
+        if not docs or type(ndocs) is not int:
+            return None
+        findings = []
+        for d in entry["findings"]:
+            f = Finding.from_data(d)
+            if f.path == _ENTRY_PATH:
+                f = _with_path(f, relpath)
+            findings.append(f)
+    except (KeyError, TypeError, ValueError):
+        return None
+    return docs, findings
+
+
+def _with_path(f: Finding, path: str) -> Finding:
+    from dataclasses import replace
+
+    return replace(f, path=path)
+
+
+# --------------------------------------------------------------------------------------
+# the stage
+
+
+def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overrides=()):
+    """(documents of every file, in file order; findings per file relpath). ``checks``
+    empty: load only (no file checks run, nothing is written to the cache)."""
+    root = ctx.config.root
+    results: dict[int, tuple[list[Document], list[Finding]]] = {}
+    todo: list[int] = []
+    use_cache = cache is not None and cache.enabled
+    for i, s in enumerate(sources):
+        if s.error is None and use_cache:
+            hit = cache.get_file(s.sha, relpath_of(s.abspath, root))
+            if hit is not None:
+                got = from_entry(hit, s, cwd)
+                if got is not None:
+                    results[i] = got
+                    s.raw = None
+                    continue
+        todo.append(i)
+
+    _WORKER.update(ctx=ctx, checks=checks, cwd=cwd, keep_positions=use_cache, sources=sources,
+                   overrides=frozenset(overrides))
+    jobs = ctx.options.jobs or os.cpu_count() or 1
+    from ..progress import Progress
+
+    try:
+        with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
+            if jobs > 1 and len(todo) >= POOL_THRESHOLD:
+                outputs = _pool_map(todo, jobs, bar.advance)
+            else:
+                outputs = []
+                for i in todo:
+                    outputs.append(_work(i))
+                    sources[i].raw = None  # the bytes are not kept (memory on large corpora)
+                    bar.advance()
+    finally:
+        _WORKER.clear()
+    for i, (docs, findings) in zip(todo, outputs):
+        sources[i].raw = None
+        results[i] = (docs, findings)
+        s = sources[i]
+        if use_cache and checks and s.sha:
+            cache.put_file(s.sha, relpath_of(s.abspath, root), to_entry(docs, findings))
+    docs: list[Document] = []
+    per_file: dict[str, list[Finding]] = {}
+    for i in range(len(sources)):
+        fdocs, findings = results[i]
+        docs.extend(fdocs)
+        per_file[fdocs[0].relpath] = findings
+    return docs, per_file
+
+
+def per_file(state: State) -> None:
+    if state.with_checks:
+        from ..registry import all_checks
+
+        state.checks = all_checks()  # imported only now: a reused run never needs them
+    sel = state.selection
+    docs, found = process(state.sources, state.cwd, state.ctx, state.checks, state.cache,
+                         {os.path.abspath(p) for p in state.overrides or ()})
+    if sel.profile_dir is not None:
+        for d in docs:
+            if sel.in_profile(d.abspath):
+                d.profile_asset = True
+    state.docs = docs
+    state.per_file = found

@@ -1,0 +1,20 @@
+"""Stage 7, report: the :class:`RunResult` the reporters (``si_lint.report``) render —
+the located findings and the files they cover; the cache is written here."""
+
+from __future__ import annotations
+
+from .context import RunResult, State
+
+
+def report(state: State) -> None:
+    sel = state.selection
+    corpus = state.corpus
+    reported = sorted({sel.relpath(s.abspath) for s in state.sources if sel.reports(s.abspath)}
+                      | {sel.relpath(f) for f in sel.named_files})
+    wanted = set(reported)
+    skipped = [d.label for d in corpus.documents if d.kind is None and d.relpath in wanted]
+    if state.run_key is not None:
+        state.cache.put_run(state.run_key, ([f.to_data() for f in state.findings], len(reported),
+                                            skipped, reported))
+    state.cache.save()
+    state.result = RunResult(state.findings, len(reported), corpus, sel.config, skipped, reported)

@@ -1,0 +1,142 @@
+"""Stage 1, select: the configuration, the profile, the files to read and the files to
+report on — computed once, in one path form (absolute, normalised strings)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..corpus import Config, discover, load_config, relpath_of
+from .context import Options, State, UsageError
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What a run reads and what it reports on. Every path is absolute and normalised
+    (``os.path.abspath``; a named directory is resolved through symbolic links, as the
+    discovery walks real directories), so one test decides "is this reported"."""
+
+    cwd: str
+    config: Config
+    #: files named on the command line
+    named_files: tuple[str, ...]
+    #: directories named on the command line (``.`` when nothing is named)
+    named_dirs: tuple[str, ...]
+    #: every file to read: the corpus under the root, named files and directories outside
+    #: it, and the profile directory
+    files: tuple[str, ...]
+    #: directories that could not be walked: (path, reason)
+    walk_problems: tuple[tuple[str, str], ...]
+    #: the profile directory in use (None for the built-in profile)
+    profile_dir: str | None
+
+    @property
+    def root(self) -> str:
+        return str(self.config.root)
+
+    def relpath(self, abspath: str) -> str:
+        """The path as findings show it: relative to the current directory."""
+        return relpath_of(abspath, Path(self.cwd))
+
+    def absolute(self, relpath: str) -> str:
+        """The inverse of :meth:`relpath` (a relpath may climb: ``../x``)."""
+        return os.path.normpath(os.path.join(self.cwd, relpath))
+
+    def reports(self, abspath: str) -> bool:
+        """True when findings in ``abspath`` are reported: it is a named file or under a
+        named directory (cross-file checks see every file; reports cover these only)."""
+        if abspath in self.named_files:
+            return True
+        return any(_is_under(abspath, d) for d in self.named_dirs)
+
+    def in_profile(self, abspath: str) -> bool:
+        return self.profile_dir is not None and _is_under(abspath, self.profile_dir)
+
+
+def _is_under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
+    """Named files and directories → (files, directories), both absolute."""
+    files: list[str] = []
+    dirs: list[str] = []
+    for p in paths:
+        path = (cwd / p) if not os.path.isabs(p) else Path(p)
+        if not os.path.lexists(path):
+            raise UsageError(f"{p}: no such file or directory")
+        if path.is_dir():
+            dirs.append(str(path.resolve()))
+        elif path.is_file() or path.is_symlink():
+            if not os.access(path, os.R_OK) and path.exists():
+                raise UsageError(f"{p}: cannot be read (permission denied)")
+            files.append(os.path.abspath(path))
+        else:
+            raise UsageError(f"{p}: not a regular file or directory")
+    return files, dirs
+
+
+def make_selection(paths: list[str], options: Options, cwd: Path, config: Config | None = None) -> Selection:
+    named = [Path(p) if os.path.isabs(p) else cwd / p for p in paths]
+    if config is None:
+        config = load_config(cwd, [p for p in named if p.exists()], options.config_file)
+    config = config.with_cli(options.select, options.ignore)
+    named_files, named_dirs = _expand_named(paths or ["."], cwd)
+    profile_dir = None if config.profile == "builtin" else str((config.root / config.profile).resolve())
+
+    found, problems = discover(config.root, config, cwd)
+    files = [str(f) for f in found]
+    seen = set(files)
+
+    def add(more) -> None:
+        for f in more:
+            f = os.path.abspath(f)
+            if f not in seen:
+                seen.add(f)
+                files.append(f)
+
+    root = str(config.root)
+    for d in named_dirs:  # named directories outside the corpus root
+        if not _is_under(d, root):
+            more, probs = discover(Path(d), config, cwd)
+            problems += probs
+            add(more)
+    add(named_files)
+    if profile_dir is not None and not _is_under(profile_dir, root):
+        add(discover(Path(profile_dir), config, cwd)[0])
+    return Selection(
+        cwd=str(cwd),
+        config=config,
+        named_files=tuple(named_files),
+        named_dirs=tuple(named_dirs),
+        files=tuple(files),
+        walk_problems=tuple((str(p), r) for p, r in problems),
+        profile_dir=profile_dir,
+    )
+
+
+def build_profile(config: Config, options: Options):
+    from ..profile import builtin_profile, load_profile
+
+    if config.profile == "builtin":
+        return builtin_profile(), None
+    pdir = (config.root / config.profile).resolve()
+    return load_profile(pdir, trust=options.trust_implementations), pdir
+
+
+def select(state: State) -> None:
+    from ..cache import Cache, cache_dir_for, profile_fingerprint
+    from .context import Context
+
+    sel = make_selection(state.paths, state.options, state.cwd, state.config)
+    state.selection = sel
+    profile, _pdir = build_profile(sel.config, state.options)
+    state.profile = profile
+    state.ctx = Context(profile=profile, config=sel.config, options=state.options)
+    cache = Cache(
+        cache_dir_for(sel.config.root, state.options),
+        (profile_fingerprint(profile), sel.config.fingerprint(), state.options.trust_implementations),
+    )
+    state.cache = cache
+    state.ctx.cache = cache

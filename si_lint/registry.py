@@ -1,0 +1,81 @@
+"""The registry of checks and codes: below both the checks and the pipeline.
+
+Check modules register their functions here through the decorators re-exported by
+:mod:`si_lint.checks.base`; the pipeline asks :func:`all_checks` for them. Nothing here
+imports the pipeline or a check module at import time, so neither points up at the other.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Iterable
+
+#: codes the pipeline itself emits: a crashed check, a suppression that suppresses nothing
+PIPELINE_CODES = ("SI000", "SI009")
+
+#: corpus checks run in one of two stages: ``corpus`` (the reference graph and other
+#: cross-file rules) or ``dryrun`` (fixtures and probes through the evaluator)
+STAGES = ("corpus", "dryrun")
+
+
+@dataclass(frozen=True)
+class Check:
+    func: Callable
+    codes: tuple[str, ...]
+    scope: str  # "file" | "corpus"
+    kinds: tuple | None = None  # file checks: the document kinds it runs on (None = all)
+    stage: str = "file"  # "file" for file checks; "corpus" | "dryrun" for corpus checks
+
+    @property
+    def name(self) -> str:
+        return f"{self.func.__module__}.{self.func.__qualname__}"
+
+
+_REGISTRY: list[Check] = []
+
+
+def file_check(*codes: str, kinds: Iterable | None = None):
+    """Register ``func(doc, ctx) -> Iterator[Diag]`` to run on each document of ``kinds``."""
+
+    def deco(func):
+        _REGISTRY.append(Check(func, tuple(codes), "file", tuple(kinds) if kinds is not None else None))
+        return func
+
+    return deco
+
+
+def corpus_check(*codes: str, stage: str = "corpus"):
+    """Register ``func(corpus, ctx) -> Iterator[Diag]`` to run once on the whole corpus,
+    in the pipeline stage ``stage`` (``corpus`` or ``dryrun``)."""
+    if stage not in STAGES:
+        raise ValueError(f"unknown stage {stage!r}")
+
+    def deco(func):
+        _REGISTRY.append(Check(func, tuple(codes), "corpus", stage=stage))
+        return func
+
+    return deco
+
+
+@lru_cache(maxsize=1)
+def all_checks() -> tuple[Check, ...]:
+    """Every registered check (importing every module of ``si_lint.checks`` once)."""
+    from . import checks as pkg
+
+    for mod in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+        if mod.name != "base" and not mod.name.startswith("_"):
+            importlib.import_module(f"{pkg.__name__}.{mod.name}")
+    return tuple(sorted(_REGISTRY, key=lambda c: (c.scope, c.name)))
+
+
+def implemented_codes() -> set[str]:
+    """Every code some part of si-lint can emit (checks, loader, pipeline)."""
+    from . import loader
+
+    codes = set(PIPELINE_CODES) | set(loader.CODES)
+    for check in all_checks():
+        codes.update(check.codes)
+    return codes

@@ -1,0 +1,522 @@
+"""Hover, go-to-definition, completion and code actions, as plain functions of a
+:class:`~si_lint.server.state.CorpusState` and a buffer (no LSP types here).
+
+Positions in and out are 0-based (line, character) in code points; ``lsp.py`` converts
+them to the client's encoding. A *target* is what a request points at:
+``(abspath, line0, char0)`` for a definition, markdown text for a hover.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..loader import load_bytes
+
+_SUPPRESS = re.compile(r"#\s*si-lint:\s*(?:disable-file|disable)\s*=\s*")
+_CODE = re.compile(r"[A-Za-z0-9_]+")
+
+
+# --------------------------------------------------------------------------------------
+# what is under the cursor
+
+
+@dataclass
+class Spot:
+    path: tuple  # document path of the node under the cursor
+    on: str  # "key" | "value"
+    data: Any  # the buffer's data (plain)
+
+
+def _token_end(src: str, col: int) -> int:
+    from ..report.sarif import token_end
+
+    return token_end(src, col)
+
+
+def node_at(text: str, line0: int, char0: int) -> Spot | None:
+    """The key or scalar value under the cursor, from the buffer as it is (None when the
+    buffer does not load, or the cursor is on no key or scalar)."""
+    loaded = load_bytes(text.encode("utf-8"))
+    if loaded.failed or not isinstance(loaded.data, (dict, list)):
+        return None
+    lines = text.split("\n")
+    if not 0 <= line0 < len(lines):
+        return None
+    src = lines[line0]
+    line, col = line0 + 1, char0 + 1
+    best = None
+    for on, table in (("key", loaded.pos.k), ("value", loaded.pos.v)):
+        for path, (l, c) in table.items():
+            if l != line or c > col or not path:
+                continue
+            if best is None or c > best[0] or (c == best[0] and on == "value" and best[2] == "key"):
+                best = (c, path, on)
+    if best is None:
+        return None
+    c, path, on = best
+    if col >= _token_end(src, c) and not (col == _token_end(src, c) and char0 > 0):
+        return None
+    value = _get(loaded.data, path)
+    if on == "value" and isinstance(value, (dict, list)):
+        return None  # a flow collection's bracket: nothing to say
+    return Spot(path, on, loaded.data)
+
+
+def _get(data: Any, path: tuple) -> Any:
+    node = data
+    for p in path:
+        if isinstance(node, Mapping) and p in node:
+            node = node[p]
+        elif isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
+            node = node[p]
+        else:
+            return None
+    return node
+
+
+def _template_of(data: Any) -> str | None:
+    scoring = data.get("scoring") if isinstance(data, Mapping) else None
+    if not isinstance(scoring, Mapping):
+        return None
+    for key in ("archetype_template", "template"):
+        if isinstance(scoring.get(key), str):
+            return scoring[key]
+    return None
+
+
+def _role_path(path: tuple) -> str | None:
+    """The role a key binds: ``scoring.<role>`` (published shape) or
+    ``scoring.bindings.<role>`` (the former spelling)."""
+    if len(path) == 2 and path[0] == "scoring" and isinstance(path[1], str):
+        return path[1]
+    if len(path) == 3 and path[:2] == ("scoring", "bindings") and isinstance(path[2], str):
+        return path[2]
+    return None
+
+
+def _in_predicate(path: tuple) -> bool:
+    return "when" in path
+
+
+def _yaml_block(value: Any) -> str:
+    import json
+
+    return "```json\n" + json.dumps(value, indent=2, ensure_ascii=False, default=str) + "\n```"
+
+
+# --------------------------------------------------------------------------------------
+# hover
+
+
+def suppression_code_at(line_text: str, char0: int) -> str | None:
+    m = _SUPPRESS.search(line_text)
+    if not m:
+        return None
+    for c in _CODE.finditer(line_text, m.end()):
+        if c.start() > m.end() and line_text[m.end():c.start()].strip(" ,") != "":
+            break
+        if c.start() <= char0 <= c.end():
+            return c.group(0)
+    return None
+
+
+def rule_markdown(code: str) -> str | None:
+    from ..catalogue import rules
+
+    rule = rules().get(code)
+    if rule is None:
+        return None
+    parts = [f"**{rule.code}** `{rule.name}` ({rule.severity})", "", rule.summary]
+    if rule.rationale:
+        parts += ["", rule.rationale]
+    if rule.fix:
+        parts += ["", f"*Fix:* {rule.fix}"]
+    if rule.seed:
+        parts += ["", f"*Seed:* {rule.seed}"]
+    return "\n".join(parts)
+
+
+def hover(state, abspath: str, text: str, line0: int, char0: int) -> str | None:
+    lines = text.split("\n")
+    if 0 <= line0 < len(lines):
+        code = suppression_code_at(lines[line0], char0)
+        if code:
+            return rule_markdown(code) or f"`{code}`: no such rule"
+    spot = node_at(text, line0, char0)
+    if spot is None:
+        return None
+    profile = state.profile
+    path, data = spot.path, spot.data
+    value = _get(data, path)
+    role = _role_path(path) if spot.on == "key" else None
+    template = _template_of(data)
+    if role is not None and template is not None:
+        tdata = (profile.templates or {}).get(template)
+        roles = tdata.get("roles") if isinstance(tdata, Mapping) else None
+        if isinstance(roles, Mapping) and role in roles:
+            return f"**role** `{role}` of template `{template}`\n\n" + _yaml_block(roles[role])
+    if spot.on == "key" and _in_predicate(path) and isinstance(path[-1], str):
+        prim = profile.primitives.get(path[-1])
+        if prim is not None:
+            return f"**primitive** `{path[-1]}` (registry)\n\n" + _yaml_block(prim)
+    if spot.on == "value" and path and path[-1] == "ref" and isinstance(value, str):
+        dev = _deviation(data, value)
+        if dev is not None:
+            return f"**deviation** `{value}` (`injection.deviations[{dev[0]}]`)\n\n" + _yaml_block(dev[1])
+        return f"`{value}`: no deviation of this scenario has that id"
+    if spot.on == "value" and path and path[-1] in ("archetype_template", "template") and isinstance(value, str):
+        tdata = (profile.templates or {}).get(value)
+        if isinstance(tdata, Mapping):
+            head = tdata.get("template") if isinstance(tdata.get("template"), Mapping) else {}
+            roles = tdata.get("roles") if isinstance(tdata.get("roles"), Mapping) else {}
+            return (f"**template** `{value}` {head.get('title', '')}\n\n{head.get('bands', '')}\n\n"
+                    f"roles: {', '.join(f'`{r}`' for r in roles)}")
+    if spot.on == "value" and path and path[-1] == "deviation_type" and isinstance(value, str):
+        syn = profile.synonyms.get(value)
+        if syn is not None:
+            return f"**synonyms** of `{value}` (registry)\n\n" + _yaml_block(syn)
+    if spot.on == "value" and path and path[-1] == "behavior" and isinstance(value, str):
+        b = _behavior(state, value)
+        if b is not None:
+            return f"**behavior** `{value}`\n\n{b[0]}"
+        return f"`{value}`: not defined in behavior-definitions.md"
+    if spot.on == "value" and path == ("scenario",) and isinstance(value, str):
+        doc = _scenario_doc(state, value)
+        if doc is not None:
+            title = doc.data.get("title") or doc.data.get("name") or ""
+            return f"**scenario** `{value}` {title} ({doc.relpath})"
+    return None
+
+
+def _deviation(data: Any, ref: str) -> tuple[int, Any] | None:
+    devs = _get(data, ("injection", "deviations"))
+    if isinstance(devs, list):
+        for i, d in enumerate(devs):
+            if isinstance(d, Mapping) and d.get("id") == ref:
+                return i, d
+    return None
+
+
+def _scenario_doc(state, sid: str):
+    for d in state.documents():
+        if d.kind == "scenario" and isinstance(d.data, dict) and d.data.get("id") == sid:
+            return d
+    return None
+
+
+def _behavior(state, name: str) -> tuple[str, tuple | None] | None:
+    """(definition text, location) of a behavior from the profile documents, when
+    ``si_lint.profile_docs`` is there to read them."""
+    try:
+        from .. import profile_docs  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    finder = getattr(profile_docs, "behavior", None) or getattr(profile_docs, "find_behavior", None)
+    if finder is None:
+        return None
+    try:
+        return finder(state, name)
+    except Exception:  # noqa: BLE001 - a hover never fails the server
+        return None
+
+
+# --------------------------------------------------------------------------------------
+# go to definition
+
+
+def _profile_file(state, what: str, name: str) -> tuple[str, tuple, str] | None:
+    """(file, document path, on) where the profile defines a template, role or primitive."""
+    root = getattr(state.profile, "root", None)
+    if root is None:
+        return None
+    root = Path(root)
+    if what == "primitive":
+        reg = root / "registry.yaml"
+        data = _load(reg)
+        prims = data.get("primitives") if isinstance(data, Mapping) else None
+        if isinstance(prims, list):
+            for i, p in enumerate(prims):
+                if isinstance(p, Mapping) and p.get("name") == name:
+                    return str(reg), ("primitives", i, "name"), "value"
+        return None
+    tid, _, role = name.partition("/")
+    tdir = root / "templates"
+    if not tdir.is_dir():
+        return None
+    for path in sorted(tdir.iterdir()):
+        data = _load(path)
+        head = data.get("template") if isinstance(data, Mapping) else None
+        if isinstance(head, Mapping) and head.get("id") == tid:
+            if what == "role":
+                return str(path), ("roles", role), "key"
+            return str(path), ("template", "id"), "value"
+    return None
+
+
+def _load(path: Path) -> Any:
+    try:
+        return load_bytes(path.read_bytes()).data
+    except OSError:
+        return None
+
+
+def _position(abspath: str, path: tuple, on: str, text: str | None = None) -> tuple[str, int, int]:
+    if text is None:
+        try:
+            text = Path(abspath).read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            return abspath, 0, 0
+    pos = load_bytes(text.encode("utf-8")).pos
+    line, col = pos.value(path) if on == "value" else pos.key(path)
+    return abspath, line - 1, col - 1
+
+
+def definition(state, abspath: str, text: str, line0: int, char0: int) -> tuple[str, int, int] | None:
+    spot = node_at(text, line0, char0)
+    if spot is None:
+        return None
+    path, data = spot.path, spot.data
+    value = _get(data, path)
+    template = _template_of(data)
+    role = _role_path(path) if spot.on == "key" else None
+    if role is not None and template is not None:
+        hit = _profile_file(state, "role", f"{template}/{role}")
+        if hit:
+            return _position(hit[0], hit[1], hit[2])
+    if spot.on == "key" and _in_predicate(path) and isinstance(path[-1], str) and path[-1] in state.profile.primitives:
+        hit = _profile_file(state, "primitive", path[-1])
+        if hit:
+            return _position(hit[0], hit[1], hit[2])
+    if spot.on == "value" and isinstance(value, str) and path:
+        if path[-1] == "ref":
+            dev = _deviation(data, value)
+            if dev is not None:
+                return _position(abspath, ("injection", "deviations", dev[0], "id"), "value", text)
+        if path[-1] in ("archetype_template", "template"):
+            hit = _profile_file(state, "template", value)
+            if hit:
+                return _position(hit[0], hit[1], hit[2])
+        if path == ("scenario",):
+            doc = _scenario_doc(state, value)
+            if doc is not None:
+                return _position(doc.abspath, ("id",), "value", state.text_of(doc.abspath))
+        if path[-1] == "behavior":
+            b = _behavior(state, value)
+            if b is not None and b[1] is not None:
+                return b[1]
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# completion
+
+_KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?([^\s#:][^:#]*?)\s*:(?:\s|$)")
+
+
+def _parents(lines: list[str], line0: int, indent: int) -> list[str]:
+    """The chain of mapping keys that encloses a line indented by ``indent`` (from the
+    indentation alone: the buffer may not parse while it is typed)."""
+    chain: list[str] = []
+    want = indent
+    for i in range(line0 - 1, -1, -1):
+        src = lines[i]
+        if not src.strip() or src.lstrip().startswith("#"):
+            continue
+        m = _KEY_LINE.match(src)
+        ind = len(src) - len(src.lstrip(" "))
+        if ind < want and m:
+            chain.append(m.group(2).strip("'\""))
+            want = ind
+            if ind == 0:
+                break
+        elif ind < want:
+            want = ind
+    return list(reversed(chain))
+
+
+def _buffer_template(lines: list[str]) -> str | None:
+    in_scoring = False
+    for src in lines:
+        if re.match(r"^scoring\s*:", src):
+            in_scoring = True
+            continue
+        if in_scoring and src[:1].strip() and not src.lstrip().startswith("#"):
+            in_scoring = False
+        if in_scoring:
+            m = re.match(r"^\s+(?:archetype_template|template)\s*:\s*['\"]?([^'\"#\s]+)", src)
+            if m:
+                return m.group(1)
+    return None
+
+
+@dataclass
+class Item:
+    label: str
+    detail: str
+    kind: str  # "property" | "value"
+    insert: str | None = None
+
+
+def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[Item]:
+    lines = text.split("\n")
+    if not 0 <= line0 < len(lines):
+        return []
+    before = lines[line0][:char0]
+    profile = state.profile
+    m = re.match(r"^(\s*)(?:-\s+)?(?:\{\s*)?([A-Za-z_]*)\s*:\s*['\"]?([^'\"\s]*)$", before)
+    if m:
+        key = m.group(2)
+        chain = _parents(lines, line0, len(m.group(1)))
+        if key in ("archetype_template", "template") and chain == ["scoring"]:
+            return [Item(t, str((v.get("template") or {}).get("title", "")) if isinstance(v, Mapping) else "", "value")
+                    for t, v in sorted((profile.templates or {}).items())]
+        if key == "behavior":
+            return [Item(name, desc, "value") for name, desc in _behaviors(state)]
+        return []
+    m = re.match(r"^(\s*)(?:-\s+)?([A-Za-z_]*)$", before)
+    if not m:
+        return []
+    chain = _parents(lines, line0, len(m.group(1)))
+    if chain not in (["scoring"], ["scoring", "bindings"]):
+        return []
+    template = _buffer_template(lines)
+    out: list[Item] = []
+    tdata = (profile.templates or {}).get(template) if template else None
+    roles = tdata.get("roles") if isinstance(tdata, Mapping) else None
+    present = {mm.group(2).strip() for src in lines
+               if (mm := _KEY_LINE.match(src)) and len(mm.group(1)) == len(m.group(1))}
+    if isinstance(roles, Mapping):
+        for role, spec in roles.items():
+            if role in present and role != m.group(2):
+                continue
+            rtype = spec.get("type") if isinstance(spec, Mapping) else ""
+            out.append(Item(str(role), f"{template} role ({rtype})", "property", f"{role}: "))
+    if chain == ["scoring"] and "archetype_template" not in present:
+        out.append(Item("archetype_template", "the Layer-2 template this scenario binds", "property",
+                        "archetype_template: "))
+    return out
+
+
+def _behaviors(state) -> list[tuple[str, str]]:
+    try:
+        from .. import profile_docs  # type: ignore[attr-defined]
+    except ImportError:
+        return []
+    lister = getattr(profile_docs, "behaviors", None) or getattr(profile_docs, "list_behaviors", None)
+    if lister is None:
+        return []
+    try:
+        return list(lister(state))
+    except Exception:  # noqa: BLE001
+        return []
+
+
+# --------------------------------------------------------------------------------------
+# code actions
+
+
+@dataclass
+class Action:
+    title: str
+    kind: str  # "quickfix" | "source.fixAll"
+    new_text: str  # the whole buffer after the action
+    codes: tuple[str, ...]
+    preferred: bool = False
+
+
+def is_safe(code: str) -> bool:
+    """Whether ``--fix`` applies this code's fix by itself (the rest need ``--unsafe-fixes``)."""
+    from .. import fix as fixmod
+
+    probe = getattr(fixmod, "is_safe", None)
+    if callable(probe):
+        try:
+            return bool(probe(code))
+        except Exception:  # noqa: BLE001
+            pass
+    safe = getattr(fixmod, "SAFE_CODES", None)
+    if safe is not None:
+        return code in safe
+    return True  # this version of --fix applies every fix
+
+
+def _fixed(text: str, fixes: list, relpath: str) -> str | None:
+    from ..fix import FixError, fix_text
+
+    try:
+        new, applied = fix_text(text, fixes, json_file=relpath.endswith(".json"))
+    except FixError:
+        return None
+    except Exception:  # noqa: BLE001 - an action that cannot be computed is not offered
+        return None
+    return new if applied and new != text else None
+
+
+def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> list[Action]:
+    """Fixes and "disable CODE for this line" for the findings on lines first0..last0."""
+    from ..fix import fixes_of
+
+    findings = state.findings_of(abspath)
+    rel = state.files[abspath].relpath if abspath in state.files else abspath
+    out: list[Action] = []
+    seen_disable: set[tuple[str, int]] = set()
+    for f in findings:
+        if not first0 <= f.line - 1 <= last0:
+            continue
+        fixes = fixes_of(f.fix)
+        if fixes:
+            new = _fixed(text, fixes, rel)
+            if new is not None:
+                safe = is_safe(f.code)
+                label = f.help or f.message
+                out.append(Action(f"Fix {f.code}: {label}" + ("" if safe else " (unsafe fix)"), "quickfix",
+                                  new, (f.code,), preferred=safe))
+        if f.code not in ("SI000",) and (f.code, f.line) not in seen_disable:
+            seen_disable.add((f.code, f.line))
+            new = disable_text(text, f.code, f.line)
+            if new is not None:
+                out.append(Action(f"Disable {f.code} for this line", "quickfix", new, (f.code,)))
+    every = [f for f in findings if fixes_of(f.fix) and is_safe(f.code)]
+    if every:
+        new = _fixed(text, [x for f in every for x in fixes_of(f.fix)], rel)
+        if new is not None:
+            out.append(Action("Fix all safe si-lint fixes", "source.fixAll", new,
+                              tuple(sorted({f.code for f in every}))))
+    return out
+
+
+def disable_text(text: str, code: str, line: int) -> str | None:
+    """The buffer with a suppression of ``code`` for ``line`` (1-based): appended to the
+    line's own ``si-lint: disable=`` comment, or a new comment at its end, or — when the
+    end of the line is inside a scalar — a comment line above it. The result must load to
+    the same data and hold a suppression that covers the line, or nothing is offered."""
+    from ..pipeline.perfile import scan_suppressions
+
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lines = text.split(nl)
+    if not 1 <= line <= len(lines):
+        return None
+    before = load_bytes(text.encode("utf-8"))
+    src = lines[line - 1]
+    candidates = []
+    m = re.search(r"(#\s*si-lint:\s*disable\s*=\s*[A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)", src)
+    if m:
+        candidates.append(lines[: line - 1] + [src[: m.end()] + "," + code + src[m.end():]] + lines[line:])
+    else:
+        candidates.append(lines[: line - 1] + [src.rstrip() + f"  # si-lint: disable={code}"] + lines[line:])
+    indent = src[: len(src) - len(src.lstrip(" -"))].replace("-", " ")
+    candidates.append(lines[: line - 1] + [f"{indent}# si-lint: disable={code}", src] + lines[line:])
+    for cand in candidates:
+        new = nl.join(cand)
+        after = load_bytes(new.encode("utf-8"))
+        if after.failed or before.failed != after.failed or after.data != before.data:
+            continue
+        target = line + (1 if len(cand) > len(lines) else 0)
+        for sl, _c, kind, codes in scan_suppressions(after.text or "", after.quiet_spans):
+            if code in codes and ((kind == "line" and sl == target) or (kind == "above" and sl + 1 == target)):
+                return new
+    return None

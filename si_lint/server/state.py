@@ -1,0 +1,354 @@
+"""The language server's resident corpus: one per corpus root, kept in memory between edits.
+
+No LSP here (this module never imports pygls): :class:`CorpusState` is the engine of
+``si-lint check`` held open. The first :meth:`CorpusState.load` reads the whole corpus the
+way ``check`` does (same discovery, config, profile, per-file cache); afterwards
+:meth:`CorpusState.update` takes one file's unsaved buffer (``overrides``: bytes by
+absolute path) and re-checks:
+
+* the per-file stage for that file alone (load, classify, file checks, locate);
+* the corpus stage (graph, cross-file checks, fixture dry runs) over the *slice* of the
+  corpus the file belongs to: every document that shares a key with it (a scenario id it
+  defines or names — so the scenario, its duplicates, its fixtures and evidence — or the
+  EIO group), plus the profile's own assets for context. Findings of the other files
+  are kept from the last run. A change that can reach everything (a profile asset, a
+  document of no known kind before or after) runs the corpus stage over the whole corpus.
+  Dry runs go through the same ``ctx.memo`` as ``check``, so an unchanged fixture of an
+  unchanged scenario is not evaluated again.
+
+Then the engine's own steps: ``select``/``ignore``/``per-file-ignores``, suppressions
+(SI009 included), de-duplication and the report order. ``tests/test_server_state.py``
+proves that after any sequence of edits the findings equal a fresh full run.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from .. import pipeline as engine
+from ..contract import enforce
+from ..corpus import Corpus, Document, discover, load_config, relpath_of
+from ..findings import Finding
+from ..pipeline import locate as _locate
+from ..pipeline import perfile as _perfile
+from ..pipeline.read import read_file, source_of
+from ..pipeline.select import build_profile
+
+
+def _is_under(path, root) -> bool:
+    p, r = os.path.abspath(path), os.path.abspath(root)
+    return p == r or p.startswith(r.rstrip(os.sep) + os.sep)
+
+#: corpus checks whose findings concern only the profile's own files (its implementations):
+#: a slice never changes them, so they are not re-run for one
+PROFILE_ONLY_CHECKS = frozenset({"si_lint.checks.implementations.implementations"})
+
+#: slice keys: a document shares a slice with every document that has one of its keys
+EIO_KEY = "eio"
+ALL_KEY = "*"  # the change can reach anything: run the corpus stage over everything
+
+
+def doc_keys(doc: Document) -> frozenset[str]:
+    """What a document defines or refers to, for slicing the corpus stage."""
+    data = doc.data
+    kind = doc.kind
+    if doc.profile_asset or kind in ("registry", "template"):
+        return frozenset({ALL_KEY})
+    if kind == "scenario":
+        sid = data.get("id") if isinstance(data, dict) else None
+        return frozenset({f"scenario:{sid}"}) if isinstance(sid, str) else frozenset({ALL_KEY})
+    if kind in ("fixture", "evidence"):
+        sid = data.get("scenario") if isinstance(data, dict) else None
+        return frozenset({f"scenario:{sid}"}) if isinstance(sid, str) else frozenset()
+    if kind in ("eio-module", "eio-input"):
+        return frozenset({EIO_KEY})
+    return frozenset()  # an unclassified file: no cross-file check reads it
+
+
+@dataclass
+class FileState:
+    abspath: str
+    relpath: str
+    docs: list[Document]
+    per_file: list[Finding]  # located findings of the per-file stage
+    keys: frozenset[str] = frozenset()
+
+
+@dataclass
+class Outcome:
+    """What an update changed: the files (relpaths) whose findings may differ."""
+
+    touched: set[str] = field(default_factory=set)
+    full: bool = False
+
+
+class CorpusState:
+    """One corpus root, checked like ``si-lint check`` from that root, kept resident."""
+
+    def __init__(self, folder: Path | str, options: engine.Options | None = None):
+        self.folder = Path(folder).resolve()
+        self.options = options or engine.Options()
+        self.options.jobs = 1  # the server runs in one process (no fork from its threads)
+        self.overrides: dict[str, bytes] = {}
+        self.files: dict[str, FileState] = {}  # by abspath
+        self.by_rel: dict[str, FileState] = {}
+        self.key_index: dict[str, set[str]] = {}  # slice key -> abspaths
+        self.corpus_findings: dict[str, list[Finding]] = {}  # relpath -> located, unfiltered
+        self.other_findings: list[Finding] = []  # not in any corpus file (walk problems, ...)
+        self.findings: dict[str, list[Finding]] = {}  # relpath -> final, as `check` reports
+        self.corpus: Corpus | None = None
+        self.loaded = False
+
+    # ------------------------------------------------------------------------------
+    # set-up
+
+    @property
+    def root(self) -> Path:
+        return self.config.root
+
+    def load(self) -> Outcome:
+        """Read and check the whole corpus (buffers in ``overrides`` instead of their files)."""
+        from ..cache import Cache, cache_dir_for, profile_fingerprint
+        from ..checks.base import all_checks
+
+        self.config = load_config(self.folder, []).with_cli(self.options.select, self.options.ignore)
+        self.cwd = self.config.root
+        self.profile, self.profile_dir = build_profile(self.config, self.options)
+        files, problems = discover(self.config.root, self.config, self.cwd)
+        if self.profile_dir is not None and not _is_under(self.profile_dir, self.config.root):
+            more, _ = discover(self.profile_dir, self.config, self.cwd)
+            files += [f for f in more if f not in set(files)]
+        self.ctx = engine.Context(profile=self.profile, config=self.config, options=self.options)
+        self.cache = Cache(
+            cache_dir_for(self.config.root, self.options),
+            (profile_fingerprint(self.profile), self.config.fingerprint(), self.options.trust_implementations),
+        )
+        self.ctx.cache = self.cache
+        self.checks = all_checks()
+        disk, buffers = [], []
+        for f in files:
+            a = os.path.abspath(f)
+            if a in self.overrides:
+                buffers.append(a)
+                continue
+            disk.append(source_of(a))  # read once: checked from the bytes it was hashed on
+        docs, per_file = _perfile.process(disk, self.cwd, self.ctx, self.checks, self.cache)
+        self.files, self.by_rel, self.key_index = {}, {}, {}
+        grouped: dict[str, list[Document]] = {}
+        for d in docs:  # a file holds one or more documents
+            grouped.setdefault(d.abspath, []).append(d)
+        for a, fdocs in grouped.items():
+            self._put(FileState(a, fdocs[0].relpath, fdocs, per_file.get(fdocs[0].relpath, [])))
+        for a in buffers + [a for a in self.overrides if a not in self.files and self._belongs(a)]:
+            self._put(self._check_file(a))
+        self.other_findings = [
+            Finding(relpath_of(p, self.cwd), 1, 1, "SI001", "error", f"cannot be read: {reason}")
+            for p, reason in problems
+        ]
+        self._corpus_stage(None)
+        self.cache.save()
+        self.loaded = True
+        return Outcome(set(self.findings) | {f for f in self.corpus_findings}, full=True)
+
+    def _belongs(self, abspath: str) -> bool:
+        """Would ``check`` of this root read this file (under the root, included, not excluded)?"""
+        if not _is_under(abspath, self.config.root) or not abspath.endswith((".yaml", ".yml", ".json")):
+            return False
+        rel = relpath_of(abspath, self.config.root)
+        parts = rel.split("/")
+        from ..corpus import SKIP_DIRS
+
+        if any(p in SKIP_DIRS or p.startswith(".") for p in parts[:-1]):
+            return False
+        return not self.config.excluded(rel)
+
+    def owns(self, abspath: str) -> bool:
+        return abspath in self.files or self._belongs(abspath)
+
+    # ------------------------------------------------------------------------------
+    # per-file stage
+
+    def _check_file(self, abspath: str) -> FileState:
+        raw = self.overrides.get(abspath)
+        docs = _perfile.load_documents(source_of(abspath, raw), self.cwd)
+        findings = []
+        for doc in docs:
+            if self.profile_dir is not None and _is_under(abspath, self.profile_dir):
+                doc.profile_asset = True
+            diags = _perfile.file_diags(doc, self.ctx, self.checks)
+            findings += [_locate.locate_in(d, doc) for d in diags]
+        return FileState(abspath, docs[0].relpath, docs, findings)
+
+    def _put(self, fs: FileState) -> None:
+        old = self.files.get(fs.abspath)
+        if old is not None:
+            for k in old.keys:
+                self.key_index.get(k, set()).discard(fs.abspath)
+        if self.profile_dir is not None:
+            for d in fs.docs:
+                if _is_under(d.abspath, self.profile_dir):
+                    d.profile_asset = True
+        keys: set[str] = set()
+        for d in fs.docs:
+            keys |= doc_keys(d)
+        fs.keys = frozenset(keys)
+        for k in fs.keys:
+            self.key_index.setdefault(k, set()).add(fs.abspath)
+        self.files[fs.abspath] = fs
+        self.by_rel[fs.relpath] = fs
+
+    def _drop(self, abspath: str) -> None:
+        fs = self.files.pop(abspath, None)
+        if fs is None:
+            return
+        for k in fs.keys:
+            self.key_index.get(k, set()).discard(abspath)
+        self.by_rel.pop(fs.relpath, None)
+
+    # ------------------------------------------------------------------------------
+    # edits
+
+    def set_buffer(self, abspath: str, text: str | bytes | None) -> Outcome:
+        """The editor's unsaved text of a file (``None``: the file as on disk again)."""
+        abspath = os.path.abspath(abspath)
+        if text is None:
+            self.overrides.pop(abspath, None)
+        else:
+            self.overrides[abspath] = text.encode("utf-8") if isinstance(text, str) else text
+        return self.update([abspath])
+
+    def update(self, abspaths: Iterable[str]) -> Outcome:
+        """Re-check these files (their buffer or their file on disk; gone = removed)."""
+        keys: set[str] = set()
+        touched: set[str] = set()
+        for a in abspaths:
+            a = os.path.abspath(a)
+            old = self.files.get(a)
+            if old is not None:
+                keys |= old.keys
+                touched.add(old.relpath)
+            if a in self.overrides or (os.path.isfile(a) and self._belongs(a)):
+                fs = self._check_file(a)
+                self._put(fs)
+                keys |= fs.keys
+                touched.add(fs.relpath)
+            else:
+                self._drop(a)
+        if ALL_KEY in keys:
+            self._corpus_stage(None)
+            return Outcome(touched | set(self.by_rel), full=True)
+        slice_files = set()
+        for k in keys:
+            slice_files |= self.key_index.get(k, set())
+        slice_rel = {self.files[a].relpath for a in slice_files} | touched
+        self._corpus_stage(slice_rel)
+        return Outcome(slice_rel)
+
+    # ------------------------------------------------------------------------------
+    # corpus stage and the engine's final steps
+
+    def _corpus_stage(self, core: set[str] | None) -> None:
+        """Cross-file checks over everything (``core`` None) or over the files ``core``
+        names (with the profile's assets as context); then the final findings of the
+        files whose findings may have changed."""
+        if core is None:
+            states = list(self.files.values())
+        else:
+            states = [self.by_rel[r] for r in core if r in self.by_rel]
+            states += [fs for a in self.key_index.get(ALL_KEY, ()) if (fs := self.files[a]).relpath not in core]
+        docs = [d for fs in states for d in fs.docs]
+        corpus = Corpus(docs, self.profile, self.config)
+        self.ctx.corpus = corpus
+        root_rel = relpath_of(self.config.root, self.cwd)
+        fresh: dict[str, list[Finding]] = {}
+        for check in self.checks:
+            if check.scope != "corpus" or (core is not None and check.name in PROFILE_ONLY_CHECKS):
+                continue
+            try:
+                diags = enforce(check, check.func(corpus, self.ctx))
+            except Exception as exc:
+                diags = [_perfile.crash(check, exc, None)]
+            for diag in diags:
+                f = _locate.locate(diag, corpus, root_rel)
+                fresh.setdefault(f.path, []).append(f)
+        if core is None:
+            self.corpus = corpus
+            self.corpus_findings = fresh
+            changed = set(self.by_rel) | set(fresh)
+            self.findings = {}
+        else:
+            for r in core:
+                self.corpus_findings.pop(r, None)
+            for path, items in fresh.items():
+                if path in core or path not in self.by_rel:
+                    self.corpus_findings[path] = items
+            changed = set(core)
+        for rel in changed:
+            self._finalise(rel)
+
+    def _finalise(self, rel: str) -> None:
+        fs = self.by_rel.get(rel)
+        items = list(fs.per_file) if fs is not None else []
+        items += self.corpus_findings.get(rel, [])
+        items += [f for f in self.other_findings if f.path == rel]
+        items = [f for f in items if self.config.enabled(
+            f.code, relpath_of(os.path.normpath(os.path.join(str(self.cwd), f.path)), self.config.root))]
+        docs = {rel: fs.docs} if fs is not None and fs.docs else {}
+        items = _locate.apply_suppressions(items, docs, self.config)
+        items = _locate.dedupe(items)
+        items.sort(key=Finding.sort_key)
+        if items or fs is not None:
+            self.findings[rel] = items
+        else:
+            self.findings.pop(rel, None)
+
+    # ------------------------------------------------------------------------------
+    # queries
+
+    def findings_of(self, abspath: str) -> list[Finding]:
+        fs = self.files.get(os.path.abspath(abspath))
+        rel = fs.relpath if fs is not None else relpath_of(abspath, self.cwd)
+        return self.findings.get(rel, [])
+
+    def abspath_of(self, relpath: str) -> str:
+        fs = self.by_rel.get(relpath)
+        return fs.abspath if fs is not None else os.path.normpath(os.path.join(str(self.cwd), relpath))
+
+    def all_findings(self) -> list[Finding]:
+        out = [f for items in self.findings.values() for f in items]
+        out.sort(key=Finding.sort_key)
+        return out
+
+    def document(self, abspath: str) -> Document | None:
+        fs = self.files.get(os.path.abspath(abspath))
+        return fs.docs[0] if fs is not None and fs.docs else None
+
+    def documents(self) -> list[Document]:
+        return [d for fs in self.files.values() for d in fs.docs]
+
+    def text_of(self, abspath: str) -> str | None:
+        raw = self.overrides.get(abspath)
+        if raw is None:
+            raw, _ = read_file(Path(abspath))
+        if raw is None:
+            return None
+        return raw.decode("utf-8", errors="replace")
+
+    def full_corpus(self) -> Corpus:
+        """A corpus of every document as it is now (for the graph: hover, definitions)."""
+        if self.corpus is None or self._stale_corpus():
+            self.corpus = Corpus(self.documents(), self.profile, self.config)
+        return self.corpus
+
+    def _stale_corpus(self) -> bool:
+        have = {id(d) for d in self.corpus.documents}
+        return len(have) != sum(len(fs.docs) for fs in self.files.values()) or any(
+            id(d) not in have for fs in self.files.values() for d in fs.docs
+        )
+
+
+def _unused(*_: Any) -> None:  # pragma: no cover
+    pass

@@ -1,0 +1,107 @@
+"""The server's resident state (no LSP): after any edit its findings are exactly a fresh
+`check` of the same texts on disk, and a half-typed buffer never raises."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from si_lint import engine
+from si_lint.server.state import CorpusState
+
+CORPUS = REPO / "fixtures" / "corpus"
+SCENARIO = "scenarios/mail-relay-smtp-port.yaml"
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    out = tmp_path / "corpus"
+    shutil.copytree(CORPUS, out, ignore=shutil.ignore_patterns(".si-lint-cache"))
+    return out
+
+
+def full_run(root: Path) -> list:
+    return engine.run(["."], engine.Options(use_cache=False), cwd=root).findings
+
+
+def edits(text: str) -> list[str]:
+    """Edits that reach per-file, cross-file and dry-run findings."""
+    return [
+        text.replace("step_budget: 15", "step_budget: 14"),  # a fixture's verdict changes: SI401
+        text.replace("exclude_tool_echo: true", "exclude_tool_echo: false"),  # SI113 + probe
+        text.replace("id: infra.capability.da.single-signal-diagnosis-001",
+                     "id: infra.capability.da.single-signal-diagnosis-002"),  # fixtures lose it: SI303
+        text.replace("ref: smtp-port-removed", "ref: nope"),  # a dangling ref
+        text + "# si-lint: disable=SI105\n",  # a suppression that suppresses nothing: SI009
+        "id: x\nscoring: [\n",  # unparsable
+        "",  # empty
+        text,
+    ]
+
+
+def test_load_equals_check(root):
+    st = CorpusState(root, engine.Options(use_cache=False))
+    st.load()
+    assert st.all_findings() == full_run(root)
+
+
+@pytest.mark.parametrize("which", [SCENARIO, "fixtures/mail-relay-smtp-port/at-budget.yaml"])
+def test_every_edit_equals_a_fresh_check(root, which):
+    st = CorpusState(root, engine.Options(use_cache=False))
+    st.load()
+    path = root / which
+    original = path.read_text()
+    variants = edits(original) if which == SCENARIO else [
+        original.replace("expect: {score: 1.0, row: 2}", "expect: {score: 0.5, row: 3}"),
+        original.replace("scenario: infra.capability.da.single-signal-diagnosis-001", "scenario: nope"),
+        original[: len(original) // 2],
+        original,
+    ]
+    for text in variants:
+        assert text != original or text is variants[-1]
+        st.set_buffer(str(path), text)
+        path.write_text(text)
+        assert st.all_findings() == full_run(root), text[:200]
+    path.write_text(original)
+    st.set_buffer(str(path), None)
+    assert st.all_findings() == full_run(root)
+
+
+def test_a_dependent_fixture_is_in_the_outcome(root):
+    st = CorpusState(root, engine.Options(use_cache=False))
+    st.load()
+    path = root / SCENARIO
+    out = st.set_buffer(str(path), path.read_text().replace("step_budget: 15", "step_budget: 14"))
+    fixture = "fixtures/mail-relay-smtp-port/at-budget.yaml"
+    assert fixture in out.touched and not out.full
+    assert [f.code for f in st.findings[fixture]] == ["SI401", "SI402"]
+
+
+def _corpus_files() -> list[Path]:
+    return sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json"))
+
+
+def test_truncations_never_raise(root, tmp_path):
+    """Every corpus file cut at many points (a half-typed buffer): the update never
+    raises, no check crashes (no SI000), and an unparsable buffer is exactly one SI001."""
+    from si_lint.loader import load_bytes
+
+    st = CorpusState(root, engine.Options(cache_dir=str(tmp_path / "cache")))
+    st.load()
+    for src in _corpus_files():
+        rel = src.relative_to(CORPUS).as_posix()
+        target = root / rel
+        text = src.read_text()
+        cuts = sorted({len(text) * k // 8 for k in range(8)} | {text.find("\n", len(text) // 3) + 1})
+        for cut in cuts:
+            buf = text[:cut]
+            st.set_buffer(str(target), buf)
+            mine = st.findings_of(str(target))
+            assert not [f for f in st.all_findings() if f.code == "SI000"], (rel, cut)
+            if load_bytes(buf.encode()).failed or any(d.code == "SI001" for d in load_bytes(buf.encode()).findings):
+                assert [f.code for f in mine] == ["SI001"], (rel, cut, mine)
+        st.set_buffer(str(target), None)
+    assert st.all_findings() == full_run(root)
