@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -13,6 +14,8 @@ from .loader import PosMap
 
 CONFIG_FILE = "si-lint.toml"
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
+#: SPEC §9 "Which files": the default ``include``
+DEFAULT_INCLUDE = ("**/*.yaml", "**/*.yml", "**/*.json")
 #: directories never walked into
 SKIP_DIRS = frozenset(
     {".git", ".hg", ".svn", ".si-lint-cache", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
@@ -59,6 +62,10 @@ class Config:
     require_fixtures: bool = False
     require_band_coverage: bool = False
     raw: tuple = ()
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    #: how the root was found (SPEC §9): "config", "git", "dir" (a named directory, or
+    #: the current one) or "file" (a named file's directory)
+    root_how: str = "config"
 
     def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> "Config":
         from dataclasses import replace
@@ -82,8 +89,15 @@ class Config:
                     ign = max([ign] + [len(p) for p in codes if code.startswith(p)])
         return sel >= 0 and sel > ign
 
-    def excluded(self, relpath: str) -> bool:
-        return any(_glob_match(relpath, pattern) for pattern in self.exclude)
+    def excluded(self, relpath: str, is_dir: bool = False) -> bool:
+        """``exclude`` (gitignore-style, relative to the root) matches ``relpath``."""
+        return bool(self.exclude) and _spec(self.exclude).match_file(relpath + ("/" if is_dir else ""))
+
+    def included(self, relpath: str) -> bool:
+        """``include`` (gitignore-style, relative to the root) matches the file ``relpath``."""
+        if self.include == DEFAULT_INCLUDE:
+            return relpath.endswith(YAML_SUFFIXES)
+        return _spec(self.include).match_file(relpath)
 
     def fingerprint(self) -> str:
         return repr(
@@ -93,6 +107,7 @@ class Config:
                 self.ignore,
                 self.per_file_ignores,
                 self.exclude,
+                self.include,
                 self.require_fixtures,
                 self.require_band_coverage,
             )
@@ -127,12 +142,38 @@ def check_codes(codes: Iterable[str], where: str) -> None:
         )
 
 
+#: the largest configuration file read
+MAX_CONFIG_BYTES = 1 << 20
+
+
 def _read_toml(path: Path) -> dict:
+    from .fsutil import read_regular
+
+    raw, why = read_regular(path, MAX_CONFIG_BYTES)
+    if raw is None:
+        raise ConfigError(f"{path}: cannot read configuration: {why}")
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: cannot read configuration: larger than {MAX_CONFIG_BYTES:,} bytes")
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
+
+
+@functools.lru_cache(maxsize=64)
+def _spec(patterns: tuple[str, ...]):
+    """A compiled gitignore-style pattern list (pathspec: the same rules as git)."""
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
+
+
+def _patterns(where: str, key: str, values: tuple[str, ...]) -> tuple[str, ...]:
+    try:
+        _spec(values)
+    except Exception as exc:  # pathspec raises a few different errors for a bad pattern
+        raise ConfigError(f"{where}: `{key}` holds a pattern that cannot be used: {exc}") from exc
+    return values
 
 
 def _config_table(directory: Path) -> tuple[Path, dict] | None:
@@ -148,20 +189,78 @@ def _config_table(directory: Path) -> tuple[Path, dict] | None:
     return None
 
 
-def find_root(cwd: Path, paths: Iterable[Path] = ()) -> tuple[Path, Path | None, dict]:
-    """The corpus root: nearest ancestor of ``cwd`` with a config; when there is none, the
-    nearest ancestor of the first named path with one; else ``cwd``."""
-    starts = [cwd] + [p if p.is_dir() else p.parent for p in list(paths)[:1]]
+@dataclass(frozen=True)
+class Root:
+    """Where the corpus root is and why (SPEC §9)."""
+
+    path: Path
+    source: Path | None  # the configuration file, when there is one
+    table: dict
+    how: str  # "config", "git", "dir" or "file"
+
+
+def find_root_info(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None) -> Root:
+    """The corpus root, the first of (SPEC §9): the directory of ``config_file``; the
+    nearest ancestor of ``cwd`` holding ``si-lint.toml`` or a ``pyproject.toml`` with
+    ``[tool.si-lint]``; the same search from the first named path; the top of the git work
+    tree that holds ``cwd``; else the first named directory, or a named file's directory.
+    Never a wider guess: without a configuration or a work tree, a check of one file reads
+    that file's directory, never its parents (nor the current directory)."""
+    cwd = Path(os.path.abspath(cwd))
+    if config_file is not None:
+        config_file = Path(os.path.abspath(config_file))
+        found = _config_file_table(config_file)
+        return Root(config_file.parent, config_file, found, "config")
+    first = [Path(os.path.abspath(p)) for p in list(paths)[:1]]
+    starts = [cwd] + [p if p.is_dir() else p.parent for p in first]
     for start in starts:
-        d = start.resolve()
+        d = Path(os.path.realpath(start))
         while True:
             found = _config_table(d)
             if found is not None:
-                return d, found[0], found[1]
+                return Root(d, found[0], found[1], "config")
             if d.parent == d:
                 break
             d = d.parent
-    return cwd.resolve(), None, {}
+    top = git_top(cwd)
+    if top is not None:
+        return Root(top, None, {}, "git")
+    if first:
+        p = first[0]
+        if p.is_dir():
+            return Root(Path(os.path.realpath(p)), None, {}, "dir")
+        return Root(Path(os.path.realpath(p.parent)), None, {}, "file")
+    return Root(Path(os.path.realpath(cwd)), None, {}, "dir")
+
+
+def find_root(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None) -> tuple[Path, Path | None, dict]:
+    """``(root, config file or None, config table)``; see :func:`find_root_info`."""
+    info = find_root_info(cwd, paths, config_file)
+    return info.path, info.source, info.table
+
+
+def git_top(start: Path) -> Path | None:
+    """The top of the git work tree holding ``start`` (the nearest ancestor with ``.git``,
+    a directory or a worktree's ``.git`` file), or None. Git itself is not run."""
+    d = Path(os.path.realpath(start))
+    while True:
+        try:
+            if os.path.lexists(d / ".git"):
+                return d
+        except OSError:
+            pass
+        if d.parent == d:
+            return None
+        d = d.parent
+
+
+def _config_file_table(path: Path) -> dict:
+    if path.name == "pyproject.toml":
+        data = _read_toml(path)
+        tool = data.get("tool")
+        table = tool.get("si-lint") if isinstance(tool, dict) else None
+        return table if isinstance(table, dict) else {}
+    return _read_toml(path)
 
 
 _CONFIG_KEYS = {
@@ -170,34 +269,17 @@ _CONFIG_KEYS = {
     "ignore",
     "per-file-ignores",
     "exclude",
+    "include",
     "require-fixtures",
     "require-band-coverage",
 }
 
 
-def _explicit_config(path: Path) -> tuple[Path, Path, dict]:
-    """``--config FILE``: a ``si-lint.toml`` (keys at the top level) or a ``pyproject.toml``
-    (the ``[tool.si-lint]`` table); the corpus root is the file's directory (SPEC §9)."""
-    path = Path(path).absolute()
-    if not path.is_file():
-        raise ConfigError(f"--config {path}: no such file")
-    data = _read_toml(path)
-    if path.name == "pyproject.toml":
-        tool = data.get("tool")
-        table = tool.get("si-lint") if isinstance(tool, dict) else None
-        if not isinstance(table, dict):
-            raise ConfigError(f"--config {path}: no [tool.si-lint] table")
-        data = table
-    return path.parent.resolve(), path, data
-
-
-def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | str | None = None) -> Config:
-    if config_file is not None:
-        root, source, table = _explicit_config(Path(config_file))
-    else:
-        root, source, table = find_root(cwd, paths)
+def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None) -> Config:
+    info = find_root_info(cwd, paths, config_file)
+    root, source, table = info.path, info.source, info.table
     if source is None:
-        return Config(root=root)
+        return Config(root=root, root_how=info.how)
     where = str(source)
     from .schemas import validate
 
@@ -244,7 +326,9 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | str |
         select=select,
         ignore=str_list("ignore"),
         per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in pfi.items())),
-        exclude=str_list("exclude"),
+        exclude=_patterns(where, "exclude", str_list("exclude")),
+        include=_patterns(where, "include", str_list("include")) if "include" in table else DEFAULT_INCLUDE,
+        root_how=info.how,
         require_fixtures=flag("require-fixtures"),
         require_band_coverage=flag("require-band-coverage"),
     )
@@ -303,12 +387,14 @@ class Document:
         if self._pos is None:
             from .loader import load_bytes
 
+            from .fsutil import read_regular
+            from .loader import MAX_BYTES
+
             self._pos = PosMap()
-            try:
-                with open(self.abspath, "rb") as fh:
-                    loaded = load_bytes(fh.read())
-            except OSError:
+            raw, _why = read_regular(self.abspath, MAX_BYTES)  # regular files only
+            if raw is None:
                 return self._pos
+            loaded = load_bytes(raw)
             for d in loaded.documents:
                 if d.index == self.index:
                     self._pos = d.pos
@@ -378,36 +464,189 @@ class Corpus:
 # discovery
 
 
-def discover(root: Path, config: Config, cwd: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
-    """Every YAML/JSON file under ``root`` (sorted), and the directories that could not
-    be walked (path, reason). Symbolic links to directories are not followed."""
-    files: list[Path] = []
-    problems: list[tuple[Path, str]] = []
+@dataclass
+class Selection:
+    """What :func:`discover` found: the files to read (sorted), the problems that are
+    findings (SI001: unreadable directories, symbolic-link loops, dangling links) and the
+    notes shown under ``--verbose`` (FIFOs, sockets, devices, links that leave the root).
+    Unpacks as ``files, problems`` like the old tuple."""
 
-    def onerror(exc: OSError) -> None:
-        problems.append((Path(exc.filename or root), exc.strerror or str(exc)))
+    files: list[Path] = field(default_factory=list)
+    problems: list[tuple[Path, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
-    for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=False):
-        rel_dir = os.path.relpath(dirpath, root)
-        rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/")
-        keep = []
-        for name in dirnames:
-            if name in SKIP_DIRS or name.startswith("."):
+    def __iter__(self):
+        return iter((self.files, self.problems))
+
+
+#: the largest .gitignore file read
+MAX_GITIGNORE_BYTES = 1 << 20
+
+
+def _gitignore(directory: str):
+    """The compiled ``.gitignore`` of ``directory``, or None (only a regular file is read)."""
+    from .fsutil import read_regular
+
+    raw, _ = read_regular(os.path.join(directory, ".gitignore"), MAX_GITIGNORE_BYTES)
+    if not raw or len(raw) > MAX_GITIGNORE_BYTES:
+        return None
+    lines = tuple(raw.decode("utf-8", "replace").splitlines())
+    try:
+        return _spec(lines)
+    except Exception:
+        return None
+
+
+def _ignored(specs: list, abspath: str, is_dir: bool) -> bool:
+    """git's rule: the deepest ``.gitignore`` with a matching pattern decides."""
+    decision = False
+    for base, spec in specs:
+        rel = os.path.relpath(abspath, base).replace(os.sep, "/") + ("/" if is_dir else "")
+        hit = spec.check_file(rel)
+        if hit.include is not None:
+            decision = hit.include
+    return decision
+
+
+def inside(path: str, root: str) -> bool:
+    """``path`` is ``root`` or under it (both absolute, normalised)."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def check_link(path: str, real_root: str) -> tuple[str, str | None]:
+    """What to do with the symbolic link ``path``: ("read", None) when it leads to a regular
+    file inside the root; ("problem", why) for a loop or a dangling link (SI001);
+    ("note", why) when it leaves the root or leads to something that is not a regular file
+    — such a link is never read."""
+    import errno
+    import stat as stat_mod
+
+    from .fsutil import kind_of
+
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "problem", "symbolic link loop"
+        if exc.errno == errno.ENOENT:
+            return "problem", "dangling symbolic link (its target does not exist)"
+        return "problem", exc.strerror or type(exc).__name__
+    target = os.path.realpath(path)
+    if not inside(target, real_root):
+        return "note", "a symbolic link to a file outside the corpus root; not read"
+    if not stat_mod.S_ISREG(st.st_mode):
+        return "note", f"a symbolic link to {kind_of(st.st_mode)}; not read"
+    return "read", None
+
+
+def discover(root: Path, config: Config, cwd: Path, *, recursive: bool = True) -> Selection:
+    """The files under ``root`` that the configuration selects (SPEC §9 "Which files"):
+    ``include`` minus ``exclude`` (gitignore-style, relative to ``config.root``) minus what
+    the ``.gitignore`` files ignore; regular files only (a FIFO, socket or device is a note,
+    never opened); symbolic links only when they lead to a regular file inside the corpus
+    root (others are notes or, for loops and dangling links, SI001 problems, never read);
+    linked directories are not entered."""
+    import stat as stat_mod
+
+    from .fsutil import kind_of
+
+    sel = Selection()
+    base = os.path.abspath(root)
+    cfg_root = os.path.abspath(config.root)
+    real_root = os.path.realpath(cfg_root)
+    specs: list = []
+    # .gitignore files above the walked directory, up to the top of its work tree
+    top = git_top(Path(base))
+    if top is not None:
+        chain = []
+        d = os.path.dirname(base)
+        while inside(d, str(top)) and d != base:
+            chain.append(d)
+            if d == str(top):
+                break
+            d = os.path.dirname(d)
+        for d in reversed(chain):
+            spec = _gitignore(d)
+            if spec is not None:
+                specs.append((d, spec))
+
+    def rel_to_root(abspath: str) -> str:
+        if inside(abspath, cfg_root):
+            return abspath[len(cfg_root):].lstrip(os.sep).replace(os.sep, "/")
+        return os.path.relpath(abspath, base).replace(os.sep, "/")
+
+    def note(abspath: str, why: str) -> None:
+        sel.notes.append(f"skipped {relpath_of(abspath, cwd)}: {why}")
+
+    stack = [(base, specs)]
+    while stack:
+        directory, specs = stack.pop()
+        own = _gitignore(directory)
+        if own is not None:
+            specs = specs + [(directory, own)]
+        try:
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            sel.problems.append((Path(directory), exc.strerror or type(exc).__name__))
+            continue
+        subdirs = []
+        for entry in entries:
+            name = entry.name
+            path = entry.path
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError as exc:
+                sel.problems.append((Path(path), exc.strerror or type(exc).__name__))
                 continue
-            rel = f"{rel_dir}/{name}" if rel_dir else name
-            if config.excluded(rel):
+            mode = st.st_mode
+            rel = rel_to_root(path)
+            if stat_mod.S_ISDIR(mode):
+                if not recursive or name in SKIP_DIRS or name.startswith("."):
+                    continue
+                if config.excluded(rel, is_dir=True) or (specs and _ignored(specs, path, True)):
+                    continue
+                subdirs.append((path, specs))
                 continue
-            keep.append(name)
-        dirnames[:] = sorted(keep)
-        for name in filenames:
-            if not name.endswith(YAML_SUFFIXES):
+            if name == ".gitignore" or not config.included(rel):
                 continue
-            rel = f"{rel_dir}/{name}" if rel_dir else name
-            if config.excluded(rel):
+            if config.excluded(rel) or (specs and _ignored(specs, path, False)):
                 continue
-            files.append(Path(dirpath) / name)
-    files.sort()
-    return files, problems
+            if stat_mod.S_ISREG(mode):
+                sel.files.append(Path(path))
+            elif stat_mod.S_ISLNK(mode):
+                what, why = check_link(path, real_root)
+                if what == "read":
+                    sel.files.append(Path(path))
+                elif what == "problem":
+                    sel.problems.append((Path(path), why))
+                else:
+                    note(path, why)
+            else:
+                note(path, f"{kind_of(mode)}, not a regular file; never opened")
+        stack.extend(reversed(subdirs))
+    sel.files.sort()
+    return sel
+
+
+def named_file_check(path: Path, config: Config) -> str | None:
+    """Why a file named on the command line is not read (a --verbose note), or None:
+    the configuration excludes it (pre-commit passes every staged file), or it is a
+    symbolic link that leaves the corpus root or leads to something other than a file."""
+    abspath = os.path.abspath(path)
+    cfg_root = os.path.abspath(config.root)
+    if inside(abspath, cfg_root):
+        rel = abspath[len(cfg_root):].lstrip(os.sep).replace(os.sep, "/")
+        if config.excluded(rel) or not config.included(rel):
+            return "excluded by the configuration (include/exclude)"
+        real_root = os.path.realpath(cfg_root)
+    else:
+        real_root = os.path.realpath(os.path.dirname(abspath))
+    if os.path.islink(abspath):
+        what, why = check_link(abspath, real_root)
+        if what != "read":
+            return why
+    return None
 
 
 def relpath_of(path: Path | str, cwd: Path) -> str:

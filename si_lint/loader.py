@@ -19,9 +19,7 @@ from typing import Any
 
 from .findings import Diag
 
-MAX_BYTES = 5 * 1024 * 1024
-MAX_DEPTH = 64
-MAX_ALIAS_NODES = 10_000
+from .limits import MAX_ALIAS_NODES, MAX_BYTES, MAX_DEPTH  # noqa: F401  (one limits module)
 
 CODES = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007", "SI008")
 

@@ -61,10 +61,10 @@ class Profile:
 def _read(path: Path) -> Any:
     from .loader import load_bytes
 
-    try:
-        return load_bytes(path.read_bytes()).data
-    except OSError:
-        return None
+    from .limits import read_input
+
+    raw, _why = read_input(path)
+    return load_bytes(raw).data if raw is not None else None
 
 
 def load_profile(directory: Path | str, *, trust: bool = False) -> Profile:

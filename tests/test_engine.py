@@ -137,7 +137,7 @@ def test_jobs_and_cache_do_not_change_the_output(tmp_path):
         assert code == 1, err
         outs.append(out)
     assert outs[0] == outs[1] == outs[2] == outs[3]
-    assert (tmp_path / ".si-lint-cache" / "results.pickle").is_file()
+    assert (tmp_path / ".si-lint-cache" / "results.json").is_file()
 
 
 def test_cache_follows_content_and_survives_corruption(tmp_path):
@@ -147,23 +147,23 @@ def test_cache_follows_content_and_survives_corruption(tmp_path):
     write_files(tmp_path, {"a.yaml": "title: fixed\n"})
     code, out, _ = run_cli(["check", "--format", "json"], tmp_path)
     assert code == 0 and diag_tuples(json.loads(out)) == []
-    caches = [tmp_path / ".si-lint-cache" / name for name in ("results.pickle", "run.pickle")]
+    caches = [tmp_path / ".si-lint-cache" / name for name in ("results.json", "run.json")]
     for garbage in (b"", b"\x80\x04garbage", b"cos\nsystem\n(S'echo pwned'\ntR."):
         for cache in caches:
             cache.write_bytes(garbage)
         write_files(tmp_path, {"a.yaml": NOTES_DUP})
         code, out, _ = run_cli(["check", "--format", "json"], tmp_path)
         assert diag_tuples(json.loads(out)) == [("SI002", "a.yaml", 3, 1)]
-        assert all(cache.read_bytes().startswith(b"\x80") for cache in caches)  # rebuilt
+        assert all(cache.read_bytes().startswith(b"{\"header\"") for cache in caches)  # rebuilt
 
 
 def test_cache_dir_option_and_env(tmp_path, monkeypatch):
     write_files(tmp_path, {"a.yaml": "a: 1\n"})
     run_cli(["check", "--cache-dir", "elsewhere"], tmp_path)
-    assert (tmp_path / "elsewhere" / "results.pickle").is_file()
+    assert (tmp_path / "elsewhere" / "results.json").is_file()
     monkeypatch.setenv("SI_LINT_CACHE_DIR", str(tmp_path / "env-cache"))
     run_cli(["check"], tmp_path)
-    assert (tmp_path / "env-cache" / "results.pickle").is_file()
+    assert (tmp_path / "env-cache" / "results.json").is_file()
     assert not (tmp_path / ".si-lint-cache").exists()
 
 
@@ -191,16 +191,17 @@ def test_hostile_files_are_findings_fast(tmp_path):
     os.mkfifo(tmp_path / "fifo.yaml")
     os.symlink(".", tmp_path / "self")  # a directory loop: never followed
     start = time.perf_counter()
-    code, out, err = run_cli(["check", "--format", "json", "--no-cache"], tmp_path)
+    code, out, err = run_cli(["check", "--format", "json", "--no-cache", "--verbose"], tmp_path)
     elapsed = time.perf_counter() - start
     assert code == 1, err
+    # a FIFO is not a regular file: skipped with a --verbose note, never opened (SPEC §9)
+    assert "si-lint: skipped fifo.yaml: a FIFO, not a regular file; never opened\n" in err
     got = [(d["code"], d["path"], d["line"], d["column"]) for d in json.loads(out)["diagnostics"]]
     assert got == [
         ("SI005", "big.yaml", 1, 1),
         ("SI005", "bomb.yaml", 5, 10),
         ("SI001", "dangling.yaml", 1, 1),
         ("SI005", "deep.yaml", 1, 65),
-        ("SI001", "fifo.yaml", 1, 1),
         ("SI001", "loop1.yaml", 1, 1),
         ("SI001", "loop2.yaml", 1, 1),
         ("SI001", "nul.yaml", 2, 4),
@@ -211,7 +212,7 @@ def test_hostile_files_are_findings_fast(tmp_path):
 def test_unchanged_recheck_reuses_the_run_and_follows_any_change(tmp_path):
     write_files(tmp_path, {"a.yaml": NOTES_DUP, "b.yaml": "title: ok\n"})
     first = run_cli(["check", "--format", "json"], tmp_path)
-    assert (tmp_path / ".si-lint-cache" / "run.pickle").is_file()
+    assert (tmp_path / ".si-lint-cache" / "run.json").is_file()
     assert run_cli(["check", "--format", "json"], tmp_path) == first
     # another file's content, the named paths and the options are all part of the key
     write_files(tmp_path, {"b.yaml": "title: ok\ntitle: twice\n"})

@@ -476,7 +476,7 @@ def test_config_valid_and_errors():
     }
     assert validate("config", bad) == [
         (("fail-on",), "unexpected key `fail-on` in the document; allowed keys: `profile`, `select`, "
-         "`ignore`, `per-file-ignores`, `exclude`, `require-fixtures` and `require-band-coverage`", "key"),
+         "`ignore`, `per-file-ignores`, `include`, `exclude`, `require-fixtures` and `require-band-coverage`", "key"),
         (("ignore", 0), "`ignore[0]` must match `^[A-Z]+[0-9]*$` (a rule code or code prefix in "
          'capitals, e.g. `SI1`, `EIO`, `SI306`), not a string "si306"', "value"),
         (("per-file-ignores", "a/*"), '`per-file-ignores.a/*` must be a list, not a string "SI1"', "value"),

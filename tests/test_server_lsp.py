@@ -320,3 +320,53 @@ async def test_completion_of_roles_and_templates(client: LanguageClient, corpus:
     assert "C-DA-001" in [item.label for item in res.items]
     await replace_all(client, uri, text)
     await close_doc(client, uri)
+
+
+# --------------------------------------------------------------------------------------
+# multi-root, and half-typed documents
+
+
+async def test_each_workspace_folder_is_its_own_root(client: LanguageClient, corpus: Path, tmp_path: Path):
+    other = tmp_path / "other"
+    shutil.copytree(corpus, other)
+    cfg = other / "si-lint.toml"
+    cfg.write_text(cfg.read_text() + 'ignore = ["SI113"]\n')
+    client.workspace_did_change_workspace_folders(T.DidChangeWorkspaceFoldersParams(T.WorkspaceFoldersChangeEvent(
+        added=[T.WorkspaceFolder(uri=from_fs_path(str(other)), name="other")], removed=[])))
+    bad = (corpus / SCENARIO).read_text().replace("exclude_tool_echo: true", "exclude_tool_echo: false")
+    uri_a, diags_a = await open_doc(client, corpus, SCENARIO, bad)
+    uri_b, diags_b = await open_doc(client, other, SCENARIO, bad)
+    assert "SI113" in [d.code for d in diags_a]
+    assert "SI113" not in [d.code for d in diags_b]
+    assert sorted(d.code for d in diags_b) == sorted(d.code for d in diags_a if d.code != "SI113")
+    for uri, root in ((uri_a, corpus), (uri_b, other)):
+        await replace_all(client, uri, (root / SCENARIO).read_text())
+        await close_doc(client, uri)
+    client.workspace_did_change_workspace_folders(T.DidChangeWorkspaceFoldersParams(T.WorkspaceFoldersChangeEvent(
+        added=[], removed=[T.WorkspaceFolder(uri=from_fs_path(str(other)), name="other")])))
+
+
+async def test_half_typed_documents_never_reach_the_client_as_errors(client: LanguageClient, corpus: Path):
+    """Truncations of a scenario, a fixture and an EIO module typed into one buffer each:
+    every change is answered with diagnostics, an unparsable buffer is one SI001, nothing
+    is logged as an error, and the server still answers afterwards."""
+    from si_lint.loader import load_bytes
+
+    rels = [SCENARIO, AT_BUDGET, "eio/eio.context.criteria.yaml"]
+    for rel in rels:
+        text = (corpus / rel).read_text()
+        uri, _ = await open_doc(client, corpus, rel, "")
+        for k in range(1, 10):
+            cut = text[: len(text) * k // 10]
+            diags = await replace_all(client, uri, cut)
+            loaded = load_bytes(cut.encode())
+            if loaded.failed or any(d.code == "SI001" for d in loaded.findings):
+                assert [d.code for d in diags] == ["SI001"], (rel, k)
+            assert "SI000" not in [d.code for d in diags], (rel, k)
+        await replace_all(client, uri, text)
+        await close_doc(client, uri)
+    errors = [m for m in client.log_messages if m.type == T.MessageType.Error]
+    assert errors == []
+    h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(uri_of(corpus, SCENARIO)),
+                                                             T.Position(0, 0)))
+    assert h is None or h.contents

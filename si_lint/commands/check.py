@@ -123,9 +123,9 @@ def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero,
     )
     options.progress = fmt not in ("json", "sarif", "gitlab") and not quiet
     result = _run(paths, options, stdin)
-    if verbose:
-        source = result.config.source or "none (defaults)"
-        click.echo(f"si-lint: corpus root {result.config.root}; configuration {source}", err=True)
+    if verbose:  # the corpus root and how it was found, the configuration, skipped files
+        for note in result.notes:
+            click.echo(f"si-lint: {note}", err=True)
 
     # --diff: the patch is the output on stdout, the findings go to stderr
     report_err = diff and not output

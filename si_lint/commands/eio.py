@@ -20,11 +20,11 @@ def _read(path: str) -> tuple[Any, str | None]:
     """(data, error) for one YAML/JSON file, through si-lint's loader."""
     from ..loader import load_bytes
 
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        return None, f"cannot read: {exc.strerror or exc}"
+    from ..limits import read_input
+
+    raw, why = read_input(path)
+    if raw is None:
+        return None, f"cannot read: {why}"
     loaded = load_bytes(raw)
     fatal = [d for d in loaded.findings if d.code in ("SI001", "SI005", "SI006", "SI007")]
     if fatal or getattr(loaded, "failed", False):

@@ -50,10 +50,11 @@ def _loader_message(loaded) -> str | None:
 def _read_document(path: Path) -> tuple[Any, str | None]:
     from ..loader import load_bytes
 
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, f"cannot read file: {exc.strerror or exc}"
+    from ..limits import read_input
+
+    raw, why = read_input(path)
+    if raw is None:
+        return None, f"cannot read file: {why}"
     loaded = load_bytes(raw)
     problem = _loader_message(loaded)
     if problem is not None:
@@ -94,10 +95,14 @@ def _artifacts(label: str, path: Path) -> Iterator[tuple[str, Any, str | None]]:
         data, problem = _read_document(path)
         yield label, data, problem
         return
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        yield label, None, f"cannot read file: {exc.strerror or exc}"
+    from ..limits import MAX_JSONL_BYTES, parse_json, read_input, too_big
+
+    raw, why = read_input(path, MAX_JSONL_BYTES)
+    if raw is None:
+        yield label, None, f"cannot read file: {why}"
+        return
+    if too_big(len(raw), MAX_JSONL_BYTES):
+        yield label, None, f"file is {too_big(len(raw), MAX_JSONL_BYTES)}"
         return
     try:
         text = raw.decode("utf-8-sig")
@@ -107,10 +112,9 @@ def _artifacts(label: str, path: Path) -> Iterator[tuple[str, Any, str | None]]:
     for n, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
-        try:
-            data = json.loads(line)
-        except ValueError as exc:
-            yield f"{label}:{n}", None, f"line {n} is not valid JSON: {exc}"
+        data, why = parse_json(line)  # the same size and depth limits as a file
+        if why is not None:
+            yield f"{label}:{n}", None, f"line {n} is {why}"
             continue
         yield f"{label}:{n}", data, None
 

@@ -56,6 +56,7 @@ class RunResult:
     config: Config
     skipped: list[str] = field(default_factory=list)
     reported: list[str] = field(default_factory=list)  # the files findings are reported for
+    notes: list[str] = field(default_factory=list)  # shown under --verbose (root, skipped files)
 
 
 @dataclass

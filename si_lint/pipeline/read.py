@@ -9,25 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 
 from .context import Source, State
 
 
 def read_file(path) -> tuple[bytes | None, str | None]:
-    """The file's bytes, or why it cannot be read. Never blocks on a FIFO or a device,
-    never reads more than the size limit allows (a larger file is refused by SI005)."""
-    from ..loader import MAX_BYTES
+    """The file's bytes, or why it cannot be read. Only regular files are opened (never
+    blocks on a FIFO or a device; checked again on the open descriptor), never more than
+    the size limit allows (a larger file is refused by SI005)."""
+    from ..limits import read_input
 
-    try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            return None, "not a regular file"
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
-        return raw, None
-    except OSError as exc:
-        return None, exc.strerror or type(exc).__name__
+    return read_input(path)
 
 
 def source_of(abspath: str, raw: bytes | None = None, error: str | None = None) -> Source:
@@ -80,4 +72,4 @@ def reuse_run(state: State) -> None:
     except (TypeError, ValueError):
         return
     state.result = RunResult(findings, nfiles, None, state.selection.config, list(skipped),
-                             list(reported))
+                             list(reported), list(state.selection.notes))

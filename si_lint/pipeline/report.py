@@ -17,4 +17,5 @@ def report(state: State) -> None:
         state.cache.put_run(state.run_key, ([f.to_data() for f in state.findings], len(reported),
                                             skipped, reported))
     state.cache.save()
-    state.result = RunResult(state.findings, len(reported), corpus, sel.config, skipped, reported)
+    state.result = RunResult(state.findings, len(reported), corpus, sel.config, skipped, reported,
+                             list(sel.notes))

@@ -30,6 +30,9 @@ class Selection:
     walk_problems: tuple[tuple[str, str], ...]
     #: the profile directory in use (None for the built-in profile)
     profile_dir: str | None
+    #: shown under --verbose: the root and how it was found, files skipped and why
+    #: (FIFOs, sockets, devices, links out of the root, excluded named files)
+    notes: tuple[str, ...] = ()
 
     @property
     def root(self) -> str:
@@ -85,8 +88,14 @@ def make_selection(paths: list[str], options: Options, cwd: Path, config: Config
     named_files, named_dirs = _expand_named(paths or ["."], cwd)
     profile_dir = None if config.profile == "builtin" else str((config.root / config.profile).resolve())
 
-    found, problems = discover(config.root, config, cwd)
-    files = [str(f) for f in found]
+    from ..corpus import named_file_check
+
+    notes = [f"corpus root: {relpath_of(config.root, cwd) or '.'} ({config.root_how}); "
+             f"configuration: {config.source or 'none'}"]
+    found = discover(config.root, config, cwd)
+    problems = list(found.problems)
+    notes += found.notes
+    files = [str(f) for f in found.files]
     seen = set(files)
 
     def add(more) -> None:
@@ -99,12 +108,21 @@ def make_selection(paths: list[str], options: Options, cwd: Path, config: Config
     root = str(config.root)
     for d in named_dirs:  # named directories outside the corpus root
         if not _is_under(d, root):
-            more, probs = discover(Path(d), config, cwd)
-            problems += probs
-            add(more)
+            more = discover(Path(d), config, cwd)
+            problems += more.problems
+            notes += more.notes
+            add(more.files)
+    kept = []
+    for f in named_files:
+        why = named_file_check(Path(f), config)
+        if why is not None:  # excluded, or a link out of the root: never read
+            notes.append(f"skipped {relpath_of(f, cwd)}: {why}")
+        else:
+            kept.append(f)
+    named_files = kept
     add(named_files)
     if profile_dir is not None and not _is_under(profile_dir, root):
-        add(discover(Path(profile_dir), config, cwd)[0])
+        add(discover(Path(profile_dir), config, cwd).files)
     return Selection(
         cwd=str(cwd),
         config=config,
@@ -113,6 +131,7 @@ def make_selection(paths: list[str], options: Options, cwd: Path, config: Config
         files=tuple(files),
         walk_problems=tuple((str(p), r) for p, r in problems),
         profile_dir=profile_dir,
+        notes=tuple(notes),
     )
 
 
@@ -126,7 +145,7 @@ def build_profile(config: Config, options: Options):
 
 
 def select(state: State) -> None:
-    from ..cache import Cache, cache_dir_for, profile_fingerprint
+    from ..cache import open_cache, profile_fingerprint
     from .context import Context
 
     sel = make_selection(state.paths, state.options, state.cwd, state.config)
@@ -134,9 +153,15 @@ def select(state: State) -> None:
     profile, _pdir = build_profile(sel.config, state.options)
     state.profile = profile
     state.ctx = Context(profile=profile, config=sel.config, options=state.options)
-    cache = Cache(
-        cache_dir_for(sel.config.root, state.options),
-        (profile_fingerprint(profile), sel.config.fingerprint(), state.options.trust_implementations),
-    )
+    cache = open_cache(sel.config.root, state.options,
+                       (profile_fingerprint(profile), sel.config.fingerprint(), state.options.trust_implementations))
+    if cache.note:
+        state.selection = sel = _with_note(sel, cache.note)
     state.cache = cache
     state.ctx.cache = cache
+
+
+def _with_note(sel: Selection, note: str) -> Selection:
+    from dataclasses import replace
+
+    return replace(sel, notes=sel.notes + (note,))

@@ -111,7 +111,7 @@ class CorpusState:
 
     def load(self) -> Outcome:
         """Read and check the whole corpus (buffers in ``overrides`` instead of their files)."""
-        from ..cache import Cache, cache_dir_for, profile_fingerprint
+        from ..cache import open_cache, profile_fingerprint
         from ..checks.base import all_checks
 
         self.config = load_config(self.folder, []).with_cli(self.options.select, self.options.ignore)
@@ -122,8 +122,8 @@ class CorpusState:
             more, _ = discover(self.profile_dir, self.config, self.cwd)
             files += [f for f in more if f not in set(files)]
         self.ctx = engine.Context(profile=self.profile, config=self.config, options=self.options)
-        self.cache = Cache(
-            cache_dir_for(self.config.root, self.options),
+        self.cache = open_cache(
+            self.config.root, self.options,
             (profile_fingerprint(self.profile), self.config.fingerprint(), self.options.trust_implementations),
         )
         self.ctx.cache = self.cache

@@ -1,0 +1,267 @@
+"""The cache is data only (SPEC §9, issue 11 item 1): a crafted cache directory never runs
+code, never makes si-lint write outside the cache directory, never hangs, and never serves
+a finding for content that is not on disk."""
+
+from __future__ import annotations
+
+import json
+import marshal
+import os
+import pickle
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli, write_files
+
+NOTES_DUP = "title: relay notes\nowner: a\nowner: b\n"
+CLEAN = "title: fine\n"
+
+
+class _Boom:
+    """Unpickling this runs a shell command that writes a file."""
+
+    def __init__(self, target: Path):
+        self.target = target
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.target}",))
+
+
+def _tree(root: Path, skip: Path | None = None) -> dict[str, tuple]:
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        if skip is not None and Path(dirpath) == skip:
+            dirnames[:] = []
+            continue
+        for name in filenames + dirnames:
+            p = Path(dirpath) / name
+            if p == skip:
+                continue
+            st = os.lstat(p)
+            out[str(p.relative_to(root))] = (st.st_mode, st.st_size, st.st_mtime_ns)
+    return out
+
+
+def _check(cwd: Path, *args: str):
+    code, out, err = run_cli(["check", "--format", "json", *args], cwd)
+    assert code in (0, 1), (code, out, err)
+    return code, json.loads(out)
+
+
+def _sign(body: bytes) -> bytes:
+    from si_lint import cache
+
+    return body + cache._MAC_SEP + cache._mac(body) + b"\n"
+
+
+def _corpus(tmp_path: Path) -> tuple[Path, Path]:
+    root = tmp_path / "corpus"
+    write_files(root, {"a.yaml": NOTES_DUP, "b.yaml": CLEAN})
+    return root, root / ".si-lint-cache"
+
+
+def _expected(root: Path) -> dict:
+    return _check(root, "--no-cache")[1]
+
+
+PAYLOADS = {
+    "empty": b"",
+    "not json": b"\x80\x04garbage",
+    "json, unsigned": b'{"header": [], "files": {}, "memo": {}}',
+    "json, bad mac": b'{"header": [], "files": {}, "memo": {}}\n#mac ' + b"0" * 64 + b"\n",
+    "deep json": _sign(b"[" * 100_000 + b"]" * 100_000),
+    "huge int": _sign(b"1" * 10_000),
+}
+
+
+@pytest.mark.parametrize("kind", ["pickle", "marshal", *PAYLOADS])
+def test_crafted_cache_files_never_run_code_and_are_rebuilt(tmp_path, kind):
+    root, cdir = _corpus(tmp_path)
+    expected = _expected(root)
+    _check(root)  # a real cache first
+    pwned = tmp_path / "pwned"
+    if kind == "pickle":
+        blob = pickle.dumps(_Boom(pwned))
+    elif kind == "marshal":
+        blob = marshal.dumps(compile(f"open({str(pwned)!r}, 'w')", "x", "exec"))
+    else:
+        blob = PAYLOADS[kind]
+    for name in ("results.json", "run.json", "results.pickle", "run.pickle"):
+        (cdir / name).write_bytes(blob)
+    before = _tree(tmp_path, skip=cdir)
+    for _ in range(2):
+        assert _check(root)[1] == expected
+    assert not pwned.exists()
+    assert _tree(tmp_path, skip=cdir) == before  # nothing written outside the cache dir
+    assert not (cdir / "results.pickle").exists()  # old formats are removed, never read
+    assert (cdir / "results.json").read_bytes().startswith(b'{"header":')
+
+
+def test_fifo_and_symlinks_in_the_cache_dir_are_never_opened(tmp_path):
+    root, cdir = _corpus(tmp_path)
+    expected = _expected(root)
+    _check(root)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("secret\n")
+    for name in ("results.json", "run.json", ".gitignore", "CACHEDIR.TAG"):
+        (cdir / name).unlink()
+    os.mkfifo(cdir / "results.json")
+    os.symlink("/etc/passwd", cdir / "run.json")
+    os.symlink(outside, cdir / ".gitignore")
+    os.symlink(outside, cdir / "CACHEDIR.TAG")
+    start = time.perf_counter()
+    assert _check(root)[1] == expected
+    assert time.perf_counter() - start < 10
+    assert outside.read_text() == "secret\n"  # written through? never
+    for name in ("results.json", "run.json", ".gitignore", "CACHEDIR.TAG"):
+        assert not (cdir / name).is_symlink() and (cdir / name).is_file()
+    assert (cdir / ".gitignore").read_text() == "*\n"
+    assert (cdir / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+
+
+def test_cache_dir_that_is_a_symlink_is_not_used(tmp_path):
+    root = tmp_path / "corpus"
+    write_files(root, {"a.yaml": NOTES_DUP})
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, root / ".si-lint-cache")
+    expected = _expected(root)
+    assert _check(root)[1] == expected
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_cache_dir_dot_writes_nothing_into_the_corpus(tmp_path):
+    root = tmp_path / "corpus"
+    write_files(root, {"a.yaml": NOTES_DUP})
+    before = _tree(root)
+    expected = _expected(root)
+    for _ in range(2):
+        assert _check(root, "--cache-dir", ".")[1] == expected
+    assert _tree(root) == before
+    assert not (root / ".gitignore").exists()
+
+
+def test_new_cache_dir_is_marked(tmp_path):
+    root = tmp_path / "corpus"
+    write_files(root, {"a.yaml": NOTES_DUP})
+    _check(root, "--cache-dir", "../c")
+    assert sorted(p.name for p in (tmp_path / "c").iterdir()) == [
+        ".gitignore", "CACHEDIR.TAG", "results.json", "run.json"]
+    # a directory that is a cache already is used again
+    assert _check(root, "--cache-dir", "../c")[1] == _expected(root)
+
+
+def _resign(path: Path, mutate) -> None:
+    raw = path.read_bytes()
+    body = raw[: raw.rfind(b"\n#mac ")]
+    obj = json.loads(body)
+    mutate(obj)
+    path.write_bytes(_sign(json.dumps(obj).encode()))
+
+
+FINDING = {"path": "\0", "line": 1, "column": 1, "code": "SI002", "severity": "error", "message": "forged"}
+
+WRONG_ENTRIES = [
+    lambda e: 5,
+    lambda e: [],
+    lambda e: {k: v for k, v in e.items() if k != "docs"},
+    lambda e: {**e, "docs": []},
+    lambda e: {**e, "docs": [[0, "python-object", None, None]]},
+    lambda e: {**e, "docs": [["0", e["docs"][0][1], None, None]]},
+    lambda e: {**e, "ndocs": "1"},
+    lambda e: {**e, "findings": [{**FINDING, "line": "1"}]},
+    lambda e: {**e, "findings": [{**FINDING, "severity": 7}]},
+    lambda e: {**e, "findings": [{**FINDING, "fix": [["rm -rf", ["x"], 1]]}]},
+    lambda e: {**e, "findings": [{**FINDING, "related": [["a", 1]]}]},
+    lambda e: {**e, "suppressions": [[1, 1, "bogus", ["SI002"]]]},
+    lambda e: {**e, "findings": 5},
+]
+
+
+@pytest.mark.parametrize("wrong", range(len(WRONG_ENTRIES)))
+def test_signed_entries_of_the_wrong_shape_are_misses(tmp_path, wrong):
+    """Even an entry that passes the signature is decoded by a fixed schema: a wrong shape
+    or type, or an entry naming other content, is a miss, never served."""
+    root, cdir = _corpus(tmp_path)
+    expected = _expected(root)
+    _check(root)
+    (cdir / "run.json").unlink()
+
+    def mutate(obj):
+        for key in list(obj["files"]):
+            obj["files"][key] = WRONG_ENTRIES[wrong](obj["files"][key])
+
+    _resign(cdir / "results.json", mutate)
+    assert _check(root)[1] == expected
+    assert _check(root)[1] == expected
+
+
+def test_entries_for_other_content_are_never_served(tmp_path):
+    """The cache holds results for a.yaml's old content; a.yaml changes (and the run file
+    is removed): the results for the old content must not be served for the new one."""
+    root, cdir = _corpus(tmp_path)
+    _check(root)
+    old = json.loads((cdir / "results.json").read_bytes().rsplit(b"\n#mac ", 1)[0])
+    write_files(root, {"a.yaml": CLEAN})
+    expected = _expected(root)
+    (cdir / "run.json").unlink()
+
+    def mutate(obj):  # re-key every old entry under the path of the new content
+        new_keys = dict(obj["files"])
+        for key, entry in old["files"].items():
+            new_keys[key] = entry
+        obj["files"] = new_keys
+
+    _check(root)
+    _resign(cdir / "results.json", mutate)
+    assert _check(root)[1] == expected
+
+
+@pytest.mark.parametrize("stored", [
+    5, [5], [{"code": "SI401"}], [{"code": "SI401", "path": "x", "message": "m"}],
+    [{"code": "SI401", "path": [True], "message": "m"}],
+    [{"code": "SI401", "path": [], "message": "m", "on": "elsewhere"}],
+    [{"code": "SI401", "path": [], "message": "m", "evil": "x"}],
+    [{"code": "SI401", "path": [], "message": "m", "related": [{"file": 1}]}],
+    [{"code": "SI401", "path": [], "message": "m", "fix": [["exec", ["a"], 1]]}],
+])
+def test_memo_entries_of_the_wrong_shape_are_misses(tmp_path, stored):
+    from si_lint import cache as cache_mod
+
+    c = cache_mod.Cache(tmp_path / "c", ("h",))
+    c.memo = {json.dumps(["k"], separators=(",", ":")): stored}
+    c._loaded = True
+    assert c.memoize(("k",), lambda: ["computed"]) == ["computed"]
+
+
+def test_memo_codec_round_trips_every_diag_field():
+    import dataclasses
+
+    from si_lint import codec
+    from si_lint.findings import Diag, Related
+    from si_lint.fix import set_value
+
+    assert {f.name for f in dataclasses.fields(Diag)} == set(codec._DIAG_FIELDS)
+    assert {f.name for f in dataclasses.fields(Related)} == set(codec._RELATED_FIELDS)
+    d = Diag("SI401", ("a", 1), "m", on="value", help="h", severity="error", file="f.yaml",
+             related=(Related("g.yaml", ("x", 0), "r", on="value", document=2),
+                      Related("h.yaml", line=3, col=4)),
+             fix=(set_value(("a",), [1, "\ud800"]),), document=3, line=None, detail="tb")
+    back = codec.diags_from_json(json.loads(json.dumps(codec.diags_to_json([d]))))
+    assert back == [d]
+
+
+def test_cache_file_key_is_kept_outside_the_corpus(tmp_path, monkeypatch):
+    from si_lint import cache as cache_mod
+
+    monkeypatch.setattr(cache_mod, "_SECRET", None)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    key = cache_mod._secret()
+    path = tmp_path / "xdg" / "si-lint" / "cache-key"
+    assert path.read_bytes() == key and len(key) == 32
+    assert (path.stat().st_mode & 0o777) == 0o600
+    monkeypatch.setattr(cache_mod, "_SECRET", None)
+    assert cache_mod._secret() == key  # the same key on the next run
+    monkeypatch.setattr(cache_mod, "_SECRET", None)
