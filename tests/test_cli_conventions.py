@@ -282,3 +282,39 @@ def test_bad_baseline_is_a_usage_error(corpus, content, message):
         (corpus / "b.json").write_text(content, encoding="utf-8")
     code, out, err = run_cli(["check", "--no-cache", "--baseline", "b.json"], corpus)
     assert code == 2 and out == "" and err.startswith("si-lint: --baseline b.json: " + message)
+
+
+# -- stdin -------------------------------------------------------------------------------
+
+
+def _stdin_cli(args, cwd, data: bytes):
+    import os
+
+    from click.testing import CliRunner
+
+    from si_lint.cli import cli
+
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        res = CliRunner().invoke(cli, args, input=data, catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_stdin_stands_for_the_named_file_against_the_corpus_on_disk(tmp_path):
+    good = SCENARIO.replace("  type: graded\n", "").replace("false  # keep", "true")
+    write_files(tmp_path, {"si-lint.toml": "", "scenarios/s.yaml": good,
+                           "scenarios/other.yaml": good.replace("-001", "-002")})
+    buffer = SCENARIO.replace("-001", "-002").encode("utf-8")  # unsaved: duplicates other.yaml's id
+    code, out, err = _stdin_cli(["check", "--no-cache", "--format", "json", "--select", "SI101,SI301",
+                                 "-", "--stdin-filename", "scenarios/s.yaml"], tmp_path, buffer)
+    assert code == 1, err
+    got = [(d["code"], d["path"], d["line"], d["column"]) for d in json.loads(out)["diagnostics"]]
+    # the buffer's own finding, and SI301 against other.yaml on disk (s.yaml sorts later)
+    assert got == [("SI301", "scenarios/s.yaml", 1, 5), ("SI101", "scenarios/s.yaml", 12, 3)]
+    assert (tmp_path / "scenarios/s.yaml").read_text(encoding="utf-8") == good
+    code, out, err = _stdin_cli(["check", "--no-cache", "-", "--stdin-filename", "scenarios/s.yaml", "--fix"],
+                                tmp_path, buffer)
+    assert (code, err) == (2, "si-lint: --fix and --diff work on files, not on stdin\n")

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any, Iterator
 
 import click
+
+from ..errors import UsageError
 
 EVIDENCE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 
@@ -171,8 +172,7 @@ def command(scenario, evidence, fmt):
         if isinstance(compiled, str):
             raise _ScenarioError(f"{scenario}: invalid decision table: {compiled}")
     except _ScenarioError as exc:
-        click.echo(f"si-lint: {exc}", err=True)
-        sys.exit(2)
+        raise UsageError(str(exc)) from None
 
     results: list[dict] = []
     for given in evidence:
@@ -190,4 +190,4 @@ def command(scenario, evidence, fmt):
     else:
         for entry in results:
             click.echo(_text_line(entry))
-    sys.exit(1 if any(e.get("error") is not None for e in results) else 0)
+    return 1 if any(e.get("error") is not None for e in results) else 0
