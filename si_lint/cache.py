@@ -236,7 +236,7 @@ class Cache:
     def get_run(self, key: str):
         """The value :meth:`put_run` stored for ``key`` — ``(findings as plain data, files,
         skipped, reported)`` — when nothing it depended on has changed, or None. The
-        shape is checked here; the caller decodes the findings (``Finding.from_data``)."""
+        shape is checked here; the caller decodes the findings (``pipeline.data.finding_from_data``)."""
         if self.directory is None:
             return None
         obj = _verified_json(self.directory / RUN_FILENAME)
@@ -254,7 +254,7 @@ class Cache:
         return findings, nfiles, skipped, reported
 
     def put_run(self, key: str, value: tuple) -> None:
-        """Store a whole run's result: plain JSON data (findings as ``Finding.to_data()``)."""
+        """Store a whole run's result: plain JSON data (findings as ``pipeline.data.finding_to_data``)."""
         findings, nfiles, skipped, reported = value
         self._run = (key, [list(findings), nfiles, list(skipped), list(reported)])
 

@@ -2,7 +2,7 @@
 every field checked — what the result cache's ``memo`` table stores (fixture dry runs).
 
 The result cache (SPEC §9) is *data only*: what it stores is JSON, and what it reads back
-becomes a ``Diag`` (or a ``Finding``: ``Finding.to_data``/``from_data``) through a fixed
+becomes a ``Diag`` (a located ``Finding``: :mod:`si_lint.pipeline.data`) through a fixed
 schema alone — every field's type checked, nothing chosen by the data (no class names, no
 callables). Anything that does not fit raises :class:`Invalid` (a ``ValueError``), which
 the cache treats as a miss.

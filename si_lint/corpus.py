@@ -425,6 +425,7 @@ class Corpus:
         for d in self.documents:
             self.by_file.setdefault(d.relpath, []).append(d)
         self._graph = None
+        self._scenarios: dict[str, Document] | None = None
 
     def doc(self, relpath: str | None, index: int | None = None) -> Document | None:
         """The document ``index`` of file ``relpath``; with ``index`` None (or not in the
@@ -443,13 +444,16 @@ class Corpus:
 
     @property
     def scenarios(self) -> dict[str, Document]:
-        """Scenario documents by id (the first in (path, index) order wins a duplicate)."""
-        out: dict[str, Document] = {}
-        for d in self.of_kind("scenario"):
-            sid = d.data.get("id")
-            if isinstance(sid, str):
-                out.setdefault(sid, d)
-        return out
+        """Scenario documents by id (the first in (path, index) order wins a duplicate);
+        computed once (the corpus does not change after it is built)."""
+        if self._scenarios is None:
+            out: dict[str, Document] = {}
+            for d in self.of_kind("scenario"):
+                sid = d.data.get("id") if isinstance(d.data, dict) else None
+                if isinstance(sid, str):
+                    out.setdefault(sid, d)
+            self._scenarios = out
+        return dict(self._scenarios)
 
     @property
     def graph(self):
@@ -649,7 +653,7 @@ def named_file_check(path: Path, config: Config) -> str | None:
     return None
 
 
-def relpath_of(path: Path | str, cwd: Path) -> str:
+def relpath_of(path: Path | str, cwd: Path | str) -> str:
     """``path`` relative to ``cwd``, '/'-separated (a string prefix test first: this runs
     for every file of every run)."""
     base = str(cwd).rstrip(os.sep) + os.sep

@@ -119,21 +119,32 @@ class PosMap:
             return hit
         return self.key(path)
 
-    def to_blob(self) -> list:
-        """Positions as plain JSON-able data (for the cache and worker processes): one
-        ``[path, value line, value col, key line, key col]`` per node, the path a list of
-        str/int parts (key line 0: a list item or the root, which has no key)."""
+    def to_blob(self) -> str:
+        """Positions as one plain string (for the cache and worker processes): the JSON
+        text of one ``[path, value line, value col, key line, key col]`` per node, the path
+        a list of str/int parts (key line 0: a list item or the root, which has no key).
+        A string, so that reading a cache entry costs nothing until the positions of that
+        document are needed (only a cross-file finding pointing into it needs them)."""
+        import json
+
         k = self.k
         out = []
         for path, (vl, vc) in self.v.items():
             kp = k.get(path)
             out.append([list(path), vl, vc, kp[0], kp[1]] if kp else [list(path), vl, vc, 0, 0])
-        return out
+        return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_blob(cls, blob: Any) -> "PosMap | None":
         """Positions from :meth:`to_blob`; None for anything else (a cache entry written
         by someone else is checked item by item, never trusted)."""
+        import json
+
+        if isinstance(blob, str):
+            try:
+                blob = json.loads(blob)
+            except ValueError:
+                return None
         if not isinstance(blob, list):
             return None
         k: dict = {}

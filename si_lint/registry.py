@@ -1,16 +1,14 @@
 """The registry of checks and codes: below both the checks and the pipeline.
 
 Check modules register their functions here through the decorators re-exported by
-:mod:`si_lint.checks.base`; the pipeline asks :func:`all_checks` for them. Nothing here
-imports the pipeline or a check module at import time, so neither points up at the other.
+:mod:`si_lint.checks.base`; :func:`si_lint.checks.all_checks` imports every check module
+and returns what registered. Nothing here imports the pipeline or the checks, so neither
+points up at the other.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Callable, Iterable
 
 #: codes the pipeline itself emits: a crashed check, a suppression that suppresses nothing
@@ -60,22 +58,7 @@ def corpus_check(*codes: str, stage: str = "corpus"):
     return deco
 
 
-@lru_cache(maxsize=1)
-def all_checks() -> tuple[Check, ...]:
-    """Every registered check (importing every module of ``si_lint.checks`` once)."""
-    from . import checks as pkg
-
-    for mod in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        if mod.name != "base" and not mod.name.startswith("_"):
-            importlib.import_module(f"{pkg.__name__}.{mod.name}")
+def registered() -> tuple[Check, ...]:
+    """The checks registered so far (by (scope, name)); :func:`si_lint.checks.all_checks`
+    imports every check module first."""
     return tuple(sorted(_REGISTRY, key=lambda c: (c.scope, c.name)))
-
-
-def implemented_codes() -> set[str]:
-    """Every code some part of si-lint can emit (checks, loader, pipeline)."""
-    from . import loader
-
-    codes = set(PIPELINE_CODES) | set(loader.CODES)
-    for check in all_checks():
-        codes.update(check.codes)
-    return codes

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from si_lint import engine
+from si_lint import pipeline as engine
 from si_lint.server.state import CorpusState
 
 CORPUS = REPO / "fixtures" / "corpus"
@@ -105,3 +105,37 @@ def test_truncations_never_raise(root, tmp_path):
                 assert [f.code for f in mine] == ["SI001"], (rel, cut, mine)
         st.set_buffer(str(target), None)
     assert st.all_findings() == full_run(root)
+
+
+SHARED_SI = REPO.parent / "shared" / "data" / "oasis-si" / "software-infrastructure"
+
+
+def test_published_corpus_edits_equal_a_fresh_check(tmp_path):
+    """The published corpus (multi-document files, profile documents beside them): edits
+    that reach other files through ids, behaviors and companions give what `check` gives."""
+    if not SHARED_SI.is_dir():
+        pytest.skip("../shared is absent: the published corpus is not there")
+    root = tmp_path / "si"
+    shutil.copytree(SHARED_SI, root)
+    st = CorpusState(root, engine.Options(use_cache=False))
+    st.load()
+    assert st.all_findings() == full_run(root)
+    files = sorted((root / "scenarios").rglob("*.yaml"))
+    target = files[0]
+    original = target.read_text()
+    import re
+
+    first_id = re.search(r"^id: (\S+)", original, re.M).group(1)
+    behavior = re.search(r"behavior: (\S+)", "".join(p.read_text() for p in files))
+    variants = [
+        original.replace(f"id: {first_id}", f"id: {first_id}-renamed", 1),  # companions, fixtures
+        original.replace(f"id: {first_id}", f"id: {files[1].read_text().split('id: ', 1)[1].split()[0]}", 1),
+        original[: len(original) * 2 // 3],
+        original,
+    ]
+    if behavior:
+        variants.insert(0, original.replace(behavior.group(0), "behavior: no_such_behavior"))
+    for text in variants:
+        st.set_buffer(str(target), text)
+        target.write_text(text)
+        assert st.all_findings() == full_run(root), text[:120]

@@ -225,3 +225,20 @@ def test_the_published_corpus_reads_all_fifty_scenarios():
     got = diags(out)
     assert not [d for d in got if d["code"] == "SI003" and "second document" in d["message"]]
     assert all("document" in d for d in got if d["path"].startswith("scenarios/"))
+
+
+def test_findings_as_plain_data_round_trip():
+    from si_lint.findings import Finding, Location
+    from si_lint.fix import set_value
+    from si_lint.pipeline.data import finding_from_data, finding_to_data
+
+    f = Finding("a.yaml", 3, 5, "SI113", "warning", "m", help="h", doc_path="scoring.x",
+                related=(Location("a.yaml", 1, 2, "here"),), detail="tb", document=2,
+                fix=(set_value(("scoring", "x"), True),))
+    back = finding_from_data(json.loads(json.dumps(finding_to_data(f))))
+    assert back == f and back.fix == f.fix and back.document == 2
+    for bad in (None, {"path": 1}, {**finding_to_data(f), "document": "2"},
+                {**finding_to_data(f), "related": [["a", "1", 2, ""]]},
+                {**finding_to_data(f), "fix": [["run", ["x"], 1]]}):
+        with pytest.raises((ValueError, TypeError)):
+            finding_from_data(bad)

@@ -1,1 +1,31 @@
-"""The rules. Every module in this package is imported by :func:`base.all_checks`."""
+"""The rules. Every module in this package is imported by :func:`all_checks` (there is no
+hand-kept list of rules: the decorators of :mod:`si_lint.registry` collect what they define)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+@lru_cache(maxsize=1)
+def all_checks():
+    """Every check (``si_lint.registry.Check``), each module of this package imported once."""
+    import importlib
+    import pkgutil
+
+    from ..registry import registered
+
+    for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if mod.name != "base" and not mod.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{mod.name}")
+    return registered()
+
+
+def implemented_codes() -> set[str]:
+    """Every code some part of si-lint can emit (checks, loader, pipeline)."""
+    from .. import loader
+    from ..registry import PIPELINE_CODES
+
+    codes = set(PIPELINE_CODES) | set(loader.CODES)
+    for check in all_checks():
+        codes.update(check.codes)
+    return codes

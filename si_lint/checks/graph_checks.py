@@ -39,12 +39,13 @@ def _scenario_docs(corpus):
 @corpus_check("SI301")
 def duplicate_scenario_ids(corpus, ctx):
     graph = corpus.graph
+    scenarios = corpus.scenarios
     for doc in _scenario_docs(corpus):
         sid = doc.data["id"]
         node = graph.nodes.get(node_id("scenario", sid))
         if node is None:
             continue
-        first = corpus.scenarios.get(sid, doc)
+        first = scenarios.get(sid, doc)
         if first is doc:
             continue
         where = first.relpath + (f" (document {first.index})" if first.multi else "")

@@ -25,8 +25,8 @@ def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
         import lsprotocol  # noqa: F401
         import pygls  # noqa: F401
     except ImportError:
-        raise UsageError("`si-lint server` needs pygls: pip install 'si-lint[server]'")
-    from ..engine import Options
+        raise UsageError("`si-lint server` needs pygls: pip install 'si-lint[server]'") from None
+    from ..pipeline import Options
     from ..server.lsp import serve
     from .check import _codes
 

@@ -40,9 +40,10 @@ class Context:
     cache: Any = None
 
     def memo(self, key: tuple, compute):
-        """Cross-file results (dry runs, probes) cached across runs. ``key`` must name the
-        content hash of every document the result depends on (e.g. scenario and fixture
-        ``doc.sha``), so that a change to any of them is a different key."""
+        """Cross-file results (dry runs, probes: a list of Diags) cached across runs. ``key``
+        must name the content hash of every document the result depends on (e.g. scenario
+        and fixture ``doc.sha``), so that a change to any of them is a different key. The
+        cache stores them as plain data (``si_lint.codec``)."""
         if self.cache is None or not self.cache.enabled:
             return compute()
         return self.cache.memoize(key, compute)

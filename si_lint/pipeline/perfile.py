@@ -13,6 +13,7 @@ from ..contract import enforce
 from ..corpus import Document, classify, relpath_of
 from ..findings import Diag, Finding
 from .context import Context, Source, State
+from .data import finding_from_data, finding_to_data
 from .locate import locate_in
 
 #: below this many files to (re)process, a process pool costs more than it saves
@@ -199,7 +200,7 @@ def to_entry(docs: list[Document], findings: list[Finding]) -> dict:
     relpath = docs[0].relpath
     out = []
     for f in findings:
-        d = f.to_data()
+        d = finding_to_data(f)
         if f.path == relpath:
             d["path"] = _ENTRY_PATH
         out.append(d)
@@ -237,7 +238,7 @@ def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[F
             return None
         findings = []
         for d in entry["findings"]:
-            f = Finding.from_data(d)
+            f = finding_from_data(d)
             if f.path == _ENTRY_PATH:
                 f = _with_path(f, relpath)
             findings.append(f)
@@ -308,7 +309,7 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
 
 def per_file(state: State) -> None:
     if state.with_checks:
-        from ..registry import all_checks
+        from ..checks import all_checks
 
         state.checks = all_checks()  # imported only now: a reused run never needs them
     sel = state.selection

@@ -54,7 +54,7 @@ def run_key(state: State) -> str:
 
 def reuse_run(state: State) -> None:
     """An unchanged re-check is answered from the last run's findings (no corpus)."""
-    from ..findings import Finding
+    from .data import finding_from_data
     from .context import RunResult
 
     cache = state.cache
@@ -68,7 +68,7 @@ def reuse_run(state: State) -> None:
         return
     try:
         findings, nfiles, skipped, reported = hit
-        findings = [Finding.from_data(f) for f in findings]
+        findings = [finding_from_data(f) for f in findings]
     except (TypeError, ValueError):
         return
     state.result = RunResult(findings, nfiles, None, state.selection.config, list(skipped),

@@ -40,7 +40,7 @@ class Selection:
 
     def relpath(self, abspath: str) -> str:
         """The path as findings show it: relative to the current directory."""
-        return relpath_of(abspath, Path(self.cwd))
+        return relpath_of(abspath, self.cwd)
 
     def absolute(self, relpath: str) -> str:
         """The inverse of :meth:`relpath` (a relpath may climb: ``../x``)."""

@@ -28,8 +28,8 @@ _CODE = re.compile(r"[A-Za-z0-9_]+")
 class Spot:
     path: tuple  # document path of the node under the cursor
     on: str  # "key" | "value"
-    data: Any  # the buffer's data (plain)
-
+    data: Any  # the data of the buffer's document the cursor is in (plain)
+    index: int = 0  # that document's index in the file
 
 def _token_end(src: str, col: int) -> int:
     from ..report.sarif import token_end
@@ -41,7 +41,7 @@ def node_at(text: str, line0: int, char0: int) -> Spot | None:
     """The key or scalar value under the cursor, from the buffer as it is (None when the
     buffer does not load, or the cursor is on no key or scalar)."""
     loaded = load_bytes(text.encode("utf-8"))
-    if loaded.failed or not isinstance(loaded.data, (dict, list)):
+    if loaded.failed:
         return None
     lines = text.split("\n")
     if not 0 <= line0 < len(lines):
@@ -49,21 +49,28 @@ def node_at(text: str, line0: int, char0: int) -> Spot | None:
     src = lines[line0]
     line, col = line0 + 1, char0 + 1
     best = None
-    for on, table in (("key", loaded.pos.k), ("value", loaded.pos.v)):
-        for path, (l, c) in table.items():
-            if l != line or c > col or not path:
-                continue
-            if best is None or c > best[0] or (c == best[0] and on == "value" and best[2] == "key"):
-                best = (c, path, on)
+    for doc in _documents(loaded):
+        for on, table in (("key", doc.pos.k), ("value", doc.pos.v)):
+            for path, (l, c) in table.items():
+                if l != line or c > col or not path:
+                    continue
+                if best is None or c > best[0] or (c == best[0] and on == "value" and best[2] == "key"):
+                    best = (c, path, on, doc)
     if best is None:
         return None
-    c, path, on = best
+    c, path, on, doc = best
     if col >= _token_end(src, c) and not (col == _token_end(src, c) and char0 > 0):
         return None
-    value = _get(loaded.data, path)
+    value = _get(doc.data, path)
     if on == "value" and isinstance(value, (dict, list)):
         return None  # a flow collection's bracket: nothing to say
-    return Spot(path, on, loaded.data)
+    return Spot(path, on, doc.data, getattr(doc, "index", 0))
+
+
+def _documents(loaded) -> list:
+    """The loaded documents of a file (one per YAML document of a stream)."""
+    docs = getattr(loaded, "documents", None)
+    return list(docs) if docs is not None else [loaded]
 
 
 def _get(data: Any, path: tuple) -> Any:
@@ -116,11 +123,13 @@ def suppression_code_at(line_text: str, char0: int) -> str | None:
     m = _SUPPRESS.search(line_text)
     if not m:
         return None
+    prev = m.end()
     for c in _CODE.finditer(line_text, m.end()):
-        if c.start() > m.end() and line_text[m.end():c.start()].strip(" ,") != "":
-            break
+        if line_text[prev:c.start()].strip(" \t,") != "":
+            break  # past the list of codes
         if c.start() <= char0 <= c.end():
             return c.group(0)
+        prev = c.end()
     return None
 
 
@@ -264,14 +273,18 @@ def _load(path: Path) -> Any:
         return None
 
 
-def _position(abspath: str, path: tuple, on: str, text: str | None = None) -> tuple[str, int, int]:
+def _position(abspath: str, path: tuple, on: str, text: str | None = None, index: int | None = None
+              ) -> tuple[str, int, int]:
     if text is None:
         try:
             text = Path(abspath).read_bytes().decode("utf-8", errors="replace")
         except OSError:
             return abspath, 0, 0
-    pos = load_bytes(text.encode("utf-8")).pos
-    line, col = pos.value(path) if on == "value" else pos.key(path)
+    docs = _documents(load_bytes(text.encode("utf-8")))
+    doc = next((d for d in docs if getattr(d, "index", 0) == index), docs[0] if docs else None)
+    if doc is None:
+        return abspath, 0, 0
+    line, col = doc.pos.value(path) if on == "value" else doc.pos.key(path)
     return abspath, line - 1, col - 1
 
 
@@ -295,7 +308,7 @@ def definition(state, abspath: str, text: str, line0: int, char0: int) -> tuple[
         if path[-1] == "ref":
             dev = _deviation(data, value)
             if dev is not None:
-                return _position(abspath, ("injection", "deviations", dev[0], "id"), "value", text)
+                return _position(abspath, ("injection", "deviations", dev[0], "id"), "value", text, spot.index)
         if path[-1] in ("archetype_template", "template"):
             hit = _profile_file(state, "template", value)
             if hit:
@@ -303,7 +316,8 @@ def definition(state, abspath: str, text: str, line0: int, char0: int) -> tuple[
         if path == ("scenario",):
             doc = _scenario_doc(state, value)
             if doc is not None:
-                return _position(doc.abspath, ("id",), "value", state.text_of(doc.abspath))
+                return _position(doc.abspath, ("id",), "value", state.text_of(doc.abspath),
+                                 getattr(doc, "index", None))
         if path[-1] == "behavior":
             b = _behavior(state, value)
             if b is not None and b[1] is not None:
@@ -428,30 +442,40 @@ class Action:
     preferred: bool = False
 
 
-def is_safe(code: str) -> bool:
-    """Whether ``--fix`` applies this code's fix by itself (the rest need ``--unsafe-fixes``)."""
+def is_safe(finding) -> bool:
+    """Whether ``--fix`` applies this finding's fix by itself (the rest need
+    ``--unsafe-fixes``): ``si_lint.fix``'s own classification when it has one."""
     from .. import fix as fixmod
 
     probe = getattr(fixmod, "is_safe", None)
     if callable(probe):
         try:
-            return bool(probe(code))
+            return bool(probe(finding))
         except Exception:  # noqa: BLE001
             pass
-    safe = getattr(fixmod, "SAFE_CODES", None)
+    safe = getattr(fixmod, "SAFE_FIX_CODES", None)
     if safe is not None:
-        return code in safe
-    return True  # this version of --fix applies every fix
+        return finding.code in safe
+    return True  # a --fix without the distinction applies every fix
 
 
-def _fixed(text: str, fixes: list, relpath: str) -> str | None:
-    from ..fix import FixError, fix_text
+def _fixed(text: str, findings: list, relpath: str) -> str | None:
+    """The text after the fixes of ``findings`` -- what ``--fix`` writes for them (each
+    applied to the document of its file it is about)."""
+    from .. import fix as fixmod
 
+    json_file = relpath.endswith(".json")
     try:
-        new, applied = fix_text(text, fixes, json_file=relpath.endswith(".json"))
-    except FixError:
-        return None
-    except Exception:  # noqa: BLE001 - an action that cannot be computed is not offered
+        stream = getattr(fixmod, "fix_stream", None)
+        if stream is not None:
+            by_doc: dict = {}
+            for f in findings:
+                by_doc.setdefault(getattr(f, "document", None), []).extend(fixmod.fixes_of(f.fix))
+            new, applied = stream(text, by_doc, json_file=json_file)
+        else:
+            new, applied = fixmod.fix_text(text, [x for f in findings for x in fixmod.fixes_of(f.fix)],
+                                           json_file=json_file)
+    except Exception:  # noqa: BLE001 - FixError, or anything: an action that cannot be computed is not offered
         return None
     return new if applied and new != text else None
 
@@ -469,9 +493,9 @@ def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> lis
             continue
         fixes = fixes_of(f.fix)
         if fixes:
-            new = _fixed(text, fixes, rel)
+            new = _fixed(text, [f], rel)
             if new is not None:
-                safe = is_safe(f.code)
+                safe = is_safe(f)
                 label = f.help or f.message
                 out.append(Action(f"Fix {f.code}: {label}" + ("" if safe else " (unsafe fix)"), "quickfix",
                                   new, (f.code,), preferred=safe))
@@ -480,9 +504,9 @@ def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> lis
             new = disable_text(text, f.code, f.line)
             if new is not None:
                 out.append(Action(f"Disable {f.code} for this line", "quickfix", new, (f.code,)))
-    every = [f for f in findings if fixes_of(f.fix) and is_safe(f.code)]
+    every = [f for f in findings if fixes_of(f.fix) and is_safe(f)]
     if every:
-        new = _fixed(text, [x for f in every for x in fixes_of(f.fix)], rel)
+        new = _fixed(text, every, rel)
         if new is not None:
             out.append(Action("Fix all safe si-lint fixes", "source.fixAll", new,
                               tuple(sorted({f.code for f in every}))))
@@ -513,7 +537,7 @@ def disable_text(text: str, code: str, line: int) -> str | None:
     for cand in candidates:
         new = nl.join(cand)
         after = load_bytes(new.encode("utf-8"))
-        if after.failed or before.failed != after.failed or after.data != before.data:
+        if after.failed or [d.data for d in _documents(after)] != [d.data for d in _documents(before)]:
             continue
         target = line + (1 if len(cand) > len(lines) else 0)
         for sl, _c, kind, codes in scan_suppressions(after.text or "", after.quiet_spans):

@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 from .. import pipeline as engine
 from ..contract import enforce
@@ -46,6 +46,26 @@ def _is_under(path, root) -> bool:
 #: a slice never changes them, so they are not re-run for one
 PROFILE_ONLY_CHECKS = frozenset({"si_lint.checks.implementations.implementations"})
 
+#: corpus checks whose findings for a document depend only on the documents that share a
+#: slice key with it (and on the profile): run over the slice of an edit. Every other
+#: corpus check (one added later, say) reads the whole corpus and is run over all of it.
+SLICEABLE_MODULES = ("si_lint.checks.graph_checks.", "si_lint.checks.dryrun.", "si_lint.checks.eio.")
+SLICEABLE_CHECKS = frozenset({
+    "si_lint.checks.implementations.implementations",
+    # per document, against the OASIS profile documents of its directory
+    "si_lint.checks.profile_refs.undefined_behavior",
+    "si_lint.checks.profile_refs.undefined_stimulus",
+    "si_lint.checks.profile_refs.subcategory",
+    "si_lint.checks.profile_refs.undefined_archetype",
+    # scenarios with the same intent share the key intent:<text>
+    "si_lint.checks.profile_refs.duplicate_intent",
+})
+
+
+def sliceable(check) -> bool:
+    return check.name in SLICEABLE_CHECKS or check.name.startswith(SLICEABLE_MODULES)
+
+
 #: slice keys: a document shares a slice with every document that has one of its keys
 EIO_KEY = "eio"
 ALL_KEY = "*"  # the change can reach anything: run the corpus stage over everything
@@ -59,7 +79,13 @@ def doc_keys(doc: Document) -> frozenset[str]:
         return frozenset({ALL_KEY})
     if kind == "scenario":
         sid = data.get("id") if isinstance(data, dict) else None
-        return frozenset({f"scenario:{sid}"}) if isinstance(sid, str) else frozenset({ALL_KEY})
+        if not isinstance(sid, str):
+            return frozenset({ALL_KEY})
+        keys = {f"scenario:{sid}"}
+        intent = data.get("intent")
+        if isinstance(intent, str) and intent.strip():
+            keys.add("intent:" + " ".join(intent.split()))
+        return frozenset(keys)
     if kind in ("fixture", "evidence"):
         sid = data.get("scenario") if isinstance(data, dict) else None
         return frozenset({f"scenario:{sid}"}) if isinstance(sid, str) else frozenset()
@@ -96,7 +122,12 @@ class CorpusState:
         self.files: dict[str, FileState] = {}  # by abspath
         self.by_rel: dict[str, FileState] = {}
         self.key_index: dict[str, set[str]] = {}  # slice key -> abspaths
-        self.corpus_findings: dict[str, list[Finding]] = {}  # relpath -> located, unfiltered
+        #: corpus-stage findings (located, unfiltered) by relpath: of the sliceable checks,
+        #: and of the checks that read the whole corpus
+        self.sliced_findings: dict[str, list[Finding]] = {}
+        self.global_findings: dict[str, list[Finding]] = {}
+        self.profile_dirs: dict = {}  # file directory -> OASIS profile directory (or None)
+        self.profile_docs: dict = {}  # profile directory -> si_lint.profile_docs.ProfileDocs
         self.other_findings: list[Finding] = []  # not in any corpus file (walk problems, ...)
         self.findings: dict[str, list[Finding]] = {}  # relpath -> final, as `check` reports
         self.corpus: Corpus | None = None
@@ -136,6 +167,8 @@ class CorpusState:
                 continue
             disk.append(source_of(a))  # read once: checked from the bytes it was hashed on
         docs, per_file = _perfile.process(disk, self.cwd, self.ctx, self.checks, self.cache)
+        self.profile_dirs, self.profile_docs = {}, {}
+        self._profile_docs_for([os.path.abspath(f) for f in files])
         self.files, self.by_rel, self.key_index = {}, {}, {}
         grouped: dict[str, list[Document]] = {}
         for d in docs:  # a file holds one or more documents
@@ -151,7 +184,7 @@ class CorpusState:
         self._corpus_stage(None)
         self.cache.save()
         self.loaded = True
-        return Outcome(set(self.findings) | {f for f in self.corpus_findings}, full=True)
+        return Outcome(set(self.findings), full=True)
 
     def _belongs(self, abspath: str) -> bool:
         """Would ``check`` of this root read this file (under the root, included, not excluded)?"""
@@ -172,6 +205,7 @@ class CorpusState:
     # per-file stage
 
     def _check_file(self, abspath: str) -> FileState:
+        self._profile_docs_for([abspath])
         raw = self.overrides.get(abspath)
         docs = _perfile.load_documents(source_of(abspath, raw), self.cwd)
         findings = []
@@ -250,23 +284,32 @@ class CorpusState:
     # ------------------------------------------------------------------------------
     # corpus stage and the engine's final steps
 
-    def _corpus_stage(self, core: set[str] | None) -> None:
-        """Cross-file checks over everything (``core`` None) or over the files ``core``
-        names (with the profile's assets as context); then the final findings of the
-        files whose findings may have changed."""
-        if core is None:
-            states = list(self.files.values())
-        else:
-            states = [self.by_rel[r] for r in core if r in self.by_rel]
-            states += [fs for a in self.key_index.get(ALL_KEY, ()) if (fs := self.files[a]).relpath not in core]
-        docs = [d for fs in states for d in fs.docs]
+    def _corpus_of(self, docs: list[Document]) -> Corpus:
         corpus = Corpus(docs, self.profile, self.config)
+        if hasattr(corpus, "profile_docs"):  # the OASIS profile documents (si_lint.profile_docs)
+            corpus.profile_dirs, corpus.profile_docs = self.profile_dirs, self.profile_docs
+        return corpus
+
+    def _profile_docs_for(self, abspaths: Iterable[str]) -> None:
+        """The profile directories (``profile.md`` and its siblings) of these files' directories,
+        read once, as the read stage of ``check`` does."""
+        try:
+            from ..profile_docs import read_for
+        except ImportError:
+            return
+        todo = [a for a in abspaths if os.path.dirname(a) not in self.profile_dirs]
+        if not todo:
+            return
+        dirs, docs = read_for(todo, self.config.root, self.cwd)
+        self.profile_dirs.update(dirs)
+        for k, v in docs.items():
+            self.profile_docs.setdefault(k, v)
+
+    def _run_checks(self, checks, corpus: Corpus) -> dict[str, list[Finding]]:
         self.ctx.corpus = corpus
         root_rel = relpath_of(self.config.root, self.cwd)
         fresh: dict[str, list[Finding]] = {}
-        for check in self.checks:
-            if check.scope != "corpus" or (core is not None and check.name in PROFILE_ONLY_CHECKS):
-                continue
+        for check in checks:
             try:
                 diags = enforce(check, check.func(corpus, self.ctx))
             except Exception as exc:
@@ -274,25 +317,48 @@ class CorpusState:
             for diag in diags:
                 f = _locate.locate(diag, corpus, root_rel)
                 fresh.setdefault(f.path, []).append(f)
+        return fresh
+
+    def _corpus_stage(self, core: set[str] | None) -> None:
+        """Cross-file checks over everything (``core`` None), or: the sliceable checks over
+        the files ``core`` names (with the profile's assets as context) and the others over
+        the whole corpus; then the final findings of the files whose findings may have
+        changed."""
+        corpus_checks = [c for c in self.checks if c.scope == "corpus"]
+        sliced = [c for c in corpus_checks if sliceable(c)]
+        whole = [c for c in corpus_checks if not sliceable(c)]
         if core is None:
+            corpus = self._corpus_of([d for fs in self.files.values() for d in fs.docs])
             self.corpus = corpus
-            self.corpus_findings = fresh
-            changed = set(self.by_rel) | set(fresh)
+            self.sliced_findings = self._run_checks(sliced, corpus)
+            self.global_findings = self._run_checks(whole, corpus)
             self.findings = {}
+            changed = set(self.by_rel) | set(self.sliced_findings) | set(self.global_findings)
         else:
+            states = [self.by_rel[r] for r in core if r in self.by_rel]
+            states += [fs for a in self.key_index.get(ALL_KEY, ()) if (fs := self.files[a]).relpath not in core]
+            corpus = self._corpus_of([d for fs in states for d in fs.docs])
+            fresh = self._run_checks([c for c in sliced if c.name not in PROFILE_ONLY_CHECKS], corpus)
             for r in core:
-                self.corpus_findings.pop(r, None)
+                self.sliced_findings.pop(r, None)
             for path, items in fresh.items():
                 if path in core or path not in self.by_rel:
-                    self.corpus_findings[path] = items
+                    self.sliced_findings[path] = items
             changed = set(core)
+            self.corpus = None
+            if whole:  # checks that read the whole corpus run over all of it, every time
+                before = self.global_findings
+                self.global_findings = self._run_checks(whole, self.full_corpus())
+                changed |= {r for r in set(before) | set(self.global_findings)
+                            if before.get(r) != self.global_findings.get(r)}
         for rel in changed:
             self._finalise(rel)
 
     def _finalise(self, rel: str) -> None:
         fs = self.by_rel.get(rel)
         items = list(fs.per_file) if fs is not None else []
-        items += self.corpus_findings.get(rel, [])
+        items += self.sliced_findings.get(rel, [])
+        items += self.global_findings.get(rel, [])
         items += [f for f in self.other_findings if f.path == rel]
         items = [f for f in items if self.config.enabled(
             f.code, relpath_of(os.path.normpath(os.path.join(str(self.cwd), f.path)), self.config.root))]
@@ -338,17 +404,7 @@ class CorpusState:
         return raw.decode("utf-8", errors="replace")
 
     def full_corpus(self) -> Corpus:
-        """A corpus of every document as it is now (for the graph: hover, definitions)."""
-        if self.corpus is None or self._stale_corpus():
-            self.corpus = Corpus(self.documents(), self.profile, self.config)
+        """A corpus of every document as it is now (rebuilt after an edit, on first use)."""
+        if self.corpus is None:
+            self.corpus = self._corpus_of(self.documents())
         return self.corpus
-
-    def _stale_corpus(self) -> bool:
-        have = {id(d) for d in self.corpus.documents}
-        return len(have) != sum(len(fs.docs) for fs in self.files.values()) or any(
-            id(d) not in have for fs in self.files.values() for d in fs.docs
-        )
-
-
-def _unused(*_: Any) -> None:  # pragma: no cover
-    pass

@@ -1,0 +1,89 @@
+"""Layers only point down (issue 12): a test that fails on an import cycle between si-lint's
+modules (lazy imports inside functions included) and on an import that points up a layer."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+
+PKG = Path(__file__).resolve().parents[1] / "si_lint"
+
+#: cycles that exist today and are someone's open work (issue 12); a new one fails
+KNOWN_CYCLES = {frozenset({"si_lint.review.diff", "si_lint.review.implementations"})}
+
+#: (importer prefix, imported prefixes it must never reach): lower layers never import upper
+#: ones. From the bottom: findings, loader, registry, corpus, graph, evaluator, eio →
+#: checks → pipeline → report, commands, server → cli
+UPPER = ("si_lint.pipeline", "si_lint.engine", "si_lint.checks", "si_lint.commands",
+         "si_lint.report", "si_lint.server", "si_lint.cli")
+RULES = [
+    (low, UPPER) for low in ("si_lint.findings", "si_lint.loader", "si_lint.registry",
+                             "si_lint.corpus", "si_lint.graph", "si_lint.evaluator",
+                             "si_lint.eio")
+] + [
+    ("si_lint.checks", ("si_lint.pipeline", "si_lint.engine", "si_lint.commands",
+                        "si_lint.report", "si_lint.server", "si_lint.cli")),
+    ("si_lint.pipeline", ("si_lint.commands", "si_lint.report", "si_lint.server",
+                          "si_lint.cli", "si_lint.engine")),
+]
+
+
+def _module(path: Path) -> str:
+    rel = path.relative_to(PKG.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def import_graph() -> nx.DiGraph:
+    """Module → modules it imports (at the top or inside a function), si_lint only."""
+    modules = {_module(p): p for p in PKG.rglob("*.py")}
+    g = nx.DiGraph()
+    for mod, path in modules.items():
+        g.add_node(mod)
+        package = mod if path.name == "__init__.py" else mod.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    head = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    head = node.module or ""
+                names = [head] + [f"{head}.{a.name}" for a in node.names]
+            else:
+                continue
+            for name in names:
+                if name in modules and name != mod:
+                    g.add_edge(mod, name)
+    return g
+
+
+def _under(mod: str, prefix: str) -> bool:
+    return mod == prefix or mod.startswith(prefix + ".")
+
+
+def test_no_import_cycles():
+    g = import_graph()
+    # a package importing its own submodules (``from .x import y`` in __init__) is no cycle
+    h = nx.DiGraph((u, v) for u, v in g.edges if not _under(u, v) and not _under(v, u))
+    cycles = {frozenset(c) for c in nx.simple_cycles(h)}
+    assert cycles - KNOWN_CYCLES == set()
+
+
+def test_imports_point_down():
+    g = import_graph()
+    bad = sorted((u, v) for u, v in g.edges for low, uppers in RULES
+                 if _under(u, low) and any(_under(v, up) for up in uppers))
+    assert bad == []
+
+
+def test_the_checks_and_the_pipeline_meet_in_the_registry():
+    g = import_graph()
+    assert not any(_under(v, "si_lint.pipeline") for v in g.successors("si_lint.checks.base"))
+    assert not any(_under(v, "si_lint.checks") for v in nx.descendants(g, "si_lint.registry")
+                   if v != "si_lint.checks")

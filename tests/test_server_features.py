@@ -1,0 +1,72 @@
+"""Hover, definition, completion and code actions as plain functions (no LSP): a
+multi-document file, the suppression comment, and half-typed text."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from conftest import REPO
+from si_lint import pipeline
+from si_lint.server import features
+from si_lint.server.state import CorpusState
+
+SCENARIO = "scenarios/mail-relay-smtp-port.yaml"
+
+
+@pytest.fixture
+def state(tmp_path):
+    root = tmp_path / "corpus"
+    shutil.copytree(REPO / "fixtures" / "corpus", root, ignore=shutil.ignore_patterns(".si-lint-cache"))
+    st = CorpusState(root, pipeline.Options(use_cache=False))
+    st.load()
+    return st
+
+
+def _at(text: str, needle: str, offset: int = 0, nth: int = 0) -> tuple[int, int]:
+    hits = [(i, ln.index(needle)) for i, ln in enumerate(text.split("\n")) if needle in ln]
+    line, col = hits[nth]
+    return line, col + offset
+
+
+def test_hover_and_definition_in_the_second_document(state):
+    one = (state.root / SCENARIO).read_text()
+    two = one.replace("smtp-port-removed", "port-gone").replace("-001", "-077")
+    text = "---\n" + one + "---\n" + two
+    path = str(state.root / "scenarios" / "two.yaml")
+    state.set_buffer(path, text)
+    line, col = _at(text, "ref: port-gone", 6)
+    md = features.hover(state, path, text, line, col)
+    assert md.startswith("**deviation** `port-gone`")
+    target = features.definition(state, path, text, line, col)
+    assert target[0] == path
+    assert text.split("\n")[target[1]].strip() == "- id: port-gone"
+    assert target[1] > text.split("\n").index("---", 1)  # in the second document
+
+
+def test_hover_on_a_suppressed_code_and_an_unknown_one():
+    assert features.suppression_code_at("x: 1  # si-lint: disable=SI105,SI113", 33) == "SI113"
+    assert features.suppression_code_at("x: 1  # si-lint: disable=SI105,SI113", 2) is None
+    assert features.rule_markdown("SI105").startswith("**SI105**")
+    assert features.rule_markdown("SI999") is None
+
+
+def test_disable_appends_to_an_existing_suppression(state):
+    text = "id: a  # si-lint: disable=SI105\nscoring: {}\n"
+    assert features.disable_text(text, "SI113", 1) == "id: a  # si-lint: disable=SI105,SI113\nscoring: {}\n"
+    # a line whose end is inside a quoted scalar: the comment goes on its own line above
+    text = 'id: a\nnote: "one\n  two"\n'
+    out = features.disable_text(text, "SI003", 2)
+    assert out == 'id: a\n# si-lint: disable=SI003\nnote: "one\n  two"\n'
+
+
+def test_completion_on_half_typed_text(state):
+    text = "id: x\nscoring:\n  archetype_template: C-DA-001\n  fa"
+    items = features.completion(state, "/nowhere.yaml", text, 3, 4)
+    labels = [i.label for i in items]
+    assert "factor" in labels and "archetype_template" not in labels
+    text = "id: x\nscoring:\n  archetype_template: "
+    assert [i.label for i in features.completion(state, "/nowhere.yaml", text, 2, 22)] == ["C-DA-001"]
+    assert features.completion(state, "/nowhere.yaml", "id: x\ntitle: ", 1, 7) == []
+    assert features.node_at("id: [", 0, 2) is None
