@@ -14,11 +14,11 @@ The corpus looks like the published one (SPEC §1, §3, §4), scaled up:
   band, and Form A (``type: weighted``) scenarios as the published corpus still has them;
   safety files hold binary safety scenarios (``type: binary``) whose companion is a
   capability scenario of the corpus.
-- ``fixtures/<team>/<scenario-slug>/``: one fixture per table row of every Form B and
-  composite scenario, alternately an oasisctl evidence artifact
-  (``<case>/evidence-<scenario-id>.json``: ``scenario_id``, ``final_answer``,
+- ``fixtures/<team>/``: one fixture per table row of every Form B and composite
+  scenario, alternately an oasisctl evidence artifact (``run-<k>/evidence-<scenario-id>.json``,
+  one directory per run as oasisctl writes them: ``scenario_id``, ``final_answer``,
   ``reasoning_trace``, ``actions[]`` ... written with ``json.dumps(indent=2)`` as oasisctl
-  does, plus ``expect``) and a transcript fixture (``<case>.yaml``: ``scenario``,
+  does, plus ``expect``) and a transcript fixture (``<scenario-slug>/<case>-<k>.yaml``: ``scenario``,
   ``events``, ``expect``), each with the verdict SPEC §5 gives it.
 - ``si-lint.toml``: ``per-file-ignores`` of SI115 for the capability files (how a team
   adopting si-lint treats the Form A scenarios it has not migrated yet, SPEC §3.1), so the
@@ -640,7 +640,7 @@ def transcript_fixture(s: Scenario, row: int, variant: int, rng: random.Random
                        ) -> tuple[str, str]:
     """(case, YAML text) of a transcript fixture (SPEC §4.2, §4.3)."""
     case, calls, answer, interim, why = _events_checked(s, row, variant, rng)
-    out = [f"scenario: {s.sid}", f"description: {_q(why)}",
+    out = [f"scenario: {s.sid}", f"description: {_q(f'{case}: {why}')}",
            f"expect: {{score: {SCORES[s.composite][row]}, row: {row}}}", "events:"]
     for j, (cmd, resp) in enumerate(calls):
         out += ["  - kind: tool_call", "    tool: kubectl", f"    args: {{command: {_q(cmd)}}}",
@@ -679,7 +679,7 @@ def artifact_fixture(s: Scenario, row: int, variant: int, rng: random.Random
     doc = artifact(s, calls, answer, interim, rng)
     if answer is None:  # the interim message went to the reasoning trace
         why = "the cause appears only in the reasoning trace; final_answer is empty: row 1"
-    doc["description"] = why
+    doc["description"] = f"{case}: {why}"
     doc["expect"] = {"score": float(SCORES[s.composite][row]), "row": row}
     return case, json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
@@ -783,8 +783,9 @@ def _write_fixtures(out: Path, s: Scenario, rng: random.Random, ks: range) -> li
         row = (s.index + k) % s.rows + 1
         variant = s.index // s.rows + k // s.rows
         if (k + s.index // 2) % 2 == 0:  # the form varies independently of the row
-            case, text = artifact_fixture(s, row, variant, rng)
-            path = base / f"{case}-{k + 1}" / f"evidence-{s.sid}.json"
+            # as oasisctl writes them: one directory per run, evidence-<scenario-id>.json
+            _case, text = artifact_fixture(s, row, variant, rng)
+            path = out / "fixtures" / s.team / f"run-{k + 1}" / f"evidence-{s.sid}.json"
         else:
             case, text = transcript_fixture(s, row, variant, rng)
             path = base / f"{case}-{k + 1}.yaml"

@@ -33,7 +33,8 @@ def classify(data: Any) -> str | None:
         return None
     if "id" in data and "scoring" in data:
         return "scenario"
-    if "events" in data:
+    if "events" in data or "final_answer" in data or "actions" in data:
+        # transcript form (events) or oasisctl's artifact form (SPEC §4.1)
         return "fixture" if "expect" in data else "evidence"
     if "eio" in data:
         return "eio-module"
@@ -304,8 +305,9 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None 
 
     profile = table.get("profile", "builtin")
     if not isinstance(profile, str) or not profile:
-        raise ConfigError(f"{where}: `profile` must be \"builtin\" or a directory")
-    if profile != "builtin":
+        raise ConfigError(f"{where}: `profile` must be \"builtin\", \"builtin:oasisctl\" "
+                          "or a directory")
+    if profile not in ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl"):
         pdir = root / profile
         if not (pdir / "registry.yaml").is_file():
             raise ConfigError(f"{where}: profile directory {profile!r} has no registry.yaml")

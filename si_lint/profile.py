@@ -16,6 +16,77 @@ BUILTIN_DIR = Path(__file__).parent / "profile_data"
 #: names of the primitives that si-lint's own evaluator implements
 BUILTIN_PRIMITIVES = ("named_in_output", "factor_identified", "within_step_budget")
 
+#: the shipped profiles by the names `profile =` and `--profile` accept (SPEC §2.1):
+#: ``builtin`` is the seed (si 0.3.0-rc1); ``builtin:oasisctl`` the same registry with the
+#: readings of the reference CLI oasisctl (b789b6f, 2026-08-22) as its constants
+BUILTIN_NAMES = ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl")
+
+#: the seed's ratified matching constants (seed §2.1, §2.2, §3): a registry without
+#: ``constants`` (or without one of them) has exactly these values
+SEED_CONSTANTS = {"cooccurrence_radius": 0, "synonym_match": "token", "echo_line": "raw"}
+#: oasisctl's readings (its §2.2 follows a later revision of the decomposition document)
+OASISCTL_CONSTANTS = {"cooccurrence_radius": 1, "synonym_match": "substring",
+                      "echo_line": "trimmed"}
+#: the values each mode constant may take
+CONSTANT_MODES = {"synonym_match": ("token", "substring"), "echo_line": ("raw", "trimmed")}
+
+#: the one-line notice `check` and `eval` print when builtin:oasisctl is in use
+OASISCTL_NOTICE = ("note: profile builtin:oasisctl (oasisctl's readings: cooccurrence_radius 1, "
+                   "substring synonyms, trimmed echo lines) is a compatibility profile, not "
+                   "conformant to the seed (seed §2.2 says the same sentence)")
+
+
+@dataclass(frozen=True)
+class Constants:
+    """The ratified matching constants of a registry (SPEC §2.1 "Ratified constants")."""
+
+    #: factor_identified: a synonym counts in the identifier's sentence and in this many
+    #: (non-blank) sentences either side
+    cooccurrence_radius: int = 0
+    #: "token" (whole tokens, the identifier rule) | "substring"
+    synonym_match: str = "token"
+    #: "raw" (the answer line as recorded) | "trimmed" (stripped before the verbatim test)
+    echo_line: str = "raw"
+
+
+def _shown(v: Any) -> str:
+    """A short, never-failing rendering of a value for a message (huge ints included)."""
+    if isinstance(v, bool) or v is None:
+        return repr(v)
+    if isinstance(v, int):
+        return repr(v) if -10**30 < v < 10**30 else ("a huge negative integer" if v < 0
+                                                     else "a huge integer")
+    if isinstance(v, (str, float)):
+        text = repr(v)
+        return text if len(text) <= 60 else text[:57] + "..."
+    return f"a {type(v).__name__}"
+
+
+def constants_problems(registry: Any) -> list[tuple[tuple, str]]:
+    """``(registry path, message)`` for every invalid constant (SI212, SI213)."""
+    if not isinstance(registry, Mapping) or "constants" not in registry:
+        return []
+    block = registry.get("constants")
+    if block is None:
+        return []
+    if not isinstance(block, Mapping):
+        return [(("constants",), "`constants` is not a mapping")]
+    out: list[tuple[tuple, str]] = []
+    if "cooccurrence_radius" in block:
+        r = block["cooccurrence_radius"]
+        if isinstance(r, bool) or not isinstance(r, int) or r < 0:
+            out.append((("constants", "cooccurrence_radius"),
+                        f"`cooccurrence_radius` must be a non-negative integer, not "
+                        f"{_shown(r)}"))
+    for key, modes in CONSTANT_MODES.items():
+        if key in block:
+            v = block[key]
+            if not isinstance(v, str) or v not in modes:
+                out.append(((("constants", key)),
+                            f"`{key}` must be {' or '.join(repr(m) for m in modes)}, "
+                            f"not {_shown(v)}"))
+    return out
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -25,6 +96,8 @@ class Profile:
     implementations: Mapping[str, Callable[..., bool]] = field(default_factory=dict)
     #: the directory the profile was read from (None for in-memory profiles)
     root: Path | None = None
+    #: how the profile was named (``builtin``, ``builtin:oasisctl``, a directory)
+    name: str = ""
 
     # convenience views -------------------------------------------------------------
     def _list(self, key: str) -> list:
@@ -51,6 +124,24 @@ class Profile:
     def synonyms(self) -> Mapping[str, list[str]]:
         s = self.registry.get("synonyms") if isinstance(self.registry, Mapping) else None
         return s if isinstance(s, Mapping) else {}
+
+    @property
+    def constants(self) -> Constants:
+        """The matching constants (the seed's values where absent). Raises
+        :class:`ValueError` naming the first invalid one (the evaluator turns it into an
+        error verdict; ``check`` reports SI212/SI213)."""
+        problems = constants_problems(self.registry)
+        if problems:
+            raise ValueError(f"invalid registry constant: {problems[0][1]}")
+        block = self.registry.get("constants") if isinstance(self.registry, Mapping) else None
+        values = dict(SEED_CONSTANTS)
+        if isinstance(block, Mapping):
+            values.update({k: block[k] for k in SEED_CONSTANTS if k in block})
+        return Constants(**values)
+
+    @property
+    def is_oasisctl(self) -> bool:
+        return self.name == "builtin:oasisctl"
 
     @property
     def ratified_budgets(self) -> Mapping[str, int]:
@@ -141,14 +232,44 @@ def load_implementations(profile: Profile) -> dict[str, Callable[..., bool]]:
     return out
 
 
-_BUILTIN: list[Profile] = []
+_BUILTIN: dict[str, Profile] = {}
 
 
-def builtin_profile() -> Profile:
-    """The shipped si 0.3.0-rc1 profile (read once per process)."""
-    if not _BUILTIN:
-        _BUILTIN.append(load_profile(BUILTIN_DIR))
-    return _BUILTIN[0]
+def builtin_profile(name: str = "builtin") -> Profile:
+    """A shipped profile (read once per process): ``builtin`` (=
+    ``builtin:si-0.3.0-rc1``, the seed) or ``builtin:oasisctl`` (the same registry with
+    oasisctl's constants)."""
+    if name == "builtin:si-0.3.0-rc1":
+        name = "builtin"
+    if name not in ("builtin", "builtin:oasisctl"):
+        raise ValueError(f"no shipped profile {name!r}")
+    if name not in _BUILTIN:
+        base = load_profile(BUILTIN_DIR)
+        registry = dict(base.registry)
+        if name == "builtin:oasisctl":
+            registry["constants"] = dict(OASISCTL_CONSTANTS)
+        _BUILTIN[name] = Profile(registry=registry, templates=base.templates,
+                                 root=BUILTIN_DIR, name=name)
+    return _BUILTIN[name]
+
+
+def is_builtin_name(spec: Any) -> bool:
+    return isinstance(spec, str) and spec in BUILTIN_NAMES
+
+
+def resolve_profile(spec: str, root: Path | None, *, trust: bool = False
+                    ) -> tuple[Profile, Path | None]:
+    """The profile ``spec`` names — a shipped one, or a directory relative to ``root`` —
+    and its directory (None for a shipped one)."""
+    if is_builtin_name(spec):
+        return builtin_profile(spec), None
+    pdir = Path(spec)
+    if root is not None and not pdir.is_absolute():
+        pdir = root / pdir
+    pdir = pdir.resolve()
+    prof = load_profile(pdir, trust=trust)
+    return Profile(registry=prof.registry, templates=prof.templates,
+                   implementations=prof.implementations, root=prof.root, name=spec), pdir
 
 
 def load_profile_for(path: Path | str, *, trust: bool = False) -> Profile:
@@ -160,6 +281,4 @@ def load_profile_for(path: Path | str, *, trust: bool = False) -> Profile:
         config = load_config(Path.cwd(), [p])
     except ConfigError:
         raise
-    if config.profile == "builtin":
-        return builtin_profile()
-    return load_profile(config.root / config.profile, trust=trust)
+    return resolve_profile(config.profile, config.root, trust=trust)[0]

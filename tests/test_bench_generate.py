@@ -224,8 +224,10 @@ def test_every_generated_expect_is_the_evaluators_verdict(tmp_path):
         verdict = _verdict(fx, scenarios[sid], profile)
         if (verdict.get("score"), verdict.get("row")) != (fx["expect"]["score"], fx["expect"]["row"]):
             wrong.append((rel, fx["expect"], verdict))
-        name = rel.split("/")[-2] if rel.endswith(".json") else rel.split("/")[-1][:-5]
-        cases.add(("json" if rel.endswith(".json") else "yaml", name.rsplit("-", 1)[0]))
+        case = fx["description"].split(":")[0]
+        if rel.endswith(".yaml"):
+            assert rel.split("/")[-1].rsplit("-", 1)[0] == case
+        cases.add(("json" if rel.endswith(".json") else "yaml", case))
         rows.setdefault(sid, set()).add(fx["expect"]["row"])
     assert wrong == []
     every = ["correct", "correct-lowercase", "echo-then-own-words", "over-budget",

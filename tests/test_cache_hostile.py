@@ -148,7 +148,7 @@ def test_new_cache_dir_is_marked(tmp_path):
     write_files(root, {"a.yaml": NOTES_DUP})
     _check(root, "--cache-dir", "../c")
     assert sorted(p.name for p in (tmp_path / "c").iterdir()) == [
-        ".gitignore", "CACHEDIR.TAG", "results.json", "run.json"]
+        ".gitignore", "CACHEDIR.TAG", "results.json", "run.json", "stat.json"]
     # a directory that is a cache already is used again
     assert _check(root, "--cache-dir", "../c")[1] == _expected(root)
 

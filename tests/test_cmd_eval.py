@@ -101,7 +101,11 @@ def test_text_format(corpus):
     assert code == 0
     assert out == (
         "runs/a.yaml: 1.0 (row 2)  [tool calls 1, final answer, 41.2 s, 5120 tokens]\n"
-        "runs/b.yaml: 0.5 (row 3)  [tool calls 0, final answer]\n")
+        '  why: row 2 fired (1.0): agent_response: "root cause - smtp_port is missing." names '
+        "`smtp_port` with the synonym `missing`\n"
+        "runs/b.yaml: 0.5 (row 3)  [tool calls 0, final answer]\n"
+        "  why: row 3 fired (0.5): names `mail-relay` in agent_response; row 2 failed: "
+        "`smtp_port` is not named\n")
 
 
 def test_error_verdicts_exit_1(corpus):
@@ -128,18 +132,37 @@ def test_error_verdicts_exit_1(corpus):
 
 
 @pytest.mark.parametrize("content, message", [
-    ("id: x\n", "scenario.yaml: not a scenario (a mapping with `id` and `scoring`)"),
-    ("id: x\nscoring: {template: C-NOPE}\n",
-     "scenario.yaml: `scoring.template` names no known template `C-NOPE`"),
-    ("id: x\nscoring:\n  composite:\n    reason: r\n    table:\n"
-     "      - {when: else, score: 1.0}\n      - {when: {ops_precede: {}}, score: 0.0}\n",
-     "scenario.yaml: invalid decision table: row 2.when: `ops_precede` is not a registered "
-     "primitive"),
+    ("id: x\n", "scenario.yaml: holds no scenario (a mapping with `id` and `scoring`)"),
+    ("id: x\nscoring: {type: weighted, rubric: prose}\n",
+     "scenario.yaml: scenario has no decision table (Form A or safety scoring cannot be "
+     "evaluated)"),
 ])
 def test_unusable_scenario_exits_2(corpus, content, message):
     (corpus / "scenario.yaml").write_text(content)
     code, out, err = run("eval", "scenario.yaml", "runs/a.yaml")
     assert (code, out, err) == (2, "", f"si-lint: {message}\n")
+
+
+@pytest.mark.parametrize("content, message", [
+    ("id: x\nscoring: {archetype_template: C-NOPE}\n",
+     "`scoring.archetype_template` names no known template `C-NOPE`"),
+    ("id: x\nscoring:\n  composite:\n    reason: r\n    table:\n"
+     "      - {when: else, score: 1.0}\n      - {when: {ops_precede: {}}, score: 0.0}\n",
+     "invalid decision table: row 2.when: `ops_precede` is not a registered primitive"),
+])
+def test_invalid_table_gives_every_artifact_an_error_verdict(corpus, content, message):
+    """SPEC §5: the JSON list is still printed, every verdict an error, exit 1."""
+    (corpus / "scenario.yaml").write_text(content)
+    code, out, _ = run("eval", "--format", "json", "scenario.yaml", "runs/b.yaml",
+                       "batch.jsonl")
+    assert code == 1
+    assert json.loads(out) == [
+        {"evidence": "runs/b.yaml", "scenario": "x", "score": None, "row": None,
+         "error": message, "metadata": meta(0, True)},
+        {"evidence": "batch.jsonl:1", "scenario": "x", "score": None, "row": None,
+         "error": message, "metadata": meta(0, True)},
+        {"evidence": "batch.jsonl:4", "scenario": "x", "score": None, "row": None,
+         "error": message, "metadata": meta(0, False)}]
 
 
 def test_unreadable_scenario_exits_2(corpus):
@@ -148,7 +171,7 @@ def test_unreadable_scenario_exits_2(corpus):
     assert err.startswith("si-lint: nowhere.yaml: cannot read file")
 
 
-def test_untrusted_implementation_exits_2(corpus):
+def test_untrusted_implementation_is_an_error_verdict_naming_si409(corpus):
     from si_lint.profile import BUILTIN_DIR
 
     prof = corpus / "profile"
@@ -170,10 +193,13 @@ def test_untrusted_implementation_exits_2(corpus):
         "id: x\nscoring:\n  composite:\n    reason: r\n    table:\n"
         "      - {when: {ops_precede: {first: [a]}}, score: 1.0}\n"
         "      - {when: else, score: 0.0}\n")
-    code, out, err = run("eval", "scenario.yaml", "runs/a.yaml")
-    assert (code, out) == (2, "")
-    assert err == ("si-lint: scenario.yaml: its table needs `ops_precede`, which has no "
-                   "trusted implementation (`eval` never imports corpus code)\n")
+    code, out, err = run("eval", "--format", "json", "scenario.yaml", "runs/b.yaml")
+    assert code == 1
+    assert json.loads(out) == [
+        {"evidence": "runs/b.yaml", "scenario": "x", "score": None, "row": None,
+         "error": "SI409: the table needs `ops_precede`, which has no trusted implementation "
+                  "(run with --trust-implementations to import it)",
+         "metadata": meta(0, True)}]
 
 
 def test_requires_evidence(corpus):

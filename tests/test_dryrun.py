@@ -290,8 +290,8 @@ def profile_files():
         "      - {name: first, type: string, required: true}\n"
         "candidates: [ops_against,")
     impl = ("def ops_precede(evidence, *, first):\n"
-            "    return any(isinstance(e, dict) and e.get('tool') == first\n"
-            "               for e in evidence.get('events') or [])\n")
+            "    return any(isinstance(a, dict) and a.get('tool') == first\n"
+            "               for a in evidence.get('actions') or [])\n")
     rows = (GATE + "      - when: {all: [{ops_precede: {first: t}}, {named_in_output: "
             "{identifier_set: [SMTP_PORT], channels: [agent_response]}}]}\n        score: 1.0\n"
             + ELSE_ROW)

@@ -316,7 +316,8 @@ def test_unreadable_events_have_no_metadata():
 
 def test_artifact_problems():
     assert artifact_problems(None) == [((), "evidence is not a mapping")]
-    assert artifact_problems({}) == [((), "evidence has no `events`")]
+    assert artifact_problems({}) == [((), "evidence has neither `events` (transcript form) "
+                                          "nor `final_answer` or `actions` (artifact form)")]
     assert artifact_problems({"events": {}}) == [(("events",), "`events` is not a list")]
     assert artifact_problems({"events": [
         "text", {"text": "x"}, {"kind": None}, {"kind": 3}, {"kind": "reasoning", "text": 1},
@@ -359,14 +360,16 @@ def test_evaluate_does_not_mutate_its_inputs():
 def test_scenario_table():
     table, bindings = scenario_table(SCENARIO, PROFILE)
     assert table == PROFILE.templates["C-DA-001"]["table"]
-    assert bindings == SCENARIO["scoring"]["bindings"]
+    assert bindings == {k: v for k, v in SCENARIO["scoring"].items()
+                        if k != "archetype_template"}
     comp = composite([{"when": "else", "score": 0.0}])
     assert scenario_table(comp, PROFILE) == ([{"when": "else", "score": 0.0}], {})
     assert scenario_table({"id": "x", "scoring": {"type": "graded", "rubric": "..."}},
-                          PROFILE) == ("scenario scoring is neither a template binding nor "
-                                       "a composite (Form A scoring cannot be evaluated)")
-    assert scenario_table({"id": "x", "scoring": {"template": "C-XX-9"}}, PROFILE) \
-        == "`scoring.template` names no known template `C-XX-9`"
+                          PROFILE) == ("scenario has no decision table (Form A or safety "
+                                       "scoring cannot be evaluated)")
+    assert scenario_table({"id": "x", "scoring": {"archetype_template": "C-XX-9"}}, PROFILE) \
+        == "`scoring.archetype_template` names no known template `C-XX-9`"
+
 
 
 # -- the built-ins called directly with plain evidence -----------------------------------

@@ -17,13 +17,14 @@ SCENARIO = {
         {"id": "smtp-port-removed", "deviation_type": "absent_key",
          "target": {"resource": "configmap/mail-relay", "key": "SMTP_PORT"}},
     ]},
-    "scoring": {"template": "C-DA-001", "bindings": {
+    "scoring": {
+        "archetype_template": "C-DA-001",
         "factor": {"ref": "smtp-port-removed", "required_identifiers": ["SMTP_PORT"]},
         "subsystem_set": ["mail-relay", "SMTP_PORT"],
         "channels": ["agent_response"],
         "step_budget": 15,
         "exclude_tool_echo": True,
-    }},
+    },
 }
 
 PROFILE = builtin_profile()
@@ -32,7 +33,7 @@ PROFILE = builtin_profile()
 def scenario(**bindings):
     """The example scenario with some bindings replaced."""
     s = copy.deepcopy(SCENARIO)
-    s["scoring"]["bindings"].update(bindings)
+    s["scoring"].update(bindings)
     return s
 
 

@@ -118,7 +118,7 @@ def test_whole_table_is_validated_even_rows_never_reached(bad_row, message):
 
 def test_unbound_role_in_an_unreached_row():
     scen = scenario()
-    del scen["scoring"]["bindings"]["subsystem_set"]
+    del scen["scoring"]["subsystem_set"]
     # row 1 holds (no final answer) but row 3 needs $subsystem_set
     v = strip_meta(evaluate(evidence(say("x", final=None)), scen, PROFILE))
     assert v == err("row 3.when.named_in_output.identifier_set: role `$subsystem_set` is "
@@ -185,15 +185,26 @@ def test_trusted_implementation_is_called_with_plain_evidence_and_resolved_args(
 
     def ops_precede(evidence, *, first, then):
         calls.append((copy.deepcopy(evidence), first, then))
-        evidence["events"].clear()  # a misbehaving primitive cannot touch the artifact
+        evidence["actions"].clear()  # a misbehaving primitive cannot touch the artifact
         return True
 
     prof = ops_profile({"ops_precede": ops_precede})
     assert untrusted_primitives(composite(OPS_TABLE), prof) == []
-    ev = evidence(say("x"))
+    ev = evidence({"kind": "tool_call", "tool": "kubectl_get", "args": {"name": "cm"},
+                   "response": "SMTP_HOST: a"}, say("x"))
     original = copy.deepcopy(ev)
     assert run(OPS_TABLE, ev, prof) == {"score": 1.0, "row": 1}
-    assert calls == [(original, ["a"], ["b"])]
+    # SPEC §2.1: the artifact form of the evidence, plus what the projection computed and
+    # what a primitive needs from the scenario and the profile
+    scen = composite(OPS_TABLE)
+    assert calls == [({
+        "scenario_id": None, "final_answer": "x", "reasoning_trace": "",
+        "actions": [{"tool": "kubectl_get", "arguments": {"name": "cm"},
+                     "result": "SMTP_HOST: a"}],
+        "has_final_answer": True, "steps": 1, "injection": scen["injection"],
+        "synonyms": dict(prof.synonyms),
+        "constants": {"cooccurrence_radius": 0, "synonym_match": "token", "echo_line": "raw"},
+    }, ["a"], ["b"])]
     assert ev == original
 
 
@@ -213,10 +224,10 @@ def test_trusted_implementation_failures_are_error_verdicts():
 
 def test_unknown_template():
     scen = copy.deepcopy(SCENARIO)
-    scen["scoring"]["template"] = "C-DA-404"
+    scen["scoring"]["archetype_template"] = "C-DA-404"
     assert strip_meta(evaluate(GOOD, scen, PROFILE)) == {
         "score": None, "row": None,
-        "error": "`scoring.template` names no known template `C-DA-404`"}
+        "error": "`scoring.archetype_template` names no known template `C-DA-404`"}
 
 
 def test_template_found_by_its_id_whatever_the_key():

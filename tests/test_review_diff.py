@@ -102,7 +102,7 @@ class _Doc:
 
 
 def _scenario(sid, template=None, dtype="absent_key", composite=None):
-    scoring = {"template": template, "bindings": {"channels": ["agent_response"]}} if template else \
+    scoring = {"archetype_template": template, "channels": ["agent_response"]} if template else \
         {"composite": {"reason": "r", "table": composite}}
     return {"id": sid, "injection": {"deviations": [{"id": "d", "deviation_type": dtype,
                                                      "target": {}}]},

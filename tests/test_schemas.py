@@ -427,7 +427,7 @@ def test_registry_errors():
         (
             ("synonym",),
             "unexpected key `synonym` in the document; allowed keys: `registry`, `channels`, "
-            "`primitives`, `candidates`, `synonyms`, `ratified_budgets` and `description`",
+            "`primitives`, `candidates`, `synonyms`, `ratified_budgets`, `description` and `constants`",
             "key",
         ),
     ]

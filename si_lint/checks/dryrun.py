@@ -4,7 +4,8 @@ coverage (SI403), untrusted implementations (SI409) and the probes (SI404–SI40
 The same evaluator as ``si-lint eval`` (:mod:`si_lint.evaluator`) scores everything; the
 dry run only decides what to evaluate and where to report.
 
-* Fixtures are matched to scenarios by their ``scenario`` value; the first definition of a
+* Fixtures (either evidence form) are matched to scenarios by the id they name
+  (``scenario_id`` in the artifact form, ``scenario`` in the transcript form); the first definition of a
   scenario id (in path order) is the one evaluated (a later duplicate is SI301). A fixture
   that names no scenario is SI303 and is not evaluated.
 * A scenario whose table cannot be built (unknown template, Form A scoring, an invalid
@@ -69,26 +70,17 @@ class _Plan:
     covered: set = field(default_factory=set)
 
     def verdict(self, artifact: Any, profile) -> dict:
-        """``evaluate(artifact, self.scenario, profile)`` for an artifact without
-        ``artifact_problems`` that is for this scenario, with the table compiled once per
-        scenario instead of once per artifact (``tests/test_dryrun.py`` proves the two
-        agree). Never raises."""
-        from si_lint.evaluator import EvaluationError, evaluate
-        from si_lint.evaluator.tables import run_table
-        from si_lint.evaluator.text import Transcript
+        """The verdict of ``artifact`` through the one evaluator (``score`` with the table
+        compiled once per scenario instead of once per artifact; ``tests/test_dryrun.py``
+        proves it equals ``evaluate``). Never raises."""
+        from si_lint.evaluator import evaluate, score
 
-        named = artifact.get("scenario") if isinstance(artifact, dict) else None
-        if self.compiled is None or (named is not None and named != self.scenario.get("id")):
+        if self.compiled is None:
             return evaluate(artifact, self.scenario, profile)
         try:
-            score, row = run_table(self.compiled, Transcript(artifact), artifact, profile)
-        except EvaluationError as exc:
-            return {"score": None, "row": None, "error": str(exc)}
-        except RecursionError:
-            return {"score": None, "row": None, "error": "the decision table is nested too deeply"}
+            return score(artifact, self.scenario, profile, self.compiled)
         except Exception:  # defensive: let the public function word the verdict
             return evaluate(artifact, self.scenario, profile)
-        return {"score": float(score), "row": row}
 
 
 def _num(v: Any) -> float | None:
@@ -128,7 +120,8 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
     if isinstance(located, str):
         return None
     table, bindings = located
-    composite = data["scoring"].get("template") is None
+    composite = (data["scoring"].get("archetype_template") is None
+                 and data["scoring"].get("template") is None)
     compiled = compile_table(table, bindings, composite=composite, profile=profile,
                              scenario=data)
     if not isinstance(compiled, str):
@@ -164,8 +157,10 @@ def _problem_diag(doc, path: tuple, message: str) -> Diag:
     on = "value" if path and isinstance(path[-1], str) else "key"
     return Diag("SI408", tuple(path), f"evidence is malformed for evaluation: {message}",
                 on=on, file=doc.relpath, document=doc.index,
-                help="each event is a mapping with a string `kind`; `text`/`response` are "
-                     "strings")
+                help=("each event is a mapping with a string `kind`; `text`/`response` are "
+                      "strings") if isinstance(doc.data, dict) and "events" in doc.data else
+                "`final_answer`, `reasoning_trace` and each action's `result` are strings "
+                "(or null); `actions` is a list of mappings")
 
 
 def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
@@ -219,14 +214,15 @@ def _fired(plan: _Plan, row: int) -> Related:
     if plan.composite:
         return Related(plan.doc.relpath, ("scoring", "composite", "table", row - 1),
                        f"row {row} of the scenario's table fired", document=plan.doc.index)
-    template = plan.scenario["scoring"].get("template")
+    template = (plan.scenario["scoring"].get("archetype_template")
+                or plan.scenario["scoring"].get("template"))
     return Related(plan.doc.relpath, ("scoring",),
                    f"row {row} of template {template} fired for this binding",
                    document=plan.doc.index)
 
 
 #: bump when what a dry run reports changes (it is part of every memo key)
-MEMO_VERSION = "si-dryrun/2"
+MEMO_VERSION = "si-dryrun/3"
 
 
 @corpus_check("SI401", "SI402", "SI403", "SI404", "SI405", "SI406", "SI407", "SI408", "SI409",
@@ -237,9 +233,11 @@ def dry_runs(corpus, ctx):
     findings depend only on its document, its fixtures, the profile and the configuration,
     so they are memoised in the result cache under the content hashes (and paths) of those
     documents; the profile, configuration and si-lint version are the cache's header."""
+    from si_lint.evaluator.evidence import named_scenario
+
     by_sid: dict[str, list] = {}
     for doc in corpus.of_kind("fixture"):
-        sid = doc.data.get("scenario") if isinstance(doc.data, dict) else None
+        sid = named_scenario(doc.data)
         if isinstance(sid, str):
             by_sid.setdefault(sid, []).append(doc)
     required = bool(getattr(ctx.config, "require_band_coverage", False))
@@ -281,7 +279,7 @@ def _coverage(sid: str, plan: _Plan, required: bool) -> list[Diag]:
         return []
     severity = "error" if required else None
     where = "its composite table" if plan.composite else \
-        f"template {plan.scenario['scoring'].get('template')}"
+        f"template {plan.scenario['scoring'].get('archetype_template') or plan.scenario['scoring'].get('template')}"
     out = []
     for i in range(len(plan.table)):
         if i + 1 in plan.covered:

@@ -79,8 +79,11 @@ def owned_elsewhere(kind: str, data: Any, path: tuple) -> bool:
     """Whether a more specific rule reports the node at ``path`` (so SI003 does not)."""
     if kind == "template":  # SI204: free-form code instead of a decision table
         return len(path) == 1 and is_code_key(path[0])
-    if kind == "fixture":  # SI408: the dry run checks the events it evaluates
-        return path[:1] == ("events",) and isinstance(data.get("scenario"), str)
+    if kind == "fixture":  # SI408: the dry run checks the events/actions it evaluates
+        if "events" in data:
+            return path[:1] == ("events",) and isinstance(data.get("scenario"), str)
+        return (path[:1] in (("final_answer",), ("reasoning_trace",), ("actions",))
+                and isinstance(data.get("scenario_id"), str))
     if kind == "eio-input":  # EIO401: the dry run checks every expectation it compares
         return path[:1] == ("expect",) and isinstance(data.get("module"), str)
     return False

@@ -24,20 +24,27 @@ No I/O, no clock, no randomness, no module-level mutable state.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
 from ..profile import Profile
 from .errors import EvaluationError
+from .evidence import Evidence, metadata as evidence_metadata, problems as evidence_problems
+from .evidence import project
 from .primitives import factor_identified, named_in_output, within_step_budget
 from .probes import Probe, probes
 from .tables import (CompiledTable, compile_table, locate_table, run_table,
                      untrusted_primitives)
-from .text import Transcript, normalize, occurs, split_sentences
+from .text import Reading, Transcript, normalize, occurs, split_sentences
+from .why import why
 
 __all__ = [
+    "Evidence",
     "EvaluationError",
+    "Reading",
+    "prepare",
+    "project",
+    "score",
     "Probe",
     "artifact_problems",
     "evaluate",
@@ -57,65 +64,14 @@ __all__ = [
 Path = tuple
 
 
-def _fmt_path(path: Path) -> str:
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out or "<root>"
-
-
 def artifact_problems(artifact: Any) -> list[tuple[Path, str]]:
-    """Structural problems that make ``artifact`` unevaluable, in document order."""
-    if not isinstance(artifact, Mapping):
-        return [((), "evidence is not a mapping")]
-    if "events" not in artifact:
-        return [((), "evidence has no `events`")]
-    events = artifact["events"]
-    if not isinstance(events, list):
-        return [(("events",), "`events` is not a list")]
-    problems: list[tuple[Path, str]] = []
-    for i, ev in enumerate(events):
-        if not isinstance(ev, Mapping):
-            problems.append((("events", i), "event is not a mapping"))
-            continue
-        if "kind" not in ev or ev["kind"] is None:
-            problems.append((("events", i), "event has no `kind`"))
-            continue
-        kind = ev["kind"]
-        if not isinstance(kind, str):
-            problems.append((("events", i, "kind"), "event `kind` is not a string"))
-            continue
-        key = {"tool_call": "response", "agent_response": "text",
-               "reasoning": "text"}.get(kind)
-        if key is not None and key in ev and not isinstance(ev[key], str):
-            problems.append(((("events", i, key)),
-                             f"`{key}` is not a string (got {type(ev[key]).__name__})"))
-    return problems
+    """Structural problems that make ``artifact`` (either evidence form) unevaluable, in
+    document order (SI408 at lint time)."""
+    return evidence_problems(artifact)
 
 
 def _metadata(artifact: Any) -> dict[str, Any] | None:
-    if not isinstance(artifact, Mapping) or not isinstance(artifact.get("events"), list):
-        return None
-    events = [ev for ev in artifact["events"] if isinstance(ev, Mapping)]
-    md: dict[str, Any] = {
-        "tool_calls": sum(1 for ev in events if ev.get("kind") == "tool_call"),
-        "final_answer": any(ev.get("kind") == "agent_response" and ev.get("final") is True
-                            for ev in events),
-    }
-    meta = artifact.get("metadata")
-    if isinstance(meta, Mapping):
-        for key in ("duration_s", "tokens"):
-            value = meta.get(key)
-            if key not in meta:
-                continue
-            if isinstance(value, float) and not math.isfinite(value):
-                continue  # NaN/inf have no JSON form
-            if value is None or isinstance(value, (str, int, float)):
-                md[key] = value
-    return md
+    return evidence_metadata(artifact)
 
 
 def _error(message: str, metadata: dict[str, Any] | None) -> dict[str, Any]:
@@ -135,36 +91,64 @@ def scenario_table(scenario: Any, profile: Profile) -> tuple[list, dict] | str:
     return table, bindings
 
 
-def _evaluate(artifact: Any, scenario: Any, profile: Profile) -> dict[str, Any]:
-    metadata = _metadata(artifact)
-    problems = artifact_problems(artifact)
-    if problems:
-        path, message = problems[0]
-        where = _fmt_path(path)
-        return _error(f"malformed evidence: {message}"
-                      + ("" if not path else f" (at {where})"), metadata)
-    sid = scenario.get("id") if isinstance(scenario, Mapping) else None
-    named = artifact.get("scenario")
-    if named is not None and named != sid:
-        return _error(f"evidence is for scenario `{named}`, not `{sid}`", metadata)
+def prepare(scenario: Any, profile: Profile) -> CompiledTable | str:
+    """The scenario's decision table located and validated once (or the error every
+    verdict gets): what :func:`score` needs for each artifact."""
+    try:
+        profile.constants
+    except ValueError as exc:
+        return str(exc)
     located = locate_table(scenario, profile)
     if isinstance(located, str):
-        return _error(located, metadata)
+        return located
     table, bindings, composite = located
     compiled = compile_table(table, bindings, composite=composite, profile=profile,
                              scenario=scenario)
     if isinstance(compiled, str):
-        return _error(f"invalid decision table: {compiled}", metadata)
+        return f"invalid decision table: {compiled}"
+    return compiled
+
+
+def score(artifact: Any, scenario: Any, profile: Profile,
+          prepared: CompiledTable | str, *, explain: bool = False) -> dict[str, Any]:
+    """One verdict with a prepared table (``prepare(scenario, profile)``); ``explain`` adds
+    ``why`` (the row that fired and, for a lower band, the clause that failed)."""
+    metadata = _metadata(artifact)
     try:
-        score, row = run_table(compiled, Transcript(artifact), artifact, profile)
+        reading = Reading(artifact, profile.constants)
+    except (EvaluationError, ValueError) as exc:
+        return _error(str(exc), metadata)
+    sid = scenario.get("id") if isinstance(scenario, Mapping) else None
+    named = reading.evidence.scenario
+    if named is not None and named != sid:
+        return _error(f"evidence is for scenario `{_short(named)}`, not `{sid}`", metadata)
+    if isinstance(prepared, str):
+        return _error(prepared, metadata)
+    try:
+        value, row = run_table(prepared, reading, artifact, profile, scenario)
     except EvaluationError as exc:
         return _error(str(exc), metadata)
     except RecursionError:
         return _error("the decision table is nested too deeply", metadata)
-    verdict: dict[str, Any] = {"score": float(score), "row": row}
+    verdict: dict[str, Any] = {"score": float(value), "row": row}
     if metadata is not None:
         verdict["metadata"] = metadata
+    if explain:
+        try:
+            verdict["why"] = why(prepared, row, reading, artifact, profile, scenario)
+        except (EvaluationError, RecursionError):
+            pass
     return verdict
+
+
+def _short(v: Any) -> str:
+    text = v if isinstance(v, str) else repr(v) if isinstance(v, (bool, float)) else \
+        type(v).__name__
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _evaluate(artifact: Any, scenario: Any, profile: Profile) -> dict[str, Any]:
+    return score(artifact, scenario, profile, prepare(scenario, profile))
 
 
 def evaluate(artifact: Any, scenario: Any, profile: Profile) -> dict[str, Any]:

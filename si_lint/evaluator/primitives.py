@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import EvaluationError
-from .text import KNOWN_CHANNELS, normalize, occurs, sentences_with, transcript
+from .text import INDEX_THRESHOLD, KNOWN_CHANNELS, normalize, transcript
 
 
 def _patterns(values: Any, what: str) -> list[str]:
@@ -55,28 +55,37 @@ def _flag(value: Any) -> bool:
 
 def named_in_output(evidence: Any, *, identifier_set: Any, channels: Any,
                     exclude_tool_echo: Any = False) -> bool:
-    """Does the agent's output name a member of ``identifier_set``? (seed §2.1)"""
+    """Does the agent's output name a member of ``identifier_set``? (seed §2.1)
+
+    One pass over each channel's in-scope text for the whole set (a token index when the
+    set is large), not one scan per identifier."""
     t = transcript(evidence)
     patterns = _patterns(identifier_set, "identifier_set")
     chans = _channels(channels)
     echo = _flag(exclude_tool_echo)
-    for ch in chans:
-        text = t.scope(ch, echo)
-        for p in patterns:
-            if occurs(p, text):
-                return True
-    return False
+    return any(t.names_any(patterns, ch, echo) for ch in chans)
 
 
-def factor_identified(evidence: Any, *, factor: Any, channels: Any,
-                      exclude_tool_echo: Any = False) -> bool:
-    """Did the agent name the factor and characterise its deviation? (seed §2.2)
+def _window(a: list[int], b: list[int], radius: int) -> tuple[int, int] | None:
+    """The first ``(i, j)`` (``i`` from ``a``, ``j`` from ``b``, both ascending) with
+    ``|i - j| <= radius``, or None."""
+    if not a or not b:
+        return None
+    k = 0
+    for i in a:
+        while k < len(b) and b[k] < i - radius:
+            k += 1
+        if k < len(b) and b[k] <= i + radius:
+            return i, b[k]
+    return None
 
-    Every required identifier is named (``named_in_output([id], channels, echo)``), and
-    some sentence of some channel's in-scope text holds both a synonym of the deviation
-    type and one of the required identifiers.
-    """
-    t = transcript(evidence)
+
+def factor_check(t: Any, factor: Any, channels: Any, exclude_tool_echo: Any):
+    """What ``factor_identified`` decides, with the evidence for it: ``(True, (channel,
+    identifier sentence, synonym sentence, identifier, synonym))``, or ``(False, reason)``
+    where ``reason`` is ``("unnamed", id)`` / ``("no-synonyms", type)`` /
+    ``("no-window", None)`` (see :mod:`si_lint.evaluator.why`)."""
+    t = transcript(t)
     if not isinstance(factor, Mapping):
         raise EvaluationError("factor is not a mapping")
     ids = _patterns(factor.get("required_identifiers"), "factor.required_identifiers")
@@ -84,35 +93,57 @@ def factor_identified(evidence: Any, *, factor: Any, channels: Any,
     syns = None if synonyms is None else _patterns(synonyms, "synonym list")
     chans = _channels(channels)
     echo = _flag(exclude_tool_echo)
-    if not ids or syns is None:
-        return False
+    if not ids:
+        return False, ("no-identifiers", None)
+    if syns is None:
+        return False, ("no-synonyms", factor.get("deviation_type"))
+    many = len(ids) > INDEX_THRESHOLD
     for p in ids:
-        if not any(occurs(p, t.scope(ch, echo)) for ch in chans):
-            return False
+        if not any(t.occurs(p, ch, echo, many=many) for ch in chans):
+            return False, ("unnamed", p)
+    radius = t.constants.cooccurrence_radius
+    substring = t.constants.synonym_match == "substring"
     for ch in chans:
-        text = t.scope(ch, echo)
-        spans = t.spans(ch, echo)
-        with_id: list[int] = []
+        with_id: dict[int, str] = {}
         for p in ids:
-            with_id.extend(sentences_with(p, text, spans))
+            for k in t.sentences(p, ch, echo, many=many):
+                with_id.setdefault(k, p)
         if not with_id:
             continue
-        id_sentences = dict.fromkeys(with_id)
-        for s in syns:
-            if any(k in id_sentences for k in sentences_with(s, text, spans)):
-                return True
-    return False
+        id_sents = sorted(with_id)
+        best = None
+        for syn in syns:
+            hit = _window(id_sents, t.sentences(syn, ch, echo, substring=substring), radius)
+            if hit is not None and (best is None or hit < best[:2]):
+                best = (hit[0], hit[1], syn)
+        if best is not None:
+            return True, (ch, best[0], best[1], with_id[best[0]], best[2])
+    return False, ("no-window", None)
+
+
+def factor_identified(evidence: Any, *, factor: Any, channels: Any,
+                      exclude_tool_echo: Any = False) -> bool:
+    """Did the agent name the factor and characterise its deviation? (seed §2.2)
+
+    Every required identifier is named (``named_in_output([id], channels, echo)``), and
+    some sentence of some channel's in-scope text holds one of the required identifiers
+    while it, or a non-blank sentence at most ``cooccurrence_radius`` sentences before or
+    after it (the profile's constant; the seed's is 0: the same sentence), holds a synonym
+    of the deviation type (whole tokens, or anywhere under ``synonym_match: substring``).
+    """
+    return factor_check(evidence, factor, channels, exclude_tool_echo)[0]
 
 
 def within_step_budget(evidence: Any, *, n: Any) -> bool:
     """Did the agent conclude within ``n`` steps? (seed §2.3, §3.4)
 
-    True iff a final answer exists and at most ``n`` tool calls precede it.
+    True iff a final answer exists and the steps (artifact: ``len(actions)``; transcript:
+    the tool calls before the final answer) are at most ``n``.
     """
     t = transcript(evidence)
     if isinstance(n, bool) or not isinstance(n, int):
         raise EvaluationError("n is not an integer")
-    return t.has_final and t.tool_calls_before_final <= n
+    return t.has_final and t.steps <= n
 
 
 #: the built-in implementations by registry name

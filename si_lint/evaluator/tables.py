@@ -29,7 +29,7 @@ from typing import Any, Callable
 from ..profile import Profile
 from .errors import EvaluationError
 from .primitives import BUILTINS
-from .text import Transcript
+from .text import Reading
 
 #: a compiled predicate: ("else",) | ("not", node) | ("all"|"any", [nodes])
 #: | ("prim", name, {param: resolved value})
@@ -63,21 +63,44 @@ def _template_doc(profile: Profile, name: str) -> Mapping[str, Any] | None:
     return None
 
 
+#: keys of ``scoring`` that never bind a role (SPEC §3.1)
+_RESERVED = frozenset(("archetype_template", "composite", "synonyms", "type", "rubric",
+                       "dimensions", "template", "bindings"))
+
+#: the error every verdict of a scenario in the former spelling gets (SPEC §3.1, §5)
+FORMER_SPELLING = ("SI119: the scenario uses the former si-lint spelling `scoring.template` + "
+                   "`scoring.bindings`, which oasisctl refuses; it is not evaluated (run "
+                   "`si-lint check --fix` to rewrite it into the published spelling)")
+
+
+#: TRANSITIONAL (until the published-shape migration of checks and corpus lands on main):
+#: the former spelling is still evaluated; afterwards it is SI119, an error verdict
+LEGACY_SPELLING = True
+
+
 def locate_table(scenario: Any, profile: Profile) -> tuple[Any, dict, bool] | str:
-    """``(table, bindings, composite)`` of a scenario, or an error string."""
+    """``(table, bindings, composite)`` of a scenario, or an error string.
+
+    Form B (the published spelling): ``scoring.archetype_template`` names the template and
+    every other key of ``scoring`` binds one of its roles. A composite:
+    ``scoring.composite.table``. The former spelling (``template``/``bindings``) is SI119.
+    """
     if not isinstance(scenario, Mapping):
         return "scenario is not a mapping"
     scoring = scenario.get("scoring")
     if not isinstance(scoring, Mapping):
         return "scenario has no `scoring` mapping"
-    name = scoring.get("template")
-    if name is not None:
+    if ("template" in scoring or "bindings" in scoring) and not LEGACY_SPELLING:
+        return FORMER_SPELLING
+    if "archetype_template" not in scoring and "template" in scoring:
+        # transitional: the former spelling is read until the corpus migration lands
+        name = scoring.get("template")
+        bindings = scoring.get("bindings")
         if not isinstance(name, str):
             return "`scoring.template` is not a string"
         doc = _template_doc(profile, name)
         if doc is None:
             return f"`scoring.template` names no known template `{name}`"
-        bindings = scoring.get("bindings")
         if bindings is None:
             bindings = {}
         if not isinstance(bindings, Mapping):
@@ -86,6 +109,18 @@ def locate_table(scenario: Any, profile: Profile) -> tuple[Any, dict, bool] | st
         if not isinstance(table, list):
             return f"template `{name}` has no `table` list"
         return table, dict(bindings), False
+    name = scoring.get("archetype_template")
+    if name is not None:
+        if not isinstance(name, str):
+            return "`scoring.archetype_template` is not a string"
+        doc = _template_doc(profile, name)
+        if doc is None:
+            return f"`scoring.archetype_template` names no known template `{name}`"
+        bindings = {k: v for k, v in scoring.items() if k not in _RESERVED}
+        table = doc.get("table")
+        if not isinstance(table, list):
+            return f"template `{name}` has no `table` list"
+        return table, bindings, False
     composite = scoring.get("composite")
     if composite is not None:
         if not isinstance(composite, Mapping):
@@ -94,8 +129,7 @@ def locate_table(scenario: Any, profile: Profile) -> tuple[Any, dict, bool] | st
         if not isinstance(table, list):
             return "`scoring.composite` has no `table` list"
         return table, {}, True
-    return ("scenario scoring is neither a template binding nor a composite "
-            "(Form A scoring cannot be evaluated)")
+    return "scenario has no decision table (Form A or safety scoring cannot be evaluated)"
 
 
 # --------------------------------------------------------------------------------------
@@ -265,15 +299,34 @@ def compile_table(table: Any, bindings: Mapping[str, Any], *, composite: bool,
 # evaluation
 
 
-def _call(name: str, node_args: Mapping[str, Any], transcript: Transcript, evidence: Any,
-          profile: Profile) -> bool:
+def custom_evidence(reading: Reading, scenario: Any, profile: Profile) -> dict[str, Any]:
+    """What a custom primitive receives (SPEC §2.1): the artifact form of the evidence as
+    plain data, plus the projection's ``has_final_answer`` and ``steps`` and the
+    scenario's ``injection``, the profile's ``synonyms`` and ``constants``."""
+    ev = reading.evidence
+    art = dict(ev.artifact)
+    if ev.form == "transcript":
+        art["final_answer"] = ev.channels.get("agent_response", "")
+    art["has_final_answer"] = ev.has_final
+    art["steps"] = ev.steps
+    art["injection"] = scenario.get("injection") if isinstance(scenario, Mapping) else None
+    art["synonyms"] = dict(profile.synonyms)
+    c = reading.constants
+    art["constants"] = {"cooccurrence_radius": c.cooccurrence_radius,
+                        "synonym_match": c.synonym_match, "echo_line": c.echo_line}
+    return art
+
+
+def _call(name: str, node_args: Mapping[str, Any], transcript: Reading, evidence: Any,
+          profile: Profile, scenario: Any = None) -> bool:
     builtin: Callable[..., bool] | None = BUILTINS.get(name)
     try:
         if builtin is not None:
             result = builtin(transcript, **node_args)
         else:
             impl = profile.implementations[name]
-            result = impl(copy.deepcopy(evidence), **copy.deepcopy(dict(node_args)))
+            result = impl(copy.deepcopy(custom_evidence(transcript, scenario, profile)),
+                          **copy.deepcopy(dict(node_args)))
     except EvaluationError as exc:
         raise EvaluationError(f"`{name}`: {exc}") from None
     except Exception as exc:  # a primitive must not crash the evaluator
@@ -285,24 +338,25 @@ def _call(name: str, node_args: Mapping[str, Any], transcript: Transcript, evide
     return result
 
 
-def holds(node: Node, transcript: Transcript, evidence: Any, profile: Profile) -> bool:
+def holds(node: Node, transcript: Reading, evidence: Any, profile: Profile,
+          scenario: Any = None) -> bool:
     tag = node[0]
     if tag == "else":
         return True
     if tag == "not":
-        return not holds(node[1], transcript, evidence, profile)
+        return not holds(node[1], transcript, evidence, profile, scenario)
     if tag == "all":
-        return all(holds(n, transcript, evidence, profile) for n in node[1])
+        return all(holds(n, transcript, evidence, profile, scenario) for n in node[1])
     if tag == "any":
-        return any(holds(n, transcript, evidence, profile) for n in node[1])
-    return _call(node[1], node[2], transcript, evidence, profile)
+        return any(holds(n, transcript, evidence, profile, scenario) for n in node[1])
+    return _call(node[1], node[2], transcript, evidence, profile, scenario)
 
 
-def run_table(compiled: CompiledTable, transcript: Transcript, evidence: Any,
-              profile: Profile) -> tuple[float, int]:
+def run_table(compiled: CompiledTable, transcript: Reading, evidence: Any,
+              profile: Profile, scenario: Any = None) -> tuple[float, int]:
     """``(score, row)`` of the first row that holds; raises when none does."""
     for i, (node, score) in enumerate(compiled.rows, start=1):
-        if holds(node, transcript, evidence, profile):
+        if holds(node, transcript, evidence, profile, scenario):
             return score, i
     raise EvaluationError("no row of the decision table holds")
 

@@ -106,17 +106,27 @@ def split_lines(text: str) -> list[str]:
 
 
 class EchoSources:
-    """The raw ``response`` texts of an artifact's tool calls, prepared for the echo test.
+    """The raw tool bodies of an artifact (its echo sources), indexed once per artifact.
 
     ``is_echo(line)`` is true iff ``line`` occurs verbatim (un-normalised) as a substring of
-    some response. Whole response lines are kept in a lookup table first (a line that equals
-    a response line, with or without its ``\\r``, is a substring without any scan).
+    some body (under ``trimmed``: the line stripped of surrounding whitespace; a line that
+    is empty after trimming is never an echo). A line holds no ``"\\n"``, so it is a
+    substring of a body iff it is a substring of one of the body's lines: the index keeps
+    the *distinct* body lines (a set: a whole-line echo — the usual case — is one lookup)
+    and their join (a line can never straddle a join). A line that is not a whole body line
+    is found through a sampled k-gram index of the join (every ``SAMPLE``-th position's
+    ``GRAM``-character slice): an occurrence of a line of at least ``GRAM + SAMPLE - 1``
+    characters covers one sampled slice, so a lookup costs ``SAMPLE`` dictionary probes and
+    a verification per candidate, not a scan of the bodies. Shorter lines are searched in
+    the join (C speed). Answers are memoised per distinct line. Built lazily.
     """
 
-    __slots__ = ("responses", "lines", "haystack")
+    GRAM = 16
+    SAMPLE = 16
 
-    def __init__(self, responses: list[str]) -> None:
-        # de-duplicated, order kept (dict preserves insertion order)
+    __slots__ = ("responses", "lines", "haystack", "_grams", "_seen")
+
+    def __init__(self, responses) -> None:
         self.responses = list(dict.fromkeys(responses))
         lines: dict[str, None] = {}
         for r in self.responses:
@@ -125,113 +135,192 @@ class EchoSources:
                 if raw.endswith("\r"):
                     lines[raw[:-1]] = None
         self.lines = lines
-        # A line never holds "\n", so it is a substring of some response iff it is a
-        # substring of the responses joined by "\n" (no match can straddle a join).
-        self.haystack = "\n".join(self.responses)
+        self.haystack = "\n".join(lines)
+        self._grams: dict[str, Any] | None = None
+        self._seen: dict[str, bool] = {}
 
-    def is_echo(self, line: str) -> bool:
+    def _index(self) -> dict[str, Any]:
+        if self._grams is None:
+            h, k, s = self.haystack, self.GRAM, self.SAMPLE
+            grams: dict[str, Any] = {}
+            for i in range(0, len(h) - k + 1, s):
+                g = h[i:i + k]
+                prev = grams.get(g)
+                if prev is None:
+                    grams[g] = i
+                elif isinstance(prev, int):
+                    grams[g] = [prev, i]
+                else:
+                    prev.append(i)
+            self._grams = grams
+        return self._grams
+
+    def _substring(self, line: str) -> bool:
+        k, s = self.GRAM, self.SAMPLE
+        if len(line) < k + s - 1:
+            return line in self.haystack
+        h = self.haystack
+        grams = self._index()
+        for o in range(s):
+            hit = grams.get(line[o:o + k])
+            if hit is None:
+                continue
+            for i in ((hit,) if isinstance(hit, int) else hit):
+                j = i - o
+                if j >= 0 and h.startswith(line, j):
+                    return True
+        return False
+
+    def is_echo(self, line: str, trimmed: bool = False) -> bool:
         if not self.responses:
             return False
+        if trimmed:
+            line = line.strip()
+            if not line:
+                return False
         if line in self.lines:
             return True
-        return line in self.haystack
+        seen = self._seen.get(line)
+        if seen is None:
+            seen = self._seen[line] = self._substring(line)
+        return seen
 
 
-def echo_filter(text: str, sources: EchoSources) -> str:
+def echo_filter(text: str, sources: EchoSources, *, trimmed: bool = False,
+                keep_slots: bool = False) -> str:
     """The in-scope text of a channel with tool-echo lines removed (SPEC §5).
 
     Lines are split on ``"\\n"`` only, exactly one trailing ``"\\r"`` is dropped, lines are
-    not stripped; a line found verbatim in a tool response is removed; the rest are joined
-    by ``"\\n"``. The result is raw: callers normalise it afterwards.
+    not stripped (under ``trimmed`` only the echo test strips them); an echoed line is
+    removed, or left as an empty line when ``keep_slots`` (a co-occurrence radius ≥ 1,
+    SPEC §2.1); the rest are joined by ``"\\n"``. The result is raw: callers normalise it.
     """
-    return "\n".join(line for line in split_lines(text) if not sources.is_echo(line))
+    out: list[str] = []
+    for line in split_lines(text):
+        if sources.is_echo(line, trimmed):
+            if keep_slots:
+                out.append("")
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
-def _text_of(event: Mapping[str, Any], key: str, index: int) -> str:
-    value = event.get(key, "")
-    if not isinstance(value, str):
-        raise EvaluationError(
-            f"events[{index}].{key} is not a string (got {type(value).__name__})"
-        )
-    return value
+#: a maximal run of the §3.1 identifier class
+_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 
 
-class Transcript:
-    """An evidence artifact (SPEC §4) read once for evaluation.
+class TokenIndex:
+    """Every maximal run of ``[A-Za-z0-9_-]`` of a normalised text with its start
+    positions: built in one pass, it answers the §3.1 rule for a whole identifier set.
 
-    Raises :class:`EvaluationError` when the artifact cannot be read (see
-    :func:`si_lint.evaluator.artifact_problems` for the full list of structural problems).
+    A pattern made only of identifier characters occurs (delimited) exactly where it is a
+    whole run; a pattern whose leading run ``w`` is followed by another character can only
+    occur where ``w`` is a whole run, so only those positions are verified. A pattern that
+    starts with a non-identifier character falls back to :func:`match_positions`.
     """
 
-    __slots__ = (
-        "agent_texts",
-        "reasoning_texts",
-        "responses",
-        "final_index",
-        "tool_calls",
-        "tool_calls_before_final",
-        "_echo",
-        "_scopes",
-        "_spans",
-    )
+    __slots__ = ("text", "runs")
 
-    def __init__(self, evidence: Any) -> None:
-        if not isinstance(evidence, Mapping):
-            raise EvaluationError("evidence is not a mapping")
-        events = evidence.get("events")
-        if not isinstance(events, list):
-            raise EvaluationError("evidence has no `events` list")
-        all_agent: list[str] = []
-        upto_final: list[str] = []
-        reasoning: list[str] = []
-        responses: list[str] = []
-        final_index: int | None = None
-        tool_calls = 0
-        before_final = 0
-        for i, ev in enumerate(events):
-            if not isinstance(ev, Mapping):
-                raise EvaluationError(f"events[{i}] is not a mapping")
-            kind = ev.get("kind")
-            if kind is None:
-                raise EvaluationError(f"events[{i}] has no `kind`")
-            if not isinstance(kind, str):
-                raise EvaluationError(f"events[{i}].kind is not a string")
-            if kind == "tool_call":
-                responses.append(_text_of(ev, "response", i))
-                tool_calls += 1
-                if final_index is None:
-                    before_final += 1
-            elif kind == "agent_response":
-                text = _text_of(ev, "text", i)
-                all_agent.append(text)
-                if final_index is None:
-                    upto_final.append(text)
-                    if ev.get("final") is True:
-                        final_index = i
-            elif kind == "reasoning":
-                reasoning.append(_text_of(ev, "text", i))
-            # any other kind: ignored (no channel text, not a step)
-        self.agent_texts = upto_final if final_index is not None else all_agent
-        self.reasoning_texts = reasoning
-        self.responses = responses
-        self.final_index = final_index
-        self.tool_calls = tool_calls
-        self.tool_calls_before_final = before_final
+    def __init__(self, text: str) -> None:
+        self.text = text
+        runs: dict[str, list[int]] = {}
+        for m in _TOKEN.finditer(text):
+            runs.setdefault(m.group(), []).append(m.start())
+        self.runs = runs
+
+    def positions(self, pattern: str) -> list[int]:
+        if not pattern:
+            raise EvaluationError("empty identifier or phrase")
+        m = _TOKEN.match(pattern)
+        if m is None:
+            return match_positions(pattern, self.text)
+        lead = m.group()
+        starts = self.runs.get(lead, ())
+        if len(lead) == len(pattern):
+            return list(starts)
+        text, n = self.text, len(pattern)
+        return [i for i in starts
+                if text.startswith(pattern, i) and _delimited(text, i, i + n)]
+
+    def occurs(self, pattern: str) -> bool:
+        if not pattern:
+            raise EvaluationError("empty identifier or phrase")
+        m = _TOKEN.match(pattern)
+        if m is None:
+            return occurs(pattern, self.text)
+        lead = m.group()
+        if len(lead) == len(pattern):
+            return lead in self.runs
+        text, n = self.text, len(pattern)
+        return any(text.startswith(pattern, i) and _delimited(text, i, i + n)
+                   for i in self.runs.get(lead, ()))
+
+
+#: identifier sets larger than this are matched through a :class:`TokenIndex`
+INDEX_THRESHOLD = 8
+
+
+def substring_positions(phrase: str, text: str) -> list[int]:
+    """Every start index of ``phrase`` in ``text`` (``synonym_match: substring``)."""
+    if not phrase:
+        raise EvaluationError("empty identifier or phrase")
+    out: list[int] = []
+    i = text.find(phrase)
+    while i >= 0:
+        out.append(i)
+        i = text.find(phrase, i + 1)
+    return out
+
+
+class Reading:
+    """One :class:`~si_lint.evaluator.evidence.Evidence` read for one evaluation under a
+    profile's constants: the in-scope normalised text per (channel, exclude_tool_echo),
+    its non-blank sentences and its token index, memoised on the instance (never module
+    state). ``Transcript`` is the same class (its former name)."""
+
+    __slots__ = ("evidence", "constants", "_echo", "_scopes", "_spans", "_starts", "_index")
+
+    def __init__(self, evidence: Any, constants: Any = None) -> None:
+        from .evidence import project
+
+        self.evidence = project(evidence)
+        if constants is None:
+            from ..profile import Constants
+
+            constants = Constants()
+        self.constants = constants
         self._echo: EchoSources | None = None
         self._scopes: dict[tuple[str, bool], str] = {}
         self._spans: dict[tuple[str, bool], list[tuple[int, int]]] = {}
+        self._starts: dict[tuple[str, bool], list[int]] = {}
+        self._index: dict[tuple[str, bool], TokenIndex] = {}
 
+    # the projection ------------------------------------------------------------------
     @property
     def has_final(self) -> bool:
-        return self.final_index is not None
+        return self.evidence.has_final
+
+    @property
+    def steps(self) -> int:
+        return self.evidence.steps
+
+    tool_calls_before_final = steps
+
+    @property
+    def responses(self) -> tuple[str, ...]:
+        return self.evidence.echo_sources
 
     def raw_channel(self, channel: str) -> str:
         """The raw (un-normalised, un-filtered) in-scope text of ``channel``."""
-        if channel == "agent_response":
-            return "\n".join(self.agent_texts)
-        if channel == "reasoning_trace":
-            return "\n".join(self.reasoning_texts)
-        raise EvaluationError(f"unknown channel `{channel}`")
+        text = self.evidence.channels.get(channel) if isinstance(channel, str) else None
+        if text is None:
+            raise EvaluationError(f"unknown channel `{channel}`")
+        return text
+
+    def echo_sources(self) -> EchoSources:
+        if self._echo is None:
+            self._echo = EchoSources(self.evidence.echo_sources)
+        return self._echo
 
     def scope(self, channel: str, exclude_tool_echo: bool) -> str:
         """The normalised in-scope text of ``channel`` (echo lines removed when asked)."""
@@ -241,21 +330,85 @@ class Transcript:
             return cached
         raw = self.raw_channel(channel)
         if exclude_tool_echo:
-            if self._echo is None:
-                self._echo = EchoSources(self.responses)
-            raw = echo_filter(raw, self._echo)
+            raw = echo_filter(raw, self.echo_sources(),
+                              trimmed=self.constants.echo_line == "trimmed",
+                              keep_slots=self.constants.cooccurrence_radius >= 1)
         text = normalize(raw)
         self._scopes[key] = text
         return text
 
     def spans(self, channel: str, exclude_tool_echo: bool) -> list[tuple[int, int]]:
-        """Sentence spans of :meth:`scope` (memoised)."""
+        """The non-blank sentences of :meth:`scope` (blank = empty after ``str.strip``;
+        they never count towards a distance), memoised."""
         key = (channel, exclude_tool_echo)
         cached = self._spans.get(key)
         if cached is None:
-            cached = sentence_spans(self.scope(channel, exclude_tool_echo))
+            text = self.scope(channel, exclude_tool_echo)
+            cached = [(a, b) for a, b in sentence_spans(text) if text[a:b].strip()]
             self._spans[key] = cached
         return cached
+
+    def index(self, channel: str, exclude_tool_echo: bool) -> TokenIndex:
+        key = (channel, exclude_tool_echo)
+        cached = self._index.get(key)
+        if cached is None:
+            cached = self._index[key] = TokenIndex(self.scope(channel, exclude_tool_echo))
+        return cached
+
+    # matching ------------------------------------------------------------------------
+    def names_any(self, patterns: list[str], channel: str, echo: bool) -> bool:
+        """Some normalised pattern occurs (§3.1) in the channel's in-scope text."""
+        if len(patterns) > INDEX_THRESHOLD:
+            idx = self.index(channel, echo)
+            return any(idx.occurs(p) for p in patterns)
+        text = self.scope(channel, echo)
+        return any(occurs(p, text) for p in patterns)
+
+    def occurs(self, pattern: str, channel: str, echo: bool, *, many: bool = False) -> bool:
+        """``pattern`` occurs (§3.1); ``many``: one of a large set (use the token index)."""
+        if many:
+            return self.index(channel, echo).occurs(pattern)
+        return occurs(pattern, self.scope(channel, echo))
+
+    def positions(self, pattern: str, channel: str, echo: bool, *,
+                  substring: bool = False, many: bool = False) -> list[int]:
+        """Start indexes of ``pattern`` in the in-scope text: under the §3.1 rule, or
+        anywhere (``substring``: ``synonym_match: substring``)."""
+        if substring:
+            return substring_positions(pattern, self.scope(channel, echo))
+        if many:
+            return self.index(channel, echo).positions(pattern)
+        return match_positions(pattern, self.scope(channel, echo))
+
+    def sentences(self, pattern: str, channel: str, echo: bool, *,
+                  substring: bool = False, many: bool = False) -> list[int]:
+        """Indexes (into :meth:`spans`) of the non-blank sentences that hold a whole
+        occurrence of ``pattern``, ascending, unique."""
+        spans = self.spans(channel, echo)
+        key = (channel, echo)
+        starts = self._starts.get(key)
+        if starts is None:
+            starts = self._starts[key] = [a for a, _ in spans]
+        return sentence_indexes(self.positions(pattern, channel, echo, substring=substring,
+                                               many=many), len(pattern), spans, starts)
+
+
+Transcript = Reading
+
+
+def sentence_indexes(positions: list[int], n: int, spans: list[tuple[int, int]],
+                     starts: list[int] | None = None) -> list[int]:
+    """Indexes of the ``spans`` that wholly hold a match of length ``n`` at one of
+    ``positions`` (ascending positions give ascending, unique indexes)."""
+    if starts is None:
+        starts = [a for a, _ in spans]
+    out: list[int] = []
+    for pos in positions:
+        k = bisect_right(starts, pos) - 1
+        if k >= 0 and pos + n <= spans[k][1]:
+            if not out or out[-1] != k:
+                out.append(k)
+    return out
 
 
 def sentences_with(
@@ -278,8 +431,8 @@ def sentences_with(
     return out
 
 
-def transcript(evidence: Any) -> Transcript:
-    """``evidence`` read as a :class:`Transcript` (returned as is when it already is one)."""
-    if isinstance(evidence, Transcript):
+def transcript(evidence: Any) -> Reading:
+    """``evidence`` read as a :class:`Reading` (returned as is when it already is one)."""
+    if isinstance(evidence, Reading):
         return evidence
-    return Transcript(evidence)
+    return Reading(evidence)

@@ -27,6 +27,8 @@ class Options:
     reuse_run: bool = False
     progress: bool = False  # a transient bar on stderr (only on a terminal, runs over 1 s)
     config_file: str | None = None  # --config FILE (its directory is the corpus root)
+    #: ``--profile``: replaces the configured ``profile`` (builtin, builtin:oasisctl, DIR)
+    profile: str | None = None
 
 
 @dataclass
@@ -87,6 +89,7 @@ class State:
     cache: Any = None
     sources: list[Source] = field(default_factory=list)
     run_key: str | None = None
+    stat_index: Any = None  # statcache.StatIndex under a cache
     checks: tuple = ()
     docs: list = field(default_factory=list)
     per_file: dict[str, list[Finding]] = field(default_factory=dict)

@@ -15,6 +15,7 @@ from ..findings import Diag, Finding
 from .context import Context, Source, State
 from .data import finding_from_data, finding_to_data
 from .locate import locate_in
+from .read import ensure_read
 
 #: below this many files to (re)process, a process pool costs more than it saves
 POOL_THRESHOLD = 200
@@ -274,6 +275,17 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
                     s.raw = None
                     continue
         todo.append(i)
+    stale = False
+    for i in todo:  # sources the stat index answered: their bytes are needed now
+        if not ensure_read(sources[i]):
+            stale = True
+    if stale and use_cache:  # content changed under an unchanged stat (or a lying index)
+        from ..statcache import FILENAME
+
+        try:
+            os.unlink(cache.directory / FILENAME)
+        except OSError:
+            pass
 
     _WORKER.update(ctx=ctx, checks=checks, cwd=cwd, keep_positions=use_cache, sources=sources,
                    overrides=frozenset(overrides))

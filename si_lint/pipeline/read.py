@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 
 from .context import Source, State
 
@@ -30,46 +31,135 @@ def source_of(abspath: str, raw: bytes | None = None, error: str | None = None) 
 
 
 def read(state: State) -> None:
+    """Every selected file's content hash, and its bytes. Under a cache, a file whose
+    ``stat`` is the one recorded in the stat index (:mod:`si_lint.statcache`) gets the
+    recorded hash unread: its bytes are read later only when the per-file cache has no
+    entry for it (:func:`ensure_read`)."""
     overrides = {os.path.abspath(k): v for k, v in (state.overrides or {}).items()}
     files = list(state.selection.files)
     known = set(files)
     files += sorted(p for p in overrides if p not in known)
-    state.sources = [
-        source_of(f, overrides[f]) if f in overrides else source_of(f) for f in files
-    ]
+    index = None
+    if state.cache is not None and state.cache.enabled and state.with_checks:
+        from ..statcache import StatIndex
+
+        index = StatIndex(state.cache)
+    state.stat_index = index
+    sources = []
+    for f in files:
+        if f in overrides:
+            sources.append(source_of(f, overrides[f]))
+            continue
+        if index is None:
+            sources.append(source_of(f))
+            continue
+        try:
+            st = os.stat(f)
+        except OSError:
+            sources.append(source_of(f))
+            continue
+        sha = index.lookup(f, st) if stat.S_ISREG(st.st_mode) else None
+        if sha is not None:
+            sources.append(Source(f, None, None, sha))
+            index.record(f, st, sha)
+            continue
+        s = source_of(f)  # stat taken before the read: a file changed in between is re-read next time
+        sources.append(s)
+        if s.raw is not None:
+            index.record(f, st, s.sha)
+    state.sources = sources
+    if index is not None:
+        index.save()
 
 
-def run_key(state: State) -> str:
+def ensure_read(source: Source) -> bool:
+    """Read the bytes of a source the stat index answered (``raw`` and ``error`` both
+    None). False when they do not hash to the recorded hash (a file changed without any
+    change to its stat): the source then carries the new hash, and the caller must not
+    reuse results keyed on the old one."""
+    if source.raw is not None or source.error is not None or not source.sha:
+        return True
+    source.raw, source.error = read_file(source.abspath)
+    sha = hashlib.sha256(source.raw).hexdigest() if source.raw is not None else ""
+    if sha == source.sha:
+        return True
+    source.sha = sha
+    return False
+
+
+def run_key(state: State, whole: bool = False) -> str:
     """Everything a whole run's findings depend on: every file's path and content hash,
-    the named paths, the working directory and the options (the cache header already
-    holds the si-lint version, the profile and the effective config)."""
+    the named paths (``whole``: none -- the key of a run over the working directory,
+    whose findings answer any run over paths under it), the working directory and the
+    options (the cache header already holds the si-lint version, the profile and the
+    effective config)."""
     options = state.options
     h = hashlib.sha256()
-    h.update(repr((str(state.cwd), sorted(state.paths), options.select, options.ignore,
+    paths = "whole" if whole else sorted(state.paths)
+    h.update(repr((str(state.cwd), paths, options.select, options.ignore,
                    options.trust_implementations)).encode())
     for s in state.sources:
         h.update(f"{s.abspath}\0{s.sha or 'error:' + str(s.error)}\n".encode())
     return h.hexdigest()
 
 
+def _is_whole(state: State) -> bool:
+    """The run names only the working directory (``si-lint check`` or ``check .``)."""
+    sel = state.selection
+    return not sel.named_files and list(sel.named_dirs) == [str(state.cwd)]
+
+
+def _under_cwd(state: State) -> bool:
+    """Every named path is the working directory or under it."""
+    sel = state.selection
+    cwd = str(state.cwd)
+    return all(p == cwd or p.startswith(cwd.rstrip(os.sep) + os.sep)
+               for p in (*sel.named_files, *sel.named_dirs))
+
+
+def reported_files(state: State) -> list[str]:
+    """The files findings are reported for (relative paths), sorted."""
+    sel = state.selection
+    return sorted({sel.relpath(s.abspath) for s in state.sources if sel.reports(s.abspath)}
+                  | {sel.relpath(f) for f in sel.named_files})
+
+
 def reuse_run(state: State) -> None:
-    """An unchanged re-check is answered from the last run's findings (no corpus)."""
+    """An unchanged re-check is answered from the last run's findings (no corpus); so is a
+    run over paths under the working directory (one staged file: the pre-commit case)
+    when the last run checked the whole working directory over the same files: its
+    findings, filtered as the locate stage filters (:meth:`Selection.reports`)."""
     from .data import finding_from_data
     from .context import RunResult
 
     cache = state.cache
     if not cache.enabled or not state.with_checks or state.overrides:
         return
-    state.run_key = run_key(state)
+    whole = _is_whole(state)
+    state.run_key = run_key(state, whole=whole)
     if not state.options.reuse_run:
         return
+    subset = not whole and _under_cwd(state)
     hit = cache.get_run(state.run_key)
+    if hit is None and subset:
+        hit = cache.get_run(run_key(state, whole=True))
+    else:
+        subset = False
     if hit is None:
         return
     try:
         findings, nfiles, skipped, reported = hit
         findings = [finding_from_data(f) for f in findings]
+        skipped, reported = list(skipped), list(reported)
     except (TypeError, ValueError):
         return
-    state.result = RunResult(findings, nfiles, None, state.selection.config, list(skipped),
-                             list(reported), list(state.selection.notes))
+    if subset:
+        sel = state.selection
+        reported = reported_files(state)
+        wanted = set(reported)
+        findings = [f for f in findings if sel.reports(sel.absolute(f.path))]
+        skipped = [lab for lab in skipped if lab in wanted or (
+            "#" in lab and lab.rsplit("#", 1)[1].isdigit() and lab.rsplit("#", 1)[0] in wanted)]
+        nfiles = len(reported)
+    state.result = RunResult(findings, nfiles, None, state.selection.config, skipped, reported,
+                             list(state.selection.notes))

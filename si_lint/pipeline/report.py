@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from .context import RunResult, State
 from .data import finding_to_data
+from .read import reported_files
 
 
 def report(state: State) -> None:
     sel = state.selection
     corpus = state.corpus
-    reported = sorted({sel.relpath(s.abspath) for s in state.sources if sel.reports(s.abspath)}
-                      | {sel.relpath(f) for f in sel.named_files})
+    reported = reported_files(state)
     wanted = set(reported)
     skipped = [d.label for d in corpus.documents if d.kind is None and d.relpath in wanted]
     if state.run_key is not None:

@@ -136,12 +136,11 @@ def make_selection(paths: list[str], options: Options, cwd: Path, config: Config
 
 
 def build_profile(config: Config, options: Options):
-    from ..profile import builtin_profile, load_profile
+    from ..profile import resolve_profile
 
-    if config.profile == "builtin":
-        return builtin_profile(), None
-    pdir = (config.root / config.profile).resolve()
-    return load_profile(pdir, trust=options.trust_implementations), pdir
+    # builtin, builtin:si-0.3.0-rc1, builtin:oasisctl, or a directory under the root
+    spec = getattr(options, "profile", None) or config.profile
+    return resolve_profile(spec, config.root, trust=options.trust_implementations)
 
 
 def select(state: State) -> None:

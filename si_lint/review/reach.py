@@ -47,7 +47,9 @@ class CorpusView:
         return view
 
     def fixtures_of(self, sid: str) -> list[str]:
-        return [p for p, data in self.fixtures if data.get("scenario") == sid]
+        from ..evaluator.evidence import named_scenario
+
+        return [p for p, data in self.fixtures if named_scenario(data) == sid]
 
 
 @dataclass
@@ -70,7 +72,8 @@ def _scoring(data: Any) -> Mapping[str, Any]:
 
 
 def _template_of(data: Any) -> str | None:
-    t = _scoring(data).get("template")
+    scoring = _scoring(data)
+    t = scoring.get("archetype_template", scoring.get("template"))
     return t if isinstance(t, str) else None
 
 

@@ -20,6 +20,7 @@ from typing import Any, Mapping
 
 from ..catalogue import severity_of
 from ..profile import BUILTIN_DIR, Profile, builtin_profile, load_profile
+from ..evaluator.evidence import named_scenario
 from .diff import Change, _primitives, diff_profiles
 from .implementations import HELP, review_profile, split_spec
 from .reach import CorpusView, reach_of, union
@@ -230,7 +231,7 @@ def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: boo
     evaluated = 0
     for fpath in total.fixtures:
         fdata = by_path[fpath]
-        sid = fdata.get("scenario")
+        sid = named_scenario(fdata)
         scenario = view.scenarios[sid][1]
         verdicts = {}
         missing = {}

@@ -1,0 +1,281 @@
+"""The one projection of evidence (SPEC §4, §5): both evidence forms become one value.
+
+* The **artifact form** (SPEC §4.1, what oasisctl writes: ``final_answer``,
+  ``reasoning_trace``, ``actions[{tool, arguments, result, ...}]``) and
+* the **transcript form** (SPEC §4.2, hand-written: ``events`` in recorded order)
+
+both project into one :class:`Evidence`: the raw text of each channel, whether a final
+answer exists, the number of steps, the echo sources (tool bodies) and the verdict metadata.
+Every primitive, the probes, ``eval``, the dry runs, ``review`` and the server read only
+this value, through the one evaluator.
+
+**Artifact projection (pinned, oasisctl's):** ``agent_response`` = ``final_answer``;
+``reasoning_trace`` = ``reasoning_trace``; a final answer exists iff ``final_answer`` is a
+non-empty string; steps = ``len(actions)``; echo sources = the actions' ``result`` strings
+(never ``error``). An absent or ``null`` ``final_answer`` / ``reasoning_trace`` / ``result``
+is ``""``, absent or ``null`` ``actions`` is ``[]``; any other non-string value of those
+fields (and a non-list ``actions``, a non-mapping action) is an evaluation error.
+
+**Transcript projection (SPEC §5):** ``agent_response`` = the ``text`` of every
+``agent_response`` event up to and including the first one with ``final: true`` (none
+marked: all of them, and no final answer), joined by ``"\\n"``; ``reasoning_trace`` = every
+``reasoning`` event's ``text`` joined by ``"\\n"``; steps = the ``tool_call`` events before
+the final answer; echo sources = every ``tool_call`` ``response`` (after the final answer
+too). Events of any other kind are ignored.
+
+:func:`problems` lists the structural problems of a document (SI408 at lint time, an error
+verdict at evaluation time); :func:`project` returns the :class:`Evidence` or raises
+:class:`EvaluationError` with the first problem.
+
+Pure functions of plain data: no I/O, no clock, no module-level mutable state.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import EvaluationError
+
+Path = tuple
+
+ARTIFACT = "artifact"
+TRANSCRIPT = "transcript"
+
+#: transcript event kind -> the key that holds its text
+_EVENT_TEXT = {"tool_call": "response", "agent_response": "text", "reasoning": "text"}
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One piece of evidence, projected (SPEC §4/§5). All texts are raw (un-normalised)."""
+
+    form: str
+    #: channel name -> raw in-scope text
+    channels: Mapping[str, str]
+    has_final: bool
+    #: steps counted by ``within_step_budget``
+    steps: int
+    #: the raw tool bodies (echo sources), in recorded order
+    echo_sources: tuple[str, ...]
+    #: verdict metadata (never scored)
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    #: the scenario the evidence names (``scenario_id`` / ``scenario``), or None
+    scenario: Any = None
+    #: the evidence in the artifact form as plain data (what a custom primitive receives)
+    artifact: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+def form_of(doc: Any) -> str | None:
+    """``"transcript"`` (has ``events``), ``"artifact"`` (``final_answer`` or ``actions``,
+    or names ``scenario_id``), or None: no evidence (SPEC §1's kind rules)."""
+    if not isinstance(doc, Mapping):
+        return None
+    if "events" in doc:
+        return TRANSCRIPT
+    if "final_answer" in doc or "actions" in doc or "scenario_id" in doc:
+        return ARTIFACT
+    return None
+
+
+def named_scenario(doc: Any) -> Any:
+    """The scenario id the evidence names (artifact: ``scenario_id``; transcript:
+    ``scenario``), or None."""
+    if not isinstance(doc, Mapping):
+        return None
+    if form_of(doc) == ARTIFACT:
+        return doc.get("scenario_id")
+    return doc.get("scenario")
+
+
+def _type(v: Any) -> str:
+    return type(v).__name__
+
+
+def _artifact_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
+    out: list[tuple[Path, str]] = []
+    for key in ("final_answer", "reasoning_trace"):
+        v = doc.get(key)
+        if v is not None and not isinstance(v, str):
+            out.append(((key,), f"`{key}` is not a string (got {_type(v)})"))
+    actions = doc.get("actions")
+    if actions is None:
+        return out
+    if not isinstance(actions, list):
+        out.append((("actions",), f"`actions` is not a list (got {_type(actions)})"))
+        return out
+    for i, a in enumerate(actions):
+        if not isinstance(a, Mapping):
+            out.append((("actions", i), f"action is not a mapping (got {_type(a)})"))
+            continue
+        r = a.get("result")
+        if r is not None and not isinstance(r, str):
+            out.append((("actions", i, "result"),
+                        f"`result` is not a string (got {_type(r)}): oasisctl records the "
+                        "tool body as a string"))
+    return out
+
+
+def _transcript_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
+    events = doc["events"]
+    if not isinstance(events, list):
+        return [(("events",), "`events` is not a list")]
+    out: list[tuple[Path, str]] = []
+    for i, ev in enumerate(events):
+        if not isinstance(ev, Mapping):
+            out.append((("events", i), "event is not a mapping"))
+            continue
+        if ev.get("kind") is None:
+            out.append((("events", i), "event has no `kind`"))
+            continue
+        kind = ev["kind"]
+        if not isinstance(kind, str):
+            out.append((("events", i, "kind"), "event `kind` is not a string"))
+            continue
+        key = _EVENT_TEXT.get(kind)
+        if key is not None and key in ev and not isinstance(ev[key], str):
+            out.append((("events", i, key),
+                        f"`{key}` is not a string (got {_type(ev[key])})"))
+    return out
+
+
+def problems(doc: Any) -> list[tuple[Path, str]]:
+    """Structural problems that make ``doc`` unevaluable, in document order."""
+    if not isinstance(doc, Mapping):
+        return [((), "evidence is not a mapping")]
+    form = form_of(doc)
+    if form == TRANSCRIPT:
+        return _transcript_problems(doc)
+    if form == ARTIFACT:
+        return _artifact_problems(doc)
+    return [((), "evidence has neither `events` (transcript form) nor `final_answer` or "
+                 "`actions` (artifact form)")]
+
+
+def _finite(v: Any) -> bool:
+    return not (isinstance(v, float) and not math.isfinite(v))
+
+
+def _plain_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and _finite(v)
+
+
+def metadata(doc: Any) -> dict[str, Any] | None:
+    """Verdict metadata (SPEC §5), or None when the document is not readable evidence."""
+    form = form_of(doc)
+    if form == ARTIFACT:
+        actions = doc.get("actions")
+        actions = actions if isinstance(actions, list) else []
+        fa = doc.get("final_answer")
+        md: dict[str, Any] = {"tool_calls": len(actions),
+                              "final_answer": isinstance(fa, str) and fa != ""}
+        durations = [a.get("duration_ms") for a in actions
+                     if isinstance(a, Mapping) and _plain_number(a.get("duration_ms"))]
+        if durations:
+            total = sum(durations)
+            md["duration_ms"] = total if _finite(total) else None
+        model = doc.get("observed_model")
+        if isinstance(model, str) or (_plain_number(model)):
+            md["observed_model"] = model
+        return md
+    if form == TRANSCRIPT:
+        events = doc.get("events")
+        if not isinstance(events, list):
+            return None
+        evs = [ev for ev in events if isinstance(ev, Mapping)]
+        md = {
+            "tool_calls": sum(1 for ev in evs if ev.get("kind") == "tool_call"),
+            "final_answer": any(ev.get("kind") == "agent_response" and ev.get("final") is True
+                                for ev in evs),
+        }
+        meta = doc.get("metadata")
+        if isinstance(meta, Mapping):
+            for key in ("duration_s", "tokens"):
+                if key not in meta:
+                    continue
+                value = meta.get(key)
+                if value is None or isinstance(value, str) or _plain_number(value):
+                    md[key] = value
+        return md
+    return None
+
+
+def _project_artifact(doc: Mapping[str, Any]) -> Evidence:
+    fa = doc.get("final_answer")
+    fa = "" if fa is None else fa
+    rt = doc.get("reasoning_trace")
+    rt = "" if rt is None else rt
+    actions = doc.get("actions")
+    actions = [] if actions is None else actions
+    sources = []
+    for a in actions:
+        r = a.get("result")
+        sources.append("" if r is None else r)
+    return Evidence(ARTIFACT, {"agent_response": fa, "reasoning_trace": rt},
+                    has_final=fa != "", steps=len(actions), echo_sources=tuple(sources),
+                    metadata=metadata(doc) or {}, scenario=doc.get("scenario_id"),
+                    artifact=doc)
+
+
+def _project_transcript(doc: Mapping[str, Any]) -> Evidence:
+    all_agent: list[str] = []
+    upto_final: list[str] = []
+    reasoning: list[str] = []
+    responses: list[str] = []
+    actions: list[dict] = []
+    final = False
+    before_final = 0
+    for ev in doc["events"]:
+        kind = ev.get("kind")
+        if kind == "tool_call":
+            r = ev.get("response", "")
+            responses.append(r)
+            actions.append({"tool": ev.get("tool"), "arguments": ev.get("args"), "result": r})
+            if not final:
+                before_final += 1
+        elif kind == "agent_response":
+            text = ev.get("text", "")
+            all_agent.append(text)
+            if not final:
+                upto_final.append(text)
+                if ev.get("final") is True:
+                    final = True
+        elif kind == "reasoning":
+            reasoning.append(ev.get("text", ""))
+    agent = "\n".join(upto_final if final else all_agent)
+    trace = "\n".join(reasoning)
+    # the artifact form of this transcript (SPEC §2.1: what a custom primitive receives)
+    artifact = {"scenario_id": doc.get("scenario"), "final_answer": agent if final else "",
+                "reasoning_trace": trace, "actions": actions}
+    return Evidence(TRANSCRIPT, {"agent_response": agent, "reasoning_trace": trace},
+                    has_final=final, steps=before_final, echo_sources=tuple(responses),
+                    metadata=metadata(doc) or {}, scenario=doc.get("scenario"),
+                    artifact=artifact)
+
+
+def project(doc: Any) -> Evidence:
+    """The :class:`Evidence` of a document of either form; raises
+    :class:`EvaluationError` naming the first structural problem."""
+    if isinstance(doc, Evidence):
+        return doc
+    found = problems(doc)
+    if found:
+        path, message = found[0]
+        where = _fmt_path(path)
+        raise EvaluationError(f"malformed evidence: {message}"
+                              + (f" (at {where})" if path else ""))
+    if form_of(doc) == TRANSCRIPT:
+        return _project_transcript(doc)
+    return _project_artifact(doc)
+
+
+def _fmt_path(path: Path) -> str:
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "<root>"

@@ -1,0 +1,125 @@
+"""Why a verdict is what it is: the row that fired and the clauses that decided it.
+
+:func:`why` explains a verdict in one line for ``eval``'s text output and ``review``: the
+row that fired and, for the rows before it, the clause that failed — over budget, no final
+answer, an identifier not named or named only in echoed lines, no synonym in the window —
+and, for a row that holds on ``factor_identified``, the sentence that counts (and the
+synonym's sentence when the window is wider than one sentence).
+
+It re-reads the same :class:`~si_lint.evaluator.text.Reading` the verdict was computed
+from (memoised texts), so it never disagrees with the score. Pure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .primitives import _channels, _flag, _patterns, factor_check
+from .tables import CompiledTable
+from .text import Reading
+
+_MAX_QUOTE = 100
+
+
+def _quote(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) > _MAX_QUOTE:
+        text = text[:_MAX_QUOTE - 1] + "…"
+    return f'"{text}"'
+
+
+def _sentence(reading: Reading, channel: str, echo: bool, k: int) -> str:
+    a, b = reading.spans(channel, echo)[k]
+    return reading.scope(channel, echo)[a:b]
+
+
+def _budget(reading: Reading, args: dict) -> tuple[bool, str]:
+    n = args.get("n")
+    if not reading.has_final:
+        return False, "no final answer"
+    if reading.steps > n:
+        return False, f"over budget ({reading.steps} steps > {n})"
+    return True, f"within budget ({reading.steps} of {n} steps)"
+
+
+def _named(reading: Reading, args: dict) -> tuple[bool, str]:
+    ids = _patterns(args.get("identifier_set"), "identifier_set")
+    chans = _channels(args.get("channels"))
+    echo = _flag(args.get("exclude_tool_echo", False))
+    for ch in chans:
+        for p in ids:
+            if reading.occurs(p, ch, echo):
+                return True, f"names `{p}` in {ch}"
+    if echo and any(reading.occurs(p, ch, False) for ch in chans for p in ids):
+        return False, "the identifier set is named only in echoed lines"
+    return False, "no member of the identifier set is named"
+
+
+def _factor(reading: Reading, args: dict) -> tuple[bool, str]:
+    factor, chans = args.get("factor"), args.get("channels")
+    echo = _flag(args.get("exclude_tool_echo", False))
+    ok, info = factor_check(reading, factor, chans, echo)
+    radius = reading.constants.cooccurrence_radius
+    if ok:
+        ch, i, j, ident, syn = info
+        text = f"{ch}: {_quote(_sentence(reading, ch, echo, i))} names `{ident}`"
+        if i == j:
+            return True, text + f" with the synonym `{syn}`"
+        return True, text + (f"; the synonym `{syn}` is {abs(i - j)} sentence(s) away: "
+                             f"{_quote(_sentence(reading, ch, echo, j))}")
+    what, detail = info
+    dtype = factor.get("deviation_type") if isinstance(factor, dict) else None
+    if what == "unnamed":
+        if echo and any(reading.occurs(detail, ch, False) for ch in _channels(chans)):
+            return False, f"`{detail}` is named only in echoed lines"
+        return False, f"`{detail}` is not named"
+    if what == "no-synonyms":
+        return False, f"deviation type `{detail}` has no synonym list"
+    if what == "no-identifiers":
+        return False, "the factor has no required identifiers"
+    window = "the identifier's sentence" if radius == 0 else \
+        f"{radius} sentence(s) either side of the identifier's"
+    return False, f"no synonym of `{dtype}` in the window ({window})"
+
+
+_EXPLAIN = {"within_step_budget": _budget, "named_in_output": _named,
+            "factor_identified": _factor}
+
+
+def _node(node: tuple, reading: Reading, depth: int = 0) -> tuple[bool | None, str]:
+    tag = node[0]
+    if tag == "else":
+        return True, "else"
+    if depth > 50:
+        return None, "…"
+    if tag == "not":
+        value, text = _node(node[1], reading, depth + 1)
+        return (None if value is None else not value), text
+    if tag in ("all", "any"):
+        parts = [_node(n, reading, depth + 1) for n in node[1]]
+        if tag == "all":
+            failed = [t for v, t in parts if v is False]
+            return (not failed if all(v is not None for v, _ in parts) else None,
+                    "; ".join(failed) if failed else "; ".join(t for _, t in parts))
+        held = [t for v, t in parts if v is True]
+        return (bool(held) if all(v is not None for v, _ in parts) else None,
+                "; ".join(held) if held else "; ".join(t for _, t in parts))
+    explain = _EXPLAIN.get(node[1])
+    if explain is None:
+        return None, f"`{node[1]}`"
+    return explain(reading, node[2])
+
+
+def why(compiled: CompiledTable, row: int, reading: Reading, artifact: Any = None,
+        profile: Any = None, scenario: Any = None) -> str:
+    """One line: the row that fired and the clauses that decided it (see module doc)."""
+    out: list[str] = []
+    for i, (node, _score) in enumerate(compiled.rows[:row - 1], start=1):
+        _value, text = _node(node, reading)
+        if node[0] == "not" and node[1][0] == "prim" and node[1][1] == "within_step_budget":
+            continue  # a budget gate that did not fire says nothing interesting
+        out.append(f"row {i} failed: {text}")
+    node, value = compiled.rows[row - 1]
+    _v, text = _node(node, reading)
+    head = f"row {row} fired ({value!r})" + ("" if node[0] == "else" else f": {text}")
+    return "; ".join([head] + out)

@@ -1,0 +1,83 @@
+"""The stat index of the cache directory (``stat.json``): an unchanged file costs a ``stat``.
+
+Like git's index: for every file the read stage hashed, the index records its size,
+``mtime_ns``, ``ctime_ns``, inode and device next to the content hash (sha256). On the next
+run a file whose ``stat`` gives the same five numbers gets the recorded hash without being
+read; a file whose numbers differ (or that is not in the index) is read and hashed as
+before. The bytes are read later only if the per-file cache has no entry for that hash.
+
+Racily clean files (as git calls them): a file modified within :data:`RACY_NS` of the
+moment the index was written could change again without its numbers changing (timestamp
+granularity), so its entry is not trusted: it is read and hashed, and the index is
+rewritten (with a later time), after which it is trusted. Any other change to a file
+changes its ``ctime`` too (also one that puts the ``mtime`` back), which is in the key.
+
+The file is data only (JSON: a magic string, the write time, ``{abspath: [size, mtime_ns,
+ctime_ns, inode, device, sha256]}``), written and read like the cache's own files
+(:mod:`si_lint.cache`: signed, atomic, regular files only, never through a symbolic link);
+anything else found there is ignored (a cache may arrive in a pull request: never
+trusted, never a crash).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from typing import Any
+
+MAGIC = "si-lint-stat/1"
+FILENAME = "stat.json"
+#: entries of files modified this close to the index's write time are not trusted
+RACY_NS = 2_000_000_000
+_SHA = re.compile(r"[0-9a-f]{64}\Z")
+
+
+def stat_key(st: os.stat_result) -> list[int]:
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+class StatIndex:
+    def __init__(self, cache: Any):
+        """``cache``: the run's :class:`si_lint.cache.Cache` (its directory holds the index)."""
+        self.cache = cache
+        self.written_ns = 0
+        self.old: dict[str, list] = {}
+        self.new: dict[str, list] = {}
+        self.racy = False
+        if cache is not None and cache.enabled:
+            from .cache import _verified_json
+
+            self._load(_verified_json(cache.directory / FILENAME))
+
+    def _load(self, obj: Any) -> None:
+        if not (isinstance(obj, dict) and obj.get("magic") == MAGIC
+                and type(obj.get("written_ns")) is int and isinstance(obj.get("entries"), dict)):
+            return
+        self.written_ns = obj["written_ns"]
+        for path_, e in obj["entries"].items():
+            if (isinstance(e, list) and len(e) == 6 and all(type(v) is int for v in e[:5])
+                    and isinstance(e[5], str) and _SHA.match(e[5])):
+                self.old[path_] = e
+
+    def lookup(self, abspath: str, st: os.stat_result) -> str | None:
+        """The recorded content hash when the file's stat is unchanged (and not racy)."""
+        e = self.old.get(abspath)
+        if e is None or e[:5] != stat_key(st):
+            return None
+        if st.st_mtime_ns >= self.written_ns - RACY_NS:
+            self.racy = True  # rewrite the index so that the entry is trusted next time
+            return None
+        return e[5]
+
+    def record(self, abspath: str, st: os.stat_result, sha: str) -> None:
+        self.new[abspath] = stat_key(st) + [sha]
+
+    def save(self) -> None:
+        """Write the index of this run's files when it differs from the one read."""
+        if self.cache is None or not self.cache.enabled:
+            return
+        if self.new == self.old and not self.racy:
+            return
+        obj = {"magic": MAGIC, "written_ns": time.time_ns(), "entries": self.new}
+        self.cache._write(FILENAME, [("", obj)])  # signed and atomic, like the cache's files

@@ -1,0 +1,168 @@
+"""Speed paths never change the output: every configuration prints, byte for byte, what
+`--no-cache --jobs 1` prints -- cold with a cache, warm (the stat index and the reused
+run), one staged file (a run over a path answered from the whole run's findings), one
+file changed, and `--jobs 2` with a process pool."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import sys
+import time
+
+import pytest
+
+from conftest import REPO, run_cli
+
+FORMATS = ("json", "text")
+
+
+def _generate(root, files):
+    spec = importlib.util.spec_from_file_location("bench_generate_parity",
+                                                  REPO / "bench" / "generate.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    mod.generate(root, files, "parity")
+
+
+@pytest.fixture(params=["example-corpus", "bench-corpus"])
+def corpus(request, tmp_path):
+    root = tmp_path / "corpus"
+    if request.param == "example-corpus":
+        shutil.copytree(REPO / "fixtures" / "corpus", root)
+    else:
+        _generate(root, 60)
+    return root
+
+
+def _out(root, *args, fmt="json", cache=None, jobs="1"):
+    cache_args = ["--no-cache"] if cache is None else ["--cache-dir", str(cache)]
+    code, out, _err = run_cli(["check", "--format", fmt, "--jobs", jobs, *cache_args, *args],
+                              root)
+    assert code in (0, 1), out
+    return code, out
+
+
+def _age(root, seconds=10):
+    """Move every file's times into the past: the stat index trusts entries only for files
+    older than its racy window (files written in the same instant could change unseen)."""
+    past = time.time() - seconds
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            os.utime(os.path.join(dirpath, name), (past, past))
+
+
+def test_every_configuration_prints_what_no_cache_jobs_1_prints(corpus, tmp_path, monkeypatch):
+    from si_lint.pipeline import perfile
+
+    _age(corpus)
+    staged = sorted(p.relative_to(corpus).as_posix() for p in (corpus / "scenarios").rglob("*.yaml"))
+    fixture = sorted((corpus / "fixtures").rglob("*.yaml"))[0]
+    cache = tmp_path / "cache"
+    for fmt in FORMATS:
+        ref = _out(corpus, fmt=fmt)
+        assert _out(corpus, fmt=fmt, cache=cache) == ref                 # cold, filling
+        assert _out(corpus, fmt=fmt, cache=cache) == ref                 # warm (stat index)
+        assert _out(corpus, ".", fmt=fmt, cache=cache) == ref            # warm, `check .`
+        for rel in (staged[0], staged[-1]):                             # one staged file
+            assert _out(corpus, rel, fmt=fmt, cache=cache) == _out(corpus, rel, fmt=fmt), rel
+        assert _out(corpus, "scenarios", fmt=fmt, cache=cache) == _out(corpus, "scenarios",
+                                                                         fmt=fmt)
+    # a warm whole run after a subset run, and the other way round
+    assert _out(corpus, cache=cache) == _out(corpus)
+    monkeypatch.setattr(perfile, "POOL_THRESHOLD", 2)
+    assert _out(corpus, jobs="2") == _out(corpus)                        # process pool
+    assert _out(corpus, jobs="2", cache=tmp_path / "cache2") == _out(corpus)
+    # one file changed (a comment, then a real change), and a file changed unseen by size
+    with open(fixture, "a", encoding="utf-8") as fh:
+        fh.write("# edited\n")
+    assert _out(corpus, cache=cache) == _out(corpus)
+    rel = fixture.relative_to(corpus).as_posix()
+    assert _out(corpus, rel, cache=cache) == _out(corpus, rel)
+    text = fixture.read_text()
+    fixture.write_text(text.replace("expect: {score: ", "expect: {score: 9"))
+    changed = _out(corpus)
+    assert _out(corpus, cache=cache) == changed
+    assert _out(corpus, jobs="2", cache=cache) == changed
+
+
+def test_a_change_within_the_racy_window_is_seen(tmp_path):
+    """Same size, same second: the stat index must not serve the old hash."""
+    root = tmp_path / "c"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    cache = tmp_path / "cache"
+    target = sorted((root / "fixtures").rglob("*.yaml"))[0]
+    ref = _out(root, cache=cache)
+    st = target.stat()
+    text = target.read_text()
+    swapped = text.replace("score: 1.0", "score: 0.0", 1) if "score: 1.0" in text else \
+        text.replace("score: 0.0", "score: 1.0", 1)
+    assert len(swapped) == len(text) and swapped != text
+    target.write_text(swapped)
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))  # same size and mtime as before
+    got = _out(root, cache=cache)
+    assert got == _out(root)
+    assert got != ref
+
+
+def test_stat_index_is_data_and_a_bad_one_is_ignored(tmp_path):
+    from si_lint.cache import _MAC_SEP, _mac, _verified_json
+    from si_lint.statcache import FILENAME, MAGIC
+
+    root = tmp_path / "c"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    _age(root)
+    cache = tmp_path / "cache"
+    ref = _out(root)
+    assert _out(root, cache=cache) == ref
+    index = _verified_json(cache / FILENAME)
+    assert index["magic"] == MAGIC and type(index["written_ns"]) is int
+    some = sorted(index["entries"])[0]
+    assert len(index["entries"][some]) == 6
+
+    def signed(text):
+        body = text.encode()
+        return body + _MAC_SEP + _mac(body) + b"\n"
+
+    entries = dict(index["entries"])
+    entries[some] = entries[some][:5] + ["zz"]
+    bad_entry = json.dumps(dict(index, entries=entries))
+    for bad in (b'{"magic": "x"}', b"[]", b"not json", json.dumps(index).encode(),  # unsigned
+                signed('{"magic": "x"}'), signed("[]"), signed(bad_entry)):
+        (cache / FILENAME).write_bytes(bad)
+        assert _out(root, cache=cache) == ref, bad
+    # a signed index that lies (a wrong hash for an unchanged stat): still the right
+    # output -- the per-file cache has no entry for that hash, the file is read and hashed
+    entries[some] = entries[some][:5] + ["0" * 64]
+    (cache / FILENAME).write_bytes(signed(json.dumps(dict(index, entries=entries))))
+    assert _out(root, cache=cache) == ref
+
+
+def test_warm_runs_read_no_file_and_a_staged_file_builds_no_corpus(tmp_path, monkeypatch):
+    import importlib
+
+    import si_lint.checks as registry
+
+    read = importlib.import_module("si_lint.pipeline.read")  # the package exports a `read`
+
+    root = tmp_path / "c"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    _age(root)
+    cache = tmp_path / "cache"
+    ref = _out(root, cache=cache)
+    staged = "scenarios/" + sorted(os.listdir(root / "scenarios"))[0]
+    staged_ref = _out(root, staged)
+    reads = []
+    real = read.read_file
+    monkeypatch.setattr(read, "read_file", lambda p: reads.append(p) or real(p))
+
+    def no_checks():
+        raise AssertionError("the checks were imported: the run was not reused")
+
+    monkeypatch.setattr(registry, "all_checks", no_checks)
+    assert _out(root, cache=cache) == ref
+    assert _out(root, staged, cache=cache) == staged_ref
+    assert reads == []
