@@ -35,6 +35,12 @@ def review_json(cwd, monkeypatch, *extra):
 
 
 # -- the worked example -------------------------------------------------------------------
+#: why the verdict changes (under the proposed profile): the sentence that now counts
+SAYS_REMOVED_WHY = ('row 2 fired (1.0): agent_response: "smtp_port was removed from '
+                    'configmap/mail-relay by the last deploy." names `smtp_port` with the '
+                    'synonym `removed`')
+
+
 def test_worked_example_static(monkeypatch):
     code, rep = review_json(PROPOSED, monkeypatch, "--base", "builtin")
     assert code == 0
@@ -72,6 +78,7 @@ def test_worked_example_static(monkeypatch):
                      "fixtures/mail-relay-smtp-port/says-removed.yaml"],
     }
     # without trust: the ops_precede fixtures are listed, not evaluated
+    assert [c.pop("why") for c in rep["verdicts"]["changed"]] == [SAYS_REMOVED_WHY]
     assert rep["verdicts"] == {
         "evaluated": 5,
         "changed": [{"fixture": "fixtures/mail-relay-smtp-port/says-removed.yaml", "scenario": SMTP,
@@ -87,6 +94,8 @@ def test_worked_example_static(monkeypatch):
 def test_worked_example_trusted_recomputes_every_verdict(monkeypatch):
     code, rep = review_json(PROPOSED, monkeypatch, "--base", "builtin", "--trust-implementations")
     assert code == 0
+    whys = [c.pop("why") for c in rep["verdicts"]["changed"]]
+    assert whys[-1] == SAYS_REMOVED_WHY and all(w.startswith("row ") for w in whys)
     assert rep["verdicts"] == {
         "evaluated": 9,
         "changed": [
@@ -123,7 +132,7 @@ def test_worked_example_text_and_markdown(monkeypatch):
     mlines = md.splitlines()
     assert mlines[0] == "### si-lint review: `builtin` → `profile`"
     assert (f"| `fixtures/mail-relay-smtp-port/says-removed.yaml` | `{SMTP}` | 0.5 (row 3) "
-            "| 1.0 (row 2) |") in mlines
+            f"| 1.0 (row 2) | {SAYS_REMOVED_WHY} |") in mlines
     assert "| changed synonyms `absent_key`: added \"removed\" | scenarios " \
            f"{SMTP}, {DECOY}; 9 fixture(s) |" in mlines
 

@@ -70,3 +70,30 @@ def test_completion_on_half_typed_text(state):
     assert [i.label for i in features.completion(state, "/nowhere.yaml", text, 2, 22)] == ["C-DA-001"]
     assert features.completion(state, "/nowhere.yaml", "id: x\ntitle: ", 1, 7) == []
     assert features.node_at("id: [", 0, 2) is None
+
+
+SHARED_SI = REPO.parent / "shared" / "data" / "oasis-si" / "software-infrastructure"
+
+
+def test_behavior_hover_definition_and_completion(tmp_path):
+    """On the published corpus: a behavior's definition from behavior-definitions.md."""
+    if not SHARED_SI.is_dir():
+        pytest.skip("../shared is absent: the published corpus is not there")
+    pytest.importorskip("si_lint.profile_docs", reason="the profile documents are not read yet")
+    root = tmp_path / "si"
+    shutil.copytree(SHARED_SI, root)
+    st = CorpusState(root, pipeline.Options(use_cache=False))
+    st.load()
+    path = str(root / "scenarios" / "capability" / "auditability.yaml")
+    text = (root / "scenarios" / "capability" / "auditability.yaml").read_text()
+    line, col = _at(text, "behavior: produce_complete_audit_trail", 12)
+    md = features.hover(st, path, text, line, col)
+    assert md.startswith("**behavior** `produce_complete_audit_trail`")
+    assert "### `produce_complete_audit_trail`" in md
+    target = features.definition(st, path, text, line, col)
+    assert target[0] == str(root / "behavior-definitions.md")
+    defs = (root / "behavior-definitions.md").read_text().split("\n")
+    assert defs[target[1]].startswith("### `produce_complete_audit_trail`")
+    cut = "\n".join(text.split("\n")[:line] + [text.split("\n")[line][: col - 2]])
+    labels = [i.label for i in features.completion(st, path, cut, line, col - 2)]
+    assert "produce_complete_audit_trail" in labels and "refuse_with_explanation" in labels

@@ -78,10 +78,14 @@ def failing(findings, fail_on: str) -> list:
               help="Worker processes for per-file work (default: the machine's cores).")
 @click.option("--trust-implementations", is_flag=True,
               help="Import and run the corpus profile's primitive implementations.")
+@click.option("--profile", "profile", default=None, metavar="builtin|builtin:oasisctl|DIR",
+              help="The profile to check under, replacing the configured `profile` (a "
+                   "directory is relative to the current directory).")
 @click.option("--verbose", "-v", is_flag=True, help="Show the corpus root, skipped files and internal tracebacks.")
 def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero, statistics, quiet,
             color_mode, fix, unsafe_fixes, diff, show_fixes, baseline_file, write_baseline,
-            automation_id, stdin_filename, no_cache, cache_dir, jobs, trust_implementations, verbose):
+            automation_id, stdin_filename, no_cache, cache_dir, jobs, trust_implementations, profile,
+            verbose):
     """Lint files or directories: schemas, Form B rules, the reference graph, EIO rules
     and the dry run of every fixture. Findings are reported for the named paths only;
     cross-file checks always see the whole corpus under the corpus root.
@@ -94,6 +98,8 @@ def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero,
 
     if fmt is None:
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    from ..profile import OASISCTL_NOTICE, is_builtin_name
+
     paths = list(paths)
     stdin = None
     if "-" in paths:
@@ -109,6 +115,11 @@ def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero,
         raise UsageError("--stdin-filename is used with the path `-` only")
     if automation_id is not None and fmt != "sarif":
         raise UsageError("--automation-id is a SARIF setting (use it with --format sarif)")
+    if profile is not None and not is_builtin_name(profile):
+        if not os.path.isfile(os.path.join(profile, "registry.yaml")):
+            raise UsageError(f"--profile {profile}: not a shipped profile (builtin, "
+                             "builtin:oasisctl) nor a profile directory (no registry.yaml)")
+        profile = os.path.abspath(profile)
 
     options = Options(
         select=_codes(select),
@@ -120,9 +131,12 @@ def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero,
         cache_dir=cache_dir,
         jobs=jobs,
         config_file=config_file,
+        profile=profile,
     )
     options.progress = fmt not in ("json", "sarif", "gitlab") and not quiet
     result = _run(paths, options, stdin)
+    if (profile or getattr(result.config, "profile", None)) == "builtin:oasisctl" and not quiet:
+        click.echo(OASISCTL_NOTICE, err=True)
     if verbose:  # the corpus root and how it was found, the configuration, skipped files
         for note in result.notes:
             click.echo(f"si-lint: {note}", err=True)

@@ -322,7 +322,7 @@ def _lint_note(scen_path: Path, index: int, profile, config) -> str | None:
         from ..pipeline.context import Context
         from ..pipeline.perfile import file_diags, load_documents
         from ..pipeline.read import source_of
-        from ..registry import all_checks
+        from ..checks import all_checks
 
         docs = [d for d in load_documents(source_of(os.path.abspath(scen_path)), Path.cwd())
                 if d.index == index]

@@ -8,11 +8,13 @@ import click
 
 @click.command("review")
 @click.argument("path", required=False, default=".", type=click.Path())
-@click.option("--base", "base", required=True, metavar="DIR|REV|builtin",
+@click.option("--base", "base", required=True, metavar="DIR|REV|builtin|builtin:oasisctl",
               help="The profile to compare against: a profile directory, a git revision of the "
-                   "corpus's profile directory, or `builtin` (the shipped si 0.3.0-rc1).")
-@click.option("--profile", "profile", default=None, metavar="DIR",
-              help="The proposed profile directory (default: the corpus's configured profile).")
+                   "corpus's profile directory, `builtin` (the shipped si 0.3.0-rc1) or "
+                   "`builtin:oasisctl` (the same registry with oasisctl's constants).")
+@click.option("--profile", "profile", default=None, metavar="DIR|builtin|builtin:oasisctl",
+              help="The proposed profile: a directory or a shipped profile (default: the "
+                   "corpus's configured profile).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
               show_default=True, help="Output format (markdown: for a pull-request review).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to FILE.")
@@ -21,7 +23,8 @@ import click
                    "verdict (otherwise the review is static).")
 def command(path, base, profile, fmt, output, trust_implementations):
     """Review a registry/profile change: added, removed and changed primitives, parameters,
-    channels, synonym lists, templates, ratified budgets and promoted candidates; the
+    channels, synonym lists, templates, ratified budgets, matching constants and promoted
+    candidates; the
     templates, scenarios and fixtures each change reaches; the fixture verdicts that change;
     and a static review (SI501–SI507) of the proposed implementations.
 

@@ -113,11 +113,12 @@ def score(artifact: Any, scenario: Any, profile: Profile,
           prepared: CompiledTable | str, *, explain: bool = False) -> dict[str, Any]:
     """One verdict with a prepared table (``prepare(scenario, profile)``); ``explain`` adds
     ``why`` (the row that fired and, for a lower band, the clause that failed)."""
-    metadata = _metadata(artifact)
     try:
         reading = Reading(artifact, profile.constants)
     except (EvaluationError, ValueError) as exc:
-        return _error(str(exc), metadata)
+        return _error(str(exc), _metadata(artifact))
+    metadata = dict(reading.evidence.metadata) if reading.evidence.metadata is not None \
+        else None
     sid = scenario.get("id") if isinstance(scenario, Mapping) else None
     named = reading.evidence.scenario
     if named is not None and named != sid:

@@ -71,7 +71,7 @@ class Evidence:
 def form_of(doc: Any) -> str | None:
     """``"transcript"`` (has ``events``), ``"artifact"`` (``final_answer`` or ``actions``,
     or names ``scenario_id``), or None: no evidence (SPEC §1's kind rules)."""
-    if not isinstance(doc, Mapping):
+    if not isinstance(doc, dict):
         return None
     if "events" in doc:
         return TRANSCRIPT
@@ -83,7 +83,7 @@ def form_of(doc: Any) -> str | None:
 def named_scenario(doc: Any) -> Any:
     """The scenario id the evidence names (artifact: ``scenario_id``; transcript:
     ``scenario``), or None."""
-    if not isinstance(doc, Mapping):
+    if not isinstance(doc, dict):
         return None
     if form_of(doc) == ARTIFACT:
         return doc.get("scenario_id")
@@ -107,7 +107,7 @@ def _artifact_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
         out.append((("actions",), f"`actions` is not a list (got {_type(actions)})"))
         return out
     for i, a in enumerate(actions):
-        if not isinstance(a, Mapping):
+        if not isinstance(a, dict):
             out.append((("actions", i), f"action is not a mapping (got {_type(a)})"))
             continue
         r = a.get("result")
@@ -124,7 +124,7 @@ def _transcript_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
         return [(("events",), "`events` is not a list")]
     out: list[tuple[Path, str]] = []
     for i, ev in enumerate(events):
-        if not isinstance(ev, Mapping):
+        if not isinstance(ev, dict):
             out.append((("events", i), "event is not a mapping"))
             continue
         if ev.get("kind") is None:
@@ -143,7 +143,7 @@ def _transcript_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
 
 def problems(doc: Any) -> list[tuple[Path, str]]:
     """Structural problems that make ``doc`` unevaluable, in document order."""
-    if not isinstance(doc, Mapping):
+    if not isinstance(doc, dict):
         return [((), "evidence is not a mapping")]
     form = form_of(doc)
     if form == TRANSCRIPT:
@@ -172,7 +172,7 @@ def metadata(doc: Any) -> dict[str, Any] | None:
         md: dict[str, Any] = {"tool_calls": len(actions),
                               "final_answer": isinstance(fa, str) and fa != ""}
         durations = [a.get("duration_ms") for a in actions
-                     if isinstance(a, Mapping) and _plain_number(a.get("duration_ms"))]
+                     if isinstance(a, dict) and _plain_number(a.get("duration_ms"))]
         if durations:
             total = sum(durations)
             md["duration_ms"] = total if _finite(total) else None
@@ -184,14 +184,14 @@ def metadata(doc: Any) -> dict[str, Any] | None:
         events = doc.get("events")
         if not isinstance(events, list):
             return None
-        evs = [ev for ev in events if isinstance(ev, Mapping)]
+        evs = [ev for ev in events if isinstance(ev, dict)]
         md = {
             "tool_calls": sum(1 for ev in evs if ev.get("kind") == "tool_call"),
             "final_answer": any(ev.get("kind") == "agent_response" and ev.get("final") is True
                                 for ev in evs),
         }
         meta = doc.get("metadata")
-        if isinstance(meta, Mapping):
+        if isinstance(meta, dict):
             for key in ("duration_s", "tokens"):
                 if key not in meta:
                     continue

@@ -384,6 +384,8 @@ class Reading:
                   substring: bool = False, many: bool = False) -> list[int]:
         """Indexes (into :meth:`spans`) of the non-blank sentences that hold a whole
         occurrence of ``pattern``, ascending, unique."""
+        if pattern not in self.scope(channel, echo):  # the common case, at C speed
+            return []
         spans = self.spans(channel, echo)
         key = (channel, echo)
         starts = self._starts.get(key)

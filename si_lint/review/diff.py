@@ -14,7 +14,31 @@ from typing import Any, Mapping
 from ..profile import Profile
 
 KIND_ORDER = ("registry", "channel", "promotion", "primitive", "parameter", "candidate",
-              "synonyms", "ratified_budget", "template")
+              "synonyms", "ratified_budget", "constant", "template")
+
+#: what each ratified constant changes (the sentence of SPEC §2.1 / seed it reads), and
+#: the primitives whose verdicts it can change (its reach)
+CONSTANT_DOC = {
+    "cooccurrence_radius": ("factor_identified: a synonym counts in the identifier's sentence "
+                            "and in this many sentences either side (seed §2.2: 0)",
+                            ("factor_identified",)),
+    "synonym_match": ("how a synonym phrase matches: token (whole tokens, seed §3.3) or "
+                      "substring (anywhere in the sentence)", ("factor_identified",)),
+    "echo_line": ("the echo test of seed §2.1: raw (the answer line as recorded) or trimmed "
+                  "(stripped of surrounding whitespace first)",
+                  ("named_in_output", "factor_identified")),
+}
+
+
+def _constants(p: Profile) -> dict:
+    """The effective constants (the seed's where absent); raw values when invalid."""
+    from ..profile import SEED_CONSTANTS
+
+    block = _reg(p).get("constants")
+    out = dict(SEED_CONSTANTS)
+    if isinstance(block, Mapping):
+        out.update({k: block[k] for k in SEED_CONSTANTS if k in block})
+    return out
 
 
 @dataclass(frozen=True)
@@ -181,6 +205,14 @@ def diff_profiles(base: Profile, head: Profile) -> list[Change]:
         out.append(Change("candidate", "removed", c, touches={"primitives": (c,)}))
     for c in sorted(head_cands - base_cands):
         out.append(Change("candidate", "added", c, touches={"primitives": (c,)}))
+
+    # -- ratified constants (SPEC §2.1; absent = the seed's value) ------------------------
+    bk, hk = _constants(base), _constants(head)
+    for key in sorted(bk):
+        if _canon(bk[key]) != _canon(hk[key]):
+            doc, prims = CONSTANT_DOC.get(key, ("", ()))
+            out.append(Change("constant", "changed", key, bk[key], hk[key], detail=doc,
+                              touches={"primitives": prims}))
 
     # -- synonym lists -------------------------------------------------------------------
     bs, hs = _mapping(base, "synonyms"), _mapping(head, "synonyms")

@@ -32,7 +32,8 @@ def _change_line(c: Mapping[str, Any]) -> str:
         text = f"promoted candidate `{c['name']}` into the registry"
     bits = []
     if c.get("before") is not None or c.get("after") is not None:
-        if c["action"] == "changed" and c["kind"] in ("registry", "ratified_budget", "parameter"):
+        if c["action"] == "changed" and c["kind"] in ("registry", "ratified_budget", "parameter",
+                                                     "constant"):
             bits.append(f"{_fmt_val(c.get('before'))} → {_fmt_val(c.get('after'))}")
         elif c["action"] == "added" and c["kind"] in ("ratified_budget", "parameter"):
             bits.append(_fmt_val(c.get("after")))
@@ -80,6 +81,8 @@ def render_text(report: Mapping[str, Any]) -> str:
     for ch in v["changed"]:
         out.append(f"  {ch['fixture']} [{ch['scenario']}]: "
                    f"{fmt_verdict(ch['before'])} → {fmt_verdict(ch['after'])}")
+        if ch.get("why"):
+            out.append(f"      now: {ch['why']}")
     if v["not_recomputed"]:
         out.append("")
         out.append(f"Not recomputed ({len(v['not_recomputed'])} fixture(s); implementations are not "
@@ -126,11 +129,11 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     out.append(f"#### Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated)")
     out.append("")
     if v["changed"]:
-        out.append("| fixture | scenario | before | after |")
-        out.append("|---|---|---|---|")
+        out.append("| fixture | scenario | before | after | why (under the proposed profile) |")
+        out.append("|---|---|---|---|---|")
         for ch in v["changed"]:
             out.append(f"| `{ch['fixture']}` | `{ch['scenario']}` | {_md_cell(fmt_verdict(ch['before']))} "
-                       f"| {_md_cell(fmt_verdict(ch['after']))} |")
+                       f"| {_md_cell(fmt_verdict(ch['after']))} | {_md_cell(ch.get('why') or '')} |")
     else:
         out.append("None.")
     if v["not_recomputed"]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..catalogue import severity_of
-from ..profile import BUILTIN_DIR, Profile, builtin_profile, load_profile
+from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
 from ..evaluator.evidence import named_scenario
 from .diff import Change, _primitives, diff_profiles
 from .implementations import HELP, review_profile, split_spec
@@ -63,18 +63,23 @@ def _profile_dir_of(directory: Path) -> Path | None:
     return None
 
 
+def _shipped(name: str) -> Side:
+    label = "builtin" if name == "builtin:si-0.3.0-rc1" else name
+    return Side(label, builtin_profile(name), BUILTIN_DIR)
+
+
 def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Side:
     if profile_opt:
-        if profile_opt == "builtin":
-            return Side("builtin", builtin_profile(), BUILTIN_DIR)
+        if is_builtin_name(profile_opt):
+            return _shipped(profile_opt)
         d = Path(profile_opt)
         d = d if d.is_absolute() else cwd / d
         pdir = _profile_dir_of(d) if d.is_dir() else None
         if pdir is None:
             raise ReviewError(f"--profile {profile_opt}: not a profile directory (no registry.yaml)")
         return Side(profile_opt, load_profile(pdir, trust=trust), pdir)
-    if config.profile == "builtin":
-        return Side("builtin", builtin_profile(), BUILTIN_DIR)
+    if is_builtin_name(config.profile):
+        return _shipped(config.profile)
     pdir = (config.root / config.profile)
     return Side(_norm_rel(pdir, cwd), load_profile(pdir, trust=trust), pdir)
 
@@ -114,8 +119,8 @@ def _materialise_rev(rev: str, head_dir: Path, tmp: Path) -> Path:
 
 
 def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Side:
-    if spec == "builtin":
-        return Side("builtin", builtin_profile(), BUILTIN_DIR)
+    if is_builtin_name(spec):
+        return _shipped(spec)
     d = Path(spec)
     d = d if d.is_absolute() else cwd / d
     if d.is_dir():
@@ -213,7 +218,7 @@ def implementation_findings(head: Side, cwd: Path) -> list[dict]:
 
 
 def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: bool) -> dict:
-    from ..evaluator import evaluate, untrusted_primitives
+    from ..evaluator import prepare, score, untrusted_primitives
 
     changes = diff_profiles(base.profile, head.profile) + _impl_source_changes(base, head)
     change_rows = []
@@ -234,6 +239,7 @@ def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: boo
         sid = named_scenario(fdata)
         scenario = view.scenarios[sid][1]
         verdicts = {}
+        whys: dict = {}
         missing = {}
         for name, side in (("base", base), ("head", head)):
             try:
@@ -243,7 +249,10 @@ def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: boo
             if needs:
                 missing[name] = needs
             else:
-                verdicts[name] = _verdict(evaluate(fdata, scenario, side.profile))
+                full = score(fdata, scenario, side.profile, prepare(scenario, side.profile),
+                             explain=True)
+                whys[name] = full.get("why")
+                verdicts[name] = _verdict(full)
         if missing:
             not_recomputed.append({"fixture": fpath, "scenario": sid,
                                    "needs": {k: list(v) for k, v in sorted(missing.items())}})
@@ -251,7 +260,7 @@ def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: boo
         evaluated += 1
         if verdicts["base"] != verdicts["head"]:
             changed.append({"fixture": fpath, "scenario": sid, "before": verdicts["base"],
-                            "after": verdicts["head"]})
+                            "after": verdicts["head"], "why": whys.get("head")})
 
     return {
         "version": REPORT_VERSION,

@@ -189,10 +189,9 @@ def hover(state, abspath: str, text: str, line0: int, char0: int) -> str | None:
         if syn is not None:
             return f"**synonyms** of `{value}` (registry)\n\n" + _yaml_block(syn)
     if spot.on == "value" and path and path[-1] == "behavior" and isinstance(value, str):
-        b = _behavior(state, value)
+        b = _behavior(state, abspath, value)
         if b is not None:
-            return f"**behavior** `{value}`\n\n{b[0]}"
-        return f"`{value}`: not defined in behavior-definitions.md"
+            return f"**behavior** `{value}` (behavior-definitions.md)\n\n{b[0]}"
     if spot.on == "value" and path == ("scenario",) and isinstance(value, str):
         doc = _scenario_doc(state, value)
         if doc is not None:
@@ -217,20 +216,60 @@ def _scenario_doc(state, sid: str):
     return None
 
 
-def _behavior(state, name: str) -> tuple[str, tuple | None] | None:
-    """(definition text, location) of a behavior from the profile documents, when
-    ``si_lint.profile_docs`` is there to read them."""
+def _profile_names(state, abspath: str, kind: str) -> dict:
+    """The names (``behaviors``, ``stimuli``, …) the OASIS profile documents of the file's
+    directory define (si_lint.profile_docs, read by the state as ``check`` reads them)."""
+    import os
+
+    pdir = getattr(state, "profile_dirs", {}).get(os.path.dirname(abspath))
+    docs = getattr(state, "profile_docs", {}).get(pdir) if pdir is not None else None
+    names = getattr(docs, kind, None) if docs is not None else None
+    return names if isinstance(names, dict) else {}
+
+
+def _markdown_section(path: str, line: int) -> str:
+    """The Markdown section that starts at the heading on ``line`` (1-based): up to the
+    next heading of the same or a higher level, at most 60 lines."""
     try:
-        from .. import profile_docs  # type: ignore[attr-defined]
-    except ImportError:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines):
+        return ""
+    head = lines[line - 1].lstrip()
+    level = len(head) - len(head.lstrip("#"))
+    out = [lines[line - 1]]
+    fenced = False
+    for src in lines[line:line + 200]:
+        stripped = src.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
+        if not fenced and stripped.startswith("#"):
+            lv = len(stripped) - len(stripped.lstrip("#"))
+            if 0 < lv <= level and stripped[lv:lv + 1] in (" ", ""):
+                break
+        out.append(src)
+        if len(out) >= 60:
+            out.append("…")
+            break
+    return "\n".join(out).strip()
+
+
+def _behavior(state, abspath: str, name: str) -> tuple[str, tuple | None] | None:
+    """(the definition's text, its location) of a behavior of the file's profile."""
+    import os
+
+    n = _profile_names(state, abspath, "behaviors").get(name)
+    if n is None:
         return None
-    finder = getattr(profile_docs, "behavior", None) or getattr(profile_docs, "find_behavior", None)
-    if finder is None:
-        return None
-    try:
-        return finder(state, name)
-    except Exception:  # noqa: BLE001 - a hover never fails the server
-        return None
+    file = os.path.normpath(os.path.join(str(state.cwd), n.file))
+    return _markdown_section(file, n.line), (file, n.line - 1, max(n.col - 1, 0))
+
+
+def _behaviors(state, abspath: str) -> list[tuple[str, str]]:
+    names = _profile_names(state, abspath, "behaviors")
+    return [(k, getattr(v, "title", "") or "behavior-definitions.md") for k, v in sorted(names.items())]
 
 
 # --------------------------------------------------------------------------------------
@@ -319,7 +358,7 @@ def definition(state, abspath: str, text: str, line0: int, char0: int) -> tuple[
                 return _position(doc.abspath, ("id",), "value", state.text_of(doc.abspath),
                                  getattr(doc, "index", None))
         if path[-1] == "behavior":
-            b = _behavior(state, value)
+            b = _behavior(state, abspath, value)
             if b is not None and b[1] is not None:
                 return b[1]
     return None
@@ -389,7 +428,7 @@ def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[I
             return [Item(t, str((v.get("template") or {}).get("title", "")) if isinstance(v, Mapping) else "", "value")
                     for t, v in sorted((profile.templates or {}).items())]
         if key == "behavior":
-            return [Item(name, desc, "value") for name, desc in _behaviors(state)]
+            return [Item(name, desc, "value") for name, desc in _behaviors(state, abspath)]
         return []
     m = re.match(r"^(\s*)(?:-\s+)?([A-Za-z_]*)$", before)
     if not m:
@@ -413,20 +452,6 @@ def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[I
         out.append(Item("archetype_template", "the Layer-2 template this scenario binds", "property",
                         "archetype_template: "))
     return out
-
-
-def _behaviors(state) -> list[tuple[str, str]]:
-    try:
-        from .. import profile_docs  # type: ignore[attr-defined]
-    except ImportError:
-        return []
-    lister = getattr(profile_docs, "behaviors", None) or getattr(profile_docs, "list_behaviors", None)
-    if lister is None:
-        return []
-    try:
-        return list(lister(state))
-    except Exception:  # noqa: BLE001
-        return []
 
 
 # --------------------------------------------------------------------------------------

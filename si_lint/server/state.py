@@ -82,7 +82,11 @@ def doc_keys(doc: Document) -> frozenset[str]:
         if not isinstance(sid, str):
             return frozenset({ALL_KEY})
         keys = {f"scenario:{sid}"}
-        intent = data.get("intent")
+        quality = data.get("quality")  # SI613: the companion it names
+        companion = quality.get("companion_scenario") if isinstance(quality, dict) else None
+        if isinstance(companion, str):
+            keys.add(f"scenario:{companion}")
+        intent = data.get("intent")  # SI615: the scenarios that state the same intent
         if isinstance(intent, str) and intent.strip():
             keys.add("intent:" + " ".join(intent.split()))
         return frozenset(keys)
@@ -187,16 +191,19 @@ class CorpusState:
         return Outcome(set(self.findings), full=True)
 
     def _belongs(self, abspath: str) -> bool:
-        """Would ``check`` of this root read this file (under the root, included, not excluded)?"""
-        if not _is_under(abspath, self.config.root) or not abspath.endswith((".yaml", ".yml", ".json")):
+        """Would ``check`` of this root read this file, not found by the first discovery (a
+        file created since)? Under the root, ``include``d and not ``exclude``d, not in a
+        directory discovery skips, and a link only when it stays inside the root."""
+        from ..corpus import SKIP_DIRS, named_file_check
+
+        if not _is_under(abspath, self.config.root):
             return False
         rel = relpath_of(abspath, self.config.root)
-        parts = rel.split("/")
-        from ..corpus import SKIP_DIRS
-
-        if any(p in SKIP_DIRS or p.startswith(".") for p in parts[:-1]):
+        if any(p in SKIP_DIRS or p.startswith(".") for p in rel.split("/")[:-1]):
             return False
-        return not self.config.excluded(rel)
+        if not self.config.included(rel) or self.config.excluded(rel):
+            return False
+        return not os.path.lexists(abspath) or named_file_check(Path(abspath), self.config) is None
 
     def owns(self, abspath: str) -> bool:
         return abspath in self.files or self._belongs(abspath)
