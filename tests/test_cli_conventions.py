@@ -156,7 +156,7 @@ def test_control_characters_of_the_source_are_escaped(tmp_path):
 def test_unwritable_output_is_a_usage_error_not_an_internal_error(corpus, fmt):
     code, out, err = run_cli(["check", "--no-cache", "--format", fmt, "-o", "/missing/dir/x.json"], corpus)
     assert (code, out) == (2, "")
-    assert err == "si-lint: cannot write the report to /missing/dir/x.json: No such file or directory\n"
+    assert err == "si-lint: cannot write /missing/dir/x.json: No such file or directory\n"
 
 
 def test_usage_errors_are_printed_once_by_the_cli(corpus):

@@ -330,7 +330,7 @@ async def test_each_workspace_folder_is_its_own_root(client: LanguageClient, cor
     other = tmp_path / "other"
     shutil.copytree(corpus, other)
     cfg = other / "si-lint.toml"
-    cfg.write_text(cfg.read_text() + 'ignore = ["SI113"]\n')
+    cfg.write_text('ignore = ["SI113"]\n' + cfg.read_text())  # top level: before any [table]
     client.workspace_did_change_workspace_folders(T.DidChangeWorkspaceFoldersParams(T.WorkspaceFoldersChangeEvent(
         added=[T.WorkspaceFolder(uri=from_fs_path(str(other)), name="other")], removed=[])))
     bad = (corpus / SCENARIO).read_text().replace("exclude_tool_echo: true", "exclude_tool_echo: false")

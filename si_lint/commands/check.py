@@ -93,7 +93,7 @@ def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero,
     Exit status: 0 no finding at or above --fail-on, 1 such findings, 2 usage error."""
     from ..errors import UsageError
     from ..pipeline import Options
-    from ..report import render
+    from ..report import needs_corpus, render
     from ..report.output import write, write_file
 
     if fmt is None:
@@ -127,7 +127,7 @@ def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero,
         trust_implementations=trust_implementations,
         verbose=verbose,
         use_cache=not no_cache,
-        reuse_run=fmt in ("text", "json", "sarif", "github", "gitlab") and not (fix or diff or stdin),
+        reuse_run=not needs_corpus(fmt) and not (fix or diff or stdin),
         cache_dir=cache_dir,
         jobs=jobs,
         config_file=config_file,

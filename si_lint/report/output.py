@@ -18,7 +18,7 @@ def write_file(path: str, data: bytes, what: str = "report") -> None:
         atomic_write(path, data)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        raise OutputError(f"cannot write the {what} to {path}: {reason}") from None
+        raise OutputError(f"cannot write {path}: {reason}") from None
 
 
 def write(text: str, output: str | None = None, *, err: bool = False, color: bool | None = False) -> None:

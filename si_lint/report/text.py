@@ -14,22 +14,30 @@ import click
 from . import summary_counts
 
 _COLOUR = {"error": "red", "warning": "yellow", "info": "blue"}
-#: C0 and C1 controls (but TAB), DEL, and the bidi overrides that reorder what a terminal shows
+#: control characters (C0 but tab, DEL, C1) and the bidirectional overrides: a source line,
+#: a message or a path that holds them is printed with them escaped (SPEC §9: never sent
+#: raw to the terminal — an ESC or OSC sequence in a scenario could rewrite the screen)
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-def escape_controls(text: str) -> str:
-    """``text`` with control characters shown as escapes (``\\x1b``, ``\\u202e``)."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
-                        else f"\\u{ord(m.group()):04x}", text)
+def printable(text: str) -> str:
+    """``text`` with its control characters shown as escapes (``\\x1b``, ``\\u202e``)."""
+    if text.isprintable() or _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+escape_controls = printable  # the name the rest of this module uses
 
 
 def _source_lines(path: str, cache: dict) -> list[str] | None:
+    """The lines of a finding's file: only a regular file is read, and a symbolic link is
+    not followed (a link that leaves the corpus is never read, so never printed)."""
     if path not in cache:
-        from ..source import read_source
+        from ..fsutil import read_regular
 
-        raw = read_source(path)
-        cache[path] = None if raw is None else raw.decode("utf-8", "replace").split("\n")
+        raw, _why = read_regular(path, 6 * 1024 * 1024, follow=False)
+        cache[path] = raw.decode("utf-8", "replace").split("\n") if raw is not None else None
     return cache[path]
 
 
