@@ -140,7 +140,7 @@ def dedupe(findings: list[Finding]) -> list[Finding]:
 #: codes that say a reference resolves to nothing, with the kind of document that could
 #: define it: such a finding depends on every document of that kind (a renamed scenario
 #: leaves its fixtures dangling), so it is reported when one of them is named
-UNRESOLVED = {"SI303": "scenario", "SI613": "scenario", "EIO102": "eio-module", "EIO117": "eio-module"}
+UNRESOLVED = {"SI303": "scenario", "EIO102": "eio-module", "EIO117": "eio-module"}
 
 
 def concerns_named(f: Finding, sel, corpus: Corpus, _named: dict | None = None) -> bool:
