@@ -20,6 +20,10 @@ class Rule:
     fix: str = ""
     examples: dict = field(default_factory=dict, compare=False, hash=False)
     source: str = ""
+    #: the function that emits the code, ``module:function`` (the rule contract)
+    check: str = ""
+    #: other functions that emit it too (codes shared by several checks; see ARCHITECTURE.md)
+    also: tuple[str, ...] = ()
 
     @property
     def doc_text(self) -> dict[str, Any]:
@@ -54,8 +58,17 @@ def rules() -> dict[str, Rule]:
             fix=str(data.get("fix", "") or "").strip(),
             examples=data.get("examples") if isinstance(data.get("examples"), dict) else {},
             source=str(path),
+            check=str(data.get("check", "") or ""),
+            also=tuple(str(a) for a in data.get("also") or () if isinstance(a, str))
+            if isinstance(data.get("also"), list) else (),
         )
     return dict(sorted(out.items(), key=lambda kv: _code_key(kv[0])))
+
+
+def reflow(text: str) -> str:
+    """Hard-wrapped catalogue prose as paragraphs (a viewer wraps lines itself)."""
+    paragraphs = [" ".join(p.split()) for p in str(text).strip().split("\n\n")]
+    return "\n\n".join(p for p in paragraphs if p)
 
 
 def _code_key(code: str) -> tuple:

@@ -37,6 +37,20 @@ class LazyGroup(click.Group):
             raise
         return module.command
 
+    def invoke(self, ctx):
+        """Run the sub-command: the one place that prints an error and exits. A command
+        returns its exit status (an int) or raises :class:`si_lint.errors.SiLintError`."""
+        from .errors import SiLintError
+
+        try:
+            status = super().invoke(ctx)
+        except SiLintError as exc:
+            click.echo(f"si-lint: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+        if isinstance(status, int) and not isinstance(status, bool):
+            ctx.exit(status)
+        return status
+
     def format_commands(self, ctx, formatter):
         rows = [(name, COMMANDS[name]) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):

@@ -24,8 +24,7 @@ SKIP_DIRS = frozenset(
 KINDS = ("scenario", "fixture", "evidence", "eio-module", "eio-input", "registry", "template")
 
 
-class ConfigError(Exception):
-    """The configuration cannot be used: exit status 2."""
+from .errors import ConfigError  # noqa: E402,F401  (re-exported: corpus.ConfigError)
 
 
 def classify(data: Any) -> str | None:
@@ -72,6 +71,8 @@ class Config:
     def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> "Config":
         from dataclasses import replace
 
+        check_codes(select or (), "--select")
+        check_codes(ignore or (), "--ignore")
         out = self
         if select:
             out = replace(out, select=tuple(select))
@@ -126,6 +127,20 @@ def _glob_match(relpath: str, pattern: str) -> bool:
     if "/" not in pattern:
         return any(fnmatch.fnmatchcase(p, pattern) for p in parts)
     return False
+
+
+def check_codes(codes: Iterable[str], where: str) -> None:
+    """Every code or prefix must match at least one rule of the catalogue: a typo such as
+    ``SI10l`` is a usage error (exit 2), never a silent "all checks passed" (SPEC §7)."""
+    from .catalogue import rules
+
+    known = list(rules())
+    bad = [c for c in codes if not any(k.startswith(c) for k in known)]
+    if bad:
+        listed = ", ".join(repr(c) for c in bad)
+        raise ConfigError(
+            f"{where}: {listed} matches no rule (`si-lint rule` lists them; codes are case-sensitive)"
+        )
 
 
 #: the largest configuration file read
@@ -312,6 +327,10 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None 
     ):
         raise ConfigError(f"{where}: `per-file-ignores` must map globs to lists of codes")
     select = str_list("select") if "select" in table else ("SI", "EIO")
+    check_codes(select, f"{where}: `select`")
+    check_codes(str_list("ignore"), f"{where}: `ignore`")
+    for pattern, codes in sorted(pfi.items()):
+        check_codes(codes, f"{where}: `per-file-ignores` {pattern!r}")
     return Config(
         root=root,
         source=source,

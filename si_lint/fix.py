@@ -722,34 +722,56 @@ def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str,
 # --fix / --diff
 
 
+#: fixes ``--fix`` applies: they keep what a scenario means (SPEC §9). Every other fix
+#: (SI113, SI105, SI101–SI103, EIO106, EIO114, ...) changes what the scenario or module
+#: scores, and is applied only with ``--unsafe-fixes``.
+SAFE_FIX_CODES = frozenset({"SI117", "SI119"})
+#: the codes whose checks attach an unsafe fix today (documentation: docs/rules/CODE.md)
+UNSAFE_FIX_CODES = frozenset({"SI101", "SI102", "SI103", "SI105", "SI113", "EIO106", "EIO114"})
+
+
+def is_safe(finding) -> bool:
+    return finding.code in SAFE_FIX_CODES
+
+
+def fixable(finding, unsafe: bool = False) -> bool:
+    """Whether ``--fix`` (with ``--unsafe-fixes`` when ``unsafe``) would fix ``finding``."""
+    return bool(fixes_of(getattr(finding, "fix", None))) and (unsafe or is_safe(finding))
+
+
 @dataclass
 class FixReport:
     fixed_findings: int = 0
     files: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, reason)
+    fixed: list = field(default_factory=list)  # the findings fixed (or fixable, for --diff)
+    unsafe_left: int = 0  # findings with an unsafe fix that was not applied
 
 
-def plan(findings) -> dict[str, list[tuple[Any, list[Fix]]]]:
-    """The fixes per file: file → [(finding, fixes)] (findings without a fix left out);
-    ``finding.document`` says which document of a multi-document file they apply to."""
+def plan(findings, unsafe: bool = False) -> dict[str, list[tuple[Any, list[Fix]]]]:
+    """The fixes per file: file → [(finding, fixes)] (findings without a fix, and unsafe
+    fixes unless ``unsafe``, left out); ``finding.document`` says which document of a
+    multi-document file they apply to."""
     out: dict[str, list] = {}
     for f in findings:
         fixes = fixes_of(getattr(f, "fix", None))
-        if fixes:
+        if fixes and (unsafe or is_safe(f)):
             out.setdefault(f.path, []).append((f, fixes))
     return out
 
 
-def fix_files(result, *, write: bool, diff_stream=None) -> FixReport:
-    """Rewrite (or, with ``write=False``, only diff) every file that has findings with fixes."""
+def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) -> FixReport:
+    """Rewrite (or, with ``write=False``, only diff) every file that has findings with fixes
+    (the safe ones; the unsafe ones too with ``unsafe``)."""
     import os
 
     from .fsutil import ReadOnlyFile, atomic_write, read_regular
     from .limits import MAX_BYTES
 
     report = FixReport()
+    report.unsafe_left = 0 if unsafe else sum(1 for f in result.findings if fixable(f, True) and not is_safe(f))
     corpus = getattr(result, "corpus", None)
-    for relpath, items in sorted(plan(result.findings).items()):
+    for relpath, items in sorted(plan(result.findings, unsafe).items()):
         doc = corpus.doc(relpath) if corpus is not None else None
         abspath = doc.abspath if doc is not None else os.path.abspath(relpath)
         raw, why = read_regular(abspath, MAX_BYTES)  # regular files only, bounded
@@ -775,9 +797,9 @@ def fix_files(result, *, write: bool, diff_stream=None) -> FixReport:
         if new == text or not applied:
             continue
         applied_keys = {(d, f.op, f.path) for d, f in applied}
-        fixed = sum(1 for f, fxs in items
-                    if all((getattr(f, "document", None), fx.op, fx.path) in applied_keys
-                           for fx in fxs))
+        done = [f for f, fxs in items
+                if all((getattr(f, "document", None), fx.op, fx.path) in applied_keys for fx in fxs)]
+        fixed = len(done)
         if diff_stream is not None:
             diff = difflib.unified_diff(
                 text.splitlines(keepends=True), new.splitlines(keepends=True),
@@ -798,17 +820,19 @@ def fix_files(result, *, write: bool, diff_stream=None) -> FixReport:
                 report.skipped.append((relpath, f"cannot write it ({exc.strerror or type(exc).__name__})"))
                 continue
         report.fixed_findings += fixed
+        report.fixed.extend(done)
         report.files.append(relpath)
     return report
 
 
-def apply_fixes(result, *, write: bool, show_diff: bool, rerun, diff_stream=None, note_stream=None):
+def apply_fixes(result, *, write: bool, show_diff: bool, rerun, diff_stream=None, note_stream=None,
+                unsafe: bool = False):
     """``--fix`` (``write=True``) and ``--diff`` (``show_diff=True``): rewrite or diff the files
     with fixable findings, then -- when something was written -- run the checks again
     (``rerun()``) so the report and the exit status show only what remains."""
     stream = diff_stream if diff_stream is not None else sys.stdout
     notes = note_stream if note_stream is not None else sys.stderr
-    report = fix_files(result, write=write, diff_stream=stream if show_diff else None)
+    report = fix_files(result, write=write, diff_stream=stream if show_diff else None, unsafe=unsafe)
     for relpath, reason in report.skipped:
         notes.write(f"si-lint: {relpath}: not fixed: {reason}\n")
     if write:

@@ -183,7 +183,7 @@ def test_fix_casefolds_terms_and_drops_repeated_ones(tmp_path):
         "      - {id: pd, requires_any: [GDPR, \"never \", pii, pii]}\n"
         "      - id: st\n        requires_any:\n          - Straße  # street\n"
         "profiles:\n  - {id: m.p, scoring_criteria: [m.c]}\n")})
-    code, out, err = run_cli(["check", "--no-cache", "--fix"], tmp_path)
+    code, out, err = run_cli(["check", "--no-cache", "--fix", "--unsafe-fixes"], tmp_path)
     assert code == 0, (out, err)
     assert (tmp_path / "m.yaml").read_text(encoding="utf-8") == (
         "eio:\n  id: m\n  version: 0.1.0\n"

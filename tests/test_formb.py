@@ -358,7 +358,7 @@ def test_fix_end_to_end(tmp_path):
     from conftest import run_cli
 
     write_files(tmp_path, {"si-lint.toml": TOML, S: FIXABLE})
-    code, _out, _err = run_cli(["check", "--no-cache", "--fix", "--select", "SI1,SI2"], tmp_path)
+    code, _out, _err = run_cli(["check", "--no-cache", "--fix", "--unsafe-fixes", "--select", "SI1,SI2"], tmp_path)
     assert code == 0
     assert (tmp_path / S).read_text() == FIXED
     assert lint(tmp_path, FIXED) == []

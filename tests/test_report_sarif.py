@@ -96,7 +96,8 @@ def test_broken_corpus_results_are_exact_and_valid(tmp_path):
         assert rules[r["ruleIndex"]]["id"] == r["ruleId"]
 
 
-def test_every_catalogue_rule_has_metadata(tmp_path):
+def test_every_catalogue_rule_has_metadata_within_code_scanning_limits(tmp_path):
+    from si_lint import rule_url
     from si_lint.catalogue import rules
 
     write_files(tmp_path, {"scenarios/s.yaml": SCENARIO})
@@ -105,13 +106,25 @@ def test_every_catalogue_rule_has_metadata(tmp_path):
     catalogue = rules()
     assert [d["id"] for d in descriptors] == list(catalogue)
     level = {"error": "error", "warning": "warning", "info": "note"}
+    cut = 0
     for d in descriptors:
         rule = catalogue[d["id"]]
+        rationale = " ".join((rule.rationale or rule.summary).split())
+        full = d["fullDescription"]["text"]
+        assert 0 < len(full) <= 1024, (d["id"], len(full))  # GitHub's documented limit
+        if len(rationale) <= 1024:
+            assert " ".join(full.split()) == rationale
+        else:  # cut at a sentence or word, the whole text stays in help.markdown
+            cut += 1
+            assert full.endswith("…") and rationale.startswith(" ".join(full.rstrip(" …").split()))
         assert " ".join(d["shortDescription"]["text"].split()) == " ".join(rule.summary.split())
-        assert " ".join(d["fullDescription"]["text"].split()) == " ".join((rule.rationale or rule.summary).split())
         assert " ".join(d["help"]["text"].split()) == " ".join((rule.fix or rule.summary).split())
+        assert rationale in " ".join(d["help"]["markdown"].split())
         assert "\n" not in d["shortDescription"]["text"]
         assert d["defaultConfiguration"] == {"level": level[rule.severity]}
+        assert d["helpUri"] == rule_url(d["id"]) and d["helpUri"].endswith(f"/docs/rules/{d['id']}.md")
+        assert (REPO / "docs" / "rules" / f"{d['id']}.md").is_file(), "helpUri names a generated page"
+    assert cut > 0, "the catalogue has rationales over 1,024 characters: the cut is exercised"
 
 
 def _result(tmp_path: Path):
@@ -132,6 +145,10 @@ def test_related_locations_for_a_cross_file_finding(tmp_path, monkeypatch):
     doc = json.loads(render(result, "sarif"))
     assert_valid(doc)
     (res,) = doc["runs"][0]["results"]
+    # the related location is linked from the message (SARIF embedded link `[text](id)`)
+    assert res["message"]["text"] == (
+        "duplicate scenario id `infra.capability.da.alertmanager-smarthost-001` (see [first declared here](1))"
+    )
     assert res["relatedLocations"] == [
         {
             "id": 1,
@@ -179,16 +196,49 @@ def test_fingerprints_survive_lines_inserted_above(tmp_path):
 
 
 def test_fingerprint_without_json_path_uses_the_source_line(tmp_path, monkeypatch):
-    from si_lint.report.sarif import SourceCache, fingerprints
+    from types import SimpleNamespace
+
+    from si_lint.report.fingerprint import fingerprints
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "x.yaml").write_text("a: 1\nb: [1,\n", encoding="utf-8")
     f1 = Finding("x.yaml", 2, 4, "SI001", "error", "bad")
-    a = fingerprints([f1, f1], SourceCache())
+    bare = SimpleNamespace(corpus=None, config=None)
+    a = fingerprints(bare, [f1, f1])
     (tmp_path / "x.yaml").write_text("# moved\n\na: 1\nb: [1,\n", encoding="utf-8")
-    b = fingerprints([replace(f1, line=4)], SourceCache())
+    b = fingerprints(bare, [replace(f1, line=4)])
     assert a[0] == b[0]  # same code, file, stripped line `b: [1,`, first occurrence
     assert a[1] != a[0]  # the second occurrence of the same anchor differs
+
+
+TWO_ON_ONE_LINE = SCENARIO.replace("channels: [agent_response]", "channels: [agent_response, reasoning_trace, tool_output]")
+
+
+def test_two_findings_on_one_line_have_distinct_fingerprints_and_line_hashes(tmp_path):
+    """Code scanning keys alerts on primaryLocationLineHash and computes it from the line when
+    it is absent (two findings on one line would merge): si-lint sets it, distinct per result."""
+    write_files(tmp_path, {"scenarios/s.yaml": TWO_ON_ONE_LINE})
+    doc = sarif_of(tmp_path, "--select", "SI105,SI106")
+    assert_valid(doc)
+    results = doc["runs"][0]["results"]
+    lines = {r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results}
+    assert len(results) == 2 and len(lines) == 1, results
+    prints = [r["partialFingerprints"] for r in results]
+    assert all(set(p) == {"siLint/v1", "primaryLocationLineHash"} for p in prints)
+    assert len({p["siLint/v1"] for p in prints}) == 2
+    assert len({p["primaryLocationLineHash"] for p in prints}) == 2
+    for p in prints:
+        assert p["primaryLocationLineHash"] == p["siLint/v1"][:16] + ":1"
+
+
+def test_automation_details_id_is_settable(tmp_path):
+    write_files(tmp_path, {"scenarios/s.yaml": SCENARIO})
+    doc = sarif_of(tmp_path, "--automation-id", "si-lint/corpus")
+    assert_valid(doc)
+    assert doc["runs"][0]["automationDetails"] == {"id": "si-lint/corpus"}
+    assert "automationDetails" not in sarif_of(tmp_path)["runs"][0]
+    code, out, err = run_cli(["check", "--format", "json", "--automation-id", "x"], tmp_path)
+    assert code == 2 and "--automation-id is a SARIF setting" in err
 
 
 def test_sarif_is_deterministic_and_relative(tmp_path):

@@ -1,21 +1,41 @@
-"""The rule catalogue (`rules/`) is data, and it is true to the code:
+"""The rule catalogue (`rules/`) is data, and it is true to the code (the rule contract,
+ARCHITECTURE.md):
 
-- every example in it runs: a bad example yields exactly the findings it lists (code, path,
-  line, column — the whole list) and a good example yields none;
-- the codes in the catalogue and the codes the implementation can emit match one to one.
+- every rule file matches rules/rule.schema.json and names its check (`check: module:function`);
+- the codes in the catalogue and the codes the implementation can emit match one to one;
+  each registered check is named by the rules of exactly the codes it declares, and every
+  code has exactly one check (the codes shared by several checks today are listed below and
+  may only shrink);
+- every example runs: a bad example yields exactly the findings it lists -- the WHOLE
+  diagnostic: code, path, line, column, severity, message, help -- and a good example none;
+- a check that emits a code it does not declare is reported as SI000, never under that code;
+- docs/rules.md and docs/rules/CODE.md are generated from rules/ and up to date.
 """
 
 from __future__ import annotations
 
+import importlib
+import json
+import subprocess
+import sys
+
 import pytest
 
-from conftest import check_json, diag_tuples, write_files
+from conftest import REPO, check_json, write_files
 from si_lint.catalogue import rules
-from si_lint.checks.base import implemented_codes
+from si_lint.checks.base import all_checks, implemented_codes
 
 CATALOGUE = rules()
 #: codes whose failure cannot be provoked from input (a crashing check)
 NO_EXAMPLE = {"SI000"}
+#: codes that several registered checks declare today (a composite's table, a Form B binding
+#: and a template's table share their per-node rules). This list may only shrink: a new code
+#: gets exactly one check.
+SHARED = {
+    "SI105", "SI106", "SI107", "SI114", "SI117", "SI118",
+    "SI201", "SI202", "SI203", "SI204", "SI205", "SI206", "SI207", "SI209", "SI211",
+}
+WHOLE = ("code", "path", "line", "column", "severity", "message", "help")
 
 EXAMPLES = [
     pytest.param(code, label, id=f"{code}-{label}")
@@ -25,8 +45,35 @@ EXAMPLES = [
 ]
 
 
+def _ref(check) -> str:
+    return f"{check.func.__module__}:{check.func.__qualname__}"
+
+
+def _resolve(ref: str):
+    module, _, name = ref.partition(":")
+    obj = importlib.import_module(module)
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
 def test_catalogue_and_implementation_match_one_to_one():
     assert sorted(CATALOGUE) == sorted(implemented_codes())
+
+
+def test_rule_files_match_their_schema():
+    import jsonschema
+
+    from si_lint.loader import load_bytes
+
+    schema = json.loads((REPO / "rules" / "rule.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = {}
+    for path in sorted((REPO / "rules").glob("*.yaml")):
+        errors = list(validator.iter_errors(load_bytes(path.read_bytes()).data))
+        if errors:
+            problems[path.name] = [f"{list(e.absolute_path)}: {e.message[:200]}" for e in errors[:3]]
+    assert not problems, problems
 
 
 @pytest.mark.parametrize("code", sorted(CATALOGUE))
@@ -42,12 +89,67 @@ def test_entry_is_complete(code):
         assert any(f["code"] == code for f in rule.examples["bad"]["expect"])
 
 
+def test_each_rule_names_the_check_that_emits_it():
+    from si_lint import loader
+
+    by_code: dict[str, set[str]] = {}
+    for check in all_checks():
+        for code in check.codes:
+            by_code.setdefault(code, set()).add(_ref(check))
+    for code, rule in CATALOGUE.items():
+        assert rule.check, f"{code}: rules/{code}.yaml has no `check: module:function`"
+        named = [rule.check, *rule.also]
+        for ref in named:
+            assert callable(_resolve(ref)), f"{code}: {ref} is not a function"
+        registered = by_code.get(code, set())
+        if registered:
+            assert set(named) == registered, (
+                f"{code}: rules/{code}.yaml names {named}, the checks that declare it are {sorted(registered)}")
+        else:  # emitted by the loader or the pipeline itself
+            module = rule.check.partition(":")[0]
+            assert code in loader.CODES or module.startswith(("si_lint.engine", "si_lint.pipeline")), code
+
+
+def test_every_code_has_exactly_one_check():
+    by_code: dict[str, list[str]] = {}
+    for check in all_checks():
+        for code in check.codes:
+            by_code.setdefault(code, []).append(_ref(check))
+    shared = {code for code, refs in by_code.items() if len(refs) > 1}
+    assert shared <= SHARED, f"codes declared by several checks: {sorted(shared - SHARED)} (give each one check)"
+    assert SHARED <= shared, f"no longer shared, remove from SHARED: {sorted(SHARED - shared)}"
+
+
+def test_a_check_emitting_an_undeclared_code_becomes_si000(tmp_path, monkeypatch):
+    import si_lint.checks as checks_pkg
+    from si_lint.findings import Diag
+    from si_lint.registry import Check
+
+    def rogue(doc, ctx):
+        yield Diag("SI105", ("id",), "not mine to report")
+        yield Diag("SI101", ("id",), "mine")
+
+    fake = (Check(rogue, ("SI101",), "file", ("scenario",)),)
+    monkeypatch.setattr(checks_pkg, "all_checks", lambda: fake)
+    write_files(tmp_path, {"s.yaml": "id: x\nscoring: {}\n"})
+    _, report = check_json(tmp_path, "--select", "SI000,SI101,SI105")
+    got = [(d["code"], d["line"], d["column"]) for d in report["diagnostics"]]
+    assert got == [("SI000", 1, 1), ("SI101", 1, 1)], report
+    assert "emitted SI105, which it does not declare" in report["diagnostics"][0]["message"]
+
+
 @pytest.mark.parametrize("code,label", EXAMPLES)
 def test_example(code, label, tmp_path):
     example = CATALOGUE[code].examples[label]
     write_files(tmp_path, example["files"])
     _, report = check_json(tmp_path, *(example.get("args") or []))
-    expected = sorted(
-        (f["code"], f["path"], f["line"], f["column"]) for f in (example.get("expect") or [])
-    )
-    assert sorted(diag_tuples(report)) == expected, report["diagnostics"]
+    got = sorted(tuple(d.get(k) for k in WHOLE) for d in report["diagnostics"])
+    expected = sorted(tuple(f.get(k) for k in WHOLE) for f in (example.get("expect") or []))
+    assert got == expected, report["diagnostics"]
+
+
+def test_rule_docs_are_generated_and_up_to_date():
+    proc = subprocess.run([sys.executable, str(REPO / "tools" / "rules.py"), "docs", "--check"],
+                          capture_output=True, text=True, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.stem for p in (REPO / "docs" / "rules").glob("*.md")) == sorted(CATALOGUE)

@@ -259,4 +259,4 @@ def test_schema_command_usage_errors(args, what, tmp_path):
     code, out, err = run_cli(args, tmp_path)
     assert code == 2
     assert out == ""
-    assert err == f"si-lint schema: {what}; kinds: {', '.join(KINDS)}\n"
+    assert err == f"si-lint: schema: {what}; kinds: {', '.join(KINDS)}\n"

@@ -134,6 +134,8 @@ def sarif_shape(root: Path, rel: str) -> list[tuple]:
     run = json.loads(out)["runs"][0]
     res = []
     for r in run["results"]:
+        if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] != rel:
+            continue  # a finding elsewhere that concerns the named file (e.g. a fixture's SI401)
         reg = r["locations"][0]["physicalLocation"]["region"]
         res.append((r["ruleId"], reg["startLine"] - 1, reg["startColumn"] - 1, reg.get("endLine", reg["startLine"]) - 1,
                     reg["endColumn"] - 1, SEV[r["level"]]))

@@ -67,10 +67,30 @@ def test_cross_file_si301_only_for_the_named_later_file(tmp_path):
     assert report["summary"]["files"] == 1
 
 
-def test_naming_the_first_definition_reports_nothing_about_the_duplicate(tmp_path):
+def test_naming_the_first_definition_reports_the_duplicate_too(tmp_path):
+    """A staged duplicate id that sorts first (pre-commit names a.yaml only): SI301 sits on
+    the later file, b.yaml, and names a.yaml as its related location -- it concerns the
+    named file, so it is reported (issue 14: it used to pass)."""
     write_files(tmp_path, FILES)
-    _, got = findings(tmp_path, "scenarios/a.yaml", "--ignore", "SI403")
-    assert got == []
+    report, got = findings(tmp_path, "scenarios/a.yaml", "--ignore", "SI403")
+    # SI401 too: the fixture's verdict depends on the named scenario (its related location)
+    assert got == [("SI401", "fixtures/f.yaml", 2, 17), ("SI301", "scenarios/b.yaml", 1, 5)]
+    assert report["diagnostics"][1]["related"][0]["path"] == "scenarios/a.yaml"
+
+
+def test_a_renamed_scenario_reports_the_fixture_it_leaves_dangling(tmp_path):
+    """Naming only the scenario whose id changed: the unstaged fixture's SI303 depends on
+    every scenario (any of them could define the id), so it is reported."""
+    files = dict(FILES)
+    del files["scenarios/b.yaml"]
+    files["scenarios/a.yaml"] = SCENARIO.replace(SID, SID.replace("-001", "-002"))
+    write_files(tmp_path, files)
+    _, got = findings(tmp_path, "scenarios/a.yaml", "--select", "SI303")
+    # and the renamed scenario now has no fixture (SI306)
+    assert got == [("SI303", "fixtures/f.yaml", 1, 11), ("SI306", "scenarios/a.yaml", 1, 5)]
+    # a fixture named alone does not drag in the scenarios' own findings
+    _, got = findings(tmp_path, "fixtures/f.yaml", "--select", "SI303,SI403")
+    assert got == [("SI303", "fixtures/f.yaml", 1, 11)]
 
 
 def test_a_named_fixture_is_dry_run_against_the_whole_corpus(tmp_path):
@@ -85,8 +105,9 @@ def test_a_named_scenario_counts_fixtures_it_was_not_given(tmp_path):
     del files["scenarios/b.yaml"]
     write_files(tmp_path, files)
     _, got = findings(tmp_path, "scenarios/a.yaml")
-    # no SI306: the fixture elsewhere in the corpus counts; it covers row 2 only
-    assert got == [("SI403", "scenarios/a.yaml", 9, 1)] * 3
+    # no SI306: the fixture elsewhere in the corpus counts; it covers row 2 only. Its wrong
+    # expectation (SI401) is reported too: it points at the named scenario's row
+    assert got == [("SI401", "fixtures/f.yaml", 2, 17)] + [("SI403", "scenarios/a.yaml", 9, 1)] * 3
 
 
 def test_batches_as_pre_commit_passes_them(tmp_path):
@@ -94,7 +115,8 @@ def test_batches_as_pre_commit_passes_them(tmp_path):
     _, got = findings(tmp_path, "fixtures/f.yaml", "scenarios/b.yaml")
     assert got == [("SI401", "fixtures/f.yaml", 2, 17), ("SI301", "scenarios/b.yaml", 1, 5)]
     _, got = findings(tmp_path, "scenarios")
-    assert got == [("SI403", "scenarios/a.yaml", 9, 1)] * 3 + [("SI301", "scenarios/b.yaml", 1, 5)]
+    assert got == [("SI401", "fixtures/f.yaml", 2, 17)] + [("SI403", "scenarios/a.yaml", 9, 1)] * 3 + [
+        ("SI301", "scenarios/b.yaml", 1, 5)]
 
 
 def test_from_a_subdirectory_the_root_is_still_the_corpus_root(tmp_path):

@@ -8,8 +8,10 @@ import sys
 import click
 
 from ..findings import SEVERITY_RANK
+from ..report import FORMATS
 
 FAIL_ON = ("error", "warning", "info")
+COLOR = ("auto", "always", "never")
 
 
 def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -19,24 +21,56 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def use_color(mode: str, stream) -> bool:
+    """Colour for ``stream``: ``--color always|never`` wins; under ``auto``, a non-empty
+    ``NO_COLOR`` turns it off, a non-empty ``FORCE_COLOR`` on, else only on a terminal."""
+    if mode == "always":
+        return True
+    if mode == "never":
+        return False
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def failing(findings, fail_on: str) -> list:
+    """The findings that make the exit status 1 under ``--fail-on`` (JUnit counts the same)."""
+    threshold = SEVERITY_RANK[fail_on]
+    return [f for f in findings if SEVERITY_RANK.get(f.severity, 0) <= threshold]
+
+
 @click.command("check")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "sarif", "junit", "github"]),
-    default=None,
-    help="Output format (default: text; github under GITHUB_ACTIONS=true).",
-)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="Output format (default: text; github under GITHUB_ACTIONS=true).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to FILE.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False),
+              help="Use this si-lint.toml or pyproject.toml; its directory is the corpus root.")
 @click.option("--select", multiple=True, help="Only these codes or code prefixes (comma-separated).")
 @click.option("--ignore", multiple=True, help="Skip these codes or code prefixes (comma-separated).")
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
               help="Lowest severity that makes the exit status 1.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--statistics", is_flag=True, help="Print a count per code instead of each finding.")
-@click.option("--fix", is_flag=True, help="Apply safe fixes in place (comments and layout survive).")
-@click.option("--diff", is_flag=True, help="With --fix semantics, print the fixes as a diff; write nothing.")
+@click.option("--quiet", "-q", is_flag=True, help="Print the findings only (no summary, no notes).")
+@click.option("--color", "color_mode", type=click.Choice(COLOR), default="auto", show_default=True,
+              help="Colour the text output (auto: only on a terminal; NO_COLOR/FORCE_COLOR respected).")
+@click.option("--fix", is_flag=True, help="Apply the safe fixes in place (comments and layout survive).")
+@click.option("--unsafe-fixes", is_flag=True,
+              help="With --fix/--diff, also apply the fixes that change what a scenario means.")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff on stdout (the findings on stderr); write nothing.")
+@click.option("--show-fixes", is_flag=True, help="List the findings that were (or would be) fixed.")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
+              help="Report only findings that are not in this baseline file.")
+@click.option("--write-baseline", "write_baseline", type=click.Path(dir_okay=False),
+              help="Record the current findings in FILE (for --baseline).")
+@click.option("--automation-id", help="SARIF runs[].automationDetails.id (code scanning's category).")
+@click.option("--stdin-filename", help="With PATH `-`: the path the text read from stdin stands for.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), envvar="SI_LINT_CACHE_DIR",
               help="Cache directory (default: .si-lint-cache/ at the corpus root).")
@@ -47,71 +81,134 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--profile", "profile", default=None, metavar="builtin|builtin:oasisctl|DIR",
               help="The profile to check under, replacing the configured `profile` (a "
                    "directory is relative to the current directory).")
-@click.option("--verbose", "-v", is_flag=True, help="Show skipped files and internal tracebacks.")
-def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, fix, diff,
-            no_cache, cache_dir, jobs, trust_implementations, profile, verbose):
+@click.option("--verbose", "-v", is_flag=True, help="Show the corpus root, skipped files and internal tracebacks.")
+def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero, statistics, quiet,
+            color_mode, fix, unsafe_fixes, diff, show_fixes, baseline_file, write_baseline,
+            automation_id, stdin_filename, no_cache, cache_dir, jobs, trust_implementations, profile,
+            verbose):
     """Lint files or directories: schemas, Form B rules, the reference graph, EIO rules
     and the dry run of every fixture. Findings are reported for the named paths only;
-    cross-file checks always see the whole corpus under the corpus root."""
-    from ..corpus import ConfigError
-    from ..pipeline import Options, UsageError, run
+    cross-file checks always see the whole corpus under the corpus root.
+
+    Exit status: 0 no finding at or above --fail-on, 1 such findings, 2 usage error."""
+    from ..errors import UsageError
+    from ..pipeline import Options
     from ..report import needs_corpus, render
+    from ..report.output import write, write_file
 
     if fmt is None:
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     from ..profile import OASISCTL_NOTICE, is_builtin_name
 
+    paths = list(paths)
+    stdin = None
+    if "-" in paths:
+        if paths != ["-"]:
+            raise UsageError("`-` (read stdin) cannot be combined with other paths")
+        if not stdin_filename:
+            raise UsageError("`-` (read stdin) needs --stdin-filename PATH (the file it stands for)")
+        if fix or diff:
+            raise UsageError("--fix and --diff work on files, not on stdin")
+        stdin = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        paths = [stdin_filename]
+    elif stdin_filename:
+        raise UsageError("--stdin-filename is used with the path `-` only")
+    if automation_id is not None and fmt != "sarif":
+        raise UsageError("--automation-id is a SARIF setting (use it with --format sarif)")
     if profile is not None and not is_builtin_name(profile):
         if not os.path.isfile(os.path.join(profile, "registry.yaml")):
-            click.echo(f"si-lint: --profile {profile}: not a shipped profile (builtin, "
-                       "builtin:oasisctl) nor a profile directory (no registry.yaml)", err=True)
-            sys.exit(2)
+            raise UsageError(f"--profile {profile}: not a shipped profile (builtin, "
+                             "builtin:oasisctl) nor a profile directory (no registry.yaml)")
         profile = os.path.abspath(profile)
+
     options = Options(
         select=_codes(select),
         ignore=_codes(ignore),
         trust_implementations=trust_implementations,
         verbose=verbose,
         use_cache=not no_cache,
-        reuse_run=not needs_corpus(fmt) and not (fix or diff),
+        reuse_run=not needs_corpus(fmt) and not (fix or diff or stdin),
         cache_dir=cache_dir,
         jobs=jobs,
+        config_file=config_file,
         profile=profile,
     )
-    options.progress = fmt not in ("json", "sarif")  # si_lint.progress: never with JSON/SARIF
-    try:
-        result = run(list(paths), options)
-    except (UsageError, ConfigError) as exc:
-        click.echo(f"si-lint: {exc}", err=True)
-        sys.exit(2)
-
-    if (profile or getattr(result.config, "profile", None)) == "builtin:oasisctl":
+    options.progress = fmt not in ("json", "sarif", "gitlab") and not quiet
+    result = _run(paths, options, stdin)
+    if (profile or getattr(result.config, "profile", None)) == "builtin:oasisctl" and not quiet:
         click.echo(OASISCTL_NOTICE, err=True)
-    if verbose:
+    if verbose:  # the corpus root and how it was found, the configuration, skipped files
         for note in result.notes:
             click.echo(f"si-lint: {note}", err=True)
 
+    # --diff: the patch is the output on stdout, the findings go to stderr
+    report_err = diff and not output
+    fixed = []
     if fix or diff:
-        from ..fix import apply_fixes
+        from ..fix import fix_files
 
-        # the diff goes to stdout unless stdout carries a machine-readable report
-        diff_stream = sys.stderr if fmt in ("json", "sarif", "junit") and not output else sys.stdout
-        result = apply_fixes(result, write=fix and not diff, show_diff=diff, diff_stream=diff_stream,
-                             rerun=lambda: run(list(paths), options))
+        report = fix_files(result, write=fix and not diff, diff_stream=sys.stdout if diff else None,
+                           unsafe=unsafe_fixes)
+        for relpath, reason in report.skipped:
+            click.echo(f"si-lint: {relpath}: not fixed: {reason}", err=True)
+        fixed = report.fixed
+        if not quiet and (report.files or diff):
+            if fix and not diff:
+                click.echo(f"si-lint: fixed {report.fixed_findings} finding(s) in {len(report.files)} file(s)",
+                           err=True)
+            else:
+                click.echo(f"si-lint: {report.fixed_findings} finding(s) fixable in {len(report.files)} "
+                           "file(s) (--diff: nothing written)", err=True)
+        if fix and not diff and report.files:
+            result = _run(paths, options, stdin)  # the report shows what remains
 
-    text = render(result, fmt, verbose=verbose, statistics=statistics)
-    if output:
-        from ..fsutil import atomic_write
+    if write_baseline:
+        from ..baseline import render as render_baseline
 
-        try:
-            atomic_write(output, text.encode("utf-8"))
-        except OSError as exc:  # a missing directory, a read-only file: a usage error
-            click.echo(f"si-lint: cannot write {output}: {exc.strerror or type(exc).__name__}", err=True)
-            sys.exit(2)
-    else:
-        click.echo(text, nl=False, color=None if fmt == "text" else False)
+        write_file(write_baseline, render_baseline(result).encode("utf-8"), "baseline")
+        if not quiet:
+            click.echo(f"si-lint: wrote {len(result.findings)} finding(s) to the baseline {write_baseline}",
+                       err=True)
+    if baseline_file:
+        from ..baseline import apply, load
+
+        applied = apply(result, load(baseline_file))
+        result.findings = applied.findings
+        if not quiet:
+            click.echo(f"si-lint: baseline {baseline_file}: {applied.matched} finding(s) hidden, "
+                       f"{applied.stale} stale entr{'y' if applied.stale == 1 else 'ies'} "
+                       "(no longer found)", err=True)
+
+    stream = sys.stderr if report_err else sys.stdout
+    colour = fmt == "text" and not output and use_color(color_mode, stream)
+    text = render(result, fmt, verbose=verbose, statistics=statistics, quiet=quiet,
+                  unsafe_fixes=unsafe_fixes, automation_id=automation_id, fail_on=fail_on)
+    write(text, output, err=report_err, color=colour)
+    if show_fixes:
+        _show_fixes(result, fixed, fix and not diff, unsafe_fixes, output is None and fmt == "text" and not diff)
     if exit_zero:
-        sys.exit(0)
-    threshold = SEVERITY_RANK[fail_on]
-    failing = any(SEVERITY_RANK.get(f.severity, 0) <= threshold for f in result.findings)
-    sys.exit(1 if failing else 0)
+        return 0
+    return 1 if failing(result.findings, fail_on) else 0
+
+
+def _run(paths, options, stdin):
+    from ..pipeline import run
+
+    if stdin is None:
+        return run(paths, options)
+    # the buffer stands in for the named file in the read stage (the rest is read from disk)
+    return run(paths, options, overrides={os.path.abspath(paths[0]): stdin})
+
+
+def _show_fixes(result, fixed, written: bool, unsafe: bool, to_stdout: bool) -> None:
+    from ..fix import fixable
+
+    if written:
+        items, title = fixed, "Fixed"
+    else:
+        items = fixed or [f for f in result.findings if fixable(f, unsafe)]
+        title = "Would fix" if items else "Fixable"
+    lines = [f"{title} {len(items)} finding(s):"] if items else ["No fixes available."]
+    for f in sorted(items, key=lambda f: f.sort_key()):
+        lines.append(f"  {f.path}:{f.line}:{f.column}: {f.code} {f.message}")
+    click.echo("\n".join(lines), err=not to_stdout)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from typing import Any
 
 import click
+
+from ..errors import UsageError
 
 EXPLANATION = "lexical presence of the controls was measured, not their sufficiency"
 
@@ -159,11 +160,9 @@ def command(module_path, inputs, fmt):
 
     module, err = _read(module_path)
     if err is not None:
-        click.echo(f"si-lint: {module_path}: {err}", err=True)
-        sys.exit(2)
+        raise UsageError(f"{module_path}: {err}")
     if model.module_id(module) is None:
-        click.echo(f"si-lint: {module_path}: not an EIO module (no `eio.id`)", err=True)
-        sys.exit(2)
+        raise UsageError(f"{module_path}: not an EIO module (no `eio.id`)")
 
     pairs = evaluate_paths(module, inputs)
     results = [res for res, _ in pairs]
@@ -173,4 +172,4 @@ def command(module_path, inputs, fmt):
         click.echo(_text(module, pairs), nl=False)
     failed = any("error" in r or any(c["status"] == "ERROR" for c in r["criteria"].values())
                  for r in results)
-    sys.exit(1 if failed else 0)
+    return 1 if failed else 0

@@ -31,6 +31,8 @@ from typing import Any, Iterator
 
 import click
 
+from ..errors import UsageError
+
 EVIDENCE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -387,8 +389,7 @@ def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementat
         if isinstance(located, str) and located.startswith("scenario has no decision table"):
             raise _ScenarioError(f"{scenario}: {located}")
     except _ScenarioError as exc:
-        click.echo(f"si-lint: {exc}", err=True)
-        sys.exit(2)
+        raise UsageError(str(exc)) from None
 
     if profile.is_oasisctl:
         click.echo(OASISCTL_NOTICE, err=True)
@@ -428,4 +429,4 @@ def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementat
     if writer is not None:
         writer.close()
     out.flush()
-    sys.exit(1 if errors else 0)
+    return 1 if errors else 0

@@ -189,18 +189,12 @@ def command(paths, fmt, focus_node, output):
     """Export the corpus reference graph: scenarios, templates, roles, primitives, synonym
     lists, deviations, fixtures and evidence, and every reference between them (with the
     file, line and column where it is made). Missing nodes are references to nothing."""
-    from ..corpus import ConfigError
     from ..pipeline import Options, UsageError, build_corpus
 
     if fmt == "svg" and shutil.which("dot") is None:
-        click.echo("si-lint: Graphviz `dot` is not installed; use --format dot", err=True)
-        sys.exit(2)
+        raise UsageError("Graphviz `dot` is not installed; use --format dot")
     cwd = Path.cwd()
-    try:
-        corpus, _selection = build_corpus(list(paths), Options(use_cache=False))
-    except (UsageError, ConfigError) as exc:
-        click.echo(f"si-lint: {exc}", err=True)
-        sys.exit(2)
+    corpus, _selection = build_corpus(list(paths), Options(use_cache=False))  # usage errors reach the CLI
     from ..graph import resolve_positions
 
     graph = resolve_positions(corpus.graph, corpus)
@@ -209,10 +203,9 @@ def command(paths, fmt, focus_node, output):
     if focus_node:
         nid = resolve_node(corpus.graph, focus_node)
         if nid is None:
-            click.echo(f"si-lint: --focus: no node `{focus_node}` in the graph "
+            raise UsageError(f"--focus: no node `{focus_node}` in the graph "
                        "(ids look like `scenario:<id>`, `template:C-DA-001`, "
-                       "`fixture:<path>`)", err=True)
-            sys.exit(2)
+                       "`fixture:<path>`)")
         graph = focus(corpus.graph, nid)
     if fmt == "json":
         text = to_json(graph)
@@ -226,19 +219,16 @@ def command(paths, fmt, focus_node, output):
             proc = subprocess.run(["dot", "-Tsvg"], input=data, capture_output=True,
                                   check=False, timeout=300)
         except (OSError, subprocess.TimeoutExpired) as exc:
-            click.echo(f"si-lint: Graphviz `dot` failed: {exc}", err=True)
-            sys.exit(2)
+            raise UsageError(f"Graphviz `dot` failed: {exc}")
         if proc.returncode != 0:
             msg = proc.stderr.decode("utf-8", "replace").strip()
-            click.echo(f"si-lint: Graphviz `dot` failed: {msg}", err=True)
-            sys.exit(2)
+            raise UsageError(f"Graphviz `dot` failed: {msg}")
         data = proc.stdout
     if output:
         try:
             Path(output).write_bytes(data)
         except OSError as exc:
-            click.echo(f"si-lint: {output}: cannot write: {exc.strerror or exc}", err=True)
-            sys.exit(2)
+            raise UsageError(f"{output}: cannot write: {exc.strerror or exc}")
     else:
         sys.stdout.flush()
         out = getattr(sys.stdout, "buffer", None)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 
 import click
 
@@ -44,8 +43,7 @@ def command(path, base, profile, fmt, output, trust_implementations):
     target = Path(path)
     target = target if target.is_absolute() else cwd / target
     if not target.exists():
-        click.echo(f"si-lint: {path}: no such file or directory", err=True)
-        sys.exit(2)
+        raise UsageError(f"{path}: no such file or directory")
     try:
         config = load_config(target if target.is_dir() else target.parent)
         head = resolve_head(profile, config, cwd, trust_implementations)
@@ -60,8 +58,7 @@ def command(path, base, profile, fmt, output, trust_implementations):
             view = CorpusView.from_documents(docs)
             report = build_report(base_side, head, view, cwd, trust_implementations)
     except (ReviewError, ConfigError, UsageError) as exc:
-        click.echo(f"si-lint: {exc}", err=True)
-        sys.exit(2)
+        raise UsageError(str(exc)) from None
 
     text = render(report, fmt)
     if output:
@@ -69,11 +66,10 @@ def command(path, base, profile, fmt, output, trust_implementations):
             with open(output, "w", encoding="utf-8") as fh:
                 fh.write(text)
         except OSError as exc:
-            click.echo(f"si-lint: cannot write {output}: {exc.strerror or exc}", err=True)
-            sys.exit(2)
+            raise UsageError(f"cannot write {output}: {exc.strerror or exc}")
     else:
         click.echo(text, nl=False)
-    sys.exit(exit_status(report))
+    return exit_status(report)
 
 
 def _under(path, directory) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
@@ -14,6 +13,7 @@ import click
 def command(code, fmt):
     """List the rules, or explain CODE with its rationale and examples."""
     from ..catalogue import rules
+    from ..errors import UsageError
 
     catalogue = rules()
     if code is None:
@@ -25,8 +25,7 @@ def command(code, fmt):
         return
     rule = catalogue.get(code.upper())
     if rule is None:
-        click.echo(f"si-lint: unknown rule {code!r}; `si-lint rule` lists them", err=True)
-        sys.exit(2)
+        raise UsageError(f"unknown rule {code!r}; `si-lint rule` lists them")
     if fmt == "json":
         click.echo(json.dumps({**rule.doc_text, "examples": rule.examples}, indent=2))
         return

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
@@ -17,6 +16,7 @@ def command(kind, list_kinds):
     KIND is a document kind (scenario, fixture, evidence, eio-module, eio-input, registry,
     template) or `config` (the `[tool.si-lint]` table / `si-lint.toml`).
     """
+    from ..errors import UsageError
     from ..schemas import KINDS, load_schema
 
     if list_kinds:
@@ -25,6 +25,5 @@ def command(kind, list_kinds):
         return
     if kind is None or kind.lower() not in KINDS:
         what = "a KIND is required" if kind is None else f"unknown kind {kind!r}"
-        click.echo(f"si-lint schema: {what}; kinds: {', '.join(KINDS)}", err=True)
-        sys.exit(2)
+        raise UsageError(f"schema: {what}; kinds: {', '.join(KINDS)}")
     click.echo(json.dumps(load_schema(kind.lower()), indent=2, ensure_ascii=False))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import sys
 
 import click
+
+from ..errors import UsageError
 
 
 @click.command("server")
@@ -24,8 +25,7 @@ def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
         import lsprotocol  # noqa: F401
         import pygls  # noqa: F401
     except ImportError:
-        click.echo("si-lint: `si-lint server` needs pygls: pip install 'si-lint[server]'", err=True)
-        sys.exit(2)
+        raise UsageError("`si-lint server` needs pygls: pip install 'si-lint[server]'") from None
     from ..pipeline import Options
     from ..server.lsp import serve
     from .check import _codes

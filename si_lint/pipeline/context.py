@@ -10,8 +10,7 @@ from ..corpus import Config, Corpus
 from ..findings import Diag, Finding
 
 
-class UsageError(Exception):
-    """Bad paths or arguments: exit status 2."""
+from ..errors import UsageError  # noqa: E402,F401  (re-exported: pipeline.UsageError)
 
 
 @dataclass
@@ -27,6 +26,7 @@ class Options:
     #: findings (no corpus is built: only for reports that need findings alone)
     reuse_run: bool = False
     progress: bool = False  # a transient bar on stderr (only on a terminal, runs over 1 s)
+    config_file: str | None = None  # --config FILE (its directory is the corpus root)
     #: ``--profile``: replaces the configured ``profile`` (builtin, builtin:oasisctl, DIR)
     profile: str | None = None
 

@@ -11,6 +11,7 @@ from .context import Context, State
 def corpus_diags(corpus: Corpus, ctx: Context, checks, stage: str) -> list[Diag]:
     """The Diags of the corpus checks of ``stage`` (``corpus`` or ``dryrun``); a check
     that raises is one SI000, the others still run."""
+    from ..contract import enforce
     from .perfile import crash
 
     out: list[Diag] = []
@@ -18,7 +19,7 @@ def corpus_diags(corpus: Corpus, ctx: Context, checks, stage: str) -> list[Diag]
         if check.scope != "corpus" or check.stage != stage:
             continue
         try:
-            out.extend(check.func(corpus, ctx) or ())
+            out.extend(enforce(check, check.func(corpus, ctx)))
         except Exception as exc:
             out.append(crash(check, exc, None))
     return out

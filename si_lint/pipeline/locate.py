@@ -137,6 +137,30 @@ def dedupe(findings: list[Finding]) -> list[Finding]:
     return out
 
 
+#: codes that say a reference resolves to nothing, with the kind of document that could
+#: define it: such a finding depends on every document of that kind (a renamed scenario
+#: leaves its fixtures dangling), so it is reported when one of them is named
+UNRESOLVED = {"SI303": "scenario", "EIO102": "eio-module", "EIO117": "eio-module"}
+
+
+def concerns_named(f: Finding, sel, corpus: Corpus, _named: dict | None = None) -> bool:
+    """Whether a finding belongs in a report on the named paths only (pre-commit's staged
+    files): it is in a named file; or one of its other locations is (a staged duplicate id
+    that sorts first: SI301 sits on the later, unstaged file); or it is an unresolved
+    reference and a document of the kind that could resolve it is named."""
+    if sel.reports(sel.absolute(f.path)):
+        return True
+    if any(sel.reports(sel.absolute(r.path)) for r in f.related):
+        return True
+    kind = UNRESOLVED.get(f.code)
+    if kind is None:
+        return False
+    named = {} if _named is None else _named
+    if kind not in named:
+        named[kind] = any(sel.reports(d.abspath) for d in corpus.of_kind(kind))
+    return named[kind]
+
+
 def locate_stage(state: State) -> None:
     sel = state.selection
     corpus = state.corpus
@@ -156,7 +180,8 @@ def locate_stage(state: State) -> None:
     findings = [f for f in findings
                 if config.enabled(f.code, relpath_of(sel.absolute(f.path), config.root))]
     findings = apply_suppressions(findings, corpus.by_file, config)
-    findings = [f for f in findings if sel.reports(sel.absolute(f.path))]
+    named_kinds: dict = {}
+    findings = [f for f in findings if concerns_named(f, sel, corpus, named_kinds)]
     findings = dedupe(findings)
     findings.sort(key=Finding.sort_key)
     state.findings = cap_per_file(findings)

@@ -9,6 +9,7 @@ import os
 import traceback
 from pathlib import Path
 
+from ..contract import enforce
 from ..corpus import Document, classify, relpath_of
 from ..findings import Diag, Finding
 from .context import Context, Source, State
@@ -111,7 +112,7 @@ def file_diags(doc: Document, ctx: Context, checks) -> list[Diag]:
         if check.kinds is not None and doc.kind not in check.kinds:
             continue
         try:
-            out.extend(check.func(doc, ctx) or ())
+            out.extend(enforce(check, check.func(doc, ctx)))
         except Exception as exc:  # one crashing check is a finding, not an aborted run
             out.append(crash(check, exc, doc.relpath, doc.index))
     return out

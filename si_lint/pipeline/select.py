@@ -83,7 +83,7 @@ def _expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
 def make_selection(paths: list[str], options: Options, cwd: Path, config: Config | None = None) -> Selection:
     named = [Path(p) if os.path.isabs(p) else cwd / p for p in paths]
     if config is None:
-        config = load_config(cwd, [p for p in named if p.exists()])
+        config = load_config(cwd, [p for p in named if p.exists()], options.config_file)
     config = config.with_cli(options.select, options.ignore)
     named_files, named_dirs = _expand_named(paths or ["."], cwd)
     profile_dir = None if config.profile == "builtin" else str((config.root / config.profile).resolve())

@@ -10,7 +10,7 @@ per finding (info → ``notice``). Escaping follows GitHub's runner (``toolkit/c
 from __future__ import annotations
 
 from . import summary_counts
-from .sarif import SourceCache, token_end
+from ..source import SourceCache, token_end
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 

@@ -1,12 +1,15 @@
 """`--format junit`: JUnit XML (SPEC §9).
 
-One ``testsuite`` per reported file, one ``testcase`` per rule that ran on it -- the loader
-codes, the codes of every file check whose kinds include the document's kind, and any code
-a finding on that file carries (corpus checks, implementation files) -- restricted to the
-codes the configuration enables. A ``failure`` per error-severity finding; warnings and
-infos are listed in the testcase's ``system-out`` and do not fail it.
+Valid against Jenkins' ``junit-10.xsd``. One ``testsuite`` per reported file (``file``
+attribute on the suite). In it, one ``testcase`` per finding, named by its code and
+location (``SI105 scenarios/s.yaml:15:32``) so every failure survives in GitLab, Jenkins and
+junit2html; a finding that ``--fail-on`` counts carries a ``failure`` (message: severity and
+message; body: the finding as text with help and notes), the others pass with the finding
+in ``system-out``. Then a passing ``testcase`` per rule that ran clean on the file (the loader
+codes, the file checks for the document's kind, restricted to the enabled codes).
+``failures`` counts exactly what ``--fail-on`` counts.
 
-Deterministic: files and codes sorted, no timestamps or host names.
+Deterministic: files sorted, findings in report order, no timestamps or host names.
 """
 
 from __future__ import annotations
@@ -69,15 +72,17 @@ def _describe(f) -> str:
     return "\n".join(lines)
 
 
-def render(result, **_options) -> str:
+def render(result, fail_on: str = "error", **_options) -> str:
     from ..catalogue import _code_key, rules
     from ..checks.base import all_checks
+    from ..findings import SEVERITY_RANK
     from ..loader import CODES as LOADER_CODES
 
     catalogue = rules()
     checks = all_checks()
-    docs_of = result.corpus.by_file
+    docs_of = result.corpus.by_file if result.corpus is not None else {}
     config = result.config
+    threshold = SEVERITY_RANK[fail_on]
     by_file: dict[str, list] = {}
     for f in result.findings:
         by_file.setdefault(f.path, []).append(f)
@@ -91,31 +96,29 @@ def render(result, **_options) -> str:
             for doc in docs_of.get(path) or [None]:
                 ran |= codes_run_on(doc, checks, LOADER_CODES)
         ran = {c for c in ran if _enabled(config, c)}
-        ran |= {f.code for f in findings}
+        with_findings = {f.code for f in findings}
         cases = []
         failures = 0
-        for code in sorted(ran, key=_code_key):
-            mine = [f for f in findings if f.code == code]
+        for f in findings:  # one testcase per finding (name: code and location)
+            name = f"{f.code} {f.path}:{f.line}:{f.column}"
+            head = f"    <testcase classname={_attr(path)} name={_attr(name)}>"
+            if SEVERITY_RANK.get(f.severity, 0) <= threshold:
+                failures += 1
+                body = (f"      <failure type={_attr(f.code)} message={_attr(f'[{f.severity}] {f.message}')}>"
+                        f"{_text(_describe(f))}</failure>")
+            else:
+                body = f"      <system-out>{_text(_describe(f))}</system-out>"
+            cases.append(head + "\n" + body + "\n    </testcase>")
+        for code in sorted(ran - with_findings, key=_code_key):  # a passing testcase per clean rule
             rule = catalogue.get(code)
             name = f"{code} {rule.name}" if rule and rule.name else code
-            errors = [f for f in mine if f.severity == "error"]
-            others = [f for f in mine if f.severity != "error"]
-            body = []
-            for f in errors:
-                body.append(
-                    f"      <failure type={_attr(code)} message={_attr(f'{f.line}:{f.column}: {f.message}')}>"
-                    f"{_text(_describe(f))}</failure>"
-                )
-            if others:
-                body.append(f"      <system-out>{_text(chr(10).join(_describe(f) for f in others))}</system-out>")
-            failures += len(errors)
-            head = f"    <testcase classname={_attr(path)} name={_attr(name)} file={_attr(path)}"
-            cases.append(head + ("/>" if not body else ">\n" + "\n".join(body) + "\n    </testcase>"))
+            cases.append(f"    <testcase classname={_attr(path)} name={_attr(name)}/>")
         total_tests += len(cases)
         total_failures += failures
         suites.append(
             f"  <testsuite name={_attr(path)} tests=\"{len(cases)}\" failures=\"{failures}\" "
-            f"errors=\"0\" skipped=\"0\">\n" + "".join(c + "\n" for c in cases) + "  </testsuite>"
+            f"errors=\"0\" skipped=\"0\" file={_attr(path)}>\n" + "".join(c + "\n" for c in cases)
+            + "  </testsuite>"
         )
     head = (
         '<?xml version="1.0" encoding="UTF-8"?>\n'

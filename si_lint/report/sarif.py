@@ -1,113 +1,40 @@
-"""`--format sarif`: SARIF 2.1.0 (SPEC §9).
+"""`--format sarif`: SARIF 2.1.0 for GitHub code scanning and IDEs (SPEC §9).
 
-- ``tool.driver.rules``: every rule of the catalogue (``si_lint.catalogue.rules()``) plus any
-  code a result uses that the catalogue lacks, each with ``shortDescription``,
-  ``fullDescription``, ``help`` and ``defaultConfiguration.level``.
-- results: ``ruleId``/``ruleIndex``, ``level``, ``message.text``, one physical location with a
-  relative, percent-encoded ``artifactLocation.uri`` (``uriBaseId: %SRCROOT%``, the current
-  directory) and a region with start and end line and column, ``relatedLocations`` for the
-  other locations of a cross-file finding, and ``partialFingerprints`` computed from
-  (code, file, the JSON path -- or the stripped source line when there is none --, occurrence
-  index): never from line numbers, so they survive lines inserted above a finding.
+- ``tool.driver.rules``: every rule of the catalogue (plus any code a result uses that the
+  catalogue lacks), each with ``shortDescription``, ``fullDescription`` (the rationale, cut to
+  GitHub's limit of 1,024 characters at a word boundary), ``help`` (text and markdown, the
+  whole rationale), ``helpUri`` (the generated page ``docs/rules/CODE.md``) and
+  ``defaultConfiguration.level``.
+- results: ``ruleId``/``ruleIndex``, ``level``, ``message.text`` (with an embedded link
+  ``[text](id)`` to each related location), one physical location with a relative,
+  percent-encoded ``artifactLocation.uri`` (``uriBaseId: %SRCROOT%``, the current directory)
+  and a region with start and end line and column, ``relatedLocations`` for the other
+  locations of a cross-file finding, and ``partialFingerprints``: ``siLint/v1`` (the
+  line-independent identity of :mod:`si_lint.report.fingerprint`, shared with
+  ``--baseline``) and ``primaryLocationLineHash`` derived from it. Code scanning keys alerts
+  on ``primaryLocationLineHash`` and computes one from the source line when a result has
+  none, which would merge two findings on one line: si-lint sets it itself.
+- ``automationDetails.id`` when ``--automation-id`` is given (GitHub's ``category``).
 
 Output is deterministic: sorted keys, no timestamps, no absolute paths.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+import re
 from urllib.parse import quote
 
-from .. import __version__
+from .. import REPOSITORY_URL, __version__, rule_url
+from ..source import SourceCache, token_end  # noqa: F401  (token_end re-exported)
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT_KEY = "siLint/v1"
+LINE_HASH_KEY = "primaryLocationLineHash"
 URI_BASE = "%SRCROOT%"
+#: GitHub code scanning's limit on ``fullDescription.text``
+FULL_DESCRIPTION_MAX = 1024
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
-
-
-# --------------------------------------------------------------------------------------
-# source text helpers (shared with the GitHub format)
-
-
-class SourceCache:
-    """Lines of the reported files, read once (``None`` for a file that cannot be read)."""
-
-    def __init__(self) -> None:
-        self._lines: dict[str, list[str] | None] = {}
-
-    def lines(self, path: str) -> list[str] | None:
-        if path not in self._lines:
-            try:
-                with open(path, "rb") as fh:
-                    text = fh.read(6 * 1024 * 1024).decode("utf-8", "replace")
-                self._lines[path] = [ln.rstrip("\r") for ln in text.split("\n")]
-            except OSError:
-                self._lines[path] = None
-        return self._lines[path]
-
-    def line(self, path: str, line: int) -> str | None:
-        lines = self.lines(path)
-        if lines is None or not 1 <= line <= len(lines):
-            return None
-        return lines[line - 1]
-
-
-def token_end(src: str | None, col: int) -> int:
-    """The (exclusive, 1-based) end column of the YAML token that starts at ``col``:
-    a quoted scalar to its closing quote, a key to its ``:``, a plain scalar to the end of
-    the line (before a comment) or to the flow indicator that ends it."""
-    if src is None or not 1 <= col <= len(src):
-        return col + 1
-    i = col - 1
-    ch = src[i]
-    if ch in "\"'":
-        j = i + 1
-        while j < len(src):
-            if src[j] == ch:
-                if ch == "'" and j + 1 < len(src) and src[j + 1] == "'":
-                    j += 2
-                    continue
-                return j + 2
-            if ch == '"' and src[j] == "\\":
-                j += 1
-            j += 1
-        return len(src) + 1
-    if ch in "[{":  # a flow collection: to its matching bracket on this line
-        depth = 0
-        for j in range(i, len(src)):
-            if src[j] in "[{":
-                depth += 1
-            elif src[j] in "]}":
-                depth -= 1
-                if depth == 0:
-                    return j + 2
-        return len(src.rstrip()) + 1
-    if ch == "-" and (i + 1 == len(src) or src[i + 1] == " "):
-        return max(len(src.rstrip()) + 1, col + 1)
-    j = i
-    while j < len(src):
-        c = src[j]
-        if c == ":" and (j + 1 == len(src) or src[j + 1] in " \t"):
-            break
-        if c == "#" and j > i and src[j - 1] in " \t":
-            break
-        if c in ",]}" and _in_flow(src, i):
-            break
-        j += 1
-    end = len(src[:j].rstrip()) + 1
-    return max(end, col + 1)
-
-
-def _in_flow(src: str, upto: int) -> bool:
-    depth = 0
-    for c in src[:upto]:
-        if c in "[{":
-            depth += 1
-        elif c in "]}":
-            depth -= 1
-    return depth > 0
 
 
 def region_of(path: str, line: int, col: int, cache: SourceCache, end_line=None, end_col=None) -> dict:
@@ -116,29 +43,6 @@ def region_of(path: str, line: int, col: int, cache: SourceCache, end_line=None,
     if end_line is None or end_col is None or (end_line, end_col) <= (line, col):
         end_line, end_col = line, token_end(cache.line(path, line), col)
     return {"startLine": line, "startColumn": col, "endLine": int(end_line), "endColumn": int(end_col)}
-
-
-# --------------------------------------------------------------------------------------
-# fingerprints
-
-
-def fingerprints(findings, cache: SourceCache) -> list[str]:
-    """One stable fingerprint per finding (same order): sha256 over code, file, anchor
-    (JSON path, else the stripped source line) and the occurrence index of that triple."""
-    seen: dict[tuple, int] = {}
-    out = []
-    for f in findings:
-        if f.doc_path:
-            anchor = "path:" + f.doc_path
-        else:
-            src = cache.line(f.path, f.line)
-            anchor = "line:" + (src.strip() if src is not None else "")
-        key = (f.code, f.path, anchor)
-        index = seen.get(key, 0)
-        seen[key] = index + 1
-        raw = "\0".join((f.code, f.path, anchor, str(index)))
-        out.append(hashlib.sha256(raw.encode("utf-8")).hexdigest())
-    return out
 
 
 # --------------------------------------------------------------------------------------
@@ -151,13 +55,28 @@ def _reflow(text: str) -> str:
     return "\n\n".join(p for p in paragraphs if p)
 
 
+def shorten(text: str, limit: int = FULL_DESCRIPTION_MAX) -> str:
+    """``text`` within ``limit`` characters: whole when it fits, else cut at the last
+    sentence end (or word) that fits, with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    room = text[: limit - 2]
+    cut = max(room.rfind(". "), room.rfind(".\n"))
+    if cut >= limit // 2:
+        return room[: cut + 1] + " …"
+    cut = room.rfind(" ")
+    if cut <= 0:
+        cut = limit - 1
+    return room[:cut].rstrip() + "…"
+
+
 def _rule_descriptor(code: str, rule) -> dict:
     if rule is None:
         return {
             "id": code,
             "shortDescription": {"text": code},
             "fullDescription": {"text": code},
-            "help": {"text": code},
+            "help": {"text": code, "markdown": code},
             "defaultConfiguration": {"level": "error"},
         }
     summary = _reflow(rule.summary) or code
@@ -165,14 +84,15 @@ def _rule_descriptor(code: str, rule) -> dict:
     help_text = _reflow(rule.fix) or summary
     help_md = f"**{code}** ({rule.name}): {summary}\n\n{full}"
     if rule.fix:
-        help_md += f"\n\n**Fix:** {rule.fix}"
+        help_md += f"\n\n**Fix:** {_reflow(rule.fix)}"
     if rule.seed:
         help_md += f"\n\n*Seed:* {_reflow(rule.seed)}"
     desc = {
         "id": code,
-        "shortDescription": {"text": summary},
-        "fullDescription": {"text": full},
+        "shortDescription": {"text": shorten(summary)},
+        "fullDescription": {"text": shorten(full)},
         "help": {"text": help_text, "markdown": help_md},
+        "helpUri": rule_url(code),
         "defaultConfiguration": {"level": _LEVEL.get(rule.severity, "error")},
         "properties": {"severity": rule.severity, "tags": [code.rstrip("0123456789").lower()]},
     }
@@ -183,6 +103,10 @@ def _rule_descriptor(code: str, rule) -> dict:
     return desc
 
 
+# --------------------------------------------------------------------------------------
+# results
+
+
 def _uri(path: str) -> str:
     return quote(path.replace("\\", "/"), safe="/-._~")
 
@@ -191,16 +115,45 @@ def _physical(path: str, region: dict) -> dict:
     return {"artifactLocation": {"uri": _uri(path), "uriBaseId": URI_BASE}, "region": region}
 
 
-def render(result, **_options) -> str:
+_BRACKETS = re.compile(r"([\[\]\\])")
+
+
+def escape_message(text: str) -> str:
+    """Plain message text with ``[``, ``]`` and ``\\`` escaped, so that only si-lint's own
+    embedded links (``[text](id)``, SARIF §3.11.6) read as links."""
+    return _BRACKETS.sub(r"\\\1", text)
+
+
+def message_text(f) -> str:
+    """The message, with one embedded link per related location."""
+    text = escape_message(f.message)
+    if not f.related:
+        return text
+    links = []
+    for i, r in enumerate(f.related, start=1):
+        label = r.message or f"{r.path}:{r.line}:{r.column}"
+        links.append(f"[{escape_message(label)}]({i})")
+    return f"{text} (see {', '.join(links)})"
+
+
+def line_hash(fingerprint: str) -> str:
+    """``primaryLocationLineHash`` in the shape code scanning's upload action writes
+    (``<16 hex digits>:<n>``), derived from the line-independent fingerprint."""
+    return f"{fingerprint[:16]}:1"
+
+
+def render(result, automation_id: str | None = None, **_options) -> str:
     from ..catalogue import _code_key, rules
+    from .fingerprint import Fingerprinter
 
     catalogue = rules()
     findings = list(result.findings)
     codes = set(catalogue) | {f.code for f in findings}
     ordered = sorted(codes, key=_code_key)
     index = {code: i for i, code in enumerate(ordered)}
-    cache = SourceCache()
-    prints = fingerprints(findings, cache)
+    printer = Fingerprinter(result)
+    cache = printer.sources
+    prints = printer.fingerprints(findings)
 
     results = []
     for f, fp in zip(findings, prints):
@@ -212,16 +165,16 @@ def render(result, **_options) -> str:
             "ruleId": f.code,
             "ruleIndex": index[f.code],
             "level": _LEVEL.get(f.severity, "error"),
-            "message": {"text": f.message},
+            "message": {"text": message_text(f)},
             "locations": [loc],
-            "partialFingerprints": {FINGERPRINT_KEY: fp},
+            "partialFingerprints": {FINGERPRINT_KEY: fp, LINE_HASH_KEY: line_hash(fp)},
         }
         if f.related:
             res["relatedLocations"] = [
                 {
                     "id": i + 1,
                     "physicalLocation": _physical(r.path, region_of(r.path, r.line, r.column, cache)),
-                    "message": {"text": r.message or f"related location of {f.code}"},
+                    "message": {"text": escape_message(r.message or f"related location of {f.code}")},
                 }
                 for i, r in enumerate(f.related)
             ]
@@ -233,22 +186,21 @@ def render(result, **_options) -> str:
         res["properties"] = props
         results.append(res)
 
-    doc = {
-        "$schema": SCHEMA_URI,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "si-lint",
-                        "version": __version__,
-                        "semanticVersion": __version__,
-                        "rules": [_rule_descriptor(c, catalogue.get(c)) for c in ordered],
-                    }
-                },
-                "columnKind": "unicodeCodePoints",
-                "results": results,
+    run = {
+        "tool": {
+            "driver": {
+                "name": "si-lint",
+                "informationUri": REPOSITORY_URL,
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": [_rule_descriptor(c, catalogue.get(c)) for c in ordered],
             }
-        ],
+        },
+        "columnKind": "unicodeCodePoints",
+        "originalUriBaseIds": {URI_BASE: {"description": {"text": "the directory si-lint ran in"}}},
+        "results": results,
     }
+    if automation_id:
+        run["automationDetails"] = {"id": automation_id}
+    doc = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
     return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -1,6 +1,8 @@
 """`--format text`: ``path:line:col: CODE [severity] message``, the source line with a
-caret under the column, then ``help:`` and ``note:`` lines (SPEC §9). Colour is added
-with click styles, which click strips when the output is not a terminal."""
+caret under the column, then ``help:`` (marked ``[*]`` when ``--fix`` can apply the fix) and
+``note:`` lines (SPEC §9). Styles are click styles; the caller decides whether they reach
+the stream (``--color``, ``NO_COLOR``/``FORCE_COLOR``, a terminal). Control characters of
+the source and the messages (ESC, NUL, ...) are shown escaped, never sent to a terminal."""
 
 from __future__ import annotations
 
@@ -12,8 +14,6 @@ import click
 from . import summary_counts
 
 _COLOUR = {"error": "red", "warning": "yellow", "info": "blue"}
-
-
 #: control characters (C0 but tab, DEL, C1) and the bidirectional overrides: a source line,
 #: a message or a path that holds them is printed with them escaped (SPEC §9: never sent
 #: raw to the terminal — an ESC or OSC sequence in a scenario could rewrite the screen)
@@ -27,6 +27,9 @@ def printable(text: str) -> str:
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
+escape_controls = printable  # the name the rest of this module uses
+
+
 def _source_lines(path: str, cache: dict) -> list[str] | None:
     """The lines of a finding's file: only a regular file is read, and a symbolic link is
     not followed (a link that leaves the corpus is never read, so never printed)."""
@@ -38,35 +41,39 @@ def _source_lines(path: str, cache: dict) -> list[str] | None:
     return cache[path]
 
 
-def format_finding(f, cache: dict, verbose: bool = False) -> list[str]:
+def format_finding(f, cache: dict, verbose: bool = False, fixable: bool = False) -> list[str]:
     head = (
-        click.style(printable(f"{f.path}:{f.line}:{f.column}:"), bold=True)
+        click.style(f"{escape_controls(f.path)}:{f.line}:{f.column}:", bold=True)
         + " "
         + click.style(f.code, fg=_COLOUR.get(f.severity), bold=True)
-        + f" [{f.severity}] {printable(f.message)}"
+        + f" [{f.severity}] {escape_controls(f.message)}"
     )
     out = [head]
     lines = _source_lines(f.path, cache)
     if lines is not None and 1 <= f.line <= len(lines):
-        src = lines[f.line - 1].rstrip("\r")
-        if len(src) <= 400:
+        raw = lines[f.line - 1].rstrip("\r")
+        if len(raw) <= 400:
             gutter = str(f.line)
             pad = " " * len(gutter)
-            out.append(f" {gutter} | {printable(src)}")
-            before = printable(src[: max(f.column - 1, 0)])  # escapes widen the line
+            out.append(f" {gutter} | {escape_controls(raw)}")
+            before = escape_controls(raw[: max(f.column - 1, 0)])
             caret_pad = "".join("\t" if ch == "\t" else " " for ch in before)
             out.append(f" {pad} | {caret_pad}" + click.style("^", fg=_COLOUR.get(f.severity), bold=True))
     if f.help:
-        out.append(click.style("  help:", fg="cyan", bold=True) + f" {printable(f.help)}")
+        mark = " [*]" if fixable else ""
+        out.append(click.style("  help:", fg="cyan", bold=True) + f"{mark} {escape_controls(f.help)}")
     for r in f.related:
-        msg = f": {r.message}" if r.message else ""
-        out.append(click.style("  note:", bold=True) + printable(f" {r.path}:{r.line}:{r.column}{msg}"))
+        msg = f": {escape_controls(r.message)}" if r.message else ""
+        out.append(click.style("  note:", bold=True) + f" {escape_controls(r.path)}:{r.line}:{r.column}{msg}")
     if verbose and f.detail:
-        out.extend("  | " + line for line in f.detail.rstrip().split("\n"))
+        out.extend("  | " + escape_controls(line) for line in f.detail.rstrip().split("\n"))
     return out
 
 
-def render(result, verbose: bool = False, statistics: bool = False, **_options) -> str:
+def render(result, verbose: bool = False, statistics: bool = False, quiet: bool = False,
+           unsafe_fixes: bool = False, **_options) -> str:
+    from ..fix import fixable, is_safe
+
     cache: dict = {}
     lines: list[str] = []
     if statistics:
@@ -79,13 +86,24 @@ def render(result, verbose: bool = False, statistics: bool = False, **_options) 
             lines.append(f"{n:5d}  {code:<7} {name}")
     else:
         for f in result.findings:
-            lines.extend(format_finding(f, cache, verbose))
+            lines.extend(format_finding(f, cache, verbose, fixable(f, unsafe_fixes)))
             lines.append("")
+    if quiet:
+        return "\n".join(lines) + "\n" if lines else ""
     counts = summary_counts(result.findings)
     total = len(result.findings)
     if total:
         parts = [f"{counts['errors']} error(s)", f"{counts['warnings']} warning(s)", f"{counts['infos']} info(s)"]
         lines.append(f"Found {total} finding(s) in {result.files} file(s): " + ", ".join(parts) + ".")
+        safe = sum(1 for f in result.findings if fixable(f, unsafe_fixes))
+        hidden = 0 if unsafe_fixes else sum(1 for f in result.findings if fixable(f, True) and not is_safe(f))
+        flag = "--fix --unsafe-fixes" if unsafe_fixes else "--fix"
+        if safe and hidden:
+            lines.append(f"[*] {safe} fixable with {flag} ({hidden} more with --fix --unsafe-fixes).")
+        elif safe:
+            lines.append(f"[*] {safe} fixable with {flag}.")
+        elif hidden:
+            lines.append(f"{hidden} fix(es) available with --fix --unsafe-fixes.")
     else:
         lines.append(f"All checks passed ({result.files} file(s)).")
     if verbose and result.skipped:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .. import pipeline as engine
+from ..contract import enforce
 from ..corpus import Corpus, Document, discover, load_config, relpath_of
 from ..findings import Finding
 from ..pipeline import locate as _locate
@@ -317,7 +318,7 @@ class CorpusState:
         fresh: dict[str, list[Finding]] = {}
         for check in checks:
             try:
-                diags = list(check.func(corpus, self.ctx) or ())
+                diags = enforce(check, check.func(corpus, self.ctx))
             except Exception as exc:
                 diags = [_perfile.crash(check, exc, None)]
             for diag in diags:

@@ -1,0 +1,99 @@
+"""``--write-baseline FILE`` / ``--baseline FILE`` (SPEC §9): adopt si-lint on a corpus with
+known findings and be held to "no new ones".
+
+A baseline is a JSON file listing each finding's line-independent fingerprint (the one
+SARIF's ``partialFingerprints["siLint/v1"]`` carries, see :mod:`si_lint.report.fingerprint`)
+with its code, path and message for people reading it. ``--baseline`` drops the findings
+whose fingerprint is in the file and counts the entries that matched nothing (stale: the
+finding was fixed, or moved to another node)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from .errors import UsageError
+
+FORMAT = "si-lint-baseline"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class Applied:
+    findings: list  # what remains to report
+    matched: int  # findings the baseline hid
+    stale: int  # baseline entries that match no finding
+
+
+def render(result) -> str:
+    from .report.fingerprint import Fingerprinter
+
+    printer = Fingerprinter(result)
+    entries = []
+    for f, (code, path, doc, anchor, n), fp in zip(
+        result.findings, printer.identities(result.findings), printer.fingerprints(result.findings)
+    ):
+        entries.append({"fingerprint": fp, "code": code, "path": path, "document": doc,
+                        "node": anchor, "message": f.message})
+    entries.sort(key=lambda e: (e["path"], e["code"], e["document"], e["node"], e["fingerprint"]))
+    doc = {"format": FORMAT, "version": VERSION, "findings": entries}
+    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def load(path: str) -> list[tuple[str, str, str]]:
+    """The entries (fingerprint, code, path) of a baseline file (a usage error when it
+    cannot be used)."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(256 * 1024 * 1024)
+    except OSError as exc:
+        raise UsageError(f"--baseline {path}: cannot read it: {exc.strerror or type(exc).__name__}") from None
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise UsageError(f"--baseline {path}: not a si-lint baseline (invalid JSON: {exc})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("findings"), list):
+        raise UsageError(f"--baseline {path}: not a si-lint baseline (write one with --write-baseline)")
+    if doc.get("version") != VERSION:
+        raise UsageError(f"--baseline {path}: baseline version {doc.get('version')!r} is not {VERSION}")
+    out = []
+    for entry in doc["findings"]:
+        fp = entry.get("fingerprint") if isinstance(entry, dict) else None
+        if not isinstance(fp, str):
+            raise UsageError(f"--baseline {path}: an entry without a fingerprint")
+        out.append((fp, str(entry.get("code", "")), str(entry.get("path", ""))))
+    return out
+
+
+def apply(result, entries: list[tuple[str, str, str]]) -> Applied:
+    """Hide the findings of ``result`` that the baseline lists (a multiset: a baseline entry
+    hides one finding). An entry is stale when it matches no finding although its file was
+    checked and its code is enabled (a run on some files only leaves the others' entries
+    alone)."""
+    from collections import Counter
+
+    from .report.fingerprint import Fingerprinter
+
+    printer = Fingerprinter(result)
+    left = Counter(fp for fp, _code, _path in entries)
+    keep = []
+    matched = 0
+    for f, fp in zip(result.findings, printer.fingerprints(result.findings)):
+        if left[fp] > 0:
+            left[fp] -= 1
+            matched += 1
+        else:
+            keep.append(f)
+    checked = {printer.rel(p) for p in (getattr(result, "reported", None) or ())}
+    config = getattr(result, "config", None)
+    stale = 0
+    for fp, code, path in entries:
+        if left[fp] <= 0:
+            continue
+        if checked and path not in checked:
+            continue
+        if config is not None and code and not config.enabled(code):
+            continue
+        left[fp] -= 1
+        stale += 1
+    return Applied(keep, matched, stale)

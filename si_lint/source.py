@@ -1,0 +1,109 @@
+"""Source text of reported files and token ends (shared by the reports and ``--fix``).
+
+:class:`SourceCache` reads each reported file once; :func:`token_end` finds where the YAML
+token that starts at a column ends (for end positions in SARIF, GitHub and JSON)."""
+
+from __future__ import annotations
+
+
+import os
+import stat
+
+#: at most this much of a reported file is read for source lines
+MAX_SOURCE = 6 * 1024 * 1024
+
+
+def read_source(path: str) -> bytes | None:
+    """The first bytes of a regular file (None for anything else: a FIFO, a device, a
+    directory or an unreadable path is never opened, so a report never blocks)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as fh:
+            return fh.read(MAX_SOURCE)
+    except (OSError, ValueError):
+        return None
+
+
+class SourceCache:
+    """Lines of the reported files, read once (``None`` for a file that cannot be read)."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, list[str] | None] = {}
+
+    def lines(self, path: str) -> list[str] | None:
+        if path not in self._lines:
+            raw = read_source(path)
+            if raw is None:
+                self._lines[path] = None
+            else:
+                text = raw.decode("utf-8", "replace")
+                self._lines[path] = [ln.rstrip("\r") for ln in text.split("\n")]
+        return self._lines[path]
+
+    def line(self, path: str, line: int) -> str | None:
+        lines = self.lines(path)
+        if lines is None or not 1 <= line <= len(lines):
+            return None
+        return lines[line - 1]
+
+
+def token_end(src: str | None, col: int) -> int:
+    """The (exclusive, 1-based) end column of the YAML token that starts at ``col``:
+    a quoted scalar to its closing quote, a key to its ``:``, a plain scalar to the end of
+    the line (before a comment) or to the flow indicator that ends it."""
+    if src is None or not 1 <= col <= len(src):
+        return col + 1
+    i = col - 1
+    ch = src[i]
+    if ch in "\"'":
+        j = i + 1
+        while j < len(src):
+            if src[j] == ch:
+                if ch == "'" and j + 1 < len(src) and src[j + 1] == "'":
+                    j += 2
+                    continue
+                return j + 2
+            if ch == '"' and src[j] == "\\":
+                j += 1
+            j += 1
+        return len(src) + 1
+    if ch in "[{":  # a flow collection: to its matching bracket on this line
+        depth = 0
+        for j in range(i, len(src)):
+            if src[j] in "[{":
+                depth += 1
+            elif src[j] in "]}":
+                depth -= 1
+                if depth == 0:
+                    return j + 2
+        return len(src.rstrip()) + 1
+    if ch == "-" and (i + 1 == len(src) or src[i + 1] == " "):
+        return max(len(src.rstrip()) + 1, col + 1)
+    j = i
+    while j < len(src):
+        c = src[j]
+        if c == ":" and (j + 1 == len(src) or src[j + 1] in " \t"):
+            break
+        if c == "#" and j > i and src[j - 1] in " \t":
+            break
+        if c in ",]}" and _in_flow(src, i):
+            break
+        j += 1
+    end = len(src[:j].rstrip()) + 1
+    return max(end, col + 1)
+
+
+def _in_flow(src: str, upto: int) -> bool:
+    depth = 0
+    for c in src[:upto]:
+        if c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+    return depth > 0
+
+
+def end_of(path: str, line: int, col: int, cache: SourceCache) -> tuple[int, int]:
+    """(end line, exclusive end column) of the token at ``path:line:col``."""
+    return line, token_end(cache.line(path, line), col)

@@ -1,0 +1,82 @@
+"""Distribution (issue 14): the licence, the wheel's metadata, the version the README's
+pre-commit snippet names, the GitHub Action and the pre-commit hooks file."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from conftest import REPO
+from si_lint import REPOSITORY_URL, __version__
+
+
+def _yaml(path):
+    from si_lint.loader import load_bytes
+
+    loaded = load_bytes(path.read_bytes())
+    assert not loaded.findings, loaded.findings
+    return loaded.data
+
+
+def test_licence_is_apache_2():
+    text = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert "Apache License" in text and "Version 2.0, January 2004" in text
+    assert "TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION" in text
+
+
+def test_version_and_the_readme_rev_agree():
+    assert __version__ == "0.2.0"
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    integration = (REPO / "docs" / "integration.md").read_text(encoding="utf-8")
+    assert f"rev: v{__version__}" in readme and f"rev: v{__version__}" in integration
+    assert "v0.1.0" not in readme and "v0.1.0" not in integration
+
+
+def test_wheel_metadata(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path), str(REPO)],
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        pytest.skip(f"cannot build the wheel here (pip wheel needs hatchling from the index): {proc.stderr[-300:]}")
+    (wheel,) = tmp_path.glob("si_lint-*.whl")
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        meta = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode("utf-8")
+    assert f"Version: {__version__}" in meta
+    assert "License-Expression: Apache-2.0" in meta
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    classifiers = [line for line in meta.splitlines() if line.startswith("Classifier: ")]
+    assert "Classifier: Programming Language :: Python :: 3.11" in classifiers
+    assert "Classifier: Topic :: Software Development :: Quality Assurance" in classifiers
+    urls = [line for line in meta.splitlines() if line.startswith("Project-URL: ")]
+    assert f"Project-URL: Repository, {REPOSITORY_URL}" in urls and len(urls) >= 4
+    assert "si_lint/_data/rules/SI105.yaml" in names
+
+
+def test_github_action_is_a_composite_that_uploads_sarif():
+    action = _yaml(REPO / "action.yml")
+    assert action["runs"]["using"] == "composite"
+    steps = action["runs"]["steps"]
+    uses = [s.get("uses", "") for s in steps]
+    assert any(u.startswith("actions/setup-python@") for u in uses)
+    assert any(u.startswith("github/codeql-action/upload-sarif@") for u in uses)
+    runs = " ".join(s.get("run", "") for s in steps)
+    assert "--format sarif" in runs and "--automation-id" in runs and '"${GITHUB_ACTION_PATH}"' in runs
+    assert all(s.get("shell") == "bash" for s in steps if "run" in s)
+    assert set(action["inputs"]) >= {"paths", "args", "sarif-file", "category", "upload", "fail-on"}
+    # the flags the action passes exist
+    from conftest import run_cli
+
+    code, out, _ = run_cli(["check", "--help"], REPO)
+    for flag in ("--format", "--output", "--automation-id", "--exit-zero", "--fail-on"):
+        assert flag in out
+
+
+def test_pre_commit_hooks_file():
+    hooks = {h["id"]: h for h in _yaml(REPO / ".pre-commit-hooks.yaml")}
+    assert set(hooks) == {"si-lint", "si-lint-corpus"}
+    assert hooks["si-lint"]["types_or"] == ["yaml", "json"] and "files" not in hooks["si-lint"]
+    assert hooks["si-lint-corpus"]["pass_filenames"] is False and hooks["si-lint-corpus"]["always_run"] is True
+    assert all(h["entry"] == "si-lint check" and h["language"] == "python" for h in hooks.values())
