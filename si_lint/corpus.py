@@ -293,9 +293,19 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None 
         raise ConfigError(f"{where}: `profile` must be \"builtin\", \"builtin:oasisctl\" "
                           "or a directory")
     if profile not in ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl"):
+        from .limits import MAX_SETTING_CHARS
+
+        shown = profile if len(profile) <= 80 else profile[:77] + "..."
+        if len(profile) > MAX_SETTING_CHARS or "\0" in profile:
+            raise ConfigError(f"{where}: `profile` {shown!r} is not a usable directory name")
         pdir = root / profile
-        if not (pdir / "registry.yaml").is_file():
-            raise ConfigError(f"{where}: profile directory {profile!r} has no registry.yaml")
+        try:
+            ok = (pdir / "registry.yaml").is_file()
+        except (OSError, ValueError) as exc:  # a name too long for the file system
+            raise ConfigError(f"{where}: profile directory {shown!r} cannot be used: "
+                              f"{getattr(exc, 'strerror', None) or exc}") from exc
+        if not ok:
+            raise ConfigError(f"{where}: profile directory {shown!r} has no registry.yaml")
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict) or not all(
         isinstance(v, list) and all(isinstance(c, str) for c in v) for v in pfi.values()
@@ -343,6 +353,10 @@ class Document:
     index: int = 0
     #: how many (non-empty) documents the file holds
     ndocs: int = 1
+    #: shared by the documents of one file: positions of all of them once the file had to
+    #: be read again (a cross-file finding into one document reads the file once, not once
+    #: per document)
+    siblings: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def multi(self) -> bool:
@@ -368,19 +382,17 @@ class Document:
         if self._pos is None and self.pos_blob is not None:
             self._pos = PosMap.from_blob(self.pos_blob)
         if self._pos is None:
-            from .loader import load_bytes
+            shared = self.siblings if self.siblings is not None else {}
+            if not shared:  # read (or tried) once for every document of the file
+                from .fsutil import read_regular
+                from .loader import MAX_BYTES, load_bytes
 
-            from .fsutil import read_regular
-            from .loader import MAX_BYTES
-
-            self._pos = PosMap()
-            raw, _why = read_regular(self.abspath, MAX_BYTES)  # regular files only
-            if raw is None:
-                return self._pos
-            loaded = load_bytes(raw)
-            for d in loaded.documents:
-                if d.index == self.index:
-                    self._pos = d.pos
+                shared[None] = PosMap()
+                raw, _why = read_regular(self.abspath, MAX_BYTES)  # regular files only
+                if raw is not None:
+                    for d in load_bytes(raw).documents:
+                        shared[d.index] = d.pos
+            self._pos = shared.get(self.index) or shared[None]
         return self._pos
 
     @pos.setter
@@ -495,6 +507,14 @@ def _ignored(specs: list, abspath: str, is_dir: bool) -> bool:
     return decision
 
 
+def _utf8_name(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
 def inside(path: str, root: str) -> bool:
     """``path`` is ``root`` or under it (both absolute, normalised)."""
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
@@ -581,6 +601,13 @@ def discover(root: Path, config: Config, cwd: Path, *, recursive: bool = True) -
         for entry in entries:
             name = entry.name
             path = entry.path
+            if not name.isascii() and not _utf8_name(name):
+                # an undecodable name (os.fsdecode's surrogate escapes) is reported under
+                # a printable form of it, never read: no report could print the name
+                shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+                if entry.is_dir(follow_symlinks=False) or config.included(rel_to_root(shown)):
+                    sel.problems.append((Path(shown), "its name is not UTF-8; not read"))
+                continue
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError as exc:
@@ -621,6 +648,8 @@ def named_file_check(path: Path, config: Config) -> str | None:
     the configuration excludes it (pre-commit passes every staged file), or it is a
     symbolic link that leaves the corpus root or leads to something other than a file."""
     abspath = os.path.abspath(path)
+    if not abspath.isascii() and not _utf8_name(abspath):
+        return "its name is not UTF-8; not read"
     cfg_root = os.path.abspath(config.root)
     if inside(abspath, cfg_root):
         rel = abspath[len(cfg_root):].lstrip(os.sep).replace(os.sep, "/")

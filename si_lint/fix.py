@@ -744,18 +744,21 @@ def fix_files(result, *, write: bool, diff_stream=None) -> FixReport:
     """Rewrite (or, with ``write=False``, only diff) every file that has findings with fixes."""
     import os
 
-    from .fsutil import atomic_write
+    from .fsutil import ReadOnlyFile, atomic_write, read_regular
+    from .limits import MAX_BYTES
 
     report = FixReport()
     corpus = getattr(result, "corpus", None)
     for relpath, items in sorted(plan(result.findings).items()):
         doc = corpus.doc(relpath) if corpus is not None else None
         abspath = doc.abspath if doc is not None else os.path.abspath(relpath)
+        raw, why = read_regular(abspath, MAX_BYTES)  # regular files only, bounded
+        if raw is None or len(raw) > MAX_BYTES:
+            report.skipped.append((relpath, f"cannot read it ({why or 'over the size limit'})"))
+            continue
         try:
-            with open(abspath, "rb") as fh:
-                raw = fh.read()
             text = raw.decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+        except UnicodeDecodeError as exc:
             report.skipped.append((relpath, f"cannot read it ({type(exc).__name__})"))
             continue
         fixes: dict = {}
@@ -784,7 +787,13 @@ def fix_files(result, *, write: bool, diff_stream=None) -> FixReport:
                 diff_stream.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
         if write:
             try:
-                atomic_write(abspath, new.encode("utf-8"))
+                # through a symbolic link to its target (discovery only keeps links that
+                # stay inside the root), keeping the mode and hard links; a read-only file is
+                # refused and its findings stay reported
+                atomic_write(abspath, new.encode("utf-8"), follow_symlinks=True)
+            except ReadOnlyFile:
+                report.skipped.append((relpath, "the file is read-only; its findings stay reported"))
+                continue
             except OSError as exc:
                 report.skipped.append((relpath, f"cannot write it ({exc.strerror or type(exc).__name__})"))
                 continue

@@ -19,6 +19,8 @@ MAX_BYTES = 5 * 1024 * 1024
 MAX_JSONL_BYTES = 64 * 1024 * 1024
 #: the deepest nesting of mappings and lists
 MAX_DEPTH = 64
+#: the most nodes (scalars, mappings, lists; aliases count what they expand to) in one file
+MAX_NODES = 50_000
 #: the most nodes aliases may expand to (a "billion laughs" file)
 MAX_ALIAS_NODES = 10_000
 #: the most digits of an integer literal (Python's own default for int/str conversion);
@@ -76,3 +78,12 @@ def parse_json(text: str | bytes, limit: int = MAX_BYTES) -> tuple[Any, str | No
     if depth_of(data) > MAX_DEPTH:
         return None, f"nesting deeper than {MAX_DEPTH} levels; not read"
     return data, None
+
+
+def to_float(value) -> float:
+    """``float(value)`` for a number of any size: an integer beyond the float range is
+    ±inf instead of an OverflowError (issue 11 item 6: integers are values, not crashes)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return float("inf") if value > 0 else float("-inf")

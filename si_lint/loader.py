@@ -19,7 +19,7 @@ from typing import Any
 
 from .findings import Diag
 
-from .limits import MAX_ALIAS_NODES, MAX_BYTES, MAX_DEPTH  # noqa: F401  (one limits module)
+from .limits import MAX_ALIAS_NODES, MAX_BYTES, MAX_DEPTH, MAX_INT_DIGITS, MAX_NODES  # noqa: F401
 
 CODES = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007", "SI008")
 
@@ -62,8 +62,35 @@ _intern = sys.intern
 _INTERN_MAX = 40
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encodable(text: str) -> tuple[str, bool]:
+    """``text`` with its lone surrogates (from ``\\ud800``-style escapes, which no UTF-8
+    file can hold) replaced by U+FFFD, and whether there were any; an escaped surrogate
+    *pair* becomes the one character it encodes. Every string the loader returns is
+    encodable, so no report can fail on it (issue 11 item 5)."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text, False
+    out = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return out, out.count("\ufffd") > text.count("\ufffd")  # a pair alone: no finding
+
+
+class HugeInt(ValueError):
+    """An integer literal longer than ``limits.MAX_INT_DIGITS`` digits."""
+
+
+def _int(text: str, base: int) -> int:
+    digits = len(text.lstrip("+-"))
+    # the decimal digits of the value: a base-8/16 literal has more than its length
+    if base == 10 and digits > MAX_INT_DIGITS or base != 10 and digits * {8: 0.904, 16: 1.205}[base] > MAX_INT_DIGITS:
+        raise HugeInt(text)
+    return int(text, base)
+
+
 def resolve_plain(text: str) -> Any:
-    """Resolve an untagged plain scalar with the YAML 1.2 core schema."""
+    """Resolve an untagged plain scalar with the YAML 1.2 core schema. An integer of more
+    than ``MAX_INT_DIGITS`` digits stays its text (the loader reports it: SI005)."""
     if not text:
         return None
     if text[0] not in _MAYBE_SPECIAL:
@@ -74,12 +101,15 @@ def resolve_plain(text: str) -> Any:
         return True
     if text in _FALSE:
         return False
-    if _INT10.match(text):
-        return int(text)
-    if _INT8.match(text):
-        return int(text[2:], 8)
-    if _INT16.match(text):
-        return int(text[2:], 16)
+    try:
+        if _INT10.match(text):
+            return _int(text, 10)
+        if _INT8.match(text):
+            return _int(text[2:], 8)
+        if _INT16.match(text):
+            return _int(text[2:], 16)
+    except HugeInt:
+        return text
     if _FLOAT.match(text):
         return float(text)
     if _INF.match(text):
@@ -87,6 +117,17 @@ def resolve_plain(text: str) -> Any:
     if _NAN.match(text):
         return math.nan
     return text
+
+
+#: the shortest literal that can be over the digit limit (a hex one: 1.2 digits a character)
+_HUGE_MIN = int(MAX_INT_DIGITS / 1.205)
+
+
+def _is_int(text: str) -> bool:
+    return bool(_INT10.match(text) or _INT8.match(text) or _INT16.match(text))
+
+
+_GLUED_HEADER = re.compile(r"[|>][0-9+-]*#")
 
 
 class PosMap:
@@ -361,6 +402,8 @@ class _Builder:
         self._next = parser.get_event
         self.quiet_spans: list = []
         self._root_empty = False
+        self._flow = 0  # depth of flow collections
+        self._end_explicit = True  # the last document ended with `...`
 
     def build(self) -> Loaded:
         from ruamel.yaml import events as E
@@ -374,6 +417,12 @@ class _Builder:
             if ev is None or isinstance(ev, E.StreamEndEvent):
                 break
             # DocumentStart: anchors and positions are per document
+            if index and not self._end_explicit and self._line(ev.start_mark.line).startswith("%"):
+                # a directive after a document needs `...` first (9HCY, EB22, RHX7, MUS6)
+                return Loaded(failed=True, findings=self.findings + [Diag(
+                    "SI001", (), "invalid YAML: a directive after a document needs the document "
+                    "end marker `...` before it", line=ev.start_mark.line + 1, col=1,
+                    help="add a line `...` before the directive")])
             starts.append(ev.start_mark.line)
             self.kpos, self.vpos, self.anchors = {}, {}, {}
             first = len(self.findings)
@@ -446,22 +495,75 @@ class _Builder:
         if "si-lint:" in ev.value:
             self.quiet_spans.append((_mark(ev.start_mark), _mark(ev.end_mark)))
 
+    def _encodable(self, ev) -> str:
+        value, changed = encodable(ev.value)
+        if changed:
+            line, col = _mark(ev.start_mark)
+            self.findings.append(Diag(
+                "SI006", (), "string holds a lone surrogate (an escape such as `\\ud800`), which "
+                "is not a character and cannot be written as UTF-8; read as U+FFFD",
+                line=line, col=col, help="remove the escape, or write the character it stands for"))
+        return value
+
+    def _huge(self, ev, text: str) -> None:
+        line, col = _mark(ev.start_mark)
+        self.findings.append(Diag(
+            "SI005", (), f"integer literal of {len(text):,} characters is over the "
+            f"{MAX_INT_DIGITS:,}-digit safety limit; read as a string", line=line, col=col,
+            help="no scenario value needs an integer this long"))
+
+    def _line(self, n: int) -> str:
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        return self._lines[n] if 0 <= n < len(self._lines) else ""
+
+    def _glued(self, mark) -> None:
+        """A comment must be separated from what precedes it by white space: ``"a"#x``,
+        ``]#x``, ``[a,#x]`` are invalid YAML that libyaml reads as a comment (the YAML
+        test suite's SU5Z, 9JBA, CVW2). SI001 at the ``#``."""
+        rest = self._line(mark.line)[mark.column:]
+        if rest[:1] == "#" or rest[:2] == ",#":
+            col = mark.column + rest.index("#") + 1
+            raise _Abort(Diag("SI001", (), "invalid YAML: a comment needs white space before its `#`",
+                              line=mark.line + 1, col=col, help="put a space before `#`"))
+
     def _scalar(self, ev) -> Any:
         kind = self._tag_kind(ev)
         value = ev.value
+        style = ev.style
+        if style:
+            if style == '"' or style == "'":
+                self._glued(ev.end_mark)
+            elif style == "|" or style == ">":  # the header: `>#x` is invalid (X4QW)
+                header = self._line(ev.start_mark.line)[ev.start_mark.column:]
+                if _GLUED_HEADER.match(header):
+                    raise _Abort(Diag("SI001", (), "invalid YAML: a comment needs white space "
+                                      "before its `#`", line=ev.start_mark.line + 1,
+                                      col=ev.start_mark.column + header.index("#") + 1))
+        elif self._flow:
+            self._glued(ev.end_mark)
+        if not value.isascii():
+            value = self._encodable(ev)
         if "si-lint:" in value:
             self._note_span(ev)
         if "---" in value and ev.start_mark.line != ev.end_mark.line:
             self._split_lines(ev)
         plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
         if kind is None:
-            value = resolve_plain(value) if plain else value
+            if plain:
+                text = value
+                value = resolve_plain(value)
+                if value is text and len(text) > _HUGE_MIN and _is_int(text):
+                    self._huge(ev, text)
             if type(value) is str and len(value) <= _INTERN_MAX:
                 value = _intern(value)
             return value
         if kind == "str":
             return value
         resolved = resolve_plain(value)
+        if resolved is value and len(value) > _HUGE_MIN and _is_int(value):
+            self._huge(ev, value)
+            return value
         expected = {
             "int": int,
             "float": (float, int),
@@ -499,10 +601,14 @@ class _Builder:
             ev = nxt()
             cls = type(ev)
             if cls is E.DocumentEndEvent:
+                self._end_explicit = bool(getattr(ev, "explicit", True))
                 return root[0]
             if cls is E.MappingEndEvent or cls is E.SequenceEndEvent:
                 frame = stack.pop()
                 depth -= 1
+                if frame[6]:
+                    self._flow -= 1
+                    self._glued(ev.end_mark)
                 if frame[4] is not None:
                     self.anchors[frame[4]] = (frame[0], self.total - frame[5])
                 continue
@@ -538,6 +644,11 @@ class _Builder:
             start = ev.start_mark
             self.vpos[path] = (start.line + 1, start.column + 1)
             self.total += 1
+            if self.total > MAX_NODES:
+                line, col = _mark(start)
+                raise _Abort(Diag(
+                    "SI005", (), f"more than {MAX_NODES:,} nodes (values, keys, list items) in one "
+                    "file; not read", line=line, col=col, help="split the file; scenario documents are small"))
             if cls is E.ScalarEvent:
                 value = self._scalar(ev)
                 setter(slot, value)
@@ -575,7 +686,10 @@ class _Builder:
                     raise _Abort(_too_deep(start))
                 container = {} if is_map else []
                 setter(slot, container)
-                stack.append([container, path, is_map, None, ev.anchor, self.total - 1])
+                flow = bool(getattr(ev, "flow_style", False))
+                if flow:
+                    self._flow += 1
+                stack.append([container, path, is_map, None, ev.anchor, self.total - 1, flow])
 
     def _key(self, ev, frame, E) -> None:
         cls = type(ev)
@@ -583,7 +697,10 @@ class _Builder:
         if cls is E.ScalarEvent:
             self._tag_kind(ev)
             self._note_span(ev)
-            key = _intern(ev.value)
+            key = _intern(ev.value if ev.value.isascii() else self._encodable(ev))
+            if ev.anchor:  # an anchor on a key (`&a a: b`) names the key's scalar
+                plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
+                self.anchors[ev.anchor] = (resolve_plain(key) if plain else key, 1)
         elif cls is E.AliasEvent:
             val = self.anchors.get(ev.anchor, (None, 1))[0]
             if isinstance(val, (str, int, float, bool)) or val is None:

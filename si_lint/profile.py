@@ -88,6 +88,19 @@ def constants_problems(registry: Any) -> list[tuple[tuple, str]]:
     return out
 
 
+def _primitive_view(p: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A registry entry as checks read it: ``params`` is always a list of mappings with a
+    string ``name`` (a registry of another shape is reported by its schema, SI003; every
+    check then sees the part that has the right shape, never a crash — issue 11 item 10)."""
+    params = p.get("params")
+    if params is None or (isinstance(params, list)
+                          and all(isinstance(x, Mapping) and isinstance(x.get("name"), str) for x in params)):
+        return p
+    good = [x for x in params if isinstance(x, Mapping) and isinstance(x.get("name"), str)] \
+        if isinstance(params, list) else []
+    return {**p, "params": good}
+
+
 @dataclass(frozen=True)
 class Profile:
     registry: Mapping[str, Any]
@@ -109,7 +122,7 @@ class Profile:
         out: dict[str, Mapping[str, Any]] = {}
         for p in self._list("primitives"):
             if isinstance(p, Mapping) and isinstance(p.get("name"), str):
-                out.setdefault(p["name"], p)
+                out.setdefault(p["name"], _primitive_view(p))
         return out
 
     @property

@@ -146,21 +146,44 @@ def test_nul_byte_is_a_parse_error():
     assert [d.code for d in loaded.findings] == ["SI001"]
 
 
-@pytest.mark.skipif(not CASES, reason="yaml-test-suite not present beside the checkout")
-def test_yaml_test_suite_never_crashes():
-    """Every input of the YAML test suite gives data or located findings, never an exception;
-    every case marked invalid that libyaml and ruamel both refuse is SI001."""
-    accepted_invalid = []
-    for case in CASES:
-        raw = (SUITE / case / "in.yaml").read_bytes()
-        loaded = load_bytes(raw)
+SUITE_CASES = sorted(p.parent for p in SUITE.rglob("in.yaml")) if SUITE.is_dir() else []
+
+
+def test_yaml_test_suite_never_crashes_catches_invalid_and_reads_valid():
+    """Every input of the YAML test suite (cases and their numbered sub-cases) gives data or
+    located findings, never an exception; at least 82 of the 94 invalid inputs are SI001
+    (libyaml accepts some: the loader's own checks catch glued comments, directives after an
+    unterminated document, `>#` headers), and at most 28 of the 308 valid ones are refused
+    (issue 11 item 12)."""
+    if not SUITE_CASES:
+        pytest.skip("../shared is absent: the yaml-test-suite is not beside the checkout")
+    caught, invalid, refused, valid = 0, 0, [], 0
+    for case in SUITE_CASES:
+        loaded = load_bytes((case / "in.yaml").read_bytes())
         for d in loaded.findings:
             assert d.line >= 1 and d.col >= 1, (case, d)
-        invalid = (SUITE / case / "error").exists()
-        if invalid and not any(d.code == "SI001" for d in loaded.findings):
-            accepted_invalid.append(case)
-    # parsers are lenient on a few invalid cases; make sure that set does not grow silently
-    assert len(accepted_invalid) <= 16, accepted_invalid
+        failed = any(d.code == "SI001" for d in loaded.findings)
+        if (case / "error").exists():
+            invalid += 1
+            caught += failed
+        else:
+            valid += 1
+            if failed:
+                refused.append(case.name)
+    assert (invalid, valid) == (94, 308)
+    assert caught >= 82, caught
+    assert len(refused) <= 28, refused
+
+
+def test_comments_glued_to_a_node_and_directives_after_a_document_are_si001():
+    for text, line, col in (('key: "value"# c\n', 1, 13), ("[ a, b, c, ]#c\n", 1, 13),
+                            ("[ a, b,#c\n]\n", 1, 8), ("block: ># c\n  x\n", 1, 9),
+                            ("---\na: 1\n%YAML 1.2\n---\nb\n", 3, 1)):
+        loaded = load_bytes(text.encode())
+        assert [(d.code, d.line, d.col) for d in loaded.findings] == [("SI001", line, col)], text
+    for ok in ('key: "value" # c\n', "[a, b] # c\n", "a: b#c\n", "---\na: 1\n...\n%YAML 1.2\n---\nb\n",
+               "x: |\n  #not a comment\n", "[a, b,\n# c\n]\n"):
+        assert not [d for d in load_bytes(ok.encode()).findings if d.code == "SI001"], ok
 
 
 @settings(max_examples=300, deadline=None)

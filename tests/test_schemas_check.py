@@ -120,7 +120,9 @@ expect:
 
 
 def test_eio_input_expectations_are_eio401_when_the_dry_run_can_run(tmp_path):
-    seed = (REPO.parent / "shared" / "seeds" / "eio.context.criteria.yaml").read_text(encoding="utf-8")
+    from conftest import need_shared
+
+    seed = need_shared(REPO.parent / "shared" / "seeds" / "eio.context.criteria.yaml").read_text(encoding="utf-8")
     write_files(tmp_path, {
         "eio/eio.context.criteria.yaml": seed,
         "eio/inputs/a.yaml": EIO_INPUT_BAD_EXPECT.format(module="eio.context.criteria"),

@@ -241,3 +241,37 @@ def test_findings_as_plain_data_round_trip():
                 {**finding_to_data(f), "fix": [["run", ["x"], 1]]}):
         with pytest.raises((ValueError, TypeError)):
             finding_from_data(bad)
+
+
+def test_named_files_subset_per_document(tmp_path):
+    """pre-commit names some files: cross-file checks see the whole corpus, findings are
+    reported for the named files only — in the document of the named file they are in."""
+    scenario = "id: infra.capability.xx.{sid}\nclassification: capability\nscoring: {{type: binary}}\n"
+    write_files(tmp_path, {
+        "a.yaml": scenario.format(sid="one-001"),
+        "b.yaml": "# two scenarios\n---\n" + scenario.format(sid="two-001") + "---\n"
+                  + scenario.format(sid="one-001"),
+    })
+    _, got = check(tmp_path, "--select", "SI301", "b.yaml")
+    assert [(d["path"], d["line"], d["column"], d.get("document"), d["related"]) for d in got] == [
+        ("b.yaml", 7, 5, 1, [{"path": "a.yaml", "line": 1, "column": 5, "message": "first defined here"}])]
+    _, got = check(tmp_path, "--select", "SI301", "a.yaml")
+    assert got == []
+
+
+def test_a_file_of_many_documents_is_read_again_once_not_once_per_document(tmp_path, monkeypatch):
+    """Without a cache, positions of a document a cross-file finding points into are read
+    again from its file — once for all the file's documents (it was once per document:
+    quadratic, minutes for a file of 1,000 scenarios)."""
+    import si_lint.loader as loader
+
+    scenario = "---\nid: infra.capability.xx.s{n}-001\nclassification: capability\nscoring: {{type: binary}}\n"
+    write_files(tmp_path, {"many.yaml": "".join(scenario.format(n=n) for n in range(60))})
+    calls = []
+    real = loader.load_bytes
+    mine = b"---\nid: infra.capability.xx.s0-001"
+    monkeypatch.setattr(loader, "load_bytes",
+                        lambda raw: (raw.startswith(mine) and calls.append(1)) or real(raw))
+    _, got = check(tmp_path, "--select", "SI306")
+    assert [(d["line"], d["document"]) for d in got] == [(4 * n + 2, n) for n in range(60)]
+    assert len(calls) <= 2

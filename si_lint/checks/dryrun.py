@@ -38,6 +38,8 @@ Everything runs in path order; nothing depends on file order or the hash seed.
 
 from __future__ import annotations
 
+from si_lint.limits import to_float
+
 import hashlib
 from dataclasses import dataclass, field
 from collections.abc import Mapping
@@ -87,7 +89,7 @@ class _Plan:
 def _num(v: Any) -> float | None:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
-    return float(v)
+    return to_float(v)
 
 
 def _when_summary(when: Any, depth: int = 0) -> str:

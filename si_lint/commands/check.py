@@ -55,7 +55,7 @@ def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, 
     cross-file checks always see the whole corpus under the corpus root."""
     from ..corpus import ConfigError
     from ..pipeline import Options, UsageError, run
-    from ..report import render
+    from ..report import needs_corpus, render
 
     if fmt is None:
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
@@ -73,7 +73,7 @@ def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, 
         trust_implementations=trust_implementations,
         verbose=verbose,
         use_cache=not no_cache,
-        reuse_run=fmt in ("text", "json", "sarif", "github") and not (fix or diff),
+        reuse_run=not needs_corpus(fmt) and not (fix or diff),
         cache_dir=cache_dir,
         jobs=jobs,
         profile=profile,
@@ -103,7 +103,11 @@ def command(paths, fmt, output, select, ignore, fail_on, exit_zero, statistics, 
     if output:
         from ..fsutil import atomic_write
 
-        atomic_write(output, text.encode("utf-8"))
+        try:
+            atomic_write(output, text.encode("utf-8"))
+        except OSError as exc:  # a missing directory, a read-only file: a usage error
+            click.echo(f"si-lint: cannot write {output}: {exc.strerror or type(exc).__name__}", err=True)
+            sys.exit(2)
     else:
         click.echo(text, nl=False, color=None if fmt == "text" else False)
     if exit_zero:

@@ -17,6 +17,8 @@ or ``{"error": "..."}`` when the input cannot be evaluated.
 
 from __future__ import annotations
 
+from si_lint.limits import to_float
+
 import hashlib
 import math
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -197,7 +199,7 @@ def evaluate_criterion(crit: Mapping[str, Any], artifacts: list[dict[str, Any]],
             return error(f"assessor rating {rating!r} is outside [0, 10]")
         else:
             res["status"] = SCORED
-            res["score"] = float(rating / 10)
+            res["score"] = to_float(rating / 10)
     else:  # non_scoring: observations, never a value
         res["status"] = FINDINGS
         res["findings"] = {"artifacts": [a["name"] for a in arts], "searched_chars": len(text)}
@@ -273,7 +275,7 @@ def compare_expect(result: Mapping[str, Any], expect: Any) -> list[tuple[tuple, 
             got = result.get("q_axis")
             ok = (want is None and got is None) or (
                 isinstance(want, (int, float)) and not isinstance(want, bool)
-                and got is not None and float(want) == got)
+                and got is not None and to_float(want) == got)
             if not ok:
                 out.append((("expect", "q_axis"),
                             f"Q axis is {got!r}, expected {want!r}"))
@@ -287,9 +289,9 @@ def compare_expect(result: Mapping[str, Any], expect: Any) -> list[tuple[tuple, 
             ws = want["score"]
             if isinstance(ws, bool) or not isinstance(ws, (int, float)):
                 out.append((("expect", key, "score"), f"expected score {ws!r} is not a number"))
-            elif r["status"] != SCORED or r["score"] != float(ws):
+            elif r["status"] != SCORED or r["score"] != to_float(ws):
                 out.append((("expect", key, "score"),
-                            f"`{key}` is {got_desc}, expected score {float(ws)!r}"))
+                            f"`{key}` is {got_desc}, expected score {to_float(ws)!r}"))
         elif want in (NOT_APPLICABLE, FINDINGS):
             if r["status"] != want:
                 out.append((("expect", key), f"`{key}` is {got_desc}, expected {want}"))

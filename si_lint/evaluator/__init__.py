@@ -24,6 +24,8 @@ No I/O, no clock, no randomness, no module-level mutable state.
 
 from __future__ import annotations
 
+from si_lint.limits import to_float
+
 from collections.abc import Mapping
 from typing import Any
 
@@ -131,7 +133,7 @@ def score(artifact: Any, scenario: Any, profile: Profile,
         return _error(str(exc), metadata)
     except RecursionError:
         return _error("the decision table is nested too deeply", metadata)
-    verdict: dict[str, Any] = {"score": float(value), "row": row}
+    verdict: dict[str, Any] = {"score": to_float(value), "row": row}
     if metadata is not None:
         verdict["metadata"] = metadata
     if explain:

@@ -74,6 +74,8 @@ empty); SI406 only when a partial ``named_in_output`` row exists.
 
 from __future__ import annotations
 
+from si_lint.limits import to_float
+
 import math
 from dataclasses import dataclass, field
 from collections.abc import Mapping
@@ -94,7 +96,7 @@ MAX_PROBE_STEPS = 10_000
 def _num(v: Any) -> float | None:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
-    f = float(v)
+    f = to_float(v)
     return f if math.isfinite(f) else None
 
 

@@ -20,6 +20,8 @@ Pure: no I/O, no clock, no module-level mutable state.
 
 from __future__ import annotations
 
+from si_lint.limits import to_float
+
 import copy
 import math
 from dataclasses import dataclass
@@ -234,12 +236,12 @@ def compile_table(table: Any, bindings: Mapping[str, Any], *, composite: bool,
                 raise EvaluationError(f"{where}: no `when`")
             score = row.get("score")
             if (isinstance(score, bool) or not isinstance(score, (int, float))
-                    or not math.isfinite(score)):
+                    or not math.isfinite(to_float(score))):
                 raise EvaluationError(f"{where}: `score` is not a number")
             when = row["when"]
             node: Node = (("else",) if isinstance(when, str) and when == "else"
                           else comp.predicate(when, f"{where}.when"))
-            rows.append((node, float(score)))
+            rows.append((node, to_float(score)))
     except EvaluationError as exc:
         return str(exc)
     except RecursionError:

@@ -159,4 +159,30 @@ def locate_stage(state: State) -> None:
     findings = [f for f in findings if sel.reports(sel.absolute(f.path))]
     findings = dedupe(findings)
     findings.sort(key=Finding.sort_key)
-    state.findings = findings
+    state.findings = cap_per_file(findings)
+
+
+def cap_per_file(findings: list[Finding], limit: int | None = None) -> list[Finding]:
+    """At most ``limits.MAX_FINDINGS_PER_FILE`` findings per file (sorted input), then one
+    SI005 saying how many more there are, at the first one left out (issue 11 item 9)."""
+    from ..limits import MAX_FINDINGS_PER_FILE
+
+    limit = MAX_FINDINGS_PER_FILE if limit is None else limit
+    counts: dict[str, int] = {}
+    for f in findings:
+        counts[f.path] = counts.get(f.path, 0) + 1
+    if all(n <= limit for n in counts.values()):
+        return findings
+    out: list[Finding] = []
+    seen: dict[str, int] = {}
+    for f in findings:
+        n = seen.get(f.path, 0) + 1
+        seen[f.path] = n
+        if n <= limit:
+            out.append(f)
+        elif n == limit + 1:
+            more = counts[f.path] - limit
+            out.append(Finding(f.path, f.line, f.column, "SI005", severity_of("SI005"),
+                               f"{more:,} more findings suppressed (at most {limit:,} are "
+                               "reported per file)", help="fix the findings above, then run again"))
+    return out

@@ -75,6 +75,9 @@ def load_documents(source: Source, cwd: Path) -> list[Document]:
     if not docs:
         docs = [Document(relpath, source.abspath, None, None, None, sha=source.sha,
                          suppressions=sups, ndocs=0)]
+    shared: dict = {}
+    for d in docs:
+        d.siblings = shared
     by_index = {d.index: d for d in docs}
     for diag in loaded.findings:  # a document's own findings; the file's on the first
         by_index.get(diag.document, docs[0]).load_findings.append(diag)
@@ -227,12 +230,14 @@ def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[F
                 return None
             sups.append((line, col, kind, tuple(codes)))
         docs = []
+        shared: dict = {}
         for index, kind, data, blob in entry["docs"]:
             if type(index) is not int or (kind is not None and kind not in KINDS):
                 return None
             doc = Document(relpath, source.abspath, kind, data, None, sha=source.sha,
                            suppressions=sups, index=index, ndocs=ndocs)
             doc.pos_blob = blob
+            doc.siblings = shared
             docs.append(doc)
         if not docs or type(ndocs) is not int:
             return None

@@ -4,6 +4,7 @@ with click styles, which click strips when the output is not a terminal."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import click
@@ -13,22 +14,36 @@ from . import summary_counts
 _COLOUR = {"error": "red", "warning": "yellow", "info": "blue"}
 
 
+#: control characters (C0 but tab, DEL, C1) and the bidirectional overrides: a source line,
+#: a message or a path that holds them is printed with them escaped (SPEC §9: never sent
+#: raw to the terminal — an ESC or OSC sequence in a scenario could rewrite the screen)
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters shown as escapes (``\\x1b``, ``\\u202e``)."""
+    if text.isprintable() or _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
 def _source_lines(path: str, cache: dict) -> list[str] | None:
+    """The lines of a finding's file: only a regular file is read, and a symbolic link is
+    not followed (a link that leaves the corpus is never read, so never printed)."""
     if path not in cache:
-        try:
-            with open(path, "rb") as fh:
-                cache[path] = fh.read(6 * 1024 * 1024).decode("utf-8", "replace").split("\n")
-        except OSError:
-            cache[path] = None
+        from ..fsutil import read_regular
+
+        raw, _why = read_regular(path, 6 * 1024 * 1024, follow=False)
+        cache[path] = raw.decode("utf-8", "replace").split("\n") if raw is not None else None
     return cache[path]
 
 
 def format_finding(f, cache: dict, verbose: bool = False) -> list[str]:
     head = (
-        click.style(f"{f.path}:{f.line}:{f.column}:", bold=True)
+        click.style(printable(f"{f.path}:{f.line}:{f.column}:"), bold=True)
         + " "
         + click.style(f.code, fg=_COLOUR.get(f.severity), bold=True)
-        + f" [{f.severity}] {f.message}"
+        + f" [{f.severity}] {printable(f.message)}"
     )
     out = [head]
     lines = _source_lines(f.path, cache)
@@ -37,14 +52,15 @@ def format_finding(f, cache: dict, verbose: bool = False) -> list[str]:
         if len(src) <= 400:
             gutter = str(f.line)
             pad = " " * len(gutter)
-            out.append(f" {gutter} | {src}")
-            caret_pad = "".join("\t" if ch == "\t" else " " for ch in src[: max(f.column - 1, 0)])
+            out.append(f" {gutter} | {printable(src)}")
+            before = printable(src[: max(f.column - 1, 0)])  # escapes widen the line
+            caret_pad = "".join("\t" if ch == "\t" else " " for ch in before)
             out.append(f" {pad} | {caret_pad}" + click.style("^", fg=_COLOUR.get(f.severity), bold=True))
     if f.help:
-        out.append(click.style("  help:", fg="cyan", bold=True) + f" {f.help}")
+        out.append(click.style("  help:", fg="cyan", bold=True) + f" {printable(f.help)}")
     for r in f.related:
         msg = f": {r.message}" if r.message else ""
-        out.append(click.style("  note:", bold=True) + f" {r.path}:{r.line}:{r.column}{msg}")
+        out.append(click.style("  note:", bold=True) + printable(f" {r.path}:{r.line}:{r.column}{msg}"))
     if verbose and f.detail:
         out.extend("  | " + line for line in f.detail.rstrip().split("\n"))
     return out
