@@ -265,7 +265,7 @@ def test_a_file_of_many_documents_is_read_again_once_not_once_per_document(tmp_p
     quadratic, minutes for a file of 1,000 scenarios)."""
     import si_lint.loader as loader
 
-    scenario = "---\nid: infra.capability.xx.s{n}-001\nclassification: capability\nscoring: {{type: binary}}\n"
+    scenario = "---\nid: infra.capability.xx.s{n}-001\nclassification: capability\nscoring: {{archetype_template: C-DA-001}}\n"
     write_files(tmp_path, {"many.yaml": "".join(scenario.format(n=n) for n in range(60))})
     calls = []
     real = loader.load_bytes
