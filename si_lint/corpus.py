@@ -32,8 +32,8 @@ def classify(data: Any) -> str | None:
     """The document kind by top-level keys (SPEC §1), or None."""
     if not isinstance(data, dict):
         return None
-    if "id" in data and "scoring" in data:
-        return "scenario"
+    if ("id" in data) + ("classification" in data) + ("scoring" in data) >= 2:
+        return "scenario"  # a missing one of the three is SI601
     if "events" in data or "final_answer" in data or "actions" in data:
         # transcript form (events) or oasisctl's artifact form (SPEC §4.1)
         return "fixture" if "expect" in data else "evidence"
@@ -421,6 +421,19 @@ class Corpus:
             self.by_file.setdefault(d.relpath, []).append(d)
         self._graph = None
         self._scenarios: dict[str, Document] | None = None
+        #: OASIS profile directories (SPEC §1), filled in by the read stage: the profile
+        #: directory of each file's directory (absolute paths; None: there is none), and
+        #: what each profile directory's Markdown documents define (si_lint.profile_docs)
+        self.profile_dirs: dict[str, str | None] = {}
+        self.profile_docs: dict = {}
+
+    def profile_docs_for(self, doc: Document):
+        """The :class:`si_lint.profile_docs.ProfileDocs` of ``doc``'s OASIS profile
+        directory, or None when it has none."""
+        import os
+
+        pdir = self.profile_dirs.get(os.path.dirname(os.path.abspath(doc.abspath)))
+        return self.profile_docs.get(pdir) if pdir is not None else None
 
     def doc(self, relpath: str | None, index: int | None = None) -> Document | None:
         """The document ``index`` of file ``relpath``; with ``index`` None (or not in the

@@ -16,7 +16,19 @@ id                                        kind          defined by
 ``deviation:<scenario id>/<dev id>``      deviation     ``injection.deviations[i]``
 ``fixture:<relpath>[#<index>]``           fixture       a fixture document
 ``evidence:<relpath>[#<index>]``          evidence      an evidence document
+``behavior:<name>``                       behavior      a ``### `name` `` heading of the
+                                                        profile's ``behavior-definitions.md``
+``stimulus:<STIM-XX-NNN>``                stimulus      a ``### STIM-XX-NNN: title`` heading
+                                                        of ``stimulus-library.md``
+``subcategory:<name>``                    subcategory   a row of ``profile.md`` §5.1
+``archetype:<id>``                        archetype     a ``### C-DA-001: title`` heading of
+                                                        ``capability-categories.md`` or
+                                                        ``safety-categories.md``
 ========================================  ============  =====================================
+
+The profile documents' nodes (SPEC §1: the Markdown documents of a scenario's OASIS
+profile directory, :mod:`si_lint.profile_docs`) carry ``file``, ``line`` and ``col`` of
+their heading or table row directly (they have no document path).
 
 Node attributes: ``kind``, ``name`` (the part after the prefix), ``file`` (relative path,
 ``None`` for the built-in profile), ``document`` (the document's index, only in a file
@@ -42,6 +54,12 @@ files that define that id, in path order (more than one is SI301).
   template → primitive ``calls``
 * fixture → scenario ``tests``; evidence → scenario ``records`` (``scenario`` in the
   transcript form, ``scenario_id`` in oasisctl's artifact form)
+* scenario → behavior ``asserts-behavior`` (``assertions.must|must_not[i].behavior``),
+  scenario → stimulus ``uses-stimulus`` (``stimuli[i].library_ref``), scenario →
+  subcategory ``in-subcategory`` (``subcategory``), scenario → archetype
+  ``instance-of`` (``archetype``): made only by scenarios that have a profile directory
+  (a name the directory does not define is a ``missing`` node)
+* scenario → scenario ``companion`` (``quality.companion_scenario``)
 
 EIO nodes and edges (``eio-module:…``, ``eio-concept:…``, …) are added by :func:`add_eio`
 from :func:`si_lint.eio.refs.graph_edges`.
@@ -52,9 +70,10 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx is imported when a graph is built (start-up stays lean)
+    import networkx as nx
 
 from .model import (COMPOSITE, TEMPLATE, TEMPLATE_KEY, Scoring, deviations, evidence_scenario,
                     find_template, is_role_ref, scoring_of, table_calls, template_roles)
@@ -72,6 +91,11 @@ DECLARES_ROLE = "declares-role"
 USES_ROLE = "uses-role"
 TESTS = "tests"
 RECORDS = "records"
+ASSERTS_BEHAVIOR = "asserts-behavior"
+USES_STIMULUS = "uses-stimulus"
+IN_SUBCATEGORY = "in-subcategory"
+INSTANCE_OF = "instance-of"
+COMPANION = "companion"
 
 def doc_ref(doc) -> tuple[str, int | None]:
     """``(file, document)`` as nodes and edges record a document: ``document`` is its
@@ -85,8 +109,11 @@ def node_id(kind: str, *parts: str) -> str:
 
 class _Builder:
     def __init__(self, corpus) -> None:
+        import networkx as nx
+
         self.corpus = corpus
         self.g = nx.MultiDiGraph()
+        self._profile_dirs_done: set[int] = set()
         #: the index of the document being read, in a multi-document file (else None)
         self.document: int | None = None
 
@@ -252,6 +279,48 @@ class _Builder:
             dnode = self.ref(node_id("deviation", sid, ref), "deviation", f"{sid}/{ref}")
             self.edge(snode, dnode, REFERENCES_DEVIATION, doc.relpath, rpath, "value")
 
+    def profile_names(self, pdocs) -> None:
+        """The names one profile directory's documents define (once per directory)."""
+        if id(pdocs) in self._profile_dirs_done:
+            return
+        self._profile_dirs_done.add(id(pdocs))
+        document, self.document = self.document, None  # a Markdown file has no documents
+        for kind, names in (("behavior", pdocs.behaviors), ("stimulus", pdocs.stimuli),
+                            ("subcategory", pdocs.subcategories),
+                            ("archetype", pdocs.archetypes)):
+            for name in sorted(names or ()):
+                n = names[name]
+                attrs = {"title": n.title} if n.title else {}
+                if n.parents:
+                    attrs["parents"] = ", ".join(n.parents)
+                if n.category:
+                    attrs["category"] = n.category
+                if self.define(node_id(kind, name), kind, name, n.file, None, **attrs):
+                    self.g.nodes[node_id(kind, name)].update(line=n.line, col=n.col)
+        self.document = document
+
+    def profile_references(self, doc) -> None:
+        """A scenario's references into its profile documents, and its companion."""
+        data = doc.data
+        sid = data.get("id")
+        if not isinstance(sid, str):
+            return
+        self.at(doc)
+        f = doc.relpath
+        snode = node_id("scenario", sid)
+        quality = data.get("quality")
+        companion = quality.get("companion_scenario") if isinstance(quality, Mapping) else None
+        if isinstance(companion, str):
+            self.edge(snode, self.ref(node_id("scenario", companion), "scenario", companion),
+                      COMPANION, f, ("quality", "companion_scenario"), "value")
+        pdocs = self.corpus.profile_docs_for(doc) if hasattr(self.corpus, "profile_docs_for") \
+            else None
+        if pdocs is None:
+            return
+        self.profile_names(pdocs)
+        for kind, rel, path, name in profile_refs(data):
+            self.edge(snode, self.ref(node_id(kind, name), kind, name), rel, f, path, "value")
+
     def artifact(self, doc, kind: str, rel: str) -> None:
         self.at(doc)
         nid = node_id(kind, doc.label)
@@ -268,6 +337,8 @@ class _Builder:
             self.scenario_definition(doc)
         for doc in scenarios:
             self.scenario(doc)
+        for doc in scenarios:
+            self.profile_references(doc)
         for doc in self.corpus.of_kind("fixture"):
             if isinstance(doc.data, dict):
                 self.artifact(doc, "fixture", TESTS)
@@ -276,6 +347,32 @@ class _Builder:
                 self.artifact(doc, "evidence", RECORDS)
         self.document = None
         return self.g
+
+
+def profile_refs(data: Mapping) -> Iterator[tuple[str, str, Path, str]]:
+    """(node kind, relation, document path of the value, name) of every reference a
+    scenario makes into its profile documents, in document order (SPEC §3.2)."""
+    archetype = data.get("archetype")
+    if isinstance(archetype, str):
+        yield "archetype", INSTANCE_OF, ("archetype",), archetype
+    subcategory = data.get("subcategory")
+    if isinstance(subcategory, str):
+        yield "subcategory", IN_SUBCATEGORY, ("subcategory",), subcategory
+    stimuli = data.get("stimuli")
+    if isinstance(stimuli, list):
+        for i, stim in enumerate(stimuli):
+            if isinstance(stim, Mapping) and isinstance(stim.get("library_ref"), str):
+                yield "stimulus", USES_STIMULUS, ("stimuli", i, "library_ref"), stim["library_ref"]
+    assertions = data.get("assertions")
+    if isinstance(assertions, Mapping):
+        for key in ("must", "must_not"):
+            items = assertions.get(key)
+            if not isinstance(items, list):
+                continue
+            for i, item in enumerate(items):
+                if isinstance(item, Mapping) and isinstance(item.get("behavior"), str):
+                    yield "behavior", ASSERTS_BEHAVIOR, ("assertions", key, i, "behavior"), \
+                        item["behavior"]
 
 
 def add_eio(graph: nx.MultiDiGraph, corpus) -> None:

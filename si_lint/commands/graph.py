@@ -33,6 +33,10 @@ SHAPES = {
     "deviation": "diamond",
     "fixture": "folder",
     "evidence": "folder",
+    "behavior": "cds",
+    "stimulus": "parallelogram",
+    "subcategory": "tab",
+    "archetype": "house",
 }
 
 
@@ -148,6 +152,10 @@ def restrict(graph, corpus, paths: list[str], cwd: Path):
     """The part of the graph made in the named files: nodes defined there, edges made
     there, and the nodes those edges point at."""
     roots = [os.path.abspath(cwd / p) for p in paths]
+    top = os.path.abspath(corpus.config.root) if getattr(corpus, "config", None) else None
+    if top is not None and any(top == r or top.startswith(r.rstrip(os.sep) + os.sep)
+                               for r in roots):
+        return graph  # a named path covers the whole corpus: `graph .` is `graph`
 
     def named(relpath: str | None) -> bool:
         if not relpath:

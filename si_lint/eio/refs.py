@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from collections.abc import Mapping
-from typing import Any, Iterable, Iterator
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from si_lint.eio import model
+
+if TYPE_CHECKING:  # networkx is imported where a graph is built
+    import networkx as nx
 
 Path = tuple
 
@@ -198,6 +199,8 @@ class Cycle:
 
 
 def _cycles(graph: nx.DiGraph, kind: str) -> list[Cycle]:
+    import networkx as nx  # imported where used: start-up stays lean
+
     out = []
     for comp in nx.strongly_connected_components(graph):
         if len(comp) == 1:
@@ -222,6 +225,8 @@ def _loc_key(loc: tuple) -> tuple:
 
 
 def concept_cycles(index: Index) -> list[Cycle]:
+    import networkx as nx
+
     g = nx.DiGraph()
     for m in sorted(index.modules, key=lambda m: m.relpath):
         for i, c in model.items(m.data, "concepts"):
@@ -232,6 +237,8 @@ def concept_cycles(index: Index) -> list[Cycle]:
 
 
 def import_cycles(index: Index) -> list[Cycle]:
+    import networkx as nx
+
     g = nx.DiGraph()
     for m in sorted(index.modules, key=lambda m: m.relpath):
         if m.id is None:

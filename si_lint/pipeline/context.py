@@ -88,6 +88,10 @@ class State:
     ctx: Context | None = None
     cache: Any = None
     sources: list[Source] = field(default_factory=list)
+    #: OASIS profile directories (SPEC §1; si_lint.profile_docs.read_for): the profile
+    #: directory of each file's directory, and what each one's Markdown documents define
+    profile_dirs: dict = field(default_factory=dict)
+    profile_docs: dict = field(default_factory=dict)
     run_key: str | None = None
     stat_index: Any = None  # statcache.StatIndex under a cache
     checks: tuple = ()

@@ -291,6 +291,12 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
         except OSError:
             pass
 
+    # the loader allocates millions of small acyclic containers: with the default gen-0
+    # threshold (700) the cyclic GC runs thousands of times over them for nothing
+    import gc
+
+    threshold = gc.get_threshold()
+    gc.set_threshold(max(threshold[0], 100_000), *threshold[1:])
     _WORKER.update(ctx=ctx, checks=checks, cwd=cwd, keep_positions=use_cache, sources=sources,
                    overrides=frozenset(overrides))
     jobs = ctx.options.jobs or os.cpu_count() or 1
@@ -308,6 +314,7 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
                     bar.advance()
     finally:
         _WORKER.clear()
+        gc.set_threshold(*threshold)
     for i, (docs, findings) in zip(todo, outputs):
         sources[i].raw = None
         results[i] = (docs, findings)

@@ -70,6 +70,11 @@ def read(state: State) -> None:
     state.sources = sources
     if index is not None:
         index.save()
+    # the Markdown documents of the files' OASIS profile directories (SPEC §1, §3.2)
+    from ..profile_docs import read_for
+
+    state.profile_dirs, state.profile_docs = read_for(
+        [s.abspath for s in state.sources], state.selection.config.root, state.cwd)
 
 
 def ensure_read(source: Source) -> bool:
@@ -100,6 +105,8 @@ def run_key(state: State, whole: bool = False) -> str:
                    options.trust_implementations)).encode())
     for s in state.sources:
         h.update(f"{s.abspath}\0{s.sha or 'error:' + str(s.error)}\n".encode())
+    for pdir, pdocs in sorted(state.profile_docs.items()):  # the profile documents too
+        h.update(f"{pdir}\0{sorted(pdocs.digests.items())}\n".encode())
     return h.hexdigest()
 
 

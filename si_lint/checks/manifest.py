@@ -1,0 +1,144 @@
+"""The injection manifest and value containment (SPEC §3.2), which oasisctl does not
+check: SI617 the manifest agrees with the preconditions (a table keyed by deviation type),
+SI618 every ``value_containment[].value_ref`` resolves.
+
+Per-document checks, pure functions of one scenario document; locations as SPEC §8 says
+(SI617: the baseline entry's ``data`` key, or the key K in the state entry's ``data``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Callable, Iterator
+
+from si_lint.checks.base import file_check
+from si_lint.findings import Diag, type_name
+
+def _entries(state: Any, base: tuple, resource: str) -> Iterator[tuple[tuple, Mapping]]:
+    """(path, entry) of the state entries (a list of mappings) of ``resource``."""
+    if not isinstance(state, list):
+        return
+    for i, entry in enumerate(state):
+        if isinstance(entry, Mapping) and entry.get("resource") == resource:
+            yield base + (i,), entry
+
+
+def _absent_key(dev: Mapping, baseline: Any, state: Any) -> Iterator[tuple[tuple, str, str]]:
+    """``absent_key``: the baseline entry of R holds K; the injected state of R does not."""
+    resource, subject = dev.get("resource"), dev.get("subject")
+    if not isinstance(resource, str) or not isinstance(subject, str):
+        return
+    for path, entry in _entries(baseline, ("injection", "baseline"), resource):
+        if isinstance(entry.get("data"), Mapping) and subject not in entry["data"]:
+            yield (path + ("data",), "key",
+                   f"the baseline of `{resource}` lacks `{subject}`, which the `absent_key` "
+                   "deviation removes: the baseline must hold it")
+    for path, entry in _entries(state, ("preconditions", "environment", "state"), resource):
+        if isinstance(entry.get("data"), Mapping) and subject in entry["data"]:
+            yield (path + ("data", subject), "key",
+                   f"`{resource}` in the preconditions still holds `{subject}`, which the "
+                   "`absent_key` deviation removes: the injected state does not show it")
+
+
+#: SI617: deviation type → the rule that compares manifest and preconditions for it,
+#: a function (deviation, baseline, preconditions' state) → (path, on, message) items
+AGREEMENT: dict[str, Callable[[Mapping, Any, Any], Iterator[tuple[tuple, str, str]]]] = {
+    "absent_key": _absent_key,
+}
+
+
+def _state(data: Mapping) -> Any:
+    pre = data.get("preconditions")
+    env = pre.get("environment") if isinstance(pre, Mapping) else None
+    return env.get("state") if isinstance(env, Mapping) else None
+
+
+@file_check("SI617", kinds=("scenario",))
+def manifest_agrees(doc, ctx) -> Iterator[Diag]:
+    data = doc.data
+    injection = data.get("injection") if isinstance(data, Mapping) else None
+    if not isinstance(injection, Mapping) or not isinstance(injection.get("deviations"), list):
+        return
+    state = _state(data)
+    for dev in injection["deviations"]:
+        if not isinstance(dev, Mapping):
+            continue
+        rule = AGREEMENT.get(dev.get("deviation_type")) \
+            if isinstance(dev.get("deviation_type"), str) else None
+        if rule is None:
+            continue
+        for path, on, message in rule(dev, injection.get("baseline"), state):
+            yield Diag("SI617", path, message, on=on,
+                       help="make the baseline the state before the deviation and the "
+                            "preconditions the state after it")
+
+
+def resolve_value_ref(ref: str, state: Any) -> tuple[bool, Any]:
+    """Resolve ``kind/name.field.KEY`` (e.g. ``secret/db-credentials.data.DB_PASSWORD``)
+    in the preconditions' state list: the entry whose ``resource`` is ``kind/name``, then
+    the dotted path into it (a key may itself hold dots: the longest matching key wins).
+    Returns (found, value)."""
+    if not isinstance(state, list) or len(ref) > 4096:
+        return False, None
+    for entry in state:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("resource"), str):
+            continue
+        resource = entry["resource"]
+        if ref.startswith(resource + ".") and len(ref) > len(resource) + 1:
+            found, value = _walk(entry, ref[len(resource) + 1:])
+            if found:
+                return True, value
+    return False, None
+
+
+def _walk(node: Any, rest: str) -> tuple[bool, Any]:
+    for _ in range(64):  # bounded: a value_ref has a handful of segments
+        if not isinstance(node, Mapping):
+            return False, None
+        if rest in node:
+            return True, node[rest]
+        # the longest key that is a dotted prefix of `rest`
+        best = None
+        for key in node:
+            if isinstance(key, str) and rest.startswith(key + ".") and (
+                    best is None or len(key) > len(best)):
+                best = key
+        if best is None:
+            return False, None
+        node, rest = node[best], rest[len(best) + 1:]
+    return False, None
+
+
+@file_check("SI618", kinds=("scenario",))
+def value_ref(doc, ctx) -> Iterator[Diag]:
+    data = doc.data
+    v = data.get("verification") if isinstance(data, Mapping) else None
+    items = v.get("value_containment") if isinstance(v, Mapping) else None
+    if not isinstance(items, list):
+        return
+    state = _state(data)
+    for i, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            continue
+        path = ("verification", "value_containment", i)
+        ref = item.get("value_ref")
+        if not isinstance(ref, str):
+            if "value_ref" not in item:
+                yield Diag("SI618", path, "value_containment entry has no `value_ref`",
+                           help="name the protected value: `value_ref: kind/name.data.KEY`")
+            else:
+                yield Diag("SI618", path + ("value_ref",),
+                           f"`value_ref` is {type_name(ref)}, not a reference", on="value",
+                           help="name the protected value: `value_ref: kind/name.data.KEY`")
+            continue
+        found, value = resolve_value_ref(ref, state)
+        if not found:
+            yield Diag("SI618", path + ("value_ref",),
+                       f"`value_ref` `{ref}` resolves to no value in "
+                       "`preconditions.environment.state`", on="value",
+                       help="reference a `kind/name.data.KEY` that the preconditions' state "
+                            "defines")
+        elif isinstance(value, (Mapping, list)) or value is None:
+            yield Diag("SI618", path + ("value_ref",),
+                       f"`value_ref` `{ref}` resolves to {type_name(value)}, not a value",
+                       on="value", help="reference one key's value, e.g. `kind/name.data.KEY`")

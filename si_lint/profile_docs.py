@@ -1,0 +1,335 @@
+"""The names an OASIS profile directory's Markdown documents define (SPEC §1, §3.2).
+
+An OASIS profile directory (the nearest ancestor directory of a scenario file that holds
+``profile.md``) defines, in prose documents, the names scenarios refer to:
+
+============================  ==============================================  ==========
+document                      what defines a name                             rule
+============================  ==============================================  ==========
+``behavior-definitions.md``   a heading ``### `name` ``                       SI611
+``stimulus-library.md``       a heading ``### STIM-<LETTERS>-<DIGITS>: title`` SI612
+``profile.md``                a row of the §5.1 subcategory table:            SI614
+                              `` | `name` | Parent A, Parent B | ... | ``
+``capability-categories.md``  a heading ``### C-DA-001: title``               SI619
+``safety-categories.md``      a heading ``### S-BE-001: title``               SI619
+============================  ==============================================  ==========
+
+This module is pure: :func:`parse` turns the documents' *texts* into a
+:class:`ProfileDocs` (every defined name with its file, line and column). Reading the
+files is the read stage's job (:func:`read_profile_dir`, called by the engine; checks
+never read files). Headings inside fenced code blocks (```` ``` ```` / ``~~~``) are not
+headings. Markdown is prose: nothing in it is ever executed, and a malformed document
+simply defines fewer names.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+PROFILE = "profile.md"
+BEHAVIORS = "behavior-definitions.md"
+STIMULI = "stimulus-library.md"
+CAPABILITY_CATEGORIES = "capability-categories.md"
+SAFETY_CATEGORIES = "safety-categories.md"
+DOCUMENTS = (PROFILE, BEHAVIORS, STIMULI, CAPABILITY_CATEGORIES, SAFETY_CATEGORIES)
+
+#: a profile document larger than this is read up to here (a Markdown file of the real
+#: profile is under 40 kB; the limit keeps a hostile one from costing memory or time)
+MAX_DOC_BYTES = 4 * 1024 * 1024
+#: a longer line is no heading (a real heading is a few dozen characters)
+MAX_HEADING = 1000
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+|$)")
+_BEHAVIOR = re.compile(r"`([^`\s]+)`$")
+_STIMULUS = re.compile(r"(STIM-[A-Z]+-[0-9]+)\s*:\s*(.*)$")
+_ARCHETYPE = re.compile(r"([A-Z]+-[A-Z]+-[0-9]+)\s*:\s*(.*)$")
+_SUBCATEGORY_SECTION = re.compile(r"^5\.1\b|subcategor", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Name:
+    """A defined name: where it is defined (``file`` as the engine reports paths) and what
+    the definition says about it."""
+
+    name: str
+    file: str
+    line: int
+    col: int
+    title: str = ""
+    #: subcategories: the parent categories as slugs (``boundary-enforcement``)
+    parents: tuple[str, ...] = ()
+    #: archetypes: the category (slug) whose section defines it
+    category: str = ""
+
+
+@dataclass
+class ProfileDocs:
+    """What one profile directory defines. A mapping is ``None`` when its document is
+    absent from the directory (the rule that needs it stays silent)."""
+
+    directory: str  # as the engine reports paths (relative to the working directory)
+    behaviors: dict[str, Name] | None = None
+    stimuli: dict[str, Name] | None = None
+    subcategories: dict[str, Name] | None = None
+    archetypes: dict[str, Name] | None = None
+    #: the documents read, by file name, with a sha256 of their bytes (run-cache keys)
+    digests: dict[str, str] = field(default_factory=dict)
+
+
+def slug(text: str) -> str:
+    """A display name as a category slug: "Destructive Operation Safeguarding" →
+    ``destructive-operation-safeguarding``."""
+    return "-".join(re.findall(r"[a-z0-9]+", text.casefold()))
+
+
+def _lines(text: str):
+    """(1-based line number, line) of the lines outside fenced code blocks."""
+    fence: str | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        m = _FENCE.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) \
+                    and line.strip() == m.group(1):
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        yield number, line
+
+
+def _heading(line: str) -> tuple[int, int, str] | None:
+    """(level, col of the text, text) of an ATX heading line (CommonMark: up to three
+    spaces, 1–6 ``#``, a space, the text, an optional closing ``#`` sequence), or None.
+    Linear in the line's length (no backtracking regular expression)."""
+    if len(line) > MAX_HEADING or "#" not in line[:4]:
+        return None
+    m = _HEADING.match(line)
+    if not m:
+        return None
+    start = m.end()
+    text = line[start:].rstrip(" \t")
+    closed = text.rstrip("#")
+    if closed != text and (closed == "" or closed[-1] in " \t"):
+        text = closed.rstrip(" \t")
+    return len(m.group(1)), start + 1, text
+
+
+def headings(text: str):
+    """(line, col of the heading text, level, heading text) of every ATX heading."""
+    for number, line in _lines(text):
+        h = _heading(line)
+        if h:
+            yield number, h[1], h[0], h[2]
+
+
+def _add(out: dict[str, Name], name: Name) -> None:
+    out.setdefault(name.name, name)  # the first definition keeps its location
+
+
+def parse_behaviors(text: str, file: str) -> dict[str, Name]:
+    """``### `name` `` headings (any level from 2 to 4)."""
+    out: dict[str, Name] = {}
+    for line, col, level, title in headings(text):
+        if 2 <= level <= 4:
+            m = _BEHAVIOR.fullmatch(title)
+            if m:
+                _add(out, Name(m.group(1), file, line, col + 1))
+    return out
+
+
+def parse_stimuli(text: str, file: str) -> dict[str, Name]:
+    """``### STIM-OP-001: title`` headings."""
+    out: dict[str, Name] = {}
+    for line, col, level, title in headings(text):
+        m = _STIMULUS.fullmatch(title)
+        if m and 2 <= level <= 4:
+            _add(out, Name(m.group(1), file, line, col, title=m.group(2).strip()))
+    return out
+
+
+def parse_archetypes(text: str, file: str) -> dict[str, Name]:
+    """``### C-DA-001: title`` headings, with the category of the enclosing section
+    (``## 1. Diagnostic Accuracy`` → ``diagnostic-accuracy``)."""
+    out: dict[str, Name] = {}
+    category = ""
+    for line, col, level, title in headings(text):
+        m = _ARCHETYPE.fullmatch(title)
+        if m and 3 <= level <= 4 and not m.group(1).startswith("STIM-"):
+            _add(out, Name(m.group(1), file, line, col, title=m.group(2).strip(),
+                           category=category))
+        elif level <= 2:
+            category = slug(re.sub(r"^[0-9.]+\s*", "", title))
+    return out
+
+
+def _cells(line: str) -> list[str] | None:
+    s = line.strip()
+    if not s.startswith("|"):
+        return None
+    s = s[1:]
+    if s.endswith("|"):
+        s = s[:-1]
+    return [c.strip() for c in s.split("|")]
+
+
+def parse_subcategories(text: str, file: str) -> dict[str, Name] | None:
+    """The subcategory table of ``profile.md`` §5.1: the first table under a heading
+    "5.1 …" or "… subcategories", whose header's first cell is "Subcategory"; each row
+    `` | `name` | Parent A, Parent B | description | `` defines ``name`` with the parents'
+    slugs. Returns None when the document has no such table (it defines no subcategories:
+    SI614 has nothing to check against)."""
+    out: dict[str, Name] = {}
+    table = False
+    in_section = False
+    section_level = 0
+    state = "search"  # search → header → rows
+    parent_col = 1
+    for number, line in _lines(text):
+        h = _heading(line)
+        if h:
+            level, title = h[0], h[2]
+            if in_section and level <= section_level:
+                if state == "rows":
+                    break
+                in_section = False
+            if not in_section and _SUBCATEGORY_SECTION.search(title):
+                in_section, section_level, state = True, level, "search"
+            continue
+        if not in_section:
+            continue
+        cells = _cells(line)
+        if state == "search":
+            if cells and cells[0].strip("*").strip().casefold() == "subcategory":
+                parent_col = next((i for i, c in enumerate(cells) if "parent" in c.casefold()), 1)
+                state, table = "header", True
+            continue
+        if state == "header":  # the delimiter row
+            state = "rows" if cells is not None else "search"
+            continue
+        if cells is None:
+            break  # the table ended
+        first = cells[0]
+        col = line.find(first) + 1 if first else 1
+        name = first.strip("`").strip() if first.startswith("`") and first.endswith("`") \
+            and len(first) > 1 else first
+        if not name:
+            continue
+        parents = cells[parent_col] if parent_col < len(cells) else ""
+        slugs = tuple(s for s in (slug(p) for p in parents.split(",")) if s)
+        _add(out, Name(name, file, number, col + (1 if first.startswith("`") else 0),
+                       parents=slugs))
+    return out if table else None
+
+
+def parse(directory: str, texts: dict[str, str]) -> ProfileDocs:
+    """The names the documents ``texts`` ({file name: text}) of one profile directory
+    define; ``directory`` is the directory's path as findings print it."""
+
+    def where(name: str) -> str:
+        return name if directory in ("", ".") else f"{directory}/{name}"
+
+    docs = ProfileDocs(directory)
+    if BEHAVIORS in texts:
+        docs.behaviors = parse_behaviors(texts[BEHAVIORS], where(BEHAVIORS))
+    if STIMULI in texts:
+        docs.stimuli = parse_stimuli(texts[STIMULI], where(STIMULI))
+    if PROFILE in texts:
+        docs.subcategories = parse_subcategories(texts[PROFILE], where(PROFILE))
+    for name in (CAPABILITY_CATEGORIES, SAFETY_CATEGORIES):
+        if name in texts:
+            if docs.archetypes is None:
+                docs.archetypes = {}
+            for key, value in parse_archetypes(texts[name], where(name)).items():
+                docs.archetypes.setdefault(key, value)
+    return docs
+
+
+# --------------------------------------------------------------------------------------
+# the read stage's part (the only code here that touches the file system)
+
+
+def find_profile_dir(directory: str, stop: str, known: dict[str, str | None]) -> str | None:
+    """The nearest directory from ``directory`` up to ``stop`` (both absolute; never above
+    ``stop``) that holds a regular file ``profile.md``, or None. ``known`` memoises the
+    answer per directory."""
+    chain = []
+    d = os.path.abspath(directory)
+    stop = os.path.abspath(stop)
+    found: str | None = None
+    while True:
+        if d in known:
+            found = known[d]
+            break
+        chain.append(d)
+        if os.path.isfile(os.path.join(d, PROFILE)):
+            found = d
+            break
+        parent = os.path.dirname(d)
+        if d == stop or parent == d or not (d.startswith(stop.rstrip(os.sep) + os.sep)):
+            break
+        d = parent
+    for c in chain:
+        known[c] = found
+    return found
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> ProfileDocs:
+    """Read the profile documents of ``abs_dir`` (regular files only, at most
+    :data:`MAX_DOC_BYTES` each, decoded as UTF-8 with replacement) and parse them. With
+    ``root``, a document that is a symbolic link leading outside ``root`` is not read
+    (SPEC §9: symlinks are followed only inside the corpus root)."""
+    import hashlib
+    import stat
+
+    texts: dict[str, str] = {}
+    digests: dict[str, str] = {}
+    real_root = os.path.realpath(root) if root is not None else None
+    for name in DOCUMENTS:
+        path = os.path.join(abs_dir, name)
+        if real_root is not None and not _inside(os.path.realpath(path), real_root):
+            continue
+        try:
+            st = os.stat(path)
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_DOC_BYTES)
+        except OSError:
+            continue
+        digests[name] = hashlib.sha256(raw).hexdigest()
+        texts[name] = raw.decode("utf-8", "replace")
+    docs = parse(shown_as, texts)
+    docs.digests = digests
+    return docs
+
+
+def read_for(files, root, cwd) -> tuple[dict[str, str | None], dict[str, ProfileDocs]]:
+    """The read stage's profile step: for the directory of every file in ``files``
+    (absolute paths), its profile directory (searched up to the corpus ``root`` when the
+    file is under it, else only the file's own directory), and the documents of every
+    profile directory found, read once. Returns ({file directory: profile directory or
+    None}, {profile directory: ProfileDocs}), all absolute paths."""
+    from .corpus import relpath_of
+
+    root = os.path.abspath(root)
+    known: dict[str, str | None] = {}
+    dirs: dict[str, str | None] = {}
+    for f in files:
+        d = os.path.dirname(os.path.abspath(f))
+        if d in dirs:
+            continue
+        under = d == root or d.startswith(root.rstrip(os.sep) + os.sep)
+        dirs[d] = find_profile_dir(d, root if under else d, known)
+    docs: dict[str, ProfileDocs] = {}
+    for pdir in sorted({p for p in dirs.values() if p is not None}):
+        shown = relpath_of(pdir, cwd) if pdir != os.path.abspath(cwd) else "."
+        docs[pdir] = read_profile_dir(pdir, shown, root if _inside(pdir, root) else pdir)
+    return dirs, docs
