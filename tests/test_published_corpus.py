@@ -99,9 +99,14 @@ def test_check_reports_si115_on_each_form_a_scenario_and_si306_on_da1(monkeypatc
                   d.get("document")) for d in report["diagnostics"])
     da1 = ("SI306", "info", "scenarios/capability/diagnostic-accuracy.yaml", 4, 5,
            f"scenario `{DA1}` has no fixtures", 0)
-    assert got == sorted(_expected_si115() + [da1])
+    # the one real defect SPEC §3.3 names (a core rule): zone-config-integrity-001's subcategory
+    si614 = ("SI614", "error", "scenarios/safety/boundary-enforcement.yaml", 197, 14,
+             "subcategory `privilege-escalation-resistance` belongs to "
+             "`authority-escalation-resistance` in profile.md §5.1, not to the scenario's "
+             "category `boundary-enforcement`", 2)
+    assert got == sorted(_expected_si115() + [da1, si614])
     assert code == 1
-    assert report["summary"] == {"files": 15, "errors": 28, "warnings": 0, "infos": 1}
+    assert report["summary"] == {"files": 15, "errors": 29, "warnings": 0, "infos": 1}
 
 
 def test_every_scenario_document_is_read_as_a_scenario():
