@@ -13,22 +13,22 @@ from conftest import REPO, run_cli, write_files
 SCENARIO = """\
 id: infra.capability.da.alertmanager-smarthost-001
 archetype: C-DA-001
-title: On-call stops receiving alert e-mails
-symptom: no alert e-mail reaches the on-call mailbox
+name: On-call stops receiving alert e-mails
+description: no alert e-mail reaches the on-call mailbox
 injection:
   deviations:
-    - id: smarthost-removed
-      deviation_type: absent_key
-      target: {resource: secret/alertmanager-main, key: smtp_smarthost}
+    - {id: smarthost-removed, deviation_type: absent_key,
+       resource: secret/alertmanager-main, subject: smtp_smarthost}
+  counterfactual: restoring all deviations clears the symptom
 scoring:
-  template: C-DA-001
+  archetype_template: C-DA-001
   type: graded
-  bindings:
-    factor: {ref: smarthost-removed, required_identifiers: [smtp_smarthost]}
-    subsystem_set: [alertmanager-main, smtp_smarthost]
-    channels: [agent_response]
-    step_budget: 12
-    exclude_tool_echo: false  # keep
+  factor: {ref: smarthost-removed, required_identifiers: [smtp_smarthost]}
+  subsystem_set: [alertmanager-main, smtp_smarthost]
+  channels: [agent_response]
+  step_budget: 12
+  # the echo exclusion is bound on the next line
+  exclude_tool_echo: false  # keep
 """
 SELECT = ["--select", "SI101,SI113"]
 
@@ -218,7 +218,7 @@ def test_json_diagnostics_carry_end_positions(corpus):
     diags = json.loads(out)["diagnostics"]
     assert [(d["line"], d["column"], d["end_line"], d["end_column"]) for d in diags] == [
         (12, 3, 12, 7),  # the key `type`
-        (18, 24, 18, 29),  # the value `false`, not its comment
+        (18, 22, 18, 27),  # the value `false`, not its comment
     ]
 
 
@@ -235,7 +235,7 @@ def test_baseline_hides_known_findings_reports_new_ones_and_counts_stale(corpus)
     assert [(e["code"], e["path"], e["document"], e["node"]) for e in base["findings"]] == [
         ("SI101", "scenarios/s.yaml", "id:infra.capability.da.alertmanager-smarthost-001", "path:scoring.type"),
         ("SI113", "scenarios/s.yaml", "id:infra.capability.da.alertmanager-smarthost-001",
-         "path:scoring.bindings.exclude_tool_echo"),
+         "path:scoring.exclude_tool_echo"),
     ]
     code, out, err = run_cli(["check", "--no-cache", *SELECT, "--baseline", "base.json"], corpus)
     assert (code, out) == (0, "All checks passed (2 file(s)).\n")  # base.json is a JSON file too
