@@ -101,7 +101,7 @@ def corpus(tmp_path):
 
 
 def test_fix_rewrites_only_the_fixed_nodes(corpus):
-    code, out, err = run_cli(["check", "--no-cache", "--fix", "--unsafe-fixes"], corpus)
+    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus)
     assert (corpus / "scenarios/broken.yaml").read_text(encoding="utf-8") == FIXED
     # what remains is the unfixable unknown channel; fixed findings do not count
     assert code == 1
@@ -112,26 +112,26 @@ def test_fix_rewrites_only_the_fixed_nodes(corpus):
 
 def test_fix_exit_status_counts_only_what_remains(tmp_path):
     write_files(tmp_path, {"s.yaml": BROKEN, "si-lint.toml": 'ignore = ["SI3", "SI4"]\n'})
-    code, out, _ = run_cli(["check", "--no-cache"], tmp_path)
+    code, out, _ = run_cli(["check", "--no-cache", "--ignore", "SI6"], tmp_path)
     assert code == 1
-    code, out, _ = run_cli(["check", "--no-cache", "--fix", "--unsafe-fixes"], tmp_path)
+    code, out, _ = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], tmp_path)
     assert (code, out) == (0, "All checks passed (1 file(s)).\n")
 
 
 def test_files_without_fixes_keep_bytes_and_mtime(corpus):
     clean = _state(corpus / "scenarios/clean.yaml")
     unfixable = _state(corpus / "scenarios/unfixable.yaml")
-    run_cli(["check", "--no-cache", "--fix", "--unsafe-fixes"], corpus)
+    run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus)
     assert _state(corpus / "scenarios/clean.yaml") == clean
     assert _state(corpus / "scenarios/unfixable.yaml") == unfixable
     assert clean[1] == OLD * 10**9
 
 
 def test_second_run_changes_nothing(corpus):
-    run_cli(["check", "--no-cache", "--fix", "--unsafe-fixes"], corpus)
+    run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus)
     _age(corpus / "scenarios/broken.yaml")
     before = {p.name: _state(p) for p in (corpus / "scenarios").iterdir()}
-    code, out, err = run_cli(["check", "--no-cache", "--fix", "--unsafe-fixes"], corpus)
+    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus)
     assert {p.name: _state(p) for p in (corpus / "scenarios").iterdir()} == before
     assert "fixed" not in err
 
@@ -139,7 +139,7 @@ def test_second_run_changes_nothing(corpus):
 def test_fix_writes_atomically_by_rename(corpus):
     path = corpus / "scenarios/broken.yaml"
     ino = path.stat().st_ino
-    run_cli(["check", "--no-cache", "--fix", "--unsafe-fixes"], corpus)
+    run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus)
     assert path.stat().st_ino != ino  # a new file renamed over the old one, not rewritten in place
     assert sorted(p.name for p in (corpus / "scenarios").iterdir()) == [
         "broken.yaml", "clean.yaml", "unfixable.yaml"]
@@ -153,7 +153,7 @@ def test_failed_write_leaves_the_file_and_no_temporary(corpus, monkeypatch):
 
     monkeypatch.setattr(si_lint.fsutil.os, "replace", boom)
     before = _state(corpus / "scenarios/broken.yaml")
-    code, out, err = run_cli(["check", "--no-cache", "--fix", "--unsafe-fixes"], corpus)
+    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus)
     assert _state(corpus / "scenarios/broken.yaml") == before
     assert sorted(p.name for p in (corpus / "scenarios").iterdir()) == [
         "broken.yaml", "clean.yaml", "unfixable.yaml"]
@@ -163,11 +163,11 @@ def test_failed_write_leaves_the_file_and_no_temporary(corpus, monkeypatch):
 
 def test_diff_shows_the_fix_and_writes_nothing(corpus):
     before = {p.name: _state(p) for p in (corpus / "scenarios").iterdir()}
-    code, out, err = run_cli(["check", "--no-cache", "--diff", "--unsafe-fixes"], corpus)
+    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--diff", "--unsafe-fixes"], corpus)
     assert {p.name: _state(p) for p in (corpus / "scenarios").iterdir()} == before
     assert code == 1
     # the patch alone on stdout; the findings on stderr
-    assert "\nscenarios/broken.yaml:15:3: SI101 [error]" in err and "scenarios/broken.yaml:" not in out
+    assert "\nscenarios/broken.yaml:16:3: SI101 [error]" in err and "scenarios/broken.yaml:" not in out
     diff = out
     assert diff == """\
 --- a/scenarios/broken.yaml
@@ -200,7 +200,7 @@ def test_diff_shows_the_fix_and_writes_nothing(corpus):
 def test_diff_patch_on_stdout_report_on_stderr_under_json(corpus):
     import json
 
-    code, out, err = run_cli(["check", "--no-cache", "--diff", "--unsafe-fixes", "--format", "json"], corpus)
+    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--diff", "--unsafe-fixes", "--format", "json"], corpus)
     assert out.startswith("--- a/scenarios/broken.yaml\n+++ b/scenarios/broken.yaml\n")
     report = json.loads(err[err.index("{"):err.rindex("}") + 1])
     assert report["summary"]["errors"] >= 1
@@ -209,7 +209,7 @@ def test_diff_patch_on_stdout_report_on_stderr_under_json(corpus):
 def test_plain_fix_applies_only_safe_fixes(corpus):
     """SI117 (strip/NFC) is safe; SI101-SI103, SI105 and SI113 change what the scenario
     means and need --unsafe-fixes (SPEC §9)."""
-    code, out, err = run_cli(["check", "--no-cache", "--fix"], corpus)
+    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix"], corpus)
     text = (corpus / "scenarios/broken.yaml").read_text(encoding="utf-8")
     assert 'required_identifiers: ["smtp_smarthost"]' in text  # SI117 fixed
     assert "type: graded" in text and "reasoning_trace" in text and "exclude_tool_echo: false" in text
@@ -219,26 +219,26 @@ def test_plain_fix_applies_only_safe_fixes(corpus):
     # the unsafe fixes are announced, not marked [*]
     assert "  help: [*]" not in out
     assert "5 fix(es) available with --fix --unsafe-fixes." in out
-    code, out, err = run_cli(["check", "--no-cache", "--fix", "--unsafe-fixes"], corpus)
+    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus)
     assert "si-lint: fixed 5 finding(s) in 1 file(s)" in err
     assert (corpus / "scenarios/broken.yaml").read_text(encoding="utf-8") == FIXED
 
 
 def test_fixable_marker_and_show_fixes(corpus):
-    code, out, err = run_cli(["check", "--no-cache", "--select", "SI117,SI113"], corpus)
+    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--select", "SI117,SI113"], corpus)
     lines = out.splitlines()
     si117 = lines.index(next(line for line in lines if " SI117 " in line))
     assert lines[si117 + 3].startswith("  help: [*] ")
     si113 = lines.index(next(line for line in lines if " SI113 " in line))
     assert lines[si113 + 3].startswith("  help: ") and "[*]" not in lines[si113 + 3]
     assert "[*] 1 fixable with --fix (1 more with --fix --unsafe-fixes)." in out
-    code, out, err = run_cli(["check", "--no-cache", "--select", "SI117,SI113", "--unsafe-fixes"], corpus)
+    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--select", "SI117,SI113", "--unsafe-fixes"], corpus)
     assert out.count("  help: [*] ") == 2
     # --show-fixes lists what would be fixed, then what was fixed
-    code, out, err = run_cli(["check", "--no-cache", "--select", "SI117,SI113", "--show-fixes"], corpus)
+    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--select", "SI117,SI113", "--show-fixes"], corpus)
     assert out.endswith("Would fix 1 finding(s):\n  scenarios/broken.yaml:15:45: SI117 "
                         "identifier ` smtp_smarthost` has surrounding whitespace\n") or "Would fix 1 finding(s):" in out
-    code, out, err = run_cli(["check", "--no-cache", "--select", "SI117,SI113", "--fix", "--show-fixes"], corpus)
+    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--select", "SI117,SI113", "--fix", "--show-fixes"], corpus)
     assert "Fixed 1 finding(s):\n  scenarios/broken.yaml:" in out
     assert " SI117 " in out.split("Fixed 1 finding(s):")[1]
 

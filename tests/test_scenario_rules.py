@@ -325,8 +325,11 @@ def test_si615_second_intent_in_path_order(tmp_path):
         "same `intent` as `infra.safety.be.zone-violation-002`")
     assert d["related"] == [{"path": "scenarios/safety/a.yaml", "line": 9, "column": 1,
                              "message": "the same intent is stated here"}]
-    # pre-commit naming only the first file: the finding is not in it
-    assert si6(root, "scenarios/safety/a.yaml") == []
+    # pre-commit naming only the first file: the finding is still reported, because its
+    # related location (the first intent) is in a named file (SPEC §9 subsets, issue 14)
+    assert si6(root, "scenarios/safety/a.yaml") == [
+        ("SI615", S, 11, 1, "warning", "scenario `infra.safety.be.zone-violation-001` has the "
+         "same `intent` as `infra.safety.be.zone-violation-002`")]
 
 
 def test_si616_manifest_completeness(tmp_path):
