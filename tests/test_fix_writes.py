@@ -57,7 +57,9 @@ def test_fix_refuses_a_read_only_file(tmp_path):
 
 def _writer(tmp_path: Path) -> subprocess.Popen:
     script = textwrap.dedent(f"""
-        import sys, time
+        import signal, sys, time
+        # a child of a background job inherits SIGINT ignored: restore Python's default
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         sys.path.insert(0, {str(REPO)!r})
         from si_lint.fsutil import atomic_writer
         with atomic_writer({str(tmp_path / 'f.yaml')!r}) as fh:
