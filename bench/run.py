@@ -114,8 +114,13 @@ def _proc_tree_rss(root: int, page: int) -> int:
 
 
 def measure(cmd: list[str], cwd: Path, env: dict | None = None, stdin: bytes | None = None,
-            sample_s: float = 0.05) -> dict:
-    """Run ``cmd``: wall and CPU seconds, exit code, peak RSS (largest process, tree)."""
+            sample_s: float = 0.05, report: bool = False) -> dict:
+    """Run ``cmd``: wall and CPU seconds, exit code, peak RSS (largest process, tree).
+
+    ``report``: the command is a si-lint run with ``--format json``; one whose stdout is
+    not a JSON document failed whatever its exit code (exit 1 is also "findings"), and its
+    exit is recorded as ``"N (no report)"`` so no median counts it.
+    """
     out = tempfile.TemporaryFile()
     err = tempfile.TemporaryFile()
     inp = None
@@ -160,8 +165,14 @@ def measure(cmd: list[str], cwd: Path, env: dict | None = None, stdin: bytes | N
         if fh is not None:
             fh.close()
     rss = max(maxrss, peak[0])
+    code: int | str = proc.returncode
+    if report and code in (0, 1):
+        try:
+            json.loads(stdout)
+        except ValueError:
+            code = f"{code} (no report)"
     return {"cmd": cmd[:6] + (["..."] if len(cmd) > 6 else []), "seconds": round(seconds, 4),
-            "cpu": round(cpu, 4), "exit": proc.returncode, "rss_mb": round(rss / 2**20, 1),
+            "cpu": round(cpu, 4), "exit": code, "rss_mb": round(rss / 2**20, 1),
             "stdout": stdout, "stderr_tail": stderr[-2000:]}
 
 
@@ -264,17 +275,17 @@ class Bench:
             return out
         for r in range(rounds):
             cache = self.fresh_cache()
-            out["fill"].append(measure(self.check(*cache, ".", jobs=jobs), corpus, self.env))
-            out["warm"].append(measure(self.check(*cache, ".", jobs=jobs), corpus, self.env))
+            out["fill"].append(measure(self.check(*cache, ".", jobs=jobs), corpus, self.env, report=True))
+            out["warm"].append(measure(self.check(*cache, ".", jobs=jobs), corpus, self.env, report=True))
             if staged is not None:
                 rel = staged.relative_to(corpus).as_posix()
                 out["staged"].append(measure(self.check(*cache, rel, jobs=jobs), corpus,
-                                             self.env))
+                                             self.env, report=True))
             target = edit[r % len(edit)]
             with open(target, "a", encoding="utf-8", newline="\n") as fh:
                 fh.write(f"# edited by bench/run.py (round {r})\n")
             out["changed"].append(measure(self.check(*cache, ".", jobs=jobs), corpus,
-                                          self.env))
+                                          self.env, report=True))
         return out
 
 
@@ -315,7 +326,7 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
             peer.append(measure([*yl, "-d", "relaxed", "-f", "parsable", *rels], small))
         floor.append(measure(floor_cmd, small, stdin=stdin))
         cold.append(measure(b.check(*(["--no-cache"] if b.opts["no_cache"] else []), ".",
-                                    jobs=args.jobs), small, b.env))
+                                    jobs=args.jobs), small, b.env, report=True))
     ratios = [c["seconds"] / p["seconds"] for c, p in zip(cold, peer)
               if c.get("exit") in (0, 1) and p.get("seconds")]
     floor_ratios = [c["cpu"] / f["cpu"] for c, f in zip(cold, floor)
@@ -363,9 +374,9 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
         j2, j1 = [], []
         big_rounds = 1 if args.quick else rounds
         for _ in range(big_rounds):
-            j2.append(measure(b.check("--no-cache", ".", jobs=2), big, b.env))
+            j2.append(measure(b.check("--no-cache", ".", jobs=2), big, b.env, report=True))
             if b.opts["jobs"]:
-                j1.append(measure(b.check("--no-cache", ".", jobs=1), big, b.env))
+                j1.append(measure(b.check("--no-cache", ".", jobs=1), big, b.env, report=True))
         raw["40,000 files: si-lint check --no-cache --jobs 2"] = j2
         raw["40,000 files: si-lint check --no-cache --jobs 1"] = j1
         measured["big_cold"] = _median(j2, "seconds")
@@ -388,7 +399,7 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
         scenario, jsonl, nbytes = write_eval_input(edir, args.eval_artifacts, args.seed)
         corpus_info["eval"] = {"artifacts": args.eval_artifacts, "bytes": nbytes}
         ev = [measure([*b.si, "eval", "--format", "json", scenario.name, jsonl.name], edir,
-                      b.env) for _ in range(1 if args.quick else rounds)]
+                      b.env, report=True) for _ in range(1 if args.quick else rounds)]
         for r in ev:
             r["stdout_bytes"] = len(r.get("stdout", ""))
             r["verdicts"] = _eval_verdicts(r)
