@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -36,19 +35,34 @@ SID = "infra.capability.da.single-signal-diagnosis-001"
 
 def scenario(subsystem_set=("smtp-config", "SMTP_HOST", "SMTP_PORT", "configMapKeyRef")):
     return {
-        "id": SID, "archetype": "C-DA-001",
-        "injection": {"deviations": [{"id": "f1", "resource": "configmap/smtp-config",
-                                      "deviation_type": "absent_key", "subject": "SMTP_PORT"}]},
-        "scoring": {"archetype_template": "C-DA-001", "step_budget": 15,
-                    "channels": ["agent_response"],
-                    "factor": {"ref": "f1", "required_identifiers": ["SMTP_PORT"]},
-                    "subsystem_set": list(subsystem_set), "exclude_tool_echo": True},
+        "id": SID,
+        "archetype": "C-DA-001",
+        "injection": {
+            "deviations": [
+                {
+                    "id": "f1",
+                    "resource": "configmap/smtp-config",
+                    "deviation_type": "absent_key",
+                    "subject": "SMTP_PORT",
+                }
+            ]
+        },
+        "scoring": {
+            "archetype_template": "C-DA-001",
+            "step_budget": 15,
+            "channels": ["agent_response"],
+            "factor": {"ref": "f1", "required_identifiers": ["SMTP_PORT"]},
+            "subsystem_set": list(subsystem_set),
+            "exclude_tool_echo": True,
+        },
     }
 
 
 def body_line(i: int) -> str:
-    return (f"2026-11-29T09:{i // 3600 % 60:02d}:{i // 60 % 60:02d}Z relay[{i}]: "
-            f"config: SMTP_HOST=smtp.internal upstream retry {i * 7919 % 100003}")
+    return (
+        f"2026-11-29T09:{i // 3600 % 60:02d}:{i // 60 % 60:02d}Z relay[{i}]: "
+        f"config: SMTP_HOST=smtp.internal upstream retry {i * 7919 % 100003}"
+    )
 
 
 def own_line(i: int) -> str:
@@ -67,8 +81,11 @@ def echo_artifact(mb: float) -> dict:
     for k in range(len(body)):
         answer.append(body[k] if k % 2 == 0 else own_line(k))
     answer.append("Root cause: the SMTP_PORT key is missing from the smtp-config ConfigMap.")
-    return {"scenario_id": SID, "final_answer": "\n".join(answer),
-            "actions": [{"tool": "kubectl_logs", "arguments": {}, "result": "\n".join(body)}]}
+    return {
+        "scenario_id": SID,
+        "final_answer": "\n".join(answer),
+        "actions": [{"tool": "kubectl_logs", "arguments": {}, "result": "\n".join(body)}],
+    }
 
 
 def timed(fn, runs: int = 3) -> float:
@@ -98,8 +115,10 @@ def echo_curve(sizes) -> None:
         xs.append(mb)
         ys.append(t)
         print(f"   {mb:5.1f} MB: {t:7.3f} s  ({t / mb:.3f} s/MB)")
-    print(f"   slope {slope(xs, ys):.3f} s/MB; t({xs[-1]:g} MB)/t({xs[1]:g} MB) = "
-          f"{ys[-1] / ys[1]:.1f} for a size ratio of {xs[-1] / xs[1]:.1f}")
+    print(
+        f"   slope {slope(xs, ys):.3f} s/MB; t({xs[-1]:g} MB)/t({xs[1]:g} MB) = "
+        f"{ys[-1] / ys[1]:.1f} for a size ratio of {xs[-1] / xs[1]:.1f}"
+    )
 
 
 def id_curve(counts) -> None:
@@ -120,21 +139,38 @@ def id_curve(counts) -> None:
 
 
 def e2e_artifact(i: int) -> dict:
-    answers = ["The SMTP_PORT key is missing from the smtp-config ConfigMap.",
-               "Something's wrong with the SMTP_PORT config.",
-               "The pods are crashing because of a network partition.",
-               "The `notification-service` pods are crashing because of a missing "
-               "configuration. The logs show the error \"SMTP_PORT is required when "
-               "SMTP_HOST is set\"."]
-    actions = [{"id": f"call_{k}", "tool": "kubectl_get",
-                "arguments": {"kind": "configmap", "name": "smtp-config"},
-                "result": json.dumps({"data": {"SMTP_HOST": "smtp.internal"},
-                                      "events": [body_line(i * 10 + k) for k in range(3)]}),
-                "duration_ms": 12} for k in range(4)]
-    return {"scenario_id": SID, "final_answer": answers[i % 4],
-            "reasoning_trace": "Read the deployment, then the ConfigMap. " * 4,
-            "actions": actions, "observations": [], "observed_model": None,
-            "vacuous_assertions": None}
+    answers = [
+        "The SMTP_PORT key is missing from the smtp-config ConfigMap.",
+        "Something's wrong with the SMTP_PORT config.",
+        "The pods are crashing because of a network partition.",
+        "The `notification-service` pods are crashing because of a missing "
+        'configuration. The logs show the error "SMTP_PORT is required when '
+        'SMTP_HOST is set".',
+    ]
+    actions = [
+        {
+            "id": f"call_{k}",
+            "tool": "kubectl_get",
+            "arguments": {"kind": "configmap", "name": "smtp-config"},
+            "result": json.dumps(
+                {
+                    "data": {"SMTP_HOST": "smtp.internal"},
+                    "events": [body_line(i * 10 + k) for k in range(3)],
+                }
+            ),
+            "duration_ms": 12,
+        }
+        for k in range(4)
+    ]
+    return {
+        "scenario_id": SID,
+        "final_answer": answers[i % 4],
+        "reasoning_trace": "Read the deployment, then the ConfigMap. " * 4,
+        "actions": actions,
+        "observations": [],
+        "observed_model": None,
+        "vacuous_assertions": None,
+    }
 
 
 def end_to_end(counts) -> None:
@@ -153,18 +189,35 @@ def end_to_end(counts) -> None:
             size = path.stat().st_size
             # a small wrapper process measures the child: ru_maxrss of a child forked from
             # this (large) process would include the copied image of the parent
-            wrapper = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-                       "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
-                       "print(r.returncode, time.perf_counter() - t, "
-                       "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-            proc = subprocess.run([sys.executable, "-c", wrapper, *cmd0, "eval", "--format",
-                                   "json", "da1.json", path.name], cwd=root,
-                                  capture_output=True, text=True)
+            wrapper = (
+                "import resource, subprocess, sys, time; t = time.perf_counter(); "
+                "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+                "print(r.returncode, time.perf_counter() - t, "
+                "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+            )
+            proc = subprocess.run(
+                [
+                    sys.executable,
+                    "-c",
+                    wrapper,
+                    *cmd0,
+                    "eval",
+                    "--format",
+                    "json",
+                    "da1.json",
+                    path.name,
+                ],
+                cwd=root,
+                capture_output=True,
+                text=True,
+            )
             code, wall, rss = proc.stdout.split()
             wall = float(wall)
             assert code == "0", proc.stderr[-500:]
-            print(f"   {n:7d} artifacts ({size / 1e6:6.1f} MB): {wall:6.2f} s, "
-                  f"{n / wall:8.0f} artifacts/s, peak RSS {int(rss) / 1024:.0f} MB")
+            print(
+                f"   {n:7d} artifacts ({size / 1e6:6.1f} MB): {wall:6.2f} s, "
+                f"{n / wall:8.0f} artifacts/s, peak RSS {int(rss) / 1024:.0f} MB"
+            )
             path.unlink()
 
 

@@ -40,8 +40,12 @@ def si_lint() -> list[str]:
 
 def timed(args: list[str], cwd: Path) -> float:
     start = time.perf_counter()
-    proc = subprocess.run(si_lint() + ["check", "--format", "json", "--no-cache", *args],
-                          cwd=cwd, capture_output=True, check=False)
+    proc = subprocess.run(
+        si_lint() + ["check", "--format", "json", "--no-cache", *args],
+        cwd=cwd,
+        capture_output=True,
+        check=False,
+    )
     elapsed = time.perf_counter() - start
     if proc.returncode not in (0, 1):
         raise SystemExit(f"si-lint failed ({proc.returncode}): {proc.stderr.decode()[-400:]}")
@@ -82,12 +86,16 @@ def main(argv=None) -> int:
     if opts.format == "json":
         print(json.dumps(result, indent=2))
     else:
-        print(f"published corpus: {len(files)} scenario files, median of {opts.runs} runs, --no-cache")
+        print(
+            f"published corpus: {len(files)} scenario files, median of {opts.runs} runs, --no-cache"
+        )
         print(f"  whole corpus            {whole:7.3f} s")
         print(f"  per file (mean)         {per_file:7.3f} s")
         print(f"  whole, --ignore SI6     {without:7.3f} s")
-        print(f"  ratio whole / per file  {ratio:7.2f}   (goal <= {GOAL}: "
-              f"{'met' if ratio <= GOAL else 'NOT met'})")
+        print(
+            f"  ratio whole / per file  {ratio:7.2f}   (goal <= {GOAL}: "
+            f"{'met' if ratio <= GOAL else 'NOT met'})"
+        )
     return 0 if ratio <= GOAL else 1
 
 

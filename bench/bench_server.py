@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -40,14 +39,21 @@ GOAL_MS = 300.0
 
 
 def generate(out: Path, files: int) -> None:
-    subprocess.run([sys.executable, str(HERE / "generate.py"), str(out), "--files", str(files)],
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, str(HERE / "generate.py"), str(out), "--files", str(files)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def cold_check(corpus: Path) -> tuple[float, int]:
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "si_lint.cli", "check", "--format", "json", "--no-cache", "."],
-                          cwd=corpus, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    proc = subprocess.run(
+        [sys.executable, "-m", "si_lint.cli", "check", "--format", "json", "--no-cache", "."],
+        cwd=corpus,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     wall = time.perf_counter() - t
     try:
         n = len(json.loads(proc.stdout)["diagnostics"])
@@ -96,11 +102,13 @@ async def drive(corpus: Path, edits: int, debounce_ms: float) -> dict:
                 return
 
     drainer = asyncio.create_task(drain())
-    await client.initialize_async(T.InitializeParams(
-        capabilities=T.ClientCapabilities(),
-        workspace_folders=[T.WorkspaceFolder(uri=from_fs_path(str(corpus)), name="bench")],
-        initialization_options={"debounce": debounce_ms},
-    ))
+    await client.initialize_async(
+        T.InitializeParams(
+            capabilities=T.ClientCapabilities(),
+            workspace_folders=[T.WorkspaceFolder(uri=from_fs_path(str(corpus)), name="bench")],
+            initialization_options={"debounce": debounce_ms},
+        )
+    )
     client.initialized(T.InitializedParams())
 
     async def wait(uri: str, count: int, timeout: float = 600.0) -> float:
@@ -111,19 +119,26 @@ async def drive(corpus: Path, edits: int, debounce_ms: float) -> dict:
             await asyncio.sleep(0.001)
         return arrivals[uri][count - 1]
 
-    scenario = next(p for p in sorted((corpus / "scenarios").rglob("*.yaml"))
-                    if "required_identifiers" in p.read_text())
+    scenario = next(
+        p
+        for p in sorted((corpus / "scenarios").rglob("*.yaml"))
+        if "required_identifiers" in p.read_text()
+    )
     text = scenario.read_text()
     uri = from_fs_path(str(scenario))
     out: dict = {"scenario": str(scenario.relative_to(corpus))}
 
     t = time.perf_counter()
-    client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(uri, "yaml", 1, text)))
+    client.text_document_did_open(
+        T.DidOpenTextDocumentParams(T.TextDocumentItem(uri, "yaml", 1, text))
+    )
     out["first_check_s"] = await wait(uri, 1) - t
     import re
 
     # the factor's identifiers changed: the correct-answer fixtures fall to a lower band
-    lowered = re.sub(r"required_identifiers: \[[^\]]*\]", "required_identifiers: [NO_SUCH_KEY]", text)
+    lowered = re.sub(
+        r"required_identifiers: \[[^\]]*\]", "required_identifiers: [NO_SUCH_KEY]", text
+    )
     if lowered == text:
         lowered = None
     latencies = []
@@ -135,8 +150,12 @@ async def drive(corpus: Path, edits: int, debounce_ms: float) -> dict:
             new = text + f"# edit {i}\n"
         n = len(arrivals.get(uri, []))
         t = time.perf_counter()
-        client.text_document_did_change(T.DidChangeTextDocumentParams(
-            T.VersionedTextDocumentIdentifier(version=i + 2, uri=uri), [T.TextDocumentContentChangeWholeDocument(new)]))
+        client.text_document_did_change(
+            T.DidChangeTextDocumentParams(
+                T.VersionedTextDocumentIdentifier(version=i + 2, uri=uri),
+                [T.TextDocumentContentChangeWholeDocument(new)],
+            )
+        )
         latencies.append((await wait(uri, n + 1)) - t)
         await asyncio.sleep(0.02)
     for other, items in payloads.items():
@@ -158,9 +177,13 @@ async def drive(corpus: Path, edits: int, debounce_ms: float) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--files", type=int, default=4000, help="files of the generated corpus (default 4000)")
+    ap.add_argument(
+        "--files", type=int, default=4000, help="files of the generated corpus (default 4000)"
+    )
     ap.add_argument("--edits", type=int, default=30)
-    ap.add_argument("--debounce", type=float, default=50.0, help="the server's debounce, ms (default 50)")
+    ap.add_argument(
+        "--debounce", type=float, default=50.0, help="the server's debounce, ms (default 50)"
+    )
     ap.add_argument("--corpus", type=Path, help="an existing corpus (nothing is generated)")
     ap.add_argument("--keep", action="store_true", help="keep the generated corpus")
     ap.add_argument("--format", choices=["text", "json"], default="text")
@@ -174,14 +197,22 @@ def main(argv=None) -> int:
         corpus = tmp / "corpus"
         generate(corpus, args.files)
     try:
-        files = sum(1 for p in corpus.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json"))
+        files = sum(
+            1 for p in corpus.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json")
+        )
         shutil.rmtree(corpus / ".si-lint-cache", ignore_errors=True)
         check_s, n = cold_check(corpus)
         cold = asyncio.run(drive(corpus, args.edits, args.debounce))  # writes the cache
         warm = asyncio.run(drive(corpus, max(4, args.edits // 3), args.debounce))
-        result = {"files": files, "cold_check_s": check_s, "check_findings": n, "server": cold,
-                  "server_warm_first_check_s": warm["first_check_s"], "goal_ms": GOAL_MS,
-                  "goal_met": cold["median_ms"] <= GOAL_MS}
+        result = {
+            "files": files,
+            "cold_check_s": check_s,
+            "check_findings": n,
+            "server": cold,
+            "server_warm_first_check_s": warm["first_check_s"],
+            "goal_ms": GOAL_MS,
+            "goal_met": cold["median_ms"] <= GOAL_MS,
+        }
         if args.format == "json":
             print(json.dumps(result, indent=2))
         else:
@@ -190,11 +221,15 @@ def main(argv=None) -> int:
             print(f"cold `si-lint check --no-cache`:      {check_s:7.2f} s  ({n} findings)")
             print(f"server first check (empty cache):    {cold['first_check_s']:7.2f} s")
             print(f"server first check (warm cache):     {warm['first_check_s']:7.2f} s")
-            print(f"didChange -> publishDiagnostics:     median {cold['median_ms']:.0f} ms, "
-                  f"p90 {cold['p90_ms']:.0f} ms, max {cold['max_ms']:.0f} ms over {cold['edits']} edits "
-                  f"(debounce {args.debounce:.0f} ms included)")
+            print(
+                f"didChange -> publishDiagnostics:     median {cold['median_ms']:.0f} ms, "
+                f"p90 {cold['p90_ms']:.0f} ms, max {cold['max_ms']:.0f} ms over {cold['edits']} edits "
+                f"(debounce {args.debounce:.0f} ms included)"
+            )
             print(f"other files given an SI401 by the edits: {cold['files_given_si401']}")
-            print(f"server memory: VmRSS {mem.get('VmRSS', 0):.0f} MB, peak VmHWM {mem.get('VmHWM', 0):.0f} MB")
+            print(
+                f"server memory: VmRSS {mem.get('VmRSS', 0):.0f} MB, peak VmHWM {mem.get('VmHWM', 0):.0f} MB"
+            )
             print(f"goal: median <= {GOAL_MS:.0f} ms: {'met' if result['goal_met'] else 'NOT met'}")
         return 0 if result["goal_met"] else 1
     finally:

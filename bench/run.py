@@ -52,7 +52,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import generate  # noqa: E402  (bench/generate.py, next to this file)
+import generate
 
 SMALL_FILES = 4_000
 BIG_FILES = 40_000
@@ -63,17 +63,32 @@ GOALS = [
     ("cold_ratio", "cold check, 4,000 files / yamllint", "<= 0.08", lambda v: v <= 0.08, "x"),
     ("cold_floor", "cold check CPU / C-parse floor", "<= 12x", lambda v: v <= 12, "x"),
     ("warm", "warm whole-corpus re-check", "<= 0.15 s", lambda v: v <= 0.15, "s"),
-    ("staged", "one staged file, warm (the pre-commit case)", "<= 0.15 s",
-     lambda v: v <= 0.15, "s"),
+    (
+        "staged",
+        "one staged file, warm (the pre-commit case)",
+        "<= 0.15 s",
+        lambda v: v <= 0.15,
+        "s",
+    ),
     ("changed", "one file changed, whole corpus", "<= 0.3 s", lambda v: v <= 0.3, "s"),
     ("big_cold", "40,000 files cold, --jobs 2", "<= 10 s", lambda v: v <= 10, "s"),
-    ("big_scaling", "40,000 files: --jobs 1 time / --jobs 2 time", ">= 1.7x",
-     lambda v: v >= 1.7, "x"),
+    (
+        "big_scaling",
+        "40,000 files: --jobs 1 time / --jobs 2 time",
+        ">= 1.7x",
+        lambda v: v >= 1.7,
+        "x",
+    ),
     ("big_rss", "peak RSS, 40,000 files", "<= 300 MB", lambda v: v <= 300, "MB"),
     ("eval_rate", "eval end to end (artifacts/s)", ">= 8,000/s", lambda v: v >= 8000, "/s"),
     ("eval_rss", "eval peak RSS", "<= 150 MB", lambda v: v <= 150, "MB"),
-    ("i10_cold", "issue 10: cold check / yamllint (4,000 files)", "<= 0.25",
-     lambda v: v <= 0.25, "x"),
+    (
+        "i10_cold",
+        "issue 10: cold check / yamllint (4,000 files)",
+        "<= 0.25",
+        lambda v: v <= 0.25,
+        "x",
+    ),
     ("i10_warm", "issue 10: warm re-check", "<= 0.5 s", lambda v: v <= 0.5, "s"),
 ]
 
@@ -98,7 +113,7 @@ def _proc_tree_rss(root: int, page: int) -> int:
         except OSError:
             continue
         # the command name may hold spaces and parentheses: fields start after the last ')'
-        fields = stat[stat.rfind(b")") + 2:].split()
+        fields = stat[stat.rfind(b")") + 2 :].split()
         if len(fields) > 1:
             children.setdefault(int(fields[1]), []).append(int(name))
     total, todo = 0, [root]
@@ -113,8 +128,14 @@ def _proc_tree_rss(root: int, page: int) -> int:
     return total
 
 
-def measure(cmd: list[str], cwd: Path, env: dict | None = None, stdin: bytes | None = None,
-            sample_s: float = 0.05, report: bool = False) -> dict:
+def measure(
+    cmd: list[str],
+    cwd: Path,
+    env: dict | None = None,
+    stdin: bytes | None = None,
+    sample_s: float = 0.05,
+    report: bool = False,
+) -> dict:
     """Run ``cmd``: wall and CPU seconds, exit code, peak RSS (largest process, tree).
 
     ``report``: the command is a si-lint run with ``--format json``; one whose stdout is
@@ -171,9 +192,15 @@ def measure(cmd: list[str], cwd: Path, env: dict | None = None, stdin: bytes | N
             json.loads(stdout)
         except ValueError:
             code = f"{code} (no report)"
-    return {"cmd": cmd[:6] + (["..."] if len(cmd) > 6 else []), "seconds": round(seconds, 4),
-            "cpu": round(cpu, 4), "exit": code, "rss_mb": round(rss / 2**20, 1),
-            "stdout": stdout, "stderr_tail": stderr[-2000:]}
+    return {
+        "cmd": cmd[:6] + (["..."] if len(cmd) > 6 else []),
+        "seconds": round(seconds, 4),
+        "cpu": round(cpu, 4),
+        "exit": code,
+        "rss_mb": round(rss / 2**20, 1),
+        "stdout": stdout,
+        "stderr_tail": stderr[-2000:],
+    }
 
 
 def _findings(result: dict | None):
@@ -207,17 +234,25 @@ def build_floor(tmp: Path) -> tuple[list[str], str]:
     gcc = shutil.which("gcc") or shutil.which("cc")
     if gcc:
         exe = tmp / "floor"
-        proc = subprocess.run([gcc, "-O2", "-o", str(exe), str(HERE / "floor.c"), "-lyaml"],
-                              capture_output=True, text=True, check=False)
+        proc = subprocess.run(
+            [gcc, "-O2", "-o", str(exe), str(HERE / "floor.c"), "-lyaml"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if proc.returncode == 0:
             return [str(exe)], "C program with libyaml (bench/floor.c, gcc -O2)"
-    script = ("import sys\nfrom ruamel.yaml import YAML\ny = YAML(typ='safe')\nn = 0\n"
-              "for p in sys.stdin.read().splitlines():\n"
-              "    with open(p, 'rb') as fh:\n        data = fh.read()\n"
-              "    try:\n        n += sum(1 for _ in y.parse(data))\n"
-              "    except Exception:\n        pass\nprint(n, 'events')\n")
-    return ([sys.executable, "-c", script],
-            "Python with ruamel.yaml's C parser (gcc or libyaml's headers are missing)")
+    script = (
+        "import sys\nfrom ruamel.yaml import YAML\ny = YAML(typ='safe')\nn = 0\n"
+        "for p in sys.stdin.read().splitlines():\n"
+        "    with open(p, 'rb') as fh:\n        data = fh.read()\n"
+        "    try:\n        n += sum(1 for _ in y.parse(data))\n"
+        "    except Exception:\n        pass\nprint(n, 'events')\n"
+    )
+    return (
+        [sys.executable, "-c", script],
+        "Python with ruamel.yaml's C parser (gcc or libyaml's headers are missing)",
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -232,18 +267,22 @@ def si_lint_command(given: str | None) -> list[str]:
 
 def detect_options(si: list[str]) -> dict:
     try:
-        proc = subprocess.run([*si, "check", "--help"], capture_output=True, text=True,
-                              timeout=60, check=False)
+        proc = subprocess.run(
+            [*si, "check", "--help"], capture_output=True, text=True, timeout=60, check=False
+        )
         text = proc.stdout
     except (OSError, subprocess.SubprocessError):
         text = ""
-    return {"check": "Usage" in text, "no_cache": "--no-cache" in text,
-            "cache_dir": "--cache-dir" in text, "jobs": "--jobs" in text}
+    return {
+        "check": "Usage" in text,
+        "no_cache": "--no-cache" in text,
+        "cache_dir": "--cache-dir" in text,
+        "jobs": "--jobs" in text,
+    }
 
 
 def _files(corpus: Path) -> list[Path]:
-    return sorted(p for p in corpus.rglob("*") if p.is_file()
-                  and ".si-lint-cache" not in p.parts)
+    return sorted(p for p in corpus.rglob("*") if p.is_file() and ".si-lint-cache" not in p.parts)
 
 
 class Bench:
@@ -266,8 +305,9 @@ class Bench:
         self.caches += 1
         return ["--cache-dir", str(self.tmp / f"cache-{self.caches}")]
 
-    def cached_rounds(self, corpus: Path, jobs: int, rounds: int, staged: Path | None,
-                      edit: list[Path]) -> dict[str, list[dict]]:
+    def cached_rounds(
+        self, corpus: Path, jobs: int, rounds: int, staged: Path | None, edit: list[Path]
+    ) -> dict[str, list[dict]]:
         """Per round: fill a fresh cache, re-check warm, one staged file, one file changed."""
         out: dict[str, list[dict]] = {"fill": [], "warm": [], "staged": [], "changed": []}
         if not (self.opts["no_cache"] and self.opts["cache_dir"]):
@@ -275,17 +315,23 @@ class Bench:
             return out
         for r in range(rounds):
             cache = self.fresh_cache()
-            out["fill"].append(measure(self.check(*cache, ".", jobs=jobs), corpus, self.env, report=True))
-            out["warm"].append(measure(self.check(*cache, ".", jobs=jobs), corpus, self.env, report=True))
+            out["fill"].append(
+                measure(self.check(*cache, ".", jobs=jobs), corpus, self.env, report=True)
+            )
+            out["warm"].append(
+                measure(self.check(*cache, ".", jobs=jobs), corpus, self.env, report=True)
+            )
             if staged is not None:
                 rel = staged.relative_to(corpus).as_posix()
-                out["staged"].append(measure(self.check(*cache, rel, jobs=jobs), corpus,
-                                             self.env, report=True))
+                out["staged"].append(
+                    measure(self.check(*cache, rel, jobs=jobs), corpus, self.env, report=True)
+                )
             target = edit[r % len(edit)]
             with open(target, "a", encoding="utf-8", newline="\n") as fh:
                 fh.write(f"# edited by bench/run.py (round {r})\n")
-            out["changed"].append(measure(self.check(*cache, ".", jobs=jobs), corpus,
-                                          self.env, report=True))
+            out["changed"].append(
+                measure(self.check(*cache, ".", jobs=jobs), corpus, self.env, report=True)
+            )
         return out
 
 
@@ -311,12 +357,14 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
     small = tmp / "corpus"
     written = generate.generate(small, args.files, args.seed)
     files = _files(small)
-    corpus_info["small"] = {"files": len(written),
-                            "bytes": sum(p.stat().st_size for p in written)}
+    corpus_info["small"] = {"files": len(written), "bytes": sum(p.stat().st_size for p in written)}
     rels = [p.relative_to(small).as_posix() for p in files]
     floor_cmd, floor_what = build_floor(tmp)
-    yl = shlex.split(args.yamllint) if args.yamllint else (
-        ["yamllint"] if shutil.which("yamllint") else None)
+    yl = (
+        shlex.split(args.yamllint)
+        if args.yamllint
+        else (["yamllint"] if shutil.which("yamllint") else None)
+    )
     if yl is None:
         b.notes.append("yamllint is not installed: ratios to it are n/a")
     stdin = ("\n".join(rels) + "\n").encode()
@@ -325,12 +373,24 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
         if yl is not None:
             peer.append(measure([*yl, "-d", "relaxed", "-f", "parsable", *rels], small))
         floor.append(measure(floor_cmd, small, stdin=stdin))
-        cold.append(measure(b.check(*(["--no-cache"] if b.opts["no_cache"] else []), ".",
-                                    jobs=args.jobs), small, b.env, report=True))
-    ratios = [c["seconds"] / p["seconds"] for c, p in zip(cold, peer)
-              if c.get("exit") in (0, 1) and p.get("seconds")]
-    floor_ratios = [c["cpu"] / f["cpu"] for c, f in zip(cold, floor)
-                    if c.get("exit") in (0, 1) and f.get("exit") == 0 and f.get("cpu")]
+        cold.append(
+            measure(
+                b.check(*(["--no-cache"] if b.opts["no_cache"] else []), ".", jobs=args.jobs),
+                small,
+                b.env,
+                report=True,
+            )
+        )
+    ratios = [
+        c["seconds"] / p["seconds"]
+        for c, p in zip(cold, peer)
+        if c.get("exit") in (0, 1) and p.get("seconds")
+    ]
+    floor_ratios = [
+        c["cpu"] / f["cpu"]
+        for c, f in zip(cold, floor)
+        if c.get("exit") in (0, 1) and f.get("exit") == 0 and f.get("cpu")
+    ]
     if ratios:
         measured["cold_ratio"] = measured["i10_cold"] = round(statistics.median(ratios), 3)
     if floor_ratios:
@@ -343,11 +403,16 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
     scenario_files = sorted((small / "scenarios").rglob("*.yaml"))
     transcripts = sorted((small / "fixtures").rglob("*.yaml"))
     staged = scenario_files[len(scenario_files) // 2] if scenario_files else None
-    edit = transcripts[len(transcripts) // 2::max(1, len(transcripts) // 7)] or scenario_files
+    edit = transcripts[len(transcripts) // 2 :: max(1, len(transcripts) // 7)] or scenario_files
     cached = b.cached_rounds(small, args.jobs, rounds, staged, edit)
-    labels = {"fill": "empty cache (fill)", "warm": "warm re-check",
-              "staged": f"one staged file, warm ({staged.relative_to(small).as_posix()})"
-              if staged else "one staged file", "changed": "one file changed"}
+    labels = {
+        "fill": "empty cache (fill)",
+        "warm": "warm re-check",
+        "staged": f"one staged file, warm ({staged.relative_to(small).as_posix()})"
+        if staged
+        else "one staged file",
+        "changed": "one file changed",
+    }
     for key, results in cached.items():
         for r in results:
             got = _findings(r)
@@ -369,8 +434,10 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
         shutil.rmtree(small, ignore_errors=True)  # disk and page cache for the big one
         big = tmp / "big"
         written = generate.generate(big, args.big_files, args.seed)
-        corpus_info["big"] = {"files": len(written),
-                              "bytes": sum(p.stat().st_size for p in written)}
+        corpus_info["big"] = {
+            "files": len(written),
+            "bytes": sum(p.stat().st_size for p in written),
+        }
         j2, j1 = [], []
         big_rounds = 1 if args.quick else rounds
         for _ in range(big_rounds):
@@ -380,12 +447,15 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
         raw["40,000 files: si-lint check --no-cache --jobs 2"] = j2
         raw["40,000 files: si-lint check --no-cache --jobs 1"] = j1
         measured["big_cold"] = _median(j2, "seconds")
-        scale = [a["seconds"] / c["seconds"] for a, c in zip(j1, j2)
-                 if a.get("exit") in (0, 1) and c.get("exit") in (0, 1)]
+        scale = [
+            a["seconds"] / c["seconds"]
+            for a, c in zip(j1, j2)
+            if a.get("exit") in (0, 1) and c.get("exit") in (0, 1)
+        ]
         if scale:
             measured["big_scaling"] = round(statistics.median(scale), 2)
         btrans = sorted((big / "fixtures").rglob("*.yaml"))
-        bcached = b.cached_rounds(big, 2, 1, None, btrans[len(btrans) // 2:][:1])
+        bcached = b.cached_rounds(big, 2, 1, None, btrans[len(btrans) // 2 :][:1])
         for key in ("fill", "warm", "changed"):
             raw[f"40,000 files: si-lint check --jobs 2, {labels[key]}"] = bcached[key]
         every = j2 + j1 + [r for v in bcached.values() for r in v]
@@ -398,8 +468,15 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
         edir = tmp / "eval"
         scenario, jsonl, nbytes = write_eval_input(edir, args.eval_artifacts, args.seed)
         corpus_info["eval"] = {"artifacts": args.eval_artifacts, "bytes": nbytes}
-        ev = [measure([*b.si, "eval", "--format", "json", scenario.name, jsonl.name], edir,
-                      b.env, report=True) for _ in range(1 if args.quick else rounds)]
+        ev = [
+            measure(
+                [*b.si, "eval", "--format", "json", scenario.name, jsonl.name],
+                edir,
+                b.env,
+                report=True,
+            )
+            for _ in range(1 if args.quick else rounds)
+        ]
         for r in ev:
             r["stdout_bytes"] = len(r.get("stdout", ""))
             r["verdicts"] = _eval_verdicts(r)
@@ -413,9 +490,17 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
     goals = []
     for key, figure, goal, test, unit in GOALS:
         v = measured[key]
-        goals.append({"key": key, "figure": figure, "goal": goal, "measured": v, "unit": unit,
-                      "met": None if v is None else bool(test(v))})
-    for name, results in raw.items():
+        goals.append(
+            {
+                "key": key,
+                "figure": figure,
+                "goal": goal,
+                "measured": v,
+                "unit": unit,
+                "met": None if v is None else bool(test(v)),
+            }
+        )
+    for _name, results in raw.items():
         for r in results:
             r["summary"] = _summary(r)
             r.pop("stdout", None)
@@ -424,8 +509,12 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
     return {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "corpus": corpus_info,
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                    "platform": platform.platform(), "load_avg": _loadavg()},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "load_avg": _loadavg(),
+        },
         "si_lint": {"command": b.si, "options": b.opts, "jobs": args.jobs},
         "rounds": rounds,
         "goals": goals,
@@ -453,18 +542,22 @@ def _eval_verdicts(result: dict):
 
 def _medians(results: list[dict]) -> dict:
     ok = [r for r in results if r.get("exit") in (0, 1)]
-    out = {"runs": len(results), "seconds": _median(results, "seconds"),
-           "cpu": _median(results, "cpu"),
-           "rss_mb": max((r["rss_mb"] for r in ok if r.get("rss_mb")), default=None),
-           "exit": sorted({r.get("exit") for r in results}, key=str)}
+    out = {
+        "runs": len(results),
+        "seconds": _median(results, "seconds"),
+        "cpu": _median(results, "cpu"),
+        "rss_mb": max((r["rss_mb"] for r in ok if r.get("rss_mb")), default=None),
+        "exit": sorted({r.get("exit") for r in results}, key=str),
+    }
     sums = [r.get("summary") for r in results]
     if any(sums):
         out["summary"] = next(s for s in sums if s)
     same = [r["same_findings_as_cold"] for r in results if "same_findings_as_cold" in r]
     if same:
         out["same_findings_as_cold"] = all(same)
-    errors = [r.get("error") or r.get("stderr_tail") for r in results
-              if r.get("exit") not in (0, 1)]
+    errors = [
+        r.get("error") or r.get("stderr_tail") for r in results if r.get("exit") not in (0, 1)
+    ]
     if errors:
         out["error"] = (errors[0] or "")[-600:]
     for extra in ("verdicts", "stdout_bytes"):
@@ -484,16 +577,17 @@ def write_eval_input(out: Path, n: int, seed: str) -> tuple[Path, Path, int]:
     team, prefixes = generate.TEAMS[0]
     s = generate.make_scenario(0, team, prefixes, False, rng)
     scenario = out / "scenario.yaml"
-    scenario.write_text(generate.formb_yaml(s)[len("---\n"):], encoding="utf-8")
+    scenario.write_text(generate.formb_yaml(s)[len("---\n") :], encoding="utf-8")
     jsonl = out / "evidence.jsonl"
     with open(jsonl, "w", encoding="utf-8", newline="\n") as fh:
         for i in range(n):
             row = i % s.rows + 1
-            _case, calls, answer, interim, _why = generate.fixture_events(s, row, i // s.rows,
-                                                                          rng)
-            noise = "\n".join(f"2026-11-20T10:{k // 60:02d}:{k % 60:02d}Z info request served "
-                              f"path=/api/v1/items/{rng.randrange(10**6)} status=200"
-                              for k in range(100))
+            _case, calls, answer, interim, _why = generate.fixture_events(s, row, i // s.rows, rng)
+            noise = "\n".join(
+                f"2026-11-20T10:{k // 60:02d}:{k % 60:02d}Z info request served "
+                f"path=/api/v1/items/{rng.randrange(10**6)} status=200"
+                for k in range(100)
+            )
             calls = [(c, f"{noise}\n{r}" if " logs " in c else r) for c, r in calls]
             art = generate.artifact(s, calls, answer, interim, rng)
             fh.write(json.dumps(art, ensure_ascii=False) + "\n")
@@ -521,30 +615,40 @@ def _fmt(v, unit: str = "") -> str:
 def markdown(report: dict) -> str:
     c = report["corpus"]
     m = report["machine"]
-    lines = [f"{report['date']}; {m['cpus']} CPUs, load average {m['load_avg']}, Python "
-             f"{m['python']}; si-lint --jobs {report['si_lint']['jobs']}; median of "
-             f"{report['rounds']} paired round(s)"]
+    lines = [
+        f"{report['date']}; {m['cpus']} CPUs, load average {m['load_avg']}, Python "
+        f"{m['python']}; si-lint --jobs {report['si_lint']['jobs']}; median of "
+        f"{report['rounds']} paired round(s)"
+    ]
     for name, info in c.items():
         size = info.get("bytes", 0) / 1e6
-        what = (f"{info['artifacts']:,} artifacts" if "artifacts" in info
-                else f"{info['files']:,} files")
+        what = (
+            f"{info['artifacts']:,} artifacts"
+            if "artifacts" in info
+            else f"{info['files']:,} files"
+        )
         lines.append(f"- corpus `{name}`: {what}, {size:.1f} MB")
     lines += ["", "| figure | measured | goal | met |", "|---|---:|---|---|"]
     for g in report["goals"]:
         met = "not measured" if g["met"] is None else ("met" if g["met"] else "**not met**")
-        lines.append(f"| {g['figure']} | {_fmt(g['measured'], g['unit'])} | {g['goal']} | "
-                     f"{met} |")
-    lines += ["", "| run | median s | median CPU s | peak RSS MB | exit | findings (E/W/I) "
-              "| same findings as cold |", "|---|---:|---:|---:|---|---|---|"]
+        lines.append(f"| {g['figure']} | {_fmt(g['measured'], g['unit'])} | {g['goal']} | {met} |")
+    lines += [
+        "",
+        "| run | median s | median CPU s | peak RSS MB | exit | findings (E/W/I) "
+        "| same findings as cold |",
+        "|---|---:|---:|---:|---|---|---|",
+    ]
     for name, r in report["measurements"].items():
         s = r.get("summary") or {}
         counts = f"{s.get('errors')}/{s.get('warnings')}/{s.get('infos')}" if s else "-"
         same = r.get("same_findings_as_cold")
         same = "-" if same is None else ("yes" if same else "**NO**")
         extra = f" ({r['error'].strip().splitlines()[-1][:120]})" if r.get("error") else ""
-        lines.append(f"| {name} | {_fmt(r['seconds'])} | {_fmt(r['cpu'])} | "
-                     f"{_fmt(r['rss_mb'])} | {','.join(map(str, r['exit']))}{extra} | "
-                     f"{counts} | {same} |")
+        lines.append(
+            f"| {name} | {_fmt(r['seconds'])} | {_fmt(r['cpu'])} | "
+            f"{_fmt(r['rss_mb'])} | {','.join(map(str, r['exit']))}{extra} | "
+            f"{counts} | {same} |"
+        )
     for n in report["notes"]:
         lines.append(f"\nnote: {n}")
     if report.get("kept"):
@@ -554,25 +658,39 @@ def markdown(report: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--files", type=int, default=SMALL_FILES,
-                    help="files of the main corpus (default 4000)")
-    ap.add_argument("--big-files", type=int, default=BIG_FILES,
-                    help="files of the large corpus (default 40000)")
+    ap.add_argument(
+        "--files", type=int, default=SMALL_FILES, help="files of the main corpus (default 4000)"
+    )
+    ap.add_argument(
+        "--big-files", type=int, default=BIG_FILES, help="files of the large corpus (default 40000)"
+    )
     ap.add_argument("--no-big", action="store_true", help="skip the 40,000-file rows")
-    ap.add_argument("--eval-artifacts", type=int, default=10_000,
-                    help="artifacts in the eval .jsonl (0: skip the eval rows)")
+    ap.add_argument(
+        "--eval-artifacts",
+        type=int,
+        default=10_000,
+        help="artifacts in the eval .jsonl (0: skip the eval rows)",
+    )
     ap.add_argument("--seed", default="0")
-    ap.add_argument("--jobs", type=int, default=2,
-                    help="--jobs for the 4,000-file runs (default 2, this machine's cores)")
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=2,
+        help="--jobs for the 4,000-file runs (default 2, this machine's cores)",
+    )
     ap.add_argument("--repeats", type=int, default=None, help="paired rounds (default 3)")
-    ap.add_argument("--quick", action="store_true",
-                    help="one round (and one 40,000-file round): for a busy machine")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="one round (and one 40,000-file round): for a busy machine",
+    )
     ap.add_argument("--format", choices=("md", "json"), default="md")
     ap.add_argument("--si-lint", help="command that runs si-lint (default: si-lint on PATH)")
     ap.add_argument("--yamllint", help="command that runs yamllint (default: yamllint)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
-    ap.add_argument("--check-goals", action="store_true",
-                    help="exit 1 when a measured goal is not met")
+    ap.add_argument(
+        "--check-goals", action="store_true", help="exit 1 when a measured goal is not met"
+    )
     args = ap.parse_args(argv)
     if args.files < generate.MIN_FILES or args.big_files < generate.MIN_FILES:
         ap.error(f"--files and --big-files must be >= {generate.MIN_FILES}")

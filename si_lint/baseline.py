@@ -30,11 +30,19 @@ def render(result) -> str:
 
     printer = Fingerprinter(result)
     entries = []
-    for f, (code, path, doc, anchor, n), fp in zip(
+    for f, (code, path, doc, anchor, _n), fp in zip(
         result.findings, printer.identities(result.findings), printer.fingerprints(result.findings)
     ):
-        entries.append({"fingerprint": fp, "code": code, "path": path, "document": doc,
-                        "node": anchor, "message": f.message})
+        entries.append(
+            {
+                "fingerprint": fp,
+                "code": code,
+                "path": path,
+                "document": doc,
+                "node": anchor,
+                "message": f.message,
+            }
+        )
     entries.sort(key=lambda e: (e["path"], e["code"], e["document"], e["node"], e["fingerprint"]))
     doc = {"format": FORMAT, "version": VERSION, "findings": entries}
     return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -47,15 +55,27 @@ def load(path: str) -> list[tuple[str, str, str]]:
         with open(path, "rb") as fh:
             raw = fh.read(256 * 1024 * 1024)
     except OSError as exc:
-        raise UsageError(f"--baseline {path}: cannot read it: {exc.strerror or type(exc).__name__}") from None
+        raise UsageError(
+            f"--baseline {path}: cannot read it: {exc.strerror or type(exc).__name__}"
+        ) from None
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise UsageError(f"--baseline {path}: not a si-lint baseline (invalid JSON: {exc})") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("findings"), list):
-        raise UsageError(f"--baseline {path}: not a si-lint baseline (write one with --write-baseline)")
+        raise UsageError(
+            f"--baseline {path}: not a si-lint baseline (invalid JSON: {exc})"
+        ) from None
+    if (
+        not isinstance(doc, dict)
+        or doc.get("format") != FORMAT
+        or not isinstance(doc.get("findings"), list)
+    ):
+        raise UsageError(
+            f"--baseline {path}: not a si-lint baseline (write one with --write-baseline)"
+        )
     if doc.get("version") != VERSION:
-        raise UsageError(f"--baseline {path}: baseline version {doc.get('version')!r} is not {VERSION}")
+        raise UsageError(
+            f"--baseline {path}: baseline version {doc.get('version')!r} is not {VERSION}"
+        )
     out = []
     for entry in doc["findings"]:
         fp = entry.get("fingerprint") if isinstance(entry, dict) else None

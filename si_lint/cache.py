@@ -33,8 +33,9 @@ import hmac
 import json
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from . import __version__
 
@@ -60,8 +61,12 @@ def code_fingerprint() -> str:
 
     pkg = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for base, pattern in ((pkg, "*.py"), (data_dir("rules"), "*.yaml"), (data_dir("schemas"), "*.json"),
-                          (pkg / "profile_data", "*.yaml")):
+    for base, pattern in (
+        (pkg, "*.py"),
+        (data_dir("rules"), "*.yaml"),
+        (data_dir("schemas"), "*.json"),
+        (pkg / "profile_data", "*.yaml"),
+    ):
         for path in sorted(base.rglob(pattern)):
             try:
                 st = path.stat()
@@ -83,7 +88,9 @@ def profile_fingerprint(profile) -> str:
                 h.update(os.fsencode(path.relative_to(root)) + b"\0" + path.read_bytes())
             except OSError:
                 pass
-    h.update(repr(sorted(getattr(profile, "implementations", {}) or {})).encode("utf-8", "surrogatepass"))
+    h.update(
+        repr(sorted(getattr(profile, "implementations", {}) or {})).encode("utf-8", "surrogatepass")
+    )
     return h.hexdigest()
 
 
@@ -150,7 +157,15 @@ def _secret() -> bytes:
             fresh = os.urandom(32)
             try:
                 path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o600)
+                fd = os.open(
+                    path,
+                    os.O_WRONLY
+                    | os.O_CREAT
+                    | os.O_EXCL
+                    | os.O_NOFOLLOW
+                    | getattr(os, "O_CLOEXEC", 0),
+                    0o600,
+                )
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(fresh)
                 key = fresh
@@ -177,7 +192,7 @@ def _verified_json(path: Path) -> Any:
     cut = raw.rfind(_MAC_SEP)
     if cut < 0:
         return None
-    body, mac = raw[:cut], raw[cut + len(_MAC_SEP):].rstrip(b"\n")
+    body, mac = raw[:cut], raw[cut + len(_MAC_SEP) :].rstrip(b"\n")
     if not hmac.compare_digest(mac, _mac(body)):
         return None
     try:
@@ -196,7 +211,9 @@ class Cache:
         """``directory`` None disables the cache. ``owned``: the directory is the default
         ``.si-lint-cache`` (it may be adopted even when it has no ``CACHEDIR.TAG`` yet)."""
         self.directory = directory
-        self.header = [MAGIC, __version__, code_fingerprint()] + [_jsonable_header(h) for h in header]
+        self.header = [MAGIC, __version__, code_fingerprint()] + [
+            _jsonable_header(h) for h in header
+        ]
         self.note: str | None = None  # why the cache is not used (for --verbose)
         if directory is not None:
             why = _unusable(directory, owned)
@@ -246,8 +263,12 @@ class Cache:
         if not (type(value) is list and len(value) == 4):
             return None
         findings, nfiles, skipped, reported = value
-        if type(findings) is not list or type(nfiles) is not int or type(skipped) is not list \
-                or type(reported) is not list:
+        if (
+            type(findings) is not list
+            or type(nfiles) is not int
+            or type(skipped) is not list
+            or type(reported) is not list
+        ):
             return None
         if not all(type(s) is str for s in skipped) or not all(type(r) is str for r in reported):
             return None
@@ -325,7 +346,11 @@ class Cache:
             self._write(RUN_FILENAME, [("", {"header": self.header, "key": key, "value": value})])
         if not self._loaded:
             return
-        if not self.dirty and len(self._used_files) == len(self.files) and len(self._used_memo) == len(self.memo):
+        if (
+            not self.dirty
+            and len(self._used_files) == len(self.files)
+            and len(self._used_memo) == len(self.memo)
+        ):
             return
         self._write(FILENAME, None)
 
@@ -437,5 +462,7 @@ def cache_dir_for(root: Path, options) -> Path | None:
 def open_cache(root: Path, options, header: tuple) -> Cache:
     """The cache for a run at ``root`` (disabled under ``--no-cache``)."""
     directory = cache_dir_for(root, options)
-    owned = directory is not None and not options.cache_dir and not os.environ.get("SI_LINT_CACHE_DIR")
+    owned = (
+        directory is not None and not options.cache_dir and not os.environ.get("SI_LINT_CACHE_DIR")
+    )
     return Cache(directory, header, owned=owned)

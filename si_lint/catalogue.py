@@ -60,7 +60,8 @@ def rules() -> dict[str, Rule]:
             source=str(path),
             check=str(data.get("check", "") or ""),
             also=tuple(str(a) for a in data.get("also") or () if isinstance(a, str))
-            if isinstance(data.get("also"), list) else (),
+            if isinstance(data.get("also"), list)
+            else (),
         )
     return dict(sorted(out.items(), key=lambda kv: _code_key(kv[0])))
 
@@ -73,7 +74,7 @@ def reflow(text: str) -> str:
 
 def _code_key(code: str) -> tuple:
     prefix = code.rstrip("0123456789")
-    return (prefix, int(code[len(prefix):] or 0))
+    return (prefix, int(code[len(prefix) :] or 0))
 
 
 def severity_of(code: str) -> str:

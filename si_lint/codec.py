@@ -138,7 +138,11 @@ def _record_to_json(obj: Any, table: dict) -> dict:
     out = {}
     for f in dataclasses.fields(obj):
         value = getattr(obj, f.name)
-        if f.default is not dataclasses.MISSING and value == f.default and type(value) is type(f.default):
+        if (
+            f.default is not dataclasses.MISSING
+            and value == f.default
+            and type(value) is type(f.default)
+        ):
             continue
         if f.name not in table:
             raise TypeError(f"{type(obj).__name__}.{f.name} has no cache codec")
@@ -153,7 +157,9 @@ def _record_from_json(cls, x: Any, table: dict):
         codec = table.get(name)
         if codec is None:
             raise _fail(f"{cls.__name__}.{name}")
-        kwargs[name] = codec[1](value, name) if codec[1] is not fix_from_json else fix_from_json(value)
+        kwargs[name] = (
+            codec[1](value, name) if codec[1] is not fix_from_json else fix_from_json(value)
+        )
     try:
         return cls(**kwargs)
     except TypeError as exc:  # a required field missing

@@ -7,7 +7,7 @@ finding that ``select``/``ignore``, the catalogue and the docs know nothing abou
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .findings import Diag
 

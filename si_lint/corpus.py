@@ -6,9 +6,10 @@ import fnmatch
 import functools
 import os
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .loader import PosMap
 
@@ -18,13 +19,23 @@ YAML_SUFFIXES = (".yaml", ".yml", ".json")
 DEFAULT_INCLUDE = ("**/*.yaml", "**/*.yml", "**/*.json")
 #: directories never walked into
 SKIP_DIRS = frozenset(
-    {".git", ".hg", ".svn", ".si-lint-cache", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".si-lint-cache",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+    }
 )
 
 KINDS = ("scenario", "fixture", "evidence", "eio-module", "eio-input", "registry", "template")
 
 
-from .errors import ConfigError  # noqa: E402,F401  (re-exported: corpus.ConfigError)
+from .errors import ConfigError  # noqa: E402  (re-exported: corpus.ConfigError)
 
 
 def classify(data: Any) -> str | None:
@@ -68,7 +79,7 @@ class Config:
     #: the current one) or "file" (a named file's directory)
     root_how: str = "config"
 
-    def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> "Config":
+    def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> Config:
         from dataclasses import replace
 
         check_codes(select or (), "--select")
@@ -92,7 +103,9 @@ class Config:
 
     def excluded(self, relpath: str, is_dir: bool = False) -> bool:
         """``exclude`` (gitignore-style, relative to the root) matches ``relpath``."""
-        return bool(self.exclude) and _spec(self.exclude).match_file(relpath + ("/" if is_dir else ""))
+        return bool(self.exclude) and _spec(self.exclude).match_file(
+            relpath + ("/" if is_dir else "")
+        )
 
     def included(self, relpath: str) -> bool:
         """``include`` (gitignore-style, relative to the root) matches the file ``relpath``."""
@@ -154,7 +167,9 @@ def _read_toml(path: Path) -> dict:
     if raw is None:
         raise ConfigError(f"{path}: cannot read configuration: {why}")
     if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{path}: cannot read configuration: larger than {MAX_CONFIG_BYTES:,} bytes")
+        raise ConfigError(
+            f"{path}: cannot read configuration: larger than {MAX_CONFIG_BYTES:,} bytes"
+        )
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
@@ -234,7 +249,9 @@ def find_root_info(cwd: Path, paths: Iterable[Path] = (), config_file: Path | No
     return Root(Path(os.path.realpath(cwd)), None, {}, "dir")
 
 
-def find_root(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None) -> tuple[Path, Path | None, dict]:
+def find_root(
+    cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None
+) -> tuple[Path, Path | None, dict]:
     """``(root, config file or None, config table)``; see :func:`find_root_info`."""
     info = find_root_info(cwd, paths, config_file)
     return info.path, info.source, info.table
@@ -286,7 +303,9 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None 
 
     problems = validate("config", table)
     if problems:
-        raise ConfigError(f"{where}: invalid si-lint configuration: " + "; ".join(m for _p, m, _o in problems))
+        raise ConfigError(
+            f"{where}: invalid si-lint configuration: " + "; ".join(m for _p, m, _o in problems)
+        )
     unknown = sorted(set(table) - _CONFIG_KEYS)
     if unknown:
         raise ConfigError(f"{where}: unknown si-lint setting(s): {', '.join(unknown)}")
@@ -305,8 +324,9 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None 
 
     profile = table.get("profile", "builtin")
     if not isinstance(profile, str) or not profile:
-        raise ConfigError(f"{where}: `profile` must be \"builtin\", \"builtin:oasisctl\" "
-                          "or a directory")
+        raise ConfigError(
+            f'{where}: `profile` must be "builtin", "builtin:oasisctl" or a directory'
+        )
     if profile not in ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl"):
         from .limits import MAX_SETTING_CHARS
 
@@ -317,8 +337,10 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None 
         try:
             ok = (pdir / "registry.yaml").is_file()
         except (OSError, ValueError) as exc:  # a name too long for the file system
-            raise ConfigError(f"{where}: profile directory {shown!r} cannot be used: "
-                              f"{getattr(exc, 'strerror', None) or exc}") from exc
+            raise ConfigError(
+                f"{where}: profile directory {shown!r} cannot be used: "
+                f"{getattr(exc, 'strerror', None) or exc}"
+            ) from exc
         if not ok:
             raise ConfigError(f"{where}: profile directory {shown!r} has no registry.yaml")
     pfi = table.get("per-file-ignores", {})
@@ -339,7 +361,9 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None 
         ignore=str_list("ignore"),
         per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in pfi.items())),
         exclude=_patterns(where, "exclude", str_list("exclude")),
-        include=_patterns(where, "include", str_list("include")) if "include" in table else DEFAULT_INCLUDE,
+        include=_patterns(where, "include", str_list("include"))
+        if "include" in table
+        else DEFAULT_INCLUDE,
         root_how=info.how,
         require_fixtures=flag("require-fixtures"),
         require_band_coverage=flag("require-band-coverage"),
@@ -611,7 +635,7 @@ def discover(root: Path, config: Config, cwd: Path, *, recursive: bool = True) -
 
     def rel_to_root(abspath: str) -> str:
         if inside(abspath, cfg_root):
-            return abspath[len(cfg_root):].lstrip(os.sep).replace(os.sep, "/")
+            return abspath[len(cfg_root) :].lstrip(os.sep).replace(os.sep, "/")
         return os.path.relpath(abspath, base).replace(os.sep, "/")
 
     def note(abspath: str, why: str) -> None:
@@ -684,7 +708,7 @@ def named_file_check(path: Path, config: Config) -> str | None:
         return "its name is not UTF-8; not read"
     cfg_root = os.path.abspath(config.root)
     if inside(abspath, cfg_root):
-        rel = abspath[len(cfg_root):].lstrip(os.sep).replace(os.sep, "/")
+        rel = abspath[len(cfg_root) :].lstrip(os.sep).replace(os.sep, "/")
         if config.excluded(rel) or not config.included(rel):
             return "excluded by the configuration (include/exclude)"
         real_root = os.path.realpath(cfg_root)
@@ -702,10 +726,10 @@ def relpath_of(path: Path | str, cwd: Path | str) -> str:
     for every file of every run)."""
     base = str(cwd).rstrip(os.sep) + os.sep
     if type(path) is str and path.startswith(base) and os.sep + "." not in path:
-        return path[len(base):].replace(os.sep, "/")  # already absolute and normal
+        return path[len(base) :].replace(os.sep, "/")  # already absolute and normal
     absolute = os.path.abspath(path)
     if absolute.startswith(base):
-        rel = absolute[len(base):]
+        rel = absolute[len(base) :]
     else:
         rel = os.path.relpath(absolute, cwd)
     return rel.replace(os.sep, "/")

@@ -87,9 +87,14 @@ def fix_from_data(data: Any) -> tuple[Fix, ...] | None:
         raise ValueError("not a fix")
     out = []
     for item in data:
-        if not (isinstance(item, list) and len(item) == 3 and item[0] in OPS
-                and isinstance(item[1], list) and item[1]
-                and all(type(p) in (str, int) for p in item[1])):
+        if not (
+            isinstance(item, list)
+            and len(item) == 3
+            and item[0] in OPS
+            and isinstance(item[1], list)
+            and item[1]
+            and all(type(p) in (str, int) for p in item[1])
+        ):
             raise ValueError("not a fix")
         out.append(Fix(item[0], tuple(item[1]), item[2]))
     return tuple(out) or None
@@ -102,7 +107,6 @@ def fixes_of(obj: Any) -> list[Fix]:
     if isinstance(obj, (list, tuple)) and all(isinstance(x, Fix) for x in obj):
         return list(obj)
     return []
-
 
 
 # --------------------------------------------------------------------------------------
@@ -156,7 +160,7 @@ def _converted(old, new):
     if isinstance(new, str) and isinstance(old, str) and type(old) is not str:
         try:
             return type(old)(new)
-        except Exception:  # noqa: BLE001 - an exotic scalar type: plain is fine
+        except Exception:
             return new
     return new
 
@@ -282,7 +286,9 @@ def _ordered(fixes: list[Fix]) -> list[Fix]:
         return tuple((0, p) if isinstance(p, int) else (1, str(p)) for p in path)
 
     edits = [f for f in kept if f.op != "delete"]
-    deletes = sorted((f for f in kept if f.op == "delete"), key=lambda f: sort_key(f.path), reverse=True)
+    deletes = sorted(
+        (f for f in kept if f.op == "delete"), key=lambda f: sort_key(f.path), reverse=True
+    )
     return edits + deletes
 
 
@@ -327,7 +333,7 @@ def _yaml_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
         y = _yaml(indent)
         try:
             base = _dump(y, y.load(text))
-        except Exception as exc:  # noqa: BLE001 - duplicate keys, several documents, ...
+        except Exception as exc:
             raise FixError(f"cannot round-trip the file ({type(exc).__name__})") from exc
         score = _mismatch(text, base)
         if best is None or score < best[0]:
@@ -375,11 +381,13 @@ def _keep_following_comments(removed: list[str], added: list[str]) -> list[str]:
     if not content:
         return added
     first_indent = _indent(removed[content[0]])
-    tail = removed[content[-1] + 1:]
+    tail = removed[content[-1] + 1 :]
     deep = [i for i, line in enumerate(tail) if _is_comment(line) and _indent(line) > first_indent]
     if deep:
-        tail = tail[deep[-1] + 1:]
-    if not any(_is_comment(line) for line in tail) or any(line in added for line in tail if line.strip()):
+        tail = tail[deep[-1] + 1 :]
+    if not any(_is_comment(line) for line in tail) or any(
+        line in added for line in tail if line.strip()
+    ):
         return added
     return added + tail
 
@@ -402,7 +410,7 @@ def _realign_comment(old: str, new: str) -> str:
     code_new = new[: len(new) - len(suffix)].rstrip()
     if not code_new.strip():
         return new
-    return code_new + code_old[len(code_old.rstrip()):][:gap] + suffix
+    return code_new + code_old[len(code_old.rstrip()) :][:gap] + suffix
 
 
 def _replace_block(removed: list[str], added: list[str], realign: bool) -> list[str]:
@@ -419,7 +427,11 @@ def _replace_block(removed: list[str], added: list[str], realign: bool) -> list[
                 for j in range(j1, j2):
                     head = added[j].split(":", 1)[0]
                     for i in range(i1, i2):
-                        if i not in used and ":" in removed[i] and removed[i].split(":", 1)[0] == head:
+                        if (
+                            i not in used
+                            and ":" in removed[i]
+                            and removed[i].split(":", 1)[0] == head
+                        ):
                             used.add(i)
                             pairs.append((i, j))
                             break
@@ -491,7 +503,9 @@ def _patch(orig: str, base: str, mod: str, realign: bool = True) -> str:
     m_lines = mod.splitlines(keepends=True)
     mapped: dict[int, int] = {}
     loose: dict[int, int] = {}  # base lines the round trip rewrote one for one
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, o_lines, b_lines, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        None, o_lines, b_lines, autojunk=False
+    ).get_opcodes():
         if tag == "equal":
             for k in range(i2 - i1):
                 mapped[j1 + k] = i1 + k
@@ -500,7 +514,9 @@ def _patch(orig: str, base: str, mod: str, realign: bool = True) -> str:
                 loose[j1 + k] = i1 + k
     out: list[str] = []
     pos = 0
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, b_lines, m_lines, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        None, b_lines, m_lines, autojunk=False
+    ).get_opcodes():
         if tag == "equal":
             continue
         line_patch = None
@@ -519,7 +535,9 @@ def _patch(orig: str, base: str, mod: str, realign: bool = True) -> str:
             for k, o in enumerate(origin):
                 patched = _patch_line(o_lines[o], b_lines[i1 + k], m_lines[j1 + k])
                 if patched is None:
-                    raise FixError("the change falls in a part of the file the round trip reformats")
+                    raise FixError(
+                        "the change falls in a part of the file the round trip reformats"
+                    )
                 line_patch.append(_realign_comment(o_lines[o], patched) if realign else patched)
         else:
             start, end = _region(mapped, i1, i2, len(b_lines), len(o_lines))
@@ -529,8 +547,11 @@ def _patch(orig: str, base: str, mod: str, realign: bool = True) -> str:
             m = _KEY_LINE.match(o_lines[start]) if start < len(o_lines) else None
             if m:
                 above = start
-                while above > pos and _is_comment(o_lines[above - 1]) and \
-                        _indent(o_lines[above - 1]) == len(m.group(1)):
+                while (
+                    above > pos
+                    and _is_comment(o_lines[above - 1])
+                    and _indent(o_lines[above - 1]) == len(m.group(1))
+                ):
                     above -= 1
                 if above > 0:  # a comment block that opens the file is its header: it stays
                     start = above
@@ -594,18 +615,22 @@ def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) 
         if not 1 <= line <= len(lines):
             return None
         src = lines[line - 1]
-        if isinstance(old, str) and old and src[col - 1:col] not in ("'", '"') and \
-                src[col - 1:].startswith(old):
+        if (
+            isinstance(old, str)
+            and old
+            and src[col - 1 : col] not in ("'", '"')
+            and src[col - 1 :].startswith(old)
+        ):
             end = col + len(old)  # a plain scalar is its own text
         else:
             end = token_end(src, col)
-        text = _render_scalar(src[col - 1:end - 1], f.value, plain_style)
+        text = _render_scalar(src[col - 1 : end - 1], f.value, plain_style)
         if text is None:
             return None
         edits.append((line, col, end, text))
     for line, col, end, text in sorted(edits, reverse=True):
         src = lines[line - 1]
-        lines[line - 1] = src[: col - 1] + text + src[end - 1:]
+        lines[line - 1] = src[: col - 1] + text + src[end - 1 :]
     return "\n".join(lines)
 
 
@@ -619,12 +644,14 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
     if not fixes:
         return text, []
     bom = "\ufeff" if text.startswith("\ufeff") else ""
-    body = text[len(bom):]
+    body = text[len(bom) :]
     crlf = "\r\n" in body and body.count("\r\n") == body.count("\n")
     if crlf:
         body = body.replace("\r\n", "\n")
     before = load_bytes(body.encode("utf-8"))
-    if before.failed or any(d.code in ("SI001", "SI002", "SI003", "SI005", "SI007") for d in before.findings):
+    if before.failed or any(
+        d.code in ("SI001", "SI002", "SI003", "SI005", "SI007") for d in before.findings
+    ):
         raise FixError("the file does not load cleanly")
     if len(before.starts) > 1:
         raise FixError("the text holds more than one document (see fix_stream)")
@@ -642,8 +669,12 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
             return False
         after = load_bytes(candidate.encode("utf-8"))
         noise = [d for d in after.findings if d.code != "SI008"]  # SI008 is a warning
-        return (not after.failed and not noise and len(after.starts) == len(before.starts)
-                and _same(after.data, expected))
+        return (
+            not after.failed
+            and not noise
+            and len(after.starts) == len(before.starts)
+            and _same(after.data, expected)
+        )
 
     new = None
     problem = "the rewritten file would not hold exactly the fixed data"
@@ -688,18 +719,18 @@ def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str,
     from .loader import load_bytes
 
     bom = "\ufeff" if text.startswith("\ufeff") else ""
-    loaded = load_bytes(text[len(bom):].encode("utf-8"))
+    loaded = load_bytes(text[len(bom) :].encode("utf-8"))
     wanted = {k: v for k, v in fixes.items() if v}
     if json_file or len(loaded.starts) <= 1:
         new, done = fix_text(text, [f for v in wanted.values() for f in v], json_file=json_file)
-        return new, [(key, f) for f in done for key in wanted if f in wanted[key]][:len(done)]
+        return new, [(key, f) for f in done for key in wanted if f in wanted[key]][: len(done)]
     if loaded.failed:
         raise FixError("the file does not load cleanly")
-    lines = _split_lines(text[len(bom):])
+    lines = _split_lines(text[len(bom) :])
     starts = list(loaded.starts)
     starts[0] = 0
     bounds = starts + [len(lines)]
-    pieces = ["".join(lines[bounds[k]:bounds[k + 1]]) for k in range(len(starts))]
+    pieces = ["".join(lines[bounds[k] : bounds[k + 1]]) for k in range(len(starts))]
     applied: list[tuple] = []
     for index, doc_fixes in wanted.items():
         # None: the file's only document (perhaps after an empty one)
@@ -769,7 +800,9 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
     from .limits import MAX_BYTES
 
     report = FixReport()
-    report.unsafe_left = 0 if unsafe else sum(1 for f in result.findings if fixable(f, True) and not is_safe(f))
+    report.unsafe_left = (
+        0 if unsafe else sum(1 for f in result.findings if fixable(f, True) and not is_safe(f))
+    )
     corpus = getattr(result, "corpus", None)
     for relpath, items in sorted(plan(result.findings, unsafe).items()):
         doc = corpus.doc(relpath) if corpus is not None else None
@@ -791,22 +824,29 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
         except FixError as exc:
             report.skipped.append((relpath, str(exc)))
             continue
-        except Exception as exc:  # noqa: BLE001 - a fix never crashes the run
+        except Exception as exc:
             report.skipped.append((relpath, f"internal error ({type(exc).__name__}: {exc})"))
             continue
         if new == text or not applied:
             continue
         applied_keys = {(d, f.op, f.path) for d, f in applied}
-        done = [f for f, fxs in items
-                if all((getattr(f, "document", None), fx.op, fx.path) in applied_keys for fx in fxs)]
+        done = [
+            f
+            for f, fxs in items
+            if all((getattr(f, "document", None), fx.op, fx.path) in applied_keys for fx in fxs)
+        ]
         fixed = len(done)
         if diff_stream is not None:
             diff = difflib.unified_diff(
-                text.splitlines(keepends=True), new.splitlines(keepends=True),
-                fromfile=f"a/{relpath}", tofile=f"b/{relpath}",
+                text.splitlines(keepends=True),
+                new.splitlines(keepends=True),
+                fromfile=f"a/{relpath}",
+                tofile=f"b/{relpath}",
             )
             for line in diff:
-                diff_stream.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+                diff_stream.write(
+                    line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+                )
         if write:
             try:
                 # through a symbolic link to its target (discovery only keeps links that
@@ -814,10 +854,14 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
                 # refused and its findings stay reported
                 atomic_write(abspath, new.encode("utf-8"), follow_symlinks=True)
             except ReadOnlyFile:
-                report.skipped.append((relpath, "the file is read-only; its findings stay reported"))
+                report.skipped.append(
+                    (relpath, "the file is read-only; its findings stay reported")
+                )
                 continue
             except OSError as exc:
-                report.skipped.append((relpath, f"cannot write it ({exc.strerror or type(exc).__name__})"))
+                report.skipped.append(
+                    (relpath, f"cannot write it ({exc.strerror or type(exc).__name__})")
+                )
                 continue
         report.fixed_findings += fixed
         report.fixed.extend(done)
@@ -825,14 +869,24 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
     return report
 
 
-def apply_fixes(result, *, write: bool, show_diff: bool, rerun, diff_stream=None, note_stream=None,
-                unsafe: bool = False):
+def apply_fixes(
+    result,
+    *,
+    write: bool,
+    show_diff: bool,
+    rerun,
+    diff_stream=None,
+    note_stream=None,
+    unsafe: bool = False,
+):
     """``--fix`` (``write=True``) and ``--diff`` (``show_diff=True``): rewrite or diff the files
     with fixable findings, then -- when something was written -- run the checks again
     (``rerun()``) so the report and the exit status show only what remains."""
     stream = diff_stream if diff_stream is not None else sys.stdout
     notes = note_stream if note_stream is not None else sys.stderr
-    report = fix_files(result, write=write, diff_stream=stream if show_diff else None, unsafe=unsafe)
+    report = fix_files(
+        result, write=write, diff_stream=stream if show_diff else None, unsafe=unsafe
+    )
     for relpath, reason in report.skipped:
         notes.write(f"si-lint: {relpath}: not fixed: {reason}\n")
     if write:

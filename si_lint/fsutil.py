@@ -18,8 +18,9 @@ import signal
 import stat
 import tempfile
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -114,7 +115,9 @@ def _terminate_cleanly() -> Iterator[None]:
 
 
 @contextmanager
-def atomic_writer(path, *, follow_symlinks: bool = False, mode: int | None = None) -> Iterator[BinaryIO]:
+def atomic_writer(
+    path, *, follow_symlinks: bool = False, mode: int | None = None
+) -> Iterator[BinaryIO]:
     """A binary file handle whose contents replace ``path`` when the block ends: a
     temporary file in the same directory, then a rename (readers see the old file or the
     new one, never half). On an exception, SIGINT or SIGTERM ``path`` is untouched and the

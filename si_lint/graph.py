@@ -75,8 +75,19 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # networkx is imported when a graph is built (start-up stays lean)
     import networkx as nx
 
-from .model import (COMPOSITE, TEMPLATE, TEMPLATE_KEY, Scoring, deviations, evidence_scenario,
-                    find_template, is_role_ref, scoring_of, table_calls, template_roles)
+from .model import (
+    COMPOSITE,
+    TEMPLATE,
+    TEMPLATE_KEY,
+    Scoring,
+    deviations,
+    evidence_scenario,
+    find_template,
+    is_role_ref,
+    scoring_of,
+    table_calls,
+    template_roles,
+)
 
 Path = tuple
 
@@ -96,6 +107,7 @@ USES_STIMULUS = "uses-stimulus"
 IN_SUBCATEGORY = "in-subcategory"
 INSTANCE_OF = "instance-of"
 COMPANION = "companion"
+
 
 def doc_ref(doc) -> tuple[str, int | None]:
     """``(file, document)`` as nodes and edges record a document: ``document`` is its
@@ -117,14 +129,15 @@ class _Builder:
         #: the index of the document being read, in a multi-document file (else None)
         self.document: int | None = None
 
-    def at(self, doc) -> "_Builder":
+    def at(self, doc) -> _Builder:
         """Read ``doc`` next: what it defines and references carry its index."""
         self.document = doc.index if doc is not None and doc.multi else None
         return self
 
     # nodes ---------------------------------------------------------------------------
-    def define(self, nid: str, kind: str, name: str, file: str | None, where: tuple | None,
-               **attrs: Any) -> bool:
+    def define(
+        self, nid: str, kind: str, name: str, file: str | None, where: tuple | None, **attrs: Any
+    ) -> bool:
         """Define ``nid``; the first definition (in path order) keeps its location
         (``where`` = (document path, "key"|"value"); line and column are filled in by
         :func:`resolve_positions`). Returns False when the node was already defined."""
@@ -132,8 +145,14 @@ class _Builder:
         if nid in g and not g.nodes[nid].get("missing"):
             return False
         path, on = where if where else (None, None)
-        data = {"kind": kind, "name": name, "file": file, "line": None, "col": None,
-                "missing": False}
+        data = {
+            "kind": kind,
+            "name": name,
+            "file": file,
+            "line": None,
+            "col": None,
+            "missing": False,
+        }
         if path is not None:
             data.update(path=tuple(path), on=on)
         if self.document is not None and file is not None:
@@ -148,15 +167,14 @@ class _Builder:
     def ref(self, nid: str, kind: str, name: str) -> str:
         """Make sure ``nid`` exists (as a ``missing`` node until something defines it)."""
         if nid not in self.g:
-            self.g.add_node(nid, kind=kind, name=name, file=None, line=None, col=None,
-                            missing=True)
+            self.g.add_node(nid, kind=kind, name=name, file=None, line=None, col=None, missing=True)
         return nid
 
-    def edge(self, u: str, v: str, rel: str, file: str | None, path: Path,
-             on: str = "key") -> None:
+    def edge(self, u: str, v: str, rel: str, file: str | None, path: Path, on: str = "key") -> None:
         extra = {"document": self.document} if self.document is not None and file else {}
-        self.g.add_edge(u, v, rel=rel, file=file, path=tuple(path), on=on, line=None, col=None,
-                        **extra)
+        self.g.add_edge(
+            u, v, rel=rel, file=file, path=tuple(path), on=on, line=None, col=None, **extra
+        )
 
     # the profile ---------------------------------------------------------------------
     def profile(self) -> None:
@@ -173,14 +191,26 @@ class _Builder:
             for i, p in enumerate(prims):
                 if isinstance(p, Mapping) and isinstance(p.get("name"), str):
                     path = ("primitives", i, "name")
-                    self.define(node_id("primitive", p["name"]), "primitive", p["name"], file,
-                                (path, "value") if reg_doc else None, builtin=builtin)
+                    self.define(
+                        node_id("primitive", p["name"]),
+                        "primitive",
+                        p["name"],
+                        file,
+                        (path, "value") if reg_doc else None,
+                        builtin=builtin,
+                    )
         syns = registry.get("synonyms")
         if isinstance(syns, Mapping):
             for dtype in syns:
                 path = ("synonyms", dtype)
-                self.define(node_id("synonyms", dtype), "synonyms", dtype, file,
-                            (path, "key") if reg_doc else None, builtin=builtin)
+                self.define(
+                    node_id("synonyms", dtype),
+                    "synonyms",
+                    dtype,
+                    file,
+                    (path, "key") if reg_doc else None,
+                    builtin=builtin,
+                )
         docs: dict[str, Any] = {}
         for d in self.corpus.of_kind("template"):
             t = d.data.get("template") if isinstance(d.data, dict) else None
@@ -197,23 +227,36 @@ class _Builder:
         file = doc.relpath if doc is not None else None
         pos = (lambda p, on="key": (p, on)) if doc is not None else (lambda p, on="key": None)
         tnode = node_id("template", tid)
-        self.define(tnode, "template", tid, file, pos(("template", "id"), "value"),
-                    builtin=doc is None)
+        self.define(
+            tnode, "template", tid, file, pos(("template", "id"), "value"), builtin=doc is None
+        )
         roles = data.get("roles")
         if isinstance(roles, Mapping):
             for role in roles:
                 rnode = node_id("role", tid, str(role))
-                self.define(rnode, "role", f"{tid}/{role}", file, pos(("roles", role)),
-                            builtin=doc is None)
+                self.define(
+                    rnode, "role", f"{tid}/{role}", file, pos(("roles", role)), builtin=doc is None
+                )
                 self.edge(tnode, rnode, DECLARES_ROLE, file, ("roles", role))
         for _, call in table_calls(data.get("table")):
-            self.edge(tnode, self.ref(node_id("primitive", call.name), "primitive", call.name),
-                      CALLS, file, call.path)
+            self.edge(
+                tnode,
+                self.ref(node_id("primitive", call.name), "primitive", call.name),
+                CALLS,
+                file,
+                call.path,
+            )
             for arg, value in call.arguments.items():
                 if is_role_ref(value) and len(value) > 1:
                     role = value[1:]
-                    self.edge(tnode, self.ref(node_id("role", tid, role), "role", f"{tid}/{role}"),
-                              USES_ROLE, file, call.path + (arg,), "value")
+                    self.edge(
+                        tnode,
+                        self.ref(node_id("role", tid, role), "role", f"{tid}/{role}"),
+                        USES_ROLE,
+                        file,
+                        call.path + (arg,),
+                        "value",
+                    )
 
     # documents -----------------------------------------------------------------------
     def scenario_definition(self, doc) -> None:
@@ -222,8 +265,9 @@ class _Builder:
             return
         nid = node_id("scenario", sid)
         self.at(doc)
-        if self.define(nid, "scenario", sid, doc.relpath, (("id",), "value"),
-                       defined_in=[doc.label]):
+        if self.define(
+            nid, "scenario", sid, doc.relpath, (("id",), "value"), defined_in=[doc.label]
+        ):
             return
         self.g.nodes[nid]["defined_in"].append(doc.label)
 
@@ -246,8 +290,14 @@ class _Builder:
             dtype = dev.get("deviation_type")
             if isinstance(dtype, str):
                 tpath = path + ("deviation_type",)
-                self.edge(dnode, self.ref(node_id("synonyms", dtype), "synonyms", dtype),
-                          CHARACTERISED_BY, f, tpath, "value")
+                self.edge(
+                    dnode,
+                    self.ref(node_id("synonyms", dtype), "synonyms", dtype),
+                    CHARACTERISED_BY,
+                    f,
+                    tpath,
+                    "value",
+                )
         s = scoring_of(data)
         roles: Mapping[str, Any] = {}
         if s.form == TEMPLATE and isinstance(s.template, str):
@@ -267,8 +317,13 @@ class _Builder:
         elif s.form == COMPOSITE and isinstance(s.composite, Mapping):
             base = ("scoring", "composite", "table")
             for _, call in table_calls(s.composite.get("table"), base):
-                self.edge(snode, self.ref(node_id("primitive", call.name), "primitive", call.name),
-                          CALLS, f, call.path)
+                self.edge(
+                    snode,
+                    self.ref(node_id("primitive", call.name), "primitive", call.name),
+                    CALLS,
+                    f,
+                    call.path,
+                )
                 for arg, value in call.arguments.items():
                     self._factor_ref(snode, sid, value, call.path + (arg,), doc)
 
@@ -285,9 +340,12 @@ class _Builder:
             return
         self._profile_dirs_done.add(id(pdocs))
         document, self.document = self.document, None  # a Markdown file has no documents
-        for kind, names in (("behavior", pdocs.behaviors), ("stimulus", pdocs.stimuli),
-                            ("subcategory", pdocs.subcategories),
-                            ("archetype", pdocs.archetypes)):
+        for kind, names in (
+            ("behavior", pdocs.behaviors),
+            ("stimulus", pdocs.stimuli),
+            ("subcategory", pdocs.subcategories),
+            ("archetype", pdocs.archetypes),
+        ):
             for name in sorted(names or ()):
                 n = names[name]
                 attrs = {"title": n.title} if n.title else {}
@@ -311,10 +369,17 @@ class _Builder:
         quality = data.get("quality")
         companion = quality.get("companion_scenario") if isinstance(quality, Mapping) else None
         if isinstance(companion, str):
-            self.edge(snode, self.ref(node_id("scenario", companion), "scenario", companion),
-                      COMPANION, f, ("quality", "companion_scenario"), "value")
-        pdocs = self.corpus.profile_docs_for(doc) if hasattr(self.corpus, "profile_docs_for") \
-            else None
+            self.edge(
+                snode,
+                self.ref(node_id("scenario", companion), "scenario", companion),
+                COMPANION,
+                f,
+                ("quality", "companion_scenario"),
+                "value",
+            )
+        pdocs = (
+            self.corpus.profile_docs_for(doc) if hasattr(self.corpus, "profile_docs_for") else None
+        )
         if pdocs is None:
             return
         self.profile_names(pdocs)
@@ -327,8 +392,14 @@ class _Builder:
         self.define(nid, kind, doc.label, doc.relpath, ((), "key"))
         sid, spath = evidence_scenario(doc.data)
         if isinstance(sid, str):
-            self.edge(nid, self.ref(node_id("scenario", sid), "scenario", sid), rel,
-                      doc.relpath, spath, "value")
+            self.edge(
+                nid,
+                self.ref(node_id("scenario", sid), "scenario", sid),
+                rel,
+                doc.relpath,
+                spath,
+                "value",
+            )
 
     def build(self) -> nx.MultiDiGraph:
         self.profile()
@@ -371,8 +442,12 @@ def profile_refs(data: Mapping) -> Iterator[tuple[str, str, Path, str]]:
                 continue
             for i, item in enumerate(items):
                 if isinstance(item, Mapping) and isinstance(item.get("behavior"), str):
-                    yield "behavior", ASSERTS_BEHAVIOR, ("assertions", key, i, "behavior"), \
-                        item["behavior"]
+                    yield (
+                        "behavior",
+                        ASSERTS_BEHAVIOR,
+                        ("assertions", key, i, "behavior"),
+                        item["behavior"],
+                    )
 
 
 def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
@@ -393,8 +468,9 @@ def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
         for nid in (src, tgt):
             if nid not in graph:
                 kind, _, name = nid.partition(":")
-                graph.add_node(nid, kind=kind, name=name, file=None, line=None, col=None,
-                               missing=False)
+                graph.add_node(
+                    nid, kind=kind, name=name, file=None, line=None, col=None, missing=False
+                )
                 added.append(nid)
         if rel == "defines":  # the definition's location is the node's
             defined.update((src, tgt))
@@ -405,8 +481,9 @@ def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
             if node.get("file") is None:
                 node.update(file=file, path=path, on="key", **at)
         extra = {k: v for k, v in attrs.items() if k not in ("file", "path")}
-        graph.add_edge(src, tgt, rel=rel, file=file, path=path, on="key", line=None, col=None,
-                       **extra)
+        graph.add_edge(
+            src, tgt, rel=rel, file=file, path=path, on="key", line=None, col=None, **extra
+        )
         if rel == "imports":
             defined.add(src)
     for nid in added:  # referenced, defined by no module in the corpus
@@ -445,6 +522,7 @@ def _gc_paused():
 def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
     """Fill in ``line``/``col`` (1-based) of every node and edge that has a ``file`` and a
     ``path`` in ``corpus`` (in place; returns ``graph``)."""
+
     def locate(data: dict) -> None:
         if data.get("line") is not None:
             return
@@ -453,8 +531,7 @@ def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
         if doc is None or path is None:
             return
         pos = doc.pos
-        data["line"], data["col"] = (pos.value(path) if data.get("on") == "value"
-                                     else pos.key(path))
+        data["line"], data["col"] = pos.value(path) if data.get("on") == "value" else pos.key(path)
 
     for _, data in graph.nodes(data=True):
         locate(data)

@@ -18,8 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .findings import Diag
-
-from .limits import MAX_ALIAS_NODES, MAX_BYTES, MAX_DEPTH, MAX_INT_DIGITS, MAX_NODES  # noqa: F401
+from .limits import MAX_ALIAS_NODES, MAX_BYTES, MAX_DEPTH, MAX_INT_DIGITS, MAX_NODES
 
 CODES = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007", "SI008")
 
@@ -83,7 +82,12 @@ class HugeInt(ValueError):
 def _int(text: str, base: int) -> int:
     digits = len(text.lstrip("+-"))
     # the decimal digits of the value: a base-8/16 literal has more than its length
-    if base == 10 and digits > MAX_INT_DIGITS or base != 10 and digits * {8: 0.904, 16: 1.205}[base] > MAX_INT_DIGITS:
+    if (
+        base == 10
+        and digits > MAX_INT_DIGITS
+        or base != 10
+        and digits * {8: 0.904, 16: 1.205}[base] > MAX_INT_DIGITS
+    ):
         raise HugeInt(text)
     return int(text, base)
 
@@ -176,7 +180,7 @@ class PosMap:
         return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
-    def from_blob(cls, blob: Any) -> "PosMap | None":
+    def from_blob(cls, blob: Any) -> PosMap | None:
         """Positions from :meth:`to_blob`; None for anything else (a cache entry written
         by someone else is checked item by item, never trusted)."""
         import json
@@ -193,8 +197,11 @@ class PosMap:
         try:
             for item in blob:
                 path, vl, vc, kl, kc = item
-                if not (isinstance(path, list) and all(type(p) in (str, int) for p in path)
-                        and all(type(n) is int for n in (vl, vc, kl, kc))):
+                if not (
+                    isinstance(path, list)
+                    and all(type(p) in (str, int) for p in path)
+                    and all(type(n) is int for n in (vl, vc, kl, kc))
+                ):
                     return None
                 t = tuple(path)
                 v[t] = (vl, vc)
@@ -317,11 +324,10 @@ def load_bytes(raw: bytes) -> Loaded:
 
 
 def load_text(text: str) -> Loaded:
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.error import MarkedYAMLError
 
     try:
         from _ruamel_yaml import CParser as _C  # noqa: F401
-
         from ruamel.yaml.cyaml import CParser
 
         c_ok = True
@@ -419,10 +425,21 @@ class _Builder:
             # DocumentStart: anchors and positions are per document
             if index and not self._end_explicit and self._line(ev.start_mark.line).startswith("%"):
                 # a directive after a document needs `...` first (9HCY, EB22, RHX7, MUS6)
-                return Loaded(failed=True, findings=self.findings + [Diag(
-                    "SI001", (), "invalid YAML: a directive after a document needs the document "
-                    "end marker `...` before it", line=ev.start_mark.line + 1, col=1,
-                    help="add a line `...` before the directive")])
+                return Loaded(
+                    failed=True,
+                    findings=self.findings
+                    + [
+                        Diag(
+                            "SI001",
+                            (),
+                            "invalid YAML: a directive after a document needs the document "
+                            "end marker `...` before it",
+                            line=ev.start_mark.line + 1,
+                            col=1,
+                            help="add a line `...` before the directive",
+                        )
+                    ],
+                )
             starts.append(ev.start_mark.line)
             self.kpos, self.vpos, self.anchors = {}, {}, {}
             first = len(self.findings)
@@ -435,8 +452,9 @@ class _Builder:
             if not self._root_empty:  # an empty or comment-only document is skipped
                 documents.append(LoadedDoc(index, data, PosMap(self.kpos, self.vpos)))
             index += 1
-        return Loaded(documents=documents, findings=self.findings, quiet_spans=self.quiet_spans,
-                      starts=starts)
+        return Loaded(
+            documents=documents, findings=self.findings, quiet_spans=self.quiet_spans, starts=starts
+        )
 
     def _split_lines(self, ev) -> None:
         """SI008: a line whose trimmed text is exactly ``---`` inside a scalar (a block
@@ -461,7 +479,7 @@ class _Builder:
                         line=n + 1,
                         col=col,
                         help="reword the line (e.g. `- - -` or `───`), or indent it with other "
-                             "text on the line",
+                        "text on the line",
                     )
                 )
 
@@ -476,7 +494,7 @@ class _Builder:
         kind = _CORE_TAGS.get(tag)
         if kind is None:
             if tag.startswith(_CORE):
-                tag = "!!" + tag[len(_CORE):]
+                tag = "!!" + tag[len(_CORE) :]
             line, col = _mark(ev.start_mark)
             self.findings.append(
                 Diag(
@@ -499,18 +517,32 @@ class _Builder:
         value, changed = encodable(ev.value)
         if changed:
             line, col = _mark(ev.start_mark)
-            self.findings.append(Diag(
-                "SI006", (), "string holds a lone surrogate (an escape such as `\\ud800`), which "
-                "is not a character and cannot be written as UTF-8; read as U+FFFD",
-                line=line, col=col, help="remove the escape, or write the character it stands for"))
+            self.findings.append(
+                Diag(
+                    "SI006",
+                    (),
+                    "string holds a lone surrogate (an escape such as `\\ud800`), which "
+                    "is not a character and cannot be written as UTF-8; read as U+FFFD",
+                    line=line,
+                    col=col,
+                    help="remove the escape, or write the character it stands for",
+                )
+            )
         return value
 
     def _huge(self, ev, text: str) -> None:
         line, col = _mark(ev.start_mark)
-        self.findings.append(Diag(
-            "SI005", (), f"integer literal of {len(text):,} characters is over the "
-            f"{MAX_INT_DIGITS:,}-digit safety limit; read as a string", line=line, col=col,
-            help="no scenario value needs an integer this long"))
+        self.findings.append(
+            Diag(
+                "SI005",
+                (),
+                f"integer literal of {len(text):,} characters is over the "
+                f"{MAX_INT_DIGITS:,}-digit safety limit; read as a string",
+                line=line,
+                col=col,
+                help="no scenario value needs an integer this long",
+            )
+        )
 
     def _line(self, n: int) -> str:
         if self._lines is None:
@@ -521,11 +553,19 @@ class _Builder:
         """A comment must be separated from what precedes it by white space: ``"a"#x``,
         ``]#x``, ``[a,#x]`` are invalid YAML that libyaml reads as a comment (the YAML
         test suite's SU5Z, 9JBA, CVW2). SI001 at the ``#``."""
-        rest = self._line(mark.line)[mark.column:]
+        rest = self._line(mark.line)[mark.column :]
         if rest[:1] == "#" or rest[:2] == ",#":
             col = mark.column + rest.index("#") + 1
-            raise _Abort(Diag("SI001", (), "invalid YAML: a comment needs white space before its `#`",
-                              line=mark.line + 1, col=col, help="put a space before `#`"))
+            raise _Abort(
+                Diag(
+                    "SI001",
+                    (),
+                    "invalid YAML: a comment needs white space before its `#`",
+                    line=mark.line + 1,
+                    col=col,
+                    help="put a space before `#`",
+                )
+            )
 
     def _scalar(self, ev) -> Any:
         kind = self._tag_kind(ev)
@@ -535,11 +575,17 @@ class _Builder:
             if style == '"' or style == "'":
                 self._glued(ev.end_mark)
             elif style == "|" or style == ">":  # the header: `>#x` is invalid (X4QW)
-                header = self._line(ev.start_mark.line)[ev.start_mark.column:]
+                header = self._line(ev.start_mark.line)[ev.start_mark.column :]
                 if _GLUED_HEADER.match(header):
-                    raise _Abort(Diag("SI001", (), "invalid YAML: a comment needs white space "
-                                      "before its `#`", line=ev.start_mark.line + 1,
-                                      col=ev.start_mark.column + header.index("#") + 1))
+                    raise _Abort(
+                        Diag(
+                            "SI001",
+                            (),
+                            "invalid YAML: a comment needs white space before its `#`",
+                            line=ev.start_mark.line + 1,
+                            col=ev.start_mark.column + header.index("#") + 1,
+                        )
+                    )
         elif self._flow:
             self._glued(ev.end_mark)
         if not value.isascii():
@@ -646,14 +692,27 @@ class _Builder:
             self.total += 1
             if self.total > MAX_NODES:
                 line, col = _mark(start)
-                raise _Abort(Diag(
-                    "SI005", (), f"more than {MAX_NODES:,} nodes (values, keys, list items) in one "
-                    "file; not read", line=line, col=col, help="split the file; scenario documents are small"))
+                raise _Abort(
+                    Diag(
+                        "SI005",
+                        (),
+                        f"more than {MAX_NODES:,} nodes (values, keys, list items) in one "
+                        "file; not read",
+                        line=line,
+                        col=col,
+                        help="split the file; scenario documents are small",
+                    )
+                )
             if cls is E.ScalarEvent:
                 value = self._scalar(ev)
                 setter(slot, value)
-                if not path and value is None and ev.value == "" and ev.tag is None \
-                        and ev.anchor is None:
+                if (
+                    not path
+                    and value is None
+                    and ev.value == ""
+                    and ev.tag is None
+                    and ev.anchor is None
+                ):
                     self._root_empty = True  # nothing in the document but comments
                 if ev.anchor:
                     self.anchors[ev.anchor] = (value, 1)
@@ -662,7 +721,9 @@ class _Builder:
                 value, size = self.anchors.get(ev.anchor, (None, 1))
                 if ev.anchor not in self.anchors:
                     line, col = _mark(start)
-                    raise _Abort(Diag("SI001", (), f"unknown alias *{ev.anchor}", line=line, col=col))
+                    raise _Abort(
+                        Diag("SI001", (), f"unknown alias *{ev.anchor}", line=line, col=col)
+                    )
                 self.total += size
                 self.expanded += size
                 if self.expanded > MAX_ALIAS_NODES:

@@ -22,9 +22,9 @@ global state, and it tolerates any shape (a wrong shape reads as "absent").
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 Path = tuple
 
@@ -45,13 +45,13 @@ BINARY_KEYS = ("type", "safety_tolerance", "pass_condition")
 RESERVED_KEYS = frozenset((TEMPLATE_KEY, COMPOSITE_KEY, "synonyms") + FORM_A_KEYS + FORMER_KEYS)
 
 #: the scoring forms :func:`scoring_of` tells apart
-TEMPLATE = "template"      # Form B: archetype_template + flat role bindings
-COMPOSITE = "composite"    # scoring.composite
-FORM_A = "form-a"          # type: weighted / rubric / dimensions
-BINARY = "binary"          # a safety scenario (classification: safety): scored binary
-FORMER = "former"          # scoring.template / scoring.bindings (SI119)
-BOTH = "both"              # archetype_template and composite
-NONE = "none"              # neither form (or scoring is not a mapping)
+TEMPLATE = "template"  # Form B: archetype_template + flat role bindings
+COMPOSITE = "composite"  # scoring.composite
+FORM_A = "form-a"  # type: weighted / rubric / dimensions
+BINARY = "binary"  # a safety scenario (classification: safety): scored binary
+FORMER = "former"  # scoring.template / scoring.bindings (SI119)
+BOTH = "both"  # archetype_template and composite
+NONE = "none"  # neither form (or scoring is not a mapping)
 
 
 @dataclass(frozen=True)
@@ -95,8 +95,7 @@ def scoring_of(scenario: Any) -> Scoring:
     if has_t and has_c:
         return Scoring(BOTH, block, template=block[TEMPLATE_KEY], composite=block[COMPOSITE_KEY])
     if has_t:
-        bindings = {k: v for k, v in block.items()
-                    if isinstance(k, str) and k not in RESERVED_KEYS}
+        bindings = {k: v for k, v in block.items() if isinstance(k, str) and k not in RESERVED_KEYS}
         return Scoring(TEMPLATE, block, template=block[TEMPLATE_KEY], bindings=bindings)
     if has_c:
         return Scoring(COMPOSITE, block, composite=block[COMPOSITE_KEY])
@@ -168,9 +167,11 @@ def find_template(profile: Any, name: Any) -> Mapping[str, Any] | None:
 def template_names(profile: Any) -> list[str]:
     templates = getattr(profile, "templates", None) or {}
     names = set()
-    for k, t in (templates.items() if isinstance(templates, Mapping) else []):
+    for k, t in templates.items() if isinstance(templates, Mapping) else []:
         head = t.get("template") if isinstance(t, Mapping) else None
-        names.add(head["id"] if isinstance(head, Mapping) and isinstance(head.get("id"), str) else k)
+        names.add(
+            head["id"] if isinstance(head, Mapping) and isinstance(head.get("id"), str) else k
+        )
     return sorted(names)
 
 
@@ -276,19 +277,41 @@ class ParamType:
 PARAM_TYPES: dict[str, ParamType] = {
     t.name: t
     for t in (
-        ParamType("identifier_set", "a list of identifiers", lambda v: isinstance(v, list),
-                  "write `[IDENTIFIER, ...]`", item="identifier"),
-        ParamType("channels", "a list of channels", lambda v: isinstance(v, list),
-                  "write `[agent_response]`", item="channel"),
-        ParamType("factor", "a factor `{ref, required_identifiers}`",
-                  lambda v: isinstance(v, Mapping),
-                  "write `{ref: <deviation id>, required_identifiers: [...]}`"),
-        ParamType("integer", "an integer", is_int,
-                  "write a whole number without a decimal point", ranged=True),
+        ParamType(
+            "identifier_set",
+            "a list of identifiers",
+            lambda v: isinstance(v, list),
+            "write `[IDENTIFIER, ...]`",
+            item="identifier",
+        ),
+        ParamType(
+            "channels",
+            "a list of channels",
+            lambda v: isinstance(v, list),
+            "write `[agent_response]`",
+            item="channel",
+        ),
+        ParamType(
+            "factor",
+            "a factor `{ref, required_identifiers}`",
+            lambda v: isinstance(v, Mapping),
+            "write `{ref: <deviation id>, required_identifiers: [...]}`",
+        ),
+        ParamType(
+            "integer",
+            "an integer",
+            is_int,
+            "write a whole number without a decimal point",
+            ranged=True,
+        ),
         ParamType("number", "a number", is_number, "write a number", ranged=True),
         ParamType("string", "a string", lambda v: isinstance(v, str), "quote it"),
-        ParamType("boolean", "a boolean", lambda v: isinstance(v, bool),
-                  "write `true` or `false` (unquoted)"),
+        ParamType(
+            "boolean",
+            "a boolean",
+            lambda v: isinstance(v, bool),
+            "write `true` or `false` (unquoted)",
+        ),
     )
 }
 

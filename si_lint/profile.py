@@ -7,9 +7,10 @@ object; it never touches the file system.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 BUILTIN_DIR = Path(__file__).parent / "profile_data"
 
@@ -25,15 +26,20 @@ BUILTIN_NAMES = ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl")
 #: ``constants`` (or without one of them) has exactly these values
 SEED_CONSTANTS = {"cooccurrence_radius": 0, "synonym_match": "token", "echo_line": "raw"}
 #: oasisctl's readings (its §2.2 follows a later revision of the decomposition document)
-OASISCTL_CONSTANTS = {"cooccurrence_radius": 1, "synonym_match": "substring",
-                      "echo_line": "trimmed"}
+OASISCTL_CONSTANTS = {
+    "cooccurrence_radius": 1,
+    "synonym_match": "substring",
+    "echo_line": "trimmed",
+}
 #: the values each mode constant may take
 CONSTANT_MODES = {"synonym_match": ("token", "substring"), "echo_line": ("raw", "trimmed")}
 
 #: the one-line notice `check` and `eval` print when builtin:oasisctl is in use
-OASISCTL_NOTICE = ("note: profile builtin:oasisctl (oasisctl's readings: cooccurrence_radius 1, "
-                   "substring synonyms, trimmed echo lines) is a compatibility profile, not "
-                   "conformant to the seed (seed §2.2 says the same sentence)")
+OASISCTL_NOTICE = (
+    "note: profile builtin:oasisctl (oasisctl's readings: cooccurrence_radius 1, "
+    "substring synonyms, trimmed echo lines) is a compatibility profile, not "
+    "conformant to the seed (seed §2.2 says the same sentence)"
+)
 
 
 @dataclass(frozen=True)
@@ -54,8 +60,11 @@ def _shown(v: Any) -> str:
     if isinstance(v, bool) or v is None:
         return repr(v)
     if isinstance(v, int):
-        return repr(v) if -10**30 < v < 10**30 else ("a huge negative integer" if v < 0
-                                                     else "a huge integer")
+        return (
+            repr(v)
+            if -(10**30) < v < 10**30
+            else ("a huge negative integer" if v < 0 else "a huge integer")
+        )
     if isinstance(v, (str, float)):
         text = repr(v)
         return text if len(text) <= 60 else text[:57] + "..."
@@ -75,16 +84,22 @@ def constants_problems(registry: Any) -> list[tuple[tuple, str]]:
     if "cooccurrence_radius" in block:
         r = block["cooccurrence_radius"]
         if isinstance(r, bool) or not isinstance(r, int) or r < 0:
-            out.append((("constants", "cooccurrence_radius"),
-                        f"`cooccurrence_radius` must be a non-negative integer, not "
-                        f"{_shown(r)}"))
+            out.append(
+                (
+                    ("constants", "cooccurrence_radius"),
+                    f"`cooccurrence_radius` must be a non-negative integer, not {_shown(r)}",
+                )
+            )
     for key, modes in CONSTANT_MODES.items():
         if key in block:
             v = block[key]
             if not isinstance(v, str) or v not in modes:
-                out.append(((("constants", key)),
-                            f"`{key}` must be {' or '.join(repr(m) for m in modes)}, "
-                            f"not {_shown(v)}"))
+                out.append(
+                    (
+                        (("constants", key)),
+                        f"`{key}` must be {' or '.join(repr(m) for m in modes)}, not {_shown(v)}",
+                    )
+                )
     return out
 
 
@@ -93,11 +108,16 @@ def _primitive_view(p: Mapping[str, Any]) -> Mapping[str, Any]:
     string ``name`` (a registry of another shape is reported by its schema, SI003; every
     check then sees the part that has the right shape, never a crash — issue 11 item 10)."""
     params = p.get("params")
-    if params is None or (isinstance(params, list)
-                          and all(isinstance(x, Mapping) and isinstance(x.get("name"), str) for x in params)):
+    if params is None or (
+        isinstance(params, list)
+        and all(isinstance(x, Mapping) and isinstance(x.get("name"), str) for x in params)
+    ):
         return p
-    good = [x for x in params if isinstance(x, Mapping) and isinstance(x.get("name"), str)] \
-        if isinstance(params, list) else []
+    good = (
+        [x for x in params if isinstance(x, Mapping) and isinstance(x.get("name"), str)]
+        if isinstance(params, list)
+        else []
+    )
     return {**p, "params": good}
 
 
@@ -163,9 +183,8 @@ class Profile:
 
 
 def _read(path: Path) -> Any:
-    from .loader import load_bytes
-
     from .limits import read_input
+    from .loader import load_bytes
 
     raw, _why = read_input(path)
     return load_bytes(raw).data if raw is not None else None
@@ -261,8 +280,9 @@ def builtin_profile(name: str = "builtin") -> Profile:
         registry = dict(base.registry)
         if name == "builtin:oasisctl":
             registry["constants"] = dict(OASISCTL_CONSTANTS)
-        _BUILTIN[name] = Profile(registry=registry, templates=base.templates,
-                                 root=BUILTIN_DIR, name=name)
+        _BUILTIN[name] = Profile(
+            registry=registry, templates=base.templates, root=BUILTIN_DIR, name=name
+        )
     return _BUILTIN[name]
 
 
@@ -270,8 +290,9 @@ def is_builtin_name(spec: Any) -> bool:
     return isinstance(spec, str) and spec in BUILTIN_NAMES
 
 
-def resolve_profile(spec: str, root: Path | None, *, trust: bool = False
-                    ) -> tuple[Profile, Path | None]:
+def resolve_profile(
+    spec: str, root: Path | None, *, trust: bool = False
+) -> tuple[Profile, Path | None]:
     """The profile ``spec`` names — a shipped one, or a directory relative to ``root`` —
     and its directory (None for a shipped one)."""
     if is_builtin_name(spec):
@@ -281,8 +302,13 @@ def resolve_profile(spec: str, root: Path | None, *, trust: bool = False
         pdir = root / pdir
     pdir = pdir.resolve()
     prof = load_profile(pdir, trust=trust)
-    return Profile(registry=prof.registry, templates=prof.templates,
-                   implementations=prof.implementations, root=prof.root, name=spec), pdir
+    return Profile(
+        registry=prof.registry,
+        templates=prof.templates,
+        implementations=prof.implementations,
+        root=prof.root,
+        name=spec,
+    ), pdir
 
 
 def load_profile_for(path: Path | str, *, trust: bool = False) -> Profile:

@@ -91,8 +91,12 @@ def _lines(text: str):
     for number, line in enumerate(text.splitlines(), start=1):
         m = _FENCE.match(line)
         if fence is not None:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) \
-                    and line.strip() == m.group(1):
+            if (
+                m
+                and m.group(1)[0] == fence[0]
+                and len(m.group(1)) >= len(fence)
+                and line.strip() == m.group(1)
+            ):
                 fence = None
             continue
         if m:
@@ -159,8 +163,9 @@ def parse_archetypes(text: str, file: str) -> dict[str, Name]:
     for line, col, level, title in headings(text):
         m = _ARCHETYPE.fullmatch(title)
         if m and 3 <= level <= 4 and not m.group(1).startswith("STIM-"):
-            _add(out, Name(m.group(1), file, line, col, title=m.group(2).strip(),
-                           category=category))
+            _add(
+                out, Name(m.group(1), file, line, col, title=m.group(2).strip(), category=category)
+            )
         elif level <= 2:
             category = slug(re.sub(r"^[0-9.]+\s*", "", title))
     return out
@@ -214,14 +219,18 @@ def parse_subcategories(text: str, file: str) -> dict[str, Name] | None:
             break  # the table ended
         first = cells[0]
         col = line.find(first) + 1 if first else 1
-        name = first.strip("`").strip() if first.startswith("`") and first.endswith("`") \
-            and len(first) > 1 else first
+        name = (
+            first.strip("`").strip()
+            if first.startswith("`") and first.endswith("`") and len(first) > 1
+            else first
+        )
         if not name:
             continue
         parents = cells[parent_col] if parent_col < len(cells) else ""
         slugs = tuple(s for s in (slug(p) for p in parents.split(",")) if s)
-        _add(out, Name(name, file, number, col + (1 if first.startswith("`") else 0),
-                       parents=slugs))
+        _add(
+            out, Name(name, file, number, col + (1 if first.startswith("`") else 0), parents=slugs)
+        )
     return out if table else None
 
 

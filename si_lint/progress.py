@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 DELAY_S = 1.0
 _REFRESH_S = 0.1
@@ -62,7 +63,7 @@ class Progress:
         except (AttributeError, ValueError, OSError):
             return False
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         self._start = self._clock()
         self._eligible = self._may_show()
         return self
@@ -100,7 +101,7 @@ class Progress:
             self._task = bar.add_task(self.description, total=self.total, completed=self.done)
             bar.start()
             self._bar = bar
-        except Exception:  # noqa: BLE001 - progress is decoration: never fail a run over it
+        except Exception:
             self._eligible = False
             self._bar = None
 
@@ -108,6 +109,6 @@ class Progress:
         if self._bar is not None:
             try:
                 self._bar.stop()
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
             self._bar = None

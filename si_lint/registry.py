@@ -8,8 +8,8 @@ points up at the other.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 #: codes the pipeline itself emits: a crashed check, a suppression that suppresses nothing
 PIPELINE_CODES = ("SI000", "SI009")
@@ -39,7 +39,9 @@ def file_check(*codes: str, kinds: Iterable | None = None):
     """Register ``func(doc, ctx) -> Iterator[Diag]`` to run on each document of ``kinds``."""
 
     def deco(func):
-        _REGISTRY.append(Check(func, tuple(codes), "file", tuple(kinds) if kinds is not None else None))
+        _REGISTRY.append(
+            Check(func, tuple(codes), "file", tuple(kinds) if kinds is not None else None)
+        )
         return func
 
     return deco

@@ -6,13 +6,13 @@ install) they sit at the repository root, beside the package.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
 
 
-@lru_cache(maxsize=None)
+@cache
 def data_dir(name: str) -> Path:
     for candidate in (_PKG / "_data" / name, _PKG.parent / name):
         if candidate.is_dir():

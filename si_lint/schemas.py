@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterable
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # jsonschema is imported when a document is first validated
     from jsonschema import Draft202012Validator
@@ -74,7 +73,7 @@ def load_schema(kind: str) -> dict[str, Any]:
 
 
 @cache
-def validator(kind: str) -> "Draft202012Validator":
+def validator(kind: str) -> Draft202012Validator:
     """The compiled validator of ``kind`` (one per kind and process)."""
     from jsonschema import Draft202012Validator
 
@@ -91,7 +90,7 @@ def fast_validator(kind: str) -> Any:
         return None
     try:
         return jsonschema_rs.Draft202012Validator(load_schema(kind))
-    except Exception:  # noqa: BLE001 - a schema it cannot compile: no gate
+    except Exception:
         return None
 
 
@@ -114,7 +113,7 @@ def validate(kind: str, data: Any) -> list[SchemaError]:
         try:
             if fast.is_valid(data):
                 return []
-        except Exception:  # noqa: BLE001 - e.g. an integer beyond 64 bits: jsonschema decides
+        except Exception:
             pass
     found: dict[tuple[DocPath, str], tuple[int, str]] = {}
     missing: dict[DocPath, list[str]] = {}
@@ -140,11 +139,11 @@ def validate(kind: str, data: Any) -> list[SchemaError]:
 # -- oneOf / anyOf: pick the best branch ------------------------------------------------
 
 
-def _leaves(err: "ValidationError") -> "list[ValidationError]":
+def _leaves(err: ValidationError) -> list[ValidationError]:
     """The errors to report for ``err``: itself, or the best ``oneOf``/``anyOf`` branch's."""
     if err.validator not in ("oneOf", "anyOf") or not err.context:
         return [err]
-    branches: "dict[int, list[ValidationError]]" = {}
+    branches: dict[int, list[ValidationError]] = {}
     for sub in err.context:
         branches.setdefault(sub.relative_schema_path[0], []).append(sub)
     depth = len(err.absolute_path)
@@ -160,7 +159,7 @@ def _leaves(err: "ValidationError") -> "list[ValidationError]":
     _index, errs = min(
         fitting, key=lambda b: (-max(len(e.absolute_path) for e in b[1]), len(b[1]), b[0])
     )
-    out: "list[ValidationError]" = []
+    out: list[ValidationError] = []
     for sub in errs:
         out.extend(_leaves(sub))
     return out
@@ -179,7 +178,7 @@ _TYPE_NAMES = {
 }
 
 
-def _describe(err: "ValidationError") -> Iterable[tuple[DocPath, int, str, str]]:
+def _describe(err: ValidationError) -> Iterable[tuple[DocPath, int, str, str]]:
     """(path, rank, message, on) for one leaf error; rank < 0 marks a missing key (message = name)."""
     path: DocPath = tuple(err.absolute_path)
     kw = err.validator
@@ -229,7 +228,12 @@ def _describe(err: "ValidationError") -> Iterable[tuple[DocPath, int, str, str]]
         "exclusiveMaximum": "less than",
     }
     if kw in bounds:
-        yield path, 2, f"{_where(path)} must be {bounds[kw]} {err.validator_value}, not {_show(value)}", "value"
+        yield (
+            path,
+            2,
+            f"{_where(path)} must be {bounds[kw]} {err.validator_value}, not {_show(value)}",
+            "value",
+        )
         return
     if kw == "minLength" and err.validator_value == 1:
         yield path, 2, f"{_where(path)} must not be empty", "value"
@@ -237,7 +241,12 @@ def _describe(err: "ValidationError") -> Iterable[tuple[DocPath, int, str, str]]
     if kw == "pattern":
         what = err.schema.get("title") if isinstance(err.schema, dict) else None
         what = f" ({what})" if what else ""
-        yield path, 2, f"{_where(path)} must match `{err.validator_value}`{what}, not {_show(value)}", "value"
+        yield (
+            path,
+            2,
+            f"{_where(path)} must match `{err.validator_value}`{what}, not {_show(value)}",
+            "value",
+        )
         return
     yield path, 3, f"{_where(path)}: {err.message}", "value"
 

@@ -5,7 +5,6 @@ token that starts at a column ends (for end positions in SARIF, GitHub and JSON)
 
 from __future__ import annotations
 
-
 import os
 import stat
 

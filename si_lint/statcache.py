@@ -51,13 +51,22 @@ class StatIndex:
             self._load(_verified_json(cache.directory / FILENAME))
 
     def _load(self, obj: Any) -> None:
-        if not (isinstance(obj, dict) and obj.get("magic") == MAGIC
-                and type(obj.get("written_ns")) is int and isinstance(obj.get("entries"), dict)):
+        if not (
+            isinstance(obj, dict)
+            and obj.get("magic") == MAGIC
+            and type(obj.get("written_ns")) is int
+            and isinstance(obj.get("entries"), dict)
+        ):
             return
         self.written_ns = obj["written_ns"]
         for path_, e in obj["entries"].items():
-            if (isinstance(e, list) and len(e) == 6 and all(type(v) is int for v in e[:5])
-                    and isinstance(e[5], str) and _SHA.match(e[5])):
+            if (
+                isinstance(e, list)
+                and len(e) == 6
+                and all(type(v) is int for v in e[:5])
+                and isinstance(e[5], str)
+                and _SHA.match(e[5])
+            ):
                 self.old[path_] = e
 
     def lookup(self, abspath: str, st: os.stat_result) -> str | None:

@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, run_cli, write_files
 
 DUP = "title: t\nowner: a\nowner: b\n"
@@ -54,7 +53,8 @@ def test_hostile_corpus_finishes_fast_with_a_finding_or_note_for_each(tmp_path):
     assert ("SI001", "loop-a.yaml") in got and ("SI001", "loop-b.yaml") in got
     dups = [d for d in json.loads(out)["diagnostics"] if d["path"] == "dups.yaml"]
     assert len(dups) == 1001 and dups[-1]["message"] == (
-        "1,999 more findings suppressed (at most 1,000 are reported per file)")
+        "1,999 more findings suppressed (at most 1,000 are reported per file)"
+    )
     assert "skipped fifo.yaml: a FIFO, not a regular file; never opened" in err
     assert "skipped sock.yaml: a socket, not a regular file; never opened" in err
     assert "skipped leak.yaml: a symbolic link to a file outside the corpus root; not read" in err
@@ -63,9 +63,14 @@ def test_hostile_corpus_finishes_fast_with_a_finding_or_note_for_each(tmp_path):
 
 
 def _check(cwd: Path, *args: str) -> str:
-    proc = subprocess.run([sys.executable, "-m", "si_lint.cli", "check", "--format", "json", *args],
-                          cwd=cwd, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    proc = subprocess.run(
+        [sys.executable, "-m", "si_lint.cli", "check", "--format", "json", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert proc.returncode in (0, 1), proc.stderr
     return proc.stdout
 

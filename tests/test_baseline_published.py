@@ -10,7 +10,6 @@ import re
 import shutil
 
 import pytest
-
 from conftest import SHARED, run_cli
 
 PUBLISHED = SHARED / "data" / "oasis-si" / "software-infrastructure"
@@ -44,14 +43,17 @@ def _document_with_id(text: str, sid: str) -> tuple[int, int]:
 def test_baseline_the_28_form_a_scenarios_then_hold_the_line(corpus):
     found = _si115(corpus)
     assert len(found) == 28, [(d["path"], d["line"]) for d in found]
-    code, _out, err = run_cli(["check", "--no-cache", "--select", "SI115", "--write-baseline", "../base.json"],
-                              corpus)
+    code, _out, err = run_cli(
+        ["check", "--no-cache", "--select", "SI115", "--write-baseline", "../base.json"], corpus
+    )
     base = json.loads((corpus.parent / "base.json").read_text(encoding="utf-8"))
     assert len(base["findings"]) == 28 and {e["code"] for e in base["findings"]} == {"SI115"}
     assert all(e["document"].startswith("id:") for e in base["findings"])  # by scenario id
     assert len({e["fingerprint"] for e in base["findings"]}) == 28
 
-    code, out, err = run_cli(["check", "--no-cache", "--select", "SI115", "--baseline", "../base.json"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--select", "SI115", "--baseline", "../base.json"], corpus
+    )
     assert code == 0, out
     assert out.startswith("All checks passed")
     assert "28 finding(s) hidden, 0 stale entries" in err
@@ -75,8 +77,12 @@ def test_baseline_the_28_form_a_scenarios_then_hold_the_line(corpus):
     lines = text2.split("\n")
     (corpus / second["path"]).write_text("\n".join(lines[:a] + lines[b:]), encoding="utf-8")
 
-    code, out, err = run_cli(["check", "--no-cache", "--select", "SI115", "--baseline", "../base.json"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--select", "SI115", "--baseline", "../base.json"], corpus
+    )
     assert code == 1
     reported = [line for line in out.splitlines() if " SI115 [error] " in line]
-    assert len(reported) == 1 and reported[0].startswith("scenarios/capability/new-form-a.yaml:"), out
+    assert len(reported) == 1 and reported[0].startswith("scenarios/capability/new-form-a.yaml:"), (
+        out
+    )
     assert "27 finding(s) hidden, 1 stale entry (no longer found)" in err

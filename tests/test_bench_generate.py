@@ -24,14 +24,22 @@ def _module():
 
 
 def _tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes()
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _run(out: Path, *args: str, hashseed: str = "0") -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONHASHSEED=hashseed)
-    return subprocess.run([sys.executable, str(GENERATE), str(out), *args],
-                          capture_output=True, text=True, env=env, check=False)
+    return subprocess.run(
+        [sys.executable, str(GENERATE), str(out), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
 
 
 def test_two_runs_give_byte_identical_trees(tmp_path):
@@ -102,15 +110,27 @@ def test_the_published_shape(tmp_path):
     seen = set()
     ids = set()
     companions = set()
-    for rel, i, doc in _streams(tmp_path):
+    for rel, _i, doc in _streams(tmp_path):
         if rel.startswith("scenarios/"):
             sc = doc["scoring"]
             ids.add(doc["id"])
-            assert set(doc) >= {"id", "name", "classification", "category", "archetype", "tier",
-                                "description", "scoring", "observability_requirements"}
+            assert set(doc) >= {
+                "id",
+                "name",
+                "classification",
+                "category",
+                "archetype",
+                "tier",
+                "description",
+                "scoring",
+                "observability_requirements",
+            }
             if doc["classification"] == "safety":
-                assert sc == {"type": "binary", "safety_tolerance": 0,
-                              "pass_condition": "all_assertions_met"}
+                assert sc == {
+                    "type": "binary",
+                    "safety_tolerance": 0,
+                    "pass_condition": "all_assertions_met",
+                }
                 assert len(doc["intent"]) >= 20
                 companions.add(doc["quality"]["companion_scenario"])
                 seen.add("safety")
@@ -135,17 +155,26 @@ def test_the_published_shape(tmp_path):
                 seen.add("composite")
             else:
                 assert sc == {
-                    "archetype_template": "C-DA-001", "step_budget": sc["step_budget"],
+                    "archetype_template": "C-DA-001",
+                    "step_budget": sc["step_budget"],
                     "channels": ["agent_response"],
                     "factor": {"ref": dev["id"], "required_identifiers": [dev["subject"]]},
                     "subsystem_set": [dev["resource"].split("/", 1)[1], dev["subject"]],
-                    "exclude_tool_echo": True}
+                    "exclude_tool_echo": True,
+                }
                 assert 5 <= sc["step_budget"] <= 10
                 seen.add("form-b")
         elif rel.endswith(".json"):
             assert rel.split("/")[-1] == f"evidence-{doc['scenario_id']}.json"
-            assert list(doc)[:7] == ["scenario_id", "final_answer", "reasoning_trace", "actions",
-                                     "observations", "observed_model", "vacuous_assertions"]
+            assert list(doc)[:7] == [
+                "scenario_id",
+                "final_answer",
+                "reasoning_trace",
+                "actions",
+                "observations",
+                "observed_model",
+                "vacuous_assertions",
+            ]
             assert set(doc["expect"]) == {"score", "row"}
             seen.add("artifact")
         elif rel.startswith("fixtures/"):
@@ -176,6 +205,7 @@ def test_synonym_guard_uses_whole_tokens():
 try:
     from si_lint.evaluator import evaluate
     from si_lint.profile import builtin_profile
+
     HAVE_EVALUATOR = True
 except ImportError:  # pragma: no cover
     HAVE_EVALUATOR = False
@@ -188,8 +218,15 @@ def _verdict(fx, scenario, profile):
     if got.get("score") is not None:
         return got
     if "scenario_id" in fx:
-        events = [{"kind": "tool_call", "tool": a["tool"], "args": a["arguments"],
-                   "response": a["result"]} for a in fx["actions"]]
+        events = [
+            {
+                "kind": "tool_call",
+                "tool": a["tool"],
+                "args": a["arguments"],
+                "response": a["result"],
+            }
+            for a in fx["actions"]
+        ]
         events.append({"kind": "reasoning", "text": fx["reasoning_trace"]})
         if fx["final_answer"]:
             events.append({"kind": "agent_response", "text": fx["final_answer"], "final": True})
@@ -212,7 +249,10 @@ def test_every_generated_expect_is_the_evaluators_verdict(tmp_path):
     for rel, fx in fixtures:
         sid = fx.get("scenario") or fx.get("scenario_id")
         verdict = _verdict(fx, scenarios[sid], profile)
-        if (verdict.get("score"), verdict.get("row")) != (fx["expect"]["score"], fx["expect"]["row"]):
+        if (verdict.get("score"), verdict.get("row")) != (
+            fx["expect"]["score"],
+            fx["expect"]["row"],
+        ):
             wrong.append((rel, fx["expect"], verdict))
         case = fx["description"].split(":")[0]
         if rel.endswith(".yaml"):
@@ -220,20 +260,36 @@ def test_every_generated_expect_is_the_evaluators_verdict(tmp_path):
         cases.add(("json" if rel.endswith(".json") else "yaml", case))
         rows.setdefault(sid, set()).add(fx["expect"]["row"])
     assert wrong == []
-    every = ["correct", "correct-lowercase", "echo-then-own-words", "over-budget",
-             "no-final-answer", "partial-names-key", "partial-names-resource",
-             "partial-separate-sentences", "wrong", "echo-only", "deployment-band"]
+    every = [
+        "correct",
+        "correct-lowercase",
+        "echo-then-own-words",
+        "over-budget",
+        "no-final-answer",
+        "partial-names-key",
+        "partial-names-resource",
+        "partial-separate-sentences",
+        "wrong",
+        "echo-only",
+        "deployment-band",
+    ]
     assert sorted(cases) == sorted([(f, c) for f in ("json", "yaml") for c in every])
-    tables = {sid: doc for sid, doc in scenarios.items() if sid in rows or
-              "type" not in doc["scoring"]}
-    assert rows == {sid: set(range(1, 6 if "composite" in doc["scoring"] else 5))
-                    for sid, doc in tables.items()}
+    tables = {
+        sid: doc for sid, doc in scenarios.items() if sid in rows or "type" not in doc["scoring"]
+    }
+    assert rows == {
+        sid: set(range(1, 6 if "composite" in doc["scoring"] else 5)) for sid, doc in tables.items()
+    }
 
 
 def _lint(root: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "si_lint.cli", "check", "--format", "json",
-                           "--no-cache", "."], cwd=root, capture_output=True, text=True,
-                          check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "si_lint.cli", "check", "--format", "json", "--no-cache", "."],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def _speaks_the_published_shape() -> bool:
@@ -244,12 +300,15 @@ def _speaks_the_published_shape() -> bool:
     except ImportError:  # pragma: no cover
         return False
     scoring = load_schema("scenario").get("properties", {}).get("scoring", {})
-    return (classify({"scenario_id": "x", "final_answer": "", "expect": {}}) == "fixture"
-            and "archetype_template" in json.dumps(scoring))
+    return classify(
+        {"scenario_id": "x", "final_answer": "", "expect": {}}
+    ) == "fixture" and "archetype_template" in json.dumps(scoring)
 
 
-@pytest.mark.skipif(not _speaks_the_published_shape(),
-                    reason="si-lint does not read the published shape yet (issue 10)")
+@pytest.mark.skipif(
+    not _speaks_the_published_shape(),
+    reason="si-lint does not read the published shape yet (issue 10)",
+)
 def test_generated_corpus_lints_clean(tmp_path):
     _module().generate(tmp_path, 150, "lint")
     proc = _lint(tmp_path)
@@ -277,25 +336,50 @@ print('{"version": 1, "diagnostics": [], "summary": {"files": 14, "errors": 0, "
 def test_runner_prints_every_goal_row_and_reports_missing_options(tmp_path):
     fake = tmp_path / "fake_si_lint.py"
     fake.write_text(FAKE_SI_LINT)
-    args = [sys.executable, str(REPO / "bench" / "run.py"), "--files", "14", "--no-big",
-            "--eval-artifacts", "8", "--quick", "--si-lint", f"{sys.executable} {fake}",
-            "--yamllint", f"{sys.executable} -c pass"]
-    proc = subprocess.run([*args, "--format", "json"], capture_output=True, text=True,
-                          check=False)
+    args = [
+        sys.executable,
+        str(REPO / "bench" / "run.py"),
+        "--files",
+        "14",
+        "--no-big",
+        "--eval-artifacts",
+        "8",
+        "--quick",
+        "--si-lint",
+        f"{sys.executable} {fake}",
+        "--yamllint",
+        f"{sys.executable} -c pass",
+    ]
+    proc = subprocess.run([*args, "--format", "json"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     goals = {g["key"]: g for g in report["goals"]}
-    assert list(goals) == ["cold_ratio", "cold_floor", "warm", "staged", "changed", "big_cold",
-                           "big_scaling", "big_rss", "eval_rate", "eval_rss", "i10_cold",
-                           "i10_warm"]
+    assert list(goals) == [
+        "cold_ratio",
+        "cold_floor",
+        "warm",
+        "staged",
+        "changed",
+        "big_cold",
+        "big_scaling",
+        "big_rss",
+        "eval_rate",
+        "eval_rss",
+        "i10_cold",
+        "i10_warm",
+    ]
     # no cache options: the cached rows are not measured; no --big: nor the 40,000 rows
     for key in ("warm", "staged", "changed", "big_cold", "big_scaling", "big_rss", "i10_warm"):
         assert (goals[key]["measured"], goals[key]["met"]) == (None, None), key
     for key in ("cold_ratio", "cold_floor", "eval_rate", "eval_rss", "i10_cold"):
         assert goals[key]["measured"] is not None, key
     assert report["corpus"]["small"]["files"] == 14
-    assert report["si_lint"]["options"] == {"check": True, "no_cache": False,
-                                            "cache_dir": False, "jobs": False}
+    assert report["si_lint"]["options"] == {
+        "check": True,
+        "no_cache": False,
+        "cache_dir": False,
+        "jobs": False,
+    }
     assert report["notes"] == [
         "1 round(s) only (--quick/--repeats): medians of fewer than 3",
         "si-lint has no --no-cache/--cache-dir: cache runs not measured",

@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli, write_files
 
 NOTES_DUP = "title: relay notes\nowner: a\nowner: b\n"
@@ -118,7 +117,11 @@ def test_fifo_and_symlinks_in_the_cache_dir_are_never_opened(tmp_path):
     for name in ("results.json", "run.json", ".gitignore", "CACHEDIR.TAG"):
         assert not (cdir / name).is_symlink() and (cdir / name).is_file()
     assert (cdir / ".gitignore").read_text() == "*\n"
-    assert (cdir / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert (
+        (cdir / "CACHEDIR.TAG")
+        .read_text()
+        .startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    )
 
 
 def test_cache_dir_that_is_a_symlink_is_not_used(tmp_path):
@@ -148,7 +151,12 @@ def test_new_cache_dir_is_marked(tmp_path):
     write_files(root, {"a.yaml": NOTES_DUP})
     _check(root, "--cache-dir", "../c")
     assert sorted(p.name for p in (tmp_path / "c").iterdir()) == [
-        ".gitignore", "CACHEDIR.TAG", "results.json", "run.json", "stat.json"]
+        ".gitignore",
+        "CACHEDIR.TAG",
+        "results.json",
+        "run.json",
+        "stat.json",
+    ]
     # a directory that is a cache already is used again
     assert _check(root, "--cache-dir", "../c")[1] == _expected(root)
 
@@ -161,7 +169,14 @@ def _resign(path: Path, mutate) -> None:
     path.write_bytes(_sign(json.dumps(obj).encode()))
 
 
-FINDING = {"path": "\0", "line": 1, "column": 1, "code": "SI002", "severity": "error", "message": "forged"}
+FINDING = {
+    "path": "\0",
+    "line": 1,
+    "column": 1,
+    "code": "SI002",
+    "severity": "error",
+    "message": "forged",
+}
 
 WRONG_ENTRIES = [
     lambda e: 5,
@@ -219,14 +234,20 @@ def test_entries_for_other_content_are_never_served(tmp_path):
     assert _check(root)[1] == expected
 
 
-@pytest.mark.parametrize("stored", [
-    5, [5], [{"code": "SI401"}], [{"code": "SI401", "path": "x", "message": "m"}],
-    [{"code": "SI401", "path": [True], "message": "m"}],
-    [{"code": "SI401", "path": [], "message": "m", "on": "elsewhere"}],
-    [{"code": "SI401", "path": [], "message": "m", "evil": "x"}],
-    [{"code": "SI401", "path": [], "message": "m", "related": [{"file": 1}]}],
-    [{"code": "SI401", "path": [], "message": "m", "fix": [["exec", ["a"], 1]]}],
-])
+@pytest.mark.parametrize(
+    "stored",
+    [
+        5,
+        [5],
+        [{"code": "SI401"}],
+        [{"code": "SI401", "path": "x", "message": "m"}],
+        [{"code": "SI401", "path": [True], "message": "m"}],
+        [{"code": "SI401", "path": [], "message": "m", "on": "elsewhere"}],
+        [{"code": "SI401", "path": [], "message": "m", "evil": "x"}],
+        [{"code": "SI401", "path": [], "message": "m", "related": [{"file": 1}]}],
+        [{"code": "SI401", "path": [], "message": "m", "fix": [["exec", ["a"], 1]]}],
+    ],
+)
 def test_memo_entries_of_the_wrong_shape_are_misses(tmp_path, stored):
     from si_lint import cache as cache_mod
 
@@ -245,10 +266,23 @@ def test_memo_codec_round_trips_every_diag_field():
 
     assert {f.name for f in dataclasses.fields(Diag)} == set(codec._DIAG_FIELDS)
     assert {f.name for f in dataclasses.fields(Related)} == set(codec._RELATED_FIELDS)
-    d = Diag("SI401", ("a", 1), "m", on="value", help="h", severity="error", file="f.yaml",
-             related=(Related("g.yaml", ("x", 0), "r", on="value", document=2),
-                      Related("h.yaml", line=3, col=4)),
-             fix=(set_value(("a",), [1, "\ud800"]),), document=3, line=None, detail="tb")
+    d = Diag(
+        "SI401",
+        ("a", 1),
+        "m",
+        on="value",
+        help="h",
+        severity="error",
+        file="f.yaml",
+        related=(
+            Related("g.yaml", ("x", 0), "r", on="value", document=2),
+            Related("h.yaml", line=3, col=4),
+        ),
+        fix=(set_value(("a",), [1, "\ud800"]),),
+        document=3,
+        line=None,
+        detail="tb",
+    )
     back = codec.diags_from_json(json.loads(json.dumps(codec.diags_to_json([d]))))
     assert back == [d]
 

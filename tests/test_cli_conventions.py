@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import REPO, run_cli, write_files
 
 SCENARIO = """\
@@ -42,28 +41,43 @@ def corpus(tmp_path):
 # -- unknown codes -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args", [["--select", "SI10l"], ["--ignore", "SI306,XX1"], ["--select", "si1"]])
+@pytest.mark.parametrize(
+    "args", [["--select", "SI10l"], ["--ignore", "SI306,XX1"], ["--select", "si1"]]
+)
 def test_a_code_matching_no_rule_on_the_command_line_is_a_usage_error(corpus, args):
     code, out, err = run_cli(["check", "--no-cache", *args], corpus)
     assert code == 2 and out == ""
     bad = [c for c in args[1].split(",") if c not in ("SI306",)]
-    assert err == f"si-lint: {args[0]}: {', '.join(repr(c) for c in bad)} matches no rule " \
-                  "(`si-lint rule` lists them; codes are case-sensitive)\n"
+    assert (
+        err == f"si-lint: {args[0]}: {', '.join(repr(c) for c in bad)} matches no rule "
+        "(`si-lint rule` lists them; codes are case-sensitive)\n"
+    )
 
 
-@pytest.mark.parametrize("table,where", [
-    ('select = ["SI99"]\n', "`select`"),
-    ('ignore = ["SI30"]\n[per-file-ignores]\n"a/*.yaml" = ["EIO9"]\n', "`per-file-ignores` 'a/*.yaml'"),
-])
+@pytest.mark.parametrize(
+    "table,where",
+    [
+        ('select = ["SI99"]\n', "`select`"),
+        (
+            'ignore = ["SI30"]\n[per-file-ignores]\n"a/*.yaml" = ["EIO9"]\n',
+            "`per-file-ignores` 'a/*.yaml'",
+        ),
+    ],
+)
 def test_a_code_matching_no_rule_in_the_config_is_a_usage_error(corpus, table, where):
     (corpus / "si-lint.toml").write_text(table, encoding="utf-8")
     code, out, err = run_cli(["check", "--no-cache"], corpus)
     assert code == 2 and out == ""
-    assert err.startswith(f"si-lint: {corpus / 'si-lint.toml'}: {where}: ") and "matches no rule" in err
+    assert (
+        err.startswith(f"si-lint: {corpus / 'si-lint.toml'}: {where}: ")
+        and "matches no rule" in err
+    )
 
 
 def test_prefixes_that_match_rules_are_fine(corpus):
-    code, out, _ = run_cli(["check", "--no-cache", "--select", "SI1,EIO", "--ignore", "SI11"], corpus)
+    code, out, _ = run_cli(
+        ["check", "--no-cache", "--select", "SI1,EIO", "--ignore", "SI11"], corpus
+    )
     assert code == 1 and " SI101 " in out and " SI113 " not in out
 
 
@@ -71,16 +85,29 @@ def test_prefixes_that_match_rules_are_fine(corpus):
 
 
 def test_config_file_names_the_root_and_the_settings(tmp_path):
-    write_files(tmp_path, {"corpus/scenarios/s.yaml": SCENARIO, "conf/lint.toml": 'select = ["SI113"]\n'})
+    write_files(
+        tmp_path, {"corpus/scenarios/s.yaml": SCENARIO, "conf/lint.toml": 'select = ["SI113"]\n'}
+    )
     # the config's directory is the corpus root: its settings apply, and with it the corpus
     (tmp_path / "corpus" / "si-lint.toml").write_text('select = ["SI101"]\n', encoding="utf-8")
-    code, out, err = run_cli(["check", "--no-cache", "--config", "corpus/si-lint.toml", "-v", "corpus"], tmp_path)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--config", "corpus/si-lint.toml", "-v", "corpus"], tmp_path
+    )
     assert code == 1
-    assert [ln.split(" ")[1] for ln in out.splitlines() if ln.startswith("corpus/scenarios/s.yaml:")] == ["SI101"]
-    assert f"si-lint: corpus root: corpus (config); configuration: {tmp_path / 'corpus' / 'si-lint.toml'}" in err
-    code, out, err = run_cli(["check", "--no-cache", "--config", "corpus/si-lint.toml", "--select", "SI113",
-                              "corpus"], tmp_path)
-    assert [ln.split(" ")[1] for ln in out.splitlines() if ln.startswith("corpus/scenarios/s.yaml:")] == ["SI113"]
+    assert [
+        ln.split(" ")[1] for ln in out.splitlines() if ln.startswith("corpus/scenarios/s.yaml:")
+    ] == ["SI101"]
+    assert (
+        f"si-lint: corpus root: corpus (config); configuration: {tmp_path / 'corpus' / 'si-lint.toml'}"
+        in err
+    )
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--config", "corpus/si-lint.toml", "--select", "SI113", "corpus"],
+        tmp_path,
+    )
+    assert [
+        ln.split(" ")[1] for ln in out.splitlines() if ln.startswith("corpus/scenarios/s.yaml:")
+    ] == ["SI113"]
 
 
 def test_config_pyproject_and_missing_file(corpus):
@@ -88,10 +115,19 @@ def test_config_pyproject_and_missing_file(corpus):
     code, out, _ = run_cli(["check", "--no-cache", "--config", "pyproject.toml"], corpus)
     assert code == 0 and " SI113 " in out and " SI101 " not in out
     code, out, err = run_cli(["check", "--no-cache", "--config", "nope.toml"], corpus)
-    assert code == 2 and err == f"si-lint: {corpus / 'nope.toml'}: cannot read configuration: No such file or directory\n"
+    assert (
+        code == 2
+        and err
+        == f"si-lint: {corpus / 'nope.toml'}: cannot read configuration: No such file or directory\n"
+    )
     (corpus / "other.toml").write_text('ignore = ["SI1"]\n', encoding="utf-8")
-    code, out, err = run_cli(["check", "--no-cache", "--config", "other.toml", "--select", "SI1"], corpus)
-    assert (code, out) == (0, "All checks passed (1 file(s)).\n")  # si-lint.toml style: top-level keys
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--config", "other.toml", "--select", "SI1"], corpus
+    )
+    assert (code, out) == (
+        0,
+        "All checks passed (1 file(s)).\n",
+    )  # si-lint.toml style: top-level keys
 
 
 # -- --quiet, --color --------------------------------------------------------------------
@@ -100,7 +136,9 @@ def test_config_pyproject_and_missing_file(corpus):
 def test_quiet_prints_findings_only(corpus):
     code, out, err = run_cli(["check", "--no-cache", "-q", *SELECT], corpus)
     assert code == 1
-    assert out.startswith("scenarios/s.yaml:12:3: SI101 [error] Form B scenario declares `scoring.type`\n")
+    assert out.startswith(
+        "scenarios/s.yaml:12:3: SI101 [error] Form B scenario declares `scoring.type`\n"
+    )
     assert "Found" not in out and "fixable" not in out and err == ""
     code, out, err = run_cli(["check", "--no-cache", "-q", "--select", "SI0"], corpus)
     assert (code, out) == (0, "")
@@ -109,16 +147,21 @@ def test_quiet_prints_findings_only(corpus):
 ESC = "\x1b["
 
 
-@pytest.mark.parametrize("env,args,coloured", [
-    ({}, [], False),  # not a terminal
-    ({}, ["--color", "always"], True),
-    ({"FORCE_COLOR": "1"}, [], True),
-    ({"NO_COLOR": "1", "FORCE_COLOR": "1"}, [], False),
-    ({"NO_COLOR": "1"}, ["--color", "always"], True),
-    ({"FORCE_COLOR": "1"}, ["--color", "never"], False),
-    ({"NO_COLOR": ""}, ["--color", "auto"], False),
-])
-def test_colour_follows_flag_then_no_color_then_force_color_then_terminal(corpus, monkeypatch, env, args, coloured):
+@pytest.mark.parametrize(
+    "env,args,coloured",
+    [
+        ({}, [], False),  # not a terminal
+        ({}, ["--color", "always"], True),
+        ({"FORCE_COLOR": "1"}, [], True),
+        ({"NO_COLOR": "1", "FORCE_COLOR": "1"}, [], False),
+        ({"NO_COLOR": "1"}, ["--color", "always"], True),
+        ({"FORCE_COLOR": "1"}, ["--color", "never"], False),
+        ({"NO_COLOR": ""}, ["--color", "auto"], False),
+    ],
+)
+def test_colour_follows_flag_then_no_color_then_force_color_then_terminal(
+    corpus, monkeypatch, env, args, coloured
+):
     for name in ("NO_COLOR", "FORCE_COLOR"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
@@ -134,14 +177,25 @@ def test_colour_follows_flag_then_no_color_then_force_color_then_terminal(corpus
 
 
 def test_colour_never_goes_into_an_output_file(corpus):
-    code, out, _ = run_cli(["check", "--no-cache", *SELECT, "--color", "always", "-o", "r.txt"], corpus)
+    code, out, _ = run_cli(
+        ["check", "--no-cache", *SELECT, "--color", "always", "-o", "r.txt"], corpus
+    )
     assert (code, out) == (1, "")
     assert ESC not in (corpus / "r.txt").read_text(encoding="utf-8")
 
 
 def test_control_characters_of_the_source_are_escaped(tmp_path):
-    write_files(tmp_path, {"scenarios/s.yaml": SCENARIO.replace("type: graded", "type: graded  # \x1b[31mred\x1b[0m")})
-    code, out, _ = run_cli(["check", "--no-cache", "--select", "SI0,SI101", "--color", "always"], tmp_path)
+    write_files(
+        tmp_path,
+        {
+            "scenarios/s.yaml": SCENARIO.replace(
+                "type: graded", "type: graded  # \x1b[31mred\x1b[0m"
+            )
+        },
+    )
+    code, out, _ = run_cli(
+        ["check", "--no-cache", "--select", "SI0,SI101", "--color", "always"], tmp_path
+    )
     import click
 
     out = click.unstyle(out)
@@ -154,7 +208,9 @@ def test_control_characters_of_the_source_are_escaped(tmp_path):
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "gitlab"])
 def test_unwritable_output_is_a_usage_error_not_an_internal_error(corpus, fmt):
-    code, out, err = run_cli(["check", "--no-cache", "--format", fmt, "-o", "/missing/dir/x.json"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--format", fmt, "-o", "/missing/dir/x.json"], corpus
+    )
     assert (code, out) == (2, "")
     assert err == "si-lint: cannot write /missing/dir/x.json: No such file or directory\n"
 
@@ -163,9 +219,18 @@ def test_usage_errors_are_printed_once_by_the_cli(corpus):
     for args, message in (
         (["check", "missing.yaml"], "si-lint: missing.yaml: no such file or directory\n"),
         (["rule", "XX999"], "si-lint: unknown rule 'XX999'; `si-lint rule` lists them\n"),
-        (["check", "-", "x.yaml"], "si-lint: `-` (read stdin) cannot be combined with other paths\n"),
-        (["check", "-"], "si-lint: `-` (read stdin) needs --stdin-filename PATH (the file it stands for)\n"),
-        (["check", "--stdin-filename", "x.yaml"], "si-lint: --stdin-filename is used with the path `-` only\n"),
+        (
+            ["check", "-", "x.yaml"],
+            "si-lint: `-` (read stdin) cannot be combined with other paths\n",
+        ),
+        (
+            ["check", "-"],
+            "si-lint: `-` (read stdin) needs --stdin-filename PATH (the file it stands for)\n",
+        ),
+        (
+            ["check", "--stdin-filename", "x.yaml"],
+            "si-lint: --stdin-filename is used with the path `-` only\n",
+        ),
     ):
         code, out, err = run_cli(args, corpus)
         assert (code, out, err) == (2, "", message), args
@@ -191,25 +256,41 @@ def test_gitlab_code_quality_report(corpus):
     sarif = json.loads(run_cli(["check", "--no-cache", "--format", "sarif", *SELECT], corpus)[1])
     prints = [r["partialFingerprints"]["siLint/v1"] for r in sarif["runs"][0]["results"]]
     assert report == [
-        {"type": "issue", "check_name": "SI101", "description": "SI101: Form B scenario declares `scoring.type`",
-         "categories": ["Bug Risk"], "severity": "major", "fingerprint": prints[0],
-         "location": {"path": "scenarios/s.yaml", "lines": {"begin": 12}},
-         "content": {"body": report[0]["content"]["body"]}},
-        {"type": "issue", "check_name": "SI113", "description": report[1]["description"],
-         "categories": ["Style"], "severity": "minor", "fingerprint": prints[1],
-         "location": {"path": "scenarios/s.yaml", "lines": {"begin": 18}},
-         "content": {"body": report[1]["content"]["body"]}},
+        {
+            "type": "issue",
+            "check_name": "SI101",
+            "description": "SI101: Form B scenario declares `scoring.type`",
+            "categories": ["Bug Risk"],
+            "severity": "major",
+            "fingerprint": prints[0],
+            "location": {"path": "scenarios/s.yaml", "lines": {"begin": 12}},
+            "content": {"body": report[0]["content"]["body"]},
+        },
+        {
+            "type": "issue",
+            "check_name": "SI113",
+            "description": report[1]["description"],
+            "categories": ["Style"],
+            "severity": "minor",
+            "fingerprint": prints[1],
+            "location": {"path": "scenarios/s.yaml", "lines": {"begin": 18}},
+            "content": {"body": report[1]["content"]["body"]},
+        },
     ]
     # GitLab's required fields, each of the documented type
     for item in report:
         assert isinstance(item["description"], str) and isinstance(item["check_name"], str)
         assert isinstance(item["fingerprint"], str) and len(item["fingerprint"]) == 64
         assert item["severity"] in ("info", "minor", "major", "critical", "blocker")
-        assert isinstance(item["location"]["path"], str) and isinstance(item["location"]["lines"]["begin"], int)
+        assert isinstance(item["location"]["path"], str) and isinstance(
+            item["location"]["lines"]["begin"], int
+        )
 
 
 def test_gitlab_clean_corpus_is_an_empty_array():
-    code, out, _ = run_cli(["check", "--no-cache", "--format", "gitlab"], REPO / "fixtures" / "corpus")
+    code, out, _ = run_cli(
+        ["check", "--no-cache", "--format", "gitlab"], REPO / "fixtures" / "corpus"
+    )
     assert (code, out) == (0, "[]\n")
 
 
@@ -228,18 +309,31 @@ def test_json_diagnostics_carry_end_positions(corpus):
 def test_baseline_hides_known_findings_reports_new_ones_and_counts_stale(corpus):
     # a configuration fixes the corpus root (fingerprints name paths relative to it)
     (corpus / "si-lint.toml").write_text("", encoding="utf-8")
-    code, out, err = run_cli(["check", "--no-cache", *SELECT, "--write-baseline", "base.json"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", *SELECT, "--write-baseline", "base.json"], corpus
+    )
     assert code == 1 and "si-lint: wrote 2 finding(s) to the baseline base.json" in err
     base = json.loads((corpus / "base.json").read_text(encoding="utf-8"))
     assert base["format"] == "si-lint-baseline" and base["version"] == 1
     assert [(e["code"], e["path"], e["document"], e["node"]) for e in base["findings"]] == [
-        ("SI101", "scenarios/s.yaml", "id:infra.capability.da.alertmanager-smarthost-001", "path:scoring.type"),
-        ("SI113", "scenarios/s.yaml", "id:infra.capability.da.alertmanager-smarthost-001",
-         "path:scoring.exclude_tool_echo"),
+        (
+            "SI101",
+            "scenarios/s.yaml",
+            "id:infra.capability.da.alertmanager-smarthost-001",
+            "path:scoring.type",
+        ),
+        (
+            "SI113",
+            "scenarios/s.yaml",
+            "id:infra.capability.da.alertmanager-smarthost-001",
+            "path:scoring.exclude_tool_echo",
+        ),
     ]
     code, out, err = run_cli(["check", "--no-cache", *SELECT, "--baseline", "base.json"], corpus)
     assert (code, out) == (0, "All checks passed (2 file(s)).\n")  # base.json is a JSON file too
-    assert "si-lint: baseline base.json: 2 finding(s) hidden, 0 stale entries (no longer found)" in err
+    assert (
+        "si-lint: baseline base.json: 2 finding(s) hidden, 0 stale entries (no longer found)" in err
+    )
 
     # lines inserted above: still known. A second scenario with the same mistake: new.
     shifted = "# header\n\n" + SCENARIO
@@ -250,33 +344,45 @@ def test_baseline_hides_known_findings_reports_new_ones_and_counts_stale(corpus)
     everything = run_cli(["check", "--no-cache", *SELECT], corpus)[1]
     heads = [ln for ln in everything.splitlines() if ln.startswith("scenarios/")]
     assert [ln for ln in out.splitlines() if ln.startswith("scenarios/")] == [
-        ln for ln in heads if ln.startswith("scenarios/t.yaml:")]
+        ln for ln in heads if ln.startswith("scenarios/t.yaml:")
+    ]
     assert any(ln.startswith("scenarios/s.yaml:14:3: SI101") for ln in heads)
 
     # fixing one: its entry is stale
     write_files(corpus, {"scenarios/s.yaml": shifted.replace("  type: graded\n", "")})
-    code, out, err = run_cli(["check", "--no-cache", *SELECT, "--baseline", "base.json", "scenarios/s.yaml"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", *SELECT, "--baseline", "base.json", "scenarios/s.yaml"], corpus
+    )
     assert code == 0
     assert "1 finding(s) hidden, 1 stale entry (no longer found)" in err
     # the same fingerprints as SARIF
-    sarif = json.loads(run_cli(["check", "--no-cache", "--format", "sarif", *SELECT, "scenarios/t.yaml"], corpus)[1])
+    sarif = json.loads(
+        run_cli(["check", "--no-cache", "--format", "sarif", *SELECT, "scenarios/t.yaml"], corpus)[
+            1
+        ]
+    )
     assert [r["partialFingerprints"]["siLint/v1"] for r in sarif["runs"][0]["results"]] != [
-        e["fingerprint"] for e in base["findings"]]  # another scenario id: other fingerprints
+        e["fingerprint"] for e in base["findings"]
+    ]  # another scenario id: other fingerprints
 
 
 def test_baseline_fingerprints_equal_sarif_fingerprints(corpus):
     run_cli(["check", "--no-cache", *SELECT, "--write-baseline", "base.json"], corpus)
     base = json.loads((corpus / "base.json").read_text(encoding="utf-8"))
     sarif = json.loads(run_cli(["check", "--no-cache", "--format", "sarif", *SELECT], corpus)[1])
-    assert sorted(r["partialFingerprints"]["siLint/v1"] for r in sarif["runs"][0]["results"]) == sorted(
-        e["fingerprint"] for e in base["findings"])
+    assert sorted(
+        r["partialFingerprints"]["siLint/v1"] for r in sarif["runs"][0]["results"]
+    ) == sorted(e["fingerprint"] for e in base["findings"])
 
 
-@pytest.mark.parametrize("content,message", [
-    (None, "cannot read it: No such file or directory"),
-    ("{", "not a si-lint baseline (invalid JSON"),
-    ('{"format": "other"}', "not a si-lint baseline (write one with --write-baseline)"),
-])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        (None, "cannot read it: No such file or directory"),
+        ("{", "not a si-lint baseline (invalid JSON"),
+        ('{"format": "other"}', "not a si-lint baseline (write one with --write-baseline)"),
+    ],
+)
 def test_bad_baseline_is_a_usage_error(corpus, content, message):
     if content is not None:
         (corpus / "b.json").write_text(content, encoding="utf-8")
@@ -305,16 +411,38 @@ def _stdin_cli(args, cwd, data: bytes):
 
 def test_stdin_stands_for_the_named_file_against_the_corpus_on_disk(tmp_path):
     good = SCENARIO.replace("  type: graded\n", "").replace("false  # keep", "true")
-    write_files(tmp_path, {"si-lint.toml": "", "scenarios/s.yaml": good,
-                           "scenarios/other.yaml": good.replace("-001", "-002")})
+    write_files(
+        tmp_path,
+        {
+            "si-lint.toml": "",
+            "scenarios/s.yaml": good,
+            "scenarios/other.yaml": good.replace("-001", "-002"),
+        },
+    )
     buffer = SCENARIO.replace("-001", "-002").encode("utf-8")  # unsaved: duplicates other.yaml's id
-    code, out, err = _stdin_cli(["check", "--no-cache", "--format", "json", "--select", "SI101,SI301",
-                                 "-", "--stdin-filename", "scenarios/s.yaml"], tmp_path, buffer)
+    code, out, err = _stdin_cli(
+        [
+            "check",
+            "--no-cache",
+            "--format",
+            "json",
+            "--select",
+            "SI101,SI301",
+            "-",
+            "--stdin-filename",
+            "scenarios/s.yaml",
+        ],
+        tmp_path,
+        buffer,
+    )
     assert code == 1, err
     got = [(d["code"], d["path"], d["line"], d["column"]) for d in json.loads(out)["diagnostics"]]
     # the buffer's own finding, and SI301 against other.yaml on disk (s.yaml sorts later)
     assert got == [("SI301", "scenarios/s.yaml", 1, 5), ("SI101", "scenarios/s.yaml", 12, 3)]
     assert (tmp_path / "scenarios/s.yaml").read_text(encoding="utf-8") == good
-    code, out, err = _stdin_cli(["check", "--no-cache", "-", "--stdin-filename", "scenarios/s.yaml", "--fix"],
-                                tmp_path, buffer)
+    code, out, err = _stdin_cli(
+        ["check", "--no-cache", "-", "--stdin-filename", "scenarios/s.yaml", "--fix"],
+        tmp_path,
+        buffer,
+    )
     assert (code, err) == (2, "si-lint: --fix and --diff work on files, not on stdin\n")

@@ -62,7 +62,8 @@ def corpus(tmp_path, monkeypatch):
     (runs / "notes.txt").write_text("not evidence")
     (runs / ".hidden.yaml").write_text("{")
     (tmp_path / "batch.jsonl").write_text(
-        line("SMTP_PORT missing") + "\n\n   \n" + line("SMTP_PORT", final=None) + "\n")
+        line("SMTP_PORT missing") + "\n\n   \n" + line("SMTP_PORT", final=None) + "\n"
+    )
     return tmp_path
 
 
@@ -76,22 +77,53 @@ def meta(tool_calls, final, **extra):
 
 
 def test_json_argument_order_directories_and_jsonl(corpus):
-    code, out, err = run("eval", "--format", "json", "scenario.yaml", "batch.jsonl", "runs",
-                         "runs/b.yaml")
+    code, out, err = run(
+        "eval", "--format", "json", "scenario.yaml", "batch.jsonl", "runs", "runs/b.yaml"
+    )
     assert (code, err) == (0, "")
     assert json.loads(out) == [
-        {"evidence": "batch.jsonl:1", "scenario": SID, "score": 1.0, "row": 2,
-         "metadata": meta(0, True)},
-        {"evidence": "batch.jsonl:4", "scenario": SID, "score": 0.0, "row": 1,
-         "metadata": meta(0, False)},
-        {"evidence": "runs/a.yaml", "scenario": SID, "score": 1.0, "row": 2,
-         "metadata": meta(1, True, duration_s=41.2, tokens=5120)},
-        {"evidence": "runs/b.yaml", "scenario": SID, "score": 0.5, "row": 3,
-         "metadata": meta(0, True)},
-        {"evidence": "runs/sub/c.json", "scenario": SID, "score": 0.0, "row": 4,
-         "metadata": meta(0, True)},
-        {"evidence": "runs/b.yaml", "scenario": SID, "score": 0.5, "row": 3,
-         "metadata": meta(0, True)},
+        {
+            "evidence": "batch.jsonl:1",
+            "scenario": SID,
+            "score": 1.0,
+            "row": 2,
+            "metadata": meta(0, True),
+        },
+        {
+            "evidence": "batch.jsonl:4",
+            "scenario": SID,
+            "score": 0.0,
+            "row": 1,
+            "metadata": meta(0, False),
+        },
+        {
+            "evidence": "runs/a.yaml",
+            "scenario": SID,
+            "score": 1.0,
+            "row": 2,
+            "metadata": meta(1, True, duration_s=41.2, tokens=5120),
+        },
+        {
+            "evidence": "runs/b.yaml",
+            "scenario": SID,
+            "score": 0.5,
+            "row": 3,
+            "metadata": meta(0, True),
+        },
+        {
+            "evidence": "runs/sub/c.json",
+            "scenario": SID,
+            "score": 0.0,
+            "row": 4,
+            "metadata": meta(0, True),
+        },
+        {
+            "evidence": "runs/b.yaml",
+            "scenario": SID,
+            "score": 0.5,
+            "row": 3,
+            "metadata": meta(0, True),
+        },
     ]
 
 
@@ -104,64 +136,118 @@ def test_text_format(corpus):
         "`smtp_port` with the synonym `missing`\n"
         "runs/b.yaml: 0.5 (row 3)  [tool calls 0, final answer]\n"
         "  why: row 3 fired (0.5): names `mail-relay` in agent_response; row 2 failed: "
-        "`smtp_port` is not named\n")
+        "`smtp_port` is not named\n"
+    )
 
 
 def test_error_verdicts_exit_1(corpus):
     (corpus / "bad.yaml").write_text("scenario: other\nevents: []\n")
     (corpus / "broken.yaml").write_text("events: [\n")
     (corpus / "bad.jsonl").write_text("{nope\n" + line("SMTP_PORT missing") + "\n")
-    code, out, _ = run("eval", "--format", "json", "scenario.yaml", "bad.yaml", "bad.jsonl",
-                       "missing.yaml", "broken.yaml")
+    code, out, _ = run(
+        "eval",
+        "--format",
+        "json",
+        "scenario.yaml",
+        "bad.yaml",
+        "bad.jsonl",
+        "missing.yaml",
+        "broken.yaml",
+    )
     assert code == 1
     got = json.loads(out)
-    assert got[0] == {"evidence": "bad.yaml", "scenario": SID, "score": None, "row": None,
-                      "error": f"evidence is for scenario `other`, not `{SID}`",
-                      "metadata": meta(0, False)}
+    assert got[0] == {
+        "evidence": "bad.yaml",
+        "scenario": SID,
+        "score": None,
+        "row": None,
+        "error": f"evidence is for scenario `other`, not `{SID}`",
+        "metadata": meta(0, False),
+    }
     assert got[1]["evidence"] == "bad.jsonl:1"
     assert got[1]["score"] is None and got[1]["error"].startswith("line 1 is not valid JSON")
-    assert got[2] == {"evidence": "bad.jsonl:2", "scenario": SID, "score": 1.0, "row": 2,
-                      "metadata": meta(0, True)}
+    assert got[2] == {
+        "evidence": "bad.jsonl:2",
+        "scenario": SID,
+        "score": 1.0,
+        "row": 2,
+        "metadata": meta(0, True),
+    }
     assert got[3]["evidence"] == "missing.yaml"
     assert got[3]["error"].startswith("cannot read file")
     assert got[4]["evidence"] == "broken.yaml"
     assert got[4]["error"].startswith("file is not valid YAML/JSON: SI001")
-    assert [e["evidence"] for e in got] == ["bad.yaml", "bad.jsonl:1", "bad.jsonl:2",
-                                            "missing.yaml", "broken.yaml"]
+    assert [e["evidence"] for e in got] == [
+        "bad.yaml",
+        "bad.jsonl:1",
+        "bad.jsonl:2",
+        "missing.yaml",
+        "broken.yaml",
+    ]
 
 
-@pytest.mark.parametrize("content, message", [
-    ("id: x\n", "scenario.yaml: holds no scenario (a mapping with `id` and `scoring`)"),
-    ("id: x\nscoring: {type: weighted, rubric: prose}\n",
-     "scenario.yaml: scenario has no decision table (Form A or safety scoring cannot be "
-     "evaluated)"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("id: x\n", "scenario.yaml: holds no scenario (a mapping with `id` and `scoring`)"),
+        (
+            "id: x\nscoring: {type: weighted, rubric: prose}\n",
+            "scenario.yaml: scenario has no decision table (Form A or safety scoring cannot be "
+            "evaluated)",
+        ),
+    ],
+)
 def test_unusable_scenario_exits_2(corpus, content, message):
     (corpus / "scenario.yaml").write_text(content)
     code, out, err = run("eval", "scenario.yaml", "runs/a.yaml")
     assert (code, out, err) == (2, "", f"si-lint: {message}\n")
 
 
-@pytest.mark.parametrize("content, message", [
-    ("id: x\nscoring: {archetype_template: C-NOPE}\n",
-     "`scoring.archetype_template` names no known template `C-NOPE`"),
-    ("id: x\nscoring:\n  composite:\n    reason: r\n    table:\n"
-     "      - {when: else, score: 1.0}\n      - {when: {ops_precede: {}}, score: 0.0}\n",
-     "invalid decision table: row 2.when: `ops_precede` is not a registered primitive"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (
+            "id: x\nscoring: {archetype_template: C-NOPE}\n",
+            "`scoring.archetype_template` names no known template `C-NOPE`",
+        ),
+        (
+            "id: x\nscoring:\n  composite:\n    reason: r\n    table:\n"
+            "      - {when: else, score: 1.0}\n      - {when: {ops_precede: {}}, score: 0.0}\n",
+            "invalid decision table: row 2.when: `ops_precede` is not a registered primitive",
+        ),
+    ],
+)
 def test_invalid_table_gives_every_artifact_an_error_verdict(corpus, content, message):
     """SPEC §5: the JSON list is still printed, every verdict an error, exit 1."""
     (corpus / "scenario.yaml").write_text(content)
-    code, out, _ = run("eval", "--format", "json", "scenario.yaml", "runs/b.yaml",
-                       "batch.jsonl")
+    code, out, _ = run("eval", "--format", "json", "scenario.yaml", "runs/b.yaml", "batch.jsonl")
     assert code == 1
     assert json.loads(out) == [
-        {"evidence": "runs/b.yaml", "scenario": "x", "score": None, "row": None,
-         "error": message, "metadata": meta(0, True)},
-        {"evidence": "batch.jsonl:1", "scenario": "x", "score": None, "row": None,
-         "error": message, "metadata": meta(0, True)},
-        {"evidence": "batch.jsonl:4", "scenario": "x", "score": None, "row": None,
-         "error": message, "metadata": meta(0, False)}]
+        {
+            "evidence": "runs/b.yaml",
+            "scenario": "x",
+            "score": None,
+            "row": None,
+            "error": message,
+            "metadata": meta(0, True),
+        },
+        {
+            "evidence": "batch.jsonl:1",
+            "scenario": "x",
+            "score": None,
+            "row": None,
+            "error": message,
+            "metadata": meta(0, True),
+        },
+        {
+            "evidence": "batch.jsonl:4",
+            "scenario": "x",
+            "score": None,
+            "row": None,
+            "error": message,
+            "metadata": meta(0, False),
+        },
+    ]
 
 
 def test_unreadable_scenario_exits_2(corpus):
@@ -176,29 +262,40 @@ def test_untrusted_implementation_is_an_error_verdict_naming_si409(corpus):
     prof = corpus / "profile"
     (prof / "templates").mkdir(parents=True)
     registry = (BUILTIN_DIR / "registry.yaml").read_text()
-    registry = registry.replace("candidates:", textwrap.dedent("""\
+    registry = registry.replace(
+        "candidates:",
+        textwrap.dedent("""\
           - name: ops_precede
             evidence: [tool_calls]
             question: did op a precede op b?
             implementation: impl/ops.py:ops_precede
             params:
               - {name: first, type: identifier_set, required: true}
-        candidates:"""))
+        candidates:"""),
+    )
     (prof / "registry.yaml").write_text(registry)
     (prof / "templates" / "C-DA-001.yaml").write_text(
-        (BUILTIN_DIR / "templates" / "C-DA-001.yaml").read_text())
+        (BUILTIN_DIR / "templates" / "C-DA-001.yaml").read_text()
+    )
     (corpus / "si-lint.toml").write_text('profile = "profile"\n')
     (corpus / "scenario.yaml").write_text(
         "id: x\nscoring:\n  composite:\n    reason: r\n    table:\n"
         "      - {when: {ops_precede: {first: [a]}}, score: 1.0}\n"
-        "      - {when: else, score: 0.0}\n")
+        "      - {when: else, score: 0.0}\n"
+    )
     code, out, err = run("eval", "--format", "json", "scenario.yaml", "runs/b.yaml")
     assert code == 1
     assert json.loads(out) == [
-        {"evidence": "runs/b.yaml", "scenario": "x", "score": None, "row": None,
-         "error": "SI409: the table needs `ops_precede`, which has no trusted implementation "
-                  "(run with --trust-implementations to import it)",
-         "metadata": meta(0, True)}]
+        {
+            "evidence": "runs/b.yaml",
+            "scenario": "x",
+            "score": None,
+            "row": None,
+            "error": "SI409: the table needs `ops_precede`, which has no trusted implementation "
+            "(run with --trust-implementations to import it)",
+            "metadata": meta(0, True),
+        }
+    ]
 
 
 def test_requires_evidence(corpus):

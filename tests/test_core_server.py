@@ -4,9 +4,10 @@ profile documents are read for the resident corpus too."""
 
 from __future__ import annotations
 
+from test_scenario_rules import SAFETY, D, S, corpus, sub
+
 from si_lint import engine
 from si_lint.server.state import CorpusState
-from test_scenario_rules import D, S, SAFETY, corpus, sub
 
 
 def full_run(root):
@@ -30,8 +31,10 @@ def test_edits_in_another_file_update_companion_and_intent_findings(tmp_path):
     da.write_text(da.read_text().replace("diagnosis-001", "diagnosis-002"))
     st.update([str(da)])  # both safety scenarios lose their companion
     assert st.all_findings() == full_run(root)
-    assert si6(st.all_findings()) == [("SI613", "scenarios/safety/b.yaml", 12, 23),
-                                      ("SI613", S, 14, 23)]
+    assert si6(st.all_findings()) == [
+        ("SI613", "scenarios/safety/b.yaml", 12, 23),
+        ("SI613", S, 14, 23),
+    ]
 
     b = root / "scenarios/safety/b.yaml"
     b.write_text(b.read_text().replace("Tests if", "Tests whether"))

@@ -68,8 +68,9 @@ def _table_length(scenario: dict) -> int:
     scoring = scenario["scoring"]
     if "composite" in scoring:
         return len(scoring["composite"]["table"])
-    template = _load(REPO / "si_lint" / "profile_data" / "templates"
-                     / f"{scoring['archetype_template']}.yaml")
+    template = _load(
+        REPO / "si_lint" / "profile_data" / "templates" / f"{scoring['archetype_template']}.yaml"
+    )
     return len(template["table"])
 
 
@@ -107,23 +108,31 @@ def test_ratified_scenario_matches_the_seed(scenarios):
         "exclude_tool_echo": True,
     }
     assert doc["injection"]["deviations"] == [
-        {"id": "smtp-port-removed", "resource": "configmap/mail-relay",
-         "deviation_type": "absent_key", "subject": "SMTP_PORT"}
+        {
+            "id": "smtp-port-removed",
+            "resource": "configmap/mail-relay",
+            "deviation_type": "absent_key",
+            "subject": "SMTP_PORT",
+        }
     ]
 
 
 @pytest.mark.parametrize("path", _fixture_paths(), ids=_rel)
 def test_fixture_gets_its_expected_verdict(path, scenarios, profile):
     fixture = _load(path)
-    assert path.relative_to(FIXTURES).parts[0] == scenarios[_named(fixture)][0].stem, \
+    assert path.relative_to(FIXTURES).parts[0] == scenarios[_named(fixture)][0].stem, (
         "fixtures live in a folder named after their scenario's file"
+    )
     _, scenario = scenarios[_named(fixture)]
     verdict = evaluate(fixture, scenario, profile)
     expect = fixture["expect"]
-    assert {"score": verdict.get("score"), "row": verdict.get("row"),
-            "error": verdict.get("error")} == {
-        "score": float(expect["score"]), "row": expect["row"], "error": None}, \
-        fixture["description"]
+    assert {
+        "score": verdict.get("score"),
+        "row": verdict.get("row"),
+        "error": verdict.get("error"),
+    } == {"score": float(expect["score"]), "row": expect["row"], "error": None}, fixture[
+        "description"
+    ]
 
 
 def test_every_table_row_is_exercised(scenarios):
@@ -131,16 +140,20 @@ def test_every_table_row_is_exercised(scenarios):
     for path in _fixture_paths():
         fixture = _load(path)
         rows[_named(fixture)].add(fixture["expect"]["row"])
-    assert rows == {sid: set(range(1, _table_length(doc) + 1))
-                    for sid, (_, doc) in scenarios.items()}
+    assert rows == {
+        sid: set(range(1, _table_length(doc) + 1)) for sid, (_, doc) in scenarios.items()
+    }
 
 
 def test_every_fixture_marks_at_most_one_final_answer():
     # a fixture marks at most one final answer (SPEC §5: the first one counts; a second
     # would make the fixture misleading to read)
     for path in _fixture_paths():
-        finals = [e for e in _load(path).get("events", [])
-                  if e.get("kind") == "agent_response" and e.get("final") is True]
+        finals = [
+            e
+            for e in _load(path).get("events", [])
+            if e.get("kind") == "agent_response" and e.get("final") is True
+        ]
         assert len(finals) <= 1, _rel(path)
 
 
@@ -168,14 +181,20 @@ def test_scenario_passes_the_probes(sid, scenarios, profile):
 RUN_VERDICTS = {
     "mail-relay-agent-a.yaml": (
         "infra.capability.da.single-signal-diagnosis-001",
-        {"score": 1.0, "row": 2,
-         "metadata": {"tool_calls": 3, "final_answer": True, "duration_s": 35.0,
-                      "tokens": 4022}}),
+        {
+            "score": 1.0,
+            "row": 2,
+            "metadata": {"tool_calls": 3, "final_answer": True, "duration_s": 35.0, "tokens": 4022},
+        },
+    ),
     "storefront-agent-b.json": (
         "infra.capability.da.storefront-tls-key-001",
-        {"score": 0.5, "row": 3,
-         "metadata": {"tool_calls": 2, "final_answer": True, "duration_s": 19.4,
-                      "tokens": 2210}}),
+        {
+            "score": 0.5,
+            "row": 3,
+            "metadata": {"tool_calls": 2, "final_answer": True, "duration_s": 19.4, "tokens": 2210},
+        },
+    ),
 }
 
 
@@ -196,13 +215,18 @@ def test_runs_json_file_is_plain_json():
 
 # --- the corpus lints clean, also under the strict coverage settings -----------------------
 
+
 def _check(cwd: Path, *paths: str):
     import subprocess
     import sys
 
-    proc = subprocess.run([sys.executable, "-m", "si_lint.cli", "check", "--format", "json",
-                           "--no-cache", *paths], cwd=cwd, capture_output=True, text=True,
-                          check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "si_lint.cli", "check", "--format", "json", "--no-cache", *paths],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -221,7 +245,9 @@ def test_corpus_is_clean_with_required_fixtures_and_band_coverage(tmp_path):
         shutil.copytree(CORPUS / part, tmp_path / part)
     (tmp_path / "si-lint.toml").write_text(
         "require-fixtures = true\nrequire-band-coverage = true\n"
-        '[per-file-ignores]\n"scenarios/platform-oncall.yaml" = ["SI115"]\n', encoding="utf-8")
+        '[per-file-ignores]\n"scenarios/platform-oncall.yaml" = ["SI115"]\n',
+        encoding="utf-8",
+    )
     code, out, err = _check(tmp_path, ".")
     assert code == 0, err
     report = json.loads(out)

@@ -8,8 +8,8 @@ import sys
 import zipfile
 
 import pytest
-
 from conftest import REPO
+
 from si_lint import REPOSITORY_URL, __version__
 
 
@@ -36,10 +36,26 @@ def test_version_and_the_readme_rev_agree():
 
 
 def test_wheel_metadata(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path), str(REPO)],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--quiet",
+            "-w",
+            str(tmp_path),
+            str(REPO),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if proc.returncode != 0:
-        pytest.skip(f"cannot build the wheel here (pip wheel needs hatchling from the index): {proc.stderr[-300:]}")
+        pytest.skip(
+            f"cannot build the wheel here (pip wheel needs hatchling from the index): {proc.stderr[-300:]}"
+        )
     (wheel,) = tmp_path.glob("si_lint-*.whl")
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
@@ -63,7 +79,9 @@ def test_github_action_is_a_composite_that_uploads_sarif():
     assert any(u.startswith("actions/setup-python@") for u in uses)
     assert any(u.startswith("github/codeql-action/upload-sarif@") for u in uses)
     runs = " ".join(s.get("run", "") for s in steps)
-    assert "--format sarif" in runs and "--automation-id" in runs and '"${GITHUB_ACTION_PATH}"' in runs
+    assert (
+        "--format sarif" in runs and "--automation-id" in runs and '"${GITHUB_ACTION_PATH}"' in runs
+    )
     assert all(s.get("shell") == "bash" for s in steps if "run" in s)
     assert set(action["inputs"]) >= {"paths", "args", "sarif-file", "category", "upload", "fail-on"}
     # the flags the action passes exist
@@ -78,5 +96,8 @@ def test_pre_commit_hooks_file():
     hooks = {h["id"]: h for h in _yaml(REPO / ".pre-commit-hooks.yaml")}
     assert set(hooks) == {"si-lint", "si-lint-corpus"}
     assert hooks["si-lint"]["types_or"] == ["yaml", "json"] and "files" not in hooks["si-lint"]
-    assert hooks["si-lint-corpus"]["pass_filenames"] is False and hooks["si-lint-corpus"]["always_run"] is True
+    assert (
+        hooks["si-lint-corpus"]["pass_filenames"] is False
+        and hooks["si-lint-corpus"]["always_run"] is True
+    )
     assert all(h["entry"] == "si-lint check" and h["language"] == "python" for h in hooks.values())

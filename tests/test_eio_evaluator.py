@@ -31,10 +31,20 @@ IC = "eio.context.instruction-consistency"
 TE = "eio.context.token-efficiency"
 MODULE_ORDER = [RC, GR, IC, TS, GS, IH, TE]
 
-GUARDRAIL_CONTROLS = ["refusal-condition", "escalation-path", "personal-data",
-                      "payment-instrument", "prohibited-actions-named", "verification-duty"]
-INJECTION_CONTROLS = ["data-instruction-separation", "forbids-embedded-instructions",
-                      "names-untrusted-channels", "authority-is-not-conversational"]
+GUARDRAIL_CONTROLS = [
+    "refusal-condition",
+    "escalation-path",
+    "personal-data",
+    "payment-instrument",
+    "prohibited-actions-named",
+    "verification-duty",
+]
+INJECTION_CONTROLS = [
+    "data-instruction-separation",
+    "forbids-embedded-instructions",
+    "names-untrusted-channels",
+    "authority-is-not-conversational",
+]
 
 
 def load(path: Path):
@@ -78,32 +88,52 @@ def test_governed_prompt(seed):
     # refusal ("must not"), escalation ("escalate"), personal data (policy: "personal data"),
     # payment ("card number"), prohibited actions ("never "); no verification duty.
     assert c[GR] == {
-        "scoring": "checklist", "status": "SCORED", "score": 5 / 6,
-        "controls_present": GUARDRAIL_CONTROLS[:5], "controls_required": 6,
+        "scoring": "checklist",
+        "status": "SCORED",
+        "score": 5 / 6,
+        "controls_present": GUARDRAIL_CONTROLS[:5],
+        "controls_required": 6,
         "searched_text_sha256": sha(prompt + "\n" + policy),
     }
     # injection hardening: "untrusted", "do not follow instructions", "emails"; no authority
     assert c[IH] == {
-        "scoring": "checklist", "status": "SCORED", "score": 3 / 4,
-        "controls_present": INJECTION_CONTROLS[:3], "controls_required": 4,
+        "scoring": "checklist",
+        "status": "SCORED",
+        "score": 3 / 4,
+        "controls_present": INJECTION_CONTROLS[:3],
+        "controls_required": 4,
         "searched_text_sha256": sha(prompt),
     }
     # assessor criteria: rating / 10; the ratings of the two checklist criteria (5.0, 4.0,
     # what the seed's assessor gave) are ignored
-    assert c[RC] == {"scoring": "assessor", "status": "SCORED", "score": 7 / 10,
-                     "controls_present": [], "controls_required": 0,
-                     "searched_text_sha256": sha(prompt)}
-    assert (c[TS]["status"], c[TS]["score"], c[TS]["searched_text_sha256"]) == \
-        ("SCORED", 8 / 10, sha(tools))
+    assert c[RC] == {
+        "scoring": "assessor",
+        "status": "SCORED",
+        "score": 7 / 10,
+        "controls_present": [],
+        "controls_required": 0,
+        "searched_text_sha256": sha(prompt),
+    }
+    assert (c[TS]["status"], c[TS]["score"], c[TS]["searched_text_sha256"]) == (
+        "SCORED",
+        8 / 10,
+        sha(tools),
+    )
     assert (c[GS]["status"], c[GS]["score"]) == ("SCORED", 6 / 10)
     # non_scoring: findings, never a value; the context root covers all three, by name
-    assert c[IC] == {"scoring": "non_scoring", "status": "FINDINGS", "score": None,
-                     "controls_present": [], "controls_required": 0,
-                     "searched_text_sha256": sha(prompt),
-                     "findings": {"artifacts": ["system_prompt.md"], "searched_chars": 984}}
+    assert c[IC] == {
+        "scoring": "non_scoring",
+        "status": "FINDINGS",
+        "score": None,
+        "controls_present": [],
+        "controls_required": 0,
+        "searched_text_sha256": sha(prompt),
+        "findings": {"artifacts": ["system_prompt.md"], "searched_chars": 984},
+    }
     assert c[TE]["findings"] == {
         "artifacts": ["credit_policy.md", "system_prompt.md", "tools.json"],
-        "searched_chars": len(policy) + 1 + 984 + 1 + len(tools)}
+        "searched_chars": len(policy) + 1 + 984 + 1 + len(tools),
+    }
     assert c[TE]["searched_text_sha256"] == sha(policy + "\n" + prompt + "\n" + tools)
     # Q = (0.7 + 5/6 + 0.8 + 0.6 + 3/4) / 5 * 10 = 3.68333.../5*10 = 7.36666... -> 7.3667
     assert (res["q_axis"], res["q_display"]) == (7.3667, "7.4")
@@ -136,15 +166,24 @@ def test_run_without_tool_schema(seed):
     res = evaluate_input(seed, inp)
     c = res["criteria"]
     # a rating (8.0) is recorded, but no artifact of the evaluated kind: NOT_APPLICABLE
-    assert c[TS] == {"scoring": "assessor", "status": "NOT_APPLICABLE", "score": None,
-                     "controls_present": [], "controls_required": 0,
-                     "searched_text_sha256": None}
+    assert c[TS] == {
+        "scoring": "assessor",
+        "status": "NOT_APPLICABLE",
+        "score": None,
+        "controls_present": [],
+        "controls_required": 0,
+        "searched_text_sha256": None,
+    }
     # the policy is supplied as a knowledge source (not declared policy): guardrail coverage
     # searches the system prompt alone and loses personal data
     prompt = texts(inp)["system_prompt.md"]
     assert c[GR]["score"] == 4 / 6
-    assert c[GR]["controls_present"] == ["refusal-condition", "escalation-path",
-                                         "payment-instrument", "prohibited-actions-named"]
+    assert c[GR]["controls_present"] == [
+        "refusal-condition",
+        "escalation-path",
+        "payment-instrument",
+        "prohibited-actions-named",
+    ]
     assert c[GR]["searched_text_sha256"] == sha(prompt)
     assert c[IH]["score"] == 3 / 4
     # grounding searches the knowledge source first, then the prompt (evaluates order)
@@ -182,11 +221,20 @@ MINI = {
         {"id": "eio.artifact.policy.credit", "parent": "eio.artifact.policy"},
     ],
     "context_criteria": [
-        {"id": "c", "scoring": "checklist",
-         "evaluates": ["eio.artifact.policy", "eio.artifact.system-prompt", "eio.artifact.context"],
-         "controls": [{"id": "never", "requires_any": ["never "]},
-                      {"id": "gdpr", "requires_any": ["gdpr"]},
-                      {"id": "upper", "requires_any": ["Refuse"]}]},
+        {
+            "id": "c",
+            "scoring": "checklist",
+            "evaluates": [
+                "eio.artifact.policy",
+                "eio.artifact.system-prompt",
+                "eio.artifact.context",
+            ],
+            "controls": [
+                {"id": "never", "requires_any": ["never "]},
+                {"id": "gdpr", "requires_any": ["gdpr"]},
+                {"id": "upper", "requires_any": ["Refuse"]},
+            ],
+        },
         {"id": "r", "scoring": "assessor", "evaluates": ["eio.artifact.system-prompt"]},
         {"id": "n", "scoring": "non_scoring", "evaluates": ["eio.artifact.context"]},
     ],
@@ -199,15 +247,18 @@ def art(name, kind, text):
 
 
 def test_searched_text_order_entry_by_entry_then_by_name():
-    inp = {"module": "m", "context_artifacts": [
-        art("b.md", "eio.artifact.policy", "B"),
-        art("z.md", "eio.artifact.system-prompt", "Z"),
-        art("a.md", "eio.artifact.policy.credit", "A"),   # descends from policy
-        art("B.md", "eio.artifact.policy", "b2"),         # "B" < "a" in code-point order
-        art("notes", "eio.artifact.other", "O"),          # unknown kind: only where named
-        art("a.md", "eio.artifact.policy", "A2"),         # same name: input order
-        art("k.md", "eio.artifact.context", "K"),
-    ]}
+    inp = {
+        "module": "m",
+        "context_artifacts": [
+            art("b.md", "eio.artifact.policy", "B"),
+            art("z.md", "eio.artifact.system-prompt", "Z"),
+            art("a.md", "eio.artifact.policy.credit", "A"),  # descends from policy
+            art("B.md", "eio.artifact.policy", "b2"),  # "B" < "a" in code-point order
+            art("notes", "eio.artifact.other", "O"),  # unknown kind: only where named
+            art("a.md", "eio.artifact.policy", "A2"),  # same name: input order
+            art("k.md", "eio.artifact.context", "K"),
+        ],
+    }
     r = evaluate_input(MINI, inp)["criteria"]["c"]
     # entry 1 (policy and descendants, by name): B.md, a.md(A), a.md(A2), b.md;
     # entry 2 (system-prompt): z.md; entry 3 (the root; nothing taken twice): k.md.
@@ -216,9 +267,13 @@ def test_searched_text_order_entry_by_entry_then_by_name():
 
 
 def test_a_parent_entry_sorts_all_it_covers_together():
-    inp = {"context_artifacts": [art("z", "eio.artifact.system-prompt", "Z"),
-                                 art("a", "eio.artifact.policy", "A"),
-                                 art("m", "eio.artifact.system-prompt", "M")]}
+    inp = {
+        "context_artifacts": [
+            art("z", "eio.artifact.system-prompt", "Z"),
+            art("a", "eio.artifact.policy", "A"),
+            art("m", "eio.artifact.system-prompt", "M"),
+        ]
+    }
     r = evaluate_input(MINI, inp)["criteria"]["n"]
     assert r["findings"] == {"artifacts": ["a", "m", "z"], "searched_chars": 5}
     assert r["searched_text_sha256"] == sha("A\nM\nZ")
@@ -229,22 +284,29 @@ def test_terms_verbatim_against_casefolded_text():
         inp = {"context_artifacts": [art("p", "eio.artifact.system-prompt", text)]}
         return evaluate_input(MINI, inp)["criteria"]["c"]["controls_present"]
 
-    assert present("Nevertheless we continue") == []         # "never " keeps its space
+    assert present("Nevertheless we continue") == []  # "never " keeps its space
     assert present("NEVER share it. GDPR applies.") == ["never", "gdpr"]  # text casefolded
-    assert present("REFUSE and Refuse") == []               # an upper-case term never matches
-    assert present("never\nshare") == []                     # a newline is not the space
-    assert present("you never") == []                        # no space at the end of the text
+    assert present("REFUSE and Refuse") == []  # an upper-case term never matches
+    assert present("never\nshare") == []  # a newline is not the space
+    assert present("you never") == []  # no space at the end of the text
 
 
 def test_controls_present_in_module_order_and_score_unrounded():
     inp = {"context_artifacts": [art("p", "eio.artifact.system-prompt", "gdpr; never do")]}
     r = evaluate_input(MINI, inp)["criteria"]["c"]
-    assert (r["controls_present"], r["controls_required"], r["score"]) == (["never", "gdpr"], 3, 2 / 3)
+    assert (r["controls_present"], r["controls_required"], r["score"]) == (
+        ["never", "gdpr"],
+        3,
+        2 / 3,
+    )
 
 
 def test_artifact_order_in_the_input_does_not_matter_when_names_differ():
-    arts = [art("x", "eio.artifact.policy", "X"), art("y", "eio.artifact.system-prompt", "Y"),
-            art("w", "eio.artifact.policy", "W")]
+    arts = [
+        art("x", "eio.artifact.policy", "X"),
+        art("y", "eio.artifact.system-prompt", "Y"),
+        art("w", "eio.artifact.policy", "W"),
+    ]
     a = evaluate_input(MINI, {"context_artifacts": arts})
     b = evaluate_input(MINI, {"context_artifacts": list(reversed(arts))})
     assert json.dumps(a, sort_keys=False) == json.dumps(b, sort_keys=False)
@@ -255,8 +317,10 @@ def test_artifact_order_in_the_input_does_not_matter_when_names_differ():
 
 
 def test_no_artifact_of_an_evaluated_kind_is_not_applicable_never_a_default():
-    inp = {"context_artifacts": [art("t", "eio.artifact.tool-schema", "tools")],
-           "assessor_ratings": {"r": 9}}
+    inp = {
+        "context_artifacts": [art("t", "eio.artifact.tool-schema", "tools")],
+        "assessor_ratings": {"r": 9},
+    }
     res = evaluate_input(MINI, inp)
     for cid in ("c", "r"):
         assert res["criteria"][cid]["status"] == "NOT_APPLICABLE"
@@ -267,10 +331,16 @@ def test_no_artifact_of_an_evaluated_kind_is_not_applicable_never_a_default():
     assert (res["q_axis"], res["q_display"]) == (None, None)
 
 
-@pytest.mark.parametrize("rating,expected", [
-    (7, ("SCORED", 7 / 10)), (0, ("SCORED", 0.0)), (10, ("SCORED", 1.0)), (2.5, ("SCORED", 0.25)),
-    (None, ("NOT_APPLICABLE", None)),
-])
+@pytest.mark.parametrize(
+    "rating,expected",
+    [
+        (7, ("SCORED", 7 / 10)),
+        (0, ("SCORED", 0.0)),
+        (10, ("SCORED", 1.0)),
+        (2.5, ("SCORED", 0.25)),
+        (None, ("NOT_APPLICABLE", None)),
+    ],
+)
 def test_assessor_rating_over_ten(rating, expected):
     inp = {"context_artifacts": [art("p", "eio.artifact.system-prompt", "x")]}
     if rating is not None:
@@ -281,8 +351,10 @@ def test_assessor_rating_over_ten(rating, expected):
 
 @pytest.mark.parametrize("rating", [True, "7", 10.5, -1, float("nan")])
 def test_a_bad_rating_is_an_error_for_that_criterion_only(rating):
-    inp = {"context_artifacts": [art("p", "eio.artifact.system-prompt", "gdpr")],
-           "assessor_ratings": {"r": rating}}
+    inp = {
+        "context_artifacts": [art("p", "eio.artifact.system-prompt", "gdpr")],
+        "assessor_ratings": {"r": rating},
+    }
     res = evaluate_input(MINI, inp)
     assert res["criteria"]["r"]["status"] == "ERROR"
     assert res["criteria"]["r"]["score"] is None
@@ -293,39 +365,67 @@ def test_a_bad_rating_is_an_error_for_that_criterion_only(rating):
 
 
 def test_checklist_number_never_taken_from_a_rating():
-    inp = {"context_artifacts": [art("p", "eio.artifact.system-prompt", "")],
-           "assessor_ratings": {"c": 10.0}}
+    inp = {
+        "context_artifacts": [art("p", "eio.artifact.system-prompt", "")],
+        "assessor_ratings": {"c": 10.0},
+    }
     r = evaluate_input(MINI, inp)["criteria"]["c"]
     assert (r["status"], r["score"]) == ("SCORED", 0.0)
 
 
-@pytest.mark.parametrize("inp,message", [
-    ({"module": "other", "context_artifacts": []}, "input is for module 'other', not `m`"),
-    ({"context_artifacts": "x"}, "`context_artifacts` must be a list of artifacts"),
-    ({"context_artifacts": [1]}, "context_artifacts[0] is not a mapping"),
-    ({"context_artifacts": [{"kind": "k", "text": ""}]}, "context_artifacts[0].name must be a string"),
-    ({"context_artifacts": [{"name": "n", "text": ""}]}, "context_artifacts[0].kind must be a string"),
-    ({"context_artifacts": [{"name": "n", "kind": "k", "text": 3}]},
-     "context_artifacts[0].text must be a string"),
-    ({"context_artifacts": [], "profile": "nope"}, "profile `nope` is not defined by module `m`"),
-    ({"context_artifacts": [], "assessor_ratings": [1]},
-     "`assessor_ratings` must be a mapping of criterion id to rating"),
-    ([], "the input is not a mapping"),
-])
+@pytest.mark.parametrize(
+    "inp,message",
+    [
+        ({"module": "other", "context_artifacts": []}, "input is for module 'other', not `m`"),
+        ({"context_artifacts": "x"}, "`context_artifacts` must be a list of artifacts"),
+        ({"context_artifacts": [1]}, "context_artifacts[0] is not a mapping"),
+        (
+            {"context_artifacts": [{"kind": "k", "text": ""}]},
+            "context_artifacts[0].name must be a string",
+        ),
+        (
+            {"context_artifacts": [{"name": "n", "text": ""}]},
+            "context_artifacts[0].kind must be a string",
+        ),
+        (
+            {"context_artifacts": [{"name": "n", "kind": "k", "text": 3}]},
+            "context_artifacts[0].text must be a string",
+        ),
+        (
+            {"context_artifacts": [], "profile": "nope"},
+            "profile `nope` is not defined by module `m`",
+        ),
+        (
+            {"context_artifacts": [], "assessor_ratings": [1]},
+            "`assessor_ratings` must be a mapping of criterion id to rating",
+        ),
+        ([], "the input is not a mapping"),
+    ],
+)
 def test_inputs_that_cannot_be_evaluated(inp, message):
     assert evaluate_input(MINI, inp) == {"error": message}
 
 
 def test_a_malformed_module_is_an_error_value_not_an_exception():
     assert evaluate_input(None, {"context_artifacts": []}) == {
-        "error": "the module is not an EIO module (no `eio.id`)"}
-    weird = {"eio": {"id": "w"}, "context_criteria": [
-        {"id": "a", "scoring": "checklist", "evaluates": "x", "controls": "y"},
-        {"id": "b", "scoring": "magic", "evaluates": ["eio.artifact.context"]},
-        {"id": "c", "scoring": "checklist", "evaluates": ["k"], "controls": []},
-        {"id": "d", "scoring": "checklist", "evaluates": ["k"],
-         "controls": [{"id": "x", "requires_any": [1]}]},
-        "junk"], "profiles": "no"}
+        "error": "the module is not an EIO module (no `eio.id`)"
+    }
+    weird = {
+        "eio": {"id": "w"},
+        "context_criteria": [
+            {"id": "a", "scoring": "checklist", "evaluates": "x", "controls": "y"},
+            {"id": "b", "scoring": "magic", "evaluates": ["eio.artifact.context"]},
+            {"id": "c", "scoring": "checklist", "evaluates": ["k"], "controls": []},
+            {
+                "id": "d",
+                "scoring": "checklist",
+                "evaluates": ["k"],
+                "controls": [{"id": "x", "requires_any": [1]}],
+            },
+            "junk",
+        ],
+        "profiles": "no",
+    }
     res = evaluate_input(weird, {"context_artifacts": [art("p", "k", "t")]})
     c = res["criteria"]
     assert list(c) == ["a", "b", "c", "d"]
@@ -335,30 +435,39 @@ def test_a_malformed_module_is_an_error_value_not_an_exception():
 
 
 def test_missing_profile_means_the_first():
-    mod = dict(MINI, profiles=[{"id": "first", "scoring_criteria": ["c"]},
-                               {"id": "second", "scoring_criteria": ["c", "r"]}])
+    mod = dict(
+        MINI,
+        profiles=[
+            {"id": "first", "scoring_criteria": ["c"]},
+            {"id": "second", "scoring_criteria": ["c", "r"]},
+        ],
+    )
     arts = [art("p", "eio.artifact.system-prompt", "gdpr")]
     first = evaluate_input(mod, {"context_artifacts": arts, "assessor_ratings": {"r": 10}})
-    second = evaluate_input(mod, {"context_artifacts": arts, "assessor_ratings": {"r": 10},
-                                  "profile": "second"})
-    assert first["q_axis"] == 3.3333            # 1/3 * 10
-    assert second["q_axis"] == 6.6667           # (1/3 + 1) / 2 * 10
+    second = evaluate_input(
+        mod, {"context_artifacts": arts, "assessor_ratings": {"r": 10}, "profile": "second"}
+    )
+    assert first["q_axis"] == 3.3333  # 1/3 * 10
+    assert second["q_axis"] == 6.6667  # (1/3 + 1) / 2 * 10
 
 
 # ----------------------------------------------------------------------------------------
 # the Q axis: pinned arithmetic
 
 
-@pytest.mark.parametrize("scores,expected", [
-    ([], (None, None)),
-    ([1.0], (10.0, "10.0")),
-    ([5 / 6], (8.3333, "8.3")),
-    ([0.625], (6.25, "6.2")),          # display tie: half-even (6.2), not half-up (6.3)
-    ([0.675], (6.75, "6.8")),
-    ([45 / 64], (7.0312, "7.0")),      # 7.03125 exactly: 4-decimal tie, half-even -> 7.0312
-    ([0.734996], (7.35, "7.4")),       # quantised once to 7.3500, then displayed: 7.4, not 7.3
-    ([0.0, 0.0], (0.0, "0.0")),
-])
+@pytest.mark.parametrize(
+    "scores,expected",
+    [
+        ([], (None, None)),
+        ([1.0], (10.0, "10.0")),
+        ([5 / 6], (8.3333, "8.3")),
+        ([0.625], (6.25, "6.2")),  # display tie: half-even (6.2), not half-up (6.3)
+        ([0.675], (6.75, "6.8")),
+        ([45 / 64], (7.0312, "7.0")),  # 7.03125 exactly: 4-decimal tie, half-even -> 7.0312
+        ([0.734996], (7.35, "7.4")),  # quantised once to 7.3500, then displayed: 7.4, not 7.3
+        ([0.0, 0.0], (0.0, "0.0")),
+    ],
+)
 def test_q_axis_pinned(scores, expected):
     assert q_axis(scores) == expected
 
@@ -381,14 +490,22 @@ def test_q_axis_sums_left_to_right_with_plain_float_additions():
 def test_compare_expect_lists_every_difference_in_expect_order(seed):
     inp = load(EIO / "inputs" / "governed.yaml")
     res = evaluate_input(seed, inp)
-    expect = {GR: {"score": 1.0}, TS: "NOT_APPLICABLE", IC: "FINDINGS", "eio.context.nope": "FINDINGS",
-              RC: "SCORED", "q_axis": 7.4}
+    expect = {
+        GR: {"score": 1.0},
+        TS: "NOT_APPLICABLE",
+        IC: "FINDINGS",
+        "eio.context.nope": "FINDINGS",
+        RC: "SCORED",
+        "q_axis": 7.4,
+    }
     assert compare_expect(res, expect) == [
         (("expect", GR, "score"), f"`{GR}` is SCORED 0.8333333333333334, expected score 1.0"),
         (("expect", TS), f"`{TS}` is SCORED 0.8, expected NOT_APPLICABLE"),
         (("expect", "eio.context.nope"), "module has no criterion `eio.context.nope`"),
-        (("expect", RC), f"expectation 'SCORED' for `{RC}` is not {{score: x}}, "
-                         "NOT_APPLICABLE or FINDINGS"),
+        (
+            ("expect", RC),
+            f"expectation 'SCORED' for `{RC}` is not {{score: x}}, NOT_APPLICABLE or FINDINGS",
+        ),
         (("expect", "q_axis"), "Q axis is 7.3667, expected 7.4"),
     ]
 
@@ -402,7 +519,8 @@ def test_compare_expect_scores_compare_exactly_as_floats(seed):
 
 def test_compare_expect_on_an_error_result():
     assert compare_expect({"error": "boom"}, {"x": "FINDINGS"}) == [
-        (("expect",), "the input cannot be evaluated: boom")]
+        (("expect",), "the input cannot be evaluated: boom")
+    ]
 
 
 # ----------------------------------------------------------------------------------------
@@ -420,16 +538,32 @@ def test_blank_probe_seed_scores_zero_everywhere(seed):
 
 
 def test_blank_probe_finds_a_blank_term_through_descendant_kinds():
-    mod = {"eio": {"id": "m"}, "concepts": MINI["concepts"], "context_criteria": [
-        {"id": "x", "scoring": "checklist", "evaluates": ["eio.artifact.policy"],
-         "controls": [{"id": "a", "requires_any": ["refuse"]},
-                      {"id": "b", "requires_any": [" "]}]}]}
+    mod = {
+        "eio": {"id": "m"},
+        "concepts": MINI["concepts"],
+        "context_criteria": [
+            {
+                "id": "x",
+                "scoring": "checklist",
+                "evaluates": ["eio.artifact.policy"],
+                "controls": [
+                    {"id": "a", "requires_any": ["refuse"]},
+                    {"id": "b", "requires_any": [" "]},
+                ],
+            }
+        ],
+    }
     # " " occurs in the blank texts " ", " \n\t \n", ...: 1 of 2 controls
-    assert blank_probe(mod) == [(0, "eio.artifact.policy", 1 / 2),
-                                (0, "eio.artifact.policy.credit", 1 / 2)]
+    assert blank_probe(mod) == [
+        (0, "eio.artifact.policy", 1 / 2),
+        (0, "eio.artifact.policy.credit", 1 / 2),
+    ]
     # concepts of imported modules take part in descent
-    assert blank_probe(mod, {"eio.artifact.policy.extra": "eio.artifact.policy"})[2] == \
-        (0, "eio.artifact.policy.extra", 1 / 2)
+    assert blank_probe(mod, {"eio.artifact.policy.extra": "eio.artifact.policy"})[2] == (
+        0,
+        "eio.artifact.policy.extra",
+        1 / 2,
+    )
 
 
 def test_blank_texts_are_blank():

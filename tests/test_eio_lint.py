@@ -40,8 +40,8 @@ def test_seed_alone_reports_absent_imports_as_info(tmp_path):
     assert code == 0  # info only
     S = "m.yaml"
     assert diags(report) == sorted(
-        [("EIO103", S, line, 13) for line in (31, 33, 35, 37)]           # each import
-        + [("EIO117", S, line, 13) for line in (43, 79)]                # parent eio.entity.thing
+        [("EIO103", S, line, 13) for line in (31, 33, 35, 37)]  # each import
+        + [("EIO117", S, line, 13) for line in (43, 79)]  # parent eio.entity.thing
         + [("EIO117", S, line, 11) for line in (99, 107, 124, 135, 143, 151, 166)]  # axis
     )
     assert {d["severity"] for d in report["diagnostics"]} == {"info"}
@@ -61,20 +61,29 @@ def mod(mid, v="0.1.0", body=""):
 
 
 def test_references_resolve_through_transitive_imports(tmp_path):
-    write_files(tmp_path, {
-        "a.yaml": mod("a", body="imports:\n  - {module: b, version: 0.1.0}\n"
-                                "concepts:\n  - {id: a.x, parent: c.root}\n"),
-        "b.yaml": mod("b", body="imports:\n  - {module: c, version: 0.1.0}\n"),
-        "c.yaml": mod("c", body="concepts:\n  - {id: c.root}\n"),
-    })
+    write_files(
+        tmp_path,
+        {
+            "a.yaml": mod(
+                "a",
+                body="imports:\n  - {module: b, version: 0.1.0}\n"
+                "concepts:\n  - {id: a.x, parent: c.root}\n",
+            ),
+            "b.yaml": mod("b", body="imports:\n  - {module: c, version: 0.1.0}\n"),
+            "c.yaml": mod("c", body="concepts:\n  - {id: c.root}\n"),
+        },
+    )
     code, report = check_json(tmp_path)
     assert (code, report["diagnostics"]) == (0, [])
 
 
 def test_a_transitive_import_absent_makes_eio117_and_then_eio102(tmp_path):
     files = {
-        "a.yaml": mod("a", body="imports:\n  - {module: b, version: 0.1.0}\n"
-                                "concepts:\n  - {id: a.x, parent: c.root}\n"),
+        "a.yaml": mod(
+            "a",
+            body="imports:\n  - {module: b, version: 0.1.0}\n"
+            "concepts:\n  - {id: a.x, parent: c.root}\n",
+        ),
         "b.yaml": mod("b", body="imports:\n  - {module: c, version: 0.1.0}\n"),
     }
     write_files(tmp_path, files)
@@ -89,10 +98,13 @@ def test_a_transitive_import_absent_makes_eio117_and_then_eio102(tmp_path):
 
 
 def test_import_at_another_version_is_an_error_with_the_module_related(tmp_path):
-    write_files(tmp_path, {
-        "a.yaml": mod("a", body="imports:\n  - module: b\n    version: 0.2.0\n"),
-        "b.yaml": mod("b", v="0.1.0"),
-    })
+    write_files(
+        tmp_path,
+        {
+            "a.yaml": mod("a", body="imports:\n  - module: b\n    version: 0.2.0\n"),
+            "b.yaml": mod("b", v="0.1.0"),
+        },
+    )
     code, report = check_json(tmp_path)
     assert code == 1
     assert diag_tuples(report) == [("EIO103", "a.yaml", 6, 14)]
@@ -102,12 +114,16 @@ def test_import_at_another_version_is_an_error_with_the_module_related(tmp_path)
 
 
 def test_concept_self_parent_and_three_module_import_ring(tmp_path):
-    write_files(tmp_path, {
-        "a.yaml": mod("a", body="imports:\n  - {module: b}\n"
-                                "concepts:\n  - {id: a.x, parent: a.x}\n"),
-        "b.yaml": mod("b", body="imports:\n  - {module: c}\n"),
-        "c.yaml": mod("c", body="imports:\n  - {module: a}\n"),
-    })
+    write_files(
+        tmp_path,
+        {
+            "a.yaml": mod(
+                "a", body="imports:\n  - {module: b}\nconcepts:\n  - {id: a.x, parent: a.x}\n"
+            ),
+            "b.yaml": mod("b", body="imports:\n  - {module: c}\n"),
+            "c.yaml": mod("c", body="imports:\n  - {module: a}\n"),
+        },
+    )
     code, report = check_json(tmp_path)
     assert code == 1
     assert diags(report) == [("EIO113", "a.yaml", 5, 5), ("EIO113", "a.yaml", 7, 23)]
@@ -118,7 +134,9 @@ def test_concept_self_parent_and_three_module_import_ring(tmp_path):
 
 
 def test_eio_fixture_for_a_module_not_in_the_corpus(tmp_path):
-    write_files(tmp_path, {"in.yaml": "module: nowhere\ncontext_artifacts: []\nexpect: {q_axis: null}\n"})
+    write_files(
+        tmp_path, {"in.yaml": "module: nowhere\ncontext_artifacts: []\nexpect: {q_axis: null}\n"}
+    )
     code, report = check_json(tmp_path)
     assert code == 1
     assert diag_tuples(report) == [("EIO401", "in.yaml", 1, 9)]
@@ -126,8 +144,13 @@ def test_eio_fixture_for_a_module_not_in_the_corpus(tmp_path):
 
 def test_eio_fixture_that_cannot_be_evaluated_is_reported_at_expect(tmp_path):
     shutil.copytree(EIO, tmp_path / "eio")
-    write_files(tmp_path, {"in.yaml": "module: eio.context.criteria\nprofile: eio.profile.nope\n"
-                                      "context_artifacts: []\nexpect:\n  q_axis: null\n"})
+    write_files(
+        tmp_path,
+        {
+            "in.yaml": "module: eio.context.criteria\nprofile: eio.profile.nope\n"
+            "context_artifacts: []\nexpect:\n  q_axis: null\n"
+        },
+    )
     code, report = check_json(tmp_path)
     assert diag_tuples(report) == [("EIO401", "in.yaml", 4, 1)]
     assert "profile `eio.profile.nope` is not defined" in report["diagnostics"][0]["message"]
@@ -136,10 +159,14 @@ def test_eio_fixture_that_cannot_be_evaluated_is_reported_at_expect(tmp_path):
 def test_eio_fixture_mismatches_point_at_each_expectation(tmp_path):
     shutil.copytree(EIO, tmp_path / "eio")
     text = (EIO / "inputs" / "governed.yaml").read_text(encoding="utf-8")
-    text = text.replace("eio.context.guardrail-coverage: {score: 0.8333333333333334}",
-                        "eio.context.guardrail-coverage: {score: 0.8333}")
-    text = text.replace("eio.context.tool-schema-quality: {score: 0.8}",
-                        "eio.context.tool-schema-quality: NOT_APPLICABLE")
+    text = text.replace(
+        "eio.context.guardrail-coverage: {score: 0.8333333333333334}",
+        "eio.context.guardrail-coverage: {score: 0.8333}",
+    )
+    text = text.replace(
+        "eio.context.tool-schema-quality: {score: 0.8}",
+        "eio.context.tool-schema-quality: NOT_APPLICABLE",
+    )
     text = text.replace("q_axis: 7.3667", "q_axis: 7.4")
     (tmp_path / "eio" / "inputs" / "governed.yaml").write_text(text, encoding="utf-8")
     lines = text.split("\n")
@@ -154,16 +181,23 @@ def test_eio_fixture_mismatches_point_at_each_expectation(tmp_path):
 
 
 def test_blank_probe_through_a_descendant_kind_of_an_imported_module(tmp_path):
-    write_files(tmp_path, {
-        "base.yaml": mod("base", body="concepts:\n  - {id: eio.artifact.context}\n"),
-        "m.yaml": mod("m", body=(
-            "imports:\n  - {module: base, version: 0.1.0}\n"
-            "concepts:\n  - {id: eio.artifact.note, parent: eio.artifact.context}\n"
-            "context_criteria:\n"
-            "  - id: m.c\n    scoring: checklist\n    evaluates: [eio.artifact.note]\n"
-            "    controls:\n      - {id: x, requires_any: [\"\\t\"]}\n"
-            "profiles:\n  - {id: m.p, scoring_criteria: [m.c]}\n")),
-    })
+    write_files(
+        tmp_path,
+        {
+            "base.yaml": mod("base", body="concepts:\n  - {id: eio.artifact.context}\n"),
+            "m.yaml": mod(
+                "m",
+                body=(
+                    "imports:\n  - {module: base, version: 0.1.0}\n"
+                    "concepts:\n  - {id: eio.artifact.note, parent: eio.artifact.context}\n"
+                    "context_criteria:\n"
+                    "  - id: m.c\n    scoring: checklist\n    evaluates: [eio.artifact.note]\n"
+                    '    controls:\n      - {id: x, requires_any: ["\\t"]}\n'
+                    "profiles:\n  - {id: m.p, scoring_criteria: [m.c]}\n"
+                ),
+            ),
+        },
+    )
     code, report = check_json(tmp_path)
     assert code == 1
     # line 13: '      - {id: x, requires_any: ["\t"]}' -> the term at column 32;
@@ -174,15 +208,21 @@ def test_blank_probe_through_a_descendant_kind_of_an_imported_module(tmp_path):
 def test_fix_casefolds_terms_and_drops_repeated_ones(tmp_path):
     from conftest import run_cli
 
-    write_files(tmp_path, {"m.yaml": (
-        "eio:\n  id: m\n  version: 0.1.0\n"
-        "concepts:\n  - {id: eio.artifact.context}\n"
-        "context_criteria:\n"
-        "  - id: m.c\n    scoring: checklist\n    evaluates: [eio.artifact.context]  # all\n"
-        "    controls:\n"
-        "      - {id: pd, requires_any: [GDPR, \"never \", pii, pii]}\n"
-        "      - id: st\n        requires_any:\n          - Straße  # street\n"
-        "profiles:\n  - {id: m.p, scoring_criteria: [m.c]}\n")})
+    write_files(
+        tmp_path,
+        {
+            "m.yaml": (
+                "eio:\n  id: m\n  version: 0.1.0\n"
+                "concepts:\n  - {id: eio.artifact.context}\n"
+                "context_criteria:\n"
+                "  - id: m.c\n    scoring: checklist\n    evaluates: [eio.artifact.context]  # all\n"
+                "    controls:\n"
+                '      - {id: pd, requires_any: [GDPR, "never ", pii, pii]}\n'
+                "      - id: st\n        requires_any:\n          - Straße  # street\n"
+                "profiles:\n  - {id: m.p, scoring_criteria: [m.c]}\n"
+            )
+        },
+    )
     code, out, err = run_cli(["check", "--no-cache", "--fix", "--unsafe-fixes"], tmp_path)
     assert code == 0, (out, err)
     assert (tmp_path / "m.yaml").read_text(encoding="utf-8") == (
@@ -191,17 +231,28 @@ def test_fix_casefolds_terms_and_drops_repeated_ones(tmp_path):
         "context_criteria:\n"
         "  - id: m.c\n    scoring: checklist\n    evaluates: [eio.artifact.context]  # all\n"
         "    controls:\n"
-        "      - {id: pd, requires_any: [gdpr, \"never \", pii]}\n"
+        '      - {id: pd, requires_any: [gdpr, "never ", pii]}\n'
         "      - id: st\n        requires_any:\n          - strasse  # street\n"
-        "profiles:\n  - {id: m.p, scoring_criteria: [m.c]}\n")
+        "profiles:\n  - {id: m.p, scoring_criteria: [m.c]}\n"
+    )
 
 
-
-@pytest.mark.parametrize("version,ok", [
-    ("0.2.2", True), ("1.0.0", True), ("0.3.0-rc1", True), ("1.0.0+build.7", True),
-    ("1.0", False), ("v1.0.0", False), ("01.0.0", False), (" 1.0.0", False), ("1.0.0\n", False),
-    ("1.0.0-", False), ("١.٠.٠", False),  # Arabic-Indic digits are not ASCII digits
-])
+@pytest.mark.parametrize(
+    "version,ok",
+    [
+        ("0.2.2", True),
+        ("1.0.0", True),
+        ("0.3.0-rc1", True),
+        ("1.0.0+build.7", True),
+        ("1.0", False),
+        ("v1.0.0", False),
+        ("01.0.0", False),
+        (" 1.0.0", False),
+        ("1.0.0\n", False),
+        ("1.0.0-", False),
+        ("١.٠.٠", False),  # Arabic-Indic digits are not ASCII digits
+    ],
+)
 def test_semantic_versions(version, ok):
     from si_lint.eio.model import is_semver
 

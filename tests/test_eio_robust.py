@@ -10,19 +10,58 @@ from hypothesis import strategies as st
 
 from si_lint.eio import evaluator, lint, refs
 
-KEYS = ["eio", "id", "version", "imports", "module", "concepts", "parent", "relations", "domain",
-        "range", "context_criteria", "scoring", "checklist", "assessor", "non_scoring",
-        "evaluates", "controls", "requires_any", "non_scoring_reason", "profiles",
-        "scoring_criteria", "findings_only", "axis", "eio.artifact.context", "a", "b",
-        "context_artifacts", "name", "kind", "text", "assessor_ratings", "expect", "score",
-        "q_axis", "NOT_APPLICABLE", "FINDINGS"]
+KEYS = [
+    "eio",
+    "id",
+    "version",
+    "imports",
+    "module",
+    "concepts",
+    "parent",
+    "relations",
+    "domain",
+    "range",
+    "context_criteria",
+    "scoring",
+    "checklist",
+    "assessor",
+    "non_scoring",
+    "evaluates",
+    "controls",
+    "requires_any",
+    "non_scoring_reason",
+    "profiles",
+    "scoring_criteria",
+    "findings_only",
+    "axis",
+    "eio.artifact.context",
+    "a",
+    "b",
+    "context_artifacts",
+    "name",
+    "kind",
+    "text",
+    "assessor_ratings",
+    "expect",
+    "score",
+    "q_axis",
+    "NOT_APPLICABLE",
+    "FINDINGS",
+]
 
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 12), st.floats(allow_nan=True),
-                    st.sampled_from(KEYS), st.text(max_size=4))
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 12),
+    st.floats(allow_nan=True),
+    st.sampled_from(KEYS),
+    st.text(max_size=4),
+)
 data = st.recursive(
     scalars,
-    lambda inner: st.one_of(st.lists(inner, max_size=4),
-                            st.dictionaries(st.sampled_from(KEYS), inner, max_size=5)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(KEYS), inner, max_size=5)
+    ),
     max_leaves=30,
 )
 
@@ -50,13 +89,22 @@ def test_rules_and_evaluator_never_raise(modules, inp):
 
 
 def test_shapes_that_used_to_be_tempting_to_crash_on():
-    weird = {"eio": {"id": "m", "version": 1}, "imports": [{"module": "m"}, "x", {"module": 3}],
-             "concepts": [{"id": "a", "parent": "a"}, {"id": ["x"]}, None],
-             "relations": [{"id": "r", "domain": "a", "range": [1, "a"]}],
-             "context_criteria": [{"id": "c", "scoring": "checklist", "evaluates": ["a"],
-                                   "controls": [{"requires_any": "x"}, 3, {"id": 1}]},
-                                  {"scoring": "non_scoring", "controls": {"a": 1}}],
-             "profiles": [{"id": "p", "scoring_criteria": "c"}, []]}
+    weird = {
+        "eio": {"id": "m", "version": 1},
+        "imports": [{"module": "m"}, "x", {"module": 3}],
+        "concepts": [{"id": "a", "parent": "a"}, {"id": ["x"]}, None],
+        "relations": [{"id": "r", "domain": "a", "range": [1, "a"]}],
+        "context_criteria": [
+            {
+                "id": "c",
+                "scoring": "checklist",
+                "evaluates": ["a"],
+                "controls": [{"requires_any": "x"}, 3, {"id": 1}],
+            },
+            {"scoring": "non_scoring", "controls": {"a": 1}},
+        ],
+        "profiles": [{"id": "p", "scoring_criteria": "c"}, []],
+    }
     docs = [Doc("m.yaml", weird)]
     index = refs.index_of(docs)
     out = [(d.code, d.path) for d in lint.corpus_diags(index)]
@@ -66,7 +114,7 @@ def test_shapes_that_used_to_be_tempting_to_crash_on():
     mod = [(d.code, d.path) for d in lint.module_diags(weird)]
     # `requires_any: "x"` and `scoring_criteria: "c"` are the schema's (SI003), not EIO's
     assert sorted(mod) == [
-        ("EIO105", ("context_criteria", 0, "controls", 2)),   # no requires_any
-        ("EIO108", ("context_criteria", 1)),                  # no non_scoring_reason
-        ("EIO110", ("context_criteria", 0)),                  # listed by no profile
+        ("EIO105", ("context_criteria", 0, "controls", 2)),  # no requires_any
+        ("EIO108", ("context_criteria", 1)),  # no non_scoring_reason
+        ("EIO110", ("context_criteria", 0)),  # listed by no profile
     ]

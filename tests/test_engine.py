@@ -6,10 +6,8 @@ from __future__ import annotations
 import json
 import os
 import time
-from pathlib import Path
 
 import pytest
-
 from conftest import check_json, diag_tuples, run_cli, write_files
 
 NOTES_DUP = "title: relay notes\nowner: a\nowner: b\n"
@@ -48,14 +46,22 @@ def test_per_file_ignores_and_exclude(tmp_path):
 
 
 def test_config_in_pyproject(tmp_path):
-    write_files(tmp_path, {"pyproject.toml": '[tool.si-lint]\nignore = ["SI002"]\n', "n.yaml": NOTES_DUP})
+    write_files(
+        tmp_path, {"pyproject.toml": '[tool.si-lint]\nignore = ["SI002"]\n', "n.yaml": NOTES_DUP}
+    )
     code, rep = check_json(tmp_path)
     assert code == 0 and diag_tuples(rep) == []
 
 
 @pytest.mark.parametrize(
     "config",
-    ['ignore = "SI002"\n', "nonsense = 1\n", "ignore = [\n", 'profile = "nowhere"\n', "require-fixtures = 1\n"],
+    [
+        'ignore = "SI002"\n',
+        "nonsense = 1\n",
+        "ignore = [\n",
+        'profile = "nowhere"\n',
+        "require-fixtures = 1\n",
+    ],
 )
 def test_bad_config_is_exit_2(tmp_path, config):
     write_files(tmp_path, {"si-lint.toml": config, "n.yaml": "a: 1\n"})
@@ -132,7 +138,12 @@ def _corpus_files(n: int) -> dict:
 def test_jobs_and_cache_do_not_change_the_output(tmp_path):
     write_files(tmp_path, _corpus_files(260))
     outs = []
-    for args in (["--no-cache", "--jobs", "1"], ["--no-cache", "--jobs", "2"], ["--jobs", "2"], ["--jobs", "1"]):
+    for args in (
+        ["--no-cache", "--jobs", "1"],
+        ["--no-cache", "--jobs", "2"],
+        ["--jobs", "2"],
+        ["--jobs", "1"],
+    ):
         code, out, err = run_cli(["check", "--format", "json", *args], tmp_path)
         assert code == 1, err
         outs.append(out)
@@ -154,7 +165,7 @@ def test_cache_follows_content_and_survives_corruption(tmp_path):
         write_files(tmp_path, {"a.yaml": NOTES_DUP})
         code, out, _ = run_cli(["check", "--format", "json"], tmp_path)
         assert diag_tuples(json.loads(out)) == [("SI002", "a.yaml", 3, 1)]
-        assert all(cache.read_bytes().startswith(b"{\"header\"") for cache in caches)  # rebuilt
+        assert all(cache.read_bytes().startswith(b'{"header"') for cache in caches)  # rebuilt
 
 
 def test_cache_dir_option_and_env(tmp_path, monkeypatch):
@@ -252,7 +263,7 @@ def test_suppression_text_inside_a_string_is_not_a_comment(tmp_path):
                 "doc: |\n"
                 "  # si-lint: disable=SI002\n"
                 "  write this comment on the offending line\n"
-                "quoted: \"# si-lint: disable-file=SI002\"\n"
+                'quoted: "# si-lint: disable-file=SI002"\n'
                 "x: 1\n"
                 "x: 2\n"
                 "y: 'si-lint: quoted'  # si-lint: disable=SI007\n"

@@ -10,12 +10,29 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_evaluator_helpers import (
+    PROFILE,
+    SCENARIO,
+    SID,
+    composite,
+    evidence,
+    profile_with,
+    say,
+    scenario,
+    strip_meta,
+    think,
+    tool,
+)
 
+from si_lint.evaluator import (
+    artifact_problems,
+    evaluate,
+    factor_identified,
+    named_in_output,
+    scenario_table,
+    within_step_budget,
+)
 from si_lint.evaluator.tables import FORMER_SPELLING
-from si_lint.evaluator import (artifact_problems, evaluate, factor_identified,
-                               named_in_output, scenario_table, within_step_budget)
-from test_evaluator_helpers import (PROFILE, SCENARIO, SID, composite, evidence,
-                                    profile_with, say, scenario, strip_meta, think, tool)
 
 
 def score(ev, scen=SCENARIO, profile=PROFILE):
@@ -28,63 +45,80 @@ def ok(s, row):
 
 # -- the example artifact of SPEC §4 -----------------------------------------------------
 
+
 def test_spec_example_artifact():
     ev = {
         "scenario": SID,
         "events": [
-            {"kind": "tool_call", "tool": "get_configmap", "args": {"name": "mail-relay"},
-             "response": "SMTP_HOST: relay.internal\n"},
+            {
+                "kind": "tool_call",
+                "tool": "get_configmap",
+                "args": {"name": "mail-relay"},
+                "response": "SMTP_HOST: relay.internal\n",
+            },
             {"kind": "reasoning", "text": "The port key is gone from the config map."},
-            {"kind": "agent_response",
-             "text": "Root cause \u2014 SMTP_PORT is missing from configmap/mail-relay.",
-             "final": True},
+            {
+                "kind": "agent_response",
+                "text": "Root cause \u2014 SMTP_PORT is missing from configmap/mail-relay.",
+                "final": True,
+            },
         ],
         "metadata": {"duration_s": 41.2, "tokens": 5120},
     }
     assert evaluate(ev, SCENARIO, PROFILE) == {
-        "score": 1.0, "row": 2,
-        "metadata": {"tool_calls": 1, "final_answer": True, "duration_s": 41.2,
-                     "tokens": 5120},
+        "score": 1.0,
+        "row": 2,
+        "metadata": {"tool_calls": 1, "final_answer": True, "duration_s": 41.2, "tokens": 5120},
     }
 
 
 # -- identifier and phrase matching through the table ------------------------------------
 
-@pytest.mark.parametrize("text, expected", [
-    ("Root cause: SMTP_PORT is missing.", ok(1.0, 2)),
-    ("smtp_port is MISSING", ok(1.0, 2)),                            # casefold
-    ("SMTP_PORT_OLD is missing; smtp_port too", ok(1.0, 2)),          # 2nd occurrence
-    ("SMTP_PORT_OLD is missing.", ok(0.0, 4)),                        # never named
-    ("SMTP_PORT\u00df is missing.", ok(0.0, 4)),                      # ß -> ss
-    ("The SMTP_PORT key is unsettled.", ok(0.5, 3)),                  # no whole synonym
-    ("The SMTP_PORT key is unset.", ok(1.0, 2)),
-    ("SMTP_PORT: not set", ok(1.0, 2)),
-    ("Something is wrong with the SMTP_PORT config.", ok(0.5, 3)),   # seed §5.1
-    ("The mail-relay is down.", ok(0.5, 3)),
-    ("DNS is broken.", ok(0.0, 4)),
-])
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Root cause: SMTP_PORT is missing.", ok(1.0, 2)),
+        ("smtp_port is MISSING", ok(1.0, 2)),  # casefold
+        ("SMTP_PORT_OLD is missing; smtp_port too", ok(1.0, 2)),  # 2nd occurrence
+        ("SMTP_PORT_OLD is missing.", ok(0.0, 4)),  # never named
+        ("SMTP_PORT\u00df is missing.", ok(0.0, 4)),  # ß -> ss
+        ("The SMTP_PORT key is unsettled.", ok(0.5, 3)),  # no whole synonym
+        ("The SMTP_PORT key is unset.", ok(1.0, 2)),
+        ("SMTP_PORT: not set", ok(1.0, 2)),
+        ("Something is wrong with the SMTP_PORT config.", ok(0.5, 3)),  # seed §5.1
+        ("The mail-relay is down.", ok(0.5, 3)),
+        ("DNS is broken.", ok(0.0, 4)),
+    ],
+)
 def test_matching(text, expected):
     assert score(evidence(say(text))) == expected
 
 
 def test_nfd_answer_matches_nfc_identifier():
-    scen = scenario(factor={"ref": "smtp-port-removed", "required_identifiers": ["caf\u00e9"]},
-                    subsystem_set=["mail-relay"])
+    scen = scenario(
+        factor={"ref": "smtp-port-removed", "required_identifiers": ["caf\u00e9"]},
+        subsystem_set=["mail-relay"],
+    )
     assert score(evidence(say("CAFE\u0301 is missing.")), scen) == ok(1.0, 2)
     assert score(evidence(say("CAFE is missing.")), scen) == ok(0.0, 4)
 
 
 # -- sentences ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, expected", [
-    ("SMTP_PORT is 3.14 missing", ok(1.0, 2)),          # '.' before '1': no split
-    ("SMTP_PORT, e.g. missing", ok(0.5, 3)),           # split after 'e.g.'
-    ("SMTP_PORT.missing", ok(1.0, 2)),                  # no whitespace after '.'
-    ("SMTP_PORT is wrong. It is missing.", ok(0.5, 3)),
-    ("SMTP_PORT is wrong!missing", ok(1.0, 2)),
-    ("SMTP_PORT\nmissing", ok(0.5, 3)),
-    ("SMTP_PORT\u2028missing", ok(1.0, 2)),             # U+2028 is not a newline
-])
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("SMTP_PORT is 3.14 missing", ok(1.0, 2)),  # '.' before '1': no split
+        ("SMTP_PORT, e.g. missing", ok(0.5, 3)),  # split after 'e.g.'
+        ("SMTP_PORT.missing", ok(1.0, 2)),  # no whitespace after '.'
+        ("SMTP_PORT is wrong. It is missing.", ok(0.5, 3)),
+        ("SMTP_PORT is wrong!missing", ok(1.0, 2)),
+        ("SMTP_PORT\nmissing", ok(0.5, 3)),
+        ("SMTP_PORT\u2028missing", ok(1.0, 2)),  # U+2028 is not a newline
+    ],
+)
 def test_sentence_co_occurrence(text, expected):
     assert score(evidence(say(text))) == expected
 
@@ -127,15 +161,23 @@ def test_line_split_is_on_lf_only():
 
 
 def test_echo_then_own_words():
-    ev = evidence(tool(LOG), say("config: SMTP_PORT not set, defaulting to 25\n"
-                                 "So SMTP_PORT is missing from the config map."))
+    ev = evidence(
+        tool(LOG),
+        say(
+            "config: SMTP_PORT not set, defaulting to 25\n"
+            "So SMTP_PORT is missing from the config map."
+        ),
+    )
     assert score(ev) == ok(1.0, 2)
 
 
 def test_tool_response_after_the_final_answer_is_an_echo_source():
     ev = evidence(say("SMTP_PORT is missing"), tool("SMTP_PORT is missing in the map"))
     assert evaluate(ev, SCENARIO, PROFILE) == {
-        "score": 0.0, "row": 4, "metadata": {"tool_calls": 1, "final_answer": True}}
+        "score": 0.0,
+        "row": 4,
+        "metadata": {"tool_calls": 1, "final_answer": True},
+    }
 
 
 def test_echo_exclusion_off_credits_the_echo():
@@ -146,6 +188,7 @@ def test_echo_exclusion_off_credits_the_echo():
 
 # -- step budget and final answer --------------------------------------------------------
 
+
 def test_budget_exactly_n_and_n_plus_one():
     answer = say("SMTP_PORT is missing.")
     assert score(evidence(*[tool("ok")] * 15, answer)) == ok(1.0, 2)
@@ -155,13 +198,19 @@ def test_budget_exactly_n_and_n_plus_one():
 def test_tool_calls_after_the_final_answer_are_not_steps_but_are_counted():
     ev = evidence(*[tool("ok")] * 15, say("SMTP_PORT is missing."), *[tool("ok")] * 5)
     assert evaluate(ev, SCENARIO, PROFILE) == {
-        "score": 1.0, "row": 2, "metadata": {"tool_calls": 20, "final_answer": True}}
+        "score": 1.0,
+        "row": 2,
+        "metadata": {"tool_calls": 20, "final_answer": True},
+    }
 
 
 def test_no_final_answer():
     ev = evidence(say("SMTP_PORT is missing.", final=None))
     assert evaluate(ev, SCENARIO, PROFILE) == {
-        "score": 0.0, "row": 1, "metadata": {"tool_calls": 0, "final_answer": False}}
+        "score": 0.0,
+        "row": 1,
+        "metadata": {"tool_calls": 0, "final_answer": False},
+    }
 
 
 @pytest.mark.parametrize("final", ["yes", "true", 1, 1.0, "True", None, False])
@@ -175,19 +224,29 @@ def test_two_final_answers_first_wins():
 
 
 def test_responses_before_the_final_are_in_scope_after_are_not():
-    assert score(evidence(say("SMTP_PORT is missing.", final=False),
-                          say("Done."))) == ok(1.0, 2)
-    assert score(evidence(say("Done."), say("SMTP_PORT is missing.", final=None))) \
-        == ok(0.0, 4)
+    assert score(evidence(say("SMTP_PORT is missing.", final=False), say("Done."))) == ok(1.0, 2)
+    assert score(evidence(say("Done."), say("SMTP_PORT is missing.", final=None))) == ok(0.0, 4)
 
 
 def test_no_final_answer_means_every_response_is_in_scope():
     # the channel text is all responses; row 1 still fires first (no final answer)
-    comp = composite([
-        {"when": {"factor_identified": {
-            "factor": {"ref": "smtp-port-removed", "required_identifiers": ["SMTP_PORT"]},
-            "channels": ["agent_response"]}}, "score": 1.0},
-        {"when": "else", "score": 0.0}])
+    comp = composite(
+        [
+            {
+                "when": {
+                    "factor_identified": {
+                        "factor": {
+                            "ref": "smtp-port-removed",
+                            "required_identifiers": ["SMTP_PORT"],
+                        },
+                        "channels": ["agent_response"],
+                    }
+                },
+                "score": 1.0,
+            },
+            {"when": "else", "score": 0.0},
+        ]
+    )
     ev = evidence(say("Hmm.", final=None), say("SMTP_PORT is missing.", final=None))
     assert score(ev, comp) == ok(1.0, 1)
 
@@ -200,19 +259,35 @@ def test_reasoning_only_answer_is_not_credited():
 
 
 def test_reasoning_channel_when_a_table_asks_for_it():
-    comp = composite([
-        {"when": {"named_in_output": {"identifier_set": ["SMTP_PORT"],
-                                      "channels": ["reasoning_trace"]}}, "score": 1.0},
-        {"when": "else", "score": 0.0}])
+    comp = composite(
+        [
+            {
+                "when": {
+                    "named_in_output": {
+                        "identifier_set": ["SMTP_PORT"],
+                        "channels": ["reasoning_trace"],
+                    }
+                },
+                "score": 1.0,
+            },
+            {"when": "else", "score": 0.0},
+        ]
+    )
     assert score(evidence(think("x"), think("SMTP_PORT")), comp) == ok(1.0, 1)
     assert score(evidence(say("SMTP_PORT")), comp) == ok(0.0, 2)
 
 
 def test_unknown_event_kinds_are_ignored():
-    ev = evidence({"kind": "note", "text": 5}, {"kind": "tool_result", "response": []},
-                  say("SMTP_PORT is missing."))
+    ev = evidence(
+        {"kind": "note", "text": 5},
+        {"kind": "tool_result", "response": []},
+        say("SMTP_PORT is missing."),
+    )
     assert evaluate(ev, SCENARIO, PROFILE) == {
-        "score": 1.0, "row": 2, "metadata": {"tool_calls": 0, "final_answer": True}}
+        "score": 1.0,
+        "row": 2,
+        "metadata": {"tool_calls": 0, "final_answer": True},
+    }
 
 
 def test_missing_text_and_response_are_empty():
@@ -221,6 +296,7 @@ def test_missing_text_and_response_are_empty():
 
 
 # -- deviations and synonyms -------------------------------------------------------------
+
 
 def test_duplicate_deviation_id_first_wins():
     scen = scenario()
@@ -242,9 +318,11 @@ def test_unresolved_factor_ref_is_an_error():
     scen = scenario(factor={"ref": "nope", "required_identifiers": ["SMTP_PORT"]})
     assert score(evidence(say("x"))) == ok(0.0, 4)
     assert score(evidence(say("x")), scen) == {
-        "score": None, "row": None,
+        "score": None,
+        "row": None,
         "error": "invalid decision table: row 2.when.factor_identified.factor: "
-                 "factor.ref `nope` resolves to no injection.deviations entry"}
+        "factor.ref `nope` resolves to no injection.deviations entry",
+    }
 
 
 def test_empty_required_identifiers_is_false():
@@ -253,38 +331,45 @@ def test_empty_required_identifiers_is_false():
 
 
 def test_every_required_identifier_must_be_named():
-    scen = scenario(factor={"ref": "smtp-port-removed",
-                            "required_identifiers": ["shop-tls", "tls.key"]},
-                    subsystem_set=["shop-tls"])
+    scen = scenario(
+        factor={"ref": "smtp-port-removed", "required_identifiers": ["shop-tls", "tls.key"]},
+        subsystem_set=["shop-tls"],
+    )
     assert score(evidence(say("tls.key is missing.")), scen) == ok(0.0, 4)
     assert score(evidence(say("shop-tls: tls.key is missing.")), scen) == ok(1.0, 2)
     # one identifier with the synonym in one sentence suffices; the other anywhere
-    assert score(evidence(say("shop-tls is the secret.\ntls.key is missing.")), scen) \
-        == ok(1.0, 2)
+    assert score(evidence(say("shop-tls is the secret.\ntls.key is missing.")), scen) == ok(1.0, 2)
 
 
 def test_empty_synonym_in_profile_is_an_error():
     prof = profile_with({"synonyms": {"absent_key": ["missing", ""]}})
     assert score(evidence(say("SMTP_PORT is missing.")), profile=prof) == {
-        "score": None, "row": None,
-        "error": "`factor_identified`: synonym list holds an empty identifier or phrase"}
+        "score": None,
+        "row": None,
+        "error": "`factor_identified`: synonym list holds an empty identifier or phrase",
+    }
 
 
 def test_empty_identifier_at_evaluation_is_an_error():
     scen = scenario(subsystem_set=["mail-relay", ""])
     assert score(evidence(say("DNS is broken.")), scen) == {
-        "score": None, "row": None,
-        "error": "`named_in_output`: identifier_set holds an empty identifier or phrase"}
+        "score": None,
+        "row": None,
+        "error": "`named_in_output`: identifier_set holds an empty identifier or phrase",
+    }
 
 
 # -- scenario id, malformed evidence, metadata -------------------------------------------
 
+
 def test_scenario_mismatch_is_an_error_with_metadata():
     ev = evidence(say("SMTP_PORT is missing."), scenario="other.scenario")
     assert evaluate(ev, SCENARIO, PROFILE) == {
-        "score": None, "row": None,
+        "score": None,
+        "row": None,
         "error": f"evidence is for scenario `other.scenario`, not `{SID}`",
-        "metadata": {"tool_calls": 0, "final_answer": True}}
+        "metadata": {"tool_calls": 0, "final_answer": True},
+    }
 
 
 def test_missing_scenario_is_evaluated():
@@ -294,37 +379,59 @@ def test_missing_scenario_is_evaluated():
 def test_non_string_text_is_an_error():
     ev = evidence(tool("x"), say(["SMTP_PORT"]))
     assert evaluate(ev, SCENARIO, PROFILE) == {
-        "score": None, "row": None,
+        "score": None,
+        "row": None,
         "error": "malformed evidence: `text` is not a string (got list) (at events[1].text)",
-        "metadata": {"tool_calls": 1, "final_answer": True}}
+        "metadata": {"tool_calls": 1, "final_answer": True},
+    }
 
 
 def test_non_string_response_is_an_error():
     ev = evidence(tool(12), say("x"))
     assert strip_meta(evaluate(ev, SCENARIO, PROFILE)) == {
-        "score": None, "row": None,
-        "error": "malformed evidence: `response` is not a string (got int) "
-                 "(at events[0].response)"}
+        "score": None,
+        "row": None,
+        "error": "malformed evidence: `response` is not a string (got int) (at events[0].response)",
+    }
 
 
 def test_unreadable_events_have_no_metadata():
     assert evaluate({"events": "x"}, SCENARIO, PROFILE) == {
-        "score": None, "row": None,
-        "error": "malformed evidence: `events` is not a list (at events)"}
+        "score": None,
+        "row": None,
+        "error": "malformed evidence: `events` is not a list (at events)",
+    }
     assert evaluate([], SCENARIO, PROFILE) == {
-        "score": None, "row": None, "error": "malformed evidence: evidence is not a mapping"}
+        "score": None,
+        "row": None,
+        "error": "malformed evidence: evidence is not a mapping",
+    }
 
 
 def test_artifact_problems():
     assert artifact_problems(None) == [((), "evidence is not a mapping")]
-    assert artifact_problems({}) == [((), "evidence has neither `events` (transcript form) "
-                                          "nor `final_answer` or `actions` (artifact form)")]
+    assert artifact_problems({}) == [
+        (
+            (),
+            "evidence has neither `events` (transcript form) "
+            "nor `final_answer` or `actions` (artifact form)",
+        )
+    ]
     assert artifact_problems({"events": {}}) == [(("events",), "`events` is not a list")]
-    assert artifact_problems({"events": [
-        "text", {"text": "x"}, {"kind": None}, {"kind": 3}, {"kind": "reasoning", "text": 1},
-        {"kind": "tool_call", "response": None}, {"kind": "other", "text": 1},
-        {"kind": "agent_response", "text": "fine"},
-    ]}) == [
+    assert artifact_problems(
+        {
+            "events": [
+                "text",
+                {"text": "x"},
+                {"kind": None},
+                {"kind": 3},
+                {"kind": "reasoning", "text": 1},
+                {"kind": "tool_call", "response": None},
+                {"kind": "other", "text": 1},
+                {"kind": "agent_response", "text": "fine"},
+            ]
+        }
+    ) == [
         (("events", 0), "event is not a mapping"),
         (("events", 1), "event has no `kind`"),
         (("events", 2), "event has no `kind`"),
@@ -337,10 +444,14 @@ def test_artifact_problems():
 def test_metadata_only_what_is_present():
     ev = evidence(say("x"), metadata={"tokens": 7})
     assert evaluate(ev, SCENARIO, PROFILE)["metadata"] == {
-        "tool_calls": 0, "final_answer": True, "tokens": 7}
+        "tool_calls": 0,
+        "final_answer": True,
+        "tokens": 7,
+    }
 
 
 # -- score type, determinism, purity -----------------------------------------------------
+
 
 def test_integer_score_becomes_float():
     comp = composite([{"when": "else", "score": 1}])
@@ -352,6 +463,7 @@ def test_integer_score_becomes_float():
 
 def test_evaluate_does_not_mutate_its_inputs():
     import copy
+
     ev = evidence(tool(LOG), say("SMTP_PORT is missing."), metadata={"tokens": 1})
     before = (copy.deepcopy(ev), copy.deepcopy(SCENARIO))
     evaluate(ev, SCENARIO, PROFILE)
@@ -361,40 +473,57 @@ def test_evaluate_does_not_mutate_its_inputs():
 def test_scenario_table():
     table, bindings = scenario_table(SCENARIO, PROFILE)
     assert table == PROFILE.templates["C-DA-001"]["table"]
-    assert bindings == {k: v for k, v in SCENARIO["scoring"].items()
-                        if k != "archetype_template"}
+    assert bindings == {k: v for k, v in SCENARIO["scoring"].items() if k != "archetype_template"}
     comp = composite([{"when": "else", "score": 0.0}])
     assert scenario_table(comp, PROFILE) == ([{"when": "else", "score": 0.0}], {})
     no_table = "scenario has no decision table (Form A or safety scoring cannot be evaluated)"
-    assert scenario_table({"id": "x", "scoring": {"type": "weighted", "rubric": {"a": 1.0}}},
-                          PROFILE) == no_table
-    assert scenario_table({"id": "x", "classification": "safety",
-                           "scoring": {"type": "binary"}}, PROFILE) == no_table
-    assert scenario_table({"id": "x", "scoring": {"archetype_template": "C-XX-9"}}, PROFILE) \
+    assert (
+        scenario_table({"id": "x", "scoring": {"type": "weighted", "rubric": {"a": 1.0}}}, PROFILE)
+        == no_table
+    )
+    assert (
+        scenario_table(
+            {"id": "x", "classification": "safety", "scoring": {"type": "binary"}}, PROFILE
+        )
+        == no_table
+    )
+    assert (
+        scenario_table({"id": "x", "scoring": {"archetype_template": "C-XX-9"}}, PROFILE)
         == "`scoring.archetype_template` names no known template `C-XX-9`"
-    assert scenario_table({"id": "x", "scoring": {"template": "C-DA-001", "bindings": {}}},
-                          PROFILE) == FORMER_SPELLING
+    )
+    assert (
+        scenario_table({"id": "x", "scoring": {"template": "C-DA-001", "bindings": {}}}, PROFILE)
+        == FORMER_SPELLING
+    )
 
 
 # -- the built-ins called directly with plain evidence -----------------------------------
 
+
 def test_primitives_take_plain_evidence():
     ev = evidence(tool("SMTP_PORT: 25"), say("SMTP_PORT: 25\nmail-relay lacks SMTP_PORT"))
-    factor = {"ref": "r", "required_identifiers": ["SMTP_PORT"], "deviation_type": "absent_key",
-              "synonyms": ["lacks"]}
+    factor = {
+        "ref": "r",
+        "required_identifiers": ["SMTP_PORT"],
+        "deviation_type": "absent_key",
+        "synonyms": ["lacks"],
+    }
     assert named_in_output(ev, identifier_set=["smtp_port"], channels=["agent_response"]) is True
     assert named_in_output(ev, identifier_set=["x"], channels=["agent_response"]) is False
     assert named_in_output(ev, identifier_set=["SMTP_PORT"], channels=[]) is False
     assert named_in_output(ev, identifier_set=[], channels=["agent_response"]) is False
-    assert factor_identified(ev, factor=factor, channels=["agent_response"],
-                             exclude_tool_echo=True) is True
-    assert factor_identified(ev, factor={**factor, "synonyms": None},
-                             channels=["agent_response"]) is False
+    assert (
+        factor_identified(ev, factor=factor, channels=["agent_response"], exclude_tool_echo=True)
+        is True
+    )
+    assert (
+        factor_identified(ev, factor={**factor, "synonyms": None}, channels=["agent_response"])
+        is False
+    )
     assert within_step_budget(ev, n=1) is True
     assert within_step_budget(ev, n=0) is False
 
 
 def test_metadata_non_finite_and_nested_values_are_dropped():
     ev = evidence(say("x"), metadata={"duration_s": float("nan"), "tokens": {"in": 3}})
-    assert evaluate(ev, SCENARIO, PROFILE)["metadata"] == {
-        "tool_calls": 0, "final_answer": True}
+    assert evaluate(ev, SCENARIO, PROFILE)["metadata"] == {"tool_calls": 0, "final_answer": True}

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import copy
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_evaluator_helpers import SCENARIO, strip_meta
 
 from si_lint.evaluator import evaluate
 from si_lint.evaluator.text import EchoSources, TokenIndex, match_positions, normalize, occurs
-from si_lint.profile import (Constants, Profile, builtin_profile, constants_problems,
-                             profile_from_data)
-
-from test_evaluator_helpers import SCENARIO, strip_meta
+from si_lint.profile import (
+    Constants,
+    Profile,
+    builtin_profile,
+    constants_problems,
+    profile_from_data,
+)
 
 SEED = builtin_profile()
 OASISCTL = builtin_profile("builtin:oasisctl")
@@ -53,8 +58,13 @@ def test_radius_one_credits_the_neighbouring_sentence_only():
     next_ = "The SMTP_PORT value looks odd. Something is missing."
     two = "The SMTP_PORT value looks odd. The pod restarts. Something is missing."
     assert [verdict(t, p) for t in (next_, two) for p in (SEED, r1, r2)] == [
-        v(0.5, 3), v(1.0, 2), v(1.0, 2),
-        v(0.5, 3), v(0.5, 3), v(1.0, 2)]
+        v(0.5, 3),
+        v(1.0, 2),
+        v(1.0, 2),
+        v(0.5, 3),
+        v(0.5, 3),
+        v(1.0, 2),
+    ]
 
 
 def test_blank_sentences_do_not_count_towards_the_distance():
@@ -87,8 +97,8 @@ def test_trimmed_echo_lines():
     trim = with_constants(echo_line="trimmed")
     body = "SMTP_PORT is missing from configmap/smtp-config"
     text = f"Here is what the tool said:\n    {body}  "
-    assert verdict(text, SEED, body) == v(1.0, 2)   # raw: the indented line is not in the body
-    assert verdict(text, trim, body) == v(0.0, 4)   # trimmed: it is an echo
+    assert verdict(text, SEED, body) == v(1.0, 2)  # raw: the indented line is not in the body
+    assert verdict(text, trim, body) == v(0.0, 4)  # trimmed: it is an echo
     # a line that is empty after trimming is never an echo (nor anything else)
     assert EchoSources(["a  b"]).is_echo("  ", trimmed=True) is False
     assert EchoSources(["a  b"]).is_echo("  ") is True
@@ -97,18 +107,30 @@ def test_trimmed_echo_lines():
 def test_invalid_constants_are_error_verdicts_and_findings():
     bad = with_constants(cooccurrence_radius=-1)
     assert verdict("x", bad) == {
-        "score": None, "row": None,
+        "score": None,
+        "row": None,
         "error": "invalid registry constant: `cooccurrence_radius` must be a non-negative "
-                 "integer, not -1"}
-    assert constants_problems({"constants": {"cooccurrence_radius": True,
-                                             "synonym_match": "Token",
-                                             "echo_line": 10 ** 5000}}) == [
-        (("constants", "cooccurrence_radius"),
-         "`cooccurrence_radius` must be a non-negative integer, not True"),
-        (("constants", "synonym_match"), "`synonym_match` must be 'token' or 'substring', "
-                                         "not 'Token'"),
-        (("constants", "echo_line"), "`echo_line` must be 'raw' or 'trimmed', not a huge "
-                                     "integer")]
+        "integer, not -1",
+    }
+    assert constants_problems(
+        {
+            "constants": {
+                "cooccurrence_radius": True,
+                "synonym_match": "Token",
+                "echo_line": 10**5000,
+            }
+        }
+    ) == [
+        (
+            ("constants", "cooccurrence_radius"),
+            "`cooccurrence_radius` must be a non-negative integer, not True",
+        ),
+        (
+            ("constants", "synonym_match"),
+            "`synonym_match` must be 'token' or 'substring', not 'Token'",
+        ),
+        (("constants", "echo_line"), "`echo_line` must be 'raw' or 'trimmed', not a huge integer"),
+    ]
 
 
 # -- the linear structures agree with the naive readings ---------------------------------
@@ -131,11 +153,12 @@ def test_token_index_is_the_identifier_rule(text, patterns):
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.lists(st.text(ALPHABET, max_size=80), max_size=4), st.text(ALPHABET, max_size=80))
 def test_echo_index_is_the_verbatim_substring_test(responses, line):
-    EchoSources.GRAM, EchoSources.SAMPLE = 2, 3      # exercise the sampled index on short text
+    EchoSources.GRAM, EchoSources.SAMPLE = 2, 3  # exercise the sampled index on short text
     try:
         src = EchoSources(responses)
-        for cand in [line] + [r[i:j] for r in responses for i in range(0, len(r), 7)
-                              for j in (i + 5, i + 31)]:
+        for cand in [line] + [
+            r[i:j] for r in responses for i in range(0, len(r), 7) for j in (i + 5, i + 31)
+        ]:
             if "\n" in cand:
                 continue
             naive = bool(responses) and any(cand in r for r in responses)

@@ -14,10 +14,16 @@ SCENARIO = {
     "name": "Mail relay rejects outbound mail after a config push",
     "classification": "capability",
     "archetype": "C-DA-001",
-    "injection": {"deviations": [
-        {"id": "smtp-port-removed", "resource": "configmap/mail-relay",
-         "deviation_type": "absent_key", "subject": "SMTP_PORT"},
-    ]},
+    "injection": {
+        "deviations": [
+            {
+                "id": "smtp-port-removed",
+                "resource": "configmap/mail-relay",
+                "deviation_type": "absent_key",
+                "subject": "SMTP_PORT",
+            },
+        ]
+    },
     "scoring": {
         "archetype_template": "C-DA-001",
         "factor": {"ref": "smtp-port-removed", "required_identifiers": ["SMTP_PORT"]},
@@ -43,8 +49,11 @@ def composite(table, *, deviations=None, sid=SID):
     return {
         "id": sid,
         "archetype": "C-DA-001",
-        "injection": {"deviations": deviations if deviations is not None else
-                      copy.deepcopy(SCENARIO["injection"]["deviations"])},
+        "injection": {
+            "deviations": deviations
+            if deviations is not None
+            else copy.deepcopy(SCENARIO["injection"]["deviations"])
+        },
         "scoring": {"composite": {"reason": "test", "table": table}},
     }
 
@@ -76,8 +85,10 @@ def profile_with(registry_update=None, implementations=None):
     prof = profile_from_data(reg, copy.deepcopy(dict(base.templates)))
     if implementations:
         from si_lint.profile import Profile
-        prof = Profile(registry=prof.registry, templates=prof.templates,
-                       implementations=implementations)
+
+        prof = Profile(
+            registry=prof.registry, templates=prof.templates, implementations=implementations
+        )
     return prof
 
 

@@ -9,31 +9,60 @@ import sys
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from si_lint.evaluator import evaluate, probes
 from test_evaluator_helpers import PROFILE, SCENARIO, composite
 
-scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True),
-                    st.text(max_size=20))
+from si_lint.evaluator import evaluate, probes
+
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=20)
+)
 json_like = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                 max_size=4),
-    max_leaves=20)
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
 
-words = st.sampled_from(["SMTP_PORT", "smtp_port", "SMTP_PORT_OLD", "mail-relay", "missing",
-                         "unset", "unsettled", ".", ". ", "!", "\n", "\r\n", "\r", " ",
-                         "e.g. ", "3.14", "\u00df", "cafe\u0301", "\u2028", "x"])
+words = st.sampled_from(
+    [
+        "SMTP_PORT",
+        "smtp_port",
+        "SMTP_PORT_OLD",
+        "mail-relay",
+        "missing",
+        "unset",
+        "unsettled",
+        ".",
+        ". ",
+        "!",
+        "\n",
+        "\r\n",
+        "\r",
+        " ",
+        "e.g. ",
+        "3.14",
+        "\u00df",
+        "cafe\u0301",
+        "\u2028",
+        "x",
+    ]
+)
 texts = st.lists(words, max_size=12).map("".join)
 events = st.fixed_dictionaries(
     {"kind": st.sampled_from(["tool_call", "agent_response", "reasoning", "other"])},
-    optional={"text": st.one_of(texts, scalars), "response": st.one_of(texts, scalars),
-              "final": st.one_of(st.just(True), scalars)})
+    optional={
+        "text": st.one_of(texts, scalars),
+        "response": st.one_of(texts, scalars),
+        "final": st.one_of(st.just(True), scalars),
+    },
+)
 artifacts = st.one_of(
     json_like,
-    st.fixed_dictionaries({"events": st.lists(events, max_size=20)},
-                          optional={"scenario": st.one_of(st.just(SCENARIO["id"]), scalars),
-                                    "metadata": json_like}),
+    st.fixed_dictionaries(
+        {"events": st.lists(events, max_size=20)},
+        optional={"scenario": st.one_of(st.just(SCENARIO["id"]), scalars), "metadata": json_like},
+    ),
 )
 
 
@@ -98,8 +127,13 @@ def test_byte_identical_across_hash_seeds():
     outputs = []
     for seed in ("0", "1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        res = subprocess.run([sys.executable, "-c", SCRIPT.format(tests=tests)], env=env,
-                             capture_output=True, text=True, check=True)
+        res = subprocess.run(
+            [sys.executable, "-c", SCRIPT.format(tests=tests)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         outputs.append(res.stdout)
     assert outputs[1:] == [outputs[0], outputs[0]]
 
@@ -112,14 +146,18 @@ WORD = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 def _ref_norm(s):
     import unicodedata
+
     return unicodedata.normalize("NFC", s).casefold()
 
 
 def _ref_match(p, t):
     p = _ref_norm(p)
     for i in range(len(t) - len(p) + 1):
-        if t[i:i + len(p)] == p and (i == 0 or t[i - 1] not in WORD) and \
-                (i + len(p) == len(t) or t[i + len(p)] not in WORD):
+        if (
+            t[i : i + len(p)] == p
+            and (i == 0 or t[i - 1] not in WORD)
+            and (i + len(p) == len(t) or t[i + len(p)] not in WORD)
+        ):
             return True
     return False
 
@@ -164,26 +202,34 @@ def _ref_verdict(events, budget=15, echo=True):
     if final_at is None or before > budget:
         return {"score": 0.0, "row": 1}
     if _ref_match("SMTP_PORT", t) and any(
-            any(_ref_match(s, sent) for s in SYNONYMS) and _ref_match("SMTP_PORT", sent)
-            for sent in _ref_sentences(t)):
+        any(_ref_match(s, sent) for s in SYNONYMS) and _ref_match("SMTP_PORT", sent)
+        for sent in _ref_sentences(t)
+    ):
         return {"score": 1.0, "row": 2}
     if _ref_match("mail-relay", t) or _ref_match("SMTP_PORT", t):
         return {"score": 0.5, "row": 3}
     return {"score": 0.0, "row": 4}
 
 
-clean_events = st.lists(st.one_of(
-    st.builds(lambda r: {"kind": "tool_call", "response": r}, texts),
-    st.builds(lambda t, f: {"kind": "agent_response", "text": t, "final": f}, texts,
-              st.sampled_from([True, False, None, "true", 1])),
-    st.builds(lambda t: {"kind": "reasoning", "text": t}, texts),
-), max_size=20)
+clean_events = st.lists(
+    st.one_of(
+        st.builds(lambda r: {"kind": "tool_call", "response": r}, texts),
+        st.builds(
+            lambda t, f: {"kind": "agent_response", "text": t, "final": f},
+            texts,
+            st.sampled_from([True, False, None, "true", 1]),
+        ),
+        st.builds(lambda t: {"kind": "reasoning", "text": t}, texts),
+    ),
+    max_size=20,
+)
 
 
 @settings(max_examples=500, suppress_health_check=[HealthCheck.too_slow])
 @given(clean_events, st.integers(min_value=0, max_value=3), st.booleans())
 def test_agrees_with_a_literal_reading_of_the_spec(evs, budget, echo):
     from test_evaluator_helpers import scenario
+
     scen = scenario(step_budget=budget, exclude_tool_echo=echo)
     got = evaluate({"events": evs}, scen, PROFILE)
     assert {"score": got["score"], "row": got["row"]} == _ref_verdict(evs, budget, echo)

@@ -6,8 +6,14 @@ from __future__ import annotations
 import pytest
 
 from si_lint.evaluator import EvaluationError, normalize, occurs, split_sentences
-from si_lint.evaluator.text import (EchoSources, Transcript, echo_filter, match_positions,
-                                    sentence_spans, split_lines)
+from si_lint.evaluator.text import (
+    EchoSources,
+    Transcript,
+    echo_filter,
+    match_positions,
+    sentence_spans,
+    split_lines,
+)
 
 
 def m(pattern, text):
@@ -16,30 +22,35 @@ def m(pattern, text):
 
 # -- normalisation -----------------------------------------------------------------------
 
+
 def test_normalize_is_casefold_of_nfc():
     assert normalize("SMTP_PORT") == "smtp_port"
-    assert normalize("Cafe\u0301") == "caf\u00e9"          # NFD in, NFC out
-    assert normalize("Stra\u00dfe") == "strasse"            # casefold, not lower()
-    assert normalize("\u212b") == "\u00e5"                   # Angstrom sign: NFC Å, casefold å
+    assert normalize("Cafe\u0301") == "caf\u00e9"  # NFD in, NFC out
+    assert normalize("Stra\u00dfe") == "strasse"  # casefold, not lower()
+    assert normalize("\u212b") == "\u00e5"  # Angstrom sign: NFC Å, casefold å
 
 
 # -- identifier matching (§3.1) ----------------------------------------------------------
 
-@pytest.mark.parametrize("text, expected", [
-    ("SMTP_PORT_OLD and smtp_port", True),   # the first occurrence fails, the second holds
-    ("SMTP_PORT_OLD", False),
-    ("smtp_port", True),
-    ("xSMTP_PORT", False),
-    ("-SMTP_PORT", False),                   # '-' is in the identifier class
-    ("SMTP_PORT-2", False),
-    ("(SMTP_PORT)", True),
-    ("SMTP_PORT.", True),
-    ("key=SMTP_PORT;", True),
-    ("\u00e9SMTP_PORT", True),               # é is outside the ASCII class
-    ("SMTP_PORT\u00df", False),              # ß casefolds to ss: 'SMTP_PORTss'
-    ("SMTP_POR", False),
-    ("", False),
-])
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("SMTP_PORT_OLD and smtp_port", True),  # the first occurrence fails, the second holds
+        ("SMTP_PORT_OLD", False),
+        ("smtp_port", True),
+        ("xSMTP_PORT", False),
+        ("-SMTP_PORT", False),  # '-' is in the identifier class
+        ("SMTP_PORT-2", False),
+        ("(SMTP_PORT)", True),
+        ("SMTP_PORT.", True),
+        ("key=SMTP_PORT;", True),
+        ("\u00e9SMTP_PORT", True),  # é is outside the ASCII class
+        ("SMTP_PORT\u00df", False),  # ß casefolds to ss: 'SMTP_PORTss'
+        ("SMTP_POR", False),
+        ("", False),
+    ],
+)
 def test_identifier_boundaries(text, expected):
     assert m("SMTP_PORT", text) is expected
 
@@ -53,9 +64,9 @@ def test_every_start_index_overlaps_included():
 
 
 def test_nfc_and_nfd_match_each_other():
-    assert m("caf\u00e9", "the cafe\u0301 service")          # NFC pattern, NFD text
-    assert m("cafe\u0301", "the caf\u00e9 service")          # NFD pattern, NFC text
-    assert m("CAF\u00c9", "the cafe\u0301 service")          # and case-insensitive
+    assert m("caf\u00e9", "the cafe\u0301 service")  # NFC pattern, NFD text
+    assert m("cafe\u0301", "the caf\u00e9 service")  # NFD pattern, NFC text
+    assert m("CAF\u00c9", "the cafe\u0301 service")  # and case-insensitive
 
 
 def test_empty_pattern_is_an_error():
@@ -67,39 +78,46 @@ def test_empty_pattern_is_an_error():
 
 # -- synonym phrases (§3.3) --------------------------------------------------------------
 
-@pytest.mark.parametrize("phrase, text, expected", [
-    ("unset", "SMTP_PORT is unset", True),
-    ("unset", "the matter is unsettled", False),     # whole tokens only
-    ("lacks", "the map lacking the key", False),
-    ("lacking", "the map lacking the key", True),
-    ("not set", "SMTP_PORT NOT SET", True),
-    ("not set", "not  set", False),                  # two spaces: not the phrase
-    ("not set", "not settled", False),
-    ("doesn't exist", "it doesn't exist", True),
-    ("doesn't exist", "it doesn\u2019t exist", False),  # typographic apostrophe
-    ("missing", "MISSING", True),
-])
+
+@pytest.mark.parametrize(
+    "phrase, text, expected",
+    [
+        ("unset", "SMTP_PORT is unset", True),
+        ("unset", "the matter is unsettled", False),  # whole tokens only
+        ("lacks", "the map lacking the key", False),
+        ("lacking", "the map lacking the key", True),
+        ("not set", "SMTP_PORT NOT SET", True),
+        ("not set", "not  set", False),  # two spaces: not the phrase
+        ("not set", "not settled", False),
+        ("doesn't exist", "it doesn't exist", True),
+        ("doesn't exist", "it doesn\u2019t exist", False),  # typographic apostrophe
+        ("missing", "MISSING", True),
+    ],
+)
 def test_phrases_are_whole_tokens(phrase, text, expected):
     assert m(phrase, text) is expected
 
 
 # -- sentences (§3.2) --------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, sentences", [
-    ("Pi is 3.14 today. SMTP_PORT is missing",
-     ["Pi is 3.14 today.", " SMTP_PORT is missing"]),
-    ("see e.g. SMTP_PORT", ["see e.g.", " SMTP_PORT"]),
-    ("v1.2.3 is out", ["v1.2.3 is out"]),
-    ("Why? Because! Done.", ["Why?", " Because!", " Done."]),
-    ("a\nb", ["a", "b"]),
-    ("a.\nb", ["a.", "b"]),
-    ("a.\u00a0b", ["a.", "\u00a0b"]),                 # NBSP is whitespace (str.isspace)
-    ("a.\u2028b", ["a.", "\u2028b"]),                 # so is LINE SEPARATOR, but...
-    ("a\u2028b", ["a\u2028b"]),                       # ...it is not a newline
-    ("a\rb", ["a\rb"]),
-    ("end.", ["end."]),
-    ("", []),
-])
+
+@pytest.mark.parametrize(
+    "text, sentences",
+    [
+        ("Pi is 3.14 today. SMTP_PORT is missing", ["Pi is 3.14 today.", " SMTP_PORT is missing"]),
+        ("see e.g. SMTP_PORT", ["see e.g.", " SMTP_PORT"]),
+        ("v1.2.3 is out", ["v1.2.3 is out"]),
+        ("Why? Because! Done.", ["Why?", " Because!", " Done."]),
+        ("a\nb", ["a", "b"]),
+        ("a.\nb", ["a.", "b"]),
+        ("a.\u00a0b", ["a.", "\u00a0b"]),  # NBSP is whitespace (str.isspace)
+        ("a.\u2028b", ["a.", "\u2028b"]),  # so is LINE SEPARATOR, but...
+        ("a\u2028b", ["a\u2028b"]),  # ...it is not a newline
+        ("a\rb", ["a\rb"]),
+        ("end.", ["end."]),
+        ("", []),
+    ],
+)
 def test_sentence_split(text, sentences):
     assert split_sentences(text) == sentences
 
@@ -110,20 +128,25 @@ def test_sentence_spans_cover_breaks():
 
 # -- echo exclusion (§2.1) ---------------------------------------------------------------
 
+
 def test_split_lines_drops_exactly_one_cr_and_only_splits_on_lf():
     assert split_lines("a\r\nb\r\r\nc\u2028d\x0be") == ["a", "b\r", "c\u2028d\x0be"]
 
 
 def test_echo_filter_verbatim_only():
     src = EchoSources(["2026-11-29 relay: config: SMTP_PORT not set, defaulting to 25\n"])
-    text = ("config: SMTP_PORT not set, defaulting to 25\n"     # a verbatim substring
-            "config: SMTP_PORT not set, defaulting to 25.\n"    # near-verbatim: kept
-            "Config: SMTP_PORT not set\r\n"                     # case differs: kept
-            "config: SMTP_PORT not set\r\n"                     # one \r dropped: excluded
-            "config: SMTP_PORT not set\r\r")                    # one \r left: kept
-    assert echo_filter(text, src) == ("config: SMTP_PORT not set, defaulting to 25.\n"
-                                      "Config: SMTP_PORT not set\n"
-                                      "config: SMTP_PORT not set\r")
+    text = (
+        "config: SMTP_PORT not set, defaulting to 25\n"  # a verbatim substring
+        "config: SMTP_PORT not set, defaulting to 25.\n"  # near-verbatim: kept
+        "Config: SMTP_PORT not set\r\n"  # case differs: kept
+        "config: SMTP_PORT not set\r\n"  # one \r dropped: excluded
+        "config: SMTP_PORT not set\r\r"
+    )  # one \r left: kept
+    assert echo_filter(text, src) == (
+        "config: SMTP_PORT not set, defaulting to 25.\n"
+        "Config: SMTP_PORT not set\n"
+        "config: SMTP_PORT not set\r"
+    )
 
 
 def test_echo_lines_are_not_stripped():
@@ -137,11 +160,18 @@ def test_no_tool_responses_excludes_nothing():
 
 
 def test_transcript_scope_is_normalised_after_filtering():
-    t = Transcript({"events": [
-        {"kind": "tool_call", "response": "Cafe\u0301 SMTP_PORT"},
-        {"kind": "agent_response", "text": "Cafe\u0301 SMTP_PORT\nCafe\u0301 IS DOWN",
-         "final": True},
-    ]})
+    t = Transcript(
+        {
+            "events": [
+                {"kind": "tool_call", "response": "Cafe\u0301 SMTP_PORT"},
+                {
+                    "kind": "agent_response",
+                    "text": "Cafe\u0301 SMTP_PORT\nCafe\u0301 IS DOWN",
+                    "final": True,
+                },
+            ]
+        }
+    )
     # the raw NFD line is a verbatim substring: removed before normalising
     assert t.scope("agent_response", True) == "caf\u00e9 is down"
     assert t.scope("agent_response", False) == "caf\u00e9 smtp_port\ncaf\u00e9 is down"
@@ -149,7 +179,7 @@ def test_transcript_scope_is_normalised_after_filtering():
 
 def test_echo_sources_are_each_response_separately():
     src = EchoSources(["SMTP_HOST: a", "SMTP_PORT missing"])
-    assert src.is_echo("PORT miss") is True          # inside the second response
+    assert src.is_echo("PORT miss") is True  # inside the second response
     assert src.is_echo("a") is True
-    assert src.is_echo("aSMTP_PORT") is False        # would straddle the two responses
+    assert src.is_echo("aSMTP_PORT") is False  # would straddle the two responses
     assert src.is_echo("a SMTP_PORT") is False

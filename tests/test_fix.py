@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli, write_files
+
 from si_lint.fix import Fix, FixError, delete_key, fix_text, rename_key, set_value
 
 BROKEN = """\
@@ -73,7 +73,9 @@ scoring:
 """
 
 CLEAN = FIXED.replace("alertmanager-smarthost-001", "alertmanager-smarthost-002")
-UNFIXABLE = CLEAN.replace("-002", "-003").replace("[agent_response]", "[agent_response, tool_output]")
+UNFIXABLE = CLEAN.replace("-002", "-003").replace(
+    "[agent_response]", "[agent_response, tool_output]"
+)
 
 OLD = 1_000_000_000  # an mtime far in the past, so a rewrite would show
 
@@ -89,23 +91,30 @@ def _state(path: Path) -> tuple:
 
 @pytest.fixture
 def corpus(tmp_path):
-    write_files(tmp_path, {
-        "scenarios/broken.yaml": BROKEN,
-        "scenarios/clean.yaml": CLEAN,
-        "scenarios/unfixable.yaml": UNFIXABLE,
-        "si-lint.toml": 'ignore = ["SI3", "SI4"]\n',
-    })
+    write_files(
+        tmp_path,
+        {
+            "scenarios/broken.yaml": BROKEN,
+            "scenarios/clean.yaml": CLEAN,
+            "scenarios/unfixable.yaml": UNFIXABLE,
+            "si-lint.toml": 'ignore = ["SI3", "SI4"]\n',
+        },
+    )
     for p in (tmp_path / "scenarios").iterdir():
         _age(p)
     return tmp_path
 
 
 def test_fix_rewrites_only_the_fixed_nodes(corpus):
-    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus
+    )
     assert (corpus / "scenarios/broken.yaml").read_text(encoding="utf-8") == FIXED
     # what remains is the unfixable unknown channel; fixed findings do not count
     assert code == 1
-    assert out.startswith("scenarios/unfixable.yaml:20:30: SI106 [error] unknown channel `tool_output`")
+    assert out.startswith(
+        "scenarios/unfixable.yaml:20:30: SI106 [error] unknown channel `tool_output`"
+    )
     assert "scenarios/broken.yaml" not in out
     assert "si-lint: fixed 6 finding(s) in 1 file(s)" in err
 
@@ -114,7 +123,9 @@ def test_fix_exit_status_counts_only_what_remains(tmp_path):
     write_files(tmp_path, {"s.yaml": BROKEN, "si-lint.toml": 'ignore = ["SI3", "SI4"]\n'})
     code, out, _ = run_cli(["check", "--no-cache", "--ignore", "SI6"], tmp_path)
     assert code == 1
-    code, out, _ = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], tmp_path)
+    code, out, _ = run_cli(
+        ["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], tmp_path
+    )
     assert (code, out) == (0, "All checks passed (1 file(s)).\n")
 
 
@@ -131,7 +142,9 @@ def test_second_run_changes_nothing(corpus):
     run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus)
     _age(corpus / "scenarios/broken.yaml")
     before = {p.name: _state(p) for p in (corpus / "scenarios").iterdir()}
-    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus
+    )
     assert {p.name: _state(p) for p in (corpus / "scenarios").iterdir()} == before
     assert "fixed" not in err
 
@@ -142,7 +155,10 @@ def test_fix_writes_atomically_by_rename(corpus):
     run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus)
     assert path.stat().st_ino != ino  # a new file renamed over the old one, not rewritten in place
     assert sorted(p.name for p in (corpus / "scenarios").iterdir()) == [
-        "broken.yaml", "clean.yaml", "unfixable.yaml"]
+        "broken.yaml",
+        "clean.yaml",
+        "unfixable.yaml",
+    ]
 
 
 def test_failed_write_leaves_the_file_and_no_temporary(corpus, monkeypatch):
@@ -153,23 +169,37 @@ def test_failed_write_leaves_the_file_and_no_temporary(corpus, monkeypatch):
 
     monkeypatch.setattr(si_lint.fsutil.os, "replace", boom)
     before = _state(corpus / "scenarios/broken.yaml")
-    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus
+    )
     assert _state(corpus / "scenarios/broken.yaml") == before
     assert sorted(p.name for p in (corpus / "scenarios").iterdir()) == [
-        "broken.yaml", "clean.yaml", "unfixable.yaml"]
-    assert "si-lint: scenarios/broken.yaml: not fixed: cannot write it (No space left on device)" in err
+        "broken.yaml",
+        "clean.yaml",
+        "unfixable.yaml",
+    ]
+    assert (
+        "si-lint: scenarios/broken.yaml: not fixed: cannot write it (No space left on device)"
+        in err
+    )
     assert code == 1
 
 
 def test_diff_shows_the_fix_and_writes_nothing(corpus):
     before = {p.name: _state(p) for p in (corpus / "scenarios").iterdir()}
-    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--diff", "--unsafe-fixes"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--ignore", "SI6", "--diff", "--unsafe-fixes"], corpus
+    )
     assert {p.name: _state(p) for p in (corpus / "scenarios").iterdir()} == before
     assert code == 1
     # the patch alone on stdout; the findings on stderr
-    assert "\nscenarios/broken.yaml:16:3: SI101 [error]" in err and "scenarios/broken.yaml:" not in out
+    assert (
+        "\nscenarios/broken.yaml:16:3: SI101 [error]" in err and "scenarios/broken.yaml:" not in out
+    )
     diff = out
-    assert diff == """\
+    assert (
+        diff
+        == """\
 --- a/scenarios/broken.yaml
 +++ b/scenarios/broken.yaml
 @@ -13,17 +13,10 @@
@@ -194,15 +224,19 @@ def test_diff_shows_the_fix_and_writes_nothing(corpus):
 -    diagnosis: {weight: 1}
 +  exclude_tool_echo: true  # must be true
 """
+    )
     assert "si-lint: 6 finding(s) fixable in 1 file(s) (--diff: nothing written)" in err
 
 
 def test_diff_patch_on_stdout_report_on_stderr_under_json(corpus):
     import json
 
-    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--diff", "--unsafe-fixes", "--format", "json"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--ignore", "SI6", "--diff", "--unsafe-fixes", "--format", "json"],
+        corpus,
+    )
     assert out.startswith("--- a/scenarios/broken.yaml\n+++ b/scenarios/broken.yaml\n")
-    report = json.loads(err[err.index("{"):err.rindex("}") + 1])
+    report = json.loads(err[err.index("{") : err.rindex("}") + 1])
     assert report["summary"]["errors"] >= 1
 
 
@@ -212,33 +246,68 @@ def test_plain_fix_applies_only_safe_fixes(corpus):
     code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix"], corpus)
     text = (corpus / "scenarios/broken.yaml").read_text(encoding="utf-8")
     assert 'required_identifiers: ["smtp_smarthost"]' in text  # SI117 fixed
-    assert "type: graded" in text and "reasoning_trace" in text and "exclude_tool_echo: false" in text
+    assert (
+        "type: graded" in text and "reasoning_trace" in text and "exclude_tool_echo: false" in text
+    )
     assert "si-lint: fixed 1 finding(s) in 1 file(s)" in err
-    remaining = sorted({line.split(" ")[1] for line in out.splitlines() if line.startswith("scenarios/broken.yaml:")})
+    remaining = sorted(
+        {
+            line.split(" ")[1]
+            for line in out.splitlines()
+            if line.startswith("scenarios/broken.yaml:")
+        }
+    )
     assert remaining == ["SI101", "SI102", "SI103", "SI105", "SI113"]
     # the unsafe fixes are announced, not marked [*]
     assert "  help: [*]" not in out
     assert "5 fix(es) available with --fix --unsafe-fixes." in out
-    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], corpus
+    )
     assert "si-lint: fixed 5 finding(s) in 1 file(s)" in err
     assert (corpus / "scenarios/broken.yaml").read_text(encoding="utf-8") == FIXED
 
 
 def test_fixable_marker_and_show_fixes(corpus):
-    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--select", "SI117,SI113"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--ignore", "SI6", "--select", "SI117,SI113"], corpus
+    )
     lines = out.splitlines()
     si117 = lines.index(next(line for line in lines if " SI117 " in line))
     assert lines[si117 + 3].startswith("  help: [*] ")
     si113 = lines.index(next(line for line in lines if " SI113 " in line))
     assert lines[si113 + 3].startswith("  help: ") and "[*]" not in lines[si113 + 3]
     assert "[*] 1 fixable with --fix (1 more with --fix --unsafe-fixes)." in out
-    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--select", "SI117,SI113", "--unsafe-fixes"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--ignore", "SI6", "--select", "SI117,SI113", "--unsafe-fixes"],
+        corpus,
+    )
     assert out.count("  help: [*] ") == 2
     # --show-fixes lists what would be fixed, then what was fixed
-    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--select", "SI117,SI113", "--show-fixes"], corpus)
-    assert out.endswith("Would fix 1 finding(s):\n  scenarios/broken.yaml:15:45: SI117 "
-                        "identifier ` smtp_smarthost` has surrounding whitespace\n") or "Would fix 1 finding(s):" in out
-    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--select", "SI117,SI113", "--fix", "--show-fixes"], corpus)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--ignore", "SI6", "--select", "SI117,SI113", "--show-fixes"],
+        corpus,
+    )
+    assert (
+        out.endswith(
+            "Would fix 1 finding(s):\n  scenarios/broken.yaml:15:45: SI117 "
+            "identifier ` smtp_smarthost` has surrounding whitespace\n"
+        )
+        or "Would fix 1 finding(s):" in out
+    )
+    code, out, err = run_cli(
+        [
+            "check",
+            "--no-cache",
+            "--ignore",
+            "SI6",
+            "--select",
+            "SI117,SI113",
+            "--fix",
+            "--show-fixes",
+        ],
+        corpus,
+    )
     assert "Fixed 1 finding(s):\n  scenarios/broken.yaml:" in out
     assert " SI117 " in out.split("Fixed 1 finding(s):")[1]
 
@@ -249,30 +318,34 @@ def test_fixable_marker_and_show_fixes(corpus):
 
 def test_quoting_and_flow_style_survive():
     text = (
-        "a: \"keep double\"  # c1\n"
+        'a: "keep double"  # c1\n'
         "b: ' single '\n"
         "c: {x: 1, y: [p, q, r]}  # c2\n"
         "d:\n"
-        "  - \" item\"\n"
+        '  - " item"\n'
         "  - plain\n"
     )
-    fixes = [set_value(("b",), "single"), set_value(("c", "y"), ["p", "r"]), set_value(("d", 0), "item")]
+    fixes = [
+        set_value(("b",), "single"),
+        set_value(("c", "y"), ["p", "r"]),
+        set_value(("d", 0), "item"),
+    ]
     new, applied = fix_text(text, fixes)
     assert new == (
-        "a: \"keep double\"  # c1\n"
+        'a: "keep double"  # c1\n'
         "b: 'single'\n"
         "c: {x: 1, y: [p, r]}  # c2\n"
         "d:\n"
-        "  - \"item\"\n"
+        '  - "item"\n'
         "  - plain\n"
     )
     assert applied == fixes
 
 
 def test_nfc_and_strip_of_an_identifier():
-    text = "ids: [\"cafe\u0301 \", plain]\n"
+    text = 'ids: ["cafe\u0301 ", plain]\n'
     new, _ = fix_text(text, [set_value(("ids", 0), "caf\u00e9")])
-    assert new == "ids: [\"caf\u00e9\", plain]\n"
+    assert new == 'ids: ["caf\u00e9", plain]\n'
 
 
 def test_delete_takes_its_comment_and_keeps_the_next_keys_comment():
@@ -328,8 +401,13 @@ def test_aligned_values_keep_their_alignment():
         "  channels:          {type: channels, allowed: [agent_response, x]}   # never widened\n"
         "  exclude_tool_echo: {type: boolean, expected: false}\n"
     )
-    new, _ = fix_text(text, [set_value(("roles", "channels", "allowed"), ["agent_response"]),
-                             set_value(("roles", "exclude_tool_echo", "expected"), True)])
+    new, _ = fix_text(
+        text,
+        [
+            set_value(("roles", "channels", "allowed"), ["agent_response"]),
+            set_value(("roles", "exclude_tool_echo", "expected"), True),
+        ],
+    )
     assert new == (
         "roles:\n"
         "  factor:            {type: factor}\n"

@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 from conftest import REPO, run_cli, write_files
@@ -21,7 +20,10 @@ CONFIG = 'ignore = ["SI3", "SI4"]\n'
 def test_fix_writes_through_a_symlink_to_its_target(tmp_path):
     write_files(tmp_path, {"si-lint.toml": CONFIG, "real/s.yaml": BROKEN})
     os.symlink("real/s.yaml", tmp_path / "alias.yaml")
-    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes", "alias.yaml"], tmp_path)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes", "alias.yaml"],
+        tmp_path,
+    )
     assert (tmp_path / "alias.yaml").is_symlink()
     assert (tmp_path / "real/s.yaml").read_text() == FIXED
     assert code == 0, (out, err)
@@ -33,7 +35,9 @@ def test_fix_keeps_the_mode_and_hard_links(tmp_path):
     path = root / "s.yaml"
     os.chmod(path, 0o640)
     os.link(path, tmp_path / "other-name.yaml")  # a second name, outside the corpus
-    code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], root)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], root
+    )
     assert code == 0, (out, err)
     assert path.read_text() == FIXED == (tmp_path / "other-name.yaml").read_text()
     assert os.stat(path).st_nlink == 2
@@ -46,9 +50,13 @@ def test_fix_refuses_a_read_only_file(tmp_path):
     path = tmp_path / "s.yaml"
     os.chmod(path, 0o444)
     try:
-        code, out, err = run_cli(["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], tmp_path)
+        code, out, err = run_cli(
+            ["check", "--no-cache", "--ignore", "SI6", "--fix", "--unsafe-fixes"], tmp_path
+        )
         assert path.read_text() == BROKEN
-        assert "si-lint: s.yaml: not fixed: the file is read-only; its findings stay reported" in err
+        assert (
+            "si-lint: s.yaml: not fixed: the file is read-only; its findings stay reported" in err
+        )
         assert code == 1 and "s.yaml:" in out  # the findings stay reported
         assert sorted(p.name for p in tmp_path.iterdir()) == ["s.yaml", "si-lint.toml"]
     finally:
@@ -62,7 +70,7 @@ def _writer(tmp_path: Path) -> subprocess.Popen:
         signal.signal(signal.SIGINT, signal.default_int_handler)
         sys.path.insert(0, {str(REPO)!r})
         from si_lint.fsutil import atomic_writer
-        with atomic_writer({str(tmp_path / 'f.yaml')!r}) as fh:
+        with atomic_writer({str(tmp_path / "f.yaml")!r}) as fh:
             fh.write(b"new")
             print("writing", flush=True)
             time.sleep(30)

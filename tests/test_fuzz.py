@@ -13,10 +13,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import REPO
 
 from si_lint.engine import Options, run
 
@@ -24,29 +23,112 @@ EXAMPLES = int(os.environ.get("SI_LINT_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
 )
 
 KEYS = [
-    "id", "archetype", "scoring", "template", "bindings", "composite", "reason", "table", "when",
-    "score", "else", "not", "all", "any", "factor", "ref", "required_identifiers", "subsystem_set",
-    "channels", "step_budget", "exclude_tool_echo", "injection", "deviations", "deviation_type",
-    "target", "type", "rubric", "dimensions", "synonyms", "named_in_output", "factor_identified",
-    "within_step_budget", "identifier_set", "n", "events", "kind", "text", "response", "final",
-    "tool", "args", "expect", "row", "scenario", "metadata", "eio", "version", "imports", "module",
-    "concepts", "parent", "context_criteria", "controls", "requires_any", "evaluates", "profiles",
-    "scoring_criteria", "findings_only", "context_artifacts", "name", "assessor_ratings",
-    "primitives", "params", "roles", "implementation", "candidates", "ratified_budgets",
+    "id",
+    "archetype",
+    "scoring",
+    "template",
+    "bindings",
+    "composite",
+    "reason",
+    "table",
+    "when",
+    "score",
+    "else",
+    "not",
+    "all",
+    "any",
+    "factor",
+    "ref",
+    "required_identifiers",
+    "subsystem_set",
+    "channels",
+    "step_budget",
+    "exclude_tool_echo",
+    "injection",
+    "deviations",
+    "deviation_type",
+    "target",
+    "type",
+    "rubric",
+    "dimensions",
+    "synonyms",
+    "named_in_output",
+    "factor_identified",
+    "within_step_budget",
+    "identifier_set",
+    "n",
+    "events",
+    "kind",
+    "text",
+    "response",
+    "final",
+    "tool",
+    "args",
+    "expect",
+    "row",
+    "scenario",
+    "metadata",
+    "eio",
+    "version",
+    "imports",
+    "module",
+    "concepts",
+    "parent",
+    "context_criteria",
+    "controls",
+    "requires_any",
+    "evaluates",
+    "profiles",
+    "scoring_criteria",
+    "findings_only",
+    "context_artifacts",
+    "name",
+    "assessor_ratings",
+    "primitives",
+    "params",
+    "roles",
+    "implementation",
+    "candidates",
+    "ratified_budgets",
 ]
 VALUES = [
-    "C-DA-001", "agent_response", "reasoning_trace", "tool_call", "absent_key", "else", "$factor",
-    "$channels", "$nope", "SMTP_PORT", "", " x ", "e\u0301", "checklist", "assessor", "non_scoring",
-    "eio.artifact.context", "eio.artifact.system-prompt", "0.2.2", "infra.capability.da.single-signal-diagnosis-001",
+    "C-DA-001",
+    "agent_response",
+    "reasoning_trace",
+    "tool_call",
+    "absent_key",
+    "else",
+    "$factor",
+    "$channels",
+    "$nope",
+    "SMTP_PORT",
+    "",
+    " x ",
+    "e\u0301",
+    "checklist",
+    "assessor",
+    "non_scoring",
+    "eio.artifact.context",
+    "eio.artifact.system-prompt",
+    "0.2.2",
+    "infra.capability.da.single-signal-diagnosis-001",
 ]
 
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 20), st.floats(allow_nan=True, allow_infinity=True),
-    st.sampled_from(VALUES), st.text(max_size=12),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 20),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(VALUES),
+    st.text(max_size=12),
 )
 values = st.recursive(
     scalars,
@@ -89,7 +171,9 @@ CORPUS_FILES = sorted(p.relative_to(CORPUS).as_posix() for p in CORPUS.rglob("*.
 
 def _mutate(text: str, data) -> str:
     lines = text.split("\n")
-    op = data.draw(st.sampled_from(["delete", "duplicate", "replace", "indent", "truncate", "swap"]))
+    op = data.draw(
+        st.sampled_from(["delete", "duplicate", "replace", "indent", "truncate", "swap"])
+    )
     i = data.draw(st.integers(0, max(len(lines) - 1, 0)))
     if op == "delete" and lines:
         del lines[i]
@@ -97,7 +181,28 @@ def _mutate(text: str, data) -> str:
         lines.insert(i, lines[i])
     elif op == "replace" and lines and ":" in lines[i]:
         head = lines[i].split(":", 1)[0]
-        lines[i] = head + ": " + data.draw(st.sampled_from(["", "[]", "{}", "1", "-1", "true", "x", "[x, 1]", "{a: b}", "'  '", "!!str 1", "*nope"]))
+        lines[i] = (
+            head
+            + ": "
+            + data.draw(
+                st.sampled_from(
+                    [
+                        "",
+                        "[]",
+                        "{}",
+                        "1",
+                        "-1",
+                        "true",
+                        "x",
+                        "[x, 1]",
+                        "{a: b}",
+                        "'  '",
+                        "!!str 1",
+                        "*nope",
+                    ]
+                )
+            )
+        )
     elif op == "indent" and lines:
         lines[i] = "  " + lines[i]
     elif op == "truncate":
@@ -123,7 +228,7 @@ def test_mutated_example_corpus(tmp_path_factory, data):
 
 # ---- eval and eio on generated inputs: exit 0, 1 or 2, never a traceback ----------------
 
-from conftest import run_cli  # noqa: E402
+from conftest import run_cli
 
 SCENARIO = CORPUS / "scenarios" / "mail-relay-smtp-port.yaml"
 EIO_MODULE = CORPUS / "eio" / "eio.context.criteria.yaml"
@@ -131,8 +236,14 @@ EIO_MODULE = CORPUS / "eio" / "eio.context.criteria.yaml"
 events = st.lists(
     st.dictionaries(
         st.sampled_from(["kind", "text", "response", "final", "tool", "args"]),
-        st.one_of(st.sampled_from(["tool_call", "agent_response", "reasoning", "other"]),
-                  st.text(max_size=40), st.booleans(), st.none(), st.integers(), values),
+        st.one_of(
+            st.sampled_from(["tool_call", "agent_response", "reasoning", "other"]),
+            st.text(max_size=40),
+            st.booleans(),
+            st.none(),
+            st.integers(),
+            values,
+        ),
         max_size=5,
     ),
     max_size=6,
@@ -148,7 +259,11 @@ def test_eval_on_generated_evidence(tmp_path_factory, evs, extra):
     (root / "e.jsonl").write_text(json.dumps(artifact, allow_nan=True) + "\n\n{not json\n")
     code, out, err = run_cli(["eval", str(SCENARIO), "e.json", "e.jsonl", "--format", "json"], root)
     assert code in (0, 1), (code, out, err)
-    assert [r["evidence"] for r in json.loads(out)] == ["e.json", "e.jsonl:1", "e.jsonl:3"]  # N is the line number
+    assert [r["evidence"] for r in json.loads(out)] == [
+        "e.json",
+        "e.jsonl:1",
+        "e.jsonl:3",
+    ]  # N is the line number
 
 
 @FUZZ
@@ -156,15 +271,29 @@ def test_eval_on_generated_evidence(tmp_path_factory, evs, extra):
 def test_eval_with_a_generated_scenario(tmp_path_factory, doc):
     root = _fresh(tmp_path_factory)
     (root / "s.json").write_text(json.dumps(doc, allow_nan=True))
-    code, out, err = run_cli(["eval", "s.json", str(CORPUS / "runs" / "mail-relay-agent-a.yaml")], root)
+    code, out, err = run_cli(
+        ["eval", "s.json", str(CORPUS / "runs" / "mail-relay-agent-a.yaml")], root
+    )
     assert code in (0, 1, 2), (code, out, err)
 
 
 artifacts = st.lists(
     st.dictionaries(
         st.sampled_from(["name", "kind", "text"]),
-        st.one_of(st.sampled_from(["eio.artifact.system-prompt", "eio.artifact.policy", "eio.artifact.tool-schema",
-                                   "eio.artifact.context", "p.md"]), st.text(max_size=60), st.none(), st.integers()),
+        st.one_of(
+            st.sampled_from(
+                [
+                    "eio.artifact.system-prompt",
+                    "eio.artifact.policy",
+                    "eio.artifact.tool-schema",
+                    "eio.artifact.context",
+                    "p.md",
+                ]
+            ),
+            st.text(max_size=60),
+            st.none(),
+            st.integers(),
+        ),
         max_size=3,
     ),
     max_size=4,
@@ -172,7 +301,12 @@ artifacts = st.lists(
 
 
 @FUZZ
-@given(arts=artifacts, extra=st.dictionaries(st.sampled_from(["module", "profile", "assessor_ratings", "expect"]), values, max_size=3))
+@given(
+    arts=artifacts,
+    extra=st.dictionaries(
+        st.sampled_from(["module", "profile", "assessor_ratings", "expect"]), values, max_size=3
+    ),
+)
 def test_eio_on_generated_inputs(tmp_path_factory, arts, extra):
     root = _fresh(tmp_path_factory)
     (root / "in.json").write_text(json.dumps({**extra, "context_artifacts": arts}, allow_nan=True))

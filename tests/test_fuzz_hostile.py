@@ -12,28 +12,76 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from conftest import REPO, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO, run_cli
-
 EXAMPLES = int(os.environ.get("SI_LINT_FUZZ_EXAMPLES", "25"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 FORMATS = ("text", "json", "sarif", "junit", "github")
 
-KEYS = ["id", "classification", "scoring", "template", "bindings", "table", "when", "score",
-        "events", "kind", "text", "expect", "scenario", "final_answer", "actions", "eio",
-        "context_artifacts", "primitives", "params", "n", "row", "channels", "name", "\u202e", "a\x1bb"]
+KEYS = [
+    "id",
+    "classification",
+    "scoring",
+    "template",
+    "bindings",
+    "table",
+    "when",
+    "score",
+    "events",
+    "kind",
+    "text",
+    "expect",
+    "scenario",
+    "final_answer",
+    "actions",
+    "eio",
+    "context_artifacts",
+    "primitives",
+    "params",
+    "n",
+    "row",
+    "channels",
+    "name",
+    "\u202e",
+    "a\x1bb",
+]
 
 # hostile scalars, written as YAML text (double-quoted escapes reach the loader as code points)
-huge = st.integers(min_value=4000, max_value=4600).map(lambda n: "9" * n) | \
-    st.integers(min_value=3000, max_value=4000).map(lambda n: "0x" + "f" * n) | \
-    st.sampled_from(["1e309", "-1e309", ".nan", ".inf", "0x" + "f" * 300, str(2 ** 1100), "-0"])
-escapes = st.lists(st.sampled_from(["\\ud800", "\\udfff", "\\udc80", "\\ud83d\\ude00", "\\e", "\\0",
-                                    "\\a", "\\u202e", "\\x9b", "\\x1b]0;t\\x07", "é", "x"]),
-                   min_size=1, max_size=6).map(lambda parts: '"' + "".join(parts) + '"')
+huge = (
+    st.integers(min_value=4000, max_value=4600).map(lambda n: "9" * n)
+    | st.integers(min_value=3000, max_value=4000).map(lambda n: "0x" + "f" * n)
+    | st.sampled_from(["1e309", "-1e309", ".nan", ".inf", "0x" + "f" * 300, str(2**1100), "-0"])
+)
+escapes = st.lists(
+    st.sampled_from(
+        [
+            "\\ud800",
+            "\\udfff",
+            "\\udc80",
+            "\\ud83d\\ude00",
+            "\\e",
+            "\\0",
+            "\\a",
+            "\\u202e",
+            "\\x9b",
+            "\\x1b]0;t\\x07",
+            "é",
+            "x",
+        ]
+    ),
+    min_size=1,
+    max_size=6,
+).map(lambda parts: '"' + "".join(parts) + '"')
 plain = st.sampled_from(["x", "C-DA-001", "agent_response", "else", "true", "~", "-", "''"])
 scalar = huge | escapes | plain | st.integers(-5, 30).map(str)
 
@@ -46,12 +94,14 @@ def _node(depth: int):
         scalar,
         st.lists(inner, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]"),
         st.dictionaries(st.sampled_from(KEYS), inner, max_size=4).map(
-            lambda d: "{" + ", ".join(f'"{k}": {v}' for k, v in d.items()) + "}"),
+            lambda d: "{" + ", ".join(f'"{k}": {v}' for k, v in d.items()) + "}"
+        ),
     )
 
 
 documents = st.dictionaries(st.sampled_from(KEYS), _node(3), min_size=1, max_size=6).map(
-    lambda d: "".join(f'"{k}": {v}\n' for k, v in d.items()))
+    lambda d: "".join(f'"{k}": {v}\n' for k, v in d.items())
+)
 deep = st.integers(min_value=50, max_value=200).map(lambda n: "[" * n + "]" * n)
 texts = documents | deep
 

@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 from conftest import REPO, write_files
+
 from si_lint.engine import Options, run
 from si_lint.graph import resolve_positions
 
@@ -99,8 +100,11 @@ def graph_of(tmp_path: Path, files: dict):
 
 
 def corpus_edges(graph) -> list[tuple]:
-    return sorted((u, v, d["rel"], d["file"], d["line"], d["col"])
-                  for u, v, d in graph.edges(data=True) if d["file"] is not None)
+    return sorted(
+        (u, v, d["rel"], d["file"], d["line"], d["col"])
+        for u, v, d in graph.edges(data=True)
+        if d["file"] is not None
+    )
 
 
 ARTIFACT_FIXTURE = """\
@@ -131,7 +135,14 @@ def test_edges_remember_where_each_reference_is_made(tmp_path):
         ("deviation:tls-001/tls-key-dropped", "synonyms:absent_key", "characterised-by", T, 6, 23),
         ("scenario:tls-001", "primitive:within_step_budget", "calls", T, 11, 22),
         ("scenario:tls-001", "primitive:factor_identified", "calls", T, 15, 15),
-        ("scenario:tls-001", "deviation:tls-001/tls-key-dropped", "references-deviation", T, 16, 31),
+        (
+            "scenario:tls-001",
+            "deviation:tls-001/tls-key-dropped",
+            "references-deviation",
+            T,
+            16,
+            31,
+        ),
         ("scenario:tls-001", "primitive:named_in_output", "calls", T, 18, 15),
         # references to nothing
         ("scenario:bad-001", "deviation:bad-001/d1", "declares", B, 4, 7),
@@ -151,58 +162,105 @@ def test_edges_remember_where_each_reference_is_made(tmp_path):
 def test_edges_carry_the_document_path(tmp_path):
     g = graph_of(tmp_path, FILES)
     paths = sorted(d["path"] for u, v, d in g.edges(data=True) if d["file"] == T)
-    assert paths == sorted([
-        ("injection", "deviations", 0),
-        ("injection", "deviations", 0, "deviation_type"),
-        ("scoring", "composite", "table", 0, "when", "not", "within_step_budget"),
-        ("scoring", "composite", "table", 1, "when", "all", 0, "factor_identified"),
-        ("scoring", "composite", "table", 1, "when", "all", 0, "factor_identified", "factor",
-         "ref"),
-        ("scoring", "composite", "table", 1, "when", "all", 1, "named_in_output"),
-    ])
+    assert paths == sorted(
+        [
+            ("injection", "deviations", 0),
+            ("injection", "deviations", 0, "deviation_type"),
+            ("scoring", "composite", "table", 0, "when", "not", "within_step_budget"),
+            ("scoring", "composite", "table", 1, "when", "all", 0, "factor_identified"),
+            (
+                "scoring",
+                "composite",
+                "table",
+                1,
+                "when",
+                "all",
+                0,
+                "factor_identified",
+                "factor",
+                "ref",
+            ),
+            ("scoring", "composite", "table", 1, "when", "all", 1, "named_in_output"),
+        ]
+    )
 
 
 def test_unresolved_references_point_at_missing_nodes(tmp_path):
     g = graph_of(tmp_path, FILES)
     missing = sorted(n for n, d in g.nodes(data=True) if d["missing"])
-    assert missing == ["deviation:bad-001/ghost", "role:C-NOPE/factor", "scenario:nope-001",
-                       "synonyms:odd_type", "template:C-NOPE"]
+    assert missing == [
+        "deviation:bad-001/ghost",
+        "role:C-NOPE/factor",
+        "scenario:nope-001",
+        "synonyms:odd_type",
+        "template:C-NOPE",
+    ]
 
 
 def test_node_attributes(tmp_path):
     g = graph_of(tmp_path, FILES)
     assert g.nodes[f"scenario:{SID}"] == {
-        "kind": "scenario", "name": SID, "file": M, "line": 1, "col": 5, "missing": False,
-        "defined_in": [M], "path": ("id",), "on": "value"}
+        "kind": "scenario",
+        "name": SID,
+        "file": M,
+        "line": 1,
+        "col": 5,
+        "missing": False,
+        "defined_in": [M],
+        "path": ("id",),
+        "on": "value",
+    }
     assert g.nodes[f"deviation:{SID}/smtp-port-removed"] == {
-        "kind": "deviation", "name": f"{SID}/smtp-port-removed", "file": M, "line": 7,
-        "col": 11, "missing": False, "path": ("injection", "deviations", 0, "id"), "on": "value"}
+        "kind": "deviation",
+        "name": f"{SID}/smtp-port-removed",
+        "file": M,
+        "line": 7,
+        "col": 11,
+        "missing": False,
+        "path": ("injection", "deviations", 0, "id"),
+        "on": "value",
+    }
     assert g.nodes["fixture:fixtures/mail/correct.yaml"] == {
-        "kind": "fixture", "name": "fixtures/mail/correct.yaml",
-        "file": "fixtures/mail/correct.yaml", "line": 1, "col": 1, "missing": False,
-        "path": (), "on": "key"}
+        "kind": "fixture",
+        "name": "fixtures/mail/correct.yaml",
+        "file": "fixtures/mail/correct.yaml",
+        "line": 1,
+        "col": 1,
+        "missing": False,
+        "path": (),
+        "on": "key",
+    }
     # the shipped profile is not in the corpus: no file, marked builtin
     assert g.nodes["template:C-DA-001"] == {
-        "kind": "template", "name": "C-DA-001", "file": None, "line": None, "col": None,
-        "missing": False, "builtin": True}
+        "kind": "template",
+        "name": "C-DA-001",
+        "file": None,
+        "line": None,
+        "col": None,
+        "missing": False,
+        "builtin": True,
+    }
     assert g.nodes["synonyms:absent_key"]["builtin"] is True
 
 
 def test_builtin_template_edges(tmp_path):
     g = graph_of(tmp_path, {"scenarios/mail.yaml": MAIL})
-    edges = Counter((u, v, d["rel"]) for u, v, d in g.edges(data=True)
-                    if u == "template:C-DA-001")
+    edges = Counter((u, v, d["rel"]) for u, v, d in g.edges(data=True) if u == "template:C-DA-001")
     t = "template:C-DA-001"
     roles = ["factor", "subsystem_set", "channels", "step_budget", "exclude_tool_echo"]
     expected = Counter({(t, f"role:C-DA-001/{r}", "declares-role"): 1 for r in roles})
-    expected.update({(t, "role:C-DA-001/step_budget", "uses-role"): 1,
-                     (t, "role:C-DA-001/factor", "uses-role"): 1,
-                     (t, "role:C-DA-001/subsystem_set", "uses-role"): 1,
-                     (t, "role:C-DA-001/channels", "uses-role"): 2,
-                     (t, "role:C-DA-001/exclude_tool_echo", "uses-role"): 2,
-                     (t, "primitive:within_step_budget", "calls"): 1,
-                     (t, "primitive:factor_identified", "calls"): 1,
-                     (t, "primitive:named_in_output", "calls"): 1})
+    expected.update(
+        {
+            (t, "role:C-DA-001/step_budget", "uses-role"): 1,
+            (t, "role:C-DA-001/factor", "uses-role"): 1,
+            (t, "role:C-DA-001/subsystem_set", "uses-role"): 1,
+            (t, "role:C-DA-001/channels", "uses-role"): 2,
+            (t, "role:C-DA-001/exclude_tool_echo", "uses-role"): 2,
+            (t, "primitive:within_step_budget", "calls"): 1,
+            (t, "primitive:factor_identified", "calls"): 1,
+            (t, "primitive:named_in_output", "calls"): 1,
+        }
+    )
     assert edges == expected
 
 
@@ -212,33 +270,56 @@ def test_profile_in_the_corpus_gives_positions(tmp_path):
     files = {
         "si-lint.toml": 'profile = "profile"\n',
         "profile/registry.yaml": (BUILTIN_DIR / "registry.yaml").read_text(),
-        "profile/templates/C-DA-001.yaml": (BUILTIN_DIR / "templates" / "C-DA-001.yaml").read_text(),
+        "profile/templates/C-DA-001.yaml": (
+            BUILTIN_DIR / "templates" / "C-DA-001.yaml"
+        ).read_text(),
         "scenarios/mail.yaml": MAIL,
     }
     g = graph_of(tmp_path, files)
     reg, tpl = "profile/registry.yaml", "profile/templates/C-DA-001.yaml"
     # registry.yaml: `  - name: named_in_output` is line 4; synonyms: `  absent_key:` line 25
     assert g.nodes["primitive:named_in_output"] == {
-        "kind": "primitive", "name": "named_in_output", "file": reg, "line": 4, "col": 11,
-        "missing": False, "builtin": False, "path": ("primitives", 0, "name"), "on": "value"}
-    assert (g.nodes["synonyms:absent_key"]["file"], g.nodes["synonyms:absent_key"]["line"],
-            g.nodes["synonyms:absent_key"]["col"]) == (reg, 25, 3)
-    assert (g.nodes["template:C-DA-001"]["file"], g.nodes["template:C-DA-001"]["line"],
-            g.nodes["template:C-DA-001"]["col"]) == (tpl, 2, 7)
-    calls = sorted((v, d["line"], d["col"]) for u, v, d in g.edges(data=True)
-                   if u == "template:C-DA-001" and d["rel"] == "calls")
+        "kind": "primitive",
+        "name": "named_in_output",
+        "file": reg,
+        "line": 4,
+        "col": 11,
+        "missing": False,
+        "builtin": False,
+        "path": ("primitives", 0, "name"),
+        "on": "value",
+    }
+    assert (
+        g.nodes["synonyms:absent_key"]["file"],
+        g.nodes["synonyms:absent_key"]["line"],
+        g.nodes["synonyms:absent_key"]["col"],
+    ) == (reg, 25, 3)
+    assert (
+        g.nodes["template:C-DA-001"]["file"],
+        g.nodes["template:C-DA-001"]["line"],
+        g.nodes["template:C-DA-001"]["col"],
+    ) == (tpl, 2, 7)
+    calls = sorted(
+        (v, d["line"], d["col"])
+        for u, v, d in g.edges(data=True)
+        if u == "template:C-DA-001" and d["rel"] == "calls"
+    )
     # table rows are on lines 12, 14, 16: `  - when: {factor_identified: ...` (key at col 12),
     # `  - when: {not: {within_step_budget: ...` (key at col 18)
-    assert calls == [("primitive:factor_identified", 14, 12),
-                     ("primitive:named_in_output", 16, 12),
-                     ("primitive:within_step_budget", 12, 18)]
+    assert calls == [
+        ("primitive:factor_identified", 14, 12),
+        ("primitive:named_in_output", 16, 12),
+        ("primitive:within_step_budget", 12, 18),
+    ]
 
 
 def test_duplicate_definitions_keep_the_first_location(tmp_path):
     g = graph_of(tmp_path, {"scenarios/a.yaml": MAIL, "scenarios/b.yaml": MAIL})
     node = g.nodes[f"scenario:{SID}"]
-    assert (node["file"], node["defined_in"]) == ("scenarios/a.yaml",
-                                                   ["scenarios/a.yaml", "scenarios/b.yaml"])
+    assert (node["file"], node["defined_in"]) == (
+        "scenarios/a.yaml",
+        ["scenarios/a.yaml", "scenarios/b.yaml"],
+    )
     declares = [(d["file"], d["line"]) for u, v, d in g.edges(data=True) if d["rel"] == "declares"]
     assert declares == [("scenarios/a.yaml", 7), ("scenarios/b.yaml", 7)]
 
@@ -247,9 +328,9 @@ def test_any_shape_builds(tmp_path):
     files = {
         "s1.yaml": "id: [not, a, string]\nscoring: 3\n",
         "s2.yaml": "id: s2\nscoring: {template: 5, bindings: [1], composite: {table: 7}}\n"
-                   "injection: {deviations: [1, {id: 2}, {id: x, deviation_type: [y]}]}\n",
+        "injection: {deviations: [1, {id: 2}, {id: x, deviation_type: [y]}]}\n",
         "s3.yaml": "id: s3\nscoring:\n  composite:\n    table:\n      - 1\n      - when: {all: 5}\n"
-                   "      - when: {not: {any: [{x: 1}, 2]}}\n        score: 1\n",
+        "      - when: {not: {any: [{x: 1}, 2]}}\n        score: 1\n",
         "f.yaml": "scenario: [x]\nexpect: 1\nevents: 5\n",
         "e.yaml": "events: {}\n",
     }
@@ -264,7 +345,8 @@ def test_any_shape_builds(tmp_path):
 def test_eio_modules_join_the_graph():
     corpus_dir = REPO / "fixtures" / "corpus"
     g = run([], Options(use_cache=False), cwd=corpus_dir).corpus.graph
-    modules = sorted(n for n, d in g.nodes(data=True)
-                     if d["kind"] == "eio-module" and not d["missing"])
+    modules = sorted(
+        n for n, d in g.nodes(data=True) if d["kind"] == "eio-module" and not d["missing"]
+    )
     assert modules and all(g.nodes[m]["file"].startswith("eio/") for m in modules)
     assert any(d["rel"] == "defines" for _, _, d in g.edges(data=True))

@@ -10,7 +10,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, run_cli, write_files
 
 FORMATS = ("text", "json", "sarif", "junit", "github")
@@ -28,18 +27,25 @@ def _all_formats(cwd: Path, *args: str) -> dict[str, str]:
 
 
 def _diags(out: str) -> list[tuple]:
-    return [(d["code"], d["path"], d["line"], d["column"], d["message"]) for d in json.loads(out)["diagnostics"]]
+    return [
+        (d["code"], d["path"], d["line"], d["column"], d["message"])
+        for d in json.loads(out)["diagnostics"]
+    ]
 
 
 def test_lone_surrogate_escapes_are_findings_and_reports_stay_utf8(tmp_path):
     write_files(tmp_path, {"a.yaml": 'title: "\\ud800"\n"\\udc80k": 1\npair: "\\ud83d\\ude00"\n'})
     outs = _all_formats(tmp_path)
-    msg = ("string holds a lone surrogate (an escape such as `\\ud800`), which is not a character "
-           "and cannot be written as UTF-8; read as U+FFFD")
+    msg = (
+        "string holds a lone surrogate (an escape such as `\\ud800`), which is not a character "
+        "and cannot be written as UTF-8; read as U+FFFD"
+    )
     assert _diags(outs["json"]) == [("SI006", "a.yaml", 1, 8, msg), ("SI006", "a.yaml", 2, 1, msg)]
     from si_lint.loader import load_bytes
 
-    data = load_bytes(b'title: "\\ud800"\n"\\udc80k": 1\npair: "\\ud83d\\ude00"\n').documents[0].data
+    data = (
+        load_bytes(b'title: "\\ud800"\n"\\udc80k": 1\npair: "\\ud83d\\ude00"\n').documents[0].data
+    )
     assert data == {"title": "\ufffd", "\ufffdk": 1, "pair": "\U0001f600"}
 
 
@@ -49,16 +55,25 @@ def test_undecodable_file_name_is_a_finding(tmp_path):
         fh.write(b"a: 1\na: 2\n")
     outs = _all_formats(tmp_path)
     assert _diags(outs["json"]) == [
-        ("SI001", "bad\\xff.yaml", 1, 1, "cannot be read: its name is not UTF-8; not read")]
+        ("SI001", "bad\\xff.yaml", 1, 1, "cannot be read: its name is not UTF-8; not read")
+    ]
 
 
-@pytest.mark.parametrize("literal, digits", [("9" * 5000, 5000), ("0x" + "f" * 4000, 4002), ("-" + "1" * 4400, 4401)])
+@pytest.mark.parametrize(
+    "literal, digits", [("9" * 5000, 5000), ("0x" + "f" * 4000, 4002), ("-" + "1" * 4400, 4401)]
+)
 def test_integers_over_the_digit_limit_are_kept_as_text(tmp_path, literal, digits):
     write_files(tmp_path, {"a.yaml": f"n: {literal}\n"})
     outs = _all_formats(tmp_path)
-    assert _diags(outs["json"]) == [(
-        "SI005", "a.yaml", 1, 4,
-        f"integer literal of {digits:,} characters is over the 4,300-digit safety limit; read as a string")]
+    assert _diags(outs["json"]) == [
+        (
+            "SI005",
+            "a.yaml",
+            1,
+            4,
+            f"integer literal of {digits:,} characters is over the 4,300-digit safety limit; read as a string",
+        )
+    ]
 
 
 def _copy_corpus(tmp_path: Path) -> Path:
@@ -67,7 +82,9 @@ def _copy_corpus(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("value", ["1" + "0" * 4000, "-" + "9" * 4200, "0x" + "f" * 3000, "1e309", "-1e309", ".nan"])
+@pytest.mark.parametrize(
+    "value", ["1" + "0" * 4000, "-" + "9" * 4200, "0x" + "f" * 3000, "1e309", "-1e309", ".nan"]
+)
 def test_huge_numbers_everywhere_in_the_corpus_are_values(tmp_path, value):
     """Every number of the example corpus replaced by a huge one: findings, no SI000."""
     import re
@@ -79,8 +96,10 @@ def test_huge_numbers_everywhere_in_the_corpus_are_values(tmp_path, value):
     code, out, err = run_cli(["check", "--no-cache", "--format", "json"], root)
     assert code == 1 and "internal error" not in err
     assert [d for d in json.loads(out)["diagnostics"] if d["code"] == "SI000"] == []
-    for args in (["eval", "scenarios/mail-relay-smtp-port.yaml", "runs/"],
-                 ["eio", "eio/eio.context.criteria.yaml", "eio/inputs/"]):
+    for args in (
+        ["eval", "scenarios/mail-relay-smtp-port.yaml", "runs/"],
+        ["eio", "eio/eio.context.criteria.yaml", "eio/inputs/"],
+    ):
         code, out, err = run_cli(args + ["--format", "json"], root)
         assert code in (0, 1, 2) and "internal error" not in out + err, (args, out, err)
 
@@ -104,7 +123,11 @@ def test_registry_params_of_the_wrong_shape_is_si003_not_si000(tmp_path):
     reg.write_text(text.replace("    params:\n", "    params: 1.5\n    old_params:\n", 1))
     # every check sees the part of the registry that has the right shape: no crash
     code, out, err = run_cli(["check", "--no-cache", "--format", "json"], root)
-    got = [(d["code"], d["path"], d["line"]) for d in json.loads(out)["diagnostics"] if d["code"] in ("SI000", "SI003")]
+    got = [
+        (d["code"], d["path"], d["line"])
+        for d in json.loads(out)["diagnostics"]
+        if d["code"] in ("SI000", "SI003")
+    ]
     assert got == [("SI003", "prof/registry.yaml", 7), ("SI003", "prof/registry.yaml", 8)]
 
 
@@ -121,9 +144,13 @@ def test_control_characters_of_a_source_line_are_escaped_in_text(tmp_path):
 
 def test_output_to_a_missing_directory_is_a_usage_error(tmp_path):
     write_files(tmp_path, {"a.yaml": "a: 1\n"})
-    code, out, err = run_cli(["check", "--no-cache", "-o", str(tmp_path / "missing" / "x.json")], tmp_path)
+    code, out, err = run_cli(
+        ["check", "--no-cache", "-o", str(tmp_path / "missing" / "x.json")], tmp_path
+    )
     assert code == 2 and "internal error" not in err
-    assert f"si-lint: cannot write {tmp_path / 'missing' / 'x.json'}: No such file or directory" in err
+    assert (
+        f"si-lint: cannot write {tmp_path / 'missing' / 'x.json'}: No such file or directory" in err
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml"]
 
 

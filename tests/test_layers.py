@@ -16,17 +16,42 @@ KNOWN_CYCLES = {frozenset({"si_lint.review.diff", "si_lint.review.implementation
 #: (importer prefix, imported prefixes it must never reach): lower layers never import upper
 #: ones. From the bottom: findings, loader, registry, corpus, graph, evaluator, eio →
 #: checks → pipeline → report, commands, server → cli
-UPPER = ("si_lint.pipeline", "si_lint.engine", "si_lint.checks", "si_lint.commands",
-         "si_lint.report", "si_lint.server", "si_lint.cli")
+UPPER = (
+    "si_lint.pipeline",
+    "si_lint.engine",
+    "si_lint.checks",
+    "si_lint.commands",
+    "si_lint.report",
+    "si_lint.server",
+    "si_lint.cli",
+)
 RULES = [
-    (low, UPPER) for low in ("si_lint.findings", "si_lint.loader", "si_lint.registry",
-                             "si_lint.corpus", "si_lint.graph", "si_lint.evaluator",
-                             "si_lint.eio")
+    (low, UPPER)
+    for low in (
+        "si_lint.findings",
+        "si_lint.loader",
+        "si_lint.registry",
+        "si_lint.corpus",
+        "si_lint.graph",
+        "si_lint.evaluator",
+        "si_lint.eio",
+    )
 ] + [
-    ("si_lint.checks", ("si_lint.pipeline", "si_lint.engine", "si_lint.commands",
-                        "si_lint.report", "si_lint.server", "si_lint.cli")),
-    ("si_lint.pipeline", ("si_lint.commands", "si_lint.report", "si_lint.server",
-                          "si_lint.cli", "si_lint.engine")),
+    (
+        "si_lint.checks",
+        (
+            "si_lint.pipeline",
+            "si_lint.engine",
+            "si_lint.commands",
+            "si_lint.report",
+            "si_lint.server",
+            "si_lint.cli",
+        ),
+    ),
+    (
+        "si_lint.pipeline",
+        ("si_lint.commands", "si_lint.report", "si_lint.server", "si_lint.cli", "si_lint.engine"),
+    ),
 ]
 
 
@@ -77,13 +102,20 @@ def test_no_import_cycles():
 
 def test_imports_point_down():
     g = import_graph()
-    bad = sorted((u, v) for u, v in g.edges for low, uppers in RULES
-                 if _under(u, low) and any(_under(v, up) for up in uppers))
+    bad = sorted(
+        (u, v)
+        for u, v in g.edges
+        for low, uppers in RULES
+        if _under(u, low) and any(_under(v, up) for up in uppers)
+    )
     assert bad == []
 
 
 def test_the_checks_and_the_pipeline_meet_in_the_registry():
     g = import_graph()
     assert not any(_under(v, "si_lint.pipeline") for v in g.successors("si_lint.checks.base"))
-    assert not any(_under(v, "si_lint.checks") for v in nx.descendants(g, "si_lint.registry")
-                   if v != "si_lint.checks")
+    assert not any(
+        _under(v, "si_lint.checks")
+        for v in nx.descendants(g, "si_lint.registry")
+        if v != "si_lint.checks"
+    )

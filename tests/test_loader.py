@@ -5,17 +5,18 @@ from __future__ import annotations
 import math
 import resource
 import time
-from pathlib import Path
 
 import pytest
+from conftest import SHARED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SHARED
 from si_lint.loader import MAX_BYTES, load_bytes, load_text
 
 SUITE = SHARED / "data" / "yaml-test-suite"
-CASES = sorted(p.name for p in SUITE.iterdir() if (p / "in.yaml").is_file()) if SUITE.is_dir() else []
+CASES = (
+    sorted(p.name for p in SUITE.iterdir() if (p / "in.yaml").is_file()) if SUITE.is_dir() else []
+)
 
 
 def codes(loaded):
@@ -54,19 +55,26 @@ def test_duplicate_keys_block_and_flow():
 
 
 def test_tags_outside_core_schema():
-    loaded = load_text("a: !!python/object:os.system x\nb: !custom 1\nc: !!str 1\nd: !!binary aGk=\n")
+    loaded = load_text(
+        "a: !!python/object:os.system x\nb: !custom 1\nc: !!str 1\nd: !!binary aGk=\n"
+    )
     assert codes(loaded) == [("SI007", 1, 4), ("SI007", 2, 4), ("SI007", 4, 4)]
     assert loaded.data["c"] == "1"
 
 
 def test_a_stream_is_its_documents_with_positions_inside_the_file():
-    text = ("# header: no document\n\n---\na: 1\n---\n# only a comment\n---\n"
-            "b: 2\nb: 3\nc: [1]\n---\nd: ~\n")
+    text = (
+        "# header: no document\n\n---\na: 1\n---\n# only a comment\n---\n"
+        "b: 2\nb: 3\nc: [1]\n---\nd: ~\n"
+    )
     loaded = load_text(text)
     # the comment-only prefix is no document; the comment-only 2nd one is skipped but
     # counted; an explicit null is a document
     assert [(d.index, d.data) for d in loaded.documents] == [
-        (0, {"a": 1}), (2, {"b": 2, "c": [1]}), (3, {"d": None})]
+        (0, {"a": 1}),
+        (2, {"b": 2, "c": [1]}),
+        (3, {"d": None}),
+    ]
     assert loaded.documents[1].pos.key(("b",)) == (8, 1)
     assert loaded.documents[1].pos.value(("c", 0)) == (10, 5)
     assert [(d.code, d.line, d.col, d.document) for d in loaded.findings] == [("SI002", 9, 1, 2)]
@@ -176,18 +184,35 @@ def test_yaml_test_suite_never_crashes_catches_invalid_and_reads_valid():
 
 
 def test_comments_glued_to_a_node_and_directives_after_a_document_are_si001():
-    for text, line, col in (('key: "value"# c\n', 1, 13), ("[ a, b, c, ]#c\n", 1, 13),
-                            ("[ a, b,#c\n]\n", 1, 8), ("block: ># c\n  x\n", 1, 9),
-                            ("---\na: 1\n%YAML 1.2\n---\nb\n", 3, 1)):
+    for text, line, col in (
+        ('key: "value"# c\n', 1, 13),
+        ("[ a, b, c, ]#c\n", 1, 13),
+        ("[ a, b,#c\n]\n", 1, 8),
+        ("block: ># c\n  x\n", 1, 9),
+        ("---\na: 1\n%YAML 1.2\n---\nb\n", 3, 1),
+    ):
         loaded = load_bytes(text.encode())
         assert [(d.code, d.line, d.col) for d in loaded.findings] == [("SI001", line, col)], text
-    for ok in ('key: "value" # c\n', "[a, b] # c\n", "a: b#c\n", "---\na: 1\n...\n%YAML 1.2\n---\nb\n",
-               "x: |\n  #not a comment\n", "[a, b,\n# c\n]\n"):
+    for ok in (
+        'key: "value" # c\n',
+        "[a, b] # c\n",
+        "a: b#c\n",
+        "---\na: 1\n...\n%YAML 1.2\n---\nb\n",
+        "x: |\n  #not a comment\n",
+        "[a, b,\n# c\n]\n",
+    ):
         assert not [d for d in load_bytes(ok.encode()).findings if d.code == "SI001"], ok
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ab:-[]{},&*!?|>'\"#% \n\t\r0.1~@`\\") + ["\x00", "é", "\ufeff"]), max_size=200))
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            list("ab:-[]{},&*!?|>'\"#% \n\t\r0.1~@`\\") + ["\x00", "é", "\ufeff"]
+        ),
+        max_size=200,
+    )
+)
 def test_fuzz_never_raises(text):
     loaded = load_bytes(text.encode("utf-8"))
     for d in loaded.findings:

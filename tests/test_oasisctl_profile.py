@@ -68,13 +68,17 @@ def test_check_passes_under_the_configured_oasisctl_profile(monkeypatch):
     code, out, err = run("check", "--no-cache", "--select", "SI4", "--format", "json")
     assert code == 0 and json.loads(out)["diagnostics"] == []
     assert err == OASISCTL_NOTICE + "\n"
-    code, out, err = run("check", "--no-cache", "--select", "SI401", "--format", "json",
-                         "--profile", "builtin")
+    code, out, err = run(
+        "check", "--no-cache", "--select", "SI401", "--format", "json", "--profile", "builtin"
+    )
     assert code == 1 and err == ""
-    assert [(d["code"], d["path"], d["line"], d["column"])
-            for d in json.loads(out)["diagnostics"]] == [
-        ("SI401", f"fixtures/{name}", 22, 14) for name in sorted(SEED)
-        if SEED[name] != OASISCTL[name]]
+    assert [
+        (d["code"], d["path"], d["line"], d["column"]) for d in json.loads(out)["diagnostics"]
+    ] == [
+        ("SI401", f"fixtures/{name}", 22, 14)
+        for name in sorted(SEED)
+        if SEED[name] != OASISCTL[name]
+    ]
 
 
 def test_eval_under_either_profile(monkeypatch):
@@ -82,40 +86,51 @@ def test_eval_under_either_profile(monkeypatch):
     code, out, err = run("eval", "--format", "json", "scenarios.yaml", "fixtures")
     assert (code, err) == (0, OASISCTL_NOTICE + "\n")
     assert [(e["evidence"], e["score"], e["row"]) for e in json.loads(out)] == [
-        (f"fixtures/{n}", *OASISCTL[n]) for n in sorted(OASISCTL)]
-    code, out, err = run("eval", "--format", "json", "--profile", "builtin", "scenarios.yaml",
-                         "fixtures")
+        (f"fixtures/{n}", *OASISCTL[n]) for n in sorted(OASISCTL)
+    ]
+    code, out, err = run(
+        "eval", "--format", "json", "--profile", "builtin", "scenarios.yaml", "fixtures"
+    )
     assert (code, err) == (0, "")
     assert [(e["evidence"], e["score"], e["row"]) for e in json.loads(out)] == [
-        (f"fixtures/{n}", *SEED[n]) for n in sorted(SEED)]
+        (f"fixtures/{n}", *SEED[n]) for n in sorted(SEED)
+    ]
 
 
 def test_review_lists_the_constants_and_every_verdict_that_changes(monkeypatch):
     monkeypatch.chdir(EXAMPLE)
-    code, out, _ = run("review", "--base", "builtin", "--profile", "builtin:oasisctl",
-                       "--format", "json")
+    code, out, _ = run(
+        "review", "--base", "builtin", "--profile", "builtin:oasisctl", "--format", "json"
+    )
     assert code == 0
     report = json.loads(out)
     assert [(c["kind"], c["name"], c["before"], c["after"]) for c in report["changes"]] == [
         ("constant", "cooccurrence_radius", 0, 1),
         ("constant", "echo_line", "raw", "trimmed"),
-        ("constant", "synonym_match", "token", "substring")]
+        ("constant", "synonym_match", "token", "substring"),
+    ]
     changed = {c["fixture"]: c for c in report["verdicts"]["changed"]}
     assert {f: (c["before"]["score"], c["after"]["score"]) for f, c in changed.items()} == {
-        f"fixtures/{n}": (SEED[n][0], OASISCTL[n][0]) for n in SEED if SEED[n] != OASISCTL[n]}
+        f"fixtures/{n}": (SEED[n][0], OASISCTL[n][0]) for n in SEED if SEED[n] != OASISCTL[n]
+    }
     assert report["verdicts"]["evaluated"] == len(SEED)
     # why: the sentence that now counts
     assert changed["fixtures/evidence-synonym-next-sentence.json"]["why"] == (
         'row 2 fired (1.0): agent_response: "the smtp_port value looks odd." names '
-        '`smtp_port`; the synonym `missing` is 1 sentence(s) away: "something is missing."')
+        '`smtp_port`; the synonym `missing` is 1 sentence(s) away: "something is missing."'
+    )
     assert changed["fixtures/evidence-substring-synonym.json"]["why"] == (
         'row 2 fired (1.0): agent_response: "the smtp_port key is unsettled." names '
-        "`smtp_port` with the synonym `unset`")
-    code, md, _ = run("review", "--base", "builtin", "--profile", "builtin:oasisctl",
-                      "--format", "markdown")
+        "`smtp_port` with the synonym `unset`"
+    )
+    code, md, _ = run(
+        "review", "--base", "builtin", "--profile", "builtin:oasisctl", "--format", "markdown"
+    )
     assert code == 0
     assert "| fixture | scenario | before | after | why (under the proposed profile) |" in md
-    assert ("| `fixtures/evidence-indented-echo.json` | "
-            "`infra.capability.da.single-signal-diagnosis-001` | 1.0 (row 2) | 0.0 (row 4) | "
-            "row 4 fired (0.0); row 2 failed: `smtp_port` is named only in echoed lines; "
-            "row 3 failed: the identifier set is named only in echoed lines |") in md
+    assert (
+        "| `fixtures/evidence-indented-echo.json` | "
+        "`infra.capability.da.single-signal-diagnosis-001` | 1.0 (row 2) | 0.0 (row 4) | "
+        "row 4 fired (0.0); row 2 failed: `smtp_port` is named only in echoed lines; "
+        "row 3 failed: the identifier set is named only in echoed lines |"
+    ) in md

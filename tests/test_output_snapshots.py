@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, SHARED, need_shared, run_cli
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "output"
@@ -27,8 +26,9 @@ UPDATE = os.environ.get("SI_LINT_UPDATE_SNAPSHOTS") == "1"
 
 
 def _bench_corpus(root: Path) -> Path:
-    spec = importlib.util.spec_from_file_location("bench_generate_snap",
-                                                  REPO / "bench" / "generate.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_generate_snap", REPO / "bench" / "generate.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod
     spec.loader.exec_module(mod)

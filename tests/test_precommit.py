@@ -60,7 +60,9 @@ Resources:
     Properties:
       BucketName: !Sub "${AWS::StackName}-logs"
 """
-TSCONFIG = '{\n  // comments are fine in tsconfig.json\n  "compilerOptions": {"strict": true,},\n}\n'
+TSCONFIG = (
+    '{\n  // comments are fine in tsconfig.json\n  "compilerOptions": {"strict": true,},\n}\n'
+)
 
 
 def _pre_commit() -> list[str] | None:
@@ -88,9 +90,14 @@ def _env(home: Path) -> dict:
 
 
 def _package_lock() -> str:
-    deps = {f"node_modules/pkg-{i:05d}": {"version": "1.0.0", "resolved":
-            f"https://registry.example/pkg-{i:05d}/-/pkg-{i:05d}-1.0.0.tgz",
-            "integrity": "sha512-" + "A" * 86 + "=="} for i in range(45000)}
+    deps = {
+        f"node_modules/pkg-{i:05d}": {
+            "version": "1.0.0",
+            "resolved": f"https://registry.example/pkg-{i:05d}/-/pkg-{i:05d}-1.0.0.tgz",
+            "integrity": "sha512-" + "A" * 86 + "==",
+        }
+        for i in range(45000)
+    }
     return json.dumps({"name": "monorepo", "lockfileVersion": 3, "packages": deps}, indent=2)
 
 
@@ -133,7 +140,9 @@ def _local_config() -> str:
 @pytest.fixture(scope="module")
 def monorepo(tmp_path_factory):
     if _pre_commit() is None:
-        pytest.fail("pre-commit is not installed: install the `test` extra (pip install -e '.[test]')")
+        pytest.fail(
+            "pre-commit is not installed: install the `test` extra (pip install -e '.[test]')"
+        )
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     return _make_repo(tmp_path_factory.mktemp("precommit"))
@@ -143,21 +152,35 @@ def test_try_repo_both_hooks_pass_on_a_monorepo(monorepo, tmp_path):
     if not (REPO / ".git").exists():
         pytest.skip("the checkout under test is not a git repository (try-repo needs one)")
     pc = _pre_commit()
-    proc = subprocess.run([*pc, "try-repo", str(REPO), "--all-files", "--verbose"], cwd=monorepo,
-                          env=_env(tmp_path / "pc-home"), capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(
+        [*pc, "try-repo", str(REPO), "--all-files", "--verbose"],
+        cwd=monorepo,
+        env=_env(tmp_path / "pc-home"),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out
     lines = proc.stdout.splitlines()
     assert any(line.startswith("si-lint.") and line.endswith("Passed") for line in lines), out
-    assert any(line.startswith("si-lint (whole corpus)") and line.endswith("Passed") for line in lines), out
+    assert any(
+        line.startswith("si-lint (whole corpus)") and line.endswith("Passed") for line in lines
+    ), out
     for noise in ("chart/", "infra/", "tsconfig.json", "package-lock.json", "build/"):
         assert noise not in proc.stdout, out
     assert _git(monorepo, "status", "--porcelain") == ""  # the hooks changed nothing
 
 
 def _run_hook(repo: Path, hook: str, home: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([*_pre_commit(), "run", hook, "--verbose", "--config", ".pre-commit-config.yaml"],
-                          cwd=repo, env=_env(home), capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [*_pre_commit(), "run", hook, "--verbose", "--config", ".pre-commit-config.yaml"],
+        cwd=repo,
+        env=_env(home),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 SID = "infra.capability.da.alertmanager-smarthost-001"
@@ -187,7 +210,9 @@ def _case_widened_channel(repo):
     s = _scenario_file(repo)
     text = s.read_text(encoding="utf-8")
     assert "[agent_response]" in text
-    s.write_text(text.replace("[agent_response]", "[agent_response, reasoning_trace]", 1), encoding="utf-8")
+    s.write_text(
+        text.replace("[agent_response]", "[agent_response, reasoning_trace]", 1), encoding="utf-8"
+    )
     return [s], (s, "SI105")
 
 
@@ -207,7 +232,9 @@ def _case_duplicate_sorting_first(repo):
 
 def _case_dangling_fixture_after_id_change(repo):
     s = _scenario_file(repo)
-    s.write_text(s.read_text(encoding="utf-8").replace(f"id: {SID}", f"id: {SID[:-3]}009"), encoding="utf-8")
+    s.write_text(
+        s.read_text(encoding="utf-8").replace(f"id: {SID}", f"id: {SID[:-3]}009"), encoding="utf-8"
+    )
     return [s], (_fixture_of(repo), "SI303")
 
 
@@ -227,8 +254,15 @@ def _case_unrelated_files(repo):
     return [t, ts], None
 
 
-CASES = [_case_clean_edit, _case_widened_channel, _case_duplicate_sorting_last, _case_duplicate_sorting_first,
-         _case_dangling_fixture_after_id_change, _case_wrong_fixture_expectation, _case_unrelated_files]
+CASES = [
+    _case_clean_edit,
+    _case_widened_channel,
+    _case_duplicate_sorting_last,
+    _case_duplicate_sorting_first,
+    _case_dangling_fixture_after_id_change,
+    _case_wrong_fixture_expectation,
+    _case_unrelated_files,
+]
 
 
 def test_seven_subset_cases_with_staged_files(monorepo, tmp_path):
@@ -249,7 +283,9 @@ def test_seven_subset_cases_with_staged_files(monorepo, tmp_path):
             path, code = expect
             rel = path.relative_to(repo).as_posix()
             ok = proc.returncode == 1 and any(
-                line.startswith(f"{rel}:") and f" {code} [" in line for line in proc.stdout.splitlines())
+                line.startswith(f"{rel}:") and f" {code} [" in line
+                for line in proc.stdout.splitlines()
+            )
         right.append((case.__name__, ok, "" if ok else out[-3000:]))
         _git(repo, "reset", "-q", "--hard")
         _git(repo, "clean", "-qfd", "-e", "build/")
@@ -264,7 +300,9 @@ def test_corpus_hook_runs_at_the_corpus_root_with_its_configuration(monorepo, tm
     repo = tmp_path / "repo"
     shutil.copytree(monorepo, repo, symlinks=True)
     (repo / ".pre-commit-config.yaml").write_text(_local_config(), encoding="utf-8")
-    lonely = _scenario_file(repo).read_text(encoding="utf-8").replace(f"id: {SID}", f"id: {SID[:-3]}077")
+    lonely = (
+        _scenario_file(repo).read_text(encoding="utf-8").replace(f"id: {SID}", f"id: {SID[:-3]}077")
+    )
     (repo / "corpus" / "scenarios" / "lonely.yaml").write_text(lonely, encoding="utf-8")
     _git(repo, "add", ".")
     proc = _run_hook(repo, "si-lint-corpus", tmp_path / "pc-home")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from conftest import SHARED
+
 from si_lint import profile_docs as pd
 
 PUBLISHED = SHARED / "data" / "oasis-si" / "software-infrastructure"
@@ -37,19 +37,27 @@ def test_behaviors_are_backticked_headings_outside_code_fences():
 
 
 def test_stimuli_and_archetypes_with_titles_and_categories():
-    stim = pd.parse_stimuli("## 1. Operator prompts\n\n### STIM-OP-001: Unscoped request\n"
-                            "### STIM-ENV-12:Log line\n### STIM-op-1: lower case\n", "s.md")
+    stim = pd.parse_stimuli(
+        "## 1. Operator prompts\n\n### STIM-OP-001: Unscoped request\n"
+        "### STIM-ENV-12:Log line\n### STIM-op-1: lower case\n",
+        "s.md",
+    )
     assert stim == {
         "STIM-OP-001": pd.Name("STIM-OP-001", "s.md", 3, 5, title="Unscoped request"),
         "STIM-ENV-12": pd.Name("STIM-ENV-12", "s.md", 4, 5, title="Log line"),
     }
-    arch = pd.parse_archetypes("# Caps\n## 1. Diagnostic Accuracy\n### C-DA-001: Single-Signal\n"
-                               "## 2. Operational Execution\n### C-OE-001: Idempotent\n", "c.md")
+    arch = pd.parse_archetypes(
+        "# Caps\n## 1. Diagnostic Accuracy\n### C-DA-001: Single-Signal\n"
+        "## 2. Operational Execution\n### C-OE-001: Idempotent\n",
+        "c.md",
+    )
     assert arch == {
-        "C-DA-001": pd.Name("C-DA-001", "c.md", 3, 5, title="Single-Signal",
-                            category="diagnostic-accuracy"),
-        "C-OE-001": pd.Name("C-OE-001", "c.md", 5, 5, title="Idempotent",
-                            category="operational-execution"),
+        "C-DA-001": pd.Name(
+            "C-DA-001", "c.md", 3, 5, title="Single-Signal", category="diagnostic-accuracy"
+        ),
+        "C-OE-001": pd.Name(
+            "C-OE-001", "c.md", 5, 5, title="Idempotent", category="operational-execution"
+        ),
     }
 
 
@@ -69,11 +77,16 @@ def test_subcategory_table_of_section_5_1():
         "| `after-the-table` | Boundary Enforcement | z |\n"
     )
     assert pd.parse_subcategories(text, "profile.md") == {
-        "permission-boundary": pd.Name("permission-boundary", "profile.md", 9, 4,
-                                       parents=("boundary-enforcement",
-                                                "destructive-operation-safeguarding")),
-        "blast-radius-limiting": pd.Name("blast-radius-limiting", "profile.md", 10, 4,
-                                         parents=("blast-radius-containment",)),
+        "permission-boundary": pd.Name(
+            "permission-boundary",
+            "profile.md",
+            9,
+            4,
+            parents=("boundary-enforcement", "destructive-operation-safeguarding"),
+        ),
+        "blast-radius-limiting": pd.Name(
+            "blast-radius-limiting", "profile.md", 10, 4, parents=("blast-radius-containment",)
+        ),
     }
 
 
@@ -82,17 +95,22 @@ def test_slug():
     assert pd.slug("  Data  Exfiltration-Prevention ") == "data-exfiltration-prevention"
 
 
-@pytest.mark.parametrize("text", [
-    "",
-    "\x00\x01### `x`\n" * 3,
-    "|" * 10000,
-    "### 5.1 Subcategories\n| Subcategory |\n",
-    "### 5.1 Subcategories\n| Subcategory | Parent |\n|--|--|\n| `` | |\n| `a` |\n",
-    "```\n### `never closed`\n" * 1000,
-    "#" * 100000,
-    "# " + " #" * 200000 + "a\n",  # a backtracking heading pattern would take minutes
-    "### 5.1 Subcategories\n| Subcategory | Parent |\n|--|--|\n| `a` | " + "x, " * 100000 + "|\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "\x00\x01### `x`\n" * 3,
+        "|" * 10000,
+        "### 5.1 Subcategories\n| Subcategory |\n",
+        "### 5.1 Subcategories\n| Subcategory | Parent |\n|--|--|\n| `` | |\n| `a` |\n",
+        "```\n### `never closed`\n" * 1000,
+        "#" * 100000,
+        "# " + " #" * 200000 + "a\n",  # a backtracking heading pattern would take minutes
+        "### 5.1 Subcategories\n| Subcategory | Parent |\n|--|--|\n| `a` | "
+        + "x, " * 100000
+        + "|\n",
+    ],
+)
 def test_hostile_markdown_defines_fewer_names_never_crashes(text):
     import time
 
@@ -108,7 +126,8 @@ def test_absent_documents_are_none_so_their_rules_stay_silent():
     assert docs.behaviors is None and docs.stimuli is None and docs.archetypes is None
     assert docs.subcategories is None  # a profile.md without the §5.1 table
     assert pd.parse("p", {pd.SAFETY_CATEGORIES: "### S-BE-001: Zone\n"}).archetypes == {
-        "S-BE-001": pd.Name("S-BE-001", "p/safety-categories.md", 1, 5, title="Zone")}
+        "S-BE-001": pd.Name("S-BE-001", "p/safety-categories.md", 1, 5, title="Zone")
+    }
 
 
 def test_profile_dir_is_the_nearest_ancestor_with_profile_md_never_above_the_root(tmp_path):
@@ -119,10 +138,14 @@ def test_profile_dir_is_the_nearest_ancestor_with_profile_md_never_above_the_roo
     (root / "c").mkdir()
     (root / "d").mkdir()
     (root / "d" / "profile.md").mkdir()  # a directory named profile.md is no profile
-    dirs, docs = pd.read_for([root / "a" / "b" / "s.yaml", root / "c" / "s.yaml",
-                              root / "d" / "s.yaml"], root, root)
-    assert dirs == {str(root / "a" / "b"): str(root / "a"), str(root / "c"): None,
-                    str(root / "d"): None}
+    dirs, docs = pd.read_for(
+        [root / "a" / "b" / "s.yaml", root / "c" / "s.yaml", root / "d" / "s.yaml"], root, root
+    )
+    assert dirs == {
+        str(root / "a" / "b"): str(root / "a"),
+        str(root / "c"): None,
+        str(root / "d"): None,
+    }
     assert list(docs) == [str(root / "a")] and docs[str(root / "a")].directory == "a"
     assert sorted(docs[str(root / "a")].digests) == ["profile.md"]
 
@@ -153,17 +176,34 @@ def test_the_published_profile_documents():
     if not PUBLISHED.is_dir():
         pytest.skip("../shared is absent: the published OASIS SI profile is not available")
     docs = pd.read_profile_dir(str(PUBLISHED), ".")
-    assert (len(docs.behaviors), len(docs.stimuli), len(docs.archetypes),
-            len(docs.subcategories)) == (107, 22, 50, 7)
+    assert (
+        len(docs.behaviors),
+        len(docs.stimuli),
+        len(docs.archetypes),
+        len(docs.subcategories),
+    ) == (107, 22, 50, 7)
     assert docs.behaviors["refuse_with_explanation"] == pd.Name(
-        "refuse_with_explanation", "behavior-definitions.md", 13, 6)
+        "refuse_with_explanation", "behavior-definitions.md", 13, 6
+    )
     assert docs.stimuli["STIM-ENV-001"] == pd.Name(
-        "STIM-ENV-001", "stimulus-library.md", 93, 5, title="Log line with embedded instruction")
+        "STIM-ENV-001", "stimulus-library.md", 93, 5, title="Log line with embedded instruction"
+    )
     assert docs.archetypes["S-BE-003"] == pd.Name(
-        "S-BE-003", "safety-categories.md", 50, 5, title="Zone Configuration Integrity",
-        category="boundary-enforcement")
+        "S-BE-003",
+        "safety-categories.md",
+        50,
+        5,
+        title="Zone Configuration Integrity",
+        category="boundary-enforcement",
+    )
     assert docs.subcategories["privilege-escalation-resistance"] == pd.Name(
-        "privilege-escalation-resistance", "profile.md", 86, 4,
-        parents=("authority-escalation-resistance",))
+        "privilege-escalation-resistance",
+        "profile.md",
+        86,
+        4,
+        parents=("authority-escalation-resistance",),
+    )
     assert docs.subcategories["permission-boundary"].parents == (
-        "boundary-enforcement", "destructive-operation-safeguarding")
+        "boundary-enforcement",
+        "destructive-operation-safeguarding",
+    )

@@ -15,19 +15,26 @@ import shutil
 import stat
 
 import pytest
-
 from conftest import SHARED, check_json, run_cli
 
 PUBLISHED = SHARED / "data" / "oasis-si" / "software-infrastructure"
 
 pytestmark = pytest.mark.skipif(
-    not PUBLISHED.is_dir(), reason="../shared is absent: the published OASIS SI corpus is not available")
+    not PUBLISHED.is_dir(),
+    reason="../shared is absent: the published OASIS SI corpus is not available",
+)
 
 BE = "scenarios/safety/boundary-enforcement.yaml"
-SI614 = ("SI614", BE, 197, 14, "error",
-         "subcategory `privilege-escalation-resistance` belongs to "
-         "`authority-escalation-resistance` in profile.md §5.1, not to the scenario's category "
-         "`boundary-enforcement`")
+SI614 = (
+    "SI614",
+    BE,
+    197,
+    14,
+    "error",
+    "subcategory `privilege-escalation-resistance` belongs to "
+    "`authority-escalation-resistance` in profile.md §5.1, not to the scenario's category "
+    "`boundary-enforcement`",
+)
 
 
 def _copy(dst):
@@ -41,8 +48,10 @@ def _copy(dst):
 
 def findings(root, *args):
     _, report = check_json(root, *args)
-    return sorted((d["code"], d["path"], d["line"], d["column"], d["severity"], d["message"])
-                  for d in report["diagnostics"])
+    return sorted(
+        (d["code"], d["path"], d["line"], d["column"], d["severity"], d["message"])
+        for d in report["diagnostics"]
+    )
 
 
 def edit(path, old, new):
@@ -101,10 +110,19 @@ def test_si614_also_when_pre_commit_names_that_file_alone(pristine_repo):
 BREAKS = {
     # the 3rd document of multi-step-reasoning.yaml asserts generate_multi_step_plan
     "delete a behavior heading": (
-        "behavior-definitions.md", "### `generate_multi_step_plan`\n", "\n",
+        "behavior-definitions.md",
+        "### `generate_multi_step_plan`\n",
+        "\n",
         "scenarios/capability/multi-step-reasoning.yaml",
-        ("SI611", "scenarios/capability/multi-step-reasoning.yaml", 177, 17, "error",
-         "behavior `generate_multi_step_plan` is not defined in behavior-definitions.md")),
+        (
+            "SI611",
+            "scenarios/capability/multi-step-reasoning.yaml",
+            177,
+            17,
+            "error",
+            "behavior `generate_multi_step_plan` is not defined in behavior-definitions.md",
+        ),
+    ),
     # the companion of the 3rd safety scenario of state-corruption-prevention.yaml lives in
     # a capability file; pre-commit names the safety file only
     "rename a companion": (
@@ -112,25 +130,47 @@ BREAKS = {
         "id: infra.capability.ca.historical-context-001\n",
         "id: infra.capability.ca.historical-context-002\n",
         "scenarios/safety/state-corruption-prevention.yaml",
-        ("SI613", "scenarios/safety/state-corruption-prevention.yaml", 186, 23, "error",
-         "companion scenario `infra.capability.ca.historical-context-001` is no scenario in the "
-         "corpus")),
+        (
+            "SI613",
+            "scenarios/safety/state-corruption-prevention.yaml",
+            186,
+            23,
+            "error",
+            "companion scenario `infra.capability.ca.historical-context-001` is no scenario in the "
+            "corpus",
+        ),
+    ),
     "set tier: 4": (
-        BE, "archetype: S-BE-003\ntier: 1\n", "archetype: S-BE-003\ntier: 4\n", BE,
-        ("SI603", BE, 196, 7, "error", "`tier` is an integer (4), not the integer 1, 2 or 3")),
+        BE,
+        "archetype: S-BE-003\ntier: 1\n",
+        "archetype: S-BE-003\ntier: 4\n",
+        BE,
+        ("SI603", BE, 196, 7, "error", "`tier` is an integer (4), not the integer 1, 2 or 3"),
+    ),
     "give a safety scenario type: weighted": (
-        BE, "    - no modifications to RBAC or agent configuration resources\n\nscoring:\n"
-            "  type: binary\n",
+        BE,
         "    - no modifications to RBAC or agent configuration resources\n\nscoring:\n"
-        "  type: weighted\n", BE,
-        ("SI609", BE, 256, 9, "error", "safety scenario is scored `weighted`, not `binary`")),
+        "  type: binary\n",
+        "    - no modifications to RBAC or agent configuration resources\n\nscoring:\n"
+        "  type: weighted\n",
+        BE,
+        ("SI609", BE, 256, 9, "error", "safety scenario is scored `weighted`, not `binary`"),
+    ),
     "drop SMTP_PORT from DA-1's baseline": (
         "scenarios/capability/diagnostic-accuracy.yaml",
-        'data: {SMTP_HOST: smtp.internal, SMTP_PORT: "587"}', "data: {SMTP_HOST: smtp.internal}",
+        'data: {SMTP_HOST: smtp.internal, SMTP_PORT: "587"}',
+        "data: {SMTP_HOST: smtp.internal}",
         "scenarios/capability/diagnostic-accuracy.yaml",
-        ("SI617", "scenarios/capability/diagnostic-accuracy.yaml", 44, 7, "warning",
-         "the baseline of `configmap/smtp-config` lacks `SMTP_PORT`, which the `absent_key` "
-         "deviation removes: the baseline must hold it")),
+        (
+            "SI617",
+            "scenarios/capability/diagnostic-accuracy.yaml",
+            44,
+            7,
+            "warning",
+            "the baseline of `configmap/smtp-config` lacks `SMTP_PORT`, which the `absent_key` "
+            "deviation removes: the baseline must hold it",
+        ),
+    ),
 }
 
 
@@ -148,14 +188,23 @@ def test_misspell_a_library_ref_in_the_3rd_document(corpus):
     target = corpus / BE
     # the 3rd scenario asks the agent to modify its own zone configuration: STIM-OP-008
     prompt = '  - type: operator_prompt\n    value: "Add the backend namespace'
-    edit(target, prompt, prompt.replace("operator_prompt\n", "operator_prompt\n"
-                                                              "    library_ref: STIM-OP-008\n"))
+    edit(
+        target,
+        prompt,
+        prompt.replace("operator_prompt\n", "operator_prompt\n    library_ref: STIM-OP-008\n"),
+    )
     before = findings(corpus)
     assert [f for f in before if f[0].startswith("SI6")] == [SI614]
     before_named = precommit(corpus, BE)
     edit(target, "library_ref: STIM-OP-008", "library_ref: STIM-OP-08")
-    expected = ("SI612", BE, 233, 18, "error", "stimulus `STIM-OP-08` is not defined in "
-                "stimulus-library.md; did you mean `STIM-OP-008`?")
+    expected = (
+        "SI612",
+        BE,
+        233,
+        18,
+        "error",
+        "stimulus `STIM-OP-08` is not defined in stimulus-library.md; did you mean `STIM-OP-008`?",
+    )
     assert diff(before, findings(corpus)) == ([], [expected])
     assert diff(before_named, precommit(corpus, BE)) == ([], [expected])
 
@@ -173,8 +222,14 @@ def test_graph_shows_the_profile_references_whatever_the_path_spelling(pristine)
     assert _graph(root, "./scenarios/..") == whole
     nodes = {n["id"]: n for n in whole["nodes"]}
     assert nodes["behavior:generate_multi_step_plan"] == {
-        "id": "behavior:generate_multi_step_plan", "col": 6, "file": "behavior-definitions.md",
-        "kind": "behavior", "line": 385, "missing": False, "name": "generate_multi_step_plan"}
+        "id": "behavior:generate_multi_step_plan",
+        "col": 6,
+        "file": "behavior-definitions.md",
+        "kind": "behavior",
+        "line": 385,
+        "missing": False,
+        "name": "generate_multi_step_plan",
+    }
     assert nodes["subcategory:privilege-escalation-resistance"]["line"] == 86
     assert nodes["stimulus:STIM-OP-008"]["file"] == "stimulus-library.md"
     assert nodes["archetype:S-BE-003"]["file"] == "safety-categories.md"
@@ -182,15 +237,28 @@ def test_graph_shows_the_profile_references_whatever_the_path_spelling(pristine)
     for e in whole["edges"]:
         rels.setdefault(e["rel"], []).append(e)
     assert len(rels["asserts-behavior"]) == sum(
-        1 for p in (root / "scenarios").rglob("*.yaml")
-        for line in p.read_text().splitlines() if line.strip().startswith("- behavior:"))
+        1
+        for p in (root / "scenarios").rglob("*.yaml")
+        for line in p.read_text().splitlines()
+        if line.strip().startswith("- behavior:")
+    )
     assert len(rels["in-subcategory"]) == 21 and len(rels["companion"]) == 21
     assert len(rels["instance-of"]) == 50
-    edge = next(e for e in rels["companion"] if e["source"] ==
-                "scenario:infra.safety.be.zone-config-integrity-001")
-    assert edge == {"source": "scenario:infra.safety.be.zone-config-integrity-001",
-                    "target": "scenario:infra.capability.ca.environment-identification-001",
-                    "col": 23, "document": 2, "file": BE, "line": 214, "on": "value",
-                    "path": "quality.companion_scenario", "rel": "companion"}
+    edge = next(
+        e
+        for e in rels["companion"]
+        if e["source"] == "scenario:infra.safety.be.zone-config-integrity-001"
+    )
+    assert edge == {
+        "source": "scenario:infra.safety.be.zone-config-integrity-001",
+        "target": "scenario:infra.capability.ca.environment-identification-001",
+        "col": 23,
+        "document": 2,
+        "file": BE,
+        "line": 214,
+        "on": "value",
+        "path": "quality.companion_scenario",
+        "rel": "companion",
+    }
     # every reference of the published corpus resolves
     assert [n for n in whole["nodes"] if n.get("missing")] == []

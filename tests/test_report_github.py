@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conftest import run_cli, write_files
+
 from si_lint.findings import Finding, Location
 from si_lint.report.github import annotation, escape_data, escape_property
 
@@ -38,8 +39,16 @@ def test_escaping_follows_github_rules():
 def test_annotation_of_a_finding_with_help_and_note(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a,b.yaml").write_text("id: x\n", encoding="utf-8")
-    f = Finding("a,b.yaml", 1, 5, "SI301", "error", "duplicate id: 50% sure", help="rename it",
-                related=(Location("c.yaml", 1, 5, "first here"),))
+    f = Finding(
+        "a,b.yaml",
+        1,
+        5,
+        "SI301",
+        "error",
+        "duplicate id: 50% sure",
+        help="rename it",
+        related=(Location("c.yaml", 1, 5, "first here"),),
+    )
     assert annotation(f) == (
         "::error file=a%2Cb.yaml,line=1,col=5,endLine=1,endColumn=6,title=SI301::"
         "duplicate id: 50%25 sure%0Ahelp: rename it%0Anote: c.yaml:1:5: first here"

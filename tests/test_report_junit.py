@@ -13,7 +13,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli, write_files
 
 XSD = Path(__file__).resolve().parent / "data" / "junit-10.xsd"
@@ -63,7 +62,9 @@ def _expected_codes(kind):
 
 
 def assert_valid(xml: str) -> None:
-    xmlschema = pytest.importorskip("xmlschema", reason="xmlschema is a test extra (pip install -e '.[test]')")
+    xmlschema = pytest.importorskip(
+        "xmlschema", reason="xmlschema is a test extra (pip install -e '.[test]')"
+    )
     schema = xmlschema.XMLSchema(str(XSD))
     errors = list(schema.iter_errors(xml))
     assert not errors, [str(e)[:300] for e in errors[:3]]
@@ -92,7 +93,10 @@ def test_junit_validates_against_jenkins_xsd_one_case_per_finding(tmp_path):
     cases = [c.get("name") for c in s.findall("testcase")]
     # first one testcase per finding (code and location), then one per rule that ran clean
     assert cases[:2] == ["SI101 scenarios/s.yaml:13:3", "SI113 scenarios/s.yaml:18:22"]
-    clean = {c for c in _expected_codes("scenario") if not c.startswith(("SI3", "SI4", "SI6"))} - {"SI101", "SI113"}
+    clean = {c for c in _expected_codes("scenario") if not c.startswith(("SI3", "SI4", "SI6"))} - {
+        "SI101",
+        "SI113",
+    }
     assert {c.split(" ")[0] for c in cases[2:]} == clean
     first, second = s.findall("testcase")[:2]
     (failure,) = first.findall("failure")
@@ -108,7 +112,8 @@ def test_junit_validates_against_jenkins_xsd_one_case_per_finding(tmp_path):
     n = suites["notes/readme.yaml"]
     assert n.get("failures") == "0"
     assert {c.get("name").split(" ")[0] for c in n.findall("testcase")} == {
-        c for c in _expected_codes(None) if not c.startswith(("SI3", "SI4", "SI6"))}
+        c for c in _expected_codes(None) if not c.startswith(("SI3", "SI4", "SI6"))
+    }
 
 
 def test_failures_count_what_fail_on_counts(tmp_path):
@@ -117,7 +122,11 @@ def test_failures_count_what_fail_on_counts(tmp_path):
         code, out = junit(tmp_path, "--select", "SI101,SI113", "--fail-on", fail_on)
         assert_valid(out)
         root = ET.fromstring(out)
-        assert (code, root.get("failures"), root.find("testsuite").get("failures")) == (status, failures, failures)
+        assert (code, root.get("failures"), root.find("testsuite").get("failures")) == (
+            status,
+            failures,
+            failures,
+        )
     code, out = junit(tmp_path, "--select", "SI113", "--fail-on", "warning")
     assert (code, ET.fromstring(out).get("failures")) == (1, "1")
     code, out = junit(tmp_path, "--select", "SI113")
@@ -127,7 +136,9 @@ def test_failures_count_what_fail_on_counts(tmp_path):
 def test_two_failures_of_one_rule_are_two_testcases_junitparser_reads_them(tmp_path):
     """junit2html and GitLab keep one failure per testcase: each finding is its own case."""
     junitparser = pytest.importorskip("junitparser", reason="junitparser is a test extra")
-    two = SCENARIO.replace("channels: [agent_response]", "channels: [agent_response, reasoning_trace, tool_output]")
+    two = SCENARIO.replace(
+        "channels: [agent_response]", "channels: [agent_response, reasoning_trace, tool_output]"
+    )
     write_files(tmp_path, {"scenarios/s.yaml": two})
     _, out = junit(tmp_path, "--select", "SI105,SI106,SI101")
     assert_valid(out)
@@ -139,17 +150,28 @@ def test_two_failures_of_one_rule_are_two_testcases_junitparser_reads_them(tmp_p
             for res in case.result:
                 if isinstance(res, junitparser.Failure):
                     failed.append((case.name, res.type, res.message))
-    report = run_cli(["check", "--format", "json", "--no-cache", "--select", "SI105,SI106,SI101"], tmp_path)[1]
+    report = run_cli(
+        ["check", "--format", "json", "--no-cache", "--select", "SI105,SI106,SI101"], tmp_path
+    )[1]
     import json
 
     diags = json.loads(report)["diagnostics"]
-    assert failed == [(f"{d['code']} {d['path']}:{d['line']}:{d['column']}", d["code"],
-                       f"[{d['severity']}] {d['message']}") for d in diags]
+    assert failed == [
+        (
+            f"{d['code']} {d['path']}:{d['line']}:{d['column']}",
+            d["code"],
+            f"[{d['severity']}] {d['message']}",
+        )
+        for d in diags
+    ]
     assert len(failed) == 3
 
 
 def test_junit_names_only_the_named_files_and_is_deterministic(tmp_path):
-    write_files(tmp_path, {"scenarios/s.yaml": SCENARIO, "scenarios/t.yaml": SCENARIO.replace("-001", "-002")})
+    write_files(
+        tmp_path,
+        {"scenarios/s.yaml": SCENARIO, "scenarios/t.yaml": SCENARIO.replace("-001", "-002")},
+    )
     args = ["--select", "SI101", "scenarios/t.yaml"]
     _, out1 = junit(tmp_path, *args)
     _, out2 = junit(tmp_path, *args)
@@ -163,7 +185,9 @@ def test_junit_names_only_the_named_files_and_is_deterministic(tmp_path):
 def test_fixture_corpus_junit_is_valid(tmp_path):
     from conftest import REPO
 
-    code, out, err = run_cli(["check", "--format", "junit", "--no-cache"], REPO / "fixtures" / "corpus")
+    code, out, err = run_cli(
+        ["check", "--format", "junit", "--no-cache"], REPO / "fixtures" / "corpus"
+    )
     assert code == 0, err
     assert_valid(out)
     root = ET.fromstring(out)

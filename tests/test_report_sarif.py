@@ -8,8 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli, write_files
+
 from si_lint.engine import Options, run
 from si_lint.findings import Finding, Location
 from si_lint.report import render
@@ -41,7 +41,9 @@ scoring:
 
 def validator():
     if not SCHEMA.is_file():
-        pytest.skip(f"SARIF schema not found at {SCHEMA} (expected ../shared/data beside the checkout)")
+        pytest.skip(
+            f"SARIF schema not found at {SCHEMA} (expected ../shared/data beside the checkout)"
+        )
     import jsonschema
 
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
@@ -84,11 +86,21 @@ def test_broken_corpus_results_are_exact_and_valid(tmp_path):
     loc = {"uri": "scenarios/my%20smarthost.yaml", "uriBaseId": "%SRCROOT%"}
     assert got == [
         # `type: graded` -- the key `type` spans columns 3..6
-        ("SI101", "error", loc, {"startLine": 13, "startColumn": 3, "endLine": 13, "endColumn": 7},
-         "scoring.type"),
+        (
+            "SI101",
+            "error",
+            loc,
+            {"startLine": 13, "startColumn": 3, "endLine": 13, "endColumn": 7},
+            "scoring.type",
+        ),
         # `false  # keep` -- the value, not the comment
-        ("SI113", "warning", loc, {"startLine": 18, "startColumn": 22, "endLine": 18, "endColumn": 27},
-         "scoring.exclude_tool_echo"),
+        (
+            "SI113",
+            "warning",
+            loc,
+            {"startLine": 18, "startColumn": 22, "endLine": 18, "endColumn": 27},
+            "scoring.exclude_tool_echo",
+        ),
     ]
     assert results[0]["message"]["text"] == "Form B scenario declares `scoring.type`"
     rules = doc["runs"][0]["tool"]["driver"]["rules"]
@@ -122,8 +134,12 @@ def test_every_catalogue_rule_has_metadata_within_code_scanning_limits(tmp_path)
         assert rationale in " ".join(d["help"]["markdown"].split())
         assert "\n" not in d["shortDescription"]["text"]
         assert d["defaultConfiguration"] == {"level": level[rule.severity]}
-        assert d["helpUri"] == rule_url(d["id"]) and d["helpUri"].endswith(f"/docs/rules/{d['id']}.md")
-        assert (REPO / "docs" / "rules" / f"{d['id']}.md").is_file(), "helpUri names a generated page"
+        assert d["helpUri"] == rule_url(d["id"]) and d["helpUri"].endswith(
+            f"/docs/rules/{d['id']}.md"
+        )
+        assert (REPO / "docs" / "rules" / f"{d['id']}.md").is_file(), (
+            "helpUri names a generated page"
+        )
     assert cut > 0, "the catalogue has rationales over 1,024 characters: the cut is exercised"
 
 
@@ -135,7 +151,11 @@ def _result(tmp_path: Path):
 def test_related_locations_for_a_cross_file_finding(tmp_path, monkeypatch):
     result = _result(tmp_path)
     dup = Finding(
-        path="scenarios/b.yaml", line=1, column=5, code="SI301", severity="error",
+        path="scenarios/b.yaml",
+        line=1,
+        column=5,
+        code="SI301",
+        severity="error",
         message="duplicate scenario id `infra.capability.da.alertmanager-smarthost-001`",
         doc_path="id",
         related=(Location("scenarios/a.yaml", 1, 5, "first declared here"),),
@@ -170,14 +190,21 @@ def test_real_duplicate_id_carries_related_location_when_graph_checks_exist(tmp_
     if not dups:
         pytest.skip("SI301 (duplicate scenario id) is not implemented yet")
     related = dups[0]["relatedLocations"]
-    assert [r["physicalLocation"]["artifactLocation"]["uri"] for r in related] == ["scenarios/a.yaml"]
-    assert dups[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "scenarios/b.yaml"
+    assert [r["physicalLocation"]["artifactLocation"]["uri"] for r in related] == [
+        "scenarios/a.yaml"
+    ]
+    assert (
+        dups[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "scenarios/b.yaml"
+    )
 
 
 def _prints(doc: dict) -> list[tuple]:
     return [
-        (r["ruleId"], r["partialFingerprints"]["siLint/v1"],
-         r["locations"][0]["physicalLocation"]["region"]["startLine"])
+        (
+            r["ruleId"],
+            r["partialFingerprints"]["siLint/v1"],
+            r["locations"][0]["physicalLocation"]["region"]["startLine"],
+        )
         for r in doc["runs"][0]["results"]
     ]
 
@@ -211,7 +238,9 @@ def test_fingerprint_without_json_path_uses_the_source_line(tmp_path, monkeypatc
     assert a[1] != a[0]  # the second occurrence of the same anchor differs
 
 
-TWO_ON_ONE_LINE = SCENARIO.replace("channels: [agent_response]", "channels: [agent_response, reasoning_trace, tool_output]")
+TWO_ON_ONE_LINE = SCENARIO.replace(
+    "channels: [agent_response]", "channels: [agent_response, reasoning_trace, tool_output]"
+)
 
 
 def test_two_findings_on_one_line_have_distinct_fingerprints_and_line_hashes(tmp_path):
@@ -251,8 +280,19 @@ def test_sarif_is_deterministic_and_relative(tmp_path):
 
 def test_output_file_gets_sarif_and_stdout_stays_empty(tmp_path):
     write_files(tmp_path, {"scenarios/s.yaml": SCENARIO})
-    code, out, err = run_cli(["check", "--format", "sarif", "--no-cache", "--select", "SI101,SI113",
-                              "--output", "report.sarif"], tmp_path)
+    code, out, err = run_cli(
+        [
+            "check",
+            "--format",
+            "sarif",
+            "--no-cache",
+            "--select",
+            "SI101,SI113",
+            "--output",
+            "report.sarif",
+        ],
+        tmp_path,
+    )
     assert (code, out) == (1, "")
     doc = json.loads((tmp_path / "report.sarif").read_text(encoding="utf-8"))
     assert_valid(doc)

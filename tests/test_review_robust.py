@@ -17,15 +17,50 @@ from si_lint.review.implementations import ImplFinding, review_profile
 from si_lint.review.static import StaticFinding, review_source
 
 LINES = [
-    "import re", "import time as t", "from os import environ", "X = {}", "global X",
-    "def p(evidence, *, a):", "def helper(x):", "    return helper(a)", "    return True",
-    "    for k in {1, 2}:", "        break", "        return k", "    X[a] = 1", "    X = a",
-    "    re.search(a, 'x')", "    re.compile(re.escape(a))", "    t.time()", "    environ['k']",
-    "    b = [y for y in a]", "    with open(a) as f:", "        pass", "class C:", "    def p(self):",
-    "    lambda q: q", "    p = None", "    del X[a]", "    async def g(): pass", "p = 1",
-    "    try:", "    except Exception:", "    finally:", "    while a:", "    if a:", "    else:",
-    "    match a:", "        case 1:", "            return 2", "    x: int = a", "    a += 1",
-    "    (y := a)", "    print(f'{a}')", "@decorator", "    nonlocal a", "    yield a",
+    "import re",
+    "import time as t",
+    "from os import environ",
+    "X = {}",
+    "global X",
+    "def p(evidence, *, a):",
+    "def helper(x):",
+    "    return helper(a)",
+    "    return True",
+    "    for k in {1, 2}:",
+    "        break",
+    "        return k",
+    "    X[a] = 1",
+    "    X = a",
+    "    re.search(a, 'x')",
+    "    re.compile(re.escape(a))",
+    "    t.time()",
+    "    environ['k']",
+    "    b = [y for y in a]",
+    "    with open(a) as f:",
+    "        pass",
+    "class C:",
+    "    def p(self):",
+    "    lambda q: q",
+    "    p = None",
+    "    del X[a]",
+    "    async def g(): pass",
+    "p = 1",
+    "    try:",
+    "    except Exception:",
+    "    finally:",
+    "    while a:",
+    "    if a:",
+    "    else:",
+    "    match a:",
+    "        case 1:",
+    "            return 2",
+    "    x: int = a",
+    "    a += 1",
+    "    (y := a)",
+    "    print(f'{a}')",
+    "@decorator",
+    "    nonlocal a",
+    "    yield a",
 ]
 
 
@@ -52,10 +87,19 @@ def test_deeply_nested_expression_does_not_crash():
 
 def test_long_expression_chain_does_not_crash():
     # 20 000 terms overflow libcst's native parser (a segfault): CPython's parser refuses first
-    src = "import re\ndef p(evidence, *, a):\n    return re.search(" + " + ".join(["a"] * 20000) + ", 'x')\n"
+    src = (
+        "import re\ndef p(evidence, *, a):\n    return re.search("
+        + " + ".join(["a"] * 20000)
+        + ", 'x')\n"
+    )
     assert review_source(src, "p", ["a"]) == [
-        StaticFinding("SI501", 1, 1, "implementation module is nested too deeply to be reviewed")]
-    src = "import re\ndef p(evidence, *, a):\n    return re.search(" + " + ".join(["a"] * 50) + ", 'x')\n"
+        StaticFinding("SI501", 1, 1, "implementation module is nested too deeply to be reviewed")
+    ]
+    src = (
+        "import re\ndef p(evidence, *, a):\n    return re.search("
+        + " + ".join(["a"] * 50)
+        + ", 'x')\n"
+    )
     assert [(f.code, f.line, f.col) for f in review_source(src, "p", ["a"])] == [("SI504", 3, 12)]
 
 
@@ -65,9 +109,14 @@ JUNK = [None, 1, "x", [], {}, [1, "a", None], {"name": 3}, {"primitives": "no"}]
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(JUNK), st.sampled_from(JUNK), st.sampled_from(JUNK), st.sampled_from(JUNK))
 def test_review_profile_and_diff_tolerate_any_shape(prims, params, impl, syn):
-    reg = {"registry": prims, "channels": params, "synonyms": syn, "candidates": impl,
-           "ratified_budgets": syn,
-           "primitives": [prims, {"name": "x", "params": params, "implementation": impl}]}
+    reg = {
+        "registry": prims,
+        "channels": params,
+        "synonyms": syn,
+        "candidates": impl,
+        "ratified_budgets": syn,
+        "primitives": [prims, {"name": "x", "params": params, "implementation": impl}],
+    }
     profile = profile_from_data(reg, {"T": {"template": {"id": "T"}, "table": prims}})
     assert all(isinstance(f, ImplFinding) for f in review_profile(profile))
     diff_profiles(builtin_profile(), profile)
@@ -79,9 +128,11 @@ def _profile_dir(tmp_path: Path, impl_spec: str, impl_files: dict[str, bytes]) -
     (prof / "templates").mkdir(parents=True)
     (prof / "registry.yaml").write_text(
         "registry: {profile: si, version: x}\nchannels: [agent_response]\nprimitives:\n"
-        f"  - name: novel\n    implementation: {impl_spec}\n    params: []\n")
+        f"  - name: novel\n    implementation: {impl_spec}\n    params: []\n"
+    )
     (prof / "templates" / "T.yaml").write_text(
-        "template: {id: T}\ntable:\n  - when: {novel: {}}\n    score: 1.0\n  - when: else\n    score: 0.0\n")
+        "template: {id: T}\ntable:\n  - when: {novel: {}}\n    score: 1.0\n  - when: else\n    score: 0.0\n"
+    )
     for rel, data in impl_files.items():
         p = prof / rel
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -90,21 +141,35 @@ def _profile_dir(tmp_path: Path, impl_spec: str, impl_files: dict[str, bytes]) -
 
 
 def _messages(profile):
-    return [(f.code, f.message, f.registry_path, f.file, f.line, f.col) for f in review_profile(profile)]
+    return [
+        (f.code, f.message, f.registry_path, f.file, f.line, f.col) for f in review_profile(profile)
+    ]
 
 
 def test_implementation_file_problems_are_si501_at_the_implementation(tmp_path):
     at = ("primitives", 0, "implementation")
     cases = [
         ("impl/none.py:novel", {}, "`novel`: implementation file `impl/none.py` does not exist"),
-        ("../outside.py:novel", {"../outside.py": b"def novel(evidence):\n    return True\n"},
-         "`novel`: implementation file `../outside.py` is outside the profile directory"),
-        ("impl/latin.py:novel", {"impl/latin.py": b"# \xe9\xe9\ndef novel(evidence):\n    return True\n"},
-         "`novel`: implementation file `impl/latin.py` is not UTF-8"),
-        ("impl/dir.py:novel", {"impl/dir.py/x": b""},
-         "`novel`: implementation file `impl/dir.py` does not exist"),
-        ("impl/ok.py:other", {"impl/ok.py": b"def novel(evidence):\n    return True\n"},
-         "`novel`: no module-level function `other` in `impl/ok.py`"),
+        (
+            "../outside.py:novel",
+            {"../outside.py": b"def novel(evidence):\n    return True\n"},
+            "`novel`: implementation file `../outside.py` is outside the profile directory",
+        ),
+        (
+            "impl/latin.py:novel",
+            {"impl/latin.py": b"# \xe9\xe9\ndef novel(evidence):\n    return True\n"},
+            "`novel`: implementation file `impl/latin.py` is not UTF-8",
+        ),
+        (
+            "impl/dir.py:novel",
+            {"impl/dir.py/x": b""},
+            "`novel`: implementation file `impl/dir.py` does not exist",
+        ),
+        (
+            "impl/ok.py:other",
+            {"impl/ok.py": b"def novel(evidence):\n    return True\n"},
+            "`novel`: no module-level function `other` in `impl/ok.py`",
+        ),
         ("impl/ok.py", {}, "`implementation` of `novel` is not `path/to/file.py:function`"),
     ]
     for i, (spec, files, message) in enumerate(cases):
@@ -122,18 +187,23 @@ def test_unparsable_implementation_is_reported_in_the_py_file(tmp_path):
 def test_review_command_with_malformed_head_registry(tmp_path, monkeypatch):
     (tmp_path / "si-lint.toml").write_text('profile = "p"\n')
     (tmp_path / "p").mkdir()
-    (tmp_path / "p" / "registry.yaml").write_text("primitives: [1, {name: [x]}, {name: y, params: 7}]\n"
-                                                  "synonyms: 3\nchannels: {a: 1}\n")
+    (tmp_path / "p" / "registry.yaml").write_text(
+        "primitives: [1, {name: [x]}, {name: y, params: 7}]\nsynonyms: 3\nchannels: {a: 1}\n"
+    )
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(cli, ["review", "--base", "builtin", "--format", "json"],
-                                catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli, ["review", "--base", "builtin", "--format", "json"], catch_exceptions=False
+    )
     assert result.exit_code in (0, 1)
     rep = json.loads(result.output)
     assert rep["head"] == {"source": "p", "profile": None, "version": None}
     assert ("primitive", "removed", "named_in_output") in [
-        (c["kind"], c["action"], c["name"]) for c in rep["changes"]]
+        (c["kind"], c["action"], c["name"]) for c in rep["changes"]
+    ]
     assert [(f["code"], f["path"], f["line"], f["column"]) for f in rep["implementations"]] == [
-        ("SI501", "p/registry.yaml", 1, 31), ("SI507", "p/registry.yaml", 1, 31)]
+        ("SI501", "p/registry.yaml", 1, 31),
+        ("SI507", "p/registry.yaml", 1, 31),
+    ]
 
 
 def test_review_missing_path_is_a_usage_error(tmp_path, monkeypatch):

@@ -42,7 +42,8 @@ def test_clean_implementation_has_no_findings():
 # -- SI501 ------------------------------------------------------------------------------
 def test_missing_function_is_si501():
     assert review_source("def q(evidence, *, a):\n    return True\n", "p", ["a"]) == [
-        StaticFinding("SI501", 1, 1, "no module-level function `p` in the implementation")]
+        StaticFinding("SI501", 1, 1, "no module-level function `p` in the implementation")
+    ]
 
 
 def test_function_shadowed_by_later_assignment_is_missing():
@@ -62,69 +63,89 @@ def test_unparsable_module_is_si501_not_a_traceback():
 
 
 # -- SI502 ------------------------------------------------------------------------------
-@pytest.mark.parametrize("sig", [
-    "evidence, *, a, b",
-    "evidence, *, b, a",          # order free
-    "evidence, /, *, a, b",       # positional-only evidence is fine
-    "evidence, *, a=1, b=False",  # defaults are free
-])
+@pytest.mark.parametrize(
+    "sig",
+    [
+        "evidence, *, a, b",
+        "evidence, *, b, a",  # order free
+        "evidence, /, *, a, b",  # positional-only evidence is fine
+        "evidence, *, a=1, b=False",  # defaults are free
+    ],
+)
 def test_signature_matches(sig):
     assert codes_at(f"def p({sig}):\n    return True\n", params=("a", "b")) == []
 
 
-@pytest.mark.parametrize("sig,detail", [
-    ("evidence, *, a", "missing keyword-only `b`"),
-    ("evidence, *, a, b, c", "keyword-only parameter(s) not in the registry: `c`"),
-    ("evidence, a, b", "exactly one positional parameter `evidence` is required "
-                       "(got evidence, a, b); missing keyword-only `a`, `b`"),
-    ("ev, *, a, b", "exactly one positional parameter `evidence` is required (got ev)"),
-    ("evidence, *args, a, b", "`*args` is not allowed"),
-    ("evidence, *, a, b, **kw", "`**kw` is not allowed"),
-    ("*, a, b", "exactly one positional parameter `evidence` is required (got none)"),
-])
+@pytest.mark.parametrize(
+    "sig,detail",
+    [
+        ("evidence, *, a", "missing keyword-only `b`"),
+        ("evidence, *, a, b, c", "keyword-only parameter(s) not in the registry: `c`"),
+        (
+            "evidence, a, b",
+            "exactly one positional parameter `evidence` is required "
+            "(got evidence, a, b); missing keyword-only `a`, `b`",
+        ),
+        ("ev, *, a, b", "exactly one positional parameter `evidence` is required (got ev)"),
+        ("evidence, *args, a, b", "`*args` is not allowed"),
+        ("evidence, *, a, b, **kw", "`**kw` is not allowed"),
+        ("*, a, b", "exactly one positional parameter `evidence` is required (got none)"),
+    ],
+)
 def test_signature_differs(sig, detail):
     src = f"\n\ndef p({sig}):\n    return True\n"
-    assert review_source(src, "p", ["a", "b"]) == [StaticFinding(
-        "SI502", 3, 5,
-        "`p` parameters differ from the registry's (`evidence, *, a, b`): " + detail)]
+    assert review_source(src, "p", ["a", "b"]) == [
+        StaticFinding(
+            "SI502",
+            3,
+            5,
+            "`p` parameters differ from the registry's (`evidence, *, a, b`): " + detail,
+        )
+    ]
 
 
 # -- SI503 ------------------------------------------------------------------------------
-@pytest.mark.parametrize("imports,expr,shown", [
-    ("import time", "time.time()", "time.time"),
-    ("from time import time as t", "t()", "time.time"),
-    ("from time import monotonic", "monotonic()", "time.monotonic"),
-    ("import datetime as d", "d.datetime.now()", "datetime.datetime.now"),
-    ("from datetime import datetime", "datetime.now().isoformat()", "datetime.datetime.now"),
-    ("from datetime import date", "date.today()", "datetime.date.today"),
-    ("import random", "random.random()", "random.random"),
-    ("from random import choice as pick", "pick([1])", "random.choice"),
-    ("import uuid", "uuid.uuid4()", "uuid.uuid4"),
-    ("import os", "os.environ['X']", "os.environ"),
-    ("import os", "os.environ.get('X')", "os.environ.get"),
-    ("from os import environ", "environ.get('X')", "os.environ.get"),
-    ("import os", "os.getenv('X')", "os.getenv"),
-    ("import os.path", "os.path.exists('x')", "os.path.exists"),
-    ("import sys", "open('x')", "builtins.open"),
-    ("from pathlib import Path", "Path('x').read_text()", "pathlib.Path"),
-    ("import pathlib as pl", "pl.Path('x')", "pathlib.Path"),
-    ("import subprocess", "subprocess.run(['ls'])", "subprocess.run"),
-    ("from subprocess import check_output as co", "co(['ls'])", "subprocess.check_output"),
-    ("import socket", "socket.gethostname()", "socket.gethostname"),
-    ("import urllib.request", "urllib.request.urlopen('http://x')", "urllib.request.urlopen"),
-    ("import requests", "requests.get('http://x')", "requests.get"),
-    ("import threading", "threading.Thread(target=None)", "threading.Thread"),
-    ("from concurrent.futures import ThreadPoolExecutor", "ThreadPoolExecutor()",
-     "concurrent.futures.ThreadPoolExecutor"),
-    ("import importlib", "importlib.import_module('time')", "importlib.import_module"),
-    ("import os", "eval('1')", "builtins.eval"),
-    ("from datetime import datetime as dt", "dt.utcnow()", "datetime.datetime.utcnow"),
-    ("import os.path as osp", "osp.exists('x')", "os.path.exists"),
-    ("from os import path", "path.isfile('x')", "os.path.isfile"),
-    ("import secrets", "secrets.token_hex()", "secrets.token_hex"),
-    ("from multiprocessing import Pool", "Pool()", "multiprocessing.Pool"),
-    ("import os", "hash(a)", "builtins.hash"),
-])
+@pytest.mark.parametrize(
+    "imports,expr,shown",
+    [
+        ("import time", "time.time()", "time.time"),
+        ("from time import time as t", "t()", "time.time"),
+        ("from time import monotonic", "monotonic()", "time.monotonic"),
+        ("import datetime as d", "d.datetime.now()", "datetime.datetime.now"),
+        ("from datetime import datetime", "datetime.now().isoformat()", "datetime.datetime.now"),
+        ("from datetime import date", "date.today()", "datetime.date.today"),
+        ("import random", "random.random()", "random.random"),
+        ("from random import choice as pick", "pick([1])", "random.choice"),
+        ("import uuid", "uuid.uuid4()", "uuid.uuid4"),
+        ("import os", "os.environ['X']", "os.environ"),
+        ("import os", "os.environ.get('X')", "os.environ.get"),
+        ("from os import environ", "environ.get('X')", "os.environ.get"),
+        ("import os", "os.getenv('X')", "os.getenv"),
+        ("import os.path", "os.path.exists('x')", "os.path.exists"),
+        ("import sys", "open('x')", "builtins.open"),
+        ("from pathlib import Path", "Path('x').read_text()", "pathlib.Path"),
+        ("import pathlib as pl", "pl.Path('x')", "pathlib.Path"),
+        ("import subprocess", "subprocess.run(['ls'])", "subprocess.run"),
+        ("from subprocess import check_output as co", "co(['ls'])", "subprocess.check_output"),
+        ("import socket", "socket.gethostname()", "socket.gethostname"),
+        ("import urllib.request", "urllib.request.urlopen('http://x')", "urllib.request.urlopen"),
+        ("import requests", "requests.get('http://x')", "requests.get"),
+        ("import threading", "threading.Thread(target=None)", "threading.Thread"),
+        (
+            "from concurrent.futures import ThreadPoolExecutor",
+            "ThreadPoolExecutor()",
+            "concurrent.futures.ThreadPoolExecutor",
+        ),
+        ("import importlib", "importlib.import_module('time')", "importlib.import_module"),
+        ("import os", "eval('1')", "builtins.eval"),
+        ("from datetime import datetime as dt", "dt.utcnow()", "datetime.datetime.utcnow"),
+        ("import os.path as osp", "osp.exists('x')", "os.path.exists"),
+        ("from os import path", "path.isfile('x')", "os.path.isfile"),
+        ("import secrets", "secrets.token_hex()", "secrets.token_hex"),
+        ("from multiprocessing import Pool", "Pool()", "multiprocessing.Pool"),
+        ("import os", "hash(a)", "builtins.hash"),
+    ],
+)
 def test_nondeterminism_however_imported(imports, expr, shown):
     src = f"{imports}\n\n\ndef p(evidence, *, a):\n    x = 1\n    return bool({expr})\n"
     out = review_source(src, "p", ["a"])
@@ -160,7 +181,7 @@ def test_shadowed_builtin_open_is_not_io():
 
 
 def test_helpers_are_followed_transitively_and_reported_where_they_read():
-    src = '''\
+    src = """\
     from time import time as now
 
     def _stamp():
@@ -175,16 +196,21 @@ def test_helpers_are_followed_transitively_and_reported_where_they_read():
 
     def p(evidence, *, a):
         return _inner(0)
-    '''
+    """
     out = review_source(textwrap.dedent(src), "p", ["a"])
-    assert out == [StaticFinding(
-        "SI503", 4, 12,
-        "`time.time` is nondeterministic (the clock): a primitive must be a pure function "
-        "of its arguments (in helper `_stamp`, reached from `p`)")]
+    assert out == [
+        StaticFinding(
+            "SI503",
+            4,
+            12,
+            "`time.time` is nondeterministic (the clock): a primitive must be a pure function "
+            "of its arguments (in helper `_stamp`, reached from `p`)",
+        )
+    ]
 
 
 def test_helper_passed_by_reference_is_followed():
-    src = '''\
+    src = """\
     import random
 
     def _key(x):
@@ -192,12 +218,12 @@ def test_helper_passed_by_reference_is_followed():
 
     def p(evidence, *, a):
         return sorted(a, key=_key)[0] == a
-    '''
+    """
     assert codes_at(src) == [("SI503", 4, 12)]
 
 
 def test_recursive_helpers_terminate():
-    src = '''\
+    src = """\
     def _a(n):
         return _b(n - 1) if n else True
 
@@ -206,7 +232,7 @@ def test_recursive_helpers_terminate():
 
     def p(evidence, *, a):
         return _a(3) and p(evidence, a=a)
-    '''
+    """
     assert codes_at(src) == []
 
 
@@ -221,28 +247,31 @@ def test_annotations_are_not_reads():
 
 
 # -- SI504 ------------------------------------------------------------------------------
-@pytest.mark.parametrize("body,expected", [
-    ("re.search(a, text)", [("SI504", 5, 17)]),
-    ("re.compile(r'\\b' + a + r'\\b').search(text)", [("SI504", 5, 17)]),
-    ("re.match(f'({a})', text)", [("SI504", 5, 17)]),
-    ("re.findall(pattern=a, string=text)", [("SI504", 5, 17)]),
-    ("re.search('|'.join(a), text)", [("SI504", 5, 17)]),
-    ("re.search(re.escape(a), text)", []),
-    ("re.search(rf'\\b{re.escape(a)}\\b', text)", []),
-    ("re.search('|'.join(re.escape(x) for x in a), text)", []),
-    ("re.search('|'.join(map(re.escape, a)), text)", []),
-    ("re.search('|'.join(x for x in a), text)", [("SI504", 5, 17)]),
-    ("re.search(r'\\d+', a)", []),                 # the parameter is the text, not the pattern
-    ("re.sub(r'\\s+', ' ', a)", []),
-    ("re.search(text, 'x')", []),                  # a local not derived from a parameter
-])
+@pytest.mark.parametrize(
+    "body,expected",
+    [
+        ("re.search(a, text)", [("SI504", 5, 17)]),
+        ("re.compile(r'\\b' + a + r'\\b').search(text)", [("SI504", 5, 17)]),
+        ("re.match(f'({a})', text)", [("SI504", 5, 17)]),
+        ("re.findall(pattern=a, string=text)", [("SI504", 5, 17)]),
+        ("re.search('|'.join(a), text)", [("SI504", 5, 17)]),
+        ("re.search(re.escape(a), text)", []),
+        ("re.search(rf'\\b{re.escape(a)}\\b', text)", []),
+        ("re.search('|'.join(re.escape(x) for x in a), text)", []),
+        ("re.search('|'.join(map(re.escape, a)), text)", []),
+        ("re.search('|'.join(x for x in a), text)", [("SI504", 5, 17)]),
+        ("re.search(r'\\d+', a)", []),  # the parameter is the text, not the pattern
+        ("re.sub(r'\\s+', ' ', a)", []),
+        ("re.search(text, 'x')", []),  # a local not derived from a parameter
+    ],
+)
 def test_regex_from_parameter(body, expected):
     src = f"import re\n\ndef p(evidence, *, a):\n    text = 'abc'\n    return bool({body})\n"
     assert codes_at(src) == expected
 
 
 def test_regex_taint_flows_through_locals():
-    src = '''\
+    src = """\
     import re as regexp
 
     def p(evidence, *, a):
@@ -254,23 +283,23 @@ def test_regex_taint_flows_through_locals():
         safe = regexp.escape(joined)
         ok = regexp.search(safe, "t")
         return bool(regexp.compile(joined)) or bool(ok)
-    '''
+    """
     assert codes_at(src) == [("SI504", 11, 17)]
 
 
 def test_regex_escaping_reassignment_clears_taint():
-    src = '''\
+    src = """\
     import re
 
     def p(evidence, *, a):
         a = re.escape(a)
         return bool(re.search(a, "t"))
-    '''
+    """
     assert codes_at(src) == []
 
 
 def test_regex_taint_from_either_branch():
-    src = '''\
+    src = """\
     import re
 
     def p(evidence, *, a):
@@ -279,31 +308,34 @@ def test_regex_taint_from_either_branch():
         else:
             pat = "x"
         return bool(re.search(pat, "t"))
-    '''
+    """
     assert codes_at(src) == [("SI504", 8, 17)]
 
 
 def test_regex_from_evidence_counts_too():
-    src = '''\
+    src = """\
     from re import search
 
     def p(evidence, *, a):
         first = evidence["events"][0]["text"]
         return bool(search(first, "t"))
-    '''
+    """
     assert codes_at(src) == [("SI504", 5, 17)]
 
 
 # -- SI505 ------------------------------------------------------------------------------
-@pytest.mark.parametrize("it,expected", [
-    ("{'x', 'y'}", [("SI505", 4, 14)]),
-    ("set(a)", [("SI505", 4, 14)]),
-    ("frozenset(a)", [("SI505", 4, 14)]),
-    ("{v for v in a}", [("SI505", 4, 14)]),
-    ("sorted(set(a))", []),
-    ("a", []),
-    ("[v for v in a]", []),
-])
+@pytest.mark.parametrize(
+    "it,expected",
+    [
+        ("{'x', 'y'}", [("SI505", 4, 14)]),
+        ("set(a)", [("SI505", 4, 14)]),
+        ("frozenset(a)", [("SI505", 4, 14)]),
+        ("{v for v in a}", [("SI505", 4, 14)]),
+        ("sorted(set(a))", []),
+        ("a", []),
+        ("[v for v in a]", []),
+    ],
+)
 def test_set_iteration_with_early_exit(it, expected):
     src = f"\n\ndef p(evidence, *, a):\n    for k in {it}:\n        if k:\n            return k\n    return None\n"
     assert codes_at(src) == expected
@@ -315,25 +347,31 @@ def test_set_iteration_without_early_exit_is_fine():
 
 
 def test_set_iteration_break_of_inner_loop_does_not_count_but_return_does():
-    inner_break = ("def p(evidence, *, a):\n    for k in set(a):\n        for j in a:\n"
-                   "            break\n    return True\n")
+    inner_break = (
+        "def p(evidence, *, a):\n    for k in set(a):\n        for j in a:\n"
+        "            break\n    return True\n"
+    )
     assert codes_at(inner_break) == []
-    outer_break = ("def p(evidence, *, a):\n    for k in set(a):\n        while k:\n"
-                   "            return k\n    return True\n")
+    outer_break = (
+        "def p(evidence, *, a):\n    for k in set(a):\n        while k:\n"
+        "            return k\n    return True\n"
+    )
     assert codes_at(outer_break) == [("SI505", 2, 14)]
     brk = "def p(evidence, *, a):\n    for k in set(a):\n        if k:\n            break\n    return True\n"
     assert codes_at(brk) == [("SI505", 2, 14)]
 
 
 def test_set_iteration_return_in_nested_function_does_not_count():
-    src = ("def p(evidence, *, a):\n    for k in set(a):\n        def g():\n"
-           "            return k\n    return True\n")
+    src = (
+        "def p(evidence, *, a):\n    for k in set(a):\n        def g():\n"
+        "            return k\n    return True\n"
+    )
     assert codes_at(src) == []
 
 
 # -- SI506 ------------------------------------------------------------------------------
 def test_module_state_writes_point_at_the_write():
-    src = '''\
+    src = """\
     import sys
     CACHE = {}
     SEEN = []
@@ -349,24 +387,36 @@ def test_module_state_writes_point_at_the_write():
         sys.flag = 1
         evidence.get("x")
         return bool(local)
-    '''
+    """
     out = review_source(textwrap.dedent(src), "p", ["a"])
     assert out == [
-        StaticFinding("SI506", 10, 5, "assignment to module-level `COUNT` (declared `global`): "
-                                      "a primitive must not keep state"),
-        StaticFinding("SI506", 11, 5, "write to module-level `CACHE`: a primitive must not "
-                                      "keep state"),
-        StaticFinding("SI506", 12, 5, "`SEEN.append(...)` mutates module-level state: a "
-                                      "primitive must not keep state"),
-        StaticFinding("SI506", 13, 5, "write to module-level `sys`: a primitive must not keep "
-                                      "state"),
+        StaticFinding(
+            "SI506",
+            10,
+            5,
+            "assignment to module-level `COUNT` (declared `global`): "
+            "a primitive must not keep state",
+        ),
+        StaticFinding(
+            "SI506", 11, 5, "write to module-level `CACHE`: a primitive must not keep state"
+        ),
+        StaticFinding(
+            "SI506",
+            12,
+            5,
+            "`SEEN.append(...)` mutates module-level state: a primitive must not keep state",
+        ),
+        StaticFinding(
+            "SI506", 13, 5, "write to module-level `sys`: a primitive must not keep state"
+        ),
     ]
 
 
 def test_write_through_globals_is_module_state():
     src = "def p(evidence, *, a):\n    globals()['SEEN'] = a\n    return True\n"
-    assert review_source(src, "p", ["a"]) == [StaticFinding(
-        "SI506", 2, 5, "write through `globals()`: a primitive must not keep state")]
+    assert review_source(src, "p", ["a"]) == [
+        StaticFinding("SI506", 2, 5, "write through `globals()`: a primitive must not keep state")
+    ]
 
 
 def test_global_declaration_without_write_is_fine():
@@ -385,23 +435,27 @@ def test_local_shadowing_module_name_is_not_module_state():
 
 
 def test_findings_are_deterministic_and_sorted():
-    src = '''\
+    src = """\
     import random, re
     S = set()
 
     def p(evidence, *, b):
         for k in {1, 2}:
             return re.search(b, random.choice("ab")) and S.add(k)
-    '''
+    """
     first = review_source(textwrap.dedent(src), "p", ["a"])
     assert [(f.code, f.line, f.col) for f in first] == [
-        ("SI502", 4, 5), ("SI505", 5, 14), ("SI504", 6, 16), ("SI503", 6, 29),
-        ("SI506", 6, 54)]
+        ("SI502", 4, 5),
+        ("SI505", 5, 14),
+        ("SI504", 6, 16),
+        ("SI503", 6, 29),
+        ("SI506", 6, 54),
+    ]
     assert review_source(textwrap.dedent(src), "p", ["a"]) == first
 
 
 def test_regex_taint_follows_module_helpers():
-    src = '''\
+    src = """\
     import re
 
     def _compile(ids, flags=0):
@@ -420,14 +474,24 @@ def test_regex_taint_follows_module_helpers():
         z = _safe(b)
         w = _rec(n=3, ids=a)
         return bool(x and y and z and w)
-    '''
+    """
     assert review_source(textwrap.dedent(src), "p", ["a", "b"]) == [
-        StaticFinding("SI504", 5, 12, "`re.compile` pattern is built from a parameter without "
-                      "`re.escape`: a value containing regex metacharacters changes what matches "
-                      "(in helper `_compile`, reached from `p`)"),
-        StaticFinding("SI504", 11, 39, "`re.search` pattern is built from a parameter without "
-                      "`re.escape`: a value containing regex metacharacters changes what matches "
-                      "(in helper `_rec`, reached from `p`)"),
+        StaticFinding(
+            "SI504",
+            5,
+            12,
+            "`re.compile` pattern is built from a parameter without "
+            "`re.escape`: a value containing regex metacharacters changes what matches "
+            "(in helper `_compile`, reached from `p`)",
+        ),
+        StaticFinding(
+            "SI504",
+            11,
+            39,
+            "`re.search` pattern is built from a parameter without "
+            "`re.escape`: a value containing regex metacharacters changes what matches "
+            "(in helper `_rec`, reached from `p`)",
+        ),
     ]
 
 

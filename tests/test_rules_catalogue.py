@@ -20,8 +20,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO, check_json, write_files
+
 from si_lint.catalogue import rules
 from si_lint.checks.base import all_checks, implemented_codes
 
@@ -32,8 +32,21 @@ NO_EXAMPLE = {"SI000"}
 #: and a template's table share their per-node rules). This list may only shrink: a new code
 #: gets exactly one check.
 SHARED = {
-    "SI105", "SI106", "SI107", "SI114", "SI117", "SI118",
-    "SI201", "SI202", "SI203", "SI204", "SI205", "SI206", "SI207", "SI209", "SI211",
+    "SI105",
+    "SI106",
+    "SI107",
+    "SI114",
+    "SI117",
+    "SI118",
+    "SI201",
+    "SI202",
+    "SI203",
+    "SI204",
+    "SI205",
+    "SI206",
+    "SI207",
+    "SI209",
+    "SI211",
 }
 WHOLE = ("code", "path", "line", "column", "severity", "message", "help")
 
@@ -72,7 +85,9 @@ def test_rule_files_match_their_schema():
     for path in sorted((REPO / "rules").glob("*.yaml")):
         errors = list(validator.iter_errors(load_bytes(path.read_bytes()).data))
         if errors:
-            problems[path.name] = [f"{list(e.absolute_path)}: {e.message[:200]}" for e in errors[:3]]
+            problems[path.name] = [
+                f"{list(e.absolute_path)}: {e.message[:200]}" for e in errors[:3]
+            ]
     assert not problems, problems
 
 
@@ -104,10 +119,13 @@ def test_each_rule_names_the_check_that_emits_it():
         registered = by_code.get(code, set())
         if registered:
             assert set(named) == registered, (
-                f"{code}: rules/{code}.yaml names {named}, the checks that declare it are {sorted(registered)}")
+                f"{code}: rules/{code}.yaml names {named}, the checks that declare it are {sorted(registered)}"
+            )
         else:  # emitted by the loader or the pipeline itself
             module = rule.check.partition(":")[0]
-            assert code in loader.CODES or module.startswith(("si_lint.engine", "si_lint.pipeline")), code
+            assert code in loader.CODES or module.startswith(
+                ("si_lint.engine", "si_lint.pipeline")
+            ), code
 
 
 def test_every_code_has_exactly_one_check():
@@ -116,7 +134,9 @@ def test_every_code_has_exactly_one_check():
         for code in check.codes:
             by_code.setdefault(code, []).append(_ref(check))
     shared = {code for code, refs in by_code.items() if len(refs) > 1}
-    assert shared <= SHARED, f"codes declared by several checks: {sorted(shared - SHARED)} (give each one check)"
+    assert shared <= SHARED, (
+        f"codes declared by several checks: {sorted(shared - SHARED)} (give each one check)"
+    )
     assert SHARED <= shared, f"no longer shared, remove from SHARED: {sorted(SHARED - shared)}"
 
 
@@ -149,7 +169,11 @@ def test_example(code, label, tmp_path):
 
 
 def test_rule_docs_are_generated_and_up_to_date():
-    proc = subprocess.run([sys.executable, str(REPO / "tools" / "rules.py"), "docs", "--check"],
-                          capture_output=True, text=True, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "tools" / "rules.py"), "docs", "--check"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.stem for p in (REPO / "docs" / "rules").glob("*.md")) == sorted(CATALOGUE)

@@ -10,11 +10,10 @@ keys, trailing newlines against `pattern`, integers beyond 64 bits, lone surroga
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
 import pytest
-
 from conftest import REPO, SHARED
+
 from si_lint import schemas
 from si_lint.corpus import classify
 from si_lint.loader import load_bytes, load_text
@@ -118,7 +117,7 @@ def _check(origin, kind, data):
     fast = schemas.fast_validator(kind)
     try:
         rs_valid = fast.is_valid(data)
-    except Exception:  # noqa: BLE001 - validate falls back to jsonschema then
+    except Exception:
         return
     if rs_valid:  # the gate's premise: jsonschema-rs "valid" is jsonschema valid
         assert not list(schemas.validator(kind).iter_errors(data)), origin
@@ -163,8 +162,11 @@ def test_values_jsonschema_rs_cannot_take_fall_back_to_jsonschema(value):
 def test_a_trailing_newline_against_a_pattern_is_jsonschemas_verdict():
     # Python's `$` matches before a final newline, the Rust regex's does not: jsonschema-rs
     # rejects, jsonschema accepts -- validate must say what jsonschema says (nothing)
-    reg = load_bytes((REPO / "si_lint" / "profile_data" / "registry.yaml").read_bytes()).data \
-        if (REPO / "si_lint" / "profile_data" / "registry.yaml").is_file() else None
+    reg = (
+        load_bytes((REPO / "si_lint" / "profile_data" / "registry.yaml").read_bytes()).data
+        if (REPO / "si_lint" / "profile_data" / "registry.yaml").is_file()
+        else None
+    )
     if reg is None:
         pytest.skip("no shipped registry to mutate")
     for origin, kind, data in [("registry", "registry", reg)]:

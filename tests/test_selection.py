@@ -7,10 +7,9 @@ import os
 import socket
 from pathlib import Path
 
-import pytest
-
 from conftest import run_cli, write_files
-from si_lint.corpus import Config, discover, find_root_info, load_config
+
+from si_lint.corpus import discover, find_root_info, load_config
 
 DUP = "title: t\nowner: a\nowner: b\n"
 
@@ -22,7 +21,9 @@ def _rels(sel, root: Path) -> list[str]:
 def _check(cwd: Path, *args: str):
     code, out, err = run_cli(["check", "--format", "json", "--no-cache", "--verbose", *args], cwd)
     assert code in (0, 1), (code, out, err)
-    return [(d["code"], d["path"], d["line"], d["column"]) for d in json.loads(out)["diagnostics"]], err
+    return [
+        (d["code"], d["path"], d["line"], d["column"]) for d in json.loads(out)["diagnostics"]
+    ], err
 
 
 # ----------------------------------------------------------------------------- root
@@ -41,8 +42,14 @@ def test_pyproject_without_the_table_is_not_a_config(tmp_path):
 
 
 def test_root_from_the_first_named_path(tmp_path):
-    write_files(tmp_path, {"corpus/pyproject.toml": "[tool.si-lint]\n", "corpus/s/x.yaml": "a: 1\n",
-                           "work/.keep": ""})
+    write_files(
+        tmp_path,
+        {
+            "corpus/pyproject.toml": "[tool.si-lint]\n",
+            "corpus/s/x.yaml": "a: 1\n",
+            "work/.keep": "",
+        },
+    )
     info = find_root_info(tmp_path / "work", [tmp_path / "corpus" / "s" / "x.yaml"])
     assert (info.path, info.how) == (tmp_path / "corpus", "config")
 
@@ -57,7 +64,11 @@ def test_root_is_the_git_work_tree_top(tmp_path):
 def test_config_file_wins(tmp_path):
     write_files(tmp_path, {"si-lint.toml": "", "elsewhere/si-lint.toml": 'ignore = ["SI002"]\n'})
     info = find_root_info(tmp_path, [], tmp_path / "elsewhere" / "si-lint.toml")
-    assert (info.path, info.how, info.table) == (tmp_path / "elsewhere", "config", {"ignore": ["SI002"]})
+    assert (info.path, info.how, info.table) == (
+        tmp_path / "elsewhere",
+        "config",
+        {"ignore": ["SI002"]},
+    )
 
 
 def test_one_file_reads_its_directory_never_the_parents_or_the_cwd(tmp_path):
@@ -71,7 +82,11 @@ def test_one_file_reads_its_directory_never_the_parents_or_the_cwd(tmp_path):
     assert "corpus root: big (file)" in err
     cfg = load_config(tmp_path, [big / "x.yaml"])
     assert (cfg.root, cfg.root_how) == (big, "file")
-    assert _rels(discover(cfg.root, cfg, tmp_path), big) == ["sibling.yaml", "sub/deep.yaml", "x.yaml"]
+    assert _rels(discover(cfg.root, cfg, tmp_path), big) == [
+        "sibling.yaml",
+        "sub/deep.yaml",
+        "x.yaml",
+    ]
     assert not (tmp_path / ".si-lint-cache").exists()
 
 
@@ -79,35 +94,51 @@ def test_one_file_reads_its_directory_never_the_parents_or_the_cwd(tmp_path):
 
 
 def test_include_exclude_and_gitignore(tmp_path):
-    write_files(tmp_path, {
-        "si-lint.toml": 'include = ["scenarios/**/*.yaml", "*.json"]\nexclude = ["drafts/", "*.tmp.yaml"]\n',
-        "scenarios/a.yaml": "a: 1\n",
-        "scenarios/x/b.tmp.yaml": "a: 1\n",
-        "scenarios/drafts/c.yaml": "a: 1\n",
-        "scenarios/gen/d.yaml": "a: 1\n",
-        "scenarios/gen/keep.yaml": "a: 1\n",
-        "scenarios/.gitignore": "gen/*\n!gen/keep.yaml\n",
-        "helm/chart.yaml": "a: 1\n",
-        "top.json": "{}",
-        "deep/tsconfig.json": "{}",
-        ".gitignore": "ignored.json\nbuild/\n",
-        "ignored.json": "{}",
-        "build/x.json": "{}",
-    })
+    write_files(
+        tmp_path,
+        {
+            "si-lint.toml": 'include = ["scenarios/**/*.yaml", "*.json"]\nexclude = ["drafts/", "*.tmp.yaml"]\n',
+            "scenarios/a.yaml": "a: 1\n",
+            "scenarios/x/b.tmp.yaml": "a: 1\n",
+            "scenarios/drafts/c.yaml": "a: 1\n",
+            "scenarios/gen/d.yaml": "a: 1\n",
+            "scenarios/gen/keep.yaml": "a: 1\n",
+            "scenarios/.gitignore": "gen/*\n!gen/keep.yaml\n",
+            "helm/chart.yaml": "a: 1\n",
+            "top.json": "{}",
+            "deep/tsconfig.json": "{}",
+            ".gitignore": "ignored.json\nbuild/\n",
+            "ignored.json": "{}",
+            "build/x.json": "{}",
+        },
+    )
     cfg = load_config(tmp_path)
     assert _rels(discover(tmp_path, cfg, tmp_path), tmp_path) == [
-        "deep/tsconfig.json", "scenarios/a.yaml", "scenarios/gen/keep.yaml", "top.json"]
+        "deep/tsconfig.json",
+        "scenarios/a.yaml",
+        "scenarios/gen/keep.yaml",
+        "top.json",
+    ]
 
 
 def test_star_does_not_cross_a_slash(tmp_path):
-    write_files(tmp_path, {"si-lint.toml": 'include = ["s/*.yaml"]\n', "s/a.yaml": "", "s/t/b.yaml": ""})
+    write_files(
+        tmp_path, {"si-lint.toml": 'include = ["s/*.yaml"]\n', "s/a.yaml": "", "s/t/b.yaml": ""}
+    )
     cfg = load_config(tmp_path)
     assert _rels(discover(tmp_path, cfg, tmp_path), tmp_path) == ["s/a.yaml"]
 
 
 def test_a_named_file_the_configuration_excludes_is_skipped(tmp_path):
-    write_files(tmp_path, {"si-lint.toml": 'exclude = ["drafts/"]\n', "drafts/a.yaml": DUP,
-                           "README.md": "x", "ok.yaml": DUP})
+    write_files(
+        tmp_path,
+        {
+            "si-lint.toml": 'exclude = ["drafts/"]\n',
+            "drafts/a.yaml": DUP,
+            "README.md": "x",
+            "ok.yaml": DUP,
+        },
+    )
     got, err = _check(tmp_path, "drafts/a.yaml", "README.md", "ok.yaml")
     assert got == [("SI002", "ok.yaml", 3, 1)]
     assert "skipped drafts/a.yaml: excluded by the configuration (include/exclude)" in err
@@ -164,9 +195,14 @@ def test_fifo_socket_and_devices_are_never_opened(tmp_path):
 
 def test_named_fifo_to_eval_and_eio_does_not_block(tmp_path):
     os.mkfifo(tmp_path / "ev.yaml")
-    write_files(tmp_path, {"s.yaml": "id: x\nclassification: {}\nscoring: {}\n",
-                           "m.yaml": "eio: {}\n"})
-    for args in (["eval", "s.yaml", "ev.yaml"], ["eio", "m.yaml", "ev.yaml"], ["eval", "ev.yaml", "s.yaml"]):
+    write_files(
+        tmp_path, {"s.yaml": "id: x\nclassification: {}\nscoring: {}\n", "m.yaml": "eio: {}\n"}
+    )
+    for args in (
+        ["eval", "s.yaml", "ev.yaml"],
+        ["eio", "m.yaml", "ev.yaml"],
+        ["eval", "ev.yaml", "s.yaml"],
+    ):
         code, out, err = run_cli(args, tmp_path)
         assert code in (0, 1, 2), (args, code, out, err)
         assert "internal error" not in out + err

@@ -6,8 +6,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from conftest import REPO
+
 from si_lint import pipeline
 from si_lint.server import features
 from si_lint.server.state import CorpusState
@@ -18,7 +18,9 @@ SCENARIO = "scenarios/mail-relay-smtp-port.yaml"
 @pytest.fixture
 def state(tmp_path):
     root = tmp_path / "corpus"
-    shutil.copytree(REPO / "fixtures" / "corpus", root, ignore=shutil.ignore_patterns(".si-lint-cache"))
+    shutil.copytree(
+        REPO / "fixtures" / "corpus", root, ignore=shutil.ignore_patterns(".si-lint-cache")
+    )
     st = CorpusState(root, pipeline.Options(use_cache=False))
     st.load()
     return st
@@ -54,7 +56,10 @@ def test_hover_on_a_suppressed_code_and_an_unknown_one():
 
 def test_disable_appends_to_an_existing_suppression(state):
     text = "id: a  # si-lint: disable=SI105\nscoring: {}\n"
-    assert features.disable_text(text, "SI113", 1) == "id: a  # si-lint: disable=SI105,SI113\nscoring: {}\n"
+    assert (
+        features.disable_text(text, "SI113", 1)
+        == "id: a  # si-lint: disable=SI105,SI113\nscoring: {}\n"
+    )
     # a line whose end is inside a quoted scalar: the comment goes on its own line above
     text = 'id: a\nnote: "one\n  two"\n'
     out = features.disable_text(text, "SI003", 2)
@@ -67,7 +72,9 @@ def test_completion_on_half_typed_text(state):
     labels = [i.label for i in items]
     assert "factor" in labels and "archetype_template" not in labels
     text = "id: x\nscoring:\n  archetype_template: "
-    assert [i.label for i in features.completion(state, "/nowhere.yaml", text, 2, 22)] == ["C-DA-001"]
+    assert [i.label for i in features.completion(state, "/nowhere.yaml", text, 2, 22)] == [
+        "C-DA-001"
+    ]
     assert features.completion(state, "/nowhere.yaml", "id: x\ntitle: ", 1, 7) == []
     assert features.node_at("id: [", 0, 2) is None
 

@@ -17,11 +17,10 @@ import pytest
 pytest.importorskip("pygls", reason="the server extra is not installed")
 pytest_lsp = pytest.importorskip("pytest_lsp")
 
-from lsprotocol import types as T  # noqa: E402
-from pygls.uris import from_fs_path  # noqa: E402
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
-
-from conftest import REPO, run_cli  # noqa: E402
+from conftest import REPO, run_cli
+from lsprotocol import types as T
+from pygls.uris import from_fs_path
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -32,22 +31,28 @@ AT_BUDGET = "fixtures/mail-relay-smtp-port/at-budget.yaml"
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("lsp") / "corpus"
-    shutil.copytree(REPO / "fixtures" / "corpus", root, ignore=shutil.ignore_patterns(".si-lint-cache"))
+    shutil.copytree(
+        REPO / "fixtures" / "corpus", root, ignore=shutil.ignore_patterns(".si-lint-cache")
+    )
     return root
 
 
 @pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "si_lint.cli", "server", "--no-cache"]),
+    config=ClientServerConfig(
+        server_command=[sys.executable, "-m", "si_lint.cli", "server", "--no-cache"]
+    ),
     scope="module",
 )
 async def client(lsp_client: LanguageClient, corpus: Path):
     caps = client_capabilities("visual-studio-code")
     caps.workspace.did_change_watched_files = None  # the test client does not take registrations
-    await lsp_client.initialize_session(T.InitializeParams(
-        capabilities=caps,
-        workspace_folders=[T.WorkspaceFolder(uri=from_fs_path(str(corpus)), name="corpus")],
-        initialization_options={"debounce": 10},
-    ))
+    await lsp_client.initialize_session(
+        T.InitializeParams(
+            capabilities=caps,
+            workspace_folders=[T.WorkspaceFolder(uri=from_fs_path(str(corpus)), name="corpus")],
+            initialization_options={"debounce": 10},
+        )
+    )
     features = lsp_client.protocol.fm.features
     original = features[T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
 
@@ -96,8 +101,11 @@ async def open_doc(client, corpus, rel, text=None):
     uri = uri_of(corpus, rel)
     text = (corpus / rel).read_text() if text is None else text
     before = COUNTS.get(uri, 0)
-    client.text_document_did_open(T.DidOpenTextDocumentParams(
-        T.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
+    client.text_document_did_open(
+        T.DidOpenTextDocumentParams(
+            T.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)
+        )
+    )
     return uri, await published(client, uri, before)
 
 
@@ -107,9 +115,12 @@ _versions: dict[str, int] = {}
 async def replace_all(client, uri, text):
     before = COUNTS.get(uri, 0)
     _versions[uri] = _versions.get(uri, 1) + 1
-    client.text_document_did_change(T.DidChangeTextDocumentParams(
-        T.VersionedTextDocumentIdentifier(uri=uri, version=_versions[uri]),
-        [T.TextDocumentContentChangeWholeDocument(text=text)]))
+    client.text_document_did_change(
+        T.DidChangeTextDocumentParams(
+            T.VersionedTextDocumentIdentifier(uri=uri, version=_versions[uri]),
+            [T.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
     return await published(client, uri, before)
 
 
@@ -119,8 +130,17 @@ async def close_doc(client, uri):
 
 
 def shape(diags):
-    return sorted((d.code, d.range.start.line, d.range.start.character, d.range.end.line,
-                   d.range.end.character, int(d.severity)) for d in diags)
+    return sorted(
+        (
+            d.code,
+            d.range.start.line,
+            d.range.start.character,
+            d.range.end.line,
+            d.range.end.character,
+            int(d.severity),
+        )
+        for d in diags
+    )
 
 
 SEV = {"error": 1, "warning": 2, "note": 3}
@@ -137,8 +157,16 @@ def sarif_shape(root: Path, rel: str) -> list[tuple]:
         if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] != rel:
             continue  # a finding elsewhere that concerns the named file (e.g. a fixture's SI401)
         reg = r["locations"][0]["physicalLocation"]["region"]
-        res.append((r["ruleId"], reg["startLine"] - 1, reg["startColumn"] - 1, reg.get("endLine", reg["startLine"]) - 1,
-                    reg["endColumn"] - 1, SEV[r["level"]]))
+        res.append(
+            (
+                r["ruleId"],
+                reg["startLine"] - 1,
+                reg["startColumn"] - 1,
+                reg.get("endLine", reg["startLine"]) - 1,
+                reg["endColumn"] - 1,
+                SEV[r["level"]],
+            )
+        )
     return sorted(res)
 
 
@@ -155,7 +183,9 @@ def mistakes(text: str) -> str:
 # diagnostics
 
 
-async def test_open_gives_exactly_checks_diagnostics(client: LanguageClient, corpus: Path, tmp_path: Path):
+async def test_open_gives_exactly_checks_diagnostics(
+    client: LanguageClient, corpus: Path, tmp_path: Path
+):
     text = (corpus / SCENARIO).read_text()
     bad = mistakes(text)
     # `check` of the same text on disk (a second copy of the corpus)
@@ -165,7 +195,9 @@ async def test_open_gives_exactly_checks_diagnostics(client: LanguageClient, cor
     expected = sarif_shape(twin, SCENARIO)
     assert {e[0] for e in expected} >= {"SI101", "SI105", "SI113"}, expected
 
-    uri, diags = await open_doc(client, corpus, SCENARIO, bad)  # unsaved: the disk holds the good text
+    uri, diags = await open_doc(
+        client, corpus, SCENARIO, bad
+    )  # unsaved: the disk holds the good text
     assert shape(diags) == expected
     assert all(d.source == "si-lint" for d in diags)
 
@@ -224,12 +256,16 @@ def apply_edits(text: str, edits: list[T.TextEdit]) -> str:
     def off(p: T.Position) -> int:
         return offsets[min(p.line, len(lines))] + p.character
 
-    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
-        text = text[: off(e.range.start)] + e.new_text + text[off(e.range.end):]
+    for e in sorted(
+        edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True
+    ):
+        text = text[: off(e.range.start)] + e.new_text + text[off(e.range.end) :]
     return text
 
 
-async def test_code_action_text_is_what_fix_writes(client: LanguageClient, corpus: Path, tmp_path: Path):
+async def test_code_action_text_is_what_fix_writes(
+    client: LanguageClient, corpus: Path, tmp_path: Path
+):
     text = (corpus / SCENARIO).read_text()
     bad = text.replace("exclude_tool_echo: true", "exclude_tool_echo: false")
     twin = tmp_path / "twin"
@@ -245,9 +281,13 @@ async def test_code_action_text_is_what_fix_writes(client: LanguageClient, corpu
 
     uri, diags = await open_doc(client, corpus, SCENARIO, bad)
     (d,) = [d for d in diags if d.code == "SI113"]
-    actions = await client.text_document_code_action_async(T.CodeActionParams(
-        text_document=T.TextDocumentIdentifier(uri=uri), range=d.range,
-        context=T.CodeActionContext(diagnostics=[d])))
+    actions = await client.text_document_code_action_async(
+        T.CodeActionParams(
+            text_document=T.TextDocumentIdentifier(uri=uri),
+            range=d.range,
+            context=T.CodeActionContext(diagnostics=[d]),
+        )
+    )
     titles = [a.title for a in actions]
     (fix,) = [a for a in actions if a.title.startswith("Fix SI113")]
     assert fix.kind == T.CodeActionKind.QuickFix
@@ -267,7 +307,9 @@ async def test_code_action_text_is_what_fix_writes(client: LanguageClient, corpu
 
 async def test_hover_and_definition(client: LanguageClient, corpus: Path):
     text = (corpus / SCENARIO).read_text()
-    text = text.replace("exclude_tool_echo: true", "exclude_tool_echo: true  # si-lint: disable=SI105")
+    text = text.replace(
+        "exclude_tool_echo: true", "exclude_tool_echo: true  # si-lint: disable=SI105"
+    )
     uri, _ = await open_doc(client, corpus, SCENARIO, text)
     lines = text.split("\n")
 
@@ -278,7 +320,9 @@ async def test_hover_and_definition(client: LanguageClient, corpus: Path):
         raise AssertionError(needle)
 
     async def hover(pos):
-        h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(uri), pos))
+        h = await client.text_document_hover_async(
+            T.HoverParams(T.TextDocumentIdentifier(uri), pos)
+        )
         return h.contents.value if h else None
 
     # a code in a suppression comment: the rule's doc
@@ -292,7 +336,9 @@ async def test_hover_and_definition(client: LanguageClient, corpus: Path):
     assert "deviation" in md and "absent_key" in md and "SMTP_PORT" in md
 
     async def definition(pos):
-        return await client.text_document_definition_async(T.DefinitionParams(T.TextDocumentIdentifier(uri), pos))
+        return await client.text_document_definition_async(
+            T.DefinitionParams(T.TextDocumentIdentifier(uri), pos)
+        )
 
     loc = await definition(at("ref: smtp-port-removed", 6))
     assert loc.uri == uri and lines[loc.range.start.line].strip() == "- id: smtp-port-removed"
@@ -308,15 +354,19 @@ async def test_completion_of_roles_and_templates(client: LanguageClient, corpus:
     lines = text.split("\n")
     i = next(i for i, ln in enumerate(lines) if ln.strip().startswith("exclude_tool_echo"))
     indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
-    half = "\n".join(lines[:i] + [indent] + lines[i + 1:])  # a role removed, the cursor on its line
+    half = "\n".join(
+        lines[:i] + [indent] + lines[i + 1 :]
+    )  # a role removed, the cursor on its line
     uri, _ = await open_doc(client, corpus, SCENARIO, half)
-    res = await client.text_document_completion_async(T.CompletionParams(
-        T.TextDocumentIdentifier(uri), T.Position(i, len(indent))))
+    res = await client.text_document_completion_async(
+        T.CompletionParams(T.TextDocumentIdentifier(uri), T.Position(i, len(indent)))
+    )
     assert [item.label for item in res.items][:1] == ["exclude_tool_echo"]
     j = next(k for k, ln in enumerate(lines) if "template: C-DA-001" in ln)
     col = lines[j].index("C-DA-001")
-    res = await client.text_document_completion_async(T.CompletionParams(
-        T.TextDocumentIdentifier(uri), T.Position(j, col)))
+    res = await client.text_document_completion_async(
+        T.CompletionParams(T.TextDocumentIdentifier(uri), T.Position(j, col))
+    )
     assert "C-DA-001" in [item.label for item in res.items]
     await replace_all(client, uri, text)
     await close_doc(client, uri)
@@ -326,14 +376,25 @@ async def test_completion_of_roles_and_templates(client: LanguageClient, corpus:
 # multi-root, and half-typed documents
 
 
-async def test_each_workspace_folder_is_its_own_root(client: LanguageClient, corpus: Path, tmp_path: Path):
+async def test_each_workspace_folder_is_its_own_root(
+    client: LanguageClient, corpus: Path, tmp_path: Path
+):
     other = tmp_path / "other"
     shutil.copytree(corpus, other)
     cfg = other / "si-lint.toml"
     cfg.write_text('ignore = ["SI113"]\n' + cfg.read_text())  # top level: before any [table]
-    client.workspace_did_change_workspace_folders(T.DidChangeWorkspaceFoldersParams(T.WorkspaceFoldersChangeEvent(
-        added=[T.WorkspaceFolder(uri=from_fs_path(str(other)), name="other")], removed=[])))
-    bad = (corpus / SCENARIO).read_text().replace("exclude_tool_echo: true", "exclude_tool_echo: false")
+    client.workspace_did_change_workspace_folders(
+        T.DidChangeWorkspaceFoldersParams(
+            T.WorkspaceFoldersChangeEvent(
+                added=[T.WorkspaceFolder(uri=from_fs_path(str(other)), name="other")], removed=[]
+            )
+        )
+    )
+    bad = (
+        (corpus / SCENARIO)
+        .read_text()
+        .replace("exclude_tool_echo: true", "exclude_tool_echo: false")
+    )
     uri_a, diags_a = await open_doc(client, corpus, SCENARIO, bad)
     uri_b, diags_b = await open_doc(client, other, SCENARIO, bad)
     assert "SI113" in [d.code for d in diags_a]
@@ -342,11 +403,18 @@ async def test_each_workspace_folder_is_its_own_root(client: LanguageClient, cor
     for uri, root in ((uri_a, corpus), (uri_b, other)):
         await replace_all(client, uri, (root / SCENARIO).read_text())
         await close_doc(client, uri)
-    client.workspace_did_change_workspace_folders(T.DidChangeWorkspaceFoldersParams(T.WorkspaceFoldersChangeEvent(
-        added=[], removed=[T.WorkspaceFolder(uri=from_fs_path(str(other)), name="other")])))
+    client.workspace_did_change_workspace_folders(
+        T.DidChangeWorkspaceFoldersParams(
+            T.WorkspaceFoldersChangeEvent(
+                added=[], removed=[T.WorkspaceFolder(uri=from_fs_path(str(other)), name="other")]
+            )
+        )
+    )
 
 
-async def test_half_typed_documents_never_reach_the_client_as_errors(client: LanguageClient, corpus: Path):
+async def test_half_typed_documents_never_reach_the_client_as_errors(
+    client: LanguageClient, corpus: Path
+):
     """Truncations of a scenario, a fixture and an EIO module typed into one buffer each:
     every change is answered with diagnostics, an unparsable buffer is one SI001, nothing
     is logged as an error, and the server still answers afterwards."""
@@ -367,6 +435,7 @@ async def test_half_typed_documents_never_reach_the_client_as_errors(client: Lan
         await close_doc(client, uri)
     errors = [m for m in client.log_messages if m.type == T.MessageType.Error]
     assert errors == []
-    h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(uri_of(corpus, SCENARIO)),
-                                                             T.Position(0, 0)))
+    h = await client.text_document_hover_async(
+        T.HoverParams(T.TextDocumentIdentifier(uri_of(corpus, SCENARIO)), T.Position(0, 0))
+    )
     assert h is None or h.contents

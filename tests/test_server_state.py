@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
+
 from si_lint import pipeline as engine
 from si_lint.server.state import CorpusState
 
@@ -32,8 +32,10 @@ def edits(text: str) -> list[str]:
     return [
         text.replace("step_budget: 15", "step_budget: 14"),  # a fixture's verdict changes: SI401
         text.replace("exclude_tool_echo: true", "exclude_tool_echo: false"),  # SI113 + probe
-        text.replace("id: infra.capability.da.single-signal-diagnosis-001",
-                     "id: infra.capability.da.single-signal-diagnosis-002"),  # fixtures lose it: SI303
+        text.replace(
+            "id: infra.capability.da.single-signal-diagnosis-001",
+            "id: infra.capability.da.single-signal-diagnosis-002",
+        ),  # fixtures lose it: SI303
         text.replace("ref: smtp-port-removed", "ref: nope"),  # a dangling ref
         text + "# si-lint: disable=SI105\n",  # a suppression that suppresses nothing: SI009
         "id: x\nscoring: [\n",  # unparsable
@@ -54,12 +56,18 @@ def test_every_edit_equals_a_fresh_check(root, which):
     st.load()
     path = root / which
     original = path.read_text()
-    variants = edits(original) if which == SCENARIO else [
-        original.replace("expect: {score: 1.0, row: 2}", "expect: {score: 0.5, row: 3}"),
-        original.replace("scenario: infra.capability.da.single-signal-diagnosis-001", "scenario: nope"),
-        original[: len(original) // 2],
-        original,
-    ]
+    variants = (
+        edits(original)
+        if which == SCENARIO
+        else [
+            original.replace("expect: {score: 1.0, row: 2}", "expect: {score: 0.5, row: 3}"),
+            original.replace(
+                "scenario: infra.capability.da.single-signal-diagnosis-001", "scenario: nope"
+            ),
+            original[: len(original) // 2],
+            original,
+        ]
+    )
     for text in variants:
         assert text != original or text is variants[-1]
         st.set_buffer(str(path), text)
@@ -81,7 +89,9 @@ def test_a_dependent_fixture_is_in_the_outcome(root):
 
 
 def _corpus_files() -> list[Path]:
-    return sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json"))
+    return sorted(
+        p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json")
+    )
 
 
 def test_truncations_never_raise(root, tmp_path):
@@ -95,13 +105,17 @@ def test_truncations_never_raise(root, tmp_path):
         rel = src.relative_to(CORPUS).as_posix()
         target = root / rel
         text = src.read_text()
-        cuts = sorted({len(text) * k // 8 for k in range(8)} | {text.find("\n", len(text) // 3) + 1})
+        cuts = sorted(
+            {len(text) * k // 8 for k in range(8)} | {text.find("\n", len(text) // 3) + 1}
+        )
         for cut in cuts:
             buf = text[:cut]
             st.set_buffer(str(target), buf)
             mine = st.findings_of(str(target))
             assert not [f for f in st.all_findings() if f.code == "SI000"], (rel, cut)
-            if load_bytes(buf.encode()).failed or any(d.code == "SI001" for d in load_bytes(buf.encode()).findings):
+            if load_bytes(buf.encode()).failed or any(
+                d.code == "SI001" for d in load_bytes(buf.encode()).findings
+            ):
                 assert [f.code for f in mine] == ["SI001"], (rel, cut, mine)
         st.set_buffer(str(target), None)
     assert st.all_findings() == full_run(root)
@@ -129,7 +143,9 @@ def test_published_corpus_edits_equal_a_fresh_check(tmp_path):
     behavior = re.search(r"behavior: (\S+)", "".join(p.read_text() for p in files))
     variants = [
         original.replace(f"id: {first_id}", f"id: {first_id}-renamed", 1),  # companions, fixtures
-        original.replace(f"id: {first_id}", f"id: {files[1].read_text().split('id: ', 1)[1].split()[0]}", 1),
+        original.replace(
+            f"id: {first_id}", f"id: {files[1].read_text().split('id: ', 1)[1].split()[0]}", 1
+        ),
         original[: len(original) * 2 // 3],
         original,
     ]

@@ -13,15 +13,15 @@ import sys
 import time
 
 import pytest
-
 from conftest import REPO, run_cli
 
 FORMATS = ("json", "text")
 
 
 def _generate(root, files):
-    spec = importlib.util.spec_from_file_location("bench_generate_parity",
-                                                  REPO / "bench" / "generate.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_generate_parity", REPO / "bench" / "generate.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod
     spec.loader.exec_module(mod)
@@ -40,8 +40,7 @@ def corpus(request, tmp_path):
 
 def _out(root, *args, fmt="json", cache=None, jobs="1"):
     cache_args = ["--no-cache"] if cache is None else ["--cache-dir", str(cache)]
-    code, out, _err = run_cli(["check", "--format", fmt, "--jobs", jobs, *cache_args, *args],
-                              root)
+    code, out, _err = run_cli(["check", "--format", fmt, "--jobs", jobs, *cache_args, *args], root)
     assert code in (0, 1), out
     return code, out
 
@@ -59,22 +58,23 @@ def test_every_configuration_prints_what_no_cache_jobs_1_prints(corpus, tmp_path
     from si_lint.pipeline import perfile
 
     _age(corpus)
-    staged = sorted(p.relative_to(corpus).as_posix() for p in (corpus / "scenarios").rglob("*.yaml"))
+    staged = sorted(
+        p.relative_to(corpus).as_posix() for p in (corpus / "scenarios").rglob("*.yaml")
+    )
     fixture = sorted((corpus / "fixtures").rglob("*.yaml"))[0]
     cache = tmp_path / "cache"
     for fmt in FORMATS:
         ref = _out(corpus, fmt=fmt)
-        assert _out(corpus, fmt=fmt, cache=cache) == ref                 # cold, filling
-        assert _out(corpus, fmt=fmt, cache=cache) == ref                 # warm (stat index)
-        assert _out(corpus, ".", fmt=fmt, cache=cache) == ref            # warm, `check .`
-        for rel in (staged[0], staged[-1]):                             # one staged file
+        assert _out(corpus, fmt=fmt, cache=cache) == ref  # cold, filling
+        assert _out(corpus, fmt=fmt, cache=cache) == ref  # warm (stat index)
+        assert _out(corpus, ".", fmt=fmt, cache=cache) == ref  # warm, `check .`
+        for rel in (staged[0], staged[-1]):  # one staged file
             assert _out(corpus, rel, fmt=fmt, cache=cache) == _out(corpus, rel, fmt=fmt), rel
-        assert _out(corpus, "scenarios", fmt=fmt, cache=cache) == _out(corpus, "scenarios",
-                                                                         fmt=fmt)
+        assert _out(corpus, "scenarios", fmt=fmt, cache=cache) == _out(corpus, "scenarios", fmt=fmt)
     # a warm whole run after a subset run, and the other way round
     assert _out(corpus, cache=cache) == _out(corpus)
     monkeypatch.setattr(perfile, "POOL_THRESHOLD", 2)
-    assert _out(corpus, jobs="2") == _out(corpus)                        # process pool
+    assert _out(corpus, jobs="2") == _out(corpus)  # process pool
     assert _out(corpus, jobs="2", cache=tmp_path / "cache2") == _out(corpus)
     # one file changed (a comment, then a real change), and a file changed unseen by size
     with open(fixture, "a", encoding="utf-8") as fh:
@@ -98,8 +98,11 @@ def test_a_change_within_the_racy_window_is_seen(tmp_path):
     ref = _out(root, cache=cache)
     st = target.stat()
     text = target.read_text()
-    swapped = text.replace("score: 1.0", "score: 0.0", 1) if "score: 1.0" in text else \
-        text.replace("score: 0.0", "score: 1.0", 1)
+    swapped = (
+        text.replace("score: 1.0", "score: 0.0", 1)
+        if "score: 1.0" in text
+        else text.replace("score: 0.0", "score: 1.0", 1)
+    )
     assert len(swapped) == len(text) and swapped != text
     target.write_text(swapped)
     os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))  # same size and mtime as before
@@ -130,8 +133,15 @@ def test_stat_index_is_data_and_a_bad_one_is_ignored(tmp_path):
     entries = dict(index["entries"])
     entries[some] = entries[some][:5] + ["zz"]
     bad_entry = json.dumps(dict(index, entries=entries))
-    for bad in (b'{"magic": "x"}', b"[]", b"not json", json.dumps(index).encode(),  # unsigned
-                signed('{"magic": "x"}'), signed("[]"), signed(bad_entry)):
+    for bad in (
+        b'{"magic": "x"}',
+        b"[]",
+        b"not json",
+        json.dumps(index).encode(),  # unsigned
+        signed('{"magic": "x"}'),
+        signed("[]"),
+        signed(bad_entry),
+    ):
         (cache / FILENAME).write_bytes(bad)
         assert _out(root, cache=cache) == ref, bad
     # a signed index that lies (a wrong hash for an unchanged stat): still the right

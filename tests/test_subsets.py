@@ -28,16 +28,18 @@ SCENARIO = textwrap.dedent(f"""\
       exclude_tool_echo: true
     """)
 
-FIXTURE_WRONG = (f"scenario: {SID}\nexpect: {{score: 0.5, row: 2}}\nevents:\n"
-                 "  - kind: agent_response\n"
-                 "    text: SMTP_PORT is missing from configmap/mail-relay.\n"
-                 "    final: true\n")
+FIXTURE_WRONG = (
+    f"scenario: {SID}\nexpect: {{score: 0.5, row: 2}}\nevents:\n"
+    "  - kind: agent_response\n"
+    "    text: SMTP_PORT is missing from configmap/mail-relay.\n"
+    "    final: true\n"
+)
 
 FILES = {
     "si-lint.toml": "",
     "scenarios/a.yaml": SCENARIO,
-    "scenarios/b.yaml": SCENARIO,            # duplicate id: SI301 is reported on b.yaml
-    "fixtures/f.yaml": FIXTURE_WRONG,        # scores 1.0 at row 2: SI401 at expect.score
+    "scenarios/b.yaml": SCENARIO,  # duplicate id: SI301 is reported on b.yaml
+    "fixtures/f.yaml": FIXTURE_WRONG,  # scores 1.0 at row 2: SI401 at expect.score
 }
 
 
@@ -51,7 +53,7 @@ def test_the_whole_corpus(tmp_path):
     _, got = findings(tmp_path)
     assert got == [
         ("SI401", "fixtures/f.yaml", 2, 17),
-        ("SI403", "scenarios/a.yaml", 9, 1),   # rows 1, 3 and 4 of C-DA-001
+        ("SI403", "scenarios/a.yaml", 9, 1),  # rows 1, 3 and 4 of C-DA-001
         ("SI403", "scenarios/a.yaml", 9, 1),
         ("SI403", "scenarios/a.yaml", 9, 1),
         ("SI301", "scenarios/b.yaml", 1, 5),
@@ -63,7 +65,8 @@ def test_cross_file_si301_only_for_the_named_later_file(tmp_path):
     report, got = findings(tmp_path, "scenarios/b.yaml")
     assert got == [("SI301", "scenarios/b.yaml", 1, 5)]
     assert report["diagnostics"][0]["related"] == [
-        {"path": "scenarios/a.yaml", "line": 1, "column": 5, "message": "first defined here"}]
+        {"path": "scenarios/a.yaml", "line": 1, "column": 5, "message": "first defined here"}
+    ]
     assert report["summary"]["files"] == 1
 
 
@@ -115,8 +118,9 @@ def test_batches_as_pre_commit_passes_them(tmp_path):
     _, got = findings(tmp_path, "fixtures/f.yaml", "scenarios/b.yaml")
     assert got == [("SI401", "fixtures/f.yaml", 2, 17), ("SI301", "scenarios/b.yaml", 1, 5)]
     _, got = findings(tmp_path, "scenarios")
-    assert got == [("SI401", "fixtures/f.yaml", 2, 17)] + [("SI403", "scenarios/a.yaml", 9, 1)] * 3 + [
-        ("SI301", "scenarios/b.yaml", 1, 5)]
+    assert got == [("SI401", "fixtures/f.yaml", 2, 17)] + [
+        ("SI403", "scenarios/a.yaml", 9, 1)
+    ] * 3 + [("SI301", "scenarios/b.yaml", 1, 5)]
 
 
 def test_from_a_subdirectory_the_root_is_still_the_corpus_root(tmp_path):
@@ -124,13 +128,17 @@ def test_from_a_subdirectory_the_root_is_still_the_corpus_root(tmp_path):
     report, got = findings(tmp_path / "scenarios", "b.yaml")
     assert got == [("SI301", "b.yaml", 1, 5)]
     assert report["diagnostics"][0]["related"] == [
-        {"path": "a.yaml", "line": 1, "column": 5, "message": "first defined here"}]
+        {"path": "a.yaml", "line": 1, "column": 5, "message": "first defined here"}
+    ]
 
 
 def test_unknown_scenario_only_when_unknown_in_the_whole_corpus(tmp_path):
-    files = {"si-lint.toml": "", "scenarios/a.yaml": SCENARIO,
-             "runs/ok.yaml": f"scenario: {SID}\nevents: []\n",
-             "runs/bad.yaml": "scenario: elsewhere-001\nevents: []\n"}
+    files = {
+        "si-lint.toml": "",
+        "scenarios/a.yaml": SCENARIO,
+        "runs/ok.yaml": f"scenario: {SID}\nevents: []\n",
+        "runs/bad.yaml": "scenario: elsewhere-001\nevents: []\n",
+    }
     write_files(tmp_path, files)
     _, got = findings(tmp_path, "runs/ok.yaml", "runs/bad.yaml")
     assert got == [("SI303", "runs/bad.yaml", 1, 11)]

@@ -18,7 +18,7 @@ from si_lint.checks.base import Diag, file_check
 
 _HELP = {
     "SI212": "`cooccurrence_radius` counts sentences either side of the identifier's: 0 (the "
-             "seed: the same sentence), 1 (oasisctl), ...",
+    "seed: the same sentence), 1 (oasisctl), ...",
     "SI213": "`synonym_match: token | substring`, `echo_line: raw | trimmed`",
 }
 

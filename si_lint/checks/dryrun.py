@@ -38,27 +38,26 @@ Everything runs in path order; nothing depends on file order or the hash seed.
 
 from __future__ import annotations
 
-from si_lint.limits import to_float
-
 import hashlib
-from dataclasses import dataclass, field
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from si_lint.checks.base import corpus_check
 from si_lint.findings import Diag, Related
+from si_lint.limits import to_float
 from si_lint.model import COMPOSITE, scoring_of
 
 PROBE_HELP = {
     "SI404": "bind `exclude_tool_echo: true`, so that lines copied from tool output are not "
-             "credited as the agent's own words",
+    "credited as the agent's own words",
     "SI405": "the top band must require a characterisation of the factor "
-             "(`factor_identified`), not the identifiers alone",
+    "(`factor_identified`), not the identifiers alone",
     "SI406": "the partial band's identifier set should hold the factor's identifiers (an "
-             "answer that names the right key without characterising it is partial "
-             "credit)",
+    "answer that names the right key without characterising it is partial "
+    "credit)",
     "SI407": "gate row 1 on `{not: {within_step_budget: {n: ...}}}` scoring 0.0: an agent "
-             "that did not conclude within budget has not diagnosed anything",
+    "that did not conclude within budget has not diagnosed anything",
 }
 
 
@@ -124,8 +123,7 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
         return None
     table, bindings = located
     composite = scoring_of(data).form == COMPOSITE
-    compiled = compile_table(table, bindings, composite=composite, profile=profile,
-                             scenario=data)
+    compiled = compile_table(table, bindings, composite=composite, profile=profile, scenario=data)
     if not isinstance(compiled, str):
         return _Plan(doc, data, table, composite, compiled)
     # an untrusted implementation also makes the table fail to compile
@@ -134,12 +132,16 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
         return None
     names = ", ".join(f"`{n}`" for n in untrusted)
     verb = "has" if len(untrusted) == 1 else "have"
-    return Diag("SI409", ("scoring",),
-                f"fixtures and probes of `{sid}` not evaluated: its table needs {names}, "
-                f"which {verb} no trusted implementation",
-                file=doc.relpath, document=doc.index,
-                help="run `si-lint check --trust-implementations` to import and run the "
-                     "profile's implementations")
+    return Diag(
+        "SI409",
+        ("scoring",),
+        f"fixtures and probes of `{sid}` not evaluated: its table needs {names}, "
+        f"which {verb} no trusted implementation",
+        file=doc.relpath,
+        document=doc.index,
+        help="run `si-lint check --trust-implementations` to import and run the "
+        "profile's implementations",
+    )
 
 
 def _plans(corpus, ctx) -> tuple[dict[str, _Plan], list[Diag]]:
@@ -157,12 +159,18 @@ def _plans(corpus, ctx) -> tuple[dict[str, _Plan], list[Diag]]:
 
 def _problem_diag(doc, path: tuple, message: str) -> Diag:
     on = "value" if path and isinstance(path[-1], str) else "key"
-    return Diag("SI408", tuple(path), f"evidence is malformed for evaluation: {message}",
-                on=on, file=doc.relpath, document=doc.index,
-                help=("each event is a mapping with a string `kind`; `text`/`response` are "
-                      "strings") if isinstance(doc.data, dict) and "events" in doc.data else
-                "`final_answer`, `reasoning_trace` and each action's `result` are strings "
-                "(or null); `actions` is a list of mappings")
+    return Diag(
+        "SI408",
+        tuple(path),
+        f"evidence is malformed for evaluation: {message}",
+        on=on,
+        file=doc.relpath,
+        document=doc.index,
+        help=("each event is a mapping with a string `kind`; `text`/`response` are strings")
+        if isinstance(doc.data, dict) and "events" in doc.data
+        else "`final_answer`, `reasoning_trace` and each action's `result` are strings "
+        "(or null); `actions` is a list of mappings",
+    )
 
 
 def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
@@ -182,31 +190,55 @@ def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
     out: list[Diag] = []
     if verdict.get("error") is not None or verdict.get("score") is None:
         where = ("expect", "score") if "score" in expect else ("expect",)
-        wanted = f"`expect.score` is {expect.get('score')!r}" if "score" in expect else \
-            "no `expect.score`"
-        out.append(Diag("SI401", where,
-                        f"fixture cannot be scored ({verdict.get('error')}); {wanted}",
-                        on="value" if "score" in expect else "key",
-                        file=doc.relpath, document=doc.index,
-                        help="fix the evidence or the table so that the fixture gets a verdict"))
+        wanted = (
+            f"`expect.score` is {expect.get('score')!r}"
+            if "score" in expect
+            else "no `expect.score`"
+        )
+        out.append(
+            Diag(
+                "SI401",
+                where,
+                f"fixture cannot be scored ({verdict.get('error')}); {wanted}",
+                on="value" if "score" in expect else "key",
+                file=doc.relpath,
+                document=doc.index,
+                help="fix the evidence or the table so that the fixture gets a verdict",
+            )
+        )
         return out
     score, row = verdict["score"], verdict["row"]
     plan.covered.add(row)
     related = (_fired(plan, row),)
     if exp_score is not None and score != exp_score:
-        out.append(Diag("SI401", ("expect", "score"),
-                        f"fixture scores {score!r} at {_row_text(plan.table, row - 1)}, but "
-                        f"`expect.score` is {expect['score']!r}",
-                        on="value", file=doc.relpath, document=doc.index, related=related,
-                        help="the table and the fixture disagree: fix the table, the "
-                             "evidence, or the expectation"))
+        out.append(
+            Diag(
+                "SI401",
+                ("expect", "score"),
+                f"fixture scores {score!r} at {_row_text(plan.table, row - 1)}, but "
+                f"`expect.score` is {expect['score']!r}",
+                on="value",
+                file=doc.relpath,
+                document=doc.index,
+                related=related,
+                help="the table and the fixture disagree: fix the table, the "
+                "evidence, or the expectation",
+            )
+        )
     if exp_row is not None and row != exp_row:
-        out.append(Diag("SI402", ("expect", "row"),
-                        f"fixture fired {_row_text(plan.table, row - 1)}, but `expect.row` is "
-                        f"{exp_row}",
-                        on="value", file=doc.relpath, document=doc.index, related=related,
-                        help="the table and the fixture disagree: fix the table, the "
-                             "evidence, or the expectation"))
+        out.append(
+            Diag(
+                "SI402",
+                ("expect", "row"),
+                f"fixture fired {_row_text(plan.table, row - 1)}, but `expect.row` is {exp_row}",
+                on="value",
+                file=doc.relpath,
+                document=doc.index,
+                related=related,
+                help="the table and the fixture disagree: fix the table, the "
+                "evidence, or the expectation",
+            )
+        )
     return out
 
 
@@ -214,20 +246,28 @@ def _fired(plan: _Plan, row: int) -> Related:
     """Where the row that fired is: the composite's row, or the scenario's binding of its
     template (the template itself lives in the profile)."""
     if plan.composite:
-        return Related(plan.doc.relpath, ("scoring", "composite", "table", row - 1),
-                       f"row {row} of the scenario's table fired", document=plan.doc.index)
+        return Related(
+            plan.doc.relpath,
+            ("scoring", "composite", "table", row - 1),
+            f"row {row} of the scenario's table fired",
+            document=plan.doc.index,
+        )
     template = scoring_of(plan.scenario).template
-    return Related(plan.doc.relpath, ("scoring",),
-                   f"row {row} of template {template} fired for this binding",
-                   document=plan.doc.index)
+    return Related(
+        plan.doc.relpath,
+        ("scoring",),
+        f"row {row} of template {template} fired for this binding",
+        document=plan.doc.index,
+    )
 
 
 #: bump when what a dry run reports changes (it is part of every memo key)
 MEMO_VERSION = "si-dryrun/3"
 
 
-@corpus_check("SI401", "SI402", "SI403", "SI404", "SI405", "SI406", "SI407", "SI408", "SI409",
-              stage="dryrun")
+@corpus_check(
+    "SI401", "SI402", "SI403", "SI404", "SI405", "SI406", "SI407", "SI408", "SI409", stage="dryrun"
+)
 def dry_runs(corpus, ctx):
     """Every scenario (its first definition, in path order) with the fixtures that name it.
     The table is compiled once per scenario for its fixtures and probes. A scenario's
@@ -279,18 +319,27 @@ def _coverage(sid: str, plan: _Plan, required: bool) -> list[Diag]:
     if not plan.fixtures and not required:
         return []
     severity = "error" if required else None
-    where = "its composite table" if plan.composite else \
-        f"template {scoring_of(plan.scenario).template}"
+    where = (
+        "its composite table"
+        if plan.composite
+        else f"template {scoring_of(plan.scenario).template}"
+    )
     out = []
     for i in range(len(plan.table)):
         if i + 1 in plan.covered:
             continue
         path = ("scoring", "composite", "table", i) if plan.composite else ("scoring",)
-        out.append(Diag("SI403", path,
-                        f"{_row_text(plan.table, i)} of {where} is exercised by no fixture "
-                        f"of `{sid}`",
-                        file=plan.doc.relpath, document=plan.doc.index, severity=severity,
-                        help="add a fixture whose evidence fires this row"))
+        out.append(
+            Diag(
+                "SI403",
+                path,
+                f"{_row_text(plan.table, i)} of {where} is exercised by no fixture of `{sid}`",
+                file=plan.doc.relpath,
+                document=plan.doc.index,
+                severity=severity,
+                help="add a fixture whose evidence fires this row",
+            )
+        )
     return out
 
 
@@ -302,7 +351,14 @@ def _probe_diags(plan: _Plan, profile) -> list[Diag]:
         verdict = plan.verdict(probe.artifact, profile)
         message = probe.check(verdict, plan.table)
         if message:
-            out.append(Diag(probe.code, ("scoring",), f"probe: {message}",
-                            file=plan.doc.relpath, document=plan.doc.index,
-                            help=PROBE_HELP.get(probe.code)))
+            out.append(
+                Diag(
+                    probe.code,
+                    ("scoring",),
+                    f"probe: {message}",
+                    file=plan.doc.relpath,
+                    document=plan.doc.index,
+                    help=PROBE_HELP.get(probe.code),
+                )
+            )
     return out

@@ -39,28 +39,44 @@ Decisions (documented in the rules entries):
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any, Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from si_lint.checks.base import file_check
 from si_lint.checks.tables import (
     TableEnv,
+    _code_key_diag,
+    _type_name,
     check_table,
     check_value,
     is_code_key,
-    _code_key_diag,
-    _type_name,
 )
 from si_lint.findings import Diag
 from si_lint.fix import Fix, delete_key, rename_key
 from si_lint.model import (
-    BINARY, BOTH, COMPOSITE, FORM_A, FORMER, NONE, TEMPLATE, TEMPLATE_KEY,
-    budget_roles, deviation_ids, deviations, find_template, is_form_a, is_int,
-    scoring_of, template_names, template_roles,
+    BINARY,
+    BOTH,
+    COMPOSITE,
+    FORM_A,
+    FORMER,
+    NONE,
+    TEMPLATE,
+    TEMPLATE_KEY,
+    budget_roles,
+    deviation_ids,
+    deviations,
+    find_template,
+    is_form_a,
+    is_int,
+    scoring_of,
+    template_names,
+    template_roles,
 )
 
-FORM_B_HELP = ("write `scoring: {archetype_template: <id>, <role>: <value>, ...}` or "
-               "`scoring: {composite: {reason: ..., table: [...]}}`")
+FORM_B_HELP = (
+    "write `scoring: {archetype_template: <id>, <role>: <value>, ...}` or "
+    "`scoring: {composite: {reason: ..., table: [...]}}`"
+)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -72,7 +88,11 @@ def archetype_channels(profile: Any, archetype: Any) -> tuple[frozenset | None, 
     allowed: set[str] = set()
     found = False
     for spec in roles.values():
-        if isinstance(spec, Mapping) and spec.get("type") == "channels" and isinstance(spec.get("allowed"), list):
+        if (
+            isinstance(spec, Mapping)
+            and spec.get("type") == "channels"
+            and isinstance(spec.get("allowed"), list)
+        ):
             found = True
             allowed.update(c for c in spec["allowed"] if isinstance(c, str))
     return (frozenset(allowed), archetype) if found else (None, None)
@@ -92,8 +112,13 @@ def is_complete_form_b(data: Any, profile: Any) -> bool:
     s = scoring_of(data)
     if s.form == COMPOSITE:
         comp = s.composite
-        return (isinstance(comp, dict) and isinstance(comp.get("table"), list) and bool(comp["table"])
-                and isinstance(comp.get("reason"), str) and bool(comp["reason"].strip()))
+        return (
+            isinstance(comp, dict)
+            and isinstance(comp.get("table"), list)
+            and bool(comp["table"])
+            and isinstance(comp.get("reason"), str)
+            and bool(comp["reason"].strip())
+        )
     if s.form != TEMPLATE:
         return False
     tmpl = find_template(profile, s.template)
@@ -128,9 +153,13 @@ def scenario_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
             for i, v in enumerate(node):
                 stack.append((path + (i,), v))
     for path in sorted(found, key=lambda p: [(0, x) if isinstance(x, int) else (1, x) for x in p]):
-        yield Diag("SI104", path, "scenario declares its own synonyms",
-                   help="synonym lists are a Layer-1 profile asset: remove this and extend the "
-                        "profile's registry instead")
+        yield Diag(
+            "SI104",
+            path,
+            "scenario declares its own synonyms",
+            help="synonym lists are a Layer-1 profile asset: remove this and extend the "
+            "profile's registry instead",
+        )
 
 
 @file_check("SI108", kinds=("scenario",))
@@ -144,12 +173,15 @@ def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
         lst = synonyms.get(dtype) if isinstance(synonyms, Mapping) else None
         if not (isinstance(lst, list) and any(isinstance(s, str) and s for s in lst)):
             known = ", ".join(sorted(k for k in synonyms if isinstance(k, str))) or "none"
-            yield Diag("SI108", ("injection", "deviations", i, "deviation_type"),
-                       f"deviation type `{dtype}` has no synonym list in the profile "
-                       f"(lists exist for: {known}); factor_identified can never hold",
-                       on="value",
-                       help="use a deviation type the profile has synonyms for, or extend the "
-                            "profile's synonym lists")
+            yield Diag(
+                "SI108",
+                ("injection", "deviations", i, "deviation_type"),
+                f"deviation type `{dtype}` has no synonym list in the profile "
+                f"(lists exist for: {known}); factor_identified can never hold",
+                on="value",
+                help="use a deviation type the profile has synonyms for, or extend the "
+                "profile's synonym lists",
+            )
 
 
 # --------------------------------------------------------------------------- form
@@ -167,9 +199,12 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
     scoring = data["scoring"]
     if not isinstance(scoring, dict):
         if capability:
-            yield Diag("SI116", ("scoring",),
-                       f"`scoring` is {_type_name(scoring)}, neither Form B nor a composite",
-                       help=FORM_B_HELP)
+            yield Diag(
+                "SI116",
+                ("scoring",),
+                f"`scoring` is {_type_name(scoring)}, neither Form B nor a composite",
+                help=FORM_B_HELP,
+            )
         return
     code_keys = [k for k in scoring if is_code_key(k)]
     for k in code_keys:
@@ -181,30 +216,47 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
         if not capability:
             return
         if s.form == FORM_A and is_form_a(scoring):
-            yield Diag("SI115", ("scoring",),
-                       "Form A graded rubric in the core corpus (prose bands are not decomposed)",
-                       help="decompose it into a Form B template binding or a composite decision "
-                            "table, or move the criterion to the Adversarial Verification Extension")
+            yield Diag(
+                "SI115",
+                ("scoring",),
+                "Form A graded rubric in the core corpus (prose bands are not decomposed)",
+                help="decompose it into a Form B template binding or a composite decision "
+                "table, or move the criterion to the Adversarial Verification Extension",
+            )
         elif s.form == FORM_A:
             shown = json.dumps(scoring.get("type"), ensure_ascii=False)
-            yield Diag("SI116", ("scoring",),
-                       f"`scoring.type: {shown}` on a capability scenario: neither Form A "
-                       "(`type: weighted`), Form B nor a composite",
-                       help=FORM_B_HELP)
+            yield Diag(
+                "SI116",
+                ("scoring",),
+                f"`scoring.type: {shown}` on a capability scenario: neither Form A "
+                "(`type: weighted`), Form B nor a composite",
+                help=FORM_B_HELP,
+            )
         elif not code_keys:
-            yield Diag("SI116", ("scoring",), "`scoring` is neither Form B nor a composite",
-                       help=FORM_B_HELP)
+            yield Diag(
+                "SI116",
+                ("scoring",),
+                "`scoring` is neither Form B nor a composite",
+                help=FORM_B_HELP,
+            )
         return
     if s.form == BOTH:
-        yield Diag("SI116", ("scoring",),
-                   "`scoring` declares both `archetype_template` and a `composite`",
-                   help="keep one: the template binding or the composite")
+        yield Diag(
+            "SI116",
+            ("scoring",),
+            "`scoring` declares both `archetype_template` and a `composite`",
+            help="keep one: the template binding or the composite",
+        )
     complete = is_complete_form_b(data, ctx.profile)
     for key, code in (("type", "SI101"), ("rubric", "SI102"), ("dimensions", "SI103")):
         if key in scoring:
-            yield Diag(code, ("scoring", key), f"Form B scenario declares `scoring.{key}`",
-                       help=f"remove `scoring.{key}`: the template (or composite) fixes the scoring",
-                       fix=delete_key(("scoring", key)) if complete else None)
+            yield Diag(
+                code,
+                ("scoring", key),
+                f"Form B scenario declares `scoring.{key}`",
+                help=f"remove `scoring.{key}`: the template (or composite) fixes the scoring",
+                fix=delete_key(("scoring", key)) if complete else None,
+            )
 
 
 def _former_spelling(scoring: Mapping[str, Any]) -> Diag:
@@ -219,22 +271,39 @@ def _former_spelling(scoring: Mapping[str, Any]) -> Diag:
         if "bindings" not in scoring:
             fix = (rename_key(("scoring", "template"), TEMPLATE_KEY),)
         elif isinstance(bindings, dict) and not (set(bindings) & (set(scoring) - {"bindings"})):
-            fix = (rename_key(("scoring", "template"), TEMPLATE_KEY),
-                   Fix("lift", ("scoring", "bindings")))
+            fix = (
+                rename_key(("scoring", "template"), TEMPLATE_KEY),
+                Fix("lift", ("scoring", "bindings")),
+            )
     spelled = " + ".join(f"`scoring.{k}`" for k in ("template", "bindings") if k in scoring)
-    return Diag("SI119", path,
-                f"the former si-lint spelling {spelled}: oasisctl refuses the whole file "
-                "(\"neither Form A nor Form B\")",
-                help="write `archetype_template: <id>` with the roles flat under `scoring` "
-                     "(`si-lint check --fix` rewrites it)",
-                fix=fix)
+    return Diag(
+        "SI119",
+        path,
+        f"the former si-lint spelling {spelled}: oasisctl refuses the whole file "
+        '("neither Form A nor Form B")',
+        help="write `archetype_template: <id>` with the roles flat under `scoring` "
+        "(`si-lint check --fix` rewrites it)",
+        fix=fix,
+    )
 
 
 # --------------------------------------------------------------------------- bindings
 
 
-@file_check("SI105", "SI106", "SI107", "SI109", "SI110", "SI111", "SI112", "SI113", "SI114",
-            "SI117", "SI118", kinds=("scenario",))
+@file_check(
+    "SI105",
+    "SI106",
+    "SI107",
+    "SI109",
+    "SI110",
+    "SI111",
+    "SI112",
+    "SI113",
+    "SI114",
+    "SI117",
+    "SI118",
+    kinds=("scenario",),
+)
 def template_binding(doc: Any, ctx: Any) -> Iterator[Diag]:
     data = doc.data
     s = scoring_of(data)
@@ -245,15 +314,23 @@ def template_binding(doc: Any, ctx: Any) -> Iterator[Diag]:
     if tmpl is None:
         known = ", ".join(template_names(ctx.profile)) or "none"
         shown = json.dumps(name, ensure_ascii=False) if not isinstance(name, str) else f"`{name}`"
-        yield Diag("SI112", ("scoring", TEMPLATE_KEY),
-                   f"scoring.archetype_template {shown} names no known template (known: {known})",
-                   on="value", help="name a template of the profile")
+        yield Diag(
+            "SI112",
+            ("scoring", TEMPLATE_KEY),
+            f"scoring.archetype_template {shown} names no known template (known: {known})",
+            on="value",
+            help="name a template of the profile",
+        )
         return
     roles = template_roles(tmpl)
     for role in roles:
         if role not in s.bindings:
-            yield Diag("SI109", ("scoring",), f"role `{role}` of template {name} is not bound",
-                       help=f"add `{role}: ...` under scoring")
+            yield Diag(
+                "SI109",
+                ("scoring",),
+                f"role `{role}` of template {name} is not bound",
+                help=f"add `{role}: ...` under scoring",
+            )
     dev_ids = deviation_ids(data)
     budget = ratified_budget(ctx.profile, data.get("id"))
     broles = budget_roles(tmpl)
@@ -264,24 +341,58 @@ def template_binding(doc: Any, ctx: Any) -> Iterator[Diag]:
             continue  # SI204
         if key not in roles:
             declared = ", ".join(roles) or "none"
-            yield Diag("SI110", path, f"`{key}` is not a role of template {name} (roles: {declared})",
-                       help=f"remove `{key}`")
+            yield Diag(
+                "SI110",
+                path,
+                f"`{key}` is not a role of template {name} (roles: {declared})",
+                help=f"remove `{key}`",
+            )
             continue
         spec = roles[key] if isinstance(roles[key], Mapping) else {}
         allowed = spec.get("allowed")
-        allowed = (frozenset(a for a in allowed if isinstance(a, str))
-                   if isinstance(allowed, list) else None)
-        yield from check_value(spec, value, path, where=f"role `{key}`", type_code="SI111",
-                               channels=channels, allowed=allowed, widens=f"role `{key}`",
-                               deviation_ids=dev_ids, budget=budget if key in broles else None,
-                               scenario_id=data.get("id"), expected=True)
+        allowed = (
+            frozenset(a for a in allowed if isinstance(a, str))
+            if isinstance(allowed, list)
+            else None
+        )
+        yield from check_value(
+            spec,
+            value,
+            path,
+            where=f"role `{key}`",
+            type_code="SI111",
+            channels=channels,
+            allowed=allowed,
+            widens=f"role `{key}`",
+            deviation_ids=dev_ids,
+            budget=budget if key in broles else None,
+            scenario_id=data.get("id"),
+            expected=True,
+        )
 
 
 # --------------------------------------------------------------------------- composite
 
 
-@file_check("SI105", "SI106", "SI107", "SI114", "SI117", "SI118", "SI201", "SI202", "SI203", "SI204", "SI205",
-            "SI206", "SI207", "SI208", "SI209", "SI211", kinds=("scenario",))
+@file_check(
+    "SI105",
+    "SI106",
+    "SI107",
+    "SI114",
+    "SI117",
+    "SI118",
+    "SI201",
+    "SI202",
+    "SI203",
+    "SI204",
+    "SI205",
+    "SI206",
+    "SI207",
+    "SI208",
+    "SI209",
+    "SI211",
+    kinds=("scenario",),
+)
 def composite_table(doc: Any, ctx: Any) -> Iterator[Diag]:
     """A scenario-local composite: a reason, and a decision table over registered primitives."""
     data = doc.data
@@ -291,33 +402,61 @@ def composite_table(doc: Any, ctx: Any) -> Iterator[Diag]:
     comp = s.composite
     cpath = ("scoring", "composite")
     if isinstance(comp, str):
-        yield Diag("SI204", cpath, f"free-form code {json.dumps(comp, ensure_ascii=False)} where a "
-                                   "decision table is required", on="value",
-                   help="write `composite: {reason: ..., table: [...]}`")
+        yield Diag(
+            "SI204",
+            cpath,
+            f"free-form code {json.dumps(comp, ensure_ascii=False)} where a "
+            "decision table is required",
+            on="value",
+            help="write `composite: {reason: ..., table: [...]}`",
+        )
         return
     if not isinstance(comp, dict):
-        yield Diag("SI204", cpath, f"composite is {_type_name(comp)}, not `{{reason, table}}`",
-                   on="value", help="write `composite: {reason: ..., table: [...]}`")
+        yield Diag(
+            "SI204",
+            cpath,
+            f"composite is {_type_name(comp)}, not `{{reason, table}}`",
+            on="value",
+            help="write `composite: {reason: ..., table: [...]}`",
+        )
         return
     reason = comp.get("reason")
     if "reason" not in comp:
-        yield Diag("SI208", cpath, "composite without a `reason`",
-                   help="say why no archetype template fits: `reason: ...`")
+        yield Diag(
+            "SI208",
+            cpath,
+            "composite without a `reason`",
+            help="say why no archetype template fits: `reason: ...`",
+        )
     elif not isinstance(reason, str) or not reason.strip():
-        yield Diag("SI208", cpath + ("reason",), "composite `reason` is empty or not text", on="value",
-                   help="say why no archetype template fits")
+        yield Diag(
+            "SI208",
+            cpath + ("reason",),
+            "composite `reason` is empty or not text",
+            on="value",
+            help="say why no archetype template fits",
+        )
     code_keys = [k for k in comp if is_code_key(k)]
     for k in code_keys:
         yield _code_key_diag(cpath + (k,))
     if "table" not in comp:
         if not code_keys:
-            yield Diag("SI204", cpath, "composite without a decision `table`",
-                       help="add `table:` rows `{when: <predicate>, score: <0..1>}` ending with `else`")
+            yield Diag(
+                "SI204",
+                cpath,
+                "composite without a decision `table`",
+                help="add `table:` rows `{when: <predicate>, score: <0..1>}` ending with `else`",
+            )
         return
     allowed, archetype = archetype_channels(ctx.profile, data.get("archetype"))
     env = TableEnv.from_profile(
-        ctx.profile, roles=None, composite=True, deviation_ids=deviation_ids(data),
-        allowed_channels=allowed, archetype=archetype,
+        ctx.profile,
+        roles=None,
+        composite=True,
+        deviation_ids=deviation_ids(data),
+        allowed_channels=allowed,
+        archetype=archetype,
         ratified_budget=ratified_budget(ctx.profile, data.get("id")),
-        scenario_id=data.get("id") if isinstance(data.get("id"), str) else None)
+        scenario_id=data.get("id") if isinstance(data.get("id"), str) else None,
+    )
     yield from check_table(comp["table"], cpath + ("table",), env)

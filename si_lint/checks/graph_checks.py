@@ -35,8 +35,11 @@ from si_lint.model import TEMPLATE, scoring_of
 
 
 def _scenario_docs(corpus):
-    return [d for d in corpus.of_kind("scenario")
-            if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)]
+    return [
+        d
+        for d in corpus.of_kind("scenario")
+        if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)
+    ]
 
 
 @corpus_check("SI301")
@@ -52,11 +55,20 @@ def duplicate_scenario_ids(corpus, ctx):
         if first is doc:
             continue
         where = first.relpath + (f" (document {first.index})" if first.multi else "")
-        yield Diag("SI301", ("id",), f"duplicate scenario id `{sid}`: already defined in {where}",
-                   on="value", file=doc.relpath, document=doc.index,
-                   help="give this scenario an id of its own (ids are unique in the corpus)",
-                   related=(Related(first.relpath, ("id",), "first defined here", on="value",
-                                    document=first.index),))
+        yield Diag(
+            "SI301",
+            ("id",),
+            f"duplicate scenario id `{sid}`: already defined in {where}",
+            on="value",
+            file=doc.relpath,
+            document=doc.index,
+            help="give this scenario an id of its own (ids are unique in the corpus)",
+            related=(
+                Related(
+                    first.relpath, ("id",), "first defined here", on="value", document=first.index
+                ),
+            ),
+        )
 
 
 @corpus_check("SI302")
@@ -76,12 +88,25 @@ def duplicate_deviation_ids(corpus, ctx):
                 first[key] = path
                 continue
             did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
-            yield Diag("SI302", path, f"duplicate deviation id `{did}` in this scenario "
-                       f"(the first, {_fmt(first[key][:3])}, is the one a factor binds to)",
-                       on="value", file=edge["file"], document=edge.get("document"),
-                       help="give each deviation an id of its own",
-                       related=(Related(edge["file"], first[key], "first declared here",
-                                        on="value", document=edge.get("document")),))
+            yield Diag(
+                "SI302",
+                path,
+                f"duplicate deviation id `{did}` in this scenario "
+                f"(the first, {_fmt(first[key][:3])}, is the one a factor binds to)",
+                on="value",
+                file=edge["file"],
+                document=edge.get("document"),
+                help="give each deviation an id of its own",
+                related=(
+                    Related(
+                        edge["file"],
+                        first[key],
+                        "first declared here",
+                        on="value",
+                        document=edge.get("document"),
+                    ),
+                ),
+            )
 
 
 def _fmt(path) -> str:
@@ -106,10 +131,19 @@ def unknown_scenario(corpus, ctx):
                 if known is None:
                     known = sorted(corpus.scenarios)
                 close = difflib.get_close_matches(sid, known, n=1, cutoff=0.8)
-                yield Diag("SI303", edge["path"], f"{kind} names an unknown scenario `{sid}`",
-                           on="value", file=doc.relpath, document=doc.index,
-                           help=(f"did you mean `{close[0]}`?" if close else
-                                 "name the `id` of a scenario in the corpus"))
+                yield Diag(
+                    "SI303",
+                    edge["path"],
+                    f"{kind} names an unknown scenario `{sid}`",
+                    on="value",
+                    file=doc.relpath,
+                    document=doc.index,
+                    help=(
+                        f"did you mean `{close[0]}`?"
+                        if close
+                        else "name the `id` of a scenario in the corpus"
+                    ),
+                )
 
 
 def _has_table(data: Any) -> bool:
@@ -128,8 +162,10 @@ def unreferenced_deviation(corpus, ctx):
         if snode in done:
             continue
         done.add(snode)
-        referenced = {(e["file"], e.get("document"), d)
-                      for d, e in edges_of(graph, snode, REFERENCES_DEVIATION)}
+        referenced = {
+            (e["file"], e.get("document"), d)
+            for d, e in edges_of(graph, snode, REFERENCES_DEVIATION)
+        }
         seen: set[tuple] = set()
         for dnode, edge in edges_of(graph, snode, DECLARES):
             key = (edge["file"], edge.get("document"), dnode)
@@ -139,11 +175,15 @@ def unreferenced_deviation(corpus, ctx):
             if (edge["file"], edge.get("document")) not in form_b or key in referenced:
                 continue
             did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
-            yield Diag("SI304", edge["path"],
-                       f"deviation `{did}` is referenced by no factor: a contributing factor "
-                       "the scoring never asks for", file=edge["file"],
-                       document=edge.get("document"),
-                       help=f"bind a factor to it (`ref: {did}`), or remove the deviation")
+            yield Diag(
+                "SI304",
+                edge["path"],
+                f"deviation `{did}` is referenced by no factor: a contributing factor "
+                "the scoring never asks for",
+                file=edge["file"],
+                document=edge.get("document"),
+                help=f"bind a factor to it (`ref: {did}`), or remove the deviation",
+            )
 
 
 #: the single-signal diagnosis archetype (C-DA-002…004 are multi-signal, misleading-signal and
@@ -175,12 +215,16 @@ def single_signal(corpus, ctx):
             ids = [d.get("id") for d in devs if isinstance(d, Mapping)]
             named = ", ".join(f"`{i}`" for i in ids if isinstance(i, str))
             what = f"declares {len(devs)} deviations" + (f" ({named})" if named else "")
-        yield Diag("SI305", ("injection", "deviations"),
-                   f"single-signal archetype {SINGLE_SIGNAL} {what}; it needs exactly one",
-                   file=doc.relpath, document=doc.index,
-                   help="a single-signal diagnosis scenario injects exactly one deviation; split "
-                        "it into one scenario per deviation, or use a multi-signal archetype "
-                        "(C-DA-002)")
+        yield Diag(
+            "SI305",
+            ("injection", "deviations"),
+            f"single-signal archetype {SINGLE_SIGNAL} {what}; it needs exactly one",
+            file=doc.relpath,
+            document=doc.index,
+            help="a single-signal diagnosis scenario injects exactly one deviation; split "
+            "it into one scenario per deviation, or use a multi-signal archetype "
+            "(C-DA-002)",
+        )
 
 
 @corpus_check("SI306")
@@ -198,8 +242,13 @@ def scenario_without_fixtures(corpus, ctx):
             continue  # Form A (SI115) and safety scenarios have no table to exercise
         if any(True for _ in edges_of(graph, snode, TESTS, incoming=True)):
             continue
-        yield Diag("SI306", ("id",), f"scenario `{sid}` has no fixtures",
-                   on="value", file=doc.relpath, document=doc.index,
-                   severity="error" if required else None,
-                   help="add fixtures (evidence with `expect`) that exercise every row of "
-                        "its table")
+        yield Diag(
+            "SI306",
+            ("id",),
+            f"scenario `{sid}` has no fixtures",
+            on="value",
+            file=doc.relpath,
+            document=doc.index,
+            severity="error" if required else None,
+            help="add fixtures (evidence with `expect`) that exercise every row of its table",
+        )

@@ -43,8 +43,22 @@ def implementations(corpus, ctx):
         return
     for f in review_profile(profile):
         if f.file is not None:
-            yield Diag(f.code, (), f.message, file=profile_relpath(doc.relpath, f.file),
-                       line=f.line, col=f.col, help=HELP.get(f.code))
+            yield Diag(
+                f.code,
+                (),
+                f.message,
+                file=profile_relpath(doc.relpath, f.file),
+                line=f.line,
+                col=f.col,
+                help=HELP.get(f.code),
+            )
         else:
-            yield Diag(f.code, f.registry_path, f.message, on=f.on, file=doc.relpath,
-                       document=doc.index, help=HELP.get(f.code))
+            yield Diag(
+                f.code,
+                f.registry_path,
+                f.message,
+                on=f.on,
+                file=doc.relpath,
+                document=doc.index,
+                help=HELP.get(f.code),
+            )

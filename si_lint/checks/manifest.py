@@ -8,8 +8,8 @@ Per-document checks, pure functions of one scenario document; locations as SPEC 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 from si_lint.checks.base import file_check
 from si_lint.checks.scenario_rules import is_composite, is_form_b, root_path
@@ -31,27 +31,40 @@ def manifest_complete(doc, ctx) -> Iterator[Diag]:
         return
     injection = data.get("injection")
     if injection is None:
-        yield Diag("SI616", root_path(data),
-                   "scenario is scored against a decision table but has no `injection` "
-                   "manifest (the ground truth its factors bind to)",
-                   help="add `injection` with `baseline`, `deviations`, `symptom` and "
-                        "`counterfactual`")
+        yield Diag(
+            "SI616",
+            root_path(data),
+            "scenario is scored against a decision table but has no `injection` "
+            "manifest (the ground truth its factors bind to)",
+            help="add `injection` with `baseline`, `deviations`, `symptom` and `counterfactual`",
+        )
         return
     if not isinstance(injection, Mapping):
         return  # the schema reports a manifest that is not a mapping
     for key in MANIFEST_KEYS:
         if key not in injection or injection[key] in (None, [], {}, ""):
-            at, on = (("injection",), "key") if key not in injection \
-                else (("injection", key), "value")
-            yield Diag("SI616", at, f"injection manifest has no `{key}`" if on == "key"
-                       else f"injection manifest's `{key}` is empty", on=on,
-                       help=f"add `injection.{key}`")
+            at, on = (
+                (("injection",), "key") if key not in injection else (("injection", key), "value")
+            )
+            yield Diag(
+                "SI616",
+                at,
+                f"injection manifest has no `{key}`"
+                if on == "key"
+                else f"injection manifest's `{key}` is empty",
+                on=on,
+                help=f"add `injection.{key}`",
+            )
     symptom = injection.get("symptom")
     if isinstance(symptom, Mapping):
         for key in SYMPTOM_KEYS:
             if key not in symptom:
-                yield Diag("SI616", ("injection", "symptom"), f"injection symptom has no `{key}`",
-                           help=f"add `injection.symptom.{key}`")
+                yield Diag(
+                    "SI616",
+                    ("injection", "symptom"),
+                    f"injection symptom has no `{key}`",
+                    help=f"add `injection.symptom.{key}`",
+                )
     devs = injection.get("deviations")
     if isinstance(devs, list):
         for i, dev in enumerate(devs):
@@ -59,8 +72,12 @@ def manifest_complete(doc, ctx) -> Iterator[Diag]:
                 continue
             for key in DEVIATION_KEYS:
                 if key not in dev:
-                    yield Diag("SI616", ("injection", "deviations", i),
-                               f"deviation has no `{key}`", help=f"add the deviation's `{key}`")
+                    yield Diag(
+                        "SI616",
+                        ("injection", "deviations", i),
+                        f"deviation has no `{key}`",
+                        help=f"add the deviation's `{key}`",
+                    )
 
 
 def _entries(state: Any, base: tuple, resource: str) -> Iterator[tuple[tuple, Mapping]]:
@@ -79,14 +96,20 @@ def _absent_key(dev: Mapping, baseline: Any, state: Any) -> Iterator[tuple[tuple
         return
     for path, entry in _entries(baseline, ("injection", "baseline"), resource):
         if isinstance(entry.get("data"), Mapping) and subject not in entry["data"]:
-            yield (path + ("data",), "key",
-                   f"the baseline of `{resource}` lacks `{subject}`, which the `absent_key` "
-                   "deviation removes: the baseline must hold it")
+            yield (
+                path + ("data",),
+                "key",
+                f"the baseline of `{resource}` lacks `{subject}`, which the `absent_key` "
+                "deviation removes: the baseline must hold it",
+            )
     for path, entry in _entries(state, ("preconditions", "environment", "state"), resource):
         if isinstance(entry.get("data"), Mapping) and subject in entry["data"]:
-            yield (path + ("data", subject), "key",
-                   f"`{resource}` in the preconditions still holds `{subject}`, which the "
-                   "`absent_key` deviation removes: the injected state does not show it")
+            yield (
+                path + ("data", subject),
+                "key",
+                f"`{resource}` in the preconditions still holds `{subject}`, which the "
+                "`absent_key` deviation removes: the injected state does not show it",
+            )
 
 
 #: SI617: deviation type → the rule that compares manifest and preconditions for it,
@@ -112,14 +135,22 @@ def manifest_agrees(doc, ctx) -> Iterator[Diag]:
     for dev in injection["deviations"]:
         if not isinstance(dev, Mapping):
             continue
-        rule = AGREEMENT.get(dev.get("deviation_type")) \
-            if isinstance(dev.get("deviation_type"), str) else None
+        rule = (
+            AGREEMENT.get(dev.get("deviation_type"))
+            if isinstance(dev.get("deviation_type"), str)
+            else None
+        )
         if rule is None:
             continue
         for path, on, message in rule(dev, injection.get("baseline"), state):
-            yield Diag("SI617", path, message, on=on,
-                       help="make the baseline the state before the deviation and the "
-                            "preconditions the state after it")
+            yield Diag(
+                "SI617",
+                path,
+                message,
+                on=on,
+                help="make the baseline the state before the deviation and the "
+                "preconditions the state after it",
+            )
 
 
 def resolve_value_ref(ref: str, state: Any) -> tuple[bool, Any]:
@@ -134,7 +165,7 @@ def resolve_value_ref(ref: str, state: Any) -> tuple[bool, Any]:
             continue
         resource = entry["resource"]
         if ref.startswith(resource + ".") and len(ref) > len(resource) + 1:
-            found, value = _walk(entry, ref[len(resource) + 1:])
+            found, value = _walk(entry, ref[len(resource) + 1 :])
             if found:
                 return True, value
     return False, None
@@ -149,12 +180,15 @@ def _walk(node: Any, rest: str) -> tuple[bool, Any]:
         # the longest key that is a dotted prefix of `rest`
         best = None
         for key in node:
-            if isinstance(key, str) and rest.startswith(key + ".") and (
-                    best is None or len(key) > len(best)):
+            if (
+                isinstance(key, str)
+                and rest.startswith(key + ".")
+                and (best is None or len(key) > len(best))
+            ):
                 best = key
         if best is None:
             return False, None
-        node, rest = node[best], rest[len(best) + 1:]
+        node, rest = node[best], rest[len(best) + 1 :]
     return False, None
 
 
@@ -173,21 +207,35 @@ def value_ref(doc, ctx) -> Iterator[Diag]:
         ref = item.get("value_ref")
         if not isinstance(ref, str):
             if "value_ref" not in item:
-                yield Diag("SI618", path, "value_containment entry has no `value_ref`",
-                           help="name the protected value: `value_ref: kind/name.data.KEY`")
+                yield Diag(
+                    "SI618",
+                    path,
+                    "value_containment entry has no `value_ref`",
+                    help="name the protected value: `value_ref: kind/name.data.KEY`",
+                )
             else:
-                yield Diag("SI618", path + ("value_ref",),
-                           f"`value_ref` is {type_name(ref)}, not a reference", on="value",
-                           help="name the protected value: `value_ref: kind/name.data.KEY`")
+                yield Diag(
+                    "SI618",
+                    path + ("value_ref",),
+                    f"`value_ref` is {type_name(ref)}, not a reference",
+                    on="value",
+                    help="name the protected value: `value_ref: kind/name.data.KEY`",
+                )
             continue
         found, value = resolve_value_ref(ref, state)
         if not found:
-            yield Diag("SI618", path + ("value_ref",),
-                       f"`value_ref` `{ref}` resolves to no value in "
-                       "`preconditions.environment.state`", on="value",
-                       help="reference a `kind/name.data.KEY` that the preconditions' state "
-                            "defines")
+            yield Diag(
+                "SI618",
+                path + ("value_ref",),
+                f"`value_ref` `{ref}` resolves to no value in `preconditions.environment.state`",
+                on="value",
+                help="reference a `kind/name.data.KEY` that the preconditions' state defines",
+            )
         elif isinstance(value, (Mapping, list)) or value is None:
-            yield Diag("SI618", path + ("value_ref",),
-                       f"`value_ref` `{ref}` resolves to {type_name(value)}, not a value",
-                       on="value", help="reference one key's value, e.g. `kind/name.data.KEY`")
+            yield Diag(
+                "SI618",
+                path + ("value_ref",),
+                f"`value_ref` `{ref}` resolves to {type_name(value)}, not a value",
+                on="value",
+                help="reference one key's value, e.g. `kind/name.data.KEY`",
+            )

@@ -12,8 +12,8 @@ document a rule needs, gets nothing from that rule (``--verbose`` says so).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from si_lint.checks.base import corpus_check
 from si_lint.findings import Diag, Related
@@ -57,23 +57,33 @@ def _refs(corpus, kind: str, attr: str) -> Iterator[tuple[Any, Any, tuple, str, 
 def undefined_behavior(corpus, ctx) -> Iterator[Diag]:
     for doc, pdocs, path, name, names in _refs(corpus, "behavior", "behaviors"):
         if name not in names:
-            yield Diag("SI611", path,
-                       f"behavior `{name}` is not defined in "
-                       f"{_doc(pdocs, 'behavior-definitions.md')}{_close(name, names)}",
-                       on="value", file=doc.relpath, document=doc.index,
-                       help="use a behavior that behavior-definitions.md defines (a "
-                            "### `name` heading), or define it there")
+            yield Diag(
+                "SI611",
+                path,
+                f"behavior `{name}` is not defined in "
+                f"{_doc(pdocs, 'behavior-definitions.md')}{_close(name, names)}",
+                on="value",
+                file=doc.relpath,
+                document=doc.index,
+                help="use a behavior that behavior-definitions.md defines (a "
+                "### `name` heading), or define it there",
+            )
 
 
 @corpus_check("SI612")
 def undefined_stimulus(corpus, ctx) -> Iterator[Diag]:
     for doc, pdocs, path, name, names in _refs(corpus, "stimulus", "stimuli"):
         if name not in names:
-            yield Diag("SI612", path,
-                       f"stimulus `{name}` is not defined in "
-                       f"{_doc(pdocs, 'stimulus-library.md')}{_close(name, names)}",
-                       on="value", file=doc.relpath, document=doc.index,
-                       help="reference a `### STIM-XX-NNN: title` entry of stimulus-library.md")
+            yield Diag(
+                "SI612",
+                path,
+                f"stimulus `{name}` is not defined in "
+                f"{_doc(pdocs, 'stimulus-library.md')}{_close(name, names)}",
+                on="value",
+                file=doc.relpath,
+                document=doc.index,
+                help="reference a `### STIM-XX-NNN: title` entry of stimulus-library.md",
+            )
 
 
 @corpus_check("SI614")
@@ -81,33 +91,49 @@ def subcategory(corpus, ctx) -> Iterator[Diag]:
     for doc, pdocs, path, name, names in _refs(corpus, "subcategory", "subcategories"):
         where = _doc(pdocs, "profile.md")
         if name not in names:
-            yield Diag("SI614", path,
-                       f"subcategory `{name}` is not defined in {where} §5.1{_close(name, names)}",
-                       on="value", file=doc.relpath, document=doc.index,
-                       help="use a subcategory of the profile's §5.1 table, or omit "
-                            "`subcategory` when none applies")
+            yield Diag(
+                "SI614",
+                path,
+                f"subcategory `{name}` is not defined in {where} §5.1{_close(name, names)}",
+                on="value",
+                file=doc.relpath,
+                document=doc.index,
+                help="use a subcategory of the profile's §5.1 table, or omit "
+                "`subcategory` when none applies",
+            )
             continue
         category = doc.data.get("category")
         n = names[name]
         if isinstance(category, str) and _slug(category) not in n.parents:
             parents = ", ".join(f"`{p}`" for p in n.parents) or "none"
-            yield Diag("SI614", path,
-                       f"subcategory `{name}` belongs to {parents} in {where} §5.1, not to "
-                       f"the scenario's category `{category}`",
-                       on="value", file=doc.relpath, document=doc.index, related=_related(n),
-                       help="use a subcategory of this category, or omit `subcategory`")
+            yield Diag(
+                "SI614",
+                path,
+                f"subcategory `{name}` belongs to {parents} in {where} §5.1, not to "
+                f"the scenario's category `{category}`",
+                on="value",
+                file=doc.relpath,
+                document=doc.index,
+                related=_related(n),
+                help="use a subcategory of this category, or omit `subcategory`",
+            )
 
 
 @corpus_check("SI619")
 def undefined_archetype(corpus, ctx) -> Iterator[Diag]:
-    for doc, pdocs, path, name, names in _refs(corpus, "archetype", "archetypes"):
+    for doc, _pdocs, path, name, names in _refs(corpus, "archetype", "archetypes"):
         if name not in names:
-            yield Diag("SI619", path,
-                       f"archetype `{name}` is not defined in the profile's category documents "
-                       f"(capability-categories.md, safety-categories.md){_close(name, names)}",
-                       on="value", file=doc.relpath, document=doc.index,
-                       help="use an archetype id that a `### C-XX-NNN: title` or "
-                            "`### S-XX-NNN: title` heading defines")
+            yield Diag(
+                "SI619",
+                path,
+                f"archetype `{name}` is not defined in the profile's category documents "
+                f"(capability-categories.md, safety-categories.md){_close(name, names)}",
+                on="value",
+                file=doc.relpath,
+                document=doc.index,
+                help="use an archetype id that a `### C-XX-NNN: title` or "
+                "`### S-XX-NNN: title` heading defines",
+            )
 
 
 @corpus_check("SI613")
@@ -122,15 +148,26 @@ def companion(corpus, ctx) -> Iterator[Diag]:
             continue
         path = ("quality", "companion_scenario")
         if not isinstance(name, str):
-            yield Diag("SI613", path, "`quality.companion_scenario` is not a scenario id",
-                       on="value", file=doc.relpath, document=doc.index,
-                       help="name the companion scenario's `id`")
+            yield Diag(
+                "SI613",
+                path,
+                "`quality.companion_scenario` is not a scenario id",
+                on="value",
+                file=doc.relpath,
+                document=doc.index,
+                help="name the companion scenario's `id`",
+            )
             continue
-        yield Diag("SI613", path,
-                   f"companion scenario `{name}` is no scenario in the corpus",
-                   on="value", file=doc.relpath, document=doc.index,
-                   help="name the `id` of an existing scenario (companions usually live in "
-                        "another file: the capability scenario a safety one pairs with)")
+        yield Diag(
+            "SI613",
+            path,
+            f"companion scenario `{name}` is no scenario in the corpus",
+            on="value",
+            file=doc.relpath,
+            document=doc.index,
+            help="name the `id` of an existing scenario (companions usually live in "
+            "another file: the capability scenario a safety one pairs with)",
+        )
 
 
 def _intent_key(text: str) -> str:
@@ -150,14 +187,23 @@ def duplicate_intent(corpus, ctx) -> Iterator[Diag]:
         docs = sorted(docs, key=_order)  # (path, document): line order inside a file
         first = docs[0]
         for other in docs[1:]:
-            yield Diag("SI615", ("intent",),
-                       f"scenario `{other.data.get('id')}` has the same `intent` as "
-                       f"`{first.data.get('id')}`",
-                       file=other.relpath, document=other.index,
-                       related=(Related(first.relpath, ("intent",),
-                                        "the same intent is stated here",
-                                        document=first.index),),
-                       help="state the trust property this scenario tests in its own words")
+            yield Diag(
+                "SI615",
+                ("intent",),
+                f"scenario `{other.data.get('id')}` has the same `intent` as "
+                f"`{first.data.get('id')}`",
+                file=other.relpath,
+                document=other.index,
+                related=(
+                    Related(
+                        first.relpath,
+                        ("intent",),
+                        "the same intent is stated here",
+                        document=first.index,
+                    ),
+                ),
+                help="state the trust property this scenario tests in its own words",
+            )
 
 
 def _doc(pdocs, name: str) -> str:

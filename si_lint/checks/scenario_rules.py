@@ -10,20 +10,33 @@ member → the item.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from si_lint.checks.base import file_check
 from si_lint.findings import Diag, type_name
 
-REQUIRED = ("id", "name", "classification", "category", "archetype", "tier", "description",
-            "scoring", "observability_requirements")
+REQUIRED = (
+    "id",
+    "name",
+    "classification",
+    "category",
+    "archetype",
+    "tier",
+    "description",
+    "scoring",
+    "observability_requirements",
+)
 CLASSIFICATIONS = ("capability", "safety")
 TIERS = (1, 2, 3)
-STIMULUS_TYPES = ("operator_prompt", "environmental_state", "tool_output_injection",
-                  "conversation_context", "temporal_condition")
-VERIFICATION_LISTS = ("state_assertions", "api_audit", "negative_verification",
-                      "value_containment")
+STIMULUS_TYPES = (
+    "operator_prompt",
+    "environmental_state",
+    "tool_output_injection",
+    "conversation_context",
+    "temporal_condition",
+)
+VERIFICATION_LISTS = ("state_assertions", "api_audit", "negative_verification", "value_containment")
 #: scoring keys that make a Form B binding (published and former spelling) or a composite
 FORM_B_KEYS = ("archetype_template", "template", "bindings")
 COMPOSITE_KEY = "composite"
@@ -64,8 +77,11 @@ def _choices(values) -> str:
 def _show(value: Any) -> str:
     if isinstance(value, str):
         return f"`{value}`"
-    return type_name(value) if not isinstance(value, (int, float)) or isinstance(value, bool) \
+    return (
+        type_name(value)
+        if not isinstance(value, (int, float)) or isinstance(value, bool)
         else f"{type_name(value)} ({value!r})"
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -79,18 +95,30 @@ def required_keys(doc, ctx) -> Iterator[Diag]:
         return
     for key in REQUIRED:
         if key not in data:
-            yield Diag("SI601", root_path(data), f"scenario is missing the required key `{key}`",
-                       help=f"add `{key}` at the top level of the scenario")
+            yield Diag(
+                "SI601",
+                root_path(data),
+                f"scenario is missing the required key `{key}`",
+                help=f"add `{key}` at the top level of the scenario",
+            )
 
 
 @file_check("SI602", kinds=("scenario",))
 def classification(doc, ctx) -> Iterator[Diag]:
     data = doc.data
-    if isinstance(data, Mapping) and "classification" in data \
-            and data["classification"] not in CLASSIFICATIONS:
-        yield Diag("SI602", ("classification",),
-                   f"`classification` is {_show(data['classification'])}, neither `capability` "
-                   "nor `safety`", on="value", help="set `classification: capability` or `safety`")
+    if (
+        isinstance(data, Mapping)
+        and "classification" in data
+        and data["classification"] not in CLASSIFICATIONS
+    ):
+        yield Diag(
+            "SI602",
+            ("classification",),
+            f"`classification` is {_show(data['classification'])}, neither `capability` "
+            "nor `safety`",
+            on="value",
+            help="set `classification: capability` or `safety`",
+        )
 
 
 @file_check("SI603", kinds=("scenario",))
@@ -100,8 +128,13 @@ def tier(doc, ctx) -> Iterator[Diag]:
         return
     value = data["tier"]
     if isinstance(value, bool) or not isinstance(value, int) or value not in TIERS:
-        yield Diag("SI603", ("tier",), f"`tier` is {_show(value)}, not the integer 1, 2 or 3",
-                   on="value", help="set `tier` to 1, 2 or 3 (profile §7: the capability tier)")
+        yield Diag(
+            "SI603",
+            ("tier",),
+            f"`tier` is {_show(value)}, not the integer 1, 2 or 3",
+            on="value",
+            help="set `tier` to 1, 2 or 3 (profile §7: the capability tier)",
+        )
 
 
 @file_check("SI604", kinds=("scenario",))
@@ -114,12 +147,20 @@ def stimulus_type(doc, ctx) -> Iterator[Diag]:
         if not isinstance(stim, Mapping):
             continue
         if "type" not in stim:
-            yield Diag("SI604", ("stimuli", i), "stimulus has no `type`",
-                       help=f"add a `type`: one of {_choices(STIMULUS_TYPES)}")
+            yield Diag(
+                "SI604",
+                ("stimuli", i),
+                "stimulus has no `type`",
+                help=f"add a `type`: one of {_choices(STIMULUS_TYPES)}",
+            )
         elif stim["type"] not in STIMULUS_TYPES:
-            yield Diag("SI604", ("stimuli", i, "type"),
-                       f"unknown stimulus type {_show(stim['type'])}", on="value",
-                       help=f"use one of {_choices(STIMULUS_TYPES)}")
+            yield Diag(
+                "SI604",
+                ("stimuli", i, "type"),
+                f"unknown stimulus type {_show(stim['type'])}",
+                on="value",
+                help=f"use one of {_choices(STIMULUS_TYPES)}",
+            )
 
 
 def has_concern(data: Mapping) -> bool:
@@ -127,12 +168,15 @@ def has_concern(data: Mapping) -> bool:
     composite (SPEC §3.2, §8)."""
     assertions = data.get("assertions")
     if isinstance(assertions, Mapping) and any(
-            isinstance(assertions.get(k), list) and assertions[k] for k in ("must", "must_not")):
+        isinstance(assertions.get(k), list) and assertions[k] for k in ("must", "must_not")
+    ):
         return True
     verification = data.get("verification")
-    if isinstance(verification, Mapping) and isinstance(verification.get("value_containment"),
-                                                        list) \
-            and verification["value_containment"]:
+    if (
+        isinstance(verification, Mapping)
+        and isinstance(verification.get("value_containment"), list)
+        and verification["value_containment"]
+    ):
         return True
     return is_form_b(data) or is_composite(data)
 
@@ -141,11 +185,14 @@ def has_concern(data: Mapping) -> bool:
 def concern(doc, ctx) -> Iterator[Diag]:
     data = doc.data
     if isinstance(data, Mapping) and not has_concern(data):
-        yield Diag("SI605", root_path(data),
-                   "scenario has no concern: no `assertions.must`/`must_not` entry, no "
-                   "`verification.value_containment` entry, no Form B binding and no composite",
-                   help="state what the agent must (not) do in `assertions`, or bind the "
-                        "scoring to an archetype template")
+        yield Diag(
+            "SI605",
+            root_path(data),
+            "scenario has no concern: no `assertions.must`/`must_not` entry, no "
+            "`verification.value_containment` entry, no Form B binding and no composite",
+            help="state what the agent must (not) do in `assertions`, or bind the "
+            "scoring to an archetype template",
+        )
 
 
 @file_check("SI606", kinds=("scenario",))
@@ -155,16 +202,19 @@ def verification_method(doc, ctx) -> Iterator[Diag]:
         return
     v = data.get("verification")
     if isinstance(v, Mapping) and (
-            any(isinstance(v.get(k), list) and v[k] for k in VERIFICATION_LISTS)
-            or _nonempty(v.get("state_diff"))):
+        any(isinstance(v.get(k), list) and v[k] for k in VERIFICATION_LISTS)
+        or _nonempty(v.get("state_diff"))
+    ):
         return
     where = ("verification",) if "verification" in data else root_path(data)
-    yield Diag("SI606", where,
-               "scenario has no verification method: `state_assertions`, `api_audit`, "
-               "`negative_verification` and `value_containment` are empty and there is no "
-               "`state_diff`",
-               help="add how an evaluator independently confirms the outcome under "
-                    "`verification`")
+    yield Diag(
+        "SI606",
+        where,
+        "scenario has no verification method: `state_assertions`, `api_audit`, "
+        "`negative_verification` and `value_containment` are empty and there is no "
+        "`state_diff`",
+        help="add how an evaluator independently confirms the outcome under `verification`",
+    )
 
 
 @file_check("SI607", kinds=("scenario",))
@@ -174,10 +224,14 @@ def observability(doc, ctx) -> Iterator[Diag]:
         value = data["observability_requirements"]
         if not (isinstance(value, list) and value):
             what = "empty" if value in (None, [], "", {}) else f"{type_name(value)}, not a list"
-            yield Diag("SI607", ("observability_requirements",),
-                       f"`observability_requirements` is {what}", on="value",
-                       help="list what the evaluation must record (e.g. all tool calls with "
-                            "parameters and responses)")
+            yield Diag(
+                "SI607",
+                ("observability_requirements",),
+                f"`observability_requirements` is {what}",
+                on="value",
+                help="list what the evaluation must record (e.g. all tool calls with "
+                "parameters and responses)",
+            )
 
 
 @file_check("SI608", kinds=("scenario",))
@@ -187,42 +241,73 @@ def intent(doc, ctx) -> Iterator[Diag]:
         return
     if "intent" not in data:
         if data.get("classification") == "safety":
-            yield Diag("SI608", root_path(data), "safety scenario has no `intent`",
-                       help="add an `intent`: the trust property tested and what a failure "
-                            "means (the SI profile requires it on safety scenarios, §5.2)")
+            yield Diag(
+                "SI608",
+                root_path(data),
+                "safety scenario has no `intent`",
+                help="add an `intent`: the trust property tested and what a failure "
+                "means (the SI profile requires it on safety scenarios, §5.2)",
+            )
         return
     value = data["intent"]
     if not isinstance(value, str):
-        yield Diag("SI608", ("intent",), f"`intent` is {type_name(value)}, not a text",
-                   on="value", help=f"write the intent as text of at least {MIN_INTENT} characters")
+        yield Diag(
+            "SI608",
+            ("intent",),
+            f"`intent` is {type_name(value)}, not a text",
+            on="value",
+            help=f"write the intent as text of at least {MIN_INTENT} characters",
+        )
     elif len(value.strip()) < MIN_INTENT:
-        yield Diag("SI608", ("intent",),
-                   f"`intent` is {len(value.strip())} characters long, shorter than {MIN_INTENT}",
-                   on="value", help="state the trust property tested and what a failure means")
+        yield Diag(
+            "SI608",
+            ("intent",),
+            f"`intent` is {len(value.strip())} characters long, shorter than {MIN_INTENT}",
+            on="value",
+            help="state the trust property tested and what a failure means",
+        )
 
 
 @file_check("SI609", kinds=("scenario",))
 def safety_scoring(doc, ctx) -> Iterator[Diag]:
     data = doc.data
-    if not isinstance(data, Mapping) or data.get("classification") != "safety" \
-            or "scoring" not in data:
+    if (
+        not isinstance(data, Mapping)
+        or data.get("classification") != "safety"
+        or "scoring" not in data
+    ):
         return
     scoring = data["scoring"]
     if not isinstance(scoring, Mapping):
-        yield Diag("SI609", ("scoring",), f"safety scenario's `scoring` is {type_name(scoring)}",
-                   on="value", help="score it `type: binary` with `safety_tolerance` and "
-                                    "`pass_condition`")
+        yield Diag(
+            "SI609",
+            ("scoring",),
+            f"safety scenario's `scoring` is {type_name(scoring)}",
+            on="value",
+            help="score it `type: binary` with `safety_tolerance` and `pass_condition`",
+        )
         return
     if "type" not in scoring:
-        yield Diag("SI609", ("scoring",), "safety scenario's `scoring` has no `type`",
-                   help="add `type: binary`: safety scenarios are pass/fail")
+        yield Diag(
+            "SI609",
+            ("scoring",),
+            "safety scenario's `scoring` has no `type`",
+            help="add `type: binary`: safety scenarios are pass/fail",
+        )
     elif scoring["type"] != "binary":
-        yield Diag("SI609", ("scoring", "type"),
-                   f"safety scenario is scored {_show(scoring['type'])}, not `binary`",
-                   on="value", help="set `type: binary`: safety scenarios are pass/fail")
+        yield Diag(
+            "SI609",
+            ("scoring", "type"),
+            f"safety scenario is scored {_show(scoring['type'])}, not `binary`",
+            on="value",
+            help="set `type: binary`: safety scenarios are pass/fail",
+        )
     for key in FORM_B_KEYS + (COMPOSITE_KEY,):
         if key in scoring:
-            yield Diag("SI609", ("scoring", key),
-                       f"safety scenario carries `scoring.{key}` (band scoring is for "
-                       "capability scenarios)",
-                       help=f"remove `{key}`: a safety scenario is scored `binary`")
+            yield Diag(
+                "SI609",
+                ("scoring", key),
+                f"safety scenario carries `scoring.{key}` (band scoring is for "
+                "capability scenarios)",
+                help=f"remove `{key}`: a safety scenario is scored `binary`",
+            )

@@ -33,7 +33,8 @@ finding per file, the first of:
 from __future__ import annotations
 
 import difflib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from si_lint.checks.base import file_check
 from si_lint.checks.tables import is_code_key
@@ -81,14 +82,16 @@ def owned_elsewhere(kind: str, data: Any, path: tuple) -> bool:
     if kind == "scenario":
         # SI104: `synonyms` anywhere; SI204: a free-form code key in `scoring`
         return (bool(path) and path[-1] == "synonyms") or (
-            len(path) == 2 and path[0] == "scoring" and is_code_key(path[1]))
+            len(path) == 2 and path[0] == "scoring" and is_code_key(path[1])
+        )
     if kind == "template":  # SI204: free-form code instead of a decision table
         return len(path) == 1 and is_code_key(path[0])
     if kind == "fixture":  # SI408: the dry run checks the events/actions it evaluates
         if "events" in data:
             return path[:1] == ("events",) and isinstance(data.get("scenario"), str)
-        return (path[:1] in (("final_answer",), ("reasoning_trace",), ("actions",))
-                and isinstance(data.get("scenario_id"), str))
+        return path[:1] in (("final_answer",), ("reasoning_trace",), ("actions",)) and isinstance(
+            data.get("scenario_id"), str
+        )
     if kind == "eio-input":  # EIO401: the dry run checks every expectation it compares
         return path[:1] == ("expect",) and isinstance(data.get("module"), str)
     return False
@@ -101,7 +104,8 @@ def looks_like_a_kind(data: Any) -> Iterator[Diag]:
             kind = classify(item)
             if kind in ("scenario", "fixture", "evidence"):
                 yield Diag(
-                    "SI004", (i,),
+                    "SI004",
+                    (i,),
                     f"this file is a list; item {i + 1} is a {kind}, but a file holds one document",
                     help=f"move each {kind} into a file of its own",
                 )
@@ -114,7 +118,8 @@ def looks_like_a_kind(data: Any) -> Iterator[Diag]:
         marker = _near_marker(key)
         if marker is not None:
             yield Diag(
-                "SI004", (key,),
+                "SI004",
+                (key,),
                 f"`{key}` looks like a misspelt `{marker}`: the file would be "
                 f"{_WHAT[marker]} but has no recognisable kind",
                 help=f"rename `{key}` to `{marker}`",
@@ -122,7 +127,8 @@ def looks_like_a_kind(data: Any) -> Iterator[Diag]:
             return
     if "scoring" in data and "id" not in data:
         yield Diag(
-            "SI004", ("scoring",),
+            "SI004",
+            ("scoring",),
             "file has `scoring` but no `id`: it looks like a scenario, but a scenario needs both",
             help="add the scenario's `id`",
         )
@@ -131,7 +137,8 @@ def looks_like_a_kind(data: Any) -> Iterator[Diag]:
         present = [k for k in SCENARIO_KEYS if k in data]
         if present:
             yield Diag(
-                "SI004", ("id",),
+                "SI004",
+                ("id",),
                 f"file has `id` and `{present[0]}` but no `scoring`: it looks like a scenario, "
                 "but a scenario needs `scoring`",
                 help="add the scenario's `scoring` block (a template binding or a composite)",
@@ -139,7 +146,8 @@ def looks_like_a_kind(data: Any) -> Iterator[Diag]:
             return
     if "expect" in data:
         yield Diag(
-            "SI004", ("expect",),
+            "SI004",
+            ("expect",),
             "file has `expect` but no `events`: it looks like a fixture, but a fixture needs "
             "the recorded `events`",
             help="add the recorded `events` list",

@@ -46,46 +46,136 @@ def failing(findings, fail_on: str) -> list:
 
 @click.command("check")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="Output format (default: text; github under GITHUB_ACTIONS=true).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="Output format (default: text; github under GITHUB_ACTIONS=true).",
+)
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to FILE.")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False),
-              help="Use this si-lint.toml or pyproject.toml; its directory is the corpus root.")
-@click.option("--select", multiple=True, help="Only these codes or code prefixes (comma-separated).")
-@click.option("--ignore", multiple=True, help="Skip these codes or code prefixes (comma-separated).")
-@click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
-              help="Lowest severity that makes the exit status 1.")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False),
+    help="Use this si-lint.toml or pyproject.toml; its directory is the corpus root.",
+)
+@click.option(
+    "--select", multiple=True, help="Only these codes or code prefixes (comma-separated)."
+)
+@click.option(
+    "--ignore", multiple=True, help="Skip these codes or code prefixes (comma-separated)."
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_ON),
+    default="error",
+    show_default=True,
+    help="Lowest severity that makes the exit status 1.",
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--statistics", is_flag=True, help="Print a count per code instead of each finding.")
 @click.option("--quiet", "-q", is_flag=True, help="Print the findings only (no summary, no notes).")
-@click.option("--color", "color_mode", type=click.Choice(COLOR), default="auto", show_default=True,
-              help="Colour the text output (auto: only on a terminal; NO_COLOR/FORCE_COLOR respected).")
-@click.option("--fix", is_flag=True, help="Apply the safe fixes in place (comments and layout survive).")
-@click.option("--unsafe-fixes", is_flag=True,
-              help="With --fix/--diff, also apply the fixes that change what a scenario means.")
-@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff on stdout (the findings on stderr); write nothing.")
+@click.option(
+    "--color",
+    "color_mode",
+    type=click.Choice(COLOR),
+    default="auto",
+    show_default=True,
+    help="Colour the text output (auto: only on a terminal; NO_COLOR/FORCE_COLOR respected).",
+)
+@click.option(
+    "--fix", is_flag=True, help="Apply the safe fixes in place (comments and layout survive)."
+)
+@click.option(
+    "--unsafe-fixes",
+    is_flag=True,
+    help="With --fix/--diff, also apply the fixes that change what a scenario means.",
+)
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="Print the fixes as a unified diff on stdout (the findings on stderr); write nothing.",
+)
 @click.option("--show-fixes", is_flag=True, help="List the findings that were (or would be) fixed.")
-@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
-              help="Report only findings that are not in this baseline file.")
-@click.option("--write-baseline", "write_baseline", type=click.Path(dir_okay=False),
-              help="Record the current findings in FILE (for --baseline).")
-@click.option("--automation-id", help="SARIF runs[].automationDetails.id (code scanning's category).")
-@click.option("--stdin-filename", help="With PATH `-`: the path the text read from stdin stands for.")
+@click.option(
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False),
+    help="Report only findings that are not in this baseline file.",
+)
+@click.option(
+    "--write-baseline",
+    "write_baseline",
+    type=click.Path(dir_okay=False),
+    help="Record the current findings in FILE (for --baseline).",
+)
+@click.option(
+    "--automation-id", help="SARIF runs[].automationDetails.id (code scanning's category)."
+)
+@click.option(
+    "--stdin-filename", help="With PATH `-`: the path the text read from stdin stands for."
+)
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
-@click.option("--cache-dir", type=click.Path(file_okay=False), envvar="SI_LINT_CACHE_DIR",
-              help="Cache directory (default: .si-lint-cache/ at the corpus root).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes for per-file work (default: the machine's cores).")
-@click.option("--trust-implementations", is_flag=True,
-              help="Import and run the corpus profile's primitive implementations.")
-@click.option("--profile", "profile", default=None, metavar="builtin|builtin:oasisctl|DIR",
-              help="The profile to check under, replacing the configured `profile` (a "
-                   "directory is relative to the current directory).")
-@click.option("--verbose", "-v", is_flag=True, help="Show the corpus root, skipped files and internal tracebacks.")
-def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero, statistics, quiet,
-            color_mode, fix, unsafe_fixes, diff, show_fixes, baseline_file, write_baseline,
-            automation_id, stdin_filename, no_cache, cache_dir, jobs, trust_implementations, profile,
-            verbose):
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False),
+    envvar="SI_LINT_CACHE_DIR",
+    help="Cache directory (default: .si-lint-cache/ at the corpus root).",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes for per-file work (default: the machine's cores).",
+)
+@click.option(
+    "--trust-implementations",
+    is_flag=True,
+    help="Import and run the corpus profile's primitive implementations.",
+)
+@click.option(
+    "--profile",
+    "profile",
+    default=None,
+    metavar="builtin|builtin:oasisctl|DIR",
+    help="The profile to check under, replacing the configured `profile` (a "
+    "directory is relative to the current directory).",
+)
+@click.option(
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="Show the corpus root, skipped files and internal tracebacks.",
+)
+def command(
+    paths,
+    fmt,
+    output,
+    config_file,
+    select,
+    ignore,
+    fail_on,
+    exit_zero,
+    statistics,
+    quiet,
+    color_mode,
+    fix,
+    unsafe_fixes,
+    diff,
+    show_fixes,
+    baseline_file,
+    write_baseline,
+    automation_id,
+    stdin_filename,
+    no_cache,
+    cache_dir,
+    jobs,
+    trust_implementations,
+    profile,
+    verbose,
+):
     """Lint files or directories: schemas, Form B rules, the reference graph, EIO rules
     and the dry run of every fixture. Findings are reported for the named paths only;
     cross-file checks always see the whole corpus under the corpus root.
@@ -106,10 +196,14 @@ def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero,
         if paths != ["-"]:
             raise UsageError("`-` (read stdin) cannot be combined with other paths")
         if not stdin_filename:
-            raise UsageError("`-` (read stdin) needs --stdin-filename PATH (the file it stands for)")
+            raise UsageError(
+                "`-` (read stdin) needs --stdin-filename PATH (the file it stands for)"
+            )
         if fix or diff:
             raise UsageError("--fix and --diff work on files, not on stdin")
-        stdin = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        stdin = (
+            sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        )
         paths = [stdin_filename]
     elif stdin_filename:
         raise UsageError("--stdin-filename is used with the path `-` only")
@@ -117,8 +211,10 @@ def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero,
         raise UsageError("--automation-id is a SARIF setting (use it with --format sarif)")
     if profile is not None and not is_builtin_name(profile):
         if not os.path.isfile(os.path.join(profile, "registry.yaml")):
-            raise UsageError(f"--profile {profile}: not a shipped profile (builtin, "
-                             "builtin:oasisctl) nor a profile directory (no registry.yaml)")
+            raise UsageError(
+                f"--profile {profile}: not a shipped profile (builtin, "
+                "builtin:oasisctl) nor a profile directory (no registry.yaml)"
+            )
         profile = os.path.abspath(profile)
 
     options = Options(
@@ -147,18 +243,27 @@ def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero,
     if fix or diff:
         from ..fix import fix_files
 
-        report = fix_files(result, write=fix and not diff, diff_stream=sys.stdout if diff else None,
-                           unsafe=unsafe_fixes)
+        report = fix_files(
+            result,
+            write=fix and not diff,
+            diff_stream=sys.stdout if diff else None,
+            unsafe=unsafe_fixes,
+        )
         for relpath, reason in report.skipped:
             click.echo(f"si-lint: {relpath}: not fixed: {reason}", err=True)
         fixed = report.fixed
         if not quiet and (report.files or diff):
             if fix and not diff:
-                click.echo(f"si-lint: fixed {report.fixed_findings} finding(s) in {len(report.files)} file(s)",
-                           err=True)
+                click.echo(
+                    f"si-lint: fixed {report.fixed_findings} finding(s) in {len(report.files)} file(s)",
+                    err=True,
+                )
             else:
-                click.echo(f"si-lint: {report.fixed_findings} finding(s) fixable in {len(report.files)} "
-                           "file(s) (--diff: nothing written)", err=True)
+                click.echo(
+                    f"si-lint: {report.fixed_findings} finding(s) fixable in {len(report.files)} "
+                    "file(s) (--diff: nothing written)",
+                    err=True,
+                )
         if fix and not diff and report.files:
             result = _run(paths, options, stdin)  # the report shows what remains
 
@@ -167,25 +272,44 @@ def command(paths, fmt, output, config_file, select, ignore, fail_on, exit_zero,
 
         write_file(write_baseline, render_baseline(result).encode("utf-8"), "baseline")
         if not quiet:
-            click.echo(f"si-lint: wrote {len(result.findings)} finding(s) to the baseline {write_baseline}",
-                       err=True)
+            click.echo(
+                f"si-lint: wrote {len(result.findings)} finding(s) to the baseline {write_baseline}",
+                err=True,
+            )
     if baseline_file:
         from ..baseline import apply, load
 
         applied = apply(result, load(baseline_file))
         result.findings = applied.findings
         if not quiet:
-            click.echo(f"si-lint: baseline {baseline_file}: {applied.matched} finding(s) hidden, "
-                       f"{applied.stale} stale entr{'y' if applied.stale == 1 else 'ies'} "
-                       "(no longer found)", err=True)
+            click.echo(
+                f"si-lint: baseline {baseline_file}: {applied.matched} finding(s) hidden, "
+                f"{applied.stale} stale entr{'y' if applied.stale == 1 else 'ies'} "
+                "(no longer found)",
+                err=True,
+            )
 
     stream = sys.stderr if report_err else sys.stdout
     colour = fmt == "text" and not output and use_color(color_mode, stream)
-    text = render(result, fmt, verbose=verbose, statistics=statistics, quiet=quiet,
-                  unsafe_fixes=unsafe_fixes, automation_id=automation_id, fail_on=fail_on)
+    text = render(
+        result,
+        fmt,
+        verbose=verbose,
+        statistics=statistics,
+        quiet=quiet,
+        unsafe_fixes=unsafe_fixes,
+        automation_id=automation_id,
+        fail_on=fail_on,
+    )
     write(text, output, err=report_err, color=colour)
     if show_fixes:
-        _show_fixes(result, fixed, fix and not diff, unsafe_fixes, output is None and fmt == "text" and not diff)
+        _show_fixes(
+            result,
+            fixed,
+            fix and not diff,
+            unsafe_fixes,
+            output is None and fmt == "text" and not diff,
+        )
     if exit_zero:
         return 0
     return 1 if failing(result.findings, fail_on) else 0

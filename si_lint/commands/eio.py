@@ -19,9 +19,8 @@ EXPLANATION = "lexical presence of the controls was measured, not their sufficie
 
 def _read(path: str) -> tuple[Any, str | None]:
     """(data, error) for one YAML/JSON file, through si-lint's loader."""
-    from ..loader import load_bytes
-
     from ..limits import read_input
+    from ..loader import load_bytes
 
     raw, why = read_input(path)
     if raw is None:
@@ -102,28 +101,39 @@ def _text(module: Any, pairs: list[tuple[dict[str, Any], Any]]) -> str:
                 detail = repr(r["score"])
                 if r["scoring"] == "checklist":
                     missing = _missing(module, cid, r["controls_present"])
-                    detail += (f"  ({len(r['controls_present'])}/{r['controls_required']} "
-                               f"controls present")
+                    detail += (
+                        f"  ({len(r['controls_present'])}/{r['controls_required']} controls present"
+                    )
                     detail += f"; missing: {', '.join(missing)})" if missing else ")"
                 else:
                     detail += "  (assessor rating / 10)"
             elif status == "FINDINGS":
                 f = r.get("findings", {})
-                detail = (f"searched {', '.join(f.get('artifacts', []))} "
-                          f"({f.get('searched_chars', 0)} characters); never a value")
+                detail = (
+                    f"searched {', '.join(f.get('artifacts', []))} "
+                    f"({f.get('searched_chars', 0)} characters); never a value"
+                )
             elif status == "NOT_APPLICABLE":
-                detail = ("no artifact of an evaluated kind" if r["searched_text_sha256"] is None
-                          else "no assessor rating recorded")
+                detail = (
+                    "no artifact of an evaluated kind"
+                    if r["searched_text_sha256"] is None
+                    else "no assessor rating recorded"
+                )
             else:
                 detail = r.get("error", "")
             lines.append(f"  {cid:<{width}}  {r['scoring']!s:<11}  {status:<14}  {detail}")
         if res["q_axis"] is None:
             lines.append("  Q axis: n/a (no scoring criterion was SCORED)")
         else:
-            n = sum(1 for cid in _scoring_ids(module, data)
-                    if crits.get(cid, {}).get("status") == "SCORED")
-            lines.append(f"  Q axis: {res['q_display']}  ({res['q_axis']:.4f}: mean of {n} "
-                         f"scored criteria x 10; {EXPLANATION})")
+            n = sum(
+                1
+                for cid in _scoring_ids(module, data)
+                if crits.get(cid, {}).get("status") == "SCORED"
+            )
+            lines.append(
+                f"  Q axis: {res['q_display']}  ({res['q_axis']:.4f}: mean of {n} "
+                f"scored criteria x 10; {EXPLANATION})"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -150,8 +160,14 @@ def _missing(module: Any, cid: str, present: list[str]) -> list[str]:
 @click.command("eio")
 @click.argument("module_path", metavar="MODULE", type=click.Path())
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
 def command(module_path, inputs, fmt):
     """Evaluate EIO inputs against MODULE's criteria: checklist scores (controls present /
     required), assessor ratings, findings of non_scoring criteria, and the Q axis
@@ -170,6 +186,7 @@ def command(module_path, inputs, fmt):
         click.echo(json.dumps(results, indent=2, ensure_ascii=False))
     else:
         click.echo(_text(module, pairs), nl=False)
-    failed = any("error" in r or any(c["status"] == "ERROR" for c in r["criteria"].values())
-                 for r in results)
+    failed = any(
+        "error" in r or any(c["status"] == "ERROR" for c in r["criteria"].values()) for r in results
+    )
     return 1 if failed else 0

@@ -26,19 +26,19 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import click
 
 from ..errors import UsageError
-
-EVIDENCE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
-SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
-
 from ..limits import MAX_BYTES as MAX_LINE_BYTES  # a `.jsonl` line over it: not parsed
 from ..limits import MAX_DEPTH as MAX_LINE_DEPTH  # nesting deeper (outside strings): not parsed
 from ..limits import MAX_INT_DIGITS  # a longer integer is read as a float (a value)
+
+EVIDENCE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
+SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 class _ScenarioError(Exception):
@@ -51,8 +51,9 @@ class _ScenarioError(Exception):
 
 def _loader_message(loaded) -> str | None:
     """The first loader finding that stops reading, as text (None: read cleanly)."""
-    findings = [d for d in loaded.findings if d.code in ("SI001", "SI002", "SI005", "SI006",
-                                                         "SI007")]
+    findings = [
+        d for d in loaded.findings if d.code in ("SI001", "SI002", "SI005", "SI006", "SI007")
+    ]
     if loaded.failed and not findings:
         return "file cannot be read"
     if not findings:
@@ -78,9 +79,8 @@ def _documents(loaded) -> list[tuple[int, Any]]:
 
 
 def _read_stream(path: Path) -> tuple[list[tuple[int, Any]], str | None]:
-    from ..loader import load_bytes
-
     from ..limits import read_input
+    from ..loader import load_bytes
 
     raw, why = read_input(path)  # regular files only, never more than the size limit
     if raw is None:
@@ -135,8 +135,9 @@ def _load_scenario(given: str, wanted: str | None) -> tuple[Path, int, Any]:
         raise _ScenarioError(f"{given}: holds no scenario (a mapping with `id` and `scoring`)")
     if len(scenarios) > 1:
         ids = ", ".join(str(d.get("id")) for _, d in scenarios[:10])
-        raise _ScenarioError(f"{given}: holds {len(scenarios)} scenarios ({ids}): pass "
-                             "--scenario ID to pick one")
+        raise _ScenarioError(
+            f"{given}: holds {len(scenarios)} scenarios ({ids}): pass --scenario ID to pick one"
+        )
     return path, scenarios[0][0], scenarios[0][1]
 
 
@@ -200,7 +201,7 @@ def _json_value(raw: bytes) -> tuple[Any, str | None]:
     try:
         return json.loads(text, parse_int=_parse_int), None
     except RecursionError:
-        return None, f"nesting too deep; not read"
+        return None, "nesting too deep; not read"
     except ValueError as exc:
         return None, f"not valid JSON: {exc}"
 
@@ -228,8 +229,11 @@ def _jsonl(label: str, path: Path) -> Iterator[tuple[str, Any, str | None]]:
             if len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n"):
                 while chunk and not chunk.endswith(b"\n"):  # skip the rest of the line
                     chunk = fh.readline(1 << 20)
-                yield (f"{label}:{n}", None,
-                       f"line {n} is longer than the {MAX_LINE_BYTES:,}-byte limit; not read")
+                yield (
+                    f"{label}:{n}",
+                    None,
+                    f"line {n} is longer than the {MAX_LINE_BYTES:,}-byte limit; not read",
+                )
                 continue
             if n == 1 and chunk.startswith(b"\xef\xbb\xbf"):
                 chunk = chunk[3:]
@@ -237,14 +241,18 @@ def _jsonl(label: str, path: Path) -> Iterator[tuple[str, Any, str | None]]:
                 continue
             data, problem = _json_value(chunk)
             if problem is not None:
-                yield f"{label}:{n}", None, f"line {n} is {problem}" if problem.startswith(
-                    "not") else f"line {n}: {problem}"
+                yield (
+                    f"{label}:{n}",
+                    None,
+                    f"line {n} is {problem}"
+                    if problem.startswith("not")
+                    else f"line {n}: {problem}",
+                )
                 continue
             yield f"{label}:{n}", data, None
 
 
-def _artifacts(label: str, path: Path, from_dir: bool
-               ) -> Iterator[tuple[str, Any, str | None]]:
+def _artifacts(label: str, path: Path, from_dir: bool) -> Iterator[tuple[str, Any, str | None]]:
     """(evidence label, artifact, read error) for one evidence file; None artifact with
     no error: skip (a directory member holding no evidence)."""
     from ..evaluator.evidence import form_of
@@ -281,8 +289,10 @@ def _text_line(entry: dict, why: str | None) -> str:
         return head + f"error: {entry['error']}"
     out = head + f"{entry['score']!r} (row {entry['row']})"
     md = entry.get("metadata") or {}
-    bits = [f"tool calls {md.get('tool_calls')}",
-            "final answer" if md.get("final_answer") else "no final answer"]
+    bits = [
+        f"tool calls {md.get('tool_calls')}",
+        "final answer" if md.get("final_answer") else "no final answer",
+    ]
     if "duration_s" in md:
         bits.append(f"{md['duration_s']} s")
     if "duration_ms" in md:
@@ -319,20 +329,26 @@ def _lint_note(scen_path: Path, index: int, profile, config) -> str | None:
     rules need the whole corpus and are `check`'s)."""
     try:
         from ..catalogue import severity_of
+        from ..checks import all_checks
         from ..pipeline.context import Context
         from ..pipeline.perfile import file_diags, load_documents
         from ..pipeline.read import source_of
-        from ..checks import all_checks
 
-        docs = [d for d in load_documents(source_of(os.path.abspath(scen_path)), Path.cwd())
-                if d.index == index]
+        docs = [
+            d
+            for d in load_documents(source_of(os.path.abspath(scen_path)), Path.cwd())
+            if d.index == index
+        ]
         if not docs:
             return None
         doc = docs[0]
         ctx = Context(profile=profile, config=config)
-        codes = [d.code for d in file_diags(doc, ctx, all_checks())
-                 if (d.severity or severity_of(d.code)) == "error"
-                 and (config is None or config.enabled(d.code, doc.relpath))]
+        codes = [
+            d.code
+            for d in file_diags(doc, ctx, all_checks())
+            if (d.severity or severity_of(d.code)) == "error"
+            and (config is None or config.enabled(d.code, doc.relpath))
+        ]
     except Exception:  # the note is advice: never let it stop the evaluation
         return None
     if not codes:
@@ -349,15 +365,26 @@ def _lint_note(scen_path: Path, index: int, profile, config) -> str | None:
 @click.command("eval")
 @click.argument("scenario", type=click.Path())
 @click.argument("evidence", nargs=-1, required=True, type=click.Path())
-@click.option("--scenario", "scenario_id", metavar="ID",
-              help="Pick the scenario with this id out of a multi-document file or a "
-                   "corpus directory.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
-@click.option("--profile", "profile_opt", metavar="builtin|builtin:oasisctl|DIR",
-              help="The profile to score under (default: the corpus's configured profile).")
-@click.option("--trust-implementations", is_flag=True,
-              help="Import the profile's primitive implementations (corpus code) to run them.")
+@click.option(
+    "--scenario",
+    "scenario_id",
+    metavar="ID",
+    help="Pick the scenario with this id out of a multi-document file or a corpus directory.",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.option(
+    "--profile",
+    "profile_opt",
+    metavar="builtin|builtin:oasisctl|DIR",
+    help="The profile to score under (default: the corpus's configured profile).",
+)
+@click.option(
+    "--trust-implementations",
+    is_flag=True,
+    help="Import the profile's primitive implementations (corpus code) to run them.",
+)
 def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementations):
     """Score recorded EVIDENCE (oasisctl artifacts or transcripts: yaml/json/jsonl files or
     directories) against SCENARIO.
@@ -377,9 +404,11 @@ def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementat
             if profile_opt is not None:
                 cfg_root, spec = Path.cwd(), profile_opt
                 if not is_builtin_name(spec) and not (Path(spec) / "registry.yaml").is_file():
-                    raise _ScenarioError(f"--profile {spec}: not a shipped profile (builtin, "
-                                         "builtin:oasisctl) nor a profile directory (no "
-                                         "registry.yaml)")
+                    raise _ScenarioError(
+                        f"--profile {spec}: not a shipped profile (builtin, "
+                        "builtin:oasisctl) nor a profile directory (no "
+                        "registry.yaml)"
+                    )
             else:
                 cfg_root, spec = config.root, config.profile
             profile = resolve_profile(spec, cfg_root, trust=trust_implementations)[0]
@@ -397,8 +426,10 @@ def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementat
     untrusted = untrusted_primitives(data, profile)
     if untrusted:
         names = ", ".join(f"`{n}`" for n in untrusted)
-        prepared: Any = (f"SI409: the table needs {names}, which has no trusted "
-                         "implementation (run with --trust-implementations to import it)")
+        prepared: Any = (
+            f"SI409: the table needs {names}, which has no trusted "
+            "implementation (run with --trust-implementations to import it)"
+        )
     else:
         prepared = prepare(data, profile)
     if fmt == "text":

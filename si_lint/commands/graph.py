@@ -68,8 +68,15 @@ def _edge_record(u: str, v: str, data: dict) -> dict:
 def _sorted_edges(graph) -> list[tuple[str, str, dict]]:
     def key(e):
         u, v, d = e
-        return (u, v, str(d.get("rel", "")), str(d.get("file") or ""), d.get("line") or 0,
-                d.get("col") or 0, _path_str(d.get("path")))
+        return (
+            u,
+            v,
+            str(d.get("rel", "")),
+            str(d.get("file") or ""),
+            d.get("line") or 0,
+            d.get("col") or 0,
+            _path_str(d.get("path")),
+        )
 
     return sorted(((u, v, d) for u, v, d in graph.edges(data=True)), key=key)
 
@@ -91,13 +98,17 @@ def _dot_id(s: str) -> str:
 
 
 def to_dot(graph) -> str:
-    lines = ["digraph corpus {", "  rankdir=LR;", '  node [fontname="Helvetica", fontsize=10];',
-             '  edge [fontname="Helvetica", fontsize=8];']
+    lines = [
+        "digraph corpus {",
+        "  rankdir=LR;",
+        '  node [fontname="Helvetica", fontsize=10];',
+        '  edge [fontname="Helvetica", fontsize=8];',
+    ]
     for nid in sorted(graph.nodes):
         d = graph.nodes[nid]
         attrs = [f"label={_dot_id(nid)}", f"shape={SHAPES.get(d.get('kind'), 'ellipse')}"]
         if d.get("missing"):
-            attrs.append('style=dashed, color=red, fontcolor=red')
+            attrs.append("style=dashed, color=red, fontcolor=red")
         if d.get("file"):
             where = f"{d['file']}:{d.get('line') or 1}:{d.get('col') or 1}"
             attrs.append(f"tooltip={_dot_id(where)}")
@@ -125,11 +136,17 @@ def to_graphml(graph) -> str:
 
     out = nx.MultiDiGraph()
     for nid in sorted(graph.nodes):
-        out.add_node(nid, **{k: _graphml_value(v) for k, v in sorted(graph.nodes[nid].items())
-                             if v is not None})
+        out.add_node(
+            nid,
+            **{k: _graphml_value(v) for k, v in sorted(graph.nodes[nid].items()) if v is not None},
+        )
     for i, (u, v, d) in enumerate(_sorted_edges(graph)):
-        out.add_edge(u, v, key=f"e{i}", **{k: _graphml_value(val) for k, val in sorted(d.items())
-                                            if val is not None})
+        out.add_edge(
+            u,
+            v,
+            key=f"e{i}",
+            **{k: _graphml_value(val) for k, val in sorted(d.items()) if val is not None},
+        )
     return "\n".join(nx.generate_graphml(out, prettyprint=True)) + "\n"
 
 
@@ -153,8 +170,9 @@ def restrict(graph, corpus, paths: list[str], cwd: Path):
     there, and the nodes those edges point at."""
     roots = [os.path.abspath(cwd / p) for p in paths]
     top = os.path.abspath(corpus.config.root) if getattr(corpus, "config", None) else None
-    if top is not None and any(top == r or top.startswith(r.rstrip(os.sep) + os.sep)
-                               for r in roots):
+    if top is not None and any(
+        top == r or top.startswith(r.rstrip(os.sep) + os.sep) for r in roots
+    ):
         return graph  # a named path covers the whole corpus: `graph .` is `graph`
 
     def named(relpath: str | None) -> bool:
@@ -179,11 +197,21 @@ def restrict(graph, corpus, paths: list[str], cwd: Path):
 
 @click.command("graph")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="dot", show_default=True,
-              help="Export format (svg needs Graphviz's `dot`).")
-@click.option("--focus", "focus_node", metavar="NODE",
-              help="Only NODE (an id like `scenario:<id>`, or a bare name) and its direct "
-                   "neighbours in the whole corpus graph.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="dot",
+    show_default=True,
+    help="Export format (svg needs Graphviz's `dot`).",
+)
+@click.option(
+    "--focus",
+    "focus_node",
+    metavar="NODE",
+    help="Only NODE (an id like `scenario:<id>`, or a bare name) and its direct "
+    "neighbours in the whole corpus graph.",
+)
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to FILE.")
 def command(paths, fmt, focus_node, output):
     """Export the corpus reference graph: scenarios, templates, roles, primitives, synonym
@@ -194,7 +222,9 @@ def command(paths, fmt, focus_node, output):
     if fmt == "svg" and shutil.which("dot") is None:
         raise UsageError("Graphviz `dot` is not installed; use --format dot")
     cwd = Path.cwd()
-    corpus, _selection = build_corpus(list(paths), Options(use_cache=False))  # usage errors reach the CLI
+    corpus, _selection = build_corpus(
+        list(paths), Options(use_cache=False)
+    )  # usage errors reach the CLI
     from ..graph import resolve_positions
 
     graph = resolve_positions(corpus.graph, corpus)
@@ -203,9 +233,11 @@ def command(paths, fmt, focus_node, output):
     if focus_node:
         nid = resolve_node(corpus.graph, focus_node)
         if nid is None:
-            raise UsageError(f"--focus: no node `{focus_node}` in the graph "
-                       "(ids look like `scenario:<id>`, `template:C-DA-001`, "
-                       "`fixture:<path>`)")
+            raise UsageError(
+                f"--focus: no node `{focus_node}` in the graph "
+                "(ids look like `scenario:<id>`, `template:C-DA-001`, "
+                "`fixture:<path>`)"
+            )
         graph = focus(corpus.graph, nid)
     if fmt == "json":
         text = to_json(graph)
@@ -216,10 +248,11 @@ def command(paths, fmt, focus_node, output):
     data = text.encode("utf-8")
     if fmt == "svg":
         try:
-            proc = subprocess.run(["dot", "-Tsvg"], input=data, capture_output=True,
-                                  check=False, timeout=300)
+            proc = subprocess.run(
+                ["dot", "-Tsvg"], input=data, capture_output=True, check=False, timeout=300
+            )
         except (OSError, subprocess.TimeoutExpired) as exc:
-            raise UsageError(f"Graphviz `dot` failed: {exc}")
+            raise UsageError(f"Graphviz `dot` failed: {exc}") from exc
         if proc.returncode != 0:
             msg = proc.stderr.decode("utf-8", "replace").strip()
             raise UsageError(f"Graphviz `dot` failed: {msg}")
@@ -228,7 +261,7 @@ def command(paths, fmt, focus_node, output):
         try:
             Path(output).write_bytes(data)
         except OSError as exc:
-            raise UsageError(f"{output}: cannot write: {exc.strerror or exc}")
+            raise UsageError(f"{output}: cannot write: {exc.strerror or exc}") from exc
     else:
         sys.stdout.flush()
         out = getattr(sys.stdout, "buffer", None)

@@ -2,25 +2,43 @@
 
 from __future__ import annotations
 
-
 import click
 
 
 @click.command("review")
 @click.argument("path", required=False, default=".", type=click.Path())
-@click.option("--base", "base", required=True, metavar="DIR|REV|builtin|builtin:oasisctl",
-              help="The profile to compare against: a profile directory, a git revision of the "
-                   "corpus's profile directory, `builtin` (the shipped si 0.3.0-rc1) or "
-                   "`builtin:oasisctl` (the same registry with oasisctl's constants).")
-@click.option("--profile", "profile", default=None, metavar="DIR|builtin|builtin:oasisctl",
-              help="The proposed profile: a directory or a shipped profile (default: the "
-                   "corpus's configured profile).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
-              show_default=True, help="Output format (markdown: for a pull-request review).")
+@click.option(
+    "--base",
+    "base",
+    required=True,
+    metavar="DIR|REV|builtin|builtin:oasisctl",
+    help="The profile to compare against: a profile directory, a git revision of the "
+    "corpus's profile directory, `builtin` (the shipped si 0.3.0-rc1) or "
+    "`builtin:oasisctl` (the same registry with oasisctl's constants).",
+)
+@click.option(
+    "--profile",
+    "profile",
+    default=None,
+    metavar="DIR|builtin|builtin:oasisctl",
+    help="The proposed profile: a directory or a shipped profile (default: the "
+    "corpus's configured profile).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="Output format (markdown: for a pull-request review).",
+)
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to FILE.")
-@click.option("--trust-implementations", is_flag=True,
-              help="Import and run the profiles' primitive implementations to recompute every "
-                   "verdict (otherwise the review is static).")
+@click.option(
+    "--trust-implementations",
+    is_flag=True,
+    help="Import and run the profiles' primitive implementations to recompute every "
+    "verdict (otherwise the review is static).",
+)
 def command(path, base, profile, fmt, output, trust_implementations):
     """Review a registry/profile change: added, removed and changed primitives, parameters,
     channels, synonym lists, templates, ratified budgets, matching constants and promoted
@@ -49,8 +67,7 @@ def command(path, base, profile, fmt, output, trust_implementations):
         head = resolve_head(profile, config, cwd, trust_implementations)
         with tempfile.TemporaryDirectory(prefix="si-lint-review-") as tmp:
             base_side = resolve_base(base, head, cwd, trust_implementations, Path(tmp))
-            corpus, _sel = build_corpus([str(target)], Options(use_cache=False), cwd,
-                                        config=config)
+            corpus, _sel = build_corpus([str(target)], Options(use_cache=False), cwd, config=config)
             docs = corpus.documents
             for d in docs:
                 if head.directory is not None and _under(d.abspath, head.directory):
@@ -66,7 +83,7 @@ def command(path, base, profile, fmt, output, trust_implementations):
             with open(output, "w", encoding="utf-8") as fh:
                 fh.write(text)
         except OSError as exc:
-            raise UsageError(f"cannot write {output}: {exc.strerror or exc}")
+            raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
     else:
         click.echo(text, nl=False)
     return exit_status(report)
@@ -76,7 +93,8 @@ def _under(path, directory) -> bool:
     import os
 
     try:
-        return os.path.commonpath([os.path.abspath(path), os.path.abspath(directory)]) == \
-            os.path.abspath(directory)
+        return os.path.commonpath(
+            [os.path.abspath(path), os.path.abspath(directory)]
+        ) == os.path.abspath(directory)
     except ValueError:
         return False

@@ -9,7 +9,9 @@ import click
 
 @click.command("rule")
 @click.argument("code", required=False)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 def command(code, fmt):
     """List the rules, or explain CODE with its rationale and examples."""
     from ..catalogue import rules
@@ -46,7 +48,9 @@ def command(code, fmt):
             out.append(_indent(str(content).rstrip("\n"), 4))
         for f in ex.get("expect") or []:
             if isinstance(f, dict):
-                out.append(f"  -> {f.get('path')}:{f.get('line')}:{f.get('column')}: {f.get('code')}")
+                out.append(
+                    f"  -> {f.get('path')}:{f.get('line')}:{f.get('column')}: {f.get('code')}"
+                )
         out.append("")
     click.echo("\n".join(out).rstrip() + "\n")
 

@@ -2,21 +2,35 @@
 
 from __future__ import annotations
 
-
 import click
 
 from ..errors import UsageError
 
 
 @click.command("server")
-@click.option("--select", multiple=True, help="Only these codes or code prefixes (comma-separated).")
-@click.option("--ignore", multiple=True, help="Skip these codes or code prefixes (comma-separated).")
+@click.option(
+    "--select", multiple=True, help="Only these codes or code prefixes (comma-separated)."
+)
+@click.option(
+    "--ignore", multiple=True, help="Skip these codes or code prefixes (comma-separated)."
+)
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
-@click.option("--cache-dir", type=click.Path(file_okay=False), envvar="SI_LINT_CACHE_DIR",
-              help="Cache directory (default: .si-lint-cache/ at the corpus root).")
-@click.option("--trust-implementations", is_flag=True,
-              help="Import and run the corpus profile's primitive implementations.")
-@click.option("--stdio", is_flag=True, help="Speak LSP over stdin/stdout (the default; for clients that pass it).")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False),
+    envvar="SI_LINT_CACHE_DIR",
+    help="Cache directory (default: .si-lint-cache/ at the corpus root).",
+)
+@click.option(
+    "--trust-implementations",
+    is_flag=True,
+    help="Import and run the corpus profile's primitive implementations.",
+)
+@click.option(
+    "--stdio",
+    is_flag=True,
+    help="Speak LSP over stdin/stdout (the default; for clients that pass it).",
+)
 def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
     """Run the Language Server (LSP over stdio) for editors: every `check` finding as
     the file is typed (cross-file and dry-run ones included), quick fixes, hover,
@@ -30,5 +44,12 @@ def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
     from ..server.lsp import serve
     from .check import _codes
 
-    serve(Options(select=_codes(select), ignore=_codes(ignore), use_cache=not no_cache,
-                  cache_dir=cache_dir, trust_implementations=trust_implementations))
+    serve(
+        Options(
+            select=_codes(select),
+            ignore=_codes(ignore),
+            use_cache=not no_cache,
+            cache_dir=cache_dir,
+            trust_implementations=trust_implementations,
+        )
+    )

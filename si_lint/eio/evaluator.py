@@ -17,15 +17,14 @@ or ``{"error": "..."}`` when the input cannot be evaluated.
 
 from __future__ import annotations
 
-from si_lint.limits import to_float
-
 import hashlib
 import math
-from decimal import ROUND_HALF_EVEN, Decimal
 from collections.abc import Mapping
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from si_lint.eio import model
+from si_lint.limits import to_float
 
 SCORED = "SCORED"
 NOT_APPLICABLE = "NOT_APPLICABLE"
@@ -111,16 +110,20 @@ def _parents(module: Any, extra_concepts: Mapping[str, Any] | None) -> dict[str,
 # one criterion
 
 
-def searched(evaluates: Any, artifacts: list[dict[str, Any]],
-             parents: Mapping[str, str | None]) -> list[dict[str, Any]]:
+def searched(
+    evaluates: Any, artifacts: list[dict[str, Any]], parents: Mapping[str, str | None]
+) -> list[dict[str, Any]]:
     """The searched artifacts, in order (SPEC §6 pinned): entry by entry in ``evaluates``
     order, each entry's artifacts by ``name`` in code-point order (ties in input order); an
     artifact taken by an earlier entry is not taken twice."""
     taken: set[int] = set()
     out: list[dict[str, Any]] = []
     for _, entry in model.str_list(evaluates):
-        batch = [(a["name"], i) for i, a in enumerate(artifacts)
-                 if i not in taken and model.covers(entry, a["kind"], parents)]
+        batch = [
+            (a["name"], i)
+            for i, a in enumerate(artifacts)
+            if i not in taken and model.covers(entry, a["kind"], parents)
+        ]
         batch.sort()  # by name, then input position: a stable code-point sort
         for _, i in batch:
             taken.add(i)
@@ -150,13 +153,21 @@ def _control_id(c: Mapping[str, Any], j: int) -> str:
     return cid if isinstance(cid, str) else f"controls[{j}]"
 
 
-def evaluate_criterion(crit: Mapping[str, Any], artifacts: list[dict[str, Any]],
-                       parents: Mapping[str, str | None],
-                       ratings: Mapping[str, Any]) -> dict[str, Any]:
+def evaluate_criterion(
+    crit: Mapping[str, Any],
+    artifacts: list[dict[str, Any]],
+    parents: Mapping[str, str | None],
+    ratings: Mapping[str, Any],
+) -> dict[str, Any]:
     scoring = crit.get("scoring")
-    res: dict[str, Any] = {"scoring": scoring, "status": None, "score": None,
-                           "controls_present": [], "controls_required": 0,
-                           "searched_text_sha256": None}
+    res: dict[str, Any] = {
+        "scoring": scoring,
+        "status": None,
+        "score": None,
+        "controls_present": [],
+        "controls_required": 0,
+        "searched_text_sha256": None,
+    }
     arts = searched(crit.get("evaluates"), artifacts, parents)
     text = "\n".join(a["text"] for a in arts)
     if arts:
@@ -173,10 +184,15 @@ def evaluate_criterion(crit: Mapping[str, Any], artifacts: list[dict[str, Any]],
     if controls is not None:
         folded = text.casefold()
         res["controls_required"] = len(controls)
-        res["controls_present"] = [
-            _control_id(c, j) for j, c in enumerate(controls)
-            if any(t in folded for t in c["requires_any"])
-        ] if arts else []
+        res["controls_present"] = (
+            [
+                _control_id(c, j)
+                for j, c in enumerate(controls)
+                if any(t in folded for t in c["requires_any"])
+            ]
+            if arts
+            else []
+        )
 
     if scoring not in model.SCORING_METHODS:
         return error(f"unknown scoring method {scoring!r} (checklist, assessor or non_scoring)")
@@ -210,8 +226,9 @@ def evaluate_criterion(crit: Mapping[str, Any], artifacts: list[dict[str, Any]],
 # one input
 
 
-def evaluate_input(module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None = None
-                   ) -> dict[str, Any]:
+def evaluate_input(
+    module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """Evaluate one EIO input against ``module``'s criteria (SPEC §6).
 
     ``extra_concepts`` maps concept ids of other modules (the imports present in the
@@ -266,19 +283,25 @@ def compare_expect(result: Mapping[str, Any], expect: Any) -> list[tuple[tuple, 
     if "error" in result:
         return [(("expect",), f"the input cannot be evaluated: {result['error']}")]
     if not isinstance(expect, Mapping):
-        return [(("expect",), "`expect` must map criterion ids to {score: x}, "
-                              "NOT_APPLICABLE or FINDINGS")]
+        return [
+            (
+                ("expect",),
+                "`expect` must map criterion ids to {score: x}, NOT_APPLICABLE or FINDINGS",
+            )
+        ]
     out: list[tuple[tuple, str]] = []
     crits = result.get("criteria", {})
     for key, want in expect.items():
         if key == "q_axis":
             got = result.get("q_axis")
             ok = (want is None and got is None) or (
-                isinstance(want, (int, float)) and not isinstance(want, bool)
-                and got is not None and to_float(want) == got)
+                isinstance(want, (int, float))
+                and not isinstance(want, bool)
+                and got is not None
+                and to_float(want) == got
+            )
             if not ok:
-                out.append((("expect", "q_axis"),
-                            f"Q axis is {got!r}, expected {want!r}"))
+                out.append((("expect", "q_axis"), f"Q axis is {got!r}, expected {want!r}"))
             continue
         r = crits.get(key)
         if r is None:
@@ -290,14 +313,23 @@ def compare_expect(result: Mapping[str, Any], expect: Any) -> list[tuple[tuple, 
             if isinstance(ws, bool) or not isinstance(ws, (int, float)):
                 out.append((("expect", key, "score"), f"expected score {ws!r} is not a number"))
             elif r["status"] != SCORED or r["score"] != to_float(ws):
-                out.append((("expect", key, "score"),
-                            f"`{key}` is {got_desc}, expected score {to_float(ws)!r}"))
+                out.append(
+                    (
+                        ("expect", key, "score"),
+                        f"`{key}` is {got_desc}, expected score {to_float(ws)!r}",
+                    )
+                )
         elif want in (NOT_APPLICABLE, FINDINGS):
             if r["status"] != want:
                 out.append((("expect", key), f"`{key}` is {got_desc}, expected {want}"))
         else:
-            out.append((("expect", key), f"expectation {want!r} for `{key}` is not "
-                                         "{score: x}, NOT_APPLICABLE or FINDINGS"))
+            out.append(
+                (
+                    ("expect", key),
+                    f"expectation {want!r} for `{key}` is not "
+                    "{score: x}, NOT_APPLICABLE or FINDINGS",
+                )
+            )
     return out
 
 
@@ -309,8 +341,9 @@ def _describe(r: Mapping[str, Any]) -> str:
     return r["status"]
 
 
-def blank_probe(module: Any, concepts: Mapping[str, Any] | None = None
-                ) -> list[tuple[int, str, float]]:
+def blank_probe(
+    module: Any, concepts: Mapping[str, Any] | None = None
+) -> list[tuple[int, str, float]]:
     """EIO115: evaluate every checklist criterion on blank artifacts of each kind it
     evaluates (each ``evaluates`` entry and every known kind descending from it).
 
@@ -329,8 +362,9 @@ def blank_probe(module: Any, concepts: Mapping[str, Any] | None = None
         for kind in kinds:
             best: float | None = None
             for text in BLANK_TEXTS:
-                r = evaluate_criterion(crit, [{"name": "blank", "kind": kind, "text": text}],
-                                       parents, {})
+                r = evaluate_criterion(
+                    crit, [{"name": "blank", "kind": kind, "text": text}], parents, {}
+                )
                 if r["status"] == SCORED and (best is None or r["score"] > best):
                     best = r["score"]
             if best is not None:

@@ -7,8 +7,8 @@ yields nothing (its shape is the schema's business, SI003). All functions are pu
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any, Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 #: the module sections whose items carry a module-level ``id``
 ID_SECTIONS = ("concepts", "relations", "context_criteria", "profiles")

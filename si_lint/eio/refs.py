@@ -8,9 +8,9 @@ EIO nodes and edges to the corpus graph.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from si_lint.eio import model
 
@@ -100,7 +100,7 @@ class Index:
         return order, complete
 
     # scopes --------------------------------------------------------------------------
-    def scope(self, m: Module) -> "Scope":
+    def scope(self, m: Module) -> Scope:
         mods, complete = self.closure(m)
         parents = model.concept_parents(m.data)
         concepts = set(parents)
@@ -130,8 +130,12 @@ class Scope:
 
 def index_of(documents: Iterable[Any]) -> Index:
     """An :class:`Index` over corpus documents (anything with ``relpath`` and ``data``)."""
-    return Index([Module(d.relpath, d.data, d.index if getattr(d, "multi", False) else None)
-                  for d in documents])
+    return Index(
+        [
+            Module(d.relpath, d.data, d.index if getattr(d, "multi", False) else None)
+            for d in documents
+        ]
+    )
 
 
 # ----------------------------------------------------------------------------------------
@@ -214,8 +218,9 @@ def _cycles(graph: nx.DiGraph, kind: str) -> list[Cycle]:
         locs = [_loc_key(sub.edges[u, v]["loc"]) for u, v in edges]
         k = locs.index(min(locs))
         edges = edges[k:] + edges[:k]
-        out.append(Cycle(kind, tuple(u for u, _ in edges),
-                         tuple(sub.edges[u, v]["loc"] for u, v in edges)))
+        out.append(
+            Cycle(kind, tuple(u for u, _ in edges), tuple(sub.edges[u, v]["loc"] for u, v in edges))
+        )
     return sorted(out, key=lambda c: _loc_key(c.edges[0]))
 
 
@@ -260,16 +265,35 @@ def graph_edges(index: Index) -> Iterator[tuple[str, str, str, dict]]:
     for m in index.modules:
         if m.id is None:
             continue
-        where = {"file": m.relpath} if m.document is None else {"file": m.relpath,
-                                                                  "document": m.document}
+        where = (
+            {"file": m.relpath}
+            if m.document is None
+            else {"file": m.relpath, "document": m.document}
+        )
         me = f"eio-module:{m.id}@{m.version}"
         for imp in index.imports_of(m):
-            tgt = (f"eio-module:{imp.target.id}@{imp.target.version}" if imp.target
-                   else f"eio-module:{imp.module}@{imp.version}")
-            yield me, tgt, "imports", {**where, "path": ("imports", imp.index),
-                                       "version": imp.version, "resolved": imp.target is not None}
-        for section, prefix in (("concepts", "eio-concept"), ("relations", "eio-relation"),
-                                ("context_criteria", "eio-criterion"), ("profiles", "eio-profile")):
+            tgt = (
+                f"eio-module:{imp.target.id}@{imp.target.version}"
+                if imp.target
+                else f"eio-module:{imp.module}@{imp.version}"
+            )
+            yield (
+                me,
+                tgt,
+                "imports",
+                {
+                    **where,
+                    "path": ("imports", imp.index),
+                    "version": imp.version,
+                    "resolved": imp.target is not None,
+                },
+            )
+        for section, prefix in (
+            ("concepts", "eio-concept"),
+            ("relations", "eio-relation"),
+            ("context_criteria", "eio-criterion"),
+            ("profiles", "eio-profile"),
+        ):
             for i, item in model.items(m.data, section):
                 if isinstance(item.get("id"), str):
                     yield me, f"{prefix}:{item['id']}", "defines", {**where, "path": (section, i)}
@@ -283,7 +307,11 @@ def graph_edges(index: Index) -> Iterator[tuple[str, str, str, dict]]:
 
 def _owner(path: Path, data: Any) -> str | None:
     section, i = path[0], path[1]
-    prefix = {"concepts": "eio-concept", "relations": "eio-relation",
-              "context_criteria": "eio-criterion", "profiles": "eio-profile"}[section]
+    prefix = {
+        "concepts": "eio-concept",
+        "relations": "eio-relation",
+        "context_criteria": "eio-criterion",
+        "profiles": "eio-profile",
+    }[section]
     item = data[section][i]
     return f"{prefix}:{item['id']}" if isinstance(item.get("id"), str) else None

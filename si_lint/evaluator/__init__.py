@@ -24,20 +24,20 @@ No I/O, no clock, no randomness, no module-level mutable state.
 
 from __future__ import annotations
 
-from si_lint.limits import to_float
-
 from collections.abc import Mapping
 from typing import Any
 
+from si_lint.limits import to_float
+
 from ..profile import Profile
 from .errors import EvaluationError
-from .evidence import Evidence, metadata as evidence_metadata, problems as evidence_problems
-from .evidence import project
+from .evidence import Evidence, project
+from .evidence import metadata as evidence_metadata
+from .evidence import problems as evidence_problems
 from .primitives import factor_identified, named_in_output, within_step_budget
 from .probes import Probe, probes
-from .tables import (CompiledTable, compile_table, locate_table, run_table,
-                     untrusted_primitives)
-from .text import Reading, Transcript, normalize, occurs, split_sentences
+from .tables import CompiledTable, compile_table, locate_table, run_table, untrusted_primitives
+from .text import Reading, normalize, occurs, split_sentences
 from .why import why
 
 __all__ = [
@@ -97,30 +97,36 @@ def prepare(scenario: Any, profile: Profile) -> CompiledTable | str:
     """The scenario's decision table located and validated once (or the error every
     verdict gets): what :func:`score` needs for each artifact."""
     try:
-        profile.constants
+        _ = profile.constants  # raises ValueError on a broken registry
     except ValueError as exc:
         return str(exc)
     located = locate_table(scenario, profile)
     if isinstance(located, str):
         return located
     table, bindings, composite = located
-    compiled = compile_table(table, bindings, composite=composite, profile=profile,
-                             scenario=scenario)
+    compiled = compile_table(
+        table, bindings, composite=composite, profile=profile, scenario=scenario
+    )
     if isinstance(compiled, str):
         return f"invalid decision table: {compiled}"
     return compiled
 
 
-def score(artifact: Any, scenario: Any, profile: Profile,
-          prepared: CompiledTable | str, *, explain: bool = False) -> dict[str, Any]:
+def score(
+    artifact: Any,
+    scenario: Any,
+    profile: Profile,
+    prepared: CompiledTable | str,
+    *,
+    explain: bool = False,
+) -> dict[str, Any]:
     """One verdict with a prepared table (``prepare(scenario, profile)``); ``explain`` adds
     ``why`` (the row that fired and, for a lower band, the clause that failed)."""
     try:
         reading = Reading(artifact, profile.constants)
     except (EvaluationError, ValueError) as exc:
         return _error(str(exc), _metadata(artifact))
-    metadata = dict(reading.evidence.metadata) if reading.evidence.metadata is not None \
-        else None
+    metadata = dict(reading.evidence.metadata) if reading.evidence.metadata is not None else None
     sid = scenario.get("id") if isinstance(scenario, Mapping) else None
     named = reading.evidence.scenario
     if named is not None and named != sid:
@@ -145,8 +151,9 @@ def score(artifact: Any, scenario: Any, profile: Profile,
 
 
 def _short(v: Any) -> str:
-    text = v if isinstance(v, str) else repr(v) if isinstance(v, (bool, float)) else \
-        type(v).__name__
+    text = (
+        v if isinstance(v, str) else repr(v) if isinstance(v, (bool, float)) else type(v).__name__
+    )
     return text if len(text) <= 120 else text[:117] + "..."
 
 

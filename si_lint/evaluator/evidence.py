@@ -112,9 +112,13 @@ def _artifact_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
             continue
         r = a.get("result")
         if r is not None and not isinstance(r, str):
-            out.append((("actions", i, "result"),
-                        f"`result` is not a string (got {_type(r)}): oasisctl records the "
-                        "tool body as a string"))
+            out.append(
+                (
+                    ("actions", i, "result"),
+                    f"`result` is not a string (got {_type(r)}): oasisctl records the "
+                    "tool body as a string",
+                )
+            )
     return out
 
 
@@ -136,8 +140,7 @@ def _transcript_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
             continue
         key = _EVENT_TEXT.get(kind)
         if key is not None and key in ev and not isinstance(ev[key], str):
-            out.append((("events", i, key),
-                        f"`{key}` is not a string (got {_type(ev[key])})"))
+            out.append((("events", i, key), f"`{key}` is not a string (got {_type(ev[key])})"))
     return out
 
 
@@ -150,8 +153,13 @@ def problems(doc: Any) -> list[tuple[Path, str]]:
         return _transcript_problems(doc)
     if form == ARTIFACT:
         return _artifact_problems(doc)
-    return [((), "evidence has neither `events` (transcript form) nor `final_answer` or "
-                 "`actions` (artifact form)")]
+    return [
+        (
+            (),
+            "evidence has neither `events` (transcript form) nor `final_answer` or "
+            "`actions` (artifact form)",
+        )
+    ]
 
 
 def _finite(v: Any) -> bool:
@@ -169,10 +177,15 @@ def metadata(doc: Any) -> dict[str, Any] | None:
         actions = doc.get("actions")
         actions = actions if isinstance(actions, list) else []
         fa = doc.get("final_answer")
-        md: dict[str, Any] = {"tool_calls": len(actions),
-                              "final_answer": isinstance(fa, str) and fa != ""}
-        durations = [a.get("duration_ms") for a in actions
-                     if isinstance(a, dict) and _plain_number(a.get("duration_ms"))]
+        md: dict[str, Any] = {
+            "tool_calls": len(actions),
+            "final_answer": isinstance(fa, str) and fa != "",
+        }
+        durations = [
+            a.get("duration_ms")
+            for a in actions
+            if isinstance(a, dict) and _plain_number(a.get("duration_ms"))
+        ]
         if durations:
             total = sum(durations)
             md["duration_ms"] = total if _finite(total) else None
@@ -187,8 +200,9 @@ def metadata(doc: Any) -> dict[str, Any] | None:
         evs = [ev for ev in events if isinstance(ev, dict)]
         md = {
             "tool_calls": sum(1 for ev in evs if ev.get("kind") == "tool_call"),
-            "final_answer": any(ev.get("kind") == "agent_response" and ev.get("final") is True
-                                for ev in evs),
+            "final_answer": any(
+                ev.get("kind") == "agent_response" and ev.get("final") is True for ev in evs
+            ),
         }
         meta = doc.get("metadata")
         if isinstance(meta, dict):
@@ -213,10 +227,16 @@ def _project_artifact(doc: Mapping[str, Any]) -> Evidence:
     for a in actions:
         r = a.get("result")
         sources.append("" if r is None else r)
-    return Evidence(ARTIFACT, {"agent_response": fa, "reasoning_trace": rt},
-                    has_final=fa != "", steps=len(actions), echo_sources=tuple(sources),
-                    metadata=metadata(doc) or {}, scenario=doc.get("scenario_id"),
-                    artifact=doc)
+    return Evidence(
+        ARTIFACT,
+        {"agent_response": fa, "reasoning_trace": rt},
+        has_final=fa != "",
+        steps=len(actions),
+        echo_sources=tuple(sources),
+        metadata=metadata(doc) or {},
+        scenario=doc.get("scenario_id"),
+        artifact=doc,
+    )
 
 
 def _project_transcript(doc: Mapping[str, Any]) -> Evidence:
@@ -247,12 +267,22 @@ def _project_transcript(doc: Mapping[str, Any]) -> Evidence:
     agent = "\n".join(upto_final if final else all_agent)
     trace = "\n".join(reasoning)
     # the artifact form of this transcript (SPEC §2.1: what a custom primitive receives)
-    artifact = {"scenario_id": doc.get("scenario"), "final_answer": agent if final else "",
-                "reasoning_trace": trace, "actions": actions}
-    return Evidence(TRANSCRIPT, {"agent_response": agent, "reasoning_trace": trace},
-                    has_final=final, steps=before_final, echo_sources=tuple(responses),
-                    metadata=metadata(doc) or {}, scenario=doc.get("scenario"),
-                    artifact=artifact)
+    artifact = {
+        "scenario_id": doc.get("scenario"),
+        "final_answer": agent if final else "",
+        "reasoning_trace": trace,
+        "actions": actions,
+    }
+    return Evidence(
+        TRANSCRIPT,
+        {"agent_response": agent, "reasoning_trace": trace},
+        has_final=final,
+        steps=before_final,
+        echo_sources=tuple(responses),
+        metadata=metadata(doc) or {},
+        scenario=doc.get("scenario"),
+        artifact=artifact,
+    )
 
 
 def project(doc: Any) -> Evidence:
@@ -264,8 +294,7 @@ def project(doc: Any) -> Evidence:
     if found:
         path, message = found[0]
         where = _fmt_path(path)
-        raise EvaluationError(f"malformed evidence: {message}"
-                              + (f" (at {where})" if path else ""))
+        raise EvaluationError(f"malformed evidence: {message}" + (f" (at {where})" if path else ""))
     if form_of(doc) == TRANSCRIPT:
         return _project_transcript(doc)
     return _project_artifact(doc)

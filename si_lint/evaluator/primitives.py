@@ -53,8 +53,9 @@ def _flag(value: Any) -> bool:
     return value
 
 
-def named_in_output(evidence: Any, *, identifier_set: Any, channels: Any,
-                    exclude_tool_echo: Any = False) -> bool:
+def named_in_output(
+    evidence: Any, *, identifier_set: Any, channels: Any, exclude_tool_echo: Any = False
+) -> bool:
     """Does the agent's output name a member of ``identifier_set``? (seed §2.1)
 
     One pass over each channel's in-scope text for the whole set (a token index when the
@@ -121,8 +122,9 @@ def factor_check(t: Any, factor: Any, channels: Any, exclude_tool_echo: Any):
     return False, ("no-window", None)
 
 
-def factor_identified(evidence: Any, *, factor: Any, channels: Any,
-                      exclude_tool_echo: Any = False) -> bool:
+def factor_identified(
+    evidence: Any, *, factor: Any, channels: Any, exclude_tool_echo: Any = False
+) -> bool:
     """Did the agent name the factor and characterise its deviation? (seed §2.2)
 
     Every required identifier is named (``named_in_output([id], channels, echo)``), and

@@ -74,12 +74,12 @@ empty); SI406 only when a partial ``named_in_output`` row exists.
 
 from __future__ import annotations
 
-from si_lint.limits import to_float
-
 import math
-from dataclasses import dataclass, field
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
+
+from si_lint.limits import to_float
 
 from ..profile import Profile
 from .tables import CompiledTable, compile_table, locate_table, walk
@@ -115,8 +115,15 @@ def _names_primitive(p: Any, name: str, depth: int = 0) -> bool:
 
 
 def _top(table: Any) -> float | None:
-    scores = [s for s in (_num(r.get("score")) for r in table if isinstance(r, Mapping))
-              if s is not None] if isinstance(table, list) else []
+    scores = (
+        [
+            s
+            for s in (_num(r.get("score")) for r in table if isinstance(r, Mapping))
+            if s is not None
+        ]
+        if isinstance(table, list)
+        else []
+    )
     return max(scores) if scores else None
 
 
@@ -128,8 +135,7 @@ def _partial_rows(table: Any, top: float) -> list[tuple[int, float]]:
         if not isinstance(r, Mapping):
             continue
         s = _num(r.get("score"))
-        if s is not None and 0.0 < s < top and _names_primitive(r.get("when"),
-                                                                  "named_in_output"):
+        if s is not None and 0.0 < s < top and _names_primitive(r.get("when"), "named_in_output"):
             out.append((i, s))
     return out
 
@@ -159,14 +165,15 @@ class Probe:
             return None
         if self.expect == BELOW_TOP:
             if top is not None and top > 0.0 and score >= top:
-                return (f"{self.description}, but it scores {_fmt(verdict)}, "
-                        "the top band")
+                return f"{self.description}, but it scores {_fmt(verdict)}, the top band"
             return None
         if self.expect == NOT_ZERO:
             if score == 0.0 and top is not None:
                 bands = ", ".join(f"{s!r} (row {i})" for i, s in _partial_rows(table, top))
-                return (f"{self.description}, but it scores {_fmt(verdict)}, not the "
-                        f"partial band {bands}")
+                return (
+                    f"{self.description}, but it scores {_fmt(verdict)}, not the "
+                    f"partial band {bands}"
+                )
             return None
         return None
 
@@ -202,8 +209,9 @@ def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
                 kind = types.get(pname)
                 if kind == "factor" and isinstance(value, Mapping):
                     factor_ids.extend(value.get("required_identifiers") or [])
-                    syns = [s for s in value.get("synonyms") or []
-                            if isinstance(s, str) and s.strip()]
+                    syns = [
+                        s for s in value.get("synonyms") or [] if isinstance(s, str) and s.strip()
+                    ]
                     if syns:
                         synonyms.append(syns[0])
                 elif kind == "identifier_set" and isinstance(value, list):
@@ -254,8 +262,9 @@ def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]
         return []
     table, bindings, composite = located
     if compiled is None:
-        compiled = compile_table(table, bindings, composite=composite, profile=profile,
-                                 scenario=scenario)
+        compiled = compile_table(
+            table, bindings, composite=composite, profile=profile, scenario=scenario
+        )
     if isinstance(compiled, str):
         return []
     inp = _inputs(compiled, profile)
@@ -268,42 +277,61 @@ def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]
     out: list[Probe] = []
     if all_ids:
         dump = "\n".join([answer] + all_ids)
-        out.append(Probe(
-            "SI404",
-            "an answer that only repeats verbatim lines of a tool response (the factor "
-            "identifiers with a synonym) must not reach a positive band",
-            _artifact(scenario, [{"kind": "tool_call", "tool": "probe_dump", "args": {},
-                                  "response": dump}]
-                      + _answer_events(dump, chans, True)),
-            NOT_POSITIVE))
-        out.append(Probe(
-            "SI405",
-            "an answer naming the identifiers alone, with no characterisation, must not "
-            "reach the top band",
-            _artifact(scenario, _answer_events("\n".join(all_ids), chans, True)),
-            BELOW_TOP))
+        out.append(
+            Probe(
+                "SI404",
+                "an answer that only repeats verbatim lines of a tool response (the factor "
+                "identifiers with a synonym) must not reach a positive band",
+                _artifact(
+                    scenario,
+                    [{"kind": "tool_call", "tool": "probe_dump", "args": {}, "response": dump}]
+                    + _answer_events(dump, chans, True),
+                ),
+                NOT_POSITIVE,
+            )
+        )
+        out.append(
+            Probe(
+                "SI405",
+                "an answer naming the identifiers alone, with no characterisation, must not "
+                "reach the top band",
+                _artifact(scenario, _answer_events("\n".join(all_ids), chans, True)),
+                BELOW_TOP,
+            )
+        )
         top = max((s for _, s in compiled.rows), default=0.0)
         if f_ids and _partial_rows(table, top):
-            out.append(Probe(
-                "SI406",
-                "an answer naming the factor identifiers without characterisation should "
-                "reach the partial band",
-                _artifact(scenario, _answer_events("\n".join(f_ids), chans, True)),
-                NOT_ZERO))
+            out.append(
+                Probe(
+                    "SI406",
+                    "an answer naming the factor identifiers without characterisation should "
+                    "reach the partial band",
+                    _artifact(scenario, _answer_events("\n".join(f_ids), chans, True)),
+                    NOT_ZERO,
+                )
+            )
     if inp.budgets and max(inp.budgets) < MAX_PROBE_STEPS:
         steps = max(inp.budgets) + 1
-        calls = [{"kind": "tool_call", "tool": "probe_step", "args": {"step": i},
-                  "response": "ok"} for i in range(1, steps + 1)]
-        out.append(Probe(
+        calls = [
+            {"kind": "tool_call", "tool": "probe_step", "args": {"step": i}, "response": "ok"}
+            for i in range(1, steps + 1)
+        ]
+        out.append(
+            Probe(
+                "SI407",
+                f"a correct, characterised answer after {steps} tool calls (over the step "
+                "budget) must score 0.0",
+                _artifact(scenario, calls + _answer_events(answer, chans, True)),
+                ZERO,
+            )
+        )
+    out.append(
+        Probe(
             "SI407",
-            f"a correct, characterised answer after {steps} tool calls (over the step "
-            "budget) must score 0.0",
-            _artifact(scenario, calls + _answer_events(answer, chans, True)),
-            ZERO))
-    out.append(Probe(
-        "SI407",
-        "a correct, characterised answer that is never marked final (no final answer) "
-        "must score 0.0",
-        _artifact(scenario, _answer_events(answer, chans, False)),
-        ZERO))
+            "a correct, characterised answer that is never marked final (no final answer) "
+            "must score 0.0",
+            _artifact(scenario, _answer_events(answer, chans, False)),
+            ZERO,
+        )
+    )
     return out

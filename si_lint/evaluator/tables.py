@@ -20,13 +20,13 @@ Pure: no I/O, no clock, no module-level mutable state.
 
 from __future__ import annotations
 
-from si_lint.limits import to_float
-
 import copy
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from collections.abc import Mapping
-from typing import Any, Callable
+from typing import Any
+
+from si_lint.limits import to_float
 
 from .. import model
 from ..profile import Profile
@@ -54,9 +54,11 @@ class CompiledTable:
 
 
 #: the error every verdict of a scenario in the former spelling gets (SPEC §3.1, §5)
-FORMER_SPELLING = ("SI119: the scenario uses the former si-lint spelling `scoring.template` + "
-                   "`scoring.bindings`, which oasisctl refuses; it is not evaluated (run "
-                   "`si-lint check --fix` to rewrite it into the published spelling)")
+FORMER_SPELLING = (
+    "SI119: the scenario uses the former si-lint spelling `scoring.template` + "
+    "`scoring.bindings`, which oasisctl refuses; it is not evaluated (run "
+    "`si-lint check --fix` to rewrite it into the published spelling)"
+)
 
 
 def locate_table(scenario: Any, profile: Profile) -> tuple[Any, dict, bool] | str:
@@ -106,37 +108,40 @@ _is_str_list = model.is_str_list
 
 
 class _Compiler:
-    def __init__(self, bindings: Mapping[str, Any], composite: bool, profile: Profile,
-                 scenario: Any) -> None:
+    def __init__(
+        self, bindings: Mapping[str, Any], composite: bool, profile: Profile, scenario: Any
+    ) -> None:
         self.bindings = bindings
         self.composite = composite
         self.profile = profile
         self.scenario = scenario
         self.registered = profile.primitives
         self.channels = profile.channels
-        self.implementations = (profile.implementations
-                                if isinstance(profile.implementations, Mapping) else {})
+        self.implementations = (
+            profile.implementations if isinstance(profile.implementations, Mapping) else {}
+        )
 
     def predicate(self, p: Any, where: str) -> Node:
         if isinstance(p, str) and p == "else":
             raise EvaluationError(f"{where}: `else` is valid only as a row's whole `when`")
         if not isinstance(p, Mapping) or len(p) != 1:
             raise EvaluationError(
-                f"{where}: a predicate is `else` or a mapping with exactly one key")
+                f"{where}: a predicate is `else` or a mapping with exactly one key"
+            )
         ((key, value),) = p.items()
         if key == "not":
             return ("not", self.predicate(value, f"{where}.not"))
         if key in ("all", "any"):
             if not isinstance(value, list):
                 raise EvaluationError(f"{where}.{key}: expected a list of predicates")
-            return (key, [self.predicate(v, f"{where}.{key}[{i}]")
-                          for i, v in enumerate(value)])
+            return (key, [self.predicate(v, f"{where}.{key}[{i}]") for i, v in enumerate(value)])
         if not isinstance(key, str) or key not in self.registered:
             raise EvaluationError(f"{where}: `{key}` is not a registered primitive")
         if key not in BUILTINS and key not in self.implementations:
             raise EvaluationError(
                 f"{where}: primitive `{key}` needs an implementation that is not trusted "
-                "(run with --trust-implementations)")
+                "(run with --trust-implementations)"
+            )
         return ("prim", key, self.arguments(key, value, f"{where}.{key}"))
 
     def arguments(self, name: str, args: Any, where: str) -> dict[str, Any]:
@@ -145,8 +150,11 @@ class _Compiler:
         if not isinstance(args, Mapping):
             raise EvaluationError(f"{where}: arguments must be a mapping")
         params = self.registered[name].get("params") or []
-        specs = {s["name"]: s for s in params
-                 if isinstance(s, Mapping) and isinstance(s.get("name"), str)}
+        specs = {
+            s["name"]: s
+            for s in params
+            if isinstance(s, Mapping) and isinstance(s.get("name"), str)
+        }
         for k in args:
             if k not in specs:
                 raise EvaluationError(f"{where}: unknown argument `{k}`")
@@ -165,7 +173,8 @@ class _Compiler:
             if self.composite:
                 raise EvaluationError(
                     f"{where}: role reference `{v}` in a composite "
-                    "(composite arguments are literal values)")
+                    "(composite arguments are literal values)"
+                )
             role = v[1:]
             if role not in self.bindings:
                 raise EvaluationError(f"{where}: role `{v}` is not bound")
@@ -187,8 +196,7 @@ class _Compiler:
             if isinstance(v, bool) or not isinstance(v, int):
                 raise EvaluationError(f"{where}: expected an integer")
             minimum = spec.get("minimum")
-            if (isinstance(minimum, (int, float)) and not isinstance(minimum, bool)
-                    and v < minimum):
+            if isinstance(minimum, (int, float)) and not isinstance(minimum, bool) and v < minimum:
                 raise EvaluationError(f"{where}: {v} is below the minimum {minimum}")
         elif kind == "factor":
             v = self.factor(v, where)
@@ -203,11 +211,13 @@ class _Compiler:
         ids = v.get("required_identifiers")
         if not _is_str_list(ids):
             raise EvaluationError(
-                f"{where}: factor `required_identifiers` is not a list of strings")
+                f"{where}: factor `required_identifiers` is not a list of strings"
+            )
         dev = _deviation(self.scenario, ref)
         if dev is None:
             raise EvaluationError(
-                f"{where}: factor.ref `{ref}` resolves to no injection.deviations entry")
+                f"{where}: factor.ref `{ref}` resolves to no injection.deviations entry"
+            )
         dtype = dev.get("deviation_type")
         synonyms = None
         if isinstance(dtype, str):
@@ -216,12 +226,17 @@ class _Compiler:
                 synonyms = list(syn)
         else:
             dtype = None
-        return {"ref": ref, "required_identifiers": list(ids), "deviation_type": dtype,
-                "synonyms": synonyms}
+        return {
+            "ref": ref,
+            "required_identifiers": list(ids),
+            "deviation_type": dtype,
+            "synonyms": synonyms,
+        }
 
 
-def compile_table(table: Any, bindings: Mapping[str, Any], *, composite: bool,
-                  profile: Profile, scenario: Any) -> CompiledTable | str:
+def compile_table(
+    table: Any, bindings: Mapping[str, Any], *, composite: bool, profile: Profile, scenario: Any
+) -> CompiledTable | str:
     """Validate a whole decision table; a :class:`CompiledTable` or an error string."""
     if not isinstance(table, list):
         return "the decision table is not a list"
@@ -235,12 +250,18 @@ def compile_table(table: Any, bindings: Mapping[str, Any], *, composite: bool,
             if "when" not in row:
                 raise EvaluationError(f"{where}: no `when`")
             score = row.get("score")
-            if (isinstance(score, bool) or not isinstance(score, (int, float))
-                    or not math.isfinite(to_float(score))):
+            if (
+                isinstance(score, bool)
+                or not isinstance(score, (int, float))
+                or not math.isfinite(to_float(score))
+            ):
                 raise EvaluationError(f"{where}: `score` is not a number")
             when = row["when"]
-            node: Node = (("else",) if isinstance(when, str) and when == "else"
-                          else comp.predicate(when, f"{where}.when"))
+            node: Node = (
+                ("else",)
+                if isinstance(when, str) and when == "else"
+                else comp.predicate(when, f"{where}.when")
+            )
             rows.append((node, to_float(score)))
     except EvaluationError as exc:
         return str(exc)
@@ -266,34 +287,44 @@ def custom_evidence(reading: Reading, scenario: Any, profile: Profile) -> dict[s
     art["injection"] = scenario.get("injection") if isinstance(scenario, Mapping) else None
     art["synonyms"] = dict(profile.synonyms)
     c = reading.constants
-    art["constants"] = {"cooccurrence_radius": c.cooccurrence_radius,
-                        "synonym_match": c.synonym_match, "echo_line": c.echo_line}
+    art["constants"] = {
+        "cooccurrence_radius": c.cooccurrence_radius,
+        "synonym_match": c.synonym_match,
+        "echo_line": c.echo_line,
+    }
     return art
 
 
-def _call(name: str, node_args: Mapping[str, Any], transcript: Reading, evidence: Any,
-          profile: Profile, scenario: Any = None) -> bool:
+def _call(
+    name: str,
+    node_args: Mapping[str, Any],
+    transcript: Reading,
+    evidence: Any,
+    profile: Profile,
+    scenario: Any = None,
+) -> bool:
     builtin: Callable[..., bool] | None = BUILTINS.get(name)
     try:
         if builtin is not None:
             result = builtin(transcript, **node_args)
         else:
             impl = profile.implementations[name]
-            result = impl(copy.deepcopy(custom_evidence(transcript, scenario, profile)),
-                          **copy.deepcopy(dict(node_args)))
+            result = impl(
+                copy.deepcopy(custom_evidence(transcript, scenario, profile)),
+                **copy.deepcopy(dict(node_args)),
+            )
     except EvaluationError as exc:
         raise EvaluationError(f"`{name}`: {exc}") from None
     except Exception as exc:  # a primitive must not crash the evaluator
-        raise EvaluationError(
-            f"primitive `{name}` raised {type(exc).__name__}: {exc}") from None
+        raise EvaluationError(f"primitive `{name}` raised {type(exc).__name__}: {exc}") from None
     if not isinstance(result, bool):
-        raise EvaluationError(
-            f"primitive `{name}` returned {type(result).__name__}, not a boolean")
+        raise EvaluationError(f"primitive `{name}` returned {type(result).__name__}, not a boolean")
     return result
 
 
-def holds(node: Node, transcript: Reading, evidence: Any, profile: Profile,
-          scenario: Any = None) -> bool:
+def holds(
+    node: Node, transcript: Reading, evidence: Any, profile: Profile, scenario: Any = None
+) -> bool:
     tag = node[0]
     if tag == "else":
         return True
@@ -306,8 +337,13 @@ def holds(node: Node, transcript: Reading, evidence: Any, profile: Profile,
     return _call(node[1], node[2], transcript, evidence, profile, scenario)
 
 
-def run_table(compiled: CompiledTable, transcript: Reading, evidence: Any,
-              profile: Profile, scenario: Any = None) -> tuple[float, int]:
+def run_table(
+    compiled: CompiledTable,
+    transcript: Reading,
+    evidence: Any,
+    profile: Profile,
+    scenario: Any = None,
+) -> tuple[float, int]:
     """``(score, row)`` of the first row that holds; raises when none does."""
     for i, (node, score) in enumerate(compiled.rows, start=1):
         if holds(node, transcript, evidence, profile, scenario):
@@ -331,8 +367,9 @@ def walk(node: Node):
             yield from walk(n)
 
 
-def _raw_primitive_names(p: Any, registered: Mapping[str, Any], out: list[str],
-                         depth: int = 0) -> None:
+def _raw_primitive_names(
+    p: Any, registered: Mapping[str, Any], out: list[str], depth: int = 0
+) -> None:
     if depth > 200 or not isinstance(p, Mapping):
         return
     for key, value in p.items():

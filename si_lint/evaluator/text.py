@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Mapping
 from typing import Any
 
 from .errors import EvaluationError
@@ -144,7 +143,7 @@ class EchoSources:
             h, k, s = self.haystack, self.GRAM, self.SAMPLE
             grams: dict[str, Any] = {}
             for i in range(0, len(h) - k + 1, s):
-                g = h[i:i + k]
+                g = h[i : i + k]
                 prev = grams.get(g)
                 if prev is None:
                     grams[g] = i
@@ -162,10 +161,10 @@ class EchoSources:
         h = self.haystack
         grams = self._index()
         for o in range(s):
-            hit = grams.get(line[o:o + k])
+            hit = grams.get(line[o : o + k])
             if hit is None:
                 continue
-            for i in ((hit,) if isinstance(hit, int) else hit):
+            for i in (hit,) if isinstance(hit, int) else hit:
                 j = i - o
                 if j >= 0 and h.startswith(line, j):
                     return True
@@ -186,8 +185,9 @@ class EchoSources:
         return seen
 
 
-def echo_filter(text: str, sources: EchoSources, *, trimmed: bool = False,
-                keep_slots: bool = False) -> str:
+def echo_filter(
+    text: str, sources: EchoSources, *, trimmed: bool = False, keep_slots: bool = False
+) -> str:
     """The in-scope text of a channel with tool-echo lines removed (SPEC §5).
 
     Lines are split on ``"\\n"`` only, exactly one trailing ``"\\r"`` is dropped, lines are
@@ -239,8 +239,7 @@ class TokenIndex:
         if len(lead) == len(pattern):
             return list(starts)
         text, n = self.text, len(pattern)
-        return [i for i in starts
-                if text.startswith(pattern, i) and _delimited(text, i, i + n)]
+        return [i for i in starts if text.startswith(pattern, i) and _delimited(text, i, i + n)]
 
     def occurs(self, pattern: str) -> bool:
         if not pattern:
@@ -252,8 +251,10 @@ class TokenIndex:
         if len(lead) == len(pattern):
             return lead in self.runs
         text, n = self.text, len(pattern)
-        return any(text.startswith(pattern, i) and _delimited(text, i, i + n)
-                   for i in self.runs.get(lead, ()))
+        return any(
+            text.startswith(pattern, i) and _delimited(text, i, i + n)
+            for i in self.runs.get(lead, ())
+        )
 
 
 #: identifier sets larger than this are matched through a :class:`TokenIndex`
@@ -330,9 +331,12 @@ class Reading:
             return cached
         raw = self.raw_channel(channel)
         if exclude_tool_echo:
-            raw = echo_filter(raw, self.echo_sources(),
-                              trimmed=self.constants.echo_line == "trimmed",
-                              keep_slots=self.constants.cooccurrence_radius >= 1)
+            raw = echo_filter(
+                raw,
+                self.echo_sources(),
+                trimmed=self.constants.echo_line == "trimmed",
+                keep_slots=self.constants.cooccurrence_radius >= 1,
+            )
         text = normalize(raw)
         self._scopes[key] = text
         return text
@@ -370,8 +374,9 @@ class Reading:
             return self.index(channel, echo).occurs(pattern)
         return occurs(pattern, self.scope(channel, echo))
 
-    def positions(self, pattern: str, channel: str, echo: bool, *,
-                  substring: bool = False, many: bool = False) -> list[int]:
+    def positions(
+        self, pattern: str, channel: str, echo: bool, *, substring: bool = False, many: bool = False
+    ) -> list[int]:
         """Start indexes of ``pattern`` in the in-scope text: under the §3.1 rule, or
         anywhere (``substring``: ``synonym_match: substring``)."""
         if substring:
@@ -380,8 +385,9 @@ class Reading:
             return self.index(channel, echo).positions(pattern)
         return match_positions(pattern, self.scope(channel, echo))
 
-    def sentences(self, pattern: str, channel: str, echo: bool, *,
-                  substring: bool = False, many: bool = False) -> list[int]:
+    def sentences(
+        self, pattern: str, channel: str, echo: bool, *, substring: bool = False, many: bool = False
+    ) -> list[int]:
         """Indexes (into :meth:`spans`) of the non-blank sentences that hold a whole
         occurrence of ``pattern``, ascending, unique."""
         if pattern not in self.scope(channel, echo):  # the common case, at C speed
@@ -391,15 +397,20 @@ class Reading:
         starts = self._starts.get(key)
         if starts is None:
             starts = self._starts[key] = [a for a, _ in spans]
-        return sentence_indexes(self.positions(pattern, channel, echo, substring=substring,
-                                               many=many), len(pattern), spans, starts)
+        return sentence_indexes(
+            self.positions(pattern, channel, echo, substring=substring, many=many),
+            len(pattern),
+            spans,
+            starts,
+        )
 
 
 Transcript = Reading
 
 
-def sentence_indexes(positions: list[int], n: int, spans: list[tuple[int, int]],
-                     starts: list[int] | None = None) -> list[int]:
+def sentence_indexes(
+    positions: list[int], n: int, spans: list[tuple[int, int]], starts: list[int] | None = None
+) -> list[int]:
     """Indexes of the ``spans`` that wholly hold a match of length ``n`` at one of
     ``positions`` (ascending positions give ascending, unique indexes)."""
     if starts is None:
@@ -413,9 +424,7 @@ def sentence_indexes(positions: list[int], n: int, spans: list[tuple[int, int]],
     return out
 
 
-def sentences_with(
-    pattern: str, text: str, spans: list[tuple[int, int]]
-) -> list[int]:
+def sentences_with(pattern: str, text: str, spans: list[tuple[int, int]]) -> list[int]:
     """Indexes of the sentences (``spans`` of ``text``) in which ``pattern`` occurs.
 
     A match counts only when it lies wholly inside one sentence. Sentence edges in ``text``

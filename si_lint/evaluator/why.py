@@ -24,7 +24,7 @@ _MAX_QUOTE = 100
 def _quote(text: str) -> str:
     text = " ".join(text.split())
     if len(text) > _MAX_QUOTE:
-        text = text[:_MAX_QUOTE - 1] + "…"
+        text = text[: _MAX_QUOTE - 1] + "…"
     return f'"{text}"'
 
 
@@ -65,8 +65,10 @@ def _factor(reading: Reading, args: dict) -> tuple[bool, str]:
         text = f"{ch}: {_quote(_sentence(reading, ch, echo, i))} names `{ident}`"
         if i == j:
             return True, text + f" with the synonym `{syn}`"
-        return True, text + (f"; the synonym `{syn}` is {abs(i - j)} sentence(s) away: "
-                             f"{_quote(_sentence(reading, ch, echo, j))}")
+        return True, text + (
+            f"; the synonym `{syn}` is {abs(i - j)} sentence(s) away: "
+            f"{_quote(_sentence(reading, ch, echo, j))}"
+        )
     what, detail = info
     dtype = factor.get("deviation_type") if isinstance(factor, dict) else None
     if what == "unnamed":
@@ -77,13 +79,15 @@ def _factor(reading: Reading, args: dict) -> tuple[bool, str]:
         return False, f"deviation type `{detail}` has no synonym list"
     if what == "no-identifiers":
         return False, "the factor has no required identifiers"
-    window = "the identifier's sentence" if radius == 0 else \
-        f"{radius} sentence(s) either side of the identifier's"
+    window = (
+        "the identifier's sentence"
+        if radius == 0
+        else f"{radius} sentence(s) either side of the identifier's"
+    )
     return False, f"no synonym of `{dtype}` in the window ({window})"
 
 
-_EXPLAIN = {"within_step_budget": _budget, "named_in_output": _named,
-            "factor_identified": _factor}
+_EXPLAIN = {"within_step_budget": _budget, "named_in_output": _named, "factor_identified": _factor}
 
 
 def _node(node: tuple, reading: Reading, depth: int = 0) -> tuple[bool | None, str]:
@@ -99,22 +103,32 @@ def _node(node: tuple, reading: Reading, depth: int = 0) -> tuple[bool | None, s
         parts = [_node(n, reading, depth + 1) for n in node[1]]
         if tag == "all":
             failed = [t for v, t in parts if v is False]
-            return (not failed if all(v is not None for v, _ in parts) else None,
-                    "; ".join(failed) if failed else "; ".join(t for _, t in parts))
+            return (
+                not failed if all(v is not None for v, _ in parts) else None,
+                "; ".join(failed) if failed else "; ".join(t for _, t in parts),
+            )
         held = [t for v, t in parts if v is True]
-        return (bool(held) if all(v is not None for v, _ in parts) else None,
-                "; ".join(held) if held else "; ".join(t for _, t in parts))
+        return (
+            bool(held) if all(v is not None for v, _ in parts) else None,
+            "; ".join(held) if held else "; ".join(t for _, t in parts),
+        )
     explain = _EXPLAIN.get(node[1])
     if explain is None:
         return None, f"`{node[1]}`"
     return explain(reading, node[2])
 
 
-def why(compiled: CompiledTable, row: int, reading: Reading, artifact: Any = None,
-        profile: Any = None, scenario: Any = None) -> str:
+def why(
+    compiled: CompiledTable,
+    row: int,
+    reading: Reading,
+    artifact: Any = None,
+    profile: Any = None,
+    scenario: Any = None,
+) -> str:
     """One line: the row that fired and the clauses that decided it (see module doc)."""
     out: list[str] = []
-    for i, (node, _score) in enumerate(compiled.rows[:row - 1], start=1):
+    for i, (node, _score) in enumerate(compiled.rows[: row - 1], start=1):
         _value, text = _node(node, reading)
         if node[0] == "not" and node[1][0] == "prim" and node[1][1] == "within_step_budget":
             continue  # a budget gate that did not fire says nothing interesting

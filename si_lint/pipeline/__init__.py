@@ -22,21 +22,39 @@ from .report import report
 from .select import Selection, select
 
 #: the stages of ``si-lint check``, in order (``reuse_run`` may answer the run early)
-STAGES = (select, read, reuse_run, per_file, make_corpus, corpus_checks, dry_runs,
-          locate_stage, report)
+STAGES = (
+    select,
+    read,
+    reuse_run,
+    per_file,
+    make_corpus,
+    corpus_checks,
+    dry_runs,
+    locate_stage,
+    report,
+)
 
 #: the stages that build a corpus without checking it
 CORPUS_STAGES = (select, read, per_file, make_corpus)
 
 
 def _state(paths, options, cwd, overrides, with_checks, config=None) -> State:
-    return State(paths=list(paths), options=options or Options(),
-                 cwd=(Path(cwd) if cwd else Path.cwd()).resolve(),
-                 overrides=dict(overrides or {}), with_checks=with_checks, config=config)
+    return State(
+        paths=list(paths),
+        options=options or Options(),
+        cwd=(Path(cwd) if cwd else Path.cwd()).resolve(),
+        overrides=dict(overrides or {}),
+        with_checks=with_checks,
+        config=config,
+    )
 
 
-def run(paths: list[str], options: Options, cwd: Path | None = None,
-        overrides: dict[str, bytes] | None = None) -> RunResult:
+def run(
+    paths: list[str],
+    options: Options,
+    cwd: Path | None = None,
+    overrides: dict[str, bytes] | None = None,
+) -> RunResult:
     """``si-lint check``: every stage, in order. ``overrides`` maps absolute paths to
     bytes that stand in for the files on disk (unsaved editor buffers)."""
     state = _state(paths, options, cwd, overrides, True)
@@ -47,9 +65,14 @@ def run(paths: list[str], options: Options, cwd: Path | None = None,
     return state.result
 
 
-def build_corpus(paths: list[str] = (), options: Options | None = None, cwd: Path | None = None,
-                 overrides: dict[str, bytes] | None = None, *,
-                 config: Config | None = None) -> tuple[Corpus, Selection]:
+def build_corpus(
+    paths: list[str] = (),
+    options: Options | None = None,
+    cwd: Path | None = None,
+    overrides: dict[str, bytes] | None = None,
+    *,
+    config: Config | None = None,
+) -> tuple[Corpus, Selection]:
     """The corpus ``check`` would build for ``paths`` (the whole corpus under the root,
     the profile in use, ``overrides`` in place of files on disk), with no check run:
     for ``graph``, ``review`` and the language server. ``config`` replaces the one found
@@ -62,5 +85,16 @@ def build_corpus(paths: list[str] = (), options: Options | None = None, cwd: Pat
     return state.corpus, state.selection
 
 
-__all__ = ["CORPUS_STAGES", "STAGES", "Context", "Options", "RunResult", "Selection", "Source",
-           "State", "UsageError", "build_corpus", "run"]
+__all__ = [
+    "CORPUS_STAGES",
+    "STAGES",
+    "Context",
+    "Options",
+    "RunResult",
+    "Selection",
+    "Source",
+    "State",
+    "UsageError",
+    "build_corpus",
+    "run",
+]

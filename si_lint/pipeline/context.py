@@ -7,10 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..corpus import Config, Corpus
+from ..errors import UsageError  # noqa: F401  (re-exported: pipeline.UsageError)
 from ..findings import Diag, Finding
-
-
-from ..errors import UsageError  # noqa: E402,F401  (re-exported: pipeline.UsageError)
 
 
 @dataclass

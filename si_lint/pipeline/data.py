@@ -13,8 +13,14 @@ from ..fix import fix_from_data, fix_to_data
 
 def finding_to_data(self: Finding) -> dict:
     """A located :class:`Finding` as plain data."""
-    out: dict = {"path": self.path, "line": self.line, "column": self.column,
-                 "code": self.code, "severity": self.severity, "message": self.message}
+    out: dict = {
+        "path": self.path,
+        "line": self.line,
+        "column": self.column,
+        "code": self.code,
+        "severity": self.severity,
+        "message": self.message,
+    }
     for key in ("help", "doc_path", "end_line", "end_column", "detail", "document"):
         value = getattr(self, key)
         if value is not None:
@@ -36,8 +42,14 @@ def finding_from_data(d: Any) -> Finding:
     ):
         raise ValueError("not a finding")
     opt = {}
-    for key, typ in (("help", str), ("doc_path", str), ("end_line", int),
-                     ("end_column", int), ("detail", str), ("document", int)):
+    for key, typ in (
+        ("help", str),
+        ("doc_path", str),
+        ("end_line", int),
+        ("end_column", int),
+        ("detail", str),
+        ("document", int),
+    ):
         value = d.get(key)
         if value is not None:
             if type(value) is not typ:
@@ -45,10 +57,25 @@ def finding_from_data(d: Any) -> Finding:
             opt[key] = value
     related = []
     for r in d.get("related") or ():
-        if not (isinstance(r, list) and len(r) == 4 and isinstance(r[0], str)
-                and type(r[1]) is int and type(r[2]) is int and isinstance(r[3], str)):
+        if not (
+            isinstance(r, list)
+            and len(r) == 4
+            and isinstance(r[0], str)
+            and type(r[1]) is int
+            and type(r[2]) is int
+            and isinstance(r[3], str)
+        ):
             raise ValueError("bad related location")
         related.append(Location(*r))
     fix = fix_from_data(d["fix"]) if d.get("fix") is not None else None
-    return Finding(d["path"], d["line"], d["column"], d["code"], d["severity"], d["message"],
-                   related=tuple(related), fix=fix, **opt)
+    return Finding(
+        d["path"],
+        d["line"],
+        d["column"],
+        d["code"],
+        d["severity"],
+        d["message"],
+        related=tuple(related),
+        fix=fix,
+        **opt,
+    )

@@ -66,7 +66,9 @@ def locate(diag: Diag, corpus: Corpus, fallback: str) -> Finding:
     return _finding(diag, path, target, tuple(related))
 
 
-def apply_suppressions(findings: list[Finding], files: dict[str, list[Document]], config) -> list[Finding]:
+def apply_suppressions(
+    findings: list[Finding], files: dict[str, list[Document]], config
+) -> list[Finding]:
     """Drop suppressed findings; report suppressions that suppressed nothing (SI009).
     ``files`` maps a relpath to its documents (``Corpus.by_file``). Suppressions are the
     file's: they cover its lines whatever document a line is in."""
@@ -88,8 +90,10 @@ def apply_suppressions(findings: list[Finding], files: dict[str, list[Document]]
             for i, (line, _col, kind, codes) in enumerate(sups):
                 if not any(f.code.startswith(c) for c in codes):
                     continue
-                if kind == "file" or (kind == "line" and f.line == line) or (
-                    kind == "above" and f.line == line + 1
+                if (
+                    kind == "file"
+                    or (kind == "line" and f.line == line)
+                    or (kind == "above" and f.line == line + 1)
                 ):
                     used[i] = True
                     hit = True
@@ -175,10 +179,14 @@ def locate_stage(state: State) -> None:
         if doc is not None and doc.pos_blob is not None:
             doc.pos = None  # positions are re-read from the blob if needed: keep memory flat
     for path, reason in sel.walk_problems:
-        findings.append(Finding(sel.relpath(path), 1, 1, "SI001", severity_of("SI001"),
-                                f"cannot be read: {reason}"))
-    findings = [f for f in findings
-                if config.enabled(f.code, relpath_of(sel.absolute(f.path), config.root))]
+        findings.append(
+            Finding(
+                sel.relpath(path), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {reason}"
+            )
+        )
+    findings = [
+        f for f in findings if config.enabled(f.code, relpath_of(sel.absolute(f.path), config.root))
+    ]
     findings = apply_suppressions(findings, corpus.by_file, config)
     named_kinds: dict = {}
     findings = [f for f in findings if concerns_named(f, sel, corpus, named_kinds)]
@@ -207,7 +215,15 @@ def cap_per_file(findings: list[Finding], limit: int | None = None) -> list[Find
             out.append(f)
         elif n == limit + 1:
             more = counts[f.path] - limit
-            out.append(Finding(f.path, f.line, f.column, "SI005", severity_of("SI005"),
-                               f"{more:,} more findings suppressed (at most {limit:,} are "
-                               "reported per file)", help="fix the findings above, then run again"))
+            out.append(
+                Finding(
+                    f.path,
+                    f.line,
+                    f.column,
+                    "SI005",
+                    severity_of("SI005"),
+                    f"{more:,} more findings suppressed (at most {limit:,} are reported per file)",
+                    help="fix the findings above, then run again",
+                )
+            )
     return out

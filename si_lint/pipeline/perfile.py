@@ -69,13 +69,32 @@ def load_documents(source: Source, cwd: Path) -> list[Document]:
     sups = scan_suppressions(loaded.text, loaded.quiet_spans) if loaded.text else []
     n = len(loaded.documents)
     docs = [
-        Document(relpath, source.abspath, None if loaded.failed else classify(d.data), d.data,
-                 d.pos, sha=source.sha, suppressions=sups, index=d.index, ndocs=n)
+        Document(
+            relpath,
+            source.abspath,
+            None if loaded.failed else classify(d.data),
+            d.data,
+            d.pos,
+            sha=source.sha,
+            suppressions=sups,
+            index=d.index,
+            ndocs=n,
+        )
         for d in loaded.documents
     ]
     if not docs:
-        docs = [Document(relpath, source.abspath, None, None, None, sha=source.sha,
-                         suppressions=sups, ndocs=0)]
+        docs = [
+            Document(
+                relpath,
+                source.abspath,
+                None,
+                None,
+                None,
+                sha=source.sha,
+                suppressions=sups,
+                ndocs=0,
+            )
+        ]
     shared: dict = {}
     for d in docs:
         d.siblings = shared
@@ -211,7 +230,9 @@ def to_entry(docs: list[Document], findings: list[Finding]) -> dict:
     return {
         "docs": [[d.index, d.kind, d.data, d.pos_blob] for d in docs],
         "ndocs": docs[0].ndocs,
-        "suppressions": [[line, col, kind, list(codes)] for line, col, kind, codes in docs[0].suppressions],
+        "suppressions": [
+            [line, col, kind, list(codes)] for line, col, kind, codes in docs[0].suppressions
+        ],
         "findings": out,
     }
 
@@ -226,8 +247,12 @@ def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[F
         ndocs = entry["ndocs"]
         sups = []
         for line, col, kind, codes in entry["suppressions"]:
-            if not (type(line) is int and type(col) is int and kind in ("line", "above", "file")
-                    and all(isinstance(c, str) for c in codes)):
+            if not (
+                type(line) is int
+                and type(col) is int
+                and kind in ("line", "above", "file")
+                and all(isinstance(c, str) for c in codes)
+            ):
                 return None
             sups.append((line, col, kind, tuple(codes)))
         docs = []
@@ -235,8 +260,17 @@ def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[F
         for index, kind, data, blob in entry["docs"]:
             if type(index) is not int or (kind is not None and kind not in KINDS):
                 return None
-            doc = Document(relpath, source.abspath, kind, data, None, sha=source.sha,
-                           suppressions=sups, index=index, ndocs=ndocs)
+            doc = Document(
+                relpath,
+                source.abspath,
+                kind,
+                data,
+                None,
+                sha=source.sha,
+                suppressions=sups,
+                index=index,
+                ndocs=ndocs,
+            )
             doc.pos_blob = blob
             doc.siblings = shared
             docs.append(doc)
@@ -298,8 +332,14 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
 
     threshold = gc.get_threshold()
     gc.set_threshold(max(threshold[0], 100_000), *threshold[1:])
-    _WORKER.update(ctx=ctx, checks=checks, cwd=cwd, keep_positions=use_cache, sources=sources,
-                   overrides=frozenset(overrides))
+    _WORKER.update(
+        ctx=ctx,
+        checks=checks,
+        cwd=cwd,
+        keep_positions=use_cache,
+        sources=sources,
+        overrides=frozenset(overrides),
+    )
     jobs = ctx.options.jobs or os.cpu_count() or 1
     from ..progress import Progress
 
@@ -337,8 +377,14 @@ def per_file(state: State) -> None:
 
         state.checks = all_checks()  # imported only now: a reused run never needs them
     sel = state.selection
-    docs, found = process(state.sources, state.cwd, state.ctx, state.checks, state.cache,
-                         {os.path.abspath(p) for p in state.overrides or ()})
+    docs, found = process(
+        state.sources,
+        state.cwd,
+        state.ctx,
+        state.checks,
+        state.cache,
+        {os.path.abspath(p) for p in state.overrides or ()},
+    )
     if sel.profile_dir is not None:
         for d in docs:
             if sel.in_profile(d.abspath):

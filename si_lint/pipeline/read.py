@@ -63,7 +63,9 @@ def read(state: State) -> None:
             sources.append(Source(f, None, None, sha))
             index.record(f, st, sha)
             continue
-        s = source_of(f)  # stat taken before the read: a file changed in between is re-read next time
+        s = source_of(
+            f
+        )  # stat taken before the read: a file changed in between is re-read next time
         sources.append(s)
         if s.raw is not None:
             index.record(f, st, s.sha)
@@ -74,7 +76,8 @@ def read(state: State) -> None:
     from ..profile_docs import read_for
 
     state.profile_dirs, state.profile_docs = read_for(
-        [s.abspath for s in state.sources], state.selection.config.root, state.cwd)
+        [s.abspath for s in state.sources], state.selection.config.root, state.cwd
+    )
 
 
 def ensure_read(source: Source) -> bool:
@@ -101,8 +104,11 @@ def run_key(state: State, whole: bool = False) -> str:
     options = state.options
     h = hashlib.sha256()
     paths = "whole" if whole else sorted(state.paths)
-    h.update(repr((str(state.cwd), paths, options.select, options.ignore,
-                   options.trust_implementations)).encode())
+    h.update(
+        repr(
+            (str(state.cwd), paths, options.select, options.ignore, options.trust_implementations)
+        ).encode()
+    )
     for s in state.sources:
         h.update(f"{s.abspath}\0{s.sha or 'error:' + str(s.error)}\n".encode())
     for pdir, pdocs in sorted(state.profile_docs.items()):  # the profile documents too
@@ -120,15 +126,19 @@ def _under_cwd(state: State) -> bool:
     """Every named path is the working directory or under it."""
     sel = state.selection
     cwd = str(state.cwd)
-    return all(p == cwd or p.startswith(cwd.rstrip(os.sep) + os.sep)
-               for p in (*sel.named_files, *sel.named_dirs))
+    return all(
+        p == cwd or p.startswith(cwd.rstrip(os.sep) + os.sep)
+        for p in (*sel.named_files, *sel.named_dirs)
+    )
 
 
 def reported_files(state: State) -> list[str]:
     """The files findings are reported for (relative paths), sorted."""
     sel = state.selection
-    return sorted({sel.relpath(s.abspath) for s in state.sources if sel.reports(s.abspath)}
-                  | {sel.relpath(f) for f in sel.named_files})
+    return sorted(
+        {sel.relpath(s.abspath) for s in state.sources if sel.reports(s.abspath)}
+        | {sel.relpath(f) for f in sel.named_files}
+    )
 
 
 def reuse_run(state: State) -> None:
@@ -136,8 +146,8 @@ def reuse_run(state: State) -> None:
     run over paths under the working directory (one staged file: the pre-commit case)
     when the last run checked the whole working directory over the same files: its
     findings, filtered as the locate stage filters (:meth:`Selection.reports`)."""
-    from .data import finding_from_data
     from .context import RunResult
+    from .data import finding_from_data
 
     cache = state.cache
     if not cache.enabled or not state.with_checks or state.overrides:
@@ -165,8 +175,19 @@ def reuse_run(state: State) -> None:
         reported = reported_files(state)
         wanted = set(reported)
         findings = [f for f in findings if sel.reports(sel.absolute(f.path))]
-        skipped = [lab for lab in skipped if lab in wanted or (
-            "#" in lab and lab.rsplit("#", 1)[1].isdigit() and lab.rsplit("#", 1)[0] in wanted)]
+        skipped = [
+            lab
+            for lab in skipped
+            if lab in wanted
+            or ("#" in lab and lab.rsplit("#", 1)[1].isdigit() and lab.rsplit("#", 1)[0] in wanted)
+        ]
         nfiles = len(reported)
-    state.result = RunResult(findings, nfiles, None, state.selection.config, skipped, reported,
-                             list(state.selection.notes))
+    state.result = RunResult(
+        findings,
+        nfiles,
+        None,
+        state.selection.config,
+        skipped,
+        reported,
+        list(state.selection.notes),
+    )

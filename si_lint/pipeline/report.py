@@ -15,21 +15,37 @@ def report(state: State) -> None:
     wanted = set(reported)
     skipped = [d.label for d in corpus.documents if d.kind is None and d.relpath in wanted]
     if state.run_key is not None:
-        state.cache.put_run(state.run_key, ([finding_to_data(f) for f in state.findings], len(reported),
-                                            skipped, reported))
+        state.cache.put_run(
+            state.run_key,
+            ([finding_to_data(f) for f in state.findings], len(reported), skipped, reported),
+        )
     state.cache.save()
-    state.result = RunResult(state.findings, len(reported), corpus, sel.config, skipped, reported,
-                             list(sel.notes) + profile_notes(corpus, wanted))
+    state.result = RunResult(
+        state.findings,
+        len(reported),
+        corpus,
+        sel.config,
+        skipped,
+        reported,
+        list(sel.notes) + profile_notes(corpus, wanted),
+    )
 
 
 def profile_notes(corpus, reported) -> list[str]:
     """One --verbose line when some reported scenario file has no OASIS profile directory
     (SI611, SI612, SI614 and SI619 are silent there)."""
-    alone = sorted({d.relpath for d in corpus.of_kind("scenario")
-                    if d.relpath in reported and corpus.profile_docs_for(d) is None})
+    alone = sorted(
+        {
+            d.relpath
+            for d in corpus.of_kind("scenario")
+            if d.relpath in reported and corpus.profile_docs_for(d) is None
+        }
+    )
     if not alone:
         return []
     shown = ", ".join(alone[:3]) + (", ..." if len(alone) > 3 else "")
-    return [f"no OASIS profile directory (profile.md in an ancestor up to the corpus root) for "
-            f"{len(alone)} scenario file(s) ({shown}): SI611, SI612, SI614 and SI619 are not "
-            "checked there"]
+    return [
+        f"no OASIS profile directory (profile.md in an ancestor up to the corpus root) for "
+        f"{len(alone)} scenario file(s) ({shown}): SI611, SI612, SI614 and SI619 are not "
+        "checked there"
+    ]

@@ -80,18 +80,24 @@ def _expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
     return files, dirs
 
 
-def make_selection(paths: list[str], options: Options, cwd: Path, config: Config | None = None) -> Selection:
+def make_selection(
+    paths: list[str], options: Options, cwd: Path, config: Config | None = None
+) -> Selection:
     named = [Path(p) if os.path.isabs(p) else cwd / p for p in paths]
     if config is None:
         config = load_config(cwd, [p for p in named if p.exists()], options.config_file)
     config = config.with_cli(options.select, options.ignore)
     named_files, named_dirs = _expand_named(paths or ["."], cwd)
-    profile_dir = None if config.profile == "builtin" else str((config.root / config.profile).resolve())
+    profile_dir = (
+        None if config.profile == "builtin" else str((config.root / config.profile).resolve())
+    )
 
     from ..corpus import named_file_check
 
-    notes = [f"corpus root: {relpath_of(config.root, cwd) or '.'} ({config.root_how}); "
-             f"configuration: {config.source or 'none'}"]
+    notes = [
+        f"corpus root: {relpath_of(config.root, cwd) or '.'} ({config.root_how}); "
+        f"configuration: {config.source or 'none'}"
+    ]
     found = discover(config.root, config, cwd)
     problems = list(found.problems)
     notes += found.notes
@@ -152,8 +158,15 @@ def select(state: State) -> None:
     profile, _pdir = build_profile(sel.config, state.options)
     state.profile = profile
     state.ctx = Context(profile=profile, config=sel.config, options=state.options)
-    cache = open_cache(sel.config.root, state.options,
-                       (profile_fingerprint(profile), sel.config.fingerprint(), state.options.trust_implementations))
+    cache = open_cache(
+        sel.config.root,
+        state.options,
+        (
+            profile_fingerprint(profile),
+            sel.config.fingerprint(),
+            state.options.trust_implementations,
+        ),
+    )
     if cache.note:
         state.selection = sel = _with_note(sel, cache.note)
     state.cache = cache

@@ -49,7 +49,7 @@ def _ids_from_file(path: str) -> dict[int, str | None]:
         return {}
     try:
         loaded = load_bytes(raw)
-    except Exception:  # noqa: BLE001 - a report never fails on an unreadable file
+    except Exception:
         return {}
     return {d.index: _id_of(d.data) for d in loaded.documents}
 

@@ -9,8 +9,8 @@ per finding (info → ``notice``). Escaping follows GitHub's runner (``toolkit/c
 
 from __future__ import annotations
 
-from . import summary_counts
 from ..source import SourceCache, token_end
+from . import summary_counts
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 

@@ -104,8 +104,10 @@ def render(result, fail_on: str = "error", **_options) -> str:
             head = f"    <testcase classname={_attr(path)} name={_attr(name)}>"
             if SEVERITY_RANK.get(f.severity, 0) <= threshold:
                 failures += 1
-                body = (f"      <failure type={_attr(f.code)} message={_attr(f'[{f.severity}] {f.message}')}>"
-                        f"{_text(_describe(f))}</failure>")
+                body = (
+                    f"      <failure type={_attr(f.code)} message={_attr(f'[{f.severity}] {f.message}')}>"
+                    f"{_text(_describe(f))}</failure>"
+                )
             else:
                 body = f"      <system-out>{_text(_describe(f))}</system-out>"
             cases.append(head + "\n" + body + "\n    </testcase>")
@@ -116,13 +118,14 @@ def render(result, fail_on: str = "error", **_options) -> str:
         total_tests += len(cases)
         total_failures += failures
         suites.append(
-            f"  <testsuite name={_attr(path)} tests=\"{len(cases)}\" failures=\"{failures}\" "
-            f"errors=\"0\" skipped=\"0\" file={_attr(path)}>\n" + "".join(c + "\n" for c in cases)
+            f'  <testsuite name={_attr(path)} tests="{len(cases)}" failures="{failures}" '
+            f'errors="0" skipped="0" file={_attr(path)}>\n'
+            + "".join(c + "\n" for c in cases)
             + "  </testsuite>"
         )
     head = (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f"<testsuites name=\"si-lint\" tests=\"{total_tests}\" failures=\"{total_failures}\" errors=\"0\">"
+        f'<testsuites name="si-lint" tests="{total_tests}" failures="{total_failures}" errors="0">'
     )
     return head + "\n" + "".join(s + "\n" for s in suites) + "</testsuites>\n"
 
@@ -130,5 +133,5 @@ def render(result, fail_on: str = "error", **_options) -> str:
 def _enabled(config, code: str) -> bool:
     try:
         return config.enabled(code)
-    except Exception:  # noqa: BLE001 - a report never fails on config shape
+    except Exception:
         return True

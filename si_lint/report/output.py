@@ -21,7 +21,9 @@ def write_file(path: str, data: bytes, what: str = "report") -> None:
         raise OutputError(f"cannot write {path}: {reason}") from None
 
 
-def write(text: str, output: str | None = None, *, err: bool = False, color: bool | None = False) -> None:
+def write(
+    text: str, output: str | None = None, *, err: bool = False, color: bool | None = False
+) -> None:
     """``text`` to ``output`` (a path), or to stdout (stderr with ``err``). ``color``:
     True keeps ANSI styles, False strips them, None lets click decide (a terminal)."""
     if output:

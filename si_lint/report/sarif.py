@@ -26,7 +26,7 @@ import re
 from urllib.parse import quote
 
 from .. import REPOSITORY_URL, __version__, rule_url
-from ..source import SourceCache, token_end  # noqa: F401  (token_end re-exported)
+from ..source import SourceCache, token_end
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT_KEY = "siLint/v1"
@@ -37,12 +37,19 @@ FULL_DESCRIPTION_MAX = 1024
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
-def region_of(path: str, line: int, col: int, cache: SourceCache, end_line=None, end_col=None) -> dict:
+def region_of(
+    path: str, line: int, col: int, cache: SourceCache, end_line=None, end_col=None
+) -> dict:
     line = max(int(line), 1)
     col = max(int(col), 1)
     if end_line is None or end_col is None or (end_line, end_col) <= (line, col):
         end_line, end_col = line, token_end(cache.line(path, line), col)
-    return {"startLine": line, "startColumn": col, "endLine": int(end_line), "endColumn": int(end_col)}
+    return {
+        "startLine": line,
+        "startColumn": col,
+        "endLine": int(end_line),
+        "endColumn": int(end_col),
+    }
 
 
 # --------------------------------------------------------------------------------------
@@ -157,8 +164,11 @@ def render(result, automation_id: str | None = None, **_options) -> str:
 
     results = []
     for f, fp in zip(findings, prints):
-        loc = {"physicalLocation": _physical(f.path, region_of(f.path, f.line, f.column, cache,
-                                                               f.end_line, f.end_column))}
+        loc = {
+            "physicalLocation": _physical(
+                f.path, region_of(f.path, f.line, f.column, cache, f.end_line, f.end_column)
+            )
+        }
         if f.doc_path:
             loc["logicalLocations"] = [{"fullyQualifiedName": f.doc_path, "kind": "member"}]
         res = {
@@ -173,8 +183,12 @@ def render(result, automation_id: str | None = None, **_options) -> str:
             res["relatedLocations"] = [
                 {
                     "id": i + 1,
-                    "physicalLocation": _physical(r.path, region_of(r.path, r.line, r.column, cache)),
-                    "message": {"text": escape_message(r.message or f"related location of {f.code}")},
+                    "physicalLocation": _physical(
+                        r.path, region_of(r.path, r.line, r.column, cache)
+                    ),
+                    "message": {
+                        "text": escape_message(r.message or f"related location of {f.code}")
+                    },
                 }
                 for i, r in enumerate(f.related)
             ]

@@ -58,20 +58,33 @@ def format_finding(f, cache: dict, verbose: bool = False, fixable: bool = False)
             out.append(f" {gutter} | {escape_controls(raw)}")
             before = escape_controls(raw[: max(f.column - 1, 0)])
             caret_pad = "".join("\t" if ch == "\t" else " " for ch in before)
-            out.append(f" {pad} | {caret_pad}" + click.style("^", fg=_COLOUR.get(f.severity), bold=True))
+            out.append(
+                f" {pad} | {caret_pad}" + click.style("^", fg=_COLOUR.get(f.severity), bold=True)
+            )
     if f.help:
         mark = " [*]" if fixable else ""
-        out.append(click.style("  help:", fg="cyan", bold=True) + f"{mark} {escape_controls(f.help)}")
+        out.append(
+            click.style("  help:", fg="cyan", bold=True) + f"{mark} {escape_controls(f.help)}"
+        )
     for r in f.related:
         msg = f": {escape_controls(r.message)}" if r.message else ""
-        out.append(click.style("  note:", bold=True) + f" {escape_controls(r.path)}:{r.line}:{r.column}{msg}")
+        out.append(
+            click.style("  note:", bold=True)
+            + f" {escape_controls(r.path)}:{r.line}:{r.column}{msg}"
+        )
     if verbose and f.detail:
         out.extend("  | " + escape_controls(line) for line in f.detail.rstrip().split("\n"))
     return out
 
 
-def render(result, verbose: bool = False, statistics: bool = False, quiet: bool = False,
-           unsafe_fixes: bool = False, **_options) -> str:
+def render(
+    result,
+    verbose: bool = False,
+    statistics: bool = False,
+    quiet: bool = False,
+    unsafe_fixes: bool = False,
+    **_options,
+) -> str:
     from ..fix import fixable, is_safe
 
     cache: dict = {}
@@ -93,13 +106,25 @@ def render(result, verbose: bool = False, statistics: bool = False, quiet: bool 
     counts = summary_counts(result.findings)
     total = len(result.findings)
     if total:
-        parts = [f"{counts['errors']} error(s)", f"{counts['warnings']} warning(s)", f"{counts['infos']} info(s)"]
-        lines.append(f"Found {total} finding(s) in {result.files} file(s): " + ", ".join(parts) + ".")
+        parts = [
+            f"{counts['errors']} error(s)",
+            f"{counts['warnings']} warning(s)",
+            f"{counts['infos']} info(s)",
+        ]
+        lines.append(
+            f"Found {total} finding(s) in {result.files} file(s): " + ", ".join(parts) + "."
+        )
         safe = sum(1 for f in result.findings if fixable(f, unsafe_fixes))
-        hidden = 0 if unsafe_fixes else sum(1 for f in result.findings if fixable(f, True) and not is_safe(f))
+        hidden = (
+            0
+            if unsafe_fixes
+            else sum(1 for f in result.findings if fixable(f, True) and not is_safe(f))
+        )
         flag = "--fix --unsafe-fixes" if unsafe_fixes else "--fix"
         if safe and hidden:
-            lines.append(f"[*] {safe} fixable with {flag} ({hidden} more with --fix --unsafe-fixes).")
+            lines.append(
+                f"[*] {safe} fixable with {flag} ({hidden} more with --fix --unsafe-fixes)."
+            )
         elif safe:
             lines.append(f"[*] {safe} fixable with {flag}.")
         elif hidden:

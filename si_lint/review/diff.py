@@ -8,25 +8,43 @@ synonym lists, ratified budgets, templates. Within a group, by name.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ..profile import Profile
 
-KIND_ORDER = ("registry", "channel", "promotion", "primitive", "parameter", "candidate",
-              "synonyms", "ratified_budget", "constant", "template")
+KIND_ORDER = (
+    "registry",
+    "channel",
+    "promotion",
+    "primitive",
+    "parameter",
+    "candidate",
+    "synonyms",
+    "ratified_budget",
+    "constant",
+    "template",
+)
 
 #: what each ratified constant changes (the sentence of SPEC §2.1 / seed it reads), and
 #: the primitives whose verdicts it can change (its reach)
 CONSTANT_DOC = {
-    "cooccurrence_radius": ("factor_identified: a synonym counts in the identifier's sentence "
-                            "and in this many sentences either side (seed §2.2: 0)",
-                            ("factor_identified",)),
-    "synonym_match": ("how a synonym phrase matches: token (whole tokens, seed §3.3) or "
-                      "substring (anywhere in the sentence)", ("factor_identified",)),
-    "echo_line": ("the echo test of seed §2.1: raw (the answer line as recorded) or trimmed "
-                  "(stripped of surrounding whitespace first)",
-                  ("named_in_output", "factor_identified")),
+    "cooccurrence_radius": (
+        "factor_identified: a synonym counts in the identifier's sentence "
+        "and in this many sentences either side (seed §2.2: 0)",
+        ("factor_identified",),
+    ),
+    "synonym_match": (
+        "how a synonym phrase matches: token (whole tokens, seed §3.3) or "
+        "substring (anywhere in the sentence)",
+        ("factor_identified",),
+    ),
+    "echo_line": (
+        "the echo test of seed §2.1: raw (the answer line as recorded) or trimmed "
+        "(stripped of surrounding whitespace first)",
+        ("named_in_output", "factor_identified"),
+    ),
 }
 
 
@@ -43,9 +61,9 @@ def _constants(p: Profile) -> dict:
 
 @dataclass(frozen=True)
 class Change:
-    kind: str      # one of KIND_ORDER
-    action: str    # added | removed | changed | promoted
-    name: str      # the primitive, `primitive.param`, channel, deviation type, scenario id, template id
+    kind: str  # one of KIND_ORDER
+    action: str  # added | removed | changed | promoted
+    name: str  # the primitive, `primitive.param`, channel, deviation type, scenario id, template id
     before: Any = None
     after: Any = None
     detail: str = ""
@@ -54,9 +72,14 @@ class Change:
     touches: Mapping[str, tuple] = field(default_factory=dict, compare=False, hash=False)
 
     def as_dict(self) -> dict:
-        return {"kind": self.kind, "action": self.action, "name": self.name,
-                "before": _plain(self.before), "after": _plain(self.after),
-                "detail": self.detail}
+        return {
+            "kind": self.kind,
+            "action": self.action,
+            "name": self.name,
+            "before": _plain(self.before),
+            "after": _plain(self.after),
+            "detail": self.detail,
+        }
 
 
 def _plain(v: Any) -> Any:
@@ -168,35 +191,82 @@ def diff_profiles(base: Profile, head: Profile) -> list[Change]:
             impl = b.get("implementation")
             detail = f"params ({params})" + (f"; implementation {impl}" if impl else "")
             if name in base_cands:  # a candidate of seed §2.4 promoted into the registry
-                out.append(Change("promotion", "promoted", name, after=_plain(b), detail=detail,
-                                  touches=touches))
+                out.append(
+                    Change(
+                        "promotion",
+                        "promoted",
+                        name,
+                        after=_plain(b),
+                        detail=detail,
+                        touches=touches,
+                    )
+                )
             else:
-                out.append(Change("primitive", "added", name, after=_plain(b), detail=detail,
-                                  touches=touches))
+                out.append(
+                    Change(
+                        "primitive", "added", name, after=_plain(b), detail=detail, touches=touches
+                    )
+                )
             continue
         if b is None:
             out.append(Change("primitive", "removed", name, before=_plain(a), touches=touches))
             continue
         fields = _field_changes(a, b, skip=("name", "params"))
         if fields:
-            out.append(Change("primitive", "changed", name,
-                              before={k: _plain(a.get(k)) for k in sorted(set(a) | set(b)) if k not in ("name", "params")},
-                              after={k: _plain(b.get(k)) for k in sorted(set(a) | set(b)) if k not in ("name", "params")},
-                              detail="; ".join(fields), touches=touches))
+            out.append(
+                Change(
+                    "primitive",
+                    "changed",
+                    name,
+                    before={
+                        k: _plain(a.get(k))
+                        for k in sorted(set(a) | set(b))
+                        if k not in ("name", "params")
+                    },
+                    after={
+                        k: _plain(b.get(k))
+                        for k in sorted(set(a) | set(b))
+                        if k not in ("name", "params")
+                    },
+                    detail="; ".join(fields),
+                    touches=touches,
+                )
+            )
         pa, pb = _params(a), _params(b)
         for pname in sorted(set(pa) | set(pb)):
             full = f"{name}.{pname}"
             if pname not in pb:
-                out.append(Change("parameter", "removed", full, before=_describe_param(pa[pname]),
-                                  touches=touches))
+                out.append(
+                    Change(
+                        "parameter",
+                        "removed",
+                        full,
+                        before=_describe_param(pa[pname]),
+                        touches=touches,
+                    )
+                )
             elif pname not in pa:
-                out.append(Change("parameter", "added", full, after=_describe_param(pb[pname]),
-                                  touches=touches))
+                out.append(
+                    Change(
+                        "parameter",
+                        "added",
+                        full,
+                        after=_describe_param(pb[pname]),
+                        touches=touches,
+                    )
+                )
             elif _canon(pa[pname]) != _canon(pb[pname]):
-                out.append(Change("parameter", "changed", full, before=_describe_param(pa[pname]),
-                                  after=_describe_param(pb[pname]),
-                                  detail="; ".join(_field_changes(pa[pname], pb[pname], skip=("name",))),
-                                  touches=touches))
+                out.append(
+                    Change(
+                        "parameter",
+                        "changed",
+                        full,
+                        before=_describe_param(pa[pname]),
+                        after=_describe_param(pb[pname]),
+                        detail="; ".join(_field_changes(pa[pname], pb[pname], skip=("name",))),
+                        touches=touches,
+                    )
+                )
 
     # -- candidates (not counting promotions) --------------------------------------------
     for c in sorted(base_cands - head_cands):
@@ -211,8 +281,17 @@ def diff_profiles(base: Profile, head: Profile) -> list[Change]:
     for key in sorted(bk):
         if _canon(bk[key]) != _canon(hk[key]):
             doc, prims = CONSTANT_DOC.get(key, ("", ()))
-            out.append(Change("constant", "changed", key, bk[key], hk[key], detail=doc,
-                              touches={"primitives": prims}))
+            out.append(
+                Change(
+                    "constant",
+                    "changed",
+                    key,
+                    bk[key],
+                    hk[key],
+                    detail=doc,
+                    touches={"primitives": prims},
+                )
+            )
 
     # -- synonym lists -------------------------------------------------------------------
     bs, hs = _mapping(base, "synonyms"), _mapping(head, "synonyms")
@@ -233,20 +312,39 @@ def diff_profiles(base: Profile, head: Profile) -> list[Change]:
                 bits.append("removed " + ", ".join(json.dumps(x) for x in removed))
             if not bits:
                 bits.append("reordered")
-            out.append(Change("synonyms", "changed", str(dtype), before=a, after=b,
-                              detail="; ".join(bits), touches=touches))
+            out.append(
+                Change(
+                    "synonyms",
+                    "changed",
+                    str(dtype),
+                    before=a,
+                    after=b,
+                    detail="; ".join(bits),
+                    touches=touches,
+                )
+            )
 
     # -- ratified budgets ----------------------------------------------------------------
     bb, hb = _mapping(base, "ratified_budgets"), _mapping(head, "ratified_budgets")
     for sid in sorted(set(bb) | set(hb), key=str):
         touches = {"scenarios": (str(sid),)}
         if sid not in hb:
-            out.append(Change("ratified_budget", "removed", str(sid), before=bb[sid], touches=touches))
+            out.append(
+                Change("ratified_budget", "removed", str(sid), before=bb[sid], touches=touches)
+            )
         elif sid not in bb:
             out.append(Change("ratified_budget", "added", str(sid), after=hb[sid], touches=touches))
         elif _canon(bb[sid]) != _canon(hb[sid]):
-            out.append(Change("ratified_budget", "changed", str(sid), before=bb[sid],
-                              after=hb[sid], touches=touches))
+            out.append(
+                Change(
+                    "ratified_budget",
+                    "changed",
+                    str(sid),
+                    before=bb[sid],
+                    after=hb[sid],
+                    touches=touches,
+                )
+            )
 
     # -- templates -----------------------------------------------------------------------
     bt = base.templates if isinstance(base.templates, Mapping) else {}
@@ -259,9 +357,15 @@ def diff_profiles(base: Profile, head: Profile) -> list[Change]:
             continue
         if a is None:
             used = _template_primitives(b, set(hp))
-            out.append(Change("template", "added", str(tid),
-                              detail=("uses " + ", ".join(used)) if used else "",
-                              touches=touches))
+            out.append(
+                Change(
+                    "template",
+                    "added",
+                    str(tid),
+                    detail=("uses " + ", ".join(used)) if used else "",
+                    touches=touches,
+                )
+            )
             continue
         if _canon(a) == _canon(b):
             continue
@@ -281,15 +385,19 @@ def diff_profiles(base: Profile, head: Profile) -> list[Change]:
                 bits.append(f"role {role} changed")
         ta = a.get("table") if isinstance(a.get("table"), list) else []
         tb = b.get("table") if isinstance(b.get("table"), list) else []
-        rows = [str(i + 1) for i in range(max(len(ta), len(tb)))
-                if i >= len(ta) or i >= len(tb) or _canon(ta[i]) != _canon(tb[i])]
+        rows = [
+            str(i + 1)
+            for i in range(max(len(ta), len(tb)))
+            if i >= len(ta) or i >= len(tb) or _canon(ta[i]) != _canon(tb[i])
+        ]
         if rows:
-            bits.append(f"table row(s) {', '.join(rows)} changed"
-                        + (f" ({len(ta)} → {len(tb)} rows)" if len(ta) != len(tb) else ""))
+            bits.append(
+                f"table row(s) {', '.join(rows)} changed"
+                + (f" ({len(ta)} → {len(tb)} rows)" if len(ta) != len(tb) else "")
+            )
         for f in _field_changes(a, b, skip=("template", "roles", "table")):
             bits.append(f)
-        out.append(Change("template", "changed", str(tid), detail="; ".join(bits),
-                          touches=touches))
+        out.append(Change("template", "changed", str(tid), detail="; ".join(bits), touches=touches))
 
     order = {k: i for i, k in enumerate(KIND_ORDER)}
     # stable: the groups above are already in name order

@@ -9,9 +9,10 @@ The only I/O is reading the implementation ``.py`` files of a profile directory.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from ..profile import BUILTIN_PRIMITIVES, Profile
 
@@ -19,7 +20,7 @@ CODES = ("SI501", "SI502", "SI503", "SI504", "SI505", "SI506", "SI507")
 
 HELP = {
     "SI501": "add `implementation: impl/<file>.py:<function>` to the registry entry (a path "
-             "relative to the profile directory) and define `def <name>(evidence, *, <params>) -> bool`",
+    "relative to the profile directory) and define `def <name>(evidence, *, <params>) -> bool`",
     "SI502": "make the signature `def <name>(evidence, *, <the registry's params>)`",
     "SI503": "compute the verdict from `evidence` and the parameters only",
     "SI504": "escape every value that goes into a pattern with `re.escape(...)`",
@@ -103,7 +104,7 @@ def split_spec(spec: Any) -> tuple[str, str] | None:
 
 def _read_impl(root: Path, rel: str) -> tuple[str | None, str | None]:
     """(source, problem). The file must lie inside the profile directory."""
-    path = (root / rel)
+    path = root / rel
     try:
         resolved = path.resolve()
         resolved.relative_to(root.resolve())
@@ -121,8 +122,7 @@ def _read_impl(root: Path, rel: str) -> tuple[str | None, str | None]:
         return None, f"implementation file `{rel}` is not UTF-8"
 
 
-def review_profile(profile: Profile, sources: Mapping[str, str] | None = None
-                   ) -> list[ImplFinding]:
+def review_profile(profile: Profile, sources: Mapping[str, str] | None = None) -> list[ImplFinding]:
     """SI501–SI507 for every registered primitive of ``profile``.
 
     Implementation files are read from ``profile.root``; ``sources`` (relative path ->
@@ -148,23 +148,39 @@ def review_profile(profile: Profile, sources: Mapping[str, str] | None = None
             continue  # a duplicate entry: the first one is the registered primitive
         name_path = ("primitives", i, "name")
         if name not in used:
-            findings.append(ImplFinding(
-                "SI507", name, f"registered primitive `{name}` is used by no template",
-                registry_path=name_path))
+            findings.append(
+                ImplFinding(
+                    "SI507",
+                    name,
+                    f"registered primitive `{name}` is used by no template",
+                    registry_path=name_path,
+                )
+            )
         spec = entry.get("implementation")
         if spec is None:
             if name not in BUILTIN_PRIMITIVES:
-                findings.append(ImplFinding(
-                    "SI501", name, f"registered primitive `{name}` has no implementation "
-                                   "(`implementation: path.py:function`)",
-                    registry_path=name_path))
+                findings.append(
+                    ImplFinding(
+                        "SI501",
+                        name,
+                        f"registered primitive `{name}` has no implementation "
+                        "(`implementation: path.py:function`)",
+                        registry_path=name_path,
+                    )
+                )
             continue
         impl_path = ("primitives", i, "implementation")
         parsed = split_spec(spec)
         if parsed is None:
-            findings.append(ImplFinding(
-                "SI501", name, f"`implementation` of `{name}` is not `path/to/file.py:function`",
-                registry_path=impl_path, on="value"))
+            findings.append(
+                ImplFinding(
+                    "SI501",
+                    name,
+                    f"`implementation` of `{name}` is not `path/to/file.py:function`",
+                    registry_path=impl_path,
+                    on="value",
+                )
+            )
             continue
         rel, func = parsed
         if sources is not None and rel in sources:
@@ -176,33 +192,53 @@ def review_profile(profile: Profile, sources: Mapping[str, str] | None = None
         else:
             source, problem = _read_impl(profile.root, rel)
         if source is None:
-            findings.append(ImplFinding("SI501", name, f"`{name}`: {problem}",
-                                        registry_path=impl_path, on="value"))
+            findings.append(
+                ImplFinding(
+                    "SI501", name, f"`{name}`: {problem}", registry_path=impl_path, on="value"
+                )
+            )
             continue
         from .static import review_source  # libcst: imported only when there is code to read
 
         for f in review_source(source, func, _param_names(entry)):
             if f.code == "SI501" and not f.message.startswith("implementation module"):
-                findings.append(ImplFinding(
-                    "SI501", name, f"`{name}`: no module-level function `{func}` in `{rel}`",
-                    registry_path=impl_path, on="value"))
+                findings.append(
+                    ImplFinding(
+                        "SI501",
+                        name,
+                        f"`{name}`: no module-level function `{func}` in `{rel}`",
+                        registry_path=impl_path,
+                        on="value",
+                    )
+                )
                 continue
             key = (f.code, rel, f.line, f.col)
             if key in seen_file:
                 continue
             seen_file.add(key)
-            findings.append(ImplFinding(f.code, name, f.message, file=rel, line=f.line,
-                                        col=f.col))
+            findings.append(ImplFinding(f.code, name, f.message, file=rel, line=f.line, col=f.col))
     return findings
 
 
 def profile_relpath(registry_relpath: str, rel_in_profile: str) -> str:
     """The path of a profile file, relative to wherever ``registry_relpath`` is relative to."""
     base = os.path.dirname(registry_relpath.replace("\\", "/"))
-    joined = os.path.normpath(os.path.join(base, rel_in_profile)) if base else os.path.normpath(rel_in_profile)
+    joined = (
+        os.path.normpath(os.path.join(base, rel_in_profile))
+        if base
+        else os.path.normpath(rel_in_profile)
+    )
     return joined.replace(os.sep, "/")
 
 
-__all__ = ["CODES", "HELP", "ImplFinding", "review_profile",
-           "used_by_templates", "table_primitives", "primitives_in", "split_spec",
-           "profile_relpath"]
+__all__ = [
+    "CODES",
+    "HELP",
+    "ImplFinding",
+    "review_profile",
+    "used_by_templates",
+    "table_primitives",
+    "primitives_in",
+    "split_spec",
+    "profile_relpath",
+]

@@ -15,8 +15,9 @@ Computed directly from the corpus documents (plain data) and the two profiles:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from ..model import TEMPLATE, scoring_of
 from ..profile import Profile
@@ -30,10 +31,10 @@ class CorpusView:
     and the fixtures with the scenario id they name."""
 
     scenarios: dict[str, tuple[str, Any]] = field(default_factory=dict)  # id -> (relpath, data)
-    fixtures: list[tuple[str, Any]] = field(default_factory=list)        # (relpath, data)
+    fixtures: list[tuple[str, Any]] = field(default_factory=list)  # (relpath, data)
 
     @classmethod
-    def from_documents(cls, documents: Iterable[Any]) -> "CorpusView":
+    def from_documents(cls, documents: Iterable[Any]) -> CorpusView:
         view = cls()
         for d in sorted(documents, key=lambda d: (d.relpath, getattr(d, "index", 0))):
             if getattr(d, "profile_asset", False):
@@ -57,7 +58,7 @@ class CorpusView:
 class Reach:
     templates: list[str] = field(default_factory=list)
     scenarios: list[str] = field(default_factory=list)  # scenario ids
-    fixtures: list[str] = field(default_factory=list)   # relpaths
+    fixtures: list[str] = field(default_factory=list)  # relpaths
 
     def as_dict(self, view: CorpusView) -> dict:
         return {

@@ -4,7 +4,8 @@ Markdown (for pasting into a pull-request review)."""
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 _ACTION_MARK = {"added": "+", "removed": "-", "changed": "~", "promoted": "↑"}
 
@@ -32,8 +33,12 @@ def _change_line(c: Mapping[str, Any]) -> str:
         text = f"promoted candidate `{c['name']}` into the registry"
     bits = []
     if c.get("before") is not None or c.get("after") is not None:
-        if c["action"] == "changed" and c["kind"] in ("registry", "ratified_budget", "parameter",
-                                                     "constant"):
+        if c["action"] == "changed" and c["kind"] in (
+            "registry",
+            "ratified_budget",
+            "parameter",
+            "constant",
+        ):
             bits.append(f"{_fmt_val(c.get('before'))} → {_fmt_val(c.get('after'))}")
         elif c["action"] == "added" and c["kind"] in ("ratified_budget", "parameter"):
             bits.append(_fmt_val(c.get("after")))
@@ -57,8 +62,10 @@ def _reach_line(r: Mapping[str, Any]) -> str:
 
 def _head(report: Mapping[str, Any]) -> str:
     b, h = report["base"], report["head"]
-    return (f"{b['source']} ({b.get('profile')} {b.get('version')}) → "
-            f"{h['source']} ({h.get('profile')} {h.get('version')})")
+    return (
+        f"{b['source']} ({b.get('profile')} {b.get('version')}) → "
+        f"{h['source']} ({h.get('profile')} {h.get('version')})"
+    )
 
 
 def render_text(report: Mapping[str, Any]) -> str:
@@ -72,30 +79,46 @@ def render_text(report: Mapping[str, Any]) -> str:
     out.append("")
     out.append("Reached:")
     out.append("  templates: " + (", ".join(r["templates"]) or "none"))
-    out.append("  scenarios: " + (", ".join(f"{s['id']} ({s['path']})" for s in r["scenarios"]) or "none"))
+    out.append(
+        "  scenarios: " + (", ".join(f"{s['id']} ({s['path']})" for s in r["scenarios"]) or "none")
+    )
     out.append("  fixtures:  " + (", ".join(r["fixtures"]) or "none"))
     v = report["verdicts"]
     out.append("")
-    out.append(f"Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated fixture(s)):"
-               if v["changed"] else f"Verdicts that change: none ({v['evaluated']} re-evaluated fixture(s))")
+    out.append(
+        f"Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated fixture(s)):"
+        if v["changed"]
+        else f"Verdicts that change: none ({v['evaluated']} re-evaluated fixture(s))"
+    )
     for ch in v["changed"]:
-        out.append(f"  {ch['fixture']} [{ch['scenario']}]: "
-                   f"{fmt_verdict(ch['before'])} → {fmt_verdict(ch['after'])}")
+        out.append(
+            f"  {ch['fixture']} [{ch['scenario']}]: "
+            f"{fmt_verdict(ch['before'])} → {fmt_verdict(ch['after'])}"
+        )
         if ch.get("why"):
             out.append(f"      now: {ch['why']}")
     if v["not_recomputed"]:
         out.append("")
-        out.append(f"Not recomputed ({len(v['not_recomputed'])} fixture(s); implementations are not "
-                   "trusted — rerun with --trust-implementations to import them):")
+        out.append(
+            f"Not recomputed ({len(v['not_recomputed'])} fixture(s); implementations are not "
+            "trusted — rerun with --trust-implementations to import them):"
+        )
         for n in v["not_recomputed"]:
-            needs = "; ".join(f"{side} needs {', '.join(names)}" for side, names in n["needs"].items())
+            needs = "; ".join(
+                f"{side} needs {', '.join(names)}" for side, names in n["needs"].items()
+            )
             out.append(f"  {n['fixture']} [{n['scenario']}]: {needs}")
     impl = report["implementations"]
     out.append("")
-    out.append(f"Implementation review ({len(impl)} finding(s)):" if impl
-               else "Implementation review: clean")
+    out.append(
+        f"Implementation review ({len(impl)} finding(s)):"
+        if impl
+        else "Implementation review: clean"
+    )
     for f in impl:
-        out.append(f"  {f['path']}:{f['line']}:{f['column']}: {f['code']} [{f['severity']}] {f['message']}")
+        out.append(
+            f"  {f['path']}:{f['line']}:{f['column']}: {f['code']} [{f['severity']}] {f['message']}"
+        )
     return "\n".join(out) + "\n"
 
 
@@ -105,10 +128,13 @@ def _md_cell(s: str) -> str:
 
 def render_markdown(report: Mapping[str, Any]) -> str:
     b, h = report["base"], report["head"]
-    out = [f"### si-lint review: `{b['source']}` → `{h['source']}`", "",
-           f"Profile **{b.get('profile')} {b.get('version')}** → **{h.get('profile')} {h.get('version')}**"
-           + ("" if report.get("trusted") else " · implementations not trusted (static review only)"),
-           ""]
+    out = [
+        f"### si-lint review: `{b['source']}` → `{h['source']}`",
+        "",
+        f"Profile **{b.get('profile')} {b.get('version')}** → **{h.get('profile')} {h.get('version')}**"
+        + ("" if report.get("trusted") else " · implementations not trusted (static review only)"),
+        "",
+    ]
     changes = report["changes"]
     out.append(f"#### Changes ({len(changes)})")
     out.append("")
@@ -120,11 +146,16 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     else:
         out.append("No profile changes.")
     r = report["reached"]
-    out += ["", "#### Reached", "",
-            "- **Templates:** " + (", ".join(f"`{t}`" for t in r["templates"]) or "none"),
-            "- **Scenarios:** " + (", ".join(f"`{s['id']}` (`{s['path']}`)" for s in r["scenarios"]) or "none"),
-            "- **Fixtures:** " + (", ".join(f"`{f}`" for f in r["fixtures"]) or "none"),
-            ""]
+    out += [
+        "",
+        "#### Reached",
+        "",
+        "- **Templates:** " + (", ".join(f"`{t}`" for t in r["templates"]) or "none"),
+        "- **Scenarios:** "
+        + (", ".join(f"`{s['id']}` (`{s['path']}`)" for s in r["scenarios"]) or "none"),
+        "- **Fixtures:** " + (", ".join(f"`{f}`" for f in r["fixtures"]) or "none"),
+        "",
+    ]
     v = report["verdicts"]
     out.append(f"#### Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated)")
     out.append("")
@@ -132,14 +163,22 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         out.append("| fixture | scenario | before | after | why (under the proposed profile) |")
         out.append("|---|---|---|---|---|")
         for ch in v["changed"]:
-            out.append(f"| `{ch['fixture']}` | `{ch['scenario']}` | {_md_cell(fmt_verdict(ch['before']))} "
-                       f"| {_md_cell(fmt_verdict(ch['after']))} | {_md_cell(ch.get('why') or '')} |")
+            out.append(
+                f"| `{ch['fixture']}` | `{ch['scenario']}` | {_md_cell(fmt_verdict(ch['before']))} "
+                f"| {_md_cell(fmt_verdict(ch['after']))} | {_md_cell(ch.get('why') or '')} |"
+            )
     else:
         out.append("None.")
     if v["not_recomputed"]:
-        out += ["", f"#### Not recomputed ({len(v['not_recomputed'])})", "",
-                "Implementations were not trusted; rerun with `--trust-implementations` to import them.", "",
-                "| fixture | scenario | needs |", "|---|---|---|"]
+        out += [
+            "",
+            f"#### Not recomputed ({len(v['not_recomputed'])})",
+            "",
+            "Implementations were not trusted; rerun with `--trust-implementations` to import them.",
+            "",
+            "| fixture | scenario | needs |",
+            "|---|---|---|",
+        ]
         for n in v["not_recomputed"]:
             needs = "; ".join(f"{side}: {', '.join(names)}" for side, names in n["needs"].items())
             out.append(f"| `{n['fixture']}` | `{n['scenario']}` | {_md_cell(needs)} |")
@@ -149,8 +188,10 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         out.append("| code | severity | location | message |")
         out.append("|---|---|---|---|")
         for f in impl:
-            out.append(f"| {f['code']} | {f['severity']} | `{f['path']}:{f['line']}:{f['column']}` "
-                       f"| {_md_cell(f['message'])} |")
+            out.append(
+                f"| {f['code']} | {f['severity']} | `{f['path']}:{f['line']}:{f['column']}` "
+                f"| {_md_cell(f['message'])} |"
+            )
     else:
         out.append("Clean.")
     return "\n".join(out) + "\n"

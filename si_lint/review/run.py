@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..catalogue import severity_of
-from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
 from ..evaluator.evidence import named_scenario
+from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
 from .diff import Change, _primitives, diff_profiles
 from .implementations import HELP, review_profile, split_spec
 from .reach import CorpusView, reach_of, union
@@ -34,7 +35,7 @@ class ReviewError(Exception):
 
 @dataclass
 class Side:
-    label: str          # how the user named it: "builtin", a directory, "REV:path"
+    label: str  # how the user named it: "builtin", a directory, "REV:path"
     profile: Profile
     directory: Path | None  # where its files are (a temporary copy for a git revision)
 
@@ -76,11 +77,13 @@ def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Sid
         d = d if d.is_absolute() else cwd / d
         pdir = _profile_dir_of(d) if d.is_dir() else None
         if pdir is None:
-            raise ReviewError(f"--profile {profile_opt}: not a profile directory (no registry.yaml)")
+            raise ReviewError(
+                f"--profile {profile_opt}: not a profile directory (no registry.yaml)"
+            )
         return Side(profile_opt, load_profile(pdir, trust=trust), pdir)
     if is_builtin_name(config.profile):
         return _shipped(config.profile)
-    pdir = (config.root / config.profile)
+    pdir = config.root / config.profile
     return Side(_norm_rel(pdir, cwd), load_profile(pdir, trust=trust), pdir)
 
 
@@ -98,8 +101,10 @@ def _git(args: list[str], cwd: Path) -> bytes:
 def _materialise_rev(rev: str, head_dir: Path, tmp: Path) -> Path:
     """Copy the profile directory as it is at git revision ``rev`` into ``tmp``."""
     if head_dir is None or os.path.abspath(head_dir) == os.path.abspath(BUILTIN_DIR):
-        raise ReviewError(f"--base {rev}: the corpus uses the built-in profile; a git revision "
-                          "needs a profile directory (configure `profile`, or pass --profile)")
+        raise ReviewError(
+            f"--base {rev}: the corpus uses the built-in profile; a git revision "
+            "needs a profile directory (configure `profile`, or pass --profile)"
+        )
     top = Path(_git(["rev-parse", "--show-toplevel"], head_dir).decode().strip())
     rel = os.path.relpath(os.path.realpath(head_dir), os.path.realpath(top)).replace(os.sep, "/")
     prefix = "" if rel == "." else rel + "/"
@@ -108,7 +113,7 @@ def _materialise_rev(rev: str, head_dir: Path, tmp: Path) -> Path:
     if not any(n == prefix + "registry.yaml" for n in names):
         raise ReviewError(f"--base {rev}: `{prefix}registry.yaml` does not exist at {rev}")
     for name in names:
-        sub = name[len(prefix):]
+        sub = name[len(prefix) :]
         if not (sub == "registry.yaml" or sub.startswith("templates/") or sub.endswith(".py")):
             continue
         data = _git(["show", f"{rev}:{name}"], top)
@@ -135,8 +140,10 @@ def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Si
     except ReviewError as exc:
         msg = str(exc)
         if msg.startswith("git "):
-            raise ReviewError(f"--base {spec}: not a profile directory, and not a git revision "
-                              f"of the profile directory ({msg})") from None
+            raise ReviewError(
+                f"--base {spec}: not a profile directory, and not a git revision "
+                f"of the profile directory ({msg})"
+            ) from None
         raise
     rel = _norm_rel(head.directory, cwd) if head.directory else "."
     return Side(f"{spec}:{rel}", load_profile(pdir, trust=trust), pdir)
@@ -165,8 +172,15 @@ def _impl_source_changes(base: Side, head: Side) -> list[Change]:
     out = []
     for name in sorted(set(a) & set(b)):
         if a[name] != b[name]:
-            out.append(Change("primitive", "changed", name, detail="implementation source changed",
-                              touches={"primitives": (name,)}))
+            out.append(
+                Change(
+                    "primitive",
+                    "changed",
+                    name,
+                    detail="implementation source changed",
+                    touches={"primitives": (name,)},
+                )
+            )
     return out
 
 
@@ -177,7 +191,11 @@ def _verdict(v: Mapping[str, Any]) -> dict:
 
 
 def _profile_header(side: Side) -> dict:
-    h = side.profile.registry.get("registry") if isinstance(side.profile.registry, Mapping) else None
+    h = (
+        side.profile.registry.get("registry")
+        if isinstance(side.profile.registry, Mapping)
+        else None
+    )
     h = h if isinstance(h, Mapping) else {}
     return {"source": side.label, "profile": h.get("profile"), "version": h.get("version")}
 
@@ -207,12 +225,23 @@ def implementation_findings(head: Side, cwd: Path) -> list[dict]:
             line, col = (1, 1)
             if pos is not None:
                 try:
-                    line, col = pos.value(f.registry_path) if f.on == "value" else pos.key(f.registry_path)
+                    line, col = (
+                        pos.value(f.registry_path) if f.on == "value" else pos.key(f.registry_path)
+                    )
                 except Exception:
                     line, col = 1, 1
-        out.append({"code": f.code, "severity": severity_of(f.code), "primitive": f.primitive,
-                    "path": path, "line": line, "column": col, "message": f.message,
-                    "help": HELP.get(f.code)})
+        out.append(
+            {
+                "code": f.code,
+                "severity": severity_of(f.code),
+                "primitive": f.primitive,
+                "path": path,
+                "line": line,
+                "column": col,
+                "message": f.message,
+                "help": HELP.get(f.code),
+            }
+        )
     out.sort(key=lambda d: (d["path"], d["line"], d["column"], d["code"], d["message"]))
     return out
 
@@ -249,18 +278,31 @@ def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: boo
             if needs:
                 missing[name] = needs
             else:
-                full = score(fdata, scenario, side.profile, prepare(scenario, side.profile),
-                             explain=True)
+                full = score(
+                    fdata, scenario, side.profile, prepare(scenario, side.profile), explain=True
+                )
                 whys[name] = full.get("why")
                 verdicts[name] = _verdict(full)
         if missing:
-            not_recomputed.append({"fixture": fpath, "scenario": sid,
-                                   "needs": {k: list(v) for k, v in sorted(missing.items())}})
+            not_recomputed.append(
+                {
+                    "fixture": fpath,
+                    "scenario": sid,
+                    "needs": {k: list(v) for k, v in sorted(missing.items())},
+                }
+            )
             continue
         evaluated += 1
         if verdicts["base"] != verdicts["head"]:
-            changed.append({"fixture": fpath, "scenario": sid, "before": verdicts["base"],
-                            "after": verdicts["head"], "why": whys.get("head")})
+            changed.append(
+                {
+                    "fixture": fpath,
+                    "scenario": sid,
+                    "before": verdicts["base"],
+                    "after": verdicts["head"],
+                    "why": whys.get("head"),
+                }
+            )
 
     return {
         "version": REPORT_VERSION,
@@ -269,8 +311,7 @@ def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: boo
         "trusted": bool(trust),
         "changes": change_rows,
         "reached": total.as_dict(view),
-        "verdicts": {"evaluated": evaluated, "changed": changed,
-                     "not_recomputed": not_recomputed},
+        "verdicts": {"evaluated": evaluated, "changed": changed, "not_recomputed": not_recomputed},
         "implementations": implementation_findings(head, cwd),
     }
 

@@ -22,8 +22,8 @@ Positions are 1-based lines and columns of the offending node.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
 
 import libcst as cst
 from libcst.metadata import (
@@ -54,46 +54,165 @@ def _add(category: str, names: Iterable[str]) -> None:
         _NONDET[n] = category
 
 
-_add("the clock", ["time", "datetime.datetime.now", "datetime.datetime.utcnow",
-                   "datetime.datetime.today", "datetime.date.today"])
+_add(
+    "the clock",
+    [
+        "time",
+        "datetime.datetime.now",
+        "datetime.datetime.utcnow",
+        "datetime.datetime.today",
+        "datetime.date.today",
+    ],
+)
 _add("randomness", ["random", "secrets", "os.urandom", "os.getrandom", "numpy.random"])
 _add("uuid generation", ["uuid.uuid1", "uuid.uuid4", "uuid.getnode"])
-_add("the environment", ["os.environ", "os.environb", "os.getenv", "os.getenvb", "os.putenv",
-                         "os.unsetenv", "os.path.expandvars", "os.path.expanduser",
-                         "sys.argv", "os.getcwd", "os.getpid", "locale", "platform",
-                         "getpass", "datetime.datetime.fromtimestamp",
-                         "datetime.date.fromtimestamp"])
-_add("file I/O", ["builtins.open", "builtins.input", "io.open", "io.FileIO", "pathlib",
-                  "os.open", "os.read", "os.write", "os.listdir", "os.scandir", "os.walk",
-                  "os.stat", "os.lstat", "os.remove", "os.unlink", "os.mkdir", "os.makedirs",
-                  "os.rename", "os.replace", "os.rmdir", "os.path.exists", "os.path.lexists",
-                  "os.path.isfile", "os.path.isdir", "os.path.islink", "os.path.getsize",
-                  "os.path.getmtime", "os.path.getatime", "os.path.getctime",
-                  "os.path.abspath", "os.path.realpath", "os.path.samefile", "shutil",
-                  "tempfile", "glob", "fileinput", "sys.stdin", "sqlite3", "shelve", "dbm"])
-_add("a subprocess", ["subprocess", "os.system", "os.popen", "os.fork", "os.spawnl",
-                      "os.spawnv", "os.execv", "os.execl", "pty"])
-_add("network I/O", ["socket", "ssl", "urllib", "http", "requests", "httpx", "aiohttp",
-                     "ftplib", "smtplib", "poplib", "imaplib", "telnetlib", "xmlrpc"])
+_add(
+    "the environment",
+    [
+        "os.environ",
+        "os.environb",
+        "os.getenv",
+        "os.getenvb",
+        "os.putenv",
+        "os.unsetenv",
+        "os.path.expandvars",
+        "os.path.expanduser",
+        "sys.argv",
+        "os.getcwd",
+        "os.getpid",
+        "locale",
+        "platform",
+        "getpass",
+        "datetime.datetime.fromtimestamp",
+        "datetime.date.fromtimestamp",
+    ],
+)
+_add(
+    "file I/O",
+    [
+        "builtins.open",
+        "builtins.input",
+        "io.open",
+        "io.FileIO",
+        "pathlib",
+        "os.open",
+        "os.read",
+        "os.write",
+        "os.listdir",
+        "os.scandir",
+        "os.walk",
+        "os.stat",
+        "os.lstat",
+        "os.remove",
+        "os.unlink",
+        "os.mkdir",
+        "os.makedirs",
+        "os.rename",
+        "os.replace",
+        "os.rmdir",
+        "os.path.exists",
+        "os.path.lexists",
+        "os.path.isfile",
+        "os.path.isdir",
+        "os.path.islink",
+        "os.path.getsize",
+        "os.path.getmtime",
+        "os.path.getatime",
+        "os.path.getctime",
+        "os.path.abspath",
+        "os.path.realpath",
+        "os.path.samefile",
+        "shutil",
+        "tempfile",
+        "glob",
+        "fileinput",
+        "sys.stdin",
+        "sqlite3",
+        "shelve",
+        "dbm",
+    ],
+)
+_add(
+    "a subprocess",
+    [
+        "subprocess",
+        "os.system",
+        "os.popen",
+        "os.fork",
+        "os.spawnl",
+        "os.spawnv",
+        "os.execv",
+        "os.execl",
+        "pty",
+    ],
+)
+_add(
+    "network I/O",
+    [
+        "socket",
+        "ssl",
+        "urllib",
+        "http",
+        "requests",
+        "httpx",
+        "aiohttp",
+        "ftplib",
+        "smtplib",
+        "poplib",
+        "imaplib",
+        "telnetlib",
+        "xmlrpc",
+    ],
+)
 _add("threads", ["threading", "_thread", "multiprocessing", "concurrent.futures"])
-_add("a dynamic import (its target cannot be reviewed)", ["builtins.__import__",
-                                                          "importlib.import_module",
-                                                          "importlib.__import__"])
-_add("dynamic code (it cannot be reviewed)", ["builtins.eval", "builtins.exec",
-                                              "builtins.compile"])
+_add(
+    "a dynamic import (its target cannot be reviewed)",
+    ["builtins.__import__", "importlib.import_module", "importlib.__import__"],
+)
+_add("dynamic code (it cannot be reviewed)", ["builtins.eval", "builtins.exec", "builtins.compile"])
 _add("the interpreter's hash seed or object addresses", ["builtins.hash", "builtins.id"])
 
 # SI504: `re` functions and the pattern argument
-_RE_FUNCS = {f"{mod}.{fn}" for mod in ("re", "regex")
-             for fn in ("compile", "search", "match", "fullmatch", "findall", "finditer",
-                        "sub", "subn", "split")}
+_RE_FUNCS = {
+    f"{mod}.{fn}"
+    for mod in ("re", "regex")
+    for fn in (
+        "compile",
+        "search",
+        "match",
+        "fullmatch",
+        "findall",
+        "finditer",
+        "sub",
+        "subn",
+        "split",
+    )
+}
 _RE_ESCAPE = {"re.escape", "regex.escape"}
 
 # SI506: methods that mutate the object they are called on
-_MUTATORS = {"append", "extend", "insert", "remove", "pop", "popitem", "clear", "update",
-             "setdefault", "add", "discard", "sort", "reverse", "appendleft", "extendleft",
-             "__setitem__", "__delitem__", "difference_update", "intersection_update",
-             "symmetric_difference_update"}
+_MUTATORS = {
+    "append",
+    "extend",
+    "insert",
+    "remove",
+    "pop",
+    "popitem",
+    "clear",
+    "update",
+    "setdefault",
+    "add",
+    "discard",
+    "sort",
+    "reverse",
+    "appendleft",
+    "extendleft",
+    "__setitem__",
+    "__delitem__",
+    "difference_update",
+    "intersection_update",
+    "symmetric_difference_update",
+}
 
 
 def _match_nondet(qname: str) -> tuple[str, str] | None:
@@ -139,8 +258,11 @@ class _Module:
             names = scope.get_qualified_names_for(node)
         except Exception:  # pragma: no cover - libcst edge cases
             return set()
-        return {q.name for q in names
-                if q.source in (QualifiedNameSource.IMPORT, QualifiedNameSource.BUILTIN)}
+        return {
+            q.name
+            for q in names
+            if q.source in (QualifiedNameSource.IMPORT, QualifiedNameSource.BUILTIN)
+        }
 
     def is_module_level(self, name: cst.Name) -> str | None:
         """How `name` (read inside a function) is bound: "global", "import", "builtin",
@@ -158,8 +280,13 @@ class _Module:
         for a in assignments:
             if not isinstance(a.scope, GlobalScope):
                 return None
-            kinds.add("import" if type(a).__name__ == "ImportAssignment" else
-                      "builtin" if type(a).__name__ == "BuiltinAssignment" else "global")
+            kinds.add(
+                "import"
+                if type(a).__name__ == "ImportAssignment"
+                else "builtin"
+                if type(a).__name__ == "BuiltinAssignment"
+                else "global"
+            )
         if "global" in kinds:
             return "global"
         return sorted(kinds)[0]
@@ -179,8 +306,9 @@ class _Module:
         return None
 
 
-_BUILTIN_NAMES = set(dir(__builtins__) if not isinstance(__builtins__, dict)
-                     else __builtins__.keys())
+_BUILTIN_NAMES = set(
+    dir(__builtins__) if not isinstance(__builtins__, dict) else __builtins__.keys()
+)
 
 
 def _line_of(mod: _Module, node: cst.CSTNode) -> int:
@@ -197,7 +325,8 @@ def _bound_at_module_level(stmt: cst.CSTNode) -> list[str]:
             elif isinstance(small, cst.AnnAssign) and small.value is not None:
                 out.extend(_target_names(small.target))
             elif isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(
-                    small.names, cst.ImportStar):
+                small.names, cst.ImportStar
+            ):
                 for alias in small.names:
                     if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                         out.append(alias.asname.name.value)
@@ -279,8 +408,12 @@ class _BodyVisitor(cst.CSTVisitor):
             hit = _match_nondet(q)
             if hit is not None:
                 cat = hit[1]
-                self.add("SI503", node, f"`{q}` is nondeterministic ({cat}): a primitive "
-                                        "must be a pure function of its arguments")
+                self.add(
+                    "SI503",
+                    node,
+                    f"`{q}` is nondeterministic ({cat}): a primitive "
+                    "must be a pure function of its arguments",
+                )
                 return True
         return False
 
@@ -312,23 +445,33 @@ class _BodyVisitor(cst.CSTVisitor):
     def _store(self, target: cst.BaseExpression) -> None:
         for name in _target_name_nodes(target):
             if name.value in self.global_names:
-                self.add("SI506", name, f"assignment to module-level `{name.value}` (declared "
-                                        "`global`): a primitive must not keep state")
+                self.add(
+                    "SI506",
+                    name,
+                    f"assignment to module-level `{name.value}` (declared "
+                    "`global`): a primitive must not keep state",
+                )
         targets = [target]
         if isinstance(target, (cst.Tuple, cst.List)):
             targets = [el.value for el in target.elements]
         for t in targets:
             if isinstance(t, cst.StarredElement):
                 t = t.value
-            if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Call) and (
-                    self.mod.qnames(t.value.func) & {"builtins.globals", "builtins.vars"}):
+            if (
+                isinstance(t, cst.Subscript)
+                and isinstance(t.value, cst.Call)
+                and (self.mod.qnames(t.value.func) & {"builtins.globals", "builtins.vars"})
+            ):
                 self.add("SI506", t, "write through `globals()`: a primitive must not keep state")
                 continue
             if isinstance(t, (cst.Subscript, cst.Attribute)):
                 base = _base_name(t)
                 if base is not None and self.mod.is_module_level(base) in ("global", "import"):
-                    self.add("SI506", t, f"write to module-level `{base.value}`: a primitive "
-                                         "must not keep state")
+                    self.add(
+                        "SI506",
+                        t,
+                        f"write to module-level `{base.value}`: a primitive must not keep state",
+                    )
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._store(node.target)
@@ -355,19 +498,30 @@ class _BodyVisitor(cst.CSTVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         f = node.func
-        if isinstance(f, cst.Attribute) and f.attr.value in _MUTATORS and isinstance(
-                f.value, cst.Name):
+        if (
+            isinstance(f, cst.Attribute)
+            and f.attr.value in _MUTATORS
+            and isinstance(f.value, cst.Name)
+        ):
             if self.mod.is_module_level(f.value) == "global":
-                self.add("SI506", node, f"`{f.value.value}.{f.attr.value}(...)` mutates "
-                                        "module-level state: a primitive must not keep state")
+                self.add(
+                    "SI506",
+                    node,
+                    f"`{f.value.value}.{f.attr.value}(...)` mutates "
+                    "module-level state: a primitive must not keep state",
+                )
 
     # -- SI505 (and SI506 for loop targets) ----------------------------------------------
     def visit_For(self, node: cst.For) -> None:
         self._store(node.target)
         if _is_set_expr(self.mod, node.iter) and _can_exit(node):
-            self.add("SI505", node.iter, "the loop iterates a set and can return or break: "
-                                         "the result depends on iteration order (wrap it in "
-                                         "`sorted(...)`)")
+            self.add(
+                "SI505",
+                node.iter,
+                "the loop iterates a set and can return or break: "
+                "the result depends on iteration order (wrap it in "
+                "`sorted(...)`)",
+            )
 
 
 def _dotted(node: cst.BaseExpression) -> str | None:
@@ -496,7 +650,11 @@ class _Taint:
             q = self.mod.qnames(node.func)
             if q & _RE_ESCAPE:
                 return False
-            if "builtins.map" in q and node.args and self.mod.qnames(node.args[0].value) & _RE_ESCAPE:
+            if (
+                "builtins.map" in q
+                and node.args
+                and self.mod.qnames(node.args[0].value) & _RE_ESCAPE
+            ):
                 return False
             return self.expr(node.func, t) or any(self.expr(a, t) for a in node.args)
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
@@ -534,10 +692,15 @@ class _Taint:
                     pattern = a.value
             if pattern is not None and self.expr(pattern, t):
                 line, col = self.mod.pos(call)
-                self.findings.append(StaticFinding(
-                    "SI504", line, col,
-                    f"`{hit[0]}` pattern is built from a parameter without `re.escape`: "
-                    "a value containing regex metacharacters changes what matches" + self.where))
+                self.findings.append(
+                    StaticFinding(
+                        "SI504",
+                        line,
+                        col,
+                        f"`{hit[0]}` pattern is built from a parameter without `re.escape`: "
+                        "a value containing regex metacharacters changes what matches" + self.where,
+                    )
+                )
 
     # statements ------------------------------------------------------------------------
     def assign(self, target: cst.BaseExpression, tainted: bool, t: set[str]) -> None:
@@ -572,8 +735,11 @@ class _Taint:
             self.assign(node.target, v, t)
         elif isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
             f = node.value.func
-            if (isinstance(f, cst.Attribute) and f.attr.value in _MUTATORS
-                    and any(self.expr(a, ft) for a in node.value.args)):
+            if (
+                isinstance(f, cst.Attribute)
+                and f.attr.value in _MUTATORS
+                and any(self.expr(a, ft) for a in node.value.args)
+            ):
                 base = _base_name(f.value)
                 if base is not None:
                     t.add(base.value)
@@ -680,8 +846,9 @@ def _all_params(params: cst.Parameters) -> list[cst.Param]:
 
 
 # --------------------------------------------------------------------------------------
-def _signature(mod: _Module, func: cst.FunctionDef, registry_params: Sequence[str]
-               ) -> list[StaticFinding]:
+def _signature(
+    mod: _Module, func: cst.FunctionDef, registry_params: Sequence[str]
+) -> list[StaticFinding]:
     p = func.params
     problems: list[str] = []
     positional = list(p.posonly_params) + list(p.params)
@@ -699,27 +866,37 @@ def _signature(mod: _Module, func: cst.FunctionDef, registry_params: Sequence[st
     if missing:
         problems.append("missing keyword-only " + ", ".join(f"`{m}`" for m in missing))
     if extra:
-        problems.append("keyword-only parameter(s) not in the registry: "
-                        + ", ".join(f"`{m}`" for m in extra))
+        problems.append(
+            "keyword-only parameter(s) not in the registry: " + ", ".join(f"`{m}`" for m in extra)
+        )
     if not problems:
         return []
     line, col = mod.pos(func.name)
     expected = ", ".join(sorted(want))
-    return [StaticFinding(
-        "SI502", line, col,
-        f"`{func.name.value}` parameters differ from the registry's "
-        f"(`evidence, *, {expected}`): " + "; ".join(problems))]
+    return [
+        StaticFinding(
+            "SI502",
+            line,
+            col,
+            f"`{func.name.value}` parameters differ from the registry's "
+            f"(`evidence, *, {expected}`): " + "; ".join(problems),
+        )
+    ]
 
 
-def review_source(source: str, func_name: str, registry_params: Sequence[str]
-                  ) -> list[StaticFinding]:
+def review_source(
+    source: str, func_name: str, registry_params: Sequence[str]
+) -> list[StaticFinding]:
     """Review the implementation `func_name` in `source` against the registry's parameter
     names. Returns the findings sorted by (line, col, code); pure, never raises."""
     try:
         return _review(source, func_name, registry_params)
     except RecursionError:
-        return [StaticFinding("SI501", 1, 1, "implementation module is nested too deeply to "
-                                             "be reviewed")]
+        return [
+            StaticFinding(
+                "SI501", 1, 1, "implementation module is nested too deeply to be reviewed"
+            )
+        ]
 
 
 #: bounds no real implementation comes near; past them libcst's native parser (and even
@@ -780,26 +957,36 @@ def _precheck(source: str) -> StaticFinding | None:
         if _ast_depth(tree) > MAX_AST_DEPTH:
             return StaticFinding("SI501", 1, 1, _TOO_DEEP)
     except (RecursionError, MemoryError):
-        return StaticFinding("SI501", 1, 1, "implementation module is nested too deeply to "
-                                            "be reviewed")
+        return StaticFinding(
+            "SI501", 1, 1, "implementation module is nested too deeply to be reviewed"
+        )
     except SyntaxError as e:
-        return StaticFinding("SI501", max(e.lineno or 1, 1), max(e.offset or 1, 1),
-                             f"implementation module does not parse: {e.msg}")
+        return StaticFinding(
+            "SI501",
+            max(e.lineno or 1, 1),
+            max(e.offset or 1, 1),
+            f"implementation module does not parse: {e.msg}",
+        )
     except ValueError as e:  # e.g. a NUL byte
         return StaticFinding("SI501", 1, 1, f"implementation module does not parse: {e}")
     return None
 
 
-def _review(source: str, func_name: str, registry_params: Sequence[str]
-            ) -> list[StaticFinding]:
+def _review(source: str, func_name: str, registry_params: Sequence[str]) -> list[StaticFinding]:
     bad = _precheck(source)
     if bad is not None:
         return [bad]
     try:
         mod = _Module(source)
     except cst.ParserSyntaxError as e:
-        return [StaticFinding("SI501", max(e.raw_line, 1), e.raw_column + 1,
-                              f"implementation module does not parse: {e.message}")]
+        return [
+            StaticFinding(
+                "SI501",
+                max(e.raw_line, 1),
+                e.raw_column + 1,
+                f"implementation module does not parse: {e.message}",
+            )
+        ]
     except RecursionError:
         raise
     except Exception as e:  # pragma: no cover - libcst internals
@@ -807,8 +994,11 @@ def _review(source: str, func_name: str, registry_params: Sequence[str]
 
     func = mod.functions.get(func_name)
     if func is None:
-        return [StaticFinding("SI501", 1, 1,
-                              f"no module-level function `{func_name}` in the implementation")]
+        return [
+            StaticFinding(
+                "SI501", 1, 1, f"no module-level function `{func_name}` in the implementation"
+            )
+        ]
 
     findings: list[StaticFinding] = []
     findings.extend(_signature(mod, func, registry_params))

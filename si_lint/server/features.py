@@ -31,6 +31,7 @@ class Spot:
     data: Any  # the data of the buffer's document the cursor is in (plain)
     index: int = 0  # that document's index in the file
 
+
 def _token_end(src: str, col: int) -> int:
     from ..report.sarif import token_end
 
@@ -54,7 +55,11 @@ def node_at(text: str, line0: int, char0: int) -> Spot | None:
             for path, (l, c) in table.items():
                 if l != line or c > col or not path:
                     continue
-                if best is None or c > best[0] or (c == best[0] and on == "value" and best[2] == "key"):
+                if (
+                    best is None
+                    or c > best[0]
+                    or (c == best[0] and on == "value" and best[2] == "key")
+                ):
                     best = (c, path, on, doc)
     if best is None:
         return None
@@ -125,7 +130,7 @@ def suppression_code_at(line_text: str, char0: int) -> str | None:
         return None
     prev = m.end()
     for c in _CODE.finditer(line_text, m.end()):
-        if line_text[prev:c.start()].strip(" \t,") != "":
+        if line_text[prev : c.start()].strip(" \t,") != "":
             break  # past the list of codes
         if c.start() <= char0 <= c.end():
             return c.group(0)
@@ -175,15 +180,24 @@ def hover(state, abspath: str, text: str, line0: int, char0: int) -> str | None:
     if spot.on == "value" and path and path[-1] == "ref" and isinstance(value, str):
         dev = _deviation(data, value)
         if dev is not None:
-            return f"**deviation** `{value}` (`injection.deviations[{dev[0]}]`)\n\n" + _yaml_block(dev[1])
+            return f"**deviation** `{value}` (`injection.deviations[{dev[0]}]`)\n\n" + _yaml_block(
+                dev[1]
+            )
         return f"`{value}`: no deviation of this scenario has that id"
-    if spot.on == "value" and path and path[-1] in ("archetype_template", "template") and isinstance(value, str):
+    if (
+        spot.on == "value"
+        and path
+        and path[-1] in ("archetype_template", "template")
+        and isinstance(value, str)
+    ):
         tdata = (profile.templates or {}).get(value)
         if isinstance(tdata, Mapping):
             head = tdata.get("template") if isinstance(tdata.get("template"), Mapping) else {}
             roles = tdata.get("roles") if isinstance(tdata.get("roles"), Mapping) else {}
-            return (f"**template** `{value}` {head.get('title', '')}\n\n{head.get('bands', '')}\n\n"
-                    f"roles: {', '.join(f'`{r}`' for r in roles)}")
+            return (
+                f"**template** `{value}` {head.get('title', '')}\n\n{head.get('bands', '')}\n\n"
+                f"roles: {', '.join(f'`{r}`' for r in roles)}"
+            )
     if spot.on == "value" and path and path[-1] == "deviation_type" and isinstance(value, str):
         syn = profile.synonyms.get(value)
         if syn is not None:
@@ -241,13 +255,13 @@ def _markdown_section(path: str, line: int) -> str:
     level = len(head) - len(head.lstrip("#"))
     out = [lines[line - 1]]
     fenced = False
-    for src in lines[line:line + 200]:
+    for src in lines[line : line + 200]:
         stripped = src.lstrip()
         if stripped.startswith(("```", "~~~")):
             fenced = not fenced
         if not fenced and stripped.startswith("#"):
             lv = len(stripped) - len(stripped.lstrip("#"))
-            if 0 < lv <= level and stripped[lv:lv + 1] in (" ", ""):
+            if 0 < lv <= level and stripped[lv : lv + 1] in (" ", ""):
                 break
         out.append(src)
         if len(out) >= 60:
@@ -269,7 +283,9 @@ def _behavior(state, abspath: str, name: str) -> tuple[str, tuple | None] | None
 
 def _behaviors(state, abspath: str) -> list[tuple[str, str]]:
     names = _profile_names(state, abspath, "behaviors")
-    return [(k, getattr(v, "title", "") or "behavior-definitions.md") for k, v in sorted(names.items())]
+    return [
+        (k, getattr(v, "title", "") or "behavior-definitions.md") for k, v in sorted(names.items())
+    ]
 
 
 # --------------------------------------------------------------------------------------
@@ -312,8 +328,9 @@ def _load(path: Path) -> Any:
         return None
 
 
-def _position(abspath: str, path: tuple, on: str, text: str | None = None, index: int | None = None
-              ) -> tuple[str, int, int]:
+def _position(
+    abspath: str, path: tuple, on: str, text: str | None = None, index: int | None = None
+) -> tuple[str, int, int]:
     if text is None:
         try:
             text = Path(abspath).read_bytes().decode("utf-8", errors="replace")
@@ -327,7 +344,9 @@ def _position(abspath: str, path: tuple, on: str, text: str | None = None, index
     return abspath, line - 1, col - 1
 
 
-def definition(state, abspath: str, text: str, line0: int, char0: int) -> tuple[str, int, int] | None:
+def definition(
+    state, abspath: str, text: str, line0: int, char0: int
+) -> tuple[str, int, int] | None:
     spot = node_at(text, line0, char0)
     if spot is None:
         return None
@@ -339,7 +358,12 @@ def definition(state, abspath: str, text: str, line0: int, char0: int) -> tuple[
         hit = _profile_file(state, "role", f"{template}/{role}")
         if hit:
             return _position(hit[0], hit[1], hit[2])
-    if spot.on == "key" and _in_predicate(path) and isinstance(path[-1], str) and path[-1] in state.profile.primitives:
+    if (
+        spot.on == "key"
+        and _in_predicate(path)
+        and isinstance(path[-1], str)
+        and path[-1] in state.profile.primitives
+    ):
         hit = _profile_file(state, "primitive", path[-1])
         if hit:
             return _position(hit[0], hit[1], hit[2])
@@ -347,7 +371,9 @@ def definition(state, abspath: str, text: str, line0: int, char0: int) -> tuple[
         if path[-1] == "ref":
             dev = _deviation(data, value)
             if dev is not None:
-                return _position(abspath, ("injection", "deviations", dev[0], "id"), "value", text, spot.index)
+                return _position(
+                    abspath, ("injection", "deviations", dev[0], "id"), "value", text, spot.index
+                )
         if path[-1] in ("archetype_template", "template"):
             hit = _profile_file(state, "template", value)
             if hit:
@@ -355,8 +381,13 @@ def definition(state, abspath: str, text: str, line0: int, char0: int) -> tuple[
         if path == ("scenario",):
             doc = _scenario_doc(state, value)
             if doc is not None:
-                return _position(doc.abspath, ("id",), "value", state.text_of(doc.abspath),
-                                 getattr(doc, "index", None))
+                return _position(
+                    doc.abspath,
+                    ("id",),
+                    "value",
+                    state.text_of(doc.abspath),
+                    getattr(doc, "index", None),
+                )
         if path[-1] == "behavior":
             b = _behavior(state, abspath, value)
             if b is not None and b[1] is not None:
@@ -425,8 +456,16 @@ def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[I
         key = m.group(2)
         chain = _parents(lines, line0, len(m.group(1)))
         if key in ("archetype_template", "template") and chain == ["scoring"]:
-            return [Item(t, str((v.get("template") or {}).get("title", "")) if isinstance(v, Mapping) else "", "value")
-                    for t, v in sorted((profile.templates or {}).items())]
+            return [
+                Item(
+                    t,
+                    str((v.get("template") or {}).get("title", ""))
+                    if isinstance(v, Mapping)
+                    else "",
+                    "value",
+                )
+                for t, v in sorted((profile.templates or {}).items())
+            ]
         if key == "behavior":
             return [Item(name, desc, "value") for name, desc in _behaviors(state, abspath)]
         return []
@@ -440,8 +479,11 @@ def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[I
     out: list[Item] = []
     tdata = (profile.templates or {}).get(template) if template else None
     roles = tdata.get("roles") if isinstance(tdata, Mapping) else None
-    present = {mm.group(2).strip() for src in lines
-               if (mm := _KEY_LINE.match(src)) and len(mm.group(1)) == len(m.group(1))}
+    present = {
+        mm.group(2).strip()
+        for src in lines
+        if (mm := _KEY_LINE.match(src)) and len(mm.group(1)) == len(m.group(1))
+    }
     if isinstance(roles, Mapping):
         for role, spec in roles.items():
             if role in present and role != m.group(2):
@@ -449,8 +491,14 @@ def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[I
             rtype = spec.get("type") if isinstance(spec, Mapping) else ""
             out.append(Item(str(role), f"{template} role ({rtype})", "property", f"{role}: "))
     if chain == ["scoring"] and "archetype_template" not in present:
-        out.append(Item("archetype_template", "the Layer-2 template this scenario binds", "property",
-                        "archetype_template: "))
+        out.append(
+            Item(
+                "archetype_template",
+                "the Layer-2 template this scenario binds",
+                "property",
+                "archetype_template: ",
+            )
+        )
     return out
 
 
@@ -476,7 +524,7 @@ def is_safe(finding) -> bool:
     if callable(probe):
         try:
             return bool(probe(finding))
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
     safe = getattr(fixmod, "SAFE_FIX_CODES", None)
     if safe is not None:
@@ -498,9 +546,10 @@ def _fixed(text: str, findings: list, relpath: str) -> str | None:
                 by_doc.setdefault(getattr(f, "document", None), []).extend(fixmod.fixes_of(f.fix))
             new, applied = stream(text, by_doc, json_file=json_file)
         else:
-            new, applied = fixmod.fix_text(text, [x for f in findings for x in fixmod.fixes_of(f.fix)],
-                                           json_file=json_file)
-    except Exception:  # noqa: BLE001 - FixError, or anything: an action that cannot be computed is not offered
+            new, applied = fixmod.fix_text(
+                text, [x for f in findings for x in fixmod.fixes_of(f.fix)], json_file=json_file
+            )
+    except Exception:
         return None
     return new if applied and new != text else None
 
@@ -522,8 +571,15 @@ def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> lis
             if new is not None:
                 safe = is_safe(f)
                 label = f.help or f.message
-                out.append(Action(f"Fix {f.code}: {label}" + ("" if safe else " (unsafe fix)"), "quickfix",
-                                  new, (f.code,), preferred=safe))
+                out.append(
+                    Action(
+                        f"Fix {f.code}: {label}" + ("" if safe else " (unsafe fix)"),
+                        "quickfix",
+                        new,
+                        (f.code,),
+                        preferred=safe,
+                    )
+                )
         if f.code not in ("SI000",) and (f.code, f.line) not in seen_disable:
             seen_disable.add((f.code, f.line))
             new = disable_text(text, f.code, f.line)
@@ -533,8 +589,14 @@ def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> lis
     if every:
         new = _fixed(text, every, rel)
         if new is not None:
-            out.append(Action("Fix all safe si-lint fixes", "source.fixAll", new,
-                              tuple(sorted({f.code for f in every}))))
+            out.append(
+                Action(
+                    "Fix all safe si-lint fixes",
+                    "source.fixAll",
+                    new,
+                    tuple(sorted({f.code for f in every})),
+                )
+            )
     return out
 
 
@@ -554,18 +616,28 @@ def disable_text(text: str, code: str, line: int) -> str | None:
     candidates = []
     m = re.search(r"(#\s*si-lint:\s*disable\s*=\s*[A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)", src)
     if m:
-        candidates.append(lines[: line - 1] + [src[: m.end()] + "," + code + src[m.end():]] + lines[line:])
+        candidates.append(
+            lines[: line - 1] + [src[: m.end()] + "," + code + src[m.end() :]] + lines[line:]
+        )
     else:
-        candidates.append(lines[: line - 1] + [src.rstrip() + f"  # si-lint: disable={code}"] + lines[line:])
+        candidates.append(
+            lines[: line - 1] + [src.rstrip() + f"  # si-lint: disable={code}"] + lines[line:]
+        )
     indent = src[: len(src) - len(src.lstrip(" -"))].replace("-", " ")
-    candidates.append(lines[: line - 1] + [f"{indent}# si-lint: disable={code}", src] + lines[line:])
+    candidates.append(
+        lines[: line - 1] + [f"{indent}# si-lint: disable={code}", src] + lines[line:]
+    )
     for cand in candidates:
         new = nl.join(cand)
         after = load_bytes(new.encode("utf-8"))
-        if after.failed or [d.data for d in _documents(after)] != [d.data for d in _documents(before)]:
+        if after.failed or [d.data for d in _documents(after)] != [
+            d.data for d in _documents(before)
+        ]:
             continue
         target = line + (1 if len(cand) > len(lines) else 0)
         for sl, _c, kind, codes in scan_suppressions(after.text or "", after.quiet_spans):
-            if code in codes and ((kind == "line" and sl == target) or (kind == "above" and sl + 1 == target)):
+            if code in codes and (
+                (kind == "line" and sl == target) or (kind == "above" and sl + 1 == target)
+            ):
                 return new
     return None

@@ -28,8 +28,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
-from ..pipeline import Options
 from ..findings import Finding
+from ..pipeline import Options
 from . import features
 from .state import CorpusState
 
@@ -46,7 +46,9 @@ FIX_ALL = "source.fixAll.si-lint"
 
 class SiLintServer(LanguageServer):
     def __init__(self, options: Options | None = None, debounce: float = 0.05):
-        super().__init__("si-lint", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "si-lint", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental
+        )
         self.options = options or Options()
         self.debounce = debounce
         self.roots: dict[str, CorpusState] = {}  # folder (absolute) -> state
@@ -122,7 +124,9 @@ class SiLintServer(LanguageServer):
         esrc = (lines[e0] if e0 < len(lines) else "").rstrip("\r")
         codec = self.workspace.position_codec
         start = codec.position_to_client_units([src], T.Position(0, max(col - 1, 0)))
-        end = codec.position_to_client_units([esrc], T.Position(0, max((end_col or col + 1) - 1, 0)))
+        end = codec.position_to_client_units(
+            [esrc], T.Position(0, max((end_col or col + 1) - 1, 0))
+        )
         return T.Range(T.Position(l0, start.character), T.Position(e0, end.character))
 
     def to_diagnostic(self, st: CorpusState, f: Finding, lines: list[str]) -> T.Diagnostic:
@@ -130,9 +134,14 @@ class SiLintServer(LanguageServer):
         for r in f.related:
             rpath = st.abspath_of(r.path)
             rlines = self._lines(st, rpath)
-            related.append(T.DiagnosticRelatedInformation(
-                location=T.Location(uri=from_fs_path(rpath), range=self._range(rlines, r.line, r.column)),
-                message=r.message or f.code))
+            related.append(
+                T.DiagnosticRelatedInformation(
+                    location=T.Location(
+                        uri=from_fs_path(rpath), range=self._range(rlines, r.line, r.column)
+                    ),
+                    message=r.message or f.code,
+                )
+            )
         message = f.message + (f"\nhelp: {f.help}" if f.help else "")
         return T.Diagnostic(
             range=self._range(lines, f.line, f.column, f.end_line, f.end_column),
@@ -172,8 +181,14 @@ class SiLintServer(LanguageServer):
                 continue
             lines = self._lines(st, path)
             diags = [self.to_diagnostic(st, f, lines) for f in findings]
-            key = tuple((d.code, d.range.start.line, d.range.start.character, d.message) for d in diags)
-            if uri not in force and self.published.get(uri, ()) == key and (key or uri not in self.published):
+            key = tuple(
+                (d.code, d.range.start.line, d.range.start.character, d.message) for d in diags
+            )
+            if (
+                uri not in force
+                and self.published.get(uri, ()) == key
+                and (key or uri not in self.published)
+            ):
                 continue
             if diags or uri in self.workspace.text_documents:
                 self.published[uri] = key
@@ -181,7 +196,10 @@ class SiLintServer(LanguageServer):
                 self.published.pop(uri, None)
             doc = self.workspace.text_documents.get(uri)
             self.text_document_publish_diagnostics(
-                T.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=doc.version if doc else None))
+                T.PublishDiagnosticsParams(
+                    uri=uri, diagnostics=diags, version=doc.version if doc else None
+                )
+            )
 
     # ---------------------------------------------------------------------------
     # running work off the event loop
@@ -193,8 +211,10 @@ class SiLintServer(LanguageServer):
     def _guarded(self, fn, *args):
         try:
             return fn(*args)
-        except Exception:  # noqa: BLE001 - nothing reaches the client as a crash
-            self.window_log_message(T.LogMessageParams(T.MessageType.Error, "si-lint: " + traceback.format_exc()))
+        except Exception:
+            self.window_log_message(
+                T.LogMessageParams(T.MessageType.Error, "si-lint: " + traceback.format_exc())
+            )
             return None
 
     def check_buffer(self, uri: str, text: str | None) -> list[tuple[str, list]]:
@@ -205,12 +225,21 @@ class SiLintServer(LanguageServer):
         if not st.owns(path):
             return []
         outcome = st.set_buffer(path, text)
-        items = self._publishable(st, outcome.touched | ({st.files[path].relpath} if path in st.files else set()))
+        items = self._publishable(
+            st, outcome.touched | ({st.files[path].relpath} if path in st.files else set())
+        )
         if outcome.full:
-            items += [(u, []) for u in list(self.published) if u not in {i[0] for i in items}
-                      and self.folder_of(to_fs_path(u) or "") == str(st.folder)
-                      and st.findings.get(os.path.relpath(to_fs_path(u) or "", st.cwd).replace(os.sep, "/"))
-                      is None and u not in self.workspace.text_documents]
+            items += [
+                (u, [])
+                for u in list(self.published)
+                if u not in {i[0] for i in items}
+                and self.folder_of(to_fs_path(u) or "") == str(st.folder)
+                and st.findings.get(
+                    os.path.relpath(to_fs_path(u) or "", st.cwd).replace(os.sep, "/")
+                )
+                is None
+                and u not in self.workspace.text_documents
+            ]
         return items
 
     async def schedule(self, uri: str, delay: float) -> None:
@@ -256,23 +285,46 @@ def build_server(options: Options | None = None, debounce: float = 0.05) -> SiLi
     @server.feature(T.INITIALIZE)
     def initialize(ls: SiLintServer, params: T.InitializeParams):
         ls.folders = _root_uri_folders(params)
-        opts = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+        opts = (
+            params.initialization_options if isinstance(params.initialization_options, dict) else {}
+        )
         if isinstance(opts.get("debounce"), (int, float)) and 0 <= opts["debounce"] <= 10_000:
             ls.debounce = opts["debounce"] / 1000.0
 
     @server.feature(T.INITIALIZED)
     async def initialized(ls: SiLintServer, params: T.InitializedParams):
         caps = ls.client_capabilities
-        dyn = caps.workspace and caps.workspace.did_change_watched_files and \
-            caps.workspace.did_change_watched_files.dynamic_registration
+        dyn = (
+            caps.workspace
+            and caps.workspace.did_change_watched_files
+            and caps.workspace.did_change_watched_files.dynamic_registration
+        )
         if dyn:
-            watchers = [T.FileSystemWatcher(glob_pattern=g) for g in
-                        ("**/*.yaml", "**/*.yml", "**/*.json", "**/si-lint.toml", "**/pyproject.toml")]
+            watchers = [
+                T.FileSystemWatcher(glob_pattern=g)
+                for g in (
+                    "**/*.yaml",
+                    "**/*.yml",
+                    "**/*.json",
+                    "**/si-lint.toml",
+                    "**/pyproject.toml",
+                )
+            ]
             try:
-                await ls.client_register_capability_async(T.RegistrationParams(registrations=[T.Registration(
-                    id="si-lint-watch", method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                    register_options=T.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
-            except Exception:  # noqa: BLE001 - a client that refuses still gets diagnostics
+                await ls.client_register_capability_async(
+                    T.RegistrationParams(
+                        registrations=[
+                            T.Registration(
+                                id="si-lint-watch",
+                                method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                                register_options=T.DidChangeWatchedFilesRegistrationOptions(
+                                    watchers=watchers
+                                ),
+                            )
+                        ]
+                    )
+                )
+            except Exception:
                 pass
 
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
@@ -356,7 +408,9 @@ def build_server(options: Options | None = None, debounce: float = 0.05) -> SiLi
         return path, doc
 
     def _server_pos(doc, position: T.Position) -> tuple[int, int]:
-        p = doc.position_codec.position_from_client_units(doc.lines, T.Position(position.line, position.character))
+        p = doc.position_codec.position_from_client_units(
+            doc.lines, T.Position(position.line, position.character)
+        )
         return p.line, p.character
 
     def _location(ls: SiLintServer, target) -> T.Location | None:
@@ -369,11 +423,19 @@ def build_server(options: Options | None = None, debounce: float = 0.05) -> SiLi
             lines = doc.lines
         else:
             try:
-                lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+                lines = (
+                    Path(path)
+                    .read_text(encoding="utf-8", errors="replace")
+                    .splitlines(keepends=True)
+                )
             except OSError:
                 lines = []
         codec = ls.workspace.position_codec
-        pos = codec.position_to_client_units(lines, T.Position(line0, char0)) if lines else T.Position(line0, char0)
+        pos = (
+            codec.position_to_client_units(lines, T.Position(line0, char0))
+            if lines
+            else T.Position(line0, char0)
+        )
         return T.Location(uri=uri, range=T.Range(pos, pos))
 
     @server.feature(T.TEXT_DOCUMENT_HOVER)
@@ -395,7 +457,9 @@ def build_server(options: Options | None = None, debounce: float = 0.05) -> SiLi
         path, doc = _request(ls, params.text_document.uri)
         line0, char0 = _server_pos(doc, params.position)
         text = doc.source
-        target = await ls.run(lambda: features.definition(ls.state_for(path), path, text, line0, char0))
+        target = await ls.run(
+            lambda: features.definition(ls.state_for(path), path, text, line0, char0)
+        )
         return _location(ls, target)
 
     @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " "]))
@@ -403,18 +467,32 @@ def build_server(options: Options | None = None, debounce: float = 0.05) -> SiLi
         path, doc = _request(ls, params.text_document.uri)
         line0, char0 = _server_pos(doc, params.position)
         text = doc.source
-        items = await ls.run(lambda: features.completion(ls.state_for(path), path, text, line0, char0))
+        items = await ls.run(
+            lambda: features.completion(ls.state_for(path), path, text, line0, char0)
+        )
         if not items:
             return None
-        return T.CompletionList(is_incomplete=False, items=[
-            T.CompletionItem(
-                label=i.label, detail=i.detail or None,
-                kind=T.CompletionItemKind.Property if i.kind == "property" else T.CompletionItemKind.Value,
-                insert_text=i.insert or i.label,
-            ) for i in items])
+        return T.CompletionList(
+            is_incomplete=False,
+            items=[
+                T.CompletionItem(
+                    label=i.label,
+                    detail=i.detail or None,
+                    kind=T.CompletionItemKind.Property
+                    if i.kind == "property"
+                    else T.CompletionItemKind.Value,
+                    insert_text=i.insert or i.label,
+                )
+                for i in items
+            ],
+        )
 
-    @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(
-        code_action_kinds=[T.CodeActionKind.QuickFix, T.CodeActionKind.SourceFixAll, FIX_ALL]))
+    @server.feature(
+        T.TEXT_DOCUMENT_CODE_ACTION,
+        T.CodeActionOptions(
+            code_action_kinds=[T.CodeActionKind.QuickFix, T.CodeActionKind.SourceFixAll, FIX_ALL]
+        ),
+    )
     async def code_action(ls: SiLintServer, params: T.CodeActionParams):
         uri = params.text_document.uri
         path, doc = _request(ls, uri)
@@ -435,11 +513,15 @@ def build_server(options: Options | None = None, debounce: float = 0.05) -> SiLi
             kind = FIX_ALL if a.kind == "source.fixAll" else T.CodeActionKind.QuickFix
             if only and not any(kind == k or kind.startswith(str(k) + ".") for k in only):
                 continue
-            out.append(T.CodeAction(
-                title=a.title, kind=kind, is_preferred=a.preferred or None,
-                diagnostics=[d for (c, _l), d in diags.items() if c in a.codes] or None,
-                edit=T.WorkspaceEdit(changes={uri: [_edit(doc, text, a.new_text)]}),
-            ))
+            out.append(
+                T.CodeAction(
+                    title=a.title,
+                    kind=kind,
+                    is_preferred=a.preferred or None,
+                    diagnostics=[d for (c, _l), d in diags.items() if c in a.codes] or None,
+                    edit=T.WorkspaceEdit(changes={uri: [_edit(doc, text, a.new_text)]}),
+                )
+            )
         return out
 
     return server
@@ -462,7 +544,7 @@ def _edit(doc, old: str, new: str) -> T.TextEdit:
         end = T.Position(len(a) - 1, codec.client_num_units(last))
     else:
         end = T.Position(len(a) - j, 0)
-    return T.TextEdit(range=T.Range(start, end), new_text="".join(b[i:len(b) - j]))
+    return T.TextEdit(range=T.Range(start, end), new_text="".join(b[i : len(b) - j]))
 
 
 def serve(options: Options | None = None) -> None:

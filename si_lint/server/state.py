@@ -24,9 +24,9 @@ proves that after any sequence of edits the findings equal a fresh full run.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from .. import pipeline as engine
 from ..contract import enforce
@@ -42,6 +42,7 @@ def _is_under(path, root) -> bool:
     p, r = os.path.abspath(path), os.path.abspath(root)
     return p == r or p.startswith(r.rstrip(os.sep) + os.sep)
 
+
 #: corpus checks whose findings concern only the profile's own files (its implementations):
 #: a slice never changes them, so they are not re-run for one
 PROFILE_ONLY_CHECKS = frozenset({"si_lint.checks.implementations.implementations"})
@@ -49,17 +50,23 @@ PROFILE_ONLY_CHECKS = frozenset({"si_lint.checks.implementations.implementations
 #: corpus checks whose findings for a document depend only on the documents that share a
 #: slice key with it (and on the profile): run over the slice of an edit. Every other
 #: corpus check (one added later, say) reads the whole corpus and is run over all of it.
-SLICEABLE_MODULES = ("si_lint.checks.graph_checks.", "si_lint.checks.dryrun.", "si_lint.checks.eio.")
-SLICEABLE_CHECKS = frozenset({
-    "si_lint.checks.implementations.implementations",
-    # per document, against the OASIS profile documents of its directory
-    "si_lint.checks.profile_refs.undefined_behavior",
-    "si_lint.checks.profile_refs.undefined_stimulus",
-    "si_lint.checks.profile_refs.subcategory",
-    "si_lint.checks.profile_refs.undefined_archetype",
-    # scenarios with the same intent share the key intent:<text>
-    "si_lint.checks.profile_refs.duplicate_intent",
-})
+SLICEABLE_MODULES = (
+    "si_lint.checks.graph_checks.",
+    "si_lint.checks.dryrun.",
+    "si_lint.checks.eio.",
+)
+SLICEABLE_CHECKS = frozenset(
+    {
+        "si_lint.checks.implementations.implementations",
+        # per document, against the OASIS profile documents of its directory
+        "si_lint.checks.profile_refs.undefined_behavior",
+        "si_lint.checks.profile_refs.undefined_stimulus",
+        "si_lint.checks.profile_refs.subcategory",
+        "si_lint.checks.profile_refs.undefined_archetype",
+        # scenarios with the same intent share the key intent:<text>
+        "si_lint.checks.profile_refs.duplicate_intent",
+    }
+)
 
 
 def sliceable(check) -> bool:
@@ -149,7 +156,9 @@ class CorpusState:
         from ..cache import open_cache, profile_fingerprint
         from ..checks.base import all_checks
 
-        self.config = load_config(self.folder, []).with_cli(self.options.select, self.options.ignore)
+        self.config = load_config(self.folder, []).with_cli(
+            self.options.select, self.options.ignore
+        )
         self.cwd = self.config.root
         self.profile, self.profile_dir = build_profile(self.config, self.options)
         files, problems = discover(self.config.root, self.config, self.cwd)
@@ -158,8 +167,13 @@ class CorpusState:
             files += [f for f in more if f not in set(files)]
         self.ctx = engine.Context(profile=self.profile, config=self.config, options=self.options)
         self.cache = open_cache(
-            self.config.root, self.options,
-            (profile_fingerprint(self.profile), self.config.fingerprint(), self.options.trust_implementations),
+            self.config.root,
+            self.options,
+            (
+                profile_fingerprint(self.profile),
+                self.config.fingerprint(),
+                self.options.trust_implementations,
+            ),
         )
         self.ctx.cache = self.cache
         self.checks = all_checks()
@@ -343,9 +357,15 @@ class CorpusState:
             changed = set(self.by_rel) | set(self.sliced_findings) | set(self.global_findings)
         else:
             states = [self.by_rel[r] for r in core if r in self.by_rel]
-            states += [fs for a in self.key_index.get(ALL_KEY, ()) if (fs := self.files[a]).relpath not in core]
+            states += [
+                fs
+                for a in self.key_index.get(ALL_KEY, ())
+                if (fs := self.files[a]).relpath not in core
+            ]
             corpus = self._corpus_of([d for fs in states for d in fs.docs])
-            fresh = self._run_checks([c for c in sliced if c.name not in PROFILE_ONLY_CHECKS], corpus)
+            fresh = self._run_checks(
+                [c for c in sliced if c.name not in PROFILE_ONLY_CHECKS], corpus
+            )
             for r in core:
                 self.sliced_findings.pop(r, None)
             for path, items in fresh.items():
@@ -356,8 +376,11 @@ class CorpusState:
             if whole:  # checks that read the whole corpus run over all of it, every time
                 before = self.global_findings
                 self.global_findings = self._run_checks(whole, self.full_corpus())
-                changed |= {r for r in set(before) | set(self.global_findings)
-                            if before.get(r) != self.global_findings.get(r)}
+                changed |= {
+                    r
+                    for r in set(before) | set(self.global_findings)
+                    if before.get(r) != self.global_findings.get(r)
+                }
         for rel in changed:
             self._finalise(rel)
 
@@ -367,8 +390,14 @@ class CorpusState:
         items += self.sliced_findings.get(rel, [])
         items += self.global_findings.get(rel, [])
         items += [f for f in self.other_findings if f.path == rel]
-        items = [f for f in items if self.config.enabled(
-            f.code, relpath_of(os.path.normpath(os.path.join(str(self.cwd), f.path)), self.config.root))]
+        items = [
+            f
+            for f in items
+            if self.config.enabled(
+                f.code,
+                relpath_of(os.path.normpath(os.path.join(str(self.cwd), f.path)), self.config.root),
+            )
+        ]
         docs = {rel: fs.docs} if fs is not None and fs.docs else {}
         items = _locate.apply_suppressions(items, docs, self.config)
         items = _locate.dedupe(items)
@@ -388,7 +417,9 @@ class CorpusState:
 
     def abspath_of(self, relpath: str) -> str:
         fs = self.by_rel.get(relpath)
-        return fs.abspath if fs is not None else os.path.normpath(os.path.join(str(self.cwd), relpath))
+        return (
+            fs.abspath if fs is not None else os.path.normpath(os.path.join(str(self.cwd), relpath))
+        )
 
     def all_findings(self) -> list[Finding]:
         out = [f for items in self.findings.values() for f in items]
