@@ -39,6 +39,13 @@ class Rule:
 
 
 @lru_cache(maxsize=1)
+def codes() -> tuple[str, ...]:
+    """Every code of the catalogue, in code order: the names of ``rules/CODE.yaml`` (a
+    directory listing; validating ``--select``/``--ignore`` needs no rule parsed)."""
+    return tuple(sorted((p.stem for p in data_dir("rules").glob("*.yaml")), key=_code_key))
+
+
+@lru_cache(maxsize=1)
 def rules() -> dict[str, Rule]:
     """Every rule of the catalogue, by code, in code order."""
     from .loader import load_bytes

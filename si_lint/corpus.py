@@ -145,9 +145,9 @@ def _glob_match(relpath: str, pattern: str) -> bool:
 def check_codes(codes: Iterable[str], where: str) -> None:
     """Every code or prefix must match at least one rule of the catalogue: a typo such as
     ``SI10l`` is a usage error (exit 2), never a silent "all checks passed" (SPEC §7)."""
-    from .catalogue import rules
+    from .catalogue import codes as catalogue_codes
 
-    known = list(rules())
+    known = catalogue_codes()
     bad = [c for c in codes if not any(k.startswith(c) for k in known)]
     if bad:
         listed = ", ".join(repr(c) for c in bad)

@@ -76,7 +76,8 @@ def link() -> int:
             continue
         lines = f"check: {refs[0]}\n"
         if len(refs) > 1:
-            lines += f"also: [{', '.join(refs[1:])}]\n"
+            # quoted: libyaml (the C parser) refuses `a:b` inside a flow sequence
+            lines += f"also: [{', '.join(json.dumps(r) for r in refs[1:])}]\n"
         new, n = re.subn(
             r"^(severity:.*\n)", lambda m: m.group(1) + lines, text, count=1, flags=re.M
         )
