@@ -73,8 +73,6 @@ CODE_KEYS = frozenset(
     }
 )
 
-COMBINATORS = ("not", "all", "any")
-
 
 def is_code_key(key: Any) -> bool:
     return isinstance(key, str) and key.strip().lower() in CODE_KEYS
