@@ -645,7 +645,7 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
         body = body.replace("\r\n", "\n")
     before = load_bytes(body.encode("utf-8"))
     if before.failed or any(
-        d.code in ("SI001", "SI002", "SI003", "SI005", "SI007") for d in before.findings
+        d.code in ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007") for d in before.findings
     ):
         raise FixError("the file does not load cleanly")
     if len(before.starts) > 1:
