@@ -20,10 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from ..catalogue import severity_of
+from ..checks.primitive_review.profile_review import (
+    HELP,
+    registered_primitives,
+    review_profile,
+    split_spec,
+)
 from ..evaluator.evidence import named_scenario
 from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
-from .diff import Change, _primitives, diff_profiles
-from .implementations import HELP, review_profile, split_spec
+from .diff import Change, diff_profiles
 from .reach import CorpusView, reach_of, union
 
 REPORT_VERSION = 1
@@ -155,7 +160,7 @@ def _impl_sources(side: Side) -> dict[str, str]:
     out: dict[str, str] = {}
     if side.directory is None:
         return out
-    for name, entry in _primitives(side.profile).items():
+    for name, entry in registered_primitives(side.profile).items():
         parsed = split_spec(entry.get("implementation"))
         if parsed is None:
             continue
