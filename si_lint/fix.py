@@ -14,7 +14,7 @@ A :class:`Fix` is plain data -- an operation on one document path -- so checks s
                                     is done when a lifted key already exists beside it
 
 Checks build them with the factories :func:`set_value`, :func:`delete_key`,
-:func:`replace_item`, :func:`set_list` and :func:`rename_key`. ``Diag.fix`` may also hold a
+:func:`replace_item`, :func:`set_list` and :func:`rename_key` (or ``Fix("lift", path)``). ``Diag.fix`` may also hold a
 tuple of ``Fix`` when one finding needs several edits. Paths are document paths as in
 ``si_lint.findings`` (tuples of ``str`` keys and ``int`` list indexes), always into the
 document the finding is reported on.
@@ -27,7 +27,6 @@ import difflib
 import io
 import json
 import re
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,10 +69,6 @@ def set_list(path, items) -> Fix:
 
 def rename_key(path, name: str) -> Fix:
     return Fix("rename_key", tuple(path), name)
-
-
-def lift(path) -> Fix:
-    return Fix("lift", tuple(path))
 
 
 def fix_to_data(obj: Any) -> Any:
@@ -597,7 +592,7 @@ def _render_scalar(old_text: str, value, plain_style: bool) -> str | None:
 def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) -> str | None:
     """Fallback for scalar-for-scalar fixes in parts of a file the round trip would
     reformat: replace each old scalar's text (one line) by the new value in the old style."""
-    from .report.sarif import token_end
+    from .source import token_end
 
     lines = body.split("\n")
     edits = []
@@ -650,7 +645,7 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
         body = body.replace("\r\n", "\n")
     before = load_bytes(body.encode("utf-8"))
     if before.failed or any(
-        d.code in ("SI001", "SI002", "SI003", "SI005", "SI007") for d in before.findings
+        d.code in ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007") for d in before.findings
     ):
         raise FixError("the file does not load cleanly")
     if len(before.starts) > 1:
@@ -867,38 +862,3 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
         report.fixed.extend(done)
         report.files.append(relpath)
     return report
-
-
-def apply_fixes(
-    result,
-    *,
-    write: bool,
-    show_diff: bool,
-    rerun,
-    diff_stream=None,
-    note_stream=None,
-    unsafe: bool = False,
-):
-    """``--fix`` (``write=True``) and ``--diff`` (``show_diff=True``): rewrite or diff the files
-    with fixable findings, then -- when something was written -- run the checks again
-    (``rerun()``) so the report and the exit status show only what remains."""
-    stream = diff_stream if diff_stream is not None else sys.stdout
-    notes = note_stream if note_stream is not None else sys.stderr
-    report = fix_files(
-        result, write=write, diff_stream=stream if show_diff else None, unsafe=unsafe
-    )
-    for relpath, reason in report.skipped:
-        notes.write(f"si-lint: {relpath}: not fixed: {reason}\n")
-    if write:
-        if report.files:
-            notes.write(
-                f"si-lint: fixed {report.fixed_findings} finding(s) in {len(report.files)} file(s)\n"
-            )
-            return rerun()
-        return result
-    if show_diff:
-        notes.write(
-            f"si-lint: {report.fixed_findings} finding(s) fixable in {len(report.files)} file(s) "
-            "(--diff: nothing written)\n"
-        )
-    return result

@@ -96,7 +96,8 @@ def _source_of(ref: str) -> str:
     """The repository path of the module a ``module:function`` reference names (no line
     anchor: the pages change only when rules/ changes)."""
     module, _, _func = ref.partition(":")
-    return module.replace(".", "/") + ".py"
+    path = module.replace(".", "/")
+    return f"{path}/__init__.py" if (REPO / path).is_dir() else f"{path}.py"
 
 
 def _fixability(code: str) -> str:
