@@ -20,10 +20,8 @@ class Rule:
     fix: str = ""
     examples: dict = field(default_factory=dict, compare=False, hash=False)
     source: str = ""
-    #: the function that emits the code, ``module:function`` (the rule contract)
+    #: the one function that emits the code, ``module:function`` (the rule contract)
     check: str = ""
-    #: other functions that emit it too (codes shared by several checks; see ARCHITECTURE.md)
-    also: tuple[str, ...] = ()
 
     @property
     def doc_text(self) -> dict[str, Any]:
@@ -66,9 +64,6 @@ def rules() -> dict[str, Rule]:
             examples=data.get("examples") if isinstance(data.get("examples"), dict) else {},
             source=str(path),
             check=str(data.get("check", "") or ""),
-            also=tuple(str(a) for a in data.get("also") or () if isinstance(a, str))
-            if isinstance(data.get("also"), list)
-            else (),
         )
     return dict(sorted(out.items(), key=lambda kv: _code_key(kv[0])))
 

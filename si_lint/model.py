@@ -189,6 +189,7 @@ def scenario_template(scenario: Any, profile: Any) -> Mapping[str, Any] | None:
 # --------------------------------------------------------------------------------------
 # the predicate walker (SPEC §2.2)
 
+#: the keys that combine predicates (every other key names a primitive)
 COMBINATORS = ("not", "all", "any")
 #: nesting deeper than this is not walked (hostile input; the table rules report it)
 MAX_DEPTH = 200
@@ -219,7 +220,7 @@ def predicate_calls(node: Any, path: Path = (), depth: int = 0) -> Iterator[Call
     ((key, value),) = node.items()
     if key == "not":
         yield from predicate_calls(value, path + ("not",), depth + 1)
-    elif key in ("all", "any"):
+    elif key in COMBINATORS:  # `all` / `any`
         if isinstance(value, list):
             for i, item in enumerate(value):
                 yield from predicate_calls(item, path + (key, i), depth + 1)

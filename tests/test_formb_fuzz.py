@@ -7,12 +7,14 @@ from types import SimpleNamespace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from si_lint.checks import formb, tables
+from si_lint.checks import all_checks
 from si_lint.findings import Diag
 from si_lint.profile import builtin_profile
 
 PROFILE = builtin_profile()
 CTX = SimpleNamespace(profile=PROFILE)
+#: the modules of the Form B, composite and decision-table rules
+MODULES = ("formb", "tables", "arguments", "free_form", "values")
 
 KEYS = st.sampled_from(
     [
@@ -81,18 +83,21 @@ DATA = st.recursive(
 )
 
 
+#: every check of the scoring and table rules, with the document kinds it runs on
+CHECKS = [
+    check
+    for check in all_checks()
+    if check.func.__module__.rpartition(".")[2] in MODULES and check.scope == "file"
+]
+
+
 def _run_all(data):
-    doc = SimpleNamespace(data=data, kind="scenario", relpath="s.yaml")
     out = []
-    for check in (
-        formb.scenario_synonyms,
-        formb.deviation_synonyms,
-        formb.scoring_form,
-        formb.template_binding,
-        formb.composite_table,
-        tables.template_table,
-    ):
-        out.extend(check(doc, CTX) or ())
+    for kind in ("scenario", "template"):  # each document read as either kind
+        doc = SimpleNamespace(data=data, kind=kind, relpath="s.yaml")
+        for check in CHECKS:
+            if kind in check.kinds:
+                out.extend(check.func(doc, CTX) or ())
     return out
 
 

@@ -49,6 +49,31 @@ def test_lone_surrogate_escapes_are_findings_and_reports_stay_utf8(tmp_path):
     assert data == {"title": "\ufffd", "\ufffdk": 1, "pair": "\U0001f600"}
 
 
+def test_lone_surrogate_escapes_in_a_json_file_are_findings(tmp_path):
+    """A ``.json`` document is read by the same loader: ``"\\ud800"`` is SI006 at the
+    string, in every format, and ``--fix``/``--diff`` leave the file alone without an
+    internal error (issue 12 item 4)."""
+    text = '{\n  "id": "x\\ud800y",\n  "\\udc80k": 1,\n  "pair": "\\ud83d\\ude00"\n}\n'
+    write_files(tmp_path, {"scenarios/s.json": text})
+    outs = _all_formats(tmp_path)
+    msg = (
+        "string holds a lone surrogate (an escape such as `\\ud800`), which is not a character "
+        "and cannot be written as UTF-8; read as U+FFFD"
+    )
+    assert _diags(outs["json"]) == [
+        ("SI006", "scenarios/s.json", 2, 9, msg),
+        ("SI006", "scenarios/s.json", 3, 3, msg),
+    ]
+    for flag in ("--fix", "--diff"):
+        code, out, err = run_cli(["check", "--no-cache", flag], tmp_path)
+        assert code == 1 and "internal error" not in out + err
+    assert (tmp_path / "scenarios" / "s.json").read_text() == text
+    from si_lint.fix import FixError, fix_text, set_value
+
+    with pytest.raises(FixError, match="does not load cleanly"):
+        fix_text(text, [set_value(("pair",), "z")], json_file=True)
+
+
 def test_undecodable_file_name_is_a_finding(tmp_path):
     write_files(tmp_path, {"ok.yaml": "a: 1\n"})
     with open(os.path.join(os.fsencode(tmp_path), b"bad\xff.yaml"), "wb") as fh:

@@ -4,8 +4,7 @@ ARCHITECTURE.md):
 - every rule file matches rules/rule.schema.json and names its check (`check: module:function`);
 - the codes in the catalogue and the codes the implementation can emit match one to one;
   each registered check is named by the rules of exactly the codes it declares, and every
-  code has exactly one check (the codes shared by several checks today are listed below and
-  may only shrink);
+  code has exactly one check;
 - every example runs: a bad example yields exactly the findings it lists -- the WHOLE
   diagnostic: code, path, line, column, severity, message, help -- and a good example none;
 - a check that emits a code it does not declare is reported as SI000, never under that code;
@@ -28,26 +27,6 @@ from si_lint.checks.base import all_checks, implemented_codes
 CATALOGUE = rules()
 #: codes whose failure cannot be provoked from input (a crashing check)
 NO_EXAMPLE = {"SI000"}
-#: codes that several registered checks declare today (a composite's table, a Form B binding
-#: and a template's table share their per-node rules). This list may only shrink: a new code
-#: gets exactly one check.
-SHARED = {
-    "SI105",
-    "SI106",
-    "SI107",
-    "SI114",
-    "SI117",
-    "SI118",
-    "SI201",
-    "SI202",
-    "SI203",
-    "SI204",
-    "SI205",
-    "SI206",
-    "SI207",
-    "SI209",
-    "SI211",
-}
 WHOLE = ("code", "path", "line", "column", "severity", "message", "help")
 
 EXAMPLES = [
@@ -113,13 +92,11 @@ def test_each_rule_names_the_check_that_emits_it():
             by_code.setdefault(code, set()).add(_ref(check))
     for code, rule in CATALOGUE.items():
         assert rule.check, f"{code}: rules/{code}.yaml has no `check: module:function`"
-        named = [rule.check, *rule.also]
-        for ref in named:
-            assert callable(_resolve(ref)), f"{code}: {ref} is not a function"
+        assert callable(_resolve(rule.check)), f"{code}: {rule.check} is not a function"
         registered = by_code.get(code, set())
         if registered:
-            assert set(named) == registered, (
-                f"{code}: rules/{code}.yaml names {named}, the checks that declare it are {sorted(registered)}"
+            assert {rule.check} == registered, (
+                f"{code}: rules/{code}.yaml names {rule.check}, the checks that declare it are {sorted(registered)}"
             )
         else:  # emitted by the loader or the pipeline itself
             module = rule.check.partition(":")[0]
@@ -133,11 +110,8 @@ def test_every_code_has_exactly_one_check():
     for check in all_checks():
         for code in check.codes:
             by_code.setdefault(code, []).append(_ref(check))
-    shared = {code for code, refs in by_code.items() if len(refs) > 1}
-    assert shared <= SHARED, (
-        f"codes declared by several checks: {sorted(shared - SHARED)} (give each one check)"
-    )
-    assert SHARED <= shared, f"no longer shared, remove from SHARED: {sorted(SHARED - shared)}"
+    shared = {code: refs for code, refs in by_code.items() if len(refs) > 1}
+    assert not shared, f"codes declared by several checks (give each one check): {shared}"
 
 
 def test_a_check_emitting_an_undeclared_code_becomes_si000(tmp_path, monkeypatch):

@@ -42,17 +42,13 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from si_lint.checks.arguments import VALUE_WORDING
 from si_lint.checks.base import file_check
-from si_lint.checks.tables import (
-    TableEnv,
-    _code_key_diag,
-    _type_name,
-    check_table,
-    check_value,
-    is_code_key,
-)
-from si_lint.findings import Diag
-from si_lint.fix import Fix, delete_key, rename_key
+from si_lint.checks.document_facts import facts_for
+from si_lint.checks.fact import Fact, worded
+from si_lint.checks.table_facts import is_code_key
+from si_lint.findings import Diag, type_name
+from si_lint.fix import Fix, delete_key, rename_key, set_value
 from si_lint.model import (
     BINARY,
     BOTH,
@@ -62,14 +58,10 @@ from si_lint.model import (
     NONE,
     TEMPLATE,
     TEMPLATE_KEY,
-    budget_roles,
-    deviation_ids,
     deviations,
     find_template,
     is_form_a,
-    is_int,
     scoring_of,
-    template_names,
     template_roles,
 )
 
@@ -80,31 +72,6 @@ FORM_B_HELP = (
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def archetype_channels(profile: Any, archetype: Any) -> tuple[frozenset | None, str | None]:
-    """The channels the archetype's template allows (its `channels`-typed roles' `allowed`)."""
-    roles = template_roles(find_template(profile, archetype))
-    allowed: set[str] = set()
-    found = False
-    for spec in roles.values():
-        if (
-            isinstance(spec, Mapping)
-            and spec.get("type") == "channels"
-            and isinstance(spec.get("allowed"), list)
-        ):
-            found = True
-            allowed.update(c for c in spec["allowed"] if isinstance(c, str))
-    return (frozenset(allowed), archetype) if found else (None, None)
-
-
-def ratified_budget(profile: Any, scenario_id: Any) -> int | None:
-    budgets = getattr(profile, "ratified_budgets", None) or {}
-    if isinstance(scenario_id, str) and isinstance(budgets, Mapping):
-        b = budgets.get(scenario_id)
-        if is_int(b):
-            return b
-    return None
 
 
 def is_complete_form_b(data: Any, profile: Any) -> bool:
@@ -187,7 +154,7 @@ def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
 # --------------------------------------------------------------------------- form
 
 
-@file_check("SI101", "SI102", "SI103", "SI115", "SI116", "SI119", "SI204", kinds=("scenario",))
+@file_check("SI101", "SI102", "SI103", "SI115", "SI116", "SI119", kinds=("scenario",))
 def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
     data = doc.data
     if not isinstance(data, dict) or "scoring" not in data:
@@ -202,13 +169,11 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
             yield Diag(
                 "SI116",
                 ("scoring",),
-                f"`scoring` is {_type_name(scoring)}, neither Form B nor a composite",
+                f"`scoring` is {type_name(scoring)}, neither Form B nor a composite",
                 help=FORM_B_HELP,
             )
         return
-    code_keys = [k for k in scoring if is_code_key(k)]
-    for k in code_keys:
-        yield _code_key_diag(("scoring", k))
+    code_keys = [k for k in scoring if is_code_key(k)]  # SI204
     if s.form == FORMER:
         yield _former_spelling(scoring)
         return
@@ -290,173 +255,67 @@ def _former_spelling(scoring: Mapping[str, Any]) -> Diag:
 # --------------------------------------------------------------------------- bindings
 
 
-@file_check(
-    "SI105",
-    "SI106",
-    "SI107",
-    "SI109",
-    "SI110",
-    "SI111",
-    "SI112",
-    "SI113",
-    "SI114",
-    "SI117",
-    "SI118",
-    kinds=("scenario",),
-)
-def template_binding(doc: Any, ctx: Any) -> Iterator[Diag]:
-    data = doc.data
-    s = scoring_of(data)
-    if s.form != TEMPLATE:
-        return
-    name = s.template
-    tmpl = find_template(ctx.profile, name)
-    if tmpl is None:
-        known = ", ".join(template_names(ctx.profile)) or "none"
-        shown = json.dumps(name, ensure_ascii=False) if not isinstance(name, str) else f"`{name}`"
-        yield Diag(
-            "SI112",
-            ("scoring", TEMPLATE_KEY),
-            f"scoring.archetype_template {shown} names no known template (known: {known})",
-            on="value",
-            help="name a template of the profile",
-        )
-        return
-    roles = template_roles(tmpl)
-    for role in roles:
-        if role not in s.bindings:
-            yield Diag(
-                "SI109",
-                ("scoring",),
-                f"role `{role}` of template {name} is not bound",
-                help=f"add `{role}: ...` under scoring",
-            )
-    dev_ids = deviation_ids(data)
-    budget = ratified_budget(ctx.profile, data.get("id"))
-    broles = budget_roles(tmpl)
-    channels = frozenset(getattr(ctx.profile, "channels", []) or [])
-    for key, value in s.bindings.items():
-        path = ("scoring", key)
-        if is_code_key(key):
-            continue  # SI204
-        if key not in roles:
-            declared = ", ".join(roles) or "none"
-            yield Diag(
-                "SI110",
-                path,
-                f"`{key}` is not a role of template {name} (roles: {declared})",
-                help=f"remove `{key}`",
-            )
-            continue
-        spec = roles[key] if isinstance(roles[key], Mapping) else {}
-        allowed = spec.get("allowed")
-        allowed = (
-            frozenset(a for a in allowed if isinstance(a, str))
-            if isinstance(allowed, list)
-            else None
-        )
-        yield from check_value(
-            spec,
-            value,
-            path,
-            where=f"role `{key}`",
-            type_code="SI111",
-            channels=channels,
-            allowed=allowed,
-            widens=f"role `{key}`",
-            deviation_ids=dev_ids,
-            budget=budget if key in broles else None,
-            scenario_id=data.get("id"),
-            expected=True,
-        )
-
-
-# --------------------------------------------------------------------------- composite
-
-
-@file_check(
-    "SI105",
-    "SI106",
-    "SI107",
-    "SI114",
-    "SI117",
-    "SI118",
-    "SI201",
-    "SI202",
-    "SI203",
-    "SI204",
-    "SI205",
-    "SI206",
-    "SI207",
-    "SI208",
-    "SI209",
-    "SI211",
-    kinds=("scenario",),
-)
-def composite_table(doc: Any, ctx: Any) -> Iterator[Diag]:
-    """A scenario-local composite: a reason, and a decision table over registered primitives."""
-    data = doc.data
-    s = scoring_of(data)
-    if s.form != COMPOSITE:
-        return
-    comp = s.composite
-    cpath = ("scoring", "composite")
-    if isinstance(comp, str):
-        yield Diag(
-            "SI204",
-            cpath,
-            f"free-form code {json.dumps(comp, ensure_ascii=False)} where a "
-            "decision table is required",
-            on="value",
-            help="write `composite: {reason: ..., table: [...]}`",
-        )
-        return
-    if not isinstance(comp, dict):
-        yield Diag(
-            "SI204",
-            cpath,
-            f"composite is {_type_name(comp)}, not `{{reason, table}}`",
-            on="value",
-            help="write `composite: {reason: ..., table: [...]}`",
-        )
-        return
-    reason = comp.get("reason")
-    if "reason" not in comp:
-        yield Diag(
-            "SI208",
-            cpath,
-            "composite without a `reason`",
-            help="say why no archetype template fits: `reason: ...`",
-        )
-    elif not isinstance(reason, str) or not reason.strip():
-        yield Diag(
-            "SI208",
-            cpath + ("reason",),
-            "composite `reason` is empty or not text",
-            on="value",
-            help="say why no archetype template fits",
-        )
-    code_keys = [k for k in comp if is_code_key(k)]
-    for k in code_keys:
-        yield _code_key_diag(cpath + (k,))
-    if "table" not in comp:
-        if not code_keys:
-            yield Diag(
-                "SI204",
-                cpath,
-                "composite without a decision `table`",
-                help="add `table:` rows `{when: <predicate>, score: <0..1>}` ending with `else`",
-            )
-        return
-    allowed, archetype = archetype_channels(ctx.profile, data.get("archetype"))
-    env = TableEnv.from_profile(
-        ctx.profile,
-        roles=None,
-        composite=True,
-        deviation_ids=deviation_ids(data),
-        allowed_channels=allowed,
-        archetype=archetype,
-        ratified_budget=ratified_budget(ctx.profile, data.get("id")),
-        scenario_id=data.get("id") if isinstance(data.get("id"), str) else None,
+def _unknown_template(f: Fact) -> Diag:
+    name = f["name"]
+    known = ", ".join(f["known"]) or "none"
+    shown = json.dumps(name, ensure_ascii=False) if not isinstance(name, str) else f"`{name}`"
+    return Diag(
+        "SI112",
+        f.path,
+        f"scoring.archetype_template {shown} names no known template (known: {known})",
+        on="value",
+        help="name a template of the profile",
     )
-    yield from check_table(comp["table"], cpath + ("table",), env)
+
+
+def _unbound(f: Fact) -> Diag:
+    role = f["role"]
+    return Diag(
+        "SI109",
+        f.path,
+        f"role `{role}` of template {f['template']} is not bound",
+        help=f"add `{role}: ...` under scoring",
+    )
+
+
+def _not_a_role(f: Fact) -> Diag:
+    key = f["key"]
+    declared = ", ".join(f["roles"]) or "none"
+    return Diag(
+        "SI110",
+        f.path,
+        f"`{key}` is not a role of template {f['template']} (roles: {declared})",
+        help=f"remove `{key}`",
+    )
+
+
+def _not_expected(f: Fact) -> Diag:
+    key, expected = f.path[-1], f["expected"]
+    exp = "true" if expected else "false"
+    return Diag(
+        "SI113",
+        f.path,
+        f"`{key}` is bound to {str(f['value']).lower()}, the template expects {exp}",
+        on="value",
+        help=f"set `{key}: {exp}` (without echo exclusion an agent that dumps "
+        "tool output scores as if it had named the factor)",
+        fix=set_value(f.path, expected),
+    )
+
+
+BINDING_WORDING = {
+    "SI109": {"unbound": _unbound},
+    "SI110": {"not-a-role": _not_a_role},
+    "SI111": VALUE_WORDING,
+    "SI112": {"unknown-template": _unknown_template},
+    "SI113": {"expected": _not_expected},
+}
+
+
+@file_check("SI109", "SI110", "SI111", "SI112", "SI113", kinds=("scenario",))
+def template_binding(doc: Any, ctx: Any) -> Iterator[Diag]:
+    """A Form B scenario's binding of its template's roles (the facts come from
+    :func:`si_lint.checks.document_facts.binding_facts`; the values' channels, factor,
+    identifiers and step budget are the rules of ``values.py``)."""
+    for code, wording in BINDING_WORDING.items():
+        yield from worded(facts_for(code, doc, ctx), wording)

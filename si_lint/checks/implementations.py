@@ -4,7 +4,8 @@
 Runs only when the corpus configures a profile directory of its own (``ctx.profile.root``
 set and not the built-in profile); the built-ins are reviewed by the test-suite (dogfood).
 Findings in an implementation are reported at line:col of its ``.py`` file; SI501/SI507
-at the registry entry. The implementation is parsed with libcst, never imported.
+at the registry entry. The implementation is parsed with libcst, never imported (the
+review itself is :mod:`si_lint.checks.primitive_review`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,20 @@ import os
 from pathlib import Path
 
 from si_lint.checks.base import corpus_check
+from si_lint.checks.primitive_review.profile_review import CODES, HELP, review_profile
 from si_lint.findings import Diag
 from si_lint.profile import BUILTIN_DIR
-from si_lint.review.implementations import CODES, HELP, profile_relpath, review_profile
+
+
+def _profile_relpath(registry_relpath: str, rel_in_profile: str) -> str:
+    """The path of a profile file, relative to wherever ``registry_relpath`` is relative to."""
+    base = os.path.dirname(registry_relpath.replace("\\", "/"))
+    joined = (
+        os.path.normpath(os.path.join(base, rel_in_profile))
+        if base
+        else os.path.normpath(rel_in_profile)
+    )
+    return joined.replace(os.sep, "/")
 
 
 def _registry_document(corpus, root: Path):
@@ -47,7 +59,7 @@ def implementations(corpus, ctx):
                 f.code,
                 (),
                 f.message,
-                file=profile_relpath(doc.relpath, f.file),
+                file=_profile_relpath(doc.relpath, f.file),
                 line=f.line,
                 col=f.col,
                 help=HELP.get(f.code),

@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from si_lint.checks.base import file_check
-from si_lint.checks.tables import is_code_key
+from si_lint.checks.table_facts import is_code_key
 from si_lint.corpus import classify
 from si_lint.findings import Diag
 from si_lint.schemas import KINDS, validate

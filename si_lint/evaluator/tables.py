@@ -38,8 +38,6 @@ from .text import Reading
 #: | ("prim", name, {param: resolved value})
 Node = tuple
 
-COMBINATORS = ("not", "all", "any")
-
 
 @dataclass(frozen=True)
 class CompiledTable:

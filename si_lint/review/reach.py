@@ -19,10 +19,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..checks.primitive_review.profile_review import primitives_in
 from ..model import TEMPLATE, scoring_of
 from ..profile import Profile
 from .diff import Change
-from .implementations import primitives_in
 
 
 @dataclass

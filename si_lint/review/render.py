@@ -127,17 +127,29 @@ def _md_cell(s: str) -> str:
 
 
 def render_markdown(report: Mapping[str, Any]) -> str:
+    out = (
+        _md_head(report)
+        + _md_changes(report["changes"])
+        + _md_reached(report["reached"])
+        + _md_verdicts(report["verdicts"])
+        + _md_implementations(report["implementations"])
+    )
+    return "\n".join(out) + "\n"
+
+
+def _md_head(report: Mapping[str, Any]) -> list[str]:
     b, h = report["base"], report["head"]
-    out = [
+    return [
         f"### si-lint review: `{b['source']}` → `{h['source']}`",
         "",
         f"Profile **{b.get('profile')} {b.get('version')}** → **{h.get('profile')} {h.get('version')}**"
         + ("" if report.get("trusted") else " · implementations not trusted (static review only)"),
         "",
     ]
-    changes = report["changes"]
-    out.append(f"#### Changes ({len(changes)})")
-    out.append("")
+
+
+def _md_changes(changes: list) -> list[str]:
+    out = [f"#### Changes ({len(changes)})", ""]
     if changes:
         out.append("| change | reaches |")
         out.append("|---|---|")
@@ -145,8 +157,11 @@ def render_markdown(report: Mapping[str, Any]) -> str:
             out.append(f"| {_md_cell(_change_line(c))} | {_md_cell(_reach_line(c['reaches']))} |")
     else:
         out.append("No profile changes.")
-    r = report["reached"]
-    out += [
+    return out
+
+
+def _md_reached(r: Mapping[str, Any]) -> list[str]:
+    return [
         "",
         "#### Reached",
         "",
@@ -156,9 +171,11 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         "- **Fixtures:** " + (", ".join(f"`{f}`" for f in r["fixtures"]) or "none"),
         "",
     ]
-    v = report["verdicts"]
-    out.append(f"#### Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated)")
-    out.append("")
+
+
+def _md_verdicts(v: Mapping[str, Any]) -> list[str]:
+    """The verdicts that change, then the fixtures not recomputed (when there are any)."""
+    out = [f"#### Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated)", ""]
     if v["changed"]:
         out.append("| fixture | scenario | before | after | why (under the proposed profile) |")
         out.append("|---|---|---|---|---|")
@@ -182,8 +199,11 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         for n in v["not_recomputed"]:
             needs = "; ".join(f"{side}: {', '.join(names)}" for side, names in n["needs"].items())
             out.append(f"| `{n['fixture']}` | `{n['scenario']}` | {_md_cell(needs)} |")
-    impl = report["implementations"]
-    out += ["", f"#### Implementation review ({len(impl)} finding(s))", ""]
+    return out
+
+
+def _md_implementations(impl: list) -> list[str]:
+    out = ["", f"#### Implementation review ({len(impl)} finding(s))", ""]
     if impl:
         out.append("| code | severity | location | message |")
         out.append("|---|---|---|---|")
@@ -194,7 +214,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
             )
     else:
         out.append("Clean.")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def render(report: Mapping[str, Any], fmt: str) -> str:

@@ -20,10 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from ..catalogue import severity_of
+from ..checks.primitive_review.profile_review import (
+    HELP,
+    registered_primitives,
+    review_profile,
+    split_spec,
+)
+from ..evaluator import prepare, score, untrusted_primitives
 from ..evaluator.evidence import named_scenario
 from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
-from .diff import Change, _primitives, diff_profiles
-from .implementations import HELP, review_profile, split_spec
+from .diff import Change, diff_profiles
 from .reach import CorpusView, reach_of, union
 
 REPORT_VERSION = 1
@@ -155,7 +161,7 @@ def _impl_sources(side: Side) -> dict[str, str]:
     out: dict[str, str] = {}
     if side.directory is None:
         return out
-    for name, entry in _primitives(side.profile).items():
+    for name, entry in registered_primitives(side.profile).items():
         parsed = split_spec(entry.get("implementation"))
         if parsed is None:
             continue
@@ -224,12 +230,9 @@ def implementation_findings(head: Side, cwd: Path) -> list[dict]:
             path = reg_rel
             line, col = (1, 1)
             if pos is not None:
-                try:
-                    line, col = (
-                        pos.value(f.registry_path) if f.on == "value" else pos.key(f.registry_path)
-                    )
-                except Exception:
-                    line, col = 1, 1
+                line, col = (
+                    pos.value(f.registry_path) if f.on == "value" else pos.key(f.registry_path)
+                )
         out.append(
             {
                 "code": f.code,
@@ -247,8 +250,6 @@ def implementation_findings(head: Side, cwd: Path) -> list[dict]:
 
 
 def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: bool) -> dict:
-    from ..evaluator import prepare, score, untrusted_primitives
-
     changes = diff_profiles(base.profile, head.profile) + _impl_source_changes(base, head)
     change_rows = []
     reaches = []
@@ -259,38 +260,38 @@ def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: boo
         row["reaches"] = r.as_dict(view)
         change_rows.append(row)
     total = union(reaches)
+    return {
+        "version": REPORT_VERSION,
+        "base": _profile_header(base),
+        "head": _profile_header(head),
+        "trusted": bool(trust),
+        "changes": change_rows,
+        "reached": total.as_dict(view),
+        "verdicts": _verdicts(total.fixtures, view, base, head),
+        "implementations": implementation_findings(head, cwd),
+    }
 
+
+def _verdicts(fixtures: list[str], view: CorpusView, base: Side, head: Side) -> dict:
+    """Each reached fixture scored under both profiles: the verdicts that change, and the
+    fixtures a side cannot score without importing an untrusted implementation."""
     by_path = {p: data for p, data in view.fixtures}
     changed, not_recomputed = [], []
     evaluated = 0
-    for fpath in total.fixtures:
+    for fpath in fixtures:
         fdata = by_path[fpath]
         sid = named_scenario(fdata)
         scenario = view.scenarios[sid][1]
-        verdicts = {}
-        whys: dict = {}
-        missing = {}
+        verdicts, whys, missing = {}, {}, {}
         for name, side in (("base", base), ("head", head)):
-            try:
-                needs = untrusted_primitives(scenario, side.profile)
-            except Exception:  # a malformed profile: the verdict itself will say why
-                needs = []
+            needs = _untrusted(scenario, side.profile)
             if needs:
                 missing[name] = needs
             else:
-                full = score(
-                    fdata, scenario, side.profile, prepare(scenario, side.profile), explain=True
-                )
-                whys[name] = full.get("why")
-                verdicts[name] = _verdict(full)
+                verdicts[name], whys[name] = _score(fdata, scenario, side.profile)
         if missing:
-            not_recomputed.append(
-                {
-                    "fixture": fpath,
-                    "scenario": sid,
-                    "needs": {k: list(v) for k, v in sorted(missing.items())},
-                }
-            )
+            needs = {k: list(v) for k, v in sorted(missing.items())}
+            not_recomputed.append({"fixture": fpath, "scenario": sid, "needs": needs})
             continue
         evaluated += 1
         if verdicts["base"] != verdicts["head"]:
@@ -303,17 +304,20 @@ def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: boo
                     "why": whys.get("head"),
                 }
             )
+    return {"evaluated": evaluated, "changed": changed, "not_recomputed": not_recomputed}
 
-    return {
-        "version": REPORT_VERSION,
-        "base": _profile_header(base),
-        "head": _profile_header(head),
-        "trusted": bool(trust),
-        "changes": change_rows,
-        "reached": total.as_dict(view),
-        "verdicts": {"evaluated": evaluated, "changed": changed, "not_recomputed": not_recomputed},
-        "implementations": implementation_findings(head, cwd),
-    }
+
+def _untrusted(scenario: Any, profile: Profile) -> list[str]:
+    try:
+        return untrusted_primitives(scenario, profile)
+    except Exception:  # a malformed profile: the verdict itself will say why
+        return []
+
+
+def _score(fixture: Any, scenario: Any, profile: Profile) -> tuple[dict, Any]:
+    """(the verdict, why) of a fixture under one profile."""
+    full = score(fixture, scenario, profile, prepare(scenario, profile), explain=True)
+    return _verdict(full), full.get("why")
 
 
 def exit_status(report: Mapping[str, Any]) -> int:

@@ -36,73 +36,13 @@ from ..pipeline import locate as _locate
 from ..pipeline import perfile as _perfile
 from ..pipeline.read import read_file, source_of
 from ..pipeline.select import build_profile
+from ..profile_docs import read_for
+from .slicing import ALL_KEY, PROFILE_ONLY_CHECKS, doc_keys, sliceable
 
 
 def _is_under(path, root) -> bool:
     p, r = os.path.abspath(path), os.path.abspath(root)
     return p == r or p.startswith(r.rstrip(os.sep) + os.sep)
-
-
-#: corpus checks whose findings concern only the profile's own files (its implementations):
-#: a slice never changes them, so they are not re-run for one
-PROFILE_ONLY_CHECKS = frozenset({"si_lint.checks.implementations.implementations"})
-
-#: corpus checks whose findings for a document depend only on the documents that share a
-#: slice key with it (and on the profile): run over the slice of an edit. Every other
-#: corpus check (one added later, say) reads the whole corpus and is run over all of it.
-SLICEABLE_MODULES = (
-    "si_lint.checks.graph_checks.",
-    "si_lint.checks.dryrun.",
-    "si_lint.checks.eio.",
-)
-SLICEABLE_CHECKS = frozenset(
-    {
-        "si_lint.checks.implementations.implementations",
-        # per document, against the OASIS profile documents of its directory
-        "si_lint.checks.profile_refs.undefined_behavior",
-        "si_lint.checks.profile_refs.undefined_stimulus",
-        "si_lint.checks.profile_refs.subcategory",
-        "si_lint.checks.profile_refs.undefined_archetype",
-        # scenarios with the same intent share the key intent:<text>
-        "si_lint.checks.profile_refs.duplicate_intent",
-    }
-)
-
-
-def sliceable(check) -> bool:
-    return check.name in SLICEABLE_CHECKS or check.name.startswith(SLICEABLE_MODULES)
-
-
-#: slice keys: a document shares a slice with every document that has one of its keys
-EIO_KEY = "eio"
-ALL_KEY = "*"  # the change can reach anything: run the corpus stage over everything
-
-
-def doc_keys(doc: Document) -> frozenset[str]:
-    """What a document defines or refers to, for slicing the corpus stage."""
-    data = doc.data
-    kind = doc.kind
-    if doc.profile_asset or kind in ("registry", "template"):
-        return frozenset({ALL_KEY})
-    if kind == "scenario":
-        sid = data.get("id") if isinstance(data, dict) else None
-        if not isinstance(sid, str):
-            return frozenset({ALL_KEY})
-        keys = {f"scenario:{sid}"}
-        quality = data.get("quality")  # SI613: the companion it names
-        companion = quality.get("companion_scenario") if isinstance(quality, dict) else None
-        if isinstance(companion, str):
-            keys.add(f"scenario:{companion}")
-        intent = data.get("intent")  # SI615: the scenarios that state the same intent
-        if isinstance(intent, str) and intent.strip():
-            keys.add("intent:" + " ".join(intent.split()))
-        return frozenset(keys)
-    if kind in ("fixture", "evidence"):
-        sid = data.get("scenario") if isinstance(data, dict) else None
-        return frozenset({f"scenario:{sid}"}) if isinstance(sid, str) else frozenset()
-    if kind in ("eio-module", "eio-input"):
-        return frozenset({EIO_KEY})
-    return frozenset()  # an unclassified file: no cross-file check reads it
 
 
 @dataclass
@@ -142,7 +82,6 @@ class CorpusState:
         self.other_findings: list[Finding] = []  # not in any corpus file (walk problems, ...)
         self.findings: dict[str, list[Finding]] = {}  # relpath -> final, as `check` reports
         self.corpus: Corpus | None = None
-        self.loaded = False
 
     # ------------------------------------------------------------------------------
     # set-up
@@ -201,7 +140,6 @@ class CorpusState:
         ]
         self._corpus_stage(None)
         self.cache.save()
-        self.loaded = True
         return Outcome(set(self.findings), full=True)
 
     def _belongs(self, abspath: str) -> bool:
@@ -307,17 +245,13 @@ class CorpusState:
 
     def _corpus_of(self, docs: list[Document]) -> Corpus:
         corpus = Corpus(docs, self.profile, self.config)
-        if hasattr(corpus, "profile_docs"):  # the OASIS profile documents (si_lint.profile_docs)
-            corpus.profile_dirs, corpus.profile_docs = self.profile_dirs, self.profile_docs
+        # the OASIS profile documents (si_lint.profile_docs), as the read stage gives them
+        corpus.profile_dirs, corpus.profile_docs = self.profile_dirs, self.profile_docs
         return corpus
 
     def _profile_docs_for(self, abspaths: Iterable[str]) -> None:
         """The profile directories (``profile.md`` and its siblings) of these files' directories,
         read once, as the read stage of ``check`` does."""
-        try:
-            from ..profile_docs import read_for
-        except ImportError:
-            return
         todo = [a for a in abspaths if os.path.dirname(a) not in self.profile_dirs]
         if not todo:
             return
@@ -425,10 +359,6 @@ class CorpusState:
         out = [f for items in self.findings.values() for f in items]
         out.sort(key=Finding.sort_key)
         return out
-
-    def document(self, abspath: str) -> Document | None:
-        fs = self.files.get(os.path.abspath(abspath))
-        return fs.docs[0] if fs is not None and fs.docs else None
 
     def documents(self) -> list[Document]:
         return [d for fs in self.files.values() for d in fs.docs]

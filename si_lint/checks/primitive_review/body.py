@@ -1,0 +1,227 @@
+"""SI503 (nondeterminism), SI505 (a set loop that can exit) and SI506 (module-level state):
+one visitor per function body."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from .names import MUTATORS, match_nondet
+from .parsed import ParsedModule, StaticFinding, base_name, target_name_nodes
+
+
+class BodyVisitor(cst.CSTVisitor):
+    """SI503, SI505 and SI506 in one function (the primitive or a helper it reaches); the
+    module-level helpers it calls are collected in ``helpers``."""
+
+    def __init__(self, mod: ParsedModule, where: str):
+        self.mod = mod
+        self.where = where  # "" for the primitive, " (in helper `h`, reached from `p`)"
+        self.findings: list[StaticFinding] = []
+        self.helpers: list[cst.FunctionDef] = []
+        self.global_names: set[str] = set()
+
+    def add(self, code: str, node: cst.CSTNode, message: str) -> None:
+        line, col = self.mod.pos(node)
+        self.findings.append(StaticFinding(code, line, col, message + self.where))
+
+    # -- never look into these ---------------------------------------------------------
+    def visit_Annotation(self, node: cst.Annotation) -> bool:
+        return False
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    def visit_Global(self, node: cst.Global) -> bool:
+        for item in node.names:
+            self.global_names.add(item.name.value)
+        return False
+
+    # -- SI503 ---------------------------------------------------------------------------
+    def _nondet(self, node: cst.BaseExpression) -> bool:
+        if _dotted(node) is None:
+            return False  # `f().attr`: the reference is judged inside, at `f`
+        for q in sorted(self.mod.qnames(node)):
+            hit = match_nondet(q)
+            if hit is not None:
+                cat = hit[1]
+                self.add(
+                    "SI503",
+                    node,
+                    f"`{q}` is nondeterministic ({cat}): a primitive "
+                    "must be a pure function of its arguments",
+                )
+                return True
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if self._nondet(node):
+            return False
+        # `x.attr`: the attribute name is not a reference of its own
+        node.value.visit(self)
+        return False
+
+    def visit_Name(self, node: cst.Name) -> bool:
+        if self._nondet(node):
+            return False
+        helper = self.mod.helper_of(node)
+        if helper is not None:
+            self.helpers.append(helper)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)  # the keyword is not a reference
+        return False
+
+    def visit_Param(self, node: cst.Param) -> bool:
+        if node.default is not None:
+            node.default.visit(self)
+        return False
+
+    # -- SI506 ---------------------------------------------------------------------------
+    def _store(self, target: cst.BaseExpression) -> None:
+        for name in target_name_nodes(target):
+            if name.value in self.global_names:
+                self.add(
+                    "SI506",
+                    name,
+                    f"assignment to module-level `{name.value}` (declared "
+                    "`global`): a primitive must not keep state",
+                )
+        targets = [target]
+        if isinstance(target, (cst.Tuple, cst.List)):
+            targets = [el.value for el in target.elements]
+        for t in targets:
+            if isinstance(t, cst.StarredElement):
+                t = t.value
+            if (
+                isinstance(t, cst.Subscript)
+                and isinstance(t.value, cst.Call)
+                and (self.mod.qnames(t.value.func) & {"builtins.globals", "builtins.vars"})
+            ):
+                self.add("SI506", t, "write through `globals()`: a primitive must not keep state")
+                continue
+            if isinstance(t, (cst.Subscript, cst.Attribute)):
+                base = base_name(t)
+                if base is not None and self.mod.is_module_level(base) in ("global", "import"):
+                    self.add(
+                        "SI506",
+                        t,
+                        f"write to module-level `{base.value}`: a primitive must not keep state",
+                    )
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._store(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._store(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
+        if node.value is not None:
+            self._store(node.target)
+            node.target.visit(self)
+            node.value.visit(self)
+        return False
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._store(node.target)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._store(node.target)
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self._store(node.asname.name)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        f = node.func
+        if (
+            isinstance(f, cst.Attribute)
+            and f.attr.value in MUTATORS
+            and isinstance(f.value, cst.Name)
+        ):
+            if self.mod.is_module_level(f.value) == "global":
+                self.add(
+                    "SI506",
+                    node,
+                    f"`{f.value.value}.{f.attr.value}(...)` mutates "
+                    "module-level state: a primitive must not keep state",
+                )
+
+    # -- SI505 (and SI506 for loop targets) ----------------------------------------------
+    def visit_For(self, node: cst.For) -> None:
+        self._store(node.target)
+        if _is_set_expr(self.mod, node.iter) and _can_exit(node):
+            self.add(
+                "SI505",
+                node.iter,
+                "the loop iterates a set and can return or break: "
+                "the result depends on iteration order (wrap it in "
+                "`sorted(...)`)",
+            )
+
+
+def _dotted(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = _dotted(node.value)
+        return None if head is None else f"{head}.{node.attr.value}"
+    return None
+
+
+def _is_set_expr(mod: ParsedModule, node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.Set, cst.SetComp)):
+        return True
+    if isinstance(node, cst.Call):
+        return bool(mod.qnames(node.func) & {"builtins.set", "builtins.frozenset"})
+    return False
+
+
+class _ExitFinder(cst.CSTVisitor):
+    """Does a loop body contain a `return`, or a `break` of this loop?"""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.found = False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.found = True
+
+    def visit_Break(self, node: cst.Break) -> None:
+        if self.depth == 0:
+            self.found = True
+
+    def visit_For(self, node: cst.For) -> bool:
+        node.iter.visit(self)
+        self.depth += 1
+        node.body.visit(self)
+        self.depth -= 1
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        return False
+
+    def visit_While(self, node: cst.While) -> bool:
+        self.depth += 1
+        node.body.visit(self)
+        self.depth -= 1
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        return False
+
+
+def _can_exit(loop: cst.For) -> bool:
+    f = _ExitFinder()
+    loop.body.visit(f)
+    return f.found

@@ -1,0 +1,175 @@
+"""A parsed implementation module (libcst, with the scope and position metadata the
+rules need), the finding the rules report, and the syntax helpers they share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.metadata import (
+    GlobalScope,
+    MetadataWrapper,
+    PositionProvider,
+    QualifiedNameSource,
+    ScopeProvider,
+)
+
+
+@dataclass(frozen=True, order=True)
+class StaticFinding:
+    code: str
+    line: int
+    col: int
+    message: str
+
+
+class ParsedModule:
+    """A parsed module with the metadata the rules need."""
+
+    def __init__(self, source: str):
+        self.module = cst.parse_module(source)
+        self.wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+        self.scopes = self.wrapper.resolve(ScopeProvider)
+        self.positions = self.wrapper.resolve(PositionProvider)
+        self.functions: dict[str, cst.FunctionDef] = {}
+        for stmt in self.module.body:
+            if isinstance(stmt, cst.FunctionDef):
+                self.functions[stmt.name.value] = stmt  # the last definition wins
+        # a later non-def binding of the same name at module level shadows the def
+        for stmt in self.module.body:
+            for name in _bound_at_module_level(stmt):
+                fn = self.functions.get(name)
+                if fn is not None and _line_of(self, stmt) > _line_of(self, fn):
+                    del self.functions[name]
+
+    def pos(self, node: cst.CSTNode) -> tuple[int, int]:
+        p = self.positions[node].start
+        return p.line, p.column + 1
+
+    def qnames(self, node: cst.CSTNode) -> set[str]:
+        """Qualified names of an imported or builtin name (never a local one)."""
+        scope = self.scopes.get(node)
+        if scope is None:
+            return set()
+        try:
+            names = scope.get_qualified_names_for(node)
+        except Exception:  # pragma: no cover - libcst edge cases
+            return set()
+        return {
+            q.name
+            for q in names
+            if q.source in (QualifiedNameSource.IMPORT, QualifiedNameSource.BUILTIN)
+        }
+
+    def is_module_level(self, name: cst.Name) -> str | None:
+        """How `name` (read inside a function) is bound: "global", "import", "builtin",
+        or None when it is local to some function (a parameter, a local, a closure)."""
+        scope = self.scopes.get(name)
+        if scope is None:
+            return None
+        try:
+            assignments = scope[name.value]
+        except Exception:  # pragma: no cover
+            return None
+        if not assignments:
+            return "builtin" if name.value in _BUILTIN_NAMES else "global"
+        kinds = set()
+        for a in assignments:
+            if not isinstance(a.scope, GlobalScope):
+                return None
+            kinds.add(
+                "import"
+                if type(a).__name__ == "ImportAssignment"
+                else "builtin"
+                if type(a).__name__ == "BuiltinAssignment"
+                else "global"
+            )
+        if "global" in kinds:
+            return "global"
+        return sorted(kinds)[0]
+
+    def helper_of(self, name: cst.Name) -> cst.FunctionDef | None:
+        """The module-level function `name` refers to, if any."""
+        scope = self.scopes.get(name)
+        if scope is None or name.value not in self.functions:
+            return None
+        try:
+            assignments = scope[name.value]
+        except Exception:  # pragma: no cover
+            return None
+        for a in assignments:
+            if isinstance(a.scope, GlobalScope) and a.node is self.functions[name.value]:
+                return self.functions[name.value]
+        return None
+
+
+_BUILTIN_NAMES = set(
+    dir(__builtins__) if not isinstance(__builtins__, dict) else __builtins__.keys()
+)
+
+
+def _line_of(mod: ParsedModule, node: cst.CSTNode) -> int:
+    return mod.positions[node].start.line
+
+
+def _bound_at_module_level(stmt: cst.CSTNode) -> list[str]:
+    out: list[str] = []
+    if isinstance(stmt, cst.SimpleStatementLine):
+        for small in stmt.body:
+            if isinstance(small, cst.Assign):
+                for t in small.targets:
+                    out.extend(target_names(t.target))
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                out.extend(target_names(small.target))
+            elif isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(
+                small.names, cst.ImportStar
+            ):
+                for alias in small.names:
+                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                        out.append(alias.asname.name.value)
+                    elif isinstance(alias.name, cst.Name):
+                        out.append(alias.name.value)
+    elif isinstance(stmt, cst.ClassDef):
+        out.append(stmt.name.value)
+    return out
+
+
+def target_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: list[str] = []
+        for el in target.elements:
+            out.extend(target_names(el.value))
+        return out
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return []
+
+
+def target_name_nodes(target: cst.BaseExpression) -> list[cst.Name]:
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: list[cst.Name] = []
+        for el in target.elements:
+            out.extend(target_name_nodes(el.value))
+        return out
+    if isinstance(target, cst.StarredElement):
+        return target_name_nodes(target.value)
+    return []
+
+
+def base_name(node: cst.BaseExpression) -> cst.Name | None:
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        node = node.value
+    return node if isinstance(node, cst.Name) else None
+
+
+def all_params(params: cst.Parameters) -> list[cst.Param]:
+    out = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
+    if isinstance(params.star_arg, cst.Param):
+        out.append(params.star_arg)
+    if params.star_kwarg is not None:
+        out.append(params.star_kwarg)
+    return out

@@ -1,0 +1,130 @@
+"""Read a YAML stream (one or more documents) or a JSON document into plain data plus a
+position map per document.
+
+The stream is read from ruamel.yaml's C parser *events* (libyaml); a file libyaml rejects
+is read again by ruamel's pure-Python parser before a parse error is reported (libyaml
+rejects some valid YAML 1.2). Nothing here raises on bad input: every problem is a
+:class:`~si_lint.findings.Diag`.
+
+- this module: the bytes (size limit, UTF-8) and the choice of parser;
+- :mod:`.builder`: data and positions from the parser's events (the limits, duplicate
+  keys, tags);
+- :mod:`.scalars`: the YAML 1.2 core schema (tags, plain scalars, encodable strings);
+- :mod:`.documents`: what is returned (:class:`Loaded`, :class:`LoadedDoc`, :class:`PosMap`);
+- :mod:`.diags`: the loader's findings, each message built once.
+"""
+
+from __future__ import annotations
+
+from ..findings import Diag
+from ..limits import MAX_BYTES
+from . import diags
+from .diags import CODES
+from .documents import Loaded, LoadedDoc, PosMap
+from .scalars import encodable, resolve_plain
+
+__all__ = [
+    "CODES",
+    "MAX_BYTES",
+    "Loaded",
+    "LoadedDoc",
+    "PosMap",
+    "decode",
+    "encodable",
+    "load_bytes",
+    "load_text",
+    "resolve_plain",
+]
+
+
+def decode(raw: bytes) -> tuple[str | None, Diag | None]:
+    """UTF-8 (BOM allowed) or an SI006 finding at the first bad byte."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        good = raw[: exc.start].decode("utf-8", "replace")
+        line = good.count("\n") + 1
+        col = len(good) - (good.rfind("\n") + 1) + 1
+        return None, diags.not_utf8(raw[exc.start], exc.start, line, col)
+
+
+def load_bytes(raw: bytes) -> Loaded:
+    """Read a stream of documents from raw bytes. Never raises on bad input."""
+    if len(raw) > MAX_BYTES:
+        return Loaded(failed=True, findings=[diags.too_large()])
+    text, bad = decode(raw)
+    if bad is not None:
+        return Loaded(failed=True, findings=[bad])
+    out = load_text(text)
+    out.text = text
+    return out
+
+
+def load_text(text: str) -> Loaded:
+    """Read a stream of documents from text: libyaml's events first, ruamel's pure-Python
+    parser when libyaml rejects the text (or is missing); SI001 when both reject it."""
+    from ruamel.yaml.error import MarkedYAMLError
+
+    from .builder import Builder
+
+    try:
+        from _ruamel_yaml import CParser as _C  # noqa: F401
+        from ruamel.yaml.cyaml import CParser
+
+        c_ok = True
+    except Exception:  # pragma: no cover - clib missing
+        c_ok = False
+    first_error = None
+    if c_ok:
+        try:
+            return Builder(CParser(text), text).build()
+        except Exception as exc:  # libyaml rejected it: ask the pure parser
+            first_error = exc
+    try:
+        return Builder(_PureEvents(text), text).build()
+    except MarkedYAMLError as exc:
+        return Loaded(failed=True, findings=[_marked_error(exc)])
+    except Exception as exc:  # the pure parser fails in odd ways too (assertions)
+        err = first_error if isinstance(first_error, MarkedYAMLError) else exc
+        return Loaded(failed=True, findings=[_parser_failure(err, text)])
+
+
+def _marked_error(exc) -> Diag:
+    """SI001 for a parse error that says where it is (a ``MarkedYAMLError``)."""
+    from .builder import mark
+
+    where = exc.problem_mark or exc.context_mark
+    line, col = mark(where) if where is not None else (1, 1)
+    problem = exc.problem or exc.context or "invalid YAML"
+    if exc.context and exc.problem:
+        problem = f"{exc.problem} ({exc.context})"
+    return diags.invalid_yaml(problem, line, col)
+
+
+def _parser_failure(err: Exception, text: str) -> Diag:
+    """SI001 for any other parser failure, at its mark or character offset if it has one."""
+    from .builder import mark
+
+    where = getattr(err, "problem_mark", None)
+    line, col = mark(where) if where is not None else (1, 1)
+    position = getattr(err, "position", None)  # ReaderError: a character offset
+    if where is None and isinstance(position, int) and 0 <= position <= len(text):
+        before = text[:position]
+        line = before.count("\n") + 1
+        col = position - (before.rfind("\n") + 1) + 1
+    msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    return diags.invalid_yaml(msg, line, col)
+
+
+class _PureEvents:
+    """Adapter giving ruamel's pure-Python parser the CParser event interface."""
+
+    def __init__(self, text: str):
+        from ruamel.yaml import YAML
+
+        self._it = YAML(typ="safe", pure=True).parse(text)
+
+    def get_event(self):
+        return next(self._it)

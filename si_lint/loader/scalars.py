@@ -1,0 +1,121 @@
+"""Scalars under the YAML 1.2 core schema: the tags the loader accepts, how an untagged
+plain scalar resolves, the integer digit limit and encodable strings (no lone surrogate)."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from ..limits import MAX_INT_DIGITS
+
+CORE = "tag:yaml.org,2002:"
+#: explicit tag → the core-schema kind it asks for
+CORE_TAGS = {
+    CORE + "str": "str",
+    CORE + "int": "int",
+    CORE + "float": "float",
+    CORE + "bool": "bool",
+    CORE + "null": "null",
+    CORE + "map": "map",
+    CORE + "seq": "seq",
+    "!!str": "str",
+    "!!int": "int",
+    "!!float": "float",
+    "!!bool": "bool",
+    "!!null": "null",
+    "!!map": "map",
+    "!!seq": "seq",
+    "!": "str",
+}
+#: the Python types a scalar tagged with a kind may resolve to
+KIND_TYPES = {"int": int, "float": (float, int), "bool": bool, "null": type(None)}
+
+_NULL = frozenset(("", "~", "null", "Null", "NULL"))
+_TRUE = frozenset(("true", "True", "TRUE"))
+_FALSE = frozenset(("false", "False", "FALSE"))
+_INT10 = re.compile(r"[-+]?[0-9]+\Z")
+_INT8 = re.compile(r"0o[0-7]+\Z")
+_INT16 = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
+_NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
+# characters that make a plain scalar possibly non-string: fast path for the common case
+_MAYBE_SPECIAL = frozenset("0123456789+-.~nNtTfF")
+
+#: the shortest literal that can be over the digit limit (a hex one: 1.2 digits a character)
+HUGE_MIN = int(MAX_INT_DIGITS / 1.205)
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encodable(text: str) -> tuple[str, bool]:
+    """``text`` with its lone surrogates (from ``\\ud800``-style escapes, which no UTF-8
+    file can hold) replaced by U+FFFD, and whether there were any; an escaped surrogate
+    *pair* becomes the one character it encodes. Every string the loader returns is
+    encodable, so no report can fail on it (issue 11 item 5)."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text, False
+    out = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return out, out.count("\ufffd") > text.count("\ufffd")  # a pair alone: no finding
+
+
+class HugeInt(ValueError):
+    """An integer literal longer than ``limits.MAX_INT_DIGITS`` digits."""
+
+
+def _int(text: str, base: int) -> int:
+    digits = len(text.lstrip("+-"))
+    # the decimal digits of the value: a base-8/16 literal has more than its length
+    if (
+        base == 10
+        and digits > MAX_INT_DIGITS
+        or base != 10
+        and digits * {8: 0.904, 16: 1.205}[base] > MAX_INT_DIGITS
+    ):
+        raise HugeInt(text)
+    return int(text, base)
+
+
+def resolve_plain(text: str) -> Any:
+    """Resolve an untagged plain scalar with the YAML 1.2 core schema. An integer of more
+    than ``MAX_INT_DIGITS`` digits stays its text (the loader reports it: SI005)."""
+    if not text:
+        return None
+    if text[0] not in _MAYBE_SPECIAL:
+        return text
+    if text in _NULL:
+        return None
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    try:
+        if _INT10.match(text):
+            return _int(text, 10)
+        if _INT8.match(text):
+            return _int(text[2:], 8)
+        if _INT16.match(text):
+            return _int(text[2:], 16)
+    except HugeInt:
+        return text
+    if _FLOAT.match(text):
+        return float(text)
+    if _INF.match(text):
+        return -math.inf if text[0] == "-" else math.inf
+    if _NAN.match(text):
+        return math.nan
+    return text
+
+
+def is_int(text: str) -> bool:
+    """Whether ``text`` is an integer literal of the core schema (in any base)."""
+    return bool(_INT10.match(text) or _INT8.match(text) or _INT16.match(text))
+
+
+def fits(kind: str, resolved: Any) -> bool:
+    """Whether a scalar resolved as ``resolved`` fits the tag ``!!kind`` (a boolean is
+    no integer or float here)."""
+    return isinstance(resolved, KIND_TYPES[kind]) and not (
+        kind in ("int", "float") and isinstance(resolved, bool)
+    )

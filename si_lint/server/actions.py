@@ -1,0 +1,118 @@
+"""Code actions: each finding's fix (the text ``--fix`` writes for it), "disable CODE for
+this line", and "fix all" of the safe fixes. An action carries the whole buffer after
+it; ``requests.py`` turns that into the smallest edit."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..fix import FixError, fix_stream, fixes_of, is_safe
+from ..loader import load_bytes
+from ..pipeline.perfile import scan_suppressions
+
+_DISABLE = re.compile(r"(#\s*si-lint:\s*disable\s*=\s*[A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)")
+
+
+@dataclass
+class Action:
+    title: str
+    kind: str  # "quickfix" | "source.fixAll"
+    new_text: str  # the whole buffer after the action
+    codes: tuple[str, ...]
+    preferred: bool = False
+
+
+def _fixed(text: str, findings: list, relpath: str) -> str | None:
+    """The text after the fixes of ``findings`` -- what ``--fix`` writes for them (each
+    applied to the document of its file it is about); None when none applies."""
+    by_doc: dict = {}
+    for f in findings:
+        by_doc.setdefault(f.document, []).extend(fixes_of(f.fix))
+    try:
+        new, applied = fix_stream(text, by_doc, json_file=relpath.endswith(".json"))
+    except FixError:
+        return None
+    return new if applied and new != text else None
+
+
+def _fix_action(text: str, f, relpath: str) -> Action | None:
+    new = _fixed(text, [f], relpath)
+    if new is None:
+        return None
+    safe = is_safe(f)
+    label = f.help or f.message
+    return Action(
+        f"Fix {f.code}: {label}" + ("" if safe else " (unsafe fix)"),
+        "quickfix",
+        new,
+        (f.code,),
+        preferred=safe,
+    )
+
+
+def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> list[Action]:
+    """Fixes and "disable CODE for this line" for the findings on lines first0..last0."""
+    findings = state.findings_of(abspath)
+    rel = state.files[abspath].relpath if abspath in state.files else abspath
+    out: list[Action] = []
+    seen_disable: set[tuple[str, int]] = set()
+    for f in findings:
+        if not first0 <= f.line - 1 <= last0:
+            continue
+        if fixes_of(f.fix):
+            action = _fix_action(text, f, rel)
+            if action is not None:
+                out.append(action)
+        if f.code != "SI000" and (f.code, f.line) not in seen_disable:
+            seen_disable.add((f.code, f.line))
+            new = disable_text(text, f.code, f.line)
+            if new is not None:
+                out.append(Action(f"Disable {f.code} for this line", "quickfix", new, (f.code,)))
+    every = [f for f in findings if fixes_of(f.fix) and is_safe(f)]
+    new = _fixed(text, every, rel) if every else None
+    if new is not None:
+        codes = tuple(sorted({f.code for f in every}))
+        out.append(Action("Fix all safe si-lint fixes", "source.fixAll", new, codes))
+    return out
+
+
+def _suppressed(loaded, code: str, target: int) -> bool:
+    """Whether a suppression comment of ``loaded`` covers ``code`` on line ``target``."""
+    for sl, _c, kind, codes in scan_suppressions(loaded.text or "", loaded.quiet_spans):
+        if code in codes and (
+            (kind == "line" and sl == target) or (kind == "above" and sl + 1 == target)
+        ):
+            return True
+    return False
+
+
+def disable_text(text: str, code: str, line: int) -> str | None:
+    """The buffer with a suppression of ``code`` for ``line`` (1-based): appended to the
+    line's own ``si-lint: disable=`` comment, or a new comment at its end, or — when the
+    end of the line is inside a scalar — a comment line above it. The result must load to
+    the same data and hold a suppression that covers the line, or nothing is offered."""
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lines = text.split(nl)
+    if not 1 <= line <= len(lines):
+        return None
+    before = [d.data for d in load_bytes(text.encode("utf-8")).documents]
+    src = lines[line - 1]
+    m = _DISABLE.search(src)
+    if m:
+        same_line = src[: m.end()] + "," + code + src[m.end() :]
+    else:
+        same_line = src.rstrip() + f"  # si-lint: disable={code}"
+    indent = src[: len(src) - len(src.lstrip(" -"))].replace("-", " ")
+    candidates = [
+        lines[: line - 1] + [same_line] + lines[line:],
+        lines[: line - 1] + [f"{indent}# si-lint: disable={code}", src] + lines[line:],
+    ]
+    for cand in candidates:
+        new = nl.join(cand)
+        after = load_bytes(new.encode("utf-8"))
+        if after.failed or [d.data for d in after.documents] != before:
+            continue
+        if _suppressed(after, code, line + (1 if len(cand) > len(lines) else 0)):
+            return new
+    return None

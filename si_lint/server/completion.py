@@ -1,0 +1,123 @@
+"""Completion on half-typed text: the roles of the scenario's Layer-2 template and
+``archetype_template`` under ``scoring:``, the profile's template names after
+``archetype_template:``, the profile's behaviors after ``behavior:``.
+
+The buffer may not parse while it is typed, so where the cursor is comes from the
+indentation of the lines above it, not from the loader."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .. import model
+from . import lookup
+
+_KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?([^\s#:][^:#]*?)\s*:(?:\s|$)")
+#: the cursor after ``key: partial-value``
+_AFTER_VALUE = re.compile(r"^(\s*)(?:-\s+)?(?:\{\s*)?([A-Za-z_]*)\s*:\s*['\"]?([^'\"\s]*)$")
+#: the cursor on a partial key
+_ON_KEY = re.compile(r"^(\s*)(?:-\s+)?([A-Za-z_]*)$")
+_TEMPLATE_LINE = re.compile(rf"^\s+{model.TEMPLATE_KEY}\s*:\s*['\"]?([^'\"#\s]+)")
+
+
+@dataclass
+class Item:
+    label: str
+    detail: str
+    kind: str  # "property" | "value"
+    insert: str | None = None
+
+
+def _parents(lines: list[str], line0: int, indent: int) -> list[str]:
+    """The chain of mapping keys that encloses a line indented by ``indent`` (from the
+    indentation alone)."""
+    chain: list[str] = []
+    want = indent
+    for i in range(line0 - 1, -1, -1):
+        src = lines[i]
+        if not src.strip() or src.lstrip().startswith("#"):
+            continue
+        m = _KEY_LINE.match(src)
+        ind = len(src) - len(src.lstrip(" "))
+        if ind < want and m:
+            chain.append(m.group(2).strip("'\""))
+            want = ind
+            if ind == 0:
+                break
+        elif ind < want:
+            want = ind
+    return list(reversed(chain))
+
+
+def _buffer_template(lines: list[str]) -> str | None:
+    """The ``scoring.archetype_template`` of the buffer, read line by line."""
+    in_scoring = False
+    for src in lines:
+        if re.match(r"^scoring\s*:", src):
+            in_scoring = True
+            continue
+        if in_scoring and src[:1].strip() and not src.lstrip().startswith("#"):
+            in_scoring = False
+        if in_scoring:
+            m = _TEMPLATE_LINE.match(src)
+            if m:
+                return m.group(1)
+    return None
+
+
+def _template_values(profile) -> list[Item]:
+    out = []
+    for name, tdata in sorted((profile.templates or {}).items()):
+        head = tdata.get("template") if isinstance(tdata, dict) else None
+        title = head.get("title", "") if isinstance(head, dict) else ""
+        out.append(Item(name, str(title), "value"))
+    return out
+
+
+def _scoring_keys(profile, lines: list[str], indent: str, typed: str) -> list[Item]:
+    """The roles of the buffer's template not bound yet, and ``archetype_template`` when
+    it is not there."""
+    template = _buffer_template(lines)
+    roles = model.template_roles(model.find_template(profile, template))
+    present = {
+        mm.group(2).strip()
+        for src in lines
+        if (mm := _KEY_LINE.match(src)) and len(mm.group(1)) == len(indent)
+    }
+    out: list[Item] = []
+    for role, spec in roles.items():
+        if role in present and role != typed:
+            continue
+        rtype = spec.get("type") if isinstance(spec, dict) else ""
+        out.append(Item(str(role), f"{template} role ({rtype})", "property", f"{role}: "))
+    if model.TEMPLATE_KEY not in present:
+        out.append(
+            Item(
+                model.TEMPLATE_KEY,
+                "the Layer-2 template this scenario binds",
+                "property",
+                f"{model.TEMPLATE_KEY}: ",
+            )
+        )
+    return out
+
+
+def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[Item]:
+    lines = text.split("\n")
+    if not 0 <= line0 < len(lines):
+        return []
+    before = lines[line0][:char0]
+    m = _AFTER_VALUE.match(before)
+    if m:
+        key = m.group(2)
+        chain = _parents(lines, line0, len(m.group(1)))
+        if key == model.TEMPLATE_KEY and chain == ["scoring"]:
+            return _template_values(state.profile)
+        if key == "behavior":
+            return [Item(name, desc, "value") for name, desc in lookup.behaviors(state, abspath)]
+        return []
+    m = _ON_KEY.match(before)
+    if not m or _parents(lines, line0, len(m.group(1))) != ["scoring"]:
+        return []
+    return _scoring_keys(state.profile, lines, m.group(1), m.group(2))

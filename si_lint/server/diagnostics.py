@@ -1,0 +1,65 @@
+"""Findings as LSP diagnostics: the range a finding covers, in the client's position
+encoding, and the :class:`lsprotocol.types.Diagnostic` published for it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lsprotocol import types as T
+
+from ..findings import Finding
+from ..fix import fixes_of
+from ..report.sarif import token_end
+
+SEVERITY = {
+    "error": T.DiagnosticSeverity.Error,
+    "warning": T.DiagnosticSeverity.Warning,
+    "info": T.DiagnosticSeverity.Information,
+}
+
+
+def lsp_range(codec, lines: list[str], line: int, col: int, end_line=None, end_col=None) -> T.Range:
+    """The range of a finding at ``line:col`` (1-based, code points): to ``end_line:end_col``
+    when given, else to the end of the token that starts there."""
+    l0 = max(line - 1, 0)
+    src = (lines[l0] if l0 < len(lines) else "").rstrip("\r")
+    if end_line is None:
+        end_line, end_col = line, token_end(src, col)
+    e0 = max(end_line - 1, 0)
+    esrc = (lines[e0] if e0 < len(lines) else "").rstrip("\r")
+    start = codec.position_to_client_units([src], T.Position(0, max(col - 1, 0)))
+    end = codec.position_to_client_units([esrc], T.Position(0, max((end_col or col + 1) - 1, 0)))
+    return T.Range(T.Position(l0, start.character), T.Position(e0, end.character))
+
+
+def to_diagnostic(
+    f: Finding,
+    lines: list[str],
+    codec,
+    abspath_of: Callable[[str], str],
+    lines_of: Callable[[str], list[str]],
+    uri_of: Callable[[str], str | None],
+) -> T.Diagnostic:
+    """The diagnostic of a finding in a file whose text is ``lines``; its related locations
+    are in the files ``abspath_of`` names (``lines_of`` reads their text)."""
+    related = []
+    for r in f.related:
+        rpath = abspath_of(r.path)
+        related.append(
+            T.DiagnosticRelatedInformation(
+                location=T.Location(
+                    uri=uri_of(rpath), range=lsp_range(codec, lines_of(rpath), r.line, r.column)
+                ),
+                message=r.message or f.code,
+            )
+        )
+    message = f.message + (f"\nhelp: {f.help}" if f.help else "")
+    return T.Diagnostic(
+        range=lsp_range(codec, lines, f.line, f.column, f.end_line, f.end_column),
+        message=message,
+        severity=SEVERITY.get(f.severity, T.DiagnosticSeverity.Error),
+        code=f.code,
+        source="si-lint",
+        related_information=related or None,
+        data={"fixable": bool(fixes_of(f.fix))},
+    )

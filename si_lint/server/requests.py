@@ -1,0 +1,162 @@
+"""The requests a user makes in the editor: hover, go-to-definition, completion and code
+actions. The answers come from ``hover.py``, ``definition.py``, ``completion.py`` and
+``actions.py`` (plain functions, code points); here they become LSP types, in the
+client's position encoding. Each feature group is registered by one function."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from lsprotocol import types as T
+from pygls.uris import from_fs_path, to_fs_path
+
+from . import actions, completion, definition, hover
+from .server import SiLintServer
+
+FIX_ALL = "source.fixAll.si-lint"
+
+
+def _request(ls: SiLintServer, uri: str):
+    path = os.path.abspath(to_fs_path(uri) or "")
+    doc = ls.workspace.get_text_document(uri)
+    return path, doc
+
+
+def _server_pos(doc, position: T.Position) -> tuple[int, int]:
+    p = doc.position_codec.position_from_client_units(
+        doc.lines, T.Position(position.line, position.character)
+    )
+    return p.line, p.character
+
+
+def _file_lines(ls: SiLintServer, path: str) -> list[str]:
+    doc = ls.workspace.text_documents.get(from_fs_path(path))
+    if doc is not None:
+        return doc.lines
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+    except OSError:
+        return []
+
+
+def _location(ls: SiLintServer, target) -> T.Location | None:
+    if target is None:
+        return None
+    path, line0, char0 = target
+    lines = _file_lines(ls, path)
+    codec = ls.workspace.position_codec
+    pos = (
+        codec.position_to_client_units(lines, T.Position(line0, char0))
+        if lines
+        else T.Position(line0, char0)
+    )
+    return T.Location(uri=from_fs_path(path), range=T.Range(pos, pos))
+
+
+def register_hover_and_definition(server: SiLintServer) -> None:
+    @server.feature(T.TEXT_DOCUMENT_HOVER)
+    async def on_hover(ls: SiLintServer, params: T.HoverParams):
+        path, doc = _request(ls, params.text_document.uri)
+        line0, char0 = _server_pos(doc, params.position)
+        text = doc.source
+        md = await ls.run(lambda: hover.hover(ls.state_for(path), path, text, line0, char0))
+        if not md:
+            return None
+        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=md))
+
+    @server.feature(T.TEXT_DOCUMENT_DEFINITION)
+    async def on_definition(ls: SiLintServer, params: T.DefinitionParams):
+        path, doc = _request(ls, params.text_document.uri)
+        line0, char0 = _server_pos(doc, params.position)
+        text = doc.source
+        target = await ls.run(
+            lambda: definition.definition(ls.state_for(path), path, text, line0, char0)
+        )
+        return _location(ls, target)
+
+
+def _completion_item(i: completion.Item) -> T.CompletionItem:
+    return T.CompletionItem(
+        label=i.label,
+        detail=i.detail or None,
+        kind=T.CompletionItemKind.Property if i.kind == "property" else T.CompletionItemKind.Value,
+        insert_text=i.insert or i.label,
+    )
+
+
+def register_completion(server: SiLintServer) -> None:
+    @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " "]))
+    async def on_completion(ls: SiLintServer, params: T.CompletionParams):
+        path, doc = _request(ls, params.text_document.uri)
+        line0, char0 = _server_pos(doc, params.position)
+        text = doc.source
+        items = await ls.run(
+            lambda: completion.completion(ls.state_for(path), path, text, line0, char0)
+        )
+        if not items:
+            return None
+        return T.CompletionList(is_incomplete=False, items=[_completion_item(i) for i in items])
+
+
+def _edit(doc, old: str, new: str) -> T.TextEdit:
+    """The smallest whole-line edit that turns ``old`` into ``new``."""
+    a = old.splitlines(keepends=True)
+    b = new.splitlines(keepends=True)
+    i = 0
+    while i < len(a) and i < len(b) and a[i] == b[i]:
+        i += 1
+    j = 0
+    while j < len(a) - i and j < len(b) - i and a[len(a) - 1 - j] == b[len(b) - 1 - j]:
+        j += 1
+    start = T.Position(i, 0)
+    if len(a) - j >= len(a) and a and not a[-1].endswith(("\n", "\r")):
+        last = a[-1]
+        codec = doc.position_codec
+        end = T.Position(len(a) - 1, codec.client_num_units(last))
+    else:
+        end = T.Position(len(a) - j, 0)
+    return T.TextEdit(range=T.Range(start, end), new_text="".join(b[i : len(b) - j]))
+
+
+def _code_action(
+    a: actions.Action, kind: str, uri: str, doc, text: str, diags: dict
+) -> T.CodeAction:
+    return T.CodeAction(
+        title=a.title,
+        kind=kind,
+        is_preferred=a.preferred or None,
+        diagnostics=[d for (c, _l), d in diags.items() if c in a.codes] or None,
+        edit=T.WorkspaceEdit(changes={uri: [_edit(doc, text, a.new_text)]}),
+    )
+
+
+CODE_ACTION_OPTIONS = T.CodeActionOptions(
+    code_action_kinds=[T.CodeActionKind.QuickFix, T.CodeActionKind.SourceFixAll, FIX_ALL]
+)
+
+
+def register_code_actions(server: SiLintServer) -> None:
+    @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, CODE_ACTION_OPTIONS)
+    async def on_code_action(ls: SiLintServer, params: T.CodeActionParams):
+        uri = params.text_document.uri
+        path, doc = _request(ls, uri)
+        text = doc.source
+        first, last = params.range.start.line, params.range.end.line
+        only = params.context.only
+
+        def work():
+            st = ls.state_for(path)
+            if st.overrides.get(path) != text.encode("utf-8"):
+                st.set_buffer(path, text)  # findings of exactly this text
+            return actions.code_actions(st, path, text, first, last)
+
+        found = await ls.run(work) or []
+        out = []
+        diags = {(d.code, d.range.start.line): d for d in params.context.diagnostics or []}
+        for a in found:
+            kind = FIX_ALL if a.kind == "source.fixAll" else T.CodeActionKind.QuickFix
+            if only and not any(kind == k or kind.startswith(str(k) + ".") for k in only):
+                continue
+            out.append(_code_action(a, kind, uri, doc, text, diags))
+        return out

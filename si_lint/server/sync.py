@@ -1,0 +1,160 @@
+"""The notifications the server reacts to: initialisation, the open documents (open,
+change, save, close) and the workspace (watched files, workspace folders). Each group is
+registered on a :class:`~si_lint.server.server.SiLintServer` by one function."""
+
+from __future__ import annotations
+
+import os
+
+from lsprotocol import types as T
+from pygls.exceptions import JsonRpcException
+from pygls.uris import to_fs_path
+
+from .server import SiLintServer
+
+CONFIG_NAMES = ("si-lint.toml", "pyproject.toml")
+WATCHED = ("**/*.yaml", "**/*.yml", "**/*.json", "**/si-lint.toml", "**/pyproject.toml")
+
+
+def _abspath(uri: str) -> str:
+    return os.path.abspath(to_fs_path(uri) or "")
+
+
+def root_folders(params: T.InitializeParams) -> list[str]:
+    """The workspace folders of an ``initialize`` request (else its root URI or path)."""
+    out = []
+    for wf in params.workspace_folders or []:
+        p = to_fs_path(wf.uri)
+        if p:
+            out.append(os.path.abspath(p))
+    if not out and params.root_uri:
+        p = to_fs_path(params.root_uri)
+        if p:
+            out.append(os.path.abspath(p))
+    if not out and params.root_path:
+        out.append(os.path.abspath(params.root_path))
+    return out
+
+
+def _watch_registration() -> T.RegistrationParams:
+    return T.RegistrationParams(
+        registrations=[
+            T.Registration(
+                id="si-lint-watch",
+                method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=T.DidChangeWatchedFilesRegistrationOptions(
+                    watchers=[T.FileSystemWatcher(glob_pattern=g) for g in WATCHED]
+                ),
+            )
+        ]
+    )
+
+
+def register_lifecycle(server: SiLintServer) -> None:
+    """``initialize`` (the folders, the debounce option) and ``initialized`` (the file
+    watchers, when the client registers them dynamically)."""
+
+    @server.feature(T.INITIALIZE)
+    def initialize(ls: SiLintServer, params: T.InitializeParams):
+        ls.folders = root_folders(params)
+        opts = params.initialization_options
+        debounce = opts.get("debounce") if isinstance(opts, dict) else None
+        if isinstance(debounce, (int, float)) and 0 <= debounce <= 10_000:
+            ls.debounce = debounce / 1000.0
+
+    @server.feature(T.INITIALIZED)
+    async def initialized(ls: SiLintServer, params: T.InitializedParams):
+        caps = ls.client_capabilities
+        dyn = (
+            caps.workspace
+            and caps.workspace.did_change_watched_files
+            and caps.workspace.did_change_watched_files.dynamic_registration
+        )
+        if dyn:
+            try:
+                await ls.client_register_capability_async(_watch_registration())
+            except JsonRpcException:
+                pass  # the client refused: files changed outside the editor go unseen
+
+
+def register_document_sync(server: SiLintServer) -> None:
+    """Open, change (debounced), save (a configuration file reloads its root), close."""
+
+    @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls: SiLintServer, params: T.DidOpenTextDocumentParams):
+        await ls.schedule(params.text_document.uri, 0)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls: SiLintServer, params: T.DidChangeTextDocumentParams):
+        await ls.schedule(params.text_document.uri, ls.debounce)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_SAVE, T.SaveOptions(include_text=False))
+    async def did_save(ls: SiLintServer, params: T.DidSaveTextDocumentParams):
+        path = _abspath(params.text_document.uri)
+        if os.path.basename(path) in CONFIG_NAMES:
+            items = await ls.run(ls.reload, ls.folder_of(path))
+            if items:
+                ls.publish(items)
+            return
+        await ls.schedule(params.text_document.uri, 0)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+    async def did_close(ls: SiLintServer, params: T.DidCloseTextDocumentParams):
+        uri = params.text_document.uri
+        ls.generation[uri] = ls.generation.get(uri, 0) + 1
+        items = await ls.run(ls.check_buffer, uri, None)
+        if items:
+            ls.publish(items)
+        elif uri in ls.published:
+            ls.publish([(uri, [])])
+
+
+def watched_changes(ls: SiLintServer, changes: list[T.FileEvent]) -> list[tuple[str, list]]:
+    """Re-check the files changed on disk (a configuration file reloads its root; an open
+    buffer wins over its file): what to publish."""
+    items = []
+    reloads = set()
+    changed: dict[str, list[str]] = {}
+    for ev in changes:
+        path = _abspath(ev.uri)
+        if ev.uri in ls.workspace.text_documents:
+            continue  # the buffer wins
+        folder = ls.folder_of(path)
+        if folder not in ls.roots:
+            continue
+        if os.path.basename(path) in CONFIG_NAMES:
+            reloads.add(folder)
+        else:
+            changed.setdefault(folder, []).append(path)
+    for folder in sorted(reloads):
+        items += ls.reload(folder)
+    for folder, paths in sorted(changed.items()):
+        if folder in reloads:
+            continue
+        st = ls.roots[folder]
+        outcome = st.update(paths)
+        items += ls.publishable(st, outcome.touched)
+    return items
+
+
+def register_workspace(server: SiLintServer) -> None:
+    """Watched files changed on disk; workspace folders added or removed."""
+
+    @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    async def watched(ls: SiLintServer, params: T.DidChangeWatchedFilesParams):
+        items = await ls.run(watched_changes, ls, params.changes)
+        if items:
+            ls.publish(items)
+
+    @server.feature(T.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    async def folders_changed(ls: SiLintServer, params: T.DidChangeWorkspaceFoldersParams):
+        for wf in params.event.removed:
+            p = _abspath(wf.uri)
+            ls.folders = [f for f in ls.folders if f != p]
+            ls.roots.pop(p, None)
+            withdrawn = [u for u in ls.published if (to_fs_path(u) or "").startswith(p + os.sep)]
+            ls.publish([(u, []) for u in withdrawn if u not in ls.workspace.text_documents])
+        for wf in params.event.added:
+            p = _abspath(wf.uri)
+            if p not in ls.folders:
+                ls.folders.append(p)
