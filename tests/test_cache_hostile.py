@@ -153,6 +153,7 @@ def test_new_cache_dir_is_marked(tmp_path):
     assert sorted(p.name for p in (tmp_path / "c").iterdir()) == [
         ".gitignore",
         "CACHEDIR.TAG",
+        "memo.json",
         "results.json",
         "run.json",
         "stat.json",
