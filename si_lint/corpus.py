@@ -113,6 +113,12 @@ class Config:
             return relpath.endswith(YAML_SUFFIXES)
         return _spec(self.include).match_file(relpath)
 
+    def check_patterns(self) -> None:
+        """A ConfigError when ``include`` or ``exclude`` holds a pattern pathspec refuses."""
+        where = str(self.source)
+        _patterns(where, "exclude", self.exclude)
+        _patterns(where, "include", self.include)
+
     def fingerprint(self) -> str:
         return repr(
             (
@@ -293,19 +299,30 @@ _CONFIG_KEYS = {
 }
 
 
-def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None) -> Config:
-    info = find_root_info(cwd, paths, config_file)
+def load_config(
+    cwd: Path,
+    paths: Iterable[Path] = (),
+    config_file: Path | None = None,
+    *,
+    info: Root | None = None,
+    validated: bool = False,
+) -> Config:
+    """The configuration of the corpus root found from ``cwd``, the named ``paths`` and
+    ``config_file`` (or the one in ``info``, already found). ``validated``: the same table
+    passed the schema before (the run memo's key holds it), so it is not validated again."""
+    info = info or find_root_info(cwd, paths, config_file)
     root, source, table = info.path, info.source, info.table
     if source is None:
         return Config(root=root, root_how=info.how)
     where = str(source)
-    from .schemas import validate
+    if not validated:
+        from .schemas import validate
 
-    problems = validate("config", table)
-    if problems:
-        raise ConfigError(
-            f"{where}: invalid si-lint configuration: " + "; ".join(m for _p, m, _o in problems)
-        )
+        problems = validate("config", table)
+        if problems:
+            raise ConfigError(
+                f"{where}: invalid si-lint configuration: " + "; ".join(m for _p, m, _o in problems)
+            )
     unknown = sorted(set(table) - _CONFIG_KEYS)
     if unknown:
         raise ConfigError(f"{where}: unknown si-lint setting(s): {', '.join(unknown)}")
@@ -360,10 +377,10 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None 
         select=select,
         ignore=str_list("ignore"),
         per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in pfi.items())),
-        exclude=_patterns(where, "exclude", str_list("exclude")),
-        include=_patterns(where, "include", str_list("include"))
-        if "include" in table
-        else DEFAULT_INCLUDE,
+        # compiled (and so checked) by check_patterns before the selection walks: a run
+        # answered by the run memo never imports pathspec
+        exclude=str_list("exclude"),
+        include=str_list("include") if "include" in table else DEFAULT_INCLUDE,
         root_how=info.how,
         require_fixtures=flag("require-fixtures"),
         require_band_coverage=flag("require-band-coverage"),
@@ -602,16 +619,21 @@ def check_link(path: str, real_root: str) -> tuple[str, str | None]:
     return "read", None
 
 
-def discover(root: Path, config: Config, cwd: Path, *, recursive: bool = True) -> Selection:
+def discover(
+    root: Path, config: Config, cwd: Path, *, recursive: bool = True, deps: dict | None = None
+) -> Selection:
     """The files under ``root`` that the configuration selects (SPEC §9 "Which files"):
     ``include`` minus ``exclude`` (gitignore-style, relative to ``config.root``) minus what
     the ``.gitignore`` files ignore; regular files only (a FIFO, socket or device is a note,
     never opened); symbolic links only when they lead to a regular file inside the corpus
     root (others are notes or, for loops and dangling links, SI001 problems, never read);
-    linked directories are not entered."""
+    linked directories are not entered. ``deps`` (the run memo's dependencies) gets the
+    ``stat`` of every directory walked and of every path the ``.gitignore`` rules were
+    looked for in (:mod:`si_lint.pipeline.memo`)."""
     import stat as stat_mod
 
     from .fsutil import kind_of
+    from .statcache import record
 
     sel = Selection()
     base = os.path.abspath(root)
@@ -620,6 +642,13 @@ def discover(root: Path, config: Config, cwd: Path, *, recursive: bool = True) -
     specs: list = []
     # .gitignore files above the walked directory, up to the top of its work tree
     top = git_top(Path(base))
+    if deps is not None:  # where .git was looked for, up to the one found (or to /)
+        d = os.path.realpath(base)
+        while True:
+            record(deps, os.path.join(d, ".git"))
+            if (top is not None and d == str(top)) or os.path.dirname(d) == d:
+                break
+            d = os.path.dirname(d)
     if top is not None:
         chain = []
         d = os.path.dirname(base)
@@ -629,6 +658,7 @@ def discover(root: Path, config: Config, cwd: Path, *, recursive: bool = True) -
                 break
             d = os.path.dirname(d)
         for d in reversed(chain):
+            record(deps, os.path.join(d, ".gitignore"))
             spec = _gitignore(d)
             if spec is not None:
                 specs.append((d, spec))
@@ -644,7 +674,11 @@ def discover(root: Path, config: Config, cwd: Path, *, recursive: bool = True) -
     stack = [(base, specs)]
     while stack:
         directory, specs = stack.pop()
+        # before it is listed: an entry added, removed or renamed later is a later mtime
+        record(deps, directory)
         own = _gitignore(directory)
+        if own is not None:  # its content (an absent one appearing changes the mtime)
+            record(deps, os.path.join(directory, ".gitignore"))
         if own is not None:
             specs = specs + [(directory, own)]
         try:

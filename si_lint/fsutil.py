@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import errno
 import os
-import signal
 import stat
-import tempfile
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
@@ -92,6 +89,9 @@ class ReadOnlyFile(PermissionError):
 def _terminate_cleanly() -> Iterator[None]:
     """Turn SIGTERM into an exception while a temporary file exists (main thread only),
     so the ``except`` below removes it; SIGINT already is one (KeyboardInterrupt)."""
+    import signal
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -141,6 +141,8 @@ def atomic_writer(
             raise ReadOnlyFile(errno.EACCES, "the file is read-only", path)
     directory = os.path.dirname(target)
     with _terminate_cleanly():
+        import tempfile
+
         fd, tmp = tempfile.mkstemp(prefix=".si-lint-", suffix=".tmp", dir=directory)
         try:
             with os.fdopen(fd, "wb") as fh:

@@ -37,6 +37,21 @@ def stat_key(st: os.stat_result) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
 
 
+def stat_of(path: str) -> list[int] | None:
+    """:func:`stat_key` of ``path`` (following a symbolic link), or None when it is absent
+    or cannot be reached (what the run memo records for a path looked for)."""
+    try:
+        return stat_key(os.stat(path))
+    except (OSError, ValueError):
+        return None
+
+
+def record(deps: dict | None, path: str) -> None:
+    """Note in ``deps`` (the run memo's dependencies, or None) the ``stat`` of ``path``."""
+    if deps is not None and path not in deps:
+        deps[path] = stat_of(path)
+
+
 class StatIndex:
     def __init__(self, cache: Any):
         """``cache``: the run's :class:`si_lint.cache.Cache` (its directory holds the index)."""
@@ -46,9 +61,9 @@ class StatIndex:
         self.new: dict[str, list] = {}
         self.racy = False
         if cache is not None and cache.enabled:
-            from .cache import _verified_json
+            from .cache.signed import verified_json
 
-            self._load(_verified_json(cache.directory / FILENAME))
+            self._load(verified_json(cache.directory / FILENAME))
 
     def _load(self, obj: Any) -> None:
         if not (
@@ -89,4 +104,4 @@ class StatIndex:
         if self.new == self.old and not self.racy:
             return
         obj = {"magic": MAGIC, "written_ns": time.time_ns(), "entries": self.new}
-        self.cache._write(FILENAME, [("", obj)])  # signed and atomic, like the cache's files
+        self.cache.write(FILENAME, obj)  # signed and atomic, like the cache's files

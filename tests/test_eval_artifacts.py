@@ -307,9 +307,9 @@ def test_directory_members_without_evidence_are_skipped_with_one_line(corpus):
 
 
 def test_jsonl_limits_keep_the_other_verdicts(corpus, monkeypatch):
-    from si_lint.commands import eval as eval_cmd
+    from si_lint.commands import eval_input
 
-    monkeypatch.setattr(eval_cmd, "MAX_LINE_BYTES", 200_000)
+    monkeypatch.setattr(eval_input, "MAX_LINE_BYTES", 200_000)
     good = json.dumps(artifact("SMTP_PORT is missing."))
     lines = [
         good,

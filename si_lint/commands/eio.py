@@ -27,7 +27,7 @@ def _read(path: str) -> tuple[Any, str | None]:
         return None, f"cannot read: {why}"
     loaded = load_bytes(raw)
     fatal = [d for d in loaded.findings if d.code in ("SI001", "SI005", "SI006", "SI007")]
-    if fatal or getattr(loaded, "failed", False):
+    if fatal or loaded.failed:
         d = fatal[0] if fatal else None
         where = f" (line {d.line}, column {d.col})" if d is not None and d.line else ""
         return None, f"{d.message if d else 'cannot be read'}{where}"

@@ -153,6 +153,39 @@ def _control_id(c: Mapping[str, Any], j: int) -> str:
     return cid if isinstance(cid, str) else f"controls[{j}]"
 
 
+def _error(res: dict[str, Any], msg: str) -> dict[str, Any]:
+    res["status"], res["score"], res["error"] = ERROR, None, msg
+    return res
+
+
+def _present(controls: list[Mapping[str, Any]], text: str) -> list[str]:
+    """The ids of the controls one of whose terms the (casefolded) text contains."""
+    folded = text.casefold()
+    return [
+        _control_id(c, j)
+        for j, c in enumerate(controls)
+        if any(t in folded for t in c["requires_any"])
+    ]
+
+
+def _assessor(
+    res: dict[str, Any], crit: Mapping[str, Any], ratings: Mapping[str, Any]
+) -> dict[str, Any]:
+    """An assessor criterion: its rating / 10, NOT_APPLICABLE without a rating."""
+    cid = crit.get("id")
+    rating = ratings.get(cid) if isinstance(cid, str) else None
+    if rating is None:
+        res["status"] = NOT_APPLICABLE
+    elif isinstance(rating, bool) or not isinstance(rating, (int, float)):
+        return _error(res, f"assessor rating {rating!r} is not a number")
+    elif not (0 <= rating <= 10) or (isinstance(rating, float) and math.isnan(rating)):
+        return _error(res, f"assessor rating {rating!r} is outside [0, 10]")
+    else:
+        res["status"] = SCORED
+        res["score"] = to_float(rating / 10)
+    return res
+
+
 def evaluate_criterion(
     crit: Mapping[str, Any],
     artifacts: list[dict[str, Any]],
@@ -172,50 +205,28 @@ def evaluate_criterion(
     text = "\n".join(a["text"] for a in arts)
     if arts:
         res["searched_text_sha256"] = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-    def error(msg: str) -> dict[str, Any]:
-        res["status"], res["score"], res["error"] = ERROR, None, msg
-        return res
-
     try:
         controls = _controls(crit)
     except InputError as e:
-        return error(str(e))
+        return _error(res, str(e))
     if controls is not None:
-        folded = text.casefold()
         res["controls_required"] = len(controls)
-        res["controls_present"] = (
-            [
-                _control_id(c, j)
-                for j, c in enumerate(controls)
-                if any(t in folded for t in c["requires_any"])
-            ]
-            if arts
-            else []
-        )
+        res["controls_present"] = _present(controls, text) if arts else []
 
     if scoring not in model.SCORING_METHODS:
-        return error(f"unknown scoring method {scoring!r} (checklist, assessor or non_scoring)")
+        return _error(
+            res, f"unknown scoring method {scoring!r} (checklist, assessor or non_scoring)"
+        )
     if not arts:
         res["status"] = NOT_APPLICABLE
         return res
     if scoring == "checklist":
         if not controls:
-            return error("checklist criterion has no controls")
+            return _error(res, "checklist criterion has no controls")
         res["status"] = SCORED
         res["score"] = len(res["controls_present"]) / len(controls)
     elif scoring == "assessor":
-        cid = crit.get("id")
-        rating = ratings.get(cid) if isinstance(cid, str) else None
-        if rating is None:
-            res["status"] = NOT_APPLICABLE
-        elif isinstance(rating, bool) or not isinstance(rating, (int, float)):
-            return error(f"assessor rating {rating!r} is not a number")
-        elif not (0 <= rating <= 10) or (isinstance(rating, float) and math.isnan(rating)):
-            return error(f"assessor rating {rating!r} is outside [0, 10]")
-        else:
-            res["status"] = SCORED
-            res["score"] = to_float(rating / 10)
+        return _assessor(res, crit, ratings)
     else:  # non_scoring: observations, never a value
         res["status"] = FINDINGS
         res["findings"] = {"artifacts": [a["name"] for a in arts], "searched_chars": len(text)}

@@ -1,7 +1,7 @@
 """The EIO rules, as pure generators of :class:`~si_lint.findings.Diag` over plain data.
 
 ``module_diags`` holds the rules that need only one module (EIO101, EIO104–EIO111, EIO114,
-EIO116); ``corpus_diags`` the ones that need every EIO module of the corpus (EIO102,
+EIO116: :mod:`si_lint.eio.module_rules`); ``corpus_diags`` the ones that need every EIO module of the corpus (EIO102,
 EIO103, EIO112, EIO113, EIO115, EIO117) and ``fixture_diags`` the EIO fixture dry run
 (EIO401). The check modules in ``si_lint/checks/eio.py`` only register them.
 
@@ -16,279 +16,21 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from si_lint.eio import evaluator, model, refs
+from si_lint.eio.module_rules import MODULE_CODES, module_diags
 from si_lint.findings import Diag, Related
-from si_lint.fix import delete_key, replace_item
 
-MODULE_CODES = (
-    "EIO101",
-    "EIO104",
-    "EIO105",
-    "EIO106",
-    "EIO107",
-    "EIO108",
-    "EIO109",
-    "EIO110",
-    "EIO111",
-    "EIO114",
-    "EIO116",
-)
 CORPUS_CODES = ("EIO102", "EIO103", "EIO112", "EIO113", "EIO115", "EIO117")
 FIXTURE_CODES = ("EIO401",)
 
-_SECTION_NOUN = {
-    "concepts": "concept",
-    "relations": "relation",
-    "context_criteria": "criterion",
-    "profiles": "profile",
-}
-
-
-def _nonempty_list(value: Any) -> bool:
-    return isinstance(value, list) and len(value) > 0
-
-
-# ----------------------------------------------------------------------------------------
-# one module
-
-
-def module_diags(data: Any) -> Iterator[Diag]:
-    yield from _duplicate_ids(data)
-    yield from _versions(data)
-    for i, crit in model.criteria(data):
-        yield from _criterion(i, crit)
-    yield from _profiles(data)
-
-
-def _duplicate_ids(data: Any) -> Iterator[Diag]:
-    first: dict[str, tuple[str, int]] = {}
-    for section in model.ID_SECTIONS:
-        for i, item in model.items(data, section):
-            iid = item.get("id")
-            if not isinstance(iid, str):
-                continue
-            if iid in first:
-                s0, i0 = first[iid]
-                yield Diag(
-                    "EIO101",
-                    (section, i, "id"),
-                    f"duplicate id `{iid}`: already defined by {_SECTION_NOUN[s0]} {s0}[{i0}]",
-                    on="value",
-                    help="give every concept, relation, criterion and profile of a "
-                    "module its own id",
-                    related=(_rel_here((s0, i0, "id"), "first defined here"),),
-                )
-            else:
-                first[iid] = (section, i)
-
-
-def _rel_here(path: tuple, message: str) -> Related:
-    # the engine resolves a Related by file; "" is replaced by the checks with the document
-    return Related("", path, message, on="value")
-
-
-def _versions(data: Any) -> Iterator[Diag]:
-    def bad(path: tuple, value: Any, what: str) -> Diag:
-        return Diag(
-            "EIO116",
-            path,
-            f"{what} {value!r} is not a semantic version (MAJOR.MINOR.PATCH)",
-            on="value",
-            help="write the version as MAJOR.MINOR.PATCH, e.g. 0.2.2",
-        )
-
-    v = model.header(data).get("version")
-    if isinstance(v, str) and not model.is_semver(v):
-        yield bad(("eio", "version"), v, "module version")
-    for i, imp in model.items(data, "imports"):
-        v = imp.get("version")
-        if isinstance(v, str) and not model.is_semver(v):
-            yield bad(("imports", i, "version"), v, "imported version")
-    for i, crit in model.criteria(data):
-        v = crit.get("version")
-        if isinstance(v, str) and not model.is_semver(v):
-            yield bad(("context_criteria", i, "version"), v, "criterion version")
-
-
-def _criterion(i: int, crit: Any) -> Iterator[Diag]:
-    here = ("context_criteria", i)
-    cid = crit.get("id") if isinstance(crit.get("id"), str) else f"context_criteria[{i}]"
-    scoring = crit.get("scoring")
-    has_controls = "controls" in crit
-    controls = crit.get("controls")
-
-    if scoring == "checklist":
-        if not has_controls or controls is None:
-            yield Diag(
-                "EIO104",
-                here,
-                f"checklist criterion `{cid}` has no controls",
-                help="list the controls whose presence the checklist counts",
-            )
-        elif isinstance(controls, list) and not controls:
-            yield Diag(
-                "EIO104",
-                here + ("controls",),
-                f"checklist criterion `{cid}` has an empty `controls` list",
-                help="list the controls whose presence the checklist counts",
-            )
-    elif scoring == "non_scoring":
-        reason = crit.get("non_scoring_reason")
-        if "non_scoring_reason" not in crit or reason is None:
-            yield Diag(
-                "EIO108",
-                here,
-                f"non_scoring criterion `{cid}` has no `non_scoring_reason`",
-                help="say why the criterion cannot carry a number",
-            )
-        elif isinstance(reason, str) and not reason.strip():
-            yield Diag(
-                "EIO108",
-                here + ("non_scoring_reason",),
-                f"non_scoring criterion `{cid}` has a blank `non_scoring_reason`",
-                on="value",
-                help="say why the criterion cannot carry a number",
-            )
-        if _nonempty_list(controls):
-            yield Diag(
-                "EIO108",
-                here + ("controls",),
-                f"non_scoring criterion `{cid}` carries controls: it yields findings, "
-                "never a value",
-                help="remove the controls, or make it a checklist",
-            )
-    elif scoring == "assessor":
-        if _nonempty_list(controls):
-            yield Diag(
-                "EIO111",
-                here + ("controls",),
-                f"assessor criterion `{cid}` carries controls: its number would come "
-                "from an assessor while controls say it is a checklist",
-                help="make it `scoring: checklist`, or remove the controls",
-            )
-
-    if isinstance(controls, list):
-        yield from _controls(here, controls)
-
-
-def _controls(here: tuple, controls: list) -> Iterator[Diag]:
-    seen_ids: dict[str, int] = {}
-    for j, c in enumerate(controls):
-        if not isinstance(c, dict):
-            continue
-        cpath = here + ("controls", j)
-        ctl = c.get("id") if isinstance(c.get("id"), str) else f"controls[{j}]"
-        if isinstance(c.get("id"), str):
-            if c["id"] in seen_ids:
-                yield Diag(
-                    "EIO114",
-                    cpath + ("id",),
-                    f"duplicate control id `{c['id']}` (also controls[{seen_ids[c['id']]}])",
-                    on="value",
-                    related=(
-                        _rel_here(here + ("controls", seen_ids[c["id"]], "id"), "first used here"),
-                    ),
-                    help="give each control of a criterion its own id",
-                )
-            else:
-                seen_ids[c["id"]] = j
-        terms = c.get("requires_any")
-        if "requires_any" not in c or terms is None:
-            yield Diag(
-                "EIO105",
-                cpath,
-                f"control `{ctl}` has no `requires_any` terms",
-                help="list the terms whose presence satisfies the control",
-            )
-            continue
-        if isinstance(terms, list) and not terms:
-            yield Diag(
-                "EIO105",
-                cpath + ("requires_any",),
-                f"control `{ctl}` has an empty `requires_any` list",
-                help="list the terms whose presence satisfies the control",
-            )
-            continue
-        if not isinstance(terms, list):
-            continue
-        seen_terms: dict[str, int] = {}
-        for k, t in enumerate(terms):
-            if not isinstance(t, str):
-                continue
-            tpath = cpath + ("requires_any", k)
-            if t == "" or t.isspace():
-                yield Diag(
-                    "EIO107",
-                    tpath,
-                    f"term {t!r} of control `{ctl}` is empty or whitespace only: "
-                    "a blank artifact would satisfy it",
-                    help="remove the term (a term may keep inner and trailing spaces "
-                    'around words, like "never ")',
-                )
-            elif t != t.casefold():
-                yield Diag(
-                    "EIO106",
-                    tpath,
-                    f"term {t!r} of control `{ctl}` is not casefolded, so it can never "
-                    f"match the casefolded searched text",
-                    help=f"write it casefolded: {t.casefold()!r}",
-                    fix=replace_item(tpath, t.casefold()),
-                )
-            if t in seen_terms:
-                yield Diag(
-                    "EIO114",
-                    tpath,
-                    f"duplicate term {t!r} in control `{ctl}` (also requires_any[{seen_terms[t]}])",
-                    related=(
-                        _rel_here(cpath + ("requires_any", seen_terms[t]), "first listed here"),
-                    ),
-                    help="list each term once",
-                    fix=delete_key(tpath),
-                )
-            else:
-                seen_terms[t] = k
-
-
-def _profiles(data: Any) -> Iterator[Diag]:
-    by_id = {}
-    for i, c in model.criteria(data):
-        if isinstance(c.get("id"), str):
-            by_id.setdefault(c["id"], (i, c))
-    listed: set[str] = set()
-    for p, prof in model.profiles(data):
-        pid = prof.get("id") if isinstance(prof.get("id"), str) else f"profiles[{p}]"
-        for k, cid in model.str_list(prof.get("scoring_criteria")):
-            listed.add(cid)
-            hit = by_id.get(cid)
-            if hit and hit[1].get("scoring") == "non_scoring":
-                yield Diag(
-                    "EIO109",
-                    ("profiles", p, "scoring_criteria", k),
-                    f"non_scoring criterion `{cid}` is listed in the scoring criteria "
-                    f"of profile `{pid}`: it can never carry a number",
-                    help="move it to `findings_only`",
-                )
-        for k, cid in model.str_list(prof.get("findings_only")):
-            listed.add(cid)
-            hit = by_id.get(cid)
-            if hit and hit[1].get("scoring") in ("checklist", "assessor"):
-                yield Diag(
-                    "EIO110",
-                    ("profiles", p, "findings_only", k),
-                    f"`findings_only` of profile `{pid}` names `{cid}`, a "
-                    f"{hit[1].get('scoring')} criterion: its score would never reach "
-                    "the axis",
-                    help="move it to `scoring_criteria`",
-                )
-    for cid, (i, c) in by_id.items():
-        if c.get("scoring") in ("checklist", "assessor") and cid not in listed:
-            yield Diag(
-                "EIO110",
-                ("context_criteria", i),
-                f"{c.get('scoring')} criterion `{cid}` is missing from every profile: "
-                "its score reaches no axis",
-                help="list it in a profile's `scoring_criteria`",
-            )
-
+__all__ = [
+    "CORPUS_CODES",
+    "FIXTURE_CODES",
+    "MODULE_CODES",
+    "corpus_diags",
+    "fixture_diags",
+    "module_diags",
+    "with_file",
+]
 
 # ----------------------------------------------------------------------------------------
 # the corpus

@@ -16,13 +16,17 @@ from .context import Context, Options, RunResult, Source, State, UsageError
 from .corpus import corpus_checks, make_corpus
 from .dryruns import dry_runs
 from .locate import locate_stage
+from .memo import recall, remember
 from .perfile import per_file
 from .read import read, reuse_run
 from .report import report
-from .select import Selection, select
+from .select import Selection, configure, select
 
-#: the stages of ``si-lint check``, in order (``reuse_run`` may answer the run early)
+#: the stages of ``si-lint check``, in order (``recall`` and ``reuse_run`` may answer
+#: the run early; ``remember`` writes the run memo after a full run)
 STAGES = (
+    configure,
+    recall,
     select,
     read,
     reuse_run,
@@ -32,10 +36,11 @@ STAGES = (
     dry_runs,
     locate_stage,
     report,
+    remember,
 )
 
 #: the stages that build a corpus without checking it
-CORPUS_STAGES = (select, read, per_file, make_corpus)
+CORPUS_STAGES = (configure, select, read, per_file, make_corpus)
 
 
 def _state(paths, options, cwd, overrides, with_checks, config=None) -> State:
@@ -59,9 +64,8 @@ def run(
     bytes that stand in for the files on disk (unsaved editor buffers)."""
     state = _state(paths, options, cwd, overrides, True)
     for stage in STAGES:
-        stage(state)
-        if state.result is not None:
-            break
+        if state.result is None or stage is remember:
+            stage(state)
     return state.result
 
 

@@ -99,3 +99,10 @@ class State:
     diags: list[Diag] = field(default_factory=list)  # corpus and dry-run stage output
     findings: list[Finding] = field(default_factory=list)
     result: RunResult | None = None
+    #: the run memo (pipeline.memo): its directory and key, and the paths the run
+    #: depended on with their ``stat`` numbers (filled by select and read)
+    root_info: Any = None  # corpus.Root: the root and configuration table found
+    memo_dir: str | None = None
+    memo_key: str | None = None
+    recalled: bool = False  # the result came from the memo
+    deps: dict = field(default_factory=dict)

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..findings import Finding, Location
-from ..fix import fix_from_data, fix_to_data
 
 
 def finding_to_data(self: Finding) -> dict:
@@ -28,6 +27,8 @@ def finding_to_data(self: Finding) -> dict:
     if self.related:
         out["related"] = [[r.path, r.line, r.column, r.message] for r in self.related]
     if self.fix is not None:
+        from ..fix import fix_to_data
+
         out["fix"] = fix_to_data(self.fix)
     return out
 
@@ -67,7 +68,11 @@ def finding_from_data(d: Any) -> Finding:
         ):
             raise ValueError("bad related location")
         related.append(Location(*r))
-    fix = fix_from_data(d["fix"]) if d.get("fix") is not None else None
+    fix = None
+    if d.get("fix") is not None:
+        from ..fix import fix_from_data
+
+        fix = fix_from_data(d["fix"])
     return Finding(
         d["path"],
         d["line"],

@@ -6,7 +6,6 @@ or in a process pool (``--jobs``); the output depends on neither."""
 from __future__ import annotations
 
 import os
-import traceback
 from pathlib import Path
 
 from ..contract import enforce
@@ -106,6 +105,8 @@ def load_documents(source: Source, cwd: Path) -> list[Document]:
 
 def crash(check, exc: BaseException, file: str | None, document: int | None = None) -> Diag:
     """A check that raised: SI000 (its traceback shown under ``--verbose``)."""
+    import traceback
+
     tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     return Diag(
         "SI000",

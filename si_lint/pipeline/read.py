@@ -56,8 +56,10 @@ def read(state: State) -> None:
         try:
             st = os.stat(f)
         except OSError:
+            state.deps.setdefault(f, None)
             sources.append(source_of(f))
             continue
+        state.deps.setdefault(f, [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev])
         sha = index.lookup(f, st) if stat.S_ISREG(st.st_mode) else None
         if sha is not None:
             sources.append(Source(f, None, None, sha))
@@ -76,7 +78,10 @@ def read(state: State) -> None:
     from ..profile_docs import read_for
 
     state.profile_dirs, state.profile_docs = read_for(
-        [s.abspath for s in state.sources], state.selection.config.root, state.cwd
+        [s.abspath for s in state.sources],
+        state.selection.config.root,
+        state.cwd,
+        deps=state.deps if index is not None else None,
     )
 
 
@@ -141,6 +146,16 @@ def reported_files(state: State) -> list[str]:
     )
 
 
+def keep_skipped(skipped: list[str], wanted: set[str]) -> list[str]:
+    """The labels of skipped documents (``path`` or ``path#N``) of the files in ``wanted``."""
+    return [
+        lab
+        for lab in skipped
+        if lab in wanted
+        or ("#" in lab and lab.rsplit("#", 1)[1].isdigit() and lab.rsplit("#", 1)[0] in wanted)
+    ]
+
+
 def reuse_run(state: State) -> None:
     """An unchanged re-check is answered from the last run's findings (no corpus); so is a
     run over paths under the working directory (one staged file: the pre-commit case)
@@ -175,12 +190,7 @@ def reuse_run(state: State) -> None:
         reported = reported_files(state)
         wanted = set(reported)
         findings = [f for f in findings if sel.reports(sel.absolute(f.path))]
-        skipped = [
-            lab
-            for lab in skipped
-            if lab in wanted
-            or ("#" in lab and lab.rsplit("#", 1)[1].isdigit() and lab.rsplit("#", 1)[0] in wanted)
-        ]
+        skipped = keep_skipped(skipped, wanted)
         nfiles = len(reported)
     state.result = RunResult(
         findings,

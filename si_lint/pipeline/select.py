@@ -80,14 +80,31 @@ def _expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
     return files, dirs
 
 
-def make_selection(
-    paths: list[str], options: Options, cwd: Path, config: Config | None = None
-) -> Selection:
+def find_config(paths: list[str], options: Options, cwd: Path) -> Config:
+    """The configuration of a run over ``paths`` (its directory is the corpus root)."""
     named = [Path(p) if os.path.isabs(p) else cwd / p for p in paths]
+    return load_config(cwd, [p for p in named if p.exists()], options.config_file)
+
+
+def make_selection(
+    paths: list[str],
+    options: Options,
+    cwd: Path,
+    config: Config | None = None,
+    deps: dict | None = None,
+) -> Selection:
+    """The selection of a run; ``deps`` (the run memo's dependencies) gets the ``stat``
+    of every path it looked at."""
     if config is None:
-        config = load_config(cwd, [p for p in named if p.exists()], options.config_file)
+        config = find_config(paths, options, cwd)
     config = config.with_cli(options.select, options.ignore)
+    config.check_patterns()
     named_files, named_dirs = _expand_named(paths or ["."], cwd)
+    if deps is not None:
+        from ..statcache import record
+
+        for p in (*named_files, *named_dirs):
+            record(deps, p)
     profile_dir = (
         None if config.profile == "builtin" else str((config.root / config.profile).resolve())
     )
@@ -98,7 +115,7 @@ def make_selection(
         f"corpus root: {relpath_of(config.root, cwd) or '.'} ({config.root_how}); "
         f"configuration: {config.source or 'none'}"
     ]
-    found = discover(config.root, config, cwd)
+    found = discover(config.root, config, cwd, deps=deps)
     problems = list(found.problems)
     notes += found.notes
     files = [str(f) for f in found.files]
@@ -114,7 +131,7 @@ def make_selection(
     root = str(config.root)
     for d in named_dirs:  # named directories outside the corpus root
         if not _is_under(d, root):
-            more = discover(Path(d), config, cwd)
+            more = discover(Path(d), config, cwd, deps=deps)
             problems += more.problems
             notes += more.notes
             add(more.files)
@@ -128,7 +145,9 @@ def make_selection(
     named_files = kept
     add(named_files)
     if profile_dir is not None and not _is_under(profile_dir, root):
-        add(discover(Path(profile_dir), config, cwd).files)
+        add(discover(Path(profile_dir), config, cwd, deps=deps).files)
+    if profile_dir is not None and deps is not None:
+        _record_tree(deps, profile_dir)
     return Selection(
         cwd=str(cwd),
         config=config,
@@ -141,6 +160,27 @@ def make_selection(
     )
 
 
+def _record_tree(deps: dict, top: str, limit: int = 10_000) -> None:
+    """The ``stat`` of every directory and file under ``top`` (a profile directory: its
+    registry, templates and implementations are read by the profile loader)."""
+    from ..statcache import record
+
+    stack = [top]
+    while stack and len(deps) < limit:
+        d = stack.pop()
+        record(deps, d)
+        try:
+            with os.scandir(d) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        for e in entries:
+            if e.is_dir(follow_symlinks=False):
+                stack.append(e.path)
+            else:
+                record(deps, e.path)
+
+
 def build_profile(config: Config, options: Options):
     from ..profile import resolve_profile
 
@@ -149,11 +189,26 @@ def build_profile(config: Config, options: Options):
     return resolve_profile(spec, config.root, trust=options.trust_implementations)
 
 
+def configure(state: State) -> None:
+    """Stage 1a: the corpus root and its configuration table (found from the named paths
+    and the working directory, unless the caller gave a configuration)."""
+    if state.config is None:
+        from ..corpus import find_root_info
+
+        named = [Path(p) if os.path.isabs(p) else state.cwd / p for p in state.paths]
+        state.root_info = find_root_info(
+            state.cwd, [p for p in named if p.exists()], state.options.config_file
+        )
+
+
 def select(state: State) -> None:
     from ..cache import open_cache, profile_fingerprint
     from .context import Context
 
-    sel = make_selection(state.paths, state.options, state.cwd, state.config)
+    deps = state.deps if state.memo_dir is not None else None
+    if state.config is None:
+        state.config = load_config(state.cwd, info=state.root_info)
+    sel = make_selection(state.paths, state.options, state.cwd, state.config, deps)
     state.selection = sel
     profile, _pdir = build_profile(sel.config, state.options)
     state.profile = profile

@@ -1,0 +1,259 @@
+"""What ``si-lint eval`` reads: the scenario (SCENARIO [--scenario ID]) and the evidence
+artifacts of every EVIDENCE argument (files, directories, ``.jsonl`` line by line), each
+with the label it is reported under and the reason it could not be read (SPEC §4, §7).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..limits import MAX_BYTES as MAX_LINE_BYTES  # a `.jsonl` line over it: not parsed
+from ..limits import MAX_DEPTH as MAX_LINE_DEPTH  # nesting deeper (outside strings): not parsed
+from ..limits import MAX_INT_DIGITS  # a longer integer is read as a float (a value)
+
+EVIDENCE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
+SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
+
+#: (evidence label, artifact, why it could not be read)
+Artifact = tuple[str, Any, str | None]
+
+
+class ScenarioError(Exception):
+    """The scenario cannot be used (exit status 2)."""
+
+
+# --------------------------------------------------------------------------------------
+# the scenario
+
+
+def _loader_message(loaded) -> str | None:
+    """The first loader finding that stops reading, as text (None: read cleanly)."""
+    findings = [
+        d for d in loaded.findings if d.code in ("SI001", "SI002", "SI005", "SI006", "SI007")
+    ]
+    if loaded.failed and not findings:
+        return "file cannot be read"
+    if not findings:
+        return None
+    d = findings[0]
+    line, col = d.line, d.col
+    if line is None and d.path is not None:
+        line, col = loaded.pos.key(d.path)
+    where = f" (line {line}, column {col})" if line is not None else ""
+    return f"{d.code} {d.message}{where}"
+
+
+def _documents(loaded) -> list[tuple[int, Any]]:
+    """(index, data) of every non-empty document of a loaded file."""
+    return [(d.index, d.data) for d in loaded.documents]
+
+
+def _read_stream(path: Path) -> tuple[list[tuple[int, Any]], str | None]:
+    from ..limits import read_input
+    from ..loader import load_bytes
+
+    raw, why = read_input(path)  # regular files only, never more than the size limit
+    if raw is None:
+        return [], f"cannot read file: {why}"
+    loaded = load_bytes(raw)
+    problem = _loader_message(loaded)
+    if problem is not None:
+        return [], f"file is not valid YAML/JSON: {problem}"
+    return _documents(loaded), None
+
+
+def _is_scenario(data: Any) -> bool:
+    from ..corpus import classify
+
+    return classify(data) == "scenario"
+
+
+def _scenario_files(directory: Path) -> list[Path]:
+    found = []
+    for dirpath, dirnames, filenames in os.walk(directory):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in filenames:
+            if not name.startswith(".") and name.endswith(SCENARIO_SUFFIXES):
+                found.append(Path(dirpath) / name)
+    return sorted(found, key=lambda p: p.relative_to(directory).as_posix())
+
+
+def load_scenario(given: str, wanted: str | None) -> tuple[Path, int, Any]:
+    """(file, document index, scenario data) named by SCENARIO [--scenario ID]."""
+    path = Path(given)
+    if path.is_dir():
+        if wanted is None:
+            raise ScenarioError(f"{given}: a directory: pass --scenario ID to pick a scenario")
+        for f in _scenario_files(path):
+            docs, problem = _read_stream(f)
+            if problem is not None:
+                continue
+            for index, data in docs:
+                if _is_scenario(data) and data.get("id") == wanted:
+                    return f, index, data
+        raise ScenarioError(f"{given}: no scenario with id `{wanted}`")
+    docs, problem = _read_stream(path)
+    if problem is not None:
+        raise ScenarioError(f"{given}: {problem}")
+    scenarios = [(i, d) for i, d in docs if _is_scenario(d)]
+    if wanted is not None:
+        for i, d in scenarios:
+            if d.get("id") == wanted:
+                return path, i, d
+        raise ScenarioError(f"{given}: no scenario with id `{wanted}`")
+    if not scenarios:
+        raise ScenarioError(f"{given}: holds no scenario (a mapping with `id` and `scoring`)")
+    if len(scenarios) > 1:
+        ids = ", ".join(str(d.get("id")) for _, d in scenarios[:10])
+        raise ScenarioError(
+            f"{given}: holds {len(scenarios)} scenarios ({ids}): pass --scenario ID to pick one"
+        )
+    return path, scenarios[0][0], scenarios[0][1]
+
+
+# --------------------------------------------------------------------------------------
+# the evidence
+
+
+def expand(given: str) -> Iterator[tuple[str, Path, bool]]:
+    """(label, path, from a directory) for an argument: a file as given, or a directory's
+    evidence files in sorted path order."""
+    p = Path(given)
+    if not p.is_dir():
+        yield given, p, False
+        return
+    found: list[tuple[str, Path]] = []
+    for dirpath, dirnames, filenames in os.walk(p):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for name in filenames:
+            if name.startswith(".") or not name.endswith(EVIDENCE_SUFFIXES):
+                continue
+            full = Path(dirpath) / name
+            found.append((full.relative_to(p).as_posix(), full))
+    found.sort(key=lambda item: item[0])
+    base = given.rstrip("/\\") or given
+    for rel, full in found:
+        yield f"{base}/{rel}", full, True
+
+
+def _parse_int(text: str) -> int | float:
+    digits = len(text) - (text[0] in "+-")
+    if digits > MAX_INT_DIGITS:
+        return float(text)  # inf for a huge one: a value, never a crash
+    return int(text)
+
+
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _too_deep(raw: bytes) -> bool:
+    """Whether brackets outside JSON strings nest deeper than MAX_LINE_DEPTH (a cheap
+    scan before parsing: json.loads would recurse)."""
+    if raw.count(b"[") + raw.count(b"{") <= MAX_LINE_DEPTH:
+        return False
+    import re
+
+    stripped = re.sub(rb'"(?:[^"\\]|\\.)*"', b"", raw).translate(None, _NOT_BRACKETS)
+    depth = 0
+    for b in stripped:
+        if b in (0x5B, 0x7B):
+            depth += 1
+            if depth > MAX_LINE_DEPTH:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def _json_value(raw: bytes) -> tuple[Any, str | None]:
+    if _too_deep(raw):
+        return None, f"nesting deeper than {MAX_LINE_DEPTH} levels; not read"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 (byte {exc.start})"
+    try:
+        return json.loads(text, parse_int=_parse_int), None
+    except RecursionError:
+        return None, "nesting too deep; not read"
+    except ValueError as exc:
+        return None, f"not valid JSON: {exc}"
+
+
+def _jsonl(label: str, path: Path) -> Iterator[Artifact]:
+    """One artifact per line, read line by line with a size limit per line (the file
+    itself may be of any size: it is never held in memory). Regular files only."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            yield label, None, "cannot read file: not a regular file"
+            return
+        fh = open(path, "rb", buffering=1 << 20)
+    except OSError as exc:
+        yield label, None, f"cannot read file: {exc.strerror or exc}"
+        return
+    with fh:
+        n = 0
+        while True:
+            chunk = fh.readline(MAX_LINE_BYTES + 1)
+            if not chunk:
+                return
+            n += 1
+            if len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n"):
+                while chunk and not chunk.endswith(b"\n"):  # skip the rest of the line
+                    chunk = fh.readline(1 << 20)
+                yield (
+                    f"{label}:{n}",
+                    None,
+                    f"line {n} is longer than the {MAX_LINE_BYTES:,}-byte limit; not read",
+                )
+                continue
+            if n == 1 and chunk.startswith(b"\xef\xbb\xbf"):
+                chunk = chunk[3:]
+            if not chunk.strip():
+                continue
+            data, problem = _json_value(chunk)
+            if problem is not None:
+                yield (
+                    f"{label}:{n}",
+                    None,
+                    f"line {n} is {problem}"
+                    if problem.startswith("not")
+                    else f"line {n}: {problem}",
+                )
+                continue
+            yield f"{label}:{n}", data, None
+
+
+def artifacts(label: str, path: Path, from_dir: bool) -> Iterator[Artifact]:
+    """(evidence label, artifact, read error) for one evidence file; None artifact with
+    no error: skip (a directory member holding no evidence)."""
+    from ..evaluator.evidence import form_of
+
+    if path.suffix == ".jsonl":
+        yield from _jsonl(label, path)
+        return
+    docs, problem = _read_stream(path)
+    if problem is not None:
+        yield label, None, problem
+        return
+    if from_dir:
+        kept = [(i, d) for i, d in docs if form_of(d) is not None]
+        if not kept:
+            click.echo(f"si-lint: skipped {label}: holds no evidence", err=True)
+            return
+    else:
+        kept = docs
+    if not kept:
+        yield label, None, "file holds no document"
+        return
+    many = len(docs) > 1
+    for index, data in kept:
+        yield (f"{label}#{index}" if many else label), data, None

@@ -1,0 +1,188 @@
+"""Applying fixes to a loaded document, in place (ruamel round-trip nodes or plain data
+alike: a round-trip node keeps its position, style and comments)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from .model import Fix
+
+
+def _key_of(mapping, part):
+    """The actual key of ``mapping`` that the path part names (ruamel may load `1:` as int)."""
+    if part in mapping:
+        return part, True
+    for k in mapping:
+        if str(k) == str(part) and not isinstance(k, (dict, list)):
+            return k, True
+    return part, False
+
+
+def resolve(root, path):
+    """(parent container, actual key/index) of ``path``, or None when the path does not exist."""
+    node = root
+    for i, part in enumerate(path):
+        last = i == len(path) - 1
+        if isinstance(node, dict) and isinstance(part, str):
+            key, ok = _key_of(node, part)
+            if not ok:
+                return None
+        elif isinstance(node, list) and isinstance(part, int) and not isinstance(part, bool):
+            if not 0 <= part < len(node):
+                return None
+            key = part
+        else:
+            return None
+        if last:
+            return node, key
+        node = node[key]
+    return None
+
+
+def plain(value):
+    """A fix value as plain data (for comparisons)."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def _converted(old, new):
+    """The new value, in the old one's clothes: a string keeps the old quoting style."""
+    if isinstance(new, str) and isinstance(old, str) and type(old) is not str:
+        try:
+            return type(old)(new)
+        except Exception:
+            return new
+    return new
+
+
+def _set_list_in_place(old: list, new: list) -> None:
+    """Make ``old`` equal ``new`` without replacing the node (keeps flow style and the
+    comments of the items that stay). Narrowing deletes the items that go."""
+    plain_old = [plain(x) for x in old]
+    plain_new = [plain(x) for x in new]
+    # is `new` a subsequence of `old`? then delete the others, last first
+    keep, j = [], 0
+    for i, item in enumerate(plain_old):
+        if j < len(plain_new) and item == plain_new[j]:
+            keep.append(i)
+            j += 1
+    if j == len(plain_new):
+        for i in reversed(range(len(old))):
+            if i not in keep:
+                del old[i]
+        return
+    for i in reversed(range(len(old))):
+        del old[i]
+    old.extend(new)
+
+
+def apply_to(root, fix: Fix) -> bool:
+    """Apply one fix to a loaded document (in place). False when the path is gone or the
+    fix does not fit the node there (nothing is changed then)."""
+    found = resolve(root, fix.path)
+    if found is None:
+        return False
+    parent, key = found
+    if fix.op == "delete":
+        del parent[key]
+        return True
+    if fix.op == "lift":
+        return _lift(parent, key)
+    if fix.op == "rename_key":
+        if not isinstance(parent, dict) or not isinstance(fix.value, str):
+            return False
+        new_key, exists = _key_of(parent, fix.value)
+        if exists and new_key != key:
+            return False  # would create a duplicate key
+        if new_key == key:
+            return True
+        keys = list(parent)
+        pos = keys.index(key)
+        value = parent[key]
+        if hasattr(parent, "insert"):  # ruamel CommentedMap: keep position and comments
+            comment = parent.ca.items.pop(key, None) if hasattr(parent, "ca") else None
+            del parent[key]
+            parent.insert(pos, fix.value, value)
+            if comment is not None:
+                parent.ca.items[fix.value] = comment
+        else:
+            items = list(parent.items())
+            parent.clear()
+            for k, v in items:
+                parent[fix.value if k == key else k] = v
+        return True
+    old = parent[key]
+    new = fix.value
+    if isinstance(old, list) and isinstance(new, (list, tuple)):
+        _set_list_in_place(old, list(new))
+        return True
+    if isinstance(old, (dict, list)) != isinstance(new, (dict, list, tuple)):
+        return False  # a scalar fix for a collection (or the reverse): not what the check saw
+    parent[key] = _converted(old, copy.deepcopy(new))
+    return True
+
+
+def _lift(parent, key) -> bool:
+    """``parent[key]`` (a mapping) replaced by its items, in place (see ``Fix("lift")``)."""
+    inner = parent[key]
+    if not isinstance(parent, dict) or not isinstance(inner, dict):
+        return False
+    if any(_key_of(parent, k)[1] for k in inner):
+        return False  # a lifted key would duplicate one beside it
+    keys = list(parent)
+    pos = keys.index(key)
+    if hasattr(parent, "insert") and hasattr(inner, "ca"):  # ruamel: positions and comments
+        before = parent.ca.items.pop(key, None) if hasattr(parent, "ca") else None
+        items = list(inner.items())
+        comments = {k: inner.ca.items[k] for k in inner if k in inner.ca.items}
+        del parent[key]
+        for offset, (k, v) in enumerate(items):
+            parent.insert(pos + offset, k, v)
+            if k in comments:
+                parent.ca.items[k] = comments[k]
+        if before is not None and items and items[-1][0] not in comments:
+            # a comment after the lifted mapping (it ends the block): keep it after the last key
+            parent.ca.items[items[-1][0]] = before
+        return True
+    items = list(parent.items())
+    parent.clear()
+    for k, v in items:
+        if k == key:
+            for ik, iv in inner.items():
+                parent[ik] = iv
+        else:
+            parent[k] = v
+    return True
+
+
+def ordered(fixes: list[Fix]) -> list[Fix]:
+    """Unique fixes in a safe order: edits first, then deletions from the end backwards
+    (so list indexes stay valid)."""
+    seen, out = set(), []
+    for f in fixes:
+        key = (f.op, f.path, json.dumps(plain(f.value), sort_keys=True, default=repr))
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    # one value per path: the first fix wins when two disagree
+    claimed, kept = set(), []
+    for f in out:
+        if f.op != "delete" and f.path in claimed:
+            continue
+        claimed.add(f.path)
+        kept.append(f)
+
+    def sort_key(path):
+        return tuple((0, p) if isinstance(p, int) else (1, str(p)) for p in path)
+
+    edits = [f for f in kept if f.op != "delete"]
+    deletes = sorted(
+        (f for f in kept if f.op == "delete"), key=lambda f: sort_key(f.path), reverse=True
+    )
+    return edits + deletes

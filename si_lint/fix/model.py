@@ -1,0 +1,84 @@
+"""The fix model: a :class:`Fix` is plain data -- an operation on one document path -- that
+a check attaches to a finding (``Diag(fix=...)``), and its JSON form (cache, workers)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+OPS = ("set", "delete", "replace_item", "set_list", "rename_key", "lift")
+
+
+@dataclass(frozen=True, eq=True)
+class Fix:
+    """One safe, data-only rewrite of one document path."""
+
+    op: str
+    path: tuple
+    value: Any = None
+
+    def __post_init__(self) -> None:
+        if self.op not in OPS:
+            raise ValueError(f"unknown fix op {self.op!r} (one of {', '.join(OPS)})")
+        object.__setattr__(self, "path", tuple(self.path))
+        if not self.path:
+            raise ValueError("a fix needs a non-empty document path")
+
+    __hash__ = None  # value may be a list
+
+
+def set_value(path, value: Any) -> Fix:
+    return Fix("set", tuple(path), value)
+
+
+def delete_key(path) -> Fix:
+    return Fix("delete", tuple(path))
+
+
+def replace_item(path, value: Any) -> Fix:
+    return Fix("replace_item", tuple(path), value)
+
+
+def set_list(path, items) -> Fix:
+    return Fix("set_list", tuple(path), list(items))
+
+
+def rename_key(path, name: str) -> Fix:
+    return Fix("rename_key", tuple(path), name)
+
+
+def fix_to_data(obj: Any) -> Any:
+    """A finding's fix (one ``Fix`` or a sequence of them) as JSON-able data."""
+    return [[f.op, list(f.path), f.value] for f in fixes_of(obj)]
+
+
+def fix_from_data(data: Any) -> tuple[Fix, ...] | None:
+    """The inverse of :func:`fix_to_data`; raises ``ValueError`` on anything else."""
+    if not isinstance(data, list):
+        raise ValueError("not a fix")
+    out = []
+    for item in data:
+        if not (
+            isinstance(item, list)
+            and len(item) == 3
+            and item[0] in OPS
+            and isinstance(item[1], list)
+            and item[1]
+            and all(type(p) in (str, int) for p in item[1])
+        ):
+            raise ValueError("not a fix")
+        out.append(Fix(item[0], tuple(item[1]), item[2]))
+    return tuple(out) or None
+
+
+def fixes_of(obj: Any) -> list[Fix]:
+    """The ``Fix`` objects a finding carries (``None``, one ``Fix`` or a sequence of them)."""
+    if isinstance(obj, Fix):
+        return [obj]
+    if isinstance(obj, (list, tuple)) and all(isinstance(x, Fix) for x in obj):
+        return list(obj)
+    return []
+
+
+class FixError(Exception):
+    """The file cannot be fixed safely (it is left alone)."""

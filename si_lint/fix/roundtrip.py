@@ -1,0 +1,78 @@
+"""Two renderings of a file by the same dumper: the round trip of the original and the
+round trip with the fixes applied (YAML: the indentation that reproduces the original
+best; JSON: the original's indent). Their difference is what :mod:`.patch` carries back
+into the original text."""
+
+from __future__ import annotations
+
+import difflib
+import io
+import json
+
+from .apply import apply_to
+from .model import Fix, FixError
+
+_INDENTS = ((2, 2, 0), (2, 4, 2), (4, 4, 2), (4, 4, 0), (2, 3, 1), (4, 6, 4), (3, 3, 0), (4, 5, 3))
+
+
+def _yaml(indent):
+    from ruamel.yaml import YAML
+
+    y = YAML(typ="rt")
+    y.preserve_quotes = True
+    y.width = 4096
+    y.allow_duplicate_keys = False
+    y.indent(mapping=indent[0], sequence=indent[1], offset=indent[2])
+    return y
+
+
+def _dump(y, data) -> str:
+    buf = io.StringIO()
+    y.dump(data, buf)
+    return buf.getvalue()
+
+
+def _mismatch(a: str, b: str) -> int:
+    return sum(1 for line in difflib.ndiff(a.splitlines(), b.splitlines()) if line[:1] in "+-")
+
+
+def yaml_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
+    """(round trip of the original, round trip with the fixes, fixes applied) -- with the
+    indentation that reproduces the original best."""
+    candidates = list(_INDENTS)
+    best = None
+    for indent in candidates:
+        y = _yaml(indent)
+        try:
+            base = _dump(y, y.load(text))
+        except Exception as exc:
+            raise FixError(f"cannot round-trip the file ({type(exc).__name__})") from exc
+        score = _mismatch(text, base)
+        if best is None or score < best[0]:
+            best = (score, indent, base)
+        if score == 0:
+            break
+    _, indent, base = best
+    y = _yaml(indent)
+    data = y.load(text)
+    if text.lstrip().startswith("---"):
+        y.explicit_start = True
+        base = _dump(y, y.load(text))
+    applied = [f for f in fixes if apply_to(data, f)]
+    return base, _dump(y, data), applied
+
+
+def json_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise FixError("cannot parse the JSON file") from exc
+    indent = 2
+    for line in text.splitlines()[1:]:
+        stripped = line.lstrip(" ")
+        if stripped and len(stripped) != len(line):
+            indent = len(line) - len(stripped)
+            break
+    base = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+    applied = [f for f in fixes if apply_to(data, f)]
+    return base, json.dumps(data, indent=indent, ensure_ascii=False) + "\n", applied

@@ -1,0 +1,211 @@
+"""Fixing the text of a file: one document (:func:`fix_text`) or a stream of them
+(:func:`fix_stream`). The result must load to exactly the fixed data, or the file stays
+as it was (:class:`~si_lint.fix.model.FixError`)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from .apply import apply_to, ordered, plain, resolve
+from .model import Fix, FixError
+from .patch import patch
+from .roundtrip import json_versions, yaml_versions
+
+
+def _same(a, b) -> bool:
+    """Equal as data, types included (``1 == True`` must not hide a change)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and a != a:
+        return b != b
+    return a == b
+
+
+def _render_scalar(old_text: str, value, plain_style: bool) -> str | None:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if not isinstance(value, str):
+        return None
+    if old_text.startswith("'"):
+        return "'" + value.replace("'", "''") + "'"
+    if old_text.startswith('"') or not plain_style:
+        return json.dumps(value, ensure_ascii=False)
+    return value
+
+
+def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) -> str | None:
+    """Fallback for scalar-for-scalar fixes in parts of a file the round trip would
+    reformat: replace each old scalar's text (one line) by the new value in the old style."""
+    from ..source import token_end
+
+    lines = body.split("\n")
+    edits = []
+    for f in fixes:
+        if f.op not in ("set", "replace_item"):
+            return None
+        found = resolve(loaded.data, f.path)
+        if found is None:
+            return None
+        parent, key = found
+        old = parent[key]
+        if isinstance(old, (dict, list)) or isinstance(f.value, (dict, list, tuple)):
+            return None
+        line, col = loaded.pos.value(f.path)
+        if not 1 <= line <= len(lines):
+            return None
+        src = lines[line - 1]
+        if (
+            isinstance(old, str)
+            and old
+            and src[col - 1 : col] not in ("'", '"')
+            and src[col - 1 :].startswith(old)
+        ):
+            end = col + len(old)  # a plain scalar is its own text
+        else:
+            end = token_end(src, col)
+        text = _render_scalar(src[col - 1 : end - 1], f.value, plain_style)
+        if text is None:
+            return None
+        edits.append((line, col, end, text))
+    for line, col, end, text in sorted(edits, reverse=True):
+        src = lines[line - 1]
+        lines[line - 1] = src[: col - 1] + text + src[end - 1 :]
+    return "\n".join(lines)
+
+
+#: loader findings that mean the text cannot be rewritten safely
+_UNCLEAN = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007")
+
+
+def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[str, list[Fix]]:
+    """Apply ``fixes`` to one document's text. Returns (new text, the fixes applied); the
+    text is returned unchanged when no fix applies. Raises :class:`FixError` when the file
+    cannot be rewritten safely."""
+    fixes = ordered(fixes)
+    if not fixes:
+        return text, []
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    body = text[len(bom) :]
+    crlf = "\r\n" in body and body.count("\r\n") == body.count("\n")
+    if crlf:
+        body = body.replace("\r\n", "\n")
+    before = _load_clean(body)
+    base, mod, applied = (json_versions if json_file else yaml_versions)(body, fixes)
+    if not applied or base == mod:
+        return text, []
+    # the result must load to exactly the fixed data, or the file stays as it was
+    expected = copy.deepcopy(before.data)
+    for f in applied:
+        if not apply_to(expected, Fix(f.op, f.path, plain(f.value))):
+            raise FixError("the fix does not apply to the loaded data")
+    new = _rewrite(body, (base, mod), before, applied, expected)
+    if crlf:
+        new = new.replace("\n", "\r\n")
+    return bom + new, applied
+
+
+def _load_clean(body: str):
+    """The loaded text of one document; FixError when it does not load cleanly."""
+    from ..loader import load_bytes
+
+    before = load_bytes(body.encode("utf-8"))
+    if before.failed or any(d.code in _UNCLEAN for d in before.findings):
+        raise FixError("the file does not load cleanly")
+    if len(before.starts) > 1:
+        raise FixError("the text holds more than one document (see fix_stream)")
+    return before
+
+
+def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) -> str:
+    """The fixed text: the round trip's changed lines carried into ``body`` (comments
+    realigned, then not), else each scalar replaced where it stands; the first candidate
+    that loads to exactly ``expected`` wins. FixError when none does."""
+    base, mod = renderings
+    problem = "the rewritten file would not hold exactly the fixed data"
+    for realign in (True, False):
+        try:
+            candidate = patch(body, base, mod, realign)
+        except FixError as exc:
+            problem = str(exc)
+            break
+        if _holds(candidate, before, expected):
+            return candidate
+    for plain_style in (True, False):  # scalar edits only? then replace them in place
+        candidate = _substitute_scalars(body, before, applied, plain_style)
+        if _holds(candidate, before, expected):
+            return candidate
+    raise FixError(problem)
+
+
+def _holds(candidate: str | None, before, expected) -> bool:
+    """Whether ``candidate`` loads cleanly, as many documents as before, to ``expected``."""
+    from ..loader import load_bytes
+
+    if candidate is None:
+        return False
+    after = load_bytes(candidate.encode("utf-8"))
+    noise = [d for d in after.findings if d.code != "SI008"]  # SI008 is a warning
+    return (
+        not after.failed
+        and not noise
+        and len(after.starts) == len(before.starts)
+        and _same(after.data, expected)
+    )
+
+
+def _split_lines(text: str) -> list[str]:
+    """Lines with their ``\n`` (only ``\n`` ends a line, as for the loader's marks)."""
+    parts = text.split("\n")
+    out = [p + "\n" for p in parts[:-1]]
+    if parts[-1]:
+        out.append(parts[-1])
+    return out
+
+
+def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str, list[tuple]]:
+    """Apply fixes to the documents of a file: ``fixes`` maps a document index (None: the
+    file's only document) to its fixes. A multi-document file is cut into one piece per
+    document (at each document's start: its ``---``; the header before the first stays
+    with it), each piece is fixed on its own, and the pieces are joined again, so every
+    other document, comment and ``---`` is kept byte for byte. Returns (new text, the
+    fixes applied as (document, fix) pairs)."""
+    from ..loader import load_bytes
+
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    loaded = load_bytes(text[len(bom) :].encode("utf-8"))
+    wanted = {k: v for k, v in fixes.items() if v}
+    if json_file or len(loaded.starts) <= 1:
+        new, done = fix_text(text, [f for v in wanted.values() for f in v], json_file=json_file)
+        return new, [(key, f) for f in done for key in wanted if f in wanted[key]][: len(done)]
+    if loaded.failed:
+        raise FixError("the file does not load cleanly")
+    lines = _split_lines(text[len(bom) :])
+    starts = list(loaded.starts)
+    starts[0] = 0
+    bounds = starts + [len(lines)]
+    pieces = ["".join(lines[bounds[k] : bounds[k + 1]]) for k in range(len(starts))]
+    applied: list[tuple] = []
+    for index, doc_fixes in wanted.items():
+        # None: the file's only document (perhaps after an empty one)
+        k = index if index is not None else (loaded.documents[0].index if loaded.documents else 0)
+        if not 0 <= k < len(pieces):
+            continue
+        new, done = fix_text(pieces[k], doc_fixes)
+        pieces[k] = new
+        applied.extend((index, f) for f in done)
+    if not applied:
+        return text, []
+    out = "".join(pieces)
+    after = load_bytes(out.encode("utf-8"))
+    if after.failed or len(after.starts) != len(loaded.starts):
+        raise FixError("the rewritten file would not hold the same documents")
+    return bom + out, applied

@@ -1,0 +1,237 @@
+"""The run memo (``memo.json`` in the cache directory): an unchanged re-check costs a
+``stat`` per file and nothing else (issue 15's warm and pre-commit cases).
+
+A run that goes through every stage records what it depended on besides its options: the
+``stat`` of every file it read, of every directory the selection walked (a directory's
+``mtime`` changes when an entry is added, removed or renamed), and of every path it looked
+for and did not find or found (the ``.gitignore`` files and ``.git`` markers above the
+root, the named paths, the profile documents next to the files). The memo holds those
+``stat`` results next to the run's findings, under a key of everything else the findings
+depend on (si-lint's version and code, the configuration, the profile named, the options,
+the working directory, the named paths).
+
+The next run with the same key compares the ``stat`` of every recorded path (size,
+``mtime_ns``, ``ctime_ns``, inode, device; "absent" for a path that was not there) and,
+when all are unchanged, answers from the memo: no file is read, no selection walked, no
+profile loaded. A path modified within :data:`si_lint.statcache.RACY_NS` of the memo's
+writing could change again unnoticed (timestamp granularity), so such a memo is not
+trusted (git's "racily clean" rule). Anything else in the file is a miss: the memo is
+signed like every cache file, decoded by a fixed shape, and never trusted blindly.
+
+A run over paths under the working directory (one staged file: the pre-commit case) is
+answered from the memo of the whole working directory when it is valid, filtered as the
+locate stage filters (:meth:`Selection.reports`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from typing import Any
+
+from ..statcache import RACY_NS, stat_of
+from .context import RunResult, State
+
+MAGIC = "si-lint-memo/1"
+FILENAME = "memo.json"
+
+
+def _cache_dir(state: State) -> str | None:
+    """The cache directory the run will use, when a memo may answer it (the checks run,
+    the findings alone are reported, no buffer stands in for a file)."""
+    from ..cache import cache_dir_for
+
+    options = state.options
+    if not (options.use_cache and options.reuse_run) or state.overrides or not state.with_checks:
+        return None
+    directory = cache_dir_for(state.root_info.path, options)
+    return None if directory is None else str(directory)
+
+
+def _key(state: State, whole: bool) -> str:
+    """Everything the findings depend on that is not a file: si-lint's version and code,
+    the effective configuration, the profile named, the options, the directories."""
+    from .. import __version__
+    from ..cache import MAGIC as CACHE_MAGIC
+    from ..cache import code_fingerprint
+
+    options = state.options
+    info = state.root_info
+    paths = "whole" if whole else sorted(os.path.abspath(state.cwd / p) for p in state.paths)
+    parts = (
+        MAGIC,
+        CACHE_MAGIC,
+        __version__,
+        code_fingerprint(),
+        str(info.path),
+        str(info.source),
+        info.how,
+        _canonical(info.table),
+        options.profile,
+        options.trust_implementations,
+        options.select,
+        options.ignore,
+        options.config_file,
+        str(state.cwd),
+        paths,
+    )
+    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _canonical(table) -> str:
+    from ..cache import _canonical_text
+
+    return _canonical_text(table)
+
+
+def _is_whole(state: State) -> bool:
+    cwd = str(state.cwd)
+    return all(os.path.abspath(os.path.join(cwd, p)) == cwd for p in state.paths)
+
+
+def _load(directory: str) -> dict | None:
+    from pathlib import Path
+
+    from ..cache import _verified_json
+
+    obj = _verified_json(Path(directory) / FILENAME)
+    if not (
+        type(obj) is dict
+        and obj.get("magic") == MAGIC
+        and type(obj.get("written_ns")) is int
+        and type(obj.get("key")) is str
+        and type(obj.get("deps")) is dict
+        and type(obj.get("result")) is list
+        and len(obj["result"]) == 5
+    ):
+        return None
+    return obj
+
+
+def _unchanged(memo: dict) -> bool:
+    limit = memo["written_ns"] - RACY_NS
+    for path, numbers in memo["deps"].items():
+        if type(path) is not str:
+            return False
+        now = stat_of(path)
+        if now != numbers:
+            return False
+        if now is not None and now[1] >= limit:
+            return False  # racily clean: it could have changed within the clock's grain
+    return True
+
+
+def _decode(config, result: list) -> RunResult | None:
+    from .data import finding_from_data
+
+    findings, nfiles, skipped, reported, notes = result
+    if not (
+        type(findings) is list
+        and type(nfiles) is int
+        and all(
+            type(x) is list and all(type(s) is str for s in x) for x in (skipped, reported, notes)
+        )
+    ):
+        return None
+    try:
+        decoded = [finding_from_data(f) for f in findings]
+    except (TypeError, ValueError, KeyError):
+        return None
+    return RunResult(decoded, nfiles, None, config, skipped, reported, notes)
+
+
+def _subset(state: State, result: RunResult) -> RunResult | None:
+    """The whole working directory's result, reduced to the named paths (None when a named
+    path needs what only a full selection knows: excluded files, links, paths outside)."""
+    from pathlib import Path
+
+    from ..corpus import named_file_check, relpath_of
+    from .read import keep_skipped
+    from .select import _expand_named, _is_under
+
+    cwd = str(state.cwd)
+    files, dirs = _expand_named(state.paths, state.cwd)
+    config = result.config
+    if any(named_file_check(Path(f), config) is not None for f in files):
+        return None
+    if not all(_is_under(p, cwd) for p in (*files, *dirs)):
+        return None
+
+    def reports(abspath: str) -> bool:
+        return abspath in files or any(_is_under(abspath, d) for d in dirs)
+
+    def absolute(rel: str) -> str:
+        return os.path.normpath(os.path.join(cwd, rel))
+
+    reported = sorted(
+        {r for r in result.reported if reports(absolute(r))} | {relpath_of(f, cwd) for f in files}
+    )
+    findings = [f for f in result.findings if reports(absolute(f.path))]
+    skipped = keep_skipped(result.skipped, set(reported))
+    return RunResult(findings, len(reported), None, config, skipped, reported, [])
+
+
+def recall(state: State) -> None:
+    """Stage 1b: answer the run from the memo when nothing it depended on has changed."""
+    if state.root_info is None:
+        return  # a configuration given by the caller (review, the language server)
+    directory = _cache_dir(state)
+    state.memo_dir = directory
+    if directory is None:
+        return
+    whole = _is_whole(state)
+    state.memo_key = _key(state, whole)
+    memo = _load(directory)
+    if memo is None:
+        return
+    subset = False
+    if memo["key"] != state.memo_key:
+        if whole or state.options.verbose or memo["key"] != _key(state, True):
+            return
+        subset = True
+    if not _unchanged(memo):
+        return
+    from ..corpus import ConfigError, load_config
+
+    try:  # the table the memo's run validated: not validated again
+        config = load_config(state.cwd, info=state.root_info, validated=True)
+        config = config.with_cli(state.options.select, state.options.ignore)
+    except ConfigError:
+        return
+    result = _decode(config, memo["result"])
+    if result is not None and subset:
+        result = _subset(state, result)
+    if result is not None:
+        state.config = config
+        state.result = result
+        state.recalled = True
+
+
+def remember(state: State) -> None:
+    """After a full run: write the memo (its findings, its key, what it depended on)."""
+    directory = state.memo_dir
+    result = state.result
+    cache = state.cache
+    if directory is None or result is None or state.memo_key is None or state.recalled:
+        return
+    if state.corpus is None and not _is_whole(state):
+        return  # a subset answered from the last whole run: keep that run's memo
+    if cache is None or not cache.enabled or str(cache.directory) != directory:
+        return  # the cache directory is not usable (a note says why under --verbose)
+    from .data import finding_to_data
+
+    value: dict[str, Any] = {
+        "magic": MAGIC,
+        "written_ns": time.time_ns(),
+        "key": state.memo_key,
+        "deps": state.deps,
+        "result": [
+            [finding_to_data(f) for f in result.findings],
+            result.files,
+            list(result.skipped),
+            list(result.reported),
+            list(result.notes),
+        ],
+    }
+    cache._write(FILENAME, [("", value)])

@@ -1,0 +1,157 @@
+"""The run memo (si_lint.pipeline.memo): an unchanged re-check is answered from the last
+run's findings after a ``stat`` of every path that run depended on -- and any change to a
+file, a directory's entries, a ``.gitignore``, the configuration or the profile documents
+is seen. Outputs are compared whole with a run without any cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+
+import pytest
+from conftest import REPO, run_cli
+
+
+def _out(root, *args, cache=None, fmt="json"):
+    cache_args = ["--no-cache"] if cache is None else ["--cache-dir", str(cache)]
+    code, out, err = run_cli(["check", "--format", fmt, "--jobs", "1", *cache_args, *args], root)
+    assert code in (0, 1), (out, err)
+    return code, out
+
+
+def _age(root, seconds=10):
+    """Every file and directory into the past (the memo trusts no path modified within
+    its racy window of its own writing)."""
+    past = time.time() - seconds
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            os.utime(os.path.join(dirpath, name), (past, past))
+        os.utime(dirpath, (past, past))
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    root = tmp_path / "c"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    _age(root)
+    return root
+
+
+@pytest.fixture
+def no_selection(monkeypatch):
+    """Make any run that walks the corpus fail: only the memo can answer."""
+    import importlib
+
+    select = importlib.import_module("si_lint.pipeline.select")  # the package exports `select`
+
+    def walked(*_a, **_k):
+        raise AssertionError("the corpus was walked: the memo did not answer")
+
+    def arm():
+        monkeypatch.setattr(select, "make_selection", walked)
+
+    return arm
+
+
+def test_an_unchanged_re_check_is_answered_by_the_memo(corpus, tmp_path, no_selection):
+    cache = tmp_path / "cache"
+    # JUnit and SARIF read the corpus (reporters declare it): never answered by a memo
+    formats = ("json", "text", "github", "gitlab")
+    for fmt in formats:
+        _out(corpus, cache=cache, fmt=fmt)  # the full run writes the memo
+    refs = {fmt: _out(corpus, fmt=fmt) for fmt in formats}
+    memo = json.loads((cache / "memo.json").read_bytes().rsplit(b"\n#mac ", 1)[0])
+    assert memo["magic"] == "si-lint-memo/1"
+    assert str(corpus / "scenarios") in memo["deps"]  # a walked directory
+    no_selection()
+    for fmt, ref in refs.items():
+        assert _out(corpus, cache=cache, fmt=fmt) == ref, fmt
+        assert _out(corpus, ".", cache=cache, fmt=fmt) == ref, fmt
+
+
+def test_a_staged_file_is_answered_from_the_whole_run(corpus, tmp_path, no_selection):
+    cache = tmp_path / "cache"
+    staged = "scenarios/" + sorted(os.listdir(corpus / "scenarios"))[0]
+    ref = _out(corpus, staged)
+    verbose = run_cli(["check", "--no-cache", "--verbose", staged], corpus)
+    _out(corpus, cache=cache)
+    no_selection()
+    assert _out(corpus, staged, cache=cache) == ref
+    with pytest.raises(AssertionError, match="walked"):  # --verbose notes need the selection
+        assert run_cli(["check", "--cache-dir", str(cache), "--verbose", staged], corpus) == verbose
+
+
+def _edit_cases(root):
+    """(name, edit of the corpus) -- each one changes what a check reports."""
+    scenario = sorted((root / "scenarios").glob("*.yaml"))[0]
+
+    def new_file():
+        (root / "scenarios" / "sub").mkdir()
+        (root / "scenarios" / "sub" / "broken.yaml").write_text("id: [unclosed\n")
+
+    def same_size_same_mtime():
+        st = scenario.stat()
+        text = scenario.read_text()
+        i = text.index("id:")
+        j = text.index("\n", i)
+        line = text[i:j]
+        swapped = line[:-1] + ("x" if line[-1] != "x" else "y")
+        scenario.write_text(text[:i] + swapped + text[j:])
+        os.utime(scenario, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+    def removed():
+        sorted((root / "fixtures").rglob("*.yaml"))[0].unlink()
+
+    def gitignored():
+        (root / ".gitignore").write_text("fixtures/\n")
+
+    def configured():  # the per-file ignore of the Form A scenario's SI115 goes
+        cfg = root / "si-lint.toml"
+        cfg.write_text("\n".join(ln for ln in cfg.read_text().splitlines() if "per-file" not in ln))
+
+    return [
+        ("a new file in a new directory", new_file),
+        ("same size, same mtime", same_size_same_mtime),
+        ("a fixture removed", removed),
+        ("a .gitignore appears", gitignored),
+        ("the configuration changed", configured),
+    ]
+
+
+@pytest.mark.parametrize("case", range(5))
+def test_any_change_is_seen(tmp_path, case, monkeypatch):
+    from si_lint.pipeline import memo
+
+    monkeypatch.setattr(memo, "RACY_NS", 0)  # trust entries written just now: the edit is seen
+    root = tmp_path / "c"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    (root / ".git").mkdir()  # a work tree, so .gitignore files count
+    cache = tmp_path / "cache"
+    before = _out(root, cache=cache)
+    name, edit = _edit_cases(root)[case]
+    edit()
+    after = _out(root)
+    assert after != before, f"{name}: the edit changes nothing, the case tests nothing"
+    assert _out(root, cache=cache) == after, name
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [b"not json", b"[]", b'{"magic": "si-lint-memo/1"}', "signed-lie"],
+)
+def test_a_bad_memo_is_ignored(corpus, tmp_path, bad):
+    from si_lint.cache import _MAC_SEP, _mac
+
+    cache = tmp_path / "cache"
+    ref = _out(corpus)
+    _out(corpus, cache=cache)
+    path = cache / "memo.json"
+    if bad == "signed-lie":  # a signed memo whose findings are not findings
+        memo = json.loads(path.read_bytes().rsplit(_MAC_SEP, 1)[0])
+        memo["result"][0] = [{"code": 1}]
+        body = json.dumps(memo).encode()
+        bad = body + _MAC_SEP + _mac(body) + b"\n"
+    path.write_bytes(bad)
+    assert _out(corpus, cache=cache) == ref
