@@ -32,7 +32,7 @@ atomic data files; the key), :mod:`.directory` (what may be a cache directory) a
 
 from __future__ import annotations
 
-from .keys import code_fingerprint, profile_fingerprint
+from .keys import canonical_text, code_fingerprint, profile_fingerprint
 from .store import FILENAME, MAGIC, RUN_FILENAME, Cache, cache_dir_for, open_cache
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "RUN_FILENAME",
     "Cache",
     "cache_dir_for",
+    "canonical_text",
     "code_fingerprint",
     "open_cache",
     "profile_fingerprint",

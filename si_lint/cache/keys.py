@@ -34,8 +34,8 @@ def code_fingerprint() -> str:
 def profile_fingerprint(profile) -> str:
     """Hash of everything in the profile that results depend on."""
     h = hashlib.sha256()
-    h.update(_canonical_text(profile.registry).encode("utf-8", "surrogatepass"))
-    h.update(_canonical_text(profile.templates).encode("utf-8", "surrogatepass"))
+    h.update(canonical_text(profile.registry).encode("utf-8", "surrogatepass"))
+    h.update(canonical_text(profile.templates).encode("utf-8", "surrogatepass"))
     root = getattr(profile, "root", None)
     if root is not None:
         for path in sorted(Path(root).rglob("*.py")):
@@ -49,7 +49,7 @@ def profile_fingerprint(profile) -> str:
     return h.hexdigest()
 
 
-def _canonical_text(value: Any) -> str:
+def canonical_text(value: Any) -> str:
     """A canonical text of plain data (integers of any size, surrogates and NaN included;
     profile data comes from the loader, so its depth is bounded)."""
     out: list[str] = []
