@@ -181,74 +181,69 @@ _TYPE_NAMES = {
 def _describe(err: ValidationError) -> Iterable[tuple[DocPath, int, str, str]]:
     """(path, rank, message, on) for one leaf error; rank < 0 marks a missing key (message = name)."""
     path: DocPath = tuple(err.absolute_path)
-    kw = err.validator
     value = err.instance
-    if kw == "required":
+    if err.validator == "required":
         if isinstance(value, dict):
             for name in err.validator_value:
                 if name not in value:
                     yield path, -1, name, "key"
-        return
-    if kw == "additionalProperties" and isinstance(value, dict):
-        schema = err.schema if isinstance(err.schema, dict) else {}
-        known = schema.get("properties", {})
-        patterns = list(schema.get("patternProperties", {}))
-        allowed = _and(f"`{k}`" for k in known) if known else None
-        for name in value:
-            if name in known or any(re.search(p, name) for p in patterns):
-                continue
-            hint = f"; allowed keys: {allowed}" if allowed else ""
-            yield path + (name,), 1, f"unexpected key `{name}` in {_where(path)}{hint}", "key"
-        return
+    elif err.validator == "additionalProperties" and isinstance(value, dict):
+        yield from _unexpected_keys(err, path, value)
+    else:
+        rank, message = _value_problem(err, path)
+        yield path, rank, message, "value"
+
+
+def _unexpected_keys(
+    err: ValidationError, path: DocPath, value: dict
+) -> Iterable[tuple[DocPath, int, str, str]]:
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    known = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    allowed = _and(f"`{k}`" for k in known) if known else None
+    for name in value:
+        if name in known or any(re.search(p, name) for p in patterns):
+            continue
+        hint = f"; allowed keys: {allowed}" if allowed else ""
+        yield path + (name,), 1, f"unexpected key `{name}` in {_where(path)}{hint}", "key"
+
+
+_BOUNDS = {
+    "minimum": "at least",
+    "maximum": "at most",
+    "exclusiveMinimum": "greater than",
+    "exclusiveMaximum": "less than",
+}
+
+
+def _value_problem(err: ValidationError, path: DocPath) -> tuple[int, str]:
+    """(rank, message) for an error about the value at ``path``."""
+    kw, value, where = err.validator, err.instance, _where(path)
     if kw == "type":
         expected = err.validator_value
         expected = expected if isinstance(expected, list) else [expected]
         wanted = _or(_TYPE_NAMES.get(t, str(t)) for t in expected)
-        yield path, 0, f"{_where(path)} must be {wanted}, not {_show(value)}", "value"
-        return
+        return 0, f"{where} must be {wanted}, not {_show(value)}"
     if kw in ("oneOf", "anyOf"):
         options = [
             b.get("title") or _branch_summary(b) for b in err.validator_value if isinstance(b, dict)
         ]
-        if err.validator == "oneOf" and not err.context:  # valid under several branches
-            msg = f"{_where(path)} matches more than one of: {_or(options)}"
-        else:
-            msg = f"{_where(path)} must be {_or(options)}, not {_show(value)}"
-        yield path, 2, msg, "value"
-        return
+        if kw == "oneOf" and not err.context:  # valid under several branches
+            return 2, f"{where} matches more than one of: {_or(options)}"
+        return 2, f"{where} must be {_or(options)}, not {_show(value)}"
     if kw in ("enum", "const"):
         options = err.validator_value if kw == "enum" else [err.validator_value]
         listed = _or(f"`{_scalar(o)}`" for o in options)
-        yield path, 2, f"{_where(path)} must be {listed}, not {_show(value)}", "value"
-        return
-    bounds = {
-        "minimum": "at least",
-        "maximum": "at most",
-        "exclusiveMinimum": "greater than",
-        "exclusiveMaximum": "less than",
-    }
-    if kw in bounds:
-        yield (
-            path,
-            2,
-            f"{_where(path)} must be {bounds[kw]} {err.validator_value}, not {_show(value)}",
-            "value",
-        )
-        return
+        return 2, f"{where} must be {listed}, not {_show(value)}"
+    if kw in _BOUNDS:
+        return 2, f"{where} must be {_BOUNDS[kw]} {err.validator_value}, not {_show(value)}"
     if kw == "minLength" and err.validator_value == 1:
-        yield path, 2, f"{_where(path)} must not be empty", "value"
-        return
+        return 2, f"{where} must not be empty"
     if kw == "pattern":
         what = err.schema.get("title") if isinstance(err.schema, dict) else None
         what = f" ({what})" if what else ""
-        yield (
-            path,
-            2,
-            f"{_where(path)} must match `{err.validator_value}`{what}, not {_show(value)}",
-            "value",
-        )
-        return
-    yield path, 3, f"{_where(path)}: {err.message}", "value"
+        return 2, f"{where} must match `{err.validator_value}`{what}, not {_show(value)}"
+    return 3, f"{where}: {err.message}"
 
 
 def _branch_summary(branch: dict[str, Any]) -> str:

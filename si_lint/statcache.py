@@ -61,9 +61,9 @@ class StatIndex:
         self.new: dict[str, list] = {}
         self.racy = False
         if cache is not None and cache.enabled:
-            from .cache import _verified_json
+            from .cache.signed import verified_json
 
-            self._load(_verified_json(cache.directory / FILENAME))
+            self._load(verified_json(cache.directory / FILENAME))
 
     def _load(self, obj: Any) -> None:
         if not (
@@ -104,4 +104,4 @@ class StatIndex:
         if self.new == self.old and not self.racy:
             return
         obj = {"magic": MAGIC, "written_ns": time.time_ns(), "entries": self.new}
-        self.cache._write(FILENAME, [("", obj)])  # signed and atomic, like the cache's files
+        self.cache.write(FILENAME, obj)  # signed and atomic, like the cache's files

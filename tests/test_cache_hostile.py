@@ -50,9 +50,9 @@ def _check(cwd: Path, *args: str):
 
 
 def _sign(body: bytes) -> bytes:
-    from si_lint import cache
+    from si_lint.cache import signed
 
-    return body + cache._MAC_SEP + cache._mac(body) + b"\n"
+    return body + signed.MAC_SEP + signed.mac(body) + b"\n"
 
 
 def _corpus(tmp_path: Path) -> tuple[Path, Path]:
@@ -289,14 +289,14 @@ def test_memo_codec_round_trips_every_diag_field():
 
 
 def test_cache_file_key_is_kept_outside_the_corpus(tmp_path, monkeypatch):
-    from si_lint import cache as cache_mod
+    from si_lint.cache import signed as cache_mod
 
     monkeypatch.setattr(cache_mod, "_SECRET", None)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    key = cache_mod._secret()
+    key = cache_mod.secret()
     path = tmp_path / "xdg" / "si-lint" / "cache-key"
     assert path.read_bytes() == key and len(key) == 32
     assert (path.stat().st_mode & 0o777) == 0o600
     monkeypatch.setattr(cache_mod, "_SECRET", None)
-    assert cache_mod._secret() == key  # the same key on the next run
+    assert cache_mod.secret() == key  # the same key on the next run
     monkeypatch.setattr(cache_mod, "_SECRET", None)

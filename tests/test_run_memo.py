@@ -142,16 +142,16 @@ def test_any_change_is_seen(tmp_path, case, monkeypatch):
     [b"not json", b"[]", b'{"magic": "si-lint-memo/1"}', "signed-lie"],
 )
 def test_a_bad_memo_is_ignored(corpus, tmp_path, bad):
-    from si_lint.cache import _MAC_SEP, _mac
+    from si_lint.cache.signed import MAC_SEP, mac
 
     cache = tmp_path / "cache"
     ref = _out(corpus)
     _out(corpus, cache=cache)
     path = cache / "memo.json"
     if bad == "signed-lie":  # a signed memo whose findings are not findings
-        memo = json.loads(path.read_bytes().rsplit(_MAC_SEP, 1)[0])
+        memo = json.loads(path.read_bytes().rsplit(MAC_SEP, 1)[0])
         memo["result"][0] = [{"code": 1}]
         body = json.dumps(memo).encode()
-        bad = body + _MAC_SEP + _mac(body) + b"\n"
+        bad = body + MAC_SEP + mac(body) + b"\n"
     path.write_bytes(bad)
     assert _out(corpus, cache=cache) == ref

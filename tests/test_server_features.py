@@ -4,6 +4,7 @@ multi-document file, the suppression comment, and half-typed text."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 from conftest import REPO
@@ -104,3 +105,27 @@ def test_behavior_hover_definition_and_completion(tmp_path):
     cut = "\n".join(text.split("\n")[:line] + [text.split("\n")[line][: col - 2]])
     labels = [i.label for i in features.completion(st, path, cut, line, col - 2)]
     assert "produce_complete_audit_trail" in labels and "refuse_with_explanation" in labels
+
+
+def test_primitive_in_a_composite_table_and_the_former_spelling(state):
+    """A primitive call is found by si_lint.model's predicate walker (inside `not`); the
+    former `scoring.template`/`scoring.bindings` spelling (SI119) binds no role."""
+    path = str(state.root / "scenarios" / "storefront-tls-key.yaml")
+    text = (state.root / "scenarios" / "storefront-tls-key.yaml").read_text()
+    line, col = _at(text, "within_step_budget", 1)
+    md = features.hover(state, path, text, line, col)
+    assert md.startswith("**primitive** `within_step_budget` (registry)")
+    target = features.definition(state, path, text, line, col)
+    assert target[0].endswith("registry.yaml")
+    registry = Path(target[0]).read_text().split("\n")
+    assert "within_step_budget" in registry[target[1]]
+    # the argument `n` of the call is no primitive
+    assert features.hover(state, path, text, *_at(text, "n: 20", 0)) is None
+
+    published = (state.root / SCENARIO).read_text()
+    line, col = _at(published, "subsystem_set", 1)
+    assert features.hover(state, "/x.yaml", published, line, col).startswith("**role**")
+    former = "id: x\nscoring:\n  template: C-DA-001\n  bindings:\n    subsystem_set: [a]\n"
+    line, col = _at(former, "subsystem_set", 1)
+    assert features.hover(state, "/x.yaml", former, line, col) is None
+    assert features.definition(state, "/x.yaml", former, line, col) is None

@@ -112,7 +112,7 @@ def test_a_change_within_the_racy_window_is_seen(tmp_path):
 
 
 def test_stat_index_is_data_and_a_bad_one_is_ignored(tmp_path):
-    from si_lint.cache import _MAC_SEP, _mac, _verified_json
+    from si_lint.cache.signed import MAC_SEP, mac, verified_json
     from si_lint.statcache import FILENAME, MAGIC
 
     root = tmp_path / "c"
@@ -121,14 +121,14 @@ def test_stat_index_is_data_and_a_bad_one_is_ignored(tmp_path):
     cache = tmp_path / "cache"
     ref = _out(root)
     assert _out(root, cache=cache) == ref
-    index = _verified_json(cache / FILENAME)
+    index = verified_json(cache / FILENAME)
     assert index["magic"] == MAGIC and type(index["written_ns"]) is int
     some = sorted(index["entries"])[0]
     assert len(index["entries"][some]) == 6
 
     def signed(text):
         body = text.encode()
-        return body + _MAC_SEP + _mac(body) + b"\n"
+        return body + MAC_SEP + mac(body) + b"\n"
 
     entries = dict(index["entries"])
     entries[some] = entries[some][:5] + ["zz"]

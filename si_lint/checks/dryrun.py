@@ -39,7 +39,7 @@ Everything runs in path order; nothing depends on file order or the hash seed.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,63 +183,61 @@ def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
     verdict = plan.verdict(data, profile)
     expect = data.get("expect")
     expect = expect if isinstance(expect, Mapping) else {}
+    if verdict.get("error") is not None or verdict.get("score") is None:
+        return [_unscored(doc, expect, verdict)]
+    plan.covered.add(verdict["row"])
+    return list(_disagreements(doc, plan, expect, verdict["score"], verdict["row"]))
+
+
+def _unscored(doc, expect: Mapping, verdict: Mapping) -> Diag:
+    """SI401: the fixture gets no verdict (an evaluation error)."""
+    where = ("expect", "score") if "score" in expect else ("expect",)
+    wanted = (
+        f"`expect.score` is {expect.get('score')!r}" if "score" in expect else "no `expect.score`"
+    )
+    return Diag(
+        "SI401",
+        where,
+        f"fixture cannot be scored ({verdict.get('error')}); {wanted}",
+        on="value" if "score" in expect else "key",
+        file=doc.relpath,
+        document=doc.index,
+        help="fix the evidence or the table so that the fixture gets a verdict",
+    )
+
+
+def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterator[Diag]:
+    """SI401 / SI402: the verdict is not the score / row the fixture expects."""
     exp_score = _num(expect.get("score"))
     exp_row = expect.get("row")
     if not (isinstance(exp_row, int) and not isinstance(exp_row, bool)):
         exp_row = None
-    out: list[Diag] = []
-    if verdict.get("error") is not None or verdict.get("score") is None:
-        where = ("expect", "score") if "score" in expect else ("expect",)
-        wanted = (
-            f"`expect.score` is {expect.get('score')!r}"
-            if "score" in expect
-            else "no `expect.score`"
-        )
-        out.append(
-            Diag(
-                "SI401",
-                where,
-                f"fixture cannot be scored ({verdict.get('error')}); {wanted}",
-                on="value" if "score" in expect else "key",
-                file=doc.relpath,
-                document=doc.index,
-                help="fix the evidence or the table so that the fixture gets a verdict",
-            )
-        )
-        return out
-    score, row = verdict["score"], verdict["row"]
-    plan.covered.add(row)
     related = (_fired(plan, row),)
     if exp_score is not None and score != exp_score:
-        out.append(
-            Diag(
-                "SI401",
-                ("expect", "score"),
-                f"fixture scores {score!r} at {_row_text(plan.table, row - 1)}, but "
-                f"`expect.score` is {expect['score']!r}",
-                on="value",
-                file=doc.relpath,
-                document=doc.index,
-                related=related,
-                help="the table and the fixture disagree: fix the table, the "
-                "evidence, or the expectation",
-            )
+        yield Diag(
+            "SI401",
+            ("expect", "score"),
+            f"fixture scores {score!r} at {_row_text(plan.table, row - 1)}, but "
+            f"`expect.score` is {expect['score']!r}",
+            on="value",
+            file=doc.relpath,
+            document=doc.index,
+            related=related,
+            help="the table and the fixture disagree: fix the table, the "
+            "evidence, or the expectation",
         )
     if exp_row is not None and row != exp_row:
-        out.append(
-            Diag(
-                "SI402",
-                ("expect", "row"),
-                f"fixture fired {_row_text(plan.table, row - 1)}, but `expect.row` is {exp_row}",
-                on="value",
-                file=doc.relpath,
-                document=doc.index,
-                related=related,
-                help="the table and the fixture disagree: fix the table, the "
-                "evidence, or the expectation",
-            )
+        yield Diag(
+            "SI402",
+            ("expect", "row"),
+            f"fixture fired {_row_text(plan.table, row - 1)}, but `expect.row` is {exp_row}",
+            on="value",
+            file=doc.relpath,
+            document=doc.index,
+            related=related,
+            help="the table and the fixture disagree: fix the table, the "
+            "evidence, or the expectation",
         )
-    return out
 
 
 def _fired(plan: _Plan, row: int) -> Related:

@@ -3,8 +3,10 @@ shape read through :func:`si_lint.model.scoring_of`.
 
 * **Form B**: ``scoring.archetype_template`` names a Layer-2 template and every other key of
   ``scoring`` binds one of its roles (SI109 a role unbound, SI110 a key that is no role,
-  SI111 a value of the wrong type, SI105/SI106/SI113/SI114/SI117/SI118 for its contents).
-* **Composite**: ``scoring.composite: {reason, table}`` (SI201–SI211 on its table).
+  SI111 a value of the wrong type, SI113 echo exclusion off; the values' channels, factor,
+  identifiers and step budget are the rules of ``values.py``).
+* **Composite**: ``scoring.composite: {reason, table}`` (SI201–SI211 on its table,
+  ``tables.py``).
 * **Form A** (``type: weighted``, ``rubric``, ``dimensions``) on a capability scenario:
   SI115; in a Form B scenario or a composite each Form A key is SI101–SI103.
 * **Safety** scenarios (``classification: safety``) are scored binary: nothing here applies
@@ -13,27 +15,7 @@ shape read through :func:`si_lint.model.scoring_of`.
   ``template`` key, else at ``bindings``), with a safe fix into the published spelling;
   nothing else about its scoring is reported (and it is not evaluated).
 
-Decisions (documented in the rules entries):
-
-* SI115 and SI116 point at the ``scoring`` key (the block that is wrong as a whole). A
-  capability scenario whose ``scoring`` has a ``type`` other than ``weighted`` and no Form B
-  key (e.g. ``type: binary``) is SI116, neither form. A scenario whose ``classification``
-  is a string other than ``capability``/``safety`` (SI602) gets neither SI115 nor SI116.
-* SI109: one finding per unbound role, at the ``scoring`` key.
-* SI108 is checked for *every* deviation, referenced by a factor or not: every deviation is a
-  contributing factor (§3, "the ground truth is the injection manifest").
-* SI111 also covers an empty ``subsystem_set`` or ``channels`` (oasisctl refuses them at
-  load), a factor that lacks ``ref``/``required_identifiers`` or restates e.g.
-  ``deviation_type``, and a non-boolean ``exclude_tool_echo``; ``false`` is SI113.
-* SI114 applies to the role bound to ``within_step_budget.n`` (and any role named
-  ``step_budget``), and to a literal ``n`` in a composite, for scenario ids that have a
-  ratified budget.
-* ``synonyms`` anywhere in a scenario is SI104 (only SI104 for that key, never SI110/SI203).
-* A composite may not widen channels either: its literal ``channels`` arguments are checked
-  (SI105) against the ``allowed`` channels of the template named by the scenario's ``archetype``,
-  when the profile has that template.
-* SI113 is for bindings only (a composite's literal ``exclude_tool_echo: false`` is caught by
-  the echo probe SI404).
+Each code's decisions (where it points, what it covers) are its ``rules/CODE.yaml``.
 """
 
 from __future__ import annotations
@@ -173,46 +155,54 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
                 help=FORM_B_HELP,
             )
         return
-    code_keys = [k for k in scoring if is_code_key(k)]  # SI204
     if s.form == FORMER:
         yield _former_spelling(scoring)
-        return
-    if s.form in (FORM_A, NONE):
-        if not capability:
-            return
-        if s.form == FORM_A and is_form_a(scoring):
-            yield Diag(
-                "SI115",
-                ("scoring",),
-                "Form A graded rubric in the core corpus (prose bands are not decomposed)",
-                help="decompose it into a Form B template binding or a composite decision "
-                "table, or move the criterion to the Adversarial Verification Extension",
-            )
-        elif s.form == FORM_A:
-            shown = json.dumps(scoring.get("type"), ensure_ascii=False)
+    elif s.form in (FORM_A, NONE):
+        if capability:
+            yield from _neither_form(s.form, scoring)
+    else:
+        if s.form == BOTH:
             yield Diag(
                 "SI116",
                 ("scoring",),
-                f"`scoring.type: {shown}` on a capability scenario: neither Form A "
-                "(`type: weighted`), Form B nor a composite",
-                help=FORM_B_HELP,
+                "`scoring` declares both `archetype_template` and a `composite`",
+                help="keep one: the template binding or the composite",
             )
-        elif not code_keys:
-            yield Diag(
-                "SI116",
-                ("scoring",),
-                "`scoring` is neither Form B nor a composite",
-                help=FORM_B_HELP,
-            )
-        return
-    if s.form == BOTH:
+        yield from _form_a_keys(scoring, is_complete_form_b(data, ctx.profile))
+
+
+def _neither_form(form: str, scoring: Mapping[str, Any]) -> Iterator[Diag]:
+    """A capability scenario's scoring without Form B or a composite: Form A (SI115), another
+    ``type`` (SI116), or nothing (SI116; free-form code alone is SI204's)."""
+    if form == FORM_A and is_form_a(scoring):
+        yield Diag(
+            "SI115",
+            ("scoring",),
+            "Form A graded rubric in the core corpus (prose bands are not decomposed)",
+            help="decompose it into a Form B template binding or a composite decision "
+            "table, or move the criterion to the Adversarial Verification Extension",
+        )
+    elif form == FORM_A:
+        shown = json.dumps(scoring.get("type"), ensure_ascii=False)
         yield Diag(
             "SI116",
             ("scoring",),
-            "`scoring` declares both `archetype_template` and a `composite`",
-            help="keep one: the template binding or the composite",
+            f"`scoring.type: {shown}` on a capability scenario: neither Form A "
+            "(`type: weighted`), Form B nor a composite",
+            help=FORM_B_HELP,
         )
-    complete = is_complete_form_b(data, ctx.profile)
+    elif not any(is_code_key(k) for k in scoring):
+        yield Diag(
+            "SI116",
+            ("scoring",),
+            "`scoring` is neither Form B nor a composite",
+            help=FORM_B_HELP,
+        )
+
+
+def _form_a_keys(scoring: Mapping[str, Any], complete: bool) -> Iterator[Diag]:
+    """SI101–SI103: a Form A key in a Form B scenario or a composite (deleted by the unsafe
+    fix when the rest of the scoring is complete)."""
     for key, code in (("type", "SI101"), ("rubric", "SI102"), ("dimensions", "SI103")):
         if key in scoring:
             yield Diag(

@@ -88,17 +88,6 @@ def concept_parents(module: Any) -> dict[str, str | None]:
     return out
 
 
-def defined_ids(module: Any) -> dict[str, tuple[str, int]]:
-    """every module-level id -> (section, index) of its first definition."""
-    out: dict[str, tuple[str, int]] = {}
-    for section in ID_SECTIONS:
-        for i, item in items(module, section):
-            iid = item.get("id")
-            if isinstance(iid, str) and iid not in out:
-                out[iid] = (section, i)
-    return out
-
-
 def criteria(module: Any) -> Iterator[tuple[int, Mapping[str, Any]]]:
     return items(module, "context_criteria")
 

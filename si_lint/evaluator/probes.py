@@ -81,6 +81,7 @@ from typing import Any
 
 from si_lint.limits import to_float
 
+from ..model import predicate_calls
 from ..profile import Profile
 from .tables import CompiledTable, compile_table, locate_table, walk
 
@@ -100,18 +101,9 @@ def _num(v: Any) -> float | None:
     return f if math.isfinite(f) else None
 
 
-def _names_primitive(p: Any, name: str, depth: int = 0) -> bool:
-    if depth > 200 or not isinstance(p, Mapping):
-        return False
-    for key, value in p.items():
-        if key == name:
-            return True
-        if key == "not" and _names_primitive(value, name, depth + 1):
-            return True
-        if key in ("all", "any") and isinstance(value, list):
-            if any(_names_primitive(v, name, depth + 1) for v in value):
-                return True
-    return False
+def _names(when: Any, primitive: str) -> bool:
+    """Whether a (compiled, so well-formed) row's ``when`` calls ``primitive``."""
+    return any(call.name == primitive for call in predicate_calls(when))
 
 
 def _top(table: Any) -> float | None:
@@ -135,7 +127,7 @@ def _partial_rows(table: Any, top: float) -> list[tuple[int, float]]:
         if not isinstance(r, Mapping):
             continue
         s = _num(r.get("score"))
-        if s is not None and 0.0 < s < top and _names_primitive(r.get("when"), "named_in_output"):
+        if s is not None and 0.0 < s < top and _names(r.get("when"), "named_in_output"):
             out.append((i, s))
     return out
 
@@ -268,48 +260,61 @@ def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]
     if isinstance(compiled, str):
         return []
     inp = _inputs(compiled, profile)
-    f_ids, chans = inp.factor_ids, inp.channels
-    all_ids = _unique(f_ids + inp.set_ids)
-    others = [s for s in inp.set_ids if s not in f_ids]
-    answer = f"Root cause: {', '.join(f_ids)} is {', '.join(inp.synonyms)}."
+    others = [s for s in inp.set_ids if s not in inp.factor_ids]
+    answer = f"Root cause: {', '.join(inp.factor_ids)} is {', '.join(inp.synonyms)}."
     if others:
         answer += f"\nAffected: {', '.join(others)}."
+    top = max((s for _, s in compiled.rows), default=0.0)
+    return _identifier_probes(scenario, inp, answer, bool(_partial_rows(table, top))) + (
+        _conclusion_probes(scenario, inp, answer)
+    )
+
+
+def _identifier_probes(scenario: Any, inp: _Inputs, answer: str, partial: bool) -> list[Probe]:
+    """SI404–SI406: answers that name the table's identifiers without diagnosing (an echo
+    of a tool response, the identifiers alone); ``partial``: the table has a partial band."""
+    f_ids, chans = inp.factor_ids, inp.channels
+    all_ids = _unique(f_ids + inp.set_ids)
+    if not all_ids:
+        return []
+    dump = "\n".join([answer] + all_ids)
+    out = [
+        Probe(
+            "SI404",
+            "an answer that only repeats verbatim lines of a tool response (the factor "
+            "identifiers with a synonym) must not reach a positive band",
+            _artifact(
+                scenario,
+                [{"kind": "tool_call", "tool": "probe_dump", "args": {}, "response": dump}]
+                + _answer_events(dump, chans, True),
+            ),
+            NOT_POSITIVE,
+        ),
+        Probe(
+            "SI405",
+            "an answer naming the identifiers alone, with no characterisation, must not "
+            "reach the top band",
+            _artifact(scenario, _answer_events("\n".join(all_ids), chans, True)),
+            BELOW_TOP,
+        ),
+    ]
+    if f_ids and partial:
+        out.append(
+            Probe(
+                "SI406",
+                "an answer naming the factor identifiers without characterisation should "
+                "reach the partial band",
+                _artifact(scenario, _answer_events("\n".join(f_ids), chans, True)),
+                NOT_ZERO,
+            )
+        )
+    return out
+
+
+def _conclusion_probes(scenario: Any, inp: _Inputs, answer: str) -> list[Probe]:
+    """SI407: a correct answer that does not conclude (over the step budget, never final)."""
+    chans = inp.channels
     out: list[Probe] = []
-    if all_ids:
-        dump = "\n".join([answer] + all_ids)
-        out.append(
-            Probe(
-                "SI404",
-                "an answer that only repeats verbatim lines of a tool response (the factor "
-                "identifiers with a synonym) must not reach a positive band",
-                _artifact(
-                    scenario,
-                    [{"kind": "tool_call", "tool": "probe_dump", "args": {}, "response": dump}]
-                    + _answer_events(dump, chans, True),
-                ),
-                NOT_POSITIVE,
-            )
-        )
-        out.append(
-            Probe(
-                "SI405",
-                "an answer naming the identifiers alone, with no characterisation, must not "
-                "reach the top band",
-                _artifact(scenario, _answer_events("\n".join(all_ids), chans, True)),
-                BELOW_TOP,
-            )
-        )
-        top = max((s for _, s in compiled.rows), default=0.0)
-        if f_ids and _partial_rows(table, top):
-            out.append(
-                Probe(
-                    "SI406",
-                    "an answer naming the factor identifiers without characterisation should "
-                    "reach the partial band",
-                    _artifact(scenario, _answer_events("\n".join(f_ids), chans, True)),
-                    NOT_ZERO,
-                )
-            )
     if inp.budgets and max(inp.budgets) < MAX_PROBE_STEPS:
         steps = max(inp.budgets) + 1
         calls = [

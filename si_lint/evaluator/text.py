@@ -7,7 +7,8 @@
   is tried, overlapping occurrences included. Synonym phrases (§3.3) use the same rule.
 * :func:`sentence_spans` / :func:`split_sentences` — the §3.2 rule: split on ``"\\n"`` and
   after every ``.``, ``!``, ``?`` followed by whitespace (``str.isspace``) or end of text.
-* :func:`echo_filter` — §2.1 echo exclusion on the raw (un-normalised) in-scope text.
+* :func:`echo_filter` — §2.1 echo exclusion on the raw (un-normalised) in-scope text, with
+  the tool bodies indexed once per artifact (:class:`si_lint.evaluator.echo.EchoSources`).
 * :class:`Transcript` — the evidence artifact read once: channel texts, tool responses,
   the final answer; in-scope normalised text per (channel, exclude_tool_echo), memoised on
   the instance (never module state).
@@ -23,6 +24,7 @@ import unicodedata
 from bisect import bisect_right
 from typing import Any
 
+from .echo import EchoSources
 from .errors import EvaluationError
 
 #: the ASCII identifier class of §3.1 (a string: ``c in WORD_CHARS`` for one character)
@@ -102,87 +104,6 @@ def split_sentences(text: str) -> list[str]:
 def split_lines(text: str) -> list[str]:
     """Lines for echo exclusion: split on U+000A only, one trailing ``\\r`` dropped."""
     return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
-
-
-class EchoSources:
-    """The raw tool bodies of an artifact (its echo sources), indexed once per artifact.
-
-    ``is_echo(line)`` is true iff ``line`` occurs verbatim (un-normalised) as a substring of
-    some body (under ``trimmed``: the line stripped of surrounding whitespace; a line that
-    is empty after trimming is never an echo). A line holds no ``"\\n"``, so it is a
-    substring of a body iff it is a substring of one of the body's lines: the index keeps
-    the *distinct* body lines (a set: a whole-line echo — the usual case — is one lookup)
-    and their join (a line can never straddle a join). A line that is not a whole body line
-    is found through a sampled k-gram index of the join (every ``SAMPLE``-th position's
-    ``GRAM``-character slice): an occurrence of a line of at least ``GRAM + SAMPLE - 1``
-    characters covers one sampled slice, so a lookup costs ``SAMPLE`` dictionary probes and
-    a verification per candidate, not a scan of the bodies. Shorter lines are searched in
-    the join (C speed). Answers are memoised per distinct line. Built lazily.
-    """
-
-    GRAM = 16
-    SAMPLE = 16
-
-    __slots__ = ("responses", "lines", "haystack", "_grams", "_seen")
-
-    def __init__(self, responses) -> None:
-        self.responses = list(dict.fromkeys(responses))
-        lines: dict[str, None] = {}
-        for r in self.responses:
-            for raw in r.split("\n"):
-                lines[raw] = None
-                if raw.endswith("\r"):
-                    lines[raw[:-1]] = None
-        self.lines = lines
-        self.haystack = "\n".join(lines)
-        self._grams: dict[str, Any] | None = None
-        self._seen: dict[str, bool] = {}
-
-    def _index(self) -> dict[str, Any]:
-        if self._grams is None:
-            h, k, s = self.haystack, self.GRAM, self.SAMPLE
-            grams: dict[str, Any] = {}
-            for i in range(0, len(h) - k + 1, s):
-                g = h[i : i + k]
-                prev = grams.get(g)
-                if prev is None:
-                    grams[g] = i
-                elif isinstance(prev, int):
-                    grams[g] = [prev, i]
-                else:
-                    prev.append(i)
-            self._grams = grams
-        return self._grams
-
-    def _substring(self, line: str) -> bool:
-        k, s = self.GRAM, self.SAMPLE
-        if len(line) < k + s - 1:
-            return line in self.haystack
-        h = self.haystack
-        grams = self._index()
-        for o in range(s):
-            hit = grams.get(line[o : o + k])
-            if hit is None:
-                continue
-            for i in (hit,) if isinstance(hit, int) else hit:
-                j = i - o
-                if j >= 0 and h.startswith(line, j):
-                    return True
-        return False
-
-    def is_echo(self, line: str, trimmed: bool = False) -> bool:
-        if not self.responses:
-            return False
-        if trimmed:
-            line = line.strip()
-            if not line:
-                return False
-        if line in self.lines:
-            return True
-        seen = self._seen.get(line)
-        if seen is None:
-            seen = self._seen[line] = self._substring(line)
-        return seen
 
 
 def echo_filter(

@@ -80,9 +80,9 @@ def _key(state: State, whole: bool) -> str:
 
 
 def _canonical(table) -> str:
-    from ..cache import _canonical_text
+    from ..cache import canonical_text
 
-    return _canonical_text(table)
+    return canonical_text(table)
 
 
 def _is_whole(state: State) -> bool:
@@ -93,9 +93,9 @@ def _is_whole(state: State) -> bool:
 def _load(directory: str) -> dict | None:
     from pathlib import Path
 
-    from ..cache import _verified_json
+    from ..cache.signed import verified_json
 
-    obj = _verified_json(Path(directory) / FILENAME)
+    obj = verified_json(Path(directory) / FILENAME)
     if not (
         type(obj) is dict
         and obj.get("magic") == MAGIC
@@ -234,4 +234,4 @@ def remember(state: State) -> None:
             list(result.notes),
         ],
     }
-    cache._write(FILENAME, [("", value)])
+    cache.write(FILENAME, value)

@@ -14,14 +14,6 @@ from .. import model
 from .spot import Spot, value_at
 
 
-def template_of(data: Any) -> str | None:
-    """The template a Form B scenario names (``scoring.archetype_template``)."""
-    s = model.scoring_of(data)
-    if s.form in (model.TEMPLATE, model.BOTH) and isinstance(s.template, str):
-        return s.template
-    return None
-
-
 def bound_role(profile, spot: Spot) -> tuple[str, str, Any] | None:
     """(role, template, the template's role entry) when the cursor is on the key of a
     Form B role binding (``scoring.<role>``) that the scenario's template defines."""

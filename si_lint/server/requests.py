@@ -110,7 +110,7 @@ def _edit(doc, old: str, new: str) -> T.TextEdit:
     while j < len(a) - i and j < len(b) - i and a[len(a) - 1 - j] == b[len(b) - 1 - j]:
         j += 1
     start = T.Position(i, 0)
-    if len(a) - j >= len(a) and a and not a[-1].endswith(("\n", "\r")):
+    if j == 0 and a and not a[-1].endswith(("\n", "\r")):
         last = a[-1]
         codec = doc.position_codec
         end = T.Position(len(a) - 1, codec.client_num_units(last))

@@ -1,0 +1,48 @@
+"""The result cache (SPEC §9): ``.si-lint-cache/`` at the corpus root.
+
+**Data only.** A cache directory can arrive in a commit or a pull request, so nothing in
+it is trusted: the files are JSON (stdlib :mod:`json`: it builds dicts, lists, strings,
+numbers and nothing else — no pickle, no marshal, no class names), each one ends with an
+HMAC-SHA256 of its body under a key kept outside the corpus (in the user's cache
+directory, see :func:`.signed.secret`), and every entry is decoded by a fixed schema
+(:mod:`si_lint.codec`) when it is used. A file that is not a regular file (a FIFO, a
+device, a symbolic link) is never opened; a file that is too big, truncated, signed with
+another key, written by another version or of the wrong shape is a miss — rebuilt, never
+a crash. Writes go only into the cache directory (temporary file + rename), which holds a
+``.gitignore`` (``*``) and a ``CACHEDIR.TAG``; a directory that already exists and is not
+a si-lint cache (``--cache-dir .``) is not used at all.
+
+Files:
+
+- ``results.json``: ``files`` — per-file results keyed on (content hash, path), valid only
+  under the header (si-lint version, a fingerprint of si-lint's code and data, the profile,
+  the effective configuration); ``memo`` — results of cross-file work (fixture dry runs,
+  probes) keyed by the caller on the content hashes of *every* file they depend on.
+- ``run.json``: the findings of the last whole run under a key made of every file's path and
+  content hash, the named paths and the options (the unchanged re-check of pre-commit).
+
+Public API: :meth:`Cache.get_run`/:meth:`Cache.put_run`, :meth:`Cache.get_file`/
+:meth:`Cache.put_file` (entries are plain JSON data; pass ``decode`` to validate one),
+:meth:`Cache.memoize` and :meth:`Cache.save`.
+
+The package: :mod:`.store` (the :class:`Cache` and its tables), :mod:`.signed` (signed,
+atomic data files; the key), :mod:`.directory` (what may be a cache directory) and
+:mod:`.keys` (the fingerprints of si-lint's code and of the profile in the header).
+"""
+
+from __future__ import annotations
+
+from .keys import canonical_text, code_fingerprint, profile_fingerprint
+from .store import FILENAME, MAGIC, RUN_FILENAME, Cache, cache_dir_for, open_cache
+
+__all__ = [
+    "FILENAME",
+    "MAGIC",
+    "RUN_FILENAME",
+    "Cache",
+    "cache_dir_for",
+    "canonical_text",
+    "code_fingerprint",
+    "open_cache",
+    "profile_fingerprint",
+]

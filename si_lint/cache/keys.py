@@ -1,0 +1,77 @@
+"""What cached results depend on besides the files: si-lint's own code and data, and the
+profile in use (part of the cache header: a change makes every entry a miss)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+
+def code_fingerprint() -> str:
+    """si-lint's own code and data as installed (paths, sizes, modification times), so a
+    changed checkout without a version bump never serves results of the old code."""
+    from ..resources import data_dir
+
+    pkg = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for base, pattern in (
+        (pkg, "*.py"),
+        (data_dir("rules"), "*.yaml"),
+        (data_dir("schemas"), "*.json"),
+        (pkg / "profile_data", "*.yaml"),
+    ):
+        for path in sorted(base.rglob(pattern)):
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def profile_fingerprint(profile) -> str:
+    """Hash of everything in the profile that results depend on."""
+    h = hashlib.sha256()
+    h.update(canonical_text(profile.registry).encode("utf-8", "surrogatepass"))
+    h.update(canonical_text(profile.templates).encode("utf-8", "surrogatepass"))
+    root = getattr(profile, "root", None)
+    if root is not None:
+        for path in sorted(Path(root).rglob("*.py")):
+            try:
+                h.update(os.fsencode(path.relative_to(root)) + b"\0" + path.read_bytes())
+            except OSError:
+                pass
+    h.update(
+        repr(sorted(getattr(profile, "implementations", {}) or {})).encode("utf-8", "surrogatepass")
+    )
+    return h.hexdigest()
+
+
+def canonical_text(value: Any) -> str:
+    """A canonical text of plain data (integers of any size, surrogates and NaN included;
+    profile data comes from the loader, so its depth is bounded)."""
+    out: list[str] = []
+    _canon(value, out)
+    return "".join(out)
+
+
+def _canon(v: Any, out: list[str]) -> None:
+    if isinstance(v, dict):
+        out.append("{")
+        for k in sorted(v, key=str):
+            out.append(repr(str(k)) + ":")
+            _canon(v[k], out)
+            out.append(",")
+        out.append("}")
+    elif isinstance(v, (list, tuple)):
+        out.append("[")
+        for item in v:
+            _canon(item, out)
+            out.append(",")
+        out.append("]")
+    elif isinstance(v, int) and not isinstance(v, bool):
+        out.append("i" + hex(v))  # hex: no digit limit, linear in the size
+    else:
+        out.append(f"{type(v).__name__}:{v!r}")

@@ -1,0 +1,115 @@
+"""Signed data files: how the cache's files are read and written.
+
+Each file is JSON (stdlib :mod:`json`: dicts, lists, strings, numbers and nothing else)
+followed by an HMAC-SHA256 of its body under a key kept outside the corpus, in the
+user's cache directory (:func:`secret`). A file that is not a regular file, too big,
+unsigned, signed with another key or not JSON reads as None — a miss, never a crash.
+Writes are atomic (temporary file + rename)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+#: the largest cache file that is read (a bigger one is a miss)
+MAX_CACHE_BYTES = 1 << 31
+MAC_SEP = b"\n#mac "
+
+
+def _user_cache_home() -> Path | None:
+    base = os.environ.get("XDG_CACHE_HOME")
+    if base and os.path.isabs(base):
+        return Path(base)
+    home = os.path.expanduser("~")
+    return Path(home) / ".cache" if home and home != "~" else None
+
+
+_SECRET: bytes | None = None
+
+
+def secret() -> bytes:
+    """The key cache files are signed with: ``si-lint/cache-key`` in the user's cache
+    directory (0600, made once), outside any corpus — a cache file from someone else's
+    machine (or a pull request) never verifies. When it cannot be read or made, a key for
+    this process only: the cache then works within a run and is rebuilt by the next."""
+    global _SECRET
+    if _SECRET is not None:
+        return _SECRET
+    from ..fsutil import read_regular
+
+    key = None
+    home = _user_cache_home()
+    if home is not None:
+        path = home / "si-lint" / "cache-key"
+        raw, _why = read_regular(path, 1024, follow=False)
+        if raw is not None and len(raw) >= 32:
+            key = raw
+        else:
+            fresh = os.urandom(32)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                fd = os.open(
+                    path,
+                    os.O_WRONLY
+                    | os.O_CREAT
+                    | os.O_EXCL
+                    | os.O_NOFOLLOW
+                    | getattr(os, "O_CLOEXEC", 0),
+                    0o600,
+                )
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(fresh)
+                key = fresh
+            except OSError:
+                raw, _why = read_regular(path, 1024, follow=False)  # made by a concurrent run
+                if raw is not None and len(raw) >= 32:
+                    key = raw
+    _SECRET = key if key is not None else os.urandom(32)
+    return _SECRET
+
+
+def mac(body: bytes) -> bytes:
+    return hmac.new(secret(), body, hashlib.sha256).hexdigest().encode()
+
+
+def verified_json(path: Path) -> Any:
+    """The JSON body of a signed cache file, or None (missing, not a regular file, too big,
+    unsigned, signed with another key, not JSON, nested too deeply, a number too long)."""
+    from ..fsutil import read_regular
+
+    raw, _why = read_regular(path, MAX_CACHE_BYTES, follow=False)
+    if raw is None:
+        return None
+    cut = raw.rfind(MAC_SEP)
+    if cut < 0:
+        return None
+    body, signature = raw[:cut], raw[cut + len(MAC_SEP) :].rstrip(b"\n")
+    if not hmac.compare_digest(signature, mac(body)):
+        return None
+    try:
+        return json.loads(body)
+    except Exception:  # ValueError, RecursionError, UnicodeDecodeError: a miss
+        return None
+
+
+def dumps(value: Any) -> bytes:
+    # ensure_ascii: lone surrogates are written as \\udXXX escapes, never as invalid UTF-8
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+def write_signed(path: Path, chunks: Iterable[bytes], *, mode: int = 0o600) -> None:
+    """Write ``chunks`` (JSON text) and their signature to ``path`` atomically. Raises
+    ``OSError`` (and whatever a chunk's producer raises) — the caller decides."""
+    from ..fsutil import atomic_writer
+
+    digest = hmac.new(secret(), digestmod=hashlib.sha256)
+    with atomic_writer(path, mode=mode) as fh:
+        for chunk in chunks:
+            fh.write(chunk)
+            digest.update(chunk)
+        fh.write(MAC_SEP + digest.hexdigest().encode() + b"\n")

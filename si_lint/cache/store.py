@@ -1,0 +1,223 @@
+"""The cache's tables: per-file results, the cross-file memo and the last whole run
+(see :mod:`si_lint.cache`), read on first use and written back with what this run used."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from .directory import CacheDirUnusable, check_usable, prepare
+from .keys import code_fingerprint
+from .signed import dumps, verified_json, write_signed
+
+MAGIC = "si-lint-cache/3"
+FILENAME = "results.json"
+RUN_FILENAME = "run.json"
+
+
+class Cache:
+    def __init__(self, directory: Path | None, header: tuple, *, owned: bool = False):
+        """``directory`` None disables the cache. ``owned``: the directory is the default
+        ``.si-lint-cache`` (it may be adopted even when it has no ``CACHEDIR.TAG`` yet)."""
+        self.directory = directory
+        self.header = [MAGIC, __version__, code_fingerprint()] + [
+            _jsonable_header(h) for h in header
+        ]
+        self.note: str | None = None  # why the cache is not used (for --verbose)
+        if directory is not None:
+            try:
+                check_usable(directory, owned)
+            except CacheDirUnusable as why:
+                self.note = f"cache directory {directory} not used: {why}"
+                self.directory = None
+        self.files: dict[str, Any] = {}
+        self.memo: dict[str, Any] = {}
+        self._used_files: dict[str, Any] = {}
+        self._used_memo: dict[str, Any] = {}
+        self._memo_values: dict[str, Any] = {}
+        self.dirty = False
+        self._loaded = self.directory is None
+        self._run: tuple | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return self.directory is not None
+
+    def _read(self) -> None:
+        """Read the per-file table on first use (a reused run never needs it)."""
+        if self._loaded:
+            return
+        self._loaded = True
+        obj = verified_json(self.directory / FILENAME)
+        if not (
+            type(obj) is dict
+            and obj.get("header") == self.header
+            and type(obj.get("files")) is dict
+            and type(obj.get("memo")) is dict
+        ):
+            self.dirty = True
+            return
+        self.files, self.memo = obj["files"], obj["memo"]
+
+    # whole runs ------------------------------------------------------------------------
+    def get_run(self, key: str):
+        """The value :meth:`put_run` stored for ``key`` — ``(findings as plain data, files,
+        skipped, reported)`` — when nothing it depended on has changed, or None. The
+        shape is checked here; the caller decodes the findings (``pipeline.data.finding_from_data``)."""
+        if self.directory is None:
+            return None
+        obj = verified_json(self.directory / RUN_FILENAME)
+        if not (type(obj) is dict and obj.get("header") == self.header and obj.get("key") == key):
+            return None
+        value = obj.get("value")
+        if not (type(value) is list and len(value) == 4):
+            return None
+        findings, nfiles, skipped, reported = value
+        if (
+            type(findings) is not list
+            or type(nfiles) is not int
+            or type(skipped) is not list
+            or type(reported) is not list
+        ):
+            return None
+        if not all(type(s) is str for s in skipped) or not all(type(r) is str for r in reported):
+            return None
+        return findings, nfiles, skipped, reported
+
+    def put_run(self, key: str, value: tuple) -> None:
+        """Store a whole run's result: plain JSON data (findings as ``pipeline.data.finding_to_data``)."""
+        findings, nfiles, skipped, reported = value
+        self._run = (key, [list(findings), nfiles, list(skipped), list(reported)])
+
+    # per-file results -------------------------------------------------------------------
+    def get_file(self, sha: str, relpath: str, decode: Callable[[Any], Any] | None = None):
+        """The entry stored for this content and path (plain JSON data), or None. With
+        ``decode``, the decoded entry; an entry ``decode`` rejects (any exception) is a miss."""
+        self._read()
+        k = _file_key(sha, relpath)
+        hit = self.files.get(k)
+        if hit is None:
+            return None
+        if decode is not None:
+            try:
+                value = decode(hit)
+            except Exception:
+                self.files.pop(k, None)
+                self.dirty = True
+                return None
+            if value is None:
+                return None
+            self._used_files[k] = hit
+            return value
+        self._used_files[k] = hit
+        return hit
+
+    def put_file(self, sha: str, relpath: str, entry) -> None:
+        """Store an entry: plain JSON data (an entry that is not is simply not stored)."""
+        self._used_files[_file_key(sha, relpath)] = entry
+        self.dirty = True
+
+    # cross-file memo --------------------------------------------------------------------
+    def memoize(self, key, compute, encode: Callable | None = None, decode: Callable | None = None):
+        """``compute()``'s value, from the cache when ``key`` (a tuple of strings) was seen.
+        The value is stored as ``encode(value)`` and read back with ``decode`` (default:
+        a list of :class:`~si_lint.findings.Diag`)."""
+        from ..codec import diags_from_json, diags_to_json
+
+        encode = encode or diags_to_json
+        decode = decode or diags_from_json
+        k = dumps(list(key) if isinstance(key, (tuple, list)) else key).decode()
+        if k in self._memo_values:
+            return self._memo_values[k]
+        self._read()
+        if k in self.memo:
+            try:
+                value = decode(self.memo[k])
+                self._used_memo[k] = self.memo[k]
+                self._memo_values[k] = value
+                return value
+            except Exception:
+                self.memo.pop(k, None)
+        value = compute()
+        try:
+            self._used_memo[k] = encode(value)
+        except Exception:
+            pass  # not storable: computed again next time
+        self._memo_values[k] = value
+        self.dirty = True
+        return value
+
+    def save(self) -> None:
+        """Write what this run used (stale entries are dropped), atomically."""
+        if self.directory is None:
+            return
+        if self._run is not None:
+            key, value = self._run
+            self.write(RUN_FILENAME, {"header": self.header, "key": key, "value": value})
+        if not self._loaded:
+            return
+        if (
+            not self.dirty
+            and len(self._used_files) == len(self.files)
+            and len(self._used_memo) == len(self.memo)
+        ):
+            return
+        self._write_signed(FILENAME, self._chunks())
+
+    def _chunks(self):
+        """The per-file table as JSON text, one entry at a time (no second copy of the
+        whole cache in memory; 40,000 files). An entry that is not JSON data is left out."""
+        yield b'{"header":' + dumps(self.header) + b',"files":{'
+        for table, close in ((self._used_files, b'},"memo":{'), (self._used_memo, b"}}")):
+            first = True
+            for key, value in table.items():
+                try:
+                    piece = dumps(key) + b":" + dumps(value)
+                except (TypeError, ValueError, RecursionError):
+                    continue
+                yield piece if first else b"," + piece
+                first = False
+            yield close
+
+    def write(self, name: str, obj: Any) -> None:
+        """Write ``obj`` (plain JSON data) as the signed file ``name`` of the cache
+        directory (the stat index uses it too)."""
+        self._write_signed(name, (dumps(o) for o in (obj,)))
+
+    def _write_signed(self, name: str, chunks) -> None:
+        try:
+            prepare(self.directory)
+            write_signed(self.directory / name, chunks, mode=0o600)
+        except (OSError, TypeError, ValueError, RecursionError):
+            pass  # a read-only tree still lints; it just isn't cached
+
+
+def _file_key(sha: str, relpath: str) -> str:
+    return f"{sha}:{relpath}"
+
+
+def _jsonable_header(value: Any) -> Any:
+    return value if isinstance(value, (str, bool, int)) or value is None else str(value)
+
+
+def cache_dir_for(root: Path, options) -> Path | None:
+    if not options.use_cache:
+        return None
+    if options.cache_dir:
+        return Path(options.cache_dir).resolve()
+    env = os.environ.get("SI_LINT_CACHE_DIR")
+    if env:
+        return Path(env).resolve()
+    return root / ".si-lint-cache"
+
+
+def open_cache(root: Path, options, header: tuple) -> Cache:
+    """The cache for a run at ``root`` (disabled under ``--no-cache``)."""
+    directory = cache_dir_for(root, options)
+    owned = (
+        directory is not None and not options.cache_dir and not os.environ.get("SI_LINT_CACHE_DIR")
+    )
+    return Cache(directory, header, owned=owned)
