@@ -150,13 +150,13 @@ def line_hash(fingerprint: str) -> str:
 
 
 def render(result, automation_id: str | None = None, **_options) -> str:
-    from ..catalogue import _code_key, rules
+    from ..catalogue import code_key, rules
     from .fingerprint import Fingerprinter
 
     catalogue = rules()
     findings = list(result.findings)
     codes = set(catalogue) | {f.code for f in findings}
-    ordered = sorted(codes, key=_code_key)
+    ordered = sorted(codes, key=code_key)
     index = {code: i for i, code in enumerate(ordered)}
     printer = Fingerprinter(result)
     cache = printer.sources
