@@ -75,6 +75,7 @@ def reflow(text: str) -> str:
 
 
 def code_key(code: str) -> tuple:
+    """The order of codes: by prefix, then number (``SI9`` before ``SI10``)."""
     prefix = code.rstrip("0123456789")
     return (prefix, int(code[len(prefix) :] or 0))
 
