@@ -40,7 +40,7 @@ class Rule:
 def codes() -> tuple[str, ...]:
     """Every code of the catalogue, in code order: the names of ``rules/CODE.yaml`` (a
     directory listing; validating ``--select``/``--ignore`` needs no rule parsed)."""
-    return tuple(sorted((p.stem for p in data_dir("rules").glob("*.yaml")), key=_code_key))
+    return tuple(sorted((p.stem for p in data_dir("rules").glob("*.yaml")), key=code_key))
 
 
 @lru_cache(maxsize=1)
@@ -65,7 +65,7 @@ def rules() -> dict[str, Rule]:
             source=str(path),
             check=str(data.get("check", "") or ""),
         )
-    return dict(sorted(out.items(), key=lambda kv: _code_key(kv[0])))
+    return dict(sorted(out.items(), key=lambda kv: code_key(kv[0])))
 
 
 def reflow(text: str) -> str:
@@ -74,7 +74,8 @@ def reflow(text: str) -> str:
     return "\n\n".join(p for p in paragraphs if p)
 
 
-def _code_key(code: str) -> tuple:
+def code_key(code: str) -> tuple:
+    """The order of codes: by prefix, then number (``SI9`` before ``SI10``)."""
     prefix = code.rstrip("0123456789")
     return (prefix, int(code[len(prefix) :] or 0))
 

@@ -192,8 +192,9 @@ def test_jobs_and_cache_give_the_same_output_per_document(tmp_path, monkeypatch)
 
 def test_cache_entries_are_plain_json_data(tmp_path):
     from si_lint.pipeline.context import Source
+    from si_lint.pipeline.data import from_entry, to_entry
     from si_lint.pipeline.locate import locate_in
-    from si_lint.pipeline.perfile import from_entry, load_documents, to_entry
+    from si_lint.pipeline.perfile import load_documents
 
     raw = stream(module(1), module(2, term="GDPR")).encode()
     src = Source(str(tmp_path / "m.yaml"), raw, None, "sha")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 
 import click
 
@@ -14,7 +15,7 @@ FAIL_ON = ("error", "warning", "info")
 COLOR = ("auto", "always", "never")
 
 
-def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
+def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     out = []
     for v in values:
         out.extend(c.strip() for c in v.split(",") if c.strip())
@@ -42,6 +43,37 @@ def failing(findings, fail_on: str) -> list:
     """The findings that make the exit status 1 under ``--fail-on`` (JUnit counts the same)."""
     threshold = SEVERITY_RANK[fail_on]
     return [f for f in findings if SEVERITY_RANK.get(f.severity, 0) <= threshold]
+
+
+@dataclass
+class CheckArgs:
+    """The command line of ``si-lint check``, as click parsed it."""
+
+    paths: tuple
+    fmt: str | None
+    output: str | None
+    config_file: str | None
+    select: tuple
+    ignore: tuple
+    fail_on: str
+    exit_zero: bool
+    statistics: bool
+    quiet: bool
+    color_mode: str
+    fix: bool
+    unsafe_fixes: bool
+    diff: bool
+    show_fixes: bool
+    baseline_file: str | None
+    write_baseline: str | None
+    automation_id: str | None
+    stdin_filename: str | None
+    no_cache: bool
+    cache_dir: str | None
+    jobs: int | None
+    trust_implementations: bool
+    profile: str | None
+    verbose: bool
 
 
 @click.command("check")
@@ -149,170 +181,182 @@ def failing(findings, fail_on: str) -> list:
     is_flag=True,
     help="Show the corpus root, skipped files and internal tracebacks.",
 )
-def command(
-    paths,
-    fmt,
-    output,
-    config_file,
-    select,
-    ignore,
-    fail_on,
-    exit_zero,
-    statistics,
-    quiet,
-    color_mode,
-    fix,
-    unsafe_fixes,
-    diff,
-    show_fixes,
-    baseline_file,
-    write_baseline,
-    automation_id,
-    stdin_filename,
-    no_cache,
-    cache_dir,
-    jobs,
-    trust_implementations,
-    profile,
-    verbose,
-):
+def command(**kwargs):
     """Lint files or directories: schemas, Form B rules, the reference graph, EIO rules
     and the dry run of every fixture. Findings are reported for the named paths only;
     cross-file checks always see the whole corpus under the corpus root.
 
     Exit status: 0 no finding at or above --fail-on, 1 such findings, 2 usage error."""
+    a = CheckArgs(**kwargs)
+    if a.fmt is None:
+        a.fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    paths, stdin = _paths_and_stdin(a)
+    _check_settings(a)
+    options = _options(a)
+    result = _run(paths, options, stdin)
+    _notes(a, result)
+    fixed = []
+    if a.fix or a.diff:
+        fixed = _apply_fixes(a, result)
+        if a.fix and not a.diff and fixed is not None and fixed[1]:
+            result = _run(paths, options, stdin)  # the report shows what remains
+        fixed = fixed[0] if fixed is not None else []
+    _baselines(a, result)
+    _report(a, result, fixed)
+    if a.exit_zero:
+        return 0
+    return 1 if failing(result.findings, a.fail_on) else 0
+
+
+def _paths_and_stdin(a: CheckArgs) -> tuple[list[str], bytes | None]:
+    """The paths to check, and the bytes of stdin when the path is ``-``."""
     from ..errors import UsageError
-    from ..pipeline import Options
-    from ..report import needs_corpus, render
-    from ..report.output import write, write_file
 
-    if fmt is None:
-        fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-    from ..profile import OASISCTL_NOTICE, is_builtin_name
+    paths = list(a.paths)
+    if "-" not in paths:
+        if a.stdin_filename:
+            raise UsageError("--stdin-filename is used with the path `-` only")
+        return paths, None
+    if paths != ["-"]:
+        raise UsageError("`-` (read stdin) cannot be combined with other paths")
+    if not a.stdin_filename:
+        raise UsageError("`-` (read stdin) needs --stdin-filename PATH (the file it stands for)")
+    if a.fix or a.diff:
+        raise UsageError("--fix and --diff work on files, not on stdin")
+    stdin = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+    return [a.stdin_filename], stdin
 
-    paths = list(paths)
-    stdin = None
-    if "-" in paths:
-        if paths != ["-"]:
-            raise UsageError("`-` (read stdin) cannot be combined with other paths")
-        if not stdin_filename:
-            raise UsageError(
-                "`-` (read stdin) needs --stdin-filename PATH (the file it stands for)"
-            )
-        if fix or diff:
-            raise UsageError("--fix and --diff work on files, not on stdin")
-        stdin = (
-            sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
-        )
-        paths = [stdin_filename]
-    elif stdin_filename:
-        raise UsageError("--stdin-filename is used with the path `-` only")
-    if automation_id is not None and fmt != "sarif":
+
+def _check_settings(a: CheckArgs) -> None:
+    """Options that cannot go together, and a ``--profile`` that is no profile."""
+    from ..errors import UsageError
+    from ..profile import is_builtin_name
+
+    if a.automation_id is not None and a.fmt != "sarif":
         raise UsageError("--automation-id is a SARIF setting (use it with --format sarif)")
-    if profile is not None and not is_builtin_name(profile):
-        if not os.path.isfile(os.path.join(profile, "registry.yaml")):
+    if a.profile is not None and not is_builtin_name(a.profile):
+        if not os.path.isfile(os.path.join(a.profile, "registry.yaml")):
             raise UsageError(
-                f"--profile {profile}: not a shipped profile (builtin, "
+                f"--profile {a.profile}: not a shipped profile (builtin, "
                 "builtin:oasisctl) nor a profile directory (no registry.yaml)"
             )
-        profile = os.path.abspath(profile)
+        a.profile = os.path.abspath(a.profile)
+
+
+def _options(a: CheckArgs):
+    from ..pipeline import Options
+    from ..report import needs_corpus
 
     options = Options(
-        select=_codes(select),
-        ignore=_codes(ignore),
-        trust_implementations=trust_implementations,
-        verbose=verbose,
-        use_cache=not no_cache,
-        reuse_run=not needs_corpus(fmt) and not (fix or diff or stdin),
-        cache_dir=cache_dir,
-        jobs=jobs,
-        config_file=config_file,
-        profile=profile,
+        select=split_codes(a.select),
+        ignore=split_codes(a.ignore),
+        trust_implementations=a.trust_implementations,
+        verbose=a.verbose,
+        use_cache=not a.no_cache,
+        reuse_run=not needs_corpus(a.fmt) and not (a.fix or a.diff or a.stdin_filename),
+        cache_dir=a.cache_dir,
+        jobs=a.jobs,
+        config_file=a.config_file,
+        profile=a.profile,
     )
-    options.progress = fmt not in ("json", "sarif", "gitlab") and not quiet
-    result = _run(paths, options, stdin)
-    if (profile or getattr(result.config, "profile", None)) == "builtin:oasisctl" and not quiet:
-        click.echo(OASISCTL_NOTICE, err=True)
-    if verbose:  # the corpus root and how it was found, the configuration, skipped files
+    options.progress = a.fmt not in ("json", "sarif", "gitlab") and not a.quiet
+    return options
+
+
+def _notes(a: CheckArgs, result) -> None:
+    """The compatibility notice of builtin:oasisctl; under --verbose, the run's notes."""
+    from ..profile import OASISCTL_NOTICE
+
+    if (a.profile or getattr(result.config, "profile", None)) == "builtin:oasisctl":
+        if not a.quiet:
+            click.echo(OASISCTL_NOTICE, err=True)
+    if a.verbose:  # the corpus root and how it was found, the configuration, skipped files
         for note in result.notes:
             click.echo(f"si-lint: {note}", err=True)
 
-    # --diff: the patch is the output on stdout, the findings go to stderr
-    report_err = diff and not output
-    fixed = []
-    if fix or diff:
-        from ..fix import fix_files
 
-        report = fix_files(
-            result,
-            write=fix and not diff,
-            diff_stream=sys.stdout if diff else None,
-            unsafe=unsafe_fixes,
-        )
-        for relpath, reason in report.skipped:
-            click.echo(f"si-lint: {relpath}: not fixed: {reason}", err=True)
-        fixed = report.fixed
-        if not quiet and (report.files or diff):
-            if fix and not diff:
-                click.echo(
-                    f"si-lint: fixed {report.fixed_findings} finding(s) in {len(report.files)} file(s)",
-                    err=True,
-                )
-            else:
-                click.echo(
-                    f"si-lint: {report.fixed_findings} finding(s) fixable in {len(report.files)} "
-                    "file(s) (--diff: nothing written)",
-                    err=True,
-                )
-        if fix and not diff and report.files:
-            result = _run(paths, options, stdin)  # the report shows what remains
+def _apply_fixes(a: CheckArgs, result):
+    """--fix writes the fixes, --diff prints them; returns (fixed findings, files written)."""
+    from ..fix import fix_files
 
-    if write_baseline:
-        from ..baseline import render as render_baseline
-
-        write_file(write_baseline, render_baseline(result).encode("utf-8"), "baseline")
-        if not quiet:
+    report = fix_files(
+        result,
+        write=a.fix and not a.diff,
+        diff_stream=sys.stdout if a.diff else None,
+        unsafe=a.unsafe_fixes,
+    )
+    for relpath, reason in report.skipped:
+        click.echo(f"si-lint: {relpath}: not fixed: {reason}", err=True)
+    if not a.quiet and (report.files or a.diff):
+        if a.fix and not a.diff:
             click.echo(
-                f"si-lint: wrote {len(result.findings)} finding(s) to the baseline {write_baseline}",
+                f"si-lint: fixed {report.fixed_findings} finding(s) in {len(report.files)} file(s)",
                 err=True,
             )
-    if baseline_file:
+        else:
+            click.echo(
+                f"si-lint: {report.fixed_findings} finding(s) fixable in {len(report.files)} "
+                "file(s) (--diff: nothing written)",
+                err=True,
+            )
+    return report.fixed, bool(report.files)
+
+
+def _baselines(a: CheckArgs, result) -> None:
+    """--write-baseline records the findings; --baseline hides the recorded ones."""
+    from ..report.output import write_file
+
+    if a.write_baseline:
+        from ..baseline import render as render_baseline
+
+        write_file(a.write_baseline, render_baseline(result).encode("utf-8"), "baseline")
+        if not a.quiet:
+            click.echo(
+                f"si-lint: wrote {len(result.findings)} finding(s) to the baseline "
+                f"{a.write_baseline}",
+                err=True,
+            )
+    if a.baseline_file:
         from ..baseline import apply, load
 
-        applied = apply(result, load(baseline_file))
+        applied = apply(result, load(a.baseline_file))
         result.findings = applied.findings
-        if not quiet:
+        if not a.quiet:
             click.echo(
-                f"si-lint: baseline {baseline_file}: {applied.matched} finding(s) hidden, "
+                f"si-lint: baseline {a.baseline_file}: {applied.matched} finding(s) hidden, "
                 f"{applied.stale} stale entr{'y' if applied.stale == 1 else 'ies'} "
                 "(no longer found)",
                 err=True,
             )
 
+
+def _report(a: CheckArgs, result, fixed) -> None:
+    """The report, on stdout (on stderr under --diff, whose patch is the output)."""
+    from ..report import render
+    from ..report.output import write
+
+    report_err = a.diff and not a.output
     stream = sys.stderr if report_err else sys.stdout
-    colour = fmt == "text" and not output and use_color(color_mode, stream)
+    colour = a.fmt == "text" and not a.output and use_color(a.color_mode, stream)
     text = render(
         result,
-        fmt,
-        verbose=verbose,
-        statistics=statistics,
-        quiet=quiet,
-        unsafe_fixes=unsafe_fixes,
-        automation_id=automation_id,
-        fail_on=fail_on,
+        a.fmt,
+        verbose=a.verbose,
+        statistics=a.statistics,
+        quiet=a.quiet,
+        unsafe_fixes=a.unsafe_fixes,
+        automation_id=a.automation_id,
+        fail_on=a.fail_on,
     )
-    write(text, output, err=report_err, color=colour)
-    if show_fixes:
+    write(text, a.output, err=report_err, color=colour)
+    if a.show_fixes:
         _show_fixes(
             result,
             fixed,
-            fix and not diff,
-            unsafe_fixes,
-            output is None and fmt == "text" and not diff,
+            a.fix and not a.diff,
+            a.unsafe_fixes,
+            a.output is None and a.fmt == "text" and not a.diff,
         )
-    if exit_zero:
-        return 0
-    return 1 if failing(result.findings, fail_on) else 0
 
 
 def _run(paths, options, stdin):

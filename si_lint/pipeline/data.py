@@ -5,9 +5,12 @@ field: a cache can arrive in a pull request, so anything unexpected is ``ValueEr
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from ..corpus import Document, relpath_of
 from ..findings import Finding, Location
+from .context import Source
 
 
 def finding_to_data(self: Finding) -> dict:
@@ -84,3 +87,84 @@ def finding_from_data(d: Any) -> Finding:
         fix=fix,
         **opt,
     )
+
+
+# --------------------------------------------------------------------------------------
+# per-file cache entries: plain JSON-able data (dicts, lists, str, int, float, bool, None)
+
+
+_ENTRY_PATH = "\0"  # findings in cache entries carry this placeholder instead of a path
+
+
+def to_entry(docs: list[Document], findings: list[Finding]) -> dict:
+    relpath = docs[0].relpath
+    out = []
+    for f in findings:
+        d = finding_to_data(f)
+        if f.path == relpath:
+            d["path"] = _ENTRY_PATH
+        out.append(d)
+    return {
+        "docs": [[d.index, d.kind, d.data, d.pos_blob] for d in docs],
+        "ndocs": docs[0].ndocs,
+        "suppressions": [
+            [line, col, kind, list(codes)] for line, col, kind, codes in docs[0].suppressions
+        ],
+        "findings": out,
+    }
+
+
+def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[Finding]] | None:
+    """The documents and findings of a cache entry; None when the entry is not what
+    :func:`to_entry` writes (a cache can arrive in a pull request: never trusted)."""
+    from ..corpus import KINDS
+
+    try:
+        relpath = relpath_of(source.abspath, cwd)
+        ndocs = entry["ndocs"]
+        sups = []
+        for line, col, kind, codes in entry["suppressions"]:
+            if not (
+                type(line) is int
+                and type(col) is int
+                and kind in ("line", "above", "file")
+                and all(isinstance(c, str) for c in codes)
+            ):
+                return None
+            sups.append((line, col, kind, tuple(codes)))
+        docs = []
+        shared: dict = {}
+        for index, kind, data, blob in entry["docs"]:
+            if type(index) is not int or (kind is not None and kind not in KINDS):
+                return None
+            doc = Document(
+                relpath,
+                source.abspath,
+                kind,
+                data,
+                None,
+                sha=source.sha,
+                suppressions=sups,
+                index=index,
+                ndocs=ndocs,
+            )
+            doc.pos_blob = blob
+            doc.siblings = shared
+            docs.append(doc)
+        if not docs or type(ndocs) is not int:
+            return None
+        findings = []
+        for d in entry["findings"]:
+            f = finding_from_data(d)
+            if f.path == _ENTRY_PATH:
+                f = _with_path(f, relpath)
+            findings.append(f)
+    except (KeyError, TypeError, ValueError):
+        return None
+    return docs, findings
+
+
+def _with_path(f: Finding, path: str) -> Finding:
+    from dataclasses import replace
+
+    return replace(f, path=path)

@@ -12,7 +12,7 @@ from ..contract import enforce
 from ..corpus import Document, classify, relpath_of
 from ..findings import Diag, Finding
 from .context import Context, Source, State
-from .data import finding_from_data, finding_to_data
+from .data import from_entry, to_entry
 from .locate import locate_in
 from .read import ensure_read
 
@@ -214,99 +214,15 @@ def _pool_map(items: list[int], jobs: int, advance=lambda: None) -> list:
 
 
 # --------------------------------------------------------------------------------------
-# cache entries: plain JSON-able data (dicts, lists, str, int, float, bool, None)
-
-
-_ENTRY_PATH = "\0"  # findings in cache entries carry this placeholder instead of a path
-
-
-def to_entry(docs: list[Document], findings: list[Finding]) -> dict:
-    relpath = docs[0].relpath
-    out = []
-    for f in findings:
-        d = finding_to_data(f)
-        if f.path == relpath:
-            d["path"] = _ENTRY_PATH
-        out.append(d)
-    return {
-        "docs": [[d.index, d.kind, d.data, d.pos_blob] for d in docs],
-        "ndocs": docs[0].ndocs,
-        "suppressions": [
-            [line, col, kind, list(codes)] for line, col, kind, codes in docs[0].suppressions
-        ],
-        "findings": out,
-    }
-
-
-def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[Finding]] | None:
-    """The documents and findings of a cache entry; None when the entry is not what
-    :func:`to_entry` writes (a cache can arrive in a pull request: never trusted)."""
-    from ..corpus import KINDS
-
-    try:
-        relpath = relpath_of(source.abspath, cwd)
-        ndocs = entry["ndocs"]
-        sups = []
-        for line, col, kind, codes in entry["suppressions"]:
-            if not (
-                type(line) is int
-                and type(col) is int
-                and kind in ("line", "above", "file")
-                and all(isinstance(c, str) for c in codes)
-            ):
-                return None
-            sups.append((line, col, kind, tuple(codes)))
-        docs = []
-        shared: dict = {}
-        for index, kind, data, blob in entry["docs"]:
-            if type(index) is not int or (kind is not None and kind not in KINDS):
-                return None
-            doc = Document(
-                relpath,
-                source.abspath,
-                kind,
-                data,
-                None,
-                sha=source.sha,
-                suppressions=sups,
-                index=index,
-                ndocs=ndocs,
-            )
-            doc.pos_blob = blob
-            doc.siblings = shared
-            docs.append(doc)
-        if not docs or type(ndocs) is not int:
-            return None
-        findings = []
-        for d in entry["findings"]:
-            f = finding_from_data(d)
-            if f.path == _ENTRY_PATH:
-                f = _with_path(f, relpath)
-            findings.append(f)
-    except (KeyError, TypeError, ValueError):
-        return None
-    return docs, findings
-
-
-def _with_path(f: Finding, path: str) -> Finding:
-    from dataclasses import replace
-
-    return replace(f, path=path)
-
-
-# --------------------------------------------------------------------------------------
 # the stage
 
 
-def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overrides=()):
-    """(documents of every file, in file order; findings per file relpath). ``checks``
-    empty: load only (no file checks run, nothing is written to the cache)."""
-    root = ctx.config.root
+def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[int]]:
+    """The per-file results the cache holds, by source index, and the indexes to check."""
     results: dict[int, tuple[list[Document], list[Finding]]] = {}
     todo: list[int] = []
-    use_cache = cache is not None and cache.enabled
     for i, s in enumerate(sources):
-        if s.error is None and use_cache:
+        if s.error is None and cache is not None:
             hit = cache.get_file(s.sha, relpath_of(s.abspath, root))
             if hit is not None:
                 got = from_entry(hit, s, cwd)
@@ -319,18 +235,42 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
     for i in todo:  # sources the stat index answered: their bytes are needed now
         if not ensure_read(sources[i]):
             stale = True
-    if stale and use_cache:  # content changed under an unchanged stat (or a lying index)
+    if stale and cache is not None:  # content changed under an unchanged stat (a lying index)
         from ..statcache import FILENAME
 
         try:
             os.unlink(cache.directory / FILENAME)
         except OSError:
             pass
+    return results, todo
 
-    # the loader allocates millions of small acyclic containers: with the default gen-0
-    # threshold (700) the cyclic GC runs thousands of times over them for nothing
+
+def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
+    """Load and check the sources ``todo`` (in worker processes when there are many)."""
+    from ..progress import Progress
+
+    jobs = ctx.options.jobs or os.cpu_count() or 1
+    with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
+        if jobs > 1 and len(todo) >= POOL_THRESHOLD:
+            return _pool_map(todo, jobs, bar.advance)
+        outputs = []
+        for i in todo:
+            outputs.append(_work(i))
+            sources[i].raw = None  # the bytes are not kept (memory on large corpora)
+            bar.advance()
+        return outputs
+
+
+def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overrides=()):
+    """(documents of every file, in file order; findings per file relpath). ``checks``
+    empty: load only (no file checks run, nothing is written to the cache)."""
     import gc
 
+    root = ctx.config.root
+    use_cache = cache is not None and cache.enabled
+    results, todo = _cached(sources, cwd, root, cache if use_cache else None)
+    # the loader allocates millions of small acyclic containers: with the default gen-0
+    # threshold (700) the cyclic GC runs thousands of times over them for nothing
     threshold = gc.get_threshold()
     gc.set_threshold(max(threshold[0], 100_000), *threshold[1:])
     _WORKER.update(
@@ -341,19 +281,8 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
         sources=sources,
         overrides=frozenset(overrides),
     )
-    jobs = ctx.options.jobs or os.cpu_count() or 1
-    from ..progress import Progress
-
     try:
-        with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
-            if jobs > 1 and len(todo) >= POOL_THRESHOLD:
-                outputs = _pool_map(todo, jobs, bar.advance)
-            else:
-                outputs = []
-                for i in todo:
-                    outputs.append(_work(i))
-                    sources[i].raw = None  # the bytes are not kept (memory on large corpora)
-                    bar.advance()
+        outputs = _check_all(todo, sources, ctx)
     finally:
         _WORKER.clear()
         gc.set_threshold(*threshold)

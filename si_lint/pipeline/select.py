@@ -51,17 +51,17 @@ class Selection:
         named directory (cross-file checks see every file; reports cover these only)."""
         if abspath in self.named_files:
             return True
-        return any(_is_under(abspath, d) for d in self.named_dirs)
+        return any(is_under(abspath, d) for d in self.named_dirs)
 
     def in_profile(self, abspath: str) -> bool:
-        return self.profile_dir is not None and _is_under(abspath, self.profile_dir)
+        return self.profile_dir is not None and is_under(abspath, self.profile_dir)
 
 
-def _is_under(path: str, root: str) -> bool:
+def is_under(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
+def expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
     """Named files and directories → (files, directories), both absolute."""
     files: list[str] = []
     dirs: list[str] = []
@@ -86,6 +86,44 @@ def find_config(paths: list[str], options: Options, cwd: Path) -> Config:
     return load_config(cwd, [p for p in named if p.exists()], options.config_file)
 
 
+class _Files:
+    """The files a selection reads, in the order found, each once (absolute paths)."""
+
+    def __init__(self):
+        self.files: list[str] = []
+        self.seen: set[str] = set()
+        self.problems: list = []
+        self.notes: list[str] = []
+
+    def add(self, more) -> None:
+        for f in more:
+            f = os.path.abspath(f)
+            if f not in self.seen:
+                self.seen.add(f)
+                self.files.append(f)
+
+    def walk(self, top: Path, config: Config, cwd: Path, deps) -> None:
+        found = discover(top, config, cwd, deps=deps)
+        self.problems += found.problems
+        self.notes += found.notes
+        self.add(found.files)
+
+
+def _kept_named(named_files, config: Config, cwd: Path, notes: list[str]) -> list[str]:
+    """The named files that are read (an excluded one, or a link out of the root, is a
+    note: pre-commit passes every staged file)."""
+    from ..corpus import named_file_check
+
+    kept = []
+    for f in named_files:
+        why = named_file_check(Path(f), config)
+        if why is not None:
+            notes.append(f"skipped {relpath_of(f, cwd)}: {why}")
+        else:
+            kept.append(f)
+    return kept
+
+
 def make_selection(
     paths: list[str],
     options: Options,
@@ -99,7 +137,7 @@ def make_selection(
         config = find_config(paths, options, cwd)
     config = config.with_cli(options.select, options.ignore)
     config.check_patterns()
-    named_files, named_dirs = _expand_named(paths or ["."], cwd)
+    named_files, named_dirs = expand_named(paths or ["."], cwd)
     if deps is not None:
         from ..statcache import record
 
@@ -108,44 +146,20 @@ def make_selection(
     profile_dir = (
         None if config.profile == "builtin" else str((config.root / config.profile).resolve())
     )
-
-    from ..corpus import named_file_check
-
-    notes = [
+    out = _Files()
+    out.notes.append(
         f"corpus root: {relpath_of(config.root, cwd) or '.'} ({config.root_how}); "
         f"configuration: {config.source or 'none'}"
-    ]
-    found = discover(config.root, config, cwd, deps=deps)
-    problems = list(found.problems)
-    notes += found.notes
-    files = [str(f) for f in found.files]
-    seen = set(files)
-
-    def add(more) -> None:
-        for f in more:
-            f = os.path.abspath(f)
-            if f not in seen:
-                seen.add(f)
-                files.append(f)
-
+    )
+    out.walk(config.root, config, cwd, deps)
     root = str(config.root)
     for d in named_dirs:  # named directories outside the corpus root
-        if not _is_under(d, root):
-            more = discover(Path(d), config, cwd, deps=deps)
-            problems += more.problems
-            notes += more.notes
-            add(more.files)
-    kept = []
-    for f in named_files:
-        why = named_file_check(Path(f), config)
-        if why is not None:  # excluded, or a link out of the root: never read
-            notes.append(f"skipped {relpath_of(f, cwd)}: {why}")
-        else:
-            kept.append(f)
-    named_files = kept
-    add(named_files)
-    if profile_dir is not None and not _is_under(profile_dir, root):
-        add(discover(Path(profile_dir), config, cwd, deps=deps).files)
+        if not is_under(d, root):
+            out.walk(Path(d), config, cwd, deps)
+    named_files = _kept_named(named_files, config, cwd, out.notes)
+    out.add(named_files)
+    if profile_dir is not None and not is_under(profile_dir, root):
+        out.add(discover(Path(profile_dir), config, cwd, deps=deps).files)
     if profile_dir is not None and deps is not None:
         _record_tree(deps, profile_dir)
     return Selection(
@@ -153,10 +167,10 @@ def make_selection(
         config=config,
         named_files=tuple(named_files),
         named_dirs=tuple(named_dirs),
-        files=tuple(files),
-        walk_problems=tuple((str(p), r) for p, r in problems),
+        files=tuple(out.files),
+        walk_problems=tuple((str(p), r) for p, r in out.problems),
         profile_dir=profile_dir,
-        notes=tuple(notes),
+        notes=tuple(out.notes),
     )
 
 

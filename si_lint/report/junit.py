@@ -73,7 +73,7 @@ def _describe(f) -> str:
 
 
 def render(result, fail_on: str = "error", **_options) -> str:
-    from ..catalogue import _code_key, rules
+    from ..catalogue import code_key, rules
     from ..checks.base import all_checks
     from ..findings import SEVERITY_RANK
     from ..loader import CODES as LOADER_CODES
@@ -111,7 +111,7 @@ def render(result, fail_on: str = "error", **_options) -> str:
             else:
                 body = f"      <system-out>{_text(_describe(f))}</system-out>"
             cases.append(head + "\n" + body + "\n    </testcase>")
-        for code in sorted(ran - with_findings, key=_code_key):  # a passing testcase per clean rule
+        for code in sorted(ran - with_findings, key=code_key):  # a passing testcase per clean rule
             rule = catalogue.get(code)
             name = f"{code} {rule.name}" if rule and rule.name else code
             cases.append(f"    <testcase classname={_attr(path)} name={_attr(name)}/>")

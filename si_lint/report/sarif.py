@@ -26,6 +26,7 @@ import re
 from urllib.parse import quote
 
 from .. import REPOSITORY_URL, __version__, rule_url
+from ..catalogue import reflow
 from ..source import SourceCache, token_end
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -56,12 +57,6 @@ def region_of(
 # rules
 
 
-def _reflow(text: str) -> str:
-    """Hard-wrapped catalogue prose as paragraphs (a viewer wraps lines itself)."""
-    paragraphs = [" ".join(p.split()) for p in text.strip().split("\n\n")]
-    return "\n\n".join(p for p in paragraphs if p)
-
-
 def shorten(text: str, limit: int = FULL_DESCRIPTION_MAX) -> str:
     """``text`` within ``limit`` characters: whole when it fits, else cut at the last
     sentence end (or word) that fits, with an ellipsis."""
@@ -86,14 +81,14 @@ def _rule_descriptor(code: str, rule) -> dict:
             "help": {"text": code, "markdown": code},
             "defaultConfiguration": {"level": "error"},
         }
-    summary = _reflow(rule.summary) or code
-    full = _reflow(rule.rationale) or summary
-    help_text = _reflow(rule.fix) or summary
+    summary = reflow(rule.summary) or code
+    full = reflow(rule.rationale) or summary
+    help_text = reflow(rule.fix) or summary
     help_md = f"**{code}** ({rule.name}): {summary}\n\n{full}"
     if rule.fix:
-        help_md += f"\n\n**Fix:** {_reflow(rule.fix)}"
+        help_md += f"\n\n**Fix:** {reflow(rule.fix)}"
     if rule.seed:
-        help_md += f"\n\n*Seed:* {_reflow(rule.seed)}"
+        help_md += f"\n\n*Seed:* {reflow(rule.seed)}"
     desc = {
         "id": code,
         "shortDescription": {"text": shorten(summary)},
@@ -150,56 +145,16 @@ def line_hash(fingerprint: str) -> str:
 
 
 def render(result, automation_id: str | None = None, **_options) -> str:
-    from ..catalogue import _code_key, rules
+    from ..catalogue import code_key, rules
     from .fingerprint import Fingerprinter
 
     catalogue = rules()
     findings = list(result.findings)
-    codes = set(catalogue) | {f.code for f in findings}
-    ordered = sorted(codes, key=_code_key)
+    ordered = sorted(set(catalogue) | {f.code for f in findings}, key=code_key)
     index = {code: i for i, code in enumerate(ordered)}
     printer = Fingerprinter(result)
-    cache = printer.sources
     prints = printer.fingerprints(findings)
-
-    results = []
-    for f, fp in zip(findings, prints):
-        loc = {
-            "physicalLocation": _physical(
-                f.path, region_of(f.path, f.line, f.column, cache, f.end_line, f.end_column)
-            )
-        }
-        if f.doc_path:
-            loc["logicalLocations"] = [{"fullyQualifiedName": f.doc_path, "kind": "member"}]
-        res = {
-            "ruleId": f.code,
-            "ruleIndex": index[f.code],
-            "level": _LEVEL.get(f.severity, "error"),
-            "message": {"text": message_text(f)},
-            "locations": [loc],
-            "partialFingerprints": {FINGERPRINT_KEY: fp, LINE_HASH_KEY: line_hash(fp)},
-        }
-        if f.related:
-            res["relatedLocations"] = [
-                {
-                    "id": i + 1,
-                    "physicalLocation": _physical(
-                        r.path, region_of(r.path, r.line, r.column, cache)
-                    ),
-                    "message": {
-                        "text": escape_message(r.message or f"related location of {f.code}")
-                    },
-                }
-                for i, r in enumerate(f.related)
-            ]
-        props = {"severity": f.severity}
-        if f.help:
-            props["help"] = f.help
-        if f.doc_path:
-            props["jsonPath"] = f.doc_path
-        res["properties"] = props
-        results.append(res)
-
+    results = [_result(f, fp, index[f.code], printer.sources) for f, fp in zip(findings, prints)]
     run = {
         "tool": {
             "driver": {
@@ -218,3 +173,38 @@ def render(result, automation_id: str | None = None, **_options) -> str:
         run["automationDetails"] = {"id": automation_id}
     doc = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
     return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _result(f, fp: str, rule_index: int, cache: SourceCache) -> dict:
+    """One finding as a SARIF result (``fp``: its line-independent fingerprint)."""
+    loc = {
+        "physicalLocation": _physical(
+            f.path, region_of(f.path, f.line, f.column, cache, f.end_line, f.end_column)
+        )
+    }
+    if f.doc_path:
+        loc["logicalLocations"] = [{"fullyQualifiedName": f.doc_path, "kind": "member"}]
+    res = {
+        "ruleId": f.code,
+        "ruleIndex": rule_index,
+        "level": _LEVEL.get(f.severity, "error"),
+        "message": {"text": message_text(f)},
+        "locations": [loc],
+        "partialFingerprints": {FINGERPRINT_KEY: fp, LINE_HASH_KEY: line_hash(fp)},
+    }
+    if f.related:
+        res["relatedLocations"] = [
+            {
+                "id": i + 1,
+                "physicalLocation": _physical(r.path, region_of(r.path, r.line, r.column, cache)),
+                "message": {"text": escape_message(r.message or f"related location of {f.code}")},
+            }
+            for i, r in enumerate(f.related)
+        ]
+    props = {"severity": f.severity}
+    if f.help:
+        props["help"] = f.help
+    if f.doc_path:
+        props["jsonPath"] = f.doc_path
+    res["properties"] = props
+    return res

@@ -55,10 +55,10 @@ def _profile_dir_of(directory: Path) -> Path | None:
     corpus config in DIR points at."""
     if (directory / "registry.yaml").is_file():
         return directory
-    from ..corpus import ConfigError, _config_table
+    from ..corpus import ConfigError, config_table
 
     try:
-        found = _config_table(directory)
+        found = config_table(directory)
     except ConfigError as exc:
         raise ReviewError(str(exc)) from None
     if found is not None:

@@ -1,0 +1,369 @@
+"""The configuration of a corpus (SPEC §7, §9): where the corpus root is, the
+``si-lint.toml`` / ``[tool.si-lint]`` table found there, and what it selects."""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import os
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ConfigError
+
+CONFIG_FILE = "si-lint.toml"
+YAML_SUFFIXES = (".yaml", ".yml", ".json")
+#: SPEC §9 "Which files": the default ``include``
+DEFAULT_INCLUDE = ("**/*.yaml", "**/*.yml", "**/*.json")
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path
+    source: Path | None = None
+    profile: str = "builtin"
+    select: tuple[str, ...] = ("SI", "EIO")
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = ()
+    require_fixtures: bool = False
+    require_band_coverage: bool = False
+    raw: tuple = ()
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    #: how the root was found (SPEC §9): "config", "git", "dir" (a named directory, or
+    #: the current one) or "file" (a named file's directory)
+    root_how: str = "config"
+
+    def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> Config:
+        from dataclasses import replace
+
+        check_codes(select or (), "--select")
+        check_codes(ignore or (), "--ignore")
+        out = self
+        if select:
+            out = replace(out, select=tuple(select))
+        if ignore:
+            out = replace(out, ignore=tuple(out.ignore) + tuple(ignore))
+        return out
+
+    def enabled(self, code: str, relpath: str | None = None) -> bool:
+        """flake8/ruff style: the longest matching prefix decides; ignore wins a tie."""
+        sel = max((len(p) for p in self.select if code.startswith(p)), default=-1)
+        ign = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
+        if relpath is not None:
+            for pattern, codes in self.per_file_ignores:
+                if _glob_match(relpath, pattern):
+                    ign = max([ign] + [len(p) for p in codes if code.startswith(p)])
+        return sel >= 0 and sel > ign
+
+    def excluded(self, relpath: str, is_dir: bool = False) -> bool:
+        """``exclude`` (gitignore-style, relative to the root) matches ``relpath``."""
+        return bool(self.exclude) and pattern_spec(self.exclude).match_file(
+            relpath + ("/" if is_dir else "")
+        )
+
+    def included(self, relpath: str) -> bool:
+        """``include`` (gitignore-style, relative to the root) matches the file ``relpath``."""
+        if self.include == DEFAULT_INCLUDE:
+            return relpath.endswith(YAML_SUFFIXES)
+        return pattern_spec(self.include).match_file(relpath)
+
+    def check_patterns(self) -> None:
+        """A ConfigError when ``include`` or ``exclude`` holds a pattern pathspec refuses."""
+        where = str(self.source)
+        _patterns(where, "exclude", self.exclude)
+        _patterns(where, "include", self.include)
+
+    def fingerprint(self) -> str:
+        return repr(
+            (
+                self.profile,
+                self.select,
+                self.ignore,
+                self.per_file_ignores,
+                self.exclude,
+                self.include,
+                self.require_fixtures,
+                self.require_band_coverage,
+            )
+        )
+
+
+def _glob_match(relpath: str, pattern: str) -> bool:
+    pattern = pattern.strip("/")
+    if fnmatch.fnmatchcase(relpath, pattern):
+        return True
+    # a directory pattern excludes everything under it; a bare name matches any component
+    parts = relpath.split("/")
+    for i in range(1, len(parts)):
+        if fnmatch.fnmatchcase("/".join(parts[:i]), pattern):
+            return True
+    if "/" not in pattern:
+        return any(fnmatch.fnmatchcase(p, pattern) for p in parts)
+    return False
+
+
+def check_codes(codes: Iterable[str], where: str) -> None:
+    """Every code or prefix must match at least one rule of the catalogue: a typo such as
+    ``SI10l`` is a usage error (exit 2), never a silent "all checks passed" (SPEC §7)."""
+    from .catalogue import codes as catalogue_codes
+
+    known = catalogue_codes()
+    bad = [c for c in codes if not any(k.startswith(c) for k in known)]
+    if bad:
+        listed = ", ".join(repr(c) for c in bad)
+        raise ConfigError(
+            f"{where}: {listed} matches no rule (`si-lint rule` lists them; codes are case-sensitive)"
+        )
+
+
+#: the largest configuration file read
+MAX_CONFIG_BYTES = 1 << 20
+
+
+def _read_toml(path: Path) -> dict:
+    from .fsutil import read_regular
+
+    raw, why = read_regular(path, MAX_CONFIG_BYTES)
+    if raw is None:
+        raise ConfigError(f"{path}: cannot read configuration: {why}")
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            f"{path}: cannot read configuration: larger than {MAX_CONFIG_BYTES:,} bytes"
+        )
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
+
+
+@functools.lru_cache(maxsize=64)
+def pattern_spec(patterns: tuple[str, ...]):
+    """A compiled gitignore-style pattern list (pathspec: the same rules as git)."""
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
+
+
+def _patterns(where: str, key: str, values: tuple[str, ...]) -> tuple[str, ...]:
+    try:
+        pattern_spec(values)
+    except Exception as exc:  # pathspec raises a few different errors for a bad pattern
+        raise ConfigError(f"{where}: `{key}` holds a pattern that cannot be used: {exc}") from exc
+    return values
+
+
+def config_table(directory: Path) -> tuple[Path, dict] | None:
+    cfg = directory / CONFIG_FILE
+    if cfg.is_file():
+        return cfg, _read_toml(cfg)
+    py = directory / "pyproject.toml"
+    if py.is_file():
+        data = _read_toml(py)
+        table = data.get("tool", {}).get("si-lint") if isinstance(data.get("tool"), dict) else None
+        if isinstance(table, dict):
+            return py, table
+    return None
+
+
+@dataclass(frozen=True)
+class Root:
+    """Where the corpus root is and why (SPEC §9)."""
+
+    path: Path
+    source: Path | None  # the configuration file, when there is one
+    table: dict
+    how: str  # "config", "git", "dir" or "file"
+
+
+def find_root_info(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None) -> Root:
+    """The corpus root, the first of (SPEC §9): the directory of ``config_file``; the
+    nearest ancestor of ``cwd`` holding ``si-lint.toml`` or a ``pyproject.toml`` with
+    ``[tool.si-lint]``; the same search from the first named path; the top of the git work
+    tree that holds ``cwd``; else the first named directory, or a named file's directory.
+    Never a wider guess: without a configuration or a work tree, a check of one file reads
+    that file's directory, never its parents (nor the current directory)."""
+    cwd = Path(os.path.abspath(cwd))
+    if config_file is not None:
+        config_file = Path(os.path.abspath(config_file))
+        found = _config_file_table(config_file)
+        return Root(config_file.parent, config_file, found, "config")
+    first = [Path(os.path.abspath(p)) for p in list(paths)[:1]]
+    starts = [cwd] + [p if p.is_dir() else p.parent for p in first]
+    for start in starts:
+        d = Path(os.path.realpath(start))
+        while True:
+            found = config_table(d)
+            if found is not None:
+                return Root(d, found[0], found[1], "config")
+            if d.parent == d:
+                break
+            d = d.parent
+    top = git_top(cwd)
+    if top is not None:
+        return Root(top, None, {}, "git")
+    if first:
+        p = first[0]
+        if p.is_dir():
+            return Root(Path(os.path.realpath(p)), None, {}, "dir")
+        return Root(Path(os.path.realpath(p.parent)), None, {}, "file")
+    return Root(Path(os.path.realpath(cwd)), None, {}, "dir")
+
+
+def find_root(
+    cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None
+) -> tuple[Path, Path | None, dict]:
+    """``(root, config file or None, config table)``; see :func:`find_root_info`."""
+    info = find_root_info(cwd, paths, config_file)
+    return info.path, info.source, info.table
+
+
+def git_top(start: Path) -> Path | None:
+    """The top of the git work tree holding ``start`` (the nearest ancestor with ``.git``,
+    a directory or a worktree's ``.git`` file), or None. Git itself is not run."""
+    d = Path(os.path.realpath(start))
+    while True:
+        try:
+            if os.path.lexists(d / ".git"):
+                return d
+        except OSError:
+            pass
+        if d.parent == d:
+            return None
+        d = d.parent
+
+
+def _config_file_table(path: Path) -> dict:
+    if path.name == "pyproject.toml":
+        data = _read_toml(path)
+        tool = data.get("tool")
+        table = tool.get("si-lint") if isinstance(tool, dict) else None
+        return table if isinstance(table, dict) else {}
+    return _read_toml(path)
+
+
+_CONFIG_KEYS = {
+    "profile",
+    "select",
+    "ignore",
+    "per-file-ignores",
+    "exclude",
+    "include",
+    "require-fixtures",
+    "require-band-coverage",
+}
+
+
+class _Table:
+    """A configuration table read with the messages of SPEC §7 (``where``: its file)."""
+
+    def __init__(self, where: str, table: dict):
+        self.where = where
+        self.table = table
+
+    def error(self, what: str) -> ConfigError:
+        return ConfigError(f"{self.where}: {what}")
+
+    def str_list(self, key: str) -> tuple[str, ...]:
+        value = self.table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.error(f"`{key}` must be a list of strings")
+        return tuple(value)
+
+    def flag(self, key: str) -> bool:
+        value = self.table.get(key, False)
+        if not isinstance(value, bool):
+            raise self.error(f"`{key}` must be true or false")
+        return value
+
+    def validate(self) -> None:
+        """The schema (``schemas/config.schema.json``), then the keys it allows."""
+        from .schemas import validate
+
+        problems = validate("config", self.table)
+        if problems:
+            raise self.error(
+                "invalid si-lint configuration: " + "; ".join(m for _p, m, _o in problems)
+            )
+
+    def unknown_keys(self) -> None:
+        unknown = sorted(set(self.table) - _CONFIG_KEYS)
+        if unknown:
+            raise self.error(f"unknown si-lint setting(s): {', '.join(unknown)}")
+
+    def profile(self, root: Path) -> str:
+        """``profile``: a shipped one, or a directory under the root holding a registry."""
+        profile = self.table.get("profile", "builtin")
+        if not isinstance(profile, str) or not profile:
+            raise self.error('`profile` must be "builtin", "builtin:oasisctl" or a directory')
+        if profile in ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl"):
+            return profile
+        from .limits import MAX_SETTING_CHARS
+
+        shown = profile if len(profile) <= 80 else profile[:77] + "..."
+        if len(profile) > MAX_SETTING_CHARS or "\0" in profile:
+            raise self.error(f"`profile` {shown!r} is not a usable directory name")
+        try:
+            ok = (root / profile / "registry.yaml").is_file()
+        except (OSError, ValueError) as exc:  # a name too long for the file system
+            raise self.error(
+                f"profile directory {shown!r} cannot be used: "
+                f"{getattr(exc, 'strerror', None) or exc}"
+            ) from exc
+        if not ok:
+            raise self.error(f"profile directory {shown!r} has no registry.yaml")
+        return profile
+
+    def per_file_ignores(self) -> dict:
+        pfi = self.table.get("per-file-ignores", {})
+        if not isinstance(pfi, dict) or not all(
+            isinstance(v, list) and all(isinstance(c, str) for c in v) for v in pfi.values()
+        ):
+            raise self.error("`per-file-ignores` must map globs to lists of codes")
+        return pfi
+
+
+def load_config(
+    cwd: Path,
+    paths: Iterable[Path] = (),
+    config_file: Path | None = None,
+    *,
+    info: Root | None = None,
+    validated: bool = False,
+) -> Config:
+    """The configuration of the corpus root found from ``cwd``, the named ``paths`` and
+    ``config_file`` (or the one in ``info``, already found). ``validated``: the same table
+    passed the schema before (the run memo's key holds it), so it is not validated again."""
+    info = info or find_root_info(cwd, paths, config_file)
+    root, source = info.path, info.source
+    if source is None:
+        return Config(root=root, root_how=info.how)
+    where = str(source)
+    t = _Table(where, info.table)
+    if not validated:
+        t.validate()
+    t.unknown_keys()
+    profile = t.profile(root)
+    pfi = t.per_file_ignores()
+    select = t.str_list("select") if "select" in info.table else ("SI", "EIO")
+    check_codes(select, f"{where}: `select`")
+    check_codes(t.str_list("ignore"), f"{where}: `ignore`")
+    for pattern, codes in sorted(pfi.items()):
+        check_codes(codes, f"{where}: `per-file-ignores` {pattern!r}")
+    return Config(
+        root=root,
+        source=source,
+        profile=profile,
+        select=select,
+        ignore=t.str_list("ignore"),
+        per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in pfi.items())),
+        # compiled (and so checked) by check_patterns before the selection walks: a run
+        # answered by the run memo never imports pathspec
+        exclude=t.str_list("exclude"),
+        include=t.str_list("include") if "include" in info.table else DEFAULT_INCLUDE,
+        root_how=info.how,
+        require_fixtures=t.flag("require-fixtures"),
+        require_band_coverage=t.flag("require-band-coverage"),
+    )

@@ -1,0 +1,294 @@
+"""Which files a run reads (SPEC §9 "Which files"): the walk of the corpus root, with
+``include``/``exclude``, the ``.gitignore`` files, and symbolic links followed only inside
+the root; paths as findings show them."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .config import Config, git_top, pattern_spec
+
+#: directories never walked into
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".si-lint-cache",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+    }
+)
+
+
+@dataclass
+class Selection:
+    """What :func:`discover` found: the files to read (sorted), the problems that are
+    findings (SI001: unreadable directories, symbolic-link loops, dangling links) and the
+    notes shown under ``--verbose`` (FIFOs, sockets, devices, links that leave the root).
+    Unpacks as ``files, problems`` like the old tuple."""
+
+    files: list[Path] = field(default_factory=list)
+    problems: list[tuple[Path, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def __iter__(self):
+        return iter((self.files, self.problems))
+
+
+#: the largest .gitignore file read
+MAX_GITIGNORE_BYTES = 1 << 20
+
+
+def _gitignore(directory: str):
+    """The compiled ``.gitignore`` of ``directory``, or None (only a regular file is read)."""
+    from .fsutil import read_regular
+
+    raw, _ = read_regular(os.path.join(directory, ".gitignore"), MAX_GITIGNORE_BYTES)
+    if not raw or len(raw) > MAX_GITIGNORE_BYTES:
+        return None
+    lines = tuple(raw.decode("utf-8", "replace").splitlines())
+    try:
+        return pattern_spec(lines)
+    except Exception:
+        return None
+
+
+def _ignored(specs: list, abspath: str, is_dir: bool) -> bool:
+    """git's rule: the deepest ``.gitignore`` with a matching pattern decides."""
+    decision = False
+    for base, spec in specs:
+        rel = os.path.relpath(abspath, base).replace(os.sep, "/") + ("/" if is_dir else "")
+        hit = spec.check_file(rel)
+        if hit.include is not None:
+            decision = hit.include
+    return decision
+
+
+def _utf8_name(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def inside(path: str, root: str) -> bool:
+    """``path`` is ``root`` or under it (both absolute, normalised)."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def check_link(path: str, real_root: str) -> tuple[str, str | None]:
+    """What to do with the symbolic link ``path``: ("read", None) when it leads to a regular
+    file inside the root; ("problem", why) for a loop or a dangling link (SI001);
+    ("note", why) when it leaves the root or leads to something that is not a regular file
+    — such a link is never read."""
+    import errno
+    import stat as stat_mod
+
+    from .fsutil import kind_of
+
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "problem", "symbolic link loop"
+        if exc.errno == errno.ENOENT:
+            return "problem", "dangling symbolic link (its target does not exist)"
+        return "problem", exc.strerror or type(exc).__name__
+    target = os.path.realpath(path)
+    if not inside(target, real_root):
+        return "note", "a symbolic link to a file outside the corpus root; not read"
+    if not stat_mod.S_ISREG(st.st_mode):
+        return "note", f"a symbolic link to {kind_of(st.st_mode)}; not read"
+    return "read", None
+
+
+def _gitignores_above(base: str, deps: dict | None) -> list:
+    """The ``.gitignore`` files above the walked directory ``base``, up to the top of its
+    work tree, as ``(directory, spec)`` from the top down; ``deps`` gets where ``.git``
+    and each ``.gitignore`` were looked for."""
+    from .statcache import record
+
+    top = git_top(Path(base))
+    if deps is not None:  # where .git was looked for, up to the one found (or to /)
+        d = os.path.realpath(base)
+        while True:
+            record(deps, os.path.join(d, ".git"))
+            if (top is not None and d == str(top)) or os.path.dirname(d) == d:
+                break
+            d = os.path.dirname(d)
+    if top is None:
+        return []
+    chain = []
+    d = os.path.dirname(base)
+    while inside(d, str(top)) and d != base:
+        chain.append(d)
+        if d == str(top):
+            break
+        d = os.path.dirname(d)
+    specs = []
+    for d in reversed(chain):
+        record(deps, os.path.join(d, ".gitignore"))
+        spec = _gitignore(d)
+        if spec is not None:
+            specs.append((d, spec))
+    return specs
+
+
+class _Walk:
+    """One walk of :func:`discover`: the selection it fills and the rules it applies."""
+
+    def __init__(self, base: str, config: Config, cwd: Path, recursive: bool, deps):
+        self.sel = Selection()
+        self.base = base
+        self.config = config
+        self.cwd = cwd
+        self.recursive = recursive
+        self.deps = deps
+        self.cfg_root = os.path.abspath(config.root)
+        self.real_root = os.path.realpath(self.cfg_root)
+
+    def rel_to_root(self, abspath: str) -> str:
+        if inside(abspath, self.cfg_root):
+            return abspath[len(self.cfg_root) :].lstrip(os.sep).replace(os.sep, "/")
+        return os.path.relpath(abspath, self.base).replace(os.sep, "/")
+
+    def note(self, abspath: str, why: str) -> None:
+        self.sel.notes.append(f"skipped {relpath_of(abspath, self.cwd)}: {why}")
+
+    def directory(self, directory: str, specs: list) -> list:
+        """List one directory; returns its subdirectories to walk, as ``(path, specs)``."""
+        from .statcache import record
+
+        # before it is listed: an entry added, removed or renamed later is a later mtime
+        record(self.deps, directory)
+        own = _gitignore(directory)
+        if own is not None:  # its content (an absent one appearing changes the mtime)
+            record(self.deps, os.path.join(directory, ".gitignore"))
+            specs = specs + [(directory, own)]
+        try:
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            self.sel.problems.append((Path(directory), exc.strerror or type(exc).__name__))
+            return []
+        subdirs = []
+        for entry in entries:
+            sub = self.entry(entry, specs)
+            if sub is not None:
+                subdirs.append((sub, specs))
+        return subdirs
+
+    def entry(self, entry, specs: list) -> str | None:
+        """Select, note or refuse one directory entry; a directory to walk is returned."""
+        import stat as stat_mod
+
+        name, path, config = entry.name, entry.path, self.config
+        if not name.isascii() and not _utf8_name(name):
+            # an undecodable name (os.fsdecode's surrogate escapes) is reported under
+            # a printable form of it, never read: no report could print the name
+            shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+            if entry.is_dir(follow_symlinks=False) or config.included(self.rel_to_root(shown)):
+                self.sel.problems.append((Path(shown), "its name is not UTF-8; not read"))
+            return None
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError as exc:
+            self.sel.problems.append((Path(path), exc.strerror or type(exc).__name__))
+            return None
+        mode = st.st_mode
+        rel = self.rel_to_root(path)
+        if stat_mod.S_ISDIR(mode):
+            if not self.recursive or name in SKIP_DIRS or name.startswith("."):
+                return None
+            if config.excluded(rel, is_dir=True) or (specs and _ignored(specs, path, True)):
+                return None
+            return path
+        if name == ".gitignore" or not config.included(rel):
+            return None
+        if config.excluded(rel) or (specs and _ignored(specs, path, False)):
+            return None
+        self.file(path, mode)
+        return None
+
+    def file(self, path: str, mode: int) -> None:
+        """A selected name: a regular file is read, a link only to a file inside the root."""
+        import stat as stat_mod
+
+        from .fsutil import kind_of
+
+        if stat_mod.S_ISREG(mode):
+            self.sel.files.append(Path(path))
+        elif stat_mod.S_ISLNK(mode):
+            what, why = check_link(path, self.real_root)
+            if what == "read":
+                self.sel.files.append(Path(path))
+            elif what == "problem":
+                self.sel.problems.append((Path(path), why))
+            else:
+                self.note(path, why)
+        else:
+            self.note(path, f"{kind_of(mode)}, not a regular file; never opened")
+
+
+def discover(
+    root: Path, config: Config, cwd: Path, *, recursive: bool = True, deps: dict | None = None
+) -> Selection:
+    """The files under ``root`` that the configuration selects (SPEC §9 "Which files"):
+    ``include`` minus ``exclude`` (gitignore-style, relative to ``config.root``) minus what
+    the ``.gitignore`` files ignore; regular files only (a FIFO, socket or device is a note,
+    never opened); symbolic links only when they lead to a regular file inside the corpus
+    root (others are notes or, for loops and dangling links, SI001 problems, never read);
+    linked directories are not entered. ``deps`` (the run memo's dependencies) gets the
+    ``stat`` of every directory walked and of every path the ``.gitignore`` rules were
+    looked for in (:mod:`si_lint.pipeline.memo`)."""
+    base = os.path.abspath(root)
+    walk = _Walk(base, config, cwd, recursive, deps)
+    stack = [(base, _gitignores_above(base, deps))]
+    while stack:
+        directory, specs = stack.pop()
+        stack.extend(reversed(walk.directory(directory, specs)))
+    walk.sel.files.sort()
+    return walk.sel
+
+
+def named_file_check(path: Path, config: Config) -> str | None:
+    """Why a file named on the command line is not read (a --verbose note), or None:
+    the configuration excludes it (pre-commit passes every staged file), or it is a
+    symbolic link that leaves the corpus root or leads to something other than a file."""
+    abspath = os.path.abspath(path)
+    if not abspath.isascii() and not _utf8_name(abspath):
+        return "its name is not UTF-8; not read"
+    cfg_root = os.path.abspath(config.root)
+    if inside(abspath, cfg_root):
+        rel = abspath[len(cfg_root) :].lstrip(os.sep).replace(os.sep, "/")
+        if config.excluded(rel) or not config.included(rel):
+            return "excluded by the configuration (include/exclude)"
+        real_root = os.path.realpath(cfg_root)
+    else:
+        real_root = os.path.realpath(os.path.dirname(abspath))
+    if os.path.islink(abspath):
+        what, why = check_link(abspath, real_root)
+        if what != "read":
+            return why
+    return None
+
+
+def relpath_of(path: Path | str, cwd: Path | str) -> str:
+    """``path`` relative to ``cwd``, '/'-separated (a string prefix test first: this runs
+    for every file of every run)."""
+    base = str(cwd).rstrip(os.sep) + os.sep
+    if type(path) is str and path.startswith(base) and os.sep + "." not in path:
+        return path[len(base) :].replace(os.sep, "/")  # already absolute and normal
+    absolute = os.path.abspath(path)
+    if absolute.startswith(base):
+        rel = absolute[len(base) :]
+    else:
+        rel = os.path.relpath(absolute, cwd)
+    return rel.replace(os.sep, "/")

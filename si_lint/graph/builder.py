@@ -1,0 +1,119 @@
+"""Building the graph: the :class:`GraphBuilder` (nodes, edges and the document being
+read) and :func:`build_graph`, which reads the profile, then the documents, in path order."""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from .eio import add_eio
+from .ids import RECORDS, TESTS
+from .profile import add_profile
+from .scenarios import add_artifact, add_profile_references, add_scenario, define_scenario
+
+if TYPE_CHECKING:  # networkx is imported when a graph is built (start-up stays lean)
+    import networkx as nx
+
+Path = tuple
+
+
+class GraphBuilder:
+    """The graph being built, and the document its definitions and references come from."""
+
+    def __init__(self, corpus) -> None:
+        import networkx as nx
+
+        self.corpus = corpus
+        self.g = nx.MultiDiGraph()
+        #: profile directories whose documents' names are in the graph already
+        self.profile_dirs_done: set[int] = set()
+        #: the index of the document being read, in a multi-document file (else None)
+        self.document: int | None = None
+
+    def at(self, doc) -> GraphBuilder:
+        """Read ``doc`` next: what it defines and references carry its index."""
+        self.document = doc.index if doc is not None and doc.multi else None
+        return self
+
+    def define(
+        self, nid: str, kind: str, name: str, file: str | None, where: tuple | None, **attrs: Any
+    ) -> bool:
+        """Define ``nid``; the first definition (in path order) keeps its location
+        (``where`` = (document path, "key"|"value"); line and column are filled in by
+        :func:`resolve_positions`). Returns False when the node was already defined."""
+        g = self.g
+        if nid in g and not g.nodes[nid].get("missing"):
+            return False
+        path, on = where if where else (None, None)
+        data = {
+            "kind": kind,
+            "name": name,
+            "file": file,
+            "line": None,
+            "col": None,
+            "missing": False,
+        }
+        if path is not None:
+            data.update(path=tuple(path), on=on)
+        if self.document is not None and file is not None:
+            data["document"] = self.document
+        data.update(attrs)
+        if nid in g:
+            g.nodes[nid].update(data)
+        else:
+            g.add_node(nid, **data)
+        return True
+
+    def ref(self, nid: str, kind: str, name: str) -> str:
+        """Make sure ``nid`` exists (as a ``missing`` node until something defines it)."""
+        if nid not in self.g:
+            self.g.add_node(nid, kind=kind, name=name, file=None, line=None, col=None, missing=True)
+        return nid
+
+    def edge(self, u: str, v: str, rel: str, file: str | None, path: Path, on: str = "key") -> None:
+        extra = {"document": self.document} if self.document is not None and file else {}
+        self.g.add_edge(
+            u, v, rel=rel, file=file, path=tuple(path), on=on, line=None, col=None, **extra
+        )
+
+
+def build_graph(corpus) -> nx.MultiDiGraph:
+    """The reference graph of ``corpus`` (deterministic: built in path order).
+
+    Nodes and edges carry ``file`` and the document ``path`` (with ``on``: ``key`` or
+    ``value``) of where they are defined or made; ``line``/``col`` stay ``None`` until
+    :func:`resolve_positions` fills them in. Positions are not needed by the checks (a
+    finding is located by the engine from its path) and documents served from the cache
+    carry none, so reading them for every edge would re-read every file."""
+    with _gc_paused():
+        b = GraphBuilder(corpus)
+        add_profile(b)
+        scenarios = [d for d in corpus.of_kind("scenario") if isinstance(d.data, dict)]
+        for doc in scenarios:  # definitions first: the first in path order keeps the node
+            define_scenario(b, doc)
+        for doc in scenarios:
+            add_scenario(b, doc)
+        for doc in scenarios:
+            add_profile_references(b, doc)
+        for kind, rel in (("fixture", TESTS), ("evidence", RECORDS)):
+            for doc in corpus.of_kind(kind):
+                if isinstance(doc.data, dict):
+                    add_artifact(b, doc, kind, rel)
+        b.document = None
+        add_eio(b.g, corpus)
+    return b.g
+
+
+@contextmanager
+def _gc_paused():
+    """Building creates ~1 node and ~2.5 edges per document and no reference cycles; on a
+    large corpus the cyclic collector's passes over the loaded documents cost as much as
+    the build itself, so it is paused for the build (reference counting still frees)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()

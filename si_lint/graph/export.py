@@ -1,0 +1,185 @@
+"""The graph exported (``si-lint graph``): node-link JSON, DOT and GraphML, and the parts of
+a graph an export can be narrowed to (the named files, one node's neighbourhood).
+
+Every format is deterministic: nodes and edges are sorted, whatever the file order or the
+hash seed."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+FORMATS = ("dot", "graphml", "json", "svg")
+
+#: DOT shape per node kind
+SHAPES = {
+    "scenario": "box",
+    "template": "component",
+    "role": "ellipse",
+    "primitive": "hexagon",
+    "synonyms": "note",
+    "deviation": "diamond",
+    "fixture": "folder",
+    "evidence": "folder",
+    "behavior": "cds",
+    "stimulus": "parallelogram",
+    "subcategory": "tab",
+    "archetype": "house",
+}
+
+
+def _path_str(path: Any) -> str:
+    from ..findings import format_path
+
+    return format_path(tuple(path)) if path else ""
+
+
+def _record(head: dict[str, Any], data: dict) -> dict:
+    """``head`` then the attributes in key order, None left out, paths rendered."""
+    out: dict[str, Any] = dict(head)
+    for key in sorted(data):
+        value = data[key]
+        if value is None:
+            continue
+        out[key] = _path_str(value) if key == "path" else value
+    return out
+
+
+def _node_record(nid: str, data: dict) -> dict:
+    return _record({"id": nid}, data)
+
+
+def _edge_record(u: str, v: str, data: dict) -> dict:
+    return _record({"source": u, "target": v}, data)
+
+
+def _sorted_edges(graph) -> list[tuple[str, str, dict]]:
+    def key(e):
+        u, v, d = e
+        return (
+            u,
+            v,
+            str(d.get("rel", "")),
+            str(d.get("file") or ""),
+            d.get("line") or 0,
+            d.get("col") or 0,
+            _path_str(d.get("path")),
+        )
+
+    return sorted(((u, v, d) for u, v, d in graph.edges(data=True)), key=key)
+
+
+def to_json(graph) -> str:
+    """Node-link JSON (networkx's ``node_link_data`` layout), sorted."""
+    data = {
+        "directed": True,
+        "multigraph": True,
+        "graph": {},
+        "nodes": [_node_record(n, graph.nodes[n]) for n in sorted(graph.nodes)],
+        "edges": [_edge_record(u, v, d) for u, v, d in _sorted_edges(graph)],
+    }
+    return json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def _dot_id(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def to_dot(graph) -> str:
+    lines = [
+        "digraph corpus {",
+        "  rankdir=LR;",
+        '  node [fontname="Helvetica", fontsize=10];',
+        '  edge [fontname="Helvetica", fontsize=8];',
+    ]
+    for nid in sorted(graph.nodes):
+        d = graph.nodes[nid]
+        attrs = [f"label={_dot_id(nid)}", f"shape={SHAPES.get(d.get('kind'), 'ellipse')}"]
+        if d.get("missing"):
+            attrs.append("style=dashed, color=red, fontcolor=red")
+        if d.get("file"):
+            where = f"{d['file']}:{d.get('line') or 1}:{d.get('col') or 1}"
+            attrs.append(f"tooltip={_dot_id(where)}")
+        lines.append(f"  {_dot_id(nid)} [{', '.join(attrs)}];")
+    for u, v, d in _sorted_edges(graph):
+        attrs = [f"label={_dot_id(str(d.get('rel', '')))}"]
+        if d.get("file"):
+            where = f"{d['file']}:{d.get('line') or 1}:{d.get('col') or 1}"
+            attrs.append(f"tooltip={_dot_id(where)}")
+        lines.append(f"  {_dot_id(u)} -> {_dot_id(v)} [{', '.join(attrs)}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _graphml_value(value: Any) -> Any:
+    if isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, tuple):
+        return _path_str(value)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def to_graphml(graph) -> str:
+    import networkx as nx
+
+    out = nx.MultiDiGraph()
+    for nid in sorted(graph.nodes):
+        out.add_node(
+            nid,
+            **{k: _graphml_value(v) for k, v in sorted(graph.nodes[nid].items()) if v is not None},
+        )
+    for i, (u, v, d) in enumerate(_sorted_edges(graph)):
+        out.add_edge(
+            u,
+            v,
+            key=f"e{i}",
+            **{k: _graphml_value(val) for k, val in sorted(d.items()) if val is not None},
+        )
+    return "\n".join(nx.generate_graphml(out, prettyprint=True)) + "\n"
+
+
+def focus(graph, node: str):
+    """The node and its direct neighbours (either direction), with the edges among them."""
+    import networkx as nx
+
+    return nx.ego_graph(graph, node, radius=1, undirected=True)
+
+
+def resolve_node(graph, name: str) -> str | None:
+    """``name`` as a node id, or the one node whose name (the part after ``kind:``) it is."""
+    if name in graph:
+        return name
+    hits = sorted(n for n, d in graph.nodes(data=True) if d.get("name") == name)
+    return hits[0] if len(hits) == 1 else None
+
+
+def restrict(graph, corpus, paths: list[str], cwd: Path):
+    """The part of the graph made in the named files: nodes defined there, edges made
+    there, and the nodes those edges point at."""
+    roots = [os.path.abspath(cwd / p) for p in paths]
+    top = os.path.abspath(corpus.config.root) if getattr(corpus, "config", None) else None
+    if top is not None and any(
+        top == r or top.startswith(r.rstrip(os.sep) + os.sep) for r in roots
+    ):
+        return graph  # a named path covers the whole corpus: `graph .` is `graph`
+
+    def named(relpath: str | None) -> bool:
+        if not relpath:
+            return False
+        doc = corpus.doc(relpath)
+        ap = doc.abspath if doc is not None else os.path.abspath(cwd / relpath)
+        ap = os.path.abspath(ap)
+        return any(ap == r or ap.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+    keep = {n for n, d in graph.nodes(data=True) if named(d.get("file"))}
+    edges = [(u, v, k) for u, v, k, d in graph.edges(keys=True, data=True) if named(d.get("file"))]
+    for u, v, _ in edges:
+        keep.update((u, v))
+    sub = graph.__class__()
+    for n in keep:
+        sub.add_node(n, **graph.nodes[n])
+    for u, v, k in edges:
+        sub.add_edge(u, v, key=k, **graph.edges[u, v, k])
+    return sub

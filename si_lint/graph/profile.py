@@ -1,0 +1,119 @@
+"""The profile's nodes: primitives and synonym lists of the registry, templates with their
+roles and calls, and the names the profile directory's Markdown documents define."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..model import is_role_ref, table_calls
+from .ids import CALLS, DECLARES_ROLE, USES_ROLE, node_id
+
+
+def add_profile(b) -> None:
+    """The registry's primitives and synonym lists, and every template of the profile
+    (``b``: the :class:`~si_lint.graph.builder.GraphBuilder`)."""
+    profile = b.corpus.profile
+    if profile is None:
+        return
+    reg_doc = next((d for d in b.corpus.of_kind("registry") if d.profile_asset), None)
+    file = reg_doc.relpath if reg_doc is not None else None
+    builtin = reg_doc is None
+    b.at(reg_doc)
+    registry = profile.registry if isinstance(profile.registry, Mapping) else {}
+    prims = registry.get("primitives")
+    if isinstance(prims, list):
+        for i, p in enumerate(prims):
+            if isinstance(p, Mapping) and isinstance(p.get("name"), str):
+                path = ("primitives", i, "name")
+                b.define(
+                    node_id("primitive", p["name"]),
+                    "primitive",
+                    p["name"],
+                    file,
+                    (path, "value") if reg_doc else None,
+                    builtin=builtin,
+                )
+    syns = registry.get("synonyms")
+    if isinstance(syns, Mapping):
+        for dtype in syns:
+            path = ("synonyms", dtype)
+            b.define(
+                node_id("synonyms", dtype),
+                "synonyms",
+                dtype,
+                file,
+                (path, "key") if reg_doc else None,
+                builtin=builtin,
+            )
+    docs: dict[str, Any] = {}
+    for d in b.corpus.of_kind("template"):
+        t = d.data.get("template") if isinstance(d.data, dict) else None
+        if d.profile_asset and isinstance(t, Mapping) and isinstance(t.get("id"), str):
+            docs.setdefault(t["id"], d)
+    templates = profile.templates if isinstance(profile.templates, Mapping) else {}
+    for tid in sorted(templates):
+        add_template(b, tid, templates[tid], docs.get(tid))
+
+
+def add_template(b, tid: str, data: Any, doc) -> None:
+    """A template, its roles, the primitives its table calls and the roles it uses
+    (``doc``: the profile asset that defines it; None for the built-in profile)."""
+    if not isinstance(data, Mapping):
+        return
+    b.at(doc)
+    file = doc.relpath if doc is not None else None
+    pos = (lambda p, on="key": (p, on)) if doc is not None else (lambda p, on="key": None)
+    tnode = node_id("template", tid)
+    b.define(tnode, "template", tid, file, pos(("template", "id"), "value"), builtin=doc is None)
+    roles = data.get("roles")
+    if isinstance(roles, Mapping):
+        for role in roles:
+            rnode = node_id("role", tid, str(role))
+            b.define(
+                rnode, "role", f"{tid}/{role}", file, pos(("roles", role)), builtin=doc is None
+            )
+            b.edge(tnode, rnode, DECLARES_ROLE, file, ("roles", role))
+    for _, call in table_calls(data.get("table")):
+        b.edge(
+            tnode,
+            b.ref(node_id("primitive", call.name), "primitive", call.name),
+            CALLS,
+            file,
+            call.path,
+        )
+        for arg, value in call.arguments.items():
+            if is_role_ref(value) and len(value) > 1:
+                role = value[1:]
+                b.edge(
+                    tnode,
+                    b.ref(node_id("role", tid, role), "role", f"{tid}/{role}"),
+                    USES_ROLE,
+                    file,
+                    call.path + (arg,),
+                    "value",
+                )
+
+
+def add_profile_names(b, pdocs) -> None:
+    """The names one profile directory's documents define (once per directory)."""
+    if id(pdocs) in b.profile_dirs_done:
+        return
+    b.profile_dirs_done.add(id(pdocs))
+    document, b.document = b.document, None  # a Markdown file has no documents
+    for kind, names in (
+        ("behavior", pdocs.behaviors),
+        ("stimulus", pdocs.stimuli),
+        ("subcategory", pdocs.subcategories),
+        ("archetype", pdocs.archetypes),
+    ):
+        for name in sorted(names or ()):
+            n = names[name]
+            attrs = {"title": n.title} if n.title else {}
+            if n.parents:
+                attrs["parents"] = ", ".join(n.parents)
+            if n.category:
+                attrs["category"] = n.category
+            if b.define(node_id(kind, name), kind, name, n.file, None, **attrs):
+                b.g.nodes[node_id(kind, name)].update(line=n.line, col=n.col)
+    b.document = document
