@@ -370,6 +370,10 @@ def walk(node: Node):
 def _raw_primitive_names(
     p: Any, registered: Mapping[str, Any], out: list[str], depth: int = 0
 ) -> None:
+    """The registered primitives named anywhere in a ``when``, every key of a malformed
+    mapping included: unlike :func:`si_lint.model.predicate_calls` (which skips what is not
+    a one-key mapping), so that SI409 names an untrusted primitive of a table that also
+    fails to compile for another reason."""
     if depth > 200 or not isinstance(p, Mapping):
         return
     for key, value in p.items():
