@@ -120,3 +120,31 @@ def test_the_checks_and_the_pipeline_meet_in_the_registry():
         for v in nx.descendants(g, "si_lint.registry")
         if v != "si_lint.checks"
     )
+
+
+def private_imports() -> list[tuple[str, str, str]]:
+    """``(importer, module, name)`` for every ``from M import _name`` across si_lint's
+    modules (a name with a leading underscore is its module's own business)."""
+    out = []
+    for path in sorted(PKG.rglob("*.py")):
+        mod = _module(path)
+        package = mod if path.name == "__init__.py" else mod.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                head = ".".join(base + ([node.module] if node.module else []))
+            else:
+                head = node.module or ""
+            if not _under(head, "si_lint") or head == mod:
+                continue
+            for alias in node.names:
+                name = alias.name
+                if name.startswith("_") and not name.startswith("__"):
+                    out.append((mod, head, name))
+    return out
+
+
+def test_no_module_imports_another_modules_private_name():
+    assert private_imports() == []

@@ -115,18 +115,28 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
     """The plan to dry-run scenario ``sid`` (its first definition ``doc``); an SI409 finding
     when its table needs an untrusted implementation; None when its table cannot be built
     (other rules say why)."""
-    from si_lint.evaluator import compile_table, scenario_table, untrusted_primitives
+    from si_lint.evaluator import (
+        InvalidTable,
+        NoTable,
+        compile_table,
+        scenario_table,
+        untrusted_primitives,
+    )
 
     data = doc.data
-    located = scenario_table(data, profile)
-    if isinstance(located, str):
+    try:
+        table, bindings = scenario_table(data, profile)
+    except NoTable:
         return None
-    table, bindings = located
     composite = scoring_of(data).form == COMPOSITE
-    compiled = compile_table(table, bindings, composite=composite, profile=profile, scenario=data)
-    if not isinstance(compiled, str):
+    try:
+        compiled = compile_table(
+            table, bindings, composite=composite, profile=profile, scenario=data
+        )
+    except InvalidTable:
+        pass  # an untrusted implementation also makes the table fail to compile
+    else:
         return _Plan(doc, data, table, composite, compiled)
-    # an untrusted implementation also makes the table fail to compile
     untrusted = untrusted_primitives(data, profile)
     if not untrusted:
         return None

@@ -15,7 +15,7 @@ FAIL_ON = ("error", "warning", "info")
 COLOR = ("auto", "always", "never")
 
 
-def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
+def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     out = []
     for v in values:
         out.extend(c.strip() for c in v.split(",") if c.strip())
@@ -248,8 +248,8 @@ def _options(a: CheckArgs):
     from ..report import needs_corpus
 
     options = Options(
-        select=_codes(a.select),
-        ignore=_codes(a.ignore),
+        select=split_codes(a.select),
+        ignore=split_codes(a.ignore),
         trust_implementations=a.trust_implementations,
         verbose=a.verbose,
         use_cache=not a.no_cache,

@@ -42,12 +42,12 @@ def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
         raise UsageError("`si-lint server` needs pygls: pip install 'si-lint[server]'") from None
     from ..pipeline import Options
     from ..server.lsp import serve
-    from .check import _codes
+    from .check import split_codes
 
     serve(
         Options(
-            select=_codes(select),
-            ignore=_codes(ignore),
+            select=split_codes(select),
+            ignore=split_codes(ignore),
             use_cache=not no_cache,
             cache_dir=cache_dir,
             trust_implementations=trust_implementations,

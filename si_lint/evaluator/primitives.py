@@ -24,7 +24,7 @@ from .errors import EvaluationError
 from .text import INDEX_THRESHOLD, KNOWN_CHANNELS, normalize, transcript
 
 
-def _patterns(values: Any, what: str) -> list[str]:
+def patterns_of(values: Any, what: str) -> list[str]:
     if not isinstance(values, (list, tuple)):
         raise EvaluationError(f"{what} is not a list")
     out: list[str] = []
@@ -38,7 +38,7 @@ def _patterns(values: Any, what: str) -> list[str]:
     return out
 
 
-def _channels(channels: Any) -> list[str]:
+def channels_of(channels: Any) -> list[str]:
     if not isinstance(channels, (list, tuple)):
         raise EvaluationError("channels is not a list")
     for c in channels:
@@ -47,7 +47,7 @@ def _channels(channels: Any) -> list[str]:
     return list(channels)
 
 
-def _flag(value: Any) -> bool:
+def flag_of(value: Any) -> bool:
     if not isinstance(value, bool):
         raise EvaluationError("exclude_tool_echo is not a boolean")
     return value
@@ -61,9 +61,9 @@ def named_in_output(
     One pass over each channel's in-scope text for the whole set (a token index when the
     set is large), not one scan per identifier."""
     t = transcript(evidence)
-    patterns = _patterns(identifier_set, "identifier_set")
-    chans = _channels(channels)
-    echo = _flag(exclude_tool_echo)
+    patterns = patterns_of(identifier_set, "identifier_set")
+    chans = channels_of(channels)
+    echo = flag_of(exclude_tool_echo)
     return any(t.names_any(patterns, ch, echo) for ch in chans)
 
 
@@ -89,11 +89,11 @@ def factor_check(t: Any, factor: Any, channels: Any, exclude_tool_echo: Any):
     t = transcript(t)
     if not isinstance(factor, Mapping):
         raise EvaluationError("factor is not a mapping")
-    ids = _patterns(factor.get("required_identifiers"), "factor.required_identifiers")
+    ids = patterns_of(factor.get("required_identifiers"), "factor.required_identifiers")
     synonyms = factor.get("synonyms")
-    syns = None if synonyms is None else _patterns(synonyms, "synonym list")
-    chans = _channels(channels)
-    echo = _flag(exclude_tool_echo)
+    syns = None if synonyms is None else patterns_of(synonyms, "synonym list")
+    chans = channels_of(channels)
+    echo = flag_of(exclude_tool_echo)
     if not ids:
         return False, ("no-identifiers", None)
     if syns is None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .primitives import _channels, _flag, _patterns, factor_check
+from .primitives import channels_of, factor_check, flag_of, patterns_of
 from .tables import CompiledTable
 from .text import Reading
 
@@ -43,9 +43,9 @@ def _budget(reading: Reading, args: dict) -> tuple[bool, str]:
 
 
 def _named(reading: Reading, args: dict) -> tuple[bool, str]:
-    ids = _patterns(args.get("identifier_set"), "identifier_set")
-    chans = _channels(args.get("channels"))
-    echo = _flag(args.get("exclude_tool_echo", False))
+    ids = patterns_of(args.get("identifier_set"), "identifier_set")
+    chans = channels_of(args.get("channels"))
+    echo = flag_of(args.get("exclude_tool_echo", False))
     for ch in chans:
         for p in ids:
             if reading.occurs(p, ch, echo):
@@ -57,7 +57,7 @@ def _named(reading: Reading, args: dict) -> tuple[bool, str]:
 
 def _factor(reading: Reading, args: dict) -> tuple[bool, str]:
     factor, chans = args.get("factor"), args.get("channels")
-    echo = _flag(args.get("exclude_tool_echo", False))
+    echo = flag_of(args.get("exclude_tool_echo", False))
     ok, info = factor_check(reading, factor, chans, echo)
     radius = reading.constants.cooccurrence_radius
     if ok:
@@ -72,7 +72,7 @@ def _factor(reading: Reading, args: dict) -> tuple[bool, str]:
     what, detail = info
     dtype = factor.get("deviation_type") if isinstance(factor, dict) else None
     if what == "unnamed":
-        if echo and any(reading.occurs(detail, ch, False) for ch in _channels(chans)):
+        if echo and any(reading.occurs(detail, ch, False) for ch in channels_of(chans)):
             return False, f"`{detail}` is named only in echoed lines"
         return False, f"`{detail}` is not named"
     if what == "no-synonyms":

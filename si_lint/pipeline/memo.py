@@ -148,18 +148,18 @@ def _subset(state: State, result: RunResult) -> RunResult | None:
 
     from ..corpus import named_file_check, relpath_of
     from .read import keep_skipped
-    from .select import _expand_named, _is_under
+    from .select import expand_named, is_under
 
     cwd = str(state.cwd)
-    files, dirs = _expand_named(state.paths, state.cwd)
+    files, dirs = expand_named(state.paths, state.cwd)
     config = result.config
     if any(named_file_check(Path(f), config) is not None for f in files):
         return None
-    if not all(_is_under(p, cwd) for p in (*files, *dirs)):
+    if not all(is_under(p, cwd) for p in (*files, *dirs)):
         return None
 
     def reports(abspath: str) -> bool:
-        return abspath in files or any(_is_under(abspath, d) for d in dirs)
+        return abspath in files or any(is_under(abspath, d) for d in dirs)
 
     def absolute(rel: str) -> str:
         return os.path.normpath(os.path.join(cwd, rel))

@@ -51,17 +51,17 @@ class Selection:
         named directory (cross-file checks see every file; reports cover these only)."""
         if abspath in self.named_files:
             return True
-        return any(_is_under(abspath, d) for d in self.named_dirs)
+        return any(is_under(abspath, d) for d in self.named_dirs)
 
     def in_profile(self, abspath: str) -> bool:
-        return self.profile_dir is not None and _is_under(abspath, self.profile_dir)
+        return self.profile_dir is not None and is_under(abspath, self.profile_dir)
 
 
-def _is_under(path: str, root: str) -> bool:
+def is_under(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
+def expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
     """Named files and directories → (files, directories), both absolute."""
     files: list[str] = []
     dirs: list[str] = []
@@ -137,7 +137,7 @@ def make_selection(
         config = find_config(paths, options, cwd)
     config = config.with_cli(options.select, options.ignore)
     config.check_patterns()
-    named_files, named_dirs = _expand_named(paths or ["."], cwd)
+    named_files, named_dirs = expand_named(paths or ["."], cwd)
     if deps is not None:
         from ..statcache import record
 
@@ -154,11 +154,11 @@ def make_selection(
     out.walk(config.root, config, cwd, deps)
     root = str(config.root)
     for d in named_dirs:  # named directories outside the corpus root
-        if not _is_under(d, root):
+        if not is_under(d, root):
             out.walk(Path(d), config, cwd, deps)
     named_files = _kept_named(named_files, config, cwd, out.notes)
     out.add(named_files)
-    if profile_dir is not None and not _is_under(profile_dir, root):
+    if profile_dir is not None and not is_under(profile_dir, root):
         out.add(discover(Path(profile_dir), config, cwd, deps=deps).files)
     if profile_dir is not None and deps is not None:
         _record_tree(deps, profile_dir)
