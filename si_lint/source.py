@@ -99,8 +99,3 @@ def _in_flow(src: str, upto: int) -> bool:
         elif c in "]}":
             depth -= 1
     return depth > 0
-
-
-def end_of(path: str, line: int, col: int, cache: SourceCache) -> tuple[int, int]:
-    """(end line, exclusive end column) of the token at ``path:line:col``."""
-    return line, token_end(cache.line(path, line), col)
