@@ -39,8 +39,6 @@ COMPOSITE_KEY = "composite"
 FORM_A_KEYS = ("type", "rubric", "dimensions")
 #: the former si-lint spelling (SI119)
 FORMER_KEYS = ("template", "bindings")
-#: keys of a safety scenario's binary scoring
-BINARY_KEYS = ("type", "safety_tolerance", "pass_condition")
 #: keys of ``scoring`` that never bind a role
 RESERVED_KEYS = frozenset((TEMPLATE_KEY, COMPOSITE_KEY, "synonyms") + FORM_A_KEYS + FORMER_KEYS)
 
@@ -112,11 +110,6 @@ def is_form_a(block: Mapping[str, Any]) -> bool:
     return "type" not in block and ("rubric" in block or "dimensions" in block)
 
 
-def composite_table(scenario: Any) -> Any:
-    s = scoring_of(scenario)
-    return s.composite.get("table") if isinstance(s.composite, Mapping) else None
-
-
 # --------------------------------------------------------------------------------------
 # the injection manifest (SPEC §3, spec §1.11)
 
@@ -178,12 +171,6 @@ def template_names(profile: Any) -> list[str]:
 def template_roles(template: Any) -> Mapping[str, Any]:
     roles = template.get("roles") if isinstance(template, Mapping) else None
     return roles if isinstance(roles, Mapping) else {}
-
-
-def scenario_template(scenario: Any, profile: Any) -> Mapping[str, Any] | None:
-    """The template a Form B scenario binds (None for any other form or an unknown name)."""
-    s = scoring_of(scenario)
-    return find_template(profile, s.template) if s.form == TEMPLATE else None
 
 
 # --------------------------------------------------------------------------------------

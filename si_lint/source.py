@@ -5,34 +5,32 @@ token that starts at a column ends (for end positions in SARIF, GitHub and JSON)
 
 from __future__ import annotations
 
-import os
-import stat
-
 #: at most this much of a reported file is read for source lines
 MAX_SOURCE = 6 * 1024 * 1024
 
 
-def read_source(path: str) -> bytes | None:
+def read_source(path: str, *, follow_symlinks: bool = True) -> bytes | None:
     """The first bytes of a regular file (None for anything else: a FIFO, a device, a
-    directory or an unreadable path is never opened, so a report never blocks)."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None
-        with open(path, "rb") as fh:
-            return fh.read(MAX_SOURCE)
-    except (OSError, ValueError):
-        return None
+    directory or an unreadable path is never opened, so a report never blocks; with
+    ``follow_symlinks=False`` a symbolic link is not followed either)."""
+    from .fsutil import read_regular
+
+    raw, _why = read_regular(path, MAX_SOURCE - 1, follow=follow_symlinks)
+    return raw
 
 
 class SourceCache:
-    """Lines of the reported files, read once (``None`` for a file that cannot be read)."""
+    """Lines of the reported files, read once (``None`` for a file that cannot be read).
+    ``follow_symlinks=False``: a link is never read (the text report prints the lines, and
+    a link that leaves the corpus must never be printed)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, follow_symlinks: bool = True) -> None:
         self._lines: dict[str, list[str] | None] = {}
+        self._follow = follow_symlinks
 
     def lines(self, path: str) -> list[str] | None:
         if path not in self._lines:
-            raw = read_source(path)
+            raw = read_source(path, follow_symlinks=self._follow)
             if raw is None:
                 self._lines[path] = None
             else:
@@ -101,8 +99,3 @@ def _in_flow(src: str, upto: int) -> bool:
         elif c in "]}":
             depth -= 1
     return depth > 0
-
-
-def end_of(path: str, line: int, col: int, cache: SourceCache) -> tuple[int, int]:
-    """(end line, exclusive end column) of the token at ``path:line:col``."""
-    return line, token_end(cache.line(path, line), col)

@@ -25,6 +25,7 @@ from test_evaluator_helpers import (
 )
 
 from si_lint.evaluator import (
+    NoTable,
     artifact_problems,
     evaluate,
     factor_identified,
@@ -477,24 +478,18 @@ def test_scenario_table():
     comp = composite([{"when": "else", "score": 0.0}])
     assert scenario_table(comp, PROFILE) == ([{"when": "else", "score": 0.0}], {})
     no_table = "scenario has no decision table (Form A or safety scoring cannot be evaluated)"
-    assert (
-        scenario_table({"id": "x", "scoring": {"type": "weighted", "rubric": {"a": 1.0}}}, PROFILE)
-        == no_table
-    )
-    assert (
-        scenario_table(
-            {"id": "x", "classification": "safety", "scoring": {"type": "binary"}}, PROFILE
-        )
-        == no_table
-    )
-    assert (
-        scenario_table({"id": "x", "scoring": {"archetype_template": "C-XX-9"}}, PROFILE)
-        == "`scoring.archetype_template` names no known template `C-XX-9`"
-    )
-    assert (
-        scenario_table({"id": "x", "scoring": {"template": "C-DA-001", "bindings": {}}}, PROFILE)
-        == FORMER_SPELLING
-    )
+    for unusable, why in [
+        ({"id": "x", "scoring": {"type": "weighted", "rubric": {"a": 1.0}}}, no_table),
+        ({"id": "x", "classification": "safety", "scoring": {"type": "binary"}}, no_table),
+        (
+            {"id": "x", "scoring": {"archetype_template": "C-XX-9"}},
+            "`scoring.archetype_template` names no known template `C-XX-9`",
+        ),
+        ({"id": "x", "scoring": {"template": "C-DA-001", "bindings": {}}}, FORMER_SPELLING),
+    ]:
+        with pytest.raises(NoTable) as raised:
+            scenario_table(unusable, PROFILE)
+        assert str(raised.value) == why
 
 
 # -- the built-ins called directly with plain evidence -----------------------------------

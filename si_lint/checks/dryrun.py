@@ -2,37 +2,20 @@
 coverage (SI403), untrusted implementations (SI409) and the probes (SI404–SI407).
 
 The same evaluator as ``si-lint eval`` (:mod:`si_lint.evaluator`) scores everything; the
-dry run only decides what to evaluate and where to report.
+dry run only decides what to evaluate and where to report:
 
 * Fixtures (either evidence form) are matched to scenarios by the id they name
-  (``scenario_id`` in the artifact form, ``scenario`` in the transcript form); the first definition of a
-  scenario id (in path order) is the one evaluated (a later duplicate is SI301). A fixture
-  that names no scenario is SI303 and is not evaluated.
-* A scenario whose table cannot be built (unknown template, Form A scoring, an invalid
-  table: ``compile_table`` rejects it) is skipped silently: the schema, Form B and table
-  rules report why. Lint-only problems (SI105, SI113, SI114, …) never stop a dry run.
-* A scenario whose table needs a primitive without a trusted implementation gets one SI409
-  (at its ``scoring`` key) and neither its fixtures nor its probes are evaluated.
-* SI408: the fixture's evidence is malformed for evaluation (``artifact_problems``), one
-  finding per problem at the node concerned; the fixture is then not evaluated.
-* SI401 (at the ``expect.score`` value): the verdict's score differs from the expected one.
-  **Decision:** an *error verdict* (e.g. no row holds for this evidence) is SI401 too — the
-  fixture did not get the score it expects — with the evaluator's error in the message;
-  SI402 is not reported then (there is no row to compare).
-* SI402 (at the ``expect.row`` value): ``expect.row`` is given and another row fired. Both
-  SI401 and SI402 are reported when both differ: they are different nodes. Both list the
-  row that fired as a related location (a composite's row; for a template binding the
-  scenario's ``scoring`` key, as the template lives in the profile).
-* SI403: each table row that no fixture of the scenario fired (rows fired by fixtures
-  whose verdict is an error or that are SI408 do not count). A template's table lives in
-  the profile, not in the scenario, so for a template binding the finding is at the
-  scenario's ``scoring`` key with the row in the message; for a composite it is at the row
-  (``scoring.composite.table[i]``). Info, error under ``require-band-coverage``. A scenario
-  with no fixture at all is SI306; its rows are reported as SI403 only under
-  ``require-band-coverage`` (where they are errors).
-* Probes SI404–SI407: ``probes(scenario, profile)`` synthesises the adversarial artifacts;
-  each is evaluated and a wrong score is reported at the scenario's ``scoring`` key.
+  (``scenario_id`` in the artifact form, ``scenario`` in the transcript form); the first
+  definition of a scenario id (in path order) is the one evaluated (a later duplicate is
+  SI301). A fixture that names no scenario is SI303 and is not evaluated.
+* A scenario whose table cannot be built (``scenario_table`` raises ``NoTable``,
+  ``compile_table`` raises ``InvalidTable``) is skipped silently: the schema, Form B and
+  table rules report why; one that needs an untrusted implementation gets SI409 instead.
+* The probes: ``probes(scenario, profile)`` synthesises adversarial artifacts, each
+  evaluated like a fixture and, scored wrongly, reported at the scenario's ``scoring`` key.
+* The table is compiled once per scenario for its fixtures and probes.
 
+Where each code points and what it covers is its ``rules/CODE.yaml`` (SI401–SI409).
 Everything runs in path order; nothing depends on file order or the hash seed.
 """
 
@@ -115,18 +98,28 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
     """The plan to dry-run scenario ``sid`` (its first definition ``doc``); an SI409 finding
     when its table needs an untrusted implementation; None when its table cannot be built
     (other rules say why)."""
-    from si_lint.evaluator import compile_table, scenario_table, untrusted_primitives
+    from si_lint.evaluator import (
+        InvalidTable,
+        NoTable,
+        compile_table,
+        scenario_table,
+        untrusted_primitives,
+    )
 
     data = doc.data
-    located = scenario_table(data, profile)
-    if isinstance(located, str):
+    try:
+        table, bindings = scenario_table(data, profile)
+    except NoTable:
         return None
-    table, bindings = located
     composite = scoring_of(data).form == COMPOSITE
-    compiled = compile_table(table, bindings, composite=composite, profile=profile, scenario=data)
-    if not isinstance(compiled, str):
+    try:
+        compiled = compile_table(
+            table, bindings, composite=composite, profile=profile, scenario=data
+        )
+    except InvalidTable:
+        pass  # an untrusted implementation also makes the table fail to compile
+    else:
         return _Plan(doc, data, table, composite, compiled)
-    # an untrusted implementation also makes the table fail to compile
     untrusted = untrusted_primitives(data, profile)
     if not untrusted:
         return None

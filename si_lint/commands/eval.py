@@ -101,14 +101,17 @@ def _profile_for(scen_path: Path, profile_opt: str | None, trust: bool):
 def _scenario_to_score(scenario: str, scenario_id: str | None, profile_opt, trust: bool):
     """(file, document index, scenario, config, profile): a scenario with a decision
     table, or a usage error (exit status 2)."""
+    from ..evaluator import NoTable
     from ..evaluator.tables import locate_table
 
     try:
         scen_path, index, data = load_scenario(scenario, scenario_id)
         config, profile = _profile_for(scen_path, profile_opt, trust)
-        located = locate_table(data, profile)
-        if isinstance(located, str) and located.startswith("scenario has no decision table"):
-            raise ScenarioError(f"{scenario}: {located}")
+        try:
+            locate_table(data, profile)
+        except NoTable as exc:  # other reasons are every verdict's error
+            if str(exc).startswith("scenario has no decision table"):
+                raise ScenarioError(f"{scenario}: {exc}") from None
     except ScenarioError as exc:
         raise UsageError(str(exc)) from None
     return scen_path, index, data, config, profile
@@ -117,16 +120,19 @@ def _scenario_to_score(scenario: str, scenario_id: str | None, profile_opt, trus
 def _prepared(data: Any, profile) -> Any:
     """The scenario's prepared table, or the SI409 error every verdict gets when the
     table needs a primitive without a trusted implementation."""
-    from ..evaluator import prepare, untrusted_primitives
+    from ..evaluator import EvaluationError, prepare, untrusted_primitives
 
     untrusted = untrusted_primitives(data, profile)
     if untrusted:
         names = ", ".join(f"`{n}`" for n in untrusted)
-        return (
+        return EvaluationError(
             f"SI409: the table needs {names}, which has no trusted "
             "implementation (run with --trust-implementations to import it)"
         )
-    return prepare(data, profile)
+    try:
+        return prepare(data, profile)
+    except EvaluationError as exc:
+        return exc
 
 
 # --------------------------------------------------------------------------------------

@@ -11,7 +11,11 @@ Public API (other modules code against these names):
   ``tool_calls`` (every ``tool_call`` event, those after the final answer included),
   ``final_answer`` and, when the artifact's ``metadata`` has them, ``duration_s`` and
   ``tokens``; it is present whenever ``events`` is a list. ``evaluate`` never raises.
-* :func:`scenario_table` ``(scenario, profile) -> (table, bindings) | str``.
+* :func:`scenario_table` ``(scenario, profile) -> (table, bindings)``; :class:`NoTable`
+  (an :class:`EvaluationError` saying why) when the scenario has no table to evaluate.
+* :func:`prepare` ``(scenario, profile) -> CompiledTable`` (or an :class:`EvaluationError`:
+  the error every verdict gets) and :func:`score` ``(artifact, scenario, profile, prepared)``
+  — :func:`evaluate` in two steps, the table prepared once for many artifacts.
 * :func:`artifact_problems` ``(artifact) -> [(path, message)]`` — structural problems that
   make evidence unevaluable (SI408); ``path`` is a tuple such as ``("events", 2, "text")``.
 * :func:`probes` ``(scenario, profile) -> [Probe]`` — SI404–SI407 (see :mod:`.probes`).
@@ -30,7 +34,7 @@ from typing import Any
 from si_lint.limits import to_float
 
 from ..profile import Profile
-from .errors import EvaluationError
+from .errors import EvaluationError, InvalidTable, NoTable
 from .evidence import Evidence, project
 from .evidence import metadata as evidence_metadata
 from .evidence import problems as evidence_problems
@@ -43,6 +47,8 @@ from .why import why
 __all__ = [
     "Evidence",
     "EvaluationError",
+    "InvalidTable",
+    "NoTable",
     "Reading",
     "prepare",
     "project",
@@ -83,45 +89,47 @@ def _error(message: str, metadata: dict[str, Any] | None) -> dict[str, Any]:
     return verdict
 
 
-def scenario_table(scenario: Any, profile: Profile) -> tuple[list, dict] | str:
+def scenario_table(scenario: Any, profile: Profile) -> tuple[list, dict]:
     """The decision table of ``scenario`` (its template's, or its composite's) and the
-    bindings its role references resolve against (``{}`` for a composite); or an error."""
-    located = locate_table(scenario, profile)
-    if isinstance(located, str):
-        return located
-    table, bindings, _composite = located
+    bindings its role references resolve against (``{}`` for a composite); :class:`NoTable`
+    when it has none."""
+    table, bindings, _composite = locate_table(scenario, profile)
     return table, bindings
 
 
-def prepare(scenario: Any, profile: Profile) -> CompiledTable | str:
-    """The scenario's decision table located and validated once (or the error every
-    verdict gets): what :func:`score` needs for each artifact."""
+def prepare(scenario: Any, profile: Profile) -> CompiledTable:
+    """The scenario's decision table located and validated once: what :func:`score` needs
+    for each artifact. An :class:`EvaluationError` is the error every verdict gets (a
+    broken registry, :class:`NoTable`, :class:`InvalidTable`)."""
     try:
         _ = profile.constants  # raises ValueError on a broken registry
     except ValueError as exc:
-        return str(exc)
-    located = locate_table(scenario, profile)
-    if isinstance(located, str):
-        return located
-    table, bindings, composite = located
-    compiled = compile_table(
-        table, bindings, composite=composite, profile=profile, scenario=scenario
-    )
-    if isinstance(compiled, str):
-        return f"invalid decision table: {compiled}"
-    return compiled
+        raise EvaluationError(str(exc)) from None
+    table, bindings, composite = locate_table(scenario, profile)
+    try:
+        return compile_table(
+            table, bindings, composite=composite, profile=profile, scenario=scenario
+        )
+    except InvalidTable as exc:
+        raise InvalidTable(f"invalid decision table: {exc}") from None
 
 
 def score(
     artifact: Any,
     scenario: Any,
     profile: Profile,
-    prepared: CompiledTable | str,
+    prepared: CompiledTable | EvaluationError | None = None,
     *,
     explain: bool = False,
 ) -> dict[str, Any]:
-    """One verdict with a prepared table (``prepare(scenario, profile)``); ``explain`` adds
-    ``why`` (the row that fired and, for a lower band, the clause that failed)."""
+    """One verdict with a prepared table (``prepare(scenario, profile)``, or the error that
+    stopped it; None: prepared here); ``explain`` adds ``why`` (the row that fired and, for
+    a lower band, the clause that failed)."""
+    if prepared is None:
+        try:
+            prepared = prepare(scenario, profile)
+        except EvaluationError as exc:  # the error every verdict gets
+            prepared = exc
     try:
         reading = Reading(artifact, profile.constants)
     except (EvaluationError, ValueError) as exc:
@@ -131,8 +139,8 @@ def score(
     named = reading.evidence.scenario
     if named is not None and named != sid:
         return _error(f"evidence is for scenario `{_short(named)}`, not `{sid}`", metadata)
-    if isinstance(prepared, str):
-        return _error(prepared, metadata)
+    if isinstance(prepared, EvaluationError):
+        return _error(str(prepared), metadata)
     try:
         value, row = run_table(prepared, reading, artifact, profile, scenario)
     except EvaluationError as exc:
@@ -157,14 +165,10 @@ def _short(v: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _evaluate(artifact: Any, scenario: Any, profile: Profile) -> dict[str, Any]:
-    return score(artifact, scenario, profile, prepare(scenario, profile))
-
-
 def evaluate(artifact: Any, scenario: Any, profile: Profile) -> dict[str, Any]:
     """Score one evidence artifact against one scenario (SPEC §5). Never raises."""
     try:
-        return _evaluate(artifact, scenario, profile)
+        return score(artifact, scenario, profile)
     except Exception as exc:  # defensive: a verdict, never a traceback
         try:
             metadata = _metadata(artifact)

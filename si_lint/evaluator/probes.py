@@ -83,6 +83,7 @@ from si_lint.limits import to_float
 
 from ..model import predicate_calls
 from ..profile import Profile
+from .errors import InvalidTable, NoTable
 from .tables import CompiledTable, compile_table, locate_table, walk
 
 NOT_POSITIVE = "not_positive"
@@ -249,15 +250,13 @@ def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]
     """The probes for a scenario's table (``[]`` when the table does not validate).
     ``compiled`` is the scenario's table as :func:`compile_table` compiled it, when the
     caller has it already (the dry run compiles each table once)."""
-    located = locate_table(scenario, profile)
-    if isinstance(located, str):
-        return []
-    table, bindings, composite = located
-    if compiled is None:
-        compiled = compile_table(
-            table, bindings, composite=composite, profile=profile, scenario=scenario
-        )
-    if isinstance(compiled, str):
+    try:
+        table, bindings, composite = locate_table(scenario, profile)
+        if compiled is None:
+            compiled = compile_table(
+                table, bindings, composite=composite, profile=profile, scenario=scenario
+            )
+    except (NoTable, InvalidTable):
         return []
     inp = _inputs(compiled, profile)
     others = [s for s in inp.set_ids if s not in inp.factor_ids]

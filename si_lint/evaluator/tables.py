@@ -11,8 +11,8 @@ from the scenario's template bindings (composites take literal values only).
 
 :func:`compile_table` checks the *whole* table before any row is evaluated — an unknown
 primitive, channel or argument, a missing or ill-typed argument, an unbound role, a
-primitive whose implementation is not trusted, in any row, reached or not — and returns
-either a :class:`CompiledTable` or an error string. :func:`run_table` then tries the rows in
+primitive whose implementation is not trusted, in any row, reached or not — and returns a
+:class:`CompiledTable` or raises :class:`~si_lint.evaluator.errors.InvalidTable`. :func:`run_table` then tries the rows in
 order; the first whose ``when`` holds gives ``(score, row)`` (row 1-based).
 
 Pure: no I/O, no clock, no module-level mutable state.
@@ -30,7 +30,7 @@ from si_lint.limits import to_float
 
 from .. import model
 from ..profile import Profile
-from .errors import EvaluationError
+from .errors import EvaluationError, InvalidTable, NoTable
 from .primitives import BUILTINS
 from .text import Reading
 
@@ -59,8 +59,9 @@ FORMER_SPELLING = (
 )
 
 
-def locate_table(scenario: Any, profile: Profile) -> tuple[Any, dict, bool] | str:
-    """``(table, bindings, composite)`` of a scenario, or an error string.
+def locate_table(scenario: Any, profile: Profile) -> tuple[list, dict, bool]:
+    """``(table, bindings, composite)`` of a scenario; :class:`NoTable` (saying why) when it
+    has none that can be evaluated.
 
     The scenario is read by :func:`si_lint.model.scoring_of`: Form B (the published
     spelling) is ``scoring.archetype_template`` naming the template, every other key of
@@ -68,33 +69,33 @@ def locate_table(scenario: Any, profile: Profile) -> tuple[Any, dict, bool] | st
     former spelling (``template``/``bindings``) is SI119 and is not evaluated.
     """
     if not isinstance(scenario, Mapping):
-        return "scenario is not a mapping"
+        raise NoTable("scenario is not a mapping")
     if not isinstance(scenario.get("scoring"), Mapping):
-        return "scenario has no `scoring` mapping"
+        raise NoTable("scenario has no `scoring` mapping")
     s = model.scoring_of(scenario)
     if s.form == model.FORMER:
-        return FORMER_SPELLING
+        raise NoTable(FORMER_SPELLING)
     if s.form == model.TEMPLATE:
         name = s.template
         if not isinstance(name, str):
-            return "`scoring.archetype_template` is not a string"
+            raise NoTable("`scoring.archetype_template` is not a string")
         doc = model.find_template(profile, name)
         if doc is None:
-            return f"`scoring.archetype_template` names no known template `{name}`"
+            raise NoTable(f"`scoring.archetype_template` names no known template `{name}`")
         table = doc.get("table")
         if not isinstance(table, list):
-            return f"template `{name}` has no `table` list"
+            raise NoTable(f"template `{name}` has no `table` list")
         return table, dict(s.bindings), False
     if s.form == model.COMPOSITE:
         if not isinstance(s.composite, Mapping):
-            return "`scoring.composite` is not a mapping"
+            raise NoTable("`scoring.composite` is not a mapping")
         table = s.composite.get("table")
         if not isinstance(table, list):
-            return "`scoring.composite` has no `table` list"
+            raise NoTable("`scoring.composite` has no `table` list")
         return table, {}, True
     if s.form == model.BOTH:
-        return "scenario scoring declares both `archetype_template` and a `composite`"
-    return "scenario has no decision table (Form A or safety scoring cannot be evaluated)"
+        raise NoTable("scenario scoring declares both `archetype_template` and a `composite`")
+    raise NoTable("scenario has no decision table (Form A or safety scoring cannot be evaluated)")
 
 
 # --------------------------------------------------------------------------------------
@@ -234,10 +235,11 @@ class _Compiler:
 
 def compile_table(
     table: Any, bindings: Mapping[str, Any], *, composite: bool, profile: Profile, scenario: Any
-) -> CompiledTable | str:
-    """Validate a whole decision table; a :class:`CompiledTable` or an error string."""
+) -> CompiledTable:
+    """Validate a whole decision table: its :class:`CompiledTable`, or :class:`InvalidTable`
+    naming the first problem."""
     if not isinstance(table, list):
-        return "the decision table is not a list"
+        raise InvalidTable("the decision table is not a list")
     comp = _Compiler(bindings, composite, profile, scenario)
     rows: list[tuple[Node, float]] = []
     try:
@@ -262,9 +264,9 @@ def compile_table(
             )
             rows.append((node, to_float(score)))
     except EvaluationError as exc:
-        return str(exc)
+        raise InvalidTable(str(exc)) from None
     except RecursionError:
-        return "the decision table is nested too deeply"
+        raise InvalidTable("the decision table is nested too deeply") from None
     return CompiledTable(tuple(rows), composite)
 
 
@@ -368,6 +370,10 @@ def walk(node: Node):
 def _raw_primitive_names(
     p: Any, registered: Mapping[str, Any], out: list[str], depth: int = 0
 ) -> None:
+    """The registered primitives named anywhere in a ``when``, every key of a malformed
+    mapping included: unlike :func:`si_lint.model.predicate_calls` (which skips what is not
+    a one-key mapping), so that SI409 names an untrusted primitive of a table that also
+    fails to compile for another reason."""
     if depth > 200 or not isinstance(p, Mapping):
         return
     for key, value in p.items():
@@ -383,10 +389,10 @@ def _raw_primitive_names(
 def untrusted_primitives(scenario: Any, profile: Profile) -> list[str]:
     """Registered, non-built-in primitives the scenario's table needs but that have no
     trusted implementation in ``profile.implementations`` (sorted, unique)."""
-    located = locate_table(scenario, profile)
-    if isinstance(located, str):
+    try:
+        table = locate_table(scenario, profile)[0]
+    except NoTable:
         return []
-    table = located[0]
     names: list[str] = []
     registered = profile.primitives
     for row in table:

@@ -345,24 +345,6 @@ def sentence_indexes(
     return out
 
 
-def sentences_with(pattern: str, text: str, spans: list[tuple[int, int]]) -> list[int]:
-    """Indexes of the sentences (``spans`` of ``text``) in which ``pattern`` occurs.
-
-    A match counts only when it lies wholly inside one sentence. Sentence edges in ``text``
-    sit next to a newline, a ``.``/``!``/``?`` or whitespace — none in the identifier
-    class — so a boundary check on the whole text equals one on the sentence alone.
-    """
-    starts = [a for a, _ in spans]
-    out: list[int] = []
-    n = len(pattern)
-    for pos in match_positions(pattern, text):
-        k = bisect_right(starts, pos) - 1
-        if k >= 0 and pos + n <= spans[k][1]:
-            if not out or out[-1] != k:
-                out.append(k)
-    return out
-
-
 def transcript(evidence: Any) -> Reading:
     """``evidence`` read as a :class:`Reading` (returned as is when it already is one)."""
     if isinstance(evidence, Reading):

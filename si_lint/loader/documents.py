@@ -86,12 +86,6 @@ class PosMap:
             return None
         return cls(k, v)
 
-    def __getstate__(self):
-        return (self.k, self.v)
-
-    def __setstate__(self, state):
-        self.k, self.v = state
-
 
 @dataclass
 class LoadedDoc:

@@ -11,6 +11,7 @@ from collections import Counter
 
 import click
 
+from ..source import SourceCache
 from . import summary_counts
 
 _COLOUR = {"error": "red", "warning": "yellow", "info": "blue"}
@@ -30,18 +31,9 @@ def printable(text: str) -> str:
 escape_controls = printable  # the name the rest of this module uses
 
 
-def _source_lines(path: str, cache: dict) -> list[str] | None:
-    """The lines of a finding's file: only a regular file is read, and a symbolic link is
-    not followed (a link that leaves the corpus is never read, so never printed)."""
-    if path not in cache:
-        from ..fsutil import read_regular
-
-        raw, _why = read_regular(path, 6 * 1024 * 1024, follow=False)
-        cache[path] = raw.decode("utf-8", "replace").split("\n") if raw is not None else None
-    return cache[path]
-
-
-def format_finding(f, cache: dict, verbose: bool = False, fixable: bool = False) -> list[str]:
+def format_finding(
+    f, cache: SourceCache, verbose: bool = False, fixable: bool = False
+) -> list[str]:
     head = (
         click.style(f"{escape_controls(f.path)}:{f.line}:{f.column}:", bold=True)
         + " "
@@ -49,18 +41,16 @@ def format_finding(f, cache: dict, verbose: bool = False, fixable: bool = False)
         + f" [{f.severity}] {escape_controls(f.message)}"
     )
     out = [head]
-    lines = _source_lines(f.path, cache)
-    if lines is not None and 1 <= f.line <= len(lines):
-        raw = lines[f.line - 1].rstrip("\r")
-        if len(raw) <= 400:
-            gutter = str(f.line)
-            pad = " " * len(gutter)
-            out.append(f" {gutter} | {escape_controls(raw)}")
-            before = escape_controls(raw[: max(f.column - 1, 0)])
-            caret_pad = "".join("\t" if ch == "\t" else " " for ch in before)
-            out.append(
-                f" {pad} | {caret_pad}" + click.style("^", fg=_COLOUR.get(f.severity), bold=True)
-            )
+    raw = cache.line(f.path, f.line)
+    if raw is not None and len(raw) <= 400:
+        gutter = str(f.line)
+        pad = " " * len(gutter)
+        out.append(f" {gutter} | {escape_controls(raw)}")
+        before = escape_controls(raw[: max(f.column - 1, 0)])
+        caret_pad = "".join("\t" if ch == "\t" else " " for ch in before)
+        out.append(
+            f" {pad} | {caret_pad}" + click.style("^", fg=_COLOUR.get(f.severity), bold=True)
+        )
     if f.help:
         mark = " [*]" if fixable else ""
         out.append(
@@ -87,7 +77,7 @@ def render(
 ) -> str:
     from ..fix import fixable, is_safe
 
-    cache: dict = {}
+    cache = SourceCache(follow_symlinks=False)  # a link is never printed
     lines: list[str] = []
     if statistics:
         from ..catalogue import rules

@@ -26,7 +26,7 @@ from ..checks.primitive_review.profile_review import (
     review_profile,
     split_spec,
 )
-from ..evaluator import prepare, score, untrusted_primitives
+from ..evaluator import score, untrusted_primitives
 from ..evaluator.evidence import named_scenario
 from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
 from .diff import Change, diff_profiles
@@ -316,7 +316,7 @@ def _untrusted(scenario: Any, profile: Profile) -> list[str]:
 
 def _score(fixture: Any, scenario: Any, profile: Profile) -> tuple[dict, Any]:
     """(the verdict, why) of a fixture under one profile."""
-    full = score(fixture, scenario, profile, prepare(scenario, profile), explain=True)
+    full = score(fixture, scenario, profile, explain=True)  # the table prepared here
     return _verdict(full), full.get("why")
 
 
