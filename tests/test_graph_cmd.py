@@ -171,6 +171,14 @@ def test_paths_keep_what_the_named_files_define_and_reference(tmp_path):
     ]
 
 
+def test_output_to_a_missing_directory_is_a_usage_error(tmp_path):
+    write_files(tmp_path, FILES)
+    target = tmp_path / "missing" / "g.dot"
+    code, out, err = run_cli(["graph", "-o", str(target)], tmp_path)
+    assert (code, out) == (2, "")
+    assert err == f"si-lint: cannot write {target}: No such file or directory\n"
+
+
 def test_graphml_reads_back(tmp_path):
     write_files(tmp_path, FILES)
     code, out, _ = run_cli(["graph", "--format", "graphml", "-o", "g.graphml"], tmp_path)

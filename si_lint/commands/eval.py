@@ -33,7 +33,7 @@ import click
 
 from ..errors import UsageError
 from .eval_input import ScenarioError, artifacts, expand, load_scenario
-from .eval_output import JsonList, text_line
+from .eval_output import Chunked, JsonList, text_line
 
 
 def _lint_note(scen_path: Path, index: int, profile, config) -> str | None:
@@ -203,7 +203,7 @@ def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementat
         if note:
             click.echo(note, err=True)
 
-    out = sys.stdout
+    out = Chunked(sys.stdout)
     writer = JsonList(out) if fmt == "json" else None
     errors = 0
     for entry, why in _verdicts(evidence, data, profile, prepared, explain=fmt == "text"):

@@ -4,6 +4,7 @@ explanation), or a JSON list written one entry at a time."""
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring_ascii as _str
 
 
 def text_line(entry: dict, why: str | None) -> str:
@@ -30,6 +31,68 @@ def text_line(entry: dict, why: str | None) -> str:
     return out
 
 
+class Chunked:
+    """Writes to ``out`` in chunks of about ``size`` characters: one verdict per write
+    would be one system call each on an unbuffered stream (``PYTHONUNBUFFERED``, a pipe
+    some CI runners set up), while memory stays bounded whatever the evidence's size."""
+
+    def __init__(self, out, size: int = 1 << 16) -> None:
+        self.out = out
+        self.size = size
+        self.parts: list[str] = []
+        self.pending = 0
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+        self.pending += len(text)
+        if self.pending >= self.size:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.parts:
+            self.out.write("".join(self.parts))
+            self.parts.clear()
+            self.pending = 0
+        self.out.flush()
+
+
+def indented(value, nl: str = "\n") -> str:
+    """``json.dumps(value, indent=2)`` with every line break followed by ``nl``'s
+    indentation. ``indent`` makes ``json.dumps`` use its pure-Python encoder throughout
+    (the bulk of writing a large verdict list); this builds the same text directly."""
+    t = type(value)
+    if t is dict and value:
+        if not all(type(k) is str for k in value):
+            return json.dumps(value, indent=2).replace("\n", nl)  # json's key conversions
+        inner = nl + "  "
+        items = [inner + _str(k) + ": " + indented(v, inner) for k, v in value.items()]
+        return "{" + ",".join(items) + nl + "}"
+    if t is list and value:
+        inner = nl + "  "
+        return "[" + ",".join(inner + indented(v, inner) for v in value) + nl + "]"
+    return _scalar(value)
+
+
+def _scalar(v) -> str:
+    t = type(v)
+    if t is str:
+        return _str(v)
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if t is int:
+        return int.__repr__(v)
+    if t is float and v == v and v not in (_INF, -_INF):
+        return float.__repr__(v)
+    return json.dumps(v, indent=2)  # NaN, infinities, empty containers, subclasses
+
+
+_INF = float("inf")
+
+
 class JsonList:
     """Writes ``json.dumps(entries, indent=2)`` one entry at a time."""
 
@@ -38,7 +101,7 @@ class JsonList:
         self.count = 0
 
     def add(self, entry: dict) -> None:
-        body = json.dumps(entry, indent=2).replace("\n", "\n  ")
+        body = indented(entry, "\n  ")
         self.out.write(("[\n  " if self.count == 0 else ",\n  ") + body)
         self.count += 1
 

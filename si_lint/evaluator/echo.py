@@ -21,16 +21,28 @@ class EchoSources:
     ``GRAM``-character slice): an occurrence of a line of at least ``GRAM + SAMPLE - 1``
     characters covers one sampled slice, so a lookup costs ``SAMPLE`` dictionary probes and
     a verification per candidate, not a scan of the bodies. Shorter lines are searched in
-    the join (C speed). Answers are memoised per distinct line. Built lazily.
+    the join (C speed), and so is every line when the bodies hold at most ``DIRECT``
+    characters (no index is built then: searching costs less than indexing). Answers are memoised per distinct line. Built lazily.
     """
 
     GRAM = 16
     SAMPLE = 16
+    #: bodies up to this many characters are searched directly (``line in haystack``,
+    #: C speed: building the index would cost more than every lookup of an artifact)
+    DIRECT = 1 << 16
 
     __slots__ = ("responses", "lines", "haystack", "_grams", "_seen")
 
     def __init__(self, responses) -> None:
         self.responses = list(dict.fromkeys(responses))
+        self._grams: dict[str, Any] | None = None
+        self._seen: dict[str, bool] = {}
+        if sum(len(r) for r in self.responses) + len(self.responses) <= self.DIRECT:
+            # small bodies (the usual artifact): one substring search of their join per
+            # line; a line holds no "\n", so no match straddles two bodies
+            self.lines = None
+            self.haystack = "\n".join(self.responses)
+            return
         lines: dict[str, None] = {}
         for r in self.responses:
             for raw in r.split("\n"):
@@ -39,8 +51,6 @@ class EchoSources:
                     lines[raw[:-1]] = None
         self.lines = lines
         self.haystack = "\n".join(lines)
-        self._grams: dict[str, Any] | None = None
-        self._seen: dict[str, bool] = {}
 
     def _index(self) -> dict[str, Any]:
         if self._grams is None:
@@ -81,6 +91,8 @@ class EchoSources:
             line = line.strip()
             if not line:
                 return False
+        if self.lines is None:
+            return line in self.haystack
         if line in self.lines:
             return True
         seen = self._seen.get(line)

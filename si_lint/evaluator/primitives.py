@@ -18,6 +18,7 @@ Invalid arguments and empty identifiers/phrases raise
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from .errors import EvaluationError
@@ -27,6 +28,10 @@ from .text import INDEX_THRESHOLD, KNOWN_CHANNELS, normalize, transcript
 def patterns_of(values: Any, what: str) -> list[str]:
     if not isinstance(values, (list, tuple)):
         raise EvaluationError(f"{what} is not a list")
+    if all(type(v) is str for v in values):
+        hit = _normalized(tuple(values))  # the same table arguments score every artifact
+        if hit is not None:
+            return list(hit)
     out: list[str] = []
     for v in values:
         if not isinstance(v, str):
@@ -36,6 +41,13 @@ def patterns_of(values: Any, what: str) -> list[str]:
             raise EvaluationError(f"{what} holds an empty identifier or phrase")
         out.append(p)
     return out
+
+
+@lru_cache(maxsize=4096)
+def _normalized(values: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The normalised strings, or None when one normalises to nothing (an error)."""
+    out = tuple(normalize(v) for v in values)
+    return None if not all(out) else out
 
 
 def channels_of(channels: Any) -> list[str]:

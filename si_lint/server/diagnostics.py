@@ -9,7 +9,7 @@ from lsprotocol import types as T
 
 from ..findings import Finding
 from ..fix import fixes_of
-from ..report.sarif import token_end
+from ..source import token_end
 
 SEVERITY = {
     "error": T.DiagnosticSeverity.Error,

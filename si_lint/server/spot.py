@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..loader import load_bytes
-from ..report.sarif import token_end
+from ..source import token_end
 
 
 @dataclass
