@@ -38,9 +38,10 @@ from .errors import EvaluationError, InvalidTable, NoTable
 from .evidence import Evidence, project
 from .evidence import metadata as evidence_metadata
 from .evidence import problems as evidence_problems
+from .locate import locate_table, untrusted_primitives
 from .primitives import factor_identified, named_in_output, within_step_budget
 from .probes import Probe, probes
-from .tables import CompiledTable, compile_table, locate_table, run_table, untrusted_primitives
+from .tables import CompiledTable, compile_table, run_table
 from .text import Reading, normalize, occurs, split_sentences
 from .why import why
 

@@ -84,7 +84,8 @@ from si_lint.limits import to_float
 from ..model import predicate_calls
 from ..profile import Profile
 from .errors import InvalidTable, NoTable
-from .tables import CompiledTable, compile_table, locate_table, walk
+from .locate import locate_table
+from .tables import CompiledTable, compile_table, walk
 
 NOT_POSITIVE = "not_positive"
 BELOW_TOP = "below_top"

@@ -9,11 +9,13 @@ A predicate is ``else`` (only as a row's whole ``when``) or a mapping with exact
 An argument value that is a whole string starting with ``$`` is a role reference, resolved
 from the scenario's template bindings (composites take literal values only).
 
-:func:`compile_table` checks the *whole* table before any row is evaluated — an unknown
-primitive, channel or argument, a missing or ill-typed argument, an unbound role, a
+A scenario's table is found by :func:`si_lint.evaluator.locate.locate_table` (re-exported
+here). :func:`compile_table` checks the *whole* table before any row is evaluated — an
+unknown primitive, channel or argument, a missing or ill-typed argument, an unbound role, a
 primitive whose implementation is not trusted, in any row, reached or not — and returns a
-:class:`CompiledTable` or raises :class:`~si_lint.evaluator.errors.InvalidTable`. :func:`run_table` then tries the rows in
-order; the first whose ``when`` holds gives ``(score, row)`` (row 1-based).
+:class:`CompiledTable` or raises :class:`~si_lint.evaluator.errors.InvalidTable`.
+:func:`run_table` then tries the rows in order; the first whose ``when`` holds gives
+``(score, row)`` (row 1-based).
 
 Pure: no I/O, no clock, no module-level mutable state.
 """
@@ -30,7 +32,8 @@ from si_lint.limits import to_float
 
 from .. import model
 from ..profile import Profile
-from .errors import EvaluationError, InvalidTable, NoTable
+from .errors import EvaluationError, InvalidTable
+from .locate import FORMER_SPELLING, locate_table  # noqa: F401  (re-exported)
 from .primitives import BUILTINS
 from .text import Reading
 
@@ -45,57 +48,6 @@ class CompiledTable:
     rows: tuple[tuple[Node, float], ...]
     #: scenario-local composite (no role references) rather than a template
     composite: bool
-
-
-# --------------------------------------------------------------------------------------
-# locating the table of a scenario
-
-
-#: the error every verdict of a scenario in the former spelling gets (SPEC §3.1, §5)
-FORMER_SPELLING = (
-    "SI119: the scenario uses the former si-lint spelling `scoring.template` + "
-    "`scoring.bindings`, which oasisctl refuses; it is not evaluated (run "
-    "`si-lint check --fix` to rewrite it into the published spelling)"
-)
-
-
-def locate_table(scenario: Any, profile: Profile) -> tuple[list, dict, bool]:
-    """``(table, bindings, composite)`` of a scenario; :class:`NoTable` (saying why) when it
-    has none that can be evaluated.
-
-    The scenario is read by :func:`si_lint.model.scoring_of`: Form B (the published
-    spelling) is ``scoring.archetype_template`` naming the template, every other key of
-    ``scoring`` binding one of its roles; a composite is ``scoring.composite.table``. The
-    former spelling (``template``/``bindings``) is SI119 and is not evaluated.
-    """
-    if not isinstance(scenario, Mapping):
-        raise NoTable("scenario is not a mapping")
-    if not isinstance(scenario.get("scoring"), Mapping):
-        raise NoTable("scenario has no `scoring` mapping")
-    s = model.scoring_of(scenario)
-    if s.form == model.FORMER:
-        raise NoTable(FORMER_SPELLING)
-    if s.form == model.TEMPLATE:
-        name = s.template
-        if not isinstance(name, str):
-            raise NoTable("`scoring.archetype_template` is not a string")
-        doc = model.find_template(profile, name)
-        if doc is None:
-            raise NoTable(f"`scoring.archetype_template` names no known template `{name}`")
-        table = doc.get("table")
-        if not isinstance(table, list):
-            raise NoTable(f"template `{name}` has no `table` list")
-        return table, dict(s.bindings), False
-    if s.form == model.COMPOSITE:
-        if not isinstance(s.composite, Mapping):
-            raise NoTable("`scoring.composite` is not a mapping")
-        table = s.composite.get("table")
-        if not isinstance(table, list):
-            raise NoTable("`scoring.composite` has no `table` list")
-        return table, {}, True
-    if s.form == model.BOTH:
-        raise NoTable("scenario scoring declares both `archetype_template` and a `composite`")
-    raise NoTable("scenario has no decision table (Form A or safety scoring cannot be evaluated)")
 
 
 # --------------------------------------------------------------------------------------
@@ -365,38 +317,3 @@ def walk(node: Node):
     elif tag in ("all", "any"):
         for n in node[1]:
             yield from walk(n)
-
-
-def _raw_primitive_names(
-    p: Any, registered: Mapping[str, Any], out: list[str], depth: int = 0
-) -> None:
-    """The registered primitives named anywhere in a ``when``, every key of a malformed
-    mapping included: unlike :func:`si_lint.model.predicate_calls` (which skips what is not
-    a one-key mapping), so that SI409 names an untrusted primitive of a table that also
-    fails to compile for another reason."""
-    if depth > 200 or not isinstance(p, Mapping):
-        return
-    for key, value in p.items():
-        if key == "not":
-            _raw_primitive_names(value, registered, out, depth + 1)
-        elif key in ("all", "any") and isinstance(value, list):
-            for v in value:
-                _raw_primitive_names(v, registered, out, depth + 1)
-        elif isinstance(key, str) and key in registered:
-            out.append(key)
-
-
-def untrusted_primitives(scenario: Any, profile: Profile) -> list[str]:
-    """Registered, non-built-in primitives the scenario's table needs but that have no
-    trusted implementation in ``profile.implementations`` (sorted, unique)."""
-    try:
-        table = locate_table(scenario, profile)[0]
-    except NoTable:
-        return []
-    names: list[str] = []
-    registered = profile.primitives
-    for row in table:
-        if isinstance(row, Mapping):
-            _raw_primitive_names(row.get("when"), registered, names)
-    impls = profile.implementations if isinstance(profile.implementations, Mapping) else {}
-    return sorted({n for n in names if n not in BUILTINS and n not in impls})
