@@ -38,7 +38,7 @@ _last: tuple = (None, None, None, None, {})
 def facts_of(doc: Any, ctx: Any) -> Mapping[str, list[Fact]]:
     """The facts of ``doc`` by code (a document of another kind has none)."""
     global _last
-    data, profile, kind = doc.data, getattr(ctx, "profile", None), doc.kind
+    data, profile, kind = doc.data, ctx.profile, doc.kind
     ldoc, ldata, lprofile, lkind, facts = _last
     if ldoc is doc and ldata is data and lprofile is profile and lkind == kind:
         return facts
@@ -142,13 +142,18 @@ def binding_facts(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Fac
 
 
 def composite_facts(data: Mapping[str, Any], comp: Any, profile: Any) -> Iterator[Fact]:
-    """A scenario-local composite: ``{reason, table}`` (its ``reason`` is SI208's), the table
-    over registered primitives with literal arguments."""
+    """A scenario-local composite: ``{reason, table}``, the table over registered primitives
+    with literal arguments."""
     cpath = ("scoring", "composite")
     if not isinstance(comp, dict):
         case = "composite-code" if isinstance(comp, str) else "composite-type"
         yield fact("SI204", case, cpath, value=comp)
         return
+    reason = comp.get("reason")
+    if "reason" not in comp:
+        yield fact("SI208", "no-reason", cpath)
+    elif not isinstance(reason, str) or not reason.strip():
+        yield fact("SI208", "empty-reason", cpath + ("reason",))
     yield from code_key_facts(comp, cpath)
     if "table" not in comp:
         if not any(is_code_key(k) for k in comp):

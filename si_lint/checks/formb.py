@@ -26,7 +26,7 @@ from typing import Any
 
 from si_lint.checks.arguments import VALUE_WORDING
 from si_lint.checks.base import file_check
-from si_lint.checks.document_facts import facts_for
+from si_lint.checks.document_facts import facts_of
 from si_lint.checks.fact import Fact, worded
 from si_lint.checks.table_facts import is_code_key
 from si_lint.findings import Diag, type_name
@@ -307,5 +307,6 @@ def template_binding(doc: Any, ctx: Any) -> Iterator[Diag]:
     """A Form B scenario's binding of its template's roles (the facts come from
     :func:`si_lint.checks.document_facts.binding_facts`; the values' channels, factor,
     identifiers and step budget are the rules of ``values.py``)."""
+    facts = facts_of(doc, ctx)
     for code, wording in BINDING_WORDING.items():
-        yield from worded(facts_for(code, doc, ctx), wording)
+        yield from worded(facts.get(code, ()), wording)

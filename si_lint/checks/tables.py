@@ -12,7 +12,6 @@ from si_lint.checks.base import file_check
 from si_lint.checks.document_facts import TABLE_KINDS, facts_for
 from si_lint.checks.fact import Fact, worded
 from si_lint.findings import Diag, type_name
-from si_lint.model import COMPOSITE, scoring_of
 
 
 @file_check("SI201", kinds=TABLE_KINDS)
@@ -125,30 +124,30 @@ def score_out_of_range(doc: Any, ctx: Any) -> Iterator[Diag]:
     yield from worded(facts_for("SI207", doc, ctx), wording)
 
 
+def _no_reason(f: Fact) -> Diag:
+    return Diag(
+        "SI208",
+        f.path,
+        "composite without a `reason`",
+        help="say why no archetype template fits: `reason: ...`",
+    )
+
+
+def _empty_reason(f: Fact) -> Diag:
+    return Diag(
+        "SI208",
+        f.path,
+        "composite `reason` is empty or not text",
+        on="value",
+        help="say why no archetype template fits",
+    )
+
+
 @file_check("SI208", kinds=("scenario",))
 def composite_without_reason(doc: Any, ctx: Any) -> Iterator[Diag]:
     """rules/SI208.yaml"""
-    s = scoring_of(doc.data)
-    comp = s.composite
-    if s.form != COMPOSITE or not isinstance(comp, dict):
-        return  # not a composite, or not `{reason, table}` at all (SI204)
-    cpath = ("scoring", "composite")
-    reason = comp.get("reason")
-    if "reason" not in comp:
-        yield Diag(
-            "SI208",
-            cpath,
-            "composite without a `reason`",
-            help="say why no archetype template fits: `reason: ...`",
-        )
-    elif not isinstance(reason, str) or not reason.strip():
-        yield Diag(
-            "SI208",
-            cpath + ("reason",),
-            "composite `reason` is empty or not text",
-            on="value",
-            help="say why no archetype template fits",
-        )
+    wording = {"no-reason": _no_reason, "empty-reason": _empty_reason}
+    yield from worded(facts_for("SI208", doc, ctx), wording)
 
 
 def _role_in_composite(f: Fact) -> Diag:
