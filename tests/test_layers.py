@@ -148,3 +148,61 @@ def private_imports() -> list[tuple[str, str, str]]:
 
 def test_no_module_imports_another_modules_private_name():
     assert private_imports() == []
+
+
+#: the layers of ARCHITECTURE.md, from the bottom: a module may import its own layer and
+#: the ones below it, never one above
+LAYERS = [
+    [
+        "si_lint",
+        "si_lint.findings",
+        "si_lint.errors",
+        "si_lint.limits",
+        "si_lint.fsutil",
+        "si_lint.source",
+        "si_lint.registry",
+        "si_lint.resources",
+    ],
+    ["si_lint.loader", "si_lint.config", "si_lint.catalogue", "si_lint.schemas"],
+    [
+        "si_lint.discovery",
+        "si_lint.cache",
+        "si_lint.statcache",
+        "si_lint.codec",
+        "si_lint.fix",
+        "si_lint.corpus",
+        "si_lint.model",
+        "si_lint.profile",
+        "si_lint.profile_docs",
+        "si_lint.graph",
+        "si_lint.evaluator",
+        "si_lint.eio",
+        "si_lint.contract",
+        "si_lint.progress",
+    ],
+    ["si_lint.checks"],
+    ["si_lint.pipeline", "si_lint.engine"],
+    ["si_lint.report", "si_lint.baseline", "si_lint.review", "si_lint.commands", "si_lint.server"],
+    ["si_lint.cli"],
+]
+
+
+def _layer(mod: str) -> int | None:
+    """The layer of ``mod``: that of the longest prefix listed (``si_lint`` alone is the
+    package's ``__init__``, the version)."""
+    best = None
+    for i, names in enumerate(LAYERS):
+        for name in names:
+            if (mod == name or (name != "si_lint" and _under(mod, name))) and (
+                best is None or len(name) > best[1]
+            ):
+                best = (i, len(name))
+    return None if best is None else best[0]
+
+
+def test_every_module_has_a_layer_and_imports_only_down():
+    g = import_graph()
+    unplaced = sorted(m for m in g.nodes if _layer(m) is None)
+    assert unplaced == [], "add these modules to LAYERS (and to ARCHITECTURE.md)"
+    up = sorted((u, v) for u, v in g.edges if _layer(v) > _layer(u))
+    assert up == []
