@@ -18,6 +18,9 @@ Files:
   under the header (si-lint version, a fingerprint of si-lint's code and data, the profile,
   the effective configuration); ``memo`` — results of cross-file work (fixture dry runs,
   probes) keyed by the caller on the content hashes of *every* file they depend on.
+- ``delta.json``: what changed in those tables since ``results.json`` was written (its
+  ``base`` names the table's ``id``): a run that changes a few entries writes them only;
+  one that changes more than a tenth of the table rewrites ``results.json``.
 - ``run.json``: the findings of the last whole run under a key made of every file's path and
   content hash, the named paths and the options (the unchanged re-check of pre-commit).
 

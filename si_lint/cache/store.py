@@ -16,6 +16,12 @@ from .signed import dumps, verified_json, write_signed
 MAGIC = "si-lint-cache/3"
 FILENAME = "results.json"
 RUN_FILENAME = "run.json"
+#: what changed since ``results.json`` was written: a run that changes a few entries of a
+#: large table writes only them (rewriting 20 MB for one changed file cost 0.7 s)
+DELTA_FILENAME = "delta.json"
+#: a delta larger than this share of the table (or than the floor) rewrites the table
+DELTA_SHARE = 0.1
+DELTA_FLOOR = 256
 
 
 class Cache:
@@ -41,6 +47,9 @@ class Cache:
         self.dirty = False
         self._loaded = self.directory is None
         self._run: tuple | None = None
+        self._base_id: str | None = None  # the ``id`` of the results.json read
+        self._base_size = (0, 0)
+        self._delta: dict | None = None  # the delta.json applied over it
 
     @property
     def enabled(self) -> bool:
@@ -61,6 +70,30 @@ class Cache:
             self.dirty = True
             return
         self.files, self.memo = obj["files"], obj["memo"]
+        self._base_id = obj.get("id") if type(obj.get("id")) is str else None
+        self._base_size = (len(self.files), len(self.memo))
+        self._apply_delta()
+
+    def _apply_delta(self) -> None:
+        """Apply ``delta.json`` when it was written over this very table (its ``base``
+        is the table's ``id``); anything else there is ignored."""
+        obj = verified_json(self.directory / DELTA_FILENAME)
+        if not (
+            self._base_id is not None
+            and type(obj) is dict
+            and obj.get("header") == self.header
+            and obj.get("base") == self._base_id
+        ):
+            return
+        for table, name in ((self.files, "files"), (self.memo, "memo")):
+            added, removed = obj.get(name + "_added"), obj.get(name + "_removed")
+            if type(added) is not dict or type(removed) is not list:
+                return
+            for k in removed:
+                if type(k) is str:
+                    table.pop(k, None)
+            table.update(added)
+        self._delta = obj
 
     # whole runs ------------------------------------------------------------------------
     def get_run(self, key: str):
@@ -165,12 +198,49 @@ class Cache:
             and len(self._used_memo) == len(self.memo)
         ):
             return
+        if self._base_id is not None and self._save_delta():
+            return
+        self._base_id = os.urandom(8).hex()
         self._write_signed(FILENAME, self._chunks())
+        try:
+            os.unlink(self.directory / DELTA_FILENAME)
+        except OSError:
+            pass
+
+    def _save_delta(self) -> bool:
+        """Write what changed since the table was read as ``delta.json``; False when the
+        change is too large for a delta (the table is rewritten instead)."""
+        delta: dict[str, Any] = {"header": self.header, "base": self._base_id}
+        size = 0
+        base = self._delta or {}
+        for name, used, table, base_n in (
+            ("files", self._used_files, self.files, self._base_size[0]),
+            ("memo", self._used_memo, self.memo, self._base_size[1]),
+        ):
+            # against the base table: what the delta read already holds is carried over
+            added = dict(base.get(name + "_added") or {})
+            removed = set(base.get(name + "_removed") or ())
+            for k, v in used.items():
+                if table.get(k) is not v:
+                    added[k] = v
+                    removed.discard(k)
+            for k in table:
+                if k not in used:
+                    removed.add(k)
+                    added.pop(k, None)
+            delta[name + "_added"] = added
+            delta[name + "_removed"] = sorted(removed)
+            size += len(added) + len(removed)
+            if size > max(DELTA_FLOOR, DELTA_SHARE * base_n):
+                return False
+        self.write(DELTA_FILENAME, delta)
+        return True
 
     def _chunks(self):
         """The per-file table as JSON text, one entry at a time (no second copy of the
         whole cache in memory; 40,000 files). An entry that is not JSON data is left out."""
-        yield b'{"header":' + dumps(self.header) + b',"files":{'
+        yield b'{"header":' + dumps(self.header) + b',"id":' + dumps(self._base_id)
+        yield b',"files":{'
         for table, close in ((self._used_files, b'},"memo":{'), (self._used_memo, b"}}")):
             first = True
             for key, value in table.items():
