@@ -346,7 +346,10 @@ SCENARIO_KEYS = ("scenario", "scenario_id")
 
 
 def evidence_scenario(doc: Any) -> tuple[Any, Path | None]:
-    """(the scenario id an evidence/fixture document names, the path of that key)."""
+    """(the scenario id an evidence/fixture document names, the path of that key): the first
+    of ``scenario``, ``scenario_id`` it holds. The evaluator's
+    :func:`si_lint.evaluator.evidence.named_scenario` reads the key of the document's form
+    instead; the two differ only on a document holding the other form's key."""
     if isinstance(doc, Mapping):
         for key in SCENARIO_KEYS:
             if key in doc:

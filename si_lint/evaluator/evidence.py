@@ -82,7 +82,8 @@ def form_of(doc: Any) -> str | None:
 
 def named_scenario(doc: Any) -> Any:
     """The scenario id the evidence names (artifact: ``scenario_id``; transcript:
-    ``scenario``), or None."""
+    ``scenario``), or None; the graph's :func:`si_lint.model.evidence_scenario` takes the
+    first of the two keys present instead."""
     if not isinstance(doc, dict):
         return None
     if form_of(doc) == ARTIFACT:
