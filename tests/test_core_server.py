@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from test_scenario_rules import SAFETY, D, S, corpus, sub
 
-from si_lint import engine
+from si_lint import pipeline as engine
 from si_lint.server.state import CorpusState
 
 

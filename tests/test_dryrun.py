@@ -389,8 +389,8 @@ def _all_verdicts(root):
     """(verdict from the dry run's compiled table, verdict from evaluate()) for every
     fixture and probe of the corpus at ``root``."""
     from si_lint.checks import dryrun
-    from si_lint.engine import Context, Options, run
     from si_lint.evaluator import artifact_problems, evaluate, probes
+    from si_lint.pipeline import Context, Options, run
 
     result = run([], Options(use_cache=False), cwd=root)
     corpus = result.corpus

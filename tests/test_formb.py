@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, check_json, diag_tuples, write_files
 
-from si_lint.engine import Options, run
 from si_lint.fix import Fix
+from si_lint.pipeline import Options, run
 
 S = "scenarios/s.yaml"
 TOML = 'ignore = ["SI306", "SI403"]\n'

@@ -17,7 +17,7 @@ from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from si_lint.engine import Options, run
+from si_lint.pipeline import Options, run
 
 EXAMPLES = int(os.environ.get("SI_LINT_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(

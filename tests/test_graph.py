@@ -10,8 +10,8 @@ from pathlib import Path
 
 from conftest import REPO, write_files
 
-from si_lint.engine import Options, run
 from si_lint.graph import resolve_positions
+from si_lint.pipeline import Options, run
 
 MAIL = """\
 id: infra.capability.da.single-signal-diagnosis-001

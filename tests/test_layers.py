@@ -18,7 +18,6 @@ KNOWN_CYCLES: set[frozenset] = set()
 #: checks → pipeline → report, commands, server → cli
 UPPER = (
     "si_lint.pipeline",
-    "si_lint.engine",
     "si_lint.checks",
     "si_lint.commands",
     "si_lint.report",
@@ -41,7 +40,6 @@ RULES = [
         "si_lint.checks",
         (
             "si_lint.pipeline",
-            "si_lint.engine",
             "si_lint.commands",
             "si_lint.report",
             "si_lint.server",
@@ -51,7 +49,7 @@ RULES = [
     ),
     (
         "si_lint.pipeline",
-        ("si_lint.commands", "si_lint.report", "si_lint.server", "si_lint.cli", "si_lint.engine"),
+        ("si_lint.commands", "si_lint.report", "si_lint.server", "si_lint.cli"),
     ),
 ]
 
@@ -181,7 +179,7 @@ LAYERS = [
         "si_lint.progress",
     ],
     ["si_lint.checks"],
-    ["si_lint.pipeline", "si_lint.engine"],
+    ["si_lint.pipeline"],
     ["si_lint.report", "si_lint.baseline", "si_lint.review", "si_lint.commands", "si_lint.server"],
     ["si_lint.cli"],
 ]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, write_files
 
-from si_lint.engine import Options, run
 from si_lint.findings import Finding, Location
+from si_lint.pipeline import Options, run
 from si_lint.report import render
 
 REPO = Path(__file__).resolve().parents[1]

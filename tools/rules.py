@@ -7,6 +7,8 @@
                                       # diagnostic (severity, message, help) from a run; locations
                                       # (code, path, line, column) are never changed: an entry
                                       # that the run does not produce is left for you to fix
+    python tools/rules.py fill-related  # add `related: [...]` (the related locations) to the
+                                      # entries whose finding has them
     python tools/rules.py link        # add `check: module:function` to rules/CODE.yaml files
                                       # that lack it, from the registered checks
 
@@ -311,11 +313,82 @@ def fill() -> int:
     return 0
 
 
+def _flow_end(text: str, start: int) -> int:
+    """The index of the ``}`` that closes the flow mapping opened at ``text[start]``
+    (double-quoted strings, with their escapes, and nested collections skipped)."""
+    depth, i, quoted = 0, start, False
+    while i < len(text):
+        ch = text[i]
+        if quoted:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    raise ValueError("unclosed flow mapping")
+
+
+def _related_flow(related: list) -> str:
+    items = []
+    for r in related:
+        parts = [f"{k}: {json.dumps(r[k], ensure_ascii=False)}" for k in r]
+        items.append("{" + ", ".join(parts) + "}")
+    return "[" + ", ".join(items) + "]"
+
+
+def fill_related() -> int:
+    """Add ``related`` to the expect entries whose finding has related locations."""
+    from si_lint.catalogue import rules
+
+    changed = 0
+    for code, rule in rules().items():
+        path = Path(rule.source)
+        text = path.read_text(encoding="utf-8")
+        new = text
+        for label in ("bad", "good"):
+            ex = rule.examples.get(label)
+            if not isinstance(ex, dict) or not ex.get("expect"):
+                continue
+            got = run_example(ex)
+            for want in ex["expect"]:
+                if not isinstance(want, dict) or "related" in want:
+                    continue
+                keys = ("code", "path", "line", "column", *WHOLE)
+                match = [d for d in got if all(d.get(k) == want.get(k) for k in keys)]
+                if len(match) != 1 or not match[0].get("related"):
+                    continue
+                head = re.compile(
+                    rf"\{{code: {re.escape(want['code'])}, path: {re.escape(str(want['path']))}, "
+                    rf"line: {want['line']}, column: {want['column']},"
+                )
+                m = head.search(new)
+                if m is None:
+                    print(f"{code} {label}: no flow entry for {_diag_line(want)}", file=sys.stderr)
+                    continue
+                end = _flow_end(new, m.start())
+                new = new[:end] + ", related: " + _related_flow(match[0]["related"]) + new[end:]
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            changed += 1
+    print(f"added related locations to {changed} rule file(s)")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["docs"]:
         return docs(check="--check" in argv)
     if argv[:1] == ["fill"]:
         return fill()
+    if argv[:1] == ["fill-related"]:
+        return fill_related()
     if argv[:1] == ["link"]:
         return link()
     print(__doc__, file=sys.stderr)
