@@ -29,6 +29,7 @@ No I/O, no clock, no randomness, no module-level mutable state.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from si_lint.limits import to_float
@@ -103,16 +104,17 @@ def prepare(scenario: Any, profile: Profile) -> CompiledTable:
     for each artifact. An :class:`EvaluationError` is the error every verdict gets (a
     broken registry, :class:`NoTable`, :class:`InvalidTable`)."""
     try:
-        _ = profile.constants  # raises ValueError on a broken registry
+        constants = profile.constants  # raises ValueError on a broken registry
     except ValueError as exc:
         raise EvaluationError(str(exc)) from None
     table, bindings, composite = locate_table(scenario, profile)
     try:
-        return compile_table(
+        compiled = compile_table(
             table, bindings, composite=composite, profile=profile, scenario=scenario
         )
     except InvalidTable as exc:
         raise InvalidTable(f"invalid decision table: {exc}") from None
+    return replace(compiled, constants=constants)
 
 
 def score(
@@ -131,8 +133,9 @@ def score(
             prepared = prepare(scenario, profile)
         except EvaluationError as exc:  # the error every verdict gets
             prepared = exc
+    known = prepared.constants if isinstance(prepared, CompiledTable) else None
     try:
-        reading = Reading(artifact, profile.constants)
+        reading = Reading(artifact, known if known is not None else profile.constants)
     except (EvaluationError, ValueError) as exc:
         return _error(str(exc), _metadata(artifact))
     metadata = dict(reading.evidence.metadata) if reading.evidence.metadata is not None else None

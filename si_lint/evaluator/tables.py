@@ -48,6 +48,8 @@ class CompiledTable:
     rows: tuple[tuple[Node, float], ...]
     #: scenario-local composite (no role references) rather than a template
     composite: bool
+    #: the profile's matching constants, read once by :func:`si_lint.evaluator.prepare`
+    constants: Any = None
 
 
 # --------------------------------------------------------------------------------------
