@@ -230,11 +230,14 @@ def _paths_and_stdin(a: CheckArgs) -> tuple[list[str], bytes | None]:
 def _check_settings(a: CheckArgs) -> None:
     """Options that cannot go together, and a ``--profile`` that is no profile."""
     from ..errors import UsageError
-    from ..profile import is_builtin_name
 
     if a.automation_id is not None and a.fmt != "sarif":
         raise UsageError("--automation-id is a SARIF setting (use it with --format sarif)")
-    if a.profile is not None and not is_builtin_name(a.profile):
+    if a.profile is None:
+        return
+    from ..profile import is_builtin_name
+
+    if not is_builtin_name(a.profile):
         if not os.path.isfile(os.path.join(a.profile, "registry.yaml")):
             raise UsageError(
                 f"--profile {a.profile}: not a shipped profile (builtin, "
@@ -265,10 +268,10 @@ def _options(a: CheckArgs):
 
 def _notes(a: CheckArgs, result) -> None:
     """The compatibility notice of builtin:oasisctl; under --verbose, the run's notes."""
-    from ..profile import OASISCTL_NOTICE
-
     if (a.profile or getattr(result.config, "profile", None)) == "builtin:oasisctl":
         if not a.quiet:
+            from ..profile import OASISCTL_NOTICE
+
             click.echo(OASISCTL_NOTICE, err=True)
     if a.verbose:  # the corpus root and how it was found, the configuration, skipped files
         for note in result.notes:

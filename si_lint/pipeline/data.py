@@ -6,11 +6,13 @@ field: a cache can arrive in a pull request, so anything unexpected is ``ValueEr
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..corpus import Document, relpath_of
 from ..findings import Finding, Location
-from .context import Source
+
+if TYPE_CHECKING:
+    from ..corpus import Document
+    from .context import Source
 
 
 def finding_to_data(self: Finding) -> dict:
@@ -117,7 +119,7 @@ def to_entry(docs: list[Document], findings: list[Finding]) -> dict:
 def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[Finding]] | None:
     """The documents and findings of a cache entry; None when the entry is not what
     :func:`to_entry` writes (a cache can arrive in a pull request: never trusted)."""
-    from ..corpus import KINDS
+    from ..corpus import KINDS, Document, relpath_of
 
     try:
         relpath = relpath_of(source.abspath, cwd)

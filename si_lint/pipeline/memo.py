@@ -146,7 +146,7 @@ def _subset(state: State, result: RunResult) -> RunResult | None:
     path needs what only a full selection knows: excluded files, links, paths outside)."""
     from pathlib import Path
 
-    from ..corpus import named_file_check, relpath_of
+    from ..discovery import named_file_check, relpath_of
     from .read import keep_skipped
     from .select import expand_named, is_under
 
@@ -192,7 +192,7 @@ def recall(state: State) -> None:
         subset = True
     if not _unchanged(memo):
         return
-    from ..corpus import ConfigError, load_config
+    from ..config import ConfigError, load_config
 
     try:  # the table the memo's run validated: not validated again
         config = load_config(state.cwd, info=state.root_info, validated=True)

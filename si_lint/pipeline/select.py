@@ -7,7 +7,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..corpus import Config, discover, load_config, relpath_of
+from ..config import Config, load_config
+from ..discovery import discover, relpath_of
 from .context import Options, State, UsageError
 
 
@@ -112,7 +113,7 @@ class _Files:
 def _kept_named(named_files, config: Config, cwd: Path, notes: list[str]) -> list[str]:
     """The named files that are read (an excluded one, or a link out of the root, is a
     note: pre-commit passes every staged file)."""
-    from ..corpus import named_file_check
+    from ..discovery import named_file_check
 
     kept = []
     for f in named_files:
@@ -201,18 +202,6 @@ def build_profile(config: Config, options: Options):
     # builtin, builtin:si-0.3.0-rc1, builtin:oasisctl, or a directory under the root
     spec = getattr(options, "profile", None) or config.profile
     return resolve_profile(spec, config.root, trust=options.trust_implementations)
-
-
-def configure(state: State) -> None:
-    """Stage 1a: the corpus root and its configuration table (found from the named paths
-    and the working directory, unless the caller gave a configuration)."""
-    if state.config is None:
-        from ..corpus import find_root_info
-
-        named = [Path(p) if os.path.isabs(p) else state.cwd / p for p in state.paths]
-        state.root_info = find_root_info(
-            state.cwd, [p for p in named if p.exists()], state.options.config_file
-        )
 
 
 def select(state: State) -> None:

@@ -75,7 +75,8 @@ def render(
     unsafe_fixes: bool = False,
     **_options,
 ) -> str:
-    from ..fix import fixable, is_safe
+    if result.findings:  # a clean run does not load the fixer
+        from ..fix import fixable, is_safe
 
     cache = SourceCache(follow_symlinks=False)  # a link is never printed
     lines: list[str] = []
