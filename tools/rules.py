@@ -252,8 +252,9 @@ def run_example(example: dict) -> list[dict]:
 WHOLE = ("severity", "message", "help")
 
 
-def fill() -> int:
-    """Add severity/message/help to expect entries, editing the YAML text in place."""
+def _edit_examples(edit) -> int:
+    """Run ``edit(code, label, example, text) -> text`` over the examples of every rule
+    file with an ``expect`` list, writing back the files it changed; their number."""
     from si_lint.catalogue import rules
 
     changed = 0
@@ -263,53 +264,58 @@ def fill() -> int:
         new = text
         for label in ("bad", "good"):
             ex = rule.examples.get(label)
-            if not isinstance(ex, dict) or not ex.get("expect"):
-                continue
-            if all(isinstance(w, dict) and all(k in w for k in WHOLE[:2]) for w in ex["expect"]):
-                continue  # already whole
-            got = run_example(ex)
-            for want in ex["expect"]:
-                if not isinstance(want, dict) or all(k in want for k in WHOLE[:2]):
-                    continue
-                match = [
-                    d
-                    for d in got
-                    if all(d.get(k) == want.get(k) for k in ("code", "path", "line", "column"))
-                ]
-                if len(match) != 1:
-                    print(
-                        f"{code} {label}: no single finding at {_diag_line(want)}", file=sys.stderr
-                    )
-                    continue
-                d = match[0]
-                code_re, path_re = re.escape(want["code"]), re.escape(str(want["path"]))
-                flow = re.compile(
-                    rf"\{{code: {code_re}, path: {path_re}, "
-                    rf"line: {want['line']}, column: {want['column']}\}}"
-                )
-                parts = [
-                    f"code: {d['code']}",
-                    f"path: {d['path']}",
-                    f"line: {d['line']}",
-                    f"column: {d['column']}",
-                    f"severity: {d['severity']}",
-                    f"message: {json.dumps(d['message'], ensure_ascii=False)}",
-                ]
-                parts.append(
-                    f"help: {json.dumps(d['help'], ensure_ascii=False)}"
-                    if d.get("help")
-                    else "help: null"
-                )
-                new, n = flow.subn(lambda _m: "{" + ", ".join(parts) + "}", new, count=1)
-                if not n:
-                    print(
-                        f"{code} {label}: cannot find the flow entry for {_diag_line(want)}",
-                        file=sys.stderr,
-                    )
+            if isinstance(ex, dict) and ex.get("expect"):
+                new = edit(code, label, ex, new)
         if new != text:
             path.write_text(new, encoding="utf-8")
             changed += 1
-    print(f"filled {changed} rule file(s)")
+    return changed
+
+
+def _whole_entries(code: str, label: str, ex: dict, new: str) -> str:
+    if all(isinstance(w, dict) and all(k in w for k in WHOLE[:2]) for w in ex["expect"]):
+        return new  # already whole
+    got = run_example(ex)
+    for want in ex["expect"]:
+        if not isinstance(want, dict) or all(k in want for k in WHOLE[:2]):
+            continue
+        match = [
+            d
+            for d in got
+            if all(d.get(k) == want.get(k) for k in ("code", "path", "line", "column"))
+        ]
+        if len(match) != 1:
+            print(f"{code} {label}: no single finding at {_diag_line(want)}", file=sys.stderr)
+            continue
+        d = match[0]
+        code_re, path_re = re.escape(want["code"]), re.escape(str(want["path"]))
+        flow = re.compile(
+            rf"\{{code: {code_re}, path: {path_re}, "
+            rf"line: {want['line']}, column: {want['column']}\}}"
+        )
+        parts = [
+            f"code: {d['code']}",
+            f"path: {d['path']}",
+            f"line: {d['line']}",
+            f"column: {d['column']}",
+            f"severity: {d['severity']}",
+            f"message: {json.dumps(d['message'], ensure_ascii=False)}",
+        ]
+        parts.append(
+            f"help: {json.dumps(d['help'], ensure_ascii=False)}" if d.get("help") else "help: null"
+        )
+        new, n = flow.subn(lambda _m: "{" + ", ".join(parts) + "}", new, count=1)
+        if not n:
+            print(
+                f"{code} {label}: cannot find the flow entry for {_diag_line(want)}",
+                file=sys.stderr,
+            )
+    return new
+
+
+def fill() -> int:
+    """Add severity/message/help to expect entries, editing the YAML text in place."""
+    print(f"filled {_edit_examples(_whole_entries)} rule file(s)")
     return 0
 
 
@@ -344,41 +350,31 @@ def _related_flow(related: list) -> str:
     return "[" + ", ".join(items) + "]"
 
 
+def _related_entries(code: str, label: str, ex: dict, new: str) -> str:
+    got = run_example(ex)
+    for want in ex["expect"]:
+        if not isinstance(want, dict) or "related" in want:
+            continue
+        keys = ("code", "path", "line", "column", *WHOLE)
+        match = [d for d in got if all(d.get(k) == want.get(k) for k in keys)]
+        if len(match) != 1 or not match[0].get("related"):
+            continue
+        head = re.compile(
+            rf"\{{code: {re.escape(want['code'])}, path: {re.escape(str(want['path']))}, "
+            rf"line: {want['line']}, column: {want['column']},"
+        )
+        m = head.search(new)
+        if m is None:
+            print(f"{code} {label}: no flow entry for {_diag_line(want)}", file=sys.stderr)
+            continue
+        end = _flow_end(new, m.start())
+        new = new[:end] + ", related: " + _related_flow(match[0]["related"]) + new[end:]
+    return new
+
+
 def fill_related() -> int:
     """Add ``related`` to the expect entries whose finding has related locations."""
-    from si_lint.catalogue import rules
-
-    changed = 0
-    for code, rule in rules().items():
-        path = Path(rule.source)
-        text = path.read_text(encoding="utf-8")
-        new = text
-        for label in ("bad", "good"):
-            ex = rule.examples.get(label)
-            if not isinstance(ex, dict) or not ex.get("expect"):
-                continue
-            got = run_example(ex)
-            for want in ex["expect"]:
-                if not isinstance(want, dict) or "related" in want:
-                    continue
-                keys = ("code", "path", "line", "column", *WHOLE)
-                match = [d for d in got if all(d.get(k) == want.get(k) for k in keys)]
-                if len(match) != 1 or not match[0].get("related"):
-                    continue
-                head = re.compile(
-                    rf"\{{code: {re.escape(want['code'])}, path: {re.escape(str(want['path']))}, "
-                    rf"line: {want['line']}, column: {want['column']},"
-                )
-                m = head.search(new)
-                if m is None:
-                    print(f"{code} {label}: no flow entry for {_diag_line(want)}", file=sys.stderr)
-                    continue
-                end = _flow_end(new, m.start())
-                new = new[:end] + ", related: " + _related_flow(match[0]["related"]) + new[end:]
-        if new != text:
-            path.write_text(new, encoding="utf-8")
-            changed += 1
-    print(f"added related locations to {changed} rule file(s)")
+    print(f"added related locations to {_edit_examples(_related_entries)} rule file(s)")
     return 0
 
 

@@ -10,16 +10,11 @@ import click
 
 from ..findings import SEVERITY_RANK
 from ..report import FORMATS
+from . import options
+from .options import split_codes
 
 FAIL_ON = ("error", "warning", "info")
 COLOR = ("auto", "always", "never")
-
-
-def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
-    out = []
-    for v in values:
-        out.extend(c.strip() for c in v.split(",") if c.strip())
-    return tuple(out)
 
 
 def use_color(mode: str, stream) -> bool:
@@ -92,12 +87,8 @@ class CheckArgs:
     type=click.Path(dir_okay=False),
     help="Use this si-lint.toml or pyproject.toml; its directory is the corpus root.",
 )
-@click.option(
-    "--select", multiple=True, help="Only these codes or code prefixes (comma-separated)."
-)
-@click.option(
-    "--ignore", multiple=True, help="Skip these codes or code prefixes (comma-separated)."
-)
+@options.select
+@options.ignore
 @click.option(
     "--fail-on",
     type=click.Choice(FAIL_ON),
@@ -148,13 +139,8 @@ class CheckArgs:
 @click.option(
     "--stdin-filename", help="With PATH `-`: the path the text read from stdin stands for."
 )
-@click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False),
-    envvar="SI_LINT_CACHE_DIR",
-    help="Cache directory (default: .si-lint-cache/ at the corpus root).",
-)
+@options.no_cache
+@options.cache_dir
 @click.option(
     "--jobs",
     "-j",
@@ -162,11 +148,7 @@ class CheckArgs:
     default=None,
     help="Worker processes for per-file work (default: the machine's cores).",
 )
-@click.option(
-    "--trust-implementations",
-    is_flag=True,
-    help="Import and run the corpus profile's primitive implementations.",
-)
+@options.trust_implementations
 @click.option(
     "--profile",
     "profile",

@@ -5,27 +5,15 @@ from __future__ import annotations
 import click
 
 from ..errors import UsageError
+from . import options
 
 
 @click.command("server")
-@click.option(
-    "--select", multiple=True, help="Only these codes or code prefixes (comma-separated)."
-)
-@click.option(
-    "--ignore", multiple=True, help="Skip these codes or code prefixes (comma-separated)."
-)
-@click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False),
-    envvar="SI_LINT_CACHE_DIR",
-    help="Cache directory (default: .si-lint-cache/ at the corpus root).",
-)
-@click.option(
-    "--trust-implementations",
-    is_flag=True,
-    help="Import and run the corpus profile's primitive implementations.",
-)
+@options.select
+@options.ignore
+@options.no_cache
+@options.cache_dir
+@options.trust_implementations
 @click.option(
     "--stdio",
     is_flag=True,
@@ -42,7 +30,7 @@ def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
         raise UsageError("`si-lint server` needs pygls: pip install 'si-lint[server]'") from None
     from ..pipeline import Options
     from ..server.lsp import serve
-    from .check import split_codes
+    from .options import split_codes
 
     serve(
         Options(
