@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 
+@lru_cache(maxsize=1)
 def code_fingerprint() -> str:
     """si-lint's own code and data as installed (paths, sizes, modification times), so a
-    changed checkout without a version bump never serves results of the old code."""
+    changed checkout without a version bump never serves results of the old code. Read
+    once per process (a run asks for it for the cache header and for the run memo's key)."""
     from ..resources import data_dir
 
     pkg = Path(__file__).resolve().parents[1]

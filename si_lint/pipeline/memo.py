@@ -158,16 +158,15 @@ def _subset(state: State, result: RunResult) -> RunResult | None:
     if not all(is_under(p, cwd) for p in (*files, *dirs)):
         return None
 
-    def reports(abspath: str) -> bool:
-        return abspath in files or any(is_under(abspath, d) for d in dirs)
+    # every path is under the working directory: Selection.reports on relative paths
+    rel_files = {relpath_of(f, cwd) for f in files}
+    rel_dirs = ["" if d == cwd else relpath_of(d, cwd) + "/" for d in dirs]
 
-    def absolute(rel: str) -> str:
-        return os.path.normpath(os.path.join(cwd, rel))
+    def reports(rel: str) -> bool:
+        return rel in rel_files or any(rel.startswith(d) or rel + "/" == d for d in rel_dirs)
 
-    reported = sorted(
-        {r for r in result.reported if reports(absolute(r))} | {relpath_of(f, cwd) for f in files}
-    )
-    findings = [f for f in result.findings if reports(absolute(f.path))]
+    reported = sorted({r for r in result.reported if reports(r)} | rel_files)
+    findings = [f for f in result.findings if reports(f.path)]
     skipped = keep_skipped(result.skipped, set(reported))
     return RunResult(findings, len(reported), None, config, skipped, reported, [])
 
