@@ -28,6 +28,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from .discovery import inside
+
 PROFILE = "profile.md"
 BEHAVIORS = "behavior-definitions.md"
 STIMULI = "stimulus-library.md"
@@ -286,10 +288,6 @@ def find_profile_dir(directory: str, stop: str, known: dict[str, str | None]) ->
     return found
 
 
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
 def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> ProfileDocs:
     """Read the profile documents of ``abs_dir`` (regular files only, at most
     :data:`MAX_DOC_BYTES` each, decoded as UTF-8 with replacement) and parse them. With
@@ -303,7 +301,7 @@ def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> Pr
     real_root = os.path.realpath(root) if root is not None else None
     for name in DOCUMENTS:
         path = os.path.join(abs_dir, name)
-        if real_root is not None and not _inside(os.path.realpath(path), real_root):
+        if real_root is not None and not inside(os.path.realpath(path), real_root):
             continue
         try:
             st = os.stat(path)
@@ -350,5 +348,5 @@ def read_for(files, root, cwd, deps=None) -> tuple[dict[str, str | None], dict[s
                 record(deps, os.path.join(pdir, name))
     for pdir in sorted({p for p in dirs.values() if p is not None}):
         shown = relpath_of(pdir, cwd) if pdir != os.path.abspath(cwd) else "."
-        docs[pdir] = read_profile_dir(pdir, shown, root if _inside(pdir, root) else pdir)
+        docs[pdir] = read_profile_dir(pdir, shown, root if inside(pdir, root) else pdir)
     return dirs, docs

@@ -54,7 +54,7 @@ def _key(state: State, whole: bool) -> str:
     the effective configuration, the profile named, the options, the directories."""
     from .. import __version__
     from ..cache import MAGIC as CACHE_MAGIC
-    from ..cache import code_fingerprint
+    from ..cache import canonical_text, code_fingerprint
 
     options = state.options
     info = state.root_info
@@ -67,7 +67,7 @@ def _key(state: State, whole: bool) -> str:
         str(info.path),
         str(info.source),
         info.how,
-        _canonical(info.table),
+        canonical_text(info.table),
         options.profile,
         options.trust_implementations,
         options.select,
@@ -77,12 +77,6 @@ def _key(state: State, whole: bool) -> str:
         paths,
     )
     return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _canonical(table) -> str:
-    from ..cache import canonical_text
-
-    return canonical_text(table)
 
 
 def _is_whole(state: State) -> bool:
@@ -146,16 +140,16 @@ def _subset(state: State, result: RunResult) -> RunResult | None:
     path needs what only a full selection knows: excluded files, links, paths outside)."""
     from pathlib import Path
 
-    from ..discovery import named_file_check, relpath_of
+    from ..discovery import inside, named_file_check, relpath_of
     from .read import keep_skipped
-    from .select import expand_named, is_under
+    from .select import expand_named
 
     cwd = str(state.cwd)
     files, dirs = expand_named(state.paths, state.cwd)
     config = result.config
     if any(named_file_check(Path(f), config) is not None for f in files):
         return None
-    if not all(is_under(p, cwd) for p in (*files, *dirs)):
+    if not all(inside(p, cwd) for p in (*files, *dirs)):
         return None
 
     # every path is under the working directory: Selection.reports on relative paths

@@ -11,6 +11,7 @@ import hashlib
 import os
 import stat
 
+from ..statcache import stat_key
 from .context import Source, State
 
 
@@ -59,7 +60,7 @@ def read(state: State) -> None:
             state.deps.setdefault(f, None)
             sources.append(source_of(f))
             continue
-        state.deps.setdefault(f, [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev])
+        state.deps.setdefault(f, stat_key(st))
         sha = index.lookup(f, st) if stat.S_ISREG(st.st_mode) else None
         if sha is not None:
             sources.append(Source(f, None, None, sha))

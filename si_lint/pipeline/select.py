@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Config, load_config
-from ..discovery import discover, relpath_of
+from ..discovery import discover, inside, relpath_of
 from .context import Options, State, UsageError
 
 
@@ -52,14 +52,10 @@ class Selection:
         named directory (cross-file checks see every file; reports cover these only)."""
         if abspath in self.named_files:
             return True
-        return any(is_under(abspath, d) for d in self.named_dirs)
+        return any(inside(abspath, d) for d in self.named_dirs)
 
     def in_profile(self, abspath: str) -> bool:
-        return self.profile_dir is not None and is_under(abspath, self.profile_dir)
-
-
-def is_under(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+        return self.profile_dir is not None and inside(abspath, self.profile_dir)
 
 
 def expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
@@ -79,12 +75,6 @@ def expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
         else:
             raise UsageError(f"{p}: not a regular file or directory")
     return files, dirs
-
-
-def find_config(paths: list[str], options: Options, cwd: Path) -> Config:
-    """The configuration of a run over ``paths`` (its directory is the corpus root)."""
-    named = [Path(p) if os.path.isabs(p) else cwd / p for p in paths]
-    return load_config(cwd, [p for p in named if p.exists()], options.config_file)
 
 
 class _Files:
@@ -129,13 +119,11 @@ def make_selection(
     paths: list[str],
     options: Options,
     cwd: Path,
-    config: Config | None = None,
+    config: Config,
     deps: dict | None = None,
 ) -> Selection:
-    """The selection of a run; ``deps`` (the run memo's dependencies) gets the ``stat``
-    of every path it looked at."""
-    if config is None:
-        config = find_config(paths, options, cwd)
+    """The selection of a run under ``config``; ``deps`` (the run memo's dependencies)
+    gets the ``stat`` of every path it looked at."""
     config = config.with_cli(options.select, options.ignore)
     config.check_patterns()
     named_files, named_dirs = expand_named(paths or ["."], cwd)
@@ -155,11 +143,11 @@ def make_selection(
     out.walk(config.root, config, cwd, deps)
     root = str(config.root)
     for d in named_dirs:  # named directories outside the corpus root
-        if not is_under(d, root):
+        if not inside(d, root):
             out.walk(Path(d), config, cwd, deps)
     named_files = _kept_named(named_files, config, cwd, out.notes)
     out.add(named_files)
-    if profile_dir is not None and not is_under(profile_dir, root):
+    if profile_dir is not None and not inside(profile_dir, root):
         out.add(discover(Path(profile_dir), config, cwd, deps=deps).files)
     if profile_dir is not None and deps is not None:
         _record_tree(deps, profile_dir)

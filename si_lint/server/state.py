@@ -30,7 +30,7 @@ from pathlib import Path
 
 from .. import pipeline as engine
 from ..contract import enforce
-from ..corpus import Corpus, Document, discover, load_config, relpath_of
+from ..corpus import Corpus, Document, discover, inside, load_config, relpath_of
 from ..findings import Finding
 from ..pipeline import locate as _locate
 from ..pipeline import perfile as _perfile
@@ -41,8 +41,7 @@ from .slicing import ALL_KEY, PROFILE_ONLY_CHECKS, doc_keys, sliceable
 
 
 def _is_under(path, root) -> bool:
-    p, r = os.path.abspath(path), os.path.abspath(root)
-    return p == r or p.startswith(r.rstrip(os.sep) + os.sep)
+    return inside(os.path.abspath(path), os.path.abspath(root))
 
 
 @dataclass
