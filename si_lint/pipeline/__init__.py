@@ -39,10 +39,6 @@ class Stage:
             self._func = getattr(module, self.name)
         self._func(state)
 
-    @property
-    def __name__(self) -> str:
-        return self.name
-
     def __repr__(self) -> str:
         return f"Stage({self.module}.{self.name})"
 
