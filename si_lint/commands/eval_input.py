@@ -230,18 +230,24 @@ def _json_value(raw: bytes) -> tuple[Any, str | None]:
     return data, None
 
 
-def _jsonl(label: str, path: Path) -> Iterator[Artifact]:
-    """One artifact per line, read line by line with a size limit per line (the file
-    itself may be of any size: it is never held in memory). Regular files only."""
+#: (evidence label, line number, the line's bytes, why it is not read)
+Line = tuple[str, int, bytes | None, str | None]
+
+
+def jsonl_lines(label: str, path: Path) -> Iterator[Line]:
+    """Every non-blank line of a ``.jsonl`` file, read line by line with a size limit per
+    line (the file itself may be of any size: it is never held in memory), unparsed: a
+    line over the limit, or a file that cannot be read (line number 0), carries why
+    instead. Regular files only."""
     import stat
 
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
-            yield label, None, "cannot read file: not a regular file"
+            yield label, 0, None, "cannot read file: not a regular file"
             return
         fh = open(path, "rb", buffering=1 << 20)
     except OSError as exc:
-        yield label, None, f"cannot read file: {exc.strerror or exc}"
+        yield label, 0, None, f"cannot read file: {exc.strerror or exc}"
         return
     with fh:
         n = 0
@@ -255,6 +261,7 @@ def _jsonl(label: str, path: Path) -> Iterator[Artifact]:
                     chunk = fh.readline(1 << 20)
                 yield (
                     f"{label}:{n}",
+                    n,
                     None,
                     f"line {n} is longer than the {MAX_LINE_BYTES:,}-byte limit; not read",
                 )
@@ -263,17 +270,25 @@ def _jsonl(label: str, path: Path) -> Iterator[Artifact]:
                 chunk = chunk[3:]
             if not chunk.strip():
                 continue
-            data, problem = _json_value(chunk)
-            if problem is not None:
-                yield (
-                    f"{label}:{n}",
-                    None,
-                    f"line {n} is {problem}"
-                    if problem.startswith("not")
-                    else f"line {n}: {problem}",
-                )
-                continue
-            yield f"{label}:{n}", data, None
+            yield f"{label}:{n}", n, chunk, None
+
+
+def line_artifact(n: int, raw: bytes) -> tuple[Any, str | None]:
+    """(artifact, None) of line ``n`` of a ``.jsonl`` file, or (None, why it is not read)."""
+    data, problem = _json_value(raw)
+    if problem is None:
+        return data, None
+    return None, f"line {n} is {problem}" if problem.startswith("not") else f"line {n}: {problem}"
+
+
+def _jsonl(label: str, path: Path) -> Iterator[Artifact]:
+    """One artifact per line (:func:`jsonl_lines`, each parsed)."""
+    for name, n, raw, problem in jsonl_lines(label, path):
+        if raw is None:
+            yield name, None, problem
+        else:
+            data, problem = line_artifact(n, raw)
+            yield name, data, problem
 
 
 def artifacts(label: str, path: Path, from_dir: bool) -> Iterator[Artifact]:
