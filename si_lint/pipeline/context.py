@@ -136,3 +136,4 @@ class State:
     memo_key: str | None = None
     recalled: bool = False  # the result came from the memo
     deps: dict = field(default_factory=dict)
+    frozen: bool = False  # the per-file stage froze the GC (gc.freeze); run() unfreezes
