@@ -137,3 +137,7 @@ class State:
     recalled: bool = False  # the result came from the memo
     deps: dict = field(default_factory=dict)
     frozen: bool = False  # the per-file stage froze the GC (gc.freeze); run() unfreezes
+    #: the walk the run memo recorded, when only files changed since (pipeline.memo):
+    #: the select stage reuses it; and this run's walk as the memo records it
+    walk_memo: dict | None = None
+    walk_record: dict | None = None
