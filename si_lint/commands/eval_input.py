@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,12 @@ def _parse_int(text: str) -> int | float:
     return int(text)
 
 
+#: one decoder for every line, with the integer bound (no decoder built per line)
+_BOUNDED = json.JSONDecoder(parse_int=_parse_int).decode
+#: json's own decoder, when it reads exactly what the bound would (it rejects an integer
+#: longer than MAX_INT_DIGITS, which the bound reads as a float); otherwise the bound
+_PLAIN = json.JSONDecoder().decode if sys.get_int_max_str_digits() == MAX_INT_DIGITS else _BOUNDED
+
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
@@ -179,7 +186,12 @@ def _json_value(raw: bytes) -> tuple[Any, str | None]:
     except UnicodeDecodeError as exc:
         return None, f"not UTF-8 (byte {exc.start})"
     try:
-        return json.loads(text, parse_int=_parse_int), None
+        if text.startswith("\ufeff"):  # json.loads's own error for a BOM
+            return json.loads(text, parse_int=_parse_int), None
+        try:
+            return _PLAIN(text), None  # C-speed integers; a too-long one raises ValueError
+        except ValueError:
+            return _BOUNDED(text), None  # the same text, read with the integer bound
     except RecursionError:
         return None, "nesting too deep; not read"
     except ValueError as exc:

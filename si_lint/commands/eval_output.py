@@ -62,15 +62,25 @@ def indented(value, nl: str = "\n") -> str:
     (the bulk of writing a large verdict list); this builds the same text directly."""
     t = type(value)
     if t is dict and value:
-        if not all(type(k) is str for k in value):
-            return json.dumps(value, indent=2).replace("\n", nl)  # json's key conversions
         inner = nl + "  "
-        items = [inner + _str(k) + ": " + indented(v, inner) for k, v in value.items()]
-        return "{" + ",".join(items) + nl + "}"
+        items = []
+        for k, v in value.items():
+            if type(k) is not str:
+                return json.dumps(value, indent=2).replace("\n", nl)  # json's key conversions
+            tv = type(v)
+            items.append(
+                _str(k)
+                + ": "
+                + (_str(v) if tv is str else indented(v, inner) if tv in _NESTED else _scalar(v))
+            )
+        return "{" + inner + ("," + inner).join(items) + nl + "}"
     if t is list and value:
         inner = nl + "  "
-        return "[" + ",".join(inner + indented(v, inner) for v in value) + nl + "]"
+        return "[" + inner + ("," + inner).join([indented(v, inner) for v in value]) + nl + "]"
     return _scalar(value)
+
+
+_NESTED = (dict, list)
 
 
 def _scalar(v) -> str:

@@ -171,29 +171,35 @@ def _plain_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and _finite(v)
 
 
+def _artifact_metadata(doc: Mapping[str, Any], calls: int, durations: list) -> dict[str, Any]:
+    """An artifact's verdict metadata: ``calls`` actions, ``durations`` their plain-number
+    ``duration_ms`` values in order."""
+    fa = doc.get("final_answer")
+    md: dict[str, Any] = {
+        "tool_calls": calls,
+        "final_answer": isinstance(fa, str) and fa != "",
+    }
+    if durations:
+        total = sum(durations)
+        md["duration_ms"] = total if _finite(total) else None
+    model = doc.get("observed_model")
+    if isinstance(model, str) or (_plain_number(model)):
+        md["observed_model"] = model
+    return md
+
+
 def metadata(doc: Any) -> dict[str, Any] | None:
     """Verdict metadata (SPEC §5), or None when the document is not readable evidence."""
     form = form_of(doc)
     if form == ARTIFACT:
         actions = doc.get("actions")
         actions = actions if isinstance(actions, list) else []
-        fa = doc.get("final_answer")
-        md: dict[str, Any] = {
-            "tool_calls": len(actions),
-            "final_answer": isinstance(fa, str) and fa != "",
-        }
         durations = [
             a.get("duration_ms")
             for a in actions
             if isinstance(a, dict) and _plain_number(a.get("duration_ms"))
         ]
-        if durations:
-            total = sum(durations)
-            md["duration_ms"] = total if _finite(total) else None
-        model = doc.get("observed_model")
-        if isinstance(model, str) or (_plain_number(model)):
-            md["observed_model"] = model
-        return md
+        return _artifact_metadata(doc, len(actions), durations)
     if form == TRANSCRIPT:
         events = doc.get("events")
         if not isinstance(events, list):
@@ -217,7 +223,47 @@ def metadata(doc: Any) -> dict[str, Any] | None:
     return None
 
 
-def _project_artifact(doc: Mapping[str, Any]) -> Evidence:
+def _project_artifact(doc: Mapping[str, Any]) -> Evidence | None:
+    """The artifact form projected in one pass over its actions, or None when some field
+    is not of its plain type (then :func:`problems` decides, and the slow path projects)."""
+    fa = doc.get("final_answer")
+    fa = "" if fa is None else fa
+    rt = doc.get("reasoning_trace")
+    rt = "" if rt is None else rt
+    actions = doc.get("actions")
+    actions = [] if actions is None else actions
+    if type(fa) is not str or type(rt) is not str or type(actions) is not list:
+        return None
+    sources = []
+    durations = []
+    for a in actions:
+        if type(a) is not dict:
+            return None
+        r = a.get("result")
+        if r is None:
+            r = ""
+        elif type(r) is not str:
+            return None
+        sources.append(r)
+        d = a.get("duration_ms")
+        t = type(d)
+        if t is int or (t is float and math.isfinite(d)) or (d is not None and _plain_number(d)):
+            durations.append(d)
+    return Evidence(
+        ARTIFACT,
+        {"agent_response": fa, "reasoning_trace": rt},
+        has_final=fa != "",
+        steps=len(actions),
+        echo_sources=tuple(sources),
+        metadata=_artifact_metadata(doc, len(actions), durations),
+        scenario=doc.get("scenario_id"),
+        artifact=doc,
+    )
+
+
+def _project_checked(doc: Mapping[str, Any]) -> Evidence:
+    """The artifact form of a document :func:`problems` accepted (any ``str``, ``list``
+    and ``dict`` subclasses)."""
     fa = doc.get("final_answer")
     fa = "" if fa is None else fa
     rt = doc.get("reasoning_trace")
@@ -291,6 +337,10 @@ def project(doc: Any) -> Evidence:
     :class:`EvaluationError` naming the first structural problem."""
     if isinstance(doc, Evidence):
         return doc
+    if type(doc) is dict and "events" not in doc and form_of(doc) == ARTIFACT:
+        fast = _project_artifact(doc)  # the usual case: plain data, no problem
+        if fast is not None:
+            return fast
     found = problems(doc)
     if found:
         path, message = found[0]
@@ -298,7 +348,7 @@ def project(doc: Any) -> Evidence:
         raise EvaluationError(f"malformed evidence: {message}" + (f" (at {where})" if path else ""))
     if form_of(doc) == TRANSCRIPT:
         return _project_transcript(doc)
-    return _project_artifact(doc)
+    return _project_checked(doc)
 
 
 def _fmt_path(path: Path) -> str:

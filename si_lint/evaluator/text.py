@@ -26,6 +26,7 @@ from typing import Any
 
 from .echo import EchoSources
 from .errors import EvaluationError
+from .evidence import project
 
 #: the ASCII identifier class of §3.1 (a string: ``c in WORD_CHARS`` for one character)
 WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
@@ -203,8 +204,6 @@ class Reading:
     __slots__ = ("evidence", "constants", "_echo", "_scopes", "_spans", "_starts", "_index")
 
     def __init__(self, evidence: Any, constants: Any = None) -> None:
-        from .evidence import project
-
         self.evidence = project(evidence)
         if constants is None:
             from ..profile import Constants
