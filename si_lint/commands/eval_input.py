@@ -160,8 +160,8 @@ _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
 def _too_deep(raw: bytes) -> bool:
-    """Whether brackets outside JSON strings nest deeper than MAX_LINE_DEPTH (a cheap
-    scan before parsing: json.loads would recurse)."""
+    """Whether brackets outside JSON strings nest deeper than MAX_LINE_DEPTH (asked of a
+    line json could not read: its RecursionError, or another error, may be the nesting)."""
     if raw.count(b"[") + raw.count(b"{") <= MAX_LINE_DEPTH:
         return False
     import re
@@ -178,24 +178,56 @@ def _too_deep(raw: bytes) -> bool:
     return False
 
 
+def _deeper(value: Any) -> bool:
+    """Whether parsed JSON nests containers deeper than MAX_LINE_DEPTH: what
+    :func:`_too_deep` tells of the text of valid JSON (a walk of the containers costs less
+    than counting the brackets of a long line)."""
+    level = [value] if type(value) in _CONTAINERS else []
+    depth = 1
+    while level:
+        if depth > MAX_LINE_DEPTH:
+            return True
+        deeper = []
+        for v in level:
+            deeper.extend(
+                x for x in (v.values() if type(v) is dict else v) if type(x) in _CONTAINERS
+            )
+        level = deeper
+        depth += 1
+    return False
+
+
+_CONTAINERS = (dict, list)
+_TOO_DEEP = f"nesting deeper than {MAX_LINE_DEPTH} levels; not read"
+
+
+def _failed(raw: bytes, problem: str) -> tuple[None, str]:
+    """A line that cannot be read: too deep (checked first), else ``problem``."""
+    return None, _TOO_DEEP if _too_deep(raw) else problem
+
+
 def _json_value(raw: bytes) -> tuple[Any, str | None]:
-    if _too_deep(raw):
-        return None, f"nesting deeper than {MAX_LINE_DEPTH} levels; not read"
+    """The value of one line, or why it is not read: nested too deeply (whatever else is
+    wrong with it), not UTF-8, not JSON."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return None, f"not UTF-8 (byte {exc.start})"
+        return _failed(raw, f"not UTF-8 (byte {exc.start})")
     try:
         if text.startswith("\ufeff"):  # json.loads's own error for a BOM
-            return json.loads(text, parse_int=_parse_int), None
-        try:
-            return _PLAIN(text), None  # C-speed integers; a too-long one raises ValueError
-        except ValueError:
-            return _BOUNDED(text), None  # the same text, read with the integer bound
+            data = json.loads(text, parse_int=_parse_int)
+        else:
+            try:
+                data = _PLAIN(text)  # C-speed integers; a too-long one raises ValueError
+            except ValueError:
+                data = _BOUNDED(text)  # the same text, read with the integer bound
     except RecursionError:
-        return None, "nesting too deep; not read"
+        return _failed(raw, "nesting too deep; not read")
     except ValueError as exc:
-        return None, f"not valid JSON: {exc}"
+        return _failed(raw, f"not valid JSON: {exc}")
+    if _deeper(data):
+        return None, _TOO_DEEP
+    return data, None
 
 
 def _jsonl(label: str, path: Path) -> Iterator[Artifact]:

@@ -68,11 +68,15 @@ def indented(value, nl: str = "\n") -> str:
             if type(k) is not str:
                 return json.dumps(value, indent=2).replace("\n", nl)  # json's key conversions
             tv = type(v)
-            items.append(
-                _str(k)
-                + ": "
-                + (_str(v) if tv is str else indented(v, inner) if tv in _NESTED else _scalar(v))
-            )
+            if tv is str:
+                text = _str(v)
+            elif tv is int:  # not a bool (its type is bool)
+                text = int.__repr__(v)
+            elif tv in _NESTED:
+                text = indented(v, inner)
+            else:
+                text = _scalar(v)
+            items.append(_str(k) + ": " + text)
         return "{" + inner + ("," + inner).join(items) + nl + "}"
     if t is list and value:
         inner = nl + "  "

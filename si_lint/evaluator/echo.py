@@ -21,8 +21,8 @@ class EchoSources:
     ``GRAM``-character slice): an occurrence of a line of at least ``GRAM + SAMPLE - 1``
     characters covers one sampled slice, so a lookup costs ``SAMPLE`` dictionary probes and
     a verification per candidate, not a scan of the bodies. Shorter lines are searched in
-    the join (C speed), and so is every line when the bodies hold at most ``DIRECT``
-    characters (no index is built then: searching costs less than indexing). Answers are memoised per distinct line. Built lazily.
+    the join (C speed), and every line is searched in each body when the bodies hold at
+    most ``DIRECT`` characters (no index is built then: searching costs less than indexing). Answers are memoised per distinct line. Built lazily.
     """
 
     GRAM = 16
@@ -34,14 +34,18 @@ class EchoSources:
     __slots__ = ("responses", "lines", "haystack", "_grams", "_seen")
 
     def __init__(self, responses) -> None:
-        self.responses = list(dict.fromkeys(responses))
+        responses = list(responses)
+        if sum(map(len, responses)) + len(responses) > self.DIRECT:
+            responses = list(dict.fromkeys(responses))  # a repeated body, indexed once
+        self.responses = responses
         self._grams: dict[str, Any] | None = None
         self._seen: dict[str, bool] = {}
-        if sum(len(r) for r in self.responses) + len(self.responses) <= self.DIRECT:
-            # small bodies (the usual artifact): one substring search of their join per
-            # line; a line holds no "\n", so no match straddles two bodies
+        if sum(map(len, responses)) + len(responses) <= self.DIRECT:
+            # small bodies (the usual artifact): one substring search per body and line,
+            # at C speed (neither joined nor de-duplicated: copying or hashing every body
+            # would cost more than the searches; a repeated body changes no answer)
             self.lines = None
-            self.haystack = "\n".join(self.responses)
+            self.haystack = None
             return
         lines: dict[str, None] = {}
         for r in self.responses:
@@ -92,7 +96,12 @@ class EchoSources:
             if not line:
                 return False
         if self.lines is None:
-            return line in self.haystack
+            if "\n" in line:  # not a line: what the bodies' join would answer
+                return line in "\n".join(self.responses)
+            for body in self.responses:
+                if line in body:
+                    return True
+            return False
         if line in self.lines:
             return True
         seen = self._seen.get(line)

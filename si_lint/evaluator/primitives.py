@@ -68,6 +68,23 @@ def flag_of(value: Any) -> bool:
     return value
 
 
+def named_args(identifier_set: Any, channels: Any, exclude_tool_echo: Any = False) -> tuple:
+    """``named_in_output``'s arguments checked and normalised (what :func:`named_core`
+    takes); raises :class:`EvaluationError` for an invalid one."""
+    return (
+        patterns_of(identifier_set, "identifier_set"),
+        channels_of(channels),
+        flag_of(exclude_tool_echo),
+    )
+
+
+def named_core(t: Any, patterns: list[str], chans: list[str], echo: bool) -> bool:
+    for ch in chans:
+        if t.names_any(patterns, ch, echo):
+            return True
+    return False
+
+
 def named_in_output(
     evidence: Any, *, identifier_set: Any, channels: Any, exclude_tool_echo: Any = False
 ) -> bool:
@@ -76,10 +93,7 @@ def named_in_output(
     One pass over each channel's in-scope text for the whole set (a token index when the
     set is large), not one scan per identifier."""
     t = transcript(evidence)
-    patterns = patterns_of(identifier_set, "identifier_set")
-    chans = channels_of(channels)
-    echo = flag_of(exclude_tool_echo)
-    return any(t.names_any(patterns, ch, echo) for ch in chans)
+    return named_core(t, *named_args(identifier_set, channels, exclude_tool_echo))
 
 
 def _window(a: list[int], b: list[int], radius: int) -> tuple[int, int] | None:
@@ -96,12 +110,9 @@ def _window(a: list[int], b: list[int], radius: int) -> tuple[int, int] | None:
     return None
 
 
-def factor_check(t: Any, factor: Any, channels: Any, exclude_tool_echo: Any):
-    """What ``factor_identified`` decides, with the evidence for it: ``(True, (channel,
-    identifier sentence, synonym sentence, identifier, synonym))``, or ``(False, reason)``
-    where ``reason`` is ``("unnamed", id)`` / ``("no-synonyms", type)`` /
-    ``("no-window", None)`` (see :mod:`si_lint.evaluator.why`)."""
-    t = transcript(t)
+def factor_args(factor: Any, channels: Any, exclude_tool_echo: Any) -> tuple:
+    """``factor_identified``'s arguments checked and normalised (what
+    :func:`factor_core` takes); raises :class:`EvaluationError` for an invalid one."""
     if type(factor) is not dict and not isinstance(factor, Mapping):
         raise EvaluationError("factor is not a mapping")
     ids = patterns_of(factor.get("required_identifiers"), "factor.required_identifiers")
@@ -109,10 +120,24 @@ def factor_check(t: Any, factor: Any, channels: Any, exclude_tool_echo: Any):
     syns = None if synonyms is None else patterns_of(synonyms, "synonym list")
     chans = channels_of(channels)
     echo = flag_of(exclude_tool_echo)
+    return ids, syns, chans, echo, factor.get("deviation_type") if syns is None else None
+
+
+def factor_check(t: Any, factor: Any, channels: Any, exclude_tool_echo: Any):
+    """What ``factor_identified`` decides, with the evidence for it: ``(True, (channel,
+    identifier sentence, synonym sentence, identifier, synonym))``, or ``(False, reason)``
+    where ``reason`` is ``("unnamed", id)`` / ``("no-synonyms", type)`` /
+    ``("no-window", None)`` (see :mod:`si_lint.evaluator.why`)."""
+    t = transcript(t)
+    return factor_core(t, *factor_args(factor, channels, exclude_tool_echo))
+
+
+def factor_core(t: Any, ids: list, syns: list | None, chans: list, echo: bool, dtype: Any):
+    """:func:`factor_check` with its arguments checked (:func:`factor_args`)."""
     if not ids:
         return False, ("no-identifiers", None)
     if syns is None:
-        return False, ("no-synonyms", factor.get("deviation_type"))
+        return False, ("no-synonyms", dtype)
     many = len(ids) > INDEX_THRESHOLD
     for p in ids:
         if not any(t.occurs(p, ch, echo, many=many) for ch in chans):
@@ -153,6 +178,20 @@ def factor_identified(
     return factor_check(evidence, factor, channels, exclude_tool_echo)[0]
 
 
+def factor_decides(t: Any, *args: Any) -> bool:
+    return factor_core(t, *args)[0]
+
+
+def budget_args(n: Any) -> tuple:
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise EvaluationError("n is not an integer")
+    return (n,)
+
+
+def budget_core(t: Any, n: int) -> bool:
+    return t.has_final and t.steps <= n
+
+
 def within_step_budget(evidence: Any, *, n: Any) -> bool:
     """Did the agent conclude within ``n`` steps? (seed §2.3, §3.4)
 
@@ -160,9 +199,7 @@ def within_step_budget(evidence: Any, *, n: Any) -> bool:
     the tool calls before the final answer) are at most ``n``.
     """
     t = transcript(evidence)
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise EvaluationError("n is not an integer")
-    return t.has_final and t.steps <= n
+    return budget_core(t, *budget_args(n))
 
 
 #: the built-in implementations by registry name
@@ -170,4 +207,13 @@ BUILTINS = {
     "named_in_output": named_in_output,
     "factor_identified": factor_identified,
     "within_step_budget": within_step_budget,
+}
+
+#: a built-in's arguments checked once (``prepare(**arguments)``, raising what the
+#: built-in would raise) and its decision on a Reading (``decide(reading, *prepared)``):
+#: a compiled table checks a row's arguments once, not once per artifact
+PREPARED = {
+    "named_in_output": (named_args, named_core),
+    "factor_identified": (factor_args, factor_decides),
+    "within_step_budget": (budget_args, budget_core),
 }

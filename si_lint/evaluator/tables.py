@@ -25,7 +25,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from si_lint.limits import to_float
@@ -34,7 +34,7 @@ from .. import model
 from ..profile import Profile
 from .errors import EvaluationError, InvalidTable
 from .locate import FORMER_SPELLING, locate_table  # noqa: F401  (re-exported)
-from .primitives import BUILTINS
+from .primitives import BUILTINS, PREPARED
 from .text import Reading
 
 #: a compiled predicate: ("else",) | ("not", node) | ("all"|"any", [nodes])
@@ -50,6 +50,9 @@ class CompiledTable:
     composite: bool
     #: the profile's matching constants, read once by :func:`si_lint.evaluator.prepare`
     constants: Any = None
+    #: per row, what :func:`holds` decides of its predicate on a Reading, with the
+    #: built-ins' arguments checked once (:func:`row_tests`); empty: :func:`holds`
+    tests: tuple = field(default=(), compare=False, repr=False)
 
 
 # --------------------------------------------------------------------------------------
@@ -221,7 +224,7 @@ def compile_table(
         raise InvalidTable(str(exc)) from None
     except RecursionError:
         raise InvalidTable("the decision table is nested too deeply") from None
-    return CompiledTable(tuple(rows), composite)
+    return CompiledTable(tuple(rows), composite, tests=row_tests(rows))
 
 
 # --------------------------------------------------------------------------------------
@@ -299,10 +302,77 @@ def run_table(
     scenario: Any = None,
 ) -> tuple[float, int]:
     """``(score, row)`` of the first row that holds; raises when none does."""
-    for i, (node, score) in enumerate(compiled.rows, start=1):
-        if holds(node, transcript, evidence, profile, scenario):
-            return score, i
+    tests = compiled.tests
+    if tests and isinstance(transcript, Reading):
+        for i, (test, (_node, score)) in enumerate(zip(tests, compiled.rows), start=1):
+            if test(transcript, evidence, profile, scenario):
+                return score, i
+    else:
+        for i, (node, score) in enumerate(compiled.rows, start=1):
+            if holds(node, transcript, evidence, profile, scenario):
+                return score, i
     raise EvaluationError("no row of the decision table holds")
+
+
+# --------------------------------------------------------------------------------------
+# the rows compiled: what holds() decides, with the built-ins' arguments checked once
+
+#: deeper predicates are left to :func:`holds` (the same recursion as it has)
+_TEST_DEPTH = 24
+
+
+def row_tests(rows: list[tuple[Node, float]]) -> tuple:
+    """One ``test(reading, evidence, profile, scenario) -> bool`` per row: what
+    :func:`holds` decides of its predicate (the same order, the same errors)."""
+    return tuple(_test(node, 0) for node, _score in rows)
+
+
+def _always(t: Reading, evidence: Any, profile: Profile, scenario: Any) -> bool:
+    return True
+
+
+def _test(node: Node, depth: int) -> Callable[..., bool]:
+    tag = node[0]
+    if tag == "else":
+        return _always
+    if depth > _TEST_DEPTH:
+        return lambda t, e, p, s: holds(node, t, e, p, s)
+    if tag == "not":
+        inner = _test(node[1], depth + 1)
+        return lambda t, e, p, s: not inner(t, e, p, s)
+    if tag in ("all", "any"):
+        parts = [_test(n, depth + 1) for n in node[1]]
+        if tag == "all":
+            return lambda t, e, p, s: all(f(t, e, p, s) for f in parts)
+        return lambda t, e, p, s: any(f(t, e, p, s) for f in parts)
+    name, args = node[1], node[2]
+    entry = PREPARED.get(name)
+    try:
+        prepared = entry[0](**args) if entry is not None and name in BUILTINS else None
+    except Exception:  # an invalid argument: the built-in raises it for every artifact
+        prepared = None
+    if prepared is None:
+        return lambda t, e, p, s: _call(name, args, t, e, p, s)
+    return _builtin_test(name, entry[1], prepared)
+
+
+def _builtin_test(name: str, decide: Callable[..., bool], prepared: tuple):
+    def test(t: Reading, evidence: Any, profile: Profile, scenario: Any) -> bool:
+        try:
+            result = decide(t, *prepared)
+        except EvaluationError as exc:
+            raise EvaluationError(f"`{name}`: {exc}") from None
+        except Exception as exc:  # a primitive must not crash the evaluator
+            raise EvaluationError(
+                f"primitive `{name}` raised {type(exc).__name__}: {exc}"
+            ) from None
+        if not isinstance(result, bool):
+            raise EvaluationError(
+                f"primitive `{name}` returned {type(result).__name__}, not a boolean"
+            )
+        return result
+
+    return test
 
 
 # --------------------------------------------------------------------------------------

@@ -61,11 +61,14 @@ def match_positions(pattern: str, text: str) -> list[int]:
         raise EvaluationError("empty identifier or phrase")
     out: list[int] = []
     n = len(pattern)
-    i = text.find(pattern)
+    end = len(text)
+    find = text.find
+    i = find(pattern)
     while i >= 0:
-        if _delimited(text, i, i + n):
+        j = i + n
+        if (i == 0 or text[i - 1] not in WORD_CHARS) and (j == end or text[j] not in WORD_CHARS):
             out.append(i)
-        i = text.find(pattern, i + 1)
+        i = find(pattern, i + 1)
     return out
 
 
@@ -74,11 +77,14 @@ def occurs(pattern: str, text: str) -> bool:
     if not pattern:
         raise EvaluationError("empty identifier or phrase")
     n = len(pattern)
-    i = text.find(pattern)
+    end = len(text)
+    find = text.find
+    i = find(pattern)
     while i >= 0:
-        if _delimited(text, i, i + n):
+        j = i + n
+        if (i == 0 or text[i - 1] not in WORD_CHARS) and (j == end or text[j] not in WORD_CHARS):
             return True
-        i = text.find(pattern, i + 1)
+        i = find(pattern, i + 1)
     return False
 
 
@@ -87,12 +93,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _BREAK.finditer(text):
-        if m.group() == "\n":
-            spans.append((start, m.start()))
-            start = m.end()
-        else:
-            spans.append((start, m.end()))
-            start = m.end()
+        end = m.end()  # a break is one character: "\n" (not in the sentence) or . ! ?
+        spans.append((start, end - 1 if text[end - 1] == "\n" else end))
+        start = end
     spans.append((start, len(text)))
     return spans
 
@@ -118,8 +121,11 @@ def echo_filter(
     SPEC §2.1); the rest are joined by ``"\\n"``. The result is raw: callers normalise it.
     """
     out: list[str] = []
-    for line in split_lines(text):
-        if sources.is_echo(line, trimmed):
+    is_echo = sources.is_echo
+    for line in text.split("\n"):
+        if line.endswith("\r"):  # exactly one (split_lines)
+            line = line[:-1]
+        if is_echo(line, trimmed):
             if keep_slots:
                 out.append("")
         else:
@@ -268,8 +274,9 @@ class Reading:
         cached = self._spans.get(key)
         if cached is None:
             text = self.scope(channel, exclude_tool_echo)
-            cached = [(a, b) for a, b in sentence_spans(text) if text[a:b].strip()]
+            cached = [(a, b) for a, b in sentence_spans(text) if not text[a:b].isspace() and b > a]
             self._spans[key] = cached
+            self._starts[key] = [a for a, _ in cached]
         return cached
 
     def index(self, channel: str, exclude_tool_echo: bool) -> TokenIndex:
@@ -310,19 +317,17 @@ class Reading:
     ) -> list[int]:
         """Indexes (into :meth:`spans`) of the non-blank sentences that hold a whole
         occurrence of ``pattern``, ascending, unique."""
-        if pattern not in self.scope(channel, echo):  # the common case, at C speed
+        text = self.scope(channel, echo)
+        if pattern not in text:  # the common case, at C speed
             return []
         spans = self.spans(channel, echo)
-        key = (channel, echo)
-        starts = self._starts.get(key)
-        if starts is None:
-            starts = self._starts[key] = [a for a, _ in spans]
-        return sentence_indexes(
-            self.positions(pattern, channel, echo, substring=substring, many=many),
-            len(pattern),
-            spans,
-            starts,
-        )
+        if substring:
+            found = substring_positions(pattern, text)
+        elif many:
+            found = self.index(channel, echo).positions(pattern)
+        else:
+            found = match_positions(pattern, text)
+        return sentence_indexes(found, len(pattern), spans, self._starts[(channel, echo)])
 
 
 Transcript = Reading
