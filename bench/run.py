@@ -23,8 +23,10 @@ machine hits all of them alike:
   default 10,000): artifacts per second end to end and peak RSS.
 
 Every figure is the median over the rounds. Peak RSS is the larger of ``wait4``'s
-``ru_maxrss`` (the largest process) and the sampled RSS of the whole process tree (every
-0.05 s from ``/proc``, so ``--jobs`` workers count together). CPU is user + system time of
+``ru_maxrss`` (the largest process) and the sampled memory of the whole process tree
+(from ``/proc`` every 0.05 s, or less often for big processes, so that sampling costs at
+most 5% of a core; ``--jobs`` workers count together: the sum of their PSS, so the pages a
+forked worker shares with its parent count once). CPU is user + system time of
 the process and its waited-for children. Cached runs must report the cold run's findings
 (the edit only appends a comment); a run that does not is flagged.
 
@@ -98,7 +100,10 @@ GOALS = [
 
 
 def _proc_tree_rss(root: int, page: int) -> int:
-    """Resident bytes of ``root`` and all its descendants (Linux /proc; 0 elsewhere)."""
+    """Resident bytes of ``root`` and all its descendants (Linux /proc; 0 elsewhere): the
+    sum of each process's PSS (``smaps_rollup``: a page shared by n processes counts 1/n in
+    each), so the copy-on-write pages forked workers share with their parent count once;
+    the RSS of ``statm`` where PSS cannot be read."""
     children: dict[int, list[int]] = {}
     try:
         entries = os.listdir("/proc")
@@ -119,13 +124,24 @@ def _proc_tree_rss(root: int, page: int) -> int:
     total, todo = 0, [root]
     while todo:
         pid = todo.pop()
-        try:
-            with open(f"/proc/{pid}/statm", "rb") as fh:
-                total += int(fh.read().split()[1]) * page
-        except (OSError, IndexError, ValueError):
-            pass
+        total += _pss(pid, page)
         todo.extend(children.get(pid, ()))
     return total
+
+
+def _pss(pid: int, page: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, IndexError, ValueError):
+        pass
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * page
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 def measure(
@@ -161,8 +177,10 @@ def measure(
 
     def sampler() -> None:
         while not done.is_set():
+            t0 = time.perf_counter()
             peak[0] = max(peak[0], _proc_tree_rss(proc.pid, page))
-            done.wait(sample_s)
+            # reading PSS walks the page tables (~10 ms for 1 GB): at most 5% of a core
+            done.wait(max(sample_s, 20 * (time.perf_counter() - t0)))
 
     thread = threading.Thread(target=sampler, daemon=True)
     if linux_proc:

@@ -36,6 +36,9 @@ class Selection:
     files: list[Path] = field(default_factory=list)
     problems: list[tuple[Path, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: a symbolic link was met: what the walk selects depends on where it leads, which no
+    #: ``stat`` of a walked directory shows (the run memo then never reuses the walk)
+    links: bool = False
 
     def __iter__(self):
         return iter((self.files, self.problems))
@@ -226,6 +229,7 @@ class _Walk:
         if stat_mod.S_ISREG(mode):
             self.sel.files.append(Path(path))
         elif stat_mod.S_ISLNK(mode):
+            self.sel.links = True
             what, why = check_link(path, self.real_root)
             if what == "read":
                 self.sel.files.append(Path(path))

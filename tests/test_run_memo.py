@@ -101,6 +101,9 @@ def _edit_cases(root):
         scenario.write_text(text[:i] + swapped + text[j:])
         os.utime(scenario, ns=(st.st_atime_ns, st.st_mtime_ns))
 
+    def new_sibling():  # a directory already walked gets an entry: its mtime changes
+        (root / "scenarios" / "broken.yaml").write_text("id: [unclosed\n")
+
     def removed():
         sorted((root / "fixtures").rglob("*.yaml"))[0].unlink()
 
@@ -113,6 +116,7 @@ def _edit_cases(root):
 
     return [
         ("a new file in a new directory", new_file),
+        ("a new file beside the others", new_sibling),
         ("same size, same mtime", same_size_same_mtime),
         ("a fixture removed", removed),
         ("a .gitignore appears", gitignored),
@@ -120,7 +124,7 @@ def _edit_cases(root):
     ]
 
 
-@pytest.mark.parametrize("case", range(5))
+@pytest.mark.parametrize("case", range(6))
 def test_any_change_is_seen(tmp_path, case, monkeypatch):
     from si_lint.pipeline import memo
 
@@ -135,6 +139,23 @@ def test_any_change_is_seen(tmp_path, case, monkeypatch):
     after = _out(root)
     assert after != before, f"{name}: the edit changes nothing, the case tests nothing"
     assert _out(root, cache=cache) == after, name
+
+
+def test_a_file_edited_in_place_reuses_the_walk(corpus, tmp_path, no_selection, monkeypatch):
+    """Only a file's content changed (no directory listing, no .gitignore): the run reads
+    and checks again, but takes the files to read from the memo instead of walking."""
+    from si_lint.pipeline import memo
+
+    monkeypatch.setattr(memo, "RACY_NS", 0)
+    cache = tmp_path / "cache"
+    before = _out(corpus, cache=cache)
+    scenario = sorted((corpus / "scenarios").glob("*.yaml"))[0]
+    text = scenario.read_text()
+    scenario.write_text(text.replace("id:", "id: [unclosed\nx:", 1))
+    after = _out(corpus)
+    no_selection()
+    assert after != before, "the edit must change the findings"
+    assert _out(corpus, cache=cache) == after
 
 
 @pytest.mark.parametrize(

@@ -55,7 +55,7 @@ def _age(root, seconds=10):
 
 
 def test_every_configuration_prints_what_no_cache_jobs_1_prints(corpus, tmp_path, monkeypatch):
-    from si_lint.pipeline import perfile
+    from si_lint.pipeline import forkmap, perfile
 
     _age(corpus)
     staged = sorted(
@@ -74,6 +74,7 @@ def test_every_configuration_prints_what_no_cache_jobs_1_prints(corpus, tmp_path
     # a warm whole run after a subset run, and the other way round
     assert _out(corpus, cache=cache) == _out(corpus)
     monkeypatch.setattr(perfile, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(forkmap, "THRESHOLD", 2)  # the dry runs in workers too
     assert _out(corpus, jobs="2") == _out(corpus)  # process pool
     assert _out(corpus, jobs="2", cache=tmp_path / "cache2") == _out(corpus)
     # one file changed (a comment, then a real change), and a file changed unseen by size

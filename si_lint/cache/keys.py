@@ -14,24 +14,45 @@ from typing import Any
 def code_fingerprint() -> str:
     """si-lint's own code and data as installed (paths, sizes, modification times), so a
     changed checkout without a version bump never serves results of the old code. Read
-    once per process (a run asks for it for the cache header and for the run memo's key)."""
+    once per process (a run asks for it for the cache header and for the run memo's key);
+    a walk of ``os.scandir`` (every warm run pays for it)."""
     from ..resources import data_dir
 
-    pkg = Path(__file__).resolve().parents[1]
+    pkg = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     h = hashlib.sha256()
-    for base, pattern in (
-        (pkg, "*.py"),
-        (data_dir("rules"), "*.yaml"),
-        (data_dir("schemas"), "*.json"),
-        (pkg / "profile_data", "*.yaml"),
+    for base, suffix in (
+        (pkg, ".py"),
+        (str(data_dir("rules")), ".yaml"),
+        (str(data_dir("schemas")), ".json"),
+        (os.path.join(pkg, "profile_data"), ".yaml"),
     ):
-        for path in sorted(base.rglob(pattern)):
+        for path, size, mtime_ns in _files_under(base, suffix):
+            h.update(f"{path}\0{size}\0{mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def _files_under(base: str, suffix: str) -> list[tuple[str, int, int]]:
+    """(path, size, mtime_ns) of the files named ``*suffix`` under ``base``, sorted."""
+    out: list[tuple[str, int, int]] = []
+    stack = [base]
+    while stack:
+        directory = stack.pop()
+        try:
+            with os.scandir(directory) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        for entry in entries:
             try:
-                st = path.stat()
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif entry.name.endswith(suffix):
+                    st = entry.stat()
+                    out.append((entry.path, st.st_size, st.st_mtime_ns))
             except OSError:
                 continue
-            h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
+    out.sort()
+    return out
 
 
 def profile_fingerprint(profile) -> str:

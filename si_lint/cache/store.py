@@ -158,30 +158,45 @@ class Cache:
         """``compute()``'s value, from the cache when ``key`` (a tuple of strings) was seen.
         The value is stored as ``encode(value)`` and read back with ``decode`` (default:
         a list of :class:`~si_lint.findings.Diag`)."""
-        from ..codec import diags_from_json, diags_to_json
+        found, value = self.memo_get(key, decode)
+        if found:
+            return value
+        value = compute()
+        self.memo_put(key, value, encode)
+        return value
 
-        encode = encode or diags_to_json
-        decode = decode or diags_from_json
-        k = dumps(list(key) if isinstance(key, (tuple, list)) else key).decode()
+    def memo_get(self, key, decode: Callable | None = None) -> tuple[bool, Any]:
+        """(True, the value stored under ``key``) or (False, None): :meth:`memoize`'s
+        lookup, for a caller that computes the misses together (in worker processes)."""
+        from ..codec import diags_from_json
+
+        k = _memo_key(key)
         if k in self._memo_values:
-            return self._memo_values[k]
+            return True, self._memo_values[k]
         self._read()
         if k in self.memo:
             try:
-                value = decode(self.memo[k])
-                self._used_memo[k] = self.memo[k]
-                self._memo_values[k] = value
-                return value
+                value = (decode or diags_from_json)(self.memo[k])
             except Exception:
                 self.memo.pop(k, None)
-        value = compute()
+            else:
+                self._used_memo[k] = self.memo[k]
+                self._memo_values[k] = value
+                return True, value
+        return False, None
+
+    def memo_put(self, key, value, encode: Callable | None = None) -> None:
+        """Store ``value`` under ``key`` (a value ``encode`` cannot store is computed again
+        next time)."""
+        from ..codec import diags_to_json
+
+        k = _memo_key(key)
         try:
-            self._used_memo[k] = encode(value)
+            self._used_memo[k] = (encode or diags_to_json)(value)
         except Exception:
             pass  # not storable: computed again next time
         self._memo_values[k] = value
         self.dirty = True
-        return value
 
     def save(self) -> None:
         """Write what this run used (stale entries are dropped), atomically."""
@@ -263,6 +278,10 @@ class Cache:
             write_signed(self.directory / name, chunks, mode=0o600)
         except (OSError, TypeError, ValueError, RecursionError):
             pass  # a read-only tree still lints; it just isn't cached
+
+
+def _memo_key(key) -> str:
+    return dumps(list(key) if isinstance(key, (tuple, list)) else key).decode()
 
 
 def _file_key(sha: str, relpath: str) -> str:

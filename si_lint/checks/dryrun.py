@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from si_lint.checks.base import corpus_check
@@ -273,22 +274,34 @@ def dry_runs(corpus, ctx):
         if isinstance(sid, str):
             by_sid.setdefault(sid, []).append(doc)
     required = bool(getattr(ctx.config, "require_band_coverage", False))
-    memo = getattr(ctx, "memo", None)
+    tasks = []
     for sid, doc in corpus.scenarios.items():
         fixtures = by_sid.get(sid, [])
+        tasks.append(
+            (
+                _memo_key(sid, doc, fixtures, required),
+                partial(_scenario_dry_run, sid, doc, fixtures, ctx.profile, required),
+            )
+        )
+    memo_map = getattr(ctx, "memo_map", None)
+    if memo_map is None:
+        results = [compute() for _key, compute in tasks]
+    else:  # cached per scenario; the rest computed together (in workers under --jobs)
+        results = memo_map(tasks)
+    for diags in results:
+        yield from diags
 
-        def compute(sid=sid, doc=doc, fixtures=fixtures):
-            return _scenario_dry_run(sid, doc, fixtures, ctx.profile, required)
 
-        if memo is None or not doc.sha or not all(f.sha for f in fixtures):
-            yield from compute()
-            continue
-        parts = [MEMO_VERSION, sid, doc.relpath, str(doc.index), doc.sha, str(required)]
-        for f in fixtures:
-            parts += (f.relpath, str(f.index), f.sha)
-        # one short digest: the memo table is loaded on every run
-        key = (MEMO_VERSION, hashlib.sha256("\0".join(parts).encode()).hexdigest())
-        yield from memo(key, compute)
+def _memo_key(sid: str, doc, fixtures: list, required: bool) -> tuple | None:
+    """The key of a scenario's dry-run findings: the content hashes (and paths) of its
+    document and fixtures (None when one has none: not cached)."""
+    if not doc.sha or not all(f.sha for f in fixtures):
+        return None
+    parts = [MEMO_VERSION, sid, doc.relpath, str(doc.index), doc.sha, str(required)]
+    for f in fixtures:
+        parts += (f.relpath, str(f.index), f.sha)
+    # one short digest: the memo table is loaded on every run
+    return (MEMO_VERSION, hashlib.sha256("\0".join(parts).encode()).hexdigest())
 
 
 def _scenario_dry_run(sid: str, doc, fixtures: list, profile, required: bool) -> list[Diag]:

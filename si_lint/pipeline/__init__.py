@@ -86,9 +86,15 @@ def run(
     """``si-lint check``: every stage, in order. ``overrides`` maps absolute paths to
     bytes that stand in for the files on disk (unsaved editor buffers)."""
     state = _state(paths, options, cwd, overrides, True)
-    for stage in STAGES:
-        if state.result is None or stage.name == "remember":
-            stage(state)
+    try:
+        for stage in STAGES:
+            if state.result is None or stage.name == "remember":
+                stage(state)
+    finally:
+        if state.frozen:
+            import gc
+
+            gc.unfreeze()
     return state.result
 
 

@@ -41,6 +41,9 @@ class Context:
     options: Options = field(default_factory=Options)
     corpus: Corpus | None = None
     cache: Any = None
+    #: the parent's own work while workers compute (:func:`pipeline.forkmap.fork_map`):
+    #: under ``--jobs`` > 1 the corpus checks, while the dry runs are in workers
+    meanwhile: Any = None
 
     def memo(self, key: tuple, compute):
         """Cross-file results (dry runs, probes: a list of Diags) cached across runs. ``key``
@@ -50,6 +53,30 @@ class Context:
         if self.cache is None or not self.cache.enabled:
             return compute()
         return self.cache.memoize(key, compute)
+
+    def memo_map(self, tasks: list[tuple[tuple | None, Any]]) -> list:
+        """:meth:`memo` of many (key, compute) pairs, in order; the computes the cache does
+        not answer run together, in worker processes under ``--jobs`` > 1 (they must be
+        pure: what they return is all that is kept). A key of None is never cached."""
+        from .forkmap import fork_map
+
+        cache = self.cache if self.cache is not None and self.cache.enabled else None
+        values: list = [None] * len(tasks)
+        todo: list[int] = []
+        for i, (key, _compute) in enumerate(tasks):
+            found, value = (False, None) if cache is None or key is None else cache.memo_get(key)
+            if found:
+                values[i] = value
+            else:
+                todo.append(i)
+        meanwhile, self.meanwhile = self.meanwhile, None
+        computed = fork_map([tasks[i][1] for i in todo], self.options.jobs, meanwhile)
+        for i, value in zip(todo, computed):
+            values[i] = value
+            key = tasks[i][0]
+            if cache is not None and key is not None:
+                cache.memo_put(key, value)
+        return values
 
 
 @dataclass
@@ -109,3 +136,8 @@ class State:
     memo_key: str | None = None
     recalled: bool = False  # the result came from the memo
     deps: dict = field(default_factory=dict)
+    frozen: bool = False  # the per-file stage froze the GC (gc.freeze); run() unfreezes
+    #: the walk the run memo recorded, when only files changed since (pipeline.memo):
+    #: the select stage reuses it; and this run's walk as the memo records it
+    walk_memo: dict | None = None
+    walk_record: dict | None = None

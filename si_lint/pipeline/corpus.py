@@ -32,4 +32,14 @@ def make_corpus(state: State) -> None:
 
 
 def corpus_checks(state: State) -> None:
-    state.diags.extend(corpus_diags(state.corpus, state.ctx, state.checks, "corpus"))
+    """The corpus checks. Under ``--jobs`` > 1 they are left to the dry-run stage, which
+    runs them in the parent while its workers score the fixtures (``ctx.meanwhile``)."""
+    from .forkmap import jobs_of
+
+    def run() -> None:
+        state.diags.extend(corpus_diags(state.corpus, state.ctx, state.checks, "corpus"))
+
+    if jobs_of(state.options.jobs) > 1 and state.ctx.meanwhile is None:
+        state.ctx.meanwhile = run
+    else:
+        run()

@@ -1,5 +1,9 @@
 """Stage 5, dry runs: every fixture is scored by the evaluator against its scenario, and
-the probes run (the corpus checks registered with ``stage="dryrun"``, checks/dryrun.py)."""
+the probes run (the corpus checks registered with ``stage="dryrun"``, checks/dryrun.py).
+The scenarios the cache does not answer are scored in worker processes under ``--jobs``
+> 1 (``Context.memo_map``); the parent runs the corpus checks meanwhile (the corpus
+stage left them in ``ctx.meanwhile``). The Diags keep the order: corpus checks, then
+dry runs."""
 
 from __future__ import annotations
 
@@ -8,4 +12,11 @@ from .corpus import corpus_diags
 
 
 def dry_runs(state: State) -> None:
-    state.diags.extend(corpus_diags(state.corpus, state.ctx, state.checks, "dryrun"))
+    ctx = state.ctx
+    try:
+        diags = corpus_diags(state.corpus, ctx, state.checks, "dryrun")
+    finally:
+        pending, ctx.meanwhile = ctx.meanwhile, None
+    if pending is not None:  # no worker ran: the corpus checks run now
+        pending()
+    state.diags.extend(diags)

@@ -103,17 +103,43 @@ def _load(directory: str) -> dict | None:
     return obj
 
 
-def _unchanged(memo: dict) -> bool:
+def _unchanged(memo: dict, paths=None) -> bool:
+    """Every recorded path (or those of ``paths``) has the ``stat`` it had."""
     limit = memo["written_ns"] - RACY_NS
-    for path, numbers in memo["deps"].items():
-        if type(path) is not str:
+    deps = memo["deps"]
+    for path in deps if paths is None else paths:
+        if type(path) is not str or path not in deps:
             return False
         now = stat_of(path)
-        if now != numbers:
+        if now != deps[path]:
             return False
         if now is not None and now[1] >= limit:
             return False  # racily clean: it could have changed within the clock's grain
     return True
+
+
+def _walk_of(memo: dict) -> dict | None:
+    """The memo's record of the walk, when the walk would find the same files today: no
+    path it depended on (directories, ``.gitignore`` files, markers, named paths) has a
+    new ``stat``. Only a file's content changed: the select stage reuses the walk."""
+    walk = memo.get("walk")
+    if not (
+        type(walk) is dict
+        and type(walk.get("deps")) is list
+        and type(walk.get("files")) is list
+        and type(walk.get("problems")) is list
+        and type(walk.get("notes")) is list
+        and all(type(f) is str for f in walk["files"])
+        and all(type(n) is str for n in walk["notes"])
+        and all(
+            type(p) is list and len(p) == 2 and all(type(x) is str for x in p)
+            for p in walk["problems"]
+        )
+    ):
+        return None
+    if not _unchanged(memo, walk["deps"]):
+        return None
+    return dict(walk, stats=memo["deps"])
 
 
 def _decode(config, result: list) -> RunResult | None:
@@ -184,6 +210,8 @@ def recall(state: State) -> None:
             return
         subset = True
     if not _unchanged(memo):
+        if not subset:  # the same run: when only files changed, its walk still holds
+            state.walk_memo = _walk_of(memo)
         return
     from ..config import ConfigError, load_config
 
@@ -227,4 +255,6 @@ def remember(state: State) -> None:
             list(result.notes),
         ],
     }
+    if state.walk_record is not None:
+        value["walk"] = state.walk_record
     cache.write(FILENAME, value)

@@ -194,6 +194,7 @@ def _unpack(result: tuple) -> tuple:
 def _pool_map(items: list[int], jobs: int, advance=lambda: None) -> list:
     """The pool is forked after ``_WORKER`` holds the sources: workers see the bytes the
     read stage read (copy-on-write), nothing is read twice or sent to them."""
+    import gc
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -202,8 +203,12 @@ def _pool_map(items: list[int], jobs: int, advance=lambda: None) -> list:
     except ValueError:  # pragma: no cover - platforms without fork
         return [_work(i) for i in items]
     chunk = max(1, min(64, len(items) // (jobs * 4) or 1))
+    enabled = gc.isenabled()
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=mp) as pool:
+        # the workers collect as usual (gc.enable); the parent only unpacks their acyclic
+        # results: walking its growing heap again and again would be all it did
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=mp, initializer=gc.enable) as pool:
+            gc.disable()
             out = []
             for result in pool.map(_work_packed, items, chunksize=chunk):
                 out.append(_unpack(result))
@@ -211,6 +216,9 @@ def _pool_map(items: list[int], jobs: int, advance=lambda: None) -> list:
             return out
     except Exception:  # a broken pool must not lose the run: do it serially
         return [_work(i) for i in items]
+    finally:
+        if enabled:
+            gc.enable()
 
 
 # --------------------------------------------------------------------------------------
@@ -321,3 +329,11 @@ def per_file(state: State) -> None:
                 d.profile_asset = True
     state.docs = docs
     state.per_file = found
+    if state.with_checks:
+        # the documents live to the end of the run: the cyclic GC need not walk them again
+        # (nor a forked dry-run worker, which would copy every page it walks);
+        # pipeline.run unfreezes
+        import gc
+
+        gc.freeze()
+        state.frozen = True

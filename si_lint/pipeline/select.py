@@ -34,6 +34,8 @@ class Selection:
     #: shown under --verbose: the root and how it was found, files skipped and why
     #: (FIFOs, sockets, devices, links out of the root, excluded named files)
     notes: tuple[str, ...] = ()
+    #: the walk met a symbolic link (what it selects then depends on where links lead)
+    links: bool = False
 
     @property
     def root(self) -> str:
@@ -85,6 +87,7 @@ class _Files:
         self.seen: set[str] = set()
         self.problems: list = []
         self.notes: list[str] = []
+        self.links = False
 
     def add(self, more) -> None:
         for f in more:
@@ -97,6 +100,7 @@ class _Files:
         found = discover(top, config, cwd, deps=deps)
         self.problems += found.problems
         self.notes += found.notes
+        self.links = self.links or found.links
         self.add(found.files)
 
 
@@ -160,6 +164,35 @@ def make_selection(
         walk_problems=tuple((str(p), r) for p, r in out.problems),
         profile_dir=profile_dir,
         notes=tuple(out.notes),
+        links=out.links,
+    )
+
+
+def reused_selection(state: State, walk: dict) -> Selection | None:
+    """The selection the run memo recorded (``walk``: its files, problems and notes, and
+    the paths the walk depended on, whose ``stat`` the recall stage found unchanged: no
+    directory listing, ``.gitignore`` or named path changed, so the walk would find the
+    same files). Only for runs over directories (a named file is checked by name)."""
+    options, cwd = state.options, state.cwd
+    named_files, named_dirs = expand_named(state.paths or ["."], cwd)
+    if named_files:
+        return None
+    # the same key: the same configuration table, whose patterns that run validated
+    config = state.config.with_cli(options.select, options.ignore)
+    for path in walk["deps"]:
+        state.deps[path] = walk["stats"][path]
+    profile_dir = (
+        None if config.profile == "builtin" else str((config.root / config.profile).resolve())
+    )
+    return Selection(
+        cwd=str(cwd),
+        config=config,
+        named_files=(),
+        named_dirs=tuple(named_dirs),
+        files=tuple(walk["files"]),
+        walk_problems=tuple((p, r) for p, r in walk["problems"]),
+        profile_dir=profile_dir,
+        notes=tuple(walk["notes"]),
     )
 
 
@@ -199,7 +232,22 @@ def select(state: State) -> None:
     deps = state.deps if state.memo_dir is not None else None
     if state.config is None:
         state.config = load_config(state.cwd, info=state.root_info)
-    sel = make_selection(state.paths, state.options, state.cwd, state.config, deps)
+    sel = None
+    if state.walk_memo is not None and deps is not None:
+        sel = reused_selection(state, state.walk_memo)
+    if sel is None:
+        before = len(deps) if deps is not None else 0
+        sel = make_selection(state.paths, state.options, state.cwd, state.config, deps)
+        walk_deps = list(deps)[before:] if deps is not None else None
+    else:
+        walk_deps = list(state.walk_memo["deps"])
+    if walk_deps is not None and not sel.links and not sel.named_files:
+        state.walk_record = {  # what the run memo keeps of the walk
+            "deps": walk_deps,
+            "files": list(sel.files),
+            "problems": [list(p) for p in sel.walk_problems],
+            "notes": list(sel.notes),
+        }
     state.selection = sel
     profile, _pdir = build_profile(sel.config, state.options)
     state.profile = profile

@@ -1,0 +1,81 @@
+"""Pure computations of the corpus stages (a scenario's dry run) in forked worker
+processes: the workers inherit the corpus the parent built (copy-on-write), so only the
+task's index goes to them and only its result (picklable data: a list of Diags) comes back.
+
+Used under ``--jobs`` > 1 for many tasks; the results are in task order, whatever the
+number of workers, so the output does not depend on ``--jobs``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+#: fewer tasks than this run in the parent: forking costs more than they do
+THRESHOLD = 32
+
+_TASKS: Sequence[Callable[[], Any]] = ()
+
+
+def _run_chunk(bounds: tuple[int, int]) -> list:
+    return [_TASKS[i]() for i in range(*bounds)]
+
+
+def jobs_of(jobs: int | None) -> int:
+    return jobs or os.cpu_count() or 1
+
+
+def fork_map(
+    tasks: Sequence[Callable[[], Any]],
+    jobs: int | None,
+    meanwhile: Callable[[], None] | None = None,
+) -> list:
+    """``[task() for task in tasks]``, in ``jobs`` forked processes when there are enough
+    tasks; ``meanwhile()`` is the parent's own work, done while the workers compute (or
+    after the tasks, when they run here). A task that raises raises here as it would
+    serially (a broken pool, or a result that cannot be pickled, is computed again here)."""
+    global _TASKS
+    jobs = jobs_of(jobs)
+    pool = _fork_pool(jobs) if jobs > 1 and len(tasks) >= THRESHOLD else None
+    if pool is None:
+        out = [task() for task in tasks]
+        if meanwhile is not None:
+            meanwhile()
+        return out
+    # a few chunks per worker: the tasks differ in cost, the chunks even it out
+    step = max(1, len(tasks) // (jobs * 4))
+    chunks = [(a, min(a + step, len(tasks))) for a in range(0, len(tasks), step)]
+    _TASKS = tasks
+    try:
+        with pool:  # leaving it waits for the workers
+            try:
+                parts = pool.map(_run_chunk, chunks)  # the workers are forked here
+            except Exception:
+                parts = None
+            if meanwhile is not None:
+                meanwhile()
+            out = _collect(parts)
+    finally:
+        _TASKS = ()
+    # pool trouble, or a task's own exception: serially, as it would be
+    return out if out is not None else [task() for task in tasks]
+
+
+def _collect(parts) -> list | None:
+    if parts is None:
+        return None
+    try:
+        return [value for part in parts for value in part]
+    except Exception:
+        return None
+
+
+def _fork_pool(jobs: int):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        mp = multiprocessing.get_context("fork")
+    except ValueError:  # pragma: no cover - platforms without fork
+        return None
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=mp)
