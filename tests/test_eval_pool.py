@@ -113,3 +113,75 @@ def test_a_small_file_is_scored_in_process(big, monkeypatch):
     monkeypatch.setattr(eval_cmd, "default_jobs", lambda: 2)
     code, out = run("eval", "--format", "json", "da1.yaml", "big.jsonl")
     assert code == 1 and len(json.loads(out)) == 364
+
+
+def _reference(n, raw):
+    """What a `.jsonl` line was read as before any fast path: the bracket scan, then
+    `json.loads` with the integer bound (si-lint 0.2.0's reader)."""
+    import re
+
+    opened = raw.count(b"[") + raw.count(b"{")
+    if opened > 64:
+        depth = 0
+        stripped = re.sub(rb'"(?:[^"\\]|\\.)*"', b"", raw)
+        for b in stripped:
+            if b in b"[{":
+                depth += 1
+                if depth > 64:
+                    return None, f"line {n}: nesting deeper than 64 levels; not read"
+            elif b in b"]}":
+                depth -= 1
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"line {n} is not UTF-8 (byte {exc.start})"
+
+    def bounded(s):
+        return float(s) if len(s) - (s[0] in "+-") > 4300 else int(s)
+
+    try:
+        return json.loads(text, parse_int=bounded), None
+    except RecursionError:
+        return None, f"line {n}: nesting too deep; not read"
+    except ValueError as exc:
+        return None, f"line {n} is not valid JSON: {exc}"
+
+
+def _values():
+    from hypothesis import strategies as st
+
+    scalars = (
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats(allow_nan=True, allow_infinity=True)
+        | st.text()
+    )
+    return st.recursive(
+        scalars,
+        lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(), kids, max_size=4),
+        max_leaves=20,
+    )
+
+
+def test_a_line_reads_as_json_reads_it():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=400, deadline=None, derandomize=True)
+    @given(_values(), st.booleans(), st.integers(0, 200), st.binary(max_size=3))
+    def check(value, ascii_only, cut, noise):
+        raw = json.dumps(value, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
+        for line in (raw, raw[:cut] + noise + raw[cut:], b"[" * 70 + raw + b"]" * 70):
+            got = eval_input.line_artifact(3, line)
+            want = _reference(3, line)
+            assert repr(got) == repr(want), line
+
+    check()
+    for line in (
+        b"[" + b"9" * 4301 + b"]",
+        b'{"a": NaN, "a": 1}',
+        b'["\\ud800"]',
+        b"\xef\xbb\xbf[]",
+    ):
+        assert repr(eval_input.line_artifact(1, line)) == repr(_reference(1, line))

@@ -156,6 +156,17 @@ _BOUNDED = json.JSONDecoder(parse_int=_parse_int).decode
 #: longer than MAX_INT_DIGITS, which the bound reads as a float); otherwise the bound
 _PLAIN = json.JSONDecoder().decode if sys.get_int_max_str_digits() == MAX_INT_DIGITS else _BOUNDED
 
+#: msgspec's decoder, where it reads what json does: every value it accepts is json's
+#: (integers of up to MAX_INT_DIGITS digits, like json under Python's default digit
+#: limit; it refuses longer ones); what it refuses goes to json (twice as fast on
+#: artifacts: most of a line is tool output)
+_FAST = None
+if _PLAIN is not _BOUNDED:
+    try:
+        from msgspec.json import decode as _FAST
+    except ImportError:  # pragma: no cover - msgspec is a dependency
+        pass
+
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
@@ -201,6 +212,21 @@ _CONTAINERS = (dict, list)
 _TOO_DEEP = f"nesting deeper than {MAX_LINE_DEPTH} levels; not read"
 
 
+def _decoded(text: str) -> Any:
+    """What ``json.loads(text, parse_int=_parse_int)`` returns (or raises)."""
+    if _FAST is not None:
+        try:
+            return _FAST(text)
+        except Exception:  # what msgspec refuses (NaN, a lone surrogate, a long integer, a
+            pass  # BOM, any error): json decides, and says why
+    if text.startswith("\ufeff"):  # json.loads's own error for a BOM
+        return json.loads(text, parse_int=_parse_int)
+    try:
+        return _PLAIN(text)  # C-speed integers; a too-long one raises ValueError
+    except ValueError:
+        return _BOUNDED(text)  # the same text, read with the integer bound
+
+
 def _failed(raw: bytes, problem: str) -> tuple[None, str]:
     """A line that cannot be read: too deep (checked first), else ``problem``."""
     return None, _TOO_DEEP if _too_deep(raw) else problem
@@ -214,13 +240,7 @@ def _json_value(raw: bytes) -> tuple[Any, str | None]:
     except UnicodeDecodeError as exc:
         return _failed(raw, f"not UTF-8 (byte {exc.start})")
     try:
-        if text.startswith("\ufeff"):  # json.loads's own error for a BOM
-            data = json.loads(text, parse_int=_parse_int)
-        else:
-            try:
-                data = _PLAIN(text)  # C-speed integers; a too-long one raises ValueError
-            except ValueError:
-                data = _BOUNDED(text)  # the same text, read with the integer bound
+        data = _decoded(text)
     except RecursionError:
         return _failed(raw, "nesting too deep; not read")
     except ValueError as exc:
