@@ -15,9 +15,12 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import BinaryIO
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the replay path)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import BinaryIO
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
