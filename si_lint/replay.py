@@ -119,16 +119,17 @@ def _root_deps(paths: list[str], config_file: str | None) -> dict:
     """The ``stat`` of every path the corpus root and its configuration are found from
     (:func:`si_lint.config.find_root_info`): each ancestor's configuration files and git
     marker, from the working directory and from the first named path."""
-    from .statcache import stat_of
+    from .statcache import record_presence, stat_of
 
     deps: dict[str, Any] = {}
     starts = [os.getcwd()] + [os.path.abspath(p) for p in paths[:1]]
     for start in starts:
         d = os.path.realpath(start)
         while True:
-            for name in ("si-lint.toml", "pyproject.toml", ".git"):
+            for name in ("si-lint.toml", "pyproject.toml"):
                 path = os.path.join(d, name)
                 deps[path] = stat_of(path) if not os.path.islink(path) else ["link"]
+            record_presence(deps, os.path.join(d, ".git"))  # git_top tests lexists
             parent = os.path.dirname(d)
             if parent == d:
                 break

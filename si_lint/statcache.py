@@ -52,6 +52,17 @@ def stat_of(path: str) -> list[int] | None:
         return None
 
 
+#: what :func:`record_presence` records for a path that exists: only its existence matters
+#: (a work tree's ``.git``, whose mtime every ``git add`` changes)
+PRESENT = [-1]
+
+
+def record_presence(deps: dict | None, path: str) -> None:
+    """Note in ``deps`` whether ``path`` exists (``os.path.lexists``), not its ``stat``."""
+    if deps is not None and path not in deps:
+        deps[path] = PRESENT if os.path.lexists(path) else None
+
+
 def unchanged(deps: dict, written_ns: int, paths=None) -> bool:
     """Every path of ``deps`` (``{path: stat_of(path)}`` recorded by a run that wrote its
     result at ``written_ns``), or those of ``paths``, has the ``stat`` it had. A path
@@ -61,6 +72,10 @@ def unchanged(deps: dict, written_ns: int, paths=None) -> bool:
     for path in deps if paths is None else paths:
         if type(path) is not str or path not in deps:
             return False
+        if deps[path] == PRESENT:
+            if not os.path.lexists(path):
+                return False
+            continue
         now = stat_of(path)
         if now != deps[path]:
             return False

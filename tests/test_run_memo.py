@@ -158,6 +158,18 @@ def test_a_file_edited_in_place_reuses_the_walk(corpus, tmp_path, no_selection, 
     assert _out(corpus, cache=cache) == after
 
 
+def test_a_commit_in_the_work_tree_keeps_the_memo(corpus, tmp_path, no_selection):
+    """Every `git add` or commit changes the mtime of `.git` (git writes its index there):
+    only whether `.git` exists decides the work tree, so the memo still answers."""
+    (corpus / ".git").mkdir()
+    _age(corpus)
+    cache = tmp_path / "cache"
+    ref = _out(corpus, cache=cache)
+    (corpus / ".git" / "index").write_text("changed")  # the directory's mtime is now
+    no_selection()
+    assert _out(corpus, cache=cache) == ref
+
+
 @pytest.mark.parametrize(
     "bad",
     [b"not json", b"[]", b'{"magic": "si-lint-memo/1"}', "signed-lie"],
