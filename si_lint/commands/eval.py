@@ -9,8 +9,9 @@
   skipped) in sorted path order; a member that holds no evidence is skipped with one line
   on stderr. A ``.jsonl`` file holds one artifact per line, reported as ``PATH:N`` (N the
   1-based line; blank lines skipped), read line by line (never the whole file at once):
-  a line over the size limit or nested too deeply gets an error verdict before it is
-  parsed, and the other lines are still evaluated. A YAML file of several documents
+  a line over the size limit or nested too deeply gets an error verdict (the other lines
+  are still evaluated); the lines of a large file are scored by one worker process per
+  core (:mod:`.eval_pool`), the output unchanged. A YAML file of several documents
   reports each as ``PATH#N`` (N the 0-based document index).
 * The verdicts are written as they are computed (``--format json`` prints the same bytes
   as ``json.dumps(list, indent=2)``), so memory stays flat whatever the input size.
@@ -32,8 +33,9 @@ from typing import Any
 import click
 
 from ..errors import UsageError
-from .eval_input import ScenarioError, artifacts, expand, load_scenario
-from .eval_output import Chunked, JsonList, text_line
+from .eval_input import ScenarioError, artifacts, expand, jsonl_lines, line_artifact, load_scenario
+from .eval_output import Chunked, JsonList, indented, text_line
+from .eval_pool import LinePool, Rendered, default_jobs
 
 
 def _lint_note(scen_path: Path, index: int, profile, config) -> str | None:
@@ -139,25 +141,60 @@ def _prepared(data: Any, profile) -> Any:
 # scoring
 
 
-def _verdicts(
-    evidence, data: Any, profile, prepared: Any, explain: bool
-) -> Iterator[tuple[dict[str, Any], str | None]]:
-    """(verdict entry, why) of every artifact of every EVIDENCE argument, in order."""
-    from ..evaluator import score
+class _Scorer:
+    """One artifact's verdict entry, rendered for the output format (the same in the
+    parent and in a worker process)."""
 
-    sid = data.get("id")
+    def __init__(self, data: Any, profile, prepared: Any, fmt: str) -> None:
+        self.data = data
+        self.sid = data.get("id")
+        self.profile = profile
+        self.prepared = prepared
+        self.explain = fmt == "text"
+
+    def entry(self, name: str, artifact: Any, problem: str | None):
+        from ..evaluator import score
+
+        entry: dict[str, Any] = {"evidence": name, "scenario": self.sid}
+        why = None
+        if problem is not None:
+            entry.update({"score": None, "row": None, "error": problem})
+        else:
+            verdict = score(artifact, self.data, self.profile, self.prepared, explain=self.explain)
+            why = verdict.pop("why", None)
+            entry.update(verdict)
+        return entry, why
+
+    def render(self, name: str, artifact: Any, problem: str | None) -> Rendered:
+        entry, why = self.entry(name, artifact, problem)
+        text = text_line(entry, why) + "\n" if self.explain else indented(entry, "\n  ")
+        return text, entry.get("error") is not None
+
+    def render_line(self, name: str, n: int, raw: bytes | None, problem: str | None) -> Rendered:
+        """:meth:`render` of one ``.jsonl`` line (:func:`.eval_input.jsonl_lines`)."""
+        if raw is not None:
+            artifact, problem = line_artifact(n, raw)
+            return self.render(name, artifact, problem)
+        return self.render(name, None, problem)
+
+
+def _verdicts(evidence, scorer: _Scorer, pool: LinePool) -> Iterator[Rendered]:
+    """(rendered verdict, is an error) of every artifact of every EVIDENCE argument, in
+    order; the lines of a large ``.jsonl`` file are scored by ``pool``'s workers."""
     for given in evidence:
         for label, path, from_dir in expand(given):
+            if path.suffix == ".jsonl" and pool.wanted(_size(path)):
+                yield from pool.lines(jsonl_lines(label, path))
+                continue
             for name, artifact, problem in artifacts(label, path, from_dir):
-                entry: dict[str, Any] = {"evidence": name, "scenario": sid}
-                why = None
-                if problem is not None:
-                    entry.update({"score": None, "row": None, "error": problem})
-                else:
-                    verdict = score(artifact, data, profile, prepared, explain=explain)
-                    why = verdict.pop("why", None)
-                    entry.update(verdict)
-                yield entry, why
+                yield scorer.render(name, artifact, problem)
+
+
+def _size(path: Path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 @click.command("eval")
@@ -205,14 +242,18 @@ def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementat
 
     out = Chunked(sys.stdout)
     writer = JsonList(out) if fmt == "json" else None
+    scorer = _Scorer(data, profile, prepared, fmt)
+    pool = LinePool(scorer.render_line, default_jobs())
     errors = 0
-    for entry, why in _verdicts(evidence, data, profile, prepared, explain=fmt == "text"):
-        if entry.get("error") is not None:
-            errors += 1
-        if writer is not None:
-            writer.add(entry)
-        else:
-            out.write(text_line(entry, why) + "\n")
+    try:
+        for text, is_error in _verdicts(evidence, scorer, pool):
+            errors += is_error
+            if writer is not None:
+                writer.add_text(text)
+            else:
+                out.write(text)
+    finally:
+        pool.close()
     if writer is not None:
         writer.close()
     out.flush()

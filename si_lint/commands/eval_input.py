@@ -156,6 +156,17 @@ _BOUNDED = json.JSONDecoder(parse_int=_parse_int).decode
 #: longer than MAX_INT_DIGITS, which the bound reads as a float); otherwise the bound
 _PLAIN = json.JSONDecoder().decode if sys.get_int_max_str_digits() == MAX_INT_DIGITS else _BOUNDED
 
+#: msgspec's decoder, where it reads what json does: every value it accepts is json's
+#: (integers of up to MAX_INT_DIGITS digits, like json under Python's default digit
+#: limit; it refuses longer ones); what it refuses goes to json (twice as fast on
+#: artifacts: most of a line is tool output)
+_FAST = None
+if _PLAIN is not _BOUNDED:
+    try:
+        from msgspec.json import decode as _FAST
+    except ImportError:  # pragma: no cover - msgspec is a dependency
+        pass
+
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
@@ -201,6 +212,21 @@ _CONTAINERS = (dict, list)
 _TOO_DEEP = f"nesting deeper than {MAX_LINE_DEPTH} levels; not read"
 
 
+def _decoded(text: str) -> Any:
+    """What ``json.loads(text, parse_int=_parse_int)`` returns (or raises)."""
+    if _FAST is not None:
+        try:
+            return _FAST(text)
+        except Exception:  # what msgspec refuses (NaN, a lone surrogate, a long integer, a
+            pass  # BOM, any error): json decides, and says why
+    if text.startswith("\ufeff"):  # json.loads's own error for a BOM
+        return json.loads(text, parse_int=_parse_int)
+    try:
+        return _PLAIN(text)  # C-speed integers; a too-long one raises ValueError
+    except ValueError:
+        return _BOUNDED(text)  # the same text, read with the integer bound
+
+
 def _failed(raw: bytes, problem: str) -> tuple[None, str]:
     """A line that cannot be read: too deep (checked first), else ``problem``."""
     return None, _TOO_DEEP if _too_deep(raw) else problem
@@ -214,13 +240,7 @@ def _json_value(raw: bytes) -> tuple[Any, str | None]:
     except UnicodeDecodeError as exc:
         return _failed(raw, f"not UTF-8 (byte {exc.start})")
     try:
-        if text.startswith("\ufeff"):  # json.loads's own error for a BOM
-            data = json.loads(text, parse_int=_parse_int)
-        else:
-            try:
-                data = _PLAIN(text)  # C-speed integers; a too-long one raises ValueError
-            except ValueError:
-                data = _BOUNDED(text)  # the same text, read with the integer bound
+        data = _decoded(text)
     except RecursionError:
         return _failed(raw, "nesting too deep; not read")
     except ValueError as exc:
@@ -230,18 +250,24 @@ def _json_value(raw: bytes) -> tuple[Any, str | None]:
     return data, None
 
 
-def _jsonl(label: str, path: Path) -> Iterator[Artifact]:
-    """One artifact per line, read line by line with a size limit per line (the file
-    itself may be of any size: it is never held in memory). Regular files only."""
+#: (evidence label, line number, the line's bytes, why it is not read)
+Line = tuple[str, int, bytes | None, str | None]
+
+
+def jsonl_lines(label: str, path: Path) -> Iterator[Line]:
+    """Every non-blank line of a ``.jsonl`` file, read line by line with a size limit per
+    line (the file itself may be of any size: it is never held in memory), unparsed: a
+    line over the limit, or a file that cannot be read (line number 0), carries why
+    instead. Regular files only."""
     import stat
 
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
-            yield label, None, "cannot read file: not a regular file"
+            yield label, 0, None, "cannot read file: not a regular file"
             return
         fh = open(path, "rb", buffering=1 << 20)
     except OSError as exc:
-        yield label, None, f"cannot read file: {exc.strerror or exc}"
+        yield label, 0, None, f"cannot read file: {exc.strerror or exc}"
         return
     with fh:
         n = 0
@@ -255,6 +281,7 @@ def _jsonl(label: str, path: Path) -> Iterator[Artifact]:
                     chunk = fh.readline(1 << 20)
                 yield (
                     f"{label}:{n}",
+                    n,
                     None,
                     f"line {n} is longer than the {MAX_LINE_BYTES:,}-byte limit; not read",
                 )
@@ -263,17 +290,25 @@ def _jsonl(label: str, path: Path) -> Iterator[Artifact]:
                 chunk = chunk[3:]
             if not chunk.strip():
                 continue
-            data, problem = _json_value(chunk)
-            if problem is not None:
-                yield (
-                    f"{label}:{n}",
-                    None,
-                    f"line {n} is {problem}"
-                    if problem.startswith("not")
-                    else f"line {n}: {problem}",
-                )
-                continue
-            yield f"{label}:{n}", data, None
+            yield f"{label}:{n}", n, chunk, None
+
+
+def line_artifact(n: int, raw: bytes) -> tuple[Any, str | None]:
+    """(artifact, None) of line ``n`` of a ``.jsonl`` file, or (None, why it is not read)."""
+    data, problem = _json_value(raw)
+    if problem is None:
+        return data, None
+    return None, f"line {n} is {problem}" if problem.startswith("not") else f"line {n}: {problem}"
+
+
+def _jsonl(label: str, path: Path) -> Iterator[Artifact]:
+    """One artifact per line (:func:`jsonl_lines`, each parsed)."""
+    for name, n, raw, problem in jsonl_lines(label, path):
+        if raw is None:
+            yield name, None, problem
+        else:
+            data, problem = line_artifact(n, raw)
+            yield name, data, problem
 
 
 def artifacts(label: str, path: Path, from_dir: bool) -> Iterator[Artifact]:

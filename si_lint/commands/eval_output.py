@@ -115,7 +115,10 @@ class JsonList:
         self.count = 0
 
     def add(self, entry: dict) -> None:
-        body = indented(entry, "\n  ")
+        self.add_text(indented(entry, "\n  "))
+
+    def add_text(self, body: str) -> None:
+        """One entry already rendered (``indented(entry, "\\n  ")``)."""
         self.out.write(("[\n  " if self.count == 0 else ",\n  ") + body)
         self.count += 1
 

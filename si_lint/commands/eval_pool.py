@@ -1,0 +1,120 @@
+"""The lines of a large ``.jsonl`` evidence file scored in worker processes, in order.
+
+``si-lint eval`` reads a ``.jsonl`` file line by line (:func:`.eval_input.jsonl_lines`);
+when the file is large and the machine has several cores, batches of its lines go to
+worker processes forked after the scenario is prepared (they inherit it, the profile and
+any trusted implementation), which parse, score and render each line exactly as the
+parent would (the one function :data:`_WORKER` holds), and the parent writes the texts
+in line order. At most a few batches are in flight, so memory stays bounded whatever the
+file's size. A pool that cannot be started or breaks costs nothing but speed: the
+batches it did not answer are scored in the parent.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+
+from .eval_input import Line
+
+#: a ``.jsonl`` file smaller than this is scored in process (starting workers costs more)
+POOL_BYTES = 2 << 20
+#: a batch holds at least this many bytes of lines (or ``BATCH_LINES`` lines)
+BATCH_BYTES = 1 << 20
+BATCH_LINES = 128
+
+#: (rendered text, whether the verdict is an error) of one line
+Rendered = tuple[str, bool]
+
+#: what a forked worker runs: ``render(label, line number, bytes, problem)``, set by the
+#: parent before the workers are forked (they inherit it)
+_WORKER: dict[str, Callable[..., Rendered]] = {}
+
+
+def _work(batch: list[Line]) -> list[Rendered]:
+    render = _WORKER["render"]
+    return [render(*line) for line in batch]
+
+
+def _batches(lines: Iterable[Line]) -> Iterator[list[Line]]:
+    batch: list[Line] = []
+    size = 0
+    for line in lines:
+        batch.append(line)
+        size += len(line[2] or b"")
+        if size >= BATCH_BYTES or len(batch) >= BATCH_LINES:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - platforms without affinity
+        return os.cpu_count() or 1
+
+
+class LinePool:
+    """Worker processes for the lines of large ``.jsonl`` files, started on first use."""
+
+    def __init__(self, render: Callable[..., Rendered], jobs: int) -> None:
+        self.render = render
+        self.jobs = jobs
+        self.executor = None
+        self.broken = jobs < 2
+
+    def wanted(self, size: int) -> bool:
+        return not self.broken and size >= POOL_BYTES
+
+    def _start(self) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        try:
+            mp = multiprocessing.get_context("fork")
+            _WORKER["render"] = self.render
+            self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=mp)
+        except (ValueError, OSError):  # no fork on this platform, or no processes left
+            self.broken = True
+
+    def _submit(self, batch: list[Line]):
+        if self.executor is None and not self.broken:
+            self._start()
+        if self.broken:
+            return None
+        try:
+            return self.executor.submit(_work, batch)
+        except Exception:  # a broken pool: the parent scores the rest
+            self.broken = True
+            return None
+
+    def _answer(self, batch: list[Line], future) -> list[Rendered]:
+        if future is not None:
+            try:
+                return future.result()
+            except Exception:  # a worker died: score the batch here (the same function)
+                self.broken = True
+        return _work_here(self.render, batch)
+
+    def lines(self, lines: Iterable[Line]) -> Iterator[Rendered]:
+        """The rendered verdict of every line, in order."""
+        pending: deque = deque()
+        for batch in _batches(lines):
+            pending.append((batch, self._submit(batch)))
+            while len(pending) > 2 * self.jobs:
+                yield from self._answer(*pending.popleft())
+        while pending:
+            yield from self._answer(*pending.popleft())
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+            self.executor = None
+        _WORKER.clear()
+
+
+def _work_here(render: Callable[..., Rendered], batch: list[Line]) -> list[Rendered]:
+    return [render(*line) for line in batch]
