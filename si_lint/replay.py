@@ -5,8 +5,8 @@ re-check of an editor or a watch loop: a ``stat`` per path the run depended on).
 
 A run whose only output is its report on stdout (no ``--output``, ``--fix``, ``--diff``,
 baseline or stdin, nothing on stderr) records, signed like every cache file (key outside
-any corpus, :mod:`si_lint.cache.signed`), in the user's cache directory under a name made
-from the working directory:
+any corpus, :mod:`si_lint.cache.signed`), in the user's cache directory
+(``si-lint/replay/``, the newest :data:`KEEP` records), under a name made from its key:
 
 - its key: the command line, the working directory, the environment variables si-lint or
   its output depend on, whether stdout and stderr are terminals and stdout's encoding,
@@ -105,14 +105,29 @@ def _replayable(argv: list[str]) -> bool:
     return not any(a in UNREPLAYABLE or a.split("=", 1)[0] in UNREPLAYABLE for a in argv[1:])
 
 
-def _record_path() -> str | None:
+#: records kept (the newest): one per command line and directory
+KEEP = 32
+
+
+def _record_dir() -> str | None:
     from .cache.signed import user_cache_home
 
     home = user_cache_home()
-    if home is None:
-        return None
-    name = hashlib.sha256(os.getcwd().encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return os.path.join(str(home), "si-lint", "replay", name + ".json")
+    return None if home is None else os.path.join(home, "si-lint", "replay")
+
+
+def _prune(directory: str, keep: int = KEEP) -> None:
+    """Only the ``keep`` newest records stay (each holds a whole report)."""
+    try:
+        with os.scandir(directory) as it:
+            entries = [(e.stat().st_mtime_ns, e.path) for e in it if e.name.endswith(".json")]
+    except OSError:
+        return
+    for _mtime, path in sorted(entries, reverse=True)[keep:]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def _root_deps(paths: list[str], config_file: str | None) -> dict:
@@ -154,12 +169,15 @@ def _answer(argv: list[str]) -> tuple[str, int] | None:
     from .cache.signed import verified_json
     from .statcache import unchanged
 
-    path = _record_path()
-    rec = verified_json(path, fast=False) if path else None
+    directory = _record_dir()
+    if directory is None:
+        return None
+    key = _key(argv)
+    rec = verified_json(os.path.join(directory, key[:40] + ".json"), fast=False)
     if not (
         type(rec) is dict
         and rec.get("magic") == MAGIC
-        and rec.get("key") == _key(argv)
+        and rec.get("key") == key
         and type(rec.get("written_ns")) is int
         and type(rec.get("deps")) is dict
         and type(rec.get("memo_dir")) is str
@@ -188,14 +206,15 @@ def record(text: str, code: int, memo_dir: str, memo_key: str, paths, config_fil
     argv = ARGV
     if argv is None or not _replayable(argv):
         return
-    path = _record_path()
-    if path is None:
+    directory = _record_dir()
+    if directory is None:
         return
     from .cache.signed import dumps, write_signed
 
+    key = _key(argv)
     value = {
         "magic": MAGIC,
-        "key": _key(argv),
+        "key": key,
         "written_ns": time.time_ns(),
         "deps": _root_deps(list(paths), config_file),
         "memo_dir": memo_dir,
@@ -204,7 +223,8 @@ def record(text: str, code: int, memo_dir: str, memo_key: str, paths, config_fil
         "code": code,
     }
     try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        write_signed(path, [dumps(value)])
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        write_signed(os.path.join(directory, key[:40] + ".json"), [dumps(value)])
     except (OSError, TypeError, ValueError):
-        pass  # not recorded: the next run goes the usual way
+        return  # not recorded: the next run goes the usual way
+    _prune(directory)

@@ -125,6 +125,17 @@ def test_runs_with_other_outputs_are_never_replayed(corpus, tmp_path, env):
     assert not (tmp_path / "user-cache" / "si-lint" / "replay").exists()
 
 
+def test_each_command_line_keeps_its_record(corpus, tmp_path, env):
+    """A staged-file run between two whole runs does not take the whole run's record."""
+    cache = str(tmp_path / "cache")
+    whole = ("check", "--format", "json", "--cache-dir", cache, ".")
+    staged = ("check", "--format", "json", "--cache-dir", cache, "scenarios/broken.yaml")
+    ref = _si_lint(corpus, env, *whole)
+    _si_lint(corpus, env, *staged)
+    assert _si_lint(corpus, env, *whole) == (*ref[:2], False)
+    assert _si_lint(corpus, env, *staged)[2] is False
+
+
 def test_a_bad_record_is_a_miss(corpus, tmp_path, env):
     args = ("check", "--format", "json", "--cache-dir", str(tmp_path / "cache"), ".")
     ref = _si_lint(corpus, env, *args)
