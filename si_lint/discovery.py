@@ -116,13 +116,13 @@ def _gitignores_above(base: str, deps: dict | None) -> list:
     """The ``.gitignore`` files above the walked directory ``base``, up to the top of its
     work tree, as ``(directory, spec)`` from the top down; ``deps`` gets where ``.git``
     and each ``.gitignore`` were looked for."""
-    from .statcache import record
+    from .statcache import record, record_presence
 
     top = git_top(Path(base))
     if deps is not None:  # where .git was looked for, up to the one found (or to /)
         d = os.path.realpath(base)
         while True:
-            record(deps, os.path.join(d, ".git"))
+            record_presence(deps, os.path.join(d, ".git"))  # git_top tests lexists
             if (top is not None and d == str(top)) or os.path.dirname(d) == d:
                 break
             d = os.path.dirname(d)

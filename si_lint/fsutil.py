@@ -15,9 +15,12 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import BinaryIO
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the replay path)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import BinaryIO
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -68,13 +71,16 @@ def read_regular(path, limit: int, *, follow: bool = True) -> tuple[bytes | None
             return None, f"not a regular file ({kind_of(fst.st_mode)})"
         chunks = []
         left = limit + 1
+        # the size fstat gives in one read: one bytes object, no join copying a big file
+        want = max(fst.st_size + 1, 1 << 16)
         while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
+            chunk = os.read(fd, min(left, want))
             if not chunk:
                 break
             chunks.append(chunk)
             left -= len(chunk)
-        return b"".join(chunks), None
+            want = 1 << 20
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks), None
     except OSError as exc:
         return None, exc.strerror or type(exc).__name__
     finally:

@@ -1,20 +1,31 @@
 """Where the data shipped with si-lint lives: ``rules/`` and ``schemas/``.
 
 In a wheel they are force-included under ``si_lint/_data/``; in a checkout (editable
-install) they sit at the repository root, beside the package.
+install) they sit at the repository root, beside the package. Found with ``os.path``
+(:func:`data_path`): the replay memo asks for them before anything imports pathlib.
 """
 
 from __future__ import annotations
 
+import os
 from functools import cache
-from pathlib import Path
 
-_PKG = Path(__file__).resolve().parent
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the replay path)
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_PKG = os.path.dirname(os.path.realpath(__file__))
 
 
 @cache
-def data_dir(name: str) -> Path:
-    for candidate in (_PKG / "_data" / name, _PKG.parent / name):
-        if candidate.is_dir():
+def data_path(name: str) -> str:
+    for candidate in (os.path.join(_PKG, "_data", name), os.path.join(os.path.dirname(_PKG), name)):
+        if os.path.isdir(candidate):
             return candidate
-    return _PKG / "_data" / name
+    return os.path.join(_PKG, "_data", name)
+
+
+def data_dir(name: str) -> Path:
+    from pathlib import Path
+
+    return Path(data_path(name))

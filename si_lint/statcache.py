@@ -22,15 +22,21 @@ trusted, never a crash).
 from __future__ import annotations
 
 import os
-import re
 import time
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the replay path)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAGIC = "si-lint-stat/1"
 FILENAME = "stat.json"
 #: entries of files modified this close to the index's write time are not trusted
 RACY_NS = 2_000_000_000
-_SHA = re.compile(r"[0-9a-f]{64}\Z")
+_HEX = frozenset("0123456789abcdef")
+
+
+def _is_sha(value: str) -> bool:
+    return len(value) == 64 and _HEX.issuperset(value)
 
 
 def stat_key(st: os.stat_result) -> list[int]:
@@ -44,6 +50,38 @@ def stat_of(path: str) -> list[int] | None:
         return stat_key(os.stat(path))
     except (OSError, ValueError):
         return None
+
+
+#: what :func:`record_presence` records for a path that exists: only its existence matters
+#: (a work tree's ``.git``, whose mtime every ``git add`` changes)
+PRESENT = [-1]
+
+
+def record_presence(deps: dict | None, path: str) -> None:
+    """Note in ``deps`` whether ``path`` exists (``os.path.lexists``), not its ``stat``."""
+    if deps is not None and path not in deps:
+        deps[path] = PRESENT if os.path.lexists(path) else None
+
+
+def unchanged(deps: dict, written_ns: int, paths=None) -> bool:
+    """Every path of ``deps`` (``{path: stat_of(path)}`` recorded by a run that wrote its
+    result at ``written_ns``), or those of ``paths``, has the ``stat`` it had. A path
+    modified within :data:`RACY_NS` of the writing could change again unseen (timestamp
+    granularity): not trusted (git's "racily clean" rule)."""
+    limit = written_ns - RACY_NS
+    for path in deps if paths is None else paths:
+        if type(path) is not str or path not in deps:
+            return False
+        if deps[path] == PRESENT:
+            if not os.path.lexists(path):
+                return False
+            continue
+        now = stat_of(path)
+        if now != deps[path]:
+            return False
+        if now is not None and now[1] >= limit:
+            return False
+    return True
 
 
 def record(deps: dict | None, path: str) -> None:
@@ -80,7 +118,7 @@ class StatIndex:
                 and len(e) == 6
                 and all(type(v) is int for v in e[:5])
                 and isinstance(e[5], str)
-                and _SHA.match(e[5])
+                and _is_sha(e[5])
             ):
                 self.old[path_] = e
 

@@ -126,9 +126,9 @@ def _edit_cases(root):
 
 @pytest.mark.parametrize("case", range(6))
 def test_any_change_is_seen(tmp_path, case, monkeypatch):
-    from si_lint.pipeline import memo
+    from si_lint import statcache
 
-    monkeypatch.setattr(memo, "RACY_NS", 0)  # trust entries written just now: the edit is seen
+    monkeypatch.setattr(statcache, "RACY_NS", 0)  # trust entries written just now: the edit is seen
     root = tmp_path / "c"
     shutil.copytree(REPO / "fixtures" / "corpus", root)
     (root / ".git").mkdir()  # a work tree, so .gitignore files count
@@ -144,9 +144,9 @@ def test_any_change_is_seen(tmp_path, case, monkeypatch):
 def test_a_file_edited_in_place_reuses_the_walk(corpus, tmp_path, no_selection, monkeypatch):
     """Only a file's content changed (no directory listing, no .gitignore): the run reads
     and checks again, but takes the files to read from the memo instead of walking."""
-    from si_lint.pipeline import memo
+    from si_lint import statcache
 
-    monkeypatch.setattr(memo, "RACY_NS", 0)
+    monkeypatch.setattr(statcache, "RACY_NS", 0)
     cache = tmp_path / "cache"
     before = _out(corpus, cache=cache)
     scenario = sorted((corpus / "scenarios").glob("*.yaml"))[0]
@@ -156,6 +156,18 @@ def test_a_file_edited_in_place_reuses_the_walk(corpus, tmp_path, no_selection, 
     no_selection()
     assert after != before, "the edit must change the findings"
     assert _out(corpus, cache=cache) == after
+
+
+def test_a_commit_in_the_work_tree_keeps_the_memo(corpus, tmp_path, no_selection):
+    """Every `git add` or commit changes the mtime of `.git` (git writes its index there):
+    only whether `.git` exists decides the work tree, so the memo still answers."""
+    (corpus / ".git").mkdir()
+    _age(corpus)
+    cache = tmp_path / "cache"
+    ref = _out(corpus, cache=cache)
+    (corpus / ".git" / "index").write_text("changed")  # the directory's mtime is now
+    no_selection()
+    assert _out(corpus, cache=cache) == ref
 
 
 @pytest.mark.parametrize(

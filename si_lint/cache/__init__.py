@@ -1,14 +1,14 @@
 """The result cache (SPEC §9): ``.si-lint-cache/`` at the corpus root.
 
 **Data only.** A cache directory can arrive in a commit or a pull request, so nothing in
-it is trusted: the files are JSON (stdlib :mod:`json`: it builds dicts, lists, strings,
-numbers and nothing else — no pickle, no marshal, no class names), each one ends with an
-HMAC-SHA256 of its body under a key kept outside the corpus (in the user's cache
-directory, see :func:`.signed.secret`), and every entry is decoded by a fixed schema
-(:mod:`si_lint.codec`) when it is used. A file that is not a regular file (a FIFO, a
-device, a symbolic link) is never opened; a file that is too big, truncated, signed with
-another key, written by another version or of the wrong shape is a miss — rebuilt, never
-a crash. Writes go only into the cache directory (temporary file + rename), which holds a
+it is trusted: the files are JSON (decoded by msgspec, or by the stdlib :mod:`json` where
+msgspec refuses; both build dicts, lists, strings, numbers and nothing else — no pickle, no
+marshal, no class names), each one ends with an HMAC-SHA256 of its body under a key kept
+outside the corpus (in the user's cache directory, see :func:`.signed.secret`), and every
+entry is decoded by a fixed schema (:mod:`si_lint.codec`) when it is used. A file that is
+not a regular file (a FIFO, a device, a symbolic link) is never opened; a file that is too
+big, truncated, signed with another key, written by another version or of the wrong shape
+is a miss — rebuilt, never a crash. Writes go only into the cache directory (temporary file + rename), which holds a
 ``.gitignore`` (``*``) and a ``CACHEDIR.TAG``; a directory that already exists and is not
 a si-lint cache (``--cache-dir .``) is not used at all.
 
@@ -35,8 +35,30 @@ atomic data files; the key), :mod:`.directory` (what may be a cache directory) a
 
 from __future__ import annotations
 
-from .keys import canonical_text, code_fingerprint, profile_fingerprint
-from .store import FILENAME, MAGIC, RUN_FILENAME, Cache, cache_dir_for, open_cache
+#: the public names, imported from their module on first use (``si_lint.cache.signed`` and
+#: ``.keys`` alone are what the replay memo needs: no store, no pathlib)
+_FROM = {
+    "canonical_text": "keys",
+    "code_fingerprint": "keys",
+    "profile_fingerprint": "keys",
+    "FILENAME": "store",
+    "MAGIC": "store",
+    "RUN_FILENAME": "store",
+    "Cache": "store",
+    "cache_dir_for": "store",
+    "open_cache": "store",
+}
+
+
+def __getattr__(name: str):
+    if name not in _FROM:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{_FROM[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "FILENAME",

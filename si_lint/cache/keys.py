@@ -6,8 +6,10 @@ from __future__ import annotations
 import hashlib
 import os
 from functools import lru_cache
-from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the replay path)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @lru_cache(maxsize=1)
@@ -16,14 +18,14 @@ def code_fingerprint() -> str:
     changed checkout without a version bump never serves results of the old code. Read
     once per process (a run asks for it for the cache header and for the run memo's key);
     a walk of ``os.scandir`` (every warm run pays for it)."""
-    from ..resources import data_dir
+    from ..resources import data_path
 
     pkg = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     h = hashlib.sha256()
     for base, suffix in (
         (pkg, ".py"),
-        (str(data_dir("rules")), ".yaml"),
-        (str(data_dir("schemas")), ".json"),
+        (data_path("rules"), ".yaml"),
+        (data_path("schemas"), ".json"),
         (os.path.join(pkg, "profile_data"), ".yaml"),
     ):
         for path, size, mtime_ns in _files_under(base, suffix):
@@ -62,6 +64,8 @@ def profile_fingerprint(profile) -> str:
     h.update(canonical_text(profile.templates).encode("utf-8", "surrogatepass"))
     root = getattr(profile, "root", None)
     if root is not None:
+        from pathlib import Path
+
         for path in sorted(Path(root).rglob("*.py")):
             try:
                 h.update(os.fsencode(path.relative_to(root)) + b"\0" + path.read_bytes())

@@ -184,10 +184,23 @@ def command(**kwargs):
             result = _run(paths, options, stdin)  # the report shows what remains
         fixed = fixed[0] if fixed is not None else []
     _baselines(a, result)
-    _report(a, result, fixed)
-    if a.exit_zero:
-        return 0
-    return 1 if failing(result.findings, a.fail_on) else 0
+    printed = _report(a, result, fixed)
+    status = 0 if a.exit_zero or not failing(result.findings, a.fail_on) else 1
+    _record_replay(a, result, printed, status)
+    return status
+
+
+def _record_replay(a: CheckArgs, result, printed: str | None, status: int) -> None:
+    """A run whose only output is its report on stdout: recorded for the replay memo
+    (si_lint.replay), with the run memo that answers it."""
+    memo = getattr(result, "memo", None)
+    if printed is None or memo is None or a.verbose or a.stdin_filename:
+        return
+    if (a.profile or getattr(result.config, "profile", None)) == "builtin:oasisctl" and not a.quiet:
+        return  # the notice went to stderr
+    from .. import replay
+
+    replay.record(printed, status, memo[0], memo[1], a.paths, a.config_file)
 
 
 def _paths_and_stdin(a: CheckArgs) -> tuple[list[str], bytes | None]:
@@ -315,8 +328,9 @@ def _baselines(a: CheckArgs, result) -> None:
             )
 
 
-def _report(a: CheckArgs, result, fixed) -> None:
-    """The report, on stdout (on stderr under --diff, whose patch is the output)."""
+def _report(a: CheckArgs, result, fixed) -> str | None:
+    """The report, on stdout (on stderr under --diff, whose patch is the output). Returns
+    what it printed when that is all the run printed (else None)."""
     from ..report import render
     from ..report.output import write
 
@@ -342,6 +356,9 @@ def _report(a: CheckArgs, result, fixed) -> None:
             a.unsafe_fixes,
             a.output is None and a.fmt == "text" and not a.diff,
         )
+    if a.output or report_err or a.show_fixes or a.fix or a.baseline_file or a.write_baseline:
+        return None
+    return text if colour else click.unstyle(text)
 
 
 def _run(paths, options, stdin):

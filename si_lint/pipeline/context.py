@@ -88,6 +88,8 @@ class RunResult:
     skipped: list[str] = field(default_factory=list)
     reported: list[str] = field(default_factory=list)  # the files findings are reported for
     notes: list[str] = field(default_factory=list)  # shown under --verbose (root, skipped files)
+    #: the run memo that answers this run: (its directory, its key), once written or read
+    memo: tuple[str, str] | None = None
 
 
 @dataclass

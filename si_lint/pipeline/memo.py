@@ -30,7 +30,7 @@ import os
 import time
 from typing import Any
 
-from ..statcache import RACY_NS, stat_of
+from ..statcache import unchanged
 from .context import RunResult, State
 
 MAGIC = "si-lint-memo/1"
@@ -105,17 +105,7 @@ def _load(directory: str) -> dict | None:
 
 def _unchanged(memo: dict, paths=None) -> bool:
     """Every recorded path (or those of ``paths``) has the ``stat`` it had."""
-    limit = memo["written_ns"] - RACY_NS
-    deps = memo["deps"]
-    for path in deps if paths is None else paths:
-        if type(path) is not str or path not in deps:
-            return False
-        now = stat_of(path)
-        if now != deps[path]:
-            return False
-        if now is not None and now[1] >= limit:
-            return False  # racily clean: it could have changed within the clock's grain
-    return True
+    return unchanged(memo["deps"], memo["written_ns"], paths)
 
 
 def _walk_of(memo: dict) -> dict | None:
@@ -224,6 +214,7 @@ def recall(state: State) -> None:
     if result is not None and subset:
         result = _subset(state, result)
     if result is not None:
+        result.memo = (directory, memo["key"])
         state.config = config
         state.result = result
         state.recalled = True
@@ -258,3 +249,4 @@ def remember(state: State) -> None:
     if state.walk_record is not None:
         value["walk"] = state.walk_record
     cache.write(FILENAME, value)
+    result.memo = (directory, state.memo_key)

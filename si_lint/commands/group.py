@@ -1,0 +1,67 @@
+"""The click group of the CLI: a lazy group. Each sub-command lives in
+``si_lint/commands/<name>.py`` as ``command`` and is imported only when it runs
+(``si_lint.cli.main`` imports this module only when the replay memo does not answer)."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from .. import __version__
+
+COMMANDS = {
+    "check": "Lint files or directories (default: the current directory).",
+    "eval": "Score recorded evidence against one scenario.",
+    "eio": "Evaluate EIO inputs against a module's criteria.",
+    "graph": "Export the corpus reference graph.",
+    "review": "Review a registry/profile change: what it does to templates, scenarios and verdicts.",
+    "rule": "List the rules, or explain one with its examples.",
+    "schema": "Print the JSON Schema of a document kind (for editors).",
+    "server": "Run the Language Server (LSP over stdio) for editors.",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return list(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        try:
+            module = importlib.import_module(f"si_lint.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"si_lint.commands.{name}":
+                return None
+            raise
+        return module.command
+
+    def invoke(self, ctx):
+        """Run the sub-command: the one place that prints an error and exits. A command
+        returns its exit status (an int) or raises :class:`si_lint.errors.SiLintError`."""
+        from ..errors import SiLintError
+
+        try:
+            status = super().invoke(ctx)
+        except SiLintError as exc:
+            click.echo(f"si-lint: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+        if isinstance(status, int) and not isinstance(status, bool):
+            ctx.exit(status)
+        return status
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, COMMANDS[name]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="si-lint")
+def cli():
+    """si-lint — static analysis for SI scenario corpora and EIO criteria modules.
+
+    Exit status: 0 no error-severity finding, 1 error-severity findings, 2 usage error,
+    unreadable configuration or internal error.
+    """

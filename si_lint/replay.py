@@ -1,0 +1,230 @@
+"""The replay memo: ``si-lint check`` run again with the same command line, in the same
+directory and environment, over a corpus in which nothing changed, prints what it
+printed -- answered before click, the pipeline or any check is imported (the warm
+re-check of an editor or a watch loop: a ``stat`` per path the run depended on).
+
+A run whose only output is its report on stdout (no ``--output``, ``--fix``, ``--diff``,
+baseline or stdin, nothing on stderr) records, signed like every cache file (key outside
+any corpus, :mod:`si_lint.cache.signed`), in the user's cache directory
+(``si-lint/replay/``, the newest :data:`KEEP` records), under a name made from its key:
+
+- its key: the command line, the working directory, the environment variables si-lint or
+  its output depend on, whether stdout and stderr are terminals and stdout's encoding,
+  the Python and si-lint versions and si-lint's code (:func:`~si_lint.cache.code_fingerprint`);
+- the ``stat`` of every path the corpus root and configuration were found from (each
+  ancestor's ``si-lint.toml``, ``pyproject.toml`` and ``.git``; ``--config``'s file);
+- which run memo (``memo.json``: its directory and key) answers that run;
+- the text it printed and its exit status.
+
+The next run with the same key replays the text when those paths and every path of that
+run memo have the ``stat`` they had (:func:`si_lint.statcache.unchanged`); anything else
+is a miss, and the run goes through click and the pipeline as usual.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import time
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the replay path)
+if TYPE_CHECKING:
+    from typing import Any
+
+MAGIC = "si-lint-replay/1"
+#: what the output may depend on besides the command line and the files
+ENV = (
+    "GITHUB_ACTIONS",
+    "NO_COLOR",
+    "FORCE_COLOR",
+    "SI_LINT_CACHE_DIR",
+    "XDG_CACHE_HOME",
+    "HOME",
+    "PYTHONIOENCODING",
+    "PYTHONUTF8",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TERM",
+    "COLUMNS",
+)
+#: options whose runs are never replayed: their output is not the report on stdout alone,
+#: or they read a file that is no run memo dependency
+UNREPLAYABLE = (
+    "--output",
+    "-o",
+    "--fix",
+    "--diff",
+    "--unsafe-fixes",
+    "--show-fixes",
+    "--baseline",
+    "--write-baseline",
+    "--stdin-filename",
+    "--no-cache",
+    "--verbose",
+    "-v",
+    "-h",
+    "--help",
+    "-",
+)
+#: the command line of the run in progress, set by ``cli.main`` (None: not a replayable
+#: process, e.g. a test calling the click group)
+ARGV: list[str] | None = None
+
+
+def _tty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _key(argv: list[str]) -> str:
+    from . import __version__
+    from .cache.keys import code_fingerprint
+
+    parts = (
+        MAGIC,
+        __version__,
+        sys.version,
+        code_fingerprint(),
+        os.getcwd(),
+        list(argv),
+        [os.environ.get(name) for name in ENV],
+        _tty(sys.stdout),
+        _tty(sys.stderr),
+        getattr(sys.stdout, "encoding", None),
+    )
+    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _replayable(argv: list[str]) -> bool:
+    if not argv or argv[0] != "check":
+        return False
+    return not any(a in UNREPLAYABLE or a.split("=", 1)[0] in UNREPLAYABLE for a in argv[1:])
+
+
+#: records kept (the newest): one per command line and directory
+KEEP = 32
+
+
+def _record_dir() -> str | None:
+    from .cache.signed import user_cache_home
+
+    home = user_cache_home()
+    return None if home is None else os.path.join(home, "si-lint", "replay")
+
+
+def _prune(directory: str, keep: int = KEEP) -> None:
+    """Only the ``keep`` newest records stay (each holds a whole report)."""
+    try:
+        with os.scandir(directory) as it:
+            entries = [(e.stat().st_mtime_ns, e.path) for e in it if e.name.endswith(".json")]
+    except OSError:
+        return
+    for _mtime, path in sorted(entries, reverse=True)[keep:]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def _root_deps(paths: list[str], config_file: str | None) -> dict:
+    """The ``stat`` of every path the corpus root and its configuration are found from
+    (:func:`si_lint.config.find_root_info`): each ancestor's configuration files and git
+    marker, from the working directory and from the first named path."""
+    from .statcache import record_presence, stat_of
+
+    deps: dict[str, Any] = {}
+    starts = [os.getcwd()] + [os.path.abspath(p) for p in paths[:1]]
+    for start in starts:
+        d = os.path.realpath(start)
+        while True:
+            for name in ("si-lint.toml", "pyproject.toml"):
+                path = os.path.join(d, name)
+                deps[path] = stat_of(path) if not os.path.islink(path) else ["link"]
+            record_presence(deps, os.path.join(d, ".git"))  # git_top tests lexists
+            parent = os.path.dirname(d)
+            if parent == d:
+                break
+            d = parent
+    if config_file:
+        deps[os.path.abspath(config_file)] = stat_of(os.path.abspath(config_file))
+    return deps
+
+
+def answer(argv: list[str]) -> tuple[str, int] | None:
+    """(the text to print, the exit status) when the last run of this command line is
+    valid still; else None."""
+    if not _replayable(argv):
+        return None
+    try:
+        return _answer(argv)
+    except Exception:  # a replay is an optimisation: any trouble is a miss
+        return None
+
+
+def _answer(argv: list[str]) -> tuple[str, int] | None:
+    from .cache.signed import verified_json
+    from .statcache import unchanged
+
+    directory = _record_dir()
+    if directory is None:
+        return None
+    key = _key(argv)
+    rec = verified_json(os.path.join(directory, key[:40] + ".json"), fast=False)
+    if not (
+        type(rec) is dict
+        and rec.get("magic") == MAGIC
+        and rec.get("key") == key
+        and type(rec.get("written_ns")) is int
+        and type(rec.get("deps")) is dict
+        and type(rec.get("memo_dir")) is str
+        and type(rec.get("memo_key")) is str
+        and type(rec.get("text")) is str
+        and type(rec.get("code")) is int
+    ):
+        return None
+    if not unchanged(rec["deps"], rec["written_ns"]):
+        return None
+    memo = verified_json(os.path.join(rec["memo_dir"], "memo.json"), fast=False)
+    if not (
+        type(memo) is dict
+        and memo.get("key") == rec["memo_key"]
+        and type(memo.get("deps")) is dict
+        and type(memo.get("written_ns")) is int
+        and unchanged(memo["deps"], memo["written_ns"])
+    ):
+        return None
+    return rec["text"], rec["code"]
+
+
+def record(text: str, code: int, memo_dir: str, memo_key: str, paths, config_file) -> None:
+    """After a run of ``ARGV`` that printed ``text`` alone and exits with ``code``,
+    answered by (or having written) the run memo ``memo_key`` in ``memo_dir``."""
+    argv = ARGV
+    if argv is None or not _replayable(argv):
+        return
+    directory = _record_dir()
+    if directory is None:
+        return
+    from .cache.signed import dumps, write_signed
+
+    key = _key(argv)
+    value = {
+        "magic": MAGIC,
+        "key": key,
+        "written_ns": time.time_ns(),
+        "deps": _root_deps(list(paths), config_file),
+        "memo_dir": memo_dir,
+        "memo_key": memo_key,
+        "text": text,
+        "code": code,
+    }
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        write_signed(os.path.join(directory, key[:40] + ".json"), [dumps(value)])
+    except (OSError, TypeError, ValueError):
+        return  # not recorded: the next run goes the usual way
+    _prune(directory)

@@ -1,0 +1,146 @@
+"""The replay memo (si_lint.replay): the same `check` command line, in the same directory
+and environment, over an unchanged corpus prints what it printed, byte for byte, with the
+same exit status -- without importing click or the pipeline; any change is a miss, and
+the miss prints what a run without any cache prints. Each run is its own process, as a
+user's is (the replay is decided in `cli.main`, before click)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import REPO
+
+
+def _age(root, seconds=10):
+    """Every file and directory into the past: no memo trusts a path modified within its
+    racy window of its own writing."""
+    past = time.time() - seconds
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            os.utime(os.path.join(dirpath, name), (past, past))
+        os.utime(dirpath, (past, past))
+
+
+@pytest.fixture
+def env(tmp_path):
+    out = dict(os.environ)
+    out["XDG_CACHE_HOME"] = str(tmp_path / "user-cache")  # the key and the replay records
+    out.pop("GITHUB_ACTIONS", None)
+    out["PYTHONPATH"] = str(REPO) + os.pathsep + out.get("PYTHONPATH", "")
+    return out
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    root = tmp_path / "c"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    (root / "scenarios" / "broken.yaml").write_text("id: [unclosed\n")  # exit status 1
+    _age(root)
+    return root
+
+
+def _si_lint(root, env, *args):
+    """(exit status, stdout, whether click was imported) of one process."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "si_lint.cli", *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()}
+    return proc.returncode, proc.stdout, "click" in imported
+
+
+def test_the_same_command_is_replayed(corpus, tmp_path, env):
+    args = ("check", "--format", "json", "--cache-dir", str(tmp_path / "cache"), ".")
+    ref_code, ref_out, _ = _si_lint(corpus, env, "check", "--format", "json", "--no-cache", ".")
+    assert ref_code == 1 and '"SI001"' in ref_out
+    assert _si_lint(corpus, env, *args) == (ref_code, ref_out, True)  # records
+    assert _si_lint(corpus, env, *args) == (ref_code, ref_out, False)  # replayed
+    text = ("check", "--cache-dir", str(tmp_path / "cache"))
+    text_ref = _si_lint(corpus, env, "check", "--no-cache")[:2]
+    assert _si_lint(corpus, env, *text)[:2] == text_ref
+    assert _si_lint(corpus, env, *text) == (*text_ref, False)
+
+
+def _edits(root):
+    scenario = sorted((root / "scenarios").glob("*.yaml"))[0]
+
+    def edited():
+        scenario.write_text(scenario.read_text().replace("id:", "id: [unclosed\nx:", 1))
+
+    def new_file():
+        (root / "fixtures" / "new.yaml").write_text("scenario_id: nowhere\n")
+
+    def new_config_above():  # a configuration nearer the working directory: a new root
+        (root / "scenarios" / "si-lint.toml").write_text("")
+
+    return {"edited": edited, "new_file": new_file, "new_config": new_config_above}
+
+
+@pytest.mark.parametrize("edit", ["edited", "new_file", "new_config", "env"])
+def test_any_change_is_a_miss(corpus, tmp_path, env, edit):
+    cwd = corpus / "scenarios" if edit == "new_config" else corpus
+    args = ("check", "--format", "json", "--cache-dir", str(tmp_path / "cache"), ".")
+    first = _si_lint(cwd, env, *args)
+    assert _si_lint(cwd, env, *args)[2] is False  # replayed
+    if edit == "env":
+        env = dict(env, NO_COLOR="1")
+    else:
+        _edits(corpus)[edit]()
+        time.sleep(0.01)
+    code, out, imported = _si_lint(cwd, env, *args)
+    nocache = _si_lint(cwd, env, "check", "--format", "json", "--no-cache", ".")[:2]
+    assert imported, "a change must go through the pipeline"
+    assert (code, out) == nocache
+    if edit != "env":
+        assert (code, out) != first[:2], "the edit changes nothing: the case tests nothing"
+
+
+def test_github_actions_changes_the_default_format(corpus, tmp_path, env):
+    args = ("check", "--cache-dir", str(tmp_path / "cache"))
+    _si_lint(corpus, env, *args)
+    assert _si_lint(corpus, env, *args)[2] is False
+    code, out, imported = _si_lint(corpus, dict(env, GITHUB_ACTIONS="true"), *args)
+    assert imported and out.startswith("::error ")
+
+
+def test_runs_with_other_outputs_are_never_replayed(corpus, tmp_path, env):
+    cache = str(tmp_path / "cache")
+    report = tmp_path / "out.json"
+    for args in (
+        ("check", "--format", "json", "--cache-dir", cache, "-o", str(report)),
+        ("check", "--format", "json", "--cache-dir", cache, "--verbose"),
+        ("check", "--format", "json", "--no-cache"),
+    ):
+        _si_lint(corpus, env, *args)
+        assert _si_lint(corpus, env, *args)[2] is True, args
+    assert not (tmp_path / "user-cache" / "si-lint" / "replay").exists()
+
+
+def test_each_command_line_keeps_its_record(corpus, tmp_path, env):
+    """A staged-file run between two whole runs does not take the whole run's record."""
+    cache = str(tmp_path / "cache")
+    whole = ("check", "--format", "json", "--cache-dir", cache, ".")
+    staged = ("check", "--format", "json", "--cache-dir", cache, "scenarios/broken.yaml")
+    ref = _si_lint(corpus, env, *whole)
+    _si_lint(corpus, env, *staged)
+    assert _si_lint(corpus, env, *whole) == (*ref[:2], False)
+    assert _si_lint(corpus, env, *staged)[2] is False
+
+
+def test_a_bad_record_is_a_miss(corpus, tmp_path, env):
+    args = ("check", "--format", "json", "--cache-dir", str(tmp_path / "cache"), ".")
+    ref = _si_lint(corpus, env, *args)
+    (record,) = (tmp_path / "user-cache" / "si-lint" / "replay").iterdir()
+    body = record.read_bytes()
+    for bad in (b"", b"not json", body.replace(b'"code":1', b'"code":0'), body[:-10]):
+        record.write_bytes(bad)
+        assert _si_lint(corpus, env, *args) == (*ref[:2], True)
