@@ -103,6 +103,19 @@ def test_a_worker_that_dies_loses_nothing(big, monkeypatch):
     assert _outputs(monkeypatch, 2) == serial
 
 
+def test_a_file_changed_under_the_workers_is_scored_from_the_parents_bytes(big, monkeypatch):
+    serial = _outputs(monkeypatch, 1)
+    start = eval_pool.LinePool._start
+
+    def start_then_touch(self):  # the workers find another modification time
+        start(self)
+        st = os.stat(big / "big.jsonl")
+        os.utime(big / "big.jsonl", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+
+    monkeypatch.setattr(eval_pool.LinePool, "_start", start_then_touch)
+    assert _outputs(monkeypatch, 2) == serial
+
+
 def test_a_small_file_is_scored_in_process(big, monkeypatch):
     monkeypatch.setattr(eval_pool, "POOL_BYTES", 1 << 40)
 

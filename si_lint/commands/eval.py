@@ -184,7 +184,7 @@ def _verdicts(evidence, scorer: _Scorer, pool: LinePool) -> Iterator[Rendered]:
     for given in evidence:
         for label, path, from_dir in expand(given):
             if path.suffix == ".jsonl" and pool.wanted(_size(path)):
-                yield from pool.lines(jsonl_lines(label, path))
+                yield from pool.lines(path, jsonl_lines(label, path))
                 continue
             for name, artifact, problem in artifacts(label, path, from_dir):
                 yield scorer.render(name, artifact, problem)

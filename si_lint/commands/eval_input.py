@@ -250,8 +250,9 @@ def _json_value(raw: bytes) -> tuple[Any, str | None]:
     return data, None
 
 
-#: (evidence label, line number, the line's bytes, why it is not read)
-Line = tuple[str, int, bytes | None, str | None]
+#: (evidence label, line number, the line's bytes, why it is not read, the bytes' offset
+#: in the file)
+Line = tuple[str, int, bytes | None, str | None, int]
 
 
 def jsonl_lines(label: str, path: Path) -> Iterator[Line]:
@@ -263,34 +264,40 @@ def jsonl_lines(label: str, path: Path) -> Iterator[Line]:
 
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
-            yield label, 0, None, "cannot read file: not a regular file"
+            yield label, 0, None, "cannot read file: not a regular file", 0
             return
         fh = open(path, "rb", buffering=1 << 20)
     except OSError as exc:
-        yield label, 0, None, f"cannot read file: {exc.strerror or exc}"
+        yield label, 0, None, f"cannot read file: {exc.strerror or exc}", 0
         return
     with fh:
         n = 0
+        offset = 0  # of the next line
         while True:
             chunk = fh.readline(MAX_LINE_BYTES + 1)
             if not chunk:
                 return
             n += 1
+            start = offset
+            offset += len(chunk)
             if len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n"):
                 while chunk and not chunk.endswith(b"\n"):  # skip the rest of the line
                     chunk = fh.readline(1 << 20)
+                    offset += len(chunk)
                 yield (
                     f"{label}:{n}",
                     n,
                     None,
                     f"line {n} is longer than the {MAX_LINE_BYTES:,}-byte limit; not read",
+                    start,
                 )
                 continue
             if n == 1 and chunk.startswith(b"\xef\xbb\xbf"):
                 chunk = chunk[3:]
+                start += 3
             if not chunk.strip():
                 continue
-            yield f"{label}:{n}", n, chunk, None
+            yield f"{label}:{n}", n, chunk, None, start
 
 
 def line_artifact(n: int, raw: bytes) -> tuple[Any, str | None]:
@@ -303,7 +310,7 @@ def line_artifact(n: int, raw: bytes) -> tuple[Any, str | None]:
 
 def _jsonl(label: str, path: Path) -> Iterator[Artifact]:
     """One artifact per line (:func:`jsonl_lines`, each parsed)."""
-    for name, n, raw, problem in jsonl_lines(label, path):
+    for name, n, raw, problem, _offset in jsonl_lines(label, path):
         if raw is None:
             yield name, None, problem
         else:

@@ -5,9 +5,12 @@ when the file is large and the machine has several cores, batches of its lines g
 worker processes forked after the scenario is prepared (they inherit it, the profile and
 any trusted implementation), which parse, score and render each line exactly as the
 parent would (the one function :data:`_WORKER` holds), and the parent writes the texts
-in line order. At most a few batches are in flight, so memory stays bounded whatever the
-file's size. A pool that cannot be started or breaks costs nothing but speed: the
-batches it did not answer are scored in the parent.
+in line order. A batch travels as the offsets of its lines: the worker reads their bytes
+from the file itself (the same file: device, inode and modification time checked, else
+the parent scores the batch from the bytes it read). At most a few batches are in
+flight, so memory stays bounded whatever the file's size. A pool that cannot be started
+or breaks costs nothing but speed: the batches it did not answer are scored in the
+parent.
 """
 
 from __future__ import annotations
@@ -32,9 +35,48 @@ Rendered = tuple[str, bool]
 _WORKER: dict[str, Callable[..., Rendered]] = {}
 
 
-def _work(batch: list[Line]) -> list[Rendered]:
+class _Changed(Exception):
+    """The file is not the one the parent read (replaced, modified, truncated)."""
+
+
+def _read(fd: int, offset: int, length: int) -> bytes:
+    parts = []
+    while length > 0:
+        part = os.pread(fd, length, offset)
+        if not part:
+            raise _Changed("truncated")
+        parts.append(part)
+        offset += len(part)
+        length -= len(part)
+    return b"".join(parts) if len(parts) != 1 else parts[0]
+
+
+def _work(task: tuple) -> list[Rendered]:
+    """A worker's batch: ``(path, identity, items)``, each item ``(label, line number,
+    offset, length or -1, why it is not read)``; each line is read by itself (what lies
+    between two lines, however long, is never read)."""
+    path, ident, items = task
     render = _WORKER["render"]
-    return [render(*line) for line in batch]
+    out = []
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino, st.st_mtime_ns) != ident:
+            raise _Changed(path)
+        for name, n, offset, length, problem in items:
+            raw = None if length < 0 else _read(fd, offset, length)
+            out.append(render(name, n, raw, problem))
+    finally:
+        os.close(fd)
+    return out
+
+
+def _task(path: str, ident: tuple, batch: list[Line]) -> tuple:
+    items = [
+        (name, n, offset, -1 if raw is None else len(raw), problem)
+        for name, n, raw, problem, offset in batch
+    ]
+    return (path, ident, items)
 
 
 def _batches(lines: Iterable[Line]) -> Iterator[list[Line]]:
@@ -80,13 +122,13 @@ class LinePool:
         except (ValueError, OSError):  # no fork on this platform, or no processes left
             self.broken = True
 
-    def _submit(self, batch: list[Line]):
+    def _submit(self, path: str, ident: tuple, batch: list[Line]):
         if self.executor is None and not self.broken:
             self._start()
         if self.broken:
             return None
         try:
-            return self.executor.submit(_work, batch)
+            return self.executor.submit(_work, _task(path, ident, batch))
         except Exception:  # a broken pool: the parent scores the rest
             self.broken = True
             return None
@@ -99,11 +141,18 @@ class LinePool:
                 self.broken = True
         return _work_here(self.render, batch)
 
-    def lines(self, lines: Iterable[Line]) -> Iterator[Rendered]:
-        """The rendered verdict of every line, in order."""
+    def lines(self, path, lines: Iterable[Line]) -> Iterator[Rendered]:
+        """The rendered verdict of every line (read from ``path``), in order."""
         pending: deque = deque()
+        ident = None
         for batch in _batches(lines):
-            pending.append((batch, self._submit(batch)))
+            if ident is None:  # the file is open now: the one its lines are read from
+                try:
+                    st = os.stat(path)
+                    ident = (st.st_dev, st.st_ino, st.st_mtime_ns)
+                except OSError:
+                    ident = ()
+            pending.append((batch, self._submit(os.fspath(path), ident, batch)))
             while len(pending) > 2 * self.jobs:
                 yield from self._answer(*pending.popleft())
         while pending:
@@ -117,4 +166,4 @@ class LinePool:
 
 
 def _work_here(render: Callable[..., Rendered], batch: list[Line]) -> list[Rendered]:
-    return [render(*line) for line in batch]
+    return [render(name, n, raw, problem) for name, n, raw, problem, _offset in batch]
