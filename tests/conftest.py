@@ -35,6 +35,18 @@ def write_files(root: Path, files: dict) -> None:
             path.write_bytes(str(content).encode("utf-8"))
 
 
+def age(root, seconds: float = 10) -> None:
+    """Every file and directory under ``root`` into the past: the run memo, the replay memo
+    and the stat index trust no path modified within their racy window of their writing."""
+    import time
+
+    past = time.time() - seconds
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            os.utime(os.path.join(dirpath, name), (past, past))
+        os.utime(dirpath, (past, past))
+
+
 def run_cli(args: list[str], cwd: Path):
     """Run the CLI in-process in ``cwd``; returns (exit_code, stdout, stderr)."""
     from si_lint.cli import cli

@@ -13,17 +13,7 @@ import sys
 import time
 
 import pytest
-from conftest import REPO
-
-
-def _age(root, seconds=10):
-    """Every file and directory into the past: no memo trusts a path modified within its
-    racy window of its own writing."""
-    past = time.time() - seconds
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            os.utime(os.path.join(dirpath, name), (past, past))
-        os.utime(dirpath, (past, past))
+from conftest import REPO, age
 
 
 @pytest.fixture
@@ -40,7 +30,7 @@ def corpus(tmp_path):
     root = tmp_path / "c"
     shutil.copytree(REPO / "fixtures" / "corpus", root)
     (root / "scenarios" / "broken.yaml").write_text("id: [unclosed\n")  # exit status 1
-    _age(root)
+    age(root)
     return root
 
 

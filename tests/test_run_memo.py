@@ -8,10 +8,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
 
 import pytest
-from conftest import REPO, run_cli
+from conftest import REPO, age, run_cli
 
 
 def _out(root, *args, cache=None, fmt="json"):
@@ -21,21 +20,11 @@ def _out(root, *args, cache=None, fmt="json"):
     return code, out
 
 
-def _age(root, seconds=10):
-    """Every file and directory into the past (the memo trusts no path modified within
-    its racy window of its own writing)."""
-    past = time.time() - seconds
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            os.utime(os.path.join(dirpath, name), (past, past))
-        os.utime(dirpath, (past, past))
-
-
 @pytest.fixture
 def corpus(tmp_path):
     root = tmp_path / "c"
     shutil.copytree(REPO / "fixtures" / "corpus", root)
-    _age(root)
+    age(root)
     return root
 
 
@@ -162,7 +151,7 @@ def test_a_commit_in_the_work_tree_keeps_the_memo(corpus, tmp_path, no_selection
     """Every `git add` or commit changes the mtime of `.git` (git writes its index there):
     only whether `.git` exists decides the work tree, so the memo still answers."""
     (corpus / ".git").mkdir()
-    _age(corpus)
+    age(corpus)
     cache = tmp_path / "cache"
     ref = _out(corpus, cache=cache)
     (corpus / ".git" / "index").write_text("changed")  # the directory's mtime is now
