@@ -146,6 +146,9 @@ class _Scorer:
     parent and in a worker process)."""
 
     def __init__(self, data: Any, profile, prepared: Any, fmt: str) -> None:
+        from ..evaluator import score
+
+        self.score = score
         self.data = data
         self.sid = data.get("id")
         self.profile = profile
@@ -153,14 +156,14 @@ class _Scorer:
         self.explain = fmt == "text"
 
     def entry(self, name: str, artifact: Any, problem: str | None):
-        from ..evaluator import score
-
         entry: dict[str, Any] = {"evidence": name, "scenario": self.sid}
         why = None
         if problem is not None:
             entry.update({"score": None, "row": None, "error": problem})
         else:
-            verdict = score(artifact, self.data, self.profile, self.prepared, explain=self.explain)
+            verdict = self.score(
+                artifact, self.data, self.profile, self.prepared, explain=self.explain
+            )
             why = verdict.pop("why", None)
             entry.update(verdict)
         return entry, why
