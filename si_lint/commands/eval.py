@@ -35,7 +35,7 @@ import click
 from ..errors import UsageError
 from .eval_input import ScenarioError, artifacts, expand, jsonl_lines, line_artifact, load_scenario
 from .eval_output import Chunked, JsonList, indented, text_line
-from .eval_pool import LinePool, Rendered, default_jobs
+from .eval_pool import LinePool, Rendered, Written, default_jobs
 
 
 def _lint_note(scen_path: Path, index: int, profile, config) -> str | None:
@@ -178,16 +178,18 @@ class _Scorer:
         return self.render(name, None, problem)
 
 
-def _verdicts(evidence, scorer: _Scorer, pool: LinePool) -> Iterator[Rendered]:
-    """(rendered verdict, is an error) of every artifact of every EVIDENCE argument, in
-    order; the lines of a large ``.jsonl`` file are scored by ``pool``'s workers."""
+def _verdicts(evidence, scorer: _Scorer, pool: LinePool) -> Iterator[Written]:
+    """(rendered verdicts, how many are errors, how many) of every artifact of every
+    EVIDENCE argument, in order; the lines of a large ``.jsonl`` file are scored by
+    ``pool``'s workers (a batch at a time)."""
     for given in evidence:
         for label, path, from_dir in expand(given):
             if path.suffix == ".jsonl" and pool.wanted(_size(path)):
                 yield from pool.lines(path, jsonl_lines(label, path))
                 continue
             for name, artifact, problem in artifacts(label, path, from_dir):
-                yield scorer.render(name, artifact, problem)
+                text, is_error = scorer.render(name, artifact, problem)
+                yield text, is_error, 1
 
 
 def _size(path: Path) -> int:
@@ -243,13 +245,13 @@ def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementat
     out = Chunked(sys.stdout)
     writer = JsonList(out) if fmt == "json" else None
     scorer = _Scorer(data, profile, prepared, fmt)
-    pool = LinePool(scorer.render_line, default_jobs())
+    pool = LinePool(scorer.render_line, ",\n  " if writer is not None else "", default_jobs())
     errors = 0
     try:
-        for text, is_error in _verdicts(evidence, scorer, pool):
-            errors += is_error
+        for text, bad, count in _verdicts(evidence, scorer, pool):
+            errors += bad
             if writer is not None:
-                writer.add_text(text)
+                writer.add_text(text, count)
             else:
                 out.write(text)
     finally:

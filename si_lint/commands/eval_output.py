@@ -117,10 +117,11 @@ class JsonList:
     def add(self, entry: dict) -> None:
         self.add_text(indented(entry, "\n  "))
 
-    def add_text(self, body: str) -> None:
-        """One entry already rendered (``indented(entry, "\\n  ")``)."""
+    def add_text(self, body: str, count: int = 1) -> None:
+        """``count`` entries already rendered (``indented(entry, "\\n  ")``, joined by
+        ``",\\n  "``)."""
         self.out.write(("[\n  " if self.count == 0 else ",\n  ") + body)
-        self.count += 1
+        self.count += count
 
     def close(self) -> None:
         self.out.write("[]\n" if self.count == 0 else "\n]\n")

@@ -29,10 +29,13 @@ BATCH_LINES = 128
 
 #: (rendered text, whether the verdict is an error) of one line
 Rendered = tuple[str, bool]
+#: (the rendered texts of consecutive verdicts joined, how many are errors, how many)
+Written = tuple[str, int, int]
 
-#: what a forked worker runs: ``render(label, line number, bytes, problem)``, set by the
-#: parent before the workers are forked (they inherit it)
-_WORKER: dict[str, Callable[..., Rendered]] = {}
+#: what a forked worker runs: ``render(label, line number, bytes, problem)`` and the
+#: ``joiner`` of its texts, set by the parent before the workers are forked (they
+#: inherit them)
+_WORKER: dict = {}
 
 
 class _Changed(Exception):
@@ -51,7 +54,11 @@ def _read(fd: int, offset: int, length: int) -> bytes:
     return b"".join(parts) if len(parts) != 1 else parts[0]
 
 
-def _work(task: tuple) -> list[Rendered]:
+def _joined(rendered: list[Rendered], joiner: str) -> Written:
+    return joiner.join([t for t, _ in rendered]), sum(e for _, e in rendered), len(rendered)
+
+
+def _work(task: tuple) -> Written:
     """A worker's batch: ``(path, identity, items)``, each item ``(label, line number,
     offset, length or -1, why it is not read)``; each line is read by itself (what lies
     between two lines, however long, is never read)."""
@@ -68,7 +75,7 @@ def _work(task: tuple) -> list[Rendered]:
             out.append(render(name, n, raw, problem))
     finally:
         os.close(fd)
-    return out
+    return _joined(out, _WORKER["joiner"])
 
 
 def _task(path: str, ident: tuple, batch: list[Line]) -> tuple:
@@ -102,8 +109,9 @@ def default_jobs() -> int:
 class LinePool:
     """Worker processes for the lines of large ``.jsonl`` files, started on first use."""
 
-    def __init__(self, render: Callable[..., Rendered], jobs: int) -> None:
+    def __init__(self, render: Callable[..., Rendered], joiner: str, jobs: int) -> None:
         self.render = render
+        self.joiner = joiner
         self.jobs = jobs
         self.executor = None
         self.broken = jobs < 2
@@ -117,7 +125,7 @@ class LinePool:
 
         try:
             mp = multiprocessing.get_context("fork")
-            _WORKER["render"] = self.render
+            _WORKER.update(render=self.render, joiner=self.joiner)
             self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=mp)
         except (ValueError, OSError):  # no fork on this platform, or no processes left
             self.broken = True
@@ -133,16 +141,18 @@ class LinePool:
             self.broken = True
             return None
 
-    def _answer(self, batch: list[Line], future) -> list[Rendered]:
+    def _answer(self, batch: list[Line], future) -> Written:
         if future is not None:
             try:
                 return future.result()
             except Exception:  # a worker died: score the batch here (the same function)
                 self.broken = True
-        return _work_here(self.render, batch)
+        rendered = [self.render(name, n, raw, why) for name, n, raw, why, _offset in batch]
+        return _joined(rendered, self.joiner)
 
-    def lines(self, path, lines: Iterable[Line]) -> Iterator[Rendered]:
-        """The rendered verdict of every line (read from ``path``), in order."""
+    def lines(self, path, lines: Iterable[Line]) -> Iterator[Written]:
+        """The rendered verdicts of every line (read from ``path``), in order, a batch of
+        lines at a time."""
         pending: deque = deque()
         ident = None
         for batch in _batches(lines):
@@ -154,16 +164,12 @@ class LinePool:
                     ident = ()
             pending.append((batch, self._submit(os.fspath(path), ident, batch)))
             while len(pending) > 2 * self.jobs:
-                yield from self._answer(*pending.popleft())
+                yield self._answer(*pending.popleft())
         while pending:
-            yield from self._answer(*pending.popleft())
+            yield self._answer(*pending.popleft())
 
     def close(self) -> None:
         if self.executor is not None:
             self.executor.shutdown(wait=True, cancel_futures=True)
             self.executor = None
         _WORKER.clear()
-
-
-def _work_here(render: Callable[..., Rendered], batch: list[Line]) -> list[Rendered]:
-    return [render(name, n, raw, problem) for name, n, raw, problem, _offset in batch]
