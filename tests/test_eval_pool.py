@@ -58,9 +58,8 @@ def big(tmp_path, monkeypatch):
 
 
 def _outputs(monkeypatch, jobs):
-    monkeypatch.setattr(eval_cmd, "default_jobs", lambda: jobs)
     return [
-        run("eval", "--format", fmt, "da1.yaml", "big.jsonl", "big.jsonl")
+        run("eval", "--jobs", str(jobs), "--format", fmt, "da1.yaml", "big.jsonl", "big.jsonl")
         for fmt in ("json", "text")
     ]
 
@@ -71,6 +70,8 @@ def test_the_pool_writes_what_the_parent_writes(big, monkeypatch):
     assert len(json.loads(serial[0][1])) == 2 * 364
     assert _outputs(monkeypatch, 2) == serial
     assert _outputs(monkeypatch, 3) == serial
+    monkeypatch.setattr(eval_cmd, "default_jobs", lambda: 2)  # no --jobs: the cores
+    assert run("eval", "--format", "json", "da1.yaml", "big.jsonl", "big.jsonl") == serial[0]
 
 
 def test_a_pool_that_cannot_start_loses_nothing(big, monkeypatch):

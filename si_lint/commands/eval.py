@@ -10,9 +10,9 @@
   on stderr. A ``.jsonl`` file holds one artifact per line, reported as ``PATH:N`` (N the
   1-based line; blank lines skipped), read line by line (never the whole file at once):
   a line over the size limit or nested too deeply gets an error verdict (the other lines
-  are still evaluated); the lines of a large file are scored by one worker process per
-  core (:mod:`.eval_pool`), the output unchanged. A YAML file of several documents
-  reports each as ``PATH#N`` (N the 0-based document index).
+  are still evaluated); the lines of a large file are scored by ``--jobs`` worker
+  processes (default: one per core; :mod:`.eval_pool`), the output unchanged. A YAML
+  file of several documents reports each as ``PATH#N`` (N the 0-based document index).
 * The verdicts are written as they are computed (``--format json`` prints the same bytes
   as ``json.dumps(list, indent=2)``), so memory stays flat whatever the input size.
 * Exit status: 0 every artifact was evaluated; 1 some verdict is an error (an invalid
@@ -146,6 +146,9 @@ class _Scorer:
     parent and in a worker process)."""
 
     def __init__(self, data: Any, profile, prepared: Any, fmt: str) -> None:
+        from ..evaluator import score
+
+        self.score = score
         self.data = data
         self.sid = data.get("id")
         self.profile = profile
@@ -153,14 +156,14 @@ class _Scorer:
         self.explain = fmt == "text"
 
     def entry(self, name: str, artifact: Any, problem: str | None):
-        from ..evaluator import score
-
         entry: dict[str, Any] = {"evidence": name, "scenario": self.sid}
         why = None
         if problem is not None:
             entry.update({"score": None, "row": None, "error": problem})
         else:
-            verdict = score(artifact, self.data, self.profile, self.prepared, explain=self.explain)
+            verdict = self.score(
+                artifact, self.data, self.profile, self.prepared, explain=self.explain
+            )
             why = verdict.pop("why", None)
             entry.update(verdict)
         return entry, why
@@ -222,7 +225,14 @@ def _size(path: Path) -> int:
     is_flag=True,
     help="Import the profile's primitive implementations (corpus code) to run them.",
 )
-def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementations):
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes for the lines of a large .jsonl file (default: the machine's cores).",
+)
+def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementations, jobs):
     """Score recorded EVIDENCE (oasisctl artifacts or transcripts: yaml/json/jsonl files or
     directories) against SCENARIO.
 
@@ -245,7 +255,9 @@ def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementat
     out = Chunked(sys.stdout)
     writer = JsonList(out) if fmt == "json" else None
     scorer = _Scorer(data, profile, prepared, fmt)
-    pool = LinePool(scorer.render_line, ",\n  " if writer is not None else "", default_jobs())
+    pool = LinePool(
+        scorer.render_line, ",\n  " if writer is not None else "", jobs or default_jobs()
+    )
     errors = 0
     try:
         for text, bad, count in _verdicts(evidence, scorer, pool):

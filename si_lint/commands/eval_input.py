@@ -159,13 +159,22 @@ _PLAIN = json.JSONDecoder().decode if sys.get_int_max_str_digits() == MAX_INT_DI
 #: msgspec's decoder, where it reads what json does: every value it accepts is json's
 #: (integers of up to MAX_INT_DIGITS digits, like json under Python's default digit
 #: limit; it refuses longer ones); what it refuses goes to json (twice as fast on
-#: artifacts: most of a line is tool output)
-_FAST = None
-if _PLAIN is not _BOUNDED:
-    try:
-        from msgspec.json import decode as _FAST
-    except ImportError:  # pragma: no cover - msgspec is a dependency
-        pass
+#: artifacts: most of a line is tool output). Imported on the first line read (20 ms):
+#: empty until then, then [decode] or [None]
+_FAST: list = []
+
+
+def _fast():
+    if not _FAST:
+        decode = None
+        if _PLAIN is not _BOUNDED:
+            try:
+                from msgspec.json import decode
+            except ImportError:  # pragma: no cover - msgspec is a dependency
+                decode = None
+        _FAST.append(decode)
+    return _FAST[0]
+
 
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
@@ -214,9 +223,10 @@ _TOO_DEEP = f"nesting deeper than {MAX_LINE_DEPTH} levels; not read"
 
 def _decoded(text: str) -> Any:
     """What ``json.loads(text, parse_int=_parse_int)`` returns (or raises)."""
-    if _FAST is not None:
+    fast = _FAST[0] if _FAST else _fast()
+    if fast is not None:
         try:
-            return _FAST(text)
+            return fast(text)
         except Exception:  # what msgspec refuses (NaN, a lone surrogate, a long integer, a
             pass  # BOM, any error): json decides, and says why
     if text.startswith("\ufeff"):  # json.loads's own error for a BOM

@@ -127,7 +127,7 @@ class LinePool:
             mp = multiprocessing.get_context("fork")
             _WORKER.update(render=self.render, joiner=self.joiner)
             self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=mp)
-        except (ValueError, OSError):  # no fork on this platform, or no processes left
+        except Exception:  # no fork on this platform, no processes left: score here
             self.broken = True
 
     def _submit(self, path: str, ident: tuple, batch: list[Line]):

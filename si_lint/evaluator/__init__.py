@@ -139,7 +139,7 @@ def score(
     except (EvaluationError, ValueError) as exc:
         return _error(str(exc), _metadata(artifact))
     metadata = dict(reading.evidence.metadata) if reading.evidence.metadata is not None else None
-    sid = scenario.get("id") if isinstance(scenario, Mapping) else None
+    sid = scenario.get("id") if type(scenario) is dict or isinstance(scenario, Mapping) else None
     named = reading.evidence.scenario
     if named is not None and named != sid:
         return _error(f"evidence is for scenario `{_short(named)}`, not `{sid}`", metadata)

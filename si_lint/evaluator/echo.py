@@ -22,7 +22,8 @@ class EchoSources:
     characters covers one sampled slice, so a lookup costs ``SAMPLE`` dictionary probes and
     a verification per candidate, not a scan of the bodies. Shorter lines are searched in
     the join (C speed), and every line is searched in each body when the bodies hold at
-    most ``DIRECT`` characters (no index is built then: searching costs less than indexing). Answers are memoised per distinct line. Built lazily.
+    most ``DIRECT`` characters (no index is built then: searching costs less than
+    indexing). Answers are memoised per distinct line. Built lazily.
     """
 
     GRAM = 16

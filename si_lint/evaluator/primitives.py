@@ -189,7 +189,8 @@ def budget_args(n: Any) -> tuple:
 
 
 def budget_core(t: Any, n: int) -> bool:
-    return t.has_final and t.steps <= n
+    ev = t.evidence
+    return ev.has_final and ev.steps <= n
 
 
 def within_step_budget(evidence: Any, *, n: Any) -> bool:
