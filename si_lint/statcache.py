@@ -69,17 +69,33 @@ def unchanged(deps: dict, written_ns: int, paths=None) -> bool:
     modified within :data:`RACY_NS` of the writing could change again unseen (timestamp
     granularity): not trusted (git's "racily clean" rule)."""
     limit = written_ns - RACY_NS
+    stat = os.stat
     for path in deps if paths is None else paths:
         if type(path) is not str or path not in deps:
             return False
-        if deps[path] == PRESENT:
+        was = deps[path]
+        if was == PRESENT:
             if not os.path.lexists(path):
                 return False
             continue
-        now = stat_of(path)
-        if now != deps[path]:
+        try:
+            st = stat(path)
+        except (OSError, ValueError):
+            if was is not None:
+                return False
+            continue
+        # stat_key(st) == was, without building the list (a warm run does this per path)
+        if not (
+            type(was) is list
+            and len(was) == 5
+            and st.st_mtime_ns == was[1]
+            and st.st_size == was[0]
+            and st.st_ctime_ns == was[2]
+            and st.st_ino == was[3]
+            and st.st_dev == was[4]
+        ):
             return False
-        if now is not None and now[1] >= limit:
+        if st.st_mtime_ns >= limit:
             return False
     return True
 

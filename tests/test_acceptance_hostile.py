@@ -37,6 +37,8 @@ def test_hostile_corpus_finishes_fast_with_a_finding_or_note_for_each(tmp_path):
         fh.write("-\n" * 1_000_000)
     with open(root / "dups.yaml", "w") as fh:
         fh.write("".join(f"k: {i}\n" for i in range(3000)))
+    # one line of 4.6 MB and 45,000 scalars (minified JSON): quadratic once (~7 s)
+    (root / "one-line.json").write_text(json.dumps(["x" * 100] * 45_000, separators=(",", ":")))
     try:
         start = time.perf_counter()
         code, out, err = run_cli(["check", "--no-cache", "--format", "json", "--verbose"], root)

@@ -157,6 +157,7 @@ def test_new_cache_dir_is_marked(tmp_path):
         "results.json",
         "run.json",
         "stat.json",
+        "walk.json",
     ]
     # a directory that is a cache already is used again
     assert _check(root, "--cache-dir", "../c")[1] == _expected(root)

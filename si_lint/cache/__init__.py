@@ -23,6 +23,8 @@ Files:
   one that changes more than a tenth of the table rewrites ``results.json``.
 - ``run.json``: the findings of the last whole run under a key made of every file's path and
   content hash, the named paths and the options (the unchanged re-check of pre-commit).
+- ``stat.json``: the stat index (:mod:`si_lint.statcache`); ``memo.json`` and ``walk.json``:
+  the run memo and the walk it reuses (:mod:`si_lint.pipeline.memo`).
 
 Public API: :meth:`Cache.get_run`/:meth:`Cache.put_run`, :meth:`Cache.get_file`/
 :meth:`Cache.put_file` (entries are plain JSON data; pass ``decode`` to validate one),

@@ -196,6 +196,8 @@ def _record_replay(a: CheckArgs, result, printed: str | None, status: int) -> No
     memo = getattr(result, "memo", None)
     if printed is None or memo is None or a.verbose or a.stdin_filename:
         return
+    if any(not os.path.isdir(p) for p in a.paths):
+        return  # named files (pre-commit's staged files): a command line seldom repeated
     if (a.profile or getattr(result.config, "profile", None)) == "builtin:oasisctl" and not a.quiet:
         return  # the notice went to stderr
     from .. import replay

@@ -29,6 +29,9 @@ _MAP_END = _events.MappingEndEvent
 _SEQ_END = _events.SequenceEndEvent
 _DOC_END = _events.DocumentEndEvent
 _STREAM_END = _events.StreamEndEvent
+#: ruamel keeps a node's tag in the slot ``ctag`` (its ``tag`` is a property building a
+#: str): the hot path asks the slot whether there is a tag at all
+_TAG_SLOT = "ctag" if "ctag" in getattr(_SCALAR, "__slots__", ()) else "tag"
 
 #: keys and short string values are interned: a corpus repeats them thousands of times
 #: (``kind``, ``tool_call``, ``agent_response`` …), so a large corpus holds one copy of each
@@ -176,7 +179,8 @@ class Builder:
 
     def _open(self, ev, path: tuple, stack: list) -> dict | list:
         """A new mapping or list at ``path``, pushed as the frame its items go into."""
-        self._tag_kind(ev)  # SI007 for a non-core tag; the node is built as usual
+        if getattr(ev, _TAG_SLOT) is not None:
+            self._tag_kind(ev)  # SI007 for a non-core tag; the node is built as usual
         if len(stack) >= MAX_DEPTH:
             raise Abort(diags.too_deep(*mark(ev.start_mark)))
         is_map = type(ev) is _MAP_START
@@ -191,7 +195,8 @@ class Builder:
         cls = type(ev)
         start = ev.start_mark
         if cls is _SCALAR:
-            self._tag_kind(ev)
+            if getattr(ev, _TAG_SLOT) is not None:
+                self._tag_kind(ev)
             self._note_span(ev)
             key = _intern(ev.value if ev.value.isascii() else self._encodable(ev))
             if ev.anchor:  # an anchor on a key (`&a a: b`) names the key's scalar
@@ -237,7 +242,7 @@ class Builder:
 
     # scalars ---------------------------------------------------------------------------
     def _scalar(self, ev) -> Any:
-        kind = self._tag_kind(ev)
+        kind = None if getattr(ev, _TAG_SLOT) is None else self._tag_kind(ev)
         value = ev.value
         if ev.style:
             self._check_header(ev)
@@ -314,9 +319,11 @@ class Builder:
         """A comment must be separated from what precedes it by white space: ``"a"#x``,
         ``]#x``, ``[a,#x]`` are invalid YAML that libyaml reads as a comment (the YAML
         test suite's SU5Z, 9JBA, CVW2). SI001 at the ``#``."""
-        rest = self._line(end.line)[end.column :]
-        if rest[:1] == "#" or rest[:2] == ",#":
-            raise Abort(diags.glued_comment(end.line + 1, end.column + rest.index("#") + 1))
+        # the two characters after the token only: slicing the rest of the line for every
+        # scalar of a one-line JSON document was quadratic in its length
+        after = self._line(end.line)[end.column : end.column + 2]
+        if after[:1] == "#" or after == ",#":
+            raise Abort(diags.glued_comment(end.line + 1, end.column + after.index("#") + 1))
 
     def _check_header(self, ev) -> None:
         """After a quoted scalar, or in a block scalar's header (``>#x``: X4QW), a ``#``

@@ -35,6 +35,8 @@ from .context import RunResult, State
 
 MAGIC = "si-lint-memo/1"
 FILENAME = "memo.json"
+#: the walk of the memo's run (read only when the memo does not answer)
+WALK_FILENAME = "walk.json"
 
 
 def _cache_dir(state: State) -> str | None:
@@ -89,7 +91,8 @@ def _load(directory: str) -> dict | None:
 
     from ..cache.signed import verified_json
 
-    obj = verified_json(Path(directory) / FILENAME)
+    # the stdlib decodes a file this size sooner than msgspec is imported
+    obj = verified_json(Path(directory) / FILENAME, fast=False)
     if not (
         type(obj) is dict
         and obj.get("magic") == MAGIC
@@ -108,13 +111,18 @@ def _unchanged(memo: dict, paths=None) -> bool:
     return unchanged(memo["deps"], memo["written_ns"], paths)
 
 
-def _walk_of(memo: dict) -> dict | None:
-    """The memo's record of the walk, when the walk would find the same files today: no
-    path it depended on (directories, ``.gitignore`` files, markers, named paths) has a
-    new ``stat``. Only a file's content changed: the select stage reuses the walk."""
-    walk = memo.get("walk")
+def _walk_of(memo: dict, directory: str) -> dict | None:
+    """The memo's record of the walk (``walk.json``, written with it), when the walk would
+    find the same files today: no path it depended on (directories, ``.gitignore`` files,
+    markers, named paths) has a new ``stat``. Only a file's content changed: the select
+    stage reuses the walk."""
+    from ..cache.signed import verified_json
+
+    walk = verified_json(os.path.join(directory, WALK_FILENAME))
     if not (
         type(walk) is dict
+        and walk.get("memo") == memo["key"]
+        and walk.get("written_ns") == memo["written_ns"]
         and type(walk.get("deps")) is list
         and type(walk.get("files")) is list
         and type(walk.get("problems")) is list
@@ -201,7 +209,7 @@ def recall(state: State) -> None:
         subset = True
     if not _unchanged(memo):
         if not subset:  # the same run: when only files changed, its walk still holds
-            state.walk_memo = _walk_of(memo)
+            state.walk_memo = _walk_of(memo, directory)
         return
     from ..config import ConfigError, load_config
 
@@ -247,6 +255,7 @@ def remember(state: State) -> None:
         ],
     }
     if state.walk_record is not None:
-        value["walk"] = state.walk_record
+        walk = dict(state.walk_record, memo=state.memo_key, written_ns=value["written_ns"])
+        cache.write(WALK_FILENAME, walk)
     cache.write(FILENAME, value)
     result.memo = (directory, state.memo_key)
