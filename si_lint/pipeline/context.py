@@ -101,6 +101,10 @@ class Source:
     raw: bytes | None
     error: str | None
     sha: str  # sha256 of ``raw``; "" when the file could not be read
+    #: not read yet: without a cache nothing needs the hash before the per-file stage,
+    #: which reads the file (in its worker process under --jobs: the parent's serial
+    #: work shrinks) -- still once, and the bytes hashed are the bytes checked
+    unread: bool = False
 
 
 @dataclass

@@ -14,7 +14,7 @@ from ..findings import Diag, Finding
 from .context import Context, Source, State
 from .data import from_entry, to_entry
 from .locate import locate_in
-from .read import ensure_read
+from .read import ensure_read, read_unread
 
 #: below this many files to (re)process, a process pool costs more than it saves
 POOL_THRESHOLD = 200
@@ -151,6 +151,7 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
     (see ``Document.pos``); under a cache, with the positions as plain data."""
     source: Source = _WORKER["sources"][i]
     ctx, checks, cwd = _WORKER["ctx"], _WORKER["checks"], _WORKER["cwd"]
+    read_unread(source)
     docs = load_documents(source, cwd)
     findings: list[Finding] = []
     for doc in docs:

@@ -51,8 +51,8 @@ def read(state: State) -> None:
         if f in overrides:
             sources.append(source_of(f, overrides[f]))
             continue
-        if index is None:
-            sources.append(source_of(f))
+        if index is None:  # no cache: read by the per-file stage (read_unread)
+            sources.append(Source(f, None, None, "", unread=True))
             continue
         try:
             st = os.stat(f)
@@ -86,12 +86,19 @@ def read(state: State) -> None:
     )
 
 
+def read_unread(source: Source) -> None:
+    """Read a source the read stage left unread (no cache): its bytes and their hash."""
+    if source.unread:
+        read = source_of(source.abspath)
+        source.raw, source.error, source.sha, source.unread = read.raw, read.error, read.sha, False
+
+
 def ensure_read(source: Source) -> bool:
     """Read the bytes of a source the stat index answered (``raw`` and ``error`` both
     None). False when they do not hash to the recorded hash (a file changed without any
     change to its stat): the source then carries the new hash, and the caller must not
     reuse results keyed on the old one."""
-    if source.raw is not None or source.error is not None or not source.sha:
+    if source.unread or source.raw is not None or source.error is not None or not source.sha:
         return True
     source.raw, source.error = read_file(source.abspath)
     sha = hashlib.sha256(source.raw).hexdigest() if source.raw is not None else ""
