@@ -164,6 +164,9 @@ _PLAIN = json.JSONDecoder().decode if sys.get_int_max_str_digits() == MAX_INT_DI
 _FAST: list = []
 
 
+_REFUSED = object()
+
+
 def _fast():
     if not _FAST:
         decode = None
@@ -223,12 +226,6 @@ _TOO_DEEP = f"nesting deeper than {MAX_LINE_DEPTH} levels; not read"
 
 def _decoded(text: str) -> Any:
     """What ``json.loads(text, parse_int=_parse_int)`` returns (or raises)."""
-    fast = _FAST[0] if _FAST else _fast()
-    if fast is not None:
-        try:
-            return fast(text)
-        except Exception:  # what msgspec refuses (NaN, a lone surrogate, a long integer, a
-            pass  # BOM, any error): json decides, and says why
     if text.startswith("\ufeff"):  # json.loads's own error for a BOM
         return json.loads(text, parse_int=_parse_int)
     try:
@@ -245,6 +242,14 @@ def _failed(raw: bytes, problem: str) -> tuple[None, str]:
 def _json_value(raw: bytes) -> tuple[Any, str | None]:
     """The value of one line, or why it is not read: nested too deeply (whatever else is
     wrong with it), not UTF-8, not JSON."""
+    fast = _FAST[0] if _FAST else _fast()
+    if fast is not None:
+        try:  # msgspec checks the UTF-8 (as strictly as Python) and the JSON of the bytes
+            data = fast(raw)
+        except Exception:  # what it refuses (invalid UTF-8 or JSON, NaN, a lone surrogate,
+            data = _REFUSED  # a long integer, a BOM, any error): json decides, says why
+        if data is not _REFUSED:
+            return (None, _TOO_DEEP) if _deeper(data) else (data, None)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
