@@ -199,3 +199,11 @@ def test_a_line_reads_as_json_reads_it():
         b"\xef\xbb\xbf[]",
     ):
         assert repr(eval_input.line_artifact(1, line)) == repr(_reference(1, line))
+
+
+def test_the_default_is_the_cores_up_to_four_and_huge_lines_are_few_in_flight(big, monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
+    assert eval_pool.default_jobs() == eval_pool.MAX_DEFAULT_JOBS
+    serial = _outputs(monkeypatch, 1)
+    monkeypatch.setattr(eval_pool, "PENDING_BYTES", 1)  # one batch in flight at a time
+    assert _outputs(monkeypatch, 4) == serial

@@ -11,8 +11,9 @@
   1-based line; blank lines skipped), read line by line (never the whole file at once):
   a line over the size limit or nested too deeply gets an error verdict (the other lines
   are still evaluated); the lines of a large file are scored by ``--jobs`` worker
-  processes (default: one per core; :mod:`.eval_pool`), the output unchanged. A YAML
-  file of several documents reports each as ``PATH#N`` (N the 0-based document index).
+  processes (default: one per core, at most 4; :mod:`.eval_pool`), the output
+  unchanged. A YAML file of several documents reports each as ``PATH#N`` (N the 0-based
+  document index).
 * The verdicts are written as they are computed (``--format json`` prints the same bytes
   as ``json.dumps(list, indent=2)``), so memory stays flat whatever the input size.
 * Exit status: 0 every artifact was evaluated; 1 some verdict is an error (an invalid
@@ -230,7 +231,8 @@ def _size(path: Path) -> int:
     "-j",
     type=click.IntRange(min=1),
     default=None,
-    help="Worker processes for the lines of a large .jsonl file (default: the machine's cores).",
+    help="Worker processes for the lines of a large .jsonl file (default: the machine's "
+    "cores, at most 4).",
 )
 def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementations, jobs):
     """Score recorded EVIDENCE (oasisctl artifacts or transcripts: yaml/json/jsonl files or

@@ -26,6 +26,12 @@ POOL_BYTES = 2 << 20
 #: a batch holds at least this many bytes of lines (or ``BATCH_LINES`` lines)
 BATCH_BYTES = 1 << 20
 BATCH_LINES = 128
+#: the parent holds the lines of at most two batches per worker, and no more than this
+#: many bytes of them (lines near the size limit: a few batches of one line)
+PENDING_BYTES = 24 << 20
+#: the default number of workers, at most (each is a process of 20 MB and more: the
+#: memory goal of 150 MB holds on any machine; ``--jobs`` asks for more)
+MAX_DEFAULT_JOBS = 4
 
 #: (rendered text, whether the verdict is an error) of one line
 Rendered = tuple[str, bool]
@@ -86,6 +92,10 @@ def _task(path: str, ident: tuple, batch: list[Line]) -> tuple:
     return (path, ident, items)
 
 
+def _bytes(batch: list[Line]) -> int:
+    return sum(len(line[2] or b"") for line in batch)
+
+
 def _batches(lines: Iterable[Line]) -> Iterator[list[Line]]:
     batch: list[Line] = []
     size = 0
@@ -100,10 +110,12 @@ def _batches(lines: Iterable[Line]) -> Iterator[list[Line]]:
 
 
 def default_jobs() -> int:
+    """The machine's cores (those this process may run on), at most MAX_DEFAULT_JOBS."""
     try:
-        return len(os.sched_getaffinity(0))
+        cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - platforms without affinity
-        return os.cpu_count() or 1
+        cores = os.cpu_count() or 1
+    return min(cores, MAX_DEFAULT_JOBS)
 
 
 class LinePool:
@@ -154,6 +166,7 @@ class LinePool:
         """The rendered verdicts of every line (read from ``path``), in order, a batch of
         lines at a time."""
         pending: deque = deque()
+        held = 0  # bytes of the pending batches' lines
         ident = None
         for batch in _batches(lines):
             if ident is None:  # the file is open now: the one its lines are read from
@@ -163,8 +176,11 @@ class LinePool:
                 except OSError:
                     ident = ()
             pending.append((batch, self._submit(os.fspath(path), ident, batch)))
-            while len(pending) > 2 * self.jobs:
-                yield self._answer(*pending.popleft())
+            held += _bytes(batch)
+            while len(pending) > 2 * self.jobs or (held > PENDING_BYTES and len(pending) > 1):
+                done = pending.popleft()
+                held -= _bytes(done[0])
+                yield self._answer(*done)
         while pending:
             yield self._answer(*pending.popleft())
 
