@@ -33,7 +33,7 @@ class Selection:
     notes shown under ``--verbose`` (FIFOs, sockets, devices, links that leave the root).
     Unpacks as ``files, problems`` like the old tuple."""
 
-    files: list[Path] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)  # absolute, normalised
     problems: list[tuple[Path, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     #: a symbolic link was met: what the walk selects depends on where it leads, which no
@@ -227,12 +227,12 @@ class _Walk:
         from .fsutil import kind_of
 
         if stat_mod.S_ISREG(mode):
-            self.sel.files.append(Path(path))
+            self.sel.files.append(path)
         elif stat_mod.S_ISLNK(mode):
             self.sel.links = True
             what, why = check_link(path, self.real_root)
             if what == "read":
-                self.sel.files.append(Path(path))
+                self.sel.files.append(path)
             elif what == "problem":
                 self.sel.problems.append((Path(path), why))
             else:
@@ -258,8 +258,12 @@ def discover(
     while stack:
         directory, specs = stack.pop()
         stack.extend(reversed(walk.directory(directory, specs)))
-    walk.sel.files.sort()
+    walk.sel.files.sort(key=_parts)  # pathlib's order: by component
     return walk.sel
+
+
+def _parts(path: str) -> list[str]:
+    return path.split(os.sep)
 
 
 def named_file_check(path: Path, config: Config) -> str | None:

@@ -15,7 +15,7 @@ DUP = "title: t\nowner: a\nowner: b\n"
 
 
 def _rels(sel, root: Path) -> list[str]:
-    return [str(p.relative_to(root)) for p in sel.files]
+    return [os.path.relpath(p, root) for p in sel.files]
 
 
 def _check(cwd: Path, *args: str):

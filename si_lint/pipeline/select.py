@@ -89,9 +89,11 @@ class _Files:
         self.notes: list[str] = []
         self.links = False
 
-    def add(self, more) -> None:
+    def add(self, more, normalised: bool = False) -> None:
+        """``normalised``: absolute and normal already (what :func:`discover` finds)."""
         for f in more:
-            f = os.path.abspath(f)
+            if not normalised:
+                f = os.path.abspath(f)
             if f not in self.seen:
                 self.seen.add(f)
                 self.files.append(f)
@@ -101,7 +103,7 @@ class _Files:
         self.problems += found.problems
         self.notes += found.notes
         self.links = self.links or found.links
-        self.add(found.files)
+        self.add(found.files, normalised=True)
 
 
 def _kept_named(named_files, config: Config, cwd: Path, notes: list[str]) -> list[str]:
@@ -152,7 +154,7 @@ def make_selection(
     named_files = _kept_named(named_files, config, cwd, out.notes)
     out.add(named_files)
     if profile_dir is not None and not inside(profile_dir, root):
-        out.add(discover(Path(profile_dir), config, cwd, deps=deps).files)
+        out.add(discover(Path(profile_dir), config, cwd, deps=deps).files, normalised=True)
     if profile_dir is not None and deps is not None:
         _record_tree(deps, profile_dir)
     return Selection(
