@@ -153,6 +153,7 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
     ctx, checks, cwd = _WORKER["ctx"], _WORKER["checks"], _WORKER["cwd"]
     read_unread(source)
     docs = load_documents(source, cwd)
+    source.raw = None  # loaded: the bytes are not kept (a worker would hold all it read)
     findings: list[Finding] = []
     for doc in docs:
         diags = file_diags(doc, ctx, checks) if checks else list(doc.load_findings)
@@ -265,7 +266,6 @@ def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
         outputs = []
         for i in todo:
             outputs.append(_work(i))
-            sources[i].raw = None  # the bytes are not kept (memory on large corpora)
             bar.advance()
         return outputs
 
