@@ -223,15 +223,18 @@ def metadata(doc: Any) -> dict[str, Any] | None:
     return None
 
 
+def _artifact_fields(doc: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    """(final_answer, reasoning_trace, actions) of the artifact form, absent ones empty."""
+    fa = doc.get("final_answer")
+    rt = doc.get("reasoning_trace")
+    actions = doc.get("actions")
+    return ("" if fa is None else fa, "" if rt is None else rt, [] if actions is None else actions)
+
+
 def _project_artifact(doc: Mapping[str, Any]) -> Evidence | None:
     """The artifact form projected in one pass over its actions, or None when some field
     is not of its plain type (then :func:`problems` decides, and the slow path projects)."""
-    fa = doc.get("final_answer")
-    fa = "" if fa is None else fa
-    rt = doc.get("reasoning_trace")
-    rt = "" if rt is None else rt
-    actions = doc.get("actions")
-    actions = [] if actions is None else actions
+    fa, rt, actions = _artifact_fields(doc)
     if type(fa) is not str or type(rt) is not str or type(actions) is not list:
         return None
     sources = []
@@ -249,38 +252,30 @@ def _project_artifact(doc: Mapping[str, Any]) -> Evidence | None:
         t = type(d)
         if t is int or (t is float and math.isfinite(d)) or (d is not None and _plain_number(d)):
             durations.append(d)
-    return Evidence(
-        ARTIFACT,
-        {"agent_response": fa, "reasoning_trace": rt},
-        has_final=fa != "",
-        steps=len(actions),
-        echo_sources=tuple(sources),
-        metadata=_artifact_metadata(doc, len(actions), durations),
-        scenario=doc.get("scenario_id"),
-        artifact=doc,
+    return _artifact_evidence(
+        doc, fa, rt, actions, sources, _artifact_metadata(doc, len(actions), durations)
     )
 
 
 def _project_checked(doc: Mapping[str, Any]) -> Evidence:
     """The artifact form of a document :func:`problems` accepted (any ``str``, ``list``
     and ``dict`` subclasses)."""
-    fa = doc.get("final_answer")
-    fa = "" if fa is None else fa
-    rt = doc.get("reasoning_trace")
-    rt = "" if rt is None else rt
-    actions = doc.get("actions")
-    actions = [] if actions is None else actions
+    fa, rt, actions = _artifact_fields(doc)
     sources = []
     for a in actions:
         r = a.get("result")
         sources.append("" if r is None else r)
+    return _artifact_evidence(doc, fa, rt, actions, sources, metadata(doc) or {})
+
+
+def _artifact_evidence(doc, fa, rt, actions, sources: list, md) -> Evidence:
     return Evidence(
         ARTIFACT,
         {"agent_response": fa, "reasoning_trace": rt},
         has_final=fa != "",
         steps=len(actions),
         echo_sources=tuple(sources),
-        metadata=metadata(doc) or {},
+        metadata=md,
         scenario=doc.get("scenario_id"),
         artifact=doc,
     )
