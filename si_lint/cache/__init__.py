@@ -8,9 +8,9 @@ outside the corpus (in the user's cache directory, see :func:`.signed.secret`), 
 entry is decoded by a fixed schema (:mod:`si_lint.codec`) when it is used. A file that is
 not a regular file (a FIFO, a device, a symbolic link) is never opened; a file that is too
 big, truncated, signed with another key, written by another version or of the wrong shape
-is a miss — rebuilt, never a crash. Writes go only into the cache directory (temporary file + rename), which holds a
-``.gitignore`` (``*``) and a ``CACHEDIR.TAG``; a directory that already exists and is not
-a si-lint cache (``--cache-dir .``) is not used at all.
+is a miss — rebuilt, never a crash. Writes go only into the cache directory (temporary
+file + rename), which holds a ``.gitignore`` (``*``) and a ``CACHEDIR.TAG``; a directory
+that already exists and is not a si-lint cache (``--cache-dir .``) is not used at all.
 
 Files:
 
