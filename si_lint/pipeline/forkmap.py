@@ -36,7 +36,7 @@ def fork_map(
     serially (a broken pool, or a result that cannot be pickled, is computed again here)."""
     global _TASKS
     jobs = jobs_of(jobs)
-    pool = _fork_pool(jobs) if jobs > 1 and len(tasks) >= THRESHOLD else None
+    pool = fork_pool(jobs) if jobs > 1 and len(tasks) >= THRESHOLD else None
     if pool is None:
         out = [task() for task in tasks]
         if meanwhile is not None:
@@ -70,7 +70,9 @@ def _collect(parts) -> list | None:
         return None
 
 
-def _fork_pool(jobs: int):
+def fork_pool(jobs: int, initializer: Callable[[], Any] | None = None):
+    """A pool of ``jobs`` forked workers (they inherit the parent's memory), or None where
+    the platform cannot fork."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -78,4 +80,4 @@ def _fork_pool(jobs: int):
         mp = multiprocessing.get_context("fork")
     except ValueError:  # pragma: no cover - platforms without fork
         return None
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=mp)
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=mp, initializer=initializer)

@@ -197,19 +197,18 @@ def _pool_map(items: list[int], jobs: int, advance=lambda: None) -> list:
     """The pool is forked after ``_WORKER`` holds the sources: workers see the bytes the
     read stage read (copy-on-write), nothing is read twice or sent to them."""
     import gc
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
-    try:
-        mp = multiprocessing.get_context("fork")
-    except ValueError:  # pragma: no cover - platforms without fork
-        return [_work(i) for i in items]
+    from .forkmap import fork_pool
+
     chunk = max(1, min(64, len(items) // (jobs * 4) or 1))
     enabled = gc.isenabled()
     try:
         # the workers collect as usual (gc.enable); the parent only unpacks their acyclic
         # results: walking its growing heap again and again would be all it did
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=mp, initializer=gc.enable) as pool:
+        pool = fork_pool(jobs, initializer=gc.enable)
+        if pool is None:  # pragma: no cover - platforms without fork
+            return [_work(i) for i in items]
+        with pool:
             gc.disable()
             out = []
             for result in pool.map(_work_packed, items, chunksize=chunk):
@@ -258,8 +257,9 @@ def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[i
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
     """Load and check the sources ``todo`` (in worker processes when there are many)."""
     from ..progress import Progress
+    from .forkmap import jobs_of
 
-    jobs = ctx.options.jobs or os.cpu_count() or 1
+    jobs = jobs_of(ctx.options.jobs)
     with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
         if jobs > 1 and len(todo) >= POOL_THRESHOLD:
             return _pool_map(todo, jobs, bar.advance)
