@@ -121,6 +121,13 @@ def _kept_named(named_files, config: Config, cwd: Path, notes: list[str]) -> lis
     return kept
 
 
+def _profile_dir(config: Config) -> str | None:
+    """The configured profile directory, resolved (None for the built-in profile)."""
+    if config.profile == "builtin":
+        return None
+    return str((config.root / config.profile).resolve())
+
+
 def make_selection(
     paths: list[str],
     options: Options,
@@ -138,9 +145,7 @@ def make_selection(
 
         for p in (*named_files, *named_dirs):
             record(deps, p)
-    profile_dir = (
-        None if config.profile == "builtin" else str((config.root / config.profile).resolve())
-    )
+    profile_dir = _profile_dir(config)
     out = _Files()
     out.notes.append(
         f"corpus root: {relpath_of(config.root, cwd) or '.'} ({config.root_how}); "
@@ -183,9 +188,7 @@ def reused_selection(state: State, walk: dict) -> Selection | None:
     config = state.config.with_cli(options.select, options.ignore)
     for path in walk["deps"]:
         state.deps[path] = walk["stats"][path]
-    profile_dir = (
-        None if config.profile == "builtin" else str((config.root / config.profile).resolve())
-    )
+    profile_dir = _profile_dir(config)
     return Selection(
         cwd=str(cwd),
         config=config,
