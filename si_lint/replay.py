@@ -109,11 +109,12 @@ def _replayable(argv: list[str]) -> bool:
 KEEP = 32
 
 
-def _record_dir() -> str | None:
+def _record_file(key: str) -> str | None:
+    """Where the record of ``key`` lives (None without a user cache directory)."""
     from .cache.signed import user_cache_home
 
     home = user_cache_home()
-    return None if home is None else os.path.join(home, "si-lint", "replay")
+    return None if home is None else os.path.join(home, "si-lint", "replay", key[:40] + ".json")
 
 
 def _prune(directory: str, keep: int = KEEP) -> None:
@@ -134,7 +135,7 @@ def _root_deps(paths: list[str], config_file: str | None) -> dict:
     """The ``stat`` of every path the corpus root and its configuration are found from
     (:func:`si_lint.config.find_root_info`): each ancestor's configuration files and git
     marker, from the working directory and from the first named path."""
-    from .statcache import record_presence, stat_of
+    from .statcache import record, record_presence, stat_of
 
     deps: dict[str, Any] = {}
     starts = [os.getcwd()] + [os.path.abspath(p) for p in paths[:1]]
@@ -150,7 +151,7 @@ def _root_deps(paths: list[str], config_file: str | None) -> dict:
                 break
             d = parent
     if config_file:
-        deps[os.path.abspath(config_file)] = stat_of(os.path.abspath(config_file))
+        record(deps, os.path.abspath(config_file))
     return deps
 
 
@@ -169,11 +170,9 @@ def _answer(argv: list[str]) -> tuple[str, int] | None:
     from .cache.signed import verified_json
     from .statcache import unchanged
 
-    directory = _record_dir()
-    if directory is None:
-        return None
     key = _key(argv)
-    rec = verified_json(os.path.join(directory, key[:40] + ".json"), fast=False)
+    path = _record_file(key)
+    rec = verified_json(path, fast=False) if path is not None else None
     if not (
         type(rec) is dict
         and rec.get("magic") == MAGIC
@@ -206,12 +205,12 @@ def record(text: str, code: int, memo_dir: str, memo_key: str, paths, config_fil
     argv = ARGV
     if argv is None or not _replayable(argv):
         return
-    directory = _record_dir()
-    if directory is None:
+    key = _key(argv)
+    path = _record_file(key)
+    if path is None:
         return
     from .cache.signed import dumps, write_signed
 
-    key = _key(argv)
     value = {
         "magic": MAGIC,
         "key": key,
@@ -223,8 +222,8 @@ def record(text: str, code: int, memo_dir: str, memo_key: str, paths, config_fil
         "code": code,
     }
     try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        write_signed(os.path.join(directory, key[:40] + ".json"), [dumps(value)])
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        write_signed(path, [dumps(value)])
     except (OSError, TypeError, ValueError):
         return  # not recorded: the next run goes the usual way
-    _prune(directory)
+    _prune(os.path.dirname(path))
