@@ -108,6 +108,9 @@ def _glob_match(relpath: str, pattern: str) -> bool:
 def check_codes(codes: Iterable[str], where: str) -> None:
     """Every code or prefix must match at least one rule of the catalogue: a typo such as
     ``SI10l`` is a usage error (exit 2), never a silent "all checks passed" (SPEC §7)."""
+    codes = tuple(codes)
+    if not codes:
+        return
     from .catalogue import codes as catalogue_codes
 
     known = catalogue_codes()
@@ -335,7 +338,8 @@ def load_config(
 ) -> Config:
     """The configuration of the corpus root found from ``cwd``, the named ``paths`` and
     ``config_file`` (or the one in ``info``, already found). ``validated``: the same table
-    passed the schema before (the run memo's key holds it), so it is not validated again."""
+    passed the schema and the catalogue's codes before (the run memo's key holds it and
+    si-lint's code), so it is not validated again."""
     info = info or find_root_info(cwd, paths, config_file)
     root, source = info.path, info.source
     if source is None:
@@ -348,10 +352,11 @@ def load_config(
     profile = t.profile(root)
     pfi = t.per_file_ignores()
     select = t.str_list("select") if "select" in info.table else ("SI", "EIO")
-    check_codes(select, f"{where}: `select`")
-    check_codes(t.str_list("ignore"), f"{where}: `ignore`")
-    for pattern, codes in sorted(pfi.items()):
-        check_codes(codes, f"{where}: `per-file-ignores` {pattern!r}")
+    if not validated:  # its codes too, against the same catalogue (in the memo's key)
+        check_codes(select, f"{where}: `select`")
+        check_codes(t.str_list("ignore"), f"{where}: `ignore`")
+        for pattern, codes in sorted(pfi.items()):
+            check_codes(codes, f"{where}: `per-file-ignores` {pattern!r}")
     return Config(
         root=root,
         source=source,

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import Config, git_top, pattern_spec
+from .errors import UsageError
 
 #: directories never walked into
 SKIP_DIRS = frozenset(
@@ -264,6 +265,25 @@ def discover(
 
 def _parts(path: str) -> list[str]:
     return path.split(os.sep)
+
+
+def expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
+    """Named files and directories → (files, directories), both absolute."""
+    files: list[str] = []
+    dirs: list[str] = []
+    for p in paths:
+        path = (cwd / p) if not os.path.isabs(p) else Path(p)
+        if not os.path.lexists(path):
+            raise UsageError(f"{p}: no such file or directory")
+        if path.is_dir():
+            dirs.append(str(path.resolve()))
+        elif path.is_file() or path.is_symlink():
+            if not os.access(path, os.R_OK) and path.exists():
+                raise UsageError(f"{p}: cannot be read (permission denied)")
+            files.append(os.path.abspath(path))
+        else:
+            raise UsageError(f"{p}: not a regular file or directory")
+    return files, dirs
 
 
 def named_file_check(path: Path, config: Config) -> str | None:

@@ -19,6 +19,16 @@ any corpus, :mod:`si_lint.cache.signed`), in the user's cache directory
 The next run with the same key replays the text when those paths and every path of that
 run memo have the ``stat`` they had (:func:`si_lint.statcache.unchanged`); anything else
 is a miss, and the run goes through click and the pipeline as usual.
+
+The parse memo (``si-lint/parse/``): pre-commit names other files on every commit, so its
+command line is seldom the same twice; its options are. Every ``check`` command line that
+click parsed into options followed by the named paths (``check [OPTIONS] PATH...``)
+records what click made of the options (:func:`record_parse`). A later command line of the
+same options followed by other paths -- none starting with ``-`` -- is the same options
+and those paths (click reads a command line left to right: the options take the tokens
+they took), so ``si_lint.cli.main`` runs the check command on the recorded parse with the
+new paths (:func:`parsed`), without importing click. The command itself runs as always:
+the run memo answers it, or the pipeline does.
 """
 
 from __future__ import annotations
@@ -153,6 +163,117 @@ def _root_deps(paths: list[str], config_file: str | None) -> dict:
     if config_file:
         record(deps, os.path.abspath(config_file))
     return deps
+
+
+#: a parse record: the fields of ``CheckArgs`` but ``paths``, and the types of their values
+PARSE_MAGIC = "si-lint-parse/1"
+
+
+def _parse_key(options: list[str]) -> str:
+    """The parse of ``options`` depends on them, on si-lint (its options) and click, and on
+    the environment (``--cache-dir`` reads ``SI_LINT_CACHE_DIR``)."""
+    from . import __version__
+    from .cache.keys import code_fingerprint
+
+    parts = (
+        PARSE_MAGIC,
+        __version__,
+        sys.version,
+        code_fingerprint(),
+        list(options),
+        [os.environ.get(name) for name in ENV],
+    )
+    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _parse_file(key: str) -> str | None:
+    from .cache.signed import user_cache_home
+
+    home = user_cache_home()
+    return None if home is None else os.path.join(home, "si-lint", "parse", key[:40] + ".json")
+
+
+def _options_of(argv: list[str], paths) -> list[str] | None:
+    """The options of ``argv`` when it is ``check``, options, then exactly ``paths`` (at
+    least one, none starting with ``-``); else None."""
+    paths = list(paths)
+    n = len(paths)
+    if not n or not argv or argv[0] != "check" or len(argv) <= n or argv[-n:] != paths:
+        return None
+    if any(type(p) is not str or p.startswith("-") for p in paths):
+        return None
+    return argv[:-n]
+
+
+def record_parse(kwargs: dict) -> None:
+    """After click parsed ``ARGV`` into ``kwargs`` (the check command's parameters):
+    record the parse of its options, when ``ARGV`` is those options and the paths."""
+    argv = ARGV
+    options = None if argv is None else _options_of(argv, kwargs.get("paths", ()))
+    if options is None:
+        return
+    path = _parse_file(_parse_key(options))
+    if path is None or os.path.exists(path):
+        return
+    fields = {k: (list(v) if type(v) is tuple else v) for k, v in kwargs.items() if k != "paths"}
+    from .cache.signed import dumps, write_signed
+
+    value = {"magic": PARSE_MAGIC, "options": options, "fields": fields}
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        write_signed(path, [dumps(value)])
+    except (OSError, TypeError, ValueError):
+        return
+    _prune(os.path.dirname(path))
+
+
+def _field(value):
+    """A recorded field's value as click gave it (a list was a tuple of strings), or a
+    ValueError for anything click does not give."""
+    if value is None or type(value) in (str, bool, int):
+        return value
+    if type(value) is list and all(type(v) is str for v in value):
+        return tuple(value)
+    raise ValueError("not a parsed value")
+
+
+def parsed(argv: list[str], names) -> dict | None:
+    """The check command's parameters for ``argv`` when its options were parsed before
+    (``paths`` are the rest of ``argv``); else None. ``names``: the parameters (every one
+    but ``paths`` must be in the record, and nothing else)."""
+    if not argv or argv[0] != "check":
+        return None
+    try:
+        return _parsed(argv, set(names) - {"paths"})
+    except Exception:  # a memo is an optimisation: any trouble is a miss
+        return None
+
+
+def _parsed(argv: list[str], names: set) -> dict | None:
+    from .cache.signed import verified_json
+
+    first = len(argv)  # the paths follow the last token that starts with "-"...
+    while first > 1 and not argv[first - 1].startswith("-"):
+        first -= 1
+    # ... or that option's value
+    for start in (first, first + 1):
+        if start >= len(argv):
+            return None
+        path = _parse_file(_parse_key(argv[:start]))
+        rec = verified_json(path, fast=False) if path is not None else None
+        if not (
+            type(rec) is dict
+            and rec.get("magic") == PARSE_MAGIC
+            and rec.get("options") == argv[:start]
+            and type(rec.get("fields")) is dict
+        ):
+            continue
+        if set(rec["fields"]) != names:
+            return None
+        kwargs = {k: _field(v) for k, v in rec["fields"].items()}
+        kwargs["paths"] = tuple(argv[start:])
+        return kwargs
+    return None
 
 
 def answer(argv: list[str]) -> tuple[str, int] | None:

@@ -23,11 +23,3 @@ trust_implementations = click.option(
     is_flag=True,
     help="Import and run the corpus profile's primitive implementations.",
 )
-
-
-def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
-    """``--select``/``--ignore`` values: each may hold several comma-separated codes."""
-    out = []
-    for v in values:
-        out.extend(c.strip() for c in v.split(",") if c.strip())
-    return tuple(out)

@@ -30,7 +30,7 @@ def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
         raise UsageError("`si-lint server` needs pygls: pip install 'si-lint[server]'") from None
     from ..pipeline import Options
     from ..server.lsp import serve
-    from .options import split_codes
+    from .check_run import split_codes
 
     serve(
         Options(

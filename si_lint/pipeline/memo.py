@@ -140,7 +140,9 @@ def _walk_of(memo: dict, directory: str) -> dict | None:
     return dict(walk, stats=memo["deps"])
 
 
-def _decode(config, result: list) -> RunResult | None:
+def _decode(config, result: list, reports=None) -> RunResult | None:
+    """The memo's result; with ``reports`` (a test of a relative path), reduced to the
+    findings of the paths it passes (only those are decoded)."""
     from .data import finding_from_data
 
     findings, nfiles, skipped, reported, notes = result
@@ -152,6 +154,8 @@ def _decode(config, result: list) -> RunResult | None:
         )
     ):
         return None
+    if reports is not None:
+        findings = [f for f in findings if type(f) is not dict or reports(f.get("path"))]
     try:
         decoded = [finding_from_data(f) for f in findings]
     except (TypeError, ValueError, KeyError):
@@ -159,18 +163,17 @@ def _decode(config, result: list) -> RunResult | None:
     return RunResult(decoded, nfiles, None, config, skipped, reported, notes)
 
 
-def _subset(state: State, result: RunResult) -> RunResult | None:
-    """The whole working directory's result, reduced to the named paths (None when a named
-    path needs what only a full selection knows: excluded files, links, paths outside)."""
+def _subset(state: State, config) -> tuple | None:
+    """How the whole working directory's result reduces to the named paths: (a test of a
+    file's relative path, the named files, whether a directory was named); None when a
+    named path needs what only a full selection knows (excluded files, links, paths
+    outside)."""
     from pathlib import Path
 
-    from ..discovery import inside, named_file_check, relpath_of
-    from .read import keep_skipped
-    from .select import expand_named
+    from ..discovery import expand_named, inside, named_file_check, relpath_of
 
     cwd = str(state.cwd)
     files, dirs = expand_named(state.paths, state.cwd)
-    config = result.config
     if any(named_file_check(Path(f), config) is not None for f in files):
         return None
     if not all(inside(p, cwd) for p in (*files, *dirs)):
@@ -179,14 +182,24 @@ def _subset(state: State, result: RunResult) -> RunResult | None:
     # every path is under the working directory: Selection.reports on relative paths
     rel_files = {relpath_of(f, cwd) for f in files}
     rel_dirs = ["" if d == cwd else relpath_of(d, cwd) + "/" for d in dirs]
+    if not rel_dirs:  # named files only (pre-commit's): no prefix to test
+        return rel_files.__contains__, rel_files, False
 
-    def reports(rel: str) -> bool:
+    def reports(rel) -> bool:
         return rel in rel_files or any(rel.startswith(d) or rel + "/" == d for d in rel_dirs)
 
-    reported = sorted({r for r in result.reported if reports(r)} | rel_files)
-    findings = [f for f in result.findings if reports(f.path)]
+    return reports, rel_files, True
+
+
+def _reduced(result: RunResult, reports, rel_files: set, dirs: bool) -> RunResult:
+    """``result`` (its findings reduced already) with the files, and skipped files, of
+    the named paths."""
+    from .read import keep_skipped
+
+    named = {r for r in result.reported if reports(r)} | rel_files if dirs else rel_files
+    reported = sorted(named)
     skipped = keep_skipped(result.skipped, set(reported))
-    return RunResult(findings, len(reported), None, config, skipped, reported, [])
+    return RunResult(result.findings, len(reported), None, result.config, skipped, reported, [])
 
 
 def recall(state: State) -> None:
@@ -218,9 +231,12 @@ def recall(state: State) -> None:
         config = config.with_cli(state.options.select, state.options.ignore)
     except ConfigError:
         return
-    result = _decode(config, memo["result"])
-    if result is not None and subset:
-        result = _subset(state, result)
+    reduction = _subset(state, config) if subset else None
+    if subset and reduction is None:
+        return
+    result = _decode(config, memo["result"], reduction and reduction[0])
+    if result is not None and reduction is not None:
+        result = _reduced(result, *reduction)
     if result is not None:
         result.memo = (directory, memo["key"])
         state.config = config

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Config, load_config
-from ..discovery import discover, inside, relpath_of
-from .context import Options, State, UsageError
+from ..discovery import discover, expand_named, inside, relpath_of
+from .context import Options, State
 
 
 @dataclass(frozen=True)
@@ -58,25 +58,6 @@ class Selection:
 
     def in_profile(self, abspath: str) -> bool:
         return self.profile_dir is not None and inside(abspath, self.profile_dir)
-
-
-def expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
-    """Named files and directories → (files, directories), both absolute."""
-    files: list[str] = []
-    dirs: list[str] = []
-    for p in paths:
-        path = (cwd / p) if not os.path.isabs(p) else Path(p)
-        if not os.path.lexists(path):
-            raise UsageError(f"{p}: no such file or directory")
-        if path.is_dir():
-            dirs.append(str(path.resolve()))
-        elif path.is_file() or path.is_symlink():
-            if not os.access(path, os.R_OK) and path.exists():
-                raise UsageError(f"{p}: cannot be read (permission denied)")
-            files.append(os.path.abspath(path))
-        else:
-            raise UsageError(f"{p}: not a regular file or directory")
-    return files, dirs
 
 
 class _Files:

@@ -6,9 +6,8 @@ never an internal error."""
 
 from __future__ import annotations
 
-import click
-
 from ..errors import OutputError
+from .ansi import echo, unstyle
 
 
 def write_file(path: str, data: bytes, what: str = "report") -> None:
@@ -25,8 +24,8 @@ def write(
     text: str, output: str | None = None, *, err: bool = False, color: bool | None = False
 ) -> None:
     """``text`` to ``output`` (a path), or to stdout (stderr with ``err``). ``color``:
-    True keeps ANSI styles, False strips them, None lets click decide (a terminal)."""
+    True keeps ANSI styles, False strips them, None keeps them on a terminal only."""
     if output:
-        write_file(output, (text if color else click.unstyle(text)).encode("utf-8"))
+        write_file(output, (text if color else unstyle(text)).encode("utf-8"))
     elif text:
-        click.echo(text, nl=False, err=err, color=color)
+        echo(text, err=err, color=color)

@@ -1,6 +1,6 @@
 """`--format text`: ``path:line:col: CODE [severity] message``, the source line with a
 caret under the column, then ``help:`` (marked ``[*]`` when ``--fix`` can apply the fix) and
-``note:`` lines (SPEC §9). Styles are click styles; the caller decides whether they reach
+``note:`` lines (SPEC §9). Styles are ANSI styles (:mod:`.ansi`, as click writes them); the caller decides whether they reach
 the stream (``--color``, ``NO_COLOR``/``FORCE_COLOR``, a terminal). Control characters of
 the source and the messages (ESC, NUL, ...) are shown escaped, never sent to a terminal."""
 
@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-import click
-
 from ..source import SourceCache
 from . import summary_counts
+from .ansi import style
 
 _COLOUR = {"error": "red", "warning": "yellow", "info": "blue"}
 #: control characters (C0 but tab, DEL, C1) and the bidirectional overrides: a source line,
@@ -35,9 +34,9 @@ def format_finding(
     f, cache: SourceCache, verbose: bool = False, fixable: bool = False
 ) -> list[str]:
     head = (
-        click.style(f"{escape_controls(f.path)}:{f.line}:{f.column}:", bold=True)
+        style(f"{escape_controls(f.path)}:{f.line}:{f.column}:", bold=True)
         + " "
-        + click.style(f.code, fg=_COLOUR.get(f.severity), bold=True)
+        + style(f.code, fg=_COLOUR.get(f.severity), bold=True)
         + f" [{f.severity}] {escape_controls(f.message)}"
     )
     out = [head]
@@ -48,19 +47,14 @@ def format_finding(
         out.append(f" {gutter} | {escape_controls(raw)}")
         before = escape_controls(raw[: max(f.column - 1, 0)])
         caret_pad = "".join("\t" if ch == "\t" else " " for ch in before)
-        out.append(
-            f" {pad} | {caret_pad}" + click.style("^", fg=_COLOUR.get(f.severity), bold=True)
-        )
+        out.append(f" {pad} | {caret_pad}" + style("^", fg=_COLOUR.get(f.severity), bold=True))
     if f.help:
         mark = " [*]" if fixable else ""
-        out.append(
-            click.style("  help:", fg="cyan", bold=True) + f"{mark} {escape_controls(f.help)}"
-        )
+        out.append(style("  help:", fg="cyan", bold=True) + f"{mark} {escape_controls(f.help)}")
     for r in f.related:
         msg = f": {escape_controls(r.message)}" if r.message else ""
         out.append(
-            click.style("  note:", bold=True)
-            + f" {escape_controls(r.path)}:{r.line}:{r.column}{msg}"
+            style("  note:", bold=True) + f" {escape_controls(r.path)}:{r.line}:{r.column}{msg}"
         )
     if verbose and f.detail:
         out.extend("  | " + escape_controls(line) for line in f.detail.rstrip().split("\n"))

@@ -1,0 +1,297 @@
+"""What `si-lint check [PATHS]` does with its parsed command line (:func:`run`). Click
+parses it in :mod:`.check`; a command line whose parse is memoised
+(:func:`si_lint.replay.parsed`: the same options, other named files) comes here from
+``si_lint.cli.main`` without importing click (the pre-commit case)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+
+from ..findings import SEVERITY_RANK
+from ..report.output import write
+
+FAIL_ON = ("error", "warning", "info")
+COLOR = ("auto", "always", "never")
+
+
+def use_color(mode: str, stream) -> bool:
+    """Colour for ``stream``: ``--color always|never`` wins; under ``auto``, a non-empty
+    ``NO_COLOR`` turns it off, a non-empty ``FORCE_COLOR`` on, else only on a terminal."""
+    if mode == "always":
+        return True
+    if mode == "never":
+        return False
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def failing(findings, fail_on: str) -> list:
+    """The findings that make the exit status 1 under ``--fail-on`` (JUnit counts the same)."""
+    threshold = SEVERITY_RANK[fail_on]
+    return [f for f in findings if SEVERITY_RANK.get(f.severity, 0) <= threshold]
+
+
+def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
+    """``--select``/``--ignore`` values: each may hold several comma-separated codes."""
+    out = []
+    for v in values:
+        out.extend(c.strip() for c in v.split(",") if c.strip())
+    return tuple(out)
+
+
+@dataclass
+class CheckArgs:
+    """The command line of ``si-lint check``, as click parsed it."""
+
+    paths: tuple
+    fmt: str | None
+    output: str | None
+    config_file: str | None
+    select: tuple
+    ignore: tuple
+    fail_on: str
+    exit_zero: bool
+    statistics: bool
+    quiet: bool
+    color_mode: str
+    fix: bool
+    unsafe_fixes: bool
+    diff: bool
+    show_fixes: bool
+    baseline_file: str | None
+    write_baseline: str | None
+    automation_id: str | None
+    stdin_filename: str | None
+    no_cache: bool
+    cache_dir: str | None
+    jobs: int | None
+    trust_implementations: bool
+    profile: str | None
+    verbose: bool
+
+
+def run(a: CheckArgs) -> int:
+    """The check command: returns its exit status, raises :class:`si_lint.errors.SiLintError`."""
+    if a.fmt is None:
+        a.fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    paths, stdin = _paths_and_stdin(a)
+    _check_settings(a)
+    options = _options(a)
+    result = _run(paths, options, stdin)
+    _notes(a, result)
+    fixed = []
+    if a.fix or a.diff:
+        fixed = _apply_fixes(a, result)
+        if a.fix and not a.diff and fixed is not None and fixed[1]:
+            result = _run(paths, options, stdin)  # the report shows what remains
+        fixed = fixed[0] if fixed is not None else []
+    _baselines(a, result)
+    printed = _report(a, result, fixed)
+    status = 0 if a.exit_zero or not failing(result.findings, a.fail_on) else 1
+    _record_replay(a, result, printed, status)
+    return status
+
+
+def _record_replay(a: CheckArgs, result, printed: str | None, status: int) -> None:
+    """A run whose only output is its report on stdout: recorded for the replay memo
+    (si_lint.replay), with the run memo that answers it."""
+    memo = getattr(result, "memo", None)
+    if printed is None or memo is None or a.verbose or a.stdin_filename:
+        return
+    if any(not os.path.isdir(p) for p in a.paths):
+        return  # named files (pre-commit's staged files): a command line seldom repeated
+    if (a.profile or getattr(result.config, "profile", None)) == "builtin:oasisctl" and not a.quiet:
+        return  # the notice went to stderr
+    from .. import replay
+
+    replay.record(printed, status, memo[0], memo[1], a.paths, a.config_file)
+
+
+def _paths_and_stdin(a: CheckArgs) -> tuple[list[str], bytes | None]:
+    """The paths to check, and the bytes of stdin when the path is ``-``."""
+    from ..errors import UsageError
+
+    paths = list(a.paths)
+    if "-" not in paths:
+        if a.stdin_filename:
+            raise UsageError("--stdin-filename is used with the path `-` only")
+        return paths, None
+    if paths != ["-"]:
+        raise UsageError("`-` (read stdin) cannot be combined with other paths")
+    if not a.stdin_filename:
+        raise UsageError("`-` (read stdin) needs --stdin-filename PATH (the file it stands for)")
+    if a.fix or a.diff:
+        raise UsageError("--fix and --diff work on files, not on stdin")
+    stdin = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+    return [a.stdin_filename], stdin
+
+
+def _check_settings(a: CheckArgs) -> None:
+    """Options that cannot go together, and a ``--profile`` that is no profile."""
+    from ..errors import UsageError
+
+    if a.automation_id is not None and a.fmt != "sarif":
+        raise UsageError("--automation-id is a SARIF setting (use it with --format sarif)")
+    if a.profile is None:
+        return
+    from ..profile import is_builtin_name
+
+    if not is_builtin_name(a.profile):
+        if not os.path.isfile(os.path.join(a.profile, "registry.yaml")):
+            raise UsageError(
+                f"--profile {a.profile}: not a shipped profile (builtin, "
+                "builtin:oasisctl) nor a profile directory (no registry.yaml)"
+            )
+        a.profile = os.path.abspath(a.profile)
+
+
+def _options(a: CheckArgs):
+    from ..pipeline import Options
+    from ..report import needs_corpus
+
+    options = Options(
+        select=split_codes(a.select),
+        ignore=split_codes(a.ignore),
+        trust_implementations=a.trust_implementations,
+        verbose=a.verbose,
+        use_cache=not a.no_cache,
+        reuse_run=not needs_corpus(a.fmt) and not (a.fix or a.diff or a.stdin_filename),
+        cache_dir=a.cache_dir,
+        jobs=a.jobs,
+        config_file=a.config_file,
+        profile=a.profile,
+    )
+    options.progress = a.fmt not in ("json", "sarif", "gitlab") and not a.quiet
+    return options
+
+
+def _notes(a: CheckArgs, result) -> None:
+    """The compatibility notice of builtin:oasisctl; under --verbose, the run's notes."""
+    if (a.profile or getattr(result.config, "profile", None)) == "builtin:oasisctl":
+        if not a.quiet:
+            from ..profile import OASISCTL_NOTICE
+
+            _say(OASISCTL_NOTICE)
+    if a.verbose:  # the corpus root and how it was found, the configuration, skipped files
+        for note in result.notes:
+            _say(f"si-lint: {note}")
+
+
+def _apply_fixes(a: CheckArgs, result):
+    """--fix writes the fixes, --diff prints them; returns (fixed findings, files written)."""
+    from ..fix import fix_files
+
+    report = fix_files(
+        result,
+        write=a.fix and not a.diff,
+        diff_stream=sys.stdout if a.diff else None,
+        unsafe=a.unsafe_fixes,
+    )
+    for relpath, reason in report.skipped:
+        _say(f"si-lint: {relpath}: not fixed: {reason}")
+    if not a.quiet and (report.files or a.diff):
+        if a.fix and not a.diff:
+            _say(
+                f"si-lint: fixed {report.fixed_findings} finding(s) in {len(report.files)} file(s)"
+            )
+        else:
+            _say(
+                f"si-lint: {report.fixed_findings} finding(s) fixable in {len(report.files)} "
+                "file(s) (--diff: nothing written)"
+            )
+    return report.fixed, bool(report.files)
+
+
+def _baselines(a: CheckArgs, result) -> None:
+    """--write-baseline records the findings; --baseline hides the recorded ones."""
+    from ..report.output import write_file
+
+    if a.write_baseline:
+        from ..baseline import render as render_baseline
+
+        write_file(a.write_baseline, render_baseline(result).encode("utf-8"), "baseline")
+        if not a.quiet:
+            _say(
+                f"si-lint: wrote {len(result.findings)} finding(s) to the baseline "
+                f"{a.write_baseline}"
+            )
+    if a.baseline_file:
+        from ..baseline import apply, load
+
+        applied = apply(result, load(a.baseline_file))
+        result.findings = applied.findings
+        if not a.quiet:
+            _say(
+                f"si-lint: baseline {a.baseline_file}: {applied.matched} finding(s) hidden, "
+                f"{applied.stale} stale entr{'y' if applied.stale == 1 else 'ies'} "
+                "(no longer found)"
+            )
+
+
+def _report(a: CheckArgs, result, fixed) -> str | None:
+    """The report, on stdout (on stderr under --diff, whose patch is the output). Returns
+    what it printed when that is all the run printed (else None)."""
+    from ..report import render
+    from ..report.ansi import unstyle
+
+    report_err = a.diff and not a.output
+    stream = sys.stderr if report_err else sys.stdout
+    colour = a.fmt == "text" and not a.output and use_color(a.color_mode, stream)
+    text = render(
+        result,
+        a.fmt,
+        verbose=a.verbose,
+        statistics=a.statistics,
+        quiet=a.quiet,
+        unsafe_fixes=a.unsafe_fixes,
+        automation_id=a.automation_id,
+        fail_on=a.fail_on,
+    )
+    write(text, a.output, err=report_err, color=colour)
+    if a.show_fixes:
+        _show_fixes(
+            result,
+            fixed,
+            a.fix and not a.diff,
+            a.unsafe_fixes,
+            a.output is None and a.fmt == "text" and not a.diff,
+        )
+    if a.output or report_err or a.show_fixes or a.fix or a.baseline_file or a.write_baseline:
+        return None
+    return text if colour else unstyle(text)
+
+
+def _run(paths, options, stdin):
+    from ..pipeline import run
+
+    if stdin is None:
+        return run(paths, options)
+    # the buffer stands in for the named file in the read stage (the rest is read from disk)
+    return run(paths, options, overrides={os.path.abspath(paths[0]): stdin})
+
+
+def _show_fixes(result, fixed, written: bool, unsafe: bool, to_stdout: bool) -> None:
+    from ..fix import fixable
+
+    if written:
+        items, title = fixed, "Fixed"
+    else:
+        items = fixed or [f for f in result.findings if fixable(f, unsafe)]
+        title = "Would fix" if items else "Fixable"
+    lines = [f"{title} {len(items)} finding(s):"] if items else ["No fixes available."]
+    for f in sorted(items, key=lambda f: f.sort_key()):
+        lines.append(f"  {f.path}:{f.line}:{f.column}: {f.code} {f.message}")
+    write("\n".join(lines) + "\n", err=not to_stdout, color=None)
+
+
+def _say(message: str) -> None:
+    """A line on stderr (what ``click.echo(message, err=True)`` writes)."""
+    write(message + "\n", err=True, color=None)

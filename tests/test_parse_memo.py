@@ -1,0 +1,169 @@
+"""The parse memo (si_lint.replay.parsed): a `check` command line whose options click
+parsed before, followed by other named files (pre-commit's staged files), runs the check
+command without importing click -- and prints, byte for byte, what the command line run
+through click prints, with the same exit status and the same stderr. Each run is its own
+process, as a user's is."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO, age
+
+
+@pytest.fixture
+def env(tmp_path):
+    out = dict(os.environ)
+    out["XDG_CACHE_HOME"] = str(tmp_path / "user-cache")  # the key and the records
+    out.pop("GITHUB_ACTIONS", None)
+    out.pop("SI_LINT_CACHE_DIR", None)
+    out["PYTHONPATH"] = str(REPO) + os.pathsep + out.get("PYTHONPATH", "")
+    return out
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    root = tmp_path / "c"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    (root / "scenarios" / "broken.yaml").write_text("id: [unclosed\n")  # exit status 1
+    age(root)
+    return root
+
+
+def _si_lint(root, env, *args):
+    """(exit status, stdout, stderr, whether click was imported) of one process."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "si_lint.cli", *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    lines = proc.stderr.splitlines()
+    imported = {
+        line.rsplit("|", 1)[-1].strip() for line in lines if line.startswith("import time:")
+    }
+    stderr = "\n".join(line for line in lines if not line.startswith("import time:"))
+    return proc.returncode, proc.stdout, stderr, "click" in imported
+
+
+def _parse_records(tmp_path):
+    directory = tmp_path / "user-cache" / "si-lint" / "parse"
+    return sorted(directory.iterdir()) if directory.exists() else []
+
+
+def _through_click(corpus, tmp_path, env, *args):
+    """What ``args`` prints when click parses it (a user cache without parse records)."""
+    home = tmp_path / "other-user-cache"
+    shutil.rmtree(home, ignore_errors=True)
+    got = _si_lint(corpus, dict(env, XDG_CACHE_HOME=str(home)), *args)
+    assert got[3] is True
+    return got[:3]
+
+
+STAGED = ("scenarios/broken.yaml", "scenarios/platform-oncall.yaml")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("--format", "json"),
+        ("--format", "sarif"),
+        (),  # text, pre-commit's
+        ("--color", "always"),  # click's styles, byte for byte
+        ("--statistics", "--fail-on", "warning"),
+        ("--quiet", "--select", "SI0"),
+    ],
+)
+def test_named_files_after_the_same_options_skip_click(corpus, tmp_path, env, options):
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    whole = ("check", *options, *cache, ".")
+    _si_lint(corpus, env, *whole)  # click parses the options: recorded
+    assert len(_parse_records(tmp_path)) == 1
+    for staged in (STAGED[:1], STAGED, ("scenarios",)):
+        args = ("check", *options, *cache, *staged)
+        expected = _through_click(corpus, tmp_path, env, *args)
+        assert expected[0] in (0, 1)
+        assert _si_lint(corpus, env, *args) == (*expected, False), staged
+
+
+def test_the_errors_of_a_memoised_parse_are_clicks(corpus, tmp_path, env):
+    """A named file that is not there, and an option a check refuses, say what they say
+    through click, with exit status 2."""
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    _si_lint(corpus, env, "check", *cache, "scenarios/broken.yaml")
+    sarif_only = ("check", "--automation-id", "x", *cache)
+    _si_lint(corpus, env, *sarif_only, "scenarios/broken.yaml")  # a usage error: recorded
+    for args in (
+        ("check", *cache, "no/such.yaml"),
+        (*sarif_only, "scenarios/platform-oncall.yaml"),
+    ):
+        expected = _through_click(corpus, tmp_path, env, *args)
+        assert expected[0] == 2 and expected[2].startswith("si-lint: ")
+        assert _si_lint(corpus, env, *args) == (*expected, False)
+
+
+def test_what_the_parse_memo_does_not_answer(corpus, tmp_path, env):
+    cache = str(tmp_path / "cache")
+    _si_lint(corpus, env, "check", "--format", "json", "--cache-dir", cache, ".")
+    for args in (
+        ("check", "--format", "text", "--cache-dir", cache, "scenarios/broken.yaml"),  # options
+        ("check", "--format", "json", "--cache-dir", cache),  # no path
+        ("check", "--format", "json", "--cache-dir", cache, "-q", "scenarios/broken.yaml"),
+        ("check", "--format", "json", "--cache-dir", cache, "scenarios/broken.yaml", "-q"),
+        ("check", "scenarios/broken.yaml", "--format", "json", "--cache-dir", cache),
+    ):
+        assert _si_lint(corpus, env, *args)[3] is True, args
+    # an environment variable click reads (--cache-dir's)
+    args = ("check", "--format", "json", "--cache-dir", cache, "scenarios/broken.yaml")
+    assert _si_lint(corpus, env, *args)[3] is False
+    assert _si_lint(corpus, dict(env, SI_LINT_CACHE_DIR=cache), *args)[3] is True
+
+
+def test_after_a_double_dash(corpus, tmp_path, env):
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    _si_lint(corpus, env, "check", *cache, "--", "scenarios/broken.yaml")
+    args = ("check", *cache, "--", "scenarios/platform-oncall.yaml", "scenarios/broken.yaml")
+    expected = _through_click(corpus, tmp_path, env, *args)
+    assert _si_lint(corpus, env, *args) == (*expected, False)
+
+
+def test_a_bad_parse_record_is_a_miss(corpus, tmp_path, env):
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    _si_lint(corpus, env, "check", "--format", "json", *cache, ".")
+    (record,) = _parse_records(tmp_path)
+    body = record.read_bytes()
+    args = ("check", "--format", "json", *cache, "scenarios/broken.yaml")
+    expected = _through_click(corpus, tmp_path, env, *args)
+    for bad in (
+        b"",
+        b"not json",
+        body.replace(b'"quiet":false', b'"quiet":true'),  # the signature no longer holds
+        body[:-10],
+    ):
+        record.write_bytes(bad)
+        assert _si_lint(corpus, env, *args) == (*expected, True)
+    record.unlink()
+    _si_lint(corpus, env, *args)  # click parses it again: recorded again
+    assert _si_lint(corpus, env, *args) == (*expected, False)
+
+
+def test_the_recorded_fields_are_the_commands_parameters():
+    """The record holds every parameter of the check command but the paths, and the
+    environment variables its parameters read are in the memo's key."""
+    from dataclasses import fields
+
+    from si_lint import replay
+    from si_lint.commands.check import command
+    from si_lint.commands.check_run import CheckArgs
+
+    params = {p.name for p in command.params}
+    assert params == {f.name for f in fields(CheckArgs)}
+    for p in command.params:
+        for var in [p.envvar] if isinstance(p.envvar, str) else (p.envvar or ()):
+            assert var in replay.ENV, var
