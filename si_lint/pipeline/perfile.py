@@ -193,6 +193,16 @@ def _unpack(result: tuple) -> tuple:
     return result
 
 
+def _start_worker() -> None:
+    """A forked worker collects only what it allocates: what it inherited (the sources,
+    the walk, the modules) is frozen, so a collection neither walks it again (the cost of
+    each grows with the corpus) nor copies the pages it touches."""
+    import gc
+
+    gc.freeze()
+    gc.enable()
+
+
 def _pool_map(items: list[int], jobs: int, advance=lambda: None) -> list:
     """The pool is forked after ``_WORKER`` holds the sources: workers see the bytes the
     read stage read (copy-on-write), nothing is read twice or sent to them."""
@@ -203,9 +213,9 @@ def _pool_map(items: list[int], jobs: int, advance=lambda: None) -> list:
     chunk = max(1, min(64, len(items) // (jobs * 4) or 1))
     enabled = gc.isenabled()
     try:
-        # the workers collect as usual (gc.enable); the parent only unpacks their acyclic
-        # results: walking its growing heap again and again would be all it did
-        pool = fork_pool(jobs, initializer=gc.enable)
+        # the workers collect their own garbage (_start_worker); the parent only unpacks
+        # their acyclic results: walking its growing heap again and again would be all it did
+        pool = fork_pool(jobs, initializer=_start_worker)
         if pool is None:  # pragma: no cover - platforms without fork
             return [_work(i) for i in items]
         with pool:
