@@ -65,8 +65,10 @@ def _check(kwargs: dict) -> int:
     except BrokenPipeError:
         import os
 
-        devnull = os.open(os.devnull, os.O_WRONLY)  # Python's flush at exit finds no pipe
-        os.dup2(devnull, sys.stdout.fileno())
+        try:  # Python's flush at exit finds no pipe to fail on
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
         return 1
 
 

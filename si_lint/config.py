@@ -21,6 +21,9 @@ DEFAULT_INCLUDE = ("**/*.yaml", "**/*.yml", "**/*.json")
 
 @dataclass(frozen=True)
 class Config:
+    """The effective configuration of a corpus root (``si-lint.toml`` or
+    ``[tool.si-lint]``, then ``--select``/``--ignore``)."""
+
     root: Path
     source: Path | None = None
     profile: str = "builtin"

@@ -83,6 +83,8 @@ class Diag:
 
 @dataclass(frozen=True, order=True)
 class Location:
+    """Another place a finding points at (a cross-file finding's ``related``)."""
+
     path: str
     line: int
     column: int

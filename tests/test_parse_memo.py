@@ -167,3 +167,75 @@ def test_the_recorded_fields_are_the_commands_parameters():
     for p in command.params:
         for var in [p.envvar] if isinstance(p.envvar, str) else (p.envvar or ()):
             assert var in replay.ENV, var
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [KeyboardInterrupt(), EOFError()],
+)
+def test_an_interrupt_ends_as_under_click(monkeypatch, capsys, tmp_path, exc):
+    """``cli._check`` (the memoised parse) and click's ``main`` around the same command:
+    the same stderr and exit status when the command is interrupted."""
+    from si_lint import cli
+    from si_lint.commands import check_run
+    from si_lint.commands.group import cli as group
+
+    def interrupted(a):
+        raise exc
+
+    monkeypatch.setattr(check_run, "run", interrupted)
+    monkeypatch.setattr("si_lint.commands.check.run", interrupted)
+    fields = {f: None for f in check_run.CheckArgs.__dataclass_fields__}
+    status = cli._check(dict(fields, paths=("x.yaml",)))
+    ours = capsys.readouterr()
+    with pytest.raises(SystemExit) as ended:
+        group.main(args=["check", "--cache-dir", str(tmp_path), "x.yaml"], standalone_mode=True)
+    theirs = capsys.readouterr()
+    assert (status, ours.out, ours.err) == (ended.value.code, theirs.out, theirs.err)
+    assert ours.err == "\nAborted!\n"
+
+
+def test_a_usage_error_ends_as_under_click(monkeypatch, capsys, tmp_path):
+    from si_lint import cli
+    from si_lint.commands import check_run
+    from si_lint.commands.group import cli as group
+    from si_lint.errors import UsageError
+
+    def refused(a):
+        raise UsageError("x.yaml: no such file or directory")
+
+    monkeypatch.setattr("si_lint.commands.check.run", refused)
+    monkeypatch.setattr(check_run, "run", refused)
+    fields = {f: None for f in check_run.CheckArgs.__dataclass_fields__}
+    status = cli._check(dict(fields, paths=("x.yaml",)))
+    ours = capsys.readouterr()
+    with pytest.raises(SystemExit) as ended:
+        group.main(args=["check", "--cache-dir", str(tmp_path), "x.yaml"], standalone_mode=True)
+    theirs = capsys.readouterr()
+    assert (
+        (status, ours.err)
+        == (ended.value.code, theirs.err)
+        == (2, "si-lint: x.yaml: no such file or directory\n")
+    )
+
+
+def test_a_closed_stdout_is_a_quiet_exit_1(corpus, tmp_path, env):
+    """`si-lint check FILE | head -0` on a memoised parse: exit status 1, nothing on
+    stderr (click's handling of a broken pipe)."""
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    _si_lint(corpus, env, "check", *cache, "scenarios/broken.yaml")
+    fresh = dict(env, XDG_CACHE_HOME=str(tmp_path / "fresh"))
+    for run_env in (fresh, env):  # through click, then through the memoised parse
+        r, w = os.pipe()
+        os.close(r)
+        proc = subprocess.run(
+            [sys.executable, "-m", "si_lint.cli", "check", *cache, "scenarios/broken.yaml"],
+            cwd=corpus,
+            env=run_env,
+            stdout=w,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+        os.close(w)
+        assert (proc.returncode, proc.stderr) == (1, "")

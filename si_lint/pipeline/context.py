@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # annotations only: a run answered by the memo never loads th
 
 @dataclass
 class Options:
+    """What a run was asked for besides its paths (the command line's options)."""
+
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     trust_implementations: bool = False
@@ -81,6 +83,9 @@ class Context:
 
 @dataclass
 class RunResult:
+    """What a run found: the findings the reporters render, and what they say about
+    the run (files checked, skipped, reported; notes)."""
+
     findings: list[Finding]
     files: int
     corpus: Corpus | None
