@@ -71,6 +71,52 @@ def diag_tuples(report: dict) -> list[tuple]:
 
 
 @pytest.fixture
+def user_env(tmp_path):
+    """The environment of a si-lint process of its own: a user cache directory of this
+    test (the cache key, the replay and parse memos), no CI, this checkout importable."""
+    out = dict(os.environ)
+    out["XDG_CACHE_HOME"] = str(tmp_path / "user-cache")
+    out.pop("GITHUB_ACTIONS", None)
+    out.pop("SI_LINT_CACHE_DIR", None)
+    out["PYTHONPATH"] = str(REPO) + os.pathsep + out.get("PYTHONPATH", "")
+    return out
+
+
+@pytest.fixture
+def example_corpus(tmp_path):
+    """A copy of the example corpus with one broken file (exit status 1), aged past the
+    memos' racy window."""
+    import shutil
+
+    root = tmp_path / "c"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    (root / "scenarios" / "broken.yaml").write_text("id: [unclosed\n")
+    age(root)
+    return root
+
+
+def si_lint_process(root, env, *args) -> tuple[int, str, str, set]:
+    """(exit status, stdout, stderr, the modules it imported) of ``si-lint ARGS`` run as
+    its own process in ``root`` (``-X importtime``; its lines are not in stderr)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "si_lint.cli", *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    lines = proc.stderr.splitlines()
+    timed = [line for line in lines if line.startswith("import time:")]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in timed}
+    stderr = "\n".join(line for line in lines if not line.startswith("import time:"))
+    return proc.returncode, proc.stdout, stderr, imported
+
+
+@pytest.fixture
 def corpus_dir(tmp_path):
     def make(files: dict) -> Path:
         write_files(tmp_path, files)

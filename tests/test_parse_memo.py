@@ -12,44 +12,15 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, age
+from conftest import si_lint_process
+
+from si_lint.errors import UsageError
 
 
-@pytest.fixture
-def env(tmp_path):
-    out = dict(os.environ)
-    out["XDG_CACHE_HOME"] = str(tmp_path / "user-cache")  # the key and the records
-    out.pop("GITHUB_ACTIONS", None)
-    out.pop("SI_LINT_CACHE_DIR", None)
-    out["PYTHONPATH"] = str(REPO) + os.pathsep + out.get("PYTHONPATH", "")
-    return out
-
-
-@pytest.fixture
-def corpus(tmp_path):
-    root = tmp_path / "c"
-    shutil.copytree(REPO / "fixtures" / "corpus", root)
-    (root / "scenarios" / "broken.yaml").write_text("id: [unclosed\n")  # exit status 1
-    age(root)
-    return root
-
-
-def _si_lint(root, env, *args):
+def _si_lint(root, user_env, *args):
     """(exit status, stdout, stderr, whether click was imported) of one process."""
-    proc = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "si_lint.cli", *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    lines = proc.stderr.splitlines()
-    imported = {
-        line.rsplit("|", 1)[-1].strip() for line in lines if line.startswith("import time:")
-    }
-    stderr = "\n".join(line for line in lines if not line.startswith("import time:"))
-    return proc.returncode, proc.stdout, stderr, "click" in imported
+    code, out, err, imported = si_lint_process(root, user_env, *args)
+    return code, out, err, "click" in imported
 
 
 def _parse_records(tmp_path):
@@ -57,11 +28,11 @@ def _parse_records(tmp_path):
     return sorted(directory.iterdir()) if directory.exists() else []
 
 
-def _through_click(corpus, tmp_path, env, *args):
+def _through_click(example_corpus, tmp_path, user_env, *args):
     """What ``args`` prints when click parses it (a user cache without parse records)."""
     home = tmp_path / "other-user-cache"
     shutil.rmtree(home, ignore_errors=True)
-    got = _si_lint(corpus, dict(env, XDG_CACHE_HOME=str(home)), *args)
+    got = _si_lint(example_corpus, dict(user_env, XDG_CACHE_HOME=str(home)), *args)
     assert got[3] is True
     return got[:3]
 
@@ -80,37 +51,39 @@ STAGED = ("scenarios/broken.yaml", "scenarios/platform-oncall.yaml")
         ("--quiet", "--select", "SI0"),
     ],
 )
-def test_named_files_after_the_same_options_skip_click(corpus, tmp_path, env, options):
+def test_named_files_after_the_same_options_skip_click(example_corpus, tmp_path, user_env, options):
     cache = ("--cache-dir", str(tmp_path / "cache"))
     whole = ("check", *options, *cache, ".")
-    _si_lint(corpus, env, *whole)  # click parses the options: recorded
+    _si_lint(example_corpus, user_env, *whole)  # click parses the options: recorded
     assert len(_parse_records(tmp_path)) == 1
     for staged in (STAGED[:1], STAGED, ("scenarios",)):
         args = ("check", *options, *cache, *staged)
-        expected = _through_click(corpus, tmp_path, env, *args)
+        expected = _through_click(example_corpus, tmp_path, user_env, *args)
         assert expected[0] in (0, 1)
-        assert _si_lint(corpus, env, *args) == (*expected, False), staged
+        assert _si_lint(example_corpus, user_env, *args) == (*expected, False), staged
 
 
-def test_the_errors_of_a_memoised_parse_are_clicks(corpus, tmp_path, env):
+def test_the_errors_of_a_memoised_parse_are_clicks(example_corpus, tmp_path, user_env):
     """A named file that is not there, and an option a check refuses, say what they say
     through click, with exit status 2."""
     cache = ("--cache-dir", str(tmp_path / "cache"))
-    _si_lint(corpus, env, "check", *cache, "scenarios/broken.yaml")
+    _si_lint(example_corpus, user_env, "check", *cache, "scenarios/broken.yaml")
     sarif_only = ("check", "--automation-id", "x", *cache)
-    _si_lint(corpus, env, *sarif_only, "scenarios/broken.yaml")  # a usage error: recorded
+    _si_lint(
+        example_corpus, user_env, *sarif_only, "scenarios/broken.yaml"
+    )  # a usage error: recorded
     for args in (
         ("check", *cache, "no/such.yaml"),
         (*sarif_only, "scenarios/platform-oncall.yaml"),
     ):
-        expected = _through_click(corpus, tmp_path, env, *args)
+        expected = _through_click(example_corpus, tmp_path, user_env, *args)
         assert expected[0] == 2 and expected[2].startswith("si-lint: ")
-        assert _si_lint(corpus, env, *args) == (*expected, False)
+        assert _si_lint(example_corpus, user_env, *args) == (*expected, False)
 
 
-def test_what_the_parse_memo_does_not_answer(corpus, tmp_path, env):
+def test_what_the_parse_memo_does_not_answer(example_corpus, tmp_path, user_env):
     cache = str(tmp_path / "cache")
-    _si_lint(corpus, env, "check", "--format", "json", "--cache-dir", cache, ".")
+    _si_lint(example_corpus, user_env, "check", "--format", "json", "--cache-dir", cache, ".")
     for args in (
         ("check", "--format", "text", "--cache-dir", cache, "scenarios/broken.yaml"),  # options
         ("check", "--format", "json", "--cache-dir", cache),  # no path
@@ -118,28 +91,28 @@ def test_what_the_parse_memo_does_not_answer(corpus, tmp_path, env):
         ("check", "--format", "json", "--cache-dir", cache, "scenarios/broken.yaml", "-q"),
         ("check", "scenarios/broken.yaml", "--format", "json", "--cache-dir", cache),
     ):
-        assert _si_lint(corpus, env, *args)[3] is True, args
+        assert _si_lint(example_corpus, user_env, *args)[3] is True, args
     # an environment variable click reads (--cache-dir's)
     args = ("check", "--format", "json", "--cache-dir", cache, "scenarios/broken.yaml")
-    assert _si_lint(corpus, env, *args)[3] is False
-    assert _si_lint(corpus, dict(env, SI_LINT_CACHE_DIR=cache), *args)[3] is True
+    assert _si_lint(example_corpus, user_env, *args)[3] is False
+    assert _si_lint(example_corpus, dict(user_env, SI_LINT_CACHE_DIR=cache), *args)[3] is True
 
 
-def test_after_a_double_dash(corpus, tmp_path, env):
+def test_after_a_double_dash(example_corpus, tmp_path, user_env):
     cache = ("--cache-dir", str(tmp_path / "cache"))
-    _si_lint(corpus, env, "check", *cache, "--", "scenarios/broken.yaml")
+    _si_lint(example_corpus, user_env, "check", *cache, "--", "scenarios/broken.yaml")
     args = ("check", *cache, "--", "scenarios/platform-oncall.yaml", "scenarios/broken.yaml")
-    expected = _through_click(corpus, tmp_path, env, *args)
-    assert _si_lint(corpus, env, *args) == (*expected, False)
+    expected = _through_click(example_corpus, tmp_path, user_env, *args)
+    assert _si_lint(example_corpus, user_env, *args) == (*expected, False)
 
 
-def test_a_bad_parse_record_is_a_miss(corpus, tmp_path, env):
+def test_a_bad_parse_record_is_a_miss(example_corpus, tmp_path, user_env):
     cache = ("--cache-dir", str(tmp_path / "cache"))
-    _si_lint(corpus, env, "check", "--format", "json", *cache, ".")
+    _si_lint(example_corpus, user_env, "check", "--format", "json", *cache, ".")
     (record,) = _parse_records(tmp_path)
     body = record.read_bytes()
     args = ("check", "--format", "json", *cache, "scenarios/broken.yaml")
-    expected = _through_click(corpus, tmp_path, env, *args)
+    expected = _through_click(example_corpus, tmp_path, user_env, *args)
     for bad in (
         b"",
         b"not json",
@@ -147,10 +120,10 @@ def test_a_bad_parse_record_is_a_miss(corpus, tmp_path, env):
         body[:-10],
     ):
         record.write_bytes(bad)
-        assert _si_lint(corpus, env, *args) == (*expected, True)
+        assert _si_lint(example_corpus, user_env, *args) == (*expected, True)
     record.unlink()
-    _si_lint(corpus, env, *args)  # click parses it again: recorded again
-    assert _si_lint(corpus, env, *args) == (*expected, False)
+    _si_lint(example_corpus, user_env, *args)  # click parses it again: recorded again
+    assert _si_lint(example_corpus, user_env, *args) == (*expected, False)
 
 
 def test_the_recorded_fields_are_the_commands_parameters():
@@ -170,21 +143,25 @@ def test_the_recorded_fields_are_the_commands_parameters():
 
 
 @pytest.mark.parametrize(
-    "exc",
-    [KeyboardInterrupt(), EOFError()],
+    "exc, stderr",
+    [
+        (KeyboardInterrupt(), "\nAborted!\n"),
+        (EOFError(), "\nAborted!\n"),
+        (UsageError("x.yaml: no such file"), "si-lint: x.yaml: no such file\n"),
+    ],
 )
-def test_an_interrupt_ends_as_under_click(monkeypatch, capsys, tmp_path, exc):
+def test_an_error_or_interrupt_ends_as_under_click(monkeypatch, capsys, tmp_path, exc, stderr):
     """``cli._check`` (the memoised parse) and click's ``main`` around the same command:
-    the same stderr and exit status when the command is interrupted."""
+    the same output and exit status when the command is refused or interrupted."""
     from si_lint import cli
     from si_lint.commands import check_run
     from si_lint.commands.group import cli as group
 
-    def interrupted(a):
+    def refused(a):
         raise exc
 
-    monkeypatch.setattr(check_run, "run", interrupted)
-    monkeypatch.setattr("si_lint.commands.check.run", interrupted)
+    monkeypatch.setattr(check_run, "run", refused)
+    monkeypatch.setattr("si_lint.commands.check.run", refused)
     fields = {f: None for f in check_run.CheckArgs.__dataclass_fields__}
     status = cli._check(dict(fields, paths=("x.yaml",)))
     ours = capsys.readouterr()
@@ -192,45 +169,21 @@ def test_an_interrupt_ends_as_under_click(monkeypatch, capsys, tmp_path, exc):
         group.main(args=["check", "--cache-dir", str(tmp_path), "x.yaml"], standalone_mode=True)
     theirs = capsys.readouterr()
     assert (status, ours.out, ours.err) == (ended.value.code, theirs.out, theirs.err)
-    assert ours.err == "\nAborted!\n"
+    assert ours.err == stderr
 
 
-def test_a_usage_error_ends_as_under_click(monkeypatch, capsys, tmp_path):
-    from si_lint import cli
-    from si_lint.commands import check_run
-    from si_lint.commands.group import cli as group
-    from si_lint.errors import UsageError
-
-    def refused(a):
-        raise UsageError("x.yaml: no such file or directory")
-
-    monkeypatch.setattr("si_lint.commands.check.run", refused)
-    monkeypatch.setattr(check_run, "run", refused)
-    fields = {f: None for f in check_run.CheckArgs.__dataclass_fields__}
-    status = cli._check(dict(fields, paths=("x.yaml",)))
-    ours = capsys.readouterr()
-    with pytest.raises(SystemExit) as ended:
-        group.main(args=["check", "--cache-dir", str(tmp_path), "x.yaml"], standalone_mode=True)
-    theirs = capsys.readouterr()
-    assert (
-        (status, ours.err)
-        == (ended.value.code, theirs.err)
-        == (2, "si-lint: x.yaml: no such file or directory\n")
-    )
-
-
-def test_a_closed_stdout_is_a_quiet_exit_1(corpus, tmp_path, env):
+def test_a_closed_stdout_is_a_quiet_exit_1(example_corpus, tmp_path, user_env):
     """`si-lint check FILE | head -0` on a memoised parse: exit status 1, nothing on
     stderr (click's handling of a broken pipe)."""
     cache = ("--cache-dir", str(tmp_path / "cache"))
-    _si_lint(corpus, env, "check", *cache, "scenarios/broken.yaml")
-    fresh = dict(env, XDG_CACHE_HOME=str(tmp_path / "fresh"))
-    for run_env in (fresh, env):  # through click, then through the memoised parse
+    _si_lint(example_corpus, user_env, "check", *cache, "scenarios/broken.yaml")
+    fresh = dict(user_env, XDG_CACHE_HOME=str(tmp_path / "fresh"))
+    for run_env in (fresh, user_env):  # through click, then through the memoised parse
         r, w = os.pipe()
         os.close(r)
         proc = subprocess.run(
             [sys.executable, "-m", "si_lint.cli", "check", *cache, "scenarios/broken.yaml"],
-            cwd=corpus,
+            cwd=example_corpus,
             env=run_env,
             stdout=w,
             stderr=subprocess.PIPE,

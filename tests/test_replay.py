@@ -6,58 +6,30 @@ user's is (the replay is decided in `cli.main`, before click)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 import time
 
 import pytest
-from conftest import REPO, age
+from conftest import si_lint_process
 
 
-@pytest.fixture
-def env(tmp_path):
-    out = dict(os.environ)
-    out["XDG_CACHE_HOME"] = str(tmp_path / "user-cache")  # the key and the replay records
-    out.pop("GITHUB_ACTIONS", None)
-    out["PYTHONPATH"] = str(REPO) + os.pathsep + out.get("PYTHONPATH", "")
-    return out
-
-
-@pytest.fixture
-def corpus(tmp_path):
-    root = tmp_path / "c"
-    shutil.copytree(REPO / "fixtures" / "corpus", root)
-    (root / "scenarios" / "broken.yaml").write_text("id: [unclosed\n")  # exit status 1
-    age(root)
-    return root
-
-
-def _si_lint(root, env, *args):
+def _si_lint(root, user_env, *args):
     """(exit status, stdout, whether the pipeline was imported) of one process."""
-    proc = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "si_lint.cli", *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()}
-    return proc.returncode, proc.stdout, "si_lint.pipeline" in imported
+    code, out, _err, imported = si_lint_process(root, user_env, *args)
+    return code, out, "si_lint.pipeline" in imported
 
 
-def test_the_same_command_is_replayed(corpus, tmp_path, env):
+def test_the_same_command_is_replayed(example_corpus, tmp_path, user_env):
     args = ("check", "--format", "json", "--cache-dir", str(tmp_path / "cache"), ".")
-    ref_code, ref_out, _ = _si_lint(corpus, env, "check", "--format", "json", "--no-cache", ".")
+    ref_code, ref_out, _ = _si_lint(
+        example_corpus, user_env, "check", "--format", "json", "--no-cache", "."
+    )
     assert ref_code == 1 and '"SI001"' in ref_out
-    assert _si_lint(corpus, env, *args) == (ref_code, ref_out, True)  # records
-    assert _si_lint(corpus, env, *args) == (ref_code, ref_out, False)  # replayed
+    assert _si_lint(example_corpus, user_env, *args) == (ref_code, ref_out, True)  # records
+    assert _si_lint(example_corpus, user_env, *args) == (ref_code, ref_out, False)  # replayed
     text = ("check", "--cache-dir", str(tmp_path / "cache"))
-    text_ref = _si_lint(corpus, env, "check", "--no-cache")[:2]
-    assert _si_lint(corpus, env, *text)[:2] == text_ref
-    assert _si_lint(corpus, env, *text) == (*text_ref, False)
+    text_ref = _si_lint(example_corpus, user_env, "check", "--no-cache")[:2]
+    assert _si_lint(example_corpus, user_env, *text)[:2] == text_ref
+    assert _si_lint(example_corpus, user_env, *text) == (*text_ref, False)
 
 
 def _edits(root):
@@ -76,33 +48,33 @@ def _edits(root):
 
 
 @pytest.mark.parametrize("edit", ["edited", "new_file", "new_config", "env"])
-def test_any_change_is_a_miss(corpus, tmp_path, env, edit):
-    cwd = corpus / "scenarios" if edit == "new_config" else corpus
+def test_any_change_is_a_miss(example_corpus, tmp_path, user_env, edit):
+    cwd = example_corpus / "scenarios" if edit == "new_config" else example_corpus
     args = ("check", "--format", "json", "--cache-dir", str(tmp_path / "cache"), ".")
-    first = _si_lint(cwd, env, *args)
-    assert _si_lint(cwd, env, *args)[2] is False  # replayed
+    first = _si_lint(cwd, user_env, *args)
+    assert _si_lint(cwd, user_env, *args)[2] is False  # replayed
     if edit == "env":
-        env = dict(env, NO_COLOR="1")
+        user_env = dict(user_env, NO_COLOR="1")
     else:
-        _edits(corpus)[edit]()
+        _edits(example_corpus)[edit]()
         time.sleep(0.01)
-    code, out, imported = _si_lint(cwd, env, *args)
-    nocache = _si_lint(cwd, env, "check", "--format", "json", "--no-cache", ".")[:2]
+    code, out, imported = _si_lint(cwd, user_env, *args)
+    nocache = _si_lint(cwd, user_env, "check", "--format", "json", "--no-cache", ".")[:2]
     assert imported, "a change must go through the pipeline"
     assert (code, out) == nocache
     if edit != "env":
         assert (code, out) != first[:2], "the edit changes nothing: the case tests nothing"
 
 
-def test_github_actions_changes_the_default_format(corpus, tmp_path, env):
+def test_github_actions_changes_the_default_format(example_corpus, tmp_path, user_env):
     args = ("check", "--cache-dir", str(tmp_path / "cache"))
-    _si_lint(corpus, env, *args)
-    assert _si_lint(corpus, env, *args)[2] is False
-    code, out, imported = _si_lint(corpus, dict(env, GITHUB_ACTIONS="true"), *args)
+    _si_lint(example_corpus, user_env, *args)
+    assert _si_lint(example_corpus, user_env, *args)[2] is False
+    code, out, imported = _si_lint(example_corpus, dict(user_env, GITHUB_ACTIONS="true"), *args)
     assert imported and out.startswith("::error ")
 
 
-def test_runs_with_other_outputs_are_never_replayed(corpus, tmp_path, env):
+def test_runs_with_other_outputs_are_never_replayed(example_corpus, tmp_path, user_env):
     cache = str(tmp_path / "cache")
     report = tmp_path / "out.json"
     for args in (
@@ -110,12 +82,12 @@ def test_runs_with_other_outputs_are_never_replayed(corpus, tmp_path, env):
         ("check", "--format", "json", "--cache-dir", cache, "--verbose"),
         ("check", "--format", "json", "--no-cache"),
     ):
-        _si_lint(corpus, env, *args)
-        assert _si_lint(corpus, env, *args)[2] is True, args
+        _si_lint(example_corpus, user_env, *args)
+        assert _si_lint(example_corpus, user_env, *args)[2] is True, args
     assert not (tmp_path / "user-cache" / "si-lint" / "replay").exists()
 
 
-def test_each_command_line_keeps_its_record(corpus, tmp_path, env):
+def test_each_command_line_keeps_its_record(example_corpus, tmp_path, user_env):
     """A run over a subdirectory between two whole runs does not take the whole run's
     record; a run over named files (pre-commit's staged files) records no replay (its
     options' parse is memoised: tests/test_parse_memo.py)."""
@@ -123,19 +95,19 @@ def test_each_command_line_keeps_its_record(corpus, tmp_path, env):
     whole = ("check", "--format", "json", "--cache-dir", cache, ".")
     part = ("check", "--format", "json", "--cache-dir", cache, "scenarios")
     staged = ("check", "--format", "json", "--cache-dir", cache, "scenarios/broken.yaml")
-    ref = _si_lint(corpus, env, *whole)
-    _si_lint(corpus, env, *part)
-    _si_lint(corpus, env, *staged)
-    assert _si_lint(corpus, env, *whole) == (*ref[:2], False)
-    assert _si_lint(corpus, env, *part)[2] is False
+    ref = _si_lint(example_corpus, user_env, *whole)
+    _si_lint(example_corpus, user_env, *part)
+    _si_lint(example_corpus, user_env, *staged)
+    assert _si_lint(example_corpus, user_env, *whole) == (*ref[:2], False)
+    assert _si_lint(example_corpus, user_env, *part)[2] is False
     assert len(list((tmp_path / "user-cache" / "si-lint" / "replay").iterdir())) == 2
 
 
-def test_a_bad_record_is_a_miss(corpus, tmp_path, env):
+def test_a_bad_record_is_a_miss(example_corpus, tmp_path, user_env):
     args = ("check", "--format", "json", "--cache-dir", str(tmp_path / "cache"), ".")
-    ref = _si_lint(corpus, env, *args)
+    ref = _si_lint(example_corpus, user_env, *args)
     (record,) = (tmp_path / "user-cache" / "si-lint" / "replay").iterdir()
     body = record.read_bytes()
     for bad in (b"", b"not json", body.replace(b'"code":1', b'"code":0'), body[:-10]):
         record.write_bytes(bad)
-        assert _si_lint(corpus, env, *args) == (*ref[:2], True)
+        assert _si_lint(example_corpus, user_env, *args) == (*ref[:2], True)
