@@ -6,7 +6,6 @@ from __future__ import annotations
 import fnmatch
 import functools
 import os
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,7 +128,7 @@ def check_codes(codes: Iterable[str], where: str) -> None:
 MAX_CONFIG_BYTES = 1 << 20
 
 
-def _read_toml(path: Path) -> dict:
+def _read_bytes(path: Path) -> bytes:
     from .fsutil import read_regular
 
     raw, why = read_regular(path, MAX_CONFIG_BYTES)
@@ -139,10 +138,22 @@ def _read_toml(path: Path) -> dict:
         raise ConfigError(
             f"{path}: cannot read configuration: larger than {MAX_CONFIG_BYTES:,} bytes"
         )
+    return raw
+
+
+def _parse_toml(path: Path, raw: bytes) -> dict:
+    import tomllib
+
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
+
+
+def _digest(raw: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(raw).hexdigest()
 
 
 @functools.lru_cache(maxsize=64)
@@ -162,15 +173,26 @@ def _patterns(where: str, key: str, values: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def config_table(directory: Path) -> tuple[Path, dict] | None:
+    found = _config_in(directory)
+    return None if found is None else (found[0], found[1].parsed().table)
+
+
+def _config_in(directory: Path, lazy: bool = False) -> tuple[Path, Root] | None:
+    """The configuration file of ``directory`` (``si-lint.toml``, else a ``pyproject.toml``
+    with ``[tool.si-lint]``) and its :class:`Root`; ``lazy``: a ``si-lint.toml`` is read
+    but not parsed (whatever it holds, its directory is the root)."""
     cfg = directory / CONFIG_FILE
     if cfg.is_file():
-        return cfg, _read_toml(cfg)
+        raw = _read_bytes(cfg)
+        table = None if lazy else _parse_toml(cfg, raw)
+        return cfg, Root(directory, cfg, table, "config", _digest(raw))
     py = directory / "pyproject.toml"
     if py.is_file():
-        data = _read_toml(py)
+        raw = _read_bytes(py)
+        data = _parse_toml(py, raw)
         table = data.get("tool", {}).get("si-lint") if isinstance(data.get("tool"), dict) else None
         if isinstance(table, dict):
-            return py, table
+            return py, Root(directory, py, table, "config", _digest(raw))
     return None
 
 
@@ -180,30 +202,51 @@ class Root:
 
     path: Path
     source: Path | None  # the configuration file, when there is one
-    table: dict
+    #: its table; None: not parsed yet (:func:`find_root_info` with ``lazy``; :meth:`parsed`)
+    table: dict | None
     how: str  # "config", "git", "dir" or "file"
+    #: sha256 of the configuration file's bytes (what the run memo's key holds)
+    digest: str | None = None
+
+    def parsed(self, table: dict | None = None) -> Root:
+        """This root with its table: ``table`` (one parsed from the same bytes before),
+        else the file parsed now."""
+        if self.table is not None:
+            return self
+        if table is None:
+            table = _config_file_table(self.source)
+        return Root(self.path, self.source, table, self.how, self.digest)
 
 
-def find_root_info(cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None) -> Root:
+def find_root_info(
+    cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None, *, lazy: bool = False
+) -> Root:
     """The corpus root, the first of (SPEC §9): the directory of ``config_file``; the
     nearest ancestor of ``cwd`` holding ``si-lint.toml`` or a ``pyproject.toml`` with
     ``[tool.si-lint]``; the same search from the first named path; the top of the git work
     tree that holds ``cwd``; else the first named directory, or a named file's directory.
     Never a wider guess: without a configuration or a work tree, a check of one file reads
-    that file's directory, never its parents (nor the current directory)."""
+    that file's directory, never its parents (nor the current directory).
+
+    ``lazy``: a ``si-lint.toml`` (or ``--config`` file) is read, not parsed: the root's
+    ``table`` is None until :meth:`Root.parsed` (the run memo answers without TOML)."""
     cwd = Path(os.path.abspath(cwd))
     if config_file is not None:
         config_file = Path(os.path.abspath(config_file))
-        found = _config_file_table(config_file)
-        return Root(config_file.parent, config_file, found, "config")
+        if lazy and config_file.name != "pyproject.toml":
+            raw = _read_bytes(config_file)
+            return Root(config_file.parent, config_file, None, "config", _digest(raw))
+        raw = _read_bytes(config_file)
+        found = _config_file_table(config_file, raw)
+        return Root(config_file.parent, config_file, found, "config", _digest(raw))
     first = [Path(os.path.abspath(p)) for p in list(paths)[:1]]
     starts = [cwd] + [p if p.is_dir() else p.parent for p in first]
     for start in starts:
         d = Path(os.path.realpath(start))
         while True:
-            found = config_table(d)
+            found = _config_in(d, lazy)
             if found is not None:
-                return Root(d, found[0], found[1], "config")
+                return found[1]
             if d.parent == d:
                 break
             d = d.parent
@@ -241,13 +284,13 @@ def git_top(start: Path) -> Path | None:
         d = d.parent
 
 
-def _config_file_table(path: Path) -> dict:
+def _config_file_table(path: Path, raw: bytes | None = None) -> dict:
+    data = _parse_toml(path, _read_bytes(path) if raw is None else raw)
     if path.name == "pyproject.toml":
-        data = _read_toml(path)
         tool = data.get("tool")
         table = tool.get("si-lint") if isinstance(tool, dict) else None
         return table if isinstance(table, dict) else {}
-    return _read_toml(path)
+    return data
 
 
 _CONFIG_KEYS = {
@@ -343,7 +386,7 @@ def load_config(
     ``config_file`` (or the one in ``info``, already found). ``validated``: the same table
     passed the schema and the catalogue's codes before (the run memo's key holds it and
     si-lint's code), so it is not validated again."""
-    info = info or find_root_info(cwd, paths, config_file)
+    info = (info or find_root_info(cwd, paths, config_file)).parsed()
     root, source = info.path, info.source
     if source is None:
         return Config(root=root, root_how=info.how)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 Path_ = tuple  # a document path: tuple of str (mapping keys) and int (list indexes)
 

@@ -177,3 +177,55 @@ def test_a_bad_memo_is_ignored(corpus, tmp_path, bad):
         bad = body + MAC_SEP + mac(body) + b"\n"
     path.write_bytes(bad)
     assert _out(corpus, cache=cache) == ref
+
+
+def test_a_memo_answer_parses_no_toml(corpus, tmp_path, no_selection, monkeypatch):
+    """The memo's key holds the configuration file's digest and the memo its table: an
+    answer reads ``si-lint.toml`` but does not parse it (nor import tomllib)."""
+    from si_lint import config
+
+    cache = tmp_path / "cache"
+    staged = "scenarios/" + sorted(os.listdir(corpus / "scenarios"))[0]
+    refs = [_out(corpus), _out(corpus, staged)]
+    _out(corpus, cache=cache)
+    no_selection()
+
+    def parsed(*_a, **_k):
+        raise AssertionError("si-lint.toml was parsed: the memo did not answer from its table")
+
+    monkeypatch.setattr(config, "_parse_toml", parsed)
+    assert [_out(corpus, cache=cache), _out(corpus, staged, cache=cache)] == refs
+
+
+def test_the_same_table_in_other_bytes_is_a_miss(corpus, tmp_path, monkeypatch):
+    """A comment added to ``si-lint.toml``: other bytes, another key -- the run is not
+    answered by the old memo, and reports what a run without any cache reports."""
+    from si_lint import config
+
+    cache = tmp_path / "cache"
+    ref = _out(corpus)
+    _out(corpus, cache=cache)
+    cfg = corpus / "si-lint.toml"
+    cfg.write_text(cfg.read_text() + "# a comment\n")
+    age(corpus)
+    calls = []
+    real = config._parse_toml
+    monkeypatch.setattr(config, "_parse_toml", lambda *a: calls.append(a) or real(*a))
+    assert _out(corpus, cache=cache) == ref
+    assert [str(path) for path, _raw in calls] == [str(cfg)]
+
+
+@pytest.mark.parametrize(
+    "table, kept",
+    [
+        ({"select": ["SI1"], "per-file-ignores": {"a/*.yaml": ["SI115"]}, "x": 1.5}, True),
+        ({"when": __import__("datetime").date(2026, 12, 1)}, False),  # TOML dates
+        ({"x": float("nan")}, False),
+        ({"x": [float("inf")]}, False),
+        (None, False),
+    ],
+)
+def test_the_memo_keeps_a_table_json_gives_back(table, kept):
+    from si_lint.pipeline import memo
+
+    assert memo._plain_table(table) == (table if kept else None)

@@ -6,12 +6,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from .. import __version__
 from .directory import CacheDirUnusable, check_usable, prepare
 from .keys import code_fingerprint
 from .signed import dumps, verified_json, write_signed
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAGIC = "si-lint-cache/3"
 FILENAME = "results.json"

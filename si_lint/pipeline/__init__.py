@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .context import Context, Options, RunResult, Source, State, UsageError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:
     from ..config import Config
     from ..corpus import Corpus

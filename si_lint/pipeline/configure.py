@@ -1,6 +1,8 @@
 """Stage 1a, configure: the corpus root and its configuration table (SPEC §9), found
 from the named paths and the working directory -- what the run memo's key needs, read
-before anything else (``config.find_root_info``: a few ``stat`` calls and one TOML file)."""
+before anything else (``config.find_root_info``: a few ``stat`` calls, and one
+configuration file read; a ``si-lint.toml`` is parsed only when the memo does not
+answer, ``Root.parsed``)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ def configure(state: State) -> None:
         from ..config import find_root_info
 
         named = [Path(p) if os.path.isabs(p) else state.cwd / p for p in state.paths]
+        # lazy: the run memo answers from the configuration file's digest, without TOML
         state.root_info = find_root_info(
-            state.cwd, [p for p in named if p.exists()], state.options.config_file
+            state.cwd, [p for p in named if p.exists()], state.options.config_file, lazy=True
         )

@@ -4,12 +4,14 @@ the stages fill in one after another, and the result the reporters read."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError  # noqa: F401  (re-exported: pipeline.UsageError)
 from ..findings import Diag, Finding
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:  # annotations only: a run answered by the memo never loads the corpus
+    from typing import Any
+
     from ..config import Config
     from ..corpus import Corpus
 

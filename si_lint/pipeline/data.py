@@ -6,11 +6,13 @@ field: a cache can arrive in a pull request, so anything unexpected is ``ValueEr
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..findings import Finding, Location
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..corpus import Document
     from .context import Source
 

@@ -7,8 +7,9 @@ A run that goes through every stage records what it depended on besides its opti
 for and did not find or found (the ``.gitignore`` files and ``.git`` markers above the
 root, the named paths, the profile documents next to the files). The memo holds those
 ``stat`` results next to the run's findings, under a key of everything else the findings
-depend on (si-lint's version and code, the configuration, the profile named, the options,
-the working directory, the named paths).
+depend on (si-lint's version and code, the configuration file's digest, the profile named,
+the options, the working directory, the named paths); the memo keeps the configuration's
+table too, so an answer parses no TOML.
 
 The next run with the same key compares the ``stat`` of every recorded path (size,
 ``mtime_ns``, ``ctime_ns``, inode, device; "absent" for a path that was not there) and,
@@ -28,10 +29,13 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from typing import Any
 
 from ..statcache import unchanged
 from .context import RunResult, State
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAGIC = "si-lint-memo/1"
 FILENAME = "memo.json"
@@ -53,10 +57,11 @@ def _cache_dir(state: State) -> str | None:
 
 def _key(state: State, whole: bool) -> str:
     """Everything the findings depend on that is not a file: si-lint's version and code,
-    the effective configuration, the profile named, the options, the directories."""
+    the configuration file's bytes (its digest), the profile named, the options, the
+    directories."""
     from .. import __version__
     from ..cache import MAGIC as CACHE_MAGIC
-    from ..cache import canonical_text, code_fingerprint
+    from ..cache import code_fingerprint
 
     options = state.options
     info = state.root_info
@@ -69,7 +74,7 @@ def _key(state: State, whole: bool) -> str:
         str(info.path),
         str(info.source),
         info.how,
-        canonical_text(info.table),
+        info.digest,  # the configuration file's bytes: its table, parsed or not
         options.profile,
         options.trust_implementations,
         options.select,
@@ -104,6 +109,29 @@ def _load(directory: str) -> dict | None:
     ):
         return None
     return obj
+
+
+def _plain(value) -> bool:
+    """``value`` comes back from JSON as it went in (TOML's dates and times do not)."""
+    kind = type(value)
+    if kind is dict:
+        return all(type(k) is str and _plain(v) for k, v in value.items())
+    if kind is list:
+        return all(_plain(v) for v in value)
+    if kind is float:
+        return value == value and value not in (float("inf"), float("-inf"))
+    return kind in (str, int, bool)
+
+
+def _plain_table(table) -> dict | None:
+    """The configuration table, for the memo (None: it has values JSON does not keep)."""
+    return table if type(table) is dict and _plain(table) else None
+
+
+def _table_of(memo: dict) -> dict | None:
+    """The table the memo's run parsed (None: parse it again)."""
+    table = memo.get("table")
+    return table if type(table) is dict else None
 
 
 def _unchanged(memo: dict, paths=None) -> bool:
@@ -226,8 +254,9 @@ def recall(state: State) -> None:
         return
     from ..config import ConfigError, load_config
 
-    try:  # the table the memo's run validated: not validated again
-        config = load_config(state.cwd, info=state.root_info, validated=True)
+    try:  # the table the memo's run validated (the same bytes): not parsed nor validated again
+        info = state.root_info.parsed(_table_of(memo))
+        config = load_config(state.cwd, info=info, validated=True)
         config = config.with_cli(state.options.select, state.options.ignore)
     except ConfigError:
         return
@@ -239,6 +268,7 @@ def recall(state: State) -> None:
         result = _reduced(result, *reduction)
     if result is not None:
         result.memo = (directory, memo["key"])
+        state.root_info = info
         state.config = config
         state.result = result
         state.recalled = True
@@ -261,6 +291,7 @@ def remember(state: State) -> None:
         "magic": MAGIC,
         "written_ns": time.time_ns(),
         "key": state.memo_key,
+        "table": _plain_table(state.root_info.table if state.root_info else None),
         "deps": state.deps,
         "result": [
             [finding_to_data(f) for f in result.findings],

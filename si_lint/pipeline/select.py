@@ -217,6 +217,7 @@ def select(state: State) -> None:
 
     deps = state.deps if state.memo_dir is not None else None
     if state.config is None:
+        state.root_info = state.root_info.parsed()  # the run memo keeps the table
         state.config = load_config(state.cwd, info=state.root_info)
     sel = None
     if state.walk_memo is not None and deps is not None:
