@@ -8,16 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .config import (  # noqa: F401  (re-exported)
-    CONFIG_FILE,
     DEFAULT_INCLUDE,
     YAML_SUFFIXES,
     Config,
-    Root,
     check_codes,
-    config_table,
-    find_root,
-    find_root_info,
-    git_top,
     load_config,
 )
 from .discovery import (  # noqa: F401  (re-exported)
@@ -31,6 +25,14 @@ from .discovery import (  # noqa: F401  (re-exported)
 )
 from .errors import ConfigError  # noqa: F401  (re-exported: corpus.ConfigError)
 from .loader import PosMap
+from .root import (  # noqa: F401  (re-exported)
+    CONFIG_FILE,
+    Root,
+    config_table,
+    find_root,
+    find_root_info,
+    git_top,
+)
 
 KINDS = ("scenario", "fixture", "evidence", "eio-module", "eio-input", "registry", "template")
 

@@ -8,8 +8,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .config import Config, git_top, pattern_spec
+from .config import Config, pattern_spec
 from .errors import UsageError
+from .root import git_top
 
 #: directories never walked into
 SKIP_DIRS = frozenset(

@@ -143,7 +143,7 @@ def _prune(directory: str, keep: int = KEEP) -> None:
 
 def _root_deps(paths: list[str], config_file: str | None) -> dict:
     """The ``stat`` of every path the corpus root and its configuration are found from
-    (:func:`si_lint.config.find_root_info`): each ancestor's configuration files and git
+    (:func:`si_lint.root.find_root_info`): each ancestor's configuration files and git
     marker, from the working directory and from the first named path."""
     from .statcache import record, record_presence, stat_of
 

@@ -112,7 +112,7 @@ LAYERS = [
         "si_lint.registry",
         "si_lint.resources",
     ],
-    ["si_lint.loader", "si_lint.config", "si_lint.catalogue", "si_lint.schemas"],
+    ["si_lint.loader", "si_lint.root", "si_lint.config", "si_lint.catalogue", "si_lint.schemas"],
     [
         "si_lint.discovery",
         "si_lint.cache",

@@ -182,7 +182,7 @@ def test_a_bad_memo_is_ignored(corpus, tmp_path, bad):
 def test_a_memo_answer_parses_no_toml(corpus, tmp_path, no_selection, monkeypatch):
     """The memo's key holds the configuration file's digest and the memo its table: an
     answer reads ``si-lint.toml`` but does not parse it (nor import tomllib)."""
-    from si_lint import config
+    from si_lint import root as config
 
     cache = tmp_path / "cache"
     staged = "scenarios/" + sorted(os.listdir(corpus / "scenarios"))[0]
@@ -200,7 +200,7 @@ def test_a_memo_answer_parses_no_toml(corpus, tmp_path, no_selection, monkeypatc
 def test_the_same_table_in_other_bytes_is_a_miss(corpus, tmp_path, monkeypatch):
     """A comment added to ``si-lint.toml``: other bytes, another key -- the run is not
     answered by the old memo, and reports what a run without any cache reports."""
-    from si_lint import config
+    from si_lint import root as config
 
     cache = tmp_path / "cache"
     ref = _out(corpus)

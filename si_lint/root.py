@@ -1,0 +1,166 @@
+"""Where a corpus root is (SPEC §9), and its configuration file: ``si-lint.toml``, or a
+``pyproject.toml`` with ``[tool.si-lint]``. Read here (size-limited, never a link); the
+TOML is parsed only when its table is asked for (:meth:`Root.parsed`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ConfigError
+
+CONFIG_FILE = "si-lint.toml"
+
+#: the largest configuration file read
+MAX_CONFIG_BYTES = 1 << 20
+
+
+def _read_bytes(path: Path) -> bytes:
+    from .fsutil import read_regular
+
+    raw, why = read_regular(path, MAX_CONFIG_BYTES)
+    if raw is None:
+        raise ConfigError(f"{path}: cannot read configuration: {why}")
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            f"{path}: cannot read configuration: larger than {MAX_CONFIG_BYTES:,} bytes"
+        )
+    return raw
+
+
+def _parse_toml(path: Path, raw: bytes) -> dict:
+    import tomllib
+
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
+
+
+def _digest(raw: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(raw).hexdigest()
+
+
+def config_table(directory: Path) -> tuple[Path, dict] | None:
+    found = _config_in(directory)
+    return None if found is None else (found[0], found[1].parsed().table)
+
+
+def _config_in(directory: Path, lazy: bool = False) -> tuple[Path, Root] | None:
+    """The configuration file of ``directory`` (``si-lint.toml``, else a ``pyproject.toml``
+    with ``[tool.si-lint]``) and its :class:`Root`; ``lazy``: a ``si-lint.toml`` is read
+    but not parsed (whatever it holds, its directory is the root)."""
+    cfg = directory / CONFIG_FILE
+    if cfg.is_file():
+        raw = _read_bytes(cfg)
+        table = None if lazy else _parse_toml(cfg, raw)
+        return cfg, Root(directory, cfg, table, "config", _digest(raw))
+    py = directory / "pyproject.toml"
+    if py.is_file():
+        raw = _read_bytes(py)
+        data = _parse_toml(py, raw)
+        table = data.get("tool", {}).get("si-lint") if isinstance(data.get("tool"), dict) else None
+        if isinstance(table, dict):
+            return py, Root(directory, py, table, "config", _digest(raw))
+    return None
+
+
+@dataclass(frozen=True)
+class Root:
+    """Where the corpus root is and why (SPEC §9)."""
+
+    path: Path
+    source: Path | None  # the configuration file, when there is one
+    #: its table; None: not parsed yet (:func:`find_root_info` with ``lazy``; :meth:`parsed`)
+    table: dict | None
+    how: str  # "config", "git", "dir" or "file"
+    #: sha256 of the configuration file's bytes (what the run memo's key holds)
+    digest: str | None = None
+
+    def parsed(self, table: dict | None = None) -> Root:
+        """This root with its table: ``table`` (one parsed from the same bytes before),
+        else the file parsed now."""
+        if self.table is not None:
+            return self
+        if table is None:
+            table = _config_file_table(self.source)
+        return Root(self.path, self.source, table, self.how, self.digest)
+
+
+def find_root_info(
+    cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None, *, lazy: bool = False
+) -> Root:
+    """The corpus root, the first of (SPEC §9): the directory of ``config_file``; the
+    nearest ancestor of ``cwd`` holding ``si-lint.toml`` or a ``pyproject.toml`` with
+    ``[tool.si-lint]``; the same search from the first named path; the top of the git work
+    tree that holds ``cwd``; else the first named directory, or a named file's directory.
+    Never a wider guess: without a configuration or a work tree, a check of one file reads
+    that file's directory, never its parents (nor the current directory).
+
+    ``lazy``: a ``si-lint.toml`` (or ``--config`` file) is read, not parsed: the root's
+    ``table`` is None until :meth:`Root.parsed` (the run memo answers without TOML)."""
+    cwd = Path(os.path.abspath(cwd))
+    if config_file is not None:
+        config_file = Path(os.path.abspath(config_file))
+        if lazy and config_file.name != "pyproject.toml":
+            raw = _read_bytes(config_file)
+            return Root(config_file.parent, config_file, None, "config", _digest(raw))
+        raw = _read_bytes(config_file)
+        found = _config_file_table(config_file, raw)
+        return Root(config_file.parent, config_file, found, "config", _digest(raw))
+    first = [Path(os.path.abspath(p)) for p in list(paths)[:1]]
+    starts = [cwd] + [p if p.is_dir() else p.parent for p in first]
+    for start in starts:
+        d = Path(os.path.realpath(start))
+        while True:
+            found = _config_in(d, lazy)
+            if found is not None:
+                return found[1]
+            if d.parent == d:
+                break
+            d = d.parent
+    top = git_top(cwd)
+    if top is not None:
+        return Root(top, None, {}, "git")
+    if first:
+        p = first[0]
+        if p.is_dir():
+            return Root(Path(os.path.realpath(p)), None, {}, "dir")
+        return Root(Path(os.path.realpath(p.parent)), None, {}, "file")
+    return Root(Path(os.path.realpath(cwd)), None, {}, "dir")
+
+
+def find_root(
+    cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None
+) -> tuple[Path, Path | None, dict]:
+    """``(root, config file or None, config table)``; see :func:`find_root_info`."""
+    info = find_root_info(cwd, paths, config_file)
+    return info.path, info.source, info.table
+
+
+def git_top(start: Path) -> Path | None:
+    """The top of the git work tree holding ``start`` (the nearest ancestor with ``.git``,
+    a directory or a worktree's ``.git`` file), or None. Git itself is not run."""
+    d = Path(os.path.realpath(start))
+    while True:
+        try:
+            if os.path.lexists(d / ".git"):
+                return d
+        except OSError:
+            pass
+        if d.parent == d:
+            return None
+        d = d.parent
+
+
+def _config_file_table(path: Path, raw: bytes | None = None) -> dict:
+    data = _parse_toml(path, _read_bytes(path) if raw is None else raw)
+    if path.name == "pyproject.toml":
+        tool = data.get("tool")
+        table = tool.get("si-lint") if isinstance(tool, dict) else None
+        return table if isinstance(table, dict) else {}
+    return data
