@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import ConfigError
@@ -56,17 +56,30 @@ def _config_in(directory: Path, lazy: bool = False) -> tuple[Path, Root] | None:
     but not parsed (whatever it holds, its directory is the root)."""
     cfg = directory / CONFIG_FILE
     if cfg.is_file():
-        raw = _read_bytes(cfg)
-        table = None if lazy else _parse_toml(cfg, raw)
-        return cfg, Root(directory, cfg, table, "config", _digest(raw))
+        return cfg, _root_of(cfg, lazy)
     py = directory / "pyproject.toml"
     if py.is_file():
         raw = _read_bytes(py)
-        data = _parse_toml(py, raw)
-        table = data.get("tool", {}).get("si-lint") if isinstance(data.get("tool"), dict) else None
-        if isinstance(table, dict):
+        table = _tool_table(_parse_toml(py, raw))
+        if table is not None:
             return py, Root(directory, py, table, "config", _digest(raw))
     return None
+
+
+def _root_of(path: Path, lazy: bool) -> Root:
+    """The root a configuration file makes (its directory), the file read once; ``lazy``
+    (not for a ``pyproject.toml``): its bytes kept, parsed by :meth:`Root.parsed`."""
+    raw = _read_bytes(path)
+    if lazy and path.name != "pyproject.toml":
+        return Root(path.parent, path, None, "config", _digest(raw), raw)
+    return Root(path.parent, path, _config_file_table(path, raw), "config", _digest(raw))
+
+
+def _tool_table(data: dict) -> dict | None:
+    """A ``pyproject.toml``'s ``[tool.si-lint]`` table, or None."""
+    tool = data.get("tool")
+    table = tool.get("si-lint") if isinstance(tool, dict) else None
+    return table if isinstance(table, dict) else None
 
 
 @dataclass(frozen=True)
@@ -80,14 +93,16 @@ class Root:
     how: str  # "config", "git", "dir" or "file"
     #: sha256 of the configuration file's bytes (what the run memo's key holds)
     digest: str | None = None
+    #: those bytes, while the table is not parsed (the digest is theirs: never read again)
+    raw: bytes | None = field(default=None, repr=False, compare=False)
 
     def parsed(self, table: dict | None = None) -> Root:
         """This root with its table: ``table`` (one parsed from the same bytes before),
-        else the file parsed now."""
+        else its bytes parsed now."""
         if self.table is not None:
             return self
         if table is None:
-            table = _config_file_table(self.source)
+            table = _config_file_table(self.source, self.raw)
         return Root(self.path, self.source, table, self.how, self.digest)
 
 
@@ -105,13 +120,7 @@ def find_root_info(
     ``table`` is None until :meth:`Root.parsed` (the run memo answers without TOML)."""
     cwd = Path(os.path.abspath(cwd))
     if config_file is not None:
-        config_file = Path(os.path.abspath(config_file))
-        if lazy and config_file.name != "pyproject.toml":
-            raw = _read_bytes(config_file)
-            return Root(config_file.parent, config_file, None, "config", _digest(raw))
-        raw = _read_bytes(config_file)
-        found = _config_file_table(config_file, raw)
-        return Root(config_file.parent, config_file, found, "config", _digest(raw))
+        return _root_of(Path(os.path.abspath(config_file)), lazy)
     first = [Path(os.path.abspath(p)) for p in list(paths)[:1]]
     starts = [cwd] + [p if p.is_dir() else p.parent for p in first]
     for start in starts:
@@ -157,10 +166,10 @@ def git_top(start: Path) -> Path | None:
         d = d.parent
 
 
-def _config_file_table(path: Path, raw: bytes | None = None) -> dict:
+def _config_file_table(path: Path, raw: bytes | None) -> dict:
+    """The table of a configuration file (``--config``'s ``pyproject.toml`` without
+    ``[tool.si-lint]``: an empty one)."""
     data = _parse_toml(path, _read_bytes(path) if raw is None else raw)
     if path.name == "pyproject.toml":
-        tool = data.get("tool")
-        table = tool.get("si-lint") if isinstance(tool, dict) else None
-        return table if isinstance(table, dict) else {}
+        return _tool_table(data) or {}
     return data

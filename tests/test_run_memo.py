@@ -229,3 +229,17 @@ def test_the_memo_keeps_a_table_json_gives_back(table, kept):
     from si_lint.pipeline import memo
 
     assert memo._plain_table(table) == (table if kept else None)
+
+
+def test_a_lazy_root_parses_the_bytes_it_digested(corpus):
+    """``Root.parsed`` parses the bytes ``find_root_info`` read and digested, not the file
+    as it is later: the memo never pairs one file's digest with another's table."""
+    from si_lint.root import find_root_info
+
+    cfg = corpus / "si-lint.toml"
+    root = find_root_info(corpus, lazy=True)
+    assert root.table is None and root.source == cfg
+    eager = find_root_info(corpus)
+    cfg.write_text('select = ["SI1"]\n')
+    assert root.parsed() == eager
+    assert root.parsed().digest == eager.digest != find_root_info(corpus).digest
