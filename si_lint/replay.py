@@ -90,23 +90,25 @@ def _tty(stream) -> bool:
         return False
 
 
-def _key(argv: list[str]) -> str:
+def _digest(magic: str, *parts) -> str:
+    """A record's key: ``parts`` with what every record depends on (its kind, si-lint's
+    and Python's versions, si-lint's code, the environment of :data:`ENV`)."""
     from . import __version__
     from .cache.keys import code_fingerprint
 
-    parts = (
+    every = (magic, __version__, sys.version, code_fingerprint(), [os.environ.get(n) for n in ENV])
+    return hashlib.sha256(repr(every + parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _key(argv: list[str]) -> str:
+    return _digest(
         MAGIC,
-        __version__,
-        sys.version,
-        code_fingerprint(),
         os.getcwd(),
         list(argv),
-        [os.environ.get(name) for name in ENV],
         _tty(sys.stdout),
         _tty(sys.stderr),
         getattr(sys.stdout, "encoding", None),
     )
-    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _replayable(argv: list[str]) -> bool:
@@ -119,12 +121,26 @@ def _replayable(argv: list[str]) -> bool:
 KEEP = 32
 
 
-def _record_file(key: str) -> str | None:
-    """Where the record of ``key`` lives (None without a user cache directory)."""
+def _record_file(key: str, kind: str = "replay") -> str | None:
+    """Where the record of ``key`` lives (``kind``: ``replay`` or ``parse``; None without a
+    user cache directory)."""
     from .cache.signed import user_cache_home
 
     home = user_cache_home()
-    return None if home is None else os.path.join(home, "si-lint", "replay", key[:40] + ".json")
+    return None if home is None else os.path.join(home, "si-lint", kind, key[:40] + ".json")
+
+
+def _write(path: str, value: dict) -> None:
+    """``value`` signed at ``path``, then only the newest records of its directory kept
+    (a record that cannot be written is none: the next run goes the usual way)."""
+    from .cache.signed import dumps, write_signed
+
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        write_signed(path, [dumps(value)])
+    except (OSError, TypeError, ValueError):
+        return
+    _prune(os.path.dirname(path))
 
 
 def _prune(directory: str, keep: int = KEEP) -> None:
@@ -169,28 +185,11 @@ def _root_deps(paths: list[str], config_file: str | None) -> dict:
 PARSE_MAGIC = "si-lint-parse/1"
 
 
-def _parse_key(options: list[str]) -> str:
-    """The parse of ``options`` depends on them, on si-lint (its options) and click, and on
-    the environment (``--cache-dir`` reads ``SI_LINT_CACHE_DIR``)."""
-    from . import __version__
-    from .cache.keys import code_fingerprint
-
-    parts = (
-        PARSE_MAGIC,
-        __version__,
-        sys.version,
-        code_fingerprint(),
-        list(options),
-        [os.environ.get(name) for name in ENV],
-    )
-    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _parse_file(key: str) -> str | None:
-    from .cache.signed import user_cache_home
-
-    home = user_cache_home()
-    return None if home is None else os.path.join(home, "si-lint", "parse", key[:40] + ".json")
+def _parse_file(options: list[str]) -> str | None:
+    """Where the parse of ``options`` is recorded: it depends on them, on si-lint (its
+    options) and click, and on the environment (``--cache-dir`` reads
+    ``SI_LINT_CACHE_DIR``)."""
+    return _record_file(_digest(PARSE_MAGIC, list(options)), "parse")
 
 
 def _options_of(argv: list[str], paths) -> list[str] | None:
@@ -212,19 +211,11 @@ def record_parse(kwargs: dict) -> None:
     options = None if argv is None else _options_of(argv, kwargs.get("paths", ()))
     if options is None:
         return
-    path = _parse_file(_parse_key(options))
+    path = _parse_file(options)
     if path is None or os.path.exists(path):
         return
     fields = {k: (list(v) if type(v) is tuple else v) for k, v in kwargs.items() if k != "paths"}
-    from .cache.signed import dumps, write_signed
-
-    value = {"magic": PARSE_MAGIC, "options": options, "fields": fields}
-    try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        write_signed(path, [dumps(value)])
-    except (OSError, TypeError, ValueError):
-        return
-    _prune(os.path.dirname(path))
+    _write(path, {"magic": PARSE_MAGIC, "options": options, "fields": fields})
 
 
 def _field(value):
@@ -259,7 +250,7 @@ def _parsed(argv: list[str], names: set) -> dict | None:
     for start in (first, first + 1):
         if start >= len(argv):
             return None
-        path = _parse_file(_parse_key(argv[:start]))
+        path = _parse_file(argv[:start])
         rec = verified_json(path, fast=False) if path is not None else None
         if not (
             type(rec) is dict
@@ -330,8 +321,6 @@ def record(text: str, code: int, memo_dir: str, memo_key: str, paths, config_fil
     path = _record_file(key)
     if path is None:
         return
-    from .cache.signed import dumps, write_signed
-
     value = {
         "magic": MAGIC,
         "key": key,
@@ -342,9 +331,4 @@ def record(text: str, code: int, memo_dir: str, memo_key: str, paths, config_fil
         "text": text,
         "code": code,
     }
-    try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        write_signed(path, [dumps(value)])
-    except (OSError, TypeError, ValueError):
-        return  # not recorded: the next run goes the usual way
-    _prune(os.path.dirname(path))
+    _write(path, value)
