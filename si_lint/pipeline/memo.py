@@ -224,7 +224,7 @@ def _reduced(result: RunResult, reports, rel_files: set, dirs: bool) -> RunResul
     the named paths."""
     from .read import keep_skipped
 
-    named = {r for r in result.reported if reports(r)} | rel_files if dirs else rel_files
+    named = ({r for r in result.reported if reports(r)} | rel_files) if dirs else rel_files
     reported = sorted(named)
     skipped = keep_skipped(result.skipped, set(reported))
     return RunResult(result.findings, len(reported), None, result.config, skipped, reported, [])
