@@ -11,8 +11,9 @@ any corpus, :mod:`si_lint.cache.signed`), in the user's cache directory
 - its key: the command line, the working directory, the environment variables si-lint or
   its output depend on, whether stdout and stderr are terminals and stdout's encoding,
   the Python and si-lint versions and si-lint's code (:func:`~si_lint.cache.code_fingerprint`);
-- the ``stat`` of every path the corpus root and configuration were found from (each
-  ancestor's ``si-lint.toml``, ``pyproject.toml`` and ``.git``; ``--config``'s file);
+- the ``stat`` of every path the corpus root and configuration were found from (the
+  ``si-lint.toml``, ``pyproject.toml`` and ``.git`` looked for on the way up to the root,
+  or ``--config``'s file: ``Root.looked``);
 - which run memo (``memo.json``: its directory and key) answers that run;
 - the text it printed and its exit status.
 
@@ -157,27 +158,18 @@ def _prune(directory: str, keep: int = KEEP) -> None:
             pass
 
 
-def _root_deps(paths: list[str], config_file: str | None) -> dict:
-    """The ``stat`` of every path the corpus root and its configuration are found from
-    (:func:`si_lint.root.find_root_info`): each ancestor's configuration files and git
-    marker, from the working directory and from the first named path."""
-    from .statcache import record, record_presence, stat_of
+def _root_deps(looked) -> dict:
+    """The ``stat`` of every path the corpus root and its configuration were found from
+    (``Root.looked``, :func:`si_lint.root.find_root_info`): configuration files (a link is
+    never trusted) and git markers (their presence: ``git_top`` tests ``lexists``)."""
+    from .statcache import record_presence, stat_of
 
     deps: dict[str, Any] = {}
-    starts = [os.getcwd()] + [os.path.abspath(p) for p in paths[:1]]
-    for start in starts:
-        d = os.path.realpath(start)
-        while True:
-            for name in ("si-lint.toml", "pyproject.toml"):
-                path = os.path.join(d, name)
-                deps[path] = stat_of(path) if not os.path.islink(path) else ["link"]
-            record_presence(deps, os.path.join(d, ".git"))  # git_top tests lexists
-            parent = os.path.dirname(d)
-            if parent == d:
-                break
-            d = parent
-    if config_file:
-        record(deps, os.path.abspath(config_file))
+    for path in looked:
+        if os.path.basename(path) == ".git":
+            record_presence(deps, path)
+        else:
+            deps[path] = stat_of(path) if not os.path.islink(path) else ["link"]
     return deps
 
 
@@ -311,9 +303,10 @@ def _answer(argv: list[str]) -> tuple[str, int] | None:
     return rec["text"], rec["code"]
 
 
-def record(text: str, code: int, memo_dir: str, memo_key: str, paths, config_file) -> None:
+def record(text: str, code: int, memo_dir: str, memo_key: str, looked) -> None:
     """After a run of ``ARGV`` that printed ``text`` alone and exits with ``code``,
-    answered by (or having written) the run memo ``memo_key`` in ``memo_dir``."""
+    answered by (or having written) the run memo ``memo_key`` in ``memo_dir``, whose root
+    was found by looking at the paths ``looked``."""
     argv = ARGV
     if argv is None or not _replayable(argv):
         return
@@ -325,7 +318,7 @@ def record(text: str, code: int, memo_dir: str, memo_key: str, paths, config_fil
         "magic": MAGIC,
         "key": key,
         "written_ns": time.time_ns(),
-        "deps": _root_deps(list(paths), config_file),
+        "deps": _root_deps(looked),
         "memo_dir": memo_dir,
         "memo_key": memo_key,
         "text": text,

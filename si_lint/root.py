@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .errors import ConfigError
@@ -50,14 +50,21 @@ def config_table(directory: Path) -> tuple[Path, dict] | None:
     return None if found is None else (found[0], found[1].parsed().table)
 
 
-def _config_in(directory: Path, lazy: bool = False) -> tuple[Path, Root] | None:
+def _config_in(
+    directory: Path, lazy: bool = False, looked: list | None = None
+) -> tuple[Path, Root] | None:
     """The configuration file of ``directory`` (``si-lint.toml``, else a ``pyproject.toml``
     with ``[tool.si-lint]``) and its :class:`Root`; ``lazy``: a ``si-lint.toml`` is read
-    but not parsed (whatever it holds, its directory is the root)."""
+    but not parsed (whatever it holds, its directory is the root). ``looked`` gets the
+    paths looked at."""
     cfg = directory / CONFIG_FILE
+    if looked is not None:
+        looked.append(str(cfg))
     if cfg.is_file():
         return cfg, _root_of(cfg, lazy)
     py = directory / "pyproject.toml"
+    if looked is not None:
+        looked.append(str(py))
     if py.is_file():
         raw = _read_bytes(py)
         table = _tool_table(_parse_toml(py, raw))
@@ -95,6 +102,9 @@ class Root:
     digest: str | None = None
     #: those bytes, while the table is not parsed (the digest is theirs: never read again)
     raw: bytes | None = field(default=None, repr=False, compare=False)
+    #: every path :func:`find_root_info` looked at: the root is the same while none of
+    #: them changes (the replay memo records their ``stat``)
+    looked: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def parsed(self, table: dict | None = None) -> Root:
         """This root with its table: ``table`` (one parsed from the same bytes before),
@@ -103,7 +113,7 @@ class Root:
             return self
         if table is None:
             table = _config_file_table(self.source, self.raw)
-        return Root(self.path, self.source, table, self.how, self.digest)
+        return Root(self.path, self.source, table, self.how, self.digest, looked=self.looked)
 
 
 def find_root_info(
@@ -117,22 +127,29 @@ def find_root_info(
     that file's directory, never its parents (nor the current directory).
 
     ``lazy``: a ``si-lint.toml`` (or ``--config`` file) is read, not parsed: the root's
-    ``table`` is None until :meth:`Root.parsed` (the run memo answers without TOML)."""
-    cwd = Path(os.path.abspath(cwd))
+    ``table`` is None until :meth:`Root.parsed` (the run memo answers without TOML).
+    ``Root.looked``: the paths looked at on the way."""
+    looked: list[str] = []
+    root = _find(Path(os.path.abspath(cwd)), paths, config_file, lazy, looked)
+    return replace(root, looked=tuple(looked))
+
+
+def _find(cwd: Path, paths, config_file, lazy: bool, looked: list) -> Root:
     if config_file is not None:
+        looked.append(os.path.abspath(config_file))
         return _root_of(Path(os.path.abspath(config_file)), lazy)
     first = [Path(os.path.abspath(p)) for p in list(paths)[:1]]
     starts = [cwd] + [p if p.is_dir() else p.parent for p in first]
     for start in starts:
         d = Path(os.path.realpath(start))
         while True:
-            found = _config_in(d, lazy)
+            found = _config_in(d, lazy, looked)
             if found is not None:
                 return found[1]
             if d.parent == d:
                 break
             d = d.parent
-    top = git_top(cwd)
+    top = git_top(cwd, looked)
     if top is not None:
         return Root(top, None, {}, "git")
     if first:
@@ -151,11 +168,14 @@ def find_root(
     return info.path, info.source, info.table
 
 
-def git_top(start: Path) -> Path | None:
+def git_top(start: Path, looked: list | None = None) -> Path | None:
     """The top of the git work tree holding ``start`` (the nearest ancestor with ``.git``,
-    a directory or a worktree's ``.git`` file), or None. Git itself is not run."""
+    a directory or a worktree's ``.git`` file), or None. Git itself is not run. ``looked``
+    gets each ``.git`` looked for."""
     d = Path(os.path.realpath(start))
     while True:
+        if looked is not None:
+            looked.append(str(d / ".git"))
         try:
             if os.path.lexists(d / ".git"):
                 return d

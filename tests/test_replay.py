@@ -66,6 +66,17 @@ def test_any_change_is_a_miss(example_corpus, tmp_path, user_env, edit):
         assert (code, out) != first[:2], "the edit changes nothing: the case tests nothing"
 
 
+def test_what_the_root_was_not_found_from_is_no_dependency(example_corpus, tmp_path, user_env):
+    """The root is the nearest directory with a configuration: a configuration above it
+    was never looked at, and does not void the record. A configuration between the
+    working directory and the root does (test_any_change_is_a_miss); a ``.git`` above it
+    does too, through the run memo (the ``.gitignore`` files of a work tree count)."""
+    args = ("check", "--format", "json", "--cache-dir", str(tmp_path / "cache"), ".")
+    ref = _si_lint(example_corpus, user_env, *args)
+    (example_corpus.parent / "si-lint.toml").write_text('select = ["SI0"]\n')
+    assert _si_lint(example_corpus, user_env, *args) == (*ref[:2], False)
+
+
 def test_github_actions_changes_the_default_format(example_corpus, tmp_path, user_env):
     args = ("check", "--cache-dir", str(tmp_path / "cache"))
     _si_lint(example_corpus, user_env, *args)

@@ -112,7 +112,7 @@ def _record_replay(a: CheckArgs, result, printed: str | None, status: int) -> No
         return  # the notice went to stderr
     from .. import replay
 
-    replay.record(printed, status, memo[0], memo[1], a.paths, a.config_file)
+    replay.record(printed, status, memo[0], memo[1], result.looked)
 
 
 def _paths_and_stdin(a: CheckArgs) -> tuple[list[str], bytes | None]:
