@@ -14,7 +14,7 @@ any corpus, :mod:`si_lint.cache.signed`), in the user's cache directory
 - the ``stat`` of every path the corpus root and configuration were found from (the
   ``si-lint.toml``, ``pyproject.toml`` and ``.git`` looked for on the way up to the root,
   or ``--config``'s file: ``Root.looked``);
-- which run memo (``memo.json``: its directory and key) answers that run;
+- which run memo (its file and key) answers that run;
 - the text it printed and its exit status.
 
 The next run with the same key replays the text when those paths and every path of that
@@ -43,7 +43,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the repl
 if TYPE_CHECKING:
     from typing import Any
 
-MAGIC = "si-lint-replay/1"
+MAGIC = "si-lint-replay/2"
 #: what the output may depend on besides the command line and the files
 ENV = (
     "GITHUB_ACTIONS",
@@ -283,7 +283,7 @@ def _answer(argv: list[str]) -> tuple[str, int] | None:
         and rec.get("key") == key
         and type(rec.get("written_ns")) is int
         and type(rec.get("deps")) is dict
-        and type(rec.get("memo_dir")) is str
+        and type(rec.get("memo_file")) is str
         and type(rec.get("memo_key")) is str
         and type(rec.get("text")) is str
         and type(rec.get("code")) is int
@@ -291,7 +291,7 @@ def _answer(argv: list[str]) -> tuple[str, int] | None:
         return None
     if not unchanged(rec["deps"], rec["written_ns"]):
         return None
-    memo = verified_json(os.path.join(rec["memo_dir"], "memo.json"), fast=False)
+    memo = verified_json(rec["memo_file"], fast=False)
     if not (
         type(memo) is dict
         and memo.get("key") == rec["memo_key"]
@@ -303,9 +303,9 @@ def _answer(argv: list[str]) -> tuple[str, int] | None:
     return rec["text"], rec["code"]
 
 
-def record(text: str, code: int, memo_dir: str, memo_key: str, looked) -> None:
+def record(text: str, code: int, memo_file: str, memo_key: str, looked) -> None:
     """After a run of ``ARGV`` that printed ``text`` alone and exits with ``code``,
-    answered by (or having written) the run memo ``memo_key`` in ``memo_dir``, whose root
+    answered by (or having written) the run memo ``memo_key`` in ``memo_file``, whose root
     was found by looking at the paths ``looked``."""
     argv = ARGV
     if argv is None or not _replayable(argv):
@@ -319,7 +319,7 @@ def record(text: str, code: int, memo_dir: str, memo_key: str, looked) -> None:
         "key": key,
         "written_ns": time.time_ns(),
         "deps": _root_deps(looked),
-        "memo_dir": memo_dir,
+        "memo_file": memo_file,
         "memo_key": memo_key,
         "text": text,
         "code": code,

@@ -95,7 +95,7 @@ class RunResult:
     skipped: list[str] = field(default_factory=list)
     reported: list[str] = field(default_factory=list)  # the files findings are reported for
     notes: list[str] = field(default_factory=list)  # shown under --verbose (root, skipped files)
-    #: the run memo that answers this run: (its directory, its key), once written or read
+    #: the run memo that answers this run: (its file, its key), once written or read
     memo: tuple[str, str] | None = None
     #: the paths the corpus root was found from (``Root.looked``), for the replay memo
     looked: tuple[str, ...] = ()

@@ -267,7 +267,7 @@ def recall(state: State) -> None:
     if result is not None and reduction is not None:
         result = _reduced(result, *reduction)
     if result is not None:
-        result.memo, result.looked = (directory, memo["key"]), info.looked
+        result.memo, result.looked = (os.path.join(directory, FILENAME), memo["key"]), info.looked
         state.root_info = info
         state.config = config
         state.result = result
@@ -305,4 +305,5 @@ def remember(state: State) -> None:
         walk = dict(state.walk_record, memo=state.memo_key, written_ns=value["written_ns"])
         cache.write(WALK_FILENAME, walk)
     cache.write(FILENAME, value)
-    result.memo, result.looked = (directory, state.memo_key), state.root_info.looked
+    result.memo = (os.path.join(directory, FILENAME), state.memo_key)
+    result.looked = state.root_info.looked
