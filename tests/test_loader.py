@@ -11,6 +11,7 @@ from conftest import SHARED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from si_lint.findings import Diag
 from si_lint.loader import MAX_BYTES, load_bytes, load_text
 
 SUITE = SHARED / "data" / "yaml-test-suite"
@@ -181,6 +182,54 @@ def test_yaml_test_suite_never_crashes_catches_invalid_and_reads_valid():
     assert (invalid, valid) == (94, 308)
     assert caught >= 82, caught
     assert len(refused) <= 28, refused
+
+
+def _snapshot(loaded):
+    docs = [(d.index, d.data, d.pos.k, d.pos.v) for d in loaded.documents]
+    return (loaded.failed, docs, loaded.findings, loaded.quiet_spans, loaded.starts)
+
+
+def test_both_libyaml_bindings_read_the_yaml_test_suite_alike(monkeypatch):
+    """The loader reads libyaml's events through PyYAML's binding, or ruamel.yaml.clib's
+    where PyYAML has no C extension: every input of the suite gives the same data,
+    positions and findings through either, but WZ62 (empty scalars with tags in a flow
+    mapping: valid YAML), which only PyYAML's newer libyaml reads."""
+    if not SUITE_CASES:
+        pytest.skip("../shared is absent: the yaml-test-suite is not beside the checkout")
+    pytest.importorskip("yaml._yaml", reason="PyYAML is built without its C extension")
+    from ruamel.yaml import events
+    from ruamel.yaml.cyaml import CParser
+
+    import si_lint.loader as loader
+
+    assert loader._c_parser().__module__ == "yaml._yaml"
+    raws = {case.name: (case / "in.yaml").read_bytes() for case in SUITE_CASES}
+    pyyaml = {name: _snapshot(load_bytes(raw)) for name, raw in raws.items()}
+    loader.builder.event_kinds(events)
+    monkeypatch.setattr(loader, "_C_PARSER", [CParser])
+    ruamel = {name: _snapshot(load_bytes(raw)) for name, raw in raws.items()}
+    assert [name for name in raws if pyyaml[name] != ruamel[name]] == ["WZ62"]
+    assert pyyaml["WZ62"][:3] == (
+        False,
+        [
+            (
+                0,
+                {"foo": "", "": "bar"},
+                {("foo",): (2, 3), ("",): (3, 3)},
+                {(): (1, 1), ("foo",): (2, 9), ("",): (3, 11)},
+            )
+        ],
+        [],
+    )
+    assert ruamel["WZ62"][2] == [
+        Diag(
+            "SI001",
+            (),
+            "invalid YAML: expected ',' or '}', but got '<tag>' (while parsing a flow mapping)",
+            line=3,
+            col=3,
+        )
+    ]
 
 
 def test_comments_glued_to_a_node_and_directives_after_a_document_are_si001():

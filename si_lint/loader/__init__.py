@@ -1,8 +1,9 @@
 """Read a YAML stream (one or more documents) or a JSON document into plain data plus a
 position map per document.
 
-The stream is read from ruamel.yaml's C parser *events* (libyaml); a file libyaml rejects
-is read again by ruamel's pure-Python parser before a parse error is reported (libyaml
+The stream is read from libyaml's *events* (through PyYAML's C binding, or
+ruamel.yaml.clib's where PyYAML has none); a file libyaml rejects is read again by
+ruamel's pure-Python parser before a parse error is reported (libyaml
 rejects some valid YAML 1.2). Nothing here raises on bad input: every problem is a
 :class:`~si_lint.findings.Diag`.
 
@@ -65,30 +66,57 @@ def load_bytes(raw: bytes) -> Loaded:
 def load_text(text: str) -> Loaded:
     """Read a stream of documents from text: libyaml's events first, ruamel's pure-Python
     parser when libyaml rejects the text (or is missing); SI001 when both reject it."""
-    from ruamel.yaml.error import MarkedYAMLError
-
     from .builder import Builder
 
-    try:
-        from _ruamel_yaml import CParser as _C  # noqa: F401
-        from ruamel.yaml.cyaml import CParser
-
-        c_ok = True
-    except Exception:  # pragma: no cover - clib missing
-        c_ok = False
+    c_parser = _c_parser()
     first_error = None
-    if c_ok:
+    if c_parser is not None:
         try:
-            return Builder(CParser(text), text).build()
+            return Builder(c_parser(text), text).build()
         except Exception as exc:  # libyaml rejected it: ask the pure parser
             first_error = exc
+    from ruamel.yaml.error import MarkedYAMLError
+
     try:
         return Builder(_PureEvents(text), text).build()
     except MarkedYAMLError as exc:
         return Loaded(failed=True, findings=[_marked_error(exc)])
     except Exception as exc:  # the pure parser fails in odd ways too (assertions)
-        err = first_error if isinstance(first_error, MarkedYAMLError) else exc
+        err = first_error if _marked(first_error) else exc
         return Loaded(failed=True, findings=[_parser_failure(err, text)])
+
+
+_C_PARSER: list = []
+
+
+def _c_parser():
+    """libyaml's event parser: PyYAML's binding, else ruamel's (``ruamel.yaml.clib``),
+    else None. Both wrap the same C parser and make the same events; PyYAML's builds
+    them with one ``__init__`` call each where ruamel's makes three (13% of the loader's
+    time on the bench corpus)."""
+    if not _C_PARSER:
+        from . import builder
+
+        found = None
+        try:
+            from yaml import events
+            from yaml._yaml import CParser as found
+        except Exception:  # PyYAML without its C extension
+            try:
+                from _ruamel_yaml import CParser as _probe  # noqa: F401
+                from ruamel.yaml import events
+                from ruamel.yaml.cyaml import CParser as found
+            except Exception:  # pragma: no cover - neither binding is built
+                found = None
+        if found is not None:
+            builder.event_kinds(events)
+        _C_PARSER.append(found)
+    return _C_PARSER[0]
+
+
+def _marked(exc) -> bool:
+    """A parse error that says where it is (either library's ``MarkedYAMLError``)."""
+    return exc is not None and hasattr(exc, "problem_mark") and hasattr(exc, "problem")
 
 
 def _marked_error(exc) -> Diag:
@@ -122,8 +150,11 @@ class _PureEvents:
     """Adapter giving ruamel's pure-Python parser the CParser event interface."""
 
     def __init__(self, text: str):
-        from ruamel.yaml import YAML
+        from ruamel.yaml import YAML, events
 
+        from . import builder
+
+        builder.event_kinds(events)
         self._it = YAML(typ="safe", pure=True).parse(text)
 
     def get_event(self):

@@ -13,25 +13,36 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from ruamel.yaml import events as _events
-
 from ..findings import Diag
 from ..limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_NODES
 from . import diags
 from .documents import Loaded, LoadedDoc, PosMap
 from .scalars import CORE, CORE_TAGS, HUGE_MIN, KIND_TYPES, encodable, fits, is_int, resolve_plain
 
-_SCALAR = _events.ScalarEvent
-_ALIAS = _events.AliasEvent
-_MAP_START = _events.MappingStartEvent
-_SEQ_START = _events.SequenceStartEvent
-_MAP_END = _events.MappingEndEvent
-_SEQ_END = _events.SequenceEndEvent
-_DOC_END = _events.DocumentEndEvent
-_STREAM_END = _events.StreamEndEvent
-#: ruamel keeps a node's tag in the slot ``ctag`` (its ``tag`` is a property building a
-#: str): the hot path asks the slot whether there is a tag at all
-_TAG_SLOT = "ctag" if "ctag" in getattr(_SCALAR, "__slots__", ()) else "tag"
+# the kinds of event, whichever parser made it: PyYAML's and ruamel's event classes have
+# the same names and fields (both wrap libyaml's events), so one table maps either to a kind
+_SCALAR, _ALIAS, _MAP_START, _SEQ_START, _MAP_END, _SEQ_END, _DOC_END, _STREAM_END = range(8)
+_NAMES = (
+    "ScalarEvent",
+    "AliasEvent",
+    "MappingStartEvent",
+    "SequenceStartEvent",
+    "MappingEndEvent",
+    "SequenceEndEvent",
+    "DocumentEndEvent",
+    "StreamEndEvent",
+)
+#: event class -> kind; the classes of a parser's event module are added when it is used
+#: (:func:`event_kinds`); stream and document starts have none (``_OTHER``)
+_KIND: dict[type, int] = {}
+_OTHER = -1
+
+
+def event_kinds(module) -> None:
+    """Know the event classes of ``module`` (``yaml.events``, ``ruamel.yaml.events``)."""
+    for kind, name in enumerate(_NAMES):
+        _KIND[getattr(module, name)] = kind
+
 
 #: keys and short string values are interned: a corpus repeats them thousands of times
 #: (``kind``, ``tool_call``, ``agent_response`` …), so a large corpus holds one copy of each
@@ -81,7 +92,7 @@ class Builder:
         index = 0
         while True:
             ev = self._next()
-            if ev is None or isinstance(ev, _STREAM_END):
+            if ev is None or _KIND.get(type(ev)) == _STREAM_END:
                 break
             # DocumentStart: anchors and positions are per document
             if index and not self._end_explicit and self._line(ev.start_mark.line).startswith("%"):
@@ -107,17 +118,18 @@ class Builder:
     # the nodes of one document ------------------------------------------------------
     def _document(self) -> Any:
         nxt = self._next
+        kind_of = _KIND.get
         root: list = [None]
         self._root_empty = False
         # frame: [container, path, is_map, pending_key, anchor, total_at_start, flow]
         stack: list[list] = []
         while True:
             ev = nxt()
-            cls = type(ev)
-            if cls is _DOC_END:
+            cls = kind_of(type(ev), _OTHER)
+            if cls == _DOC_END:
                 self._end_explicit = bool(getattr(ev, "explicit", True))
                 return root[0]
-            if cls is _MAP_END or cls is _SEQ_END:
+            if cls == _MAP_END or cls == _SEQ_END:
                 frame = stack.pop()
                 if frame[6]:
                     self._flow -= 1
@@ -132,11 +144,11 @@ class Builder:
                 if top[2]:
                     key = top[3]
                     if key is None:  # this node is a key
-                        self._key(ev, top)
+                        self._key(ev, cls, top)
                         continue
                     top[3] = None
                     if key is _KEY_SKIP:  # the value of a complex/duplicate key: dropped
-                        self._skip_node(ev)
+                        self._skip_node(cls)
                         continue
                     path = top[1] + (key,)
                     slot = key
@@ -153,17 +165,19 @@ class Builder:
             self.total += 1
             if self.total > MAX_NODES:
                 raise Abort(diags.too_many_nodes(*mark(start)))
-            if cls is _SCALAR:
+            if cls == _SCALAR:
                 container[slot] = value = self._scalar(ev)
                 if not path and value is None and ev.value == "" and ev.tag is None:
                     if ev.anchor is None:
                         self._root_empty = True  # nothing in the document but comments
                 if ev.anchor:
                     self.anchors[ev.anchor] = (value, 1)
-            elif cls is _ALIAS:
+            elif cls == _ALIAS:
                 container[slot] = self._alias(ev)
+            elif cls == _OTHER:  # not a node (a stray start): libyaml never sends one here
+                raise Abort(diags.invalid_yaml("unexpected event", *mark(start)))
             else:
-                container[slot] = self._open(ev, path, stack)
+                container[slot] = self._open(ev, cls, path, stack)
 
     def _alias(self, ev) -> Any:
         """The value an alias names (counted as the nodes it expands to)."""
@@ -177,13 +191,13 @@ class Builder:
             raise Abort(diags.alias_bomb(*mark(ev.start_mark)))
         return value
 
-    def _open(self, ev, path: tuple, stack: list) -> dict | list:
+    def _open(self, ev, cls: int, path: tuple, stack: list) -> dict | list:
         """A new mapping or list at ``path``, pushed as the frame its items go into."""
-        if getattr(ev, _TAG_SLOT) is not None:
+        if ev.tag is not None:
             self._tag_kind(ev)  # SI007 for a non-core tag; the node is built as usual
         if len(stack) >= MAX_DEPTH:
             raise Abort(diags.too_deep(*mark(ev.start_mark)))
-        is_map = type(ev) is _MAP_START
+        is_map = cls == _MAP_START
         container: dict | list = {} if is_map else []
         flow = bool(getattr(ev, "flow_style", False))
         if flow:
@@ -191,18 +205,17 @@ class Builder:
         stack.append([container, path, is_map, None, ev.anchor, self.total - 1, flow])
         return container
 
-    def _key(self, ev, frame) -> None:
-        cls = type(ev)
+    def _key(self, ev, cls: int, frame) -> None:
         start = ev.start_mark
-        if cls is _SCALAR:
-            if getattr(ev, _TAG_SLOT) is not None:
+        if cls == _SCALAR:
+            if ev.tag is not None:
                 self._tag_kind(ev)
             self._note_span(ev)
             key = _intern(ev.value if ev.value.isascii() else self._encodable(ev))
             if ev.anchor:  # an anchor on a key (`&a a: b`) names the key's scalar
                 plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
                 self.anchors[ev.anchor] = (resolve_plain(key) if plain else key, 1)
-        elif cls is _ALIAS:
+        elif cls == _ALIAS:
             val = self.anchors.get(ev.anchor, (None, 1))[0]
             if isinstance(val, (str, int, float, bool)) or val is None:
                 key = "" if val is None else (val if isinstance(val, str) else str(val))
@@ -212,8 +225,8 @@ class Builder:
             key = None
         if key is None:
             self.findings.append(diags.complex_key(*mark(start)))
-            if cls is not _ALIAS and cls is not _SCALAR:
-                self._skip_node(ev)
+            if cls != _ALIAS and cls != _SCALAR:
+                self._skip_node(cls)
             frame[3] = _KEY_SKIP
             return
         path = frame[1] + (key,)
@@ -224,25 +237,24 @@ class Builder:
         self.kpos[path] = (start.line + 1, start.column + 1)
         frame[3] = key
 
-    def _skip_node(self, ev) -> None:
+    def _skip_node(self, cls: int) -> None:
         """Consume a node's events without building it (still bounded by the limits)."""
-        cls = type(ev)
-        if cls is _SCALAR or cls is _ALIAS:
+        if cls == _SCALAR or cls == _ALIAS:
             return
         level = 1
         while level:
             ev = self._next()
-            c = type(ev)
-            if c is _MAP_START or c is _SEQ_START:
+            c = _KIND.get(type(ev), _OTHER)
+            if c == _MAP_START or c == _SEQ_START:
                 level += 1
                 if level > MAX_DEPTH:
                     raise Abort(diags.too_deep(*mark(ev.start_mark)))
-            elif c is _MAP_END or c is _SEQ_END:
+            elif c == _MAP_END or c == _SEQ_END:
                 level -= 1
 
     # scalars ---------------------------------------------------------------------------
     def _scalar(self, ev) -> Any:
-        kind = None if getattr(ev, _TAG_SLOT) is None else self._tag_kind(ev)
+        kind = None if ev.tag is None else self._tag_kind(ev)
         value = ev.value
         if ev.style:
             self._check_header(ev)
