@@ -273,3 +273,20 @@ def test_fuzz_never_raises(text):
 @given(st.binary(max_size=200))
 def test_fuzz_bytes_never_raise(raw):
     load_bytes(raw)
+
+
+def test_scalars_holding_suppression_text_are_kept_as_data_spans():
+    """A scalar whose text holds ``si-lint:`` is noted (its span), so a suppression comment
+    inside it is data; a file whose text does not hold ``si-lint:`` (an escape that makes
+    it, a key without it) notes nothing: it can have no suppression comment to quiet."""
+    from si_lint.pipeline.perfile import scan_suppressions
+
+    text = (
+        'a: "x # si-lint: disable=SI101"\n"# si-lint: disable=SI102": 1  # si-lint: disable=SI103\n'
+    )
+    loaded = load_text(text)
+    assert loaded.quiet_spans == [((1, 4), (1, 32)), ((2, 1), (2, 27))]
+    assert scan_suppressions(text, loaded.quiet_spans) == [(2, 32, "line", ("SI103",))]
+    escaped = load_text('a: "# si\\x2dlint: disable=SI101"\n')
+    assert escaped.data == {"a": "# si-lint: disable=SI101"}
+    assert escaped.quiet_spans == []

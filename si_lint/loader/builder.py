@@ -84,6 +84,10 @@ class Builder:
         self._root_empty = False
         self._flow = 0  # depth of flow collections
         self._end_explicit = True  # the last document ended with `...`
+        # what only a text holding these can have: a comment glued to a token (``#``), a
+        # scalar that quiets a suppression comment (``si-lint:``); most files have neither
+        self._hash = "#" in text
+        self._quiet = "si-lint:" in text
 
     def build(self) -> Loaded:
         self._next()  # StreamStart
@@ -119,6 +123,7 @@ class Builder:
     def _document(self) -> Any:
         nxt = self._next
         kind_of = _KIND.get
+        kpos, vpos, quiet = self.kpos, self.vpos, self._quiet
         root: list = [None]
         self._root_empty = False
         # frame: [container, path, is_map, pending_key, anchor, total_at_start, flow]
@@ -133,7 +138,8 @@ class Builder:
                 frame = stack.pop()
                 if frame[6]:
                     self._flow -= 1
-                    self._glued(ev.end_mark)
+                    if self._hash:
+                        self._glued(ev.end_mark)
                 if frame[4] is not None:
                     self.anchors[frame[4]] = (frame[0], self.total - frame[5])
                 continue
@@ -144,6 +150,19 @@ class Builder:
                 if top[2]:
                     key = top[3]
                     if key is None:  # this node is a key
+                        if cls == _SCALAR and ev.tag is None and ev.anchor is None:
+                            # the common key (plain text, no tag, anchor or duplicate) here;
+                            # the rest in _key
+                            text = ev.value
+                            if text.isascii():
+                                key = _intern(text)
+                                if key not in container:
+                                    if quiet:
+                                        self._note_span(ev)
+                                    start = ev.start_mark
+                                    kpos[top[1] + (key,)] = (start.line + 1, start.column + 1)
+                                    top[3] = key
+                                    continue
                         self._key(ev, cls, top)
                         continue
                     top[3] = None
@@ -161,7 +180,7 @@ class Builder:
                 container = root
                 slot = 0
             start = ev.start_mark
-            self.vpos[path] = (start.line + 1, start.column + 1)
+            vpos[path] = (start.line + 1, start.column + 1)
             self.total += 1
             if self.total > MAX_NODES:
                 raise Abort(diags.too_many_nodes(*mark(start)))
@@ -210,7 +229,8 @@ class Builder:
         if cls == _SCALAR:
             if ev.tag is not None:
                 self._tag_kind(ev)
-            self._note_span(ev)
+            if self._quiet:
+                self._note_span(ev)
             key = _intern(ev.value if ev.value.isascii() else self._encodable(ev))
             if ev.anchor:  # an anchor on a key (`&a a: b`) names the key's scalar
                 plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
@@ -256,13 +276,14 @@ class Builder:
     def _scalar(self, ev) -> Any:
         kind = None if ev.tag is None else self._tag_kind(ev)
         value = ev.value
-        if ev.style:
-            self._check_header(ev)
-        elif self._flow:
-            self._glued(ev.end_mark)
+        if self._hash:
+            if ev.style:
+                self._check_header(ev)
+            elif self._flow:
+                self._glued(ev.end_mark)
         if not value.isascii():
             value = self._encodable(ev)
-        if "si-lint:" in value:
+        if self._quiet and "si-lint:" in value:
             self._note_span(ev)
         if "---" in value and ev.start_mark.line != ev.end_mark.line:
             self._split_lines(ev)

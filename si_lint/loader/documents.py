@@ -110,7 +110,8 @@ class Loaded:
     failed: bool = False
     text: str | None = None
     #: spans ((line, col), (line, col)), 1-based, of scalars whose text holds
-    #: ``si-lint:`` — a suppression-looking text there is data, not a comment
+    #: ``si-lint:`` — a suppression-looking text there is data, not a comment (kept only
+    #: when the file's text holds ``si-lint:``: without it there is no comment to quiet)
     quiet_spans: list = field(default_factory=list)
     #: 0-based line where each document the parser yields starts (its ``---``, or its
     #: first node), empty ones included: where ``--fix`` cuts the file into documents

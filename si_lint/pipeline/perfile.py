@@ -38,13 +38,19 @@ def scan_suppressions(text: str, quiet_spans=()) -> list[tuple[int, int, str, tu
     for i, line in enumerate(text.split("\n"), start=1):
         if "si-lint:" not in line:
             continue
-        m = pattern.search(line)
-        if not m:
+        # the first match outside a scalar: a quoted ``si-lint:`` before the comment is data
+        m = next(
+            (
+                m
+                for m in pattern.finditer(line)
+                if not any(start <= (i, m.start() + 1) < end for start, end in quiet_spans)
+            ),
+            None,
+        )
+        if m is None:
             continue
         codes = tuple(c.strip() for c in m.group(2).split(",") if c.strip())
         col = m.start() + 1
-        if any(start <= (i, col) < end for start, end in quiet_spans):
-            continue
         if m.group(1) == "disable-file":
             kind = "file"
         elif line[: m.start()].strip() == "":
