@@ -5,11 +5,13 @@ the root; paths as findings show them."""
 from __future__ import annotations
 
 import os
+import stat as stat_mod
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import Config, pattern_spec
 from .errors import UsageError
+from .fsutil import kind_of, read_regular
 from .root import git_top
 
 #: directories never walked into
@@ -52,8 +54,6 @@ MAX_GITIGNORE_BYTES = 1 << 20
 
 def _gitignore(directory: str):
     """The compiled ``.gitignore`` of ``directory``, or None (only a regular file is read)."""
-    from .fsutil import read_regular
-
     raw, _ = read_regular(os.path.join(directory, ".gitignore"), MAX_GITIGNORE_BYTES)
     if not raw or len(raw) > MAX_GITIGNORE_BYTES:
         return None
@@ -94,9 +94,6 @@ def check_link(path: str, real_root: str) -> tuple[str, str | None]:
     ("note", why) when it leaves the root or leads to something that is not a regular file
     — such a link is never read."""
     import errno
-    import stat as stat_mod
-
-    from .fsutil import kind_of
 
     try:
         st = os.stat(path)
@@ -173,16 +170,18 @@ class _Walk:
 
         # before it is listed: an entry added, removed or renamed later is a later mtime
         record(self.deps, directory)
-        own = _gitignore(directory)
-        if own is not None:  # its content (an absent one appearing changes the mtime)
-            record(self.deps, os.path.join(directory, ".gitignore"))
-            specs = specs + [(directory, own)]
         try:
             with os.scandir(directory) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
             self.sel.problems.append((Path(directory), exc.strerror or type(exc).__name__))
             return []
+        # its .gitignore, when the listing has one (one appearing later changes the mtime)
+        if any(e.name == ".gitignore" for e in entries):
+            own = _gitignore(directory)
+            if own is not None:
+                record(self.deps, os.path.join(directory, ".gitignore"))
+                specs = specs + [(directory, own)]
         subdirs = []
         for entry in entries:
             sub = self.entry(entry, specs)
@@ -191,9 +190,8 @@ class _Walk:
         return subdirs
 
     def entry(self, entry, specs: list) -> str | None:
-        """Select, note or refuse one directory entry; a directory to walk is returned."""
-        import stat as stat_mod
-
+        """Select, note or refuse one directory entry; a directory to walk is returned.
+        Its type comes from the listing where the file system gives it (no ``stat``)."""
         name, path, config = entry.name, entry.path, self.config
         if not name.isascii() and not _utf8_name(name):
             # an undecodable name (os.fsdecode's surrogate escapes) is reported under
@@ -203,13 +201,12 @@ class _Walk:
                 self.sel.problems.append((Path(shown), "its name is not UTF-8; not read"))
             return None
         try:
-            st = entry.stat(follow_symlinks=False)
+            is_dir = entry.is_dir(follow_symlinks=False)
         except OSError as exc:
             self.sel.problems.append((Path(path), exc.strerror or type(exc).__name__))
             return None
-        mode = st.st_mode
         rel = self.rel_to_root(path)
-        if stat_mod.S_ISDIR(mode):
+        if is_dir:
             if not self.recursive or name in SKIP_DIRS or name.startswith("."):
                 return None
             if config.excluded(rel, is_dir=True) or (specs and _ignored(specs, path, True)):
@@ -219,18 +216,21 @@ class _Walk:
             return None
         if config.excluded(rel) or (specs and _ignored(specs, path, False)):
             return None
-        self.file(path, mode)
+        self.file(entry)
         return None
 
-    def file(self, path: str, mode: int) -> None:
+    def file(self, entry) -> None:
         """A selected name: a regular file is read, a link only to a file inside the root."""
-        import stat as stat_mod
-
-        from .fsutil import kind_of
-
-        if stat_mod.S_ISREG(mode):
-            self.sel.files.append(path)
-        elif stat_mod.S_ISLNK(mode):
+        path = entry.path
+        try:
+            if entry.is_file(follow_symlinks=False):
+                self.sel.files.append(path)
+                return
+            mode = entry.stat(follow_symlinks=False).st_mode
+        except OSError as exc:
+            self.sel.problems.append((Path(path), exc.strerror or type(exc).__name__))
+            return
+        if stat_mod.S_ISLNK(mode):
             self.sel.links = True
             what, why = check_link(path, self.real_root)
             if what == "read":
@@ -239,6 +239,8 @@ class _Walk:
                 self.sel.problems.append((Path(path), why))
             else:
                 self.note(path, why)
+        elif stat_mod.S_ISREG(mode):  # pragma: no cover - turned regular since the listing
+            self.sel.files.append(path)
         else:
             self.note(path, f"{kind_of(mode)}, not a regular file; never opened")
 
