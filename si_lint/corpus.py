@@ -4,6 +4,7 @@ them. The configuration lives in :mod:`si_lint.config`, the file selection in
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,13 +157,16 @@ class Corpus:
         #: what each profile directory's Markdown documents define (si_lint.profile_docs)
         self.profile_dirs: dict[str, str | None] = {}
         self.profile_docs: dict = {}
+        self._parents: dict[str, str] = {}  # dirname -> its absolute, normal form
 
     def profile_docs_for(self, doc: Document):
         """The :class:`si_lint.profile_docs.ProfileDocs` of ``doc``'s OASIS profile
         directory, or None when it has none."""
-        import os
-
-        pdir = self.profile_dirs.get(os.path.dirname(os.path.abspath(doc.abspath)))
+        parent = os.path.dirname(doc.abspath)
+        directory = self._parents.get(parent)
+        if directory is None:  # once per directory: most documents share theirs
+            directory = self._parents[parent] = os.path.dirname(os.path.abspath(doc.abspath))
+        pdir = self.profile_dirs.get(directory)
         return self.profile_docs.get(pdir) if pdir is not None else None
 
     def doc(self, relpath: str | None, index: int | None = None) -> Document | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from ..config import Config, load_config
@@ -52,9 +53,14 @@ class Selection:
     def reports(self, abspath: str) -> bool:
         """True when findings in ``abspath`` are reported: it is a named file or under a
         named directory (cross-file checks see every file; reports cover these only)."""
-        if abspath in self.named_files:
+        if abspath in self.named_files or abspath.startswith(self._under):
             return True
-        return any(inside(abspath, d) for d in self.named_dirs)
+        return abspath in self.named_dirs  # (a directory itself: inside() says so too)
+
+    @cached_property
+    def _under(self) -> tuple[str, ...]:
+        """What a path under a named directory starts with (``inside``'s test, at once)."""
+        return tuple(d.rstrip(os.sep) + os.sep for d in self.named_dirs)
 
     def in_profile(self, abspath: str) -> bool:
         return self.profile_dir is not None and inside(abspath, self.profile_dir)
