@@ -9,6 +9,8 @@ from collections import Counter
 from pathlib import Path
 
 from conftest import REPO, write_files
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from si_lint.graph import resolve_positions
 from si_lint.pipeline import Options, run
@@ -350,3 +352,28 @@ def test_eio_modules_join_the_graph():
     )
     assert modules and all(g.nodes[m]["file"].startswith("eio/") for m in modules)
     assert any(d["rel"] == "defines" for _, _, d in g.edges(data=True))
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from("abcd"), st.sampled_from("abcd"), st.sampled_from(["x", "y"])),
+        max_size=20,
+    ),
+    st.sampled_from("abcdz"),
+)
+def test_edges_of_reads_the_adjacency_in_the_order_of_networkx_views(edges, node):
+    """``edges_of`` walks ``succ``/``pred`` directly: the same edges, in the same order, as
+    filtering ``out_edges``/``in_edges`` (and none for a node not in the graph)."""
+    import networkx as nx
+
+    from si_lint.graph.queries import edges_of
+
+    g = nx.MultiDiGraph()
+    for i, (u, v, rel) in enumerate(edges):
+        g.add_edge(u, v, rel=rel, n=i)
+    for rel in ("x", "y"):
+        out = [(v, d) for _, v, d in g.out_edges(node, data=True) if d["rel"] == rel]
+        into = [(u, d) for u, _, d in g.in_edges(node, data=True) if d["rel"] == rel]
+        assert list(edges_of(g, node, rel)) == (out if node in g else [])
+        assert list(edges_of(g, node, rel, incoming=True)) == (into if node in g else [])

@@ -32,7 +32,12 @@ def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
 def edges_of(graph: nx.MultiDiGraph, node: str, rel: str, *, incoming: bool = False):
     """``(other node, edge attributes)`` of ``node``'s edges of relation ``rel``, in the
     order they were added (document order)."""
-    it = graph.in_edges(node, data=True) if incoming else graph.out_edges(node, data=True)
-    for u, v, data in it:
-        if data.get("rel") == rel:
-            yield (u if incoming else v), data
+    # the adjacency itself (``pred``/``succ``: other node -> edge key -> attributes), in
+    # the order in_edges/out_edges give, without building their views on every call
+    adjacent = (graph.pred if incoming else graph.succ).get(node)
+    if adjacent is None:  # not in the graph: no edges
+        return
+    for other, keyed in adjacent.items():
+        for data in keyed.values():
+            if data.get("rel") == rel:
+                yield other, data
