@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +138,9 @@ class Profile:
         value = self.registry.get(key) if isinstance(self.registry, Mapping) else None
         return value if isinstance(value, list) else []
 
-    @property
+    # the views below are read per verdict (the dry runs score thousands): computed once
+    # per profile, whose registry nothing changes once it is made
+    @cached_property
     def primitives(self) -> dict[str, Mapping[str, Any]]:
         out: dict[str, Mapping[str, Any]] = {}
         for p in self._list("primitives"):
@@ -158,7 +161,7 @@ class Profile:
         s = self.registry.get("synonyms") if isinstance(self.registry, Mapping) else None
         return s if isinstance(s, Mapping) else {}
 
-    @property
+    @cached_property
     def constants(self) -> Constants:
         """The matching constants (the seed's values where absent). Raises
         :class:`ValueError` naming the first invalid one (the evaluator turns it into an
