@@ -126,8 +126,7 @@ class Builder:
         kpos, vpos, quiet = self.kpos, self.vpos, self._quiet
         root: list = [None]
         self._root_empty = False
-        # frame: [container, path, is_map, pending_key, anchor, total_at_start, flow]
-        stack: list[list] = []
+        stack: list[list] = []  # frames (see _open)
         while True:
             ev = nxt()
             cls = kind_of(type(ev), _OTHER)
@@ -135,25 +134,16 @@ class Builder:
                 self._end_explicit = bool(getattr(ev, "explicit", True))
                 return root[0]
             if cls == _MAP_END or cls == _SEQ_END:
-                frame = stack.pop()
-                if frame[6]:
-                    self._flow -= 1
-                    if self._hash:
-                        self._glued(ev.end_mark)
-                if frame[4] is not None:
-                    self.anchors[frame[4]] = (frame[0], self.total - frame[5])
+                self._close(stack.pop(), ev)
                 continue
-            # a node: decide where it goes
-            if stack:
+            if stack:  # a node: where it goes
                 top = stack[-1]
                 container = top[0]
                 if top[2]:
                     key = top[3]
                     if key is None:  # this node is a key
                         if cls == _SCALAR and ev.tag is None and ev.anchor is None:
-                            # the common key (plain text, no tag, anchor or duplicate) here;
-                            # the rest in _key
-                            text = ev.value
+                            text = ev.value  # the common key here, the rest in _key
                             if text.isascii():
                                 key = _intern(text)
                                 if key not in container:
@@ -176,9 +166,7 @@ class Builder:
                     path = top[1] + (slot,)
                     container.append(None)
             else:
-                path = ()
-                container = root
-                slot = 0
+                path, container, slot = (), root, 0
             start = ev.start_mark
             vpos[path] = (start.line + 1, start.column + 1)
             self.total += 1
@@ -186,17 +174,29 @@ class Builder:
                 raise Abort(diags.too_many_nodes(*mark(start)))
             if cls == _SCALAR:
                 container[slot] = value = self._scalar(ev)
-                if not path and value is None and ev.value == "" and ev.tag is None:
-                    if ev.anchor is None:
-                        self._root_empty = True  # nothing in the document but comments
-                if ev.anchor:
-                    self.anchors[ev.anchor] = (value, 1)
+                if ev.anchor or not path:
+                    self._scalar_node(ev, value, path)
             elif cls == _ALIAS:
                 container[slot] = self._alias(ev)
-            elif cls == _OTHER:  # not a node (a stray start): libyaml never sends one here
-                raise Abort(diags.invalid_yaml("unexpected event", *mark(start)))
             else:
                 container[slot] = self._open(ev, cls, path, stack)
+
+    def _close(self, frame: list, ev) -> None:
+        """The end of the collection of ``frame``."""
+        if frame[6]:
+            self._flow -= 1
+            if self._hash:
+                self._glued(ev.end_mark)
+        if frame[4] is not None:
+            self.anchors[frame[4]] = (frame[0], self.total - frame[5])
+
+    def _scalar_node(self, ev, value: Any, path: tuple) -> None:
+        """What an anchored scalar, or the root one, notes besides its value."""
+        if not path and value is None and ev.value == "" and ev.tag is None:
+            if ev.anchor is None:
+                self._root_empty = True  # nothing in the document but comments
+        if ev.anchor:
+            self.anchors[ev.anchor] = (value, 1)
 
     def _alias(self, ev) -> Any:
         """The value an alias names (counted as the nodes it expands to)."""
@@ -211,7 +211,10 @@ class Builder:
         return value
 
     def _open(self, ev, cls: int, path: tuple, stack: list) -> dict | list:
-        """A new mapping or list at ``path``, pushed as the frame its items go into."""
+        """A new mapping or list at ``path``, pushed as the frame its items go into:
+        ``[container, path, is_map, pending_key, anchor, total_at_start, flow]``."""
+        if cls == _OTHER:  # not a node (a stray start): libyaml never sends one here
+            raise Abort(diags.invalid_yaml("unexpected event", *mark(ev.start_mark)))
         if ev.tag is not None:
             self._tag_kind(ev)  # SI007 for a non-core tag; the node is built as usual
         if len(stack) >= MAX_DEPTH:
