@@ -89,6 +89,8 @@ def _capability(data: Mapping[str, Any]) -> bool:
 @file_check("SI104", kinds=("scenario",))
 def scenario_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
     """``synonyms`` may appear nowhere in a scenario (a Layer-1 profile asset)."""
+    if not _has_key(doc.data, "synonyms"):  # the rule (nearly always): no paths built
+        return
     stack: list[tuple[tuple, Any]] = [((), doc.data)]
     found: list[tuple] = []
     while stack:
@@ -109,6 +111,20 @@ def scenario_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
             help="synonym lists are a Layer-1 profile asset: remove this and extend the "
             "profile's registry instead",
         )
+
+
+def _has_key(data: Any, key: str) -> bool:
+    """``key`` is a key of some mapping in ``data``."""
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if key in node:
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
 
 
 @file_check("SI108", kinds=("scenario",))
