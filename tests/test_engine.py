@@ -274,3 +274,16 @@ def test_suppression_text_inside_a_string_is_not_a_comment(tmp_path):
     # the block scalar and the quoted string are data: they neither suppress SI002 nor
     # count as unused; the real comment on line 7 is unused (SI009)
     assert diag_tuples(rep) == [("SI002", "a.yaml", 6, 1), ("SI009", "a.yaml", 7, 23)]
+
+
+def test_a_run_leaves_the_collector_as_it_found_it(example_corpus):
+    """The per-file stage freezes the documents and raises the gen-0 threshold for the
+    corpus stages; a run ends with both undone."""
+    import gc
+
+    from si_lint.pipeline import Options, run
+
+    before = gc.get_threshold()
+    run(["."], Options(use_cache=False), cwd=example_corpus)
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0

@@ -91,10 +91,12 @@ def run(
             if state.result is None or stage.name == "remember":
                 stage(state)
     finally:
-        if state.frozen:
-            import gc
+        import gc
 
+        if state.frozen:
             gc.unfreeze()
+        if state.gc_threshold is not None:
+            gc.set_threshold(*state.gc_threshold)
     return state.result
 
 

@@ -152,6 +152,8 @@ class State:
     recalled: bool = False  # the result came from the memo
     deps: dict = field(default_factory=dict)
     frozen: bool = False  # the per-file stage froze the GC (gc.freeze); run() unfreezes
+    #: the GC thresholds the per-file stage raised for the corpus stages; run() restores them
+    gc_threshold: tuple | None = None
     #: the walk the run memo recorded, when only files changed since (pipeline.memo):
     #: the select stage reuses it; and this run's walk as the memo records it
     walk_memo: dict | None = None
