@@ -46,12 +46,16 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def read_regular(path, limit: int, *, follow: bool = True) -> tuple[bytes | None, str | None]:
+def read_regular(
+    path, limit: int, *, follow: bool = True, st: os.stat_result | None = None
+) -> tuple[bytes | None, str | None]:
     """At most ``limit + 1`` bytes of ``path`` (so a caller sees that it is over the
     limit), or ``(None, reason)``. Only regular files are opened; with ``follow=False`` a
-    symbolic link is not followed either (``O_NOFOLLOW``)."""
+    symbolic link is not followed either (``O_NOFOLLOW``). ``st``: the ``os.stat`` of
+    ``path`` the caller has just taken (following links), instead of a second one; the
+    open descriptor is checked again either way."""
     try:
-        st = os.stat(path, follow_symlinks=follow)
+        st = os.stat(path, follow_symlinks=follow) if st is None or not follow else st
     except OSError as exc:
         return None, exc.strerror or type(exc).__name__
     except ValueError as exc:  # an embedded NUL
@@ -74,11 +78,16 @@ def read_regular(path, limit: int, *, follow: bool = True) -> tuple[bytes | None
         # the size fstat gives in one read: one bytes object, no join copying a big file
         want = max(fst.st_size + 1, 1 << 16)
         while left > 0:
-            chunk = os.read(fd, min(left, want))
+            asked = min(left, want)
+            chunk = os.read(fd, asked)
             if not chunk:
                 break
             chunks.append(chunk)
             left -= len(chunk)
+            # a short read of all the bytes fstat announced is the end (one read(2) less
+            # per file); a file whose size says nothing (/proc's 0) is read to its end
+            if len(chunk) < asked and len(chunk) == fst.st_size:
+                break
             want = 1 << 20
         return chunks[0] if len(chunks) == 1 else b"".join(chunks), None
     except OSError as exc:

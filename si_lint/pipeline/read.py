@@ -15,18 +15,19 @@ from ..statcache import stat_key
 from .context import Source, State
 
 
-def read_file(path) -> tuple[bytes | None, str | None]:
+def read_file(path, st=None) -> tuple[bytes | None, str | None]:
     """The file's bytes, or why it cannot be read. Only regular files are opened (never
     blocks on a FIFO or a device; checked again on the open descriptor), never more than
-    the size limit allows (a larger file is refused by SI005)."""
-    from ..limits import read_input
+    the size limit allows (a larger file is refused by SI005). ``st``: a fresh
+    ``os.stat`` of ``path`` the caller took (not taken again)."""
+    from ..limits import MAX_BYTES, read_input
 
-    return read_input(path)
+    return read_input(path, MAX_BYTES, st)
 
 
-def source_of(abspath: str, raw: bytes | None = None, error: str | None = None) -> Source:
+def source_of(abspath: str, raw: bytes | None = None, error: str | None = None, st=None) -> Source:
     if raw is None and error is None:
-        raw, error = read_file(abspath)
+        raw, error = read_file(abspath, st)
     sha = hashlib.sha256(raw).hexdigest() if raw is not None else ""
     return Source(abspath, raw, error, sha)
 
@@ -66,9 +67,8 @@ def read(state: State) -> None:
             sources.append(Source(f, None, None, sha))
             index.record(f, st, sha)
             continue
-        s = source_of(
-            f
-        )  # stat taken before the read: a file changed in between is re-read next time
+        # the stat taken before the read: a file changed in between is re-read next time
+        s = source_of(f, st=st)
         sources.append(s)
         if s.raw is not None:
             index.record(f, st, s.sha)
