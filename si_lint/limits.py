@@ -50,17 +50,19 @@ def too_big(size: int, limit: int = MAX_BYTES) -> str | None:
 
 
 def depth_of(value: Any, limit: int = MAX_DEPTH) -> int:
-    """The nesting depth of plain data, counted iteratively, stopping past ``limit``."""
+    """The nesting depth of plain data, counted iteratively, stopping past ``limit``
+    (only containers are visited: a scalar adds no level)."""
     deepest = 0
-    stack = [(value, 1)]
+    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
     while stack:
         v, d = stack.pop()
-        if isinstance(v, (dict, list)):
-            if d > deepest:
-                deepest = d
-                if deepest > limit:
-                    return deepest
-            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+        if d > deepest:
+            deepest = d
+            if deepest > limit:
+                return deepest
+        for x in v.values() if isinstance(v, dict) else v:
+            if isinstance(x, (dict, list)):
+                stack.append((x, d + 1))
     return deepest
 
 

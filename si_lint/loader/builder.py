@@ -17,7 +17,17 @@ from ..findings import Diag
 from ..limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_NODES
 from . import diags
 from .documents import Loaded, LoadedDoc, PosMap
-from .scalars import CORE, CORE_TAGS, HUGE_MIN, KIND_TYPES, encodable, fits, is_int, resolve_plain
+from .scalars import (
+    CORE,
+    CORE_TAGS,
+    HUGE_MIN,
+    INTERN_MAX,
+    KIND_TYPES,
+    encodable,
+    fits,
+    is_int,
+    resolve_plain,
+)
 
 # the kinds of event, whichever parser made it: PyYAML's and ruamel's event classes have
 # the same names and fields (both wrap libyaml's events), so one table maps either to a kind
@@ -44,10 +54,7 @@ def event_kinds(module) -> None:
         _KIND[getattr(module, name)] = kind
 
 
-#: keys and short string values are interned: a corpus repeats them thousands of times
-#: (``kind``, ``tool_call``, ``agent_response`` …), so a large corpus holds one copy of each
-_intern = sys.intern
-_INTERN_MAX = 40
+_intern = sys.intern  # keys and short strings (scalars.INTERN_MAX)
 
 _GLUED_HEADER = re.compile(r"[|>][0-9+-]*#")
 
@@ -297,7 +304,7 @@ class Builder:
             value = resolve_plain(value)
             if value is text and len(text) > HUGE_MIN and is_int(text):
                 self._huge(ev, text)
-        if type(value) is str and len(value) <= _INTERN_MAX:
+        if type(value) is str and len(value) <= INTERN_MAX:
             value = _intern(value)
         return value
 

@@ -15,8 +15,8 @@ where the two could differ or the event path would have something to say:
 - ``si-lint:`` anywhere (a scalar that looks like a suppression comment is noted);
 - a tab before the document's first bracket (valid YAML 1.2, which libyaml refuses).
 
-``tests/test_loader.py`` compares the two paths on the YAML test suite's JSON inputs and
-on generated JSON in many layouts: the same data, findings, positions and starts."""
+``tests/test_loader_json.py`` compares the two paths on the YAML test suite's JSON inputs
+and on generated JSON in many layouts: the same data, findings, positions and starts."""
 
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ import json
 import re
 import sys
 
-from ..limits import MAX_DEPTH, MAX_NODES
+from ..limits import MAX_DEPTH, MAX_NODES, depth_of
 from .documents import Loaded, LoadedDoc, PosMap
-from .scalars import HUGE_MIN
+from .scalars import HUGE_MIN, INTERN_MAX
 
 #: what a JSON text starts with (after its white space)
 _START = re.compile(r"[ \t\r\n]*[\[{]")
@@ -35,8 +35,7 @@ _UNSAFE = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00
 #: an escaped UTF-16 surrogate (a lone one is a finding on the event path)
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
-_intern = sys.intern
-_INTERN_MAX = 40  # as the event path: keys and short string values are interned
+_intern = sys.intern  # keys and short strings, as the event path does (INTERN_MAX)
 
 
 class _Decline(ValueError):
@@ -45,8 +44,7 @@ class _Decline(ValueError):
 
 def _pairs(pairs: list) -> dict:
     out = {
-        _intern(k): (_intern(v) if type(v) is str and len(v) <= _INTERN_MAX else v)
-        for k, v in pairs
+        _intern(k): (_intern(v) if type(v) is str and len(v) <= INTERN_MAX else v) for k, v in pairs
     }
     if len(out) != len(pairs):
         raise _Decline("duplicate key")
@@ -61,19 +59,6 @@ def _int(text: str) -> int:
 
 def _constant(text: str):
     raise _Decline(text)
-
-
-def _too_deep(data) -> bool:
-    """Nested ``MAX_DEPTH`` levels or more (the event path refuses deeper than that)."""
-    stack = [(data, 1)] if type(data) is dict or type(data) is list else []
-    while stack:
-        node, depth = stack.pop()
-        if depth >= MAX_DEPTH:
-            return True
-        for child in node.values() if type(node) is dict else node:
-            if type(child) is dict or type(child) is list:
-                stack.append((child, depth + 1))
-    return False
 
 
 def load_json(text: str) -> Loaded | None:
@@ -92,9 +77,9 @@ def load_json(text: str) -> Loaded | None:
         data = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_constant=_constant)
     except (ValueError, RecursionError):  # not JSON, or _Decline
         return None
-    if type(data) is str and len(data) <= _INTERN_MAX:
+    if type(data) is str and len(data) <= INTERN_MAX:
         data = _intern(data)
-    if _too_deep(data):
+    if depth_of(data, MAX_DEPTH) >= MAX_DEPTH:  # the events decide at the limit
         return None
     before = text[: start.end() - 1]  # white space: the lines before, as YAML counts them
     line = before.count("\n") + before.count("\r") - before.count("\r\n")

@@ -43,6 +43,11 @@ _NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
 # characters that make a plain scalar possibly non-string: fast path for the common case
 _MAYBE_SPECIAL = frozenset("0123456789+-.~nNtTfF")
 
+#: keys and string values up to this long are interned by both reading paths: a corpus
+#: repeats them thousands of times (``kind``, ``tool_call``, ``agent_response`` …), so a
+#: large corpus holds one copy of each
+INTERN_MAX = 40
+
 #: the shortest literal that can be over the digit limit (a hex one: 1.2 digits a character)
 HUGE_MIN = int(MAX_INT_DIGITS / 1.205)
 
