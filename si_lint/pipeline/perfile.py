@@ -286,6 +286,18 @@ def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
         return outputs
 
 
+def raise_gc_threshold() -> tuple:
+    """Raise the cyclic GC's gen-0 threshold; returns the thresholds to restore. The
+    loader, the decoding of cache entries and the corpus stages allocate millions of small
+    acyclic containers: with the default threshold (700) the collector runs thousands of
+    times over them for nothing (186 collections, 2 of them full, to decode 4,000 entries)."""
+    import gc
+
+    old = gc.get_threshold()
+    gc.set_threshold(max(old[0], 100_000), *old[1:])
+    return old
+
+
 def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overrides=()):
     """(documents of every file, in file order; findings per file relpath). ``checks``
     empty: load only (no file checks run, nothing is written to the cache)."""
@@ -293,11 +305,7 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
 
     root = ctx.config.root
     use_cache = cache is not None and cache.enabled
-    # the loader, and the decoding of cache entries, allocate millions of small acyclic
-    # containers: with the default gen-0 threshold (700) the cyclic GC runs thousands of
-    # times over them for nothing (186 collections, 2 of them full, to decode 4,000 entries)
-    threshold = gc.get_threshold()
-    gc.set_threshold(max(threshold[0], 100_000), *threshold[1:])
+    threshold = raise_gc_threshold()
     try:
         results, todo = _cached(sources, cwd, root, cache if use_cache else None)
         _WORKER.update(
@@ -357,5 +365,4 @@ def per_file(state: State) -> None:
 
         gc.freeze()
         state.frozen = True
-        state.gc_threshold = gc.get_threshold()
-        gc.set_threshold(max(state.gc_threshold[0], 100_000), *state.gc_threshold[1:])
+        state.gc_threshold = raise_gc_threshold()
