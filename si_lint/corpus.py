@@ -165,7 +165,7 @@ class Corpus:
         parent = os.path.dirname(doc.abspath)
         directory = self._parents.get(parent)
         if directory is None:  # once per directory: most documents share theirs
-            directory = self._parents[parent] = os.path.dirname(os.path.abspath(doc.abspath))
+            directory = self._parents[parent] = os.path.abspath(parent)
         pdir = self.profile_dirs.get(directory)
         return self.profile_docs.get(pdir) if pdir is not None else None
 
