@@ -26,7 +26,7 @@ def main(argv=None):
         if args[:1] == ["check"]:
             from .commands.check_run import CheckArgs
 
-            kwargs = replay.parsed(args, CheckArgs.__dataclass_fields__)
+            kwargs = replay.parsed(args, CheckArgs.FIELDS)
             if kwargs is not None:
                 sys.exit(_check(kwargs))
         from .commands.group import cli

@@ -96,7 +96,7 @@ _SEVERITIES = ("error", "warning", "info")
 
 # ----------------------------------------------------------------------------- diags
 #
-# one (encode, decode) pair per dataclass field; a value equal to the field's default is
+# one (encode, decode) pair per field; a value equal to the field's default is
 # left out. A field missing here makes encoding raise (the value is then not cached), and
 # tests/test_cache_hostile.py checks that every field of Diag and Related is listed.
 
@@ -133,20 +133,16 @@ _RELATED_FIELDS = {
 
 
 def _record_to_json(obj: Any, table: dict) -> dict:
-    import dataclasses
-
     out = {}
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        if (
-            f.default is not dataclasses.MISSING
-            and value == f.default
-            and type(value) is type(f.default)
-        ):
-            continue
-        if f.name not in table:
-            raise TypeError(f"{type(obj).__name__}.{f.name} has no cache codec")
-        out[f.name] = table[f.name][0](value)
+    defaults = obj._field_defaults
+    for name, value in zip(obj._fields, obj):
+        if name in defaults:
+            default = defaults[name]
+            if value == default and type(value) is type(default):
+                continue
+        if name not in table:
+            raise TypeError(f"{type(obj).__name__}.{name} has no cache codec")
+        out[name] = table[name][0](value)
     return out
 
 

@@ -6,48 +6,89 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+from collections import namedtuple
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ConfigError
 from .root import Root, find_root_info
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 #: SPEC §9 "Which files": the default ``include``
 DEFAULT_INCLUDE = ("**/*.yaml", "**/*.yml", "**/*.json")
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(
+    namedtuple(
+        "Config",
+        (
+            "root",
+            "source",
+            "profile",
+            "select",
+            "ignore",
+            "per_file_ignores",
+            "exclude",
+            "require_fixtures",
+            "require_band_coverage",
+            "raw",
+            "include",
+            "root_how",
+        ),
+        defaults=(
+            None,
+            "builtin",
+            ("SI", "EIO"),
+            (),
+            (),
+            (),
+            False,
+            False,
+            (),
+            DEFAULT_INCLUDE,
+            "config",
+        ),
+    )
+):
     """The effective configuration of a corpus root (``si-lint.toml`` or
-    ``[tool.si-lint]``, then ``--select``/``--ignore``)."""
+    ``[tool.si-lint]``, then ``--select``/``--ignore``). ``root_how``: how the root was
+    found (SPEC §9): "config", "git", "dir" (a named directory, or the current one) or
+    "file" (a named file's directory). A named tuple, not a dataclass: see
+    :mod:`si_lint.findings`."""
 
-    root: Path
-    source: Path | None = None
-    profile: str = "builtin"
-    select: tuple[str, ...] = ("SI", "EIO")
-    ignore: tuple[str, ...] = ()
-    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    exclude: tuple[str, ...] = ()
-    require_fixtures: bool = False
-    require_band_coverage: bool = False
-    raw: tuple = ()
-    include: tuple[str, ...] = DEFAULT_INCLUDE
-    #: how the root was found (SPEC §9): "config", "git", "dir" (a named directory, or
-    #: the current one) or "file" (a named file's directory)
-    root_how: str = "config"
+    __slots__ = ()
+    if TYPE_CHECKING:
+        root: Path
+        source: Path | None
+        profile: str
+        select: tuple[str, ...]
+        ignore: tuple[str, ...]
+        per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
+        exclude: tuple[str, ...]
+        require_fixtures: bool
+        require_band_coverage: bool
+        raw: tuple
+        include: tuple[str, ...]
+        root_how: str
+
+    def __eq__(self, other):
+        return other.__class__ is self.__class__ and tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = tuple.__hash__
 
     def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> Config:
-        from dataclasses import replace
-
         check_codes(select or (), "--select")
         check_codes(ignore or (), "--ignore")
         out = self
         if select:
-            out = replace(out, select=tuple(select))
+            out = out._replace(select=tuple(select))
         if ignore:
-            out = replace(out, ignore=tuple(out.ignore) + tuple(ignore))
+            out = out._replace(ignore=tuple(out.ignore) + tuple(ignore))
         return out
 
     def enabled(self, code: str, relpath: str | None = None) -> bool:

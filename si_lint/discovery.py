@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import stat as stat_mod
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import Config, pattern_spec
@@ -30,19 +29,38 @@ SKIP_DIRS = frozenset(
 )
 
 
-@dataclass
 class Selection:
-    """What :func:`discover` found: the files to read (sorted), the problems that are
-    findings (SI001: unreadable directories, symbolic-link loops, dangling links) and the
-    notes shown under ``--verbose`` (FIFOs, sockets, devices, links that leave the root).
-    Unpacks as ``files, problems`` like the old tuple."""
+    """What :func:`discover` found: the ``files`` to read (sorted; absolute, normalised),
+    the ``problems`` that are findings (SI001: unreadable directories, symbolic-link
+    loops, dangling links) and the ``notes`` shown under ``--verbose`` (FIFOs, sockets,
+    devices, links that leave the root). ``links``: a symbolic link was met -- what the
+    walk selects depends on where it leads, which no ``stat`` of a walked directory shows
+    (the run memo then never reuses the walk). Unpacks as ``files, problems`` like the old
+    tuple. A plain class: the run the memo answers imports this module (see
+    :mod:`si_lint.findings`)."""
 
-    files: list[str] = field(default_factory=list)  # absolute, normalised
-    problems: list[tuple[Path, str]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    #: a symbolic link was met: what the walk selects depends on where it leads, which no
-    #: ``stat`` of a walked directory shows (the run memo then never reuses the walk)
-    links: bool = False
+    __hash__ = None  # mutable
+
+    def __init__(
+        self,
+        files: list[str] | None = None,
+        problems: list[tuple[Path, str]] | None = None,
+        notes: list[str] | None = None,
+        links: bool = False,
+    ):
+        self.files = [] if files is None else files
+        self.problems = [] if problems is None else problems
+        self.notes = [] if notes is None else notes
+        self.links = links
+
+    def __eq__(self, other):
+        return other.__class__ is self.__class__ and vars(self) == vars(other)
+
+    def __repr__(self) -> str:
+        return (
+            f"Selection(files={self.files!r}, problems={self.problems!r}, "
+            f"notes={self.notes!r}, links={self.links!r})"
+        )
 
     def __iter__(self):
         return iter((self.files, self.problems))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import namedtuple
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:
@@ -48,72 +48,167 @@ def format_path(path: Path_) -> str:
     return out or "<root>"
 
 
-@dataclass(frozen=True)
-class Related:
-    """Another location of a cross-file finding."""
-
-    file: str
-    path: Path_ | None = None
-    message: str = ""
-    on: Literal["key", "value"] = "key"
-    line: int | None = None
-    col: int | None = None
-    #: the document of ``file`` (its ``Document.index``); None: the file's first document
-    document: int | None = None
+# The four value objects are named tuples (flake8's way): immutable, hashable, compared by
+# value, and made without the ``dataclasses`` module -- whose import and ``@dataclass``
+# code generation were a quarter of a pre-commit run the run memo answers (34 ms of 138).
+# ``_replace`` is ``dataclasses.replace``; ``_fields`` and ``_field_defaults`` name the
+# fields. They compare equal only to their own kind (``_same_kind``): a Finding is never
+# equal to a plain tuple of the same values.
 
 
-@dataclass(frozen=True)
-class Diag:
-    """A finding as a check yields it: a code and a path into a document."""
+def _same_kind(cls):
+    """``cls`` with ``==``, ``!=`` and ``hash`` over its fields, never equal to another
+    type's tuple; ordering stays the tuple's (field by field, as ``order=True``)."""
 
-    code: str
-    path: Path_
-    message: str
-    on: Literal["key", "value"] = "key"
-    help: str | None = None
-    related: tuple[Related, ...] = ()
-    severity: str | None = None
-    file: str | None = None
-    line: int | None = None
-    col: int | None = None
-    fix: Any = None
-    #: the document of ``file`` a corpus check points into (``Document.index``); None
-    #: for per-file checks (the document checked) and for a file's first document
-    document: int | None = None
-    #: SI000: the traceback of the crash (shown under ``--verbose``)
-    detail: str | None = None
+    def __eq__(self, other):
+        return other.__class__ is self.__class__ and tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not __eq__(self, other)
+
+    cls.__eq__, cls.__ne__, cls.__hash__ = __eq__, __ne__, tuple.__hash__
+    return cls
 
 
-@dataclass(frozen=True, order=True)
-class Location:
-    """Another place a finding points at (a cross-file finding's ``related``)."""
+@_same_kind
+class Related(
+    namedtuple(
+        "Related",
+        ("file", "path", "message", "on", "line", "col", "document"),
+        defaults=(None, "", "key", None, None, None),
+    )
+):
+    """Another location of a cross-file finding: ``file``; ``path`` (a document path, or
+    None); ``message``; ``on`` (``"key"`` or ``"value"``); ``line``/``col`` when known;
+    ``document``: the document of ``file`` (its ``Document.index``; None: the file's first
+    document)."""
 
-    path: str
-    line: int
-    column: int
-    message: str = ""
+    __slots__ = ()
+    if TYPE_CHECKING:
+        file: str
+        path: Path_ | None
+        message: str
+        on: Literal["key", "value"]
+        line: int | None
+        col: int | None
+        document: int | None
 
 
-@dataclass(frozen=True)
-class Finding:
-    """A finding with a resolved location, ready for a report."""
+@_same_kind
+class Diag(
+    namedtuple(
+        "Diag",
+        (
+            "code",
+            "path",
+            "message",
+            "on",
+            "help",
+            "related",
+            "severity",
+            "file",
+            "line",
+            "col",
+            "fix",
+            "document",
+            "detail",
+        ),
+        defaults=("key", None, (), None, None, None, None, None, None, None),
+    )
+):
+    """A finding as a check yields it: a ``code`` and a ``path`` into a document, its
+    ``message``; ``on`` the key or the value there; ``help``; ``related`` (Related
+    locations); ``severity`` (None: the rule's); ``file``/``line``/``col`` (corpus checks
+    that point into another file, or at a place no path names); ``fix``; ``document``: the
+    document of ``file`` a corpus check points into (``Document.index``; None for per-file
+    checks and for a file's first document); ``detail``: SI000's traceback (shown under
+    ``--verbose``)."""
 
-    path: str  # file path, relative to the current directory, '/'-separated
-    line: int
-    column: int
-    code: str
-    severity: str
-    message: str
-    help: str | None = None
-    doc_path: str | None = None  # the JSON path inside the document, when there is one
-    related: tuple[Location, ...] = ()
-    end_line: int | None = None
-    end_column: int | None = None
-    detail: str | None = None  # e.g. the traceback of SI000, shown under --verbose
-    fix: Any = field(default=None, compare=False, hash=False)
-    #: 0-based index of the document in its file, only for files holding more than one
-    #: document (SPEC §1: ``"document": N`` in JSON)
-    document: int | None = None
+    __slots__ = ()
+    if TYPE_CHECKING:
+        code: str
+        path: Path_
+        message: str
+        on: Literal["key", "value"]
+        help: str | None
+        related: tuple[Related, ...]
+        severity: str | None
+        file: str | None
+        line: int | None
+        col: int | None
+        fix: Any
+        document: int | None
+        detail: str | None
+
+
+@_same_kind
+class Location(namedtuple("Location", ("path", "line", "column", "message"), defaults=("",))):
+    """Another place a finding points at (a cross-file finding's ``related``); ordered
+    field by field."""
+
+    __slots__ = ()
+    if TYPE_CHECKING:
+        path: str
+        line: int
+        column: int
+        message: str
+
+
+_FINDING_FIELDS = (
+    "path",  # file path, relative to the current directory, '/'-separated
+    "line",
+    "column",
+    "code",
+    "severity",
+    "message",
+    "help",
+    "doc_path",  # the JSON path inside the document, when there is one
+    "related",  # tuple of Location
+    "end_line",
+    "end_column",
+    "detail",  # e.g. the traceback of SI000, shown under --verbose
+    "fix",  # not compared, not hashed
+    "document",  # 0-based index of the document, only in files holding more than one
+)
+_FIX = _FINDING_FIELDS.index("fix")
+
+
+class Finding(
+    namedtuple("Finding", _FINDING_FIELDS, defaults=(None, None, (), None, None, None, None, None))
+):
+    """A finding with a resolved location, ready for a report. ``document`` is the
+    0-based index of the document in its file, only for files holding more than one
+    document (SPEC §1: ``"document": N`` in JSON). ``fix`` takes no part in ``==`` or
+    ``hash``."""
+
+    __slots__ = ()
+    if TYPE_CHECKING:
+        path: str
+        line: int
+        column: int
+        code: str
+        severity: str
+        message: str
+        help: str | None
+        doc_path: str | None
+        related: tuple[Location, ...]
+        end_line: int | None
+        end_column: int | None
+        detail: str | None
+        fix: Any
+        document: int | None
+
+    def _compared(self) -> tuple:
+        return self[:_FIX] + self[_FIX + 1 :]
+
+    def __eq__(self, other):
+        return other.__class__ is self.__class__ and self._compared() == other._compared()
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self._compared())
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.message)

@@ -5,11 +5,13 @@ TOML is parsed only when its table is asked for (:meth:`Root.parsed`)."""
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .errors import ConfigError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 
 CONFIG_FILE = "si-lint.toml"
 
@@ -89,22 +91,43 @@ def _tool_table(data: dict) -> dict | None:
     return table if isinstance(table, dict) else None
 
 
-@dataclass(frozen=True)
-class Root:
-    """Where the corpus root is and why (SPEC §9)."""
+class Root(
+    namedtuple(
+        "Root",
+        ("path", "source", "table", "how", "digest", "raw", "looked"),
+        defaults=(None, None, ()),
+    )
+):
+    """Where the corpus root is and why (SPEC §9): ``path``; ``source``, the configuration
+    file, when there is one; its ``table`` (None: not parsed yet, :func:`find_root_info`
+    with ``lazy``; :meth:`parsed`); ``how``: "config", "git", "dir" or "file"; ``digest``:
+    the sha256 of the configuration file's bytes (what the run memo's key holds); ``raw``:
+    those bytes, while the table is not parsed (the digest is theirs: never read again);
+    ``looked``: every path :func:`find_root_info` looked at -- the root is the same while
+    none of them changes (the replay memo records their ``stat``). ``raw`` and ``looked``
+    take no part in ``==``. A named tuple, not a dataclass: see :mod:`si_lint.findings`."""
 
-    path: Path
-    source: Path | None  # the configuration file, when there is one
-    #: its table; None: not parsed yet (:func:`find_root_info` with ``lazy``; :meth:`parsed`)
-    table: dict | None
-    how: str  # "config", "git", "dir" or "file"
-    #: sha256 of the configuration file's bytes (what the run memo's key holds)
-    digest: str | None = None
-    #: those bytes, while the table is not parsed (the digest is theirs: never read again)
-    raw: bytes | None = field(default=None, repr=False, compare=False)
-    #: every path :func:`find_root_info` looked at: the root is the same while none of
-    #: them changes (the replay memo records their ``stat``)
-    looked: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    __slots__ = ()
+    if TYPE_CHECKING:
+        path: Path
+        source: Path | None
+        table: dict | None
+        how: str
+        digest: str | None
+        raw: bytes | None
+        looked: tuple[str, ...]
+
+    def __eq__(self, other):
+        return other.__class__ is self.__class__ and self[:5] == other[:5]
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self[:5])
+
+    def __repr__(self) -> str:
+        return "Root(path={!r}, source={!r}, table={!r}, how={!r}, digest={!r})".format(*self[:5])
 
     def parsed(self, table: dict | None = None) -> Root:
         """This root with its table: ``table`` (one parsed from the same bytes before),
@@ -131,7 +154,7 @@ def find_root_info(
     ``Root.looked``: the paths looked at on the way."""
     looked: list[str] = []
     root = _find(Path(os.path.abspath(cwd)), paths, config_file, lazy, looked)
-    return replace(root, looked=tuple(looked))
+    return root._replace(looked=tuple(looked))
 
 
 def _find(cwd: Path, paths, config_file, lazy: bool, looked: list) -> Root:

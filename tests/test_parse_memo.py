@@ -63,6 +63,24 @@ def test_named_files_after_the_same_options_skip_click(example_corpus, tmp_path,
         assert _si_lint(example_corpus, user_env, *args) == (*expected, False), staged
 
 
+def test_a_staged_file_the_memos_answer_imports_only_what_the_answer_needs(
+    example_corpus, tmp_path, user_env
+):
+    """pre-commit's run (the parse memo, then the run memo) imports neither click nor
+    ``dataclasses`` (its import and the code ``@dataclass`` generates were a quarter of
+    that run), nor the loader, the checks or the corpus."""
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    args = ("check", "--format", "json", *cache, STAGED[1])
+    expected = _through_click(example_corpus, tmp_path, user_env, *args)
+    # the cache is signed with the user cache's key: filled again under this user's
+    si_lint_process(example_corpus, user_env, "check", "--format", "json", *cache, ".")
+    code, out, err, imported = si_lint_process(example_corpus, user_env, *args)
+    assert (code, out, err) == expected
+    assert "si_lint.commands.check_run" in imported  # the parse memo answered
+    unwanted = {"click", "dataclasses", "si_lint.loader", "si_lint.checks", "si_lint.corpus"}
+    assert unwanted & imported == set()
+
+
 def test_the_errors_of_a_memoised_parse_are_clicks(example_corpus, tmp_path, user_env):
     """A named file that is not there, and an option a check refuses, say what they say
     through click, with exit status 2."""
@@ -129,14 +147,12 @@ def test_a_bad_parse_record_is_a_miss(example_corpus, tmp_path, user_env):
 def test_the_recorded_fields_are_the_commands_parameters():
     """The record holds every parameter of the check command but the paths, and the
     environment variables its parameters read are in the memo's key."""
-    from dataclasses import fields
-
     from si_lint import replay
     from si_lint.commands.check import command
     from si_lint.commands.check_run import CheckArgs
 
     params = {p.name for p in command.params}
-    assert params == {f.name for f in fields(CheckArgs)}
+    assert params == set(CheckArgs.FIELDS)
     for p in command.params:
         for var in [p.envvar] if isinstance(p.envvar, str) else (p.envvar or ()):
             assert var in replay.ENV, var
@@ -162,7 +178,7 @@ def test_an_error_or_interrupt_ends_as_under_click(monkeypatch, capsys, tmp_path
 
     monkeypatch.setattr(check_run, "run", refused)
     monkeypatch.setattr("si_lint.commands.check.run", refused)
-    fields = {f: None for f in check_run.CheckArgs.__dataclass_fields__}
+    fields = {f: None for f in check_run.CheckArgs.FIELDS}
     status = cli._check(dict(fields, paths=("x.yaml",)))
     ours = capsys.readouterr()
     with pytest.raises(SystemExit) as ended:

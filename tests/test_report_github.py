@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from conftest import run_cli, write_files
 
 from si_lint.findings import Finding, Location
@@ -53,8 +51,8 @@ def test_annotation_of_a_finding_with_help_and_note(tmp_path, monkeypatch):
         "::error file=a%2Cb.yaml,line=1,col=5,endLine=1,endColumn=6,title=SI301::"
         "duplicate id: 50%25 sure%0Ahelp: rename it%0Anote: c.yaml:1:5: first here"
     )
-    assert annotation(replace(f, severity="info", help=None, related=())).startswith("::notice ")
-    assert annotation(replace(f, severity="warning")).startswith("::warning ")
+    assert annotation(f._replace(severity="info", help=None, related=())).startswith("::notice ")
+    assert annotation(f._replace(severity="warning")).startswith("::warning ")
 
 
 def test_github_chosen_automatically_under_actions(tmp_path, monkeypatch):

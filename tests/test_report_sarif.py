@@ -4,7 +4,6 @@ related locations and line-independent fingerprints (SPEC §9)."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -160,7 +159,7 @@ def test_related_locations_for_a_cross_file_finding(tmp_path, monkeypatch):
         doc_path="id",
         related=(Location("scenarios/a.yaml", 1, 5, "first declared here"),),
     )
-    result = replace(result, findings=[dup])
+    result.findings = [dup]
     monkeypatch.chdir(tmp_path)
     doc = json.loads(render(result, "sarif"))
     assert_valid(doc)
@@ -233,7 +232,7 @@ def test_fingerprint_without_json_path_uses_the_source_line(tmp_path, monkeypatc
     bare = SimpleNamespace(corpus=None, config=None)
     a = fingerprints(bare, [f1, f1])
     (tmp_path / "x.yaml").write_text("# moved\n\na: 1\nb: [1,\n", encoding="utf-8")
-    b = fingerprints(bare, [replace(f1, line=4)])
+    b = fingerprints(bare, [f1._replace(line=4)])
     assert a[0] == b[0]  # same code, file, stripped line `b: [1,`, first occurrence
     assert a[1] != a[0]  # the second occurrence of the same anchor differs
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 
 from ..findings import SEVERITY_RANK
 from ..report.output import write
@@ -47,35 +46,45 @@ def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-@dataclass
 class CheckArgs:
-    """The command line of ``si-lint check``, as click parsed it."""
+    """The command line of ``si-lint check``, as click parsed it: one attribute per name
+    of :data:`FIELDS`, all of them given (by keyword). A plain class, not a dataclass: the
+    run the memos answer imports this module (see :mod:`si_lint.findings`)."""
 
-    paths: tuple
-    fmt: str | None
-    output: str | None
-    config_file: str | None
-    select: tuple
-    ignore: tuple
-    fail_on: str
-    exit_zero: bool
-    statistics: bool
-    quiet: bool
-    color_mode: str
-    fix: bool
-    unsafe_fixes: bool
-    diff: bool
-    show_fixes: bool
-    baseline_file: str | None
-    write_baseline: str | None
-    automation_id: str | None
-    stdin_filename: str | None
-    no_cache: bool
-    cache_dir: str | None
-    jobs: int | None
-    trust_implementations: bool
-    profile: str | None
-    verbose: bool
+    FIELDS = (
+        "paths",
+        "fmt",
+        "output",
+        "config_file",
+        "select",
+        "ignore",
+        "fail_on",
+        "exit_zero",
+        "statistics",
+        "quiet",
+        "color_mode",
+        "fix",
+        "unsafe_fixes",
+        "diff",
+        "show_fixes",
+        "baseline_file",
+        "write_baseline",
+        "automation_id",
+        "stdin_filename",
+        "no_cache",
+        "cache_dir",
+        "jobs",
+        "trust_implementations",
+        "profile",
+        "verbose",
+    )
+
+    def __init__(self, **kwargs):
+        if kwargs.keys() != set(self.FIELDS):
+            missing = sorted(set(self.FIELDS) - kwargs.keys())
+            extra = sorted(kwargs.keys() - set(self.FIELDS))
+            raise TypeError(f"CheckArgs: missing {missing}, unexpected {extra}")
+        self.__dict__.update(kwargs)
 
 
 def run(a: CheckArgs) -> int:

@@ -245,11 +245,9 @@ def fixture_diags(
 
 def with_file(diags: Iterable[Diag], relpath: str) -> Iterator[Diag]:
     """Fill the file of related locations written as ``""`` (same-document relations)."""
-    from dataclasses import replace
-
     for d in diags:
         if any(r.file == "" for r in d.related):
-            d = replace(
-                d, related=tuple(replace(r, file=relpath) if r.file == "" else r for r in d.related)
+            d = d._replace(
+                related=tuple(r._replace(file=relpath) if r.file == "" else r for r in d.related)
             )
         yield d

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import replace
 from typing import Any
 
 from ..findings import Diag
@@ -118,7 +117,7 @@ class Builder:
             except Abort as ab:
                 return Loaded(failed=True, findings=self.findings + [ab.diag])
             for i in range(first, len(self.findings)):
-                self.findings[i] = replace(self.findings[i], document=index)
+                self.findings[i] = self.findings[i]._replace(document=index)
             if not self._root_empty:  # an empty or comment-only document is skipped
                 documents.append(LoadedDoc(index, data, PosMap(self.kpos, self.vpos)))
             index += 1

@@ -1,9 +1,11 @@
 """What flows through the pipeline: the options, the context checks see, the run state
-the stages fill in one after another, and the result the reporters read."""
+the stages fill in one after another, and the result the reporters read.
+
+Plain classes, not dataclasses: a run the run memo answers imports this module, and the
+``dataclasses`` module with the code ``@dataclass`` generates cost more than the memo's
+answer does (pre-commit's staged file: see :mod:`si_lint.findings`)."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 from ..errors import UsageError  # noqa: F401  (re-exported: pipeline.UsageError)
 from ..findings import Diag, Finding
@@ -16,38 +18,77 @@ if TYPE_CHECKING:  # annotations only: a run answered by the memo never loads th
     from ..corpus import Corpus
 
 
-@dataclass
-class Options:
-    """What a run was asked for besides its paths (the command line's options)."""
+class _Record:
+    """``==`` and ``repr`` by attributes, for the option and result records."""
 
-    select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    trust_implementations: bool = False
-    verbose: bool = False
-    use_cache: bool = True
-    cache_dir: str | None = None
-    jobs: int | None = None
-    #: a run whose files, paths and options are all unchanged reuses the last run's
-    #: findings (no corpus is built: only for reports that need findings alone)
-    reuse_run: bool = False
-    progress: bool = False  # a transient bar on stderr (only on a terminal, runs over 1 s)
-    config_file: str | None = None  # --config FILE (its directory is the corpus root)
-    #: ``--profile``: replaces the configured ``profile`` (builtin, builtin:oasisctl, DIR)
-    profile: str | None = None
+    __hash__ = None  # mutable
+
+    def __eq__(self, other):
+        return other.__class__ is self.__class__ and vars(self) == vars(other)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({inner})"
 
 
-@dataclass
+class Options(_Record):
+    """What a run was asked for besides its paths (the command line's options).
+
+    - ``reuse_run``: a run whose files, paths and options are all unchanged reuses the
+      last run's findings (no corpus is built: only for reports that need findings alone)
+    - ``progress``: a transient bar on stderr (only on a terminal, runs over 1 s)
+    - ``config_file``: ``--config FILE`` (its directory is the corpus root)
+    - ``profile``: ``--profile``, replaces the configured ``profile`` (builtin,
+      builtin:oasisctl, DIR)
+    """
+
+    def __init__(
+        self,
+        select: tuple[str, ...] = (),
+        ignore: tuple[str, ...] = (),
+        trust_implementations: bool = False,
+        verbose: bool = False,
+        use_cache: bool = True,
+        cache_dir: str | None = None,
+        jobs: int | None = None,
+        reuse_run: bool = False,
+        progress: bool = False,
+        config_file: str | None = None,
+        profile: str | None = None,
+    ):
+        self.select = select
+        self.ignore = ignore
+        self.trust_implementations = trust_implementations
+        self.verbose = verbose
+        self.use_cache = use_cache
+        self.cache_dir = cache_dir
+        self.jobs = jobs
+        self.reuse_run = reuse_run
+        self.progress = progress
+        self.config_file = config_file
+        self.profile = profile
+
+
 class Context:
-    """What a check gets besides its document or corpus."""
+    """What a check gets besides its document or corpus. ``meanwhile``: the parent's own
+    work while workers compute (:func:`pipeline.forkmap.fork_map`): under ``--jobs`` > 1
+    the corpus checks, while the dry runs are in workers."""
 
-    profile: Any
-    config: Config
-    options: Options = field(default_factory=Options)
-    corpus: Corpus | None = None
-    cache: Any = None
-    #: the parent's own work while workers compute (:func:`pipeline.forkmap.fork_map`):
-    #: under ``--jobs`` > 1 the corpus checks, while the dry runs are in workers
-    meanwhile: Any = None
+    def __init__(
+        self,
+        profile: Any,
+        config: Config,
+        options: Options | None = None,
+        corpus: Corpus | None = None,
+        cache: Any = None,
+        meanwhile: Any = None,
+    ):
+        self.profile = profile
+        self.config = config
+        self.options = Options() if options is None else options
+        self.corpus = corpus
+        self.cache = cache
+        self.meanwhile = meanwhile
 
     def memo(self, key: tuple, compute):
         """Cross-file results (dry runs, probes: a list of Diags) cached across runs. ``key``
@@ -83,78 +124,122 @@ class Context:
         return values
 
 
-@dataclass
-class RunResult:
+class RunResult(_Record):
     """What a run found: the findings the reporters render, and what they say about
-    the run (files checked, skipped, reported; notes)."""
+    the run: files checked, ``skipped``, ``reported`` (the files findings are reported
+    for), ``notes`` (shown under --verbose: root, skipped files); ``memo``: the run memo
+    that answers this run, (its file, its key), once written or read; ``looked``: the
+    paths the corpus root was found from (``Root.looked``), for the replay memo."""
 
-    findings: list[Finding]
-    files: int
-    corpus: Corpus | None
-    config: Config
-    skipped: list[str] = field(default_factory=list)
-    reported: list[str] = field(default_factory=list)  # the files findings are reported for
-    notes: list[str] = field(default_factory=list)  # shown under --verbose (root, skipped files)
-    #: the run memo that answers this run: (its file, its key), once written or read
-    memo: tuple[str, str] | None = None
-    #: the paths the corpus root was found from (``Root.looked``), for the replay memo
-    looked: tuple[str, ...] = ()
+    def __init__(
+        self,
+        findings: list[Finding],
+        files: int,
+        corpus: Corpus | None,
+        config: Config,
+        skipped: list[str] | None = None,
+        reported: list[str] | None = None,
+        notes: list[str] | None = None,
+        memo: tuple[str, str] | None = None,
+        looked: tuple[str, ...] = (),
+    ):
+        self.findings = findings
+        self.files = files
+        self.corpus = corpus
+        self.config = config
+        self.skipped = [] if skipped is None else skipped
+        self.reported = [] if reported is None else reported
+        self.notes = [] if notes is None else notes
+        self.memo = memo
+        self.looked = looked
 
 
-@dataclass
 class Source:
     """One file as the read stage read it: its bytes (dropped once the per-file stage is
-    done with them), or why it could not be read, and the content hash of those bytes."""
+    done with them), or why it could not be read, and ``sha``: the sha256 of ``raw`` (""
+    when the file could not be read). ``unread``: not read yet -- without a cache nothing
+    needs the hash before the per-file stage, which reads the file (in its worker process
+    under --jobs: the parent's serial work shrinks) -- still once, and the bytes hashed
+    are the bytes checked."""
 
-    abspath: str
-    raw: bytes | None
-    error: str | None
-    sha: str  # sha256 of ``raw``; "" when the file could not be read
-    #: not read yet: without a cache nothing needs the hash before the per-file stage,
-    #: which reads the file (in its worker process under --jobs: the parent's serial
-    #: work shrinks) -- still once, and the bytes hashed are the bytes checked
-    unread: bool = False
+    __slots__ = ("abspath", "raw", "error", "sha", "unread")
+    __hash__ = None  # mutable
+
+    def __init__(
+        self, abspath: str, raw: bytes | None, error: str | None, sha: str, unread: bool = False
+    ):
+        self.abspath = abspath
+        self.raw = raw
+        self.error = error
+        self.sha = sha
+        self.unread = unread
+
+    def __eq__(self, other):
+        return other.__class__ is self.__class__ and all(
+            getattr(self, k) == getattr(other, k) for k in self.__slots__
+        )
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__)
+        return f"Source({inner})"
 
 
-@dataclass
 class State:
-    """The run state: each stage reads what earlier stages wrote and adds its part."""
+    """The run state: each stage reads what earlier stages wrote and adds its part.
 
-    paths: list[str]
-    options: Options
-    cwd: Any  # pathlib.Path, resolved
-    overrides: dict[str, bytes] = field(default_factory=dict)
-    with_checks: bool = True
-    config: Config | None = None  # given: used instead of the one found from ``cwd``
-    selection: Any = None  # select.Selection
-    profile: Any = None
-    ctx: Context | None = None
-    cache: Any = None
-    sources: list[Source] = field(default_factory=list)
-    #: OASIS profile directories (SPEC §1; si_lint.profile_docs.read_for): the profile
-    #: directory of each file's directory, and what each one's Markdown documents define
-    profile_dirs: dict = field(default_factory=dict)
-    profile_docs: dict = field(default_factory=dict)
-    run_key: str | None = None
-    stat_index: Any = None  # statcache.StatIndex under a cache
-    checks: tuple = ()
-    docs: list = field(default_factory=list)
-    per_file: dict[str, list[Finding]] = field(default_factory=dict)
-    corpus: Corpus | None = None
-    diags: list[Diag] = field(default_factory=list)  # corpus and dry-run stage output
-    findings: list[Finding] = field(default_factory=list)
-    result: RunResult | None = None
-    #: the run memo (pipeline.memo): its directory and key, and the paths the run
-    #: depended on with their ``stat`` numbers (filled by select and read)
-    root_info: Any = None  # corpus.Root: the root and configuration table found
-    memo_dir: str | None = None
-    memo_key: str | None = None
-    recalled: bool = False  # the result came from the memo
-    deps: dict = field(default_factory=dict)
-    frozen: bool = False  # the per-file stage froze the GC (gc.freeze); run() unfreezes
-    #: the GC thresholds the per-file stage raised for the corpus stages; run() restores them
-    gc_threshold: tuple | None = None
-    #: the walk the run memo recorded, when only files changed since (pipeline.memo):
-    #: the select stage reuses it; and this run's walk as the memo records it
-    walk_memo: dict | None = None
-    walk_record: dict | None = None
+    - ``cwd``: a resolved ``pathlib.Path``; ``config``: given, used instead of the one
+      found from ``cwd``
+    - ``profile_dirs``/``profile_docs``: OASIS profile directories (SPEC §1;
+      si_lint.profile_docs.read_for): the profile directory of each file's directory, and
+      what each one's Markdown documents define
+    - ``diags``: the corpus and dry-run stages' output
+    - ``root_info``, ``memo_dir``, ``memo_key``, ``deps``: the run memo (pipeline.memo):
+      the root and configuration table found, the memo's directory and key, and the paths
+      the run depended on with their ``stat`` numbers (filled by select and read);
+      ``recalled``: the result came from the memo
+    - ``frozen``: the per-file stage froze the GC (gc.freeze); ``gc_threshold``: the GC
+      thresholds it raised for the corpus stages; ``run()`` unfreezes and restores them
+    - ``walk_memo``: the walk the run memo recorded, when only files changed since: the
+      select stage reuses it; ``walk_record``: this run's walk as the memo records it
+    """
+
+    def __init__(
+        self,
+        paths: list[str],
+        options: Options,
+        cwd: Any,
+        overrides: dict[str, bytes] | None = None,
+        with_checks: bool = True,
+        config: Config | None = None,
+    ):
+        self.paths = paths
+        self.options = options
+        self.cwd = cwd
+        self.overrides = {} if overrides is None else overrides
+        self.with_checks = with_checks
+        self.config = config
+        self.selection: Any = None  # select.Selection
+        self.profile: Any = None
+        self.ctx: Context | None = None
+        self.cache: Any = None
+        self.sources: list[Source] = []
+        self.profile_dirs: dict = {}
+        self.profile_docs: dict = {}
+        self.run_key: str | None = None
+        self.stat_index: Any = None  # statcache.StatIndex under a cache
+        self.checks: tuple = ()
+        self.docs: list = []
+        self.per_file: dict[str, list[Finding]] = {}
+        self.corpus: Corpus | None = None
+        self.diags: list[Diag] = []
+        self.findings: list[Finding] = []
+        self.result: RunResult | None = None
+        self.root_info: Any = None  # corpus.Root
+        self.memo_dir: str | None = None
+        self.memo_key: str | None = None
+        self.recalled = False
+        self.deps: dict = {}
+        self.frozen = False
+        self.gc_threshold: tuple | None = None
+        self.walk_memo: dict | None = None
+        self.walk_record: dict | None = None

@@ -169,6 +169,4 @@ def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[F
 
 
 def _with_path(f: Finding, path: str) -> Finding:
-    from dataclasses import replace
-
-    return replace(f, path=path)
+    return f._replace(path=path)
