@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import ConfigError
+from .records import value_object
 from .root import Root, find_root_info
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
@@ -20,6 +21,7 @@ YAML_SUFFIXES = (".yaml", ".yml", ".json")
 DEFAULT_INCLUDE = ("**/*.yaml", "**/*.yml", "**/*.json")
 
 
+@value_object()
 class Config(
     namedtuple(
         "Config",
@@ -55,8 +57,7 @@ class Config(
     """The effective configuration of a corpus root (``si-lint.toml`` or
     ``[tool.si-lint]``, then ``--select``/``--ignore``). ``root_how``: how the root was
     found (SPEC §9): "config", "git", "dir" (a named directory, or the current one) or
-    "file" (a named file's directory). A named tuple, not a dataclass: see
-    :mod:`si_lint.findings`."""
+    "file" (a named file's directory). A value object: :mod:`si_lint.records`."""
 
     __slots__ = ()
     if TYPE_CHECKING:
@@ -72,14 +73,6 @@ class Config(
         raw: tuple
         include: tuple[str, ...]
         root_how: str
-
-    def __eq__(self, other):
-        return other.__class__ is self.__class__ and tuple.__eq__(self, other)
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    __hash__ = tuple.__hash__
 
     def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> Config:
         check_codes(select or (), "--select")

@@ -11,6 +11,7 @@ from pathlib import Path
 from .config import Config, pattern_spec
 from .errors import UsageError
 from .fsutil import kind_of, read_regular
+from .records import Record
 from .root import git_top
 
 #: directories never walked into
@@ -29,17 +30,15 @@ SKIP_DIRS = frozenset(
 )
 
 
-class Selection:
+class Selection(Record):
     """What :func:`discover` found: the ``files`` to read (sorted; absolute, normalised),
     the ``problems`` that are findings (SI001: unreadable directories, symbolic-link
     loops, dangling links) and the ``notes`` shown under ``--verbose`` (FIFOs, sockets,
     devices, links that leave the root). ``links``: a symbolic link was met -- what the
     walk selects depends on where it leads, which no ``stat`` of a walked directory shows
     (the run memo then never reuses the walk). Unpacks as ``files, problems`` like the old
-    tuple. A plain class: the run the memo answers imports this module (see
-    :mod:`si_lint.findings`)."""
-
-    __hash__ = None  # mutable
+    tuple. A record (:class:`si_lint.records.Record`): the run the memo answers imports this
+    module."""
 
     def __init__(
         self,
@@ -52,15 +51,6 @@ class Selection:
         self.problems = [] if problems is None else problems
         self.notes = [] if notes is None else notes
         self.links = links
-
-    def __eq__(self, other):
-        return other.__class__ is self.__class__ and vars(self) == vars(other)
-
-    def __repr__(self) -> str:
-        return (
-            f"Selection(files={self.files!r}, problems={self.problems!r}, "
-            f"notes={self.notes!r}, links={self.links!r})"
-        )
 
     def __iter__(self):
         return iter((self.files, self.problems))

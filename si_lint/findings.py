@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from .records import value_object
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:
     from typing import Any, Literal
@@ -48,29 +50,10 @@ def format_path(path: Path_) -> str:
     return out or "<root>"
 
 
-# The four value objects are named tuples (flake8's way): immutable, hashable, compared by
-# value, and made without the ``dataclasses`` module -- whose import and ``@dataclass``
-# code generation were a quarter of a pre-commit run the run memo answers (34 ms of 138).
-# ``_replace`` is ``dataclasses.replace``; ``_fields`` and ``_field_defaults`` name the
-# fields. They compare equal only to their own kind (``_same_kind``): a Finding is never
-# equal to a plain tuple of the same values.
+# The four value objects are named tuples (:func:`si_lint.records.value_object`).
 
 
-def _same_kind(cls):
-    """``cls`` with ``==``, ``!=`` and ``hash`` over its fields, never equal to another
-    type's tuple; ordering stays the tuple's (field by field, as ``order=True``)."""
-
-    def __eq__(self, other):
-        return other.__class__ is self.__class__ and tuple.__eq__(self, other)
-
-    def __ne__(self, other):
-        return not __eq__(self, other)
-
-    cls.__eq__, cls.__ne__, cls.__hash__ = __eq__, __ne__, tuple.__hash__
-    return cls
-
-
-@_same_kind
+@value_object()
 class Related(
     namedtuple(
         "Related",
@@ -94,7 +77,7 @@ class Related(
         document: int | None
 
 
-@_same_kind
+@value_object()
 class Diag(
     namedtuple(
         "Diag",
@@ -141,7 +124,7 @@ class Diag(
         detail: str | None
 
 
-@_same_kind
+@value_object()
 class Location(namedtuple("Location", ("path", "line", "column", "message"), defaults=("",))):
     """Another place a finding points at (a cross-file finding's ``related``); ordered
     field by field."""
@@ -170,9 +153,9 @@ _FINDING_FIELDS = (
     "fix",  # not compared, not hashed
     "document",  # 0-based index of the document, only in files holding more than one
 )
-_FIX = _FINDING_FIELDS.index("fix")
 
 
+@value_object("fix")
 class Finding(
     namedtuple("Finding", _FINDING_FIELDS, defaults=(None, None, (), None, None, None, None, None))
 ):
@@ -197,18 +180,6 @@ class Finding(
         detail: str | None
         fix: Any
         document: int | None
-
-    def _compared(self) -> tuple:
-        return self[:_FIX] + self[_FIX + 1 :]
-
-    def __eq__(self, other):
-        return other.__class__ is self.__class__ and self._compared() == other._compared()
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    def __hash__(self):
-        return hash(self._compared())
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.message)

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import ConfigError
+from .records import value_object
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 
@@ -91,6 +92,7 @@ def _tool_table(data: dict) -> dict | None:
     return table if isinstance(table, dict) else None
 
 
+@value_object("raw", "looked")
 class Root(
     namedtuple(
         "Root",
@@ -105,7 +107,7 @@ class Root(
     those bytes, while the table is not parsed (the digest is theirs: never read again);
     ``looked``: every path :func:`find_root_info` looked at -- the root is the same while
     none of them changes (the replay memo records their ``stat``). ``raw`` and ``looked``
-    take no part in ``==``. A named tuple, not a dataclass: see :mod:`si_lint.findings`."""
+    take no part in ``==`` (nor in ``repr``). A value object: :mod:`si_lint.records`."""
 
     __slots__ = ()
     if TYPE_CHECKING:
@@ -116,15 +118,6 @@ class Root(
         digest: str | None
         raw: bytes | None
         looked: tuple[str, ...]
-
-    def __eq__(self, other):
-        return other.__class__ is self.__class__ and self[:5] == other[:5]
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    def __hash__(self):
-        return hash(self[:5])
 
     def __repr__(self) -> str:
         return "Root(path={!r}, source={!r}, table={!r}, how={!r}, digest={!r})".format(*self[:5])

@@ -48,8 +48,8 @@ def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
 
 class CheckArgs:
     """The command line of ``si-lint check``, as click parsed it: one attribute per name
-    of :data:`FIELDS`, all of them given (by keyword). A plain class, not a dataclass: the
-    run the memos answer imports this module (see :mod:`si_lint.findings`)."""
+    of :data:`FIELDS`, all of them given (by keyword). Not a dataclass: the run the memos
+    answer imports this module (:mod:`si_lint.records`)."""
 
     FIELDS = (
         "paths",

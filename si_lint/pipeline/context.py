@@ -1,14 +1,14 @@
 """What flows through the pipeline: the options, the context checks see, the run state
 the stages fill in one after another, and the result the reporters read.
 
-Plain classes, not dataclasses: a run the run memo answers imports this module, and the
-``dataclasses`` module with the code ``@dataclass`` generates cost more than the memo's
-answer does (pre-commit's staged file: see :mod:`si_lint.findings`)."""
+Records (:class:`si_lint.records.Record`), not dataclasses: a run the run memo answers
+imports this module."""
 
 from __future__ import annotations
 
 from ..errors import UsageError  # noqa: F401  (re-exported: pipeline.UsageError)
 from ..findings import Diag, Finding
+from ..records import Record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:  # annotations only: a run answered by the memo never loads the corpus
@@ -18,20 +18,7 @@ if TYPE_CHECKING:  # annotations only: a run answered by the memo never loads th
     from ..corpus import Corpus
 
 
-class _Record:
-    """``==`` and ``repr`` by attributes, for the option and result records."""
-
-    __hash__ = None  # mutable
-
-    def __eq__(self, other):
-        return other.__class__ is self.__class__ and vars(self) == vars(other)
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
-        return f"{type(self).__name__}({inner})"
-
-
-class Options(_Record):
+class Options(Record):
     """What a run was asked for besides its paths (the command line's options).
 
     - ``reuse_run``: a run whose files, paths and options are all unchanged reuses the
@@ -124,7 +111,7 @@ class Context:
         return values
 
 
-class RunResult(_Record):
+class RunResult(Record):
     """What a run found: the findings the reporters render, and what they say about
     the run: files checked, ``skipped``, ``reported`` (the files findings are reported
     for), ``notes`` (shown under --verbose: root, skipped files); ``memo``: the run memo
@@ -154,16 +141,13 @@ class RunResult(_Record):
         self.looked = looked
 
 
-class Source:
+class Source(Record):
     """One file as the read stage read it: its bytes (dropped once the per-file stage is
     done with them), or why it could not be read, and ``sha``: the sha256 of ``raw`` (""
     when the file could not be read). ``unread``: not read yet -- without a cache nothing
     needs the hash before the per-file stage, which reads the file (in its worker process
     under --jobs: the parent's serial work shrinks) -- still once, and the bytes hashed
     are the bytes checked."""
-
-    __slots__ = ("abspath", "raw", "error", "sha", "unread")
-    __hash__ = None  # mutable
 
     def __init__(
         self, abspath: str, raw: bytes | None, error: str | None, sha: str, unread: bool = False
@@ -173,15 +157,6 @@ class Source:
         self.error = error
         self.sha = sha
         self.unread = unread
-
-    def __eq__(self, other):
-        return other.__class__ is self.__class__ and all(
-            getattr(self, k) == getattr(other, k) for k in self.__slots__
-        )
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__)
-        return f"Source({inner})"
 
 
 class State:

@@ -1,0 +1,60 @@
+"""The two kinds of record si-lint's data travels in, made without the ``dataclasses``
+module: its import (with ``inspect``, ``ast``, ``dis``, ``tokenize``) and the code
+``@dataclass`` generates for each class were a quarter of a pre-commit run the memos
+answer (34 ms of 138), which needs a dozen such classes.
+
+- :func:`value_object`: a subclass of a ``collections.namedtuple`` (flake8's value
+  objects) -- immutable, hashable, compared by value, never equal to another type's
+  tuple. ``_replace`` is ``dataclasses.replace``; ``_fields`` and ``_field_defaults`` name
+  the fields (the findings, the corpus root, the configuration).
+- :class:`Record`: a mutable record (a plain class whose ``__init__`` sets its
+  attributes), ``==`` and ``repr`` by those attributes, unhashable (the run's options,
+  state and result, the walk's selection).
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+
+
+def value_object(*ignored: str):
+    """Class decorator for a named tuple's subclass: ``==``, ``!=`` and ``hash`` over its
+    fields but ``ignored`` (what ``field(compare=False)`` was), only ever equal to its own
+    class; ordering stays the tuple's (field by field, as ``order=True``)."""
+
+    def wrap(cls):
+        if ignored:
+            key = itemgetter(*(i for i, f in enumerate(cls._fields) if f not in ignored))
+
+            def __eq__(self, other):
+                return other.__class__ is self.__class__ and key(self) == key(other)
+
+            def __hash__(self):
+                return hash(key(self))
+        else:
+
+            def __eq__(self, other):
+                return other.__class__ is self.__class__ and tuple.__eq__(self, other)
+
+            __hash__ = tuple.__hash__
+
+        def __ne__(self, other):
+            return not __eq__(self, other)
+
+        cls.__eq__, cls.__ne__, cls.__hash__ = __eq__, __ne__, __hash__
+        return cls
+
+    return wrap
+
+
+class Record:
+    """A mutable record: ``==`` and ``repr`` by its attributes; unhashable."""
+
+    __hash__ = None
+
+    def __eq__(self, other):
+        return other.__class__ is self.__class__ and vars(self) == vars(other)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({inner})"
