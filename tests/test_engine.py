@@ -255,6 +255,35 @@ def test_cached_runs_are_served_from_the_cache(tmp_path, monkeypatch):
     assert diag_tuples(json.loads(out)) == [("SI002", "n3.yaml", 2, 1)]
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_file_edited_after_it_was_hashed_is_checked_and_cached_as_read(
+    tmp_path, monkeypatch, jobs
+):
+    """Under a cache the read stage keeps only each file's hash; the bytes are read again
+    where they are checked (in a worker under --jobs). A file edited in between is
+    checked as it now is, and the run is not stored under the key of its old hash: with
+    the old content back, the findings are the old content's (not answered by run.json)."""
+    import si_lint.pipeline.perfile as perfile
+
+    write_files(tmp_path, {f"n{i:03}.yaml": f"title: {i}\n" for i in range(210)})
+    real = perfile._work
+
+    def edit_then_work(i):
+        source = perfile._WORKER["sources"][i]
+        if source.abspath.endswith("n007.yaml"):
+            with open(source.abspath, "w") as fh:
+                fh.write("title: 7\ntitle: again\n")
+        return real(i)
+
+    monkeypatch.setattr(perfile, "_work", edit_then_work)
+    _, out, _ = run_cli(["check", "--format", "json", "--jobs", jobs], tmp_path)
+    assert diag_tuples(json.loads(out)) == [("SI002", "n007.yaml", 2, 1)]
+    monkeypatch.setattr(perfile, "_work", real)
+    write_files(tmp_path, {"n007.yaml": "title: 7\n"})
+    _, out, _ = run_cli(["check", "--format", "json", "--jobs", jobs], tmp_path)
+    assert diag_tuples(json.loads(out)) == []
+
+
 def test_suppression_text_inside_a_string_is_not_a_comment(tmp_path):
     write_files(
         tmp_path,

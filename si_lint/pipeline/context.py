@@ -147,7 +147,8 @@ class Source(Record):
     when the file could not be read). ``unread``: not read yet -- without a cache nothing
     needs the hash before the per-file stage, which reads the file (in its worker process
     under --jobs: the parent's serial work shrinks) -- still once, and the bytes hashed
-    are the bytes checked."""
+    are the bytes checked. ``changed``: the bytes checked are not the ones hashed first
+    (the file changed during the run; ``sha`` is theirs)."""
 
     def __init__(
         self, abspath: str, raw: bytes | None, error: str | None, sha: str, unread: bool = False
@@ -157,6 +158,7 @@ class Source(Record):
         self.error = error
         self.sha = sha
         self.unread = unread
+        self.changed = False
 
 
 class State:

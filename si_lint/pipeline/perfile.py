@@ -158,6 +158,7 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
     source: Source = _WORKER["sources"][i]
     ctx, checks, cwd = _WORKER["ctx"], _WORKER["checks"], _WORKER["cwd"]
     read_unread(source)
+    ensure_read(source)  # changed since it was hashed: ``process`` sees the new hash
     docs = load_documents(source, cwd)
     source.raw = None  # loaded: the bytes are not kept (a worker would hold all it read)
     findings: list[Finding] = []
@@ -179,24 +180,29 @@ def _work_packed(i: int) -> tuple:
     import marshal
 
     docs, findings = _work(i)
+    source = _WORKER["sources"][i]
+    read = (source.sha, source.error)  # what the worker read (ensure_read may change it)
     try:
         data = marshal.dumps([d.data for d in docs])
     except ValueError:  # not marshalable (cannot happen for loader output): send as is
-        return docs, findings
+        return docs, findings, None, read
     for d in docs:
         d.data = None
-    return docs, findings, data
+    return docs, findings, data, read
 
 
-def _unpack(result: tuple) -> tuple:
+def _unpack(i: int, result: tuple) -> tuple:
+    """A worker's result for source ``i``; the parent's source takes the hash (and read
+    error) of the bytes the worker checked."""
     import marshal
 
-    if len(result) == 3:
-        docs, findings, data = result
+    docs, findings, data, read = result
+    if data is not None:
         for d, value in zip(docs, marshal.loads(data)):
             d.data = value
-        return docs, findings
-    return result
+    source = _WORKER["sources"][i]
+    source.sha, source.error = read
+    return docs, findings
 
 
 def _start_worker() -> None:
@@ -227,8 +233,8 @@ def _pool_map(items: list[int], jobs: int, advance=lambda: None) -> list:
         with pool:
             gc.disable()
             out = []
-            for result in pool.map(_work_packed, items, chunksize=chunk):
-                out.append(_unpack(result))
+            for i, result in zip(items, pool.map(_work_packed, items, chunksize=chunk)):
+                out.append(_unpack(i, result))
                 advance()
             return out
     except Exception:  # a broken pool must not lose the run: do it serially
@@ -243,7 +249,8 @@ def _pool_map(items: list[int], jobs: int, advance=lambda: None) -> list:
 
 
 def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[int]]:
-    """The per-file results the cache holds, by source index, and the indexes to check."""
+    """The per-file results the cache holds, by source index, and the indexes to check
+    (their bytes are read where they are checked: ``_work``)."""
     results: dict[int, tuple[list[Document], list[Finding]]] = {}
     todo: list[int] = []
     for i, s in enumerate(sources):
@@ -256,18 +263,24 @@ def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[i
                     s.raw = None
                     continue
         todo.append(i)
+    return results, todo
+
+
+def _note_changed(sources: list[Source], todo: list[int], hashed: list[str], cache) -> None:
+    """Sources whose bytes, read where they were checked, no longer hash to what the read
+    stage (or the stat index) said: ``changed`` (no whole run may be stored under a key
+    made from the old hash), and the stat index is dropped (it may be lying)."""
     stale = False
-    for i in todo:  # sources the stat index answered: their bytes are needed now
-        if not ensure_read(sources[i]):
-            stale = True
-    if stale and cache is not None:  # content changed under an unchanged stat (a lying index)
+    for i, sha in zip(todo, hashed):
+        if sha and sources[i].sha != sha:
+            sources[i].changed = stale = True
+    if stale and cache is not None:
         from ..statcache import FILENAME
 
         try:
             os.unlink(cache.directory / FILENAME)
         except OSError:
             pass
-    return results, todo
 
 
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
@@ -316,10 +329,12 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
             sources=sources,
             overrides=frozenset(overrides),
         )
+        hashed = [sources[i].sha for i in todo]
         outputs = _check_all(todo, sources, ctx)
     finally:
         _WORKER.clear()
         gc.set_threshold(*threshold)
+    _note_changed(sources, todo, hashed, cache if use_cache else None)
     for i, (docs, findings) in zip(todo, outputs):
         sources[i].raw = None
         results[i] = (docs, findings)
@@ -355,6 +370,8 @@ def per_file(state: State) -> None:
                 d.profile_asset = True
     state.docs = docs
     state.per_file = found
+    if any(s.changed for s in state.sources):  # the run key holds a hash that is not theirs
+        state.run_key = None
     if state.with_checks:
         # the documents live to the end of the run: the cyclic GC need not walk them again
         # (nor a forked dry-run worker, which would copy every page it walks); and the
