@@ -177,3 +177,37 @@ def test_warm_runs_read_no_file_and_a_staged_file_builds_no_corpus(tmp_path, mon
     assert _out(root, cache=cache) == ref
     assert _out(root, staged, cache=cache) == staged_ref
     assert reads == []
+
+
+def test_the_dry_runs_reuse_the_per_file_workers_and_none_outlive_the_run(tmp_path, monkeypatch):
+    """Under --jobs 2 the per-file stage's workers are kept for the dry runs (forked
+    before any document was loaded, they get each scenario's data, packed, instead of
+    inheriting the whole corpus): one pool per run, every dry run packed, no worker left
+    when the run ends, and the output is --jobs 1's."""
+    import multiprocessing
+
+    from si_lint.pipeline import forkmap, perfile
+
+    root = tmp_path / "corpus"
+    _generate(root, 60)
+    ref = _out(root)
+    monkeypatch.setattr(perfile, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(forkmap, "THRESHOLD", 2)
+    pools, streamed = [], []
+    real_pool, real_streamed = forkmap.fork_pool, forkmap._streamed
+    monkeypatch.setattr(
+        forkmap,
+        "fork_pool",
+        lambda *a, **k: pools.append(a + tuple(k.values())) or real_pool(*a, **k),
+    )
+
+    def spy(pool, tasks, jobs, meanwhile):
+        streamed.append(len(tasks))
+        return real_streamed(pool, tasks, jobs, meanwhile)
+
+    monkeypatch.setattr(forkmap, "_streamed", spy)
+    assert _out(root, jobs="2") == ref
+    assert pools == [(2, perfile._start_worker)]  # the per-file stage's, and no other
+    assert len(streamed) == 1 and streamed[0] >= 2
+    assert multiprocessing.active_children() == []
+    assert forkmap._CTX is None

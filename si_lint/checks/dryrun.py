@@ -22,9 +22,9 @@ Everything runs in path order; nothing depends on file order or the hash seed.
 from __future__ import annotations
 
 import hashlib
+from collections import namedtuple
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 from si_lint.checks.base import corpus_check
@@ -277,12 +277,8 @@ def dry_runs(corpus, ctx):
     tasks = []
     for sid, doc in corpus.scenarios.items():
         fixtures = by_sid.get(sid, [])
-        tasks.append(
-            (
-                _memo_key(sid, doc, fixtures, required),
-                partial(_scenario_dry_run, sid, doc, fixtures, ctx.profile, required),
-            )
-        )
+        task = DryRun(sid, doc, fixtures, ctx.profile, required)
+        tasks.append((_memo_key(sid, doc, fixtures, required), task))
     memo_map = getattr(ctx, "memo_map", None)
     if memo_map is None:
         results = [compute() for _key, compute in tasks]
@@ -302,6 +298,39 @@ def _memo_key(sid: str, doc, fixtures: list, required: bool) -> tuple | None:
         parts += (f.relpath, str(f.index), f.sha)
     # one short digest: the memo table is loaded on every run
     return (MEMO_VERSION, hashlib.sha256("\0".join(parts).encode()).hexdigest())
+
+
+class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):
+    """One scenario's dry run, a pure task: called here, or ``packed`` for a worker
+    process (``si_lint.pipeline.forkmap``) that has the profile already (the Context it
+    was forked with) and gets only the data of the scenario and its fixtures."""
+
+    __slots__ = ()
+
+    def __call__(self) -> list[Diag]:
+        return _scenario_dry_run(self.sid, self.doc, self.fixtures, self.profile, self.required)
+
+    @property
+    def packed(self) -> tuple:
+        """(function, marshal bytes of its arguments); ``ValueError`` when the data cannot
+        be marshalled (the loader's plain data always can)."""
+        import marshal
+
+        docs = [(d.relpath, d.index, d.label, d.data) for d in (self.doc, *self.fixtures)]
+        return run_packed, marshal.dumps((self.sid, docs, self.required))
+
+
+#: what a dry run reads of a document, in a worker process
+_Doc = namedtuple("_Doc", "relpath index label data")
+
+
+def run_packed(blob: bytes, ctx) -> list[Diag]:
+    """:class:`DryRun` from its ``packed`` bytes, with ``ctx``'s profile."""
+    import marshal
+
+    sid, docs, required = marshal.loads(blob)
+    doc, *fixtures = (_Doc(*d) for d in docs)
+    return _scenario_dry_run(sid, doc, fixtures, ctx.profile, required)
 
 
 def _scenario_dry_run(sid: str, doc, fixtures: list, profile, required: bool) -> list[Diag]:

@@ -93,6 +93,8 @@ def run(
     finally:
         import gc
 
+        if state.ctx is not None:  # the per-file stage's workers, kept for the dry runs
+            state.ctx.close_pool()
         if state.frozen:
             gc.unfreeze()
         if state.gc_threshold is not None:

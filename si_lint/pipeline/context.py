@@ -59,7 +59,9 @@ class Options(Record):
 class Context:
     """What a check gets besides its document or corpus. ``meanwhile``: the parent's own
     work while workers compute (:func:`pipeline.forkmap.fork_map`): under ``--jobs`` > 1
-    the corpus checks, while the dry runs are in workers."""
+    the corpus checks, while the dry runs are in workers. ``pool``: the per-file stage's
+    worker pool, kept for the dry runs when ``keep_pool`` (``pipeline.run`` sets it and
+    ends the pool: :meth:`close_pool`)."""
 
     def __init__(
         self,
@@ -76,6 +78,13 @@ class Context:
         self.corpus = corpus
         self.cache = cache
         self.meanwhile = meanwhile
+        self.keep_pool = False
+        self.pool = None
+
+    def close_pool(self) -> None:
+        from .forkmap import close_kept
+
+        close_kept(self)
 
     def memo(self, key: tuple, compute):
         """Cross-file results (dry runs, probes: a list of Diags) cached across runs. ``key``
@@ -102,7 +111,7 @@ class Context:
             else:
                 todo.append(i)
         meanwhile, self.meanwhile = self.meanwhile, None
-        computed = fork_map([tasks[i][1] for i in todo], self.options.jobs, meanwhile)
+        computed = fork_map([tasks[i][1] for i in todo], self.options.jobs, meanwhile, self.pool)
         for i, value in zip(todo, computed):
             values[i] = value
             key = tasks[i][0]

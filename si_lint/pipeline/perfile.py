@@ -215,22 +215,28 @@ def _start_worker() -> None:
     gc.enable()
 
 
-def _pool_map(items: list[int], jobs: int, advance=lambda: None) -> list:
-    """The pool is forked after ``_WORKER`` holds the sources: workers see the bytes the
-    read stage read (copy-on-write), nothing is read twice or sent to them."""
+def _pool_map(items: list[int], jobs: int, ctx: Context, advance=lambda: None) -> list:
+    """The pool is forked after ``_WORKER`` holds the sources and before any document is
+    loaded here: the workers share the parent's small heap (copy-on-write), read their
+    files themselves, and the dry runs reuse them (``ctx.keep_pool``: they never hold
+    the corpus; :mod:`.forkmap`)."""
     import gc
+    from contextlib import nullcontext
 
-    from .forkmap import fork_pool
+    from .forkmap import fork_pool, keep_pool
 
     chunk = max(1, min(64, len(items) // (jobs * 4) or 1))
     enabled = gc.isenabled()
     try:
         # the workers collect their own garbage (_start_worker); the parent only unpacks
         # their acyclic results: walking its growing heap again and again would be all it did
-        pool = fork_pool(jobs, initializer=_start_worker)
+        if ctx.keep_pool:
+            pool = keep_pool(ctx, jobs, initializer=_start_worker)
+        else:
+            pool = fork_pool(jobs, initializer=_start_worker)
         if pool is None:  # pragma: no cover - platforms without fork
             return [_work(i) for i in items]
-        with pool:
+        with nullcontext() if ctx.keep_pool else pool:
             gc.disable()
             out = []
             for i, result in zip(items, pool.map(_work_packed, items, chunksize=chunk)):
@@ -238,6 +244,7 @@ def _pool_map(items: list[int], jobs: int, advance=lambda: None) -> list:
                 advance()
             return out
     except Exception:  # a broken pool must not lose the run: do it serially
+        ctx.close_pool()
         return [_work(i) for i in items]
     finally:
         if enabled:
@@ -291,7 +298,7 @@ def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
     jobs = jobs_of(ctx.options.jobs)
     with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
         if jobs > 1 and len(todo) >= POOL_THRESHOLD:
-            return _pool_map(todo, jobs, bar.advance)
+            return _pool_map(todo, jobs, ctx, bar.advance)
         outputs = []
         for i in todo:
             outputs.append(_work(i))

@@ -245,6 +245,7 @@ def select(state: State) -> None:
     profile, _pdir = build_profile(sel.config, state.options)
     state.profile = profile
     state.ctx = Context(profile=profile, config=sel.config, options=state.options)
+    state.ctx.keep_pool = state.with_checks  # pipeline.run closes it
     cache = open_cache(
         sel.config.root,
         state.options,
