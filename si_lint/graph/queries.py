@@ -32,9 +32,11 @@ def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
 def edges_of(graph: nx.MultiDiGraph, node: str, rel: str, *, incoming: bool = False):
     """``(other node, edge attributes)`` of ``node``'s edges of relation ``rel``, in the
     order they were added (document order)."""
-    # the adjacency itself (``pred``/``succ``: other node -> edge key -> attributes), in
-    # the order in_edges/out_edges give, without building their views on every call
-    adjacent = (graph.pred if incoming else graph.succ).get(node)
+    # the adjacency dicts themselves (other node -> edge key -> attributes), in the order
+    # in_edges/out_edges give: ``graph.pred``/``graph.succ`` wrap these very dicts in
+    # read-only views whose every lookup and iteration is Python code (at 40,000 files
+    # the graph checks made 160,000 calls here, 2.9 s of a one-file-changed profile)
+    adjacent = (graph._pred if incoming else graph._succ).get(node)
     if adjacent is None:  # not in the graph: no edges
         return
     for other, keyed in adjacent.items():
