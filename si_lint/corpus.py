@@ -111,7 +111,7 @@ class Document:
         they are read again on first use, which only happens for the few documents a
         cross-file finding points into."""
         if self._pos is None and self.pos_blob is not None:
-            self._pos = PosMap.from_blob(self.pos_blob)
+            self._pos = PosMap.from_blob(self.pos_blob, self.data)
         if self._pos is None:
             shared = self.siblings if self.siblings is not None else {}
             if not shared:  # read (or tried) once for every document of the file

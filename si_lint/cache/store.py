@@ -16,7 +16,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-
 if TYPE_CHECKING:
     from typing import Any
 
-MAGIC = "si-lint-cache/3"
+MAGIC = "si-lint-cache/4"  # 4: position blobs without their paths (PosMap.to_blob)
 FILENAME = "results.json"
 RUN_FILENAME = "run.json"
 #: what changed since ``results.json`` was written: a run that changes a few entries of a

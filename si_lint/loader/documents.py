@@ -39,52 +39,88 @@ class PosMap:
             return hit
         return self.key(path)
 
-    def to_blob(self) -> str:
-        """Positions as one plain string (for the cache and worker processes): the JSON
-        text of one ``[path, value line, value col, key line, key col]`` per node, the path
-        a list of str/int parts (key line 0: a list item or the root, which has no key).
-        A string, so that reading a cache entry costs nothing until the positions of that
-        document are needed (only a cross-file finding pointing into it needs them)."""
-        import json
-
-        k = self.k
-        out = []
-        for path, (vl, vc) in self.v.items():
+    def to_blob(self, data: Any) -> str | None:
+        """Positions as one plain string (for the cache and worker processes), given the
+        document's ``data``: four numbers per node of :func:`walk` over the data, in its
+        order -- value line (as the change from the last value line), value column, key
+        line (as the change from the value line) and key column; a column of 0: no such
+        position (a list item or the root has no key). The paths are the data's own, so
+        they are not written. A string, so that reading
+        a cache entry costs nothing until the positions of that document are needed
+        (only a cross-file finding pointing into it needs them). None when the data is
+        too large to walk (the file is read again if its positions are needed)."""
+        k, v = self.k, self.v
+        out: list = []
+        add = out.append
+        last = 0
+        paths = walk(data)
+        for path in paths:
+            vp = v.get(path)
+            if vp is None:
+                add(0)
+                add(0)
+            else:
+                add(vp[0] - last)
+                add(vp[1])
+                last = vp[0]
             kp = k.get(path)
-            out.append([list(path), vl, vc, kp[0], kp[1]] if kp else [list(path), vl, vc, 0, 0])
-        return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+            if kp is None:
+                add(0)
+                add(0)
+            else:
+                add(kp[0] - last)
+                add(kp[1])
+        if len(out) >= 4 * MAX_WALK:
+            return None
+        return ",".join(map(str, out))
 
     @classmethod
-    def from_blob(cls, blob: Any) -> PosMap | None:
-        """Positions from :meth:`to_blob`; None for anything else (a cache entry written
-        by someone else is checked item by item, never trusted)."""
-        import json
-
-        if isinstance(blob, str):
-            try:
-                blob = json.loads(blob)
-            except ValueError:
-                return None
-        if not isinstance(blob, list):
+    def from_blob(cls, blob: Any, data: Any) -> PosMap | None:
+        """Positions from :meth:`to_blob` and the same ``data``; None for anything else (a
+        cache entry written by someone else is checked, never trusted)."""
+        if not isinstance(blob, str) or not blob.isascii():
+            return None
+        try:
+            numbers = [int(n) for n in blob.split(",")]
+        except ValueError:
             return None
         k: dict = {}
         v: dict = {}
+        last = 0
+        it = iter(numbers)
         try:
-            for item in blob:
-                path, vl, vc, kl, kc = item
-                if not (
-                    isinstance(path, list)
-                    and all(type(p) in (str, int) for p in path)
-                    and all(type(n) is int for n in (vl, vc, kl, kc))
-                ):
-                    return None
-                t = tuple(path)
-                v[t] = (vl, vc)
-                if kl:
-                    k[t] = (kl, kc)
-        except (TypeError, ValueError):
+            for path in walk(data):
+                vl, vc, kl, kc = next(it), next(it), next(it), next(it)
+                if vc > 0:
+                    last += vl
+                    v[path] = (last, vc)
+                if kc > 0:
+                    k[path] = (last + kl, kc)
+        except StopIteration:
+            return None
+        if next(it, None) is not None:  # more numbers than nodes: not this data's
             return None
         return cls(k, v)
+
+
+#: the most nodes :func:`walk` visits (the loader's limits keep a document far below it)
+MAX_WALK = 200_000
+
+
+def walk(data: Any):
+    """The path of every node of ``data`` (dicts and lists), the root first, then each
+    child before its next sibling (document order), at most :data:`MAX_WALK` of them."""
+    stack = [((), data)]
+    n = 0
+    while stack and n < MAX_WALK:
+        path, node = stack.pop()
+        n += 1
+        yield path
+        t = type(node)
+        if t is dict:
+            stack.extend(reversed([(path + (key,), value) for key, value in node.items()]))
+        elif t is list:
+            stack.extend(reversed([(path + (i,), value) for i, value in enumerate(node)]))
 
 
 @dataclass

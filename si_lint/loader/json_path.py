@@ -110,5 +110,5 @@ class LazyPosMap(PosMap):
         self._text = None
         return getattr(self, name)
 
-    def to_blob(self) -> str | None:
-        return None if self._text is not None else super().to_blob()
+    def to_blob(self, data) -> str | None:
+        return None if self._text is not None else super().to_blob(data)

@@ -168,7 +168,7 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
         if not checks:
             continue  # loading only (build_corpus): the positions stay for the caller
         if _WORKER.get("keep_positions") or source.abspath in _WORKER.get("overrides", ()):
-            doc.pos_blob = doc.pos.to_blob() if doc._pos is not None else None
+            doc.pos_blob = doc.pos.to_blob(doc.data) if doc._pos is not None else None
         doc.pos = None
         doc.load_findings = []  # located above; not needed downstream
     return docs, findings

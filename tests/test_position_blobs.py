@@ -1,0 +1,101 @@
+"""Position blobs (``PosMap.to_blob``/``from_blob``): what a cache entry and a worker's
+result keep of a document's positions -- four numbers per node of the data, in the order
+``walk`` visits it, the paths left out (they are the data's own). Read back with the same
+data they give the loader's positions exactly; anything else gives None (a cache can
+arrive in a pull request), and the document's file is read again instead."""
+
+from __future__ import annotations
+
+import glob
+
+import pytest
+from conftest import REPO, SHARED
+
+from si_lint.corpus import Document
+from si_lint.loader import documents as docmod
+from si_lint.loader import load_bytes
+from si_lint.loader.documents import PosMap, walk
+
+TEXT = b"a: 1\nb:\n  - x\n  - {c: [2]}\n"
+
+
+def test_the_blob_is_four_numbers_per_node_in_walk_order():
+    doc = load_bytes(TEXT).documents[0]
+    assert list(walk(doc.data)) == [
+        (),
+        ("a",),
+        ("b",),
+        ("b", 0),
+        ("b", 1),
+        ("b", 1, "c"),
+        ("b", 1, "c", 0),
+    ]
+    # per node: value line (change from the last value line), value column, key line
+    # (change from the value line), key column; a column of 0: no such position
+    assert doc.pos.to_blob(doc.data) == "1,1,0,0,0,4,0,1,2,3,-1,1,0,5,0,0,1,5,0,0,0,9,0,6,0,10,0,0"
+    back = PosMap.from_blob(doc.pos.to_blob(doc.data), doc.data)
+    assert (back.k, back.v) == (doc.pos.k, doc.pos.v)
+    assert back.key(("b", 1, "c")) == (4, 6) and back.value(("b", 1, "c", 0)) == (4, 10)
+
+
+def _round_trips(paths) -> list[str]:
+    wrong = []
+    for path in paths:
+        with open(path, "rb") as fh:
+            loaded = load_bytes(fh.read())
+        for d in loaded.documents:
+            d.pos.v  # noqa: B018 - a JSON text's positions are read when first asked for
+            back = PosMap.from_blob(d.pos.to_blob(d.data), d.data)
+            if back is None or (back.k, back.v) != (d.pos.k, d.pos.v):
+                wrong.append(f"{path}#{d.index}")
+    return wrong
+
+
+def test_the_bundled_corpus_round_trips_exactly():
+    paths = sorted(glob.glob(str(REPO / "fixtures" / "**" / "*.yaml"), recursive=True))
+    assert len(paths) > 50
+    assert _round_trips(paths) == []
+
+
+@pytest.mark.skipif(
+    not (SHARED / "data").is_dir(), reason="../shared (the YAML test suite) is absent"
+)
+def test_the_yaml_test_suite_round_trips_exactly():
+    suite = SHARED / "data" / "yaml-test-suite"
+    paths = sorted(str(p) for p in suite.glob("*/in.yaml") if not (p.parent / "error").exists())
+    assert len(paths) > 200
+    assert _round_trips(paths) == []
+
+
+@pytest.mark.parametrize(
+    "blob",
+    [
+        "1,1,0,0",  # too few numbers for the data
+        "1,1,0,0,0,4,0,1,2,3,-1,1,0,5,0,0,1,5,0,0,0,9,0,6,0,10,0,0,7",  # one too many
+        "1,1,0,0,0,4,0,1,2,3,-1,1,0,5,0,0,1,5,0,0,0,9,0,6,0,10,0,x",
+        "",
+        "１,1,0,0",  # not ASCII
+        ["1", "1"],
+        None,
+        12,
+    ],
+)
+def test_a_blob_that_is_not_this_datas_is_none(blob):
+    doc = load_bytes(TEXT).documents[0]
+    assert PosMap.from_blob(blob, doc.data) is None
+
+
+def test_a_document_with_a_bad_blob_reads_its_file_again(tmp_path):
+    path = tmp_path / "a.yaml"
+    path.write_bytes(TEXT)
+    data = load_bytes(TEXT).documents[0].data
+    doc = Document("a.yaml", str(path), None, data, None)
+    doc.pos_blob = "1,1,0,0"  # written by someone else
+    assert doc.pos.key(("b", 1, "c")) == (4, 6)
+
+
+def test_data_too_large_to_walk_keeps_no_blob(monkeypatch):
+    monkeypatch.setattr(docmod, "MAX_WALK", 5)
+    doc = load_bytes(TEXT).documents[0]
+    assert doc.pos.to_blob(doc.data) is None
+    assert len(list(walk(doc.data))) == 5
