@@ -51,25 +51,13 @@ class PosMap:
         too large to walk (the file is read again if its positions are needed)."""
         k, v = self.k, self.v
         out: list = []
-        add = out.append
         last = 0
-        paths = walk(data)
-        for path in paths:
-            vp = v.get(path)
-            if vp is None:
-                add(0)
-                add(0)
-            else:
-                add(vp[0] - last)
-                add(vp[1])
-                last = vp[0]
-            kp = k.get(path)
-            if kp is None:
-                add(0)
-                add(0)
-            else:
-                add(kp[0] - last)
-                add(kp[1])
+        for path in walk(data):
+            vp, kp = v.get(path), k.get(path)
+            if vp is not None:
+                last, vp = vp[0], (vp[0] - last, vp[1])
+            out += vp or (0, 0)
+            out += (kp[0] - last, kp[1]) if kp is not None else (0, 0)
         if len(out) >= 4 * MAX_WALK:
             return None
         return ",".join(map(str, out))
