@@ -78,11 +78,11 @@ def fork_map(
         if meanwhile is not None:
             meanwhile()
         return out
+    if kept is not None and all(hasattr(type(task), "packed") for task in tasks):
+        return _streamed(kept, tasks, jobs, meanwhile)
     # a few chunks per worker: the tasks differ in cost, the chunks even it out
     step = max(1, len(tasks) // (jobs * 4))
     bounds = [(a, min(a + step, len(tasks))) for a in range(0, len(tasks), step)]
-    if kept is not None and all(hasattr(type(task), "packed") for task in tasks):
-        return _streamed(kept, tasks, jobs, meanwhile)
     pool = fork_pool(jobs)
     if pool is None:  # pragma: no cover - platforms without fork
         return _mapped(None, None, (), meanwhile, tasks)

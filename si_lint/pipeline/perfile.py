@@ -158,7 +158,7 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
     source: Source = _WORKER["sources"][i]
     ctx, checks, cwd = _WORKER["ctx"], _WORKER["checks"], _WORKER["cwd"]
     read_unread(source)
-    ensure_read(source)  # changed since it was hashed: ``process`` sees the new hash
+    ensure_read(source)  # changed since it was hashed: ``source.changed``
     docs = load_documents(source, cwd)
     source.raw = None  # loaded: the bytes are not kept (a worker would hold all it read)
     findings: list[Finding] = []
@@ -181,7 +181,7 @@ def _work_packed(i: int) -> tuple:
 
     docs, findings = _work(i)
     source = _WORKER["sources"][i]
-    read = (source.sha, source.error)  # what the worker read (ensure_read may change it)
+    read = (source.sha, source.error, source.changed)  # what the worker read
     try:
         data = marshal.dumps([d.data for d in docs])
     except ValueError:  # not marshalable (cannot happen for loader output): send as is
@@ -192,8 +192,8 @@ def _work_packed(i: int) -> tuple:
 
 
 def _unpack(i: int, result: tuple) -> tuple:
-    """A worker's result for source ``i``; the parent's source takes the hash (and read
-    error) of the bytes the worker checked."""
+    """A worker's result for source ``i``; the parent's source takes the hash (read error,
+    ``changed``) of the bytes the worker checked."""
     import marshal
 
     docs, findings, data, read = result
@@ -201,7 +201,7 @@ def _unpack(i: int, result: tuple) -> tuple:
         for d, value in zip(docs, marshal.loads(data)):
             d.data = value
     source = _WORKER["sources"][i]
-    source.sha, source.error = read
+    source.sha, source.error, source.changed = read
     return docs, findings
 
 
@@ -230,13 +230,14 @@ def _pool_map(items: list[int], jobs: int, ctx: Context, advance=lambda: None) -
     try:
         # the workers collect their own garbage (_start_worker); the parent only unpacks
         # their acyclic results: walking its growing heap again and again would be all it did
-        if ctx.keep_pool:
+        kept = ctx.keep_pool  # the pool outlives this stage: the dry runs reuse it
+        if kept:
             pool = keep_pool(ctx, jobs, initializer=_start_worker)
         else:
             pool = fork_pool(jobs, initializer=_start_worker)
         if pool is None:  # pragma: no cover - platforms without fork
             return [_work(i) for i in items]
-        with nullcontext() if ctx.keep_pool else pool:
+        with nullcontext() if kept else pool:
             gc.disable()
             out = []
             for i, result in zip(items, pool.map(_work_packed, items, chunksize=chunk)):
@@ -273,15 +274,11 @@ def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[i
     return results, todo
 
 
-def _note_changed(sources: list[Source], todo: list[int], hashed: list[str], cache) -> None:
-    """Sources whose bytes, read where they were checked, no longer hash to what the read
-    stage (or the stat index) said: ``changed`` (no whole run may be stored under a key
-    made from the old hash), and the stat index is dropped (it may be lying)."""
-    stale = False
-    for i, sha in zip(todo, hashed):
-        if sha and sources[i].sha != sha:
-            sources[i].changed = stale = True
-    if stale and cache is not None:
+def _drop_stat_index(sources: list[Source], todo: list[int], cache) -> None:
+    """When a source's bytes, read where they were checked, no longer hashed to what the
+    read stage (or the stat index) said (``Source.changed``), the stat index may be lying:
+    it is dropped."""
+    if cache is not None and any(sources[i].changed for i in todo):
         from ..statcache import FILENAME
 
         try:
@@ -336,12 +333,11 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
             sources=sources,
             overrides=frozenset(overrides),
         )
-        hashed = [sources[i].sha for i in todo]
         outputs = _check_all(todo, sources, ctx)
     finally:
         _WORKER.clear()
         gc.set_threshold(*threshold)
-    _note_changed(sources, todo, hashed, cache if use_cache else None)
+    _drop_stat_index(sources, todo, cache if use_cache else None)
     for i, (docs, findings) in zip(todo, outputs):
         sources[i].raw = None
         results[i] = (docs, findings)

@@ -98,19 +98,17 @@ def read_unread(source: Source) -> None:
         source.raw, source.error, source.sha, source.unread = read.raw, read.error, read.sha, False
 
 
-def ensure_read(source: Source) -> bool:
-    """Read the bytes of a source the stat index answered (``raw`` and ``error`` both
-    None). False when they do not hash to the recorded hash (a file changed without any
-    change to its stat): the source then carries the new hash, and the caller must not
-    reuse results keyed on the old one."""
+def ensure_read(source: Source) -> None:
+    """Read the bytes of a source whose hash is known but not its bytes (``raw`` and
+    ``error`` both None: the read stage hashed it, or the stat index answered). When they
+    no longer hash to it (the file changed since, or under an unchanged stat), the source
+    takes the new hash and is ``changed``: no result keyed on the old one may be stored."""
     if source.unread or source.raw is not None or source.error is not None or not source.sha:
-        return True
+        return
     source.raw, source.error = read_file(source.abspath)
     sha = hashlib.sha256(source.raw).hexdigest() if source.raw is not None else ""
-    if sha == source.sha:
-        return True
-    source.sha = sha
-    return False
+    if sha != source.sha:
+        source.sha, source.changed = sha, True
 
 
 def run_key(state: State, whole: bool = False) -> str:
