@@ -37,6 +37,12 @@ from .root import (  # noqa: F401  (re-exported)
 
 KINDS = ("scenario", "fixture", "evidence", "eio-module", "eio-input", "registry", "template")
 
+#: the kinds whose data the parent process may hold packed (:meth:`Document.pack`): the
+#: bulk of a corpus (9 in 10 files of the bench corpus are fixtures), which the corpus
+#: stages read only through :meth:`Document.artifact_refs` and the dry runs one
+#: scenario's fixtures at a time
+PACKED_KINDS = frozenset(("fixture", "evidence"))
+
 
 def classify(data: Any) -> str | None:
     """The document kind by top-level keys (SPEC §1), or None."""
@@ -56,6 +62,55 @@ def classify(data: Any) -> str | None:
     if "template" in data and "table" in data:
         return "template"
     return None
+
+
+def artifact_refs(data: Any) -> tuple:
+    """What the corpus stages read of a fixture or evidence document: ``(scenario id the
+    graph links it to, the path of that key, scenario id the dry runs group it under)``
+    (:func:`si_lint.model.evidence_scenario`,
+    :func:`si_lint.evaluator.evidence.named_scenario`); an id that is not a string is None."""
+    from .evaluator.evidence import named_scenario
+    from .model import evidence_scenario
+
+    sid, spath = evidence_scenario(data)
+    named = named_scenario(data)
+    return (
+        sid if isinstance(sid, str) else None,
+        spath if isinstance(sid, str) else None,
+        named if isinstance(named, str) else None,
+    )
+
+
+def packed_form(data: Any, text: bool) -> bytes | str:
+    """``data`` as :meth:`Document.pack` holds it: marshal bytes (between processes of one
+    run), or with ``text`` JSON text (what a cache entry stores: the cache is JSON).
+    ``ValueError``/``TypeError`` when it cannot be (the loader's data always can)."""
+    if text:
+        import json
+
+        return json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+    import marshal
+
+    return marshal.dumps(data)
+
+
+def unpacked_form(packed: bytes | str) -> Any:
+    """The data :func:`packed_form` packed; ``ValueError`` when it is not one (a fixture
+    or evidence document is a mapping)."""
+    try:
+        if isinstance(packed, bytes):
+            import marshal
+
+            value = marshal.loads(packed)
+        else:
+            import json
+
+            value = json.loads(packed)
+    except (TypeError, EOFError, RecursionError) as exc:
+        raise ValueError(str(exc)) from exc
+    if not isinstance(value, dict):
+        raise ValueError("not a mapping")
+    return value
 
 
 # --------------------------------------------------------------------------------------
@@ -88,6 +143,65 @@ class Document:
     #: be read again (a cross-file finding into one document reads the file once, not once
     #: per document)
     siblings: dict | None = field(default=None, repr=False, compare=False)
+    #: ``data`` packed (:meth:`pack`): marshal bytes (from a worker) or JSON text (from
+    #: the cache), decoded on first use of ``data``
+    packed: Any = field(default=None, repr=False, compare=False)
+    #: what :func:`artifact_refs` gives for ``data`` (fixtures and evidence), kept with
+    #: the packed data so that the graph and the dry runs' grouping never decode it
+    refs: tuple | None = field(default=None, repr=False, compare=False)
+
+    def pack(self, packed: bytes | str, refs: tuple) -> None:
+        """Hold ``data`` as ``packed`` (its marshal bytes or JSON text) with its
+        :func:`artifact_refs`; ``data`` is decoded again on first use."""
+        self.refs = refs
+        self.packed = packed
+        self.__dict__.pop("data", None)
+
+    def pack_data(self, text: bool) -> bool:
+        """:meth:`pack` the data as :func:`packed_form` makes it; False when it cannot be."""
+        try:
+            self.pack(packed_form(self.data, text), artifact_refs(self.data))
+        except (TypeError, ValueError, RecursionError):
+            return False
+        return True
+
+    def __getattr__(self, name: str):  # only called for an attribute that is not set
+        packed = self.__dict__.get("packed")
+        if name != "data" or packed is None:
+            raise AttributeError(name)
+        self.data = value = self.unpacked()
+        self.packed = None
+        return value
+
+    @property
+    def held(self) -> tuple:
+        """``(data, None)``, or ``(None, packed data)`` while it is held packed."""
+        packed = None if "data" in self.__dict__ else self.__dict__.get("packed")
+        return (None, packed) if packed is not None else (self.data, None)
+
+    def unpacked(self) -> Any:
+        """``data``, decoded from :attr:`packed` when it is held packed, without keeping
+        the decoded value (a dry run reads a fixture once). Packed data that does not
+        decode (it cannot happen: the cache is signed) is read from the file again."""
+        data, packed = self.held
+        if packed is None:
+            return data
+        try:
+            return unpacked_form(packed)
+        except ValueError:
+            pass
+        from .fsutil import read_regular
+        from .loader import MAX_BYTES, load_bytes
+
+        raw, _why = read_regular(self.abspath, MAX_BYTES)  # regular files only
+        docs = load_bytes(raw).documents if raw is not None else []
+        return next((d.data for d in docs if d.index == self.index), None)
+
+    def artifact_refs(self) -> tuple:
+        """:func:`artifact_refs` of ``data`` (from :attr:`refs` when it is held packed)."""
+        if self.refs is None:
+            self.refs = artifact_refs(self.data)
+        return self.refs
 
     @property
     def multi(self) -> bool:

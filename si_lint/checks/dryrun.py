@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from si_lint.checks.base import corpus_check
+from si_lint.corpus import unpacked_form
 from si_lint.findings import Diag, Related
 from si_lint.limits import to_float
 from si_lint.model import COMPOSITE, scoring_of
@@ -266,12 +267,11 @@ def dry_runs(corpus, ctx):
     findings depend only on its document, its fixtures, the profile and the configuration,
     so they are memoised in the result cache under the content hashes (and paths) of those
     documents; the profile, configuration and si-lint version are the cache's header."""
-    from si_lint.evaluator.evidence import named_scenario
 
     by_sid: dict[str, list] = {}
     for doc in corpus.of_kind("fixture"):
-        sid = named_scenario(doc.data)
-        if isinstance(sid, str):
+        sid = doc.artifact_refs()[2]  # named_scenario, without decoding packed data
+        if sid is not None:
             by_sid.setdefault(sid, []).append(doc)
     required = bool(getattr(ctx.config, "require_band_coverage", False))
     tasks = []
@@ -308,15 +308,17 @@ class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):
     __slots__ = ()
 
     def __call__(self) -> list[Diag]:
-        return _scenario_dry_run(self.sid, self.doc, self.fixtures, self.profile, self.required)
+        fixtures = [_Doc(f.relpath, f.index, f.label, f.unpacked()) for f in self.fixtures]
+        return _scenario_dry_run(self.sid, self.doc, fixtures, self.profile, self.required)
 
     @property
     def packed(self) -> tuple:
         """(function, marshal bytes of its arguments); ``ValueError`` when the data cannot
-        be marshalled (the loader's plain data always can)."""
+        be marshalled (the loader's plain data always can). A fixture the parent holds
+        packed (``Document.pack``) travels as it is held."""
         import marshal
 
-        docs = [(d.relpath, d.index, d.label, d.data) for d in (self.doc, *self.fixtures)]
+        docs = [(d.relpath, d.index, d.label, *d.held) for d in (self.doc, *self.fixtures)]
         return run_packed, marshal.dumps((self.sid, docs, self.required))
 
 
@@ -329,7 +331,8 @@ def run_packed(blob: bytes, ctx) -> list[Diag]:
     import marshal
 
     sid, docs, required = marshal.loads(blob)
-    doc, *fixtures = (_Doc(*d) for d in docs)
+    # (relpath, index, label, data, packed): a fixture the parent held packed is decoded here
+    doc, *fixtures = (_Doc(*d[:3], d[3] if d[4] is None else unpacked_form(d[4])) for d in docs)
     return _scenario_dry_run(sid, doc, fixtures, ctx.profile, required)
 
 

@@ -12,7 +12,6 @@ from ..model import (
     TEMPLATE_KEY,
     Scoring,
     deviations,
-    evidence_scenario,
     find_template,
     scoring_of,
     table_calls,
@@ -188,8 +187,8 @@ def add_artifact(b, doc, kind: str, rel: str) -> None:
     b.at(doc)
     nid = node_id(kind, doc.label)
     b.define(nid, kind, doc.label, doc.relpath, ((), "key"))
-    sid, spath = evidence_scenario(doc.data)
-    if isinstance(sid, str):
+    sid, spath, _named = doc.artifact_refs()  # packed data is not decoded
+    if sid is not None:
         b.edge(
             nid,
             b.ref(node_id("scenario", sid), "scenario", sid),

@@ -109,7 +109,7 @@ def to_entry(docs: list[Document], findings: list[Finding]) -> dict:
             d["path"] = _ENTRY_PATH
         out.append(d)
     return {
-        "docs": [[d.index, d.kind, d.data, d.pos_blob] for d in docs],
+        "docs": [_entry_row(d) for d in docs],
         "ndocs": docs[0].ndocs,
         "suppressions": [
             [line, col, kind, list(codes)] for line, col, kind, codes in docs[0].suppressions
@@ -118,10 +118,44 @@ def to_entry(docs: list[Document], findings: list[Finding]) -> dict:
     }
 
 
+def _entry_row(doc: Document) -> list:
+    """``[index, kind, data, positions]``; a fixture's or evidence document's data as its
+    JSON text and :meth:`~si_lint.corpus.Document.artifact_refs` instead
+    (``[index, kind, None, positions, text, refs]``), so that a run reading the entry back
+    holds it packed (``Document.pack``)."""
+    from ..corpus import PACKED_KINDS, packed_form
+
+    if doc.kind in PACKED_KINDS:
+        text = doc.packed
+        try:
+            if not isinstance(text, str):
+                text = packed_form(doc.unpacked(), True)
+            sid, spath, named = doc.artifact_refs()
+        except (TypeError, ValueError, RecursionError):
+            pass  # stored as data (not JSON: the entry is not stored)
+        else:
+            refs = [sid, None if spath is None else list(spath), named]
+            return [doc.index, doc.kind, None, doc.pos_blob, text, refs]
+    return [doc.index, doc.kind, doc.data, doc.pos_blob]
+
+
+def _refs_of(refs) -> tuple:
+    """The ``refs`` of an entry row (``ValueError`` for anything :func:`_entry_row` does
+    not write)."""
+    sid, spath, named = refs
+    if not (
+        (sid is None or type(sid) is str)
+        and (named is None or type(named) is str)
+        and (spath is None or (type(spath) is list and all(type(k) is str for k in spath)))
+    ):
+        raise ValueError("bad refs")
+    return sid, None if spath is None else tuple(spath), named
+
+
 def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[Finding]] | None:
     """The documents and findings of a cache entry; None when the entry is not what
     :func:`to_entry` writes (a cache can arrive in a pull request: never trusted)."""
-    from ..corpus import KINDS, Document, relpath_of
+    from ..corpus import KINDS, PACKED_KINDS, Document, relpath_of
 
     try:
         relpath = relpath_of(source.abspath, cwd)
@@ -138,7 +172,8 @@ def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[F
             sups.append((line, col, kind, tuple(codes)))
         docs = []
         shared: dict = {}
-        for index, kind, data, blob in entry["docs"]:
+        for row in entry["docs"]:
+            index, kind, data, blob, *packed = row
             if type(index) is not int or (kind is not None and kind not in KINDS):
                 return None
             doc = Document(
@@ -154,6 +189,11 @@ def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[F
             )
             doc.pos_blob = blob
             doc.siblings = shared
+            if packed:  # a fixture's or evidence document's JSON text
+                text, refs = packed
+                if kind not in PACKED_KINDS or type(text) is not str or not text.isascii():
+                    return None
+                doc.pack(text, _refs_of(refs))
             docs.append(doc)
         if not docs or type(ndocs) is not int:
             return None

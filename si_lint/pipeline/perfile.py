@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from ..contract import enforce
-from ..corpus import Document, classify, relpath_of
+from ..corpus import PACKED_KINDS, Document, classify, relpath_of
 from ..findings import Diag, Finding
 from .context import Context, Source, State
 from .data import from_entry, to_entry
@@ -176,18 +176,23 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
 
 def _work_packed(i: int) -> tuple:
     """``_work`` for a pool worker: the documents' data travel as marshal bytes, which is
-    faster than pickle and keeps the loader's interned keys interned in the parent."""
+    faster than pickle and keeps the loader's interned keys interned in the parent. A
+    fixture's or evidence document's data stays packed in the parent (``Document.pack``:
+    marshal bytes, or under a cache the JSON text its entry stores)."""
     import marshal
 
     docs, findings = _work(i)
     source = _WORKER["sources"][i]
     read = (source.sha, source.error, source.changed)  # what the worker read
+    text = bool(_WORKER.get("keep_positions"))  # the parent writes a cache entry
+    packed = [d.kind in PACKED_KINDS and d.pack_data(text) for d in docs]
     try:
-        data = marshal.dumps([d.data for d in docs])
+        data = marshal.dumps([None if p else d.data for p, d in zip(packed, docs)])
     except ValueError:  # not marshalable (cannot happen for loader output): send as is
         return docs, findings, None, read
-    for d in docs:
-        d.data = None
+    for p, d in zip(packed, docs):
+        if not p:
+            d.data = None
     return docs, findings, data, read
 
 
@@ -199,7 +204,8 @@ def _unpack(i: int, result: tuple) -> tuple:
     docs, findings, data, read = result
     if data is not None:
         for d, value in zip(docs, marshal.loads(data)):
-            d.data = value
+            if d.packed is None:
+                d.data = value
     source = _WORKER["sources"][i]
     source.sha, source.error, source.changed = read
     return docs, findings

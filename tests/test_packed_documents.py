@@ -1,0 +1,189 @@
+"""Fixtures and evidence held packed in the parent (``Document.pack``): a worker sends
+their data as marshal bytes (as JSON text when the run writes a cache entry) and a cache
+entry stores it as JSON text; the parent reads only their refs (the scenario they name)
+for the graph and the dry runs' grouping, and decodes a fixture only where its data is
+read: a dry run outside a worker, or a finding located in it."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from si_lint.corpus import Document, artifact_refs, packed_form, unpacked_form
+from si_lint.pipeline.context import Source
+from si_lint.pipeline.data import from_entry, to_entry
+
+FIXTURE = {
+    "scenario": "s.one",
+    "expect": {"score": 1.0},
+    "events": [{"kind": "agent_response", "text": "ok", "n": -0.0}],
+    "metadata": {"nan": float("inf"), "big": 10**30},
+}
+
+
+def _doc(data, kind="fixture", abspath="/nowhere/f.yaml") -> Document:
+    return Document("f.yaml", abspath, kind, data, None, sha="ab" * 32)
+
+
+@pytest.mark.parametrize("text", [False, True])
+def test_packed_data_reads_back_as_the_data_and_only_on_first_use(text):
+    doc = _doc(FIXTURE)
+    doc.pack(packed_form(FIXTURE, text), artifact_refs(FIXTURE))
+    assert "data" not in doc.__dict__
+    assert doc.artifact_refs() == ("s.one", ("scenario",), "s.one")
+    assert doc.held == (None, doc.packed)
+    assert doc.unpacked() == FIXTURE and "data" not in doc.__dict__  # not kept
+    assert doc.data == FIXTURE  # decoded on first use, and kept
+    assert doc.packed is None and doc.held == (FIXTURE, None)
+
+
+def test_a_packed_document_travels_between_processes_packed():
+    doc = _doc(FIXTURE)
+    doc.pack(packed_form(FIXTURE, False), artifact_refs(FIXTURE))
+    back = pickle.loads(pickle.dumps(doc))
+    assert "data" not in back.__dict__ and back.refs == doc.refs
+    assert back.data == FIXTURE
+
+
+def test_refs_are_what_the_graph_and_the_dry_runs_read_of_the_data():
+    # the graph links the first of scenario/scenario_id; the dry runs group by the key of
+    # the document's form (artifact form: scenario_id); an id that is not a string: None
+    assert artifact_refs({"scenario_id": "a", "final_answer": "x"}) == (
+        "a",
+        ("scenario_id",),
+        "a",
+    )
+    assert artifact_refs({"scenario": "a", "scenario_id": "b", "final_answer": "x"}) == (
+        "a",
+        ("scenario",),
+        "b",
+    )
+    assert artifact_refs({"scenario": 3, "events": []}) == (None, None, None)
+
+
+def test_packed_data_that_does_not_decode_is_read_from_the_file_again(tmp_path):
+    path = tmp_path / "f.yaml"
+    path.write_text("scenario: s.one\nexpect: {score: 1}\nevents: []\n")
+    doc = _doc(None, abspath=str(path))
+    doc.pack('{"scenario": ', ("s.one", ("scenario",), "s.one"))
+    assert doc.data == {"scenario": "s.one", "expect": {"score": 1}, "events": []}
+    with pytest.raises(ValueError):
+        unpacked_form("[1, 2]")  # a fixture is a mapping
+
+
+def _source(tmp_path) -> Source:
+    path = tmp_path / "f.yaml"
+    path.write_text("x")
+    return Source(str(path), None, None, "ab" * 32)
+
+
+def test_a_cache_entry_stores_a_fixture_as_json_text_and_gives_it_back_packed(tmp_path):
+    doc = _doc(FIXTURE, abspath=str(tmp_path / "f.yaml"))
+    doc.pos_blob = "1,1,0,0"
+    entry = to_entry([doc], [])
+    index, kind, data, blob, text, refs = entry["docs"][0]
+    assert (index, kind, data, blob) == (0, "fixture", None, "1,1,0,0")
+    assert text == packed_form(FIXTURE, True) and refs == ["s.one", ["scenario"], "s.one"]
+    (back,), findings = from_entry(entry, _source(tmp_path), tmp_path)
+    assert findings == [] and "data" not in back.__dict__
+    assert back.refs == ("s.one", ("scenario",), "s.one") and back.pos_blob == "1,1,0,0"
+    assert back.data == FIXTURE
+    # a scenario's data is stored as data
+    scenario = {"id": "s.one", "classification": "capability", "scoring": {}}
+    assert to_entry([_doc(scenario, kind="scenario")], [])["docs"][0] == [
+        0,
+        "scenario",
+        scenario,
+        None,
+    ]
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        [0, "scenario", None, None, "{}", [None, None, None]],  # not a packed kind
+        [0, "fixture", None, None, 7, [None, None, None]],  # text is not a string
+        [0, "fixture", None, None, "{\u00e9}", [None, None, None]],  # not ASCII
+        [0, "fixture", None, None, "{}", ["a", None]],  # refs of the wrong length
+        [0, "fixture", None, None, "{}", [1, None, None]],  # an id that is not a string
+        [0, "fixture", None, None, "{}", ["a", [1], "a"]],  # a key path of a number
+        [0, "fixture", None, None, "{}"],  # no refs
+    ],
+)
+def test_an_entry_row_that_is_not_what_to_entry_writes_is_a_miss(row, tmp_path):
+    entry = {"docs": [row], "ndocs": 1, "suppressions": [], "findings": []}
+    assert from_entry(entry, _source(tmp_path), tmp_path) is None
+
+
+def _docs_of_runs(monkeypatch) -> list:
+    from si_lint.pipeline import perfile
+
+    seen = []
+    real = perfile.process
+
+    def spy(*args, **kwargs):
+        docs, per_file = real(*args, **kwargs)
+        seen.append(docs)
+        return docs, per_file
+
+    monkeypatch.setattr(perfile, "process", spy)
+    return seen
+
+
+def _fixtures_held(docs) -> list:
+    return sorted((d.relpath, type(d.held[1]).__name__) for d in docs if d.kind == "fixture")
+
+
+def test_under_jobs_the_parent_holds_fixtures_packed_to_the_end_of_the_run(tmp_path, monkeypatch):
+    """Cold ``--jobs 2``: marshal bytes; the first cached run: the JSON text its entries
+    store; the next run: the entries' text. No stage decodes one (nothing is found in
+    them), and the output is ``--jobs 1``'s."""
+    from test_speed_parity import _generate, _out
+
+    from si_lint.pipeline import forkmap, perfile
+
+    root = tmp_path / "corpus"
+    _generate(root, 30)
+    ref = _out(root)
+    monkeypatch.setattr(perfile, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(forkmap, "THRESHOLD", 2)
+    seen = _docs_of_runs(monkeypatch)
+    cache = tmp_path / "cache"
+    assert _out(root, jobs="2") == ref
+    assert _out(root, jobs="2", cache=cache) == ref
+    (root / "scenarios" / "touched.yaml").write_text("# a new file: the run is not reused\n")
+    ref_touched = _out(root)
+    assert _out(root, jobs="2", cache=cache) == ref_touched
+    cold, fill, _ref, hit = (_fixtures_held(docs) for docs in seen)
+    fixtures = sorted(
+        str(p.relative_to(root))
+        for p in root.glob("fixtures/**/*")
+        if p.suffix in (".yaml", ".json")
+    )
+    assert len(fixtures) > 10
+    assert cold == [(f, "bytes") for f in fixtures]
+    assert fill == [(f, "str") for f in fixtures]
+    assert hit == [(f, "str") for f in fixtures]
+
+
+def test_a_finding_located_in_a_packed_fixture_decodes_only_that_fixture():
+    """Positions are read back with the data: a cross-file finding into a fixture held
+    packed decodes it, at the right line and column."""
+    from si_lint.loader import load_bytes
+
+    text = b"scenario: s.one\nexpect: {score: 1.0}\nevents:\n  - {kind: agent_response}\n"
+    loaded = load_bytes(text).documents[0]
+    doc = _doc(loaded.data)
+    doc.pos_blob = loaded.pos.to_blob(loaded.data)
+    doc.pack(packed_form(loaded.data, True), artifact_refs(loaded.data))
+    assert doc.pos.value(("scenario",)) == (1, 11)
+    assert doc.pos.key(("events", 0, "kind")) == (4, 6)
+    assert "data" in doc.__dict__
+
+
+def test_json_text_is_the_cache_s_own_json():
+    from si_lint.cache.signed import decode_json, dumps
+
+    assert packed_form(FIXTURE, True) == dumps(FIXTURE).decode("ascii")
+    assert unpacked_form(packed_form(FIXTURE, True)) == decode_json(dumps(FIXTURE))
