@@ -1,9 +1,13 @@
 """Stage 4, corpus: the documents become one :class:`~si_lint.corpus.Corpus` (the
-reference graph is built from it on first use) and the corpus checks run on it."""
+reference graph is built from it on first use) and the corpus checks run on it. Their
+findings are cached under what they read (:func:`corpus_key`): a run where only the
+content of fixtures changed -- the common edit -- builds no graph and runs none of them."""
 
 from __future__ import annotations
 
-from ..corpus import Corpus
+import hashlib
+
+from ..corpus import PACKED_KINDS, Corpus
 from ..findings import Diag
 from .context import Context, State
 
@@ -31,13 +35,57 @@ def make_corpus(state: State) -> None:
     state.ctx.corpus = state.corpus
 
 
+#: bump when what the corpus checks report for the same documents changes (part of the key)
+CORPUS_MEMO = "si-corpus/1"
+
+
+def corpus_key(state: State) -> tuple | None:
+    """The key of the corpus checks' findings: what they read. Every document's path,
+    index, kind and content hash -- for a fixture or evidence document its refs instead
+    (``Document.artifact_refs``: the scenario it names; the corpus checks read nothing
+    else of one, ``tests/test_corpus_memo.py`` holds them to it; its content is the
+    per-file checks' and the dry runs', cached under its hash) -- which documents are
+    the profile's, the profile documents, the working directory and the options. The
+    cache's header holds the rest (si-lint's version, the profile, the configuration).
+    None without a cache, or for a document with no content hash."""
+    cache = state.cache
+    if cache is None or not cache.enabled:
+        return None
+    options = state.options
+    h = hashlib.sha256()
+    h.update(
+        repr(
+            (str(state.cwd), options.select, options.ignore, options.trust_implementations)
+        ).encode()
+    )
+    for d in state.corpus.documents:
+        if not d.sha:
+            return None
+        what = d.artifact_refs() if d.kind in PACKED_KINDS else d.sha
+        h.update(repr((d.relpath, d.index, d.ndocs, d.kind, d.profile_asset, what)).encode())
+    for pdir, pdocs in sorted(state.profile_docs.items()):
+        h.update(f"{pdir}\0{sorted(pdocs.digests.items())}\n".encode())
+    return (CORPUS_MEMO, h.hexdigest())
+
+
 def corpus_checks(state: State) -> None:
-    """The corpus checks. Under ``--jobs`` > 1 they are left to the dry-run stage, which
-    runs them in the parent while its workers score the fixtures (``ctx.meanwhile``)."""
+    """The corpus checks, or their findings from the cache. Under ``--jobs`` > 1 they are
+    left to the dry-run stage, which runs them in the parent while its workers score the
+    fixtures (``ctx.meanwhile``)."""
     from .forkmap import jobs_of
 
+    key = corpus_key(state)
+    if key is not None:
+        found, diags = state.cache.memo_get(key)
+        if found:
+            state.diags.extend(diags)
+            return
+
     def run() -> None:
-        state.diags.extend(corpus_diags(state.corpus, state.ctx, state.checks, "corpus"))
+        diags = corpus_diags(state.corpus, state.ctx, state.checks, "corpus")
+        if key is not None:
+            state.cache.memo_put(key, diags)
+        state.diags.extend(diags)
 
     if jobs_of(state.options.jobs) > 1 and state.ctx.meanwhile is None:
         state.ctx.meanwhile = run
