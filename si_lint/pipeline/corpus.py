@@ -58,11 +58,16 @@ def corpus_key(state: State) -> tuple | None:
             (str(state.cwd), options.select, options.ignore, options.trust_implementations)
         ).encode()
     )
-    for d in state.corpus.documents:
-        if not d.sha:
-            return None
-        what = d.artifact_refs() if d.kind in PACKED_KINDS else d.sha
-        h.update(repr((d.relpath, d.index, d.ndocs, d.kind, d.profile_asset, what)).encode())
+    docs = state.corpus.documents
+    if not all(d.sha for d in docs):
+        return None
+    h.update(
+        "\n".join(
+            f"{d.relpath}\0{d.index}\0{d.ndocs}\0{d.kind}\0{d.profile_asset}\0"
+            + (repr(d.artifact_refs()) if d.kind in PACKED_KINDS else d.sha)
+            for d in docs
+        ).encode()
+    )
     for pdir, pdocs in sorted(state.profile_docs.items()):
         h.update(f"{pdir}\0{sorted(pdocs.digests.items())}\n".encode())
     return (CORPUS_MEMO, h.hexdigest())
