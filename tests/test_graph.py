@@ -232,13 +232,12 @@ def test_node_attributes(tmp_path):
         "path": (),
         "on": "key",
     }
-    # the shipped profile is not in the corpus: no file, marked builtin
+    # the shipped profile is not in the corpus: no file (so no line or column), marked
+    # builtin
     assert g.nodes["template:C-DA-001"] == {
         "kind": "template",
         "name": "C-DA-001",
         "file": None,
-        "line": None,
-        "col": None,
         "missing": False,
         "builtin": True,
     }

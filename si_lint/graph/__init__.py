@@ -33,7 +33,7 @@ their heading or table row directly (they have no document path).
 Node attributes: ``kind``, ``name`` (the part after the prefix), ``file`` (relative path,
 ``None`` for the built-in profile), ``document`` (the document's index, only in a file
 that holds more than one; ``#<index>`` in a fixture or evidence id likewise), ``path``/``on`` and ``line``/``col`` (of the defining
-value; ``line``/``col`` after :func:`resolve_positions`), ``missing``
+value; ``line``/``col`` only after :func:`resolve_positions`), ``missing``
 (``True`` for a node that is referenced but defined nowhere — checks look for these), and
 ``builtin`` for assets of the shipped profile. A scenario node carries ``defined_in``: the
 files that define that id, in path order (more than one is SI301).
