@@ -135,10 +135,11 @@ def _fixtures_held(docs) -> list:
     return sorted((d.relpath, type(d.held[1]).__name__) for d in docs if d.kind == "fixture")
 
 
-def test_under_jobs_the_parent_holds_fixtures_packed_to_the_end_of_the_run(tmp_path, monkeypatch):
-    """Cold ``--jobs 2``: marshal bytes; the first cached run: the JSON text its entries
-    store; the next run: the entries' text. No stage decodes one (nothing is found in
-    them), and the output is ``--jobs 1``'s."""
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_parent_holds_fixtures_packed_to_the_end_of_the_run(tmp_path, monkeypatch, jobs):
+    """Cold: marshal bytes; the first cached run: the JSON text its entries store; the
+    next run: the entries' text. No stage decodes one (nothing is found in them), and the
+    output is ``--no-cache --jobs 1``'s (which holds them packed too)."""
     from test_speed_parity import _generate, _out
 
     from si_lint.pipeline import forkmap, perfile
@@ -150,21 +151,20 @@ def test_under_jobs_the_parent_holds_fixtures_packed_to_the_end_of_the_run(tmp_p
     monkeypatch.setattr(forkmap, "THRESHOLD", 2)
     seen = _docs_of_runs(monkeypatch)
     cache = tmp_path / "cache"
-    assert _out(root, jobs="2") == ref
-    assert _out(root, jobs="2", cache=cache) == ref
+    assert _out(root, jobs=jobs) == ref
+    assert _out(root, jobs=jobs, cache=cache) == ref
     (root / "scenarios" / "touched.yaml").write_text("# a new file: the run is not reused\n")
     ref_touched = _out(root)
-    assert _out(root, jobs="2", cache=cache) == ref_touched
-    cold, fill, _ref, hit = (_fixtures_held(docs) for docs in seen)
+    assert _out(root, jobs=jobs, cache=cache) == ref_touched
+    cold, fill, plain, hit = (_fixtures_held(docs) for docs in seen)
     fixtures = sorted(
         str(p.relative_to(root))
         for p in root.glob("fixtures/**/*")
         if p.suffix in (".yaml", ".json")
     )
     assert len(fixtures) > 10
-    assert cold == [(f, "bytes") for f in fixtures]
-    assert fill == [(f, "str") for f in fixtures]
-    assert hit == [(f, "str") for f in fixtures]
+    assert cold == plain == [(f, "bytes") for f in fixtures]
+    assert fill == hit == [(f, "str") for f in fixtures]
 
 
 def test_a_finding_located_in_a_packed_fixture_decodes_only_that_fixture():

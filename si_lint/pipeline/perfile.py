@@ -171,27 +171,27 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
             doc.pos_blob = doc.pos.to_blob(doc.data) if doc._pos is not None else None
         doc.pos = None
         doc.load_findings = []  # located above; not needed downstream
+        if doc.kind in PACKED_KINDS:  # held packed to the end of the run (JSON: cached)
+            doc.pack_data(text=bool(_WORKER.get("keep_positions")))
     return docs, findings
 
 
 def _work_packed(i: int) -> tuple:
     """``_work`` for a pool worker: the documents' data travel as marshal bytes, which is
-    faster than pickle and keeps the loader's interned keys interned in the parent. A
-    fixture's or evidence document's data stays packed in the parent (``Document.pack``:
-    marshal bytes, or under a cache the JSON text its entry stores)."""
+    faster than pickle and keeps the loader's interned keys interned in the parent (a
+    fixture's or evidence document's as ``_work`` packed it)."""
     import marshal
 
     docs, findings = _work(i)
     source = _WORKER["sources"][i]
     read = (source.sha, source.error, source.changed)  # what the worker read
-    text = bool(_WORKER.get("keep_positions"))  # the parent writes a cache entry
-    packed = [d.kind in PACKED_KINDS and d.pack_data(text) for d in docs]
+    held = [d.held for d in docs]
     try:
-        data = marshal.dumps([None if p else d.data for p, d in zip(packed, docs)])
+        data = marshal.dumps([value for value, _packed in held])
     except ValueError:  # not marshalable (cannot happen for loader output): send as is
         return docs, findings, None, read
-    for p, d in zip(packed, docs):
-        if not p:
+    for d, (_value, packed) in zip(docs, held):
+        if packed is None:
             d.data = None
     return docs, findings, data, read
 
