@@ -127,3 +127,20 @@ def test_the_corpus_checks_read_nothing_of_a_fixture_but_its_refs(where, corpus,
     assert _corpus_findings(root, True, monkeypatch) == (n, plain)
     if where == "bench":
         assert [d.code for d in plain] == ["SI303"]
+
+
+def test_a_profile_document_edit_runs_the_corpus_checks_again(corpus, tmp_path, monkeypatch):
+    """The Markdown documents of the corpus's OASIS profile directory are read by the
+    profile-reference checks (SI611-SI615): their digests are part of the key."""
+    (corpus / "profile.md").write_text("# Profile\n")
+    cache = tmp_path / "cache"
+    _out(corpus, cache=cache)
+    ran = _spy(monkeypatch)
+    (corpus / "behavior-definitions.md").write_text("# Behaviors\n\n## refuse\n")
+    assert _out(corpus, cache=cache) == _out(corpus)
+    assert ran.count("corpus") == 2
+    ran.clear()
+    fixture = sorted((corpus / "fixtures").rglob("*.yaml"))[0]
+    fixture.write_text(fixture.read_text() + "# edited\n")
+    assert _out(corpus, cache=cache) == _out(corpus)
+    assert ran.count("corpus") == 1  # the --no-cache run only
