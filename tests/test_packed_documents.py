@@ -187,3 +187,30 @@ def test_json_text_is_the_cache_s_own_json():
 
     assert packed_form(FIXTURE, True) == dumps(FIXTURE).decode("ascii")
     assert unpacked_form(packed_form(FIXTURE, True)) == decode_json(dumps(FIXTURE))
+
+
+def test_a_cached_fixture_text_that_does_not_decode_is_read_from_its_file(tmp_path):
+    """A signed entry whose fixture text is not JSON (only a bug could write one) is read
+    from the fixture's file where its data is needed: a dry run (its scenario changed)
+    and a finding located in it. The output is ``--no-cache``'s."""
+    from test_cache_hostile import _resign
+    from test_corpus_memo import UNKNOWN
+    from test_speed_parity import _generate, _out
+
+    root = tmp_path / "corpus"
+    _generate(root, 30)
+    (root / "fixtures" / "stray.yaml").write_text(UNKNOWN)  # SI303, located in the fixture
+    cache = tmp_path / "cache"
+    _out(root, cache=cache)
+    (cache / "run.json").unlink()
+
+    def corrupt(obj):
+        for entry in obj["files"].values():
+            entry["docs"] = [r[:4] + ["{", r[5]] if len(r) == 6 else r for r in entry["docs"]]
+
+    _resign(cache / "results.json", corrupt)
+    scenario = sorted((root / "scenarios").rglob("*.yaml"))[0]
+    scenario.write_text(scenario.read_text() + "# its dry run runs again\n")
+    code, out = _out(root, cache=cache)
+    assert (code, out) == _out(root)
+    assert code == 1 and '"code": "SI303"' in out
