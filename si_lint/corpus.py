@@ -190,12 +190,16 @@ class Document:
             return unpacked_form(packed)
         except ValueError:
             pass
+        return next((d.data for d in self._loaded_again() if d.index == self.index), None)
+
+    def _loaded_again(self) -> list:
+        """The file's documents, loaded from disk again (regular files only; none when it
+        cannot be read): what the positions, or undecodable packed data, fall back to."""
         from .fsutil import read_regular
         from .loader import MAX_BYTES, load_bytes
 
-        raw, _why = read_regular(self.abspath, MAX_BYTES)  # regular files only
-        docs = load_bytes(raw).documents if raw is not None else []
-        return next((d.data for d in docs if d.index == self.index), None)
+        raw, _why = read_regular(self.abspath, MAX_BYTES)
+        return load_bytes(raw).documents if raw is not None else []
 
     def artifact_refs(self) -> tuple:
         """:func:`artifact_refs` of ``data`` (from :attr:`refs` when it is held packed)."""
@@ -229,14 +233,9 @@ class Document:
         if self._pos is None:
             shared = self.siblings if self.siblings is not None else {}
             if not shared:  # read (or tried) once for every document of the file
-                from .fsutil import read_regular
-                from .loader import MAX_BYTES, load_bytes
-
                 shared[None] = PosMap()
-                raw, _why = read_regular(self.abspath, MAX_BYTES)  # regular files only
-                if raw is not None:
-                    for d in load_bytes(raw).documents:
-                        shared[d.index] = d.pos
+                for d in self._loaded_again():
+                    shared[d.index] = d.pos
             self._pos = shared.get(self.index) or shared[None]
         return self._pos
 
