@@ -48,8 +48,10 @@ def corpus_key(state: State) -> tuple | None:
     the profile's, the profile documents, the working directory and the options. The
     cache's header holds the rest (si-lint's version, the profile, the configuration).
     None without a cache, or for a document with no content hash."""
-    cache = state.cache
-    if cache is None or not cache.enabled:
+    from .read import hash_profile_docs
+
+    cache, docs = state.cache, state.corpus.documents
+    if cache is None or not cache.enabled or not all(d.sha for d in docs):
         return None
     options = state.options
     h = hashlib.sha256()
@@ -58,9 +60,6 @@ def corpus_key(state: State) -> tuple | None:
             (str(state.cwd), options.select, options.ignore, options.trust_implementations)
         ).encode()
     )
-    docs = state.corpus.documents
-    if not all(d.sha for d in docs):
-        return None
     h.update(
         "\n".join(
             f"{d.relpath}\0{d.index}\0{d.ndocs}\0{d.kind}\0{d.profile_asset}\0"
@@ -68,8 +67,7 @@ def corpus_key(state: State) -> tuple | None:
             for d in docs
         ).encode()
     )
-    for pdir, pdocs in sorted(state.profile_docs.items()):
-        h.update(f"{pdir}\0{sorted(pdocs.digests.items())}\n".encode())
+    hash_profile_docs(h, state)
     return (CORPUS_MEMO, h.hexdigest())
 
 

@@ -127,9 +127,15 @@ def run_key(state: State, whole: bool = False) -> str:
     )
     for s in state.sources:
         h.update(f"{s.abspath}\0{s.sha or 'error:' + str(s.error)}\n".encode())
-    for pdir, pdocs in sorted(state.profile_docs.items()):  # the profile documents too
-        h.update(f"{pdir}\0{sorted(pdocs.digests.items())}\n".encode())
+    hash_profile_docs(h, state)  # the profile documents too
     return h.hexdigest()
+
+
+def hash_profile_docs(h, state: State) -> None:
+    """Add the digests of every profile directory's Markdown documents to ``h``: part of
+    the run key and of the corpus checks' key (``pipeline.corpus.corpus_key``)."""
+    for pdir, pdocs in sorted(state.profile_docs.items()):
+        h.update(f"{pdir}\0{sorted(pdocs.digests.items())}\n".encode())
 
 
 def _is_whole(state: State) -> bool:
