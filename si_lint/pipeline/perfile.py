@@ -167,12 +167,12 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
         findings.extend(locate_in(d, doc) for d in diags)
         if not checks:
             continue  # loading only (build_corpus): the positions stay for the caller
-        if _WORKER.get("keep_positions") or source.abspath in _WORKER.get("overrides", ()):
+        if _WORKER.get("cached") or source.abspath in _WORKER.get("overrides", ()):
             doc.pos_blob = doc.pos.to_blob(doc.data) if doc._pos is not None else None
         doc.pos = None
         doc.load_findings = []  # located above; not needed downstream
         if doc.kind in PACKED_KINDS:  # held packed to the end of the run (JSON: cached)
-            doc.pack_data(text=bool(_WORKER.get("keep_positions")))
+            doc.pack_data(text=bool(_WORKER.get("cached")))
     return docs, findings
 
 
@@ -335,7 +335,7 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
             ctx=ctx,
             checks=checks,
             cwd=cwd,
-            keep_positions=use_cache,
+            cached=use_cache,  # entries are written: positions kept, fixtures as JSON
             sources=sources,
             overrides=frozenset(overrides),
         )
