@@ -75,9 +75,9 @@ def build_graph(corpus) -> nx.MultiDiGraph:
     Nodes and edges carry ``file`` and the document ``path`` (with ``on``: ``key`` or
     ``value``) of where they are defined or made; ``line``/``col`` are absent until
     :func:`resolve_positions` fills them in (a key of None each would make every edge's
-    attribute dict the next size up: 10 MB at 40,000 files). Positions are not needed by the checks (a
-    finding is located by the engine from its path) and documents served from the cache
-    carry none, so reading them for every edge would re-read every file."""
+    attribute dict the next size up: 10 MB at 40,000 files). Positions are not needed by
+    the checks (a finding is located by the engine from its path) and documents served
+    from the cache carry none, so reading them for every edge would re-read every file."""
     with _gc_paused():
         b = GraphBuilder(corpus)
         add_profile(b)
