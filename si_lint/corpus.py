@@ -146,9 +146,13 @@ class Document:
     #: ``data`` packed (:meth:`pack`): marshal bytes (from a worker) or JSON text (from
     #: the cache), decoded on first use of ``data``
     packed: Any = field(default=None, repr=False, compare=False)
-    #: what :func:`artifact_refs` gives for ``data`` (fixtures and evidence), kept with
-    #: the packed data so that the graph and the dry runs' grouping never decode it
+    #: what the corpus stages read of ``data``, kept so that they need not decode it: for
+    #: fixtures and evidence what :func:`artifact_refs` gives (the graph, the dry runs'
+    #: grouping), for a scenario ``(its id,)`` (:meth:`scenario_id`)
     refs: tuple | None = field(default=None, repr=False, compare=False)
+    #: the rest of a cache entry (``pipeline.data.to_entry``): ``data`` and the position
+    #: blob of every document of the file, decoded on first use of either (``fill()``)
+    lazy: Any = field(default=None, repr=False, compare=False)
 
     def pack(self, packed: bytes | str, refs: tuple) -> None:
         """Hold ``data`` as ``packed`` (its marshal bytes or JSON text) with its
@@ -166,8 +170,16 @@ class Document:
         return True
 
     def __getattr__(self, name: str):  # only called for an attribute that is not set
-        packed = self.__dict__.get("packed")
-        if name != "data" or packed is None:
+        if name != "data":
+            raise AttributeError(name)
+        fields = self.__dict__
+        lazy = fields.get("lazy")
+        if lazy is not None:
+            lazy.fill()  # sets ``data``, or packs it, on every document of the file
+            if "data" in fields:
+                return fields["data"]
+        packed = fields.get("packed")
+        if packed is None:
             raise AttributeError(name)
         self.data = value = self.unpacked()
         self.packed = None
@@ -176,6 +188,8 @@ class Document:
     @property
     def held(self) -> tuple:
         """``(data, None)``, or ``(None, packed data)`` while it is held packed."""
+        if self.lazy is not None:
+            self.lazy.fill()
         packed = None if "data" in self.__dict__ else self.__dict__.get("packed")
         return (None, packed) if packed is not None else (self.data, None)
 
@@ -207,6 +221,16 @@ class Document:
             self.refs = artifact_refs(self.data)
         return self.refs
 
+    def scenario_id(self) -> str | None:
+        """A scenario document's id (None for another kind, or an id that is not a string),
+        from :attr:`refs` when the data is not decoded."""
+        if self.kind != "scenario":
+            return None
+        if self.refs is None:
+            sid = self.data.get("id") if isinstance(self.data, dict) else None
+            self.refs = (sid if isinstance(sid, str) else None,)
+        return self.refs[0]
+
     @property
     def multi(self) -> bool:
         """True for a document of a file that holds more than one."""
@@ -228,6 +252,8 @@ class Document:
         that come from the cache or a worker process carry no positions (they are large);
         they are read again on first use, which only happens for the few documents a
         cross-file finding points into."""
+        if self._pos is None and self.lazy is not None:
+            self.lazy.fill()
         if self._pos is None and self.pos_blob is not None:
             self._pos = PosMap.from_blob(self.pos_blob, self.data)
         if self._pos is None:
@@ -304,8 +330,8 @@ class Corpus:
         if self._scenarios is None:
             out: dict[str, Document] = {}
             for d in self.of_kind("scenario"):
-                sid = d.data.get("id") if isinstance(d.data, dict) else None
-                if isinstance(sid, str):
+                sid = d.scenario_id()
+                if sid is not None:
                     out.setdefault(sid, d)
             self._scenarios = out
         return dict(self._scenarios)

@@ -180,27 +180,41 @@ FINDING = {
     "message": "forged",
 }
 
+
+def _head(change):
+    """An entry (``[head, body]``) with its head changed."""
+    return lambda e: [change(e[0]), e[1]]
+
+
 WRONG_ENTRIES = [
     lambda e: 5,
     lambda e: [],
-    lambda e: {k: v for k, v in e.items() if k != "docs"},
-    lambda e: {**e, "docs": []},
-    lambda e: {**e, "docs": [[0, "python-object", None, None]]},
-    lambda e: {**e, "docs": [["0", e["docs"][0][1], None, None]]},
-    lambda e: {**e, "ndocs": "1"},
-    lambda e: {**e, "findings": [{**FINDING, "line": "1"}]},
-    lambda e: {**e, "findings": [{**FINDING, "severity": 7}]},
-    lambda e: {**e, "findings": [{**FINDING, "fix": [["rm -rf", ["x"], 1]]}]},
-    lambda e: {**e, "findings": [{**FINDING, "related": [["a", 1]]}]},
-    lambda e: {**e, "suppressions": [[1, 1, "bogus", ["SI002"]]]},
-    lambda e: {**e, "findings": 5},
+    lambda e: [e[0]],
+    _head(lambda h: {k: v for k, v in h.items() if k != "docs"}),
+    _head(lambda h: {**h, "docs": []}),
+    _head(lambda h: {**h, "docs": [[0, "python-object", None]]}),
+    _head(lambda h: {**h, "docs": [["0", h["docs"][0][1], None]]}),
+    _head(lambda h: {**h, "docs": [[0, h["docs"][0][1], None, None]]}),
+    _head(lambda h: {**h, "ndocs": "1"}),
+    _head(lambda h: {**h, "findings": [{**FINDING, "line": "1"}]}),
+    _head(lambda h: {**h, "findings": [{**FINDING, "severity": 7}]}),
+    _head(lambda h: {**h, "findings": [{**FINDING, "fix": [["rm -rf", ["x"], 1]]}]}),
+    _head(lambda h: {**h, "findings": [{**FINDING, "related": [["a", 1]]}]}),
+    _head(lambda h: {**h, "suppressions": [[1, 1, "bogus", ["SI002"]]]}),
+    _head(lambda h: {**h, "findings": 5}),
+    # a body of the wrong shape: the file is read again where its data is needed
+    lambda e: [e[0], 5],
+    lambda e: [e[0], "[]"],
+    lambda e: [e[0], []],
+    lambda e: [e[0], [[{"python": "object"}, None, "{}"]] * len(e[1])],
 ]
 
 
 @pytest.mark.parametrize("wrong", range(len(WRONG_ENTRIES)))
 def test_signed_entries_of_the_wrong_shape_are_misses(tmp_path, wrong):
-    """Even an entry that passes the signature is decoded by a fixed schema: a wrong shape
-    or type, or an entry naming other content, is a miss, never served."""
+    """Even an entry that passes the signature is decoded by a fixed schema: a head of the
+    wrong shape or type, or an entry naming other content, is a miss, never served; a
+    body of the wrong shape is never used (the file is read again)."""
     root, cdir = _corpus(tmp_path)
     expected = _expected(root)
     _check(root)

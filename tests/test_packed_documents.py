@@ -72,48 +72,85 @@ def test_packed_data_that_does_not_decode_is_read_from_the_file_again(tmp_path):
         unpacked_form("[1, 2]")  # a fixture is a mapping
 
 
-def _source(tmp_path) -> Source:
-    path = tmp_path / "f.yaml"
-    path.write_text("x")
+def _source(tmp_path, path=None) -> Source:
+    if path is None:
+        path = tmp_path / "f.yaml"
+        path.write_text("x")
     return Source(str(path), None, None, "ab" * 32)
 
 
 def test_a_cache_entry_stores_a_fixture_as_json_text_and_gives_it_back_packed(tmp_path):
     doc = _doc(FIXTURE, abspath=str(tmp_path / "f.yaml"))
     doc.pos_blob = "1,1,0,0"
-    entry = to_entry([doc], [])
-    index, kind, data, blob, text, refs = entry["docs"][0]
-    assert (index, kind, data, blob) == (0, "fixture", None, "1,1,0,0")
-    assert text == packed_form(FIXTURE, True) and refs == ["s.one", ["scenario"], "s.one"]
-    (back,), findings = from_entry(entry, _source(tmp_path), tmp_path)
-    assert findings == [] and "data" not in back.__dict__
-    assert back.refs == ("s.one", ("scenario",), "s.one") and back.pos_blob == "1,1,0,0"
+    head, body = to_entry([doc], [])
+    assert head["docs"] == [[0, "fixture", ["s.one", ["scenario"], "s.one"]]]
+    assert body == [[None, "1,1,0,0", packed_form(FIXTURE, True)]]
+    (back,), findings = from_entry([head, body], _source(tmp_path), tmp_path)
+    assert findings == [] and "data" not in back.__dict__ and back.lazy is not None
+    assert back.refs == ("s.one", ("scenario",), "s.one")
+    assert back.held == (None, packed_form(FIXTURE, True))  # the body read: packed
+    assert back.lazy is None and back.pos_blob == "1,1,0,0"
     assert back.data == FIXTURE
-    # a scenario's data is stored as data
+    # a scenario's data is stored as data, its id in the head
     scenario = {"id": "s.one", "classification": "capability", "scoring": {}}
-    assert to_entry([_doc(scenario, kind="scenario")], [])["docs"][0] == [
-        0,
-        "scenario",
-        scenario,
-        None,
-    ]
+    head, body = to_entry([_doc(scenario, kind="scenario")], [])
+    assert head["docs"] == [[0, "scenario", ["s.one"]]] and body == [[scenario, None, None]]
+
+
+def test_a_cached_document_s_data_is_decoded_only_when_read(tmp_path):
+    """The head is what every run reads (kind, refs, a scenario's id); the body of the
+    entry is decoded, for every document of the file at once, on the first read of one
+    document's data or positions."""
+    import msgspec
+
+    scenario = {"id": "s.one", "classification": "capability", "scoring": {"a": [1]}}
+    docs = [_doc(scenario, kind="scenario"), _doc(FIXTURE)]
+    for i, d in enumerate(docs):
+        d.index, d.ndocs = i, 2
+    head, body = to_entry(docs, [])
+    raw = msgspec.json.decode(msgspec.json.encode(body), type=msgspec.Raw)
+    back, _findings = from_entry([head, raw], _source(tmp_path), tmp_path)
+    assert [d.scenario_id() for d in back] == ["s.one", None]
+    assert all("data" not in d.__dict__ and d.lazy is not None for d in back)
+    assert back[0].data == scenario  # one read fills both documents
+    assert back[1].lazy is None and back[1].held == (None, packed_form(FIXTURE, True))
 
 
 @pytest.mark.parametrize(
     "row",
     [
-        [0, "scenario", None, None, "{}", [None, None, None]],  # not a packed kind
-        [0, "fixture", None, None, 7, [None, None, None]],  # text is not a string
-        [0, "fixture", None, None, "{\u00e9}", [None, None, None]],  # not ASCII
-        [0, "fixture", None, None, "{}", ["a", None]],  # refs of the wrong length
-        [0, "fixture", None, None, "{}", [1, None, None]],  # an id that is not a string
-        [0, "fixture", None, None, "{}", ["a", [1], "a"]],  # a key path of a number
-        [0, "fixture", None, None, "{}"],  # no refs
+        [0, "scenario", [None, None, None]],  # a scenario's refs are its id
+        [0, "scenario", [5]],  # an id that is not a string
+        [0, "template", ["a"]],  # a kind that has no refs
+        [0, "fixture", ["a", None]],  # refs of the wrong length
+        [0, "fixture", [1, None, None]],  # an id that is not a string
+        [0, "fixture", ["a", [1], "a"]],  # a key path of a number
+        [0, "fixture"],  # no refs
     ],
 )
 def test_an_entry_row_that_is_not_what_to_entry_writes_is_a_miss(row, tmp_path):
-    entry = {"docs": [row], "ndocs": 1, "suppressions": [], "findings": []}
-    assert from_entry(entry, _source(tmp_path), tmp_path) is None
+    head = {"docs": [row], "ndocs": 1, "suppressions": [], "findings": []}
+    assert from_entry([head, [[None, None, "{}"]]], _source(tmp_path), tmp_path) is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        [[None, None, 7]],  # text is not a string
+        [[None, None, "{\u00e9}"]],  # not ASCII
+        [[{"scenario": "s.one"}, None, None]],  # a fixture's data as data
+        [[None, None, "{}"], [None, None, "{}"]],  # a row for a document there is not
+        "[[null, null, 5]]",  # neither data nor JSON text the cache left undecoded
+    ],
+)
+def test_an_entry_body_that_is_not_what_to_entry_writes_is_read_from_the_file(body, tmp_path):
+    path = tmp_path / "f.yaml"
+    path.write_text("scenario: s.one\nexpect: {score: 1}\nevents: []\n")
+    head = {"docs": [[0, "fixture", ["s.one", ["scenario"], "s.one"]]], "ndocs": 1}
+    head.update(suppressions=[], findings=[])
+    (doc,), _findings = from_entry([head, body], _source(tmp_path, path), tmp_path)
+    assert doc.data == {"scenario": "s.one", "expect": {"score": 1}, "events": []}
+    assert doc.pos.value(("expect", "score")) == (2, 17)
 
 
 def _docs_of_runs(monkeypatch) -> list:
@@ -205,8 +242,8 @@ def test_a_cached_fixture_text_that_does_not_decode_is_read_from_its_file(tmp_pa
     (cache / "run.json").unlink()
 
     def corrupt(obj):
-        for entry in obj["files"].values():
-            entry["docs"] = [r[:4] + ["{", r[5]] if len(r) == 6 else r for r in entry["docs"]]
+        for _head, body in obj["files"].values():
+            body[:] = [r[:2] + ["{"] if r[2] is not None else r for r in body]
 
     _resign(cache / "results.json", corrupt)
     scenario = sorted((root / "scenarios").rglob("*.yaml"))[0]

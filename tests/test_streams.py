@@ -210,13 +210,15 @@ def test_cache_entries_are_plain_json_data(tmp_path):
     assert back[1].pos.k == docs[1].pos.k and back[1].pos.v == docs[1].pos.v
     assert again == findings
     # anything else is a miss, never a crash
+    head, body = entry
     for bad in (
         None,
         [],
-        {"docs": "x"},
-        {**entry, "ndocs": "2"},
-        {**entry, "findings": [{"path": 1}]},
-        {**entry, "docs": [[0, "no-such-kind", None, None]]},
+        [head],
+        [{"docs": "x"}, body],
+        [{**head, "ndocs": "2"}, body],
+        [{**head, "findings": [{"path": 1}]}, body],
+        [{**head, "docs": [[0, "no-such-kind", None]]}, body],
     ):
         assert from_entry(bad, src, tmp_path) is None
 

@@ -16,7 +16,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-
 if TYPE_CHECKING:
     from typing import Any
 
-MAGIC = "si-lint-cache/4"  # 4: position blobs without their paths (PosMap.to_blob)
+MAGIC = "si-lint-cache/5"  # 5: an entry is [head, body], the body read only when used
 FILENAME = "results.json"
 RUN_FILENAME = "run.json"
 #: what changed since ``results.json`` was written: a run that changes a few entries of a
@@ -63,7 +63,7 @@ class Cache:
         if self._loaded:
             return
         self._loaded = True
-        obj = verified_json(self.directory / FILENAME)
+        obj = verified_json(self.directory / FILENAME, shape=_shapes()[0])
         if not (
             type(obj) is dict
             and obj.get("header") == self.header
@@ -80,7 +80,7 @@ class Cache:
     def _apply_delta(self) -> None:
         """Apply ``delta.json`` when it was written over this very table (its ``base``
         is the table's ``id``); anything else there is ignored."""
-        obj = verified_json(self.directory / DELTA_FILENAME)
+        obj = verified_json(self.directory / DELTA_FILENAME, shape=_shapes()[1])
         if not (
             self._base_id is not None
             and type(obj) is dict
@@ -246,29 +246,25 @@ class Cache:
                 if k not in used:
                     removed.add(k)
                     added.pop(k, None)
-            delta[name + "_added"] = added
+            delta[name + "_added"] = (added, _entry_json if name == "files" else dumps)
             delta[name + "_removed"] = sorted(removed)
             size += len(added) + len(removed)
             if size > max(DELTA_FLOOR, DELTA_SHARE * base_n):
                 return False
-        self.write(DELTA_FILENAME, delta)
+        self._write_signed(DELTA_FILENAME, _object_chunks(delta))
         return True
 
     def _chunks(self):
         """The per-file table as JSON text, one entry at a time (no second copy of the
-        whole cache in memory; 40,000 files). An entry that is not JSON data is left out."""
-        yield b'{"header":' + dumps(self.header) + b',"id":' + dumps(self._base_id)
-        yield b',"files":{'
-        for table, close in ((self._used_files, b'},"memo":{'), (self._used_memo, b"}}")):
-            first = True
-            for key, value in table.items():
-                try:
-                    piece = dumps(key) + b":" + dumps(value)
-                except (TypeError, ValueError, RecursionError):
-                    continue
-                yield piece if first else b"," + piece
-                first = False
-            yield close
+        whole cache in memory; 40,000 files)."""
+        return _object_chunks(
+            {
+                "header": self.header,
+                "id": self._base_id,
+                "files": (self._used_files, _entry_json),
+                "memo": (self._used_memo, dumps),
+            }
+        )
 
     def write(self, name: str, obj: Any) -> None:
         """Write ``obj`` (plain JSON data) as the signed file ``name`` of the cache
@@ -281,6 +277,65 @@ class Cache:
             write_signed(self.directory / name, chunks, mode=0o600)
         except (OSError, TypeError, ValueError, RecursionError):
             pass  # a read-only tree still lints; it just isn't cached
+
+
+def _object_chunks(fields: dict):
+    """A JSON object as text, a piece at a time: a field given as ``(table, encode)`` is
+    written entry by entry, each as ``encode`` writes it (an entry it cannot write is
+    left out: computed again next time)."""
+    sep = b"{"
+    for name, value in fields.items():
+        if type(value) is not tuple:
+            yield sep + dumps(name) + b":" + dumps(value)
+        else:
+            table, encode = value
+            yield sep + dumps(name) + b":{"
+            first = True
+            for key, entry in table.items():
+                try:
+                    piece = dumps(key) + b":" + encode(entry)
+                except (TypeError, ValueError, RecursionError):
+                    continue
+                yield piece if first else b"," + piece
+                first = False
+            yield b"}"
+        sep = b","
+    yield b"}"
+
+
+def _entry_json(entry) -> bytes:
+    """A per-file entry as JSON text: ``[head, body]``, with a body the cache read and left
+    undecoded (``msgspec.Raw``) written as it was read."""
+    head, body = entry
+    if type(body) is not list:
+        from msgspec import Raw
+
+        if type(body) is Raw:
+            return b"[" + dumps(head) + b"," + bytes(body) + b"]"
+    return dumps([head, body])
+
+
+_SHAPES: tuple = ()
+
+
+def _shapes() -> tuple:
+    """The shapes (:func:`~.signed.decode_json`) of the per-file table and of its delta:
+    an entry's body (``pipeline.data.to_entry``) is left undecoded, ``msgspec.Raw``, until
+    a run reads a document of its file (most runs read none)."""
+    global _SHAPES
+    if not _SHAPES:
+        try:
+            from typing import Any, TypedDict
+
+            from msgspec import Raw
+        except ImportError:  # pragma: no cover - msgspec is a dependency
+            return (None, None)
+        entries = dict[str, tuple[Any, Raw]]
+        table = {"header": Any, "id": Any, "files": entries, "memo": Any}
+        delta = {"header": Any, "base": Any, "files_added": entries}
+        delta.update(files_removed=Any, memo_added=Any, memo_removed=Any)
+        _SHAPES = (TypedDict("Table", table, total=False), TypedDict("Delta", delta, total=False))
+    return _SHAPES
 
 
 def _memo_key(key) -> str:

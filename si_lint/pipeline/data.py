@@ -100,7 +100,12 @@ def finding_from_data(d: Any) -> Finding:
 _ENTRY_PATH = "\0"  # findings in cache entries carry this placeholder instead of a path
 
 
-def to_entry(docs: list[Document], findings: list[Finding]) -> dict:
+def to_entry(docs: list[Document], findings: list[Finding]) -> list:
+    """A file's cache entry: ``[head, body]``. The head is what every run reads of an
+    unchanged file: its documents (``[index, kind, refs]``), suppressions and findings.
+    The body (``[data, positions, text]`` per document) is what only a run that reads a
+    document's data or positions needs; the cache leaves it undecoded until then
+    (:class:`Body`)."""
     relpath = docs[0].relpath
     out = []
     for f in findings:
@@ -108,21 +113,23 @@ def to_entry(docs: list[Document], findings: list[Finding]) -> dict:
         if f.path == relpath:
             d["path"] = _ENTRY_PATH
         out.append(d)
-    return {
-        "docs": [_entry_row(d) for d in docs],
+    rows = [_entry_rows(d) for d in docs]
+    head = {
+        "docs": [row for row, _body in rows],
         "ndocs": docs[0].ndocs,
         "suppressions": [
             [line, col, kind, list(codes)] for line, col, kind, codes in docs[0].suppressions
         ],
         "findings": out,
     }
+    return [head, [body for _row, body in rows]]
 
 
-def _entry_row(doc: Document) -> list:
-    """``[index, kind, data, positions]``; a fixture's or evidence document's data as its
-    JSON text and :meth:`~si_lint.corpus.Document.artifact_refs` instead
-    (``[index, kind, None, positions, text, refs]``), so that a run reading the entry back
-    holds it packed (``Document.pack``)."""
+def _entry_rows(doc: Document) -> tuple[list, list]:
+    """(``[index, kind, refs]``, ``[data, positions, None]``). A fixture's or evidence
+    document's data is stored as its JSON text (``[None, positions, text]``) and a run
+    reading it back holds it packed (``Document.pack``); its refs are
+    :meth:`~si_lint.corpus.Document.artifact_refs`, a scenario's ``[its id]``."""
     from ..corpus import PACKED_KINDS, packed_form
 
     if doc.kind in PACKED_KINDS:
@@ -135,13 +142,25 @@ def _entry_row(doc: Document) -> list:
             pass  # stored as data (not JSON: the entry is not stored)
         else:
             refs = [sid, None if spath is None else list(spath), named]
-            return [doc.index, doc.kind, None, doc.pos_blob, text, refs]
-    return [doc.index, doc.kind, doc.data, doc.pos_blob]
+            return [doc.index, doc.kind, refs], [None, doc.pos_blob, text]
+    refs = [doc.scenario_id()] if doc.kind == "scenario" else None
+    return [doc.index, doc.kind, refs], [doc.data, doc.pos_blob, None]
 
 
-def _refs_of(refs) -> tuple:
-    """The ``refs`` of an entry row (``ValueError`` for anything :func:`_entry_row` does
-    not write)."""
+def _refs_of(kind: str | None, refs) -> tuple | None:
+    """The ``refs`` of an entry's document (``ValueError`` for anything
+    :func:`_entry_rows` does not write)."""
+    from ..corpus import PACKED_KINDS
+
+    if kind == "scenario":
+        (sid,) = refs
+        if sid is not None and type(sid) is not str:
+            raise ValueError("bad scenario id")
+        return (sid,)
+    if kind not in PACKED_KINDS:
+        if refs is not None:
+            raise ValueError("refs of a kind that has none")
+        return None
     sid, spath, named = refs
     if not (
         (sid is None or type(sid) is str)
@@ -153,15 +172,17 @@ def _refs_of(refs) -> tuple:
 
 
 def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[Finding]] | None:
-    """The documents and findings of a cache entry; None when the entry is not what
-    :func:`to_entry` writes (a cache can arrive in a pull request: never trusted)."""
-    from ..corpus import KINDS, PACKED_KINDS, Document, relpath_of
+    """The documents and findings of a cache entry, each document's data and positions
+    left in the entry's body until first used (:class:`Body`); None when the head is not
+    what :func:`to_entry` writes (a cache can arrive in a pull request: never trusted)."""
+    from ..corpus import KINDS, Document, relpath_of
 
     try:
+        head, body = entry
         relpath = relpath_of(source.abspath, cwd)
-        ndocs = entry["ndocs"]
+        ndocs = head["ndocs"]
         sups = []
-        for line, col, kind, codes in entry["suppressions"]:
+        for line, col, kind, codes in head["suppressions"]:
             if not (
                 type(line) is int
                 and type(col) is int
@@ -172,40 +193,95 @@ def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[F
             sups.append((line, col, kind, tuple(codes)))
         docs = []
         shared: dict = {}
-        for row in entry["docs"]:
-            index, kind, data, blob, *packed = row
+        for index, kind, refs in head["docs"]:
             if type(index) is not int or (kind is not None and kind not in KINDS):
                 return None
             doc = Document(
                 relpath,
                 source.abspath,
                 kind,
-                data,
+                None,
                 None,
                 sha=source.sha,
                 suppressions=sups,
                 index=index,
                 ndocs=ndocs,
+                siblings=shared,
+                refs=_refs_of(kind, refs),
             )
-            doc.pos_blob = blob
-            doc.siblings = shared
-            if packed:  # a fixture's or evidence document's JSON text
-                text, refs = packed
-                if kind not in PACKED_KINDS or type(text) is not str or not text.isascii():
-                    return None
-                doc.pack(text, _refs_of(refs))
+            del doc.__dict__["data"]  # in the body: Document.__getattr__
             docs.append(doc)
         if not docs or type(ndocs) is not int:
             return None
         findings = []
-        for d in entry["findings"]:
+        for d in head["findings"]:
             f = finding_from_data(d)
             if f.path == _ENTRY_PATH:
                 f = _with_path(f, relpath)
             findings.append(f)
     except (KeyError, TypeError, ValueError):
         return None
+    lazy = Body(body, docs)
+    for doc in docs:
+        doc.lazy = lazy
     return docs, findings
+
+
+class Body:
+    """The body of a cache entry (:func:`to_entry`) for the documents of its file: JSON
+    text the cache has not decoded (``msgspec.Raw``), or data (a table the stdlib read).
+    :meth:`fill` decodes it once, on the first read of one document's data or positions,
+    and gives every document its own. A body that is not what :func:`to_entry` writes (it
+    cannot be: the cache is signed) leaves the documents to read their file again."""
+
+    __slots__ = ("raw", "docs")
+
+    def __init__(self, raw: Any, docs: list[Document]):
+        self.raw = raw
+        self.docs = docs
+
+    def fill(self) -> None:
+        docs, raw = self.docs, self.raw
+        self.docs, self.raw = [], None
+        rows = _body_rows(raw, docs) if docs else None
+        for doc in docs:
+            doc.lazy = None
+        if rows is None:
+            again = {d.index: d.data for d in docs[0]._loaded_again()} if docs else {}
+            for doc in docs:
+                doc.data = again.get(doc.index)
+            return
+        for doc, (data, blob, text) in zip(docs, rows):
+            doc.pos_blob = blob
+            if text is None:
+                doc.data = data
+            else:
+                doc.pack(text, doc.refs)
+
+
+def _body_rows(raw: Any, docs: list[Document]) -> list | None:
+    from ..cache.signed import decode_json
+    from ..corpus import PACKED_KINDS
+
+    if type(raw) is list:
+        rows = raw
+    else:
+        try:
+            rows = decode_json(memoryview(raw))  # msgspec.Raw: JSON text
+        except TypeError:  # neither data nor text
+            return None
+    if type(rows) is not list or len(rows) != len(docs):
+        return None
+    for doc, row in zip(docs, rows):
+        if type(row) is not list or len(row) != 3:
+            return None
+        data, _blob, text = row
+        if doc.kind in PACKED_KINDS:
+            if data is not None or type(text) is not str or not text.isascii():
+                return None
+        elif text is not None:
+            return None
+    return rows
 
 
 def _with_path(f: Finding, path: str) -> Finding:
