@@ -152,6 +152,39 @@ def test_stat_index_is_data_and_a_bad_one_is_ignored(tmp_path):
     assert _out(root, cache=cache) == ref
 
 
+@pytest.mark.parametrize("edited", [1, 17])
+def test_a_small_change_leaves_the_stat_index_as_it_was(tmp_path, monkeypatch, edited):
+    """One edited file (up to ``SMALL_CHANGE``) does not rewrite the stat index: the next
+    run reads and hashes that file again, and only it; more edits rewrite it. The output
+    is --no-cache's either way."""
+    import importlib
+
+    from si_lint.statcache import FILENAME, SMALL_CHANGE
+
+    read = importlib.import_module("si_lint.pipeline.read")
+    root = tmp_path / "corpus"
+    _generate(root, 60)
+    _age(root, 60)
+    cache = tmp_path / "cache"
+    _out(root, cache=cache)
+    index = (cache / FILENAME).read_bytes()
+    targets = sorted((root / "fixtures").rglob("*.yaml"))[:edited]
+    past = time.time() - 30
+    for path in targets:
+        path.write_text(path.read_text() + "# edited\n")
+        os.utime(path, (past, past))  # edited, but not racy
+    ref = _out(root)
+    assert _out(root, cache=cache) == ref
+    rewritten = (cache / FILENAME).read_bytes() != index
+    assert rewritten == (edited > SMALL_CHANGE)
+    reads = []
+    real = read.read_file
+    monkeypatch.setattr(read, "read_file", lambda p, st=None: reads.append(p) or real(p, st))
+    (cache / "run.json").unlink()
+    assert _out(root, cache=cache) == ref
+    assert sorted(reads) == ([] if rewritten else sorted(str(p) for p in targets))
+
+
 def test_warm_runs_read_no_file_and_a_staged_file_builds_no_corpus(tmp_path, monkeypatch):
     import importlib
 
