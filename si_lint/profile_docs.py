@@ -330,10 +330,9 @@ def read_for(files, root, cwd, deps=None) -> tuple[dict[str, str | None], dict[s
     root = os.path.abspath(root)
     known: dict[str, str | None] = {}
     dirs: dict[str, str | None] = {}
-    for f in files:
-        d = os.path.dirname(os.path.abspath(f))
-        if d in dirs:
-            continue
+    # the directory of a file is the normal form of the directory its path names (a file
+    # is never ``.`` or ``..``): made once per directory, not once per file
+    for d in sorted({os.path.abspath(os.path.dirname(f)) for f in files}):
         under = d == root or d.startswith(root.rstrip(os.sep) + os.sep)
         dirs[d] = find_profile_dir(d, root if under else d, known)
     docs: dict[str, ProfileDocs] = {}

@@ -124,9 +124,14 @@ def decode_json(body: bytes | memoryview, use_msgspec: bool = True, shape: Any =
         return None
 
 
+#: ``json.dumps(value, ensure_ascii=True, separators=(",", ":"))``, made once: dumps with
+#: arguments builds an encoder on every call (the memo keys of a 4,000-file run: 1,600)
+_ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
+
+
 def dumps(value: Any) -> bytes:
     # ensure_ascii: lone surrogates are written as \\udXXX escapes, never as invalid UTF-8
-    return json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    return _ENCODE(value).encode("ascii")
 
 
 def write_signed(path, chunks: Iterable[bytes], *, mode: int = 0o600) -> None:
