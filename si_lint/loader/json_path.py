@@ -30,8 +30,21 @@ from .scalars import HUGE_MIN, INTERN_MAX
 
 #: what a JSON text starts with (after its white space)
 _START = re.compile(r"[ \t\r\n]*[\[{]")
-#: what YAML refuses, or reads as a line break, anywhere in a stream
-_UNSAFE = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_UNSAFE: list = []
+
+
+def _unsafe() -> re.Pattern:
+    """What YAML refuses, or reads as a line break, anywhere in a stream; compiled on first
+    use (6 ms: a run that loads no JSON text never needs it)."""
+    if not _UNSAFE:
+        _UNSAFE.append(
+            re.compile(
+                "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+            )
+        )
+    return _UNSAFE[0]
+
+
 #: an escaped UTF-16 surrogate (a lone one is a finding on the event path)
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
@@ -65,7 +78,7 @@ def load_json(text: str) -> Loaded | None:
     """``text`` read as one JSON document, with lazy positions; None when the event path
     must read it (see the module's docstring)."""
     start = _START.match(text)
-    if start is None or "si-lint:" in text or _UNSAFE.search(text) is not None:
+    if start is None or "si-lint:" in text or _unsafe().search(text) is not None:
         return None
     if "\t" in start.group():  # a tab before the document: libyaml refuses it (6CA3, Q5MG)
         return None

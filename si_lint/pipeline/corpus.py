@@ -36,7 +36,7 @@ def make_corpus(state: State) -> None:
 
 
 #: bump when what the corpus checks report for the same documents changes (part of the key)
-CORPUS_MEMO = "si-corpus/1"
+CORPUS_MEMO = "si-corpus/2"
 
 
 def corpus_key(state: State) -> tuple | None:
@@ -48,6 +48,7 @@ def corpus_key(state: State) -> tuple | None:
     the profile's, the profile documents, the working directory and the options. The
     cache's header holds the rest (si-lint's version, the profile, the configuration).
     None without a cache, or for a document with no content hash."""
+    from ..cache.signed import dumps
     from .read import hash_profile_docs
 
     cache, docs = state.cache, state.corpus.documents
@@ -61,11 +62,19 @@ def corpus_key(state: State) -> tuple | None:
         ).encode()
     )
     h.update(
-        "\n".join(
-            f"{d.relpath}\0{d.index}\0{d.ndocs}\0{d.kind}\0{d.profile_asset}\0"
-            + (repr(d.artifact_refs()) if d.kind in PACKED_KINDS else d.sha)
-            for d in docs
-        ).encode()
+        dumps(
+            [
+                (
+                    d.relpath,
+                    d.index,
+                    d.ndocs,
+                    d.kind,
+                    d.profile_asset,
+                    d.artifact_refs() if d.kind in PACKED_KINDS else d.sha,
+                )
+                for d in docs
+            ]
+        )
     )
     hash_profile_docs(h, state)
     return (CORPUS_MEMO, h.hexdigest())

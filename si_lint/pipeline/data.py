@@ -147,39 +147,54 @@ def _entry_rows(doc: Document) -> tuple[list, list]:
     return [doc.index, doc.kind, refs], [doc.data, doc.pos_blob, None]
 
 
-def _refs_of(kind: str | None, refs) -> tuple | None:
+def _corpus():
+    """:mod:`si_lint.corpus`, imported on first use (the findings' half of this module is
+    on the pre-commit path, which never needs it): an import statement in
+    :func:`from_entry` cost 1.6 us per entry and per document."""
+    from .. import corpus
+
+    _corpus.module = corpus
+    return corpus
+
+
+def _refs_of(kind: str | None, refs, packed_kinds) -> tuple | None:
     """The ``refs`` of an entry's document (``ValueError`` for anything
     :func:`_entry_rows` does not write)."""
-    from ..corpus import PACKED_KINDS
-
     if kind == "scenario":
         (sid,) = refs
         if sid is not None and type(sid) is not str:
             raise ValueError("bad scenario id")
         return (sid,)
-    if kind not in PACKED_KINDS:
+    if kind not in packed_kinds:
         if refs is not None:
             raise ValueError("refs of a kind that has none")
         return None
     sid, spath, named = refs
-    if not (
-        (sid is None or type(sid) is str)
-        and (named is None or type(named) is str)
-        and (spath is None or (type(spath) is list and all(type(k) is str for k in spath)))
-    ):
+    if not ((sid is None or type(sid) is str) and (named is None or type(named) is str)):
         raise ValueError("bad refs")
-    return sid, None if spath is None else tuple(spath), named
+    if spath is not None:
+        if type(spath) is not list:
+            raise ValueError("bad refs")
+        for key in spath:  # a loop, not all(): this runs for every cached fixture
+            if type(key) is not str:
+                raise ValueError("bad refs")
+        spath = tuple(spath)
+    return sid, spath, named
 
 
-def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[Finding]] | None:
+def from_entry(
+    entry, source: Source, cwd: Path, relpath: str | None = None
+) -> tuple[list[Document], list[Finding]] | None:
     """The documents and findings of a cache entry, each document's data and positions
     left in the entry's body until first used (:class:`Body`); None when the head is not
-    what :func:`to_entry` writes (a cache can arrive in a pull request: never trusted)."""
-    from ..corpus import KINDS, Document, relpath_of
-
+    what :func:`to_entry` writes (a cache can arrive in a pull request: never trusted).
+    ``relpath``: the source's path relative to ``cwd``, when the caller has it."""
+    corpus = getattr(_corpus, "module", None) or _corpus()
+    kinds, packed_kinds, document = corpus.KINDS, corpus.PACKED_KINDS, corpus.Document
     try:
         head, body = entry
-        relpath = relpath_of(source.abspath, cwd)
+        if relpath is None:
+            relpath = corpus.relpath_of(source.abspath, cwd)
         ndocs = head["ndocs"]
         sups = []
         for line, col, kind, codes in head["suppressions"]:
@@ -194,9 +209,9 @@ def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[F
         docs = []
         shared: dict = {}
         for index, kind, refs in head["docs"]:
-            if type(index) is not int or (kind is not None and kind not in KINDS):
+            if type(index) is not int or (kind is not None and kind not in kinds):
                 return None
-            doc = Document(
+            doc = document(
                 relpath,
                 source.abspath,
                 kind,
@@ -207,7 +222,7 @@ def from_entry(entry, source: Source, cwd: Path) -> tuple[list[Document], list[F
                 index=index,
                 ndocs=ndocs,
                 siblings=shared,
-                refs=_refs_of(kind, refs),
+                refs=_refs_of(kind, refs, packed_kinds),
             )
             del doc.__dict__["data"]  # in the body: Document.__getattr__
             docs.append(doc)

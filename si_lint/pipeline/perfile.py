@@ -267,11 +267,13 @@ def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[i
     (their bytes are read where they are checked: ``_work``)."""
     results: dict[int, tuple[list[Document], list[Finding]]] = {}
     todo: list[int] = []
+    same = str(root) == str(cwd)  # the key's relative path is the documents' too
     for i, s in enumerate(sources):
         if s.error is None and cache is not None:
-            hit = cache.get_file(s.sha, relpath_of(s.abspath, root))
+            rel = relpath_of(s.abspath, root)
+            hit = cache.get_file(s.sha, rel)
             if hit is not None:
-                got = from_entry(hit, s, cwd)
+                got = from_entry(hit, s, cwd, rel if same else None)
                 if got is not None:
                     results[i] = got
                     s.raw = None
