@@ -291,7 +291,7 @@ def _answer(argv: list[str]) -> tuple[str, int] | None:
         return None
     if not unchanged(rec["deps"], rec["written_ns"]):
         return None
-    memo = verified_json(rec["memo_file"], fast=False)
+    memo = verified_json(rec["memo_file"], fast=False, keep=True)  # recall reads it too
     if not (
         type(memo) is dict
         and memo.get("key") == rec["memo_key"]

@@ -97,7 +97,7 @@ def _load(directory: str) -> dict | None:
     from ..cache.signed import verified_json
 
     # the stdlib decodes a file this size sooner than msgspec is imported
-    obj = verified_json(Path(directory) / FILENAME, fast=False)
+    obj = verified_json(Path(directory) / FILENAME, fast=False, keep=True)  # as replay did
     if not (
         type(obj) is dict
         and obj.get("magic") == MAGIC
