@@ -34,13 +34,8 @@ def report(state: State) -> None:
 def profile_notes(corpus, reported) -> list[str]:
     """One --verbose line when some reported scenario file has no OASIS profile directory
     (SI611, SI612, SI614 and SI619 are silent there)."""
-    alone = sorted(
-        {
-            d.relpath
-            for d in corpus.of_kind("scenario")
-            if d.relpath in reported and corpus.profile_docs_for(d) is None
-        }
-    )
+    files = {d.relpath: d for d in corpus.of_kind("scenario") if d.relpath in reported}
+    alone = sorted(rel for rel, d in files.items() if corpus.profile_docs_for(d) is None)
     if not alone:
         return []
     shown = ", ".join(alone[:3]) + (", ..." if len(alone) > 3 else "")
