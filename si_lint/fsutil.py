@@ -96,6 +96,26 @@ def read_regular(
         os.close(fd)
 
 
+def read_range(path, offset: int, length: int) -> bytes | None:
+    """``length`` bytes of the regular file ``path`` from ``offset`` (never through a
+    symbolic link), or None: not a regular file, fewer bytes there, or unreadable."""
+    if offset < 0 or length < 0:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | _O_CLOEXEC | _O_NOFOLLOW)
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.pread(fd, length, offset)
+        return data if len(data) == length else None
+    except (OSError, OverflowError):
+        return None
+    finally:
+        os.close(fd)
+
+
 class ReadOnlyFile(PermissionError):
     """The file to replace is read-only: it is left as it is."""
 

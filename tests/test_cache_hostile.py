@@ -8,6 +8,7 @@ import json
 import marshal
 import os
 import pickle
+import re
 import time
 from pathlib import Path
 
@@ -150,7 +151,9 @@ def test_new_cache_dir_is_marked(tmp_path):
     root = tmp_path / "corpus"
     write_files(root, {"a.yaml": NOTES_DUP})
     _check(root, "--cache-dir", "../c")
-    assert sorted(p.name for p in (tmp_path / "c").iterdir()) == [
+    names = sorted(p.name for p in (tmp_path / "c").iterdir())
+    assert re.fullmatch(r"bodies-[0-9a-f]{16}\.bin", names.pop(2))
+    assert names == [
         ".gitignore",
         "CACHEDIR.TAG",
         "memo.json",
@@ -169,6 +172,14 @@ def _resign(path: Path, mutate) -> None:
     obj = json.loads(body)
     mutate(obj)
     path.write_bytes(_sign(json.dumps(obj).encode()))
+
+
+def inline_body(cache: Path, table: dict, ref: list):
+    """The body an entry of ``table`` refers to in its bodies file (``cache.bodies``)."""
+    offset, length, _digest = ref
+    with open(cache / f"bodies-{table['id']}.bin", "rb") as fh:
+        fh.seek(offset)
+        return json.loads(fh.read(length))
 
 
 FINDING = {
@@ -330,3 +341,47 @@ def test_a_kept_cache_file_is_read_again_once_replaced(tmp_path):
     assert verified_json(path, fast=False, keep=True) == {"n": 2}
     path.unlink()
     assert verified_json(path, fast=False, keep=True) is None
+
+
+@pytest.mark.parametrize("damage", ["none", "flip", "truncate", "remove", "symlink", "elsewhere"])
+def test_a_bodies_file_that_does_not_check_is_never_used(tmp_path, monkeypatch, damage):
+    """The bodies file is not signed; each body is checked against the digest the signed
+    table holds. A damaged, missing, linked or foreign one: every document it held is read
+    from its file again where its data is needed, and the output is --no-cache's."""
+    from test_corpus_memo import UNKNOWN
+    from test_speed_parity import _generate, _out
+
+    root = tmp_path / "corpus"
+    _generate(root, 30)
+    (root / "fixtures" / "stray.yaml").write_text(UNKNOWN)  # SI303, located in the fixture
+    cache = tmp_path / "cache"
+    _out(root, cache=cache)
+    (cache / "run.json").unlink()
+    (bodies,) = cache.glob("bodies-*.bin")
+    raw = bodies.read_bytes()
+    if damage == "flip":
+        bodies.write_bytes(bytes(b ^ 1 if i % 50 == 0 else b for i, b in enumerate(raw)))
+    elif damage == "truncate":
+        bodies.write_bytes(raw[: len(raw) // 2])
+    elif damage == "remove":
+        bodies.unlink()
+    elif damage == "symlink":
+        (tmp_path / "outside.bin").write_bytes(raw)
+        bodies.unlink()
+        bodies.symlink_to(tmp_path / "outside.bin")
+    elif damage == "elsewhere":  # another cache's bodies file under this name
+        other = tmp_path / "other"
+        _out(root, cache=other)
+        bodies.write_bytes(next(other.glob("bodies-*.bin")).read_bytes()[::-1])
+    scenario = sorted((root / "scenarios").rglob("*.yaml"))[0]
+    scenario.write_text(scenario.read_text() + "# its dry run runs again\n")
+    from si_lint.corpus import Document
+
+    expected = _out(root)
+    again = []
+    real = Document._loaded_again
+    monkeypatch.setattr(Document, "_loaded_again", lambda d: again.append(d) or real(d))
+    code, out = _out(root, cache=cache)
+    assert (code, out) == expected
+    assert code == 1 and '"code": "SI303"' in out
+    assert bool(again) == (damage != "none")  # the files were read only where it was damaged

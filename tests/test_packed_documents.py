@@ -230,7 +230,7 @@ def test_a_cached_fixture_text_that_does_not_decode_is_read_from_its_file(tmp_pa
     """A signed entry whose fixture text is not JSON (only a bug could write one) is read
     from the fixture's file where its data is needed: a dry run (its scenario changed)
     and a finding located in it. The output is ``--no-cache``'s."""
-    from test_cache_hostile import _resign
+    from test_cache_hostile import _resign, inline_body
     from test_corpus_memo import UNKNOWN
     from test_speed_parity import _generate, _out
 
@@ -241,9 +241,10 @@ def test_a_cached_fixture_text_that_does_not_decode_is_read_from_its_file(tmp_pa
     _out(root, cache=cache)
     (cache / "run.json").unlink()
 
-    def corrupt(obj):
-        for _head, body in obj["files"].values():
-            body[:] = [r[:2] + ["{"] if r[2] is not None else r for r in body]
+    def corrupt(obj):  # every body inline, each fixture's text cut short
+        for entry in obj["files"].values():
+            body = inline_body(cache, obj, entry[1])
+            entry[1] = [r[:2] + ["{"] if r[2] is not None else r for r in body]
 
     _resign(cache / "results.json", corrupt)
     scenario = sorted((root / "scenarios").rglob("*.yaml"))[0]

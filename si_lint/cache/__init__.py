@@ -18,6 +18,10 @@ Files:
   under the header (si-lint version, a fingerprint of si-lint's code and data, the profile,
   the effective configuration); ``memo`` — results of cross-file work (fixture dry runs,
   probes) keyed by the caller on the content hashes of *every* file they depend on.
+- ``bodies-<id>.bin``: the bodies of the table's entries (a file's documents' data and
+  positions), out of ``results.json`` so that a run reads only those it uses; not signed,
+  each body is checked against the digest its entry in the signed table holds
+  (:mod:`.bodies`).
 - ``delta.json``: what changed in those tables since ``results.json`` was written (its
   ``base`` names the table's ``id``): a run that changes a few entries writes them only;
   one that changes more than a tenth of the table rewrites ``results.json``.
@@ -30,7 +34,8 @@ Public API: :meth:`Cache.get_run`/:meth:`Cache.put_run`, :meth:`Cache.get_file`/
 :meth:`Cache.put_file` (entries are plain JSON data; pass ``decode`` to validate one),
 :meth:`Cache.memoize` and :meth:`Cache.save`.
 
-The package: :mod:`.store` (the :class:`Cache` and its tables), :mod:`.signed` (signed,
+The package: :mod:`.store` (the :class:`Cache` and its tables), :mod:`.bodies` (the
+entries' bodies), :mod:`.signed` (signed,
 atomic data files; the key), :mod:`.directory` (what may be a cache directory) and
 :mod:`.keys` (the fingerprints of si-lint's code and of the profile in the header).
 """

@@ -8,8 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import __version__
+from .bodies import Stored, bodies_file, body_text, digest, new_id, remove_others
 from .directory import CacheDirUnusable, check_usable, prepare
 from .keys import code_fingerprint
+from .layout import entry_json, object_chunks, shapes
 from .signed import dumps, verified_json, write_signed
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
@@ -51,6 +53,7 @@ class Cache:
         self._loaded = self.directory is None
         self._run: tuple | None = None
         self._base_id: str | None = None  # the ``id`` of the results.json read
+        self._bodies: str | None = None  # its bodies file (:mod:`.bodies`)
         self._base_size = (0, 0)
         self._delta: dict | None = None  # the delta.json applied over it
 
@@ -63,7 +66,7 @@ class Cache:
         if self._loaded:
             return
         self._loaded = True
-        obj = verified_json(self.directory / FILENAME, shape=_shapes()[0])
+        obj = verified_json(self.directory / FILENAME, shape=shapes()[0])
         if not (
             type(obj) is dict
             and obj.get("header") == self.header
@@ -74,13 +77,14 @@ class Cache:
             return
         self.files, self.memo = obj["files"], obj["memo"]
         self._base_id = obj.get("id") if type(obj.get("id")) is str else None
+        self._bodies = bodies_file(self.directory, self._base_id)
         self._base_size = (len(self.files), len(self.memo))
         self._apply_delta()
 
     def _apply_delta(self) -> None:
         """Apply ``delta.json`` when it was written over this very table (its ``base``
         is the table's ``id``); anything else there is ignored."""
-        obj = verified_json(self.directory / DELTA_FILENAME, shape=_shapes()[1])
+        obj = verified_json(self.directory / DELTA_FILENAME, shape=shapes()[1])
         if not (
             self._base_id is not None
             and type(obj) is dict
@@ -137,9 +141,10 @@ class Cache:
         hit = self.files.get(k)
         if hit is None:
             return None
+        entry = (hit[0], Stored(hit[1], self._bodies)) if _is_pair(hit) else hit
         if decode is not None:
             try:
-                value = decode(hit)
+                value = decode(entry)
             except Exception:
                 self.files.pop(k, None)
                 self.dirty = True
@@ -149,7 +154,7 @@ class Cache:
             self._used_files[k] = hit
             return value
         self._used_files[k] = hit
-        return hit
+        return entry
 
     def put_file(self, sha: str, relpath: str, entry) -> None:
         """Store an entry: plain JSON data (an entry that is not is simply not stored)."""
@@ -218,12 +223,42 @@ class Cache:
             return
         if self._base_id is not None and self._save_delta():
             return
-        self._base_id = os.urandom(8).hex()
+        files = self._write_bodies()
+        if files is None:
+            return  # no bodies file: no table either
         self._write_signed(FILENAME, self._chunks())
+        remove_others(self.directory, self._bodies)
         try:
             os.unlink(self.directory / DELTA_FILENAME)
         except OSError:
             pass
+
+    def _write_bodies(self) -> dict | None:
+        """Write the bodies of the entries this run used as the bodies file of a new table
+        (:mod:`.bodies`); the entries become ``[head, ref]`` (one whose body cannot be had
+        is left out). None when the file cannot be written."""
+        old, self._base_id = self._bodies, new_id()
+        path = bodies_file(self.directory, self._base_id)
+        from ..fsutil import atomic_writer
+
+        files: dict[str, Any] = {}
+        try:
+            prepare(self.directory)
+            with atomic_writer(path, mode=0o600) as fh:
+                offset = 0
+                for key, entry in self._used_files.items():
+                    text = body_text(entry[1], old) if _is_pair(entry) else None
+                    if text is None:
+                        continue
+                    fh.write(text)
+                    files[key] = (entry[0], [offset, len(text), digest(text)])
+                    offset += len(text)
+        except (OSError, TypeError, ValueError, RecursionError):
+            return None
+        self._bodies = path
+        self.files = dict(files)
+        self._used_files = files
+        return files
 
     def _save_delta(self) -> bool:
         """Write what changed since the table was read as ``delta.json``; False when the
@@ -246,22 +281,22 @@ class Cache:
                 if k not in used:
                     removed.add(k)
                     added.pop(k, None)
-            delta[name + "_added"] = (added, _entry_json if name == "files" else dumps)
+            delta[name + "_added"] = (added, entry_json if name == "files" else dumps)
             delta[name + "_removed"] = sorted(removed)
             size += len(added) + len(removed)
             if size > max(DELTA_FLOOR, DELTA_SHARE * base_n):
                 return False
-        self._write_signed(DELTA_FILENAME, _object_chunks(delta))
+        self._write_signed(DELTA_FILENAME, object_chunks(delta))
         return True
 
     def _chunks(self):
         """The per-file table as JSON text, one entry at a time (no second copy of the
         whole cache in memory; 40,000 files)."""
-        return _object_chunks(
+        return object_chunks(
             {
                 "header": self.header,
                 "id": self._base_id,
-                "files": (self._used_files, _entry_json),
+                "files": (self._used_files, entry_json),
                 "memo": (self._used_memo, dumps),
             }
         )
@@ -279,63 +314,8 @@ class Cache:
             pass  # a read-only tree still lints; it just isn't cached
 
 
-def _object_chunks(fields: dict):
-    """A JSON object as text, a piece at a time: a field given as ``(table, encode)`` is
-    written entry by entry, each as ``encode`` writes it (an entry it cannot write is
-    left out: computed again next time)."""
-    sep = b"{"
-    for name, value in fields.items():
-        if type(value) is not tuple:
-            yield sep + dumps(name) + b":" + dumps(value)
-        else:
-            table, encode = value
-            yield sep + dumps(name) + b":{"
-            first = True
-            for key, entry in table.items():
-                try:
-                    piece = dumps(key) + b":" + encode(entry)
-                except (TypeError, ValueError, RecursionError):
-                    continue
-                yield piece if first else b"," + piece
-                first = False
-            yield b"}"
-        sep = b","
-    yield b"}"
-
-
-def _entry_json(entry) -> bytes:
-    """A per-file entry as JSON text: ``[head, body]``, with a body the cache read and left
-    undecoded (``msgspec.Raw``) written as it was read."""
-    head, body = entry
-    if type(body) is not list:
-        from msgspec import Raw
-
-        if type(body) is Raw:
-            return b"[" + dumps(head) + b"," + bytes(body) + b"]"
-    return dumps([head, body])
-
-
-_SHAPES: tuple = ()
-
-
-def _shapes() -> tuple:
-    """The shapes (:func:`~.signed.decode_json`) of the per-file table and of its delta:
-    an entry's body (``pipeline.data.to_entry``) is left undecoded, ``msgspec.Raw``, until
-    a run reads a document of its file (most runs read none)."""
-    global _SHAPES
-    if not _SHAPES:
-        try:
-            from typing import Any, TypedDict
-
-            from msgspec import Raw
-        except ImportError:  # pragma: no cover - msgspec is a dependency
-            return (None, None)
-        entries = dict[str, tuple[Any, Raw]]
-        table = {"header": Any, "id": Any, "files": entries, "memo": Any}
-        delta = {"header": Any, "base": Any, "files_added": entries}
-        delta.update(files_removed=Any, memo_added=Any, memo_removed=Any)
-        _SHAPES = (TypedDict("Table", table, total=False), TypedDict("Delta", delta, total=False))
-    return _SHAPES
+def _is_pair(entry: Any) -> bool:
+    return type(entry) in (list, tuple) and len(entry) == 2
 
 
 def _memo_key(key) -> str:

@@ -280,6 +280,8 @@ def _body_rows(raw: Any, docs: list[Document]) -> list | None:
 
     if type(raw) is list:
         rows = raw
+    elif hasattr(raw, "load"):  # as the cache holds it (si_lint.cache.bodies.Stored)
+        rows = raw.load()
     else:
         try:
             rows = decode_json(memoryview(raw))  # msgspec.Raw: JSON text

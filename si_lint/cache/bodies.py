@@ -1,0 +1,123 @@
+"""The bodies of the per-file table's entries (``pipeline.data.to_entry``: the data and
+positions of a file's documents), kept out of ``results.json`` in ``bodies-<id>.bin``
+beside it, ``id`` being the table's. The table holds each entry's head and, for its body,
+``[offset, length, digest]`` in that file.
+
+A run reads the table -- the heads: what it needs of every unchanged file -- and only the
+bodies of the files whose data it reads (a one-file-changed run: a few). The bodies file
+is not signed: each body is checked against the digest (BLAKE2b) the signed table holds
+for it, so a body is trusted exactly as the table is. One that does not check (the file
+truncated, replaced, from elsewhere, gone) reads as None, and the documents read their
+file again (``pipeline.data.Body``). An entry written in a delta (``delta.json``) keeps
+its body inline, as JSON text the table's decoder left undecoded (``msgspec.Raw``)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+
+from .signed import decode_json
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
+if TYPE_CHECKING:
+    from typing import Any
+
+PREFIX, SUFFIX = "bodies-", ".bin"
+_ID = re.compile(r"[0-9a-f]{16}\Z")
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def bodies_file(directory, table_id: Any) -> str | None:
+    """The bodies file of the table ``table_id`` (None for an id :func:`new_id` never
+    makes)."""
+    if type(table_id) is not str or _ID.match(table_id) is None:
+        return None
+    return os.path.join(directory, PREFIX + table_id + SUFFIX)
+
+
+def new_id() -> str:
+    return os.urandom(8).hex()
+
+
+def is_ref(value: Any) -> bool:
+    """``[offset, length, digest]``: a body in the bodies file (a body itself is a list
+    of rows, each a list)."""
+    return (
+        type(value) in (list, tuple)
+        and len(value) == 3
+        and type(value[0]) is int
+        and type(value[1]) is int
+        and type(value[2]) is str
+    )
+
+
+class Stored:
+    """An entry's body as the cache holds it: data (a table the stdlib decoded), JSON
+    text (``msgspec.Raw``), or the ref of one in the bodies file ``path``."""
+
+    __slots__ = ("raw", "path")
+
+    def __init__(self, raw: Any, path: str | None):
+        self.raw = raw
+        self.path = path
+
+    def load(self) -> Any:
+        """The body as data; None when it cannot be had (a ref that does not check)."""
+        value = self.raw
+        if type(value) is not list:
+            try:
+                value = decode_json(memoryview(value))
+            except TypeError:  # neither data nor text
+                return None
+        if not is_ref(value):
+            return value
+        data = self.text_of(value)
+        return None if data is None else decode_json(data)
+
+    def text_of(self, ref) -> bytes | None:
+        """The bytes of the body ``ref`` names, when they check against its digest."""
+        from ..fsutil import read_range
+
+        offset, length, want = ref
+        data = read_range(self.path, offset, length) if self.path is not None else None
+        return data if data is not None and digest(data) == want else None
+
+
+def body_text(body: Any, path: str | None) -> bytes | None:
+    """An entry's body as JSON text, for a new bodies file: data written, JSON text the
+    table left undecoded as it was read, a ref's bytes read back and checked; None when
+    it cannot be had (the entry is left out: computed again next time)."""
+    from .signed import dumps
+
+    if type(body) is list:
+        return dumps(body)
+    try:
+        view = memoryview(body)
+    except TypeError:
+        return None
+    if len(view) > 96:  # a ref is a few numbers and a digest: this is a body
+        return bytes(view)
+    value = decode_json(view)
+    if is_ref(value):
+        return Stored(None, path).text_of(value)
+    return bytes(view) if value is not None else None
+
+
+def remove_others(directory, keep: str | None) -> None:
+    """Remove the bodies files of tables other than the one written (a run still reading
+    one of them reads its documents' files instead)."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(directory, name)
+        if name.startswith(PREFIX) and name.endswith(SUFFIX) and path != keep:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
