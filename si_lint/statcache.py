@@ -69,11 +69,28 @@ def record_presence(deps: dict | None, path: str) -> None:
         deps[path] = PRESENT if os.path.lexists(path) else None
 
 
+#: the dependencies :func:`unchanged` last found changed, with their write time: the
+#: replay check and the recall stage ask about the same run memo (the same object:
+#: ``cache.signed.verified_json(keep=True)``), and once changed it may be taken as changed
+#: (a run that re-checks is never wrong)
+_CHANGED: list = []
+
+
 def unchanged(deps: dict, written_ns: int, paths=None) -> bool:
     """Every path of ``deps`` (``{path: stat_of(path)}`` recorded by a run that wrote its
     result at ``written_ns``), or those of ``paths``, has the ``stat`` it had. A path
     modified within :data:`RACY_NS` of the writing could change again unseen (timestamp
     granularity): not trusted (git's "racily clean" rule)."""
+    if paths is None and _CHANGED and _CHANGED[0] is deps and _CHANGED[1] == written_ns:
+        return False
+    if _check_all(deps, written_ns, paths):
+        return True
+    if paths is None:
+        _CHANGED[:] = [deps, written_ns]
+    return False
+
+
+def _check_all(deps: dict, written_ns: int, paths) -> bool:
     limit = written_ns - RACY_NS
     stat = os.stat
     for path in deps if paths is None else paths:

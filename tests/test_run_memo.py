@@ -243,3 +243,29 @@ def test_a_lazy_root_parses_the_bytes_it_digested(corpus):
     cfg.write_text('select = ["SI1"]\n')
     assert root.parsed() == eager
     assert root.parsed().digest == eager.digest != find_root_info(corpus).digest
+
+
+def test_dependencies_found_changed_are_not_stat_again(tmp_path, monkeypatch):
+    """The replay check and the recall stage ask about the same run memo: once its
+    dependencies are found changed, the second asking stats nothing; other dependencies
+    are checked as ever."""
+    import os as os_module
+    import time as time_module
+
+    from si_lint import statcache
+
+    path = tmp_path / "a.yaml"
+    path.write_text("a: 1\n")
+    os_module.utime(path, (time_module.time() - 60,) * 2)
+    deps = {str(path): statcache.stat_of(str(path))}
+    now = time_module.time_ns()
+    assert statcache.unchanged(deps, now)
+    path.write_text("a: 22\n")
+    assert not statcache.unchanged(deps, now)
+    stats = []
+    real = os_module.stat
+    monkeypatch.setattr(statcache.os, "stat", lambda *a, **k: stats.append(a) or real(*a, **k))
+    assert not statcache.unchanged(deps, now) and stats == []
+    os_module.utime(path, (time_module.time() - 60,) * 2)
+    other = {str(path): statcache.stat_of(str(path))}
+    assert statcache.unchanged(other, now) and stats

@@ -163,7 +163,7 @@ class Cache:
 
     # cross-file memo --------------------------------------------------------------------
     def memoize(self, key, compute, encode: Callable | None = None, decode: Callable | None = None):
-        """``compute()``'s value, from the cache when ``key`` (a tuple of strings) was seen.
+        """``compute()``'s value, from the cache when ``key`` (a tuple of strings, or one string) was seen.
         The value is stored as ``encode(value)`` and read back with ``decode`` (default:
         a list of :class:`~si_lint.findings.Diag`)."""
         found, value = self.memo_get(key, decode)

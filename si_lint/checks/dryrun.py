@@ -288,7 +288,7 @@ def dry_runs(corpus, ctx):
         yield from diags
 
 
-def _memo_key(sid: str, doc, fixtures: list, required: bool) -> tuple | None:
+def _memo_key(sid: str, doc, fixtures: list, required: bool) -> str | None:
     """The key of a scenario's dry-run findings: the content hashes (and paths) of its
     document and fixtures (None when one has none: not cached)."""
     if not doc.sha or not all(f.sha for f in fixtures):
@@ -296,8 +296,10 @@ def _memo_key(sid: str, doc, fixtures: list, required: bool) -> tuple | None:
     parts = [MEMO_VERSION, sid, doc.relpath, str(doc.index), doc.sha, str(required)]
     for f in fixtures:
         parts += (f.relpath, str(f.index), f.sha)
-    # one short digest: the memo table is loaded on every run
-    return (MEMO_VERSION, hashlib.sha256("\0".join(parts).encode()).hexdigest())
+    # one short string: the memo table is loaded on every run, and a run looks up every
+    # scenario's key
+    digest = hashlib.sha256("\0".join(parts).encode()).hexdigest()
+    return f"{MEMO_VERSION}:{digest}"
 
 
 class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):
