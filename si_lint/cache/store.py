@@ -163,9 +163,9 @@ class Cache:
 
     # cross-file memo --------------------------------------------------------------------
     def memoize(self, key, compute, encode: Callable | None = None, decode: Callable | None = None):
-        """``compute()``'s value, from the cache when ``key`` (a tuple of strings, or one string) was seen.
-        The value is stored as ``encode(value)`` and read back with ``decode`` (default:
-        a list of :class:`~si_lint.findings.Diag`)."""
+        """``compute()``'s value, from the cache when ``key`` (a tuple of strings, or one
+        string) was seen. The value is stored as ``encode(value)`` and read back with
+        ``decode`` (default: a list of :class:`~si_lint.findings.Diag`)."""
         found, value = self.memo_get(key, decode)
         if found:
             return value
@@ -237,23 +237,26 @@ class Cache:
         """Write the bodies of the entries this run used as the bodies file of a new table
         (:mod:`.bodies`); the entries become ``[head, ref]`` (one whose body cannot be had
         is left out). None when the file cannot be written."""
-        old, self._base_id = self._bodies, new_id()
-        path = bodies_file(self.directory, self._base_id)
         from ..fsutil import atomic_writer
 
+        old, self._base_id = self._bodies, new_id()
+        path = bodies_file(self.directory, self._base_id)
         files: dict[str, Any] = {}
         try:
             prepare(self.directory)
             with atomic_writer(path, mode=0o600) as fh:
                 offset = 0
                 for key, entry in self._used_files.items():
-                    text = body_text(entry[1], old) if _is_pair(entry) else None
+                    try:
+                        text = body_text(entry[1], old) if _is_pair(entry) else None
+                    except (TypeError, ValueError, RecursionError):  # not JSON data
+                        text = None
                     if text is None:
                         continue
                     fh.write(text)
                     files[key] = (entry[0], [offset, len(text), digest(text)])
                     offset += len(text)
-        except (OSError, TypeError, ValueError, RecursionError):
+        except OSError:
             return None
         self._bodies = path
         self.files = dict(files)

@@ -296,10 +296,8 @@ def _memo_key(sid: str, doc, fixtures: list, required: bool) -> str | None:
     parts = [MEMO_VERSION, sid, doc.relpath, str(doc.index), doc.sha, str(required)]
     for f in fixtures:
         parts += (f.relpath, str(f.index), f.sha)
-    # one short string: the memo table is loaded on every run, and a run looks up every
-    # scenario's key
-    digest = hashlib.sha256("\0".join(parts).encode()).hexdigest()
-    return f"{MEMO_VERSION}:{digest}"
+    # one short string: the memo table is loaded, and every scenario's key looked up, each run
+    return MEMO_VERSION + ":" + hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):

@@ -5,6 +5,7 @@ field: a cache can arrive in a pull request, so anything unexpected is ``ValueEr
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from ..findings import Finding, Location
@@ -147,13 +148,13 @@ def _entry_rows(doc: Document) -> tuple[list, list]:
     return [doc.index, doc.kind, refs], [doc.data, doc.pos_blob, None]
 
 
+@cache
 def _corpus():
     """:mod:`si_lint.corpus`, imported on first use (the findings' half of this module is
     on the pre-commit path, which never needs it): an import statement in
     :func:`from_entry` cost 1.6 us per entry and per document."""
     from .. import corpus
 
-    _corpus.module = corpus
     return corpus
 
 
@@ -189,7 +190,7 @@ def from_entry(
     left in the entry's body until first used (:class:`Body`); None when the head is not
     what :func:`to_entry` writes (a cache can arrive in a pull request: never trusted).
     ``relpath``: the source's path relative to ``cwd``, when the caller has it."""
-    corpus = getattr(_corpus, "module", None) or _corpus()
+    corpus = _corpus()
     kinds, packed_kinds, document = corpus.KINDS, corpus.PACKED_KINDS, corpus.Document
     try:
         head, body = entry
