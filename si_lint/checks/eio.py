@@ -1,28 +1,34 @@
 """EIO criteria modules: rules EIO101–EIO117 and the EIO fixture dry run EIO401 (SPEC §6, §8).
 
-The rules themselves live in :mod:`si_lint.eio.lint` (pure generators over plain data);
-this module registers them with the engine.
+The rules themselves live in :mod:`si_lint.eio.lint` (pure generators over plain data),
+imported when one runs; this module registers them with the engine.
 """
 
 from __future__ import annotations
 
 from si_lint.checks.base import corpus_check, file_check
-from si_lint.eio import lint, refs
+from si_lint.eio.codes import CORPUS_CODES, FIXTURE_CODES, MODULE_CODES
 
 
-@file_check(*lint.MODULE_CODES, kinds=("eio-module",))
+@file_check(*MODULE_CODES, kinds=("eio-module",))
 def eio_module_rules(doc, ctx):
+    from si_lint.eio import lint
+
     yield from lint.with_file(lint.module_diags(doc.data), doc.relpath)
 
 
-@corpus_check(*lint.CORPUS_CODES)
+@corpus_check(*CORPUS_CODES)
 def eio_corpus_rules(corpus, ctx):
+    from si_lint.eio import lint, refs
+
     index = refs.index_of(corpus.of_kind("eio-module"))
     yield from lint.corpus_diags(index)
 
 
-@corpus_check(*lint.FIXTURE_CODES)
+@corpus_check(*FIXTURE_CODES)
 def eio_fixtures(corpus, ctx):
+    from si_lint.eio import lint, refs
+
     index = refs.index_of(corpus.of_kind("eio-module"))
     for doc in corpus.of_kind("eio-input"):
         yield from lint.fixture_diags(doc.relpath, doc.data, index, doc.index)

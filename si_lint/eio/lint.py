@@ -16,11 +16,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from si_lint.eio import evaluator, model, refs
-from si_lint.eio.module_rules import MODULE_CODES, module_diags
+from si_lint.eio.codes import CORPUS_CODES, FIXTURE_CODES, MODULE_CODES
+from si_lint.eio.module_rules import module_diags
 from si_lint.findings import Diag, Related
-
-CORPUS_CODES = ("EIO102", "EIO103", "EIO112", "EIO113", "EIO115", "EIO117")
-FIXTURE_CODES = ("EIO401",)
 
 __all__ = [
     "CORPUS_CODES",

@@ -13,22 +13,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from si_lint.eio import model
+from si_lint.eio.codes import MODULE_CODES  # noqa: F401  (re-exported)
 from si_lint.findings import Diag, Related
 from si_lint.fix import delete_key, replace_item
 
-MODULE_CODES = (
-    "EIO101",
-    "EIO104",
-    "EIO105",
-    "EIO106",
-    "EIO107",
-    "EIO108",
-    "EIO109",
-    "EIO110",
-    "EIO111",
-    "EIO114",
-    "EIO116",
-)
 _SECTION_NOUN = {
     "concepts": "concept",
     "relations": "relation",
