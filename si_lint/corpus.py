@@ -221,6 +221,12 @@ class Document:
             self.refs = artifact_refs(self.data)
         return self.refs
 
+    def detach(self) -> None:
+        """Decode what the document holds of its cache entry (:attr:`lazy`), so that it no
+        longer reads the cache directory (a long-lived process: the language server)."""
+        if self.lazy is not None:
+            self.lazy.fill()
+
     def scenario_id(self) -> str | None:
         """A scenario document's id (None for another kind, or an id that is not a string),
         from :attr:`refs` when the data is not decoded."""

@@ -385,3 +385,26 @@ def test_a_bodies_file_that_does_not_check_is_never_used(tmp_path, monkeypatch, 
     assert (code, out) == expected
     assert code == 1 and '"code": "SI303"' in out
     assert bool(again) == (damage != "none")  # the files were read only where it was damaged
+
+
+def test_a_rewritten_table_keeps_the_bodies_file_it_replaced(tmp_path, monkeypatch):
+    """A full rewrite of the table writes a new bodies file and keeps the one it replaced
+    (a run that read the old table may still read from it); older ones are removed."""
+    from test_speed_parity import _generate, _out
+
+    from si_lint.cache import store
+
+    monkeypatch.setattr(store, "DELTA_FLOOR", 0)  # 30 files: a rewrite, not a delta
+    root = tmp_path / "corpus"
+    _generate(root, 30)
+    cache = tmp_path / "cache"
+    seen = []
+    for n in range(3):
+        if n:  # every fixture edited: more than a delta, the table is rewritten
+            for path in sorted((root / "fixtures").rglob("*.yaml")):
+                path.write_text(path.read_text() + f"# edit {n}\n")
+        assert _out(root, cache=cache) == _out(root)
+        seen.append({p.name for p in cache.glob("bodies-*.bin")})
+    first, second, third = seen
+    assert len(first) == 1 and first < second and len(second) == 2
+    assert len(third) == 2 and (second - first) < third and not first & third

@@ -50,6 +50,30 @@ def test_load_equals_check(root):
     assert st.all_findings() == full_run(root)
 
 
+def test_a_load_from_the_cache_keeps_no_document_reading_it(root, tmp_path, monkeypatch):
+    """The server keeps its documents for the session, and other runs rewrite the cache
+    meanwhile: what a document held of its cache entry is decoded when it is loaded."""
+    from si_lint.server import state
+
+    options = engine.Options(cache_dir=str(tmp_path / "cache"))
+    engine.run(["."], options, cwd=root)  # fills the cache
+    held = []
+    real = state._perfile.process
+
+    def spy(*args, **kwargs):
+        docs, per_file = real(*args, **kwargs)
+        held.extend(d for d in docs if d.lazy is not None)
+        return docs, per_file
+
+    monkeypatch.setattr(state._perfile, "process", spy)
+    st = CorpusState(root, options)
+    st.load()
+    docs = [d for f in st.files.values() for d in f.docs]
+    assert held and len(docs) == len(held)  # every document came from the cache
+    assert all(d.lazy is None for d in docs)
+    assert st.all_findings() == full_run(root)
+
+
 @pytest.mark.parametrize("which", [SCENARIO, "fixtures/mail-relay-smtp-port/at-budget.yaml"])
 def test_every_edit_equals_a_fresh_check(root, which):
     st = CorpusState(root, engine.Options(use_cache=False))

@@ -107,16 +107,17 @@ def body_text(body: Any, path: str | None) -> bytes | None:
     return bytes(view) if value is not None else None
 
 
-def remove_others(directory, keep: str | None) -> None:
-    """Remove the bodies files of tables other than the one written (a run still reading
-    one of them reads its documents' files instead)."""
+def remove_others(directory, keep: set) -> None:
+    """Remove the bodies files but those of ``keep``: the table written and the one it
+    replaced (which a run that read it may still be reading; one reading an older one
+    reads its documents' files instead)."""
     try:
         names = os.listdir(directory)
     except OSError:
         return
     for name in names:
         path = os.path.join(directory, name)
-        if name.startswith(PREFIX) and name.endswith(SUFFIX) and path != keep:
+        if name.startswith(PREFIX) and name.endswith(SUFFIX) and path not in keep:
             try:
                 os.unlink(path)
             except OSError:

@@ -223,45 +223,47 @@ class Cache:
             return
         if self._base_id is not None and self._save_delta():
             return
-        files = self._write_bodies()
-        if files is None:
+        old = self._bodies
+        if not self._write_bodies():
             return  # no bodies file: no table either
         self._write_signed(FILENAME, self._chunks())
-        remove_others(self.directory, self._bodies)
+        remove_others(self.directory, {self._bodies, old})  # the last two generations
         try:
             os.unlink(self.directory / DELTA_FILENAME)
         except OSError:
             pass
 
-    def _write_bodies(self) -> dict | None:
+    def _write_bodies(self) -> bool:
         """Write the bodies of the entries this run used as the bodies file of a new table
-        (:mod:`.bodies`); the entries become ``[head, ref]`` (one whose body cannot be had
-        is left out). None when the file cannot be written."""
+        (:mod:`.bodies`); each entry becomes ``[head, ref]``, in place (one whose body
+        cannot be had is left out). False when the file cannot be written."""
         from ..fsutil import atomic_writer
 
         old, self._base_id = self._bodies, new_id()
         path = bodies_file(self.directory, self._base_id)
-        files: dict[str, Any] = {}
+        used = self._used_files
         try:
             prepare(self.directory)
             with atomic_writer(path, mode=0o600) as fh:
                 offset = 0
-                for key, entry in self._used_files.items():
+                for key, entry in list(used.items()):
                     try:
                         text = body_text(entry[1], old) if _is_pair(entry) else None
                     except (TypeError, ValueError, RecursionError):  # not JSON data
                         text = None
                     if text is None:
+                        del used[key]
                         continue
                     fh.write(text)
-                    files[key] = (entry[0], [offset, len(text), digest(text)])
+                    # in place: the body's data is not held twice while the file is written
+                    used[key] = (entry[0], [offset, len(text), digest(text)])
                     offset += len(text)
-        except OSError:
-            return None
+        except OSError:  # the entries refer to a file that is not there: none is kept
+            self.files, self._used_files, self._base_id = {}, {}, None
+            return False
         self._bodies = path
-        self.files = dict(files)
-        self._used_files = files
-        return files
+        self.files = dict(used)
+        return True
 
     def _save_delta(self) -> bool:
         """Write what changed since the table was read as ``delta.json``; False when the

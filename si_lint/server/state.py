@@ -123,6 +123,8 @@ class CorpusState:
                 continue
             disk.append(source_of(a))  # read once: checked from the bytes it was hashed on
         docs, per_file = _perfile.process(disk, self.cwd, self.ctx, self.checks, self.cache)
+        for d in docs:  # kept for the session: other runs may rewrite the cache meanwhile
+            d.detach()
         self.profile_dirs, self.profile_docs = {}, {}
         self._profile_docs_for([os.path.abspath(f) for f in files])
         self.files, self.by_rel, self.key_index = {}, {}, {}
