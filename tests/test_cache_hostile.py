@@ -343,20 +343,48 @@ def test_a_kept_cache_file_is_read_again_once_replaced(tmp_path):
     assert verified_json(path, fast=False, keep=True) is None
 
 
-@pytest.mark.parametrize("damage", ["none", "flip", "truncate", "remove", "symlink", "elsewhere"])
-def test_a_bodies_file_that_does_not_check_is_never_used(tmp_path, monkeypatch, damage):
-    """The bodies file is not signed; each body is checked against the digest the signed
-    table holds. A damaged, missing, linked or foreign one: every document it held is read
-    from its file again where its data is needed, and the output is --no-cache's."""
+def stray_fixture_corpus(tmp_path) -> tuple[Path, Path]:
+    """(a 30-file bench corpus with a fixture naming no scenario, SI303 located in it;
+    the cache directory of its first run, with no run memo to answer the next one)."""
     from test_corpus_memo import UNKNOWN
     from test_speed_parity import _generate, _out
 
     root = tmp_path / "corpus"
     _generate(root, 30)
-    (root / "fixtures" / "stray.yaml").write_text(UNKNOWN)  # SI303, located in the fixture
+    (root / "fixtures" / "stray.yaml").write_text(UNKNOWN)
     cache = tmp_path / "cache"
     _out(root, cache=cache)
     (cache / "run.json").unlink()
+    return root, cache
+
+
+def rerun_reads_fixtures(root: Path, cache: Path, before=lambda: None) -> tuple[int, str]:
+    """Edit a scenario (its dry run reads its fixtures' data) and run again with the
+    cache (``before()`` first, after the --no-cache run): (exit status, output), which
+    is --no-cache's, with the stray fixture's SI303 (located in it: its positions are
+    read)."""
+    from test_speed_parity import _out
+
+    scenario = sorted((root / "scenarios").rglob("*.yaml"))[0]
+    scenario.write_text(scenario.read_text() + "# its dry run runs again\n")
+    expected = _out(root)
+    before()
+    code, out = _out(root, cache=cache)
+    assert (code, out) == expected
+    assert code == 1 and '"code": "SI303"' in out
+    return code, out
+
+
+@pytest.mark.parametrize("damage", ["none", "flip", "truncate", "remove", "symlink", "elsewhere"])
+def test_a_bodies_file_that_does_not_check_is_never_used(tmp_path, monkeypatch, damage):
+    """The bodies file is not signed; each body is checked against the digest the signed
+    table holds. A damaged, missing, linked or foreign one: every document it held is read
+    from its file again where its data is needed, and the output is --no-cache's."""
+    from test_speed_parity import _out
+
+    from si_lint.corpus import Document
+
+    root, cache = stray_fixture_corpus(tmp_path)
     (bodies,) = cache.glob("bodies-*.bin")
     raw = bodies.read_bytes()
     if damage == "flip":
@@ -373,18 +401,14 @@ def test_a_bodies_file_that_does_not_check_is_never_used(tmp_path, monkeypatch, 
         other = tmp_path / "other"
         _out(root, cache=other)
         bodies.write_bytes(next(other.glob("bodies-*.bin")).read_bytes()[::-1])
-    scenario = sorted((root / "scenarios").rglob("*.yaml"))[0]
-    scenario.write_text(scenario.read_text() + "# its dry run runs again\n")
-    from si_lint.corpus import Document
-
-    expected = _out(root)
     again = []
     real = Document._loaded_again
-    monkeypatch.setattr(Document, "_loaded_again", lambda d: again.append(d) or real(d))
-    code, out = _out(root, cache=cache)
-    assert (code, out) == expected
-    assert code == 1 and '"code": "SI303"' in out
-    assert bool(again) == (damage != "none")  # the files were read only where it was damaged
+
+    def watch():
+        monkeypatch.setattr(Document, "_loaded_again", lambda d: again.append(d) or real(d))
+
+    rerun_reads_fixtures(root, cache, watch)
+    assert bool(again) == (damage != "none")  # the files were read again only where damaged
 
 
 def test_a_rewritten_table_keeps_the_bodies_file_it_replaced(tmp_path, monkeypatch):

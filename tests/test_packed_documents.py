@@ -230,16 +230,9 @@ def test_a_cached_fixture_text_that_does_not_decode_is_read_from_its_file(tmp_pa
     """A signed entry whose fixture text is not JSON (only a bug could write one) is read
     from the fixture's file where its data is needed: a dry run (its scenario changed)
     and a finding located in it. The output is ``--no-cache``'s."""
-    from test_cache_hostile import _resign, inline_body
-    from test_corpus_memo import UNKNOWN
-    from test_speed_parity import _generate, _out
+    from test_cache_hostile import _resign, inline_body, rerun_reads_fixtures, stray_fixture_corpus
 
-    root = tmp_path / "corpus"
-    _generate(root, 30)
-    (root / "fixtures" / "stray.yaml").write_text(UNKNOWN)  # SI303, located in the fixture
-    cache = tmp_path / "cache"
-    _out(root, cache=cache)
-    (cache / "run.json").unlink()
+    root, cache = stray_fixture_corpus(tmp_path)
 
     def corrupt(obj):  # every body inline, each fixture's text cut short
         for entry in obj["files"].values():
@@ -247,11 +240,7 @@ def test_a_cached_fixture_text_that_does_not_decode_is_read_from_its_file(tmp_pa
             entry[1] = [r[:2] + ["{"] if r[2] is not None else r for r in body]
 
     _resign(cache / "results.json", corrupt)
-    scenario = sorted((root / "scenarios").rglob("*.yaml"))[0]
-    scenario.write_text(scenario.read_text() + "# its dry run runs again\n")
-    code, out = _out(root, cache=cache)
-    assert (code, out) == _out(root)
-    assert code == 1 and '"code": "SI303"' in out
+    rerun_reads_fixtures(root, cache)
 
 
 def _plain():
