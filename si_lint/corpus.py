@@ -188,8 +188,7 @@ class Document:
     @property
     def held(self) -> tuple:
         """``(data, None)``, or ``(None, packed data)`` while it is held packed."""
-        if self.lazy is not None:
-            self.lazy.fill()
+        self.detach()
         packed = None if "data" in self.__dict__ else self.__dict__.get("packed")
         return (None, packed) if packed is not None else (self.data, None)
 
@@ -223,7 +222,8 @@ class Document:
 
     def detach(self) -> None:
         """Decode what the document holds of its cache entry (:attr:`lazy`), so that it no
-        longer reads the cache directory (a long-lived process: the language server)."""
+        longer reads the cache directory (also what the language server does with every
+        document it keeps)."""
         if self.lazy is not None:
             self.lazy.fill()
 
@@ -258,8 +258,8 @@ class Document:
         that come from the cache or a worker process carry no positions (they are large);
         they are read again on first use, which only happens for the few documents a
         cross-file finding points into."""
-        if self._pos is None and self.lazy is not None:
-            self.lazy.fill()
+        if self._pos is None:
+            self.detach()  # the position blob may be in the cache entry's body
         if self._pos is None and self.pos_blob is not None:
             self._pos = PosMap.from_blob(self.pos_blob, self.data)
         if self._pos is None:

@@ -276,18 +276,10 @@ class Body:
 
 
 def _body_rows(raw: Any, docs: list[Document]) -> list | None:
-    from ..cache.signed import decode_json
+    from ..cache.bodies import Stored
     from ..corpus import PACKED_KINDS
 
-    if type(raw) is list:
-        rows = raw
-    elif hasattr(raw, "load"):  # as the cache holds it (si_lint.cache.bodies.Stored)
-        rows = raw.load()
-    else:
-        try:
-            rows = decode_json(memoryview(raw))  # msgspec.Raw: JSON text
-        except TypeError:  # neither data nor text
-            return None
+    rows = (raw if isinstance(raw, Stored) else Stored(raw, None)).load()
     if type(rows) is not list or len(rows) != len(docs):
         return None
     for doc, row in zip(docs, rows):
