@@ -208,3 +208,26 @@ def test_a_closed_stdout_is_a_quiet_exit_1(example_corpus, tmp_path, user_env):
         )
         os.close(w)
         assert (proc.returncode, proc.stderr) == (1, "")
+
+
+def test_a_changed_file_takes_the_configuration_the_run_memo_validated(
+    example_corpus, tmp_path, user_env
+):
+    """When only a file changed since the run memo's run (its key, which holds the
+    configuration file's digest, is this run's), the configuration table it parsed and
+    validated is taken as it is: no TOML is parsed. The output is a fresh check's."""
+    import os
+    import time
+
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    args = ("check", "--format", "json", *cache, ".")
+    si_lint_process(example_corpus, user_env, *args)
+    fixture = sorted((example_corpus / "fixtures").rglob("*.yaml"))[0]
+    fixture.write_text(fixture.read_text() + "# edited\n")
+    past = time.time() - 30
+    os.utime(fixture, (past, past))  # edited, but not racy
+    code, out, err, imported = si_lint_process(example_corpus, user_env, *args)
+    fresh = si_lint_process(example_corpus, user_env, "check", "--format", "json", "--no-cache")
+    assert (code, out) == fresh[:2]
+    assert "si_lint.loader" in imported  # the changed file was checked
+    assert "tomllib" not in imported

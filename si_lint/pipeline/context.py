@@ -186,7 +186,9 @@ class State:
     - ``frozen``: the per-file stage froze the GC (gc.freeze); ``gc_threshold``: the GC
       thresholds it raised for the corpus stages; ``run()`` unfreezes and restores them
     - ``walk_memo``: the walk the run memo recorded, when only files changed since: the
-      select stage reuses it; ``walk_record``: this run's walk as the memo records it
+      select stage reuses it, and ``memo_table``, the configuration table that run parsed
+      and validated from the same bytes; ``walk_record``: this run's walk as the memo
+      records it
     """
 
     def __init__(
@@ -228,4 +230,5 @@ class State:
         self.frozen = False
         self.gc_threshold: tuple | None = None
         self.walk_memo: dict | None = None
+        self.memo_table: dict | None = None
         self.walk_record: dict | None = None

@@ -249,8 +249,10 @@ def recall(state: State) -> None:
             return
         subset = True
     if not _unchanged(memo):
-        if not subset:  # the same run: when only files changed, its walk still holds
+        if not subset:  # the same run: when only files changed, its walk still holds,
             state.walk_memo = _walk_of(memo, directory)
+            # and the configuration table it validated (the key holds the file's digest)
+            state.memo_table = _table_of(memo)
         return
     from ..config import ConfigError, load_config
 

@@ -223,8 +223,10 @@ def select(state: State) -> None:
 
     deps = state.deps if state.memo_dir is not None else None
     if state.config is None:
-        state.root_info = state.root_info.parsed()  # the run memo keeps the table
-        state.config = load_config(state.cwd, info=state.root_info)
+        # the table the run memo's run parsed and validated from the same bytes, if any
+        table = state.memo_table
+        state.root_info = state.root_info.parsed(table)
+        state.config = load_config(state.cwd, info=state.root_info, validated=table is not None)
     sel = None
     if state.walk_memo is not None and deps is not None:
         sel = reused_selection(state, state.walk_memo)
