@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import time
+from functools import cache
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the replay path)
 if TYPE_CHECKING:
@@ -107,20 +108,23 @@ def _check_all(deps: dict, written_ns: int, paths) -> bool:
             if was is not None:
                 return False
             continue
-        # stat_key(st) == was, without building the list (a warm run does this per path)
-        if not (
-            type(was) is list
-            and len(was) == 5
-            and st.st_mtime_ns == was[1]
-            and st.st_size == was[0]
-            and st.st_ctime_ns == was[2]
-            and st.st_ino == was[3]
-            and st.st_dev == was[4]
-        ):
+        if not (type(was) is list and len(was) == 5 and _same_stat(st, was)):
             return False
         if st.st_mtime_ns >= limit:
             return False
     return True
+
+
+def _same_stat(st: os.stat_result, key) -> bool:
+    """``stat_key(st)`` is the first five of ``key`` (a run memo's list, an index entry),
+    without building the list: this runs for every file of every run."""
+    return (
+        st.st_mtime_ns == key[1]
+        and st.st_size == key[0]
+        and st.st_ctime_ns == key[2]
+        and st.st_ino == key[3]
+        and st.st_dev == key[4]
+    )
 
 
 def record(deps: dict | None, path: str) -> None:
@@ -166,13 +170,7 @@ class StatIndex:
     def lookup(self, abspath: str, st: os.stat_result) -> str | None:
         """The recorded content hash when the file's stat is unchanged (and not racy)."""
         e = self.old.get(abspath)
-        if e is None or not (
-            st.st_mtime_ns == e[1]
-            and st.st_size == e[0]
-            and st.st_ctime_ns == e[2]
-            and st.st_ino == e[3]
-            and st.st_dev == e[4]
-        ):
+        if e is None or not _same_stat(st, e):
             return None
         if st.st_mtime_ns >= self.written_ns - RACY_NS:
             self.racy = True  # rewrite the index so that the entry is trusted next time
@@ -207,22 +205,18 @@ class StatIndex:
         )
 
 
-_SHAPE: list = []
-
-
+@cache
 def _shape() -> Any:
     """What msgspec decodes ``stat.json`` as (``cache.signed.decode_json``): the entries
     checked as they are decoded, in C (an index that does not fit is decoded by the stdlib
     and checked entry by entry in :meth:`StatIndex._load`)."""
-    if not _SHAPE:
-        try:
-            from typing import Annotated, TypedDict
+    try:
+        from typing import Annotated, TypedDict
 
-            from msgspec import Meta
-        except ImportError:  # pragma: no cover - msgspec is a dependency
-            return None
-        sha = Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
-        entry = tuple[int, int, int, int, int, sha]
-        fields = {"magic": str, "written_ns": int, "entries": dict[str, entry]}
-        _SHAPE.append(TypedDict("StatIndexFile", fields, total=False))
-    return _SHAPE[0]
+        from msgspec import Meta
+    except ImportError:  # pragma: no cover - msgspec is a dependency
+        return None
+    sha = Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
+    entry = tuple[int, int, int, int, int, sha]
+    fields = {"magic": str, "written_ns": int, "entries": dict[str, entry]}
+    return TypedDict("StatIndexFile", fields, total=False)

@@ -4,11 +4,9 @@ them as (an entry's body left undecoded)."""
 
 from __future__ import annotations
 
-from .signed import dumps
+from functools import cache
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
-if TYPE_CHECKING:
-    pass
+from .signed import dumps
 
 
 def object_chunks(fields: dict):
@@ -47,24 +45,19 @@ def entry_json(entry) -> bytes:
     return dumps([head, body])
 
 
-_SHAPES: tuple = ()
-
-
+@cache
 def shapes() -> tuple:
     """The shapes (:func:`~.signed.decode_json`) of the per-file table and of its delta:
     an entry's body (``pipeline.data.to_entry``) is left undecoded, ``msgspec.Raw``, until
     a run reads a document of its file (most runs read none)."""
-    global _SHAPES
-    if not _SHAPES:
-        try:
-            from typing import Any, TypedDict
+    try:
+        from typing import Any, TypedDict
 
-            from msgspec import Raw
-        except ImportError:  # pragma: no cover - msgspec is a dependency
-            return (None, None)
-        entries = dict[str, tuple[Any, Raw]]
-        table = {"header": Any, "id": Any, "files": entries, "memo": Any}
-        delta = {"header": Any, "base": Any, "files_added": entries}
-        delta.update(files_removed=Any, memo_added=Any, memo_removed=Any)
-        _SHAPES = (TypedDict("Table", table, total=False), TypedDict("Delta", delta, total=False))
-    return _SHAPES
+        from msgspec import Raw
+    except ImportError:  # pragma: no cover - msgspec is a dependency
+        return (None, None)
+    entries = dict[str, tuple[Any, Raw]]
+    table = {"header": Any, "id": Any, "files": entries, "memo": Any}
+    delta = {"header": Any, "base": Any, "files_added": entries}
+    delta.update(files_removed=Any, memo_added=Any, memo_removed=Any)
+    return (TypedDict("Table", table, total=False), TypedDict("Delta", delta, total=False))

@@ -224,7 +224,7 @@ class Cache:
         if self._base_id is not None and self._save_delta():
             return
         old = self._bodies
-        if not self._write_bodies():
+        if not self._write_bodies(old):
             return  # no bodies file: no table either
         self._write_signed(FILENAME, self._chunks())
         remove_others(self.directory, {self._bodies, old})  # the last two generations
@@ -233,13 +233,14 @@ class Cache:
         except OSError:
             pass
 
-    def _write_bodies(self) -> bool:
+    def _write_bodies(self, old: str | None) -> bool:
         """Write the bodies of the entries this run used as the bodies file of a new table
-        (:mod:`.bodies`); each entry becomes ``[head, ref]``, in place (one whose body
-        cannot be had is left out). False when the file cannot be written."""
+        (:mod:`.bodies`), copying those held as refs from ``old``; each entry becomes
+        ``[head, ref]``, in place (one whose body cannot be had is left out). False when
+        the file cannot be written."""
         from ..fsutil import atomic_writer
 
-        old, self._base_id = self._bodies, new_id()
+        self._base_id = new_id()
         path = bodies_file(self.directory, self._base_id)
         used = self._used_files
         try:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from functools import cache
 
 from ..limits import MAX_DEPTH, MAX_NODES, depth_of
 from .documents import Loaded, LoadedDoc, PosMap
@@ -30,19 +31,15 @@ from .scalars import HUGE_MIN, INTERN_MAX
 
 #: what a JSON text starts with (after its white space)
 _START = re.compile(r"[ \t\r\n]*[\[{]")
-_UNSAFE: list = []
 
 
+@cache
 def _unsafe() -> re.Pattern:
     """What YAML refuses, or reads as a line break, anywhere in a stream; compiled on first
     use (6 ms: a run that loads no JSON text never needs it)."""
-    if not _UNSAFE:
-        _UNSAFE.append(
-            re.compile(
-                "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-            )
-        )
-    return _UNSAFE[0]
+    return re.compile(
+        "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+    )
 
 
 #: an escaped UTF-16 surrogate (a lone one is a finding on the event path)

@@ -277,7 +277,6 @@ class Body:
 
 def _body_rows(raw: Any, docs: list[Document]) -> list | None:
     from ..cache.bodies import Stored
-    from ..corpus import PACKED_KINDS
 
     rows = (raw if isinstance(raw, Stored) else Stored(raw, None)).load()
     if type(rows) is not list or len(rows) != len(docs):
@@ -286,7 +285,7 @@ def _body_rows(raw: Any, docs: list[Document]) -> list | None:
         if type(row) is not list or len(row) != 3:
             return None
         data, _blob, text = row
-        if doc.kind in PACKED_KINDS:
+        if doc.kind in _corpus().PACKED_KINDS:
             if data is not None or type(text) is not str or not text.isascii():
                 return None
         elif text is not None:
