@@ -82,8 +82,11 @@ def load_events(text: str) -> Loaded:
     c_parser = _c_parser()
     first_error = None
     if c_parser is not None:
+        from .events import swapped
+
         try:
-            return Builder(c_parser(text), text).build()
+            with swapped():
+                return Builder(c_parser(text), text).build()
         except Exception as exc:  # libyaml rejected it: ask the pure parser
             first_error = exc
     from ruamel.yaml.error import MarkedYAMLError
@@ -110,8 +113,13 @@ def _c_parser():
 
         found = None
         try:
+            import yaml._yaml as binding
             from yaml import events
             from yaml._yaml import CParser as found
+
+            from .events import prepare
+
+            builder.event_kinds(prepare(binding))
         except Exception:  # PyYAML without its C extension
             try:
                 from _ruamel_yaml import CParser as _probe  # noqa: F401
@@ -120,7 +128,7 @@ def _c_parser():
             except Exception:  # pragma: no cover - neither binding is built
                 found = None
         if found is not None:
-            builder.event_kinds(events)
+            builder.event_kinds(vars(events))
         _C_PARSER.append(found)
     return _C_PARSER[0]
 
@@ -165,7 +173,7 @@ class _PureEvents:
 
         from . import builder
 
-        builder.event_kinds(events)
+        builder.event_kinds(vars(events))
         self._it = YAML(typ="safe", pure=True).parse(text)
 
     def get_event(self):

@@ -47,10 +47,12 @@ _KIND: dict[type, int] = {}
 _OTHER = -1
 
 
-def event_kinds(module) -> None:
-    """Know the event classes of ``module`` (``yaml.events``, ``ruamel.yaml.events``)."""
+def event_kinds(classes) -> None:
+    """Know the event classes of ``classes`` (by name: ``vars(yaml.events)``,
+    ``vars(ruamel.yaml.events)``, the lighter ones of :mod:`.events`)."""
     for kind, name in enumerate(_NAMES):
-        _KIND[getattr(module, name)] = kind
+        if name in classes:
+            _KIND[classes[name]] = kind
 
 
 _intern = sys.intern  # keys and short strings (scalars.INTERN_MAX)
