@@ -274,11 +274,11 @@ def dry_runs(corpus, ctx):
         if sid is not None:
             by_sid.setdefault(sid, []).append(doc)
     required = bool(getattr(ctx.config, "require_band_coverage", False))
-    tasks = []
+    tasks, keyed = [], getattr(ctx, "memoizing", False)  # no cache: no key is made
     for sid, doc in corpus.scenarios.items():
         fixtures = by_sid.get(sid, [])
         task = DryRun(sid, doc, fixtures, ctx.profile, required)
-        tasks.append((_memo_key(sid, doc, fixtures, required), task))
+        tasks.append((_memo_key(sid, doc, fixtures, required) if keyed else None, task))
     memo_map = getattr(ctx, "memo_map", None)
     if memo_map is None:
         results = [compute() for _key, compute in tasks]

@@ -86,12 +86,18 @@ class Context:
 
         close_kept(self)
 
+    @property
+    def memoizing(self) -> bool:
+        """:meth:`memo` keeps what it computes (a cache is in use): only then is a key
+        worth making."""
+        return self.cache is not None and self.cache.enabled
+
     def memo(self, key: tuple, compute):
         """Cross-file results (dry runs, probes: a list of Diags) cached across runs. ``key``
         must name the content hash of every document the result depends on (e.g. scenario
         and fixture ``doc.sha``), so that a change to any of them is a different key. The
         cache stores them as plain data (``si_lint.codec``)."""
-        if self.cache is None or not self.cache.enabled:
+        if not self.memoizing:
             return compute()
         return self.cache.memoize(key, compute)
 
@@ -101,7 +107,7 @@ class Context:
         pure: what they return is all that is kept). A key of None is never cached."""
         from .forkmap import fork_map
 
-        cache = self.cache if self.cache is not None and self.cache.enabled else None
+        cache = self.cache if self.memoizing else None
         values: list = [None] * len(tasks)
         todo: list[int] = []
         for i, (key, _compute) in enumerate(tasks):
