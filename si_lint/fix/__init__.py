@@ -25,8 +25,6 @@ difference carried back into the original text), :mod:`.text` (:func:`fix_text`,
 :func:`fix_stream`) and :mod:`.files` (``--fix``/``--diff`` over the files).
 """
 
-from .apply import apply_to
-from .files import SAFE_FIX_CODES, UNSAFE_FIX_CODES, FixReport, fix_files, fixable, is_safe, plan
 from .model import (
     OPS,
     Fix,
@@ -40,7 +38,33 @@ from .model import (
     set_list,
     set_value,
 )
-from .text import fix_stream, fix_text
+
+#: what the package gives from its heavier modules, imported on first use: the checks
+#: build fixes (``model``) on every run, ``--fix`` and the reports apply them
+_LAZY = {
+    "apply_to": "apply",
+    "SAFE_FIX_CODES": "files",
+    "UNSAFE_FIX_CODES": "files",
+    "FixReport": "files",
+    "fix_files": "files",
+    "fixable": "files",
+    "is_safe": "files",
+    "plan": "files",
+    "fix_stream": "text",
+    "fix_text": "text",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "OPS",
