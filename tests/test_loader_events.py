@@ -102,3 +102,15 @@ def test_the_originals_are_back_after_a_read_that_raises(monkeypatch):
     assert loaded.failed
     assert loaded.findings[0] == Diag("SI001", (), "invalid YAML: check", line=1, col=1)
     _originals_back()
+
+
+def test_no_lighter_classes_made_keeps_the_bindings_own(monkeypatch):
+    def refuse(module):
+        raise TypeError("no such struct")
+
+    monkeypatch.setattr(ev_mod, "lighter_classes", refuse)
+    monkeypatch.setattr(ev_mod, "_SWAP", [])
+    assert ev_mod.prepare(binding) == {}
+    loaded = load_bytes(b"a: [1, x]\n")
+    assert [d.data for d in loaded.documents] == [{"a": [1, "x"]}]
+    _originals_back()

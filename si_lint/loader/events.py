@@ -49,7 +49,11 @@ def lighter_classes(module) -> dict[str, type] | None:
     return out
 
 
+_MARKS = ("start_mark", "end_mark")
+
+
 def _events(module, text: str) -> list[tuple]:
+    """Each event of ``text`` as (its class's name, its fields; a mark as (line, column))."""
     parser = module.CParser(text)
     out = []
     while True:
@@ -57,11 +61,10 @@ def _events(module, text: str) -> list[tuple]:
         if ev is None:
             return out
         fields = FIELDS.get(type(ev).__name__, ())
-        marks = ("start_mark", "end_mark")
         out.append(
             (type(ev).__name__,)
             + tuple(
-                (m.line, m.column) if f in marks and m is not None else m
+                (m.line, m.column) if f in _MARKS and m is not None else m
                 for f in fields
                 for m in (getattr(ev, f, None),)
             )
@@ -95,7 +98,10 @@ def prepare(module) -> dict[str, type]:
     events."""
     if not _SWAP:
         originals = {name: getattr(module, name, None) for name in FIELDS}
-        lighter = lighter_classes(module)
+        try:
+            lighter = lighter_classes(module)
+        except Exception:  # a msgspec that makes no such class: the binding's own
+            lighter = None
         if lighter is not None and _probe(module, originals, lighter):
             _SWAP.append((module, originals, lighter))
         else:
