@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from si_lint.eio import model
-from si_lint.eio.codes import MODULE_CODES  # noqa: F401  (re-exported)
 from si_lint.findings import Diag, Related
 from si_lint.fix import delete_key, replace_item
 

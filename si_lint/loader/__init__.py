@@ -22,6 +22,7 @@ from ..limits import MAX_BYTES
 from . import diags
 from .diags import CODES
 from .documents import Loaded, LoadedDoc, PosMap
+from .events import prepare, swapped
 from .scalars import encodable, resolve_plain
 
 __all__ = [
@@ -82,8 +83,6 @@ def load_events(text: str) -> Loaded:
     c_parser = _c_parser()
     first_error = None
     if c_parser is not None:
-        from .events import swapped
-
         try:
             with swapped():
                 return Builder(c_parser(text), text).build()
@@ -115,10 +114,8 @@ def _c_parser():
         try:
             import yaml._yaml as binding
             from yaml import events
-            from yaml._yaml import CParser as found
 
-            from .events import prepare
-
+            found = binding.CParser
             builder.event_kinds(prepare(binding))
         except Exception:  # PyYAML without its C extension
             try:
