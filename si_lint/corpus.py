@@ -86,9 +86,9 @@ def packed_form(data: Any, text: bool) -> bytes | str:
     run), or with ``text`` JSON text (what a cache entry stores: the cache is JSON).
     ``ValueError``/``TypeError`` when it cannot be (the loader's data always can)."""
     if text:
-        import json
+        from .cache.signed import dumps
 
-        return json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+        return dumps(data).decode()
     import marshal
 
     return marshal.dumps(data)

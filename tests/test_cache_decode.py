@@ -45,3 +45,31 @@ def test_what_msgspec_refuses_the_stdlib_reads():
 def test_what_neither_reads_is_none():
     for body in (b"not json", b"[1,", b"[" * 100_000 + b"]" * 100_000, b"\xff"):
         assert decode_json(body) is None
+
+
+def _stdlib_text(value) -> bytes:
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+@given(values)
+def test_dumps_writes_what_reads_back_as_the_stdlib_s_text_does(value):
+    assert repr(json.loads(dumps(value))) == repr(json.loads(_stdlib_text(value)))
+
+
+def test_dumps_gives_to_the_stdlib_what_msgspec_would_write_otherwise():
+    for value, expected in (
+        ([None, float("nan")], b"[null,NaN]"),  # msgspec: [null,null]
+        ({"a": None, "b": [float("-inf"), float("inf")]}, b'{"a":null,"b":[-Infinity,Infinity]}'),
+        (["a\udc80"], b'["a\\udc80"]'),  # msgspec raises on a lone surrogate
+        ([None, 2**70], b"[null,1180591620717411303424]"),  # its msgpack raises past 64 bits
+    ):
+        assert dumps(value) == expected == _stdlib_text(value)
+    # the rest is msgspec's: the same value, UTF-8 rather than \\u escapes
+    assert dumps({"é": [None, 1.5e300, -0.0]}) == '{"é":[null,1.5e300,-0.0]}'.encode()
+
+
+def test_dumps_without_msgspec_is_the_stdlib_s(monkeypatch):
+    from si_lint.cache import signed
+
+    monkeypatch.setattr(signed, "_FAST", [None])
+    assert dumps({"é": [None, 1.5e300]}) == b'{"\\u00e9":[null,1.5e+300]}'

@@ -222,7 +222,7 @@ def test_a_finding_located_in_a_packed_fixture_decodes_only_that_fixture():
 def test_json_text_is_the_cache_s_own_json():
     from si_lint.cache.signed import decode_json, dumps
 
-    assert packed_form(FIXTURE, True) == dumps(FIXTURE).decode("ascii")
+    assert packed_form(FIXTURE, True) == dumps(FIXTURE).decode()
     assert unpacked_form(packed_form(FIXTURE, True)) == decode_json(dumps(FIXTURE))
 
 

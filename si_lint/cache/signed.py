@@ -1,6 +1,6 @@
 """Signed data files: how the cache's files are read and written.
 
-Each file is JSON (stdlib :mod:`json`: dicts, lists, strings, numbers and nothing else)
+Each file is JSON (dicts, lists, strings, numbers and nothing else; :func:`dumps`)
 followed by an HMAC-SHA256 of its body under a key kept outside the corpus, in the
 user's cache directory (:func:`secret`). A file that is not a regular file, too big,
 unsigned, signed with another key or not JSON reads as None — a miss, never a crash.
@@ -147,10 +147,47 @@ def decode_json(body: bytes | memoryview, use_msgspec: bool = True, shape: Any =
 #: arguments builds an encoder on every call (the memo keys of a 4,000-file run: 1,600)
 _ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 
+#: a non-finite float64 in msgpack: the marker, then a sign bit and an all-ones exponent
+#: (a string or an integer holding these bytes only sends a value to the stdlib)
+_NONFINITE = b"\xcb[\x7f\xff][\xf0-\xff]"
+
 
 def dumps(value: Any) -> bytes:
-    # ensure_ascii: lone surrogates are written as \\udXXX escapes, never as invalid UTF-8
+    """``value`` (JSON data: what the loader and si-lint's own records hold) as compact
+    JSON text. msgspec's encoder writes it 10-40x faster (the corpus key of 4,000 files:
+    10.7 -> 0.3 ms) and what it writes decodes to what the stdlib's text decodes to,
+    except where it cannot: a lone surrogate (it raises), an integer past 64 bits (its
+    msgpack raises), and NaN and Infinity, which it writes as ``null`` -- a text with a
+    ``null`` in it is checked for them in the value's msgpack. Those go to the stdlib,
+    which writes lone surrogates as ``\\udXXXX`` escapes, never as invalid UTF-8."""
+    fast = _fast_encoders()
+    if fast is not None:
+        try:
+            out = fast[0](value)
+            if b"null" not in out or fast[2](fast[1](value)) is None:
+                return out
+        except Exception:  # TypeError, UnicodeEncodeError, OverflowError, RecursionError
+            pass
     return _ENCODE(value).encode("ascii")
+
+
+_FAST: list = []
+
+
+def _fast_encoders():
+    """(msgspec's JSON encoder, its msgpack encoder, a search for a non-finite float in
+    msgpack), or None without msgspec."""
+    if not _FAST:
+        try:
+            import re
+
+            import msgspec
+
+            search = re.compile(_NONFINITE).search
+            _FAST.append((msgspec.json.Encoder().encode, msgspec.msgpack.Encoder().encode, search))
+        except Exception:  # ImportError: the stdlib's encoder alone
+            _FAST.append(None)
+    return _FAST[0]
 
 
 def write_signed(path, chunks: Iterable[bytes], *, mode: int = 0o600) -> None:
