@@ -147,6 +147,26 @@ def test_a_file_edited_in_place_reuses_the_walk(corpus, tmp_path, no_selection, 
     assert _out(corpus, cache=cache) == after
 
 
+def test_a_reused_walk_is_not_written_again(corpus, tmp_path, monkeypatch):
+    """The memo names its walk by id: a run that reuses the walk writes a new memo naming
+    the same walk and leaves walk.json as it was (a run that walked would write a walk of
+    a new id); the run after it still reuses it."""
+    from si_lint import statcache
+
+    monkeypatch.setattr(statcache, "RACY_NS", 0)
+    cache = tmp_path / "cache"
+    _out(corpus, cache=cache)
+    walk_bytes = (cache / "walk.json").read_bytes()
+    walk = json.loads(walk_bytes.rsplit(b"\n#mac ", 1)[0])
+    scenarios = sorted((corpus / "scenarios").glob("*.yaml"))
+    for n, scenario in enumerate(scenarios[:2]):  # two edits in place, two runs
+        scenario.write_text(scenario.read_text() + f"# edit {n}\n")
+        assert _out(corpus, cache=cache) == _out(corpus)
+        memo = json.loads((cache / "memo.json").read_bytes().rsplit(b"\n#mac ", 1)[0])
+        assert memo["walk"] == walk["id"]
+        assert (cache / "walk.json").read_bytes() == walk_bytes
+
+
 def test_a_commit_in_the_work_tree_keeps_the_memo(corpus, tmp_path, no_selection):
     """Every `git add` or commit changes the mtime of `.git` (git writes its index there):
     only whether `.git` exists decides the work tree, so the memo still answers."""

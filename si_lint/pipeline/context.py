@@ -194,7 +194,8 @@ class State:
     - ``walk_memo``: the walk the run memo recorded, when only files changed since: the
       select stage reuses it, and ``memo_table``, the configuration table that run parsed
       and validated from the same bytes; ``walk_record``: this run's walk as the memo
-      records it
+      records it (``walk_memo`` itself when reused: the memo names it, it is not written
+      again)
     """
 
     def __init__(

@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 
 MAGIC = "si-lint-memo/1"
 FILENAME = "memo.json"
-#: the walk of the memo's run (read only when the memo does not answer)
+#: the walk of the memo's run (read only when the memo does not answer); the memo names it
+#: by its ``id``, so a run that reuses the walk does not write it again
 WALK_FILENAME = "walk.json"
 
 
@@ -143,14 +144,16 @@ def _walk_of(memo: dict, directory: str) -> dict | None:
     """The memo's record of the walk (``walk.json``, written with it), when the walk would
     find the same files today: no path it depended on (directories, ``.gitignore`` files,
     markers, named paths) has a new ``stat``. Only a file's content changed: the select
-    stage reuses the walk."""
+    stage reuses the walk. The walk is the memo's when it has the id the memo names and
+    was written under the memo's key."""
     from ..cache.signed import verified_json
 
     walk = verified_json(os.path.join(directory, WALK_FILENAME))
     if not (
         type(walk) is dict
+        and type(walk.get("id")) is str
+        and walk["id"] == memo.get("walk")
         and walk.get("memo") == memo["key"]
-        and walk.get("written_ns") == memo["written_ns"]
         and type(walk.get("deps")) is list
         and type(walk.get("files")) is list
         and type(walk.get("problems")) is list
@@ -303,9 +306,12 @@ def remember(state: State) -> None:
             list(result.notes),
         ],
     }
-    if state.walk_record is not None:
-        walk = dict(state.walk_record, memo=state.memo_key, written_ns=value["written_ns"])
-        cache.write(WALK_FILENAME, walk)
+    walk = state.walk_record
+    if walk is not None and walk is state.walk_memo:
+        value["walk"] = walk["id"]  # the walk reused: walk.json holds it already
+    elif walk is not None:
+        value["walk"] = os.urandom(8).hex()
+        cache.write(WALK_FILENAME, dict(walk, id=value["walk"], memo=state.memo_key))
     cache.write(FILENAME, value)
     result.memo = (os.path.join(directory, FILENAME), state.memo_key)
     result.looked = state.root_info.looked

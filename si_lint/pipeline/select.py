@@ -235,7 +235,8 @@ def select(state: State) -> None:
         sel = make_selection(state.paths, state.options, state.cwd, state.config, deps)
         walk_deps = list(deps)[before:] if deps is not None else None
     else:
-        walk_deps = list(state.walk_memo["deps"])
+        walk_deps = None
+        state.walk_record = state.walk_memo  # the memo names it: not written again
     if walk_deps is not None and not sel.links and not sel.named_files:
         state.walk_record = {  # what the run memo keeps of the walk
             "deps": walk_deps,
