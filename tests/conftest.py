@@ -16,6 +16,20 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
 
+def python_floats():
+    """Floats as si-lint's inputs give them: any value, but a NaN is Python's own
+    (``float("nan")``, with its sign, as the YAML and JSON parsers and NaN arithmetic
+    make it). hypothesis also draws NaNs with payloads, which only a bit-level cast makes
+    and which the cache's writer does not tell from ``null`` (``cache.signed.dumps``)."""
+    import math
+
+    from hypothesis import strategies as st
+
+    return st.floats(allow_nan=True, allow_infinity=True).map(
+        lambda x: math.copysign(math.nan, x) if math.isnan(x) else x
+    )
+
+
 def need_shared(path: Path) -> Path:
     """``path`` (under ../shared), or skip the test when ../shared is absent (a user's clone
     has no ../shared beside it: the README's test command must pass there)."""

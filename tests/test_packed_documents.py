@@ -246,9 +246,10 @@ def test_a_cached_fixture_text_that_does_not_decode_is_read_from_its_file(tmp_pa
 def _plain():
     """What the loader builds: str keys; str, int, float (with NaN and infinities), bool
     and None leaves; lists and mappings."""
+    from conftest import python_floats
     from hypothesis import strategies as st
 
-    leaves = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
+    leaves = st.none() | st.booleans() | st.integers() | python_floats() | st.text(max_size=20)
     return st.recursive(
         leaves,
         lambda inner: (
