@@ -349,3 +349,9 @@ class Corpus:
 
             self._graph = build_graph(self)
         return self._graph
+
+    def drop_graph(self) -> None:
+        """Forget the reference graph (built again on next use): ``check`` drops it once
+        the corpus checks have run, so that the rest of the run does not hold it (about
+        100 MB at 40,000 files)."""
+        self._graph = None

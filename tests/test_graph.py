@@ -343,6 +343,22 @@ def test_any_shape_builds(tmp_path):
     assert g.nodes["primitive:x"]["missing"] is True
 
 
+def test_check_does_not_keep_the_graph(tmp_path):
+    """``check`` drops the graph once the corpus checks have run (the dry runs, the
+    report and the memo do not hold it); asked for again, the same graph is built."""
+    from si_lint.graph import build_graph
+
+    write_files(tmp_path, {"mail.yaml": MAIL, "tls.yaml": TLS})
+    for jobs in (1, 2):  # under --jobs 2 the corpus checks run during the dry runs
+        corpus = run([], Options(use_cache=False, jobs=jobs), cwd=tmp_path).corpus
+        assert corpus._graph is None, jobs
+        again = corpus.graph
+        assert again.number_of_edges() > 0
+        assert list(again.edges(keys=True, data=True)) == list(
+            build_graph(corpus).edges(keys=True, data=True)
+        )
+
+
 def test_eio_modules_join_the_graph():
     corpus_dir = REPO / "fixtures" / "corpus"
     g = run([], Options(use_cache=False), cwd=corpus_dir).corpus.graph

@@ -95,6 +95,7 @@ def corpus_checks(state: State) -> None:
 
     def run() -> None:
         diags = corpus_diags(state.corpus, state.ctx, state.checks, "corpus")
+        state.corpus.drop_graph()  # no later stage reads it
         if key is not None:
             state.cache.memo_put(key, diags)
         state.diags.extend(diags)
