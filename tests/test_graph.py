@@ -359,6 +359,28 @@ def test_check_does_not_keep_the_graph(tmp_path):
         )
 
 
+def test_the_graph_is_frozen_only_in_a_run_that_froze_its_documents(tmp_path):
+    """In ``check`` (the documents frozen) the graph is frozen with them once built, so no
+    collection walks it; elsewhere (the language server, ``graph``) nothing is frozen."""
+    import gc
+
+    from si_lint.graph import build_graph
+
+    write_files(tmp_path, {"mail.yaml": MAIL, "tls.yaml": TLS})
+    corpus = run([], Options(use_cache=False), cwd=tmp_path).corpus
+    assert gc.get_freeze_count() == 0
+    build_graph(corpus)
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        graph = build_graph(corpus)
+        assert gc.get_freeze_count() >= before + graph.number_of_nodes()
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+
+
 def test_eio_modules_join_the_graph():
     corpus_dir = REPO / "fixtures" / "corpus"
     g = run([], Options(use_cache=False), cwd=corpus_dir).corpus.graph

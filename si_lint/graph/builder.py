@@ -100,11 +100,16 @@ def build_graph(corpus) -> nx.MultiDiGraph:
 def _gc_paused():
     """Building creates ~1 node and ~2.5 edges per document and no reference cycles; on a
     large corpus the cyclic collector's passes over the loaded documents cost as much as
-    the build itself, so it is paused for the build (reference counting still frees)."""
+    the build itself, so it is paused for the build (reference counting still frees). In
+    a run that froze its documents (``check``: ``pipeline.run`` unfreezes at its end)
+    the graph is frozen with them, or the first collection after the build walks it all
+    (0.09 s at 40,000 files)."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if gc.get_freeze_count():
+            gc.freeze()
         if was:
             gc.enable()
