@@ -75,44 +75,83 @@ def record_presence(deps: dict | None, path: str) -> None:
 #: ``cache.signed.verified_json(keep=True)``), and once changed it may be taken as changed
 #: (a run that re-checks is never wrong)
 _CHANGED: list = []
+#: ``[deps, {path: os.stat_result or ABSENT}]``: the ``stat`` of every path of ``deps``
+#: the check that found them changed took (:func:`taken` hands them over once)
+_TAKEN: list = []
+#: what :func:`taken` gives for a path whose ``stat`` failed (absent, unreachable)
+ABSENT = object()
 
 
-def unchanged(deps: dict, written_ns: int, paths=None) -> bool:
+def unchanged(deps: dict, written_ns: int, paths=None, seen: dict | None = None) -> bool:
     """Every path of ``deps`` (``{path: stat_of(path)}`` recorded by a run that wrote its
     result at ``written_ns``), or those of ``paths``, has the ``stat`` it had. A path
     modified within :data:`RACY_NS` of the writing could change again unseen (timestamp
-    granularity): not trusted (git's "racily clean" rule)."""
+    granularity): not trusted (git's "racily clean" rule).
+
+    Checking every path, it goes on past the first change and keeps each ``stat`` it
+    took for :func:`taken`: the run that follows re-checks, and stats those paths again
+    otherwise (the files in the read stage, the directories for the walk). ``seen``
+    (from :func:`taken`): ``stat`` results taken already this run, used instead of a
+    new one."""
     if paths is None and _CHANGED and _CHANGED[0] is deps and _CHANGED[1] == written_ns:
         return False
-    if _check_all(deps, written_ns, paths):
+    took = {} if paths is None else None
+    if _check_all(deps, written_ns, paths, seen or {}, took):
         return True
-    if paths is None:
+    if took is not None:
         _CHANGED[:] = [deps, written_ns]
+        _TAKEN[:] = [deps, took]
     return False
 
 
-def _check_all(deps: dict, written_ns: int, paths) -> bool:
+def taken(deps: dict) -> dict:
+    """The ``stat`` results (``{path: os.stat_result}``, :data:`ABSENT` where it failed)
+    taken by the :func:`unchanged` that found ``deps`` (the same object) changed, handed
+    over once: none else."""
+    if _TAKEN and _TAKEN[0] is deps:
+        took = _TAKEN[1]
+        _TAKEN.clear()
+        return took
+    return {}
+
+
+def _check_all(deps: dict, written_ns: int, paths, seen: dict, took: dict | None) -> bool:
+    """``took`` None: stop at the first change; else check every path, keeping in
+    ``took`` each ``stat`` taken."""
     limit = written_ns - RACY_NS
     stat = os.stat
+    same = True
     for path in deps if paths is None else paths:
         if type(path) is not str or path not in deps:
             return False
         was = deps[path]
         if was == PRESENT:
             if not os.path.lexists(path):
-                return False
+                if took is None:
+                    return False
+                same = False
             continue
-        try:
-            st = stat(path)
-        except (OSError, ValueError):
+        st = seen.get(path)
+        if st is None:
+            try:
+                st = stat(path)
+            except (OSError, ValueError):
+                st = ABSENT
+            if took is not None:
+                took[path] = st
+        if st is ABSENT:
             if was is not None:
-                return False
+                if took is None:
+                    return False
+                same = False
             continue
-        if not (type(was) is list and len(was) == 5 and _same_stat(st, was)):
-            return False
-        if st.st_mtime_ns >= limit:
-            return False
-    return True
+        if not (type(was) is list and len(was) == 5 and _same_stat(st, was)) or (
+            st.st_mtime_ns >= limit
+        ):
+            if took is None:
+                return False
+            same = False
+    return same
 
 
 def _same_stat(st: os.stat_result, key) -> bool:

@@ -147,6 +147,39 @@ def test_a_file_edited_in_place_reuses_the_walk(corpus, tmp_path, no_selection, 
     assert _out(corpus, cache=cache) == after
 
 
+def test_a_run_after_an_edit_in_place_stats_each_path_once(corpus, tmp_path, monkeypatch):
+    """The check that finds the memo changed goes on to the end and keeps what it stat'ed
+    (``statcache.taken``): the walk's directories and the read stage's files take those
+    ``stat`` results instead of new ones. The output is --no-cache's."""
+    import collections
+    import sys
+
+    from si_lint import statcache
+
+    monkeypatch.setattr(statcache, "RACY_NS", 0)  # trust entries written just now
+    cache = tmp_path / "cache"
+    _out(corpus, cache=cache)
+    scenario = sorted((corpus / "scenarios").glob("*.yaml"))[-1]
+    scenario.write_text(scenario.read_text() + "# edited\n")
+    after = _out(corpus)
+    calls: collections.Counter = collections.Counter()
+    real = os.stat
+    checkers = ("si_lint.statcache", "si_lint.pipeline.read")
+
+    def counted(path, *args, **kwargs):
+        if sys._getframe(1).f_globals.get("__name__") in checkers:
+            calls[os.fspath(path)] += 1
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", counted)
+    assert _out(corpus, cache=cache) == after
+    walked = {os.path.join(d, n) for d, dirs, files in os.walk(corpus) for n in (*dirs, *files)}
+    assert {p: n for p, n in calls.items() if n > 1} == {}
+    corpus_files = {str(p) for p in corpus.rglob("*.yaml")}
+    assert corpus_files <= set(calls) and str(corpus / "scenarios") in calls
+    assert set(calls) & walked >= corpus_files
+
+
 def test_a_reused_walk_is_not_written_again(corpus, tmp_path, monkeypatch):
     """The memo names its walk by id: a run that reuses the walk writes a new memo naming
     the same walk and leaves walk.json as it was (a run that walked would write a walk of

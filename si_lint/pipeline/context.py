@@ -195,7 +195,8 @@ class State:
       select stage reuses it, and ``memo_table``, the configuration table that run parsed
       and validated from the same bytes; ``walk_record``: this run's walk as the memo
       records it (``walk_memo`` itself when reused: the memo names it, it is not written
-      again)
+      again); ``stats_taken``: the ``stat`` of each path the check of the run memo
+      took (``statcache.taken``), which the read stage takes instead of its own
     """
 
     def __init__(
@@ -238,4 +239,5 @@ class State:
         self.gc_threshold: tuple | None = None
         self.walk_memo: dict | None = None
         self.memo_table: dict | None = None
+        self.stats_taken: dict = {}
         self.walk_record: dict | None = None

@@ -30,7 +30,7 @@ import hashlib
 import os
 import time
 
-from ..statcache import unchanged
+from ..statcache import taken, unchanged
 from .context import RunResult, State
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
@@ -135,17 +135,19 @@ def _table_of(memo: dict) -> dict | None:
     return table if type(table) is dict else None
 
 
-def _unchanged(memo: dict, paths=None) -> bool:
-    """Every recorded path (or those of ``paths``) has the ``stat`` it had."""
-    return unchanged(memo["deps"], memo["written_ns"], paths)
+def _unchanged(memo: dict, paths=None, seen: dict | None = None) -> bool:
+    """Every recorded path (or those of ``paths``) has the ``stat`` it had (``seen``:
+    ``stat`` results taken already this run)."""
+    return unchanged(memo["deps"], memo["written_ns"], paths, seen)
 
 
-def _walk_of(memo: dict, directory: str) -> dict | None:
+def _walk_of(memo: dict, directory: str, seen: dict) -> dict | None:
     """The memo's record of the walk (``walk.json``, written with it), when the walk would
     find the same files today: no path it depended on (directories, ``.gitignore`` files,
     markers, named paths) has a new ``stat``. Only a file's content changed: the select
     stage reuses the walk. The walk is the memo's when it has the id the memo names and
-    was written under the memo's key."""
+    was written under the memo's key. ``seen``: the ``stat`` results the check of the
+    memo took (its directories are not stat'ed again)."""
     from ..cache.signed import verified_json
 
     walk = verified_json(os.path.join(directory, WALK_FILENAME))
@@ -166,7 +168,7 @@ def _walk_of(memo: dict, directory: str) -> dict | None:
         )
     ):
         return None
-    if not _unchanged(memo, walk["deps"]):
+    if not _unchanged(memo, walk["deps"], seen):
         return None
     return dict(walk, stats=memo["deps"])
 
@@ -252,8 +254,11 @@ def recall(state: State) -> None:
             return
         subset = True
     if not _unchanged(memo):
+        # the stats that check took: the walk's directories and the read stage's files
+        # are not stat'ed again
+        state.stats_taken = taken(memo["deps"])
         if not subset:  # the same run: when only files changed, its walk still holds,
-            state.walk_memo = _walk_of(memo, directory)
+            state.walk_memo = _walk_of(memo, directory, state.stats_taken)
             # and the configuration table it validated (the key holds the file's digest)
             state.memo_table = _table_of(memo)
         return

@@ -11,7 +11,7 @@ import hashlib
 import os
 import stat
 
-from ..statcache import stat_key
+from ..statcache import ABSENT, stat_key
 from .context import Source, State
 
 
@@ -48,6 +48,7 @@ def read(state: State) -> None:
 
         index = StatIndex(state.cache)
     state.stat_index = index
+    taken, state.stats_taken = state.stats_taken, {}
     sources = []
     for f in files:
         if f in overrides:
@@ -56,9 +57,13 @@ def read(state: State) -> None:
         if index is None:  # no cache: read by the per-file stage (read_unread)
             sources.append(Source(f, None, None, "", unread=True))
             continue
-        try:
-            st = os.stat(f)
-        except OSError:
+        st = taken.pop(f, None)  # the recall stage's check of the run memo took it
+        if st is None:
+            try:
+                st = os.stat(f)
+            except OSError:
+                st = ABSENT
+        if st is ABSENT:
             state.deps.setdefault(f, None)
             sources.append(source_of(f))
             continue
