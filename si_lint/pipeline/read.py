@@ -32,6 +32,18 @@ def source_of(abspath: str, raw: bytes | None = None, error: str | None = None, 
     return Source(abspath, raw, error, sha)
 
 
+def _stat_of(path: str, taken: dict):
+    """The ``stat`` of ``path`` the recall stage's check of the run memo took (``taken``),
+    else a new one; :data:`~si_lint.statcache.ABSENT` when it fails."""
+    st = taken.pop(path, None)
+    if st is None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            st = ABSENT
+    return st
+
+
 def read(state: State) -> None:
     """Every selected file's content hash. Under a cache, a file whose ``stat`` is the
     one recorded in the stat index (:mod:`si_lint.statcache`) gets the recorded hash
@@ -57,12 +69,7 @@ def read(state: State) -> None:
         if index is None:  # no cache: read by the per-file stage (read_unread)
             sources.append(Source(f, None, None, "", unread=True))
             continue
-        st = taken.pop(f, None)  # the recall stage's check of the run memo took it
-        if st is None:
-            try:
-                st = os.stat(f)
-            except OSError:
-                st = ABSENT
+        st = _stat_of(f, taken)
         if st is ABSENT:
             state.deps.setdefault(f, None)
             sources.append(source_of(f))
