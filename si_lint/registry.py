@@ -64,3 +64,37 @@ def registered() -> tuple[Check, ...]:
     """The checks registered so far (by (scope, name)); :func:`si_lint.checks.all_checks`
     imports every check module first."""
     return tuple(sorted(_REGISTRY, key=lambda c: (c.scope, c.name)))
+
+
+class LazyCheck:
+    """A registered check known by its declaration alone (a row of the check index,
+    :func:`si_lint.checks.checks_of`): its module is imported on the first read of
+    :attr:`func` -- a run re-checking one fixture imports the checks of fixtures, not
+    every rule's module. The function is the one its module registered under the same
+    name and declaration; none is a ``LookupError`` (the check's SI000)."""
+
+    __slots__ = ("module", "qualname", "codes", "scope", "kinds", "stage", "_func")
+
+    def __init__(self, module: str, qualname: str, codes: tuple, scope: str, kinds, stage: str):
+        self.module, self.qualname = module, qualname
+        self.codes, self.scope, self.kinds, self.stage = codes, scope, kinds, stage
+        self._func: Callable | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.module}.{self.qualname}"
+
+    @property
+    def func(self) -> Callable:
+        if self._func is None:
+            import importlib
+
+            importlib.import_module(self.module)
+            want = (self.name, self.codes, self.scope, self.kinds, self.stage)
+            for check in _REGISTRY:
+                if (check.name, check.codes, check.scope, check.kinds, check.stage) == want:
+                    self._func = check.func
+                    break
+            else:
+                raise LookupError(f"{self.name} registers no such check")
+        return self._func

@@ -297,12 +297,14 @@ def _drop_stat_index(sources: list[Source], todo: list[int], cache) -> None:
 
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
     """Load and check the sources ``todo`` (in worker processes when there are many)."""
+    from ..checks import resolve
     from ..progress import Progress
     from .forkmap import jobs_of
 
     jobs = jobs_of(ctx.options.jobs)
     with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
         if jobs > 1 and len(todo) >= POOL_THRESHOLD:
+            resolve(_WORKER["checks"])  # imported once, here, not in every worker
             return _pool_map(todo, jobs, ctx, bar.advance)
         outputs = []
         for i in todo:
@@ -375,9 +377,9 @@ def process(
 
 def per_file(state: State) -> None:
     if state.with_checks:
-        from ..checks import all_checks
+        from ..checks import checks_of
 
-        state.checks = all_checks()  # imported only now: a reused run never needs them
+        state.checks = checks_of(state.cache)  # imported as they run: a reused run, none
     sel = state.selection
     overrides = {os.path.abspath(p) for p in state.overrides or ()}
     args = (state.sources, state.cwd, state.ctx, state.checks, state.cache, overrides)
