@@ -176,6 +176,36 @@ def template_roles(template: Any) -> Mapping[str, Any]:
 # --------------------------------------------------------------------------------------
 # the predicate walker (SPEC §2.2)
 
+#: keys that announce free-form code where a predicate or table is required (SI204)
+CODE_KEYS = frozenset(
+    {
+        "code",
+        "python",
+        "py",
+        "lambda",
+        "eval",
+        "exec",
+        "expr",
+        "expression",
+        "script",
+        "javascript",
+        "js",
+        "function",
+        "fn",
+        "func",
+        "callable",
+        "source",
+        "jinja",
+        "template_code",
+    }
+)
+
+
+def is_code_key(key: Any) -> bool:
+    """A key of :data:`CODE_KEYS` (any case, surrounding spaces ignored)."""
+    return isinstance(key, str) and key.strip().lower() in CODE_KEYS
+
+
 #: the keys that combine predicates (every other key names a primitive)
 COMBINATORS = ("not", "all", "any")
 #: nesting deeper than this is not walked (hostile input; the table rules report it)

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from si_lint.checks.fact import Fact, fact
-from si_lint.checks.table_facts import TableEnv, code_key_facts, is_code_key, table_facts
+from si_lint.checks.table_facts import TableEnv, code_key_facts, table_facts
 from si_lint.checks.value_facts import channel_facts, value_facts
 from si_lint.model import (
     BINARY,
@@ -21,6 +21,7 @@ from si_lint.model import (
     budget_roles,
     deviation_ids,
     find_template,
+    is_code_key,
     is_int,
     scoring_of,
     template_names,

@@ -28,7 +28,6 @@ from si_lint.checks.arguments import VALUE_WORDING
 from si_lint.checks.base import file_check
 from si_lint.checks.document_facts import facts_of
 from si_lint.checks.fact import Fact, worded
-from si_lint.checks.table_facts import is_code_key
 from si_lint.findings import Diag, type_name
 from si_lint.fix import Fix, delete_key, rename_key, set_value
 from si_lint.model import (
@@ -42,6 +41,7 @@ from si_lint.model import (
     TEMPLATE_KEY,
     deviations,
     find_template,
+    is_code_key,
     is_form_a,
     scoring_of,
     template_roles,

@@ -37,9 +37,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from si_lint.checks.base import file_check
-from si_lint.checks.table_facts import is_code_key
 from si_lint.corpus import classify
 from si_lint.findings import Diag
+from si_lint.model import is_code_key
 from si_lint.schemas import KINDS, validate
 
 #: the top-level keys that make a scenario, fixture or evidence (or EIO input) -- SPEC §1

@@ -17,35 +17,14 @@ from typing import Any
 
 from si_lint.checks.fact import Fact, Path, fact
 from si_lint.checks.value_facts import value_facts
-from si_lint.model import COMBINATORS, is_number, is_role_ref, params_of, predicate_calls
-
-#: keys that announce free-form code where a predicate or table is required (SI204)
-CODE_KEYS = frozenset(
-    {
-        "code",
-        "python",
-        "py",
-        "lambda",
-        "eval",
-        "exec",
-        "expr",
-        "expression",
-        "script",
-        "javascript",
-        "js",
-        "function",
-        "fn",
-        "func",
-        "callable",
-        "source",
-        "jinja",
-        "template_code",
-    }
+from si_lint.model import (
+    COMBINATORS,
+    is_code_key,
+    is_number,
+    is_role_ref,
+    params_of,
+    predicate_calls,
 )
-
-
-def is_code_key(key: Any) -> bool:
-    return isinstance(key, str) and key.strip().lower() in CODE_KEYS
 
 
 def code_key_fact(path: Path) -> Fact:
