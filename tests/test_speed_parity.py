@@ -5,6 +5,7 @@ file changed, and `--jobs 2` with a process pool."""
 
 from __future__ import annotations
 
+import base64
 import importlib.util
 import json
 import os
@@ -124,16 +125,18 @@ def test_stat_index_is_data_and_a_bad_one_is_ignored(tmp_path):
     assert _out(root, cache=cache) == ref
     index = verified_json(cache / FILENAME)
     assert index["magic"] == MAGIC and type(index["written_ns"]) is int
-    some = sorted(index["entries"])[0]
-    assert len(index["entries"][some]) == 6
+    n = len(index["paths"])
+    assert n > 0 and all(os.path.isabs(p) for p in index["paths"])
+    sizes = {k: len(base64.b64decode(index[k])) for k in ("times", "ids", "shas")}
+    assert sizes == {"times": 24 * n, "ids": 16 * n, "shas": 32 * n}
 
     def signed(text):
         body = text.encode()
         return body + MAC_SEP + mac(body) + b"\n"
 
-    entries = dict(index["entries"])
-    entries[some] = entries[some][:5] + ["zz"]
-    bad_entry = json.dumps(dict(index, entries=entries))
+    def with_(**changes):
+        return signed(json.dumps(dict(index, **changes)))
+
     for bad in (
         b'{"magic": "x"}',
         b"[]",
@@ -141,14 +144,18 @@ def test_stat_index_is_data_and_a_bad_one_is_ignored(tmp_path):
         json.dumps(index).encode(),  # unsigned
         signed('{"magic": "x"}'),
         signed("[]"),
-        signed(bad_entry),
+        with_(shas="not base64!"),
+        with_(times=base64.b64encode(b"\0" * 24 * (n - 1)).decode()),  # a row short
+        with_(paths=index["paths"][:1] * n),  # the same path twice
+        with_(paths=[*index["paths"][:-1], 7]),
+        with_(ids=None),
     ):
         (cache / FILENAME).write_bytes(bad)
         assert _out(root, cache=cache) == ref, bad
     # a signed index that lies (a wrong hash for an unchanged stat): still the right
     # output -- the per-file cache has no entry for that hash, the file is read and hashed
-    entries[some] = entries[some][:5] + ["0" * 64]
-    (cache / FILENAME).write_bytes(signed(json.dumps(dict(index, entries=entries))))
+    shas = base64.b64decode(index["shas"])
+    (cache / FILENAME).write_bytes(with_(shas=base64.b64encode(bytes(32) + shas[32:]).decode()))
     assert _out(root, cache=cache) == ref
 
 
@@ -244,3 +251,38 @@ def test_the_dry_runs_reuse_the_per_file_workers_and_none_outlive_the_run(tmp_pa
     assert len(streamed) == 1 and streamed[0] >= 2
     assert multiprocessing.active_children() == []
     assert forkmap._CTX is None
+
+
+def test_the_stat_index_keeps_every_64_bit_stat_number(tmp_path):
+    """Sizes and times are signed (an mtime before 1970 is negative), inodes and devices
+    unsigned up to 2**64 - 1; a number past 64 bits writes no index (every file is read
+    and hashed next time, as without one)."""
+    from types import SimpleNamespace
+
+    from si_lint.cache.signed import dumps, write_signed
+    from si_lint.statcache import FILENAME, StatIndex
+
+    class Cache:  # what the index asks of the run's cache
+        enabled = True
+        directory = tmp_path
+
+        def write(self, name, obj):
+            write_signed(tmp_path / name, [dumps(obj)], mode=0o600)
+
+    def stat(**kw):
+        base = dict(st_size=7, st_mtime_ns=-5, st_ctime_ns=10, st_ino=2**64 - 1, st_dev=2**63)
+        return SimpleNamespace(**{**base, **kw})
+
+    index = StatIndex(Cache())
+    index.record("/a", stat(), "ab" * 32)
+    index.record("/b", stat(st_ino=3), "cd" * 32)
+    index.save()
+    again = StatIndex(Cache())
+    assert again.lookup("/a", stat()) == "ab" * 32
+    assert again.lookup("/b", stat(st_ino=3)) == "cd" * 32
+    assert again.lookup("/b", stat(st_ino=4)) is None
+    assert again.lookup("/c", stat()) is None
+    (tmp_path / FILENAME).unlink()
+    index.record("/c", stat(st_dev=2**64), "ef" * 32)
+    index.save()
+    assert not (tmp_path / FILENAME).exists()

@@ -76,9 +76,8 @@ def read(state: State) -> None:
             continue
         state.deps.setdefault(f, stat_key(st))
         sha = index.lookup(f, st) if stat.S_ISREG(st.st_mode) else None
-        if sha is not None:
+        if sha is not None:  # (the index keeps the file's row)
             sources.append(Source(f, None, None, sha))
-            index.record(f, st, sha)
             continue
         # the stat taken before the read: a file changed in between is re-read next time
         s = source_of(f, st=st)
