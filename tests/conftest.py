@@ -97,6 +97,17 @@ def user_env(tmp_path):
 
 
 @pytest.fixture
+def example_copy(tmp_path):
+    """A copy of the example corpus, aged past the memos' racy window."""
+    import shutil
+
+    root = tmp_path / "c"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    age(root)
+    return root
+
+
+@pytest.fixture
 def example_corpus(tmp_path):
     """A copy of the example corpus with one broken file (exit status 1), aged past the
     memos' racy window."""

@@ -5,12 +5,11 @@ after a fixture edit imports no scenario rule; the output is --no-cache's."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 
 import pytest
-from conftest import REPO, age, run_cli
+from conftest import age, run_cli
 
 MODULES = """
 import sys
@@ -47,15 +46,8 @@ def _imported(root, cache, env) -> tuple[str, set[str]]:
     return proc.stdout, set(proc.stderr.split())
 
 
-@pytest.fixture
-def corpus(tmp_path):
-    root = tmp_path / "c"
-    shutil.copytree(REPO / "fixtures" / "corpus", root)
-    age(root)
-    return root
-
-
-def test_a_re_check_imports_the_modules_of_the_checks_it_runs(corpus, tmp_path, user_env):
+def test_a_re_check_imports_the_modules_of_the_checks_it_runs(example_copy, tmp_path, user_env):
+    corpus = example_copy
     cache = tmp_path / "cache"
     _, everything = _imported(corpus, cache, user_env)  # no index yet: every module
     assert {"si_lint.checks.scenario_rules", "si_lint.checks.schema"} <= everything
@@ -108,11 +100,13 @@ def test_an_index_that_is_not_one_is_refused(row):
 
 
 def test_a_bad_index_in_the_cache_gives_every_module_imported():
+    from si_lint.cache.store import Cache as Store
     from si_lint.checks import INDEX_KEY, all_checks, checks_of
 
-    class Cache:  # what checks_of asks of the cache: memo_get decodes, a raise is a miss
+    class Cache:  # the store's memoize over a memo table holding a bad index
         enabled = True
         put = None
+        memoize = Store.memoize
 
         def memo_get(self, key, decode):
             assert key == INDEX_KEY

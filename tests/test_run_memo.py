@@ -21,11 +21,8 @@ def _out(root, *args, cache=None, fmt="json"):
 
 
 @pytest.fixture
-def corpus(tmp_path):
-    root = tmp_path / "c"
-    shutil.copytree(REPO / "fixtures" / "corpus", root)
-    age(root)
-    return root
+def corpus(example_copy):
+    return example_copy
 
 
 @pytest.fixture

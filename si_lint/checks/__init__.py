@@ -32,12 +32,7 @@ def checks_of(cache):
     every module is imported and the index is stored."""
     if cache is None or not cache.enabled:
         return all_checks()
-    found, checks = cache.memo_get(INDEX_KEY, _from_index)
-    if found:
-        return checks
-    checks = all_checks()
-    cache.memo_put(INDEX_KEY, checks, _to_index)
-    return checks
+    return cache.memoize(INDEX_KEY, all_checks, _to_index, _from_index)
 
 
 def _to_index(checks) -> list:
