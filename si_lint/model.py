@@ -173,9 +173,6 @@ def template_roles(template: Any) -> Mapping[str, Any]:
     return roles if isinstance(roles, Mapping) else {}
 
 
-# --------------------------------------------------------------------------------------
-# the predicate walker (SPEC §2.2)
-
 #: keys that announce free-form code where a predicate or table is required (SI204)
 CODE_KEYS = frozenset(
     {
@@ -205,6 +202,9 @@ def is_code_key(key: Any) -> bool:
     """A key of :data:`CODE_KEYS` (any case, surrounding spaces ignored)."""
     return isinstance(key, str) and key.strip().lower() in CODE_KEYS
 
+
+# --------------------------------------------------------------------------------------
+# the predicate walker (SPEC §2.2)
 
 #: the keys that combine predicates (every other key names a primitive)
 COMBINATORS = ("not", "all", "any")

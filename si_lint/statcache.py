@@ -25,6 +25,7 @@ trusted, never a crash).
 from __future__ import annotations
 
 import os
+import sys
 import time
 from functools import cache
 
@@ -124,28 +125,26 @@ def _check_all(deps: dict, written_ns: int, paths, seen: dict, took: dict | None
             return False
         was = deps[path]
         if was == PRESENT:
-            if not os.path.lexists(path):
-                if took is None:
-                    return False
-                same = False
-            continue
-        st = seen.get(path)
-        if st is None:
-            try:
-                st = stat(path)
-            except (OSError, ValueError):
-                st = ABSENT
-            if took is not None:
-                took[path] = st
-        if st is ABSENT:
-            if was is not None:
-                if took is None:
-                    return False
-                same = False
-            continue
-        if not (type(was) is list and len(was) == 5 and _same_stat(st, was)) or (
-            st.st_mtime_ns >= limit
-        ):
+            ok = os.path.lexists(path)
+        else:
+            st = seen.get(path)
+            if st is None:
+                try:
+                    st = stat(path)
+                except (OSError, ValueError):
+                    st = ABSENT
+                if took is not None:
+                    took[path] = st
+            if st is ABSENT:
+                ok = was is None
+            else:
+                ok = (
+                    type(was) is list
+                    and len(was) == 5
+                    and _same_stat(st, was)
+                    and st.st_mtime_ns < limit
+                )
+        if not ok:
             if took is None:
                 return False
             same = False
@@ -272,15 +271,10 @@ class StatIndex:
         times, ids, shas = array("q"), array("Q"), bytearray()
         try:
             for path, e in self.new.items():
-                if e is None:  # the row read
-                    i = self.rows[path]
-                    times.extend(self.times[3 * i : 3 * i + 3])
-                    ids.extend(self.ids[2 * i : 2 * i + 2])
-                    shas += self.shas[32 * i : 32 * i + 32]
-                else:
-                    times.extend(e[:3])
-                    ids.extend(e[3:5])
-                    shas += bytes.fromhex(e[5])
+                e = e or self._row(path)  # None: the row read
+                times.extend(e[:3])
+                ids.extend(e[3:5])
+                shas += bytes.fromhex(e[5])
         except (OverflowError, ValueError):  # a stat number past 64 bits: no index
             return
         if _BIG_ENDIAN:
@@ -290,7 +284,8 @@ class StatIndex:
             "magic": MAGIC,
             "written_ns": time.time_ns(),
             "paths": list(self.new),
-            **{k: b64encode(v).decode() for k, v in (("times", times), ("ids", ids))},
+            "times": b64encode(times).decode(),
+            "ids": b64encode(ids).decode(),
             "shas": b64encode(shas).decode(),
         }
         self.cache.write(FILENAME, obj)  # signed and atomic, like the cache's files
@@ -306,7 +301,7 @@ class StatIndex:
         return len(changed) <= SMALL_CHANGE and sum(e[0] for e in changed) <= SMALL_BYTES
 
 
-_BIG_ENDIAN = __import__("sys").byteorder == "big"  # the file holds little-endian numbers
+_BIG_ENDIAN = sys.byteorder == "big"  # the file holds little-endian numbers
 
 
 @cache
@@ -314,10 +309,8 @@ def _shape() -> Any:
     """What msgspec decodes ``stat.json`` as (``cache.signed.decode_json``): strings and
     a list of strings, checked in C (a file that does not fit is decoded by the stdlib and
     checked in :meth:`StatIndex._load`)."""
-    try:
-        from typing import TypedDict
-    except ImportError:  # pragma: no cover
-        return None
+    from typing import TypedDict
+
     fields = {
         "magic": str,
         "written_ns": int,
