@@ -99,3 +99,42 @@ def test_data_too_large_to_walk_keeps_no_blob(monkeypatch):
     doc = load_bytes(TEXT).documents[0]
     assert doc.pos.to_blob(doc.data) is None
     assert len(list(walk(doc.data))) == 5
+
+
+def test_the_builder_keeps_the_parser_s_marks_until_the_positions_are_asked_for():
+    # the builder stores each node's start mark; the (line, column) pairs are made once,
+    # on first use, and are the 1-based ones every reader of PosMap expects
+    doc = load_bytes(TEXT).documents[0]
+    assert type(doc.pos) is docmod.MarkPosMap
+    assert doc.pos._marks is not None
+    assert doc.pos.k == {("a",): (1, 1), ("b",): (2, 1), ("b", 1, "c"): (4, 6)}
+    assert doc.pos._marks is None
+    assert doc.pos.v == {
+        (): (1, 1),
+        ("a",): (1, 4),
+        ("b",): (3, 3),
+        ("b", 0): (3, 5),
+        ("b", 1): (4, 5),
+        ("b", 1, "c"): (4, 9),
+        ("b", 1, "c", 0): (4, 10),
+    }
+
+
+def test_a_mark_map_pickles_as_the_plain_map_it_stands_for():
+    import pickle
+
+    doc = load_bytes(TEXT).documents[0]
+    back = pickle.loads(pickle.dumps(doc.pos))
+    assert type(back) is PosMap
+    assert (back.k, back.v) == (doc.pos.k, doc.pos.v)
+
+
+def test_the_pure_parser_s_marks_give_the_same_positions(monkeypatch):
+    # a text libyaml rejects is read by ruamel's pure parser, whose marks differ in type
+    from si_lint import loader
+
+    monkeypatch.setattr(loader, "_c_parser", lambda: None)
+    pure = load_bytes(TEXT).documents[0]
+    monkeypatch.undo()
+    c = load_bytes(TEXT).documents[0]
+    assert (pure.data, pure.pos.k, pure.pos.v) == (c.data, c.pos.k, c.pos.v)

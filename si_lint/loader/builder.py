@@ -15,7 +15,7 @@ from typing import Any
 from ..findings import Diag
 from ..limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_NODES
 from . import diags
-from .documents import Loaded, LoadedDoc, PosMap
+from .documents import Loaded, LoadedDoc, MarkPosMap
 from .scalars import (
     CORE,
     CORE_TAGS,
@@ -121,7 +121,7 @@ class Builder:
             for i in range(first, len(self.findings)):
                 self.findings[i] = self.findings[i]._replace(document=index)
             if not self._root_empty:  # an empty or comment-only document is skipped
-                documents.append(LoadedDoc(index, data, PosMap(self.kpos, self.vpos)))
+                documents.append(LoadedDoc(index, data, MarkPosMap(self.kpos, self.vpos)))
             index += 1
         return Loaded(
             documents=documents, findings=self.findings, quiet_spans=self.quiet_spans, starts=starts
@@ -138,18 +138,15 @@ class Builder:
         while True:
             ev = nxt()
             cls = kind_of(type(ev), _OTHER)
-            if cls == _DOC_END:
-                self._end_explicit = bool(getattr(ev, "explicit", True))
-                return root[0]
-            if cls == _MAP_END or cls == _SEQ_END:
-                self._close(stack.pop(), ev)
-                continue
-            if stack:  # a node: where it goes
+            if stack:  # a node (or the end of a collection): where it goes
                 top = stack[-1]
+                if cls == _MAP_END or cls == _SEQ_END:
+                    self._close(stack.pop(), ev)
+                    continue
                 container = top[0]
                 if top[2]:
-                    key = top[3]
-                    if key is None:  # this node is a key
+                    path = top[3]
+                    if path is None:  # this node is a key
                         if cls == _SCALAR and ev.tag is None and ev.anchor is None:
                             text = ev.value  # the common key here, the rest in _key
                             if text.isascii():
@@ -157,26 +154,27 @@ class Builder:
                                 if key not in container:
                                     if quiet:
                                         self._note_span(ev)
-                                    start = ev.start_mark
-                                    kpos[top[1] + (key,)] = (start.line + 1, start.column + 1)
-                                    top[3] = key
+                                    path = top[1] + (key,)
+                                    kpos[path] = ev.start_mark  # (see MarkPosMap)
+                                    top[3] = path
                                     continue
                         self._key(ev, cls, top)
                         continue
                     top[3] = None
-                    if key is _KEY_SKIP:  # the value of a complex/duplicate key: dropped
+                    if path is _KEY_SKIP:  # the value of a complex/duplicate key: dropped
                         self._skip_node(cls)
                         continue
-                    path = top[1] + (key,)
-                    slot = key
+                    slot = path[-1]
                 else:
                     slot = len(container)
                     path = top[1] + (slot,)
                     container.append(None)
+            elif cls == _DOC_END:
+                self._end_explicit = bool(getattr(ev, "explicit", True))
+                return root[0]
             else:
                 path, container, slot = (), root, 0
-            start = ev.start_mark
-            vpos[path] = (start.line + 1, start.column + 1)
+            vpos[path] = start = ev.start_mark
             self.total += 1
             if self.total > MAX_NODES:
                 raise Abort(diags.too_many_nodes(*mark(start)))
@@ -220,8 +218,9 @@ class Builder:
 
     def _open(self, ev, cls: int, path: tuple, stack: list) -> dict | list:
         """A new mapping or list at ``path``, pushed as the frame its items go into:
-        ``[container, path, is_map, pending_key, anchor, total_at_start, flow]``."""
-        if cls == _OTHER:  # not a node (a stray start): libyaml never sends one here
+        ``[container, path, is_map, pending_key_path, anchor, total_at_start, flow]``
+        (``pending_key_path``: the path of the value the key just read names)."""
+        if cls != _MAP_START and cls != _SEQ_START:  # not a node: no parser sends one here
             raise Abort(diags.invalid_yaml("unexpected event", *mark(ev.start_mark)))
         if ev.tag is not None:
             self._tag_kind(ev)  # SI007 for a non-core tag; the node is built as usual
@@ -262,11 +261,13 @@ class Builder:
             return
         path = frame[1] + (key,)
         if key in frame[0]:
-            self.findings.append(diags.duplicate_key(key, self.kpos.get(path), *mark(start)))
+            first = self.kpos.get(path)
+            first = None if first is None else mark(first)
+            self.findings.append(diags.duplicate_key(key, first, *mark(start)))
             frame[3] = _KEY_SKIP
             return
-        self.kpos[path] = (start.line + 1, start.column + 1)
-        frame[3] = key
+        self.kpos[path] = start
+        frame[3] = path
 
     def _skip_node(self, cls: int) -> None:
         """Consume a node's events without building it (still bounded by the limits)."""
