@@ -53,6 +53,8 @@ class _Plan:
     table: list
     composite: bool
     compiled: Any = None
+    #: the template a Form B scenario's scoring names (read once, not once per fixture)
+    template: Any = None
     fixtures: list = field(default_factory=list)
     covered: set = field(default_factory=set)
 
@@ -113,7 +115,8 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
         table, bindings = scenario_table(data, profile)
     except NoTable:
         return None
-    composite = scoring_of(data).form == COMPOSITE
+    scoring = scoring_of(data)
+    composite = scoring.form == COMPOSITE
     try:
         compiled = compile_table(
             table, bindings, composite=composite, profile=profile, scenario=data
@@ -121,7 +124,7 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
     except InvalidTable:
         pass  # an untrusted implementation also makes the table fail to compile
     else:
-        return _Plan(doc, data, table, composite, compiled)
+        return _Plan(doc, data, table, composite, compiled, scoring.template)
     untrusted = untrusted_primitives(data, profile)
     if not untrusted:
         return None
@@ -245,11 +248,10 @@ def _fired(plan: _Plan, row: int) -> Related:
             f"row {row} of the scenario's table fired",
             document=plan.doc.index,
         )
-    template = scoring_of(plan.scenario).template
     return Related(
         plan.doc.relpath,
         ("scoring",),
-        f"row {row} of template {template} fired for this binding",
+        f"row {row} of template {plan.template} fired for this binding",
         document=plan.doc.index,
     )
 
@@ -355,11 +357,7 @@ def _coverage(sid: str, plan: _Plan, required: bool) -> list[Diag]:
     if not plan.fixtures and not required:
         return []
     severity = "error" if required else None
-    where = (
-        "its composite table"
-        if plan.composite
-        else f"template {scoring_of(plan.scenario).template}"
-    )
+    where = "its composite table" if plan.composite else f"template {plan.template}"
     out = []
     for i in range(len(plan.table)):
         if i + 1 in plan.covered:
