@@ -81,6 +81,15 @@ _TAKEN: list = []
 ABSENT = object()
 
 
+def stat_or_absent(path: str):
+    """``os.stat(path)``, or :data:`ABSENT` when it fails (absent, unreachable, a NUL in
+    the path)."""
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):
+        return ABSENT
+
+
 def unchanged(deps: dict, written_ns: int, paths=None, seen: dict | None = None) -> bool:
     """Every path of ``deps`` (``{path: stat_of(path)}`` recorded by a run that wrote its
     result at ``written_ns``), or those of ``paths``, has the ``stat`` it had. A path
@@ -118,7 +127,6 @@ def _check_all(deps: dict, written_ns: int, paths, seen: dict, took: dict | None
     """``took`` None: stop at the first change; else check every path, keeping in
     ``took`` each ``stat`` taken."""
     limit = written_ns - RACY_NS
-    stat = os.stat
     same = True
     for path in deps if paths is None else paths:
         if type(path) is not str or path not in deps:
@@ -129,10 +137,7 @@ def _check_all(deps: dict, written_ns: int, paths, seen: dict, took: dict | None
         else:
             st = seen.get(path)
             if st is None:
-                try:
-                    st = stat(path)
-                except (OSError, ValueError):
-                    st = ABSENT
+                st = stat_or_absent(path)
                 if took is not None:
                     took[path] = st
             if st is ABSENT:

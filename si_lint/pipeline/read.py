@@ -11,7 +11,7 @@ import hashlib
 import os
 import stat
 
-from ..statcache import ABSENT, stat_key
+from ..statcache import ABSENT, stat_key, stat_or_absent
 from .context import Source, State
 
 
@@ -30,18 +30,6 @@ def source_of(abspath: str, raw: bytes | None = None, error: str | None = None, 
         raw, error = read_file(abspath, st)
     sha = hashlib.sha256(raw).hexdigest() if raw is not None else ""
     return Source(abspath, raw, error, sha)
-
-
-def _stat_of(path: str, taken: dict):
-    """The ``stat`` of ``path`` the recall stage's check of the run memo took (``taken``),
-    else a new one; :data:`~si_lint.statcache.ABSENT` when it fails."""
-    st = taken.pop(path, None)
-    if st is None:
-        try:
-            st = os.stat(path)
-        except OSError:
-            st = ABSENT
-    return st
 
 
 def read(state: State) -> None:
@@ -69,7 +57,8 @@ def read(state: State) -> None:
         if index is None:  # no cache: read by the per-file stage (read_unread)
             sources.append(Source(f, None, None, "", unread=True))
             continue
-        st = _stat_of(f, taken)
+        # the stat the recall stage's check of the run memo took, else a new one
+        st = taken.pop(f, None) or stat_or_absent(f)
         if st is ABSENT:
             state.deps.setdefault(f, None)
             sources.append(source_of(f))
