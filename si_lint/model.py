@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .mapping import MAPPING
+
 Path = tuple
 
 # --------------------------------------------------------------------------------------
@@ -77,15 +79,15 @@ class Scoring:
 
 
 def is_safety(scenario: Any) -> bool:
-    return isinstance(scenario, Mapping) and scenario.get("classification") == "safety"
+    return isinstance(scenario, MAPPING) and scenario.get("classification") == "safety"
 
 
 def scoring_of(scenario: Any) -> Scoring:
     """The scoring form of a scenario document (SPEC §3.1)."""
-    block = scenario.get("scoring") if isinstance(scenario, Mapping) else None
+    block = scenario.get("scoring") if isinstance(scenario, MAPPING) else None
     if is_safety(scenario):
-        return Scoring(BINARY, block if isinstance(block, Mapping) else {})
-    if not isinstance(block, Mapping):
+        return Scoring(BINARY, block if isinstance(block, MAPPING) else {})
+    if not isinstance(block, MAPPING):
         return Scoring(NONE)
     if any(k in block for k in FORMER_KEYS):
         return Scoring(FORMER, block, template=block.get("template"))
@@ -116,11 +118,11 @@ def is_form_a(block: Mapping[str, Any]) -> bool:
 
 def deviations(scenario: Any) -> list[tuple[int, Mapping[str, Any]]]:
     """``(index, deviation)`` of every mapping in ``injection.deviations``."""
-    inj = scenario.get("injection") if isinstance(scenario, Mapping) else None
-    devs = inj.get("deviations") if isinstance(inj, Mapping) else None
+    inj = scenario.get("injection") if isinstance(scenario, MAPPING) else None
+    devs = inj.get("deviations") if isinstance(inj, MAPPING) else None
     if not isinstance(devs, list):
         return []
-    return [(i, d) for i, d in enumerate(devs) if isinstance(d, Mapping)]
+    return [(i, d) for i, d in enumerate(devs) if isinstance(d, MAPPING)]
 
 
 def deviation_ids(scenario: Any) -> frozenset:
@@ -144,15 +146,15 @@ def find_template(profile: Any, name: Any) -> Mapping[str, Any] | None:
     if not isinstance(name, str):
         return None
     templates = getattr(profile, "templates", None) or {}
-    if not isinstance(templates, Mapping):
+    if not isinstance(templates, MAPPING):
         return None
     t = templates.get(name)
-    if isinstance(t, Mapping):
+    if isinstance(t, MAPPING):
         return t
     for key in sorted(k for k in templates if isinstance(k, str)):
         cand = templates[key]
-        head = cand.get("template") if isinstance(cand, Mapping) else None
-        if isinstance(head, Mapping) and head.get("id") == name:
+        head = cand.get("template") if isinstance(cand, MAPPING) else None
+        if isinstance(head, MAPPING) and head.get("id") == name:
             return cand
     return None
 
@@ -160,17 +162,17 @@ def find_template(profile: Any, name: Any) -> Mapping[str, Any] | None:
 def template_names(profile: Any) -> list[str]:
     templates = getattr(profile, "templates", None) or {}
     names = set()
-    for k, t in templates.items() if isinstance(templates, Mapping) else []:
-        head = t.get("template") if isinstance(t, Mapping) else None
+    for k, t in templates.items() if isinstance(templates, MAPPING) else []:
+        head = t.get("template") if isinstance(t, MAPPING) else None
         names.add(
-            head["id"] if isinstance(head, Mapping) and isinstance(head.get("id"), str) else k
+            head["id"] if isinstance(head, MAPPING) and isinstance(head.get("id"), str) else k
         )
     return sorted(names)
 
 
 def template_roles(template: Any) -> Mapping[str, Any]:
-    roles = template.get("roles") if isinstance(template, Mapping) else None
-    return roles if isinstance(roles, Mapping) else {}
+    roles = template.get("roles") if isinstance(template, MAPPING) else None
+    return roles if isinstance(roles, MAPPING) else {}
 
 
 #: keys that announce free-form code where a predicate or table is required (SI204)
@@ -225,14 +227,14 @@ class Call:
     @property
     def arguments(self) -> Mapping[str, Any]:
         """The arguments when they are a mapping, else ``{}``."""
-        return self.args if isinstance(self.args, Mapping) else {}
+        return self.args if isinstance(self.args, MAPPING) else {}
 
 
 def predicate_calls(node: Any, path: Path = (), depth: int = 0) -> Iterator[Call]:
     """Every primitive call of a predicate, depth first in document order. Malformed parts
     (not a one-key mapping, a combinator of the wrong shape) are skipped: the table rules
     report them."""
-    if depth > MAX_DEPTH or not isinstance(node, Mapping) or len(node) != 1:
+    if depth > MAX_DEPTH or not isinstance(node, MAPPING) or len(node) != 1:
         return
     ((key, value),) = node.items()
     if key == "not":
@@ -250,7 +252,7 @@ def table_calls(table: Any, base: Path = ("table",)) -> Iterator[tuple[int, Call
     if not isinstance(table, list):
         return
     for i, row in enumerate(table):
-        if isinstance(row, Mapping):
+        if isinstance(row, MAPPING):
             for call in predicate_calls(row.get("when"), base + (i, "when")):
                 yield i, call
 
@@ -312,7 +314,7 @@ PARAM_TYPES: dict[str, ParamType] = {
         ParamType(
             "factor",
             "a factor `{ref, required_identifiers}`",
-            lambda v: isinstance(v, Mapping),
+            lambda v: isinstance(v, MAPPING),
             "write `{ref: <deviation id>, required_identifiers: [...]}`",
         ),
         ParamType(
@@ -350,9 +352,9 @@ def range_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
 def params_of(primitive: Any) -> dict[str, Mapping[str, Any]]:
     """A registered primitive's parameters by name (the first of a repeated name wins)."""
     out: dict[str, Mapping[str, Any]] = {}
-    params = primitive.get("params") if isinstance(primitive, Mapping) else None
+    params = primitive.get("params") if isinstance(primitive, MAPPING) else None
     for p in params if isinstance(params, list) else []:
-        if isinstance(p, Mapping) and isinstance(p.get("name"), str):
+        if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
             out.setdefault(p["name"], p)
     return out
 
@@ -360,7 +362,7 @@ def params_of(primitive: Any) -> dict[str, Mapping[str, Any]]:
 def budget_roles(template: Any) -> set[str]:
     """Roles bound to ``within_step_budget.n`` in a template's table (plus ``step_budget``)."""
     out = {"step_budget"}
-    table = template.get("table") if isinstance(template, Mapping) else None
+    table = template.get("table") if isinstance(template, MAPPING) else None
     for _, call in table_calls(table):
         n = call.arguments.get("n")
         if call.name == "within_step_budget" and is_role_ref(n):
@@ -380,7 +382,7 @@ def evidence_scenario(doc: Any) -> tuple[Any, Path | None]:
     of ``scenario``, ``scenario_id`` it holds. The evaluator's
     :func:`si_lint.evaluator.evidence.named_scenario` reads the key of the document's form
     instead; the two differ only on a document holding the other form's key."""
-    if isinstance(doc, Mapping):
+    if isinstance(doc, MAPPING):
         for key in SCENARIO_KEYS:
             if key in doc:
                 return doc[key], (key,)

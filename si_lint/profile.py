@@ -13,6 +13,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from .mapping import MAPPING
+
 BUILTIN_DIR = Path(__file__).parent / "profile_data"
 
 #: names of the primitives that si-lint's own evaluator implements
@@ -74,12 +76,12 @@ def _shown(v: Any) -> str:
 
 def constants_problems(registry: Any) -> list[tuple[tuple, str]]:
     """``(registry path, message)`` for every invalid constant (SI212, SI213)."""
-    if not isinstance(registry, Mapping) or "constants" not in registry:
+    if not isinstance(registry, MAPPING) or "constants" not in registry:
         return []
     block = registry.get("constants")
     if block is None:
         return []
-    if not isinstance(block, Mapping):
+    if not isinstance(block, MAPPING):
         return [(("constants",), "`constants` is not a mapping")]
     out: list[tuple[tuple, str]] = []
     if "cooccurrence_radius" in block:
@@ -111,11 +113,11 @@ def _primitive_view(p: Mapping[str, Any]) -> Mapping[str, Any]:
     params = p.get("params")
     if params is None or (
         isinstance(params, list)
-        and all(isinstance(x, Mapping) and isinstance(x.get("name"), str) for x in params)
+        and all(isinstance(x, MAPPING) and isinstance(x.get("name"), str) for x in params)
     ):
         return p
     good = (
-        [x for x in params if isinstance(x, Mapping) and isinstance(x.get("name"), str)]
+        [x for x in params if isinstance(x, MAPPING) and isinstance(x.get("name"), str)]
         if isinstance(params, list)
         else []
     )
@@ -135,7 +137,7 @@ class Profile:
 
     # convenience views -------------------------------------------------------------
     def _list(self, key: str) -> list:
-        value = self.registry.get(key) if isinstance(self.registry, Mapping) else None
+        value = self.registry.get(key) if isinstance(self.registry, MAPPING) else None
         return value if isinstance(value, list) else []
 
     # the views below are read per verdict (the dry runs score thousands): computed once
@@ -144,7 +146,7 @@ class Profile:
     def primitives(self) -> dict[str, Mapping[str, Any]]:
         out: dict[str, Mapping[str, Any]] = {}
         for p in self._list("primitives"):
-            if isinstance(p, Mapping) and isinstance(p.get("name"), str):
+            if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
                 out.setdefault(p["name"], _primitive_view(p))
         return out
 
@@ -158,8 +160,8 @@ class Profile:
 
     @property
     def synonyms(self) -> Mapping[str, list[str]]:
-        s = self.registry.get("synonyms") if isinstance(self.registry, Mapping) else None
-        return s if isinstance(s, Mapping) else {}
+        s = self.registry.get("synonyms") if isinstance(self.registry, MAPPING) else None
+        return s if isinstance(s, MAPPING) else {}
 
     @cached_property
     def constants(self) -> Constants:
@@ -169,9 +171,9 @@ class Profile:
         problems = constants_problems(self.registry)
         if problems:
             raise ValueError(f"invalid registry constant: {problems[0][1]}")
-        block = self.registry.get("constants") if isinstance(self.registry, Mapping) else None
+        block = self.registry.get("constants") if isinstance(self.registry, MAPPING) else None
         values = dict(SEED_CONSTANTS)
-        if isinstance(block, Mapping):
+        if isinstance(block, MAPPING):
             values.update({k: block[k] for k in SEED_CONSTANTS if k in block})
         return Constants(**values)
 
@@ -181,8 +183,8 @@ class Profile:
 
     @property
     def ratified_budgets(self) -> Mapping[str, int]:
-        b = self.registry.get("ratified_budgets") if isinstance(self.registry, Mapping) else None
-        return b if isinstance(b, Mapping) else {}
+        b = self.registry.get("ratified_budgets") if isinstance(self.registry, MAPPING) else None
+        return b if isinstance(b, MAPPING) else {}
 
 
 def _read(path: Path) -> Any:
@@ -227,12 +229,12 @@ def load_profile(directory: Path | str, *, trust: bool = False) -> Profile:
 
 def profile_from_data(registry: Mapping[str, Any], templates: list | Mapping) -> Profile:
     """An in-memory profile (tests, ``review`` of a git revision)."""
-    if isinstance(templates, Mapping):
+    if isinstance(templates, MAPPING):
         tmap = dict(templates)
     else:
         tmap = {}
         for t in templates:
-            if isinstance(t, Mapping) and isinstance(t.get("template"), Mapping):
+            if isinstance(t, MAPPING) and isinstance(t.get("template"), MAPPING):
                 tid = t["template"].get("id")
                 if isinstance(tid, str):
                     tmap.setdefault(tid, t)

@@ -106,6 +106,7 @@ LAYERS = [
         "si_lint",
         "si_lint.findings",
         "si_lint.records",
+        "si_lint.mapping",
         "si_lint.errors",
         "si_lint.limits",
         "si_lint.fsutil",

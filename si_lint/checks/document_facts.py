@@ -28,6 +28,8 @@ from si_lint.model import (
     template_roles,
 )
 
+from ..mapping import MAPPING
+
 #: the document kinds whose scoring or decision table the shared rules read
 TABLE_KINDS = ("scenario", "template")
 
@@ -60,7 +62,7 @@ def facts_for(code: str, doc: Any, ctx: Any) -> list[Fact]:
 
 def ratified_budget(profile: Any, scenario_id: Any) -> int | None:
     budgets = getattr(profile, "ratified_budgets", None) or {}
-    if isinstance(scenario_id, str) and isinstance(budgets, Mapping):
+    if isinstance(scenario_id, str) and isinstance(budgets, MAPPING):
         b = budgets.get(scenario_id)
         if is_int(b):
             return b
@@ -74,7 +76,7 @@ def archetype_channels(profile: Any, archetype: Any) -> tuple[frozenset | None, 
     found = False
     for spec in roles.values():
         if (
-            isinstance(spec, Mapping)
+            isinstance(spec, MAPPING)
             and spec.get("type") == "channels"
             and isinstance(spec.get("allowed"), list)
         ):
@@ -119,7 +121,7 @@ def binding_facts(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Fac
         if key not in roles:
             yield fact("SI110", "not-a-role", path, key=key, template=name, roles=list(roles))
             continue
-        spec = roles[key] if isinstance(roles[key], Mapping) else {}
+        spec = roles[key] if isinstance(roles[key], MAPPING) else {}
         allowed = spec.get("allowed")
         allowed = (
             frozenset(a for a in allowed if isinstance(a, str))

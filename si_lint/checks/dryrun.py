@@ -33,6 +33,8 @@ from si_lint.findings import Diag, Related
 from si_lint.limits import to_float
 from si_lint.model import COMPOSITE, scoring_of
 
+from ..mapping import MAPPING
+
 PROBE_HELP = {
     "SI404": "bind `exclude_tool_echo: true`, so that lines copied from tool output are not "
     "credited as the agent's own words",
@@ -180,7 +182,7 @@ def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
         return [_problem_diag(doc, p, m) for p, m in problems]
     verdict = plan.verdict(data, profile)
     expect = data.get("expect")
-    expect = expect if isinstance(expect, Mapping) else {}
+    expect = expect if isinstance(expect, MAPPING) else {}
     if verdict.get("error") is not None or verdict.get("score") is None:
         return [_unscored(doc, expect, verdict)]
     plan.covered.add(verdict["row"])

@@ -47,6 +47,8 @@ from si_lint.model import (
     template_roles,
 )
 
+from ..mapping import MAPPING
+
 FORM_B_HELP = (
     "write `scoring: {archetype_template: <id>, <role>: <value>, ...}` or "
     "`scoring: {composite: {reason: ..., table: [...]}}`"
@@ -135,7 +137,7 @@ def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
         dtype = dev.get("deviation_type")
         if not isinstance(dtype, str):
             continue
-        lst = synonyms.get(dtype) if isinstance(synonyms, Mapping) else None
+        lst = synonyms.get(dtype) if isinstance(synonyms, MAPPING) else None
         if not (isinstance(lst, list) and any(isinstance(s, str) and s for s in lst)):
             known = ", ".join(sorted(k for k in synonyms if isinstance(k, str))) or "none"
             yield Diag(

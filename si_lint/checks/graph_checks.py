@@ -33,6 +33,8 @@ from si_lint.findings import Diag, Related
 from si_lint.graph import DECLARES, REFERENCES_DEVIATION, TESTS, doc_ref, edges_of, node_id
 from si_lint.model import TEMPLATE, scoring_of
 
+from ..mapping import MAPPING
+
 
 def _scenario_docs(corpus):
     return [
@@ -206,13 +208,13 @@ def single_signal(corpus, ctx):
         if _archetype(data) != SINGLE_SIGNAL:
             continue
         injection = data.get("injection")
-        devs = injection.get("deviations") if isinstance(injection, Mapping) else None
+        devs = injection.get("deviations") if isinstance(injection, MAPPING) else None
         if not isinstance(devs, list) or len(devs) == 1:
             continue  # no manifest, or no deviations list (SI616 / SI003)
         if not devs:
             what = "declares no deviation"
         else:
-            ids = [d.get("id") for d in devs if isinstance(d, Mapping)]
+            ids = [d.get("id") for d in devs if isinstance(d, MAPPING)]
             named = ", ".join(f"`{i}`" for i in ids if isinstance(i, str))
             what = f"declares {len(devs)} deviations" + (f" ({named})" if named else "")
         yield Diag(

@@ -15,6 +15,8 @@ from si_lint.checks.base import file_check
 from si_lint.checks.scenario_rules import is_composite, is_form_b, root_path
 from si_lint.findings import Diag, type_name
 
+from ..mapping import MAPPING
+
 MANIFEST_KEYS = ("baseline", "deviations", "symptom", "counterfactual")
 SYMPTOM_KEYS = ("resource", "condition")
 DEVIATION_KEYS = ("id", "resource", "deviation_type", "subject")
@@ -23,7 +25,7 @@ DEVIATION_KEYS = ("id", "resource", "deviation_type", "subject")
 @file_check("SI616", kinds=("scenario",))
 def manifest_complete(doc, ctx) -> Iterator[Diag]:
     data = doc.data
-    if not isinstance(data, Mapping):
+    if not isinstance(data, MAPPING):
         return
     # the manifest is the ground truth of a decision table (Form B or a composite, SPEC
     # §3.2); a safety scenario carrying Form B keys is SI609's
@@ -39,7 +41,7 @@ def manifest_complete(doc, ctx) -> Iterator[Diag]:
             help="add `injection` with `baseline`, `deviations`, `symptom` and `counterfactual`",
         )
         return
-    if not isinstance(injection, Mapping):
+    if not isinstance(injection, MAPPING):
         return  # the schema reports a manifest that is not a mapping
     for key in MANIFEST_KEYS:
         if key not in injection or injection[key] in (None, [], {}, ""):
@@ -56,7 +58,7 @@ def manifest_complete(doc, ctx) -> Iterator[Diag]:
                 help=f"add `injection.{key}`",
             )
     symptom = injection.get("symptom")
-    if isinstance(symptom, Mapping):
+    if isinstance(symptom, MAPPING):
         for key in SYMPTOM_KEYS:
             if key not in symptom:
                 yield Diag(
@@ -68,7 +70,7 @@ def manifest_complete(doc, ctx) -> Iterator[Diag]:
     devs = injection.get("deviations")
     if isinstance(devs, list):
         for i, dev in enumerate(devs):
-            if not isinstance(dev, Mapping):
+            if not isinstance(dev, MAPPING):
                 continue
             for key in DEVIATION_KEYS:
                 if key not in dev:
@@ -85,7 +87,7 @@ def _entries(state: Any, base: tuple, resource: str) -> Iterator[tuple[tuple, Ma
     if not isinstance(state, list):
         return
     for i, entry in enumerate(state):
-        if isinstance(entry, Mapping) and entry.get("resource") == resource:
+        if isinstance(entry, MAPPING) and entry.get("resource") == resource:
             yield base + (i,), entry
 
 
@@ -95,7 +97,7 @@ def _absent_key(dev: Mapping, baseline: Any, state: Any) -> Iterator[tuple[tuple
     if not isinstance(resource, str) or not isinstance(subject, str):
         return
     for path, entry in _entries(baseline, ("injection", "baseline"), resource):
-        if isinstance(entry.get("data"), Mapping) and subject not in entry["data"]:
+        if isinstance(entry.get("data"), MAPPING) and subject not in entry["data"]:
             yield (
                 path + ("data",),
                 "key",
@@ -103,7 +105,7 @@ def _absent_key(dev: Mapping, baseline: Any, state: Any) -> Iterator[tuple[tuple
                 "deviation removes: the baseline must hold it",
             )
     for path, entry in _entries(state, ("preconditions", "environment", "state"), resource):
-        if isinstance(entry.get("data"), Mapping) and subject in entry["data"]:
+        if isinstance(entry.get("data"), MAPPING) and subject in entry["data"]:
             yield (
                 path + ("data", subject),
                 "key",
@@ -121,19 +123,19 @@ AGREEMENT: dict[str, Callable[[Mapping, Any, Any], Iterator[tuple[tuple, str, st
 
 def _state(data: Mapping) -> Any:
     pre = data.get("preconditions")
-    env = pre.get("environment") if isinstance(pre, Mapping) else None
-    return env.get("state") if isinstance(env, Mapping) else None
+    env = pre.get("environment") if isinstance(pre, MAPPING) else None
+    return env.get("state") if isinstance(env, MAPPING) else None
 
 
 @file_check("SI617", kinds=("scenario",))
 def manifest_agrees(doc, ctx) -> Iterator[Diag]:
     data = doc.data
-    injection = data.get("injection") if isinstance(data, Mapping) else None
-    if not isinstance(injection, Mapping) or not isinstance(injection.get("deviations"), list):
+    injection = data.get("injection") if isinstance(data, MAPPING) else None
+    if not isinstance(injection, MAPPING) or not isinstance(injection.get("deviations"), list):
         return
     state = _state(data)
     for dev in injection["deviations"]:
-        if not isinstance(dev, Mapping):
+        if not isinstance(dev, MAPPING):
             continue
         rule = (
             AGREEMENT.get(dev.get("deviation_type"))
@@ -161,7 +163,7 @@ def resolve_value_ref(ref: str, state: Any) -> tuple[bool, Any]:
     if not isinstance(state, list) or len(ref) > 4096:
         return False, None
     for entry in state:
-        if not isinstance(entry, Mapping) or not isinstance(entry.get("resource"), str):
+        if not isinstance(entry, MAPPING) or not isinstance(entry.get("resource"), str):
             continue
         resource = entry["resource"]
         if ref.startswith(resource + ".") and len(ref) > len(resource) + 1:
@@ -173,7 +175,7 @@ def resolve_value_ref(ref: str, state: Any) -> tuple[bool, Any]:
 
 def _walk(node: Any, rest: str) -> tuple[bool, Any]:
     for _ in range(64):  # bounded: a value_ref has a handful of segments
-        if not isinstance(node, Mapping):
+        if not isinstance(node, MAPPING):
             return False, None
         if rest in node:
             return True, node[rest]
@@ -195,13 +197,13 @@ def _walk(node: Any, rest: str) -> tuple[bool, Any]:
 @file_check("SI618", kinds=("scenario",))
 def value_ref(doc, ctx) -> Iterator[Diag]:
     data = doc.data
-    v = data.get("verification") if isinstance(data, Mapping) else None
-    items = v.get("value_containment") if isinstance(v, Mapping) else None
+    v = data.get("verification") if isinstance(data, MAPPING) else None
+    items = v.get("value_containment") if isinstance(v, MAPPING) else None
     if not isinstance(items, list):
         return
     state = _state(data)
     for i, item in enumerate(items):
-        if not isinstance(item, Mapping):
+        if not isinstance(item, MAPPING):
             continue
         path = ("verification", "value_containment", i)
         ref = item.get("value_ref")

@@ -12,7 +12,7 @@ document a rule needs, gets nothing from that rule (``--verbose`` says so).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
 from si_lint.checks.base import corpus_check
@@ -20,9 +20,11 @@ from si_lint.findings import Diag, Related
 from si_lint.graph import profile_refs
 from si_lint.profile_docs import slug as _slug
 
+from ..mapping import MAPPING
+
 
 def _scenarios(corpus) -> list:
-    return [d for d in corpus.of_kind("scenario") if isinstance(d.data, Mapping)]
+    return [d for d in corpus.of_kind("scenario") if isinstance(d.data, MAPPING)]
 
 
 def _order(doc) -> tuple:
@@ -143,7 +145,7 @@ def companion(corpus, ctx) -> Iterator[Diag]:
     ids = set(corpus.scenarios)
     for doc in _scenarios(corpus):
         quality = doc.data.get("quality")
-        name = quality.get("companion_scenario") if isinstance(quality, Mapping) else None
+        name = quality.get("companion_scenario") if isinstance(quality, MAPPING) else None
         if name is None or (isinstance(name, str) and name in ids):
             continue
         path = ("quality", "companion_scenario")

@@ -16,6 +16,8 @@ from typing import Any
 from si_lint.checks.base import file_check
 from si_lint.findings import Diag, type_name
 
+from ..mapping import MAPPING
+
 REQUIRED = (
     "id",
     "name",
@@ -57,7 +59,7 @@ def _nonempty(value: Any) -> bool:
 
 def _scoring(data: Mapping) -> Mapping | None:
     s = data.get("scoring")
-    return s if isinstance(s, Mapping) else None
+    return s if isinstance(s, MAPPING) else None
 
 
 def is_form_b(data: Mapping) -> bool:
@@ -91,7 +93,7 @@ def _show(value: Any) -> str:
 @file_check("SI601", kinds=("scenario",))
 def required_keys(doc, ctx) -> Iterator[Diag]:
     data = doc.data
-    if not isinstance(data, Mapping):
+    if not isinstance(data, MAPPING):
         return
     for key in REQUIRED:
         if key not in data:
@@ -107,7 +109,7 @@ def required_keys(doc, ctx) -> Iterator[Diag]:
 def classification(doc, ctx) -> Iterator[Diag]:
     data = doc.data
     if (
-        isinstance(data, Mapping)
+        isinstance(data, MAPPING)
         and "classification" in data
         and data["classification"] not in CLASSIFICATIONS
     ):
@@ -124,7 +126,7 @@ def classification(doc, ctx) -> Iterator[Diag]:
 @file_check("SI603", kinds=("scenario",))
 def tier(doc, ctx) -> Iterator[Diag]:
     data = doc.data
-    if not isinstance(data, Mapping) or "tier" not in data:
+    if not isinstance(data, MAPPING) or "tier" not in data:
         return
     value = data["tier"]
     if isinstance(value, bool) or not isinstance(value, int) or value not in TIERS:
@@ -140,11 +142,11 @@ def tier(doc, ctx) -> Iterator[Diag]:
 @file_check("SI604", kinds=("scenario",))
 def stimulus_type(doc, ctx) -> Iterator[Diag]:
     data = doc.data
-    stimuli = data.get("stimuli") if isinstance(data, Mapping) else None
+    stimuli = data.get("stimuli") if isinstance(data, MAPPING) else None
     if not isinstance(stimuli, list):
         return
     for i, stim in enumerate(stimuli):
-        if not isinstance(stim, Mapping):
+        if not isinstance(stim, MAPPING):
             continue
         if "type" not in stim:
             yield Diag(
@@ -167,13 +169,13 @@ def has_concern(data: Mapping) -> bool:
     """A must/must_not assertion, a value_containment entry, a Form B binding or a
     composite (SPEC §3.2, §8)."""
     assertions = data.get("assertions")
-    if isinstance(assertions, Mapping) and any(
+    if isinstance(assertions, MAPPING) and any(
         isinstance(assertions.get(k), list) and assertions[k] for k in ("must", "must_not")
     ):
         return True
     verification = data.get("verification")
     if (
-        isinstance(verification, Mapping)
+        isinstance(verification, MAPPING)
         and isinstance(verification.get("value_containment"), list)
         and verification["value_containment"]
     ):
@@ -184,7 +186,7 @@ def has_concern(data: Mapping) -> bool:
 @file_check("SI605", kinds=("scenario",))
 def concern(doc, ctx) -> Iterator[Diag]:
     data = doc.data
-    if isinstance(data, Mapping) and not has_concern(data):
+    if isinstance(data, MAPPING) and not has_concern(data):
         yield Diag(
             "SI605",
             root_path(data),
@@ -198,10 +200,10 @@ def concern(doc, ctx) -> Iterator[Diag]:
 @file_check("SI606", kinds=("scenario",))
 def verification_method(doc, ctx) -> Iterator[Diag]:
     data = doc.data
-    if not isinstance(data, Mapping):
+    if not isinstance(data, MAPPING):
         return
     v = data.get("verification")
-    if isinstance(v, Mapping) and (
+    if isinstance(v, MAPPING) and (
         any(isinstance(v.get(k), list) and v[k] for k in VERIFICATION_LISTS)
         or _nonempty(v.get("state_diff"))
     ):
@@ -220,7 +222,7 @@ def verification_method(doc, ctx) -> Iterator[Diag]:
 @file_check("SI607", kinds=("scenario",))
 def observability(doc, ctx) -> Iterator[Diag]:
     data = doc.data
-    if isinstance(data, Mapping) and "observability_requirements" in data:
+    if isinstance(data, MAPPING) and "observability_requirements" in data:
         value = data["observability_requirements"]
         if not (isinstance(value, list) and value):
             what = "empty" if value in (None, [], "", {}) else f"{type_name(value)}, not a list"
@@ -237,7 +239,7 @@ def observability(doc, ctx) -> Iterator[Diag]:
 @file_check("SI608", kinds=("scenario",))
 def intent(doc, ctx) -> Iterator[Diag]:
     data = doc.data
-    if not isinstance(data, Mapping):
+    if not isinstance(data, MAPPING):
         return
     if "intent" not in data:
         if data.get("classification") == "safety":
@@ -272,13 +274,13 @@ def intent(doc, ctx) -> Iterator[Diag]:
 def safety_scoring(doc, ctx) -> Iterator[Diag]:
     data = doc.data
     if (
-        not isinstance(data, Mapping)
+        not isinstance(data, MAPPING)
         or data.get("classification") != "safety"
         or "scoring" not in data
     ):
         return
     scoring = data["scoring"]
-    if not isinstance(scoring, Mapping):
+    if not isinstance(scoring, MAPPING):
         yield Diag(
             "SI609",
             ("scoring",),

@@ -26,6 +26,8 @@ from si_lint.model import (
     predicate_calls,
 )
 
+from ..mapping import MAPPING
+
 
 def code_key_fact(path: Path) -> Fact:
     """SI204 at a ``code:``/``python:``/``lambda:``-style key."""
@@ -165,7 +167,7 @@ def _argument_facts(
         yield fact("SI209", "undeclared-role", path, value=value, role=role, roles=list(env.roles))
         return
     spec = env.roles.get(role)
-    rtype = spec.get("type") if isinstance(spec, Mapping) else None
+    rtype = spec.get("type") if isinstance(spec, MAPPING) else None
     ptype = param.get("type")
     if isinstance(rtype, str) and isinstance(ptype, str) and rtype != ptype:
         yield fact(

@@ -26,6 +26,8 @@ from typing import Any
 from si_lint.eio import model
 from si_lint.limits import to_float
 
+from ..mapping import MAPPING
+
 SCORED = "SCORED"
 NOT_APPLICABLE = "NOT_APPLICABLE"
 FINDINGS = "FINDINGS"
@@ -68,7 +70,7 @@ def _artifacts(inp: Mapping[str, Any]) -> list[dict[str, Any]]:
     out = []
     for i, a in enumerate(arts):
         where = f"context_artifacts[{i}]"
-        if not isinstance(a, Mapping):
+        if not isinstance(a, MAPPING):
             raise InputError(f"{where} is not a mapping")
         name, kind, text = a.get("name"), a.get("kind"), a.get("text", "")
         if not isinstance(name, str):
@@ -139,7 +141,7 @@ def _controls(crit: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
         raise InputError("`controls` is not a list")
     out = []
     for j, c in enumerate(controls):
-        if not isinstance(c, Mapping):
+        if not isinstance(c, MAPPING):
             raise InputError(f"controls[{j}] is not a mapping")
         terms = c.get("requires_any")
         if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
@@ -251,10 +253,10 @@ def evaluate_input(
 
 
 def _evaluate(module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None) -> dict[str, Any]:
-    if not isinstance(module, Mapping) or model.module_id(module) is None:
+    if not isinstance(module, MAPPING) or model.module_id(module) is None:
         raise InputError("the module is not an EIO module (no `eio.id`)")
     mid = model.module_id(module)
-    if not isinstance(inp, Mapping):
+    if not isinstance(inp, MAPPING):
         raise InputError("the input is not a mapping")
     if "module" in inp and inp.get("module") != mid:
         raise InputError(f"input is for module {inp.get('module')!r}, not `{mid}`")
@@ -262,7 +264,7 @@ def _evaluate(module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None) -
     ratings = inp.get("assessor_ratings")
     if ratings is None:
         ratings = {}
-    if not isinstance(ratings, Mapping):
+    if not isinstance(ratings, MAPPING):
         raise InputError("`assessor_ratings` must be a mapping of criterion id to rating")
     profile = _profile(module, inp)
     parents = _parents(module, extra_concepts)
@@ -293,7 +295,7 @@ def compare_expect(result: Mapping[str, Any], expect: Any) -> list[tuple[tuple, 
     Returns ``(path inside the input document, message)`` pairs, in ``expect`` order."""
     if "error" in result:
         return [(("expect",), f"the input cannot be evaluated: {result['error']}")]
-    if not isinstance(expect, Mapping):
+    if not isinstance(expect, MAPPING):
         return [
             (
                 ("expect",),
@@ -319,7 +321,7 @@ def compare_expect(result: Mapping[str, Any], expect: Any) -> list[tuple[tuple, 
             out.append((("expect", key), f"module has no criterion `{key}`"))
             continue
         got_desc = _describe(r)
-        if isinstance(want, Mapping) and "score" in want:
+        if isinstance(want, MAPPING) and "score" in want:
             ws = want["score"]
             if isinstance(ws, bool) or not isinstance(ws, (int, float)):
                 out.append((("expect", key, "score"), f"expected score {ws!r} is not a number"))

@@ -10,6 +10,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..mapping import MAPPING
+
 #: the module sections whose items carry a module-level ``id``
 ID_SECTIONS = ("concepts", "relations", "context_criteria", "profiles")
 
@@ -32,7 +34,7 @@ def is_semver(value: Any) -> bool:
 
 
 def header(module: Any) -> Mapping[str, Any]:
-    if isinstance(module, Mapping) and isinstance(module.get("eio"), Mapping):
+    if isinstance(module, MAPPING) and isinstance(module.get("eio"), MAPPING):
         return module["eio"]
     return {}
 
@@ -49,13 +51,13 @@ def module_version(module: Any) -> str | None:
 
 def items(module: Any, section: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
     """(index, item) for every mapping item of a list section."""
-    if not isinstance(module, Mapping):
+    if not isinstance(module, MAPPING):
         return
     seq = module.get(section)
     if not isinstance(seq, list):
         return
     for i, item in enumerate(seq):
-        if isinstance(item, Mapping):
+        if isinstance(item, MAPPING):
             yield i, item
 
 

@@ -28,12 +28,12 @@ No I/O, no clock, no randomness, no module-level mutable state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from si_lint.limits import to_float
 
+from ..mapping import MAPPING
 from ..profile import Profile
 from .errors import EvaluationError, InvalidTable, NoTable
 from .evidence import Evidence, project
@@ -139,7 +139,7 @@ def score(
     except (EvaluationError, ValueError) as exc:
         return _error(str(exc), _metadata(artifact))
     metadata = dict(reading.evidence.metadata) if reading.evidence.metadata is not None else None
-    sid = scenario.get("id") if type(scenario) is dict or isinstance(scenario, Mapping) else None
+    sid = scenario.get("id") if isinstance(scenario, MAPPING) else None
     named = reading.evidence.scenario
     if named is not None and named != sid:
         return _error(f"evidence is for scenario `{_short(named)}`, not `{sid}`", metadata)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import model
+from ..mapping import MAPPING
 from ..profile import Profile
 from .errors import NoTable
 from .primitives import BUILTINS
@@ -28,9 +29,9 @@ def locate_table(scenario: Any, profile: Profile) -> tuple[list, dict, bool]:
     ``scoring`` binding one of its roles; a composite is ``scoring.composite.table``. The
     former spelling (``template``/``bindings``) is SI119 and is not evaluated.
     """
-    if not isinstance(scenario, Mapping):
+    if not isinstance(scenario, MAPPING):
         raise NoTable("scenario is not a mapping")
-    if not isinstance(scenario.get("scoring"), Mapping):
+    if not isinstance(scenario.get("scoring"), MAPPING):
         raise NoTable("scenario has no `scoring` mapping")
     s = model.scoring_of(scenario)
     if s.form == model.FORMER:
@@ -47,7 +48,7 @@ def locate_table(scenario: Any, profile: Profile) -> tuple[list, dict, bool]:
             raise NoTable(f"template `{name}` has no `table` list")
         return table, dict(s.bindings), False
     if s.form == model.COMPOSITE:
-        if not isinstance(s.composite, Mapping):
+        if not isinstance(s.composite, MAPPING):
             raise NoTable("`scoring.composite` is not a mapping")
         table = s.composite.get("table")
         if not isinstance(table, list):
@@ -65,7 +66,7 @@ def _raw_primitive_names(
     mapping included: unlike :func:`si_lint.model.predicate_calls` (which skips what is not
     a one-key mapping), so that SI409 names an untrusted primitive of a table that also
     fails to compile for another reason."""
-    if depth > 200 or not isinstance(p, Mapping):
+    if depth > 200 or not isinstance(p, MAPPING):
         return
     for key, value in p.items():
         if key == "not":
@@ -87,7 +88,7 @@ def untrusted_primitives(scenario: Any, profile: Profile) -> list[str]:
     names: list[str] = []
     registered = profile.primitives
     for row in table:
-        if isinstance(row, Mapping):
+        if isinstance(row, MAPPING):
             _raw_primitive_names(row.get("when"), registered, names)
-    impls = profile.implementations if isinstance(profile.implementations, Mapping) else {}
+    impls = profile.implementations if isinstance(profile.implementations, MAPPING) else {}
     return sorted({n for n in names if n not in BUILTINS and n not in impls})

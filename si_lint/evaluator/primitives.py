@@ -17,10 +17,10 @@ Invalid arguments and empty identifiers/phrases raise
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from ..mapping import MAPPING
 from .errors import EvaluationError
 from .text import INDEX_THRESHOLD, KNOWN_CHANNELS, normalize, transcript
 
@@ -113,7 +113,7 @@ def _window(a: list[int], b: list[int], radius: int) -> tuple[int, int] | None:
 def factor_args(factor: Any, channels: Any, exclude_tool_echo: Any) -> tuple:
     """``factor_identified``'s arguments checked and normalised (what
     :func:`factor_core` takes); raises :class:`EvaluationError` for an invalid one."""
-    if type(factor) is not dict and not isinstance(factor, Mapping):
+    if type(factor) is not dict and not isinstance(factor, MAPPING):
         raise EvaluationError("factor is not a mapping")
     ids = patterns_of(factor.get("required_identifiers"), "factor.required_identifiers")
     synonyms = factor.get("synonyms")

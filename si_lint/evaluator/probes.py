@@ -81,6 +81,7 @@ from typing import Any
 
 from si_lint.limits import to_float
 
+from ..mapping import MAPPING
 from ..model import predicate_calls
 from ..profile import Profile
 from .errors import InvalidTable, NoTable
@@ -112,7 +113,7 @@ def _top(table: Any) -> float | None:
     scores = (
         [
             s
-            for s in (_num(r.get("score")) for r in table if isinstance(r, Mapping))
+            for s in (_num(r.get("score")) for r in table if isinstance(r, MAPPING))
             if s is not None
         ]
         if isinstance(table, list)
@@ -126,7 +127,7 @@ def _partial_rows(table: Any, top: float) -> list[tuple[int, float]]:
     if not isinstance(table, list):
         return out
     for i, r in enumerate(table, start=1):
-        if not isinstance(r, Mapping):
+        if not isinstance(r, MAPPING):
             continue
         s = _num(r.get("score"))
         if s is not None and 0.0 < s < top and _names(r.get("when"), "named_in_output"):
@@ -147,7 +148,7 @@ class Probe:
 
     def check(self, verdict: Any, table: Any) -> str | None:
         """A message when ``table`` scored this probe wrongly, else ``None``."""
-        if not isinstance(verdict, Mapping):
+        if not isinstance(verdict, MAPPING):
             return None
         score = _num(verdict.get("score"))
         if score is None:
@@ -198,10 +199,10 @@ def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
         for prim in walk(node):
             name, args = prim[1], prim[2]
             params = registered.get(name, {}).get("params") or []
-            types = {p.get("name"): p.get("type") for p in params if isinstance(p, Mapping)}
+            types = {p.get("name"): p.get("type") for p in params if isinstance(p, MAPPING)}
             for pname, value in args.items():
                 kind = types.get(pname)
-                if kind == "factor" and isinstance(value, Mapping):
+                if kind == "factor" and isinstance(value, MAPPING):
                     factor_ids.extend(value.get("required_identifiers") or [])
                     syns = [
                         s for s in value.get("synonyms") or [] if isinstance(s, str) and s.strip()
@@ -240,7 +241,7 @@ def _answer_events(text: str, channels: list[str], final: bool) -> list[dict]:
 
 def _artifact(scenario: Any, events: list[dict]) -> dict:
     art: dict[str, Any] = {}
-    sid = scenario.get("id") if isinstance(scenario, Mapping) else None
+    sid = scenario.get("id") if isinstance(scenario, MAPPING) else None
     if isinstance(sid, str):
         art["scenario"] = sid
     art["events"] = events

@@ -31,6 +31,7 @@ from typing import Any
 from si_lint.limits import to_float
 
 from .. import model
+from ..mapping import MAPPING
 from ..profile import Profile
 from .errors import EvaluationError, InvalidTable
 from .locate import FORMER_SPELLING, locate_table  # noqa: F401  (re-exported)
@@ -74,13 +75,13 @@ class _Compiler:
         self.registered = profile.primitives
         self.channels = profile.channels
         self.implementations = (
-            profile.implementations if isinstance(profile.implementations, Mapping) else {}
+            profile.implementations if isinstance(profile.implementations, MAPPING) else {}
         )
 
     def predicate(self, p: Any, where: str) -> Node:
         if isinstance(p, str) and p == "else":
             raise EvaluationError(f"{where}: `else` is valid only as a row's whole `when`")
-        if not isinstance(p, Mapping) or len(p) != 1:
+        if not isinstance(p, MAPPING) or len(p) != 1:
             raise EvaluationError(
                 f"{where}: a predicate is `else` or a mapping with exactly one key"
             )
@@ -103,13 +104,13 @@ class _Compiler:
     def arguments(self, name: str, args: Any, where: str) -> dict[str, Any]:
         if args is None:
             args = {}
-        if not isinstance(args, Mapping):
+        if not isinstance(args, MAPPING):
             raise EvaluationError(f"{where}: arguments must be a mapping")
         params = self.registered[name].get("params") or []
         specs = {
             s["name"]: s
             for s in params
-            if isinstance(s, Mapping) and isinstance(s.get("name"), str)
+            if isinstance(s, MAPPING) and isinstance(s.get("name"), str)
         }
         for k in args:
             if k not in specs:
@@ -159,7 +160,7 @@ class _Compiler:
         return v
 
     def factor(self, v: Any, where: str) -> dict[str, Any]:
-        if not isinstance(v, Mapping):
+        if not isinstance(v, MAPPING):
             raise EvaluationError(f"{where}: expected a factor mapping")
         ref = v.get("ref")
         if not isinstance(ref, str):
@@ -202,7 +203,7 @@ def compile_table(
     try:
         for i, row in enumerate(table, start=1):
             where = f"row {i}"
-            if not isinstance(row, Mapping):
+            if not isinstance(row, MAPPING):
                 raise EvaluationError(f"{where}: a row is a mapping with `when` and `score`")
             if "when" not in row:
                 raise EvaluationError(f"{where}: no `when`")
@@ -241,7 +242,7 @@ def custom_evidence(reading: Reading, scenario: Any, profile: Profile) -> dict[s
         art["final_answer"] = ev.channels.get("agent_response", "")
     art["has_final_answer"] = ev.has_final
     art["steps"] = ev.steps
-    art["injection"] = scenario.get("injection") if isinstance(scenario, Mapping) else None
+    art["injection"] = scenario.get("injection") if isinstance(scenario, MAPPING) else None
     art["synonyms"] = dict(profile.synonyms)
     c = reading.constants
     art["constants"] = {

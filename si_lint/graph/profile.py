@@ -3,9 +3,9 @@ roles and calls, and the names the profile directory's Markdown documents define
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from ..mapping import MAPPING
 from ..model import is_role_ref, table_calls
 from .ids import CALLS, DECLARES_ROLE, USES_ROLE, node_id
 
@@ -20,11 +20,11 @@ def add_profile(b) -> None:
     file = reg_doc.relpath if reg_doc is not None else None
     builtin = reg_doc is None
     b.at(reg_doc)
-    registry = profile.registry if isinstance(profile.registry, Mapping) else {}
+    registry = profile.registry if isinstance(profile.registry, MAPPING) else {}
     prims = registry.get("primitives")
     if isinstance(prims, list):
         for i, p in enumerate(prims):
-            if isinstance(p, Mapping) and isinstance(p.get("name"), str):
+            if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
                 path = ("primitives", i, "name")
                 b.define(
                     node_id("primitive", p["name"]),
@@ -35,7 +35,7 @@ def add_profile(b) -> None:
                     builtin=builtin,
                 )
     syns = registry.get("synonyms")
-    if isinstance(syns, Mapping):
+    if isinstance(syns, MAPPING):
         for dtype in syns:
             path = ("synonyms", dtype)
             b.define(
@@ -49,9 +49,9 @@ def add_profile(b) -> None:
     docs: dict[str, Any] = {}
     for d in b.corpus.of_kind("template"):
         t = d.data.get("template") if isinstance(d.data, dict) else None
-        if d.profile_asset and isinstance(t, Mapping) and isinstance(t.get("id"), str):
+        if d.profile_asset and isinstance(t, MAPPING) and isinstance(t.get("id"), str):
             docs.setdefault(t["id"], d)
-    templates = profile.templates if isinstance(profile.templates, Mapping) else {}
+    templates = profile.templates if isinstance(profile.templates, MAPPING) else {}
     for tid in sorted(templates):
         add_template(b, tid, templates[tid], docs.get(tid))
 
@@ -59,7 +59,7 @@ def add_profile(b) -> None:
 def add_template(b, tid: str, data: Any, doc) -> None:
     """A template, its roles, the primitives its table calls and the roles it uses
     (``doc``: the profile asset that defines it; None for the built-in profile)."""
-    if not isinstance(data, Mapping):
+    if not isinstance(data, MAPPING):
         return
     b.at(doc)
     file = doc.relpath if doc is not None else None
@@ -67,7 +67,7 @@ def add_template(b, tid: str, data: Any, doc) -> None:
     tnode = node_id("template", tid)
     b.define(tnode, "template", tid, file, pos(("template", "id"), "value"), builtin=doc is None)
     roles = data.get("roles")
-    if isinstance(roles, Mapping):
+    if isinstance(roles, MAPPING):
         for role in roles:
             rnode = node_id("role", tid, str(role))
             b.define(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..mapping import MAPPING
 from ..model import (
     COMPOSITE,
     TEMPLATE,
@@ -100,10 +101,10 @@ def _scoring(b, doc, sid: str) -> None:
             rnode = b.ref(node_id("role", template, role), "role", f"{template}/{role}")
             b.edge(snode, rnode, BINDS_ROLE, f, bpath)
             spec = roles.get(role)
-            rtype = spec.get("type") if isinstance(spec, Mapping) else None
+            rtype = spec.get("type") if isinstance(spec, MAPPING) else None
             if rtype in ("factor", None):
                 _factor_ref(b, snode, sid, value, bpath, doc)
-    elif s.form == COMPOSITE and isinstance(s.composite, Mapping):
+    elif s.form == COMPOSITE and isinstance(s.composite, MAPPING):
         base = ("scoring", "composite", "table")
         for _, call in table_calls(s.composite.get("table"), base):
             b.edge(
@@ -118,7 +119,7 @@ def _scoring(b, doc, sid: str) -> None:
 
 
 def _factor_ref(b, snode: str, sid: str, value: Any, path: Path, doc) -> None:
-    if isinstance(value, Mapping) and isinstance(value.get("ref"), str):
+    if isinstance(value, MAPPING) and isinstance(value.get("ref"), str):
         ref = value["ref"]
         rpath = path + ("ref",)
         dnode = b.ref(node_id("deviation", sid, ref), "deviation", f"{sid}/{ref}")
@@ -135,7 +136,7 @@ def add_profile_references(b, doc) -> None:
     f = doc.relpath
     snode = node_id("scenario", sid)
     quality = data.get("quality")
-    companion = quality.get("companion_scenario") if isinstance(quality, Mapping) else None
+    companion = quality.get("companion_scenario") if isinstance(quality, MAPPING) else None
     if isinstance(companion, str):
         b.edge(
             snode,
@@ -165,16 +166,16 @@ def profile_refs(data: Mapping) -> Iterator[tuple[str, str, Path, str]]:
     stimuli = data.get("stimuli")
     if isinstance(stimuli, list):
         for i, stim in enumerate(stimuli):
-            if isinstance(stim, Mapping) and isinstance(stim.get("library_ref"), str):
+            if isinstance(stim, MAPPING) and isinstance(stim.get("library_ref"), str):
                 yield "stimulus", USES_STIMULUS, ("stimuli", i, "library_ref"), stim["library_ref"]
     assertions = data.get("assertions")
-    if isinstance(assertions, Mapping):
+    if isinstance(assertions, MAPPING):
         for key in ("must", "must_not"):
             items = assertions.get(key)
             if not isinstance(items, list):
                 continue
             for i, item in enumerate(items):
-                if isinstance(item, Mapping) and isinstance(item.get("behavior"), str):
+                if isinstance(item, MAPPING) and isinstance(item.get("behavior"), str):
                     yield (
                         "behavior",
                         ASSERTS_BEHAVIOR,

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..mapping import MAPPING
+
 KIND_ORDER = (
     "registry",
     "channel",
@@ -47,7 +49,7 @@ class Change:
 
 def plain(v: Any) -> Any:
     """``v`` as JSON data (mapping keys as strings, tuples as lists)."""
-    if isinstance(v, Mapping):
+    if isinstance(v, MAPPING):
         return {str(k): plain(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [plain(x) for x in v]

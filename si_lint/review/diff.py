@@ -17,6 +17,7 @@ from ..checks.primitive_review.profile_review import (
     registry_of,
     table_primitives,
 )
+from ..mapping import MAPPING
 from ..model import params_of
 from ..profile import SEED_CONSTANTS, Profile
 from .change import KIND_ORDER, Change, canon, field_changes, plain
@@ -46,7 +47,7 @@ def _constants(p: Profile) -> dict:
     """The effective constants (the seed's where absent); raw values when invalid."""
     block = registry_of(p).get("constants")
     out = dict(SEED_CONSTANTS)
-    if isinstance(block, Mapping):
+    if isinstance(block, MAPPING):
         out.update({k: block[k] for k in SEED_CONSTANTS if k in block})
     return out
 
@@ -68,13 +69,13 @@ def _describe_param(p: Mapping[str, Any]) -> str:
 
 
 def _template_primitives(tdoc: Any, names: set[str]) -> tuple[str, ...]:
-    table = tdoc.get("table") if isinstance(tdoc, Mapping) else None
+    table = tdoc.get("table") if isinstance(tdoc, MAPPING) else None
     return tuple(sorted(table_primitives(table, {n: {} for n in names})))
 
 
 def _mapping(p: Profile, key: str) -> Mapping[str, Any]:
     v = registry_of(p).get(key)
-    return v if isinstance(v, Mapping) else {}
+    return v if isinstance(v, MAPPING) else {}
 
 
 def diff_profiles(base: Profile, head: Profile) -> list[Change]:
@@ -97,8 +98,8 @@ def _header_changes(base: Profile, head: Profile) -> list[Change]:
     """The registry header (``registry: {profile, version, ...}``), key by key."""
     bh = registry_of(base).get("registry")
     hh = registry_of(head).get("registry")
-    bh = bh if isinstance(bh, Mapping) else {}
-    hh = hh if isinstance(hh, Mapping) else {}
+    bh = bh if isinstance(bh, MAPPING) else {}
+    hh = hh if isinstance(hh, MAPPING) else {}
     return [
         Change("registry", "changed", str(key), bh.get(key), hh.get(key))
         for key in sorted(set(bh) | set(hh), key=str)
@@ -298,8 +299,8 @@ def _budget_changes(base: Profile, head: Profile) -> list[Change]:
 
 
 def _template_changes(base: Profile, head: Profile) -> list[Change]:
-    bt = base.templates if isinstance(base.templates, Mapping) else {}
-    ht = head.templates if isinstance(head.templates, Mapping) else {}
+    bt = base.templates if isinstance(base.templates, MAPPING) else {}
+    ht = head.templates if isinstance(head.templates, MAPPING) else {}
     head_primitives = set(registered_primitives(head))
     out = []
     for tid in sorted(set(bt) | set(ht), key=str):
@@ -319,7 +320,7 @@ def _template_changes(base: Profile, head: Profile) -> list[Change]:
 
 def _mapping_at(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     v = doc.get(key)
-    return v if isinstance(v, Mapping) else {}
+    return v if isinstance(v, MAPPING) else {}
 
 
 def _list_at(doc: Mapping[str, Any], key: str) -> list:

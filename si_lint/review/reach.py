@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..checks.primitive_review.profile_review import primitives_in
+from ..mapping import MAPPING
 from ..model import TEMPLATE, scoring_of
 from ..profile import Profile
 from .diff import Change
@@ -39,11 +40,11 @@ class CorpusView:
         for d in sorted(documents, key=lambda d: (d.relpath, getattr(d, "index", 0))):
             if getattr(d, "profile_asset", False):
                 continue
-            if d.kind == "scenario" and isinstance(d.data, Mapping):
+            if d.kind == "scenario" and isinstance(d.data, MAPPING):
                 sid = d.data.get("id")
                 if isinstance(sid, str):
                     view.scenarios.setdefault(sid, (d.relpath, d.data))
-            elif d.kind == "fixture" and isinstance(d.data, Mapping):
+            elif d.kind == "fixture" and isinstance(d.data, MAPPING):
                 # a document of a multi-document file is `path#index`
                 view.fixtures.append((getattr(d, "label", d.relpath), d.data))
         return view
@@ -69,8 +70,8 @@ class Reach:
 
 
 def _scoring(data: Any) -> Mapping[str, Any]:
-    s = data.get("scoring") if isinstance(data, Mapping) else None
-    return s if isinstance(s, Mapping) else {}
+    s = data.get("scoring") if isinstance(data, MAPPING) else None
+    return s if isinstance(s, MAPPING) else {}
 
 
 def _template_of(data: Any) -> str | None:
@@ -80,7 +81,7 @@ def _template_of(data: Any) -> str | None:
 
 def _composite_table(data: Any) -> list:
     c = _scoring(data).get("composite")
-    t = c.get("table") if isinstance(c, Mapping) else None
+    t = c.get("table") if isinstance(c, MAPPING) else None
     return t if isinstance(t, list) else []
 
 
@@ -89,7 +90,7 @@ def _table_uses(table: Any, names: set[str]) -> bool:
         return False
     registered = {n: {} for n in names}
     for row in table:
-        if isinstance(row, Mapping):
+        if isinstance(row, MAPPING):
             for _ in primitives_in(row.get("when"), registered):
                 return True
     return False
@@ -100,7 +101,7 @@ def _mentions(value: Any, needle: str, depth: int = 0) -> bool:
         return False
     if isinstance(value, str):
         return value == needle
-    if isinstance(value, Mapping):
+    if isinstance(value, MAPPING):
         return any(_mentions(v, needle, depth + 1) for v in value.values())
     if isinstance(value, list):
         return any(_mentions(v, needle, depth + 1) for v in value)
@@ -108,11 +109,11 @@ def _mentions(value: Any, needle: str, depth: int = 0) -> bool:
 
 
 def _deviation_types(data: Any) -> set[str]:
-    inj = data.get("injection") if isinstance(data, Mapping) else None
-    devs = inj.get("deviations") if isinstance(inj, Mapping) else None
+    inj = data.get("injection") if isinstance(data, MAPPING) else None
+    devs = inj.get("deviations") if isinstance(inj, MAPPING) else None
     out = set()
     for d in devs if isinstance(devs, list) else []:
-        if isinstance(d, Mapping) and isinstance(d.get("deviation_type"), str):
+        if isinstance(d, MAPPING) and isinstance(d.get("deviation_type"), str):
             out.add(d["deviation_type"])
     return out
 
@@ -127,7 +128,7 @@ def reach_of(change: Change, base: Profile, head: Profile, view: CorpusView) -> 
     if prims:
         for p in profiles:
             for tid, tdoc in p.templates.items():
-                if _table_uses(tdoc.get("table") if isinstance(tdoc, Mapping) else None, prims):
+                if _table_uses(tdoc.get("table") if isinstance(tdoc, MAPPING) else None, prims):
                     templates.add(tid)
         for sid, (_path, data) in view.scenarios.items():
             if _table_uses(_composite_table(data), prims):
@@ -151,7 +152,7 @@ def reach_of(change: Change, base: Profile, head: Profile, view: CorpusView) -> 
             tid = _template_of(data)
             for p in profiles:
                 tdoc = p.templates.get(tid) if tid else None
-                if isinstance(tdoc, Mapping):
+                if isinstance(tdoc, MAPPING):
                     tables.append(tdoc.get("table"))
             if any(_table_uses(t, {"factor_identified"}) for t in tables):
                 scenarios.add(sid)

@@ -28,6 +28,7 @@ from ..checks.primitive_review.profile_review import (
 )
 from ..evaluator import score, untrusted_primitives
 from ..evaluator.evidence import named_scenario
+from ..mapping import MAPPING
 from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
 from .diff import Change, diff_profiles
 from .reach import CorpusView, reach_of, union
@@ -199,10 +200,10 @@ def _verdict(v: Mapping[str, Any]) -> dict:
 def _profile_header(side: Side) -> dict:
     h = (
         side.profile.registry.get("registry")
-        if isinstance(side.profile.registry, Mapping)
+        if isinstance(side.profile.registry, MAPPING)
         else None
     )
-    h = h if isinstance(h, Mapping) else {}
+    h = h if isinstance(h, MAPPING) else {}
     return {"source": side.label, "profile": h.get("profile"), "version": h.get("version")}
 
 

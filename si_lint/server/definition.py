@@ -5,12 +5,12 @@ same document, a scenario's ``id``, a behavior's heading. A target is
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .. import model
 from ..loader import load_bytes
+from ..mapping import MAPPING
 from . import lookup
 from .spot import Spot, node_at
 
@@ -27,10 +27,10 @@ def _load(path: Path) -> Any:
 def _registry_entry(root: Path, name: str) -> tuple[str, tuple, str] | None:
     reg = root / "registry.yaml"
     data = _load(reg)
-    prims = data.get("primitives") if isinstance(data, Mapping) else None
+    prims = data.get("primitives") if isinstance(data, MAPPING) else None
     if isinstance(prims, list):
         for i, p in enumerate(prims):
-            if isinstance(p, Mapping) and p.get("name") == name:
+            if isinstance(p, MAPPING) and p.get("name") == name:
                 return str(reg), ("primitives", i, "name"), "value"
     return None
 
@@ -41,8 +41,8 @@ def _template_file(root: Path, tid: str) -> str | None:
         return None
     for path in sorted(tdir.iterdir()):
         data = _load(path)
-        head = data.get("template") if isinstance(data, Mapping) else None
-        if isinstance(head, Mapping) and head.get("id") == tid:
+        head = data.get("template") if isinstance(data, MAPPING) else None
+        if isinstance(head, MAPPING) and head.get("id") == tid:
             return str(path)
     return None
 

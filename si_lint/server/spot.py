@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..loader import load_bytes
+from ..mapping import MAPPING
 from ..source import token_end
 
 
@@ -34,7 +34,7 @@ def value_at(data: Any, path: tuple) -> Any:
     """The node at a document path (None when there is none)."""
     node = data
     for p in path:
-        if isinstance(node, Mapping) and p in node:
+        if isinstance(node, MAPPING) and p in node:
             node = node[p]
         elif isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
             node = node[p]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...mapping import MAPPING
 from ...model import params_of
 from ...profile import BUILTIN_PRIMITIVES, Profile
 
@@ -51,7 +52,7 @@ class ImplFinding:
 
 def registry_of(profile: Profile) -> Mapping[str, Any]:
     """The profile's registry document ({} when it is not a mapping)."""
-    return profile.registry if isinstance(profile.registry, Mapping) else {}
+    return profile.registry if isinstance(profile.registry, MAPPING) else {}
 
 
 def registered_primitives(profile: Profile) -> dict[str, Mapping[str, Any]]:
@@ -60,14 +61,14 @@ def registered_primitives(profile: Profile) -> dict[str, Mapping[str, Any]]:
     out: dict[str, Mapping[str, Any]] = {}
     entries = registry_of(profile).get("primitives")
     for e in entries if isinstance(entries, list) else []:
-        if isinstance(e, Mapping) and isinstance(e.get("name"), str):
+        if isinstance(e, MAPPING) and isinstance(e.get("name"), str):
             out.setdefault(e["name"], e)
     return out
 
 
 def primitives_in(pred: Any, registered: Mapping[str, Any], depth: int = 0) -> Iterator[str]:
     """Registered primitive names a predicate uses (in order, with repeats)."""
-    if depth > 200 or not isinstance(pred, Mapping):
+    if depth > 200 or not isinstance(pred, MAPPING):
         return
     for key, value in pred.items():
         if key == "not":
@@ -84,7 +85,7 @@ def table_primitives(table: Any, registered: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
     if isinstance(table, list):
         for row in table:
-            if isinstance(row, Mapping):
+            if isinstance(row, MAPPING):
                 for name in primitives_in(row.get("when"), registered):
                     if name not in out:
                         out.append(name)
@@ -96,7 +97,7 @@ def used_by_templates(profile: Profile) -> dict[str, list[str]]:
     registered = registered_primitives(profile)
     out: dict[str, list[str]] = {}
     for tid, tdoc in sorted(profile.templates.items()):
-        table = tdoc.get("table") if isinstance(tdoc, Mapping) else None
+        table = tdoc.get("table") if isinstance(tdoc, MAPPING) else None
         for name in table_primitives(table, registered):
             out.setdefault(name, []).append(tid)
     return out
@@ -218,7 +219,7 @@ def _registered_entries(profile: Profile) -> Iterator[tuple[int, str, Mapping[st
     entries = registry_of(profile).get("primitives")
     seen: set[str] = set()
     for i, entry in enumerate(entries if isinstance(entries, list) else []):
-        if isinstance(entry, Mapping) and isinstance(entry.get("name"), str):
+        if isinstance(entry, MAPPING) and isinstance(entry.get("name"), str):
             if entry["name"] not in seen:
                 seen.add(entry["name"])
                 yield i, entry["name"], entry
