@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from si_lint.checks.base import corpus_check
+from si_lint.checks.base import corpus_check, evaluator
 from si_lint.corpus import unpacked_form
 from si_lint.findings import Diag, Related
 from si_lint.limits import to_float
@@ -64,14 +64,13 @@ class _Plan:
         """The verdict of ``artifact`` through the one evaluator (``score`` with the table
         compiled once per scenario instead of once per artifact; ``tests/test_dryrun.py``
         proves it equals ``evaluate``). Never raises."""
-        from si_lint.evaluator import evaluate, score
-
+        ev = evaluator()
         if self.compiled is None:
-            return evaluate(artifact, self.scenario, profile)
+            return ev.evaluate(artifact, self.scenario, profile)
         try:
-            return score(artifact, self.scenario, profile, self.compiled)
+            return ev.score(artifact, self.scenario, profile, self.compiled)
         except Exception:  # defensive: let the public function word the verdict
-            return evaluate(artifact, self.scenario, profile)
+            return ev.evaluate(artifact, self.scenario, profile)
 
 
 def _num(v: Any) -> float | None:
@@ -174,10 +173,8 @@ def _problem_diag(doc, path: tuple, message: str) -> Diag:
 
 
 def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
-    from si_lint.evaluator import artifact_problems
-
     data = doc.data
-    problems = artifact_problems(data)
+    problems = evaluator().artifact_problems(data)
     if problems:
         return [_problem_diag(doc, p, m) for p, m in problems]
     verdict = plan.verdict(data, profile)
@@ -380,10 +377,8 @@ def _coverage(sid: str, plan: _Plan, required: bool) -> list[Diag]:
 
 
 def _probe_diags(plan: _Plan, profile) -> list[Diag]:
-    from si_lint.evaluator import probes
-
     out = []
-    for probe in probes(plan.scenario, profile, plan.compiled):
+    for probe in evaluator().probes(plan.scenario, profile, plan.compiled):
         verdict = plan.verdict(probe.artifact, profile)
         message = probe.check(verdict, plan.table)
         if message:

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..contract import enforce
 from ..corpus import PACKED_KINDS, Document, classify, relpath_of
 from ..findings import Diag, Finding
+from ..loader import load_bytes
 from .context import Context, Source, State
 from .data import from_entry, to_entry
 from .locate import locate_in
@@ -64,8 +65,6 @@ def scan_suppressions(text: str, quiet_spans=()) -> list[tuple[int, int, str, tu
 def load_documents(source: Source, cwd: Path) -> list[Document]:
     """The documents of one file (at least one: a file that cannot be read, or holds no
     document, is one document of no kind that carries the file's loader findings)."""
-    from ..loader import load_bytes
-
     relpath = relpath_of(source.abspath, cwd)
     if source.raw is None:
         diag = Diag("SI001", (), f"file cannot be read: {source.error}", line=1, col=1)
