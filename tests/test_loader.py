@@ -290,3 +290,56 @@ def test_scalars_holding_suppression_text_are_kept_as_data_spans():
     escaped = load_text('a: "# si\\x2dlint: disable=SI101"\n')
     assert escaped.data == {"a": "# si-lint: disable=SI101"}
     assert escaped.quiet_spans == []
+
+
+def _core_schema_reference(text: str):
+    """The YAML 1.2 core schema's resolution of a plain scalar, tried in the spec's order
+    (every pattern on every text): what ``resolve_plain``'s shortcuts must agree with."""
+    import re
+
+    from si_lint.loader import scalars
+
+    if text in ("", "~", "null", "Null", "NULL"):
+        return None
+    if text in ("true", "True", "TRUE"):
+        return True
+    if text in ("false", "False", "FALSE"):
+        return False
+    try:
+        if re.fullmatch(r"[-+]?[0-9]+", text):
+            return scalars._int(text, 10)
+        if re.fullmatch(r"0o[0-7]+", text):
+            return scalars._int(text[2:], 8)
+        if re.fullmatch(r"0x[0-9a-fA-F]+", text):
+            return scalars._int(text[2:], 16)
+    except scalars.HugeInt:
+        return text
+    if re.fullmatch(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?", text):
+        return float(text)
+    if re.fullmatch(r"[-+]?\.(inf|Inf|INF)", text):
+        return -math.inf if text[0] == "-" else math.inf
+    if re.fullmatch(r"\.(nan|NaN|NAN)", text):
+        return math.nan
+    return text
+
+
+_SCALAR_CHARS = "0123456789+-.eExXoOaAbBfFnNlLsStTrRuUiI~_ :"
+_SCALAR_WORDS = ["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE",
+                 ".inf", "-.Inf", "+.INF", ".nan", ".NaN", ".NAN", "0o17", "0x1F", "1e3",
+                 "-.5", "+1.", "~", "0o", "0x", "nan", "inf", "1" * 5000]  # fmt: skip
+
+
+@given(
+    st.one_of(
+        st.text(alphabet=_SCALAR_CHARS, max_size=12),
+        st.lists(st.sampled_from(_SCALAR_WORDS + list(_SCALAR_CHARS)), max_size=4).map("".join),
+    )
+)
+def test_plain_scalars_resolve_as_the_core_schema_says(text):
+    """``resolve_plain`` looks at the first character before any pattern; every text
+    resolves to what trying each pattern of the core schema in turn gives."""
+    from si_lint.loader import resolve_plain
+
+    got, want = resolve_plain(text), _core_schema_reference(text)
+    assert type(got) is type(want)
+    assert got == want or (got != got and want != want)  # NaN

@@ -42,6 +42,8 @@ _INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
 _NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
 # characters that make a plain scalar possibly non-string: fast path for the common case
 _MAYBE_SPECIAL = frozenset("0123456789+-.~nNtTfF")
+#: the first characters of the nulls and booleans above (every number starts otherwise)
+_WORD_START = frozenset("~nNtTfF")
 
 #: keys and string values up to this long are interned by both reading paths: a corpus
 #: repeats them thousands of times (``kind``, ``tool_call``, ``agent_response`` …), so a
@@ -87,28 +89,32 @@ def resolve_plain(text: str) -> Any:
     than ``MAX_INT_DIGITS`` digits stays its text (the loader reports it: SI005)."""
     if not text:
         return None
-    if text[0] not in _MAYBE_SPECIAL:
+    first = text[0]
+    if first not in _MAYBE_SPECIAL:
         return text
-    if text in _NULL:
-        return None
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
+    if first in _WORD_START:  # a null or a boolean, or text: no number starts so
+        if text in _NULL:
+            return None
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        return text
     try:
         if _INT10.match(text):
             return _int(text, 10)
-        if _INT8.match(text):
-            return _int(text[2:], 8)
-        if _INT16.match(text):
-            return _int(text[2:], 16)
+        if first == "0":
+            if _INT8.match(text):
+                return _int(text[2:], 8)
+            if _INT16.match(text):
+                return _int(text[2:], 16)
     except HugeInt:
         return text
     if _FLOAT.match(text):
         return float(text)
-    if _INF.match(text):
-        return -math.inf if text[0] == "-" else math.inf
-    if _NAN.match(text):
+    if first in "+-." and _INF.match(text):
+        return -math.inf if first == "-" else math.inf
+    if first == "." and _NAN.match(text):
         return math.nan
     return text
 
