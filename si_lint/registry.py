@@ -98,3 +98,20 @@ class LazyCheck:
             else:
                 raise LookupError(f"{self.name} registers no such check")
         return self._func
+
+
+#: (id and length of a list of checks, a kind) -> (the list, its file checks for the kind)
+_APPLICABLE: dict = {}
+
+
+def file_checks_for(checks, kind) -> list:
+    """The file checks of ``checks`` that run on a document of ``kind``, chosen once per
+    list and kind, not for every document (most documents, fixtures, have one)."""
+    key = (id(checks), len(checks), kind)
+    hit = _APPLICABLE.get(key)
+    if hit is None or hit[0] is not checks:  # (the list is held: its id is not reused)
+        if len(_APPLICABLE) > 64:
+            _APPLICABLE.clear()
+        run = [c for c in checks if c.scope == "file" and (c.kinds is None or kind in c.kinds)]
+        hit = _APPLICABLE[key] = (checks, run)
+    return hit[1]

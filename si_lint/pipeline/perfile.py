@@ -12,6 +12,7 @@ from ..contract import enforce
 from ..corpus import PACKED_KINDS, Document, classify, relpath_of
 from ..findings import Diag, Finding
 from ..loader import load_bytes
+from ..registry import file_checks_for
 from .context import Context, Source, State
 from .data import from_entry, to_entry
 from .locate import locate_in
@@ -129,13 +130,9 @@ def crash(check, exc: BaseException, file: str | None, document: int | None = No
 
 def file_diags(doc: Document, ctx: Context, checks) -> list[Diag]:
     out = list(doc.load_findings)
-    if any(d.code in _FATAL for d in doc.load_findings):
+    if out and any(d.code in _FATAL for d in out):
         return out
-    for check in checks:
-        if check.scope != "file":
-            continue
-        if check.kinds is not None and doc.kind not in check.kinds:
-            continue
+    for check in file_checks_for(checks, doc.kind):
         try:
             out.extend(enforce(check, check.func(doc, ctx)))
         except Exception as exc:  # one crashing check is a finding, not an aborted run
