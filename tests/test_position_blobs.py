@@ -138,3 +138,48 @@ def test_the_pure_parser_s_marks_give_the_same_positions(monkeypatch):
     monkeypatch.undo()
     c = load_bytes(TEXT).documents[0]
     assert (pure.data, pure.pos.k, pure.pos.v) == (c.data, c.pos.k, c.pos.v)
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_workers_documents_travel_as_their_attributes(tmp_path, cached):
+    """A pool worker sends a file's documents as one marshal blob of their attributes
+    (``perfile._work_packed``): the parent's documents equal what the worker made -- the
+    data, a fixture's packed form and refs, the suppressions, the position blobs under a
+    cache -- the file's documents still share one ``siblings`` dict, and the loader's
+    interned keys stay interned."""
+    import hashlib
+    import pickle
+    import sys
+
+    from si_lint.pipeline import perfile
+    from si_lint.pipeline.context import Source
+    from si_lint.registry import Check
+
+    def source():
+        raw = path.read_bytes()
+        return Source(str(path), raw, None, hashlib.sha256(raw).hexdigest())
+
+    scenario = "id: S-1\nkind: scenario\ntitle: t  # si-lint: disable=SI101\n"
+    fixture = "scenario: S-1\nevents:\n  - kind: agent_response\n    content: hi\n"
+    path = tmp_path / "two.yaml"
+    path.write_text(scenario + "---\n" + fixture)
+    checks = (Check(lambda doc, ctx: (), ("SI999",), "corpus"),)  # no file check runs
+    perfile._WORKER.update(sources=[source()], ctx=None, checks=checks, cwd=tmp_path, cached=cached)
+    try:
+        sent = perfile._work_packed(0)
+        perfile._WORKER["sources"] = [source()]
+        want, _ = perfile._work(0)
+        got, findings = perfile._unpack(0, pickle.loads(pickle.dumps(sent)))
+    finally:
+        perfile._WORKER.clear()
+    assert sent[0] is None and isinstance(sent[2], bytes)  # no document pickled
+    assert [d.__dict__.keys() for d in got] == [d.__dict__.keys() for d in want]
+    assert got[1].packed == want[1].packed is not None  # held packed, as the worker held it
+    for g, w in zip(got, want):
+        for name in ("relpath", "abspath", "kind", "sha", "suppressions", "index", "ndocs"):
+            assert getattr(g, name) == getattr(w, name), name
+        assert g.data == w.data and g.refs == w.refs and g.pos_blob == w.pos_blob
+    assert got[0].siblings is got[1].siblings
+    key = next(iter(got[0].data))
+    assert sys.intern(key) is key
+    assert (got[0].pos_blob is not None) == cached

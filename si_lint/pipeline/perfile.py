@@ -173,23 +173,22 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
 
 
 def _work_packed(i: int) -> tuple:
-    """``_work`` for a pool worker: the documents' data travel as marshal bytes, which is
-    faster than pickle and keeps the loader's interned keys interned in the parent (a
-    fixture's or evidence document's as ``_work`` packed it)."""
+    """``_work`` for a pool worker: the documents travel as one marshal blob of their
+    attributes (each ``__dict__``: the data, or a fixture's packed form, and the rest).
+    Unpickling a document cost 14 us in the parent; marshal keeps the loader's interned
+    keys interned there, and a file's documents' one ``siblings`` dict one dict (a
+    reference). A document marshal cannot write travels pickled (loading only)."""
     import marshal
 
     docs, findings = _work(i)
     source = _WORKER["sources"][i]
     read = (source.sha, source.error, source.changed)  # what the worker read
-    held = [d.held for d in docs]
+    for d in docs:
+        d.detach()
     try:
-        data = marshal.dumps([value for value, _packed in held])
-    except ValueError:  # not marshalable (cannot happen for loader output): send as is
+        return None, findings, marshal.dumps([d.__dict__ for d in docs]), read
+    except ValueError:  # not marshalable (loading only: positions, Diags): send as is
         return docs, findings, None, read
-    for d, (_value, packed) in zip(docs, held):
-        if packed is None:
-            d.data = None
-    return docs, findings, data, read
 
 
 def _unpack(i: int, result: tuple) -> tuple:
@@ -197,11 +196,14 @@ def _unpack(i: int, result: tuple) -> tuple:
     ``changed``) of the bytes the worker checked."""
     import marshal
 
-    docs, findings, data, read = result
-    if data is not None:
-        for d, value in zip(docs, marshal.loads(data)):
-            if d.packed is None:
-                d.data = value
+    docs, findings, blob, read = result
+    if blob is not None:
+        new = Document.__new__
+        docs = []
+        for state in marshal.loads(blob):
+            doc = new(Document)
+            doc.__dict__ = state
+            docs.append(doc)
     source = _WORKER["sources"][i]
     source.sha, source.error, source.changed = read
     return docs, findings
