@@ -202,7 +202,8 @@ def _unpack(i: int, result: tuple) -> tuple:
         docs = []
         for state in marshal.loads(blob):
             doc = new(Document)
-            doc.__dict__ = state
+            for name, value in state.items():  # (set one by one, the documents share
+                setattr(doc, name, value)  # their attribute names: 300 bytes less each)
             docs.append(doc)
     source = _WORKER["sources"][i]
     source.sha, source.error, source.changed = read
