@@ -183,8 +183,6 @@ def _work_packed(i: int) -> tuple:
     docs, findings = _work(i)
     source = _WORKER["sources"][i]
     read = (source.sha, source.error, source.changed)  # what the worker read
-    for d in docs:
-        d.detach()
     try:
         return None, findings, marshal.dumps([d.__dict__ for d in docs]), read
     except ValueError:  # not marshalable (loading only: positions, Diags): send as is
