@@ -78,7 +78,7 @@ def build_graph(corpus) -> nx.MultiDiGraph:
     attribute dict the next size up: 10 MB at 40,000 files). Positions are not needed by
     the checks (a finding is located by the engine from its path) and documents served
     from the cache carry none, so reading them for every edge would re-read every file."""
-    with _gc_paused():
+    with _gc_paused(getattr(corpus, "gc_frozen", False)):
         b = GraphBuilder(corpus)
         add_profile(b)
         scenarios = [d for d in corpus.of_kind("scenario") if isinstance(d.data, dict)]
@@ -97,19 +97,19 @@ def build_graph(corpus) -> nx.MultiDiGraph:
 
 
 @contextmanager
-def _gc_paused():
+def _gc_paused(frozen: bool):
     """Building creates ~1 node and ~2.5 edges per document and no reference cycles; on a
     large corpus the cyclic collector's passes over the loaded documents cost as much as
     the build itself, so it is paused for the build (reference counting still frees). In
-    a run that froze its documents (``check``: ``pipeline.run`` unfreezes at its end)
-    the graph is frozen with them, or the first collection after the build walks it all
-    (0.09 s at 40,000 files)."""
+    a run that froze its documents (``frozen``: ``Corpus.gc_frozen``, set by ``check``;
+    ``pipeline.run`` unfreezes at its end) the graph is frozen with them, or the first
+    collection after the build walks it all (0.09 s at 40,000 files)."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if gc.get_freeze_count():
+        if frozen:
             gc.freeze()
         if was:
             gc.enable()

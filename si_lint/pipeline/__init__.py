@@ -97,6 +97,8 @@ def run(
             state.ctx.close_pool()
         if state.frozen:
             gc.unfreeze()
+            if state.corpus is not None:  # a graph built after the run is not frozen
+                state.corpus.gc_frozen = False
         if state.gc_threshold is not None:
             gc.set_threshold(*state.gc_threshold)
     return state.result

@@ -32,6 +32,7 @@ def corpus_diags(corpus: Corpus, ctx: Context, checks, stage: str) -> list[Diag]
 def make_corpus(state: State) -> None:
     state.corpus = Corpus(state.docs, state.profile, state.selection.config)
     state.corpus.profile_dirs, state.corpus.profile_docs = state.profile_dirs, state.profile_docs
+    state.corpus.gc_frozen = state.frozen
     state.ctx.corpus = state.corpus
 
 
