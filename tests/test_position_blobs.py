@@ -120,6 +120,22 @@ def test_the_builder_keeps_the_parser_s_marks_until_the_positions_are_asked_for(
     }
 
 
+def test_a_mark_map_answers_a_lookup_from_its_marks_as_the_plain_map_would():
+    # locating one finding reads one mark; the whole map is not made for it
+    paths = [(), ("a",), ("b",), ("b", 0), ("b", 1), ("b", 1, "c"), ("b", 1, "c", 0)]
+    paths += [("b", 1, "c", 0, "deeper"), ("b", 7), ("nope",), ("b", 1, "d", 3)]
+    doc = load_bytes(TEXT).documents[0]
+    marks = doc.pos
+    looked = [(marks.key(p), marks.value(p)) for p in paths]
+    assert marks._marks is not None  # nothing made
+    plain = PosMap(marks.k, marks.v)  # made now
+    assert marks._marks is None
+    assert looked == [(plain.key(p), plain.value(p)) for p in paths]
+    assert looked == [(marks.key(p), marks.value(p)) for p in paths]  # and after
+    assert looked[7] == ((4, 10), (4, 10))  # under ("b", 1, "c", 0): where that item is
+    assert looked[9] == ((1, 1), (1, 1))
+
+
 def test_a_mark_map_pickles_as_the_plain_map_it_stands_for():
     import pickle
 

@@ -20,17 +20,8 @@ class PosMap:
 
     def key(self, path: tuple) -> tuple[int, int]:
         """Where the node at ``path`` is named: its key, or the item itself in a list."""
-        path = tuple(path)
-        while True:
-            hit = self.k.get(path)
-            if hit is not None:
-                return hit
-            hit = self.v.get(path)
-            if hit is not None:
-                return hit
-            if not path:
-                return (1, 1)
-            path = path[:-1]
+        hit = _named_at(self.k, self.v, tuple(path))
+        return (1, 1) if hit is None else hit
 
     def value(self, path: tuple) -> tuple[int, int]:
         """Where the value node at ``path`` starts."""
@@ -111,8 +102,35 @@ class MarkPosMap(PosMap):
         self._marks = None
         return getattr(self, name)
 
+    def key(self, path: tuple) -> tuple[int, int]:
+        marks = self._marks
+        if marks is None:
+            return PosMap.key(self, path)
+        # one finding's position: the one mark, not every node's position made first
+        mark = _named_at(*marks, tuple(path))
+        return (1, 1) if mark is None else (mark.line + 1, mark.column + 1)
+
+    def value(self, path: tuple) -> tuple[int, int]:
+        marks = self._marks
+        if marks is None:
+            return PosMap.value(self, path)
+        mark = marks[1].get(tuple(path))
+        return self.key(path) if mark is None else (mark.line + 1, mark.column + 1)
+
     def __reduce__(self):
         return (PosMap, (self.k, self.v))
+
+
+def _named_at(k: dict, v: dict, path: tuple):
+    """What :meth:`PosMap.key` answers from ``k`` and ``v`` (key positions, value
+    positions): the entry of ``path`` or of its nearest ancestor, or None."""
+    while True:
+        hit = k.get(path)
+        if hit is None:
+            hit = v.get(path)
+        if hit is not None or not path:
+            return hit
+        path = path[:-1]
 
 
 #: the most nodes :func:`walk` visits (the loader's limits keep a document far below it)
