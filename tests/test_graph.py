@@ -187,6 +187,28 @@ def test_edges_carry_the_document_path(tmp_path):
     )
 
 
+def test_the_graph_holds_each_document_path_once(tmp_path):
+    # the two scenarios' first deviations are declared at the same path: one tuple
+    g = graph_of(tmp_path, FILES)
+    declared = [d["path"] for u, v, d in g.edges(data=True) if d["rel"] == "declares"]
+    firsts = [p for p in declared if p == ("injection", "deviations", 0)]
+    assert len(firsts) >= 2
+    assert all(p is firsts[0] for p in firsts)
+    ids = [d["path"] for _, d in g.nodes(data=True) if d.get("path") == ("id",)]
+    assert len(ids) >= 2 and all(p is ids[0] for p in ids)
+
+
+def test_a_shared_path_is_never_one_that_is_only_equal():
+    from si_lint.graph.builder import GraphBuilder
+
+    b = GraphBuilder(None)
+    first = b.path(["scoring", 1, "ref"])
+    assert b.path(("scoring", 1, "ref")) is first
+    for key in (True, 1.0):
+        got = b.path(("scoring", key, "ref"))
+        assert got == first and type(got[1]) is type(key)
+
+
 def test_unresolved_references_point_at_missing_nodes(tmp_path):
     g = graph_of(tmp_path, FILES)
     missing = sorted(n for n, d in g.nodes(data=True) if d["missing"])
