@@ -100,18 +100,26 @@ class LazyCheck:
         return self._func
 
 
-#: (id and length of a list of checks, a kind) -> (the list, its file checks for the kind)
+#: (id of a tuple of checks, a kind) -> (the tuple, its file checks for the kind)
 _APPLICABLE: dict = {}
 
 
 def file_checks_for(checks, kind) -> list:
-    """The file checks of ``checks`` that run on a document of ``kind``, chosen once per
-    list and kind, not for every document (most documents, fixtures, have one)."""
-    key = (id(checks), len(checks), kind)
+    """The file checks of ``checks`` that run on a document of ``kind``. For a tuple (what
+    :func:`registered` and the check index give) they are chosen once per tuple and kind,
+    not for every document (most documents, fixtures, have one); the tuple is held with
+    them, so its id is not reused while the entry lives. Any other sequence could change
+    between two calls: its file checks are chosen every time."""
+    if type(checks) is not tuple:
+        return _file_checks(checks, kind)
+    key = (id(checks), kind)
     hit = _APPLICABLE.get(key)
-    if hit is None or hit[0] is not checks:  # (the list is held: its id is not reused)
+    if hit is None:
         if len(_APPLICABLE) > 64:
             _APPLICABLE.clear()
-        run = [c for c in checks if c.scope == "file" and (c.kinds is None or kind in c.kinds)]
-        hit = _APPLICABLE[key] = (checks, run)
+        hit = _APPLICABLE[key] = (checks, _file_checks(checks, kind))
     return hit[1]
+
+
+def _file_checks(checks, kind) -> list:
+    return [c for c in checks if c.scope == "file" and (c.kinds is None or kind in c.kinds)]

@@ -3,6 +3,7 @@ the cache, --jobs, exit statuses and hostile files."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
@@ -379,3 +380,21 @@ def test_the_cache_entries_are_decoded_under_the_raised_threshold(monkeypatch, t
         perfile.process([], tmp_path, ctx, (), None)
     assert seen == [max(before[0], 100_000)]
     assert gc.get_threshold() == before
+
+
+def test_file_checks_are_chosen_once_per_tuple_and_every_time_for_a_list():
+    from si_lint.checks import all_checks
+    from si_lint.registry import file_checks_for
+
+    checks = all_checks()
+    fixture = file_checks_for(checks, "fixture")
+    assert fixture is file_checks_for(checks, "fixture")  # chosen once
+    assert fixture == [
+        c for c in checks if c.scope == "file" and (c.kinds is None or "fixture" in c.kinds)
+    ]
+    scenario_only = next(c for c in checks if c.scope == "file" and c.kinds == ("scenario",))
+    mutable = [c for c in checks if c.scope == "file"]
+    assert scenario_only not in file_checks_for(mutable, "fixture")
+    # the same list, changed in place (same length): its file checks are chosen again
+    mutable[0] = dataclasses.replace(scenario_only, kinds=None)
+    assert mutable[0] in file_checks_for(mutable, "fixture")
