@@ -279,7 +279,7 @@ def test_scalars_holding_suppression_text_are_kept_as_data_spans():
     """A scalar whose text holds ``si-lint:`` is noted (its span), so a suppression comment
     inside it is data; a file whose text does not hold ``si-lint:`` (an escape that makes
     it, a key without it) notes nothing: it can have no suppression comment to quiet."""
-    from si_lint.pipeline.perfile import scan_suppressions
+    from si_lint.loader.suppressions import scan_suppressions
 
     text = (
         'a: "x # si-lint: disable=SI101"\n"# si-lint: disable=SI102": 1  # si-lint: disable=SI103\n'

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from si_lint.loader import decode, load_bytes, load_events, load_text
 from si_lint.loader.json_path import LazyPosMap, load_json
-from si_lint.pipeline.perfile import scan_suppressions
+from si_lint.loader.suppressions import scan_suppressions
 
 SUITE = SHARED / "data" / "yaml-test-suite"
 #: valid YAML 1.2 (the suite's verdict) that libyaml and ruamel both refuse; JSON reads it

@@ -12,6 +12,7 @@ from ..contract import enforce
 from ..corpus import PACKED_KINDS, Document, classify, relpath_of
 from ..findings import Diag, Finding
 from ..loader import load_bytes
+from ..loader.suppressions import scan_suppressions
 from ..registry import file_checks_for
 from .context import Context, Source, State
 from .data import from_entry, to_entry
@@ -22,45 +23,6 @@ from .read import ensure_read, read_unread
 POOL_THRESHOLD = 200
 
 _FATAL = ("SI001", "SI005", "SI006")
-
-
-def scan_suppressions(text: str, quiet_spans=()) -> list[tuple[int, int, str, tuple[str, ...]]]:
-    """Suppression comments: (line the comment is on, column, kind, codes). ``kind`` is
-    ``line`` (inline), ``above`` (alone on its line: covers the next line) or ``file``.
-    Text inside a scalar (``quiet_spans``, from the loader) is data, never a comment.
-    They are the file's: they work on its lines whatever document a line is in."""
-    import re
-
-    if "si-lint:" not in text:
-        return []
-    pattern = re.compile(
-        r"#\s*si-lint:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)"
-    )
-    out = []
-    for i, line in enumerate(text.split("\n"), start=1):
-        if "si-lint:" not in line:
-            continue
-        # the first match outside a scalar: a quoted ``si-lint:`` before the comment is data
-        m = next(
-            (
-                m
-                for m in pattern.finditer(line)
-                if not any(start <= (i, m.start() + 1) < end for start, end in quiet_spans)
-            ),
-            None,
-        )
-        if m is None:
-            continue
-        codes = tuple(c.strip() for c in m.group(2).split(",") if c.strip())
-        col = m.start() + 1
-        if m.group(1) == "disable-file":
-            kind = "file"
-        elif line[: m.start()].strip() == "":
-            kind = "above"
-        else:
-            kind = "line"
-        out.append((i, col, kind, codes))
-    return out
 
 
 def load_documents(source: Source, cwd: Path) -> list[Document]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..fix import FixError, fix_stream, fixes_of, is_safe
 from ..loader import load_bytes
-from ..pipeline.perfile import scan_suppressions
+from ..loader.suppressions import scan_suppressions
 
 _DISABLE = re.compile(r"(#\s*si-lint:\s*disable\s*=\s*[A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)")
 
