@@ -27,18 +27,16 @@ byte-identical in every round (a speed change must not change the output). With
 ``--instructions`` (valgrind needed) each revision also runs once under callgrind on a
 smaller corpus (``--instruction-files``, default 400) with ``PYTHONHASHSEED=0`` and
 ``--jobs 1`` (callgrind counts the process it runs): instruction counts do not drift with
-the machine (two runs of the same code differ by about 0.3%), so a change of 1% shows. Exit status 1 when the outputs differ or a run
-failed. A benchmark, never a timed test.
+the machine (two runs of the same code differ by under 0.01%), so a change of 0.1% shows.
+Exit status 1 when the outputs differ or a run failed. A benchmark, never a timed test.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -49,7 +47,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import generate
-from run import measure
+from run import measure, median_of, run_env
 
 DEFAULT_OPTIONS = ["--no-cache", "--jobs", "2"]
 
@@ -82,14 +80,8 @@ def materialise(rev: str, dest: Path, repo: Path = REPO) -> Path:
 
 
 def environment(tree: Path, xdg: Path) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("PYTHONDONTWRITEBYTECODE", "SI_LINT_CACHE_DIR", "PYTHONPATH")
-    }
-    env["PYTHONPATH"] = str(tree)
-    env["XDG_CACHE_HOME"] = str(xdg)
-    return env
+    """``bench/run.py``'s environment, with ``tree`` the only thing on ``PYTHONPATH``."""
+    return {**run_env(drop=("PYTHONPATH",)), "PYTHONPATH": str(tree), "XDG_CACHE_HOME": str(xdg)}
 
 
 def command(options: list[str]) -> list[str]:
@@ -142,11 +134,6 @@ def instructions(tree: Path, xdg: Path, corpus: Path, options: list[str]) -> int
     return collected(proc.stderr)
 
 
-def _median(values: list) -> float | None:
-    values = [v for v in values if v is not None]
-    return round(statistics.median(values), 4) if values else None
-
-
 def compare(args: argparse.Namespace, tmp: Path) -> dict:
     revs = {"base": args.base, "head": args.head}
     trees = {name: materialise(rev, tmp / name) for name, rev in revs.items()}
@@ -176,8 +163,8 @@ def compare(args: argparse.Namespace, tmp: Path) -> dict:
     }
     for name, results in runs.items():
         out["runs"][name] = {
-            "seconds": _median([r.get("seconds") for r in results]),
-            "cpu": _median([r.get("cpu") for r in results]),
+            "seconds": median_of(results, "seconds"),
+            "cpu": median_of(results, "cpu"),
             "rss_mb": max((r.get("rss_mb") or 0 for r in results), default=None),
             "exit": [r.get("exit") for r in results],
         }

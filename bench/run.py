@@ -243,7 +243,8 @@ def _summary(result: dict | None):
     return report.get("summary") if isinstance(report, dict) else None
 
 
-def _median(results: list[dict], key: str):
+def median_of(results: list[dict], key: str):
+    """The median of ``key`` over the runs that worked (exit 0 or 1), or None."""
     vals = [r[key] for r in results if r and r.get(key) is not None and r.get("exit") in (0, 1)]
     return round(statistics.median(vals), 4) if vals else None
 
@@ -308,6 +309,15 @@ def _files(corpus: Path) -> list[Path]:
     return sorted(p for p in corpus.rglob("*") if p.is_file() and ".si-lint-cache" not in p.parts)
 
 
+def run_env(drop: tuple[str, ...] = ()) -> dict[str, str]:
+    """The environment si-lint is measured in: this one without ``SI_LINT_CACHE_DIR`` and
+    ``PYTHONDONTWRITEBYTECODE`` (an installed si-lint has its bytecode compiled; with the
+    variable set, a tree without ``__pycache__`` compiles its modules on every run, which
+    no user pays), nor the names in ``drop``."""
+    gone = ("SI_LINT_CACHE_DIR", "PYTHONDONTWRITEBYTECODE", *drop)
+    return {k: v for k, v in os.environ.items() if k not in gone}
+
+
 class Bench:
     def __init__(self, args: argparse.Namespace, tmp: Path):
         self.args = args
@@ -315,13 +325,7 @@ class Bench:
         self.si = si_lint_command(args.si_lint)
         self.opts = detect_options(self.si)
         self.notes: list[str] = []
-        # an installed si-lint has its bytecode compiled; PYTHONDONTWRITEBYTECODE would make
-        # every run compile its modules again (0.1 s here), which no user pays
-        self.env = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in ("SI_LINT_CACHE_DIR", "PYTHONDONTWRITEBYTECODE")
-        }
+        self.env = run_env()
         self.caches = 0
 
     def check(self, *extra: str, jobs: int | None = None) -> list[str]:
@@ -458,9 +462,9 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
             elif reference is not None and got is not None:
                 r["same_findings_as_cold"] = got == reference
         raw[f"si-lint check, {labels[key]}"] = results
-    measured["warm"] = measured["i10_warm"] = _median(cached["warm"], "seconds")
-    measured["staged"] = _median(cached["staged"], "seconds")
-    measured["changed"] = _median(cached["changed"], "seconds")
+    measured["warm"] = measured["i10_warm"] = median_of(cached["warm"], "seconds")
+    measured["staged"] = median_of(cached["staged"], "seconds")
+    measured["changed"] = median_of(cached["changed"], "seconds")
     corpus_info["small"]["edited"] = [p.relative_to(small).as_posix() for p in edit[:rounds]]
 
     # -- 40,000 files ----------------------------------------------------------------------
@@ -482,7 +486,7 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
                 j1.append(measure(b.check("--no-cache", ".", jobs=1), big, b.env, report=True))
         raw["40,000 files: si-lint check --no-cache --jobs 2"] = j2
         raw["40,000 files: si-lint check --no-cache --jobs 1"] = j1
-        measured["big_cold"] = _median(j2, "seconds")
+        measured["big_cold"] = median_of(j2, "seconds")
         scale = [
             a["seconds"] / c["seconds"]
             for a, c in zip(j1, j2)
@@ -517,7 +521,7 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
             r["stdout_bytes"] = len(r.get("stdout", ""))
             r["verdicts"] = _eval_verdicts(r)
         raw[f"si-lint eval, {args.eval_artifacts:,} artifacts in one .jsonl"] = ev
-        secs = _median(ev, "seconds")
+        secs = median_of(ev, "seconds")
         if secs:
             measured["eval_rate"] = round(args.eval_artifacts / secs)
         rss = [r["rss_mb"] for r in ev if r.get("rss_mb") is not None and r.get("exit") in (0, 1)]
@@ -580,8 +584,8 @@ def _medians(results: list[dict]) -> dict:
     ok = [r for r in results if r.get("exit") in (0, 1)]
     out = {
         "runs": len(results),
-        "seconds": _median(results, "seconds"),
-        "cpu": _median(results, "cpu"),
+        "seconds": median_of(results, "seconds"),
+        "cpu": median_of(results, "cpu"),
         "rss_mb": max((r["rss_mb"] for r in ok if r.get("rss_mb")), default=None),
         "exit": sorted({r.get("exit") for r in results}, key=str),
     }
