@@ -439,3 +439,59 @@ def test_edges_of_reads_the_adjacency_in_the_order_of_networkx_views(edges, node
         into = [(u, d) for u, _, d in g.in_edges(node, data=True) if d["rel"] == rel]
         assert list(edges_of(g, node, rel)) == (out if node in g else [])
         assert list(edges_of(g, node, rel, incoming=True)) == (into if node in g else [])
+
+
+class _Stub:
+    """What GraphBuilder reads of a corpus (nothing, here) and of a document."""
+
+    profile = None
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    st.lists(
+        st.one_of(
+            st.tuples(st.just("define"), st.sampled_from("abcd"), st.sampled_from([None, 0, 2])),
+            st.tuples(st.just("ref"), st.sampled_from("abcd"), st.none()),
+            st.tuples(
+                st.just("edge"),
+                st.tuples(st.sampled_from("abcd"), st.sampled_from("abcde")),
+                st.sampled_from([None, 1]),
+            ),
+        ),
+        max_size=30,
+    )
+)
+def test_the_builder_fills_networkx_dicts_as_add_node_and_add_edge_do(ops):
+    """GraphBuilder writes networkx's adjacency dicts itself: the same nodes, attributes,
+    edge keys and orders (successors and predecessors) as ``add_node``/``add_edge``."""
+    import networkx as nx
+
+    from si_lint.graph.builder import GraphBuilder
+
+    b = GraphBuilder(_Stub())
+    ref = nx.MultiDiGraph()
+    for op, arg, document in ops:
+        b.document = document
+        if op == "define":
+            want = arg not in ref or bool(ref.nodes[arg].get("missing"))
+            data = {"kind": "k", "name": arg, "file": "f", "missing": False}
+            data.update(path=("p", arg), on="value")
+            if document is not None:
+                data["document"] = document
+            if want:
+                ref.add_node(arg, **data)
+            assert b.define(arg, "k", arg, "f", (("p", arg), "value")) == want
+        elif op == "ref":
+            if arg not in ref:
+                ref.add_node(arg, kind="k", name=arg, file=None, missing=True)
+            assert b.ref(arg, "k", arg) == arg
+        else:
+            (u, v), extra = arg, ({"document": document} if document is not None else {})
+            ref.add_edge(u, v, rel="r", file="f", path=("e", u, v), on="key", **extra)
+            b.edge(u, v, "r", "f", ["e", u, v])
+    g = b.g
+    assert list(g.nodes(data=True)) == list(ref.nodes(data=True))
+    assert list(g.edges(keys=True, data=True)) == list(ref.edges(keys=True, data=True))
+    assert list(g.in_edges(keys=True, data=True)) == list(ref.in_edges(keys=True, data=True))
+    assert g.number_of_edges() == ref.number_of_edges()

@@ -34,6 +34,11 @@ class GraphBuilder:
         #: recur in every scenario (``("injection", "deviations", 0)``, ``("id",)``), and a
         #: tuple each was 6 MB of the graph's 116 MB at 40,000 files
         self._paths: dict[tuple[tuple, tuple], tuple] = {}
+        # networkx's own dicts (node -> attributes, node -> other node -> edge key ->
+        # attributes), filled here as ``add_node``/``add_edge`` fill them: through those
+        # methods (keyword arguments, views, a cache cleared at every call) the build
+        # cost twice as much; ``build_graph`` clears the graph's cache once, at its end
+        self._node, self._succ, self._pred = self.g._node, self.g._succ, self.g._pred
 
     def path(self, path) -> tuple:
         """``path`` as a tuple, the one the graph holds already when it has it (and not
@@ -53,8 +58,8 @@ class GraphBuilder:
         """Define ``nid``; the first definition (in path order) keeps its location
         (``where`` = (document path, "key"|"value"); line and column are filled in by
         :func:`resolve_positions`). Returns False when the node was already defined."""
-        g = self.g
-        if nid in g and not g.nodes[nid].get("missing"):
+        node = self._node.get(nid)
+        if node is not None and not node.get("missing"):
             return False
         path, on = where if where else (None, None)
         data = {"kind": kind, "name": name, "file": file, "missing": False}
@@ -63,21 +68,39 @@ class GraphBuilder:
         if self.document is not None and file is not None:
             data["document"] = self.document
         data.update(attrs)
-        if nid in g:
-            g.nodes[nid].update(data)
+        if node is not None:
+            node.update(data)
         else:
-            g.add_node(nid, **data)
+            self._add(nid, data)
         return True
+
+    def _add(self, nid: str, data: dict) -> None:
+        """A new node with attributes ``data`` (``add_node``'s three dicts)."""
+        self._node[nid] = data
+        self._succ[nid] = {}
+        self._pred[nid] = {}
 
     def ref(self, nid: str, kind: str, name: str) -> str:
         """Make sure ``nid`` exists (as a ``missing`` node until something defines it)."""
-        if nid not in self.g:
-            self.g.add_node(nid, kind=kind, name=name, file=None, missing=True)
+        if nid not in self._node:
+            self._add(nid, {"kind": kind, "name": name, "file": None, "missing": True})
         return nid
 
     def edge(self, u: str, v: str, rel: str, file: str | None, path: Path, on: str = "key") -> None:
-        extra = {"document": self.document} if self.document is not None and file else {}
-        self.g.add_edge(u, v, rel=rel, file=file, path=self.path(path), on=on, **extra)
+        """An edge ``u`` -> ``v`` (``add_edge``: its key is the number of ``u`` -> ``v``
+        edges before it; nodes not in the graph yet are added without attributes)."""
+        data = {"rel": rel, "file": file, "path": self.path(path), "on": on}
+        if self.document is not None and file:
+            data["document"] = self.document
+        succ = self._succ
+        for n in (u, v):
+            if n not in succ:
+                self._add(n, {})
+        keyed = succ[u].get(v)
+        if keyed is None:
+            succ[u][v] = self._pred[v][u] = {0: data}
+        else:
+            keyed[len(keyed)] = data  # edges are never removed while building
 
 
 def build_graph(corpus) -> nx.MultiDiGraph:
@@ -104,6 +127,9 @@ def build_graph(corpus) -> nx.MultiDiGraph:
                 add_artifact(b, doc, kind, rel)
         b.document = None
         add_eio(b.g, corpus)
+        cache = getattr(b.g, "__networkx_cache__", None)
+        if cache:  # as add_node and add_edge clear it (GraphBuilder fills their dicts)
+            cache.clear()
     return b.g
 
 
