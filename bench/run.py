@@ -22,6 +22,10 @@ machine hits all of them alike:
   be warm);
 - on a 40,000-file corpus (skip with ``--no-big``): cold with ``--jobs 2`` and with
   ``--jobs 1`` (paired), then the fill, warm and one-file-changed runs for the peak RSS;
+  in the same rounds, ``bench/parallel_peer.py`` with ``--jobs 2`` and ``--jobs 1``: work
+  that splits evenly, whose ratio is what a second process can give on this machine at
+  that moment (a reference printed under the table: a virtual machine's second CPU may
+  run slower while both are busy, and then no program scales by 2);
 - ``si-lint eval`` of a ``.jsonl`` of oasisctl evidence artifacts (``--eval-artifacts``,
   default 10,000): artifacts per second end to end and peak RSS.
 
@@ -98,6 +102,12 @@ GOALS = [
     ),
     ("i10_warm", "issue 10: warm re-check", "<= 0.5 s", lambda v: v <= 0.5, "s"),
 ]
+
+#: (key, figure) of the reference figures: measured in the same rounds, no goal of their own
+REFERENCES = {
+    "peer_scaling": "what a second process gives work that splits evenly, here and in the "
+    "same rounds: a pure-Python peer's --jobs 1 time / --jobs 2 time (bench/parallel_peer.py)",
+}
 
 
 # ---------------------------------------------------------------------------------------
@@ -309,6 +319,22 @@ def _files(corpus: Path) -> list[Path]:
     return sorted(p for p in corpus.rglob("*") if p.is_file() and ".si-lint-cache" not in p.parts)
 
 
+def peer_command(jobs: int) -> list[str]:
+    """``bench/parallel_peer.py``: what ``jobs`` processes give on this machine."""
+    return [sys.executable, str(HERE / "parallel_peer.py"), "--jobs", str(jobs)]
+
+
+def scaling(one: list[dict], two: list[dict]) -> float | None:
+    """The median over the rounds of (time with one process / time with two); a round in
+    which either failed is left out."""
+    ratios = [
+        a["seconds"] / c["seconds"]
+        for a, c in zip(one, two)
+        if a.get("exit") in (0, 1) and c.get("exit") in (0, 1) and c.get("seconds")
+    ]
+    return round(statistics.median(ratios), 2) if ratios else None
+
+
 def run_env(drop: tuple[str, ...] = ()) -> dict[str, str]:
     """The environment si-lint is measured in: this one without ``SI_LINT_CACHE_DIR`` and
     ``PYTHONDONTWRITEBYTECODE`` (an installed si-lint has its bytecode compiled; with the
@@ -390,6 +416,8 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
     if rounds < 3:
         b.notes.append(f"{rounds} round(s) only (--quick/--repeats): medians of fewer than 3")
     measured: dict[str, float | None] = {k: None for k, *_ in GOALS}
+    #: figures that are no goal but say how to read one (``REFERENCES``)
+    references: dict[str, float | None] = {k: None for k in REFERENCES}
     raw: dict[str, dict] = {}
     corpus_info: dict[str, dict] = {}
 
@@ -478,22 +506,21 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
             "files": len(written),
             "bytes": sum(p.stat().st_size for p in written),
         }
-        j2, j1 = [], []
+        j2, j1, p2, p1 = [], [], [], []
         big_rounds = 1 if args.quick else rounds
         for _ in range(big_rounds):
             j2.append(measure(b.check("--no-cache", ".", jobs=2), big, b.env, report=True))
             if b.opts["jobs"]:
                 j1.append(measure(b.check("--no-cache", ".", jobs=1), big, b.env, report=True))
+                p2.append(measure(peer_command(2), big))
+                p1.append(measure(peer_command(1), big))
         raw["40,000 files: si-lint check --no-cache --jobs 2"] = j2
         raw["40,000 files: si-lint check --no-cache --jobs 1"] = j1
+        raw["parallel peer (bench/parallel_peer.py) --jobs 2"] = p2
+        raw["parallel peer (bench/parallel_peer.py) --jobs 1"] = p1
         measured["big_cold"] = median_of(j2, "seconds")
-        scale = [
-            a["seconds"] / c["seconds"]
-            for a, c in zip(j1, j2)
-            if a.get("exit") in (0, 1) and c.get("exit") in (0, 1)
-        ]
-        if scale:
-            measured["big_scaling"] = round(statistics.median(scale), 2)
+        measured["big_scaling"] = scaling(j1, j2)
+        references["peer_scaling"] = scaling(p1, p2)
         btrans = sorted((big / "fixtures").rglob("*.yaml"))
         bcached = b.cached_rounds(big, 2, 1, None, btrans[len(btrans) // 2 :][:1])
         for key in ("fill", "warm", "changed"):
@@ -558,6 +585,9 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
         "si_lint": {"command": b.si, "options": b.opts, "jobs": args.jobs},
         "rounds": rounds,
         "goals": goals,
+        "references": [
+            {"key": k, "figure": REFERENCES[k], "measured": v} for k, v in references.items()
+        ],
         "measurements": {name: _medians(results) for name, results in raw.items()},
         "notes": b.notes,
         "kept": str(tmp) if args.keep else None,
@@ -689,6 +719,9 @@ def markdown(report: dict) -> str:
             f"{_fmt(r['rss_mb'])} | {','.join(map(str, r['exit']))}{extra} | "
             f"{counts} | {same} |"
         )
+    refs = report.get("references") or []
+    if refs:
+        lines += [""] + [f"- reference: {r['figure']}: {_fmt(r['measured'], 'x')}" for r in refs]
     for n in report["notes"]:
         lines.append(f"\nnote: {n}")
     if report.get("kept"):
