@@ -255,7 +255,11 @@ class StatIndex:
         return self.shas[32 * i : 32 * i + 32].hex()
 
     def record(self, abspath: str, st: os.stat_result, sha: str) -> None:
-        self.new[abspath] = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, sha)
+        self.record_key(abspath, stat_key(st), sha)
+
+    def record_key(self, abspath: str, key: list, sha: str) -> None:
+        """:meth:`record` of a :func:`stat_key` taken before ``abspath`` was read."""
+        self.new[abspath] = (*key, sha)
 
     def _row(self, abspath: str) -> tuple | None:
         """The row read for ``abspath``, as :meth:`record` would make it (None: none)."""

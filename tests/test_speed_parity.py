@@ -286,3 +286,54 @@ def test_the_stat_index_keeps_every_64_bit_stat_number(tmp_path):
     index.record("/c", stat(st_dev=2**64), "ef" * 32)
     index.save()
     assert not (tmp_path / FILENAME).exists()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_first_run_reads_each_file_once_where_it_is_checked(tmp_path, monkeypatch, jobs):
+    """With a cache that holds no file yet (a first run: CI's) the read stage stats each
+    file and leaves reading and hashing to the per-file stage: every file is read once
+    (the read stage read and hashed it too, before), and the stat index and the run's key
+    come out as they did: a run after every file was touched (new stats, same bytes)
+    hashes each file once and is answered from the run's findings, loading no check."""
+    import hashlib
+    import importlib
+
+    import si_lint.checks as registry
+    from si_lint.cache.signed import verified_json
+    from si_lint.pipeline import forkmap, perfile
+    from si_lint.statcache import FILENAME
+
+    read = importlib.import_module("si_lint.pipeline.read")  # the package exports a `read`
+    monkeypatch.setattr(perfile, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(forkmap, "THRESHOLD", 2)
+    root = tmp_path / "corpus"
+    _generate(root, 60)
+    _age(root, 60)
+    ref = _out(root)
+    files = sorted(str(p) for p in root.rglob("*") if p.is_file() and p.suffix != ".toml")
+    reads = []
+    real = read.read_file
+    monkeypatch.setattr(read, "read_file", lambda p, st=None: reads.append(p) or real(p, st))
+    cache = tmp_path / "cache"
+    assert _out(root, cache=cache, jobs=jobs) == ref
+    if jobs == "1":  # (a worker's reads are its own)
+        assert sorted(reads) == files
+    else:
+        assert reads == []
+    index = verified_json(cache / FILENAME)
+    shas = base64.b64decode(index["shas"])
+    assert sorted(index["paths"]) == files
+    for i, path in enumerate(index["paths"]):
+        with open(path, "rb") as fh:
+            assert shas[32 * i : 32 * i + 32] == hashlib.sha256(fh.read()).digest(), path
+
+    _age(root, 30)  # every stat is new, no byte is
+    (cache / "memo.json").unlink()
+    reads.clear()
+
+    def no_checks():
+        raise AssertionError("the checks were imported: the run was not reused")
+
+    monkeypatch.setattr(registry, "all_checks", no_checks)
+    assert _out(root, cache=cache, jobs=jobs) == ref
+    assert sorted(reads) == files

@@ -156,6 +156,15 @@ class Cache:
         self._used_files[k] = hit
         return entry
 
+    def holds_files(self) -> bool:
+        """The cache may hold per-file entries: its table was read and has some, or it was
+        not read and its file is there (no file: every lookup would miss)."""
+        if self.directory is None:
+            return False
+        if self._loaded:
+            return bool(self.files)
+        return os.path.lexists(self.directory / FILENAME)
+
     def put_file(self, sha: str, relpath: str, entry) -> None:
         """Store an entry: plain JSON data (an entry that is not is simply not stored)."""
         self._used_files[_file_key(sha, relpath)] = entry

@@ -197,6 +197,9 @@ class State:
       records it (``walk_memo`` itself when reused: the memo names it, it is not written
       again); ``stats_taken``: the ``stat`` of each path the check of the run memo
       took (``statcache.taken``), which the read stage takes instead of its own
+    - ``deferred``: the files the read stage left to the per-file stage to read and hash
+      (a cache that holds no file yet: nothing to look a hash up in), with the ``stat_key``
+      taken before; the per-file stage records them in the stat index
     """
 
     def __init__(
@@ -241,3 +244,4 @@ class State:
         self.memo_table: dict | None = None
         self.stats_taken: dict = {}
         self.walk_record: dict | None = None
+        self.deferred: dict = {}

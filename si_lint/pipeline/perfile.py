@@ -17,7 +17,7 @@ from ..registry import file_checks_for
 from .context import Context, Source, State
 from .data import from_entry, to_entry
 from .locate import locate_in
-from .read import ensure_read, read_unread
+from .read import ensure_read, read_unread, record_deferred
 
 #: below this many files to (re)process, a process pool costs more than it saves
 POOL_THRESHOLD = 200
@@ -167,6 +167,7 @@ def _unpack(i: int, result: tuple) -> tuple:
             docs.append(doc)
     source = _WORKER["sources"][i]
     source.sha, source.error, source.changed = read
+    source.unread = False  # (the worker read it)
     return docs, findings
 
 
@@ -228,7 +229,7 @@ def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[i
     todo: list[int] = []
     same = str(root) == str(cwd)  # the key's relative path is the documents' too
     for i, s in enumerate(sources):
-        if s.error is None and cache is not None:
+        if s.error is None and cache is not None and not s.unread:  # (unread: no hash yet)
             rel = relpath_of(s.abspath, root)
             hit = cache.get_file(s.sha, rel)
             if hit is not None:
@@ -349,6 +350,7 @@ def per_file(state: State) -> None:
                 d.profile_asset = True
     state.docs = docs
     state.per_file = found
+    record_deferred(state)  # the files only the workers read: their stat index rows
     if any(s.changed for s in state.sources):  # the run key holds a hash that is not theirs
         state.run_key = None
     if state.with_checks:

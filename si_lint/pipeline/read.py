@@ -48,6 +48,9 @@ def read(state: State) -> None:
 
         index = StatIndex(state.cache)
     state.stat_index = index
+    # a cache that holds no file (a first run: CI's): no hash would find an entry, so the
+    # files are read and hashed once, where they are checked (in the workers), not here
+    defer = index is not None and not index.rows and not state.cache.holds_files()
     taken, state.stats_taken = state.stats_taken, {}
     sources = []
     for f in files:
@@ -63,10 +66,14 @@ def read(state: State) -> None:
             state.deps.setdefault(f, None)
             sources.append(source_of(f))
             continue
-        state.deps.setdefault(f, stat_key(st))
+        key = state.deps.setdefault(f, stat_key(st))
         sha = index.lookup(f, st) if stat.S_ISREG(st.st_mode) else None
         if sha is not None:  # (the index keeps the file's row)
             sources.append(Source(f, None, None, sha))
+            continue
+        if defer and stat.S_ISREG(st.st_mode):  # its row: once the per-file stage read it
+            sources.append(Source(f, None, None, "", unread=True))
+            state.deferred[f] = key  # (the run memo's list: no second copy)
             continue
         # the stat taken before the read: a file changed in between is re-read next time
         s = source_of(f, st=st)
@@ -78,17 +85,38 @@ def read(state: State) -> None:
             # parent never holds the corpus (221 MB at 40,000 files: its peak memory)
             s.raw = None
     state.sources = sources
-    if index is not None:
+    if index is not None and not state.deferred:  # else once they are read: record_deferred
         index.save()
-    # the Markdown documents of the files' OASIS profile directories (SPEC §1, §3.2)
+    _read_profile_docs(state, index is not None)
+
+
+def _read_profile_docs(state: State, cached: bool) -> None:
+    """The Markdown documents of the files' OASIS profile directories (SPEC §1, §3.2)."""
     from ..profile_docs import read_for
 
     state.profile_dirs, state.profile_docs = read_for(
         [s.abspath for s in state.sources],
         state.selection.config.root,
         state.cwd,
-        deps=state.deps if index is not None else None,
+        deps=state.deps if cached else None,
     )
+
+
+def record_deferred(state: State) -> None:
+    """After the per-file stage: the stat index rows of the files the read stage left to it
+    (``state.deferred``: the ``stat`` taken before they were read; a file that changed
+    after it gets a row that is not trusted next time), and the run's key, now that every
+    file's hash is known."""
+    index = state.stat_index
+    if not state.deferred or index is None:
+        return
+    for s in state.sources:
+        key = state.deferred.get(s.abspath)
+        if key is not None and s.sha and s.error is None and not s.unread:
+            index.record_key(s.abspath, key, s.sha)
+    index.save()
+    if not any(s.unread for s in state.sources) and not state.overrides:
+        state.run_key = run_key(state, whole=_is_whole(state))
 
 
 def read_unread(source: Source) -> None:
@@ -182,8 +210,8 @@ def reuse_run(state: State) -> None:
     from .data import finding_from_data
 
     cache = state.cache
-    if not cache.enabled or not state.with_checks or state.overrides:
-        return
+    if not cache.enabled or not state.with_checks or state.overrides or state.deferred:
+        return  # (deferred: files not hashed yet; no last run saw them: record_deferred)
     whole = _is_whole(state)
     state.run_key = run_key(state, whole=whole)
     if not state.options.reuse_run:
