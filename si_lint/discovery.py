@@ -8,7 +8,7 @@ import os
 import stat as stat_mod
 from pathlib import Path
 
-from .config import Config, pattern_spec
+from .config import DEFAULT_INCLUDE, YAML_SUFFIXES, Config, pattern_spec
 from .errors import UsageError
 from .fsutil import kind_of, read_regular
 from .records import Record
@@ -163,6 +163,8 @@ class _Walk:
         self.deps = deps
         self.cfg_root = os.path.abspath(config.root)
         self.real_root = os.path.realpath(self.cfg_root)
+        # the default ``include`` and no ``exclude``: a file's name alone selects it
+        self.by_name = config.include == DEFAULT_INCLUDE and not config.exclude
 
     def rel_to_root(self, abspath: str) -> str:
         if inside(abspath, self.cfg_root):
@@ -191,7 +193,17 @@ class _Walk:
                 record(self.deps, os.path.join(directory, ".gitignore"))
                 specs = specs + [(directory, own)]
         subdirs = []
+        files, by_name = self.sel.files, self.by_name and not specs
         for entry in entries:
+            if by_name and entry.name.endswith(YAML_SUFFIXES) and entry.name.isascii():
+                # what :meth:`entry` and :meth:`file` decide for a regular file, without
+                # its relative path: nothing but its name can exclude it here
+                try:
+                    if entry.is_file(follow_symlinks=False):
+                        files.append(entry.path)
+                        continue
+                except OSError:
+                    pass  # (the long way reports it)
             sub = self.entry(entry, specs)
             if sub is not None:
                 subdirs.append((sub, specs))

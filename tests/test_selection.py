@@ -206,3 +206,46 @@ def test_named_fifo_to_eval_and_eio_does_not_block(tmp_path):
         code, out, err = run_cli(args, tmp_path)
         assert code in (0, 1, 2), (args, code, out, err)
         assert "internal error" not in out + err
+
+
+def test_the_walk_by_name_selects_what_the_long_way_selects(tmp_path, monkeypatch):
+    """The default ``include`` with no ``exclude`` and no ``.gitignore`` in force selects a
+    regular file by its name alone (``_Walk.by_name``); everything else takes the long way.
+    Both give the same selection, problems and notes."""
+    import si_lint.discovery as discovery
+
+    write_files(
+        tmp_path,
+        {
+            "si-lint.toml": "",
+            "a.yaml": "a: 1\n",
+            "b.yml": "a: 1\n",
+            "c.json": "{}\n",
+            "notes.txt": "x\n",
+            "d.yaml/e.yaml": "a: 1\n",  # a directory named like a file
+            "g/.gitignore": "skip.yaml\n",
+            "g/skip.yaml": "a: 1\n",
+            "g/keep.yaml": "a: 1\n",
+        },
+    )
+    os.mkfifo(tmp_path / "fifo.yaml")
+    os.symlink("a.yaml", tmp_path / "alias.yaml")
+    os.symlink("missing.yaml", tmp_path / "dangling.yaml")
+    (tmp_path / os.fsdecode(b"bad\xff.yaml")).write_text("a: 1\n")
+    config = load_config(tmp_path)
+
+    def walk():
+        sel = discover(tmp_path, config, tmp_path)
+        return _rels(sel, tmp_path), sorted(map(str, sel.problems)), sorted(sel.notes)
+
+    fast = walk()
+    assert discovery._Walk(str(tmp_path), config, tmp_path, True, None).by_name
+    real_init = discovery._Walk.__init__
+
+    def long_way(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        self.by_name = False
+
+    monkeypatch.setattr(discovery._Walk, "__init__", long_way)
+    assert walk() == fast
+    assert fast[0] == ["a.yaml", "alias.yaml", "b.yml", "c.json", "d.yaml/e.yaml", "g/keep.yaml"]
