@@ -30,6 +30,18 @@ def python_floats():
     )
 
 
+def bench_module(name: str):
+    """The module ``bench/<name>.py`` (``bench/`` is scripts, not a package)."""
+    import importlib
+    import sys
+
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(REPO / "bench"))
+
+
 def need_shared(path: Path) -> Path:
     """``path`` (under ../shared), or skip the test when ../shared is absent (a user's clone
     has no ../shared beside it: the README's test command must pass there)."""

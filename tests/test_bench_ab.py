@@ -6,22 +6,14 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[1]
+from conftest import REPO, bench_module
 
 
 @pytest.fixture(scope="module")
 def ab():
-    sys.path.insert(0, str(REPO / "bench"))
-    try:
-        import ab as module
-    finally:
-        sys.path.remove(str(REPO / "bench"))
-    return module
+    return bench_module("ab")
 
 
 def test_rounds_alternate_which_revision_runs_first(ab):

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-REPO = Path(__file__).resolve().parents[1]
+from conftest import bench_module
 
 
 @pytest.fixture(scope="module")
 def bench():
-    sys.path.insert(0, str(REPO / "bench"))
-    try:
-        import parallel_peer
-        import run
-    finally:
-        sys.path.remove(str(REPO / "bench"))
-    return parallel_peer, run
+    return bench_module("parallel_peer"), bench_module("run")
 
 
 def test_the_peer_does_the_same_work_whatever_the_number_of_processes(bench):
