@@ -6,9 +6,14 @@ from pathlib import Path
 import pytest
 from hypothesis import settings as _hypothesis_settings
 
-# CI runs are reproducible: hypothesis derives its examples from the test, not a random seed
+# the test suite is reproducible wherever it runs (CI or not): hypothesis derives its
+# examples from each test, not a random seed; a longer fuzzing campaign
+# (bench/fuzz_hostile.sh: SI_LINT_FUZZ_EXAMPLES) or SI_LINT_FUZZ_RANDOM=1 draws random ones
 _hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
-if os.environ.get("CI") == "true":
+_hypothesis_settings.register_profile("random", print_blob=True)
+if os.environ.get("SI_LINT_FUZZ_EXAMPLES") or os.environ.get("SI_LINT_FUZZ_RANDOM"):
+    _hypothesis_settings.load_profile("random")
+else:
     _hypothesis_settings.load_profile("ci")
 from click.testing import CliRunner
 

@@ -1,8 +1,8 @@
 """Hostile fuzzing (issue 11): the loader, the evaluator, the EIO evaluator and every report
 format over arbitrary bytes, lone surrogates, control characters, huge numbers and deep
 structures — no exception, no exit status outside 0/1/2, no "internal error", every report
-valid UTF-8. Derandomized under CI=true (conftest's "ci" profile); SI_LINT_FUZZ_EXAMPLES
-sets the number of examples (bench/fuzz_hostile.sh runs a longer campaign)."""
+valid UTF-8. Derandomized (conftest's "ci" profile) unless SI_LINT_FUZZ_EXAMPLES sets the
+number of examples: bench/fuzz_hostile.sh runs a longer, random campaign."""
 
 from __future__ import annotations
 
