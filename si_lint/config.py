@@ -100,6 +100,11 @@ class Config(
             relpath + ("/" if is_dir else "")
         )
 
+    def name_decides(self) -> bool:
+        """:meth:`included` and :meth:`excluded` look at a file's name alone: the default
+        ``include`` (the YAML and JSON suffixes) and no ``exclude``."""
+        return self.include == DEFAULT_INCLUDE and not self.exclude
+
     def included(self, relpath: str) -> bool:
         """``include`` (gitignore-style, relative to the root) matches the file ``relpath``."""
         if self.include == DEFAULT_INCLUDE:

@@ -8,7 +8,7 @@ import os
 import stat as stat_mod
 from pathlib import Path
 
-from .config import DEFAULT_INCLUDE, YAML_SUFFIXES, Config, pattern_spec
+from .config import YAML_SUFFIXES, Config, pattern_spec
 from .errors import UsageError
 from .fsutil import kind_of, read_regular
 from .records import Record
@@ -163,8 +163,7 @@ class _Walk:
         self.deps = deps
         self.cfg_root = os.path.abspath(config.root)
         self.real_root = os.path.realpath(self.cfg_root)
-        # the default ``include`` and no ``exclude``: a file's name alone selects it
-        self.by_name = config.include == DEFAULT_INCLUDE and not config.exclude
+        self.by_name = config.name_decides()  # (and no .gitignore: see directory())
 
     def rel_to_root(self, abspath: str) -> str:
         if inside(abspath, self.cfg_root):

@@ -331,12 +331,7 @@ def read_for(files, root, cwd, deps=None) -> tuple[dict[str, str | None], dict[s
     dirs: dict[str, str | None] = {}
     # the directory of a file is the normal form of the directory its path names (a file
     # is never ``.`` or ``..``): made once per directory, not once per file
-    if os.altsep is None:  # os.path.dirname, without its call per file (40,000 of them)
-        sep = os.sep
-        parents = {f[: f.rindex(sep)] or sep if sep in f else "" for f in map(os.fspath, files)}
-    else:  # pragma: no cover - Windows
-        parents = {os.path.dirname(f) for f in files}
-    for d in sorted({os.path.abspath(d) for d in parents}):
+    for d in sorted({os.path.abspath(d) for d in {os.path.dirname(f) for f in files}}):
         under = d == root or d.startswith(root.rstrip(os.sep) + os.sep)
         dirs[d] = find_profile_dir(d, root if under else d, known)
     docs: dict[str, ProfileDocs] = {}

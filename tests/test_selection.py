@@ -210,10 +210,8 @@ def test_named_fifo_to_eval_and_eio_does_not_block(tmp_path):
 
 def test_the_walk_by_name_selects_what_the_long_way_selects(tmp_path, monkeypatch):
     """The default ``include`` with no ``exclude`` and no ``.gitignore`` in force selects a
-    regular file by its name alone (``_Walk.by_name``); everything else takes the long way.
-    Both give the same selection, problems and notes."""
-    import si_lint.discovery as discovery
-
+    regular file by its name alone (``Config.name_decides``); everything else takes the long
+    way. Both give the same selection, problems and notes."""
     write_files(
         tmp_path,
         {
@@ -238,14 +236,9 @@ def test_the_walk_by_name_selects_what_the_long_way_selects(tmp_path, monkeypatc
         sel = discover(tmp_path, config, tmp_path)
         return _rels(sel, tmp_path), sorted(map(str, sel.problems)), sorted(sel.notes)
 
+    assert config.name_decides()
     fast = walk()
-    assert discovery._Walk(str(tmp_path), config, tmp_path, True, None).by_name
-    real_init = discovery._Walk.__init__
-
-    def long_way(self, *args, **kwargs):
-        real_init(self, *args, **kwargs)
-        self.by_name = False
-
-    monkeypatch.setattr(discovery._Walk, "__init__", long_way)
+    monkeypatch.setattr(type(config), "name_decides", lambda self: False)  # the long way
     assert walk() == fast
+    assert config.name_decides() is False  # (the patch took: the long way was walked)
     assert fast[0] == ["a.yaml", "alias.yaml", "b.yml", "c.json", "d.yaml/e.yaml", "g/keep.yaml"]
