@@ -113,6 +113,32 @@ def test_every_code_has_exactly_one_check():
     assert not shared, f"codes declared by several checks (give each one check): {shared}"
 
 
+def test_a_severity_reads_its_rule_file_alone(monkeypatch):
+    """A finding's severity needs one rule: ``severity_of`` reads ``rules/CODE.yaml`` alone
+    (every ``--jobs`` worker locates findings), and gives what the whole catalogue gives."""
+    from si_lint import catalogue
+
+    read = []
+    real = catalogue._read_rule
+    monkeypatch.setattr(catalogue, "_read_rule", lambda path: read.append(path.name) or real(path))
+    catalogue.rules.cache_clear()
+    catalogue.rule.cache_clear()
+    try:
+        assert catalogue.severity_of("SI303") == CATALOGUE["SI303"].severity == "error"
+        assert catalogue.severity_of("SI403") == CATALOGUE["SI403"].severity == "info"
+        assert catalogue.rule("SI303") == CATALOGUE["SI303"]
+        assert catalogue.rule("SI9999") is None and catalogue.severity_of("SI9999") == "error"
+        assert read == ["SI303.yaml", "SI403.yaml"]
+        assert catalogue.rules() == CATALOGUE  # read whole: then it answers
+        read.clear()
+        assert catalogue.rule("SI115") is catalogue.rules()["SI115"]
+        assert read == []
+    finally:
+        catalogue.rules.cache_clear()
+        catalogue.rule.cache_clear()
+    assert {code: catalogue.rule(code) for code in CATALOGUE} == CATALOGUE
+
+
 def test_a_check_emitting_an_undeclared_code_becomes_si000(tmp_path, monkeypatch):
     import si_lint.checks as checks_pkg
     from si_lint.findings import Diag

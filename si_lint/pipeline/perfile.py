@@ -258,6 +258,7 @@ def _drop_stat_index(sources: list[Source], todo: list[int], cache) -> None:
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
     """Load and check the sources ``todo`` (in worker processes when there are many)."""
     from ..checks import resolve
+    from ..checks.base import evaluator
     from ..progress import Progress
     from .forkmap import jobs_of
 
@@ -265,6 +266,8 @@ def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
     with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
         if jobs > 1 and len(todo) >= POOL_THRESHOLD:
             resolve(_WORKER["checks"])  # imported once, here, not in every worker
+            if _WORKER["checks"]:  # so is the evaluator, which their dry runs import
+                evaluator()
             return _pool_map(todo, jobs, ctx, bar.advance)
         outputs = []
         for i in todo:
