@@ -14,7 +14,9 @@ machine hits all of them alike:
 - the C-parse floor: ``bench/floor.c`` (read every file and run libyaml's parser over it),
   compiled into the temporary directory when ``gcc`` and libyaml's headers are there, else
   the same in Python with ruamel's C parser (the report says which);
-- ``si-lint check --format json --no-cache .`` (cold), then with a fresh ``--cache-dir``:
+- ``si-lint check --format json --no-cache .`` (cold; and, for a reference printed under
+  the table, the same with ``--jobs 1``: the CPU / floor row with no second busy process
+  sharing the cores), then with a fresh ``--cache-dir``:
   the fill, the warm re-check, ``si-lint check FILE`` of one scenario file (the pre-commit
   case: one staged file), and the re-check after appending a comment to one fixture (the
   next round starts once that edit is older than si-lint's racy window, 2 s: a file
@@ -105,6 +107,8 @@ GOALS = [
 
 #: (key, figure) of the reference figures: measured in the same rounds, no goal of their own
 REFERENCES = {
+    "floor_jobs1": "the same cold check's CPU / the C-parse floor's with --jobs 1, in the same "
+    "rounds (one process: none of a second busy process's cost on this machine)",
     "peer_scaling": "what a second process gives work that splits evenly, here and in the "
     "same rounds: a pure-Python peer's --jobs 1 time / --jobs 2 time (bench/parallel_peer.py)",
 }
@@ -335,6 +339,17 @@ def scaling(one: list[dict], two: list[dict]) -> float | None:
     return round(statistics.median(ratios), 2) if ratios else None
 
 
+def floor_ratio(runs: list[dict], floor: list[dict]) -> float | None:
+    """The median over the rounds of (si-lint's CPU / the floor's CPU); a round in which
+    either failed is left out."""
+    ratios = [
+        c["cpu"] / f["cpu"]
+        for c, f in zip(runs, floor)
+        if c.get("exit") in (0, 1) and f.get("exit") == 0 and f.get("cpu")
+    ]
+    return round(statistics.median(ratios), 1) if ratios else None
+
+
 def run_env(drop: tuple[str, ...] = ()) -> dict[str, str]:
     """The environment si-lint is measured in: this one without ``SI_LINT_CACHE_DIR`` and
     ``PYTHONDONTWRITEBYTECODE`` (an installed si-lint has its bytecode compiled; with the
@@ -436,36 +451,29 @@ def _run(args: argparse.Namespace, tmp: Path) -> dict:
     if yl is None:
         b.notes.append("yamllint is not installed: ratios to it are n/a")
     stdin = ("\n".join(rels) + "\n").encode()
-    peer, floor, cold = [], [], []
+    peer, floor, cold, cold1 = [], [], [], []
+    no_cache = ["--no-cache"] if b.opts["no_cache"] else []
     for _ in range(rounds):
         if yl is not None:
             peer.append(measure([*yl, "-d", "relaxed", "-f", "parsable", *rels], small))
         floor.append(measure(floor_cmd, small, stdin=stdin))
-        cold.append(
-            measure(
-                b.check(*(["--no-cache"] if b.opts["no_cache"] else []), ".", jobs=args.jobs),
-                small,
-                b.env,
-                report=True,
-            )
-        )
+        cold.append(measure(b.check(*no_cache, ".", jobs=args.jobs), small, b.env, report=True))
+        if args.jobs != 1 and b.opts["jobs"]:  # the reference: the same with one process
+            cold1.append(measure(b.check(*no_cache, ".", jobs=1), small, b.env, report=True))
     ratios = [
         c["seconds"] / p["seconds"]
         for c, p in zip(cold, peer)
         if c.get("exit") in (0, 1) and p.get("seconds")
     ]
-    floor_ratios = [
-        c["cpu"] / f["cpu"]
-        for c, f in zip(cold, floor)
-        if c.get("exit") in (0, 1) and f.get("exit") == 0 and f.get("cpu")
-    ]
     if ratios:
         measured["cold_ratio"] = measured["i10_cold"] = round(statistics.median(ratios), 3)
-    if floor_ratios:
-        measured["cold_floor"] = round(statistics.median(floor_ratios), 1)
+    measured["cold_floor"] = floor_ratio(cold, floor)
+    references["floor_jobs1"] = floor_ratio(cold1, floor)
     raw["yamllint -d relaxed (peer)"] = peer
     raw[f"C-parse floor: {floor_what}"] = floor
     raw[f"si-lint check --no-cache (cold, --jobs {args.jobs})"] = cold
+    if cold1:
+        raw["si-lint check --no-cache (cold, --jobs 1)"] = cold1
     reference = _findings(cold[0]) if cold else None
 
     scenario_files = sorted((small / "scenarios").rglob("*.yaml"))

@@ -69,3 +69,39 @@ def test_the_report_prints_the_reference_under_the_goals(bench):
         "same rounds: a pure-Python peer's --jobs 1 time / --jobs 2 time "
         "(bench/parallel_peer.py): 1.62x"
     )
+
+
+def test_the_floor_ratio_is_the_median_of_the_rounds_where_both_ran(bench):
+    _peer, run = bench
+    cold = [{"cpu": 1.5, "exit": 0}, {"cpu": 2.2, "exit": 1}, {"cpu": 9.0, "exit": 2}]
+    floor = [{"cpu": 0.15, "exit": 0}, {"cpu": 0.2, "exit": 0}, {"cpu": 0.1, "exit": 0}]
+    assert run.floor_ratio(cold, floor) == 10.5  # (10.0 + 11.0) / 2: the failed run is out
+    assert run.floor_ratio(cold[:1], [{"cpu": 0.15, "exit": 1}]) is None
+    assert run.floor_ratio([], floor) is None
+
+
+def test_the_report_prints_the_floor_reference_first(bench):
+    _peer, run = bench
+    report = {
+        "date": "2026-12-04 20:40 UTC",
+        "corpus": {},
+        "machine": {"cpus": 2, "load_avg": [1.0, 1.0, 1.0], "python": "3.11.7"},
+        "si_lint": {"jobs": 2},
+        "rounds": 3,
+        "goals": [],
+        "references": [
+            {"key": k, "figure": run.REFERENCES[k], "measured": v}
+            for k, v in (("floor_jobs1", 10.2), ("peer_scaling", 1.79))
+        ],
+        "measurements": {},
+        "notes": [],
+    }
+    lines = run.markdown(report).splitlines()
+    assert lines[-2:] == [
+        "- reference: the same cold check's CPU / the C-parse floor's with --jobs 1, in the "
+        "same rounds (one process: none of a second busy process's cost on this machine): "
+        "10.2x",
+        "- reference: what a second process gives work that splits evenly, here and in the "
+        "same rounds: a pure-Python peer's --jobs 1 time / --jobs 2 time "
+        "(bench/parallel_peer.py): 1.79x",
+    ]
