@@ -296,6 +296,7 @@ class Corpus:
         for d in self.documents:
             self.by_file.setdefault(d.relpath, []).append(d)
         self._graph = None
+        self._ref_graph = None
         self._scenarios: dict[str, Document] | None = None
         #: OASIS profile directories (SPEC §1), filled in by the read stage: the profile
         #: directory of each file's directory (absolute paths; None: there is none), and
@@ -347,15 +348,25 @@ class Corpus:
         return dict(self._scenarios)
 
     @property
-    def graph(self):
-        if self._graph is None:
-            from .graph import build_graph
+    def ref_graph(self):
+        """The reference graph (:class:`si_lint.graph.RefGraph`: the dicts a
+        ``networkx.MultiDiGraph`` holds), built once: what the corpus checks read."""
+        if self._ref_graph is None:
+            from .graph import build_ref_graph
 
-            self._graph = build_graph(self)
+            self._ref_graph = build_ref_graph(self)
+        return self._ref_graph
+
+    @property
+    def graph(self):
+        """The reference graph as a ``networkx.MultiDiGraph`` (over :attr:`ref_graph`'s
+        attribute dicts; networkx is imported here)."""
+        if self._graph is None:
+            self._graph = self.ref_graph.networkx()
         return self._graph
 
     def drop_graph(self) -> None:
         """Forget the reference graph (built again on next use): ``check`` drops it once
         the corpus checks have run, so that the rest of the run does not hold it (about
         100 MB at 40,000 files)."""
-        self._graph = None
+        self._graph = self._ref_graph = None

@@ -37,7 +37,7 @@ def _spy(monkeypatch) -> list:
     from si_lint.pipeline import dryruns
 
     ran = []
-    real_diags, real_graph = stage.corpus_diags, graph.build_graph
+    real_diags, real_graph = stage.corpus_diags, graph.build_ref_graph
 
     def diags(corpus, ctx, checks, which):
         ran.append(which)
@@ -49,7 +49,7 @@ def _spy(monkeypatch) -> list:
 
     monkeypatch.setattr(stage, "corpus_diags", diags)
     monkeypatch.setattr(dryruns, "corpus_diags", diags)
-    monkeypatch.setattr(graph, "build_graph", build)
+    monkeypatch.setattr(graph, "build_ref_graph", build)
     return ran
 
 

@@ -373,12 +373,64 @@ def test_check_does_not_keep_the_graph(tmp_path):
     write_files(tmp_path, {"mail.yaml": MAIL, "tls.yaml": TLS})
     for jobs in (1, 2):  # under --jobs 2 the corpus checks run during the dry runs
         corpus = run([], Options(use_cache=False, jobs=jobs), cwd=tmp_path).corpus
-        assert corpus._graph is None, jobs
+        assert corpus._graph is None and corpus._ref_graph is None, jobs
         again = corpus.graph
         assert again.number_of_edges() > 0
         assert list(again.edges(keys=True, data=True)) == list(
             build_graph(corpus).edges(keys=True, data=True)
         )
+
+
+_IMPORTS = """
+import sys
+from si_lint.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+sys.stderr.write("networkx imported" if "networkx" in sys.modules else "networkx not imported")
+"""
+
+
+def test_the_corpus_checks_read_the_graph_without_networkx(tmp_path):
+    """``check`` builds the graph as the dicts a ``MultiDiGraph`` holds (``RefGraph``) and
+    its checks read them: networkx (80-110 ms) is imported where its API is used, by a
+    corpus with EIO modules (their edges and cycles) or ``si-lint graph``; the
+    ``MultiDiGraph`` over a ``RefGraph`` holds its very nodes, edges and attribute dicts."""
+    import subprocess
+    import sys
+
+    write_files(tmp_path / "plain", {"si-lint.toml": "", "mail.yaml": MAIL, "tls.yaml": TLS})
+    write_files(tmp_path / "eio", {"si-lint.toml": "", "mail.yaml": MAIL})
+    (tmp_path / "eio" / "m.yaml").write_text(
+        (REPO / "fixtures" / "corpus" / "eio" / "eio.context.criteria.yaml").read_text()
+    )
+
+    def check(root: Path) -> tuple[str, str]:
+        proc = subprocess.run(
+            [sys.executable, "-c", _IMPORTS, "check", "--no-cache", "--format", "json"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        return proc.stdout, proc.stderr.strip().splitlines()[-1]
+
+    out, imported = check(tmp_path / "plain")
+    assert imported == "networkx not imported"
+    assert '"code": "SI306"' in out  # a graph check ran: the scenarios have no fixtures
+    assert check(tmp_path / "eio")[1] == "networkx imported"
+    corpus = run([], Options(use_cache=False), cwd=tmp_path / "plain").corpus
+    ref = corpus.ref_graph
+    g = corpus.graph
+    assert list(g.nodes) == list(ref.nodes) and ref.number_of_nodes() > 2
+    assert all(g.nodes[n] is ref.nodes[n] for n in ref.nodes)
+    assert [(u, v, k, d) for u, v, k, d in g.edges(keys=True, data=True)] == [
+        (u, v, k, d) for u in ref._succ for v in ref._succ[u] for k, d in ref._succ[u][v].items()
+    ]
+    assert list(g.in_edges(keys=True)) == [
+        (u, v, k) for v in ref._pred for u in ref._pred[v] for k in ref._pred[v][u]
+    ]
 
 
 def test_the_graph_is_frozen_only_in_a_run_that_froze_its_documents(tmp_path):
@@ -490,7 +542,7 @@ def test_the_builder_fills_networkx_dicts_as_add_node_and_add_edge_do(ops):
             (u, v), extra = arg, ({"document": document} if document is not None else {})
             ref.add_edge(u, v, rel="r", file="f", path=("e", u, v), on="key", **extra)
             b.edge(u, v, "r", "f", ["e", u, v])
-    g = b.g
+    g = b.graph().networkx()
     assert list(g.nodes(data=True)) == list(ref.nodes(data=True))
     assert list(g.edges(keys=True, data=True)) == list(ref.edges(keys=True, data=True))
     assert list(g.in_edges(keys=True, data=True)) == list(ref.in_edges(keys=True, data=True))

@@ -46,7 +46,7 @@ def _scenario_docs(corpus):
 
 @corpus_check("SI301")
 def duplicate_scenario_ids(corpus, ctx):
-    graph = corpus.graph
+    graph = corpus.ref_graph
     scenarios = corpus.scenarios
     for doc in _scenario_docs(corpus):
         sid = doc.data["id"]
@@ -75,7 +75,7 @@ def duplicate_scenario_ids(corpus, ctx):
 
 @corpus_check("SI302")
 def duplicate_deviation_ids(corpus, ctx):
-    graph = corpus.graph
+    graph = corpus.ref_graph
     done: set[str] = set()
     for doc in _scenario_docs(corpus):
         snode = node_id("scenario", doc.data["id"])
@@ -119,7 +119,7 @@ def _fmt(path) -> str:
 
 @corpus_check("SI303")
 def unknown_scenario(corpus, ctx):
-    graph = corpus.graph
+    graph = corpus.ref_graph
     known = None
     for kind, rel in (("fixture", TESTS), ("evidence", "records")):
         for doc in corpus.of_kind(kind):
@@ -155,7 +155,7 @@ def _has_table(data: Any) -> bool:
 
 @corpus_check("SI304")
 def unreferenced_deviation(corpus, ctx):
-    graph = corpus.graph
+    graph = corpus.ref_graph
     done: set[str] = set()
     docs = _scenario_docs(corpus)
     form_b = {doc_ref(d) for d in docs if _has_table(d.data)}
@@ -231,7 +231,7 @@ def single_signal(corpus, ctx):
 
 @corpus_check("SI306")
 def scenario_without_fixtures(corpus, ctx):
-    graph = corpus.graph
+    graph = corpus.ref_graph
     required = bool(getattr(ctx.config, "require_fixtures", False))
     done: set[str] = set()
     for doc in _scenario_docs(corpus):

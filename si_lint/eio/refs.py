@@ -230,6 +230,8 @@ def _loc_key(loc: tuple) -> tuple:
 
 
 def concept_cycles(index: Index) -> list[Cycle]:
+    if not index.modules:  # no module, no cycle: networkx is not imported
+        return []
     import networkx as nx
 
     g = nx.DiGraph()
@@ -242,6 +244,8 @@ def concept_cycles(index: Index) -> list[Cycle]:
 
 
 def import_cycles(index: Index) -> list[Cycle]:
+    if not index.modules:  # no module, no cycle: networkx is not imported
+        return []
     import networkx as nx
 
     g = nx.DiGraph()

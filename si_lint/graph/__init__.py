@@ -1,7 +1,10 @@
 """The corpus reference graph (a ``networkx.MultiDiGraph``).
 
 Built once per run from the documents' plain data (``doc.data``; no extra parsing; positions
-are resolved on demand by :func:`resolve_positions`) by :func:`build_graph`; :attr:`si_lint.corpus.Corpus.graph` calls it lazily.
+are resolved on demand by :func:`resolve_positions`) by :func:`build_ref_graph`, as the
+dicts a ``MultiDiGraph`` holds (:class:`RefGraph`: what the corpus checks read, without
+importing networkx); :attr:`si_lint.corpus.Corpus.ref_graph` calls it lazily, and
+:attr:`si_lint.corpus.Corpus.graph` is the ``networkx.MultiDiGraph`` over it.
 
 **Nodes** (id → ``kind``):
 
@@ -64,7 +67,7 @@ files that define that id, in path order (more than one is SI301).
 EIO nodes and edges (``eio-module:…``, ``eio-concept:…``, …) are added by :func:`add_eio`
 from :func:`si_lint.eio.refs.graph_edges`.
 
-The package: :mod:`.ids` (relations, node ids), :mod:`.builder` (:func:`build_graph`),
+The package: :mod:`.ids` (relations, node ids), :mod:`.builder` (:func:`build_ref_graph`, :func:`build_graph`),
 :mod:`.profile`, :mod:`.scenarios` and :mod:`.eio` (what each source adds),
 :mod:`.queries` (:func:`resolve_positions`, :func:`edges_of`) and :mod:`.export` (DOT,
 GraphML and JSON, for ``si-lint graph``).
@@ -72,7 +75,7 @@ GraphML and JSON, for ``si-lint graph``).
 
 from __future__ import annotations
 
-from .builder import build_graph
+from .builder import RefGraph, build_graph, build_ref_graph
 from .eio import add_eio
 from .ids import (
     ASSERTS_BEHAVIOR,
@@ -112,8 +115,10 @@ __all__ = [
     "USES_ROLE",
     "USES_STIMULUS",
     "USES_TEMPLATE",
+    "RefGraph",
     "add_eio",
     "build_graph",
+    "build_ref_graph",
     "doc_ref",
     "edges_of",
     "node_id",

@@ -22,10 +22,7 @@ class GraphBuilder:
     """The graph being built, and the document its definitions and references come from."""
 
     def __init__(self, corpus) -> None:
-        import networkx as nx
-
         self.corpus = corpus
-        self.g = nx.MultiDiGraph()
         #: profile directories whose documents' names are in the graph already
         self.profile_dirs_done: set[int] = set()
         #: the index of the document being read, in a multi-document file (else None)
@@ -34,11 +31,22 @@ class GraphBuilder:
         #: recur in every scenario (``("injection", "deviations", 0)``, ``("id",)``), and a
         #: tuple each was 6 MB of the graph's 116 MB at 40,000 files
         self._paths: dict[tuple[tuple, tuple], tuple] = {}
-        # networkx's own dicts (node -> attributes, node -> other node -> edge key ->
-        # attributes), filled here as ``add_node``/``add_edge`` fill them: through those
-        # methods (keyword arguments, views, a cache cleared at every call) the build
-        # cost twice as much; ``build_graph`` clears the graph's cache once, at its end
-        self._node, self._succ, self._pred = self.g._node, self.g._succ, self.g._pred
+        # the graph as a networkx.MultiDiGraph holds it (node -> attributes, node -> other
+        # node -> edge key -> attributes), filled here as ``add_node``/``add_edge`` fill
+        # them: through those methods (keyword arguments, views, a cache cleared at every
+        # call) the build cost twice as much; networkx itself is imported only by a caller
+        # that asks for the MultiDiGraph (:class:`RefGraph`)
+        self._node: dict = {}
+        self._succ: dict = {}
+        self._pred: dict = {}
+
+    def nodes(self) -> dict:
+        """Node -> its attributes, so far."""
+        return self._node
+
+    def graph(self) -> RefGraph:
+        """What has been built so far."""
+        return RefGraph(self._node, self._succ, self._pred)
 
     def path(self, path) -> tuple:
         """``path`` as a tuple, the one the graph holds already when it has it (and not
@@ -103,7 +111,41 @@ class GraphBuilder:
             keyed[len(keyed)] = data  # edges are never removed while building
 
 
-def build_graph(corpus) -> nx.MultiDiGraph:
+class RefGraph:
+    """The reference graph as a ``networkx.MultiDiGraph`` holds it, without networkx:
+    ``nodes`` (node -> its attributes), ``_succ`` and ``_pred`` (node -> other node -> edge
+    key -> attributes; the names networkx gives them). The corpus checks read these dicts
+    (``graph.nodes``, :func:`~.queries.edges_of`), so a run that builds the graph does not
+    import networkx (80–110 ms, a fifth of a re-check after a scenario changed);
+    :meth:`networkx` is the ``MultiDiGraph`` over the same attribute dicts, for ``si-lint
+    graph`` and whoever wants networkx's API."""
+
+    __slots__ = ("nodes", "_succ", "_pred")
+
+    def __init__(self, nodes: dict, succ: dict, pred: dict) -> None:
+        self.nodes = nodes
+        self._succ = succ
+        self._pred = pred
+
+    def __contains__(self, node) -> bool:
+        return node in self.nodes
+
+    def number_of_nodes(self) -> int:
+        return len(self.nodes)
+
+    def networkx(self) -> nx.MultiDiGraph:
+        """A ``networkx.MultiDiGraph`` of these nodes and edges, in the same order, holding
+        the same attribute dicts."""
+        import networkx as nx
+
+        g = nx.MultiDiGraph()
+        g._node.update(self.nodes)
+        g._succ.update(self._succ)  # (a MultiDiGraph's _adj is its _succ)
+        g._pred.update(self._pred)
+        return g
+
+
+def build_ref_graph(corpus) -> RefGraph:
     """The reference graph of ``corpus`` (deterministic: built in path order).
 
     Nodes and edges carry ``file`` and the document ``path`` (with ``on``: ``key`` or
@@ -111,7 +153,8 @@ def build_graph(corpus) -> nx.MultiDiGraph:
     :func:`resolve_positions` fills them in (a key of None each would make every edge's
     attribute dict the next size up: 10 MB at 40,000 files). Positions are not needed by
     the checks (a finding is located by the engine from its path) and documents served
-    from the cache carry none, so reading them for every edge would re-read every file."""
+    from the cache carry none, so reading them for every edge would re-read every file.
+    A corpus with EIO modules has them added through networkx's API (:func:`add_eio`)."""
     with _gc_paused(getattr(corpus, "gc_frozen", False)):
         b = GraphBuilder(corpus)
         add_profile(b)
@@ -126,11 +169,17 @@ def build_graph(corpus) -> nx.MultiDiGraph:
             for doc in corpus.of_kind(kind):  # a mapping (``classify``); read by its refs
                 add_artifact(b, doc, kind, rel)
         b.document = None
-        add_eio(b.g, corpus)
-        cache = getattr(b.g, "__networkx_cache__", None)
-        if cache:  # as add_node and add_edge clear it (GraphBuilder fills their dicts)
-            cache.clear()
-    return b.g
+        graph = b.graph()
+        if corpus.of_kind("eio-module"):
+            g = graph.networkx()
+            add_eio(g, corpus)
+            graph = RefGraph(g._node, g._succ, g._pred)
+    return graph
+
+
+def build_graph(corpus) -> nx.MultiDiGraph:
+    """:func:`build_ref_graph` as a ``networkx.MultiDiGraph``."""
+    return build_ref_graph(corpus).networkx()
 
 
 @contextmanager

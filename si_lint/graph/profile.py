@@ -115,5 +115,5 @@ def add_profile_names(b, pdocs) -> None:
             if n.category:
                 attrs["category"] = n.category
             if b.define(node_id(kind, name), kind, name, n.file, None, **attrs):
-                b.g.nodes[node_id(kind, name)].update(line=n.line, col=n.col)
+                b.nodes()[node_id(kind, name)].update(line=n.line, col=n.col)
     b.document = document

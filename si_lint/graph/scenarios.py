@@ -45,7 +45,7 @@ def define_scenario(b, doc) -> None:
     b.at(doc)
     if b.define(nid, "scenario", sid, doc.relpath, (("id",), "value"), defined_in=[doc.label]):
         return
-    b.g.nodes[nid]["defined_in"].append(doc.label)
+    b.nodes()[nid]["defined_in"].append(doc.label)
 
 
 def add_scenario(b, doc) -> None:
