@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from conftest import REPO, write_files
+from conftest import REPO, si_lint_process, write_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -381,45 +381,21 @@ def test_check_does_not_keep_the_graph(tmp_path):
         )
 
 
-_IMPORTS = """
-import sys
-from si_lint.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit:
-    pass
-sys.stderr.write("networkx imported" if "networkx" in sys.modules else "networkx not imported")
-"""
-
-
-def test_the_corpus_checks_read_the_graph_without_networkx(tmp_path):
+def test_the_corpus_checks_read_the_graph_without_networkx(tmp_path, user_env):
     """``check`` builds the graph as the dicts a ``MultiDiGraph`` holds (``RefGraph``) and
     its checks read them: networkx (80-110 ms) is imported where its API is used, by a
     corpus with EIO modules (their edges and cycles) or ``si-lint graph``; the
     ``MultiDiGraph`` over a ``RefGraph`` holds its very nodes, edges and attribute dicts."""
-    import subprocess
-    import sys
-
     write_files(tmp_path / "plain", {"si-lint.toml": "", "mail.yaml": MAIL, "tls.yaml": TLS})
     write_files(tmp_path / "eio", {"si-lint.toml": "", "mail.yaml": MAIL})
     (tmp_path / "eio" / "m.yaml").write_text(
         (REPO / "fixtures" / "corpus" / "eio" / "eio.context.criteria.yaml").read_text()
     )
-
-    def check(root: Path) -> tuple[str, str]:
-        proc = subprocess.run(
-            [sys.executable, "-c", _IMPORTS, "check", "--no-cache", "--format", "json"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        return proc.stdout, proc.stderr.strip().splitlines()[-1]
-
-    out, imported = check(tmp_path / "plain")
-    assert imported == "networkx not imported"
-    assert '"code": "SI306"' in out  # a graph check ran: the scenarios have no fixtures
-    assert check(tmp_path / "eio")[1] == "networkx imported"
+    args = ("check", "--no-cache", "--format", "json")
+    code, out, _err, imported = si_lint_process(tmp_path / "plain", user_env, *args)
+    assert code == 1 and '"code": "SI306"' in out  # a graph check ran: no fixtures
+    assert "si_lint.graph.builder" in imported and "networkx" not in imported
+    assert "networkx" in si_lint_process(tmp_path / "eio", user_env, *args)[3]
     corpus = run([], Options(use_cache=False), cwd=tmp_path / "plain").corpus
     ref = corpus.ref_graph
     g = corpus.graph

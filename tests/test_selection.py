@@ -7,7 +7,7 @@ import os
 import socket
 from pathlib import Path
 
-from conftest import run_cli, write_files
+from conftest import run_cli, si_lint_process, write_files
 
 from si_lint.corpus import discover, find_root_info, load_config
 
@@ -152,40 +152,19 @@ def test_bad_pattern_is_a_config_error(tmp_path):
     assert "internal error" not in err
 
 
-_IMPORTS_PATHSPEC = """
-import sys
-from si_lint.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit:
-    pass
-sys.stderr.write("pathspec imported" if "pathspec" in sys.modules else "pathspec not imported")
-"""
-
-
-def test_pathspec_is_imported_only_where_a_pattern_is_matched(tmp_path):
+def test_pathspec_is_imported_only_where_a_pattern_is_matched(tmp_path, user_env):
     """The default ``include`` and no ``exclude`` or ``.gitignore``: the walk selects by
     name and never imports pathspec (17 ms); a pattern of the user's is compiled, and a
     refused one is still the configuration error it was."""
-    import subprocess
-    import sys
-
-    def imports(root: Path) -> str:
-        proc = subprocess.run(
-            [sys.executable, "-c", _IMPORTS_PATHSPEC, "check", "--no-cache", "--format", "json"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        return proc.stderr.strip().splitlines()[-1]
-
     write_files(tmp_path / "plain", {"si-lint.toml": "", "a.yaml": DUP})
     write_files(tmp_path / "excl", {"si-lint.toml": 'exclude = ["drafts/"]\n', "a.yaml": DUP})
     write_files(tmp_path / "git", {"si-lint.toml": "", ".gitignore": "b.yaml\n", "a.yaml": DUP})
-    assert imports(tmp_path / "plain") == "pathspec not imported"
-    assert imports(tmp_path / "excl") == "pathspec imported"
-    assert imports(tmp_path / "git") == "pathspec imported"
+    args = ("check", "--no-cache", "--format", "json")
+    code, out, _err, imported = si_lint_process(tmp_path / "plain", user_env, *args)
+    assert code == 1 and '"code": "SI002"' in out  # the walk selected a.yaml and checked it
+    assert "si_lint.discovery" in imported and "pathspec" not in imported
+    assert "pathspec" in si_lint_process(tmp_path / "excl", user_env, *args)[3]
+    assert "pathspec" in si_lint_process(tmp_path / "git", user_env, *args)[3]
     write_files(tmp_path / "bad", {"si-lint.toml": 'exclude = ["a/**/***/["]\n', "a.yaml": ""})
     code, _out, err = run_cli(["check", "--no-cache"], tmp_path / "bad")
     assert code in (0, 2) and "internal error" not in err
