@@ -63,3 +63,16 @@ def test_a_message_given_to_sys_exit_is_printed_with_status_1(tmp_path, user_env
 def test_the_installed_command_is_the_console():
     text = (REPO / "pyproject.toml").read_text()
     assert 'si-lint = "si_lint.cli:console"' in text
+
+
+def test_a_check_keeps_its_last_result_for_the_exit(tmp_path):
+    """The check command keeps the last run's result (one slot) so that its corpus is not
+    freed object by object before the console's exit; a second run replaces it."""
+    from si_lint.commands import check_run
+
+    (tmp_path / "s.yaml").write_text("id: x\nclassification: capability\n")
+    run_cli(["check", "--no-cache", "--format", "json", "s.yaml"], tmp_path)
+    first = check_run._LAST[0]
+    assert [f.code for f in first.findings] and first.corpus.documents[0].relpath == "s.yaml"
+    run_cli(["check", "--no-cache", "--format", "json", "s.yaml"], tmp_path)
+    assert check_run._LAST[0] is not first and len(check_run._LAST) == 1

@@ -14,6 +14,12 @@ from ..report.output import write
 FAIL_ON = ("error", "warning", "info")
 COLOR = ("auto", "always", "never")
 
+#: the last run's result, kept to the process's end: freeing its corpus object by object
+#: after the answer is known cost 66 ms at 40,000 files, and ``si_lint.cli.console`` exits
+#: without the interpreter's teardown (one slot: a process that runs many checks, the
+#: test suite, holds one corpus at a time)
+_LAST: list = [None]
+
 
 def use_color(mode: str, stream) -> bool:
     """Colour for ``stream``: ``--color always|never`` wins; under ``auto``, a non-empty
@@ -106,6 +112,7 @@ def run(a: CheckArgs) -> int:
     printed = _report(a, result, fixed)
     status = 0 if a.exit_zero or not failing(result.findings, a.fail_on) else 1
     _record_replay(a, result, printed, status)
+    _LAST[0] = result
     return status
 
 
