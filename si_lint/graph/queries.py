@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import networkx as nx
 
+    from .builder import RefGraph
+
 
 def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
     """Fill in ``line``/``col`` (1-based) of every node and edge that has a ``file`` and a
@@ -29,9 +31,10 @@ def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
     return graph
 
 
-def edges_of(graph: nx.MultiDiGraph, node: str, rel: str, *, incoming: bool = False):
+def edges_of(graph: RefGraph | nx.MultiDiGraph, node: str, rel: str, *, incoming: bool = False):
     """``(other node, edge attributes)`` of ``node``'s edges of relation ``rel``, in the
-    order they were added (document order)."""
+    order they were added (document order), in a :class:`~.builder.RefGraph` (what the
+    corpus checks read) or the ``MultiDiGraph`` over it: both hold the same dicts."""
     # the adjacency dicts themselves (other node -> edge key -> attributes), in the order
     # in_edges/out_edges give: ``graph.pred``/``graph.succ`` wrap these very dicts in
     # read-only views whose every lookup and iteration is Python code (at 40,000 files
