@@ -13,8 +13,10 @@ import click
     required=True,
     metavar="DIR|REV|builtin|builtin:oasisctl",
     help="The profile to compare against: a profile directory, a git revision of the "
-    "corpus's profile directory, `builtin` (the shipped si 0.3.0-rc1) or "
-    "`builtin:oasisctl` (the same registry with oasisctl's constants).",
+    "corpus's profile directory (copied into a temporary directory; entries that would "
+    "land outside it, symbolic links and submodules are refused and reported), `builtin` "
+    "(the shipped si 0.3.0-rc1) or `builtin:oasisctl` (the same registry with oasisctl's "
+    "constants).",
 )
 @click.option(
     "--profile",
@@ -46,8 +48,8 @@ def command(path, base, profile, fmt, output, trust_implementations):
     templates, scenarios and fixtures each change reaches; the fixture verdicts that change;
     and a static review (SI501–SI507) of the proposed implementations.
 
-    Exit status: 0, or 1 when the proposed implementations have an error-severity finding,
-    2 on a usage error."""
+    Exit status: 0, or 1 when the proposed implementations have an error-severity finding
+    or entries of the base revision's tree were refused, 2 on a usage error."""
     import tempfile
     from pathlib import Path
 

@@ -68,8 +68,18 @@ def _head(report: Mapping[str, Any]) -> str:
     )
 
 
+def _refused_text(refused: list) -> list[str]:
+    """The base tree's entries that were not copied (first: the reviewer must see them)."""
+    if not refused:
+        return []
+    out = [f"Refused from the base revision's tree ({len(refused)} entry(ies), not written):"]
+    out += [f"  {r['path']}: {r['message']}" for r in refused]
+    return out + [""]
+
+
 def render_text(report: Mapping[str, Any]) -> str:
     out = [f"si-lint review: {_head(report)}", ""]
+    out += _refused_text(report.get("refused", []))
     changes = report["changes"]
     out.append(f"Changes ({len(changes)}):" if changes else "Changes: none")
     for c in changes:
@@ -129,6 +139,7 @@ def _md_cell(s: str) -> str:
 def render_markdown(report: Mapping[str, Any]) -> str:
     out = (
         _md_head(report)
+        + _md_refused(report.get("refused", []))
         + _md_changes(report["changes"])
         + _md_reached(report["reached"])
         + _md_verdicts(report["verdicts"])
@@ -146,6 +157,17 @@ def _md_head(report: Mapping[str, Any]) -> list[str]:
         + ("" if report.get("trusted") else " · implementations not trusted (static review only)"),
         "",
     ]
+
+
+def _md_refused(refused: list) -> list[str]:
+    if not refused:
+        return []
+    out = [f"#### Refused from the base revision's tree ({len(refused)}, not written)", ""]
+    out += ["| entry | why |", "|---|---|"]
+    for r in refused:  # the path is escaped already; a backtick would end the code span
+        path = _md_cell(r["path"].replace("`", "\\x60"))
+        out.append(f"| `{path}` | {_md_cell(r['message'])} |")
+    return out + [""]
 
 
 def _md_changes(changes: list) -> list[str]:

@@ -13,7 +13,6 @@ whose table needs an untrusted implementation are listed as not recomputed.
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,16 +27,15 @@ from ..checks.primitive_review.profile_review import (
 )
 from ..evaluator import score, untrusted_primitives
 from ..evaluator.evidence import named_scenario
+from ..fsutil import read_regular
+from ..limits import MAX_BYTES
 from ..mapping import MAPPING
 from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
 from .diff import Change, diff_profiles
+from .gittree import ReviewError, check_rev, escape_name, materialise
 from .reach import CorpusView, reach_of, union
 
 REPORT_VERSION = 1
-
-
-class ReviewError(Exception):
-    """The review cannot run (bad --base/--profile, git failure): exit status 2."""
 
 
 @dataclass
@@ -45,15 +43,37 @@ class Side:
     label: str  # how the user named it: "builtin", a directory, "REV:path"
     profile: Profile
     directory: Path | None  # where its files are (a temporary copy for a git revision)
+    refused: tuple = ()  # the entries of a git revision's tree not copied (gittree.Refusal)
 
 
 def _norm_rel(path: Path | str, cwd: Path) -> str:
     return os.path.relpath(os.path.abspath(path), cwd).replace(os.sep, "/")
 
 
-def _profile_dir_of(directory: Path) -> Path | None:
+def _inside(path: Path | str, directory: Path | str) -> bool:
+    """Whether ``path``, symbolic links resolved, lies inside ``directory`` (resolved)."""
+    try:
+        real, top = os.path.realpath(path), os.path.realpath(directory)
+        return os.path.commonpath([real, top]) == top
+    except (OSError, ValueError):  # another drive, an embedded NUL, a link loop
+        return False
+
+
+def _configured_dir(root: Path, prof: str, where: str) -> Path:
+    """``root/prof``, the profile a configuration file in ``root`` names: it must stay
+    inside ``root`` (SPEC §9 "Trust boundaries"; only a directory typed on the command
+    line may be elsewhere)."""
+    if not _inside(root / prof, root):
+        raise ReviewError(
+            f"{where}: the configured profile `{escape_name(prof)}` is outside the "
+            "directory of its configuration file; not read"
+        )
+    return root / prof
+
+
+def _profile_dir_of(directory: Path, where: str) -> Path | None:
     """A profile directory: DIR itself when it holds registry.yaml, else the profile a
-    corpus config in DIR points at."""
+    corpus config in DIR points at (which must lie inside DIR)."""
     if (directory / "registry.yaml").is_file():
         return directory
     from ..corpus import ConfigError, config_table
@@ -66,8 +86,10 @@ def _profile_dir_of(directory: Path) -> Path | None:
         prof = found[1].get("profile", "builtin")
         if prof == "builtin":
             return BUILTIN_DIR
-        if isinstance(prof, str) and (directory / prof / "registry.yaml").is_file():
-            return directory / prof
+        if isinstance(prof, str):
+            pdir = _configured_dir(directory, prof, where)
+            if (pdir / "registry.yaml").is_file():
+                return pdir
     return None
 
 
@@ -82,7 +104,7 @@ def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Sid
             return _shipped(profile_opt)
         d = Path(profile_opt)
         d = d if d.is_absolute() else cwd / d
-        pdir = _profile_dir_of(d) if d.is_dir() else None
+        pdir = _profile_dir_of(d, f"--profile {profile_opt}") if d.is_dir() else None
         if pdir is None:
             raise ReviewError(
                 f"--profile {profile_opt}: not a profile directory (no registry.yaml)"
@@ -90,44 +112,21 @@ def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Sid
         return Side(profile_opt, load_profile(pdir, trust=trust), pdir)
     if is_builtin_name(config.profile):
         return _shipped(config.profile)
-    pdir = config.root / config.profile
+    where = _norm_rel(config.source, cwd) if config.source else "the configuration"
+    pdir = _configured_dir(config.root, config.profile, where)
     return Side(_norm_rel(pdir, cwd), load_profile(pdir, trust=trust), pdir)
 
 
-def _git(args: list[str], cwd: Path) -> bytes:
-    try:
-        proc = subprocess.run(["git", *args], cwd=str(cwd), capture_output=True, timeout=60)
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise ReviewError(f"git {' '.join(args)}: {exc}") from None
-    if proc.returncode != 0:
-        msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise ReviewError(f"git {' '.join(args)}: {msg[-1] if msg else 'failed'}")
-    return proc.stdout
-
-
-def _materialise_rev(rev: str, head_dir: Path, tmp: Path) -> Path:
-    """Copy the profile directory as it is at git revision ``rev`` into ``tmp``."""
+def _materialise_rev(rev: str, head_dir: Path | None, tmp: Path) -> list:
+    """The profile directory as it is at git revision ``rev``, copied into ``tmp`` (and
+    nowhere else: :mod:`si_lint.review.gittree`), and the tree entries refused."""
+    check_rev(rev)
     if head_dir is None or os.path.abspath(head_dir) == os.path.abspath(BUILTIN_DIR):
         raise ReviewError(
-            f"--base {rev}: the corpus uses the built-in profile; a git revision "
+            f"--base {escape_name(rev)}: the corpus uses the built-in profile; a git revision "
             "needs a profile directory (configure `profile`, or pass --profile)"
         )
-    top = Path(_git(["rev-parse", "--show-toplevel"], head_dir).decode().strip())
-    rel = os.path.relpath(os.path.realpath(head_dir), os.path.realpath(top)).replace(os.sep, "/")
-    prefix = "" if rel == "." else rel + "/"
-    listing = _git(["ls-tree", "-r", "-z", "--name-only", rev, "--", prefix or "."], top)
-    names = [n for n in listing.decode("utf-8", "replace").split("\0") if n]
-    if not any(n == prefix + "registry.yaml" for n in names):
-        raise ReviewError(f"--base {rev}: `{prefix}registry.yaml` does not exist at {rev}")
-    for name in names:
-        sub = name[len(prefix) :]
-        if not (sub == "registry.yaml" or sub.startswith("templates/") or sub.endswith(".py")):
-            continue
-        data = _git(["show", f"{rev}:{name}"], top)
-        target = tmp / sub
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-    return tmp
+    return materialise(rev, head_dir, tmp)
 
 
 def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Side:
@@ -136,24 +135,26 @@ def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Si
     d = Path(spec)
     d = d if d.is_absolute() else cwd / d
     if d.is_dir():
-        pdir = _profile_dir_of(d)
+        pdir = _profile_dir_of(d, f"--base {spec}")
         if pdir is None:
             raise ReviewError(f"--base {spec}: not a profile directory (no registry.yaml)")
         if os.path.abspath(pdir) == os.path.abspath(BUILTIN_DIR):
             return Side(spec, builtin_profile(), BUILTIN_DIR)
         return Side(spec, load_profile(pdir, trust=trust), pdir)
     try:
-        pdir = _materialise_rev(spec, head.directory, tmp)
+        refused = _materialise_rev(spec, head.directory, tmp)
     except ReviewError as exc:
         msg = str(exc)
-        if msg.startswith("git "):
+        if msg.startswith("git rev-parse"):
             raise ReviewError(
-                f"--base {spec}: not a profile directory, and not a git revision "
+                f"--base {escape_name(spec)}: not a profile directory, and not a git revision "
                 f"of the profile directory ({msg})"
             ) from None
+        if msg.startswith("git "):
+            raise ReviewError(f"--base {escape_name(spec)}: {msg}") from None
         raise
     rel = _norm_rel(head.directory, cwd) if head.directory else "."
-    return Side(f"{spec}:{rel}", load_profile(pdir, trust=trust), pdir)
+    return Side(f"{spec}:{rel}", load_profile(tmp, trust=trust), tmp, tuple(refused))
 
 
 # --------------------------------------------------------------------------------------
@@ -166,12 +167,23 @@ def _impl_sources(side: Side) -> dict[str, str]:
         parsed = split_spec(entry.get("implementation"))
         if parsed is None:
             continue
-        path = side.directory / parsed[0]
+        raw = _read_inside(side.directory, parsed[0])
         try:
-            out[name] = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            if raw is not None:
+                out[name] = raw.decode("utf-8")
+        except UnicodeDecodeError:
             continue
     return out
+
+
+def _read_inside(directory: Path, rel: str) -> bytes | None:
+    """The bytes of ``directory/rel`` when it resolves inside ``directory`` and is a
+    regular file within the size limit; else None (SI501 reports why, for the head)."""
+    path = directory / rel
+    if not _inside(path, directory):
+        return None
+    raw, _why = read_regular(os.path.realpath(path), MAX_BYTES)
+    return raw if raw is not None and len(raw) <= MAX_BYTES else None
 
 
 def _impl_source_changes(base: Side, head: Side) -> list[Change]:
@@ -212,10 +224,8 @@ def _registry_positions(side: Side):
 
     if side.directory is None:
         return None
-    try:
-        return load_bytes((side.directory / "registry.yaml").read_bytes()).pos
-    except OSError:
-        return None
+    raw = _read_inside(side.directory, "registry.yaml")
+    return load_bytes(raw).pos if raw is not None else None
 
 
 def implementation_findings(head: Side, cwd: Path) -> list[dict]:
@@ -270,6 +280,7 @@ def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: boo
         "reached": total.as_dict(view),
         "verdicts": _verdicts(total.fixtures, view, base, head),
         "implementations": implementation_findings(head, cwd),
+        "refused": [r.as_dict() for r in base.refused],
     }
 
 
@@ -322,5 +333,8 @@ def _score(fixture: Any, scenario: Any, profile: Profile) -> tuple[dict, Any]:
 
 
 def exit_status(report: Mapping[str, Any]) -> int:
-    """1 when the proposed profile's implementations have an error-severity finding."""
+    """1 when the proposed profile's implementations have an error-severity finding, or
+    when entries of the base revision's tree were refused."""
+    if report.get("refused"):
+        return 1
     return 1 if any(f["severity"] == "error" for f in report.get("implementations", [])) else 0
