@@ -456,3 +456,25 @@ def test_eval_refuses_to_score_under_a_refused_profile(tmp_path, monkeypatch):
         "unknown channel `agent_response`\n",
         "note: the scenario has 1 lint error (SI106): run si-lint check\n",
     )
+
+
+def test_graph_and_the_server_never_open_a_refused_profile(tmp_path, monkeypatch):
+    """`graph` and the language server build the corpus through the same pipeline: the
+    refused profile is not opened; the server reports SI010 like `check`."""
+    from si_lint.server.state import CorpusState
+
+    outside = _outside(tmp_path)
+    corpus = _corpus(tmp_path, 'profile = "../outside"\n')
+    opened = _Opened(monkeypatch, outside)
+    code, out, err = run_cli(["graph", "--format", "json"], corpus)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["nodes"]
+    monkeypatch.chdir(corpus)
+    state = CorpusState(corpus)
+    state.load()
+    line = len(SCENARIO_FILES["si-lint.toml"].splitlines()) + 1
+    assert [
+        (f.code, f.path, f.line, f.column, f.severity, f.message, f.help)
+        for f in state.all_findings()
+    ] == [_refused("si-lint.toml", line, 11, "../outside", "leads outside the corpus root")]
+    assert opened.hits == []
