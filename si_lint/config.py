@@ -38,6 +38,7 @@ class Config(
             "raw",
             "include",
             "root_how",
+            "profile_refused",
         ),
         defaults=(
             None,
@@ -51,13 +52,17 @@ class Config(
             (),
             DEFAULT_INCLUDE,
             "config",
+            (),
         ),
     )
 ):
     """The effective configuration of a corpus root (``si-lint.toml`` or
     ``[tool.si-lint]``, then ``--select``/``--ignore``). ``root_how``: how the root was
     found (SPEC §9): "config", "git", "dir" (a named directory, or the current one) or
-    "file" (a named file's directory). A value object: :mod:`si_lint.records`."""
+    "file" (a named file's directory). ``profile_refused``: ``(file, line, column,
+    message)`` when the file's ``profile`` names a directory outside the corpus root (SPEC
+    §9 "Trust boundaries": nothing under it is read, ``profile`` is then "builtin"; SI010
+    reports it at the value), else ``()``. A value object: :mod:`si_lint.records`."""
 
     __slots__ = ()
     if TYPE_CHECKING:
@@ -73,6 +78,7 @@ class Config(
         raw: tuple
         include: tuple[str, ...]
         root_how: str
+        profile_refused: tuple
 
     def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> Config:
         check_codes(select or (), "--select")
@@ -132,6 +138,7 @@ class Config(
                 self.include,
                 self.require_fixtures,
                 self.require_band_coverage,
+                self.profile_refused,
             )
         )
 
@@ -232,18 +239,24 @@ class _Table:
         if unknown:
             raise self.error(f"unknown si-lint setting(s): {', '.join(unknown)}")
 
-    def profile(self, root: Path) -> str:
-        """``profile``: a shipped one, or a directory under the root holding a registry."""
+    def profile(self, root: Path) -> tuple[str, str | None]:
+        """``profile``: a shipped one, or a directory under the root holding a registry;
+        and why a directory is refused (None: it is not). A directory that leads outside
+        the root is refused before anything under it is looked at (SPEC §9 "Trust
+        boundaries"): ``("builtin", why)``."""
         profile = self.table.get("profile", "builtin")
         if not isinstance(profile, str) or not profile:
             raise self.error('`profile` must be "builtin", "builtin:oasisctl" or a directory')
         if profile in ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl"):
-            return profile
+            return profile, None
         from .limits import MAX_SETTING_CHARS
 
         shown = profile if len(profile) <= 80 else profile[:77] + "..."
         if len(profile) > MAX_SETTING_CHARS or "\0" in profile:
             raise self.error(f"`profile` {shown!r} is not a usable directory name")
+        why = _outside_root(root, profile)
+        if why is not None:
+            return "builtin", f"`profile` {shown!r} {why}"
         try:
             ok = (root / profile / "registry.yaml").is_file()
         except (OSError, ValueError) as exc:  # a name too long for the file system
@@ -253,7 +266,7 @@ class _Table:
             ) from exc
         if not ok:
             raise self.error(f"profile directory {shown!r} has no registry.yaml")
-        return profile
+        return profile, None
 
     def per_file_ignores(self) -> dict:
         pfi = self.table.get("per-file-ignores", {})
@@ -285,7 +298,7 @@ def load_config(
     if not validated:
         t.validate()
     t.unknown_keys()
-    profile = t.profile(root)
+    profile, refused = t.profile(root)
     pfi = t.per_file_ignores()
     select = t.str_list("select") if "select" in info.table else ("SI", "EIO")
     if not validated:  # its codes too, against the same catalogue (in the memo's key)
@@ -307,4 +320,43 @@ def load_config(
         root_how=info.how,
         require_fixtures=t.flag("require-fixtures"),
         require_band_coverage=t.flag("require-band-coverage"),
+        profile_refused=() if refused is None else _refusal(cwd, info, refused),
     )
+
+
+def _outside_root(root: Path, profile: str) -> str | None:
+    """Why the configured profile directory ``profile`` is not inside the corpus ``root``
+    (None: it is). Absolute and ``..`` paths are refused without touching the file system;
+    then the real paths (every symbolic link followed) are compared, the directory's and
+    its ``registry.yaml``'s (SPEC §9 "Trust boundaries")."""
+    import os
+
+    from .fsutil import resolves_inside
+
+    if os.path.isabs(profile):
+        return "is an absolute path"
+    base = os.path.normpath(os.path.abspath(root))
+    joined = os.path.normpath(os.path.join(base, profile))
+    if joined != base and not joined.startswith(base.rstrip(os.sep) + os.sep):
+        return "leads outside the corpus root"
+    if not resolves_inside(joined, base):
+        return "resolves outside the corpus root (through a symbolic link)"
+    if not resolves_inside(os.path.join(joined, "registry.yaml"), joined):
+        return "has a registry.yaml that resolves outside the profile directory"
+    return None
+
+
+def _refusal(cwd: Path, info: Root, why: str) -> tuple[str, int, int, str]:
+    """``Config.profile_refused``: the configuration file (as findings show a path), the
+    line and column of its ``profile`` value, and the message."""
+    import os
+
+    from .root import setting_key, value_position
+
+    line, col = value_position(info.raw, setting_key(info.source, "profile"))
+    where = os.path.relpath(os.path.abspath(info.source), os.path.abspath(cwd))
+    message = (
+        f"{why}: not used (a profile named in a configuration file must be a directory "
+        "inside the corpus root)"
+    )
+    return where.replace(os.sep, "/"), line, col, message

@@ -219,3 +219,14 @@ def atomic_write(path, data: bytes, **kwargs) -> None:
     """Write ``data`` to ``path`` atomically (see :func:`atomic_writer`)."""
     with atomic_writer(path, **kwargs) as fh:
         fh.write(data)
+
+
+def resolves_inside(path, top) -> bool:
+    """``path`` lies in ``top`` once every symbolic link of both is followed (their real
+    paths compared: a link inside ``top`` that leads out of it is outside). A path that
+    cannot be resolved is outside (SPEC §9 "Trust boundaries")."""
+    try:
+        real, base = os.path.realpath(path), os.path.realpath(top)
+    except (OSError, ValueError):
+        return False
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)

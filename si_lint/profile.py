@@ -134,6 +134,9 @@ class Profile:
     root: Path | None = None
     #: how the profile was named (``builtin``, ``builtin:oasisctl``, a directory)
     name: str = ""
+    #: ``(path in the directory, why)`` of each file or directory of the profile that was
+    #: not read because it resolves outside the profile directory (SI010)
+    refused: tuple[tuple[str, str], ...] = ()
 
     # convenience views -------------------------------------------------------------
     def _list(self, key: str) -> list:
@@ -187,6 +190,10 @@ class Profile:
         return b if isinstance(b, MAPPING) else {}
 
 
+#: why a profile file is not read (SPEC §9 "Trust boundaries")
+LEADS_OUT = "is a symbolic link that leads outside the profile directory"
+
+
 def _read(path: Path) -> Any:
     from .limits import read_input
     from .loader import load_bytes
@@ -195,36 +202,67 @@ def _read(path: Path) -> Any:
     return load_bytes(raw).data if raw is not None else None
 
 
+def _read_inside(directory: Path, rel: str, refused: list) -> Any:
+    """The data of the profile file ``rel``, read only when it resolves inside
+    ``directory`` (else noted in ``refused``)."""
+    import os
+
+    from .fsutil import resolves_inside
+
+    path = directory / rel
+    if os.path.lexists(path) and not resolves_inside(path, directory):
+        refused.append((rel, LEADS_OUT))
+        return None
+    return _read(path)
+
+
+def _templates(directory: Path, refused: list) -> dict[str, Any]:
+    """The band templates of ``templates/*.yaml`` (the first of an id wins)."""
+    import os
+
+    from .fsutil import resolves_inside
+
+    templates: dict[str, Any] = {}
+    tdir = directory / "templates"
+    if os.path.lexists(tdir) and not resolves_inside(tdir, directory):
+        refused.append(("templates", LEADS_OUT))
+        return templates
+    if not tdir.is_dir():
+        return templates
+    for path in sorted(tdir.iterdir()):
+        if path.suffix not in (".yaml", ".yml", ".json"):
+            continue
+        data = _read_inside(directory, f"templates/{path.name}", refused)
+        if isinstance(data, dict) and isinstance(data.get("template"), dict):
+            tid = data["template"].get("id")
+            if isinstance(tid, str):
+                templates.setdefault(tid, data)
+    return templates
+
+
 def load_profile(directory: Path | str, *, trust: bool = False) -> Profile:
     """A profile from a directory holding ``registry.yaml`` and ``templates/*.yaml``.
 
     Unreadable or malformed files give an emptier profile, never an exception: the
-    linter reports their problems as findings on those files.
+    linter reports their problems as findings on those files. A file (or ``templates``)
+    that resolves outside the directory is not read (``Profile.refused``; SI010), and an
+    implementation outside it is never imported.
     """
     directory = Path(directory)
-    registry = _read(directory / "registry.yaml")
+    refused: list[tuple[str, str]] = []
+    registry = _read_inside(directory, "registry.yaml", refused)
     if not isinstance(registry, dict):
         registry = {}
-    templates: dict[str, Any] = {}
-    tdir = directory / "templates"
-    if tdir.is_dir():
-        for path in sorted(tdir.iterdir()):
-            if path.suffix not in (".yaml", ".yml", ".json"):
-                continue
-            data = _read(path)
-            if isinstance(data, dict) and isinstance(data.get("template"), dict):
-                tid = data["template"].get("id")
-                if isinstance(tid, str):
-                    templates.setdefault(tid, data)
+    templates = _templates(directory, refused)
     profile = Profile(registry=registry, templates=templates, root=directory)
-    if trust:
-        profile = Profile(
-            registry=registry,
-            templates=templates,
-            implementations=load_implementations(profile),
-            root=directory,
-        )
-    return profile
+    implementations = load_implementations(profile) if trust else {}
+    return Profile(
+        registry=registry,
+        templates=templates,
+        implementations=implementations,
+        root=directory,
+        refused=tuple(refused),
+    )
 
 
 def profile_from_data(registry: Mapping[str, Any], templates: list | Mapping) -> Profile:
@@ -241,6 +279,22 @@ def profile_from_data(registry: Mapping[str, Any], templates: list | Mapping) ->
     return Profile(registry=registry, templates=tmap)
 
 
+def implementation_file(root: Path, rel: str) -> Path | None:
+    """The regular file the implementation path ``rel`` names in the profile directory
+    ``root`` (every link followed), or None when it resolves outside ``root`` (SPEC §9
+    "Trust boundaries": such a file is never imported) or is no regular file."""
+    from .fsutil import resolves_inside
+
+    path = root / rel
+    if not resolves_inside(path, root):
+        return None
+    try:
+        real = path.resolve()
+        return real if real.is_file() else None
+    except (OSError, ValueError, RuntimeError):
+        return None
+
+
 def load_implementations(profile: Profile) -> dict[str, Callable[..., bool]]:
     """Import the ``implementation:`` functions of a profile directory. Only ever called
     under ``--trust-implementations``: this runs the corpus's own code."""
@@ -254,7 +308,9 @@ def load_implementations(profile: Profile) -> dict[str, Callable[..., bool]]:
         if name in BUILTIN_PRIMITIVES or not isinstance(spec, str) or ":" not in spec:
             continue
         rel, func = spec.rsplit(":", 1)
-        path = (profile.root / rel).resolve()
+        path = implementation_file(profile.root, rel)
+        if path is None:  # outside the profile directory, or no regular file: SI501
+            continue
         try:
             mspec = importlib.util.spec_from_file_location(f"si_lint_impl_{name}", path)
             if mspec is None or mspec.loader is None:
@@ -313,6 +369,7 @@ def resolve_profile(
         implementations=prof.implementations,
         root=prof.root,
         name=spec,
+        refused=prof.refused,
     ), pdir
 
 

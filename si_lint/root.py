@@ -5,6 +5,7 @@ TOML is parsed only when its table is asked for (:meth:`Root.parsed`)."""
 from __future__ import annotations
 
 import os
+import re
 from collections import namedtuple
 from collections.abc import Iterable
 from pathlib import Path
@@ -72,7 +73,7 @@ def _config_in(
         raw = _read_bytes(py)
         table = _tool_table(_parse_toml(py, raw))
         if table is not None:
-            return py, Root(directory, py, table, "config", _digest(raw))
+            return py, Root(directory, py, table, "config", _digest(raw), raw)
     return None
 
 
@@ -82,7 +83,7 @@ def _root_of(path: Path, lazy: bool) -> Root:
     raw = _read_bytes(path)
     if lazy and path.name != "pyproject.toml":
         return Root(path.parent, path, None, "config", _digest(raw), raw)
-    return Root(path.parent, path, _config_file_table(path, raw), "config", _digest(raw))
+    return Root(path.parent, path, _config_file_table(path, raw), "config", _digest(raw), raw)
 
 
 def _tool_table(data: dict) -> dict | None:
@@ -104,7 +105,8 @@ class Root(
     file, when there is one; its ``table`` (None: not parsed yet, :func:`find_root_info`
     with ``lazy``; :meth:`parsed`); ``how``: "config", "git", "dir" or "file"; ``digest``:
     the sha256 of the configuration file's bytes (what the run memo's key holds); ``raw``:
-    those bytes, while the table is not parsed (the digest is theirs: never read again);
+    those bytes (the digest is theirs: never read again; the table is parsed from them,
+    and a finding about a setting is located in them: :func:`value_position`);
     ``looked``: every path :func:`find_root_info` looked at -- the root is the same while
     none of them changes (the replay memo records their ``stat``). ``raw`` and ``looked``
     take no part in ``==`` (nor in ``repr``). A value object: :mod:`si_lint.records`."""
@@ -129,7 +131,7 @@ class Root(
             return self
         if table is None:
             table = _config_file_table(self.source, self.raw)
-        return Root(self.path, self.source, table, self.how, self.digest, looked=self.looked)
+        return Root(self.path, self.source, table, self.how, self.digest, self.raw, self.looked)
 
 
 def find_root_info(
@@ -209,3 +211,44 @@ def _config_file_table(path: Path, raw: bytes | None) -> dict:
     if path.name == "pyproject.toml":
         return _tool_table(data) or {}
     return data
+
+
+_TOML_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\\\n]*"|'[^'\n]*')"""
+_TOML_HEADER = re.compile(
+    r"\s*\[(?!\[)\s*(" + _TOML_PART + r"(?:\s*\.\s*" + _TOML_PART + r")*)\s*\]"
+)
+_TOML_KEY = re.compile(r"\s*(" + _TOML_PART + r"(?:\s*\.\s*" + _TOML_PART + r")*)\s*=[ \t]*")
+
+
+def _toml_parts(dotted: str) -> tuple[str, ...]:
+    parts = re.findall(_TOML_PART, dotted)
+    return tuple(p[1:-1] if p[:1] in "\"'" else p for p in parts)
+
+
+def value_position(raw: bytes | None, key: tuple[str, ...]) -> tuple[int, int]:
+    """``(line, column)``, 1-based, of the value of the dotted ``key`` (from the top of the
+    file: ``("tool", "si-lint", "profile")`` in a ``pyproject.toml``) in the TOML text
+    ``raw``: a ``[table]`` header, then a ``key = value`` line in it. ``(1, 1)`` when it
+    is not written so (an inline table): a finding about a setting still names its file."""
+    if raw is None:
+        return 1, 1
+    table: tuple[str, ...] = ()
+    for number, line in enumerate(raw.decode("utf-8", "replace").split("\n"), 1):
+        if line.lstrip().startswith("[["):
+            table = ("[[",)  # an array of tables: no setting of ours is in one
+            continue
+        header = _TOML_HEADER.match(line)
+        if header is not None:
+            table = _toml_parts(header.group(1))
+            continue
+        m = _TOML_KEY.match(line)
+        if m is not None and table + _toml_parts(m.group(1)) == key:
+            return number, m.end() + 1
+    return 1, 1
+
+
+def setting_key(source: Path | None, name: str) -> tuple[str, ...]:
+    """The dotted key of the setting ``name`` in the configuration file ``source``."""
+    if source is not None and source.name == "pyproject.toml":
+        return ("tool", "si-lint", name)
+    return (name,)

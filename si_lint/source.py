@@ -21,10 +21,11 @@ def read_source(path: str, *, follow_symlinks: bool = True) -> bytes | None:
 
 class SourceCache:
     """Lines of the reported files, read once (``None`` for a file that cannot be read).
-    ``follow_symlinks=False``: a link is never read (the text report prints the lines, and
-    a link that leaves the corpus must never be printed)."""
+    ``follow_symlinks=False`` (the default): a link is never read (the text report prints
+    the lines, and a link that leaves the corpus must never be printed nor read: SI010
+    points at a profile's link that leads out of it, SPEC §9 "Trust boundaries")."""
 
-    def __init__(self, *, follow_symlinks: bool = True) -> None:
+    def __init__(self, *, follow_symlinks: bool = False) -> None:
         self._lines: dict[str, list[str] | None] = {}
         self._follow = follow_symlinks
 

@@ -384,6 +384,7 @@ def test_corpus_config_profile_outside_the_corpus_is_refused(tmp_path, monkeypat
     code, out = review(tmp_path / "corpus", monkeypatch, "--base", "builtin")
     assert (code, out) == (
         2,
-        "si-lint: si-lint.toml: the configured profile `../elsewhere` is outside the "
-        "directory of its configuration file; not read\n",
+        "si-lint: si-lint.toml:1:11: `profile` '../elsewhere' leads outside the corpus root: "
+        "not used (a profile named in a configuration file must be a directory inside the "
+        "corpus root)\n",
     )

@@ -66,7 +66,11 @@ def profile_fingerprint(profile) -> str:
     if root is not None:
         from pathlib import Path
 
+        from ..fsutil import resolves_inside
+
         for path in sorted(Path(root).rglob("*.py")):
+            if not resolves_inside(path, root):  # never read (SPEC §9 "Trust boundaries")
+                continue
             try:
                 h.update(os.fsencode(path.relative_to(root)) + b"\0" + path.read_bytes())
             except OSError:
@@ -74,6 +78,7 @@ def profile_fingerprint(profile) -> str:
     h.update(
         repr(sorted(getattr(profile, "implementations", {}) or {})).encode("utf-8", "surrogatepass")
     )
+    h.update(repr(getattr(profile, "refused", ())).encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 

@@ -41,6 +41,14 @@ def _registry_document(corpus, root: Path):
     return None
 
 
+def profile_file_relpath(corpus, profile, rel: str) -> str | None:
+    """The path findings show for the file ``rel`` of ``profile``'s directory: beside its
+    registry in the corpus (None when the registry is not in the corpus)."""
+    root = getattr(profile, "root", None)
+    doc = _registry_document(corpus, Path(root)) if root is not None else None
+    return None if doc is None else _profile_relpath(doc.relpath, rel)
+
+
 @corpus_check(*CODES)
 def implementations(corpus, ctx):
     profile = ctx.profile

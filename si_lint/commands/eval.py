@@ -94,6 +94,9 @@ def _profile_for(scen_path: Path, profile_opt: str | None, trust: bool):
                     "builtin:oasisctl) nor a profile directory (no "
                     "registry.yaml)"
                 )
+        elif config.profile_refused:  # SI010: never scored under a profile it did not name
+            where, line, col, message = config.profile_refused
+            raise ScenarioError(f"{where}:{line}:{col}: {message}")
         else:
             cfg_root, spec = config.root, config.profile
         return config, resolve_profile(spec, cfg_root, trust=trust)[0]

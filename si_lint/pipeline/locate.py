@@ -147,12 +147,18 @@ def dedupe(findings: list[Finding]) -> list[Finding]:
 UNRESOLVED = {"SI303": "scenario", "EIO102": "eio-module", "EIO117": "eio-module"}
 
 
+#: codes reported whatever paths are named: a profile refused (SI010) changes the findings
+#: of every file checked, and nothing else says that it was not used
+EVERY_RUN = frozenset({"SI010"})
+
+
 def concerns_named(f: Finding, sel, corpus: Corpus, _named: dict | None = None) -> bool:
     """Whether a finding belongs in a report on the named paths only (pre-commit's staged
     files): it is in a named file; or one of its other locations is (a staged duplicate id
     that sorts first: SI301 sits on the later, unstaged file); or it is an unresolved
-    reference and a document of the kind that could resolve it is named."""
-    if sel.reports(sel.absolute(f.path)):
+    reference and a document of the kind that could resolve it is named; or its code is
+    one of :data:`EVERY_RUN`."""
+    if sel.reports(sel.absolute(f.path)) or f.code in EVERY_RUN:
         return True
     if any(sel.reports(sel.absolute(r.path)) for r in f.related):
         return True

@@ -109,8 +109,11 @@ def _kept_named(named_files, config: Config, cwd: Path, notes: list[str]) -> lis
 
 
 def _profile_dir(config: Config) -> str | None:
-    """The configured profile directory, resolved (None for the built-in profile)."""
-    if config.profile == "builtin":
+    """The configured profile directory, resolved (None for a shipped profile, and for
+    one refused because it leads outside the corpus root: ``Config.profile_refused``)."""
+    from ..profile import is_builtin_name
+
+    if is_builtin_name(config.profile):
         return None
     return str((config.root / config.profile).resolve())
 

@@ -110,6 +110,9 @@ def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Sid
                 f"--profile {profile_opt}: not a profile directory (no registry.yaml)"
             )
         return Side(profile_opt, load_profile(pdir, trust=trust), pdir)
+    if config.profile_refused:  # SI010: never reviewed under a profile it did not name
+        where, line, col, message = config.profile_refused
+        raise ReviewError(f"{where}:{line}:{col}: {message}")
     if is_builtin_name(config.profile):
         return _shipped(config.profile)
     where = _norm_rel(config.source, cwd) if config.source else "the configuration"

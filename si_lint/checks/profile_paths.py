@@ -1,0 +1,44 @@
+"""SI010: a profile path that leads outside its place (SPEC §9 "Trust boundaries").
+
+A ``profile`` named in a configuration file must be a directory inside the corpus root,
+and the files a profile directory is read from (its ``registry.yaml``, ``templates`` and
+each template) must resolve inside that directory. What is refused was never read
+(:func:`si_lint.config.load_config` and :func:`si_lint.profile.load_profile` refuse it
+before opening anything under it); this check only reports it: at the ``profile`` value
+of the configuration file, or at the profile's file itself. An implementation path that
+leaves the profile directory is SI501 (never imported, under ``--trust-implementations``
+too).
+"""
+
+from __future__ import annotations
+
+from si_lint.checks.base import corpus_check
+from si_lint.checks.implementations import profile_file_relpath
+from si_lint.findings import Diag
+
+CONFIG_HELP = (
+    "move the profile directory under the corpus root and name it relative to the root; "
+    "a profile from elsewhere can only be chosen on the command line (`--profile DIR`)"
+)
+FILE_HELP = "replace the link with the file itself, inside the profile directory"
+
+
+@corpus_check("SI010")
+def profile_paths(corpus, ctx):
+    refused = getattr(ctx.config, "profile_refused", ())
+    if refused:
+        where, line, col, message = refused
+        yield Diag("SI010", (), message, file=where, line=line, col=col, help=CONFIG_HELP)
+    profile = ctx.profile
+    for rel, why in getattr(profile, "refused", ()):
+        path = profile_file_relpath(corpus, profile, rel)
+        if path is not None:
+            yield Diag(
+                "SI010",
+                (),
+                f"`{rel}` {why}: not read",
+                file=path,
+                line=1,
+                col=1,
+                help=FILE_HELP,
+            )
