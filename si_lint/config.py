@@ -38,6 +38,7 @@ class Config(
             "raw",
             "include",
             "root_how",
+            "require_form_b",
         ),
         defaults=(
             None,
@@ -51,6 +52,7 @@ class Config(
             (),
             DEFAULT_INCLUDE,
             "config",
+            False,
         ),
     )
 ):
@@ -73,6 +75,7 @@ class Config(
         raw: tuple
         include: tuple[str, ...]
         root_how: str
+        require_form_b: bool
 
     def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> Config:
         check_codes(select or (), "--select")
@@ -132,6 +135,7 @@ class Config(
                 self.include,
                 self.require_fixtures,
                 self.require_band_coverage,
+                self.require_form_b,
             )
         )
 
@@ -192,6 +196,7 @@ _CONFIG_KEYS = {
     "include",
     "require-fixtures",
     "require-band-coverage",
+    "require-form-b",
 }
 
 
@@ -307,4 +312,5 @@ def load_config(
         root_how=info.how,
         require_fixtures=t.flag("require-fixtures"),
         require_band_coverage=t.flag("require-band-coverage"),
+        require_form_b=t.flag("require-form-b"),
     )
