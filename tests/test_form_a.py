@@ -300,6 +300,19 @@ SI120_CASES = {
             ),
         ],
     ),
+    # a value too long to show is named by its type
+    "type: a 4000-digit integer": (
+        FORM_A.replace("type: weighted", "type: " + "9" * 4000),
+        [
+            info_002(),
+            si120(
+                9,
+                9,
+                "`type` is an integer, not `weighted`",
+                "write `type: weighted`, or bind an archetype template instead (Form B)",
+            ),
+        ],
+    ),
     # `type: weighted` without its bands: at the `type` key
     "no dimensions": (
         "scoring:\n  type: weighted\n  rubric: {correct: 1.0}\n",

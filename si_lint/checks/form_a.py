@@ -205,6 +205,9 @@ def _value(value: Any) -> str:
     short scalar's value)."""
     if isinstance(value, str):
         return f"`{_short(value)}`" if value else "an empty string"
-    if isinstance(value, (bool, int, float)) or value is None:
-        return f"{type_name(value)} ({json.dumps(value)})" if value is not None else "null"
+    if value is None:
+        return "null"
+    if isinstance(value, (bool, int, float)):
+        text = json.dumps(value)
+        return f"{type_name(value)} ({text})" if len(text) <= 40 else type_name(value)
     return type_name(value)
