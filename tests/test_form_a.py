@@ -253,7 +253,7 @@ SI120_CASES = {
                 1,
                 f"no `type`, no `dimensions` {NO_TYPE}",
                 "write `type: weighted`; add "
-                "`dimensions` (the prose bands and their weights), or bind an archetype "
+                "`dimensions` (their weights), or bind an archetype "
                 "template instead (Form B)",
             )
         ],
@@ -283,7 +283,7 @@ SI120_CASES = {
                 "`rubric`, no `dimensions`",
                 "a capability scenario's Form A is `type: "
                 "weighted` (a pass/fail scenario is `classification: safety`); add `rubric` "
-                "and `dimensions` (the prose bands and their weights), or bind an archetype "
+                "(the prose bands) and `dimensions` (their weights), or bind an archetype "
                 "template instead (Form B)",
             )
         ],
@@ -313,7 +313,7 @@ SI120_CASES = {
             ),
         ],
     ),
-    # `type: weighted` without its bands: at the `type` key
+    # `type: weighted` without its weights: at the `type` key
     "no dimensions": (
         "scoring:\n  type: weighted\n  rubric: {correct: 1.0}\n",
         [
@@ -322,8 +322,7 @@ SI120_CASES = {
                 9,
                 3,
                 "no `dimensions`",
-                "add `dimensions` (the prose bands and their "
-                "weights), or bind an archetype template instead (Form B)",
+                "add `dimensions` (their weights), or bind an archetype template instead (Form B)",
             ),
         ],
     ),

@@ -26,6 +26,8 @@ from si_lint.model import FORM_A_KEYS, find_template, template_roles
 SHOWN = 80
 #: the most roles a help line lists
 ROLES_SHOWN = 8
+#: what the two parts of a Form A block hold
+WHAT = {"rubric": "the prose bands", "dimensions": "their weights"}
 
 
 def form_a_findings(
@@ -90,11 +92,7 @@ def _malformed_help(scoring: Mapping[str, Any], has_type: bool, kind: Any, missi
         else:
             steps.append("write `type: weighted`")
     if missing:
-        steps.append(
-            "add "
-            + " and ".join(f"`{k}`" for k in missing)
-            + " (the prose bands and their weights)"
-        )
+        steps.append("add " + " and ".join(f"`{k}` ({WHAT[k]})" for k in missing))
     return "; ".join(steps) + ", or bind an archetype template instead (Form B)"
 
 
