@@ -39,6 +39,7 @@ class Config(
             "include",
             "root_how",
             "profile_refused",
+            "require_form_b",
         ),
         defaults=(
             None,
@@ -53,6 +54,7 @@ class Config(
             DEFAULT_INCLUDE,
             "config",
             (),
+            False,
         ),
     )
 ):
@@ -79,6 +81,7 @@ class Config(
         include: tuple[str, ...]
         root_how: str
         profile_refused: tuple
+        require_form_b: bool
 
     def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> Config:
         check_codes(select or (), "--select")
@@ -139,6 +142,7 @@ class Config(
                 self.require_fixtures,
                 self.require_band_coverage,
                 self.profile_refused,
+                self.require_form_b,
             )
         )
 
@@ -199,6 +203,7 @@ _CONFIG_KEYS = {
     "include",
     "require-fixtures",
     "require-band-coverage",
+    "require-form-b",
 }
 
 
@@ -321,6 +326,7 @@ def load_config(
         require_fixtures=t.flag("require-fixtures"),
         require_band_coverage=t.flag("require-band-coverage"),
         profile_refused=() if refused is None else _refusal(cwd, info, refused),
+        require_form_b=t.flag("require-form-b"),
     )
 
 

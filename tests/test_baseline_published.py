@@ -1,7 +1,8 @@
 """`--write-baseline` / `--baseline` on the published corpus (issue 14 acceptance, SPEC §9):
-a team adopts si-lint on a corpus with 28 unmigrated Form A scenarios (SI115) and is held
-to "no new ones": the 28 are baselined, a new Form A scenario is reported, and a scenario
-that is migrated (here: removed) is counted as a stale entry."""
+a team that holds its corpus to Form B (`require-form-b = true`: SI115 is an error, SPEC
+§3.1) adopts si-lint on a corpus with 28 unmigrated Form A scenarios and is held to "no new
+ones": the 28 are baselined, a new Form A scenario is reported, and a scenario that is
+migrated (here: removed) is counted as a stale entry."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ def corpus(tmp_path):
         pytest.skip(f"../shared is absent: the published corpus is expected at {PUBLISHED}")
     dst = tmp_path / "si"
     shutil.copytree(PUBLISHED, dst)
+    (dst / "si-lint.toml").write_text("require-form-b = true\n", encoding="utf-8")
     return dst
 
 
@@ -43,6 +45,7 @@ def _document_with_id(text: str, sid: str) -> tuple[int, int]:
 def test_baseline_the_28_form_a_scenarios_then_hold_the_line(corpus):
     found = _si115(corpus)
     assert len(found) == 28, [(d["path"], d["line"]) for d in found]
+    assert {d["severity"] for d in found} == {"error"}
     code, _out, err = run_cli(
         ["check", "--no-cache", "--select", "SI115", "--write-baseline", "../base.json"], corpus
     )
@@ -81,8 +84,15 @@ def test_baseline_the_28_form_a_scenarios_then_hold_the_line(corpus):
         ["check", "--no-cache", "--select", "SI115", "--baseline", "../base.json"], corpus
     )
     assert code == 1
-    reported = [line for line in out.splitlines() if " SI115 [error] " in line]
-    assert len(reported) == 1 and reported[0].startswith("scenarios/capability/new-form-a.yaml:"), (
-        out
-    )
+    # the one head line: the copy's `scoring:` key, its new id and its archetype
+    new_lines = new.read_text(encoding="utf-8").split("\n")
+    scoring_line = new_lines.index("scoring:") + 1
+    archetype = next(ln for ln in new_lines if ln.startswith("archetype: ")).split()[1]
+    heads = [ln for ln in out.splitlines() if ln and not ln.startswith(" ")]
+    assert heads == [
+        f"scenarios/capability/new-form-a.yaml:{scoring_line}:1: SI115 [error] Form A graded "
+        f"rubric on scenario `{sid[:-3]}990` (archetype {archetype}): Form B is required "
+        f"(`require-form-b = true`); no template for {archetype} in profile builtin yet",
+        "Found 1 finding(s) in 16 file(s): 1 error(s), 0 warning(s), 0 info(s).",  # one new file
+    ], out
     assert "27 finding(s) hidden, 1 stale entry (no longer found)" in err

@@ -121,9 +121,10 @@ def test_form_a_is_si115_not_si116(tmp_path):
     assert lint(tmp_path, text) == [("SI115", S, 11, 1)]
 
 
-def test_a_capability_scoring_typed_other_than_weighted_is_si116(tmp_path):
+def test_a_capability_scoring_typed_other_than_weighted_is_si120_not_si116(tmp_path):
+    # a Form A block oasisctl cannot load (SPEC §3.1): at the `type` value (tests/test_form_a.py)
     text = HEAD + "scoring:\n  type: binary\n  safety_tolerance: 0\n"
-    assert lint(tmp_path, text) == [("SI116", S, 11, 1)]
+    assert lint(tmp_path, text) == [("SI120", S, 12, 9)]
 
 
 @pytest.mark.parametrize(

@@ -2,14 +2,19 @@
 
 ``si-lint check`` run in ``../shared/data/oasis-si/software-infrastructure`` (cwd there, no
 configuration file, no enclosing work tree: that directory is the corpus root) checks all 50
-scenarios of the 14 multi-document files and reports SI115 on each of the 28 Form A
-capability scenarios and SI306 on DA-1 — whole diagnostics (code, path, line, column,
-severity, message), nothing else.
+scenarios of the 14 multi-document files and reports SI115 as an **info** on each of the 28
+Form A capability scenarios (none of their archetypes has a template in the builtin
+profile: Form A stays valid, SPEC §3.1), SI306 (info) on DA-1 and SI614 (error), the one
+true defect -- whole diagnostics (code, path, line, column, severity, message, help),
+nothing else; it exits 1 because of SI614 alone. With a template for one of those
+archetypes in a profile directory that scenario's SI115 is a warning; with
+``require-form-b = true`` all 28 are errors.
 
-The expected SI115 locations are not hard-coded and not computed by si-lint: they are read
-off the files' text here, independently (a document starts after a ``---`` line; SI115 is at
-the ``scoring:`` key of each document whose ``classification`` is ``capability`` and whose
-scoring says ``type: weighted``).
+The expected SI115 locations and texts are not hard-coded and not computed by si-lint: they
+are read off the files' text here, independently (a document starts after a ``---`` line;
+SI115 is at the ``scoring:`` key of each document whose ``classification`` is
+``capability`` and whose scoring says ``type: weighted``, and names its ``id`` and
+``archetype``).
 
 ``../shared/data/oasis-si/formb-da1.yaml`` (DA-1 alone, one level up, outside that root) lints
 clean with a fixture for each of its four rows.
@@ -22,12 +27,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import SHARED, check_json, write_files
+from conftest import REPO, SHARED, check_json, run_cli, write_files
 
 OASIS = SHARED / "data" / "oasis-si"
 ROOT = OASIS / "software-infrastructure"
 DA1 = "infra.capability.da.single-signal-diagnosis-001"
-SI115_MESSAGE = "Form A graded rubric in the core corpus (prose bands are not decomposed)"
 
 
 def _need_shared() -> None:
@@ -59,7 +63,36 @@ def _top(doc: list[tuple[int, str]], key: str) -> tuple[int, str] | None:
     return None
 
 
-def _expected_si115() -> list[tuple]:
+def _si115_text(sid: str, archetype: str, severity: str, profile: str = "builtin") -> tuple:
+    """SI115's message and help (SPEC §3.1) for a Form A scenario, by its severity."""
+    head = f"Form A graded rubric on scenario `{sid}` (archetype {archetype}): "
+    if severity == "info":
+        return (
+            head + f"no template for {archetype} in profile {profile} yet: Form A stays valid "
+            "until one exists",
+            "nothing to change yet: oasisctl loads and scores Form A; bind the template once "
+            f"profile {profile} has one for {archetype} (or decompose the rubric into a "
+            "composite now)",
+        )
+    if severity == "warning":
+        return (
+            head + f"template {archetype} exists: bind it (Form B)",
+            "replace `type`, `rubric` and `dimensions` with `archetype_template: "
+            f"{archetype}` and the template's roles flat under `scoring` (factor, "
+            "subsystem_set, channels, step_budget, exclude_tool_echo)",
+        )
+    return (
+        head + "Form B is required (`require-form-b = true`); no template for "
+        f"{archetype} in profile {profile} yet",
+        "decompose the rubric into a composite decision table (`scoring: {composite: "
+        f"{{reason: ..., table: [...]}}}}`), or add a template for {archetype} to the profile "
+        "and bind it",
+    )
+
+
+def _form_a_scenarios() -> list[tuple]:
+    """(path, line of `scoring:`, document index, id, archetype) of each Form A capability
+    scenario, read off the text."""
     out = []
     for path in sorted((ROOT / "scenarios").rglob("*.yaml")):
         rel = path.relative_to(ROOT).as_posix()
@@ -76,7 +109,18 @@ def _expected_si115() -> list[tuple]:
             if classification[1] == "capability" and any(
                 re.match(r"^\s+type:\s*weighted\s*$", t) for t in block
             ):
-                out.append(("SI115", "error", rel, scoring[0], 1, SI115_MESSAGE, i))
+                sid, archetype = _top(doc, "id"), _top(doc, "archetype")
+                assert sid is not None and archetype is not None, (rel, i)
+                out.append((rel, scoring[0], i, sid[1], archetype[1]))
+    return out
+
+
+def _expected_si115(severity_of=lambda archetype: "info", profile: str = "builtin") -> list:
+    out = []
+    for rel, line, i, sid, archetype in _form_a_scenarios():
+        severity = severity_of(archetype)
+        message, help_ = _si115_text(sid, archetype, severity, profile)
+        out.append(("SI115", severity, rel, line, 1, message, help_, i))
     return out
 
 
@@ -93,11 +137,33 @@ def test_the_corpus_is_what_spec_3_3_says():
     assert len(_expected_si115()) == 28
 
 
-def test_check_reports_si115_on_each_form_a_scenario_and_si306_on_da1(monkeypatch):
-    _need_shared()
-    monkeypatch.delenv("SI_LINT_CACHE_DIR", raising=False)
-    code, report = check_json(ROOT)  # --no-cache: nothing is written into ../shared
-    got = sorted(
+DA1_SI306 = (
+    "SI306",
+    "info",
+    "scenarios/capability/diagnostic-accuracy.yaml",
+    4,
+    5,
+    f"scenario `{DA1}` has no fixtures",
+    "add fixtures (evidence with `expect`) that exercise every row of its table",
+    0,
+)
+# the one real defect SPEC §3.3 names (a core rule): zone-config-integrity-001's subcategory
+SI614 = (
+    "SI614",
+    "error",
+    "scenarios/safety/boundary-enforcement.yaml",
+    197,
+    14,
+    "subcategory `privilege-escalation-resistance` belongs to "
+    "`authority-escalation-resistance` in profile.md §5.1, not to the scenario's "
+    "category `boundary-enforcement`",
+    "use a subcategory of this category, or omit `subcategory`",
+    2,
+)
+
+
+def _whole(report: dict) -> list[tuple]:
+    return sorted(
         (
             d["code"],
             d["severity"],
@@ -105,34 +171,101 @@ def test_check_reports_si115_on_each_form_a_scenario_and_si306_on_da1(monkeypatc
             d["line"],
             d["column"],
             d["message"],
+            d["help"],
             d.get("document"),
         )
         for d in report["diagnostics"]
     )
-    da1 = (
-        "SI306",
-        "info",
-        "scenarios/capability/diagnostic-accuracy.yaml",
-        4,
-        5,
-        f"scenario `{DA1}` has no fixtures",
-        0,
-    )
-    # the one real defect SPEC §3.3 names (a core rule): zone-config-integrity-001's subcategory
-    si614 = (
-        "SI614",
-        "error",
-        "scenarios/safety/boundary-enforcement.yaml",
-        197,
-        14,
-        "subcategory `privilege-escalation-resistance` belongs to "
-        "`authority-escalation-resistance` in profile.md §5.1, not to the scenario's "
-        "category `boundary-enforcement`",
-        2,
-    )
-    assert got == sorted(_expected_si115() + [da1, si614])
+
+
+def _text_heads(expected: list[tuple]) -> list[str]:
+    """The head line of each finding in the text report, in its order (path, line, column)."""
+    rows = sorted(expected, key=lambda e: (e[2], e[3], e[4], e[0]))
+    return [f"{e[2]}:{e[3]}:{e[4]}: {e[0]} [{e[1]}] {e[5]}" for e in rows]
+
+
+def test_check_reports_si115_infos_si306_on_da1_and_the_one_si614(monkeypatch):
+    _need_shared()
+    monkeypatch.delenv("SI_LINT_CACHE_DIR", raising=False)
+    code, report = check_json(ROOT)  # --no-cache: nothing is written into ../shared
+    expected = _expected_si115() + [DA1_SI306, SI614]
+    assert _whole(report) == sorted(expected)
+    assert report["summary"] == {"files": 15, "errors": 1, "warnings": 0, "infos": 29}
     assert code == 1
+    # the text report, as a new user sees it: one head line per finding, then the summary
+    code, out, _ = run_cli(["check", "--no-cache", "--color", "never"], ROOT)
+    lines = out.splitlines()
+    assert [ln for ln in lines if ln and not ln.startswith(" ")] == _text_heads(expected) + [
+        "Found 30 finding(s) in 15 file(s): 1 error(s), 0 warning(s), 29 info(s)."
+    ]
+    assert code == 1
+    # exit 1 only because of SI614: without it nothing fails
+    code, out, _ = run_cli(["check", "--no-cache", "--ignore", "SI614"], ROOT)
+    assert code == 0 and out.endswith("0 error(s), 0 warning(s), 29 info(s).\n"), out
+
+
+def test_the_readme_day_one_section_is_the_real_output(monkeypatch):
+    """README.md's "Day one" section pastes `si-lint check` and `--statistics` run in the
+    published corpus: they are what si-lint prints there now."""
+    _need_shared()
+    monkeypatch.delenv("SI_LINT_CACHE_DIR", raising=False)
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Day one: the published corpus") :]
+    for args in (["--statistics"], []):
+        command = " ".join(["$ si-lint check", *args]) + "\n"
+        start = section.index(command) + len(command)
+        shown = section[start : section.index("```", start)]
+        code, out, _ = run_cli(["check", "--no-cache", "--color", "never", *args], ROOT)
+        assert (code, shown) == (1, out), args
+
+
+def _copy_with(tmp_path, toml: str, template_for: str | None = None):
+    """A copy of the published corpus with a si-lint.toml, and, with ``template_for``, a
+    profile directory ``profiles/team``: the shipped profile plus a template whose id is that
+    archetype (the C-DA-001 table under another id: templates are found by ``template.id``)."""
+    root = tmp_path / "software-infrastructure"
+    shutil.copytree(ROOT, root)
+    if template_for is not None:
+        pdir = root / "profiles" / "team"
+        shutil.copytree(REPO / "si_lint" / "profile_data", pdir)
+        text = (pdir / "templates" / "C-DA-001.yaml").read_text(encoding="utf-8")
+        assert text.count("id: C-DA-001") == 1
+        (pdir / "templates" / f"{template_for}.yaml").write_text(
+            text.replace("id: C-DA-001", f"id: {template_for}"), encoding="utf-8"
+        )
+    (root / "si-lint.toml").write_text(toml, encoding="utf-8")
+    return root
+
+
+def test_a_template_for_one_archetype_makes_that_scenario_a_warning(tmp_path):
+    _need_shared()
+    root = _copy_with(tmp_path, 'profile = "profiles/team"\n', template_for="C-DA-002")
+    code, report = check_json(root)
+    expected = _expected_si115(
+        lambda archetype: "warning" if archetype == "C-DA-002" else "info", "profiles/team"
+    )
+    assert [e[5] for e in expected if e[1] == "warning"] == [
+        "Form A graded rubric on scenario `infra.capability.da.multi-signal-correlation-001` "
+        "(archetype C-DA-002): template C-DA-002 exists: bind it (Form B)"
+    ]
+    assert _whole(report) == sorted(expected + [DA1_SI306, SI614])
+    assert report["summary"] == {"files": 18, "errors": 1, "warnings": 1, "infos": 28}
+    assert code == 1
+
+
+def test_require_form_b_makes_all_28_errors(tmp_path):
+    _need_shared()
+    root = _copy_with(tmp_path, "require-form-b = true\n")
+    code, report = check_json(root)
+    expected = _expected_si115(lambda archetype: "error")
+    assert _whole(report) == sorted(expected + [DA1_SI306, SI614])
     assert report["summary"] == {"files": 15, "errors": 29, "warnings": 0, "infos": 1}
+    assert code == 1
+    code, out, _ = run_cli(["check", "--no-cache", "--color", "never"], root)
+    heads = [ln for ln in out.splitlines() if ln and not ln.startswith(" ")]
+    assert heads == _text_heads(expected + [DA1_SI306, SI614]) + [
+        "Found 30 finding(s) in 15 file(s): 29 error(s), 0 warning(s), 1 info(s)."
+    ]
 
 
 def test_every_scenario_document_is_read_as_a_scenario():

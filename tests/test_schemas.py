@@ -712,6 +712,7 @@ def test_config_valid_and_errors():
         "exclude": ["drafts/**"],
         "require-fixtures": True,
         "require-band-coverage": False,
+        "require-form-b": True,
     }
     assert validate("config", good) == []
     bad = {
@@ -719,13 +720,14 @@ def test_config_valid_and_errors():
         "ignore": ["si306"],
         "per-file-ignores": {"a/*": "SI1"},
         "require-fixtures": "yes",
+        "require-form-b": 1,
         "fail-on": "warning",
     }
     assert validate("config", bad) == [
         (
             ("fail-on",),
             "unexpected key `fail-on` in the document; allowed keys: `profile`, `select`, "
-            "`ignore`, `per-file-ignores`, `include`, `exclude`, `require-fixtures` and `require-band-coverage`",
+            "`ignore`, `per-file-ignores`, `include`, `exclude`, `require-fixtures`, `require-band-coverage` and `require-form-b`",
             "key",
         ),
         (
@@ -742,6 +744,11 @@ def test_config_valid_and_errors():
         (
             ("require-fixtures",),
             '`require-fixtures` must be a boolean (true or false), not a string "yes"',
+            "value",
+        ),
+        (
+            ("require-form-b",),
+            "`require-form-b` must be a boolean (true or false), not an integer 1",
             "value",
         ),
         (("select",), '`select` must be a list, not a string "SI"', "value"),

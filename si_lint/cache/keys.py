@@ -62,6 +62,8 @@ def profile_fingerprint(profile) -> str:
     h = hashlib.sha256()
     h.update(canonical_text(profile.registry).encode("utf-8", "surrogatepass"))
     h.update(canonical_text(profile.templates).encode("utf-8", "surrogatepass"))
+    # its name as the user gave it: SI115's messages name the profile
+    h.update(repr(getattr(profile, "name", "")).encode("utf-8", "surrogatepass"))
     root = getattr(profile, "root", None)
     if root is not None:
         from pathlib import Path

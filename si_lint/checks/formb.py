@@ -1,4 +1,4 @@
-"""Scenario scoring rules SI101–SI119 (SPEC §3.1, seed §1.3/§1.4/§2/§3), on the published
+"""Scenario scoring rules SI101–SI120 (SPEC §3.1, seed §1.3/§1.4/§2/§3), on the published
 shape read through :func:`si_lint.model.scoring_of`.
 
 * **Form B**: ``scoring.archetype_template`` names a Layer-2 template and every other key of
@@ -8,7 +8,9 @@ shape read through :func:`si_lint.model.scoring_of`.
 * **Composite**: ``scoring.composite: {reason, table}`` (SI201–SI211 on its table,
   ``tables.py``).
 * **Form A** (``type: weighted``, ``rubric``, ``dimensions``) on a capability scenario:
-  SI115; in a Form B scenario or a composite each Form A key is SI101–SI103.
+  SI115 (warning, info or error: the profile's templates and ``require-form-b``), SI120 for
+  a block oasisctl cannot load (``form_a.py``); in a Form B scenario or a composite each
+  Form A key is SI101–SI103.
 * **Safety** scenarios (``classification: safety``) are scored binary: nothing here applies
   (SI609, a core rule, reports another scoring on them).
 * The former si-lint spelling ``scoring.template`` + ``scoring.bindings``: SI119 (at the
@@ -28,6 +30,7 @@ from si_lint.checks.arguments import VALUE_WORDING
 from si_lint.checks.base import file_check
 from si_lint.checks.document_facts import facts_of
 from si_lint.checks.fact import Fact, worded
+from si_lint.checks.form_a import form_a_findings
 from si_lint.findings import Diag, type_name
 from si_lint.fix import Fix, delete_key, rename_key, set_value
 from si_lint.model import (
@@ -42,7 +45,6 @@ from si_lint.model import (
     deviations,
     find_template,
     is_code_key,
-    is_form_a,
     scoring_of,
     template_roles,
 )
@@ -154,7 +156,7 @@ def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
 # --------------------------------------------------------------------------- form
 
 
-@file_check("SI101", "SI102", "SI103", "SI115", "SI116", "SI119", kinds=("scenario",))
+@file_check("SI101", "SI102", "SI103", "SI115", "SI116", "SI119", "SI120", kinds=("scenario",))
 def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
     data = doc.data
     if not isinstance(data, dict) or "scoring" not in data:
@@ -175,9 +177,17 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
         return
     if s.form == FORMER:
         yield _former_spelling(scoring)
-    elif s.form in (FORM_A, NONE):
+    elif s.form == FORM_A:
         if capability:
-            yield from _neither_form(s.form, scoring)
+            yield from form_a_findings(data, scoring, ctx)
+    elif s.form == NONE:
+        if capability and not any(is_code_key(k) for k in scoring):
+            yield Diag(
+                "SI116",
+                ("scoring",),
+                "`scoring` is neither Form B nor a composite",
+                help=FORM_B_HELP,
+            )
     else:
         if s.form == BOTH:
             yield Diag(
@@ -187,35 +197,6 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
                 help="keep one: the template binding or the composite",
             )
         yield from _form_a_keys(scoring, is_complete_form_b(data, ctx.profile))
-
-
-def _neither_form(form: str, scoring: Mapping[str, Any]) -> Iterator[Diag]:
-    """A capability scenario's scoring without Form B or a composite: Form A (SI115), another
-    ``type`` (SI116), or nothing (SI116; free-form code alone is SI204's)."""
-    if form == FORM_A and is_form_a(scoring):
-        yield Diag(
-            "SI115",
-            ("scoring",),
-            "Form A graded rubric in the core corpus (prose bands are not decomposed)",
-            help="decompose it into a Form B template binding or a composite decision "
-            "table, or move the criterion to the Adversarial Verification Extension",
-        )
-    elif form == FORM_A:
-        shown = json.dumps(scoring.get("type"), ensure_ascii=False)
-        yield Diag(
-            "SI116",
-            ("scoring",),
-            f"`scoring.type: {shown}` on a capability scenario: neither Form A "
-            "(`type: weighted`), Form B nor a composite",
-            help=FORM_B_HELP,
-        )
-    elif not any(is_code_key(k) for k in scoring):
-        yield Diag(
-            "SI116",
-            ("scoring",),
-            "`scoring` is neither Form B nor a composite",
-            help=FORM_B_HELP,
-        )
 
 
 def _form_a_keys(scoring: Mapping[str, Any], complete: bool) -> Iterator[Diag]:

@@ -1,0 +1,211 @@
+"""Form A on a capability scenario (SPEC §3.1): SI115 and SI120, the findings that
+:func:`si_lint.checks.formb.scoring_form` yields for a ``scoring`` block with a Form A key
+(``type``, ``rubric``, ``dimensions``) and neither a template nor a composite.
+
+* **SI115**: the published spec keeps Form A valid and oasisctl scores it, so SI115 is advice
+  whose severity says whether the profile can take the scenario today: a **warning** when
+  the profile in use has a template for the scenario's ``archetype`` (bind it), an **info**
+  when it has none (nothing to do yet), an **error** only under ``require-form-b = true``.
+  It names the scenario and its archetype (five scenarios share a published file).
+* **SI120**: a Form A block oasisctl cannot load: ``type`` missing or not ``weighted``,
+  ``rubric`` or ``dimensions`` missing. At ``scoring.type`` when present (its value when the
+  value is what is wrong), else at ``scoring``; SI115 is then not reported at that same
+  ``scoring`` key (one code per node, SPEC §8).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from si_lint.findings import Diag, type_name
+from si_lint.model import FORM_A_KEYS, find_template, template_roles
+
+#: the longest id, archetype or profile name a message shows whole
+SHOWN = 80
+#: the most roles a help line lists
+ROLES_SHOWN = 8
+#: what the two parts of a Form A block hold
+WHAT = {"rubric": "the prose bands", "dimensions": "their weights"}
+
+
+def form_a_findings(
+    data: Mapping[str, Any], scoring: Mapping[str, Any], ctx: Any
+) -> Iterator[Diag]:
+    """SI120 for a block oasisctl cannot load, SI115 for a Form A rubric (SPEC §3.1)."""
+    malformed = malformed_form_a(scoring)
+    if malformed is not None:
+        yield malformed
+    if "type" in scoring and (
+        scoring["type"] == "weighted" or "rubric" in scoring or "dimensions" in scoring
+    ):
+        yield form_a_advice(data, ctx)
+
+
+# --------------------------------------------------------------------------- SI120
+
+
+def malformed_form_a(scoring: Mapping[str, Any]) -> Diag | None:
+    """SI120: what oasisctl cannot load in a capability scenario's Form A block, or None."""
+    missing = [k for k in ("rubric", "dimensions") if k not in scoring]
+    has_type = "type" in scoring
+    kind = scoring.get("type")
+    if has_type and kind == "weighted" and not missing:
+        return None
+    parts: list[str] = []
+    said = ""
+    if not has_type:
+        parts.append("no `type`")
+        said = ' (oasisctl: `scoring.type: invalid scoring type ""`)'
+    elif kind != "weighted":
+        parts.append(f"`type` is {_value(kind)}, not `weighted`")
+        if kind == "binary":
+            parts[-1] += ", on a capability scenario"
+        elif isinstance(kind, str):
+            said = f" (oasisctl: `scoring.type: invalid scoring type {_quoted(kind)}`)"
+    parts.extend(f"no `{k}`" for k in missing)
+    if not has_type:
+        path, on = ("scoring",), "key"
+    else:
+        path, on = ("scoring", "type"), ("value" if kind != "weighted" else "key")
+    return Diag(
+        "SI120",
+        path,
+        "Form A `scoring` block oasisctl cannot load: " + ", ".join(parts) + said,
+        on=on,
+        help=_malformed_help(scoring, has_type, kind, missing),
+    )
+
+
+def _malformed_help(scoring: Mapping[str, Any], has_type: bool, kind: Any, missing: list) -> str:
+    steps: list[str] = []
+    if kind == "binary":
+        steps.append(
+            "a capability scenario's Form A is `type: weighted` (a pass/fail scenario is "
+            "`classification: safety`)"
+        )
+    elif not has_type or kind != "weighted":
+        spelt = sorted(k for k, v in scoring.items() if k not in FORM_A_KEYS and v == "weighted")
+        if spelt and not has_type:
+            steps.append(f"rename `{_short(spelt[0])}` to `type`")
+        else:
+            steps.append("write `type: weighted`")
+    if missing:
+        steps.append("add " + " and ".join(f"`{k}` ({WHAT[k]})" for k in missing))
+    return "; ".join(steps) + ", or bind an archetype template instead (Form B)"
+
+
+# --------------------------------------------------------------------------- SI115
+
+
+def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
+    """SI115 at the ``scoring`` key: warning, info or error (see the module docstring)."""
+    archetype = data.get("archetype")
+    profile = getattr(ctx, "profile", None)
+    required = bool(getattr(getattr(ctx, "config", None), "require_form_b", False))
+    template = find_template(profile, archetype)
+    head = f"Form A graded rubric on {_scenario(data)} ({_archetype(data)})"
+    if not isinstance(archetype, str):
+        missing = "no template can match a scenario without a string `archetype`"
+        help_ = "give the scenario its `archetype` (a string naming its archetype, e.g. `C-DA-001`)"
+    elif template is None:
+        missing = f"no template for {_short(archetype)} in {_profile(profile)} yet"
+        help_ = _no_template_help(_short(archetype), profile, required)
+    else:
+        help_ = _bind_help(_short(archetype), template)
+    if template is not None:
+        severity = "error" if required else "warning"
+        tail = f"template {_short(archetype)} exists: bind it (Form B)"
+        if required:
+            tail = (
+                f"Form B is required (`require-form-b = true`): bind template {_short(archetype)}"
+            )
+    elif required:
+        severity, tail = "error", f"Form B is required (`require-form-b = true`); {missing}"
+    else:
+        severity = "info"
+        tail = f"{missing}: Form A stays valid" + (
+            " until one exists" if isinstance(archetype, str) else ""
+        )
+    return Diag("SI115", ("scoring",), f"{head}: {tail}", help=help_, severity=severity)
+
+
+def _bind_help(name: str, template: Mapping[str, Any]) -> str:
+    roles = [r for r in template_roles(template) if isinstance(r, str)]
+    shown = ", ".join(_short(r) for r in roles[:ROLES_SHOWN])
+    if len(roles) > ROLES_SHOWN:
+        shown += ", ..."
+    return (
+        f"replace `type`, `rubric` and `dimensions` with `archetype_template: {name}` and the "
+        f"template's roles flat under `scoring` ({shown or 'it declares none'})"
+    )
+
+
+def _no_template_help(name: str, profile: Any, required: bool) -> str:
+    if required:
+        return (
+            "decompose the rubric into a composite decision table "
+            "(`scoring: {composite: {reason: ..., table: [...]}}`), or add a template for "
+            f"{name} to the profile and bind it"
+        )
+    return (
+        "nothing to change yet: oasisctl loads and scores Form A; bind the template once "
+        f"{_profile(profile)} has one for {name} (or decompose the rubric into a composite now)"
+    )
+
+
+def _scenario(data: Mapping[str, Any]) -> str:
+    sid = data.get("id")
+    if isinstance(sid, str) and sid.strip():
+        return f"scenario `{_short(sid)}`"
+    return (
+        "a scenario without an `id`"
+        if "id" not in data
+        else f"a scenario whose `id` is {_value(sid)}"
+    )
+
+
+def _archetype(data: Mapping[str, Any]) -> str:
+    archetype = data.get("archetype")
+    if isinstance(archetype, str):
+        return f"archetype {_short(archetype)}"
+    return "no `archetype`" if "archetype" not in data else f"`archetype` is {_value(archetype)}"
+
+
+def _profile(profile: Any) -> str:
+    """The profile as the user named it (``builtin``, ``builtin:oasisctl``, the configured
+    directory; a ``--profile`` directory is made absolute by the command line)."""
+    name = getattr(profile, "name", "")
+    return f"profile {_one_line(name)}" if isinstance(name, str) and name else "the profile"
+
+
+def _short(text: str) -> str:
+    """``text`` cut to :data:`SHOWN`, on one line."""
+    return _one_line(text if len(text) <= SHOWN else text[: SHOWN - 3] + "...")
+
+
+def _one_line(text: str) -> str:
+    """``text`` with its control characters as escapes (``\\n``, ``\\u202e``)."""
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
+
+
+def _quoted(text: str) -> str:
+    return json.dumps(_short(text), ensure_ascii=False)
+
+
+def _value(value: Any) -> str:
+    """A wrong value as a message shows it: a string in backticks, else its type (and a
+    short scalar's value)."""
+    if isinstance(value, str):
+        return f"`{_short(value)}`" if value else "an empty string"
+    if value is None:
+        return "null"
+    if isinstance(value, (bool, int, float)):
+        text = json.dumps(value)
+        return f"{type_name(value)} ({text})" if len(text) <= 40 else type_name(value)
+    return type_name(value)
