@@ -178,8 +178,8 @@ def test_a_key_others_may_read_is_replaced(tmp_path, user_env):
 
 def test_the_users_own_key_still_answers(tmp_path, user_env):
     """A 0600 key in a cache directory outside the workspace is the user's: the second
-    run of the same command is answered by the replay memo (click never imported), and a
-    run under other options by the cache and run memo, with the same findings."""
+    run of the same command is answered by the replay memo (click never imported) with
+    the same report, and the key is kept."""
     _work, root = _workspace(tmp_path)
     key = _first_run(root, user_env)
     code, out, err, imported = si_lint_process(root, user_env, "check")
