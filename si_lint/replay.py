@@ -134,8 +134,10 @@ def _record_file(key: str, kind: str = "replay") -> str | None:
 def _write(path: str, value: dict) -> None:
     """``value`` signed at ``path``, then only the newest records of its directory kept
     (a record that cannot be written is none: the next run goes the usual way)."""
-    from .cache.signed import dumps, write_signed
+    from .cache.signed import dumps, trusted, write_signed
 
+    if not trusted():  # a key of this process only: no later run could read it
+        return
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         write_signed(path, [dumps(value)])
@@ -232,8 +234,41 @@ def parsed(argv: list[str], names) -> dict | None:
         return None
 
 
+def _distrust(argv: list[str]) -> None:
+    """Before a record is read: no key inside the corpus root a run of ``argv`` finds, the
+    paths it names or their git work trees signs one (:func:`si_lint.cache.signed.distrust`,
+    as the pipeline's configure stage does). Click is not asked which token is a path: an
+    option's value that names a path is taken for a named path too, and the working
+    directory is named unless a path certainly is (a token no option could take)."""
+    from pathlib import Path
+
+    from .cache.signed import distrust
+    from .root import find_root_info
+
+    cwd = Path(os.getcwd())
+    args = argv[1:]
+    named = [Path(a.split("=", 1)[-1] if a.startswith("-") else a) for a in args]
+    named = [p for p in named if str(p) and p.exists()]
+    sure = [
+        a
+        for i, a in enumerate(args)
+        if not a.startswith("-")
+        and (i == 0 or not args[i - 1].startswith("-") or "=" in args[i - 1])
+        and os.path.exists(a)
+    ]
+    starts = {p if p.is_dir() else p.parent for p in named} | (set() if sure else {cwd})
+    roots = [find_root_info(cwd, [s], lazy=True).path for s in sorted(starts)]
+    for k, v in zip(argv, argv[1:] + [""]):
+        config = v if k == "--config" else k[9:] if k.startswith("--config=") else None
+        if config and os.path.isfile(config):
+            roots.append(Path(os.path.abspath(config)).parent)
+    distrust([*roots, *named, *(() if sure else (cwd,))])
+
+
 def _parsed(argv: list[str], names: set) -> dict | None:
     from .cache.signed import verified_json
+
+    _distrust(argv)
 
     first = len(argv)  # the paths follow the last token that starts with "-"...
     while first > 1 and not argv[first - 1].startswith("-"):
@@ -274,6 +309,7 @@ def _answer(argv: list[str]) -> tuple[str, int] | None:
     from .cache.signed import verified_json
     from .statcache import unchanged
 
+    _distrust(argv)
     key = _key(argv)
     path = _record_file(key)
     rec = verified_json(path, fast=False) if path is not None else None

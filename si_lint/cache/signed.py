@@ -2,9 +2,11 @@
 
 Each file is JSON (dicts, lists, strings, numbers and nothing else; :func:`dumps`)
 followed by an HMAC-SHA256 of its body under a key kept outside the corpus, in the
-user's cache directory (:func:`secret`). A file that is not a regular file, too big,
-unsigned, signed with another key or not JSON reads as None — a miss, never a crash.
-Writes are atomic (temporary file + rename)."""
+user's cache directory (:func:`secret`), trusted only outside every corpus root and git
+work tree a run checks (:func:`distrust`, which a run calls before it reads a signed
+file) and only when no one else may read or write it. A file that is not a regular
+file, too big, unsigned, signed with another key or not JSON reads as None — a miss,
+never a crash. Writes are atomic (temporary file + rename)."""
 
 from __future__ import annotations
 
@@ -34,47 +36,157 @@ def user_cache_home() -> str | None:
 
 
 _SECRET: bytes | None = None
+#: the real path of the key file :data:`_SECRET` was read from (None: a key of this
+#: process only, or none yet)
+_KEY_FILE: str | None = None
+#: real paths no key is trusted inside: the corpus roots and checked directories of this
+#: process's runs and the git work trees holding them (:func:`distrust`)
+_UNTRUSTED: set[str] = set()
+#: directory -> the top of the git work tree holding it ("" for none), as found
+_TOPS: dict[str, str] = {}
+_O_KEY = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+_O_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def secret() -> bytes:
     """The key cache files are signed with: ``si-lint/cache-key`` in the user's cache
-    directory (0600, made once), outside any corpus — a cache file from someone else's
-    machine (or a pull request) never verifies. When it cannot be read or made, a key for
-    this process only: the cache then works within a run and is rebuilt by the next."""
-    global _SECRET
+    directory (0600, made once) -- a cache file from someone else's machine (or a pull
+    request) never verifies. The key file is trusted only when it is a regular file (not a
+    link) owned by this user that no one else may read or write, in a directory of this
+    user's that no one else may write, and lies inside no corpus root, checked directory
+    or git work tree this process was told of (:func:`distrust`; SPEC §9 "Trust
+    boundaries"): a committed key, or one in a workspace's ``XDG_CACHE_HOME``, signs
+    nothing si-lint reads. A key file that is not trusted where a key may be kept is
+    replaced by a fresh one; elsewhere, or when none can be read or made, the key is this
+    process's only (never written): the cache then works within a run and is rebuilt by
+    the next."""
+    global _SECRET, _KEY_FILE
     if _SECRET is not None:
         return _SECRET
-    from ..fsutil import read_regular
-
-    key = None
     home = user_cache_home()
-    if home is not None:
-        path = os.path.join(home, "si-lint", "cache-key")
-        raw, _why = read_regular(path, 1024, follow=False)
-        if raw is not None and len(raw) >= 32:
-            key = raw
-        else:
-            fresh = os.urandom(32)
-            try:
-                os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-                fd = os.open(
-                    path,
-                    os.O_WRONLY
-                    | os.O_CREAT
-                    | os.O_EXCL
-                    | os.O_NOFOLLOW
-                    | getattr(os, "O_CLOEXEC", 0),
-                    0o600,
-                )
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(fresh)
-                key = fresh
-            except OSError:
-                raw, _why = read_regular(path, 1024, follow=False)  # made by a concurrent run
-                if raw is not None and len(raw) >= 32:
-                    key = raw
-    _SECRET = key if key is not None else os.urandom(32)
+    kept = _user_key(os.path.join(home, "si-lint")) if home is not None else None
+    _SECRET, _KEY_FILE = kept if kept is not None else (os.urandom(32), None)
     return _SECRET
+
+
+def trusted() -> bool:
+    """The key is the user's (read from or made in the user's cache directory): what it
+    signs verifies in a later run too (a key of this process only signs nothing worth
+    keeping outside the process's own cache directory)."""
+    secret()
+    return _KEY_FILE is not None
+
+
+def distrust(paths: Iterable[str | os.PathLike]) -> None:
+    """No key inside any of ``paths`` (a run's corpus root, the files and directories it
+    checks: a directory itself, and for each the git work tree that holds it -- the
+    nearest ancestor with a ``.git``) is trusted from now on. A run calls it before it
+    reads any signed file; a key in use that lies in one is dropped, with every value
+    read under it."""
+    global _SECRET, _KEY_FILE
+    found, parents = set(), set()
+    for p in paths:
+        if os.path.isdir(p):
+            real = os.path.realpath(p)
+            found.update((real, _work_tree(real)))
+        else:  # a file: the work tree of its directory (pre-commit names many in a few)
+            parents.add(os.path.dirname(os.path.abspath(p)))
+    found.update(_work_tree(os.path.realpath(d)) for d in parents)
+    added = [d for d in found if d and d not in _UNTRUSTED]
+    _UNTRUSTED.update(added)
+    if _KEY_FILE is not None and _inside(_KEY_FILE, added):
+        _SECRET = _KEY_FILE = None
+        _KEPT.clear()
+
+
+def _work_tree(directory: str) -> str | None:
+    """The top of the git work tree holding ``directory`` (a real path), or None (git is
+    not run: a ``.git`` directory or file is looked for on the way up)."""
+    seen, d = [], directory
+    while d not in _TOPS:
+        seen.append(d)
+        if os.path.lexists(os.path.join(d, ".git")):
+            _TOPS[d] = d
+            break
+        parent = os.path.dirname(d)
+        if parent == d:
+            _TOPS[d] = ""
+            break
+        d = parent
+    top = _TOPS[d]
+    _TOPS.update(dict.fromkeys(seen, top))
+    return top or None
+
+
+def _inside(path: str, directories) -> bool:
+    return any(path == d or path.startswith(d.rstrip(os.sep) + os.sep) for d in directories)
+
+
+def _user_key(directory: str) -> tuple[bytes, str] | None:
+    """(the key, its file's real path) in ``directory``, made there when it has none it
+    can trust; None where no key may be kept (nothing is written then)."""
+    if _inside(os.path.realpath(directory), _UNTRUSTED):
+        return None  # never a key made inside a corpus
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        real = os.path.realpath(directory)
+        st = os.stat(real)
+    except (OSError, ValueError):
+        return None
+    euid = os.geteuid() if hasattr(os, "geteuid") else st.st_uid
+    if _inside(real, _UNTRUSTED) or st.st_uid != euid or st.st_mode & 0o022:
+        return None
+    path = os.path.join(real, "cache-key")
+    key = _read_key(path, euid)
+    if key is None:
+        key = _new_key(path, euid)
+    return None if key is None else (key, path)
+
+
+def _read_key(path: str, euid: int) -> bytes | None:
+    """The key in ``path`` when it is a regular file (not a link) of ``euid`` that no one
+    else may read or write, of 32 to 1,024 bytes; else None."""
+    import stat
+
+    try:
+        fd = os.open(path, _O_KEY | _O_CLOEXEC)
+    except (OSError, ValueError):
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != euid or st.st_mode & 0o066:
+            return None
+        raw = fh.read(1025)
+    return raw if 32 <= len(raw) <= 1024 else None
+
+
+def _new_key(path: str, euid: int) -> bytes | None:
+    """A fresh key in ``path`` (0600): made when there is none, and put in place of one
+    that is not trusted; a key another run made meanwhile is taken instead."""
+    fresh = os.urandom(32)
+    tmp = f"{path}.{os.getpid()}.{fresh[:4].hex()}.tmp"
+    try:
+        fd = os.open(tmp, _O_NEW | _O_CLOEXEC, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(fresh)
+        try:
+            os.link(tmp, path)  # there was none: the key whole, or the other run's
+        except FileExistsError:
+            theirs = _read_key(path, euid)
+            if theirs is not None:
+                return theirs
+            os.replace(tmp, path)
+        except OSError:  # a file system without hard links
+            os.replace(tmp, path)
+        return fresh
+    except OSError:
+        return None
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def mac(body: bytes) -> bytes:

@@ -12,7 +12,7 @@ from .bodies import Stored, bodies_file, body_text, digest, new_id, remove_other
 from .directory import CacheDirUnusable, check_usable, prepare
 from .keys import code_fingerprint
 from .layout import entry_json, object_chunks, shapes
-from .signed import dumps, verified_json, write_signed
+from .signed import distrust, dumps, verified_json, write_signed
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:
@@ -357,7 +357,9 @@ def cache_dir_for(root: Path, options) -> Path | None:
 
 
 def open_cache(root: Path, options, header: tuple) -> Cache:
-    """The cache for a run at ``root`` (disabled under ``--no-cache``)."""
+    """The cache for a run at ``root`` (disabled under ``--no-cache``); no key inside
+    ``root`` or its git work tree signs it (:func:`.signed.distrust`)."""
+    distrust([root])
     directory = cache_dir_for(root, options)
     owned = (
         directory is not None and not options.cache_dir and not os.environ.get("SI_LINT_CACHE_DIR")

@@ -49,6 +49,9 @@ SCENARIO_KEYS = ("injection", "archetype", "symptom")
 #: difflib ratio from which a key counts as a misspelt marker: `scorng` 0.92, `evnts` 0.91,
 #: `expected` and `scroing` 0.86 are near misses; `expert` 0.83 and `score` 0.67 are not
 NEAR_MISS = 0.85
+#: the longest marker: difflib's ratio of a key of k characters and a marker of m is at
+#: most 2m / (k + m), which for a long key is largest for the longest marker
+_LONGEST = max(map(len, MARKERS))
 
 _WHAT = {
     "scoring": "a scenario (`id` + `scoring`)",
@@ -162,5 +165,7 @@ def _near_marker(key: str) -> str | None:
     for marker in MARKERS:
         if folded == marker:
             return marker
+    if 2.0 * _LONGEST / (len(folded) + _LONGEST) < NEAR_MISS:
+        return None  # no marker is that near (difflib's real_quick_ratio; a 4 MB key: 1 s)
     best = difflib.get_close_matches(folded, MARKERS, n=1, cutoff=NEAR_MISS)
     return best[0] if best else None

@@ -90,6 +90,10 @@ def load_events(text: str) -> Loaded:
             first_error = exc
     from ruamel.yaml.error import MarkedYAMLError
 
+    if first_error is not None:  # most likely an error: found in the shortened text
+        found = _short_answer(text)
+        if found is not None:
+            return found
     try:
         return Builder(_PureEvents(text), text).build()
     except MarkedYAMLError as exc:
@@ -97,6 +101,36 @@ def load_events(text: str) -> Loaded:
     except Exception as exc:  # the pure parser fails in odd ways too (assertions)
         err = first_error if _marked(first_error) else exc
         return Loaded(failed=True, findings=[_parser_failure(err, text)])
+
+
+def _short_answer(text: str) -> Loaded | None:
+    """The parse error ruamel's pure parser stops on in ``text``, found in the shortened
+    text (:mod:`.shorten`: a long run of letters takes it seconds), at its place in
+    ``text``; None when it cannot be told that way (the whole text is read then)."""
+    import copy
+
+    from ruamel.yaml.error import MarkedYAMLError
+
+    from .builder import Builder
+    from .shorten import holds_a_run, shorten
+
+    short = shorten(text)
+    if short is None:
+        return None
+    try:
+        Builder(_PureEvents(short.text), short.text).build()
+    except MarkedYAMLError as exc:
+        if holds_a_run(exc.problem, exc.context):
+            return None
+        for name in ("problem_mark", "context_mark"):
+            where = copy.copy(getattr(exc, name, None))
+            if where is not None and not short.moved(where):
+                return None
+            setattr(exc, name, where)
+        return Loaded(failed=True, findings=[_marked_error(exc)])
+    except Exception:  # anything but a parse error with marks: the whole text says
+        return None
+    return None  # read: the whole text is read as the answer
 
 
 _C_PARSER: list = []

@@ -13,12 +13,19 @@ from .context import State
 
 
 def configure(state: State) -> None:
-    """The root and configuration table, unless the caller gave a configuration."""
+    """The root and configuration table, unless the caller gave a configuration; then no
+    cache key inside the root, the named paths or their git work trees is trusted
+    (``cache.signed.distrust``: before the run memo or any cache file is read)."""
+    from ..cache.signed import distrust
+
+    named = [Path(p) if os.path.isabs(p) else state.cwd / p for p in state.paths]
+    named = [p for p in named if p.exists()]
     if state.config is None:
         from ..root import find_root_info
 
-        named = [Path(p) if os.path.isabs(p) else state.cwd / p for p in state.paths]
         # lazy: the run memo answers from the configuration file's digest, without TOML
-        state.root_info = find_root_info(
-            state.cwd, [p for p in named if p.exists()], state.options.config_file, lazy=True
-        )
+        state.root_info = find_root_info(state.cwd, named, state.options.config_file, lazy=True)
+        root = state.root_info.path
+    else:
+        root = state.config.root
+    distrust([root, *named])

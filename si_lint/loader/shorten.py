@@ -1,0 +1,93 @@
+"""A text libyaml rejected, read by ruamel's pure-Python parser at the speed of its
+structure, not of its length (issue 41 item 5).
+
+That parser reads about a megabyte a second: one 4 MB mapping key (an implicit key longer
+than YAML's 1,024 characters, which both parsers refuse) took 4 s before the parse error
+was reported. It is asked first about a *shortened* text, in which the middle of every
+run of more than :data:`LONG` ASCII letters is replaced by :data:`MARK` letters spelling
+a digest of it (so runs that differ stay different: anchors, aliases, tag handles and
+duplicate keys compare as before). Letters take no part in YAML's structure: they
+cannot end, start or break a token, and a shortened run is still longer than 1,024
+characters, so a simple key spanning one is too long in both texts. Only the columns of
+what follows a run on its line move, and the marks of the error are moved back. When
+that parser *reads* the shortened text, or stops on something other than a parse error
+with marks, or its message could hold a shortened run, or a column could matter (a line
+indented past :data:`INDENT` columns sets an indentation a moved column could cross), the
+whole text is read as before: the answer is always the whole text's."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+#: a run of ASCII letters longer than this is shortened
+LONG = 4096
+#: letters kept at each end of a shortened run
+KEEP = 1100
+#: letters that stand for a run's middle (a sha256 digest, hex digits as letters)
+MARK = 64
+#: no text is shortened where a line has this many characters before its first word
+#: character or quote: an indentation that deep could lie between a column and its move
+INDENT = 1024
+
+_RUN = re.compile(f"[A-Za-z]{{{LONG + 1},}}")
+_DEEP = re.compile(f"^[^\\w\\n'\"]{{{INDENT}}}", re.M)
+_LETTERS = re.compile(f"[A-Za-z]{{{KEEP}}}")
+_AS_LETTERS = str.maketrans("0123456789", "ghijklmnop")
+
+
+class Short:
+    """A shortened text and where its runs were cut: ``cuts``, ``(start of the digest in
+    the shortened text, characters removed there)``, in order."""
+
+    def __init__(self, text: str, cuts: list[tuple[int, int]]):
+        self.text = text
+        self.cuts = cuts
+
+    def moved(self, mark) -> bool:
+        """Move a parser mark of the shortened text to the whole text's place (its index
+        and column; lines do not move). False where the mark lies in a run's digest or
+        kept end (no error stops there: the caller reads the whole text)."""
+        index = mark.index
+        line_start = max(self.text.rfind("\n", 0, index), self.text.rfind("\r", 0, index))
+        shift = column = 0
+        for start, removed in self.cuts:
+            if start >= index:
+                break
+            if index < start + MARK + KEEP:
+                return False
+            shift += removed
+            if start > line_start:
+                column += removed
+        mark.index += shift
+        mark.column += column
+        return True
+
+
+def shorten(text: str) -> Short | None:
+    """``text`` with its long runs of letters shortened, or None when it has none or may
+    not be shortened (line breaks other than ``\\n`` and ``\\r`` count differently for
+    YAML 1.1 than for 1.2; an indentation past :data:`INDENT`)."""
+    if _RUN.search(text) is None:
+        return None
+    if any(c in text for c in "\x85\u2028\u2029") or _DEEP.search(text):
+        return None
+    parts: list[str] = []
+    cuts: list[tuple[int, int]] = []
+    done = size = 0
+    for m in _RUN.finditer(text):
+        run = m.group()
+        middle = run[KEEP:-KEEP]
+        digest = hashlib.sha256(middle.encode()).hexdigest().translate(_AS_LETTERS)
+        parts += (text[done : m.start()], run[:KEEP], digest, run[-KEEP:])
+        size += m.start() - done + KEEP
+        cuts.append((size, len(middle) - MARK))
+        size += MARK + KEEP
+        done = m.end()
+    parts.append(text[done:])
+    return Short("".join(parts), cuts)
+
+
+def holds_a_run(*messages) -> bool:
+    """A message that could hold a shortened run (the whole text's is then read)."""
+    return any(m and _LETTERS.search(m) for m in messages)
