@@ -42,16 +42,29 @@ def corpus(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "args", [["--select", "SI10l"], ["--ignore", "SI306,XX1"], ["--select", "si1"]]
+    "args,bad",
+    [
+        (["--select", "SI10l"], "'SI10L'"),
+        (["--ignore", "SI306,XX1"], "'XX1'"),
+        (["--select", "si1,si10x"], "'SI10X'"),
+    ],
 )
-def test_a_code_matching_no_rule_on_the_command_line_is_a_usage_error(corpus, args):
+def test_a_code_matching_no_rule_on_the_command_line_is_a_usage_error(corpus, args, bad):
     code, out, err = run_cli(["check", "--no-cache", *args], corpus)
-    assert code == 2 and out == ""
-    bad = [c for c in args[1].split(",") if c not in ("SI306",)]
-    assert (
-        err == f"si-lint: {args[0]}: {', '.join(repr(c) for c in bad)} matches no rule "
-        "(`si-lint rule` lists them; codes are case-sensitive)\n"
-    )
+    assert (code, out) == (2, "")
+    assert err == f"si-lint: {args[0]}: {bad} matches no rule (`si-lint rule` lists them)\n"
+
+
+def test_select_and_ignore_take_codes_and_prefixes_in_any_case(corpus):
+    json_ = ["check", "--no-cache", "--format", "json"]
+    upper = run_cli([*json_, "--select", "SI1", "--ignore", "SI113"], corpus)
+    lower = run_cli([*json_, "--select", "si1", "--ignore", "Si113"], corpus)
+    assert lower == upper
+    code, out, _ = upper
+    diags = json.loads(out)["diagnostics"]
+    assert code == 1 and [
+        (d["code"], d["path"], d["line"], d["column"], d["severity"], d["message"]) for d in diags
+    ] == [("SI101", "scenarios/s.yaml", 12, 3, "error", "Form B scenario declares `scoring.type`")]
 
 
 @pytest.mark.parametrize(

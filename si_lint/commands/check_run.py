@@ -45,10 +45,11 @@ def failing(findings, fail_on: str) -> list:
 
 
 def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
-    """``--select``/``--ignore`` values: each may hold several comma-separated codes."""
+    """``--select``/``--ignore`` values: each may hold several comma-separated codes or
+    prefixes, in any case (``si1`` is ``SI1``: every code is upper case, as in ``rule``)."""
     out = []
     for v in values:
-        out.extend(c.strip() for c in v.split(",") if c.strip())
+        out.extend(c.strip().upper() for c in v.split(",") if c.strip())
     return tuple(out)
 
 
