@@ -109,6 +109,9 @@ def run(a: CheckArgs) -> int:
         if a.fix and not a.diff and fixed is not None and fixed[1]:
             result = _run(paths, options, stdin)  # the report shows what remains
         fixed = fixed[0] if fixed is not None else []
+    if a.write_baseline:  # adopting: the findings go to the file, not to the terminal
+        _LAST[0] = result
+        return _write_baseline(a, result)
     _baselines(a, result)
     printed = _report(a, result, fixed)
     status = 0 if a.exit_zero or not failing(result.findings, a.fail_on) else 1
@@ -227,19 +230,23 @@ def _apply_fixes(a: CheckArgs, result):
     return report.fixed, bool(report.files)
 
 
-def _baselines(a: CheckArgs, result) -> None:
-    """--write-baseline records the findings; --baseline hides the recorded ones."""
+def _write_baseline(a: CheckArgs, result) -> int:
+    """--write-baseline FILE records every finding of the run in FILE and says how many on
+    one line, on stderr (as ruff's ``--add-noqa`` says "Added N noqa directives.": stdout
+    stays free for a ``--diff`` before it, and a script reads the file, not the count);
+    no report, and the exit status is 0: recording today's findings is not a failure."""
+    from ..baseline import render as render_baseline
     from ..report.output import write_file
 
-    if a.write_baseline:
-        from ..baseline import render as render_baseline
+    write_file(a.write_baseline, render_baseline(result).encode("utf-8"), "baseline")
+    if not a.quiet:
+        n = len(result.findings)
+        _say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {a.write_baseline}")
+    return 0
 
-        write_file(a.write_baseline, render_baseline(result).encode("utf-8"), "baseline")
-        if not a.quiet:
-            _say(
-                f"si-lint: wrote {len(result.findings)} finding(s) to the baseline "
-                f"{a.write_baseline}"
-            )
+
+def _baselines(a: CheckArgs, result) -> None:
+    """--baseline hides the findings the file records."""
     if a.baseline_file:
         from ..baseline import apply, load
 
@@ -281,7 +288,7 @@ def _report(a: CheckArgs, result, fixed) -> str | None:
             a.unsafe_fixes,
             a.output is None and a.fmt == "text" and not a.diff,
         )
-    if a.output or report_err or a.show_fixes or a.fix or a.baseline_file or a.write_baseline:
+    if a.output or report_err or a.show_fixes or a.fix or a.baseline_file:
         return None
     return text if colour else unstyle(text)
 
