@@ -8,5 +8,6 @@ REPOSITORY_URL = "https://github.com/oasis-si/si-lint"
 
 
 def rule_url(code: str) -> str:
-    """The generated page of one rule, at the tag of this version."""
-    return f"{REPOSITORY_URL}/blob/v{__version__}/docs/rules/{code}.md"
+    """The generated page of one rule, on the default branch (the repository has no
+    release tags yet: a URL at ``v{__version__}`` would lead nowhere)."""
+    return f"{REPOSITORY_URL}/blob/main/docs/rules/{code}.md"

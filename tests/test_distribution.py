@@ -77,10 +77,12 @@ def test_github_action_is_a_composite_that_uploads_sarif():
     steps = action["runs"]["steps"]
     uses = [s.get("uses", "") for s in steps]
     assert any(u.startswith("actions/setup-python@") for u in uses)
-    assert any(u.startswith("github/codeql-action/upload-sarif@") for u in uses)
+    # v3 is retired in December 2026
+    assert "github/codeql-action/upload-sarif@v4" in uses
     runs = " ".join(s.get("run", "") for s in steps)
+    assert runs.count("si-lint check") == 1  # one run: annotations, SARIF and status
     assert (
-        "--format sarif" in runs and "--automation-id" in runs and '"${GITHUB_ACTION_PATH}"' in runs
+        "--sarif-file" in runs and "--automation-id" in runs and '"${GITHUB_ACTION_PATH}"' in runs
     )
     assert all(s.get("shell") == "bash" for s in steps if "run" in s)
     assert set(action["inputs"]) >= {"paths", "args", "sarif-file", "category", "upload", "fail-on"}
@@ -88,7 +90,7 @@ def test_github_action_is_a_composite_that_uploads_sarif():
     from conftest import run_cli
 
     code, out, _ = run_cli(["check", "--help"], REPO)
-    for flag in ("--format", "--output", "--automation-id", "--exit-zero", "--fail-on"):
+    for flag in ("--format", "--sarif-file", "--automation-id", "--exit-zero", "--fail-on"):
         assert flag in out
 
 

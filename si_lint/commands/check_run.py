@@ -76,6 +76,7 @@ class CheckArgs:
         "show_fixes",
         "baseline_file",
         "write_baseline",
+        "sarif_file",
         "automation_id",
         "stdin_filename",
         "no_cache",
@@ -158,8 +159,10 @@ def _check_settings(a: CheckArgs) -> None:
     """Options that cannot go together, and a ``--profile`` that is no profile."""
     from ..errors import UsageError
 
-    if a.automation_id is not None and a.fmt != "sarif":
-        raise UsageError("--automation-id is a SARIF setting (use it with --format sarif)")
+    if a.automation_id is not None and a.fmt != "sarif" and not a.sarif_file:
+        raise UsageError(
+            "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
+        )
     if a.profile is None:
         return
     from ..profile import is_builtin_name
@@ -183,7 +186,9 @@ def _options(a: CheckArgs):
         trust_implementations=a.trust_implementations,
         verbose=a.verbose,
         use_cache=not a.no_cache,
-        reuse_run=not needs_corpus(a.fmt) and not (a.fix or a.diff or a.stdin_filename),
+        reuse_run=not needs_corpus(a.fmt)
+        and not (a.sarif_file and needs_corpus("sarif"))
+        and not (a.fix or a.diff or a.stdin_filename),
         cache_dir=a.cache_dir,
         jobs=a.jobs,
         config_file=a.config_file,
@@ -279,6 +284,11 @@ def _report(a: CheckArgs, result, fixed) -> str | None:
         automation_id=a.automation_id,
         fail_on=a.fail_on,
     )
+    if a.sarif_file:  # the same findings for code scanning, from this run (written first:
+        from ..report.output import write_file  # a file it cannot write prints no report)
+
+        sarif = render(result, "sarif", automation_id=a.automation_id)
+        write_file(a.sarif_file, sarif.encode("utf-8"))
     write(text, a.output, err=report_err, color=colour)
     if a.show_fixes:
         _show_fixes(
@@ -288,7 +298,7 @@ def _report(a: CheckArgs, result, fixed) -> str | None:
             a.unsafe_fixes,
             a.output is None and a.fmt == "text" and not a.diff,
         )
-    if a.output or report_err or a.show_fixes or a.fix or a.baseline_file:
+    if a.output or a.sarif_file or report_err or a.show_fixes or a.fix or a.baseline_file:
         return None
     return text if colour else unstyle(text)
 
