@@ -69,6 +69,7 @@ def test_wheel_metadata(tmp_path):
     urls = [line for line in meta.splitlines() if line.startswith("Project-URL: ")]
     assert f"Project-URL: Repository, {REPOSITORY_URL}" in urls and len(urls) >= 4
     assert "si_lint/_data/rules/SI105.yaml" in names
+    assert "si_lint/py.typed" in names and "si_lint/api.py" in names  # PEP 561: typed
 
 
 def test_github_action_is_a_composite_that_uploads_sarif():

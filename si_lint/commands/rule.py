@@ -48,7 +48,7 @@ def command(code, all_, full, fmt):
     if fmt == "json":
         click.echo(json.dumps({**rule.doc_text, "examples": rule.examples}, indent=2))
         return
-    click.echo(page(rule, full=full))
+    click.echo(page(rule, full=full), nl=False)
 
 
 def _listing(listed, fmt: str) -> None:
