@@ -104,3 +104,16 @@ def test_pre_commit_hooks_file():
         and hooks["si-lint-corpus"]["always_run"] is True
     )
     assert all(h["entry"] == "si-lint check" and h["language"] == "python" for h in hooks.values())
+
+
+def test_changelog_has_an_unreleased_section_and_this_version():
+    import re
+
+    text = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    heads = re.findall(r"^## (.+)$", text, re.M)
+    assert heads[0] == "[Unreleased]"
+    assert heads[1].startswith(f"[{__version__}] - ")
+    for head in heads:  # every version heading has its link
+        assert re.search(rf"^{re.escape(head.split(' - ')[0])}: https://", text, re.M), head
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert f'Changelog = "{REPOSITORY_URL}/blob/main/CHANGELOG.md"' in pyproject
