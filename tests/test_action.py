@@ -142,3 +142,21 @@ def test_rule_urls_and_the_readme_name_no_tag_the_repository_lacks():
     assert (REPO / "docs" / "rules" / "SI105.md").is_file()
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "si-lint@main" in readme and "@v0.2.0" not in readme
+
+
+@pytest.mark.parametrize("flag", ["--sarif-file", "--write-baseline"])
+def test_a_command_that_writes_a_file_is_never_replayed(example_corpus, tmp_path, user_env, flag):
+    """The replay memo answers a command line that printed its report alone: one that
+    also writes a file runs again (the file is written each time), as its own process."""
+    from conftest import si_lint_process
+
+    args = ("check", "--format", "github", "--cache-dir", str(tmp_path / "cache"))
+    args += (flag, "out.file", ".")
+    runs = []
+    for _ in range(3):
+        (example_corpus / "out.file").unlink(missing_ok=True)
+        code, out, _err, imported = si_lint_process(example_corpus, user_env, *args)
+        runs.append((code, out, (example_corpus / "out.file").read_bytes()))
+        assert "si_lint.pipeline" in imported  # run, not replayed
+    assert runs[0] == runs[1] == runs[2]
+    assert runs[0][0] == (1 if flag == "--sarif-file" else 0)
