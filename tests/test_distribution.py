@@ -117,3 +117,13 @@ def test_changelog_has_an_unreleased_section_and_this_version():
         assert re.search(rf"^{re.escape(head.split(' - ')[0])}: https://", text, re.M), head
     pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
     assert f'Changelog = "{REPOSITORY_URL}/blob/main/CHANGELOG.md"' in pyproject
+
+
+def test_readme_links_are_absolute():
+    """The README is the package index's project page too, where a relative link (to
+    docs/, to an anchor) leads nowhere."""
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)\s]+)\)", readme)
+    assert targets and [t for t in targets if not t.startswith("https://")] == []

@@ -69,17 +69,19 @@ def test_rule_si115_in_lower_case_explains_si115():
     code, out, err = run_cli(["rule", "si115"], REPO)
     assert (code, err) == (0, "") and out == run_cli(["rule", "SI115"], REPO)[1]
     lines = out.splitlines()
-    assert lines[:4] == ["SI115 (form-a-rubric) [error]", "", d["summary"].strip(), ""]
-    assert lines[4] == "Why:" and f"Enforces: {d['seed']}" in lines
-    # the bad example: its scenario around line 15, where the finding points, numbered
+    head = f"SI115 ({d['name']}) [{d['severity']}]"
+    assert lines[:4] == [head, "", d["summary"].strip(), ""]
+    assert lines[4] == "Why:" and f"Enforces: {d['seed'].strip()}" in lines
+    # the bad example: its scenario around the line the finding points at, numbered
     bad = lines.index("Example (bad):")
     assert lines[bad + 1] == "  # scenarios/s.yaml"
     scenario = d["examples"]["bad"]["files"]["scenarios/s.yaml"].splitlines()
-    assert f"    15 | {scenario[14]}" in lines[bad:]
-    assert "  # also: si-lint.toml (the same in both examples; `--full`)" in lines[bad:]
     f = d["examples"]["bad"]["expect"][0]
-    assert f"  -> scenarios/s.yaml:15:1: SI115 {f['message']}" in lines
-    assert len(lines) <= 90
+    assert f"    {f['line']:>2} | {scenario[f['line'] - 1]}" in lines[bad:]
+    assert "  # also: si-lint.toml (the same in both examples; `--full`)" in lines[bad:]
+    where = f"{f['path']}:{f['line']}:{f['column']}"
+    assert f"  -> {where}: SI115 {f['message']}" in lines
+    assert len(lines) - bad <= 80  # two examples of at most 30 lines a file, and markers
 
 
 def test_rule_si614_page_is_short_and_full_prints_every_file():
