@@ -1,4 +1,9 @@
-"""si-lint: static analysis and linting for SI scenario corpora and EIO criteria modules."""
+"""si-lint: static analysis and linting for SI scenario corpora and EIO criteria modules.
+
+The Python API is :mod:`si_lint.api` (``check``, ``evaluate``, ``explain`` and their
+result types), also reachable here (``si_lint.check(...)``): imported on first use, so that
+``import si_lint`` (every CLI run) stays the version and two names.
+"""
 
 __version__ = "0.2.0"
 
@@ -8,5 +13,57 @@ REPOSITORY_URL = "https://github.com/oasis-si/si-lint"
 
 
 def rule_url(code: str) -> str:
-    """The generated page of one rule, at the tag of this version."""
-    return f"{REPOSITORY_URL}/blob/v{__version__}/docs/rules/{code}.md"
+    """The generated page of one rule, on the default branch (the repository has no
+    release tags yet: a URL at ``v{__version__}`` would lead nowhere)."""
+    return f"{REPOSITORY_URL}/blob/main/docs/rules/{code}.md"
+
+
+__all__ = [
+    "REPOSITORY_URL",
+    "__version__",
+    "rule_url",
+    # si_lint.api's, handed out on first use (__getattr__)
+    "Finding",
+    "Location",
+    "Report",
+    "RuleDoc",
+    "SiLintError",
+    "UnknownRuleError",
+    "Verdict",
+    "check",
+    "evaluate",
+    "explain",
+]
+
+#: the names of :mod:`si_lint.api` this package hands out
+_API = frozenset(__all__[3:])
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (every CLI run)
+if TYPE_CHECKING:  # what type checkers see of the names __getattr__ hands out
+    from .api import (
+        Finding,
+        Location,
+        Report,
+        RuleDoc,
+        SiLintError,
+        UnknownRuleError,
+        Verdict,
+        check,
+        evaluate,
+        explain,
+    )
+
+
+def __getattr__(name: str):
+    """The API's names, imported from :mod:`si_lint.api` when first asked for (the one
+    reference from this package up to the top layer: a lookup, never an import of
+    ``import si_lint``)."""
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _API)

@@ -173,9 +173,9 @@ def check_codes(codes: Iterable[str], where: str) -> None:
     bad = [c for c in codes if not any(k.startswith(c) for k in known)]
     if bad:
         listed = ", ".join(repr(c) for c in bad)
-        raise ConfigError(
-            f"{where}: {listed} matches no rule (`si-lint rule` lists them; codes are case-sensitive)"
-        )
+        # the command line's codes are upper-cased before they get here; a file's are not
+        case = "" if where.startswith("--") else "; codes are case-sensitive"
+        raise ConfigError(f"{where}: {listed} matches no rule (`si-lint rule` lists them{case})")
 
 
 @functools.lru_cache(maxsize=64)

@@ -46,9 +46,10 @@ def test_baseline_the_28_form_a_scenarios_then_hold_the_line(corpus):
     found = _si115(corpus)
     assert len(found) == 28, [(d["path"], d["line"]) for d in found]
     assert {d["severity"] for d in found} == {"error"}
-    code, _out, err = run_cli(
+    written = run_cli(
         ["check", "--no-cache", "--select", "SI115", "--write-baseline", "../base.json"], corpus
     )
+    assert written == (0, "", "Wrote 28 baseline entries to ../base.json\n")
     base = json.loads((corpus.parent / "base.json").read_text(encoding="utf-8"))
     assert len(base["findings"]) == 28 and {e["code"] for e in base["findings"]} == {"SI115"}
     assert all(e["document"].startswith("id:") for e in base["findings"])  # by scenario id

@@ -42,16 +42,29 @@ def corpus(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "args", [["--select", "SI10l"], ["--ignore", "SI306,XX1"], ["--select", "si1"]]
+    "args,bad",
+    [
+        (["--select", "SI10l"], "'SI10L'"),
+        (["--ignore", "SI306,XX1"], "'XX1'"),
+        (["--select", "si1,si10x"], "'SI10X'"),
+    ],
 )
-def test_a_code_matching_no_rule_on_the_command_line_is_a_usage_error(corpus, args):
+def test_a_code_matching_no_rule_on_the_command_line_is_a_usage_error(corpus, args, bad):
     code, out, err = run_cli(["check", "--no-cache", *args], corpus)
-    assert code == 2 and out == ""
-    bad = [c for c in args[1].split(",") if c not in ("SI306",)]
-    assert (
-        err == f"si-lint: {args[0]}: {', '.join(repr(c) for c in bad)} matches no rule "
-        "(`si-lint rule` lists them; codes are case-sensitive)\n"
-    )
+    assert (code, out) == (2, "")
+    assert err == f"si-lint: {args[0]}: {bad} matches no rule (`si-lint rule` lists them)\n"
+
+
+def test_select_and_ignore_take_codes_and_prefixes_in_any_case(corpus):
+    json_ = ["check", "--no-cache", "--format", "json"]
+    upper = run_cli([*json_, "--select", "SI1", "--ignore", "SI113"], corpus)
+    lower = run_cli([*json_, "--select", "si1", "--ignore", "Si113"], corpus)
+    assert lower == upper
+    code, out, _ = upper
+    diags = json.loads(out)["diagnostics"]
+    assert code == 1 and [
+        (d["code"], d["path"], d["line"], d["column"], d["severity"], d["message"]) for d in diags
+    ] == [("SI101", "scenarios/s.yaml", 12, 3, "error", "Form B scenario declares `scoring.type`")]
 
 
 @pytest.mark.parametrize(
@@ -309,10 +322,8 @@ def test_json_diagnostics_carry_end_positions(corpus):
 def test_baseline_hides_known_findings_reports_new_ones_and_counts_stale(corpus):
     # a configuration fixes the corpus root (fingerprints name paths relative to it)
     (corpus / "si-lint.toml").write_text("", encoding="utf-8")
-    code, out, err = run_cli(
-        ["check", "--no-cache", *SELECT, "--write-baseline", "base.json"], corpus
-    )
-    assert code == 1 and "si-lint: wrote 2 finding(s) to the baseline base.json" in err
+    written = run_cli(["check", "--no-cache", *SELECT, "--write-baseline", "base.json"], corpus)
+    assert written == (0, "", "Wrote 2 baseline entries to base.json\n")
     base = json.loads((corpus / "base.json").read_text(encoding="utf-8"))
     assert base["format"] == "si-lint-baseline" and base["version"] == 1
     assert [(e["code"], e["path"], e["document"], e["node"]) for e in base["findings"]] == [
@@ -364,6 +375,32 @@ def test_baseline_hides_known_findings_reports_new_ones_and_counts_stale(corpus)
     assert [r["partialFingerprints"]["siLint/v1"] for r in sarif["runs"][0]["results"]] != [
         e["fingerprint"] for e in base["findings"]
     ]  # another scenario id: other fingerprints
+
+
+def test_write_baseline_says_how_many_entries_on_one_line_and_exits_0(corpus):
+    # one finding: singular; the report is not printed (stdout empty), the status is 0
+    args = ["check", "--no-cache", "--select", "SI113", "--write-baseline", "b.json"]
+    assert run_cli(args, corpus) == (0, "", "Wrote 1 baseline entry to b.json\n")
+    base = json.loads((corpus / "b.json").read_text(encoding="utf-8"))
+    assert [(e["code"], e["path"], e["message"]) for e in base["findings"]] == [
+        (
+            "SI113",
+            "scenarios/s.yaml",
+            "`exclude_tool_echo` is bound to false, the template expects true",
+        )
+    ]
+    assert run_cli([*args, "--quiet"], corpus) == (0, "", "")
+    # a clean run writes an empty baseline, and says so
+    clean = ["check", "--no-cache", "--select", "SI118", "--write-baseline", "c.json"]
+    assert run_cli(clean, corpus) == (0, "", "Wrote 0 baseline entries to c.json\n")
+    assert json.loads((corpus / "c.json").read_text(encoding="utf-8"))["findings"] == []
+    # a file that cannot be written is a usage error, as --output's
+    bad = ["check", "--no-cache", "--write-baseline", "/missing/dir/b.json"]
+    assert run_cli(bad, corpus) == (
+        2,
+        "",
+        "si-lint: cannot write /missing/dir/b.json: No such file or directory\n",
+    )
 
 
 def test_baseline_fingerprints_equal_sarif_fingerprints(corpus):

@@ -69,6 +69,7 @@ def test_wheel_metadata(tmp_path):
     urls = [line for line in meta.splitlines() if line.startswith("Project-URL: ")]
     assert f"Project-URL: Repository, {REPOSITORY_URL}" in urls and len(urls) >= 4
     assert "si_lint/_data/rules/SI105.yaml" in names
+    assert "si_lint/py.typed" in names and "si_lint/api.py" in names  # PEP 561: typed
 
 
 def test_github_action_is_a_composite_that_uploads_sarif():
@@ -77,10 +78,12 @@ def test_github_action_is_a_composite_that_uploads_sarif():
     steps = action["runs"]["steps"]
     uses = [s.get("uses", "") for s in steps]
     assert any(u.startswith("actions/setup-python@") for u in uses)
-    assert any(u.startswith("github/codeql-action/upload-sarif@") for u in uses)
+    # v3 is retired in December 2026
+    assert "github/codeql-action/upload-sarif@v4" in uses
     runs = " ".join(s.get("run", "") for s in steps)
+    assert runs.count("si-lint check") == 1  # one run: annotations, SARIF and status
     assert (
-        "--format sarif" in runs and "--automation-id" in runs and '"${GITHUB_ACTION_PATH}"' in runs
+        "--sarif-file" in runs and "--automation-id" in runs and '"${GITHUB_ACTION_PATH}"' in runs
     )
     assert all(s.get("shell") == "bash" for s in steps if "run" in s)
     assert set(action["inputs"]) >= {"paths", "args", "sarif-file", "category", "upload", "fail-on"}
@@ -88,7 +91,7 @@ def test_github_action_is_a_composite_that_uploads_sarif():
     from conftest import run_cli
 
     code, out, _ = run_cli(["check", "--help"], REPO)
-    for flag in ("--format", "--output", "--automation-id", "--exit-zero", "--fail-on"):
+    for flag in ("--format", "--sarif-file", "--automation-id", "--exit-zero", "--fail-on"):
         assert flag in out
 
 
@@ -101,3 +104,26 @@ def test_pre_commit_hooks_file():
         and hooks["si-lint-corpus"]["always_run"] is True
     )
     assert all(h["entry"] == "si-lint check" and h["language"] == "python" for h in hooks.values())
+
+
+def test_changelog_has_an_unreleased_section_and_this_version():
+    import re
+
+    text = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    heads = re.findall(r"^## (.+)$", text, re.M)
+    assert heads[0] == "[Unreleased]"
+    assert heads[1].startswith(f"[{__version__}] - ")
+    for head in heads:  # every version heading has its link
+        assert re.search(rf"^{re.escape(head.split(' - ')[0])}: https://", text, re.M), head
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert f'Changelog = "{REPOSITORY_URL}/blob/main/CHANGELOG.md"' in pyproject
+
+
+def test_readme_links_are_absolute():
+    """The README is the package index's project page too, where a relative link (to
+    docs/, to an anchor) leads nowhere."""
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)\s]+)\)", readme)
+    assert targets and [t for t in targets if not t.startswith("https://")] == []

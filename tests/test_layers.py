@@ -135,8 +135,12 @@ LAYERS = [
     ["si_lint.checks"],
     ["si_lint.pipeline"],
     ["si_lint.report", "si_lint.baseline", "si_lint.review", "si_lint.commands", "si_lint.server"],
-    ["si_lint.cli"],
+    ["si_lint.cli", "si_lint.api"],
 ]
+
+#: the one reference up: ``si_lint.__getattr__`` hands out the API's names, importing
+#: ``si_lint.api`` when one is first asked for (never at ``import si_lint``)
+LAZY_FACADE = {("si_lint", "si_lint.api")}
 
 
 def _layer(mod: str) -> int | None:
@@ -156,5 +160,5 @@ def test_every_module_has_a_layer_and_imports_only_down():
     g = import_graph()
     unplaced = sorted(m for m in g.nodes if _layer(m) is None)
     assert unplaced == [], "add these modules to LAYERS (and to ARCHITECTURE.md)"
-    up = sorted((u, v) for u, v in g.edges if _layer(v) > _layer(u))
+    up = sorted((u, v) for u, v in g.edges if _layer(v) > _layer(u) and (u, v) not in LAZY_FACADE)
     assert up == []

@@ -70,7 +70,13 @@ from .check_run import COLOR, FAIL_ON, CheckArgs, run
     "--write-baseline",
     "write_baseline",
     type=click.Path(dir_okay=False),
-    help="Record the current findings in FILE (for --baseline).",
+    help="Record the current findings in FILE (for --baseline), say how many, exit 0.",
+)
+@click.option(
+    "--sarif-file",
+    type=click.Path(dir_okay=False),
+    help="Also write the SARIF report to FILE (with --format github: annotations and "
+    "code scanning from one run).",
 )
 @click.option(
     "--automation-id", help="SARIF runs[].automationDetails.id (code scanning's category)."

@@ -45,10 +45,11 @@ def failing(findings, fail_on: str) -> list:
 
 
 def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
-    """``--select``/``--ignore`` values: each may hold several comma-separated codes."""
+    """``--select``/``--ignore`` values: each may hold several comma-separated codes or
+    prefixes, in any case (``si1`` is ``SI1``: every code is upper case, as in ``rule``)."""
     out = []
     for v in values:
-        out.extend(c.strip() for c in v.split(",") if c.strip())
+        out.extend(c.strip().upper() for c in v.split(",") if c.strip())
     return tuple(out)
 
 
@@ -75,6 +76,7 @@ class CheckArgs:
         "show_fixes",
         "baseline_file",
         "write_baseline",
+        "sarif_file",
         "automation_id",
         "stdin_filename",
         "no_cache",
@@ -108,6 +110,9 @@ def run(a: CheckArgs) -> int:
         if a.fix and not a.diff and fixed is not None and fixed[1]:
             result = _run(paths, options, stdin)  # the report shows what remains
         fixed = fixed[0] if fixed is not None else []
+    if a.write_baseline:  # adopting: the findings go to the file, not to the terminal
+        _LAST[0] = result
+        return _write_baseline(a, result)
     _baselines(a, result)
     printed = _report(a, result, fixed)
     status = 0 if a.exit_zero or not failing(result.findings, a.fail_on) else 1
@@ -154,8 +159,10 @@ def _check_settings(a: CheckArgs) -> None:
     """Options that cannot go together, and a ``--profile`` that is no profile."""
     from ..errors import UsageError
 
-    if a.automation_id is not None and a.fmt != "sarif":
-        raise UsageError("--automation-id is a SARIF setting (use it with --format sarif)")
+    if a.automation_id is not None and a.fmt != "sarif" and not a.sarif_file:
+        raise UsageError(
+            "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
+        )
     if a.profile is None:
         return
     from ..profile import is_builtin_name
@@ -179,7 +186,9 @@ def _options(a: CheckArgs):
         trust_implementations=a.trust_implementations,
         verbose=a.verbose,
         use_cache=not a.no_cache,
-        reuse_run=not needs_corpus(a.fmt) and not (a.fix or a.diff or a.stdin_filename),
+        reuse_run=not needs_corpus(a.fmt)
+        and not (a.sarif_file and needs_corpus("sarif"))
+        and not (a.fix or a.diff or a.stdin_filename),
         cache_dir=a.cache_dir,
         jobs=a.jobs,
         config_file=a.config_file,
@@ -226,19 +235,23 @@ def _apply_fixes(a: CheckArgs, result):
     return report.fixed, bool(report.files)
 
 
-def _baselines(a: CheckArgs, result) -> None:
-    """--write-baseline records the findings; --baseline hides the recorded ones."""
+def _write_baseline(a: CheckArgs, result) -> int:
+    """--write-baseline FILE records every finding of the run in FILE and says how many on
+    one line, on stderr (as ruff's ``--add-noqa`` says "Added N noqa directives.": stdout
+    stays free for a ``--diff`` before it, and a script reads the file, not the count);
+    no report, and the exit status is 0: recording today's findings is not a failure."""
+    from ..baseline import render as render_baseline
     from ..report.output import write_file
 
-    if a.write_baseline:
-        from ..baseline import render as render_baseline
+    write_file(a.write_baseline, render_baseline(result).encode("utf-8"), "baseline")
+    if not a.quiet:
+        n = len(result.findings)
+        _say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {a.write_baseline}")
+    return 0
 
-        write_file(a.write_baseline, render_baseline(result).encode("utf-8"), "baseline")
-        if not a.quiet:
-            _say(
-                f"si-lint: wrote {len(result.findings)} finding(s) to the baseline "
-                f"{a.write_baseline}"
-            )
+
+def _baselines(a: CheckArgs, result) -> None:
+    """--baseline hides the findings the file records."""
     if a.baseline_file:
         from ..baseline import apply, load
 
@@ -271,6 +284,11 @@ def _report(a: CheckArgs, result, fixed) -> str | None:
         automation_id=a.automation_id,
         fail_on=a.fail_on,
     )
+    if a.sarif_file:  # the same findings for code scanning, from this run (written first:
+        from ..report.output import write_file  # a file it cannot write prints no report)
+
+        sarif = render(result, "sarif", automation_id=a.automation_id)
+        write_file(a.sarif_file, sarif.encode("utf-8"))
     write(text, a.output, err=report_err, color=colour)
     if a.show_fixes:
         _show_fixes(
@@ -280,7 +298,7 @@ def _report(a: CheckArgs, result, fixed) -> str | None:
             a.unsafe_fixes,
             a.output is None and a.fmt == "text" and not a.diff,
         )
-    if a.output or report_err or a.show_fixes or a.fix or a.baseline_file or a.write_baseline:
+    if a.output or a.sarif_file or report_err or a.show_fixes or a.fix or a.baseline_file:
         return None
     return text if colour else unstyle(text)
 

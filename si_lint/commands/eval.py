@@ -79,7 +79,7 @@ def _lint_note(scen_path: Path, index: int, profile, config) -> str | None:
 # the scenario and its profile
 
 
-def _profile_for(scen_path: Path, profile_opt: str | None, trust: bool):
+def profile_for(scen_path: Path, profile_opt: str | None, trust: bool):
     """(config, profile) to score under: ``--profile``, else the corpus's configured one."""
     from ..corpus import ConfigError, load_config
     from ..profile import is_builtin_name, resolve_profile
@@ -112,7 +112,7 @@ def _scenario_to_score(scenario: str, scenario_id: str | None, profile_opt, trus
 
     try:
         scen_path, index, data = load_scenario(scenario, scenario_id)
-        config, profile = _profile_for(scen_path, profile_opt, trust)
+        config, profile = profile_for(scen_path, profile_opt, trust)
         try:
             locate_table(data, profile)
         except NoTable as exc:  # other reasons are every verdict's error
@@ -123,7 +123,7 @@ def _scenario_to_score(scenario: str, scenario_id: str | None, profile_opt, trus
     return scen_path, index, data, config, profile
 
 
-def _prepared(data: Any, profile) -> Any:
+def prepare_table(data: Any, profile) -> Any:
     """The scenario's prepared table, or the SI409 error every verdict gets when the
     table needs a primitive without a trusted implementation."""
     from ..evaluator import EvaluationError, prepare, untrusted_primitives
@@ -251,7 +251,7 @@ def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementat
     )
     if profile.is_oasisctl:
         click.echo(OASISCTL_NOTICE, err=True)
-    prepared = _prepared(data, profile)
+    prepared = prepare_table(data, profile)
     if fmt == "text":
         note = _lint_note(scen_path, index, profile, config)
         if note:
