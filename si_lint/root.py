@@ -49,11 +49,11 @@ def _digest(raw: bytes) -> str:
 
 
 def config_table(directory: Path) -> tuple[Path, dict] | None:
-    found = _config_in(directory)
+    found = config_in(directory)
     return None if found is None else (found[0], found[1].parsed().table)
 
 
-def _config_in(
+def config_in(
     directory: Path, lazy: bool = False, looked: list | None = None
 ) -> tuple[Path, Root] | None:
     """The configuration file of ``directory`` (``si-lint.toml``, else a ``pyproject.toml``
@@ -64,7 +64,7 @@ def _config_in(
     if looked is not None:
         looked.append(str(cfg))
     if cfg.is_file():
-        return cfg, _root_of(cfg, lazy)
+        return cfg, root_of(cfg, lazy)
     py = directory / "pyproject.toml"
     if looked is not None:
         looked.append(str(py))
@@ -76,7 +76,7 @@ def _config_in(
     return None
 
 
-def _root_of(path: Path, lazy: bool) -> Root:
+def root_of(path: Path, lazy: bool) -> Root:
     """The root a configuration file makes (its directory), the file read once; ``lazy``
     (not for a ``pyproject.toml``): its bytes kept, parsed by :meth:`Root.parsed`."""
     raw = _read_bytes(path)
@@ -102,7 +102,7 @@ class Root(
 ):
     """Where the corpus root is and why (SPEC §9): ``path``; ``source``, the configuration
     file, when there is one; its ``table`` (None: not parsed yet, :func:`find_root_info`
-    with ``lazy``; :meth:`parsed`); ``how``: "config", "git", "dir" or "file"; ``digest``:
+    with ``lazy``; :meth:`parsed`); ``how``: "config", "profile", "git", "dir" or "file"; ``digest``:
     the sha256 of the configuration file's bytes (what the run memo's key holds); ``raw``:
     those bytes, while the table is not parsed (the digest is theirs: never read again);
     ``looked``: every path :func:`find_root_info` looked at -- the root is the same while
@@ -153,13 +153,13 @@ def find_root_info(
 def _find(cwd: Path, paths, config_file, lazy: bool, looked: list) -> Root:
     if config_file is not None:
         looked.append(os.path.abspath(config_file))
-        return _root_of(Path(os.path.abspath(config_file)), lazy)
+        return root_of(Path(os.path.abspath(config_file)), lazy)
     first = [Path(os.path.abspath(p)) for p in list(paths)[:1]]
     starts = [cwd] + [p if p.is_dir() else p.parent for p in first]
     for start in starts:
         d = Path(os.path.realpath(start))
         while True:
-            found = _config_in(d, lazy, looked)
+            found = config_in(d, lazy, looked)
             if found is not None:
                 return found[1]
             if d.parent == d:

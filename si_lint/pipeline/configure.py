@@ -13,8 +13,16 @@ from .context import State
 
 
 def configure(state: State) -> None:
-    """The root and configuration table, unless the caller gave a configuration."""
-    if state.config is None:
+    """The root and configuration table, unless the caller gave a configuration or the
+    root (``pipeline.run`` finds the roots of every named path: :mod:`.multi`). Here (the
+    corpus of ``graph``, ``review``, the language server) the first named path's root."""
+    if state.config is None and state.root_info is None:
+        from ..roots import plan_roots
+
+        plan = plan_roots(state.cwd, state.paths, state.options.config_file)
+        if plan.groups:
+            state.root_info = plan.groups[0].root
+            return
         from ..root import find_root_info
 
         named = [Path(p) if os.path.isabs(p) else state.cwd / p for p in state.paths]
