@@ -82,7 +82,7 @@ def _strict_json(loaded) -> None:
     from ..loader.json_path import LazyPosMap
     from .notcorpus import strict_json_diag
 
-    if loaded.failed or loaded.text is None:
+    if loaded.text is None:  # (not decoded: its SI005/SI006 stands)
         return
     if len(loaded.documents) == 1 and isinstance(loaded.documents[0].pos, LazyPosMap):
         return

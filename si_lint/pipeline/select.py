@@ -105,7 +105,9 @@ def _kept_named(named_files, config: Config, cwd: Path, out: _Files) -> list[str
     for f in named_files:
         why = named_file_check(Path(f), config)
         if why is not None:
-            out.notes.append(f"skipped {relpath_of(f, cwd)}: {why}")
+            note = f"skipped {relpath_of(f, cwd)}: {why}"
+            if note not in out.notes:  # (the walk of the root may have noted it)
+                out.notes.append(note)
             out.skipped.append((relpath_of(f, cwd), why))
         else:
             kept.append(f)
