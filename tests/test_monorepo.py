@@ -3,7 +3,7 @@ repository that holds a corpus with its ``si-lint.toml`` (the example corpus), t
 published corpus with its own (when ``../shared`` is present), and the files that live
 beside corpora in real repositories: a Helm chart with ``{{ }}`` templates, a GitHub
 workflow, a docker-compose file, a multi-document Kubernetes manifest, an OpenAPI spec, a
-``tsconfig.json`` with comments and a ``package.json``. Whatever the order and batching of
+CloudFormation template (``!Sub``), a ``tsconfig.json`` with comments and a ``package.json``. Whatever the order and batching of
 the named paths (what pre-commit sends), only the corpora's true findings are reported;
 without any ``si-lint.toml`` the non-corpus files still get none."""
 
@@ -49,6 +49,10 @@ NON_CORPUS = {
         "    get:\n      operationId: getItem\n      parameters:\n        - name: id\n"
         "          in: path\n          required: true\n          schema: {type: string}\n"
         "      responses:\n        '200': {description: ok}\n"
+    ),
+    "infra/stack.yaml": (
+        'AWSTemplateFormatVersion: "2010-09-09"\nResources:\n  Bucket:\n'
+        '    Type: AWS::S3::Bucket\n    Properties:\n      BucketName: !Sub "${AWS::StackName}-logs"\n'
     ),
     "tsconfig.json": '{\n  // comments are fine in tsconfig.json\n  "compilerOptions": {"strict": true,},\n}\n',
     "package.json": '{"name": "web", "version": "1.0.0", "scripts": {"test": "jest"}}\n',
@@ -152,10 +156,10 @@ def test_the_text_output_counts_the_skipped_named_paths(repo):
     code, out, err = run_cli(["check", "--no-cache", *_named(with_pub)], repo)
     checked = 2 if with_pub else 1
     tail = (
-        f"Found 1 finding(s) in {checked} file(s) (8 named path(s) skipped): "
+        f"Found 1 finding(s) in {checked} file(s) (9 named path(s) skipped): "
         "1 error(s), 0 warning(s), 0 info(s).\n"
         if with_pub
-        else f"All checks passed ({checked} file(s) checked, 8 named path(s) skipped).\n"
+        else f"All checks passed ({checked} file(s) checked, 9 named path(s) skipped).\n"
     )
     assert (code, out, err) == ((1 if with_pub else 0), (SI614_TEXT if with_pub else "") + tail, "")
     code, out, err = run_cli(["check", "--no-cache", "--verbose", "tsconfig.json", "k8s"], repo)
@@ -227,7 +231,7 @@ def test_without_any_configuration_the_other_files_get_no_finding(repo, tmp_path
     assert [d for d in diags if d["path"] in NON_CORPUS] == []
     code, out, err = run_cli(["check", "--no-cache", "--verbose", *NON_CORPUS], bare)
     assert out == (
-        "All checks passed (6 file(s) checked, 2 named path(s) skipped).\n"
+        "All checks passed (6 file(s) checked, 3 named path(s) skipped).\n"
         "Skipped (no recognised kind): .github/workflows/ci.yml, api/openapi.yaml, "
         "charts/web/Chart.yaml, docker-compose.yml, k8s/app.yaml#0, k8s/app.yaml#1, "
         "k8s/app.yaml#2, package.json\n"
@@ -235,6 +239,8 @@ def test_without_any_configuration_the_other_files_get_no_finding(repo, tmp_path
     assert [line for line in err.splitlines() if "not a corpus file" in line] == [
         "si-lint: skipped charts/web/templates/deployment.yaml: not a corpus file (it does not "
         "parse, and no top-level key names a corpus document)",
+        "si-lint: skipped infra/stack.yaml: not a corpus file (it does not parse, and no "
+        "top-level key names a corpus document)",
         "si-lint: skipped tsconfig.json: not a corpus file (it does not parse, and no top-level "
         "key names a corpus document)",
     ]

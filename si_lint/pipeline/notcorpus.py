@@ -31,8 +31,10 @@ _KEYS = "|".join(KIND_KEYS)
 _YAML_SIGN = re.compile(rf"^(?:{_KEYS}|\"(?:{_KEYS})\"|'(?:{_KEYS})')[ \t]*:", re.MULTILINE)
 #: a JSON object member with such a key (anywhere: a broken JSON text has no structure)
 _JSON_SIGN = re.compile(rf"\"(?:{_KEYS})\"\s*:")
-#: the loader's findings that say a file could not be read as YAML/JSON
-UNREADABLE = ("SI001", "SI005", "SI006", "SI007")
+#: the loader's findings that say a file could not be read as (core-schema) YAML/JSON:
+#: invalid YAML, not UTF-8, a tag outside the core schema (CloudFormation's ``!Ref``);
+#: a safety limit (SI005) is reported whatever the file is
+UNREADABLE = ("SI001", "SI006", "SI007")
 
 
 def corpus_sign(raw: bytes, abspath: str) -> bool:

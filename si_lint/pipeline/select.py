@@ -263,7 +263,6 @@ def select(state: State) -> None:
             profile_fingerprint(profile),
             sel.config.fingerprint(),
             state.options.trust_implementations,
-            sel.config.root_how == "config",  # .json read strictly (SPEC §9)
         ),
     )
     if cache.note:
