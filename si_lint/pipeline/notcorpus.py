@@ -75,9 +75,14 @@ def set_aside(state: State) -> None:
     codes = {}
     for rel, findings in state.per_file.items():
         if findings and any(f.code in UNREADABLE for f in findings):
-            codes[rel] = findings
+            codes[rel] = {f.code for f in findings}
     if not codes:
         return
+    docs: dict[str, list] = {}
+    for d in state.docs:
+        if d.relpath in codes:
+            docs.setdefault(d.relpath, []).append(d)
+    codes = {rel: c for rel, c in codes.items() if _unreadable(c, docs.get(rel, []))}
     from ..fsutil import read_regular
     from ..limits import MAX_BYTES
 
@@ -90,6 +95,15 @@ def set_aside(state: State) -> None:
             continue
         state.per_file[rel] = []
         state.not_corpus.add(abspath)
+
+
+def _unreadable(codes: set[str], docs: list) -> bool:
+    """The file could not be read as core-schema YAML/JSON: no document of a kind, and
+    either no document at all (invalid YAML, not UTF-8) or a tag outside the core schema
+    (a lone surrogate escape is SI006 in a file that was read: not this)."""
+    if any(d.kind is not None for d in docs):
+        return False
+    return "SI007" in codes or all(d.ndocs == 0 for d in docs)
 
 
 def not_corpus_note(relpath: str) -> str:
