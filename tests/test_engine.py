@@ -15,12 +15,7 @@ NOTES_DUP = "title: relay notes\nowner: a\nowner: b\n"
 
 
 def test_select_and_ignore_by_prefix(tmp_path):
-    # a configured root: every file is judged (without one, t.yaml, which has no key of a
-    # corpus document, is no corpus file: SPEC §9)
-    write_files(
-        tmp_path,
-        {"si-lint.toml": "", "n.yaml": NOTES_DUP, "t.yaml": "a: !!python/name:os.system x\n"},
-    )
+    write_files(tmp_path, {"n.yaml": NOTES_DUP, "t.yaml": "a: !!python/name:os.system x\n"})
     _, rep = check_json(tmp_path)
     assert diag_tuples(rep) == [("SI002", "n.yaml", 3, 1), ("SI007", "t.yaml", 1, 4)]
     _, rep = check_json(tmp_path, "--select", "SI00", "--ignore", "SI002")

@@ -32,8 +32,8 @@ _YAML_SIGN = re.compile(rf"^(?:{_KEYS}|\"(?:{_KEYS})\"|'(?:{_KEYS})')[ \t]*:", r
 #: a JSON object member with such a key (anywhere: a broken JSON text has no structure)
 _JSON_SIGN = re.compile(rf"\"(?:{_KEYS})\"\s*:")
 #: the loader's findings that say a file could not be read as (core-schema) YAML/JSON:
-#: invalid YAML, not UTF-8, a tag outside the core schema (CloudFormation's ``!Ref``);
-#: a safety limit (SI005) is reported whatever the file is
+#: invalid YAML, not UTF-8, an application's local tag (CloudFormation's ``!Ref``); a
+#: safety limit (SI005) or a ``!!`` tag is reported whatever the file is
 UNREADABLE = ("SI001", "SI006", "SI007")
 
 
@@ -75,7 +75,7 @@ def set_aside(state: State) -> None:
     codes = {}
     for rel, findings in state.per_file.items():
         if findings and any(f.code in UNREADABLE for f in findings):
-            codes[rel] = {f.code for f in findings}
+            codes[rel] = {f.code for f in findings if not _global_tag(f)}
     if not codes:
         return
     docs: dict[str, list] = {}
@@ -95,6 +95,13 @@ def set_aside(state: State) -> None:
             continue
         state.per_file[rel] = []
         state.not_corpus.add(abspath)
+
+
+def _global_tag(finding) -> bool:
+    """SI007 for a ``!!`` tag (``!!python/object``: code execution in a reader that honours
+    it) -- reported whatever the file is; an application's local tag (CloudFormation's
+    ``!Sub``, GitLab CI's ``!reference``) is a sign of another tool's file."""
+    return finding.code == "SI007" and finding.message.startswith("YAML tag '!!")
 
 
 def _unreadable(codes: set[str], docs: list) -> bool:
