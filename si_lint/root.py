@@ -137,8 +137,11 @@ def find_root_info(
 ) -> Root:
     """The corpus root, the first of (SPEC §9): the directory of ``config_file``; the
     nearest ancestor of ``cwd`` holding ``si-lint.toml`` or a ``pyproject.toml`` with
-    ``[tool.si-lint]``; the same search from the first named path; the top of the git work
-    tree that holds ``cwd``; else the first named directory, or a named file's directory.
+    ``[tool.si-lint]``; the same search from the first named path; the nearest ancestor
+    holding an OASIS profile layout (``profile.md`` beside ``scenarios/``); the top of the
+    git work tree that holds ``cwd``; else the first named directory, or a named file's
+    directory. (``check`` finds a root for each named path: :mod:`si_lint.roots`; this is
+    the one root of the language server's folder and of ``load_config``.)
     Never a wider guess: without a configuration or a work tree, a check of one file reads
     that file's directory, never its parents (nor the current directory).
 
@@ -165,6 +168,10 @@ def _find(cwd: Path, paths, config_file, lazy: bool, looked: list) -> Root:
             if d.parent == d:
                 break
             d = d.parent
+    for start in starts:  # an OASIS profile layout (SPEC §9: a profile root)
+        found = profile_ancestor(os.path.realpath(start))
+        if found is not None:
+            return Root(Path(found), None, {}, "profile")
     top = git_top(cwd, looked)
     if top is not None:
         return Root(top, None, {}, "git")
@@ -174,6 +181,25 @@ def _find(cwd: Path, paths, config_file, lazy: bool, looked: list) -> Root:
             return Root(Path(os.path.realpath(p)), None, {}, "dir")
         return Root(Path(os.path.realpath(p.parent)), None, {}, "file")
     return Root(Path(os.path.realpath(cwd)), None, {}, "dir")
+
+
+def is_profile_layout(directory: str) -> bool:
+    """``profile.md`` (a regular file) beside a ``scenarios/`` directory (SPEC §9)."""
+    return os.path.isfile(os.path.join(directory, "profile.md")) and os.path.isdir(
+        os.path.join(directory, "scenarios")
+    )
+
+
+def profile_ancestor(start: str) -> str | None:
+    """The nearest ancestor of ``start`` (itself included) holding a profile layout."""
+    d = start
+    while True:
+        if is_profile_layout(d):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
 
 
 def find_root(

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .errors import ConfigError, UsageError
 from .records import Record
-from .root import CONFIG_FILE, Root, config_in, git_top, root_of
+from .root import CONFIG_FILE, Root, config_in, git_top, profile_ancestor, root_of
 
 #: directories never searched for configuration files (as the walk: discovery.SKIP_DIRS)
 _SKIP = frozenset({".git", ".hg", ".svn", ".si-lint-cache", "node_modules", "__pycache__"})
@@ -66,20 +66,6 @@ def configured_ancestor(start: str, looked: list) -> Root | None:
         found = config_in(Path(d), True, looked)
         if found is not None:
             return found[1]
-    return None
-
-
-def is_profile_layout(directory: str) -> bool:
-    """``profile.md`` (a regular file) beside a ``scenarios/`` directory (SPEC §9)."""
-    return os.path.isfile(os.path.join(directory, "profile.md")) and os.path.isdir(
-        os.path.join(directory, "scenarios")
-    )
-
-
-def profile_ancestor(start: str) -> str | None:
-    for d in _ancestors(start):
-        if is_profile_layout(d):
-            return d
     return None
 
 
