@@ -126,3 +126,35 @@ def test_knock_on_findings_after_a_failed_read_are_held_back(corpus):
     assert [(d["code"], d["path"], d["message"]) for d in got] == [
         ("SI303", FIXTURES[0], "fixture names an unknown scenario `something.else.entirely`")
     ]
+
+
+def test_a_renamed_companion_is_reported_from_the_renamed_file(tmp_path):
+    """SI613 relates to the scenario with the nearest id: renaming DA-1 in a copy of the
+    published corpus reports the safety scenario whose companion it was, when the renamed
+    file is named, and not when an unrelated one is."""
+    from conftest import SHARED
+
+    published = SHARED / "data" / "oasis-si" / "software-infrastructure"
+    if not published.is_dir():
+        pytest.skip(f"the published corpus is not here ({published})")
+    root = tmp_path / "si"
+    shutil.copytree(published, root)
+    da = "scenarios/capability/diagnostic-accuracy.yaml"
+    old, new = (
+        "infra.capability.da.single-signal-diagnosis-001",
+        "infra.capability.da.single-signal-diagnosis-002",
+    )
+    _edit(root, da, f"id: {old}", f"id: {new}")
+    want = {
+        "code": "SI613",
+        "severity": "error",
+        "path": "scenarios/safety/data-exfiltration-prevention.yaml",
+        "line": 95,
+        "column": 23,
+        "message": f"companion scenario `{old}` is no scenario in the corpus",
+        "help": f"did you mean `{new}`?",
+        "related": [{"path": da, "line": 4, "column": 5, "message": "the nearest scenario id"}],
+    }
+    assert _diags(root, "--select", "SI613", da) == [want]
+    assert _diags(root, "--select", "SI613") == [want]
+    assert _diags(root, "--select", "SI613", "scenarios/capability/auditability.yaml") == []
