@@ -131,7 +131,9 @@ class Config(
             _patterns(where, "include", self.include)
 
     def fingerprint(self) -> str:
-        return repr(
+        # a configured root reads .json files strictly (SPEC §9): other per-file results
+        strict = "strict-json " if self.root_how == "config" else ""
+        return strict + repr(
             (
                 self.profile,
                 self.select,

@@ -299,19 +299,18 @@ def expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
             raise UsageError(f"{p}: no such file or directory")
         if path.is_dir():
             dirs.append(str(path.resolve()))
-        elif path.is_file() or path.is_symlink():
-            if not os.access(path, os.R_OK) and path.exists():
+        else:  # (a FIFO, socket or device is skipped by named_file_check, never opened)
+            if path.is_file() and not os.access(path, os.R_OK):
                 raise UsageError(f"{p}: cannot be read (permission denied)")
             files.append(os.path.abspath(path))
-        else:
-            raise UsageError(f"{p}: not a regular file or directory")
     return files, dirs
 
 
 def named_file_check(path: Path, config: Config) -> str | None:
     """Why a file named on the command line is not read (a --verbose note), or None:
-    the configuration excludes it (pre-commit passes every staged file), or it is a
-    symbolic link that leaves the corpus root or leads to something other than a file."""
+    the configuration excludes it (pre-commit passes every staged file), it is no regular
+    file (a FIFO, socket or device: never opened), or it is a symbolic link that leaves
+    the corpus root or leads to something other than a file."""
     abspath = os.path.abspath(path)
     if not abspath.isascii() and not _utf8_name(abspath):
         return "its name is not UTF-8; not read"
@@ -327,6 +326,13 @@ def named_file_check(path: Path, config: Config) -> str | None:
         what, why = check_link(abspath, real_root)
         if what != "read":
             return why
+        return None
+    try:
+        mode = os.stat(abspath).st_mode
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or type(exc).__name__}"
+    if not stat_mod.S_ISREG(mode):
+        return f"{kind_of(mode)}, not a regular file; never opened"
     return None
 
 

@@ -50,11 +50,11 @@ def _digest(raw: bytes) -> str:
 
 
 def config_table(directory: Path) -> tuple[Path, dict] | None:
-    found = _config_in(directory)
+    found = config_in(directory)
     return None if found is None else (found[0], found[1].parsed().table)
 
 
-def _config_in(
+def config_in(
     directory: Path, lazy: bool = False, looked: list | None = None
 ) -> tuple[Path, Root] | None:
     """The configuration file of ``directory`` (``si-lint.toml``, else a ``pyproject.toml``
@@ -65,7 +65,7 @@ def _config_in(
     if looked is not None:
         looked.append(str(cfg))
     if cfg.is_file():
-        return cfg, _root_of(cfg, lazy)
+        return cfg, root_of(cfg, lazy)
     py = directory / "pyproject.toml"
     if looked is not None:
         looked.append(str(py))
@@ -77,7 +77,7 @@ def _config_in(
     return None
 
 
-def _root_of(path: Path, lazy: bool) -> Root:
+def root_of(path: Path, lazy: bool) -> Root:
     """The root a configuration file makes (its directory), the file read once; ``lazy``
     (not for a ``pyproject.toml``): its bytes kept, parsed by :meth:`Root.parsed`."""
     raw = _read_bytes(path)
@@ -103,7 +103,7 @@ class Root(
 ):
     """Where the corpus root is and why (SPEC §9): ``path``; ``source``, the configuration
     file, when there is one; its ``table`` (None: not parsed yet, :func:`find_root_info`
-    with ``lazy``; :meth:`parsed`); ``how``: "config", "git", "dir" or "file"; ``digest``:
+    with ``lazy``; :meth:`parsed`); ``how``: "config", "profile", "git", "dir" or "file"; ``digest``:
     the sha256 of the configuration file's bytes (what the run memo's key holds); ``raw``:
     those bytes (the digest is theirs: never read again; the table is parsed from them,
     and a finding about a setting is located in them: :func:`value_position`);
@@ -139,8 +139,11 @@ def find_root_info(
 ) -> Root:
     """The corpus root, the first of (SPEC §9): the directory of ``config_file``; the
     nearest ancestor of ``cwd`` holding ``si-lint.toml`` or a ``pyproject.toml`` with
-    ``[tool.si-lint]``; the same search from the first named path; the top of the git work
-    tree that holds ``cwd``; else the first named directory, or a named file's directory.
+    ``[tool.si-lint]``; the same search from the first named path; the nearest ancestor
+    holding an OASIS profile layout (``profile.md`` beside ``scenarios/``); the top of the
+    git work tree that holds ``cwd``; else the first named directory, or a named file's
+    directory. (``check`` finds a root for each named path: :mod:`si_lint.roots`; this is
+    the one root of the language server's folder and of ``load_config``.)
     Never a wider guess: without a configuration or a work tree, a check of one file reads
     that file's directory, never its parents (nor the current directory).
 
@@ -155,18 +158,22 @@ def find_root_info(
 def _find(cwd: Path, paths, config_file, lazy: bool, looked: list) -> Root:
     if config_file is not None:
         looked.append(os.path.abspath(config_file))
-        return _root_of(Path(os.path.abspath(config_file)), lazy)
+        return root_of(Path(os.path.abspath(config_file)), lazy)
     first = [Path(os.path.abspath(p)) for p in list(paths)[:1]]
     starts = [cwd] + [p if p.is_dir() else p.parent for p in first]
     for start in starts:
         d = Path(os.path.realpath(start))
         while True:
-            found = _config_in(d, lazy, looked)
+            found = config_in(d, lazy, looked)
             if found is not None:
                 return found[1]
             if d.parent == d:
                 break
             d = d.parent
+    for start in starts:  # an OASIS profile layout (SPEC §9: a profile root)
+        found = profile_ancestor(os.path.realpath(start))
+        if found is not None:
+            return Root(Path(found), None, {}, "profile")
     top = git_top(cwd, looked)
     if top is not None:
         return Root(top, None, {}, "git")
@@ -176,6 +183,25 @@ def _find(cwd: Path, paths, config_file, lazy: bool, looked: list) -> Root:
             return Root(Path(os.path.realpath(p)), None, {}, "dir")
         return Root(Path(os.path.realpath(p.parent)), None, {}, "file")
     return Root(Path(os.path.realpath(cwd)), None, {}, "dir")
+
+
+def is_profile_layout(directory: str) -> bool:
+    """``profile.md`` (a regular file) beside a ``scenarios/`` directory (SPEC §9)."""
+    return os.path.isfile(os.path.join(directory, "profile.md")) and os.path.isdir(
+        os.path.join(directory, "scenarios")
+    )
+
+
+def profile_ancestor(start: str) -> str | None:
+    """The nearest ancestor of ``start`` (itself included) holding a profile layout."""
+    d = start
+    while True:
+        if is_profile_layout(d):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
 
 
 def find_root(

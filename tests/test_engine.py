@@ -192,6 +192,7 @@ def test_hostile_files_are_findings_fast(tmp_path):
             "bomb.yaml": "\n".join(lines) + "\n",
             "deep.yaml": "[" * 10_000 + "]" * 10_000,
             "nul.yaml": "a: 1\nb: \x00\n",
+            "si-lint.toml": "",  # a configured root: every file is judged (SPEC §9)
         },
     )
     with open(tmp_path / "big.yaml", "wb") as fh:

@@ -117,6 +117,7 @@ LAYERS = [
     ["si_lint.loader", "si_lint.root", "si_lint.config", "si_lint.catalogue", "si_lint.schemas"],
     [
         "si_lint.discovery",
+        "si_lint.roots",
         "si_lint.cache",
         "si_lint.statcache",
         "si_lint.replay",

@@ -428,7 +428,9 @@ def test_si613_companion_anywhere_in_the_corpus_also_when_one_file_is_named(tmp_
     )
     assert si6(renamed, S) == [("SI613", S, 14, 23, "error", msg)]
     assert si6(renamed) == [("SI613", S, 14, 23, "error", msg)]
-    assert si6(renamed, D) == []
+    # the renamed scenario's file: the companion it left dangling relates to its new id,
+    # the nearest (SPEC §9 "Cross-file scope")
+    assert si6(renamed, D) == [("SI613", S, 14, 23, "error", msg)]
 
 
 def test_si615_second_intent_in_path_order(tmp_path):

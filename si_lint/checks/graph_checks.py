@@ -121,6 +121,7 @@ def _fmt(path) -> str:
 def unknown_scenario(corpus, ctx):
     graph = corpus.ref_graph
     known = None
+    scenarios: dict = {}
     for kind, rel in (("fixture", TESTS), ("evidence", "records")):
         for doc in corpus.of_kind(kind):
             nid = node_id(kind, doc.label)
@@ -131,7 +132,8 @@ def unknown_scenario(corpus, ctx):
                     continue
                 sid = graph.nodes[snode]["name"]
                 if known is None:
-                    known = sorted(corpus.scenarios)
+                    scenarios = corpus.scenarios
+                    known = sorted(scenarios)
                 close = difflib.get_close_matches(sid, known, n=1, cutoff=0.8)
                 yield Diag(
                     "SI303",
@@ -145,7 +147,17 @@ def unknown_scenario(corpus, ctx):
                         if close
                         else "name the `id` of a scenario in the corpus"
                     ),
+                    related=_nearest(scenarios, close),
                 )
+
+
+def _nearest(scenarios: dict, close: list[str]) -> tuple:
+    """A dangling reference relates to the nearest existing id (SPEC §9 "Cross-file
+    scope"): renaming that scenario reports the references it left behind."""
+    if not close:
+        return ()
+    d = scenarios[close[0]]
+    return (Related(d.relpath, ("id",), "the nearest scenario id", "value", document=d.index),)
 
 
 def _has_table(data: Any) -> bool:

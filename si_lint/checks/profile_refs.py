@@ -140,9 +140,14 @@ def undefined_archetype(corpus, ctx) -> Iterator[Diag]:
 
 @corpus_check("SI613")
 def companion(corpus, ctx) -> Iterator[Diag]:
-    """No "did you mean" here: the nearest id depends on every scenario of the corpus, and
-    the language server re-checks a slice of it (the scenarios that share an id)."""
-    ids = set(corpus.scenarios)
+    """A companion that names no scenario relates to the scenario with the nearest id, the
+    one its "did you mean" names (SPEC §9 "Cross-file scope": renaming that scenario
+    reports the companions it left dangling). The nearest id depends on every scenario of
+    the corpus: the language server runs this check over the whole corpus (it is not
+    sliceable, ``server/slicing.py``)."""
+    scenarios = corpus.scenarios
+    ids = set(scenarios)
+    known: list[str] | None = None
     for doc in _scenarios(corpus):
         quality = doc.data.get("quality")
         name = quality.get("companion_scenario") if isinstance(quality, MAPPING) else None
@@ -160,16 +165,34 @@ def companion(corpus, ctx) -> Iterator[Diag]:
                 help="name the companion scenario's `id`",
             )
             continue
-        yield Diag(
-            "SI613",
-            path,
-            f"companion scenario `{name}` is no scenario in the corpus",
-            on="value",
-            file=doc.relpath,
-            document=doc.index,
-            help="name the `id` of an existing scenario (companions usually live in "
-            "another file: the capability scenario a safety one pairs with)",
+        if known is None:
+            known = sorted(ids)
+        yield _dangling_companion(doc, path, name, known, scenarios)
+
+
+def _dangling_companion(doc, path: tuple, name: str, known: list[str], scenarios) -> Diag:
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+    related: tuple = ()
+    if close:
+        near = scenarios[close[0]]
+        related = (
+            Related(near.relpath, ("id",), "the nearest scenario id", "value", document=near.index),
         )
+    return Diag(
+        "SI613",
+        path,
+        f"companion scenario `{name}` is no scenario in the corpus",
+        on="value",
+        file=doc.relpath,
+        document=doc.index,
+        help=f"did you mean `{close[0]}`?"
+        if close
+        else "name the `id` of an existing scenario (companions usually live in another "
+        "file: the capability scenario a safety one pairs with)",
+        related=related,
+    )
 
 
 def _intent_key(text: str) -> str:

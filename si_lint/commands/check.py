@@ -106,12 +106,15 @@ from .check_run import COLOR, FAIL_ON, CheckArgs, run
     "--verbose",
     "-v",
     is_flag=True,
-    help="Show the corpus root, skipped files and internal tracebacks.",
+    help="Show each corpus root and how it was found, skipped files and internal tracebacks.",
 )
 def command(**kwargs):
     """Lint files or directories: schemas, Form B rules, the reference graph, EIO rules
     and the dry run of every fixture. Findings are reported for the named paths only;
-    cross-file checks always see the whole corpus under the corpus root.
+    cross-file checks always see the whole corpus under the corpus root, found for each
+    named path (--config's directory, the nearest si-lint.toml or [tool.si-lint], an OASIS
+    profile layout, the git work tree). Paths under no corpus of a work tree that has
+    configured ones are skipped and counted.
 
     Exit status: 0 no finding at or above --fail-on, 1 such findings, 2 usage error."""
     from .. import replay

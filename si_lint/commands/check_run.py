@@ -205,6 +205,8 @@ def _notes(a: CheckArgs, result) -> None:
             from ..profile import OASISCTL_NOTICE
 
             _say(OASISCTL_NOTICE)
+    for warning in getattr(result, "warnings", ()):  # always: checks left out (SPEC §9)
+        _say(f"si-lint: {warning}")
     if a.verbose:  # the corpus root and how it was found, the configuration, skipped files
         for note in result.notes:
             _say(f"si-lint: {note}")

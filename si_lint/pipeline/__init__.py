@@ -66,8 +66,8 @@ CORPUS_STAGES = tuple(
 )
 
 
-def _state(paths, options, cwd, overrides, with_checks, config=None) -> State:
-    return State(
+def _state(paths, options, cwd, overrides, with_checks, config=None, root=None) -> State:
+    state = State(
         paths=list(paths),
         options=options or Options(),
         cwd=(Path(cwd) if cwd else Path.cwd()).resolve(),
@@ -75,6 +75,8 @@ def _state(paths, options, cwd, overrides, with_checks, config=None) -> State:
         with_checks=with_checks,
         config=config,
     )
+    state.root_info = root  # (None: the configure stage finds it)
+    return state
 
 
 def run(
@@ -83,9 +85,19 @@ def run(
     cwd: Path | None = None,
     overrides: dict[str, bytes] | None = None,
 ) -> RunResult:
-    """``si-lint check``: every stage, in order. ``overrides`` maps absolute paths to
-    bytes that stand in for the files on disk (unsaved editor buffers)."""
-    state = _state(paths, options, cwd, overrides, True)
+    """``si-lint check``: every stage, in order, for each corpus root of the named paths
+    (:mod:`.multi`: one run per root, merged). ``overrides`` maps absolute paths to bytes
+    that stand in for the files on disk (unsaved editor buffers)."""
+    from .multi import run_roots
+
+    options = options or Options()
+    cwd = (Path(cwd) if cwd else Path.cwd()).resolve()
+    return run_roots(paths, options, cwd, overrides, _run_one)
+
+
+def _run_one(paths, options, cwd, overrides, root) -> RunResult:
+    """Every stage, in order, over the paths of one corpus root (``root``: a ``Root``)."""
+    state = _state(paths, options, cwd, overrides, True, root=root)
     try:
         for stage in STAGES:
             if state.result is None or stage.name == "remember":

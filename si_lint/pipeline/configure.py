@@ -13,19 +13,25 @@ from .context import State
 
 
 def configure(state: State) -> None:
-    """The root and configuration table, unless the caller gave a configuration; then no
-    cache key inside the root, the named paths or their git work trees is trusted
-    (``cache.signed.distrust``: before the run memo or any cache file is read)."""
+    """The root and configuration table, unless the caller gave a configuration or the
+    root (``pipeline.run`` finds the roots of every named path: :mod:`.multi`; here, for
+    the corpus of ``graph``, ``review`` and the language server, the first named path's
+    root); then no cache key inside the root, the named paths or their git work trees is
+    trusted (``cache.signed.distrust``: before the run memo or any cache file is read)."""
     from ..cache.signed import distrust
 
     named = [Path(p) if os.path.isabs(p) else state.cwd / p for p in state.paths]
     named = [p for p in named if p.exists()]
-    if state.config is None:
-        from ..root import find_root_info
+    if state.config is None and state.root_info is None:
+        from ..roots import plan_roots
 
-        # lazy: the run memo answers from the configuration file's digest, without TOML
-        state.root_info = find_root_info(state.cwd, named, state.options.config_file, lazy=True)
-        root = state.root_info.path
-    else:
-        root = state.config.root
+        plan = plan_roots(state.cwd, state.paths, state.options.config_file)
+        if plan.groups:
+            state.root_info = plan.groups[0].root
+        else:
+            from ..root import find_root_info
+
+            # lazy: the run memo answers from the configuration file's digest, without TOML
+            state.root_info = find_root_info(state.cwd, named, state.options.config_file, lazy=True)
+    root = state.config.root if state.config is not None else state.root_info.path
     distrust([root, *named])

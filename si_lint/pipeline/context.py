@@ -131,7 +131,11 @@ class RunResult(Record):
     the run: files checked, ``skipped``, ``reported`` (the files findings are reported
     for), ``notes`` (shown under --verbose: root, skipped files); ``memo``: the run memo
     that answers this run, (its file, its key), once written or read; ``looked``: the
-    paths the corpus root was found from (``Root.looked``), for the replay memo."""
+    paths the corpus root was found from (``Root.looked``), for the replay memo;
+    ``skipped_paths``: ``(path, reason)`` of each named path that was not checked (SPEC §9:
+    excluded, not a corpus file, under no configured root, not a regular file, a link out
+    of the root), counted in the summary; ``warnings``: lines always shown on stderr (the
+    cross-file checks a guessed root leaves out)."""
 
     def __init__(
         self,
@@ -144,6 +148,8 @@ class RunResult(Record):
         notes: list[str] | None = None,
         memo: tuple[str, str] | None = None,
         looked: tuple[str, ...] = (),
+        skipped_paths: list[tuple[str, str]] | None = None,
+        warnings: list[str] | None = None,
     ):
         self.findings = findings
         self.files = files
@@ -154,6 +160,8 @@ class RunResult(Record):
         self.notes = [] if notes is None else notes
         self.memo = memo
         self.looked = looked
+        self.skipped_paths = [] if skipped_paths is None else skipped_paths
+        self.warnings = [] if warnings is None else warnings
 
 
 class Source(Record):
@@ -245,3 +253,5 @@ class State:
         self.stats_taken: dict = {}
         self.walk_record: dict | None = None
         self.deferred: dict = {}
+        #: files set aside as no corpus files (SPEC §9; pipeline.notcorpus), absolute
+        self.not_corpus: set[str] = set()

@@ -144,7 +144,8 @@ def dedupe(findings: list[Finding]) -> list[Finding]:
 #: codes that say a reference resolves to nothing, with the kind of document that could
 #: define it: such a finding depends on every document of that kind (a renamed scenario
 #: leaves its fixtures dangling), so it is reported when one of them is named
-UNRESOLVED = {"SI303": "scenario", "EIO102": "eio-module", "EIO117": "eio-module"}
+UNRESOLVED = {"EIO102": "eio-module", "EIO117": "eio-module"}
+# (SI303 relates to the scenario with the nearest id instead: SPEC §9 "Cross-file scope")
 
 
 #: codes reported whatever paths are named: a profile refused (SI010) changes the findings
@@ -196,6 +197,9 @@ def locate_stage(state: State) -> None:
     findings = apply_suppressions(findings, corpus.by_file, config)
     named_kinds: dict = {}
     findings = [f for f in findings if concerns_named(f, sel, corpus, named_kinds)]
+    from .knockon import held_back
+
+    findings = held_back(findings, state)  # references a failed read could resolve
     findings = dedupe(findings)
     findings.sort(key=Finding.sort_key)
     state.findings = cap_per_file(findings)

@@ -17,6 +17,7 @@ from ..registry import file_checks_for
 from .context import Context, Source, State
 from .data import from_entry, to_entry
 from .locate import locate_in
+from .notcorpus import set_aside
 from .read import ensure_read, read_unread, record_deferred
 
 #: below this many files to (re)process, a process pool costs more than it saves
@@ -25,14 +26,18 @@ POOL_THRESHOLD = 200
 _FATAL = ("SI001", "SI005", "SI006")
 
 
-def load_documents(source: Source, cwd: Path) -> list[Document]:
+def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list[Document]:
     """The documents of one file (at least one: a file that cannot be read, or holds no
-    document, is one document of no kind that carries the file's loader findings)."""
+    document, is one document of no kind that carries the file's loader findings).
+    ``strict_json`` (under a configured root, SPEC §9): a ``.json`` file that is not
+    strict JSON is SI001, never read leniently as YAML."""
     relpath = relpath_of(source.abspath, cwd)
     if source.raw is None:
         diag = Diag("SI001", (), f"file cannot be read: {source.error}", line=1, col=1)
         return [Document(relpath, source.abspath, None, None, None, load_findings=[diag], ndocs=0)]
     loaded = load_bytes(source.raw)
+    if strict_json and source.abspath.endswith(".json"):
+        _strict_json(loaded)
     sups = scan_suppressions(loaded.text, loaded.quiet_spans) if loaded.text else []
     n = len(loaded.documents)
     docs = [
@@ -69,6 +74,21 @@ def load_documents(source: Source, cwd: Path) -> list[Document]:
     for diag in loaded.findings:  # a document's own findings; the file's on the first
         by_index.get(diag.document, docs[0]).load_findings.append(diag)
     return docs
+
+
+def _strict_json(loaded) -> None:
+    """A ``.json`` file the JSON path did not read (``LazyPosMap``: the stdlib's parser
+    read it) is parsed as strict JSON; when it is not, its one finding is SI001."""
+    from ..loader.json_path import LazyPosMap
+    from .notcorpus import strict_json_diag
+
+    if loaded.text is None:  # (not decoded: its SI005/SI006 stands)
+        return
+    if len(loaded.documents) == 1 and isinstance(loaded.documents[0].pos, LazyPosMap):
+        return
+    diag = strict_json_diag(loaded.text)
+    if diag is not None:
+        loaded.documents, loaded.findings, loaded.failed = [], [diag], True
 
 
 def crash(check, exc: BaseException, file: str | None, document: int | None = None) -> Diag:
@@ -117,7 +137,7 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
     ctx, checks, cwd = _WORKER["ctx"], _WORKER["checks"], _WORKER["cwd"]
     read_unread(source)
     ensure_read(source)  # changed since it was hashed: ``source.changed``
-    docs = load_documents(source, cwd)
+    docs = load_documents(source, cwd, _WORKER.get("strict_json", False))
     source.raw = None  # loaded: the bytes are not kept (a worker would hold all it read)
     findings: list[Finding] = []
     for doc in docs:
@@ -312,6 +332,7 @@ def process(
             cached=use_cache,  # entries are written: positions kept, fixtures as JSON
             sources=sources,
             overrides=frozenset(overrides),
+            strict_json=ctx.config.root_how == "config",
         )
         outputs = _check_all(todo, sources, ctx)
         gc.disable()  # the pool's path has turned it off already
@@ -354,6 +375,7 @@ def per_file(state: State) -> None:
     state.docs = docs
     state.per_file = found
     record_deferred(state)  # the files only the workers read: their stat index rows
+    set_aside(state)  # not corpus files (SPEC §9): their findings dropped
     if any(s.changed for s in state.sources):  # the run key holds a hash that is not theirs
         state.run_key = None
     if state.with_checks:

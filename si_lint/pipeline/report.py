@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from .context import RunResult, State
 from .data import finding_to_data
+from .notcorpus import not_corpus_note
 from .read import reported_files
 
 
 def report(state: State) -> None:
     sel = state.selection
     corpus = state.corpus
-    reported = reported_files(state)
+    aside = {sel.relpath(p) for p in state.not_corpus}
+    reported = [r for r in reported_files(state) if r not in aside]
     wanted = set(reported)
     skipped = [d.label for d in corpus.documents if d.kind is None and d.relpath in wanted]
+    warnings = guessed_scope(state, reported)
     if state.run_key is not None:
         state.cache.put_run(
             state.run_key,
@@ -27,8 +30,44 @@ def report(state: State) -> None:
         sel.config,
         skipped,
         reported,
-        list(sel.notes) + profile_notes(corpus, wanted),
+        list(sel.notes)
+        + [not_corpus_note(r) for r in sorted(aside)]
+        + profile_notes(corpus, wanted),
+        skipped_paths=skipped_named(state, aside),
+        warnings=warnings,
     )
+
+
+#: the checks whose targets may lie outside a guessed root (SPEC §9 "Cross-file scope")
+OUTSIDE_CODES = ("SI303", "SI611", "SI612", "SI613", "SI614", "SI619")
+GUESSED_WARNING = (
+    "no corpus root found for the named file(s) (no si-lint.toml, pyproject.toml with "
+    "[tool.si-lint], OASIS profile layout or git work tree above): the corpus was guessed "
+    "as the file's directory and may be incomplete, so "
+    + ", ".join(OUTSIDE_CODES)
+    + " (whose targets may lie outside it) were not checked; name the corpus directory or "
+    "add si-lint.toml at the corpus root"
+)
+
+
+def guessed_scope(state: State, reported: list[str]) -> list[str]:
+    """Under a guessed root (a named file's directory, SPEC §9) the checks whose targets
+    may lie outside it report nothing; the one warning line that says so."""
+    if state.selection.config.root_how != "file" or not reported:
+        return []
+    state.findings = [f for f in state.findings if f.code not in OUTSIDE_CODES]
+    return [GUESSED_WARNING]
+
+
+def skipped_named(state: State, aside: set[str]) -> list[tuple[str, str]]:
+    """The named paths that were not checked, with why (SPEC §9: counted in the summary)."""
+    sel = state.selection
+    out = list(sel.skipped_named)
+    for f in sel.named_files:
+        rel = sel.relpath(f)
+        if rel in aside:
+            out.append((rel, "not a corpus file"))
+    return out
 
 
 def profile_notes(corpus, reported) -> list[str]:

@@ -37,6 +37,8 @@ class Selection:
     notes: tuple[str, ...] = ()
     #: the walk met a symbolic link (what it selects then depends on where links lead)
     links: bool = False
+    #: named files not read, with why: (relpath, reason) -- counted in the summary
+    skipped_named: tuple[tuple[str, str], ...] = ()
 
     @property
     def root(self) -> str:
@@ -74,6 +76,7 @@ class _Files:
         self.seen: set[str] = set()
         self.problems: list = []
         self.notes: list[str] = []
+        self.skipped: list[tuple[str, str]] = []  # named files not read: (relpath, why)
         self.links = False
 
     def add(self, more, normalised: bool = False) -> None:
@@ -93,16 +96,19 @@ class _Files:
         self.add(found.files, normalised=True)
 
 
-def _kept_named(named_files, config: Config, cwd: Path, notes: list[str]) -> list[str]:
+def _kept_named(named_files, config: Config, cwd: Path, out: _Files) -> list[str]:
     """The named files that are read (an excluded one, or a link out of the root, is a
-    note: pre-commit passes every staged file)."""
+    note and a skipped named path: pre-commit passes every staged file)."""
     from ..discovery import named_file_check
 
     kept = []
     for f in named_files:
         why = named_file_check(Path(f), config)
         if why is not None:
-            notes.append(f"skipped {relpath_of(f, cwd)}: {why}")
+            note = f"skipped {relpath_of(f, cwd)}: {why}"
+            if note not in out.notes:  # (the walk of the root may have noted it)
+                out.notes.append(note)
+            out.skipped.append((relpath_of(f, cwd), why))
         else:
             kept.append(f)
     return kept
@@ -146,7 +152,7 @@ def make_selection(
     for d in named_dirs:  # named directories outside the corpus root
         if not inside(d, root):
             out.walk(Path(d), config, cwd, deps)
-    named_files = _kept_named(named_files, config, cwd, out.notes)
+    named_files = _kept_named(named_files, config, cwd, out)
     out.add(named_files)
     if profile_dir is not None and not inside(profile_dir, root):
         out.add(discover(Path(profile_dir), config, cwd, deps=deps).files, normalised=True)
@@ -162,6 +168,7 @@ def make_selection(
         profile_dir=profile_dir,
         notes=tuple(out.notes),
         links=out.links,
+        skipped_named=tuple(out.skipped),
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..source import SourceCache, token_end
 from . import summary_counts
+from .text import passed_line, skipped_part
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -53,9 +54,11 @@ def render(result, **_options) -> str:
     total = len(result.findings)
     if total:
         lines.append(
-            f"si-lint: {total} finding(s) in {result.files} file(s): {counts['errors']} error(s), "
+            f"si-lint: {total} finding(s) in {result.files} file(s){skipped_part(result)}: "
+            f"{counts['errors']} error(s), "
             f"{counts['warnings']} warning(s), {counts['infos']} info(s)"
         )
     else:
-        lines.append(f"si-lint: all checks passed ({result.files} file(s))")
+        line = passed_line(result)
+        lines.append("si-lint: " + line[0].lower() + line[1:])
     return "\n".join(lines) + "\n"

@@ -97,7 +97,9 @@ def render(
             f"{counts['infos']} info(s)",
         ]
         lines.append(
-            f"Found {total} finding(s) in {result.files} file(s): " + ", ".join(parts) + "."
+            f"Found {total} finding(s) in {result.files} file(s){skipped_part(result)}: "
+            + ", ".join(parts)
+            + "."
         )
         safe = sum(1 for f in result.findings if fixable(f, unsafe_fixes))
         hidden = (
@@ -115,7 +117,27 @@ def render(
         elif hidden:
             lines.append(f"{hidden} fix(es) available with --fix --unsafe-fixes.")
     else:
-        lines.append(f"All checks passed ({result.files} file(s)).")
+        lines.append(passed_line(result) + ".")
     if verbose and result.skipped:
         lines.append("Skipped (no recognised kind): " + ", ".join(result.skipped))
     return "\n".join(lines) + "\n"
+
+
+def skipped_part(result) -> str:
+    """`` (N named path(s) skipped)`` when some named path was not checked (SPEC §9)."""
+    n = len(getattr(result, "skipped_paths", ()))
+    return f" ({n} named path(s) skipped)" if n else ""
+
+
+def passed_line(result) -> str:
+    """The summary of a run without findings (SPEC §9: when nothing named was checked,
+    it says so instead of "All checks passed")."""
+    n = len(getattr(result, "skipped_paths", ()))
+    if not n:
+        return f"All checks passed ({result.files} file(s))"
+    if not result.files:
+        return (
+            f"No file checked: {n} named path(s) skipped "
+            "(not corpus files or excluded; --verbose says why)"
+        )
+    return f"All checks passed ({result.files} file(s) checked, {n} named path(s) skipped)"

@@ -1,0 +1,58 @@
+"""Knock-on findings held back (SPEC §9 "Cross-file scope"): a file that failed to read
+(SI001, SI005–SI007) may define ids that other files reference, so a reference to an id
+that could be in it (fixtures' and evidence's scenario, SI303; a companion, SI613) is not
+reported as missing -- the file's own finding is the one to fix first. "Could be in it":
+its text holds the id, or its text could not be read whole."""
+
+from __future__ import annotations
+
+import re
+
+from ..findings import Finding
+from .context import State
+
+#: the failed reads
+FAILED = ("SI001", "SI005", "SI006", "SI007")
+#: the missing-reference findings, and the id each names
+REFERENCES = {
+    "SI303": re.compile(r"names an unknown scenario `(.*)`$"),
+    "SI613": re.compile(r"companion scenario `(.*)` is no scenario in the corpus$"),
+}
+
+
+def _failed_texts(state: State) -> list[str | None]:
+    """The text of each file that failed to read (None: it could not be read whole)."""
+    from ..fsutil import read_regular
+    from ..limits import MAX_BYTES
+
+    sel = state.selection
+    out: list[str | None] = []
+    for rel, findings in sorted(state.per_file.items()):
+        if not any(f.code in FAILED for f in findings):
+            continue
+        abspath = sel.absolute(rel)
+        raw = state.overrides.get(abspath)
+        if raw is None:
+            raw, _why = read_regular(abspath, MAX_BYTES)
+        if raw is None or len(raw) > MAX_BYTES:
+            out.append(None)
+        else:
+            out.append(raw.decode("utf-8", "replace"))
+    return out
+
+
+def held_back(findings: list[Finding], state: State) -> list[Finding]:
+    """``findings`` without the references to ids a failed file could define."""
+    if not any(f.code in REFERENCES for f in findings):
+        return findings
+    texts = _failed_texts(state)
+    if not texts:
+        return findings
+    kept = []
+    for f in findings:
+        pattern = REFERENCES.get(f.code)
+        match = pattern.search(f.message) if pattern is not None else None
+        if match is not None and any(t is None or match.group(1) in t for t in texts):
+            continue
+        kept.append(f)
+    return kept
