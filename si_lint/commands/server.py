@@ -32,7 +32,7 @@ def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
     from ..server.lsp import serve
     from .check_run import split_codes
 
-    serve(
+    return serve(
         Options(
             select=split_codes(select),
             ignore=split_codes(ignore),

@@ -27,7 +27,9 @@ from .state import CorpusState
 class SiLintServer(LanguageServer):
     def __init__(self, options: Options | None = None, debounce: float = 0.05):
         super().__init__(
-            "si-lint", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental
+            "si-lint",
+            __version__,
+            text_document_sync_kind=T.TextDocumentSyncKind.Incremental,
         )
         self.options = options or Options()
         self.debounce = debounce
@@ -37,6 +39,7 @@ class SiLintServer(LanguageServer):
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="si-lint")
         self.generation: dict[str, int] = {}  # uri -> number of its latest change
         self.folders: list[str] = []
+        self.shut_down = False  # a `shutdown` request came: the exit status will be 0
 
     # ---------------------------------------------------------------------------
     # roots
