@@ -179,3 +179,45 @@ def test_published_corpus_edits_equal_a_fresh_check(tmp_path):
         st.set_buffer(str(target), text)
         target.write_text(text)
         assert st.all_findings() == full_run(root), text[:120]
+
+
+def test_the_edits_dry_runs_are_kept_for_the_last_texts_only(root, tmp_path, monkeypatch):
+    """With a cache: an undo and a redo are answered without a dry run, the session keeps
+    the results of its last texts only (a new text at every keystroke would otherwise
+    grow the server without end), and the findings stay those of a fresh check."""
+    from si_lint.checks import dryrun
+    from si_lint.server import state
+
+    runs = []
+    real = dryrun._scenario_dry_run
+
+    def counted(sid, *args):
+        runs.append(sid)
+        return real(sid, *args)
+
+    monkeypatch.setattr(dryrun, "_scenario_dry_run", counted)
+    monkeypatch.setattr(state, "LIMIT", 8)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    st = CorpusState(root, engine.Options(cache_dir=str(tmp_path / "cache")))
+    st.load()
+    sid = "infra.capability.da.single-signal-diagnosis-001"
+    path = root / SCENARIO
+    original = path.read_text()
+    changed = original.replace("step_budget: 15", "step_budget: 14")
+    memo = st.ctx.cache
+    assert memo.limit == 67  # never fewer than the corpus's documents (67 here)
+    for text, dry_runs in [(changed, [sid]), (original, []), (changed, [])]:
+        runs.clear()
+        st.set_buffer(str(path), text)
+        path.write_text(text)
+        assert runs == dry_runs
+        assert st.all_findings() == full_run(root)
+    for i in range(memo.limit):  # as many new texts: the changed one is pushed out
+        st.set_buffer(str(path), original + f"# {i}\n")
+    assert len(memo.recent) == memo.limit
+    runs.clear()
+    st.set_buffer(str(path), changed)
+    assert runs == [sid]
+    path.write_text(original)
+    st.set_buffer(str(path), None)
+    assert st.all_findings() == full_run(root)
