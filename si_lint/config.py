@@ -122,18 +122,9 @@ class Config(
             _patterns(where, "include", self.include)
 
     def fingerprint(self) -> str:
-        return repr(
-            (
-                self.profile,
-                self.select,
-                self.ignore,
-                self.per_file_ignores,
-                self.exclude,
-                self.include,
-                self.require_fixtures,
-                self.require_band_coverage,
-            )
-        )
+        """Every field of the effective configuration (the cache's header holds it: a
+        field added later is part of it without anyone remembering to add it)."""
+        return repr(tuple(self))
 
 
 def _glob_match(relpath: str, pattern: str) -> bool:

@@ -4,7 +4,6 @@ the located findings and the files they cover; the cache is written here."""
 from __future__ import annotations
 
 from .context import RunResult, State
-from .data import finding_to_data
 from .read import reported_files
 
 
@@ -14,11 +13,6 @@ def report(state: State) -> None:
     reported = reported_files(state)
     wanted = set(reported)
     skipped = [d.label for d in corpus.documents if d.kind is None and d.relpath in wanted]
-    if state.run_key is not None:
-        state.cache.put_run(
-            state.run_key,
-            ([finding_to_data(f) for f in state.findings], len(reported), skipped, reported),
-        )
     state.cache.save()
     state.result = RunResult(
         state.findings,
