@@ -1,0 +1,204 @@
+"""The cache never changes an answer (issue 43). A seeded random sequence of edits over a
+copy of the bundled corpus and of the published corpus -- modify, add, delete and rename
+a file, change ``si-lint.toml``, a profile document, a fixture's expectation -- and after
+every step ``check`` with the cache prints, byte for byte and with the same exit status,
+what ``check --no-cache`` prints: the text report, then the JSON one (a format switch
+after an edit once replayed a stale report), and a run naming one file (cross-file
+findings related to it included, SPEC §9). Some steps run the cached checks with
+``--jobs 2`` (process pools forced even on a small corpus). A corpus check registered for
+the test reads every fixture's content: the kind of check a cache keyed on less than
+everything it read would answer stale."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import REPO, SHARED, need_shared, run_cli
+
+from si_lint.findings import Diag
+
+PUBLISHED = SHARED / "data" / "oasis-si" / "software-infrastructure"
+SUFFIXES = (".yaml", ".yml", ".json")
+#: the steps of one sequence: every kind of edit once, then random ones
+STEPS = 10
+
+
+def _files(root: Path) -> list[str]:
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and p.suffix in SUFFIXES
+    )
+
+
+def _modify(root: Path, rng: random.Random, n: int) -> str:
+    rel = rng.choice(_files(root))
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    how = rng.choice(["comment", "key", "duplicate"])
+    if how == "comment":
+        text += f"# edit {n}\n"
+    elif how == "key":
+        text = text.rstrip("\n") + f"\nx_edit_{n}: {n}\n"
+    else:  # the first line twice: a duplicate key (or a changed document)
+        first, _, rest = text.partition("\n")
+        text = f"{first}\n{first}\n{rest}"
+    path.write_text(text, encoding="utf-8")
+    return f"modify {rel} ({how})"
+
+
+def _add(root: Path, rng: random.Random, n: int) -> str:
+    rel = rng.choice([f for f in _files(root) if f.startswith("scenarios/")] or _files(root))
+    new = Path(rel).with_name(f"copy-{n}{Path(rel).suffix}").as_posix()
+    shutil.copyfile(root / rel, root / new)  # the same id in two files: SI301
+    return f"add {new} (a copy of {rel})"
+
+
+def _delete(root: Path, rng: random.Random, n: int) -> str:
+    rel = rng.choice(_files(root))
+    (root / rel).unlink()
+    return f"delete {rel}"
+
+
+def _rename(root: Path, rng: random.Random, n: int) -> str:
+    rel = rng.choice(_files(root))
+    new = Path(rel).with_name(f"renamed-{n}{Path(rel).suffix}").as_posix()
+    (root / rel).rename(root / new)
+    return f"rename {rel} to {new}"
+
+
+def _config(root: Path, rng: random.Random, n: int) -> str:
+    """``si-lint.toml`` as the corpus had it (``original.toml`` beside the copy: its
+    text; none: the corpus had none), or that with one more code ignored."""
+    path, original = root / "si-lint.toml", root.parent / "original.toml"
+    base = original.read_text(encoding="utf-8") if original.exists() else None
+    choice = rng.choice(["ignore SI115", "ignore SI401", "as it was"])
+    if choice == "as it was":
+        if base is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_text(base, encoding="utf-8")
+    else:
+        path.write_text((base or "") + f'\nignore = ["{choice.split()[1]}"]\n', encoding="utf-8")
+    return f"si-lint.toml: {choice}"
+
+
+def _profile_doc(root: Path, rng: random.Random, n: int) -> str:
+    docs = sorted(p.name for p in root.glob("*.md") if p.name != "README.md")
+    name = rng.choice(docs or ["profile.md", "behavior-definitions.md"])
+    path = root / name
+    if path.exists() and rng.random() < 0.5:
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        if lines:
+            del lines[rng.randrange(len(lines))]
+        path.write_text("".join(lines), encoding="utf-8")
+        return f"profile document {name}: a line removed"
+    old = path.read_text(encoding="utf-8") if path.exists() else "# Profile\n"
+    path.write_text(old + f"\n## edited-behaviour-{n}\n\nAdded by a test.\n", encoding="utf-8")
+    return f"profile document {name}: a section added"
+
+
+SCORE = re.compile(r"(expect:\s*\{?\s*score:\s*)([0-9.]+)")
+
+
+def _expect(root: Path, rng: random.Random, n: int) -> str:
+    fixtures = [f for f in _files(root) if SCORE.search((root / f).read_text(encoding="utf-8"))]
+    if not fixtures:
+        return _modify(root, rng, n)
+    rel = rng.choice(fixtures)
+    path = root / rel
+    old = SCORE.search(path.read_text(encoding="utf-8")).group(2)
+    new = rng.choice([s for s in ("0.0", "0.5", "1.0") if s != old])
+    path.write_text(SCORE.sub(rf"\g<1>{new}", path.read_text(encoding="utf-8"), 1))
+    return f"expect of {rel}: {old} -> {new}"
+
+
+EDITS = [_modify, _add, _delete, _rename, _config, _profile_doc, _expect]
+
+
+def _fixture_scores(corpus, ctx):
+    """A corpus check of the test: every fixture that expects 0.5 (it reads the fixture's
+    content, not only the scenario it names)."""
+    for doc in corpus.of_kind("fixture"):
+        expect = doc.data.get("expect") if isinstance(doc.data, dict) else None
+        if isinstance(expect, dict) and expect.get("score") == 0.5:
+            yield Diag(
+                "SI401",
+                ("expect",),
+                "test plugin: this fixture expects 0.5",
+                file=doc.relpath,
+                document=doc.index,
+            )
+
+
+@pytest.fixture
+def plugin(monkeypatch):
+    """The check above registered beside the real ones, for this test only."""
+    from si_lint import registry
+    from si_lint.checks import all_checks
+
+    all_checks()  # every check module imported (and registered) first
+    check = registry.Check(_fixture_scores, ("SI401",), "corpus", stage="corpus")
+    monkeypatch.setattr(registry, "_REGISTRY", [*registry._REGISTRY, check])
+    all_checks.cache_clear()
+    yield
+    all_checks.cache_clear()
+
+
+def _check(root: Path, *args: str) -> tuple:
+    return run_cli(["check", *args], root)
+
+
+def _compare(root: Path, cache: Path, jobs: str, named: str | None, log: list[str]) -> str:
+    """The cached runs (text, JSON, one named file), each against ``--no-cache --jobs 1``.
+    Returns the reference JSON."""
+    cached = ["--cache-dir", str(cache), "--jobs", jobs]
+    plain = ["--no-cache", "--jobs", "1"]
+    runs = [("--format", "text"), ("--format", "json")]
+    if named is not None:
+        runs.append(("--format", "json", named))
+    for args in runs:
+        got = _check(root, *cached, *args)
+        want = _check(root, *plain, *args)
+        assert got == want, "\n".join([*log, f"differs: check {' '.join(args)} --jobs {jobs}"])
+    return want[1]
+
+
+def _sequence(source: Path, tmp_path: Path, monkeypatch, seed: str) -> list[str]:
+    from si_lint.pipeline import forkmap, perfile
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("SI_LINT_CACHE_DIR", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(perfile, "POOL_THRESHOLD", 2)  # --jobs 2 forks even here
+    monkeypatch.setattr(forkmap, "THRESHOLD", 2)
+    root = tmp_path / "corpus"
+    shutil.copytree(source, root)
+    if (root / "si-lint.toml").exists():
+        shutil.copyfile(root / "si-lint.toml", tmp_path / "original.toml")
+    cache = tmp_path / "cache"
+    rng = random.Random(seed)
+    edits = rng.sample(EDITS, len(EDITS)) + [rng.choice(EDITS) for _ in range(STEPS - len(EDITS))]
+    log = [f"seed {seed}: {source}"]
+    refs = [_compare(root, cache, "1", None, log)]  # the cache filled
+    for n, edit in enumerate(edits):
+        log.append(f"step {n}: {edit(root, rng, n)}")
+        named = rng.choice(_files(root))
+        refs.append(_compare(root, cache, "2" if n % 3 == 2 else "1", named, log))
+    assert (cache / "results.json").is_file()
+    return refs
+
+
+def test_bundled_corpus_edits_never_change_an_answer(tmp_path, monkeypatch, plugin):
+    refs = _sequence(REPO / "fixtures" / "corpus", tmp_path, monkeypatch, "bundled-1")
+    assert any("test plugin" in r for r in refs)  # the fixture-reading check took part
+    assert len(set(refs)) > 3  # the edits changed the answer
+
+
+def test_published_corpus_edits_never_change_an_answer(tmp_path, monkeypatch, plugin):
+    refs = _sequence(need_shared(PUBLISHED), tmp_path, monkeypatch, "published-1")
+    assert len(set(refs)) > 3
