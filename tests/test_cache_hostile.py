@@ -317,22 +317,6 @@ def test_cache_file_key_is_kept_outside_the_corpus(tmp_path, monkeypatch):
     monkeypatch.setattr(cache_mod, "_SECRET", None)
 
 
-def test_a_kept_cache_file_is_read_again_once_replaced(tmp_path):
-    """``verified_json(keep=True)`` gives the value it read while the file has the same
-    lstat, and reads a file that was replaced (as every cache write does) again."""
-    from si_lint.cache.signed import verified_json
-    from si_lint.fsutil import atomic_write
-
-    path = tmp_path / "table.json"
-    path.write_bytes(_sign(b'{"n": 1}'))
-    first = verified_json(path, fast=False, keep=True)
-    assert first == {"n": 1} and verified_json(path, fast=False, keep=True) is first
-    atomic_write(path, _sign(b'{"n": 2}'))
-    assert verified_json(path, fast=False, keep=True) == {"n": 2}
-    path.unlink()
-    assert verified_json(path, fast=False, keep=True) is None
-
-
 UNKNOWN = """\
 scenario: infra.capability.da.no-such-scenario
 expect: {score: 0.0}

@@ -92,9 +92,7 @@ class Context:
 class RunResult(Record):
     """What a run found: the findings the reporters render, and what they say about
     the run: files checked, ``skipped``, ``reported`` (the files findings are reported
-    for), ``notes`` (shown under --verbose: root, skipped files); ``memo``: the run memo
-    that answers this run, (its file, its key), once written or read; ``looked``: the
-    paths the corpus root was found from (``Root.looked``), for the replay memo."""
+    for), ``notes`` (shown under --verbose: root, skipped files)."""
 
     def __init__(
         self,
