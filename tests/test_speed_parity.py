@@ -163,7 +163,7 @@ def test_each_file_is_read_once_and_a_warm_run_runs_no_check(tmp_path, monkeypat
     files = sorted(str(p) for p in root.rglob("*") if p.is_file() and p.suffix != ".toml")
     reads = []
     real = read.read_file
-    monkeypatch.setattr(read, "read_file", lambda p, st=None: reads.append(p) or real(p, st))
+    monkeypatch.setattr(read, "read_file", lambda p: reads.append(p) or real(p))
     cache = tmp_path / "cache"
     assert _out(root, cache=cache, jobs=jobs) == ref
     assert sorted(reads) == files

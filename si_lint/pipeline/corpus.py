@@ -12,7 +12,6 @@ from ..corpus import Corpus
 from ..findings import Diag
 from .context import Context, State
 from .forkmap import jobs_of
-from .read import hash_profile_docs
 
 
 def corpus_diags(corpus: Corpus, ctx: Context, checks, stage: str) -> list[Diag]:
@@ -50,7 +49,8 @@ def corpus_key(state: State) -> str | None:
     h = hashlib.sha256(f"corpus\0{state.cwd}\n".encode("utf-8", "surrogatepass"))
     for s in state.sources:
         h.update(f"{s.abspath}\0{s.sha}\0{s.error}\n".encode("utf-8", "surrogatepass"))
-    hash_profile_docs(h, state)
+    for pdir, pdocs in sorted(state.profile_docs.items()):
+        h.update(f"{pdir}\0{sorted(pdocs.digests.items())}\n".encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 

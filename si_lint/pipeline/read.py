@@ -15,17 +15,18 @@ from ..profile_docs import read_for
 from .context import Source, State
 
 
-def read_file(path, st=None) -> tuple[bytes | None, str | None]:
+def read_file(path) -> tuple[bytes | None, str | None]:
     """The file's bytes, or why it cannot be read. Only regular files are opened (never
     blocks on a FIFO or a device; checked again on the open descriptor), never more than
-    the size limit allows (a larger file is refused by SI005). ``st``: a fresh
-    ``os.stat`` of ``path`` the caller took (not taken again)."""
-    return read_input(path, MAX_BYTES, st)
+    the size limit allows (a larger file is refused by SI005)."""
+    return read_input(path, MAX_BYTES)
 
 
-def source_of(abspath: str, raw: bytes | None = None, error: str | None = None, st=None) -> Source:
+def source_of(abspath: str, raw: bytes | None = None, error: str | None = None) -> Source:
+    """The file as a :class:`Source`: ``raw`` (bytes given: an editor buffer, stdin) or
+    the file read now, and the sha256 of those bytes."""
     if raw is None and error is None:
-        raw, error = read_file(abspath, st)
+        raw, error = read_file(abspath)
     sha = hashlib.sha256(raw).hexdigest() if raw is not None else ""
     return Source(abspath, raw, error, sha)
 
@@ -40,20 +41,4 @@ def read(state: State) -> None:
     state.sources = [source_of(f, overrides[f]) if f in overrides else source_of(f) for f in files]
     state.profile_dirs, state.profile_docs = read_for(
         [s.abspath for s in state.sources], state.selection.config.root, state.cwd
-    )
-
-
-def hash_profile_docs(h, state: State) -> None:
-    """Add the digests of every profile directory's Markdown documents to ``h``: part of
-    the corpus checks' key (``pipeline.corpus.corpus_key``)."""
-    for pdir, pdocs in sorted(state.profile_docs.items()):
-        h.update(f"{pdir}\0{sorted(pdocs.digests.items())}\n".encode())
-
-
-def reported_files(state: State) -> list[str]:
-    """The files findings are reported for (relative paths), sorted."""
-    sel = state.selection
-    return sorted(
-        {sel.relpath(s.abspath) for s in state.sources if sel.reports(s.abspath)}
-        | {sel.relpath(f) for f in sel.named_files}
     )

@@ -4,7 +4,6 @@ the located findings and the files they cover; the cache is written here."""
 from __future__ import annotations
 
 from .context import RunResult, State
-from .read import reported_files
 
 
 def report(state: State) -> None:
@@ -38,3 +37,12 @@ def profile_notes(corpus, reported) -> list[str]:
         f"{len(alone)} scenario file(s) ({shown}): SI611, SI612, SI614 and SI619 are not "
         "checked there"
     ]
+
+
+def reported_files(state: State) -> list[str]:
+    """The files findings are reported for (relative paths), sorted."""
+    sel = state.selection
+    return sorted(
+        {sel.relpath(s.abspath) for s in state.sources if sel.reports(s.abspath)}
+        | {sel.relpath(f) for f in sel.named_files}
+    )
