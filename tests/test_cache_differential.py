@@ -11,6 +11,7 @@ everything it read would answer stale."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import shutil
@@ -24,7 +25,9 @@ from si_lint.findings import Diag
 PUBLISHED = SHARED / "data" / "oasis-si" / "software-infrastructure"
 SUFFIXES = (".yaml", ".yml", ".json")
 #: the steps of one sequence: every kind of edit once, then random ones
-STEPS = 10
+STEPS = 12
+#: the sequences per corpus (a longer campaign: SI_LINT_FUZZ_EXAMPLES=50)
+SEEDS = [str(n) for n in range(int(os.environ.get("SI_LINT_FUZZ_EXAMPLES") or 2))]
 
 
 def _files(root: Path) -> list[str]:
@@ -155,17 +158,19 @@ def _check(root: Path, *args: str) -> tuple:
 
 def _compare(root: Path, cache: Path, jobs: str, named: str | None, log: list[str]) -> str:
     """The cached runs (text, JSON, one named file), each against ``--no-cache --jobs 1``.
-    Returns the reference JSON."""
+    Returns the whole corpus's JSON report."""
     cached = ["--cache-dir", str(cache), "--jobs", jobs]
     plain = ["--no-cache", "--jobs", "1"]
     runs = [("--format", "text"), ("--format", "json")]
     if named is not None:
         runs.append(("--format", "json", named))
+    reports = []
     for args in runs:
         got = _check(root, *cached, *args)
         want = _check(root, *plain, *args)
         assert got == want, "\n".join([*log, f"differs: check {' '.join(args)} --jobs {jobs}"])
-    return want[1]
+        reports.append(want[1])
+    return reports[1]
 
 
 def _sequence(source: Path, tmp_path: Path, monkeypatch, seed: str) -> list[str]:
@@ -193,12 +198,14 @@ def _sequence(source: Path, tmp_path: Path, monkeypatch, seed: str) -> list[str]
     return refs
 
 
-def test_bundled_corpus_edits_never_change_an_answer(tmp_path, monkeypatch, plugin):
-    refs = _sequence(REPO / "fixtures" / "corpus", tmp_path, monkeypatch, "bundled-1")
+@pytest.mark.parametrize("seed", SEEDS)
+def test_bundled_corpus_edits_never_change_an_answer(tmp_path, monkeypatch, plugin, seed):
+    refs = _sequence(REPO / "fixtures" / "corpus", tmp_path, monkeypatch, f"bundled-{seed}")
     assert any("test plugin" in r for r in refs)  # the fixture-reading check took part
     assert len(set(refs)) > 3  # the edits changed the answer
 
 
-def test_published_corpus_edits_never_change_an_answer(tmp_path, monkeypatch, plugin):
-    refs = _sequence(need_shared(PUBLISHED), tmp_path, monkeypatch, "published-1")
+@pytest.mark.parametrize("seed", SEEDS)
+def test_published_corpus_edits_never_change_an_answer(tmp_path, monkeypatch, plugin, seed):
+    refs = _sequence(need_shared(PUBLISHED), tmp_path, monkeypatch, f"published-{seed}")
     assert len(set(refs)) > 3
