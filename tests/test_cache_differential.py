@@ -18,7 +18,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SHARED, need_shared, run_cli
+from conftest import REPO, SHARED, need_shared, run_cli, si_lint_process
 
 from si_lint.findings import Diag
 
@@ -209,3 +209,72 @@ def test_bundled_corpus_edits_never_change_an_answer(tmp_path, monkeypatch, plug
 def test_published_corpus_edits_never_change_an_answer(tmp_path, monkeypatch, plugin, seed):
     refs = _sequence(need_shared(PUBLISHED), tmp_path, monkeypatch, f"published-{seed}")
     assert len(set(refs)) > 3
+
+
+#: what the bundled corpus gives once the first fixture of alertmanager-smarthost expects
+#: 0.5 where its table gives 1.0
+BROKEN_FIXTURE = {
+    "code": "SI401",
+    "severity": "error",
+    "path": "fixtures/alertmanager-smarthost/correct-lacks.yaml",
+    "line": 5,
+    "column": 17,
+    "message": "fixture scores 1.0 at row 2 (factor_identified → 1.0), but `expect.score` is 0.5",
+    "json_path": "expect.score",
+    "help": "the table and the fixture disagree: fix the table, the evidence, or the expectation",
+    "related": [
+        {
+            "path": "scenarios/alertmanager-smarthost.yaml",
+            "line": 32,
+            "column": 1,
+            "message": "row 2 of template C-DA-001 fired for this binding",
+        }
+    ],
+    "end_line": 5,
+    "end_column": 20,
+}
+
+
+def _report(root: Path, *args: str) -> tuple[int, dict]:
+    import json
+
+    code, out, err = _check(root, "--format", "json", *args)
+    assert code in (0, 1), err
+    return code, json.loads(out)
+
+
+def test_a_format_switch_after_an_edit_reports_the_edit(tmp_path, user_env):
+    """Issue 43's first wrong answer, as a user meets it (each run its own process, every
+    change older than the 2-second racy window the memos had): JSON, an edit, a text run,
+    JSON again -- the last printed the first run's report (no finding, exit 0)."""
+    import json
+    import time
+
+    root = tmp_path / "corpus"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    time.sleep(2.2)
+    assert si_lint_process(root, user_env, "check", "--format", "json", ".")[0] == 0
+    fixture = root / BROKEN_FIXTURE["path"]
+    fixture.write_text(fixture.read_text().replace("score: 1.0", "score: 0.5", 1))
+    time.sleep(2.2)
+    assert si_lint_process(root, user_env, "check", ".")[0] == 1
+    code, out, _err, _ = si_lint_process(root, user_env, "check", "--format", "json", ".")
+    assert (code, json.loads(out)["diagnostics"]) == (1, [BROKEN_FIXTURE])
+    args = ("check", "--format", "json", "--no-cache", ".")
+    assert (code, out) == si_lint_process(root, user_env, *args)[:2]
+
+
+def test_a_named_file_after_a_whole_run_keeps_the_findings_related_to_it(tmp_path, monkeypatch):
+    """Issue 43's second wrong answer: after a whole run, naming the scenario dropped the
+    fixture's finding whose related location is in it (SPEC §9 "Cross-file scope")."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    root = tmp_path / "corpus"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    fixture = root / BROKEN_FIXTURE["path"]
+    fixture.write_text(fixture.read_text().replace("score: 1.0", "score: 0.5", 1))
+    cached = ("--cache-dir", str(tmp_path / "cache"))
+    named = "scenarios/alertmanager-smarthost.yaml"
+    assert _report(root, *cached, ".")[1]["diagnostics"] == [BROKEN_FIXTURE]
+    code, report = _report(root, *cached, named)
+    assert (code, report["diagnostics"], report["summary"]["files"]) == (1, [BROKEN_FIXTURE], 1)
+    assert (code, report) == _report(root, "--no-cache", named)
