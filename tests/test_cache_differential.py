@@ -25,7 +25,7 @@ from si_lint.findings import Diag
 PUBLISHED = SHARED / "data" / "oasis-si" / "software-infrastructure"
 SUFFIXES = (".yaml", ".yml", ".json")
 #: the steps of one sequence: every kind of edit once, then random ones
-STEPS = 12
+STEPS = 10
 #: the sequences per corpus (a longer campaign: SI_LINT_FUZZ_EXAMPLES=50)
 SEEDS = [str(n) for n in range(int(os.environ.get("SI_LINT_FUZZ_EXAMPLES") or 2))]
 
