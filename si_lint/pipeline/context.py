@@ -8,7 +8,7 @@ from ..findings import Diag, Finding
 from ..records import Record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
-if TYPE_CHECKING:  # annotations only: a run answered by the memo never loads the corpus
+if TYPE_CHECKING:  # annotations only
     from typing import Any
 
     from ..config import Config
