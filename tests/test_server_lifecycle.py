@@ -23,11 +23,10 @@ from conftest import REPO
 from pygls.uris import from_fs_path
 
 from si_lint.pipeline import Options
-from si_lint.server import state as state_module
 from si_lint.server.lsp import build_server
 
 SCENARIO = "scenarios/mail-relay-smtp-port.yaml"
-KEPT = 80  # the session memo's bound in the long session (more than the 67 documents)
+KEPT = 80  # edits before the traced ones (more than the 67 documents)
 
 
 @pytest.fixture
@@ -173,10 +172,9 @@ def did_change(uri: str, version: int, text: str) -> dict:
 @pytest.mark.asyncio
 async def test_a_long_session_of_edits_leaves_nothing_behind(corpus, tmp_path, monkeypatch):
     """Every edit a new text (a comment that changes): pygls forgets the futures of the
-    handlers that are done, the dry-run results of the edits are kept for the last ones only (never
-    added to the cache), and the memory the session holds stops growing."""
+    handlers that are done, no dry-run result is kept per text (nor added to the cache), and
+    the memory the session holds stops growing."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
-    monkeypatch.setattr(state_module, "LIMIT", KEPT)  # more than the corpus has documents
     server = build_server(Options(cache_dir=str(tmp_path / "cache")), debounce=0)
     client = Client(server)
     uri = from_fs_path(str(corpus / SCENARIO))
@@ -217,7 +215,7 @@ async def test_a_long_session_of_edits_leaves_nothing_behind(corpus, tmp_path, m
     try:
         await edit(20)
         tracemalloc.start()
-        await edit(KEPT + 20)  # the session memo is full, and what stays alive all traced
+        await edit(KEPT + 20)  # what stays alive all traced
         before = held()
         last = await edit(200)
         grown = held() - before
@@ -229,5 +227,5 @@ async def test_a_long_session_of_edits_leaves_nothing_behind(corpus, tmp_path, m
     # edit and at most of the one before (its diagnostics are out before it is done)
     assert len(server.protocol._request_futures) <= 4
     state = server.roots[str(corpus)]
-    assert len(state.ctx.cache.recent) == state.ctx.cache.limit == KEPT
+    assert state.ctx.cache is state.cache  # nothing the edits compute is kept per text
     assert grown < 32 * 1024, f"{grown} bytes more after 200 edits"

@@ -181,12 +181,12 @@ def test_published_corpus_edits_equal_a_fresh_check(tmp_path):
         assert st.all_findings() == full_run(root), text[:120]
 
 
-def test_the_edits_dry_runs_are_kept_for_the_last_texts_only(root, tmp_path, monkeypatch):
-    """With a cache: an undo and a redo are answered without a dry run, the session keeps
-    the results of its last texts only (a new text at every keystroke would otherwise
-    grow the server without end), and the findings stay those of a fresh check."""
+def test_an_edit_dry_runs_its_own_scenario_and_keeps_nothing_per_text(root, tmp_path, monkeypatch):
+    """With a cache: each edit dry-runs the edited scenario alone, nothing the edits
+    compute is added to the cache (a buffer being typed is a new text at every keystroke:
+    kept, the results would grow the server without end), and the findings stay those of
+    a fresh check."""
     from si_lint.checks import dryrun
-    from si_lint.server import state
 
     runs = []
     real = dryrun._scenario_dry_run
@@ -196,7 +196,6 @@ def test_the_edits_dry_runs_are_kept_for_the_last_texts_only(root, tmp_path, mon
         return real(sid, *args)
 
     monkeypatch.setattr(dryrun, "_scenario_dry_run", counted)
-    monkeypatch.setattr(state, "LIMIT", 8)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
     st = CorpusState(root, engine.Options(cache_dir=str(tmp_path / "cache")))
     st.load()
@@ -204,20 +203,16 @@ def test_the_edits_dry_runs_are_kept_for_the_last_texts_only(root, tmp_path, mon
     path = root / SCENARIO
     original = path.read_text()
     changed = original.replace("step_budget: 15", "step_budget: 14")
-    memo = st.ctx.cache
-    assert memo.limit == 67  # never fewer than the corpus's documents (67 here)
-    for text, dry_runs in [(changed, [sid]), (original, []), (changed, [])]:
+    held = (dict(st.cache.files), dict(st.cache.memo))
+    for text in (changed, original, changed):
         runs.clear()
         st.set_buffer(str(path), text)
         path.write_text(text)
-        assert runs == dry_runs
+        assert runs == [sid]
         assert st.all_findings() == full_run(root)
-    for i in range(memo.limit):  # as many new texts: the changed one is pushed out
+    for i in range(50):
         st.set_buffer(str(path), original + f"# {i}\n")
-    assert len(memo.recent) == memo.limit
-    runs.clear()
-    st.set_buffer(str(path), changed)
-    assert runs == [sid]
+    assert (st.cache.files, st.cache.memo) == held
     path.write_text(original)
     st.set_buffer(str(path), None)
     assert st.all_findings() == full_run(root)

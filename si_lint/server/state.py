@@ -13,9 +13,8 @@ absolute path) and re-checks:
   EIO group), plus the profile's own assets for context. Findings of the other files
   are kept from the last run. A change that can reach everything (a profile asset, a
   document of no known kind before or after) runs the corpus stage over the whole corpus.
-  Dry runs go through the same ``ctx.memo`` as ``check``, so an unchanged fixture of an
-  unchanged scenario is not evaluated again (what the edits compute is kept for the last
-  ones only: :mod:`si_lint.server.memo`).
+  Dry runs are the slice's (no result is kept per text: a buffer being typed is a new
+  text at every edit, and nothing the edits compute is added to the cache).
 
 Then the engine's own steps: ``select``/``ignore``/``per-file-ignores``, suppressions
 (SI009 included), de-duplication and the report order. ``tests/test_server_state.py``
@@ -38,7 +37,6 @@ from ..pipeline import perfile as _perfile
 from ..pipeline.read import read_file, source_of
 from ..pipeline.select import build_profile
 from ..profile_docs import read_for
-from .memo import LIMIT, SessionMemo
 from .slicing import ALL_KEY, PROFILE_ONLY_CHECKS, doc_keys, sliceable
 
 
@@ -143,8 +141,6 @@ class CorpusState:
         ]
         self._corpus_stage(None)
         self.cache.save()
-        # the edits' results: the last ones kept, never added to the cache (server/memo.py)
-        self.ctx.cache = SessionMemo(self.cache, max(LIMIT, len(docs)))
         return Outcome(set(self.findings), full=True)
 
     def _belongs(self, abspath: str) -> bool:
