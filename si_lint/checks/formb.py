@@ -147,7 +147,7 @@ def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
                 f"(lists exist for: {known}); factor_identified can never hold",
                 on="value",
                 help="use a deviation type the profile has synonyms for, or extend the "
-                "profile's synonym lists",
+                "profile's synonym lists; run `si-lint profile deviation-types` to list them",
             )
 
 
@@ -272,7 +272,7 @@ def _unknown_template(f: Fact) -> Diag:
         f.path,
         f"scoring.archetype_template {shown} names no known template (known: {known})",
         on="value",
-        help="name a template of the profile",
+        help="name a template of the profile; run `si-lint profile templates` to list them",
     )
 
 
@@ -293,7 +293,7 @@ def _not_a_role(f: Fact) -> Diag:
         "SI110",
         f.path,
         f"`{key}` is not a role of template {f['template']} (roles: {declared})",
-        help=f"remove `{key}`",
+        help=f"remove `{key}`; run `si-lint profile templates` to list the roles",
     )
 
 

@@ -68,7 +68,8 @@ def undefined_behavior(corpus, ctx) -> Iterator[Diag]:
                 file=doc.relpath,
                 document=doc.index,
                 help="use a behavior that behavior-definitions.md defines (a "
-                "### `name` heading), or define it there",
+                "### `name` heading), or define it there; run `si-lint profile behaviors` "
+                "to list them",
             )
 
 
@@ -84,7 +85,8 @@ def undefined_stimulus(corpus, ctx) -> Iterator[Diag]:
                 on="value",
                 file=doc.relpath,
                 document=doc.index,
-                help="reference a `### STIM-XX-NNN: title` entry of stimulus-library.md",
+                help="reference a `### STIM-XX-NNN: title` entry of stimulus-library.md; "
+                "run `si-lint profile stimuli` to list them",
             )
 
 
@@ -101,7 +103,8 @@ def subcategory(corpus, ctx) -> Iterator[Diag]:
                 file=doc.relpath,
                 document=doc.index,
                 help="use a subcategory of the profile's §5.1 table, or omit "
-                "`subcategory` when none applies",
+                "`subcategory` when none applies; run `si-lint profile subcategories` to "
+                "list them",
             )
             continue
         category = doc.data.get("category")
@@ -134,7 +137,8 @@ def undefined_archetype(corpus, ctx) -> Iterator[Diag]:
                 file=doc.relpath,
                 document=doc.index,
                 help="use an archetype id that a `### C-XX-NNN: title` or "
-                "`### S-XX-NNN: title` heading defines",
+                "`### S-XX-NNN: title` heading defines; run `si-lint profile archetypes` "
+                "to list them",
             )
 
 

@@ -23,7 +23,8 @@ def unregistered_primitive(doc: Any, ctx: Any) -> Iterator[Diag]:
             "SI201",
             f.path,
             f"`{f['name']}` is not a registered primitive (registered: {known})",
-            help="a scenario or template may only use primitives of the registry",
+            help="a scenario or template may only use primitives of the registry; run "
+            "`si-lint profile primitives` to list them",
         )
 
 

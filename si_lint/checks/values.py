@@ -38,7 +38,7 @@ def unknown_channel(doc: Any, ctx: Any) -> Iterator[Diag]:
             "SI106",
             f.path,
             f"unknown channel `{f['channel']}` (the profile's channels: {known})",
-            help="use a channel the profile defines",
+            help="use a channel the profile defines; run `si-lint profile channels` to list them",
         )
 
 
