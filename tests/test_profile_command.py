@@ -260,6 +260,26 @@ def test_the_configured_profile_directory_is_listed_relative_to_the_cwd(tmp_path
     )
 
 
+def test_a_refused_configured_profile_lists_the_builtin_one_as_check_does(tmp_path):
+    (tmp_path / "si-lint.toml").write_text('profile = "../elsewhere"\n')
+    assert run_cli(["profile", "channels"], tmp_path) == (
+        0,
+        f"channels\n  agent_response   {R}:2\n  reasoning_trace  {R}:2\n",
+        "si-lint: si-lint.toml:1:11: `profile` '../elsewhere' leads outside the corpus root: "
+        "not used (a profile named in a configuration file must be a directory inside the "
+        "corpus root)\n",
+    )
+
+
+def test_a_profile_file_that_leads_outside_its_directory_is_not_read(tmp_path):
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("channels: [secret_channel]\nprimitives: []\n")
+    (tmp_path / "prof").mkdir()
+    (tmp_path / "prof" / "registry.yaml").symlink_to(outside)
+    code, out, _ = run_cli(["profile", "channels", "--profile", "prof"], tmp_path)
+    assert (code, out) == (0, "channels\n  (none)\n")
+
+
 def test_a_hostile_profile_is_listed_without_a_crash_or_a_control_character(tmp_path):
     prof = tmp_path / "prof"
     (prof / "templates").mkdir(parents=True)

@@ -245,18 +245,48 @@ def test_profile_names_without_a_near_one_point_to_the_profile_command(tmp_path)
 
 def test_eio102_names(tmp_path):
     files = rules()["EIO102"].examples["bad"]["files"]
-    assert [d["help"] for d in _found(tmp_path, files, "EIO102")] == [
-        "did you mean `eio.artifact.context`?",
-        "did you mean `eio.example.guardrails`?",
+    path = "eio/example.yaml"
+    assert _found(tmp_path, files, "EIO102") == [
+        _diag(
+            "EIO102",
+            path,
+            9,
+            13,
+            "`parent` names `eio.artifact.contxt`, which is defined neither by this module "
+            "nor by any module it imports",
+            "did you mean `eio.artifact.context`?",
+        ),
+        _diag(
+            "EIO102",
+            path,
+            18,
+            48,
+            "`scoring_criteria` names `eio.example.guardrail`, which is no criterion of this "
+            "module",
+            "did you mean `eio.example.guardrails`?",
+        ),
     ]
 
 
 def test_si303_uses_the_same_helper(tmp_path):
-    files = rules()["SI303"].examples["bad"]["files"]
-    got = _found(tmp_path, files, "SI303")
-    assert [d["help"] for d in got] == [
-        "did you mean `infra.capability.da.single-signal-diagnosis-001`?",
-        "name the `id` of a scenario in the corpus",
+    files = dict(rules()["SI303"].examples["bad"]["files"])
+    assert _found(tmp_path, files, "SI303") == [
+        _diag(
+            "SI303",
+            "fixtures/correct.yaml",
+            1,
+            11,
+            "fixture names an unknown scenario `infra.capability.da.single-signal-diagnosis-01`",
+            "did you mean `infra.capability.da.single-signal-diagnosis-001`?",
+        ),
+        _diag(
+            "SI303",
+            "runs/agent-a.yaml",
+            1,
+            11,
+            "evidence names an unknown scenario `infra.capability.da.mail-relay-001`",
+            "name the `id` of a scenario in the corpus",
+        ),
     ]
 
 
