@@ -209,6 +209,9 @@ class Finding(
 
 #: how alike (difflib's ratio of the folded names) a known name must be to be suggested
 NEAREST_CUTOFF = 0.75
+#: names longer than this are neither suggested nor given a suggestion (a name is a few
+#: dozen characters; comparing long hostile texts would cost quadratic time)
+NEAREST_MAX_CHARS = 200
 #: folded alike: case, ``-``/``_``, and the characters a reader mistakes for one another
 _LOOKALIKE = str.maketrans({"l": "1", "i": "1", "o": "0", "-": "_"})
 
@@ -223,10 +226,11 @@ def nearest(name: Any, known: Any, cutoff: float = NEAREST_CUTOFF) -> str | None
     ``si113`` → ``SI113``), else the closest by :func:`difflib.get_close_matches` at
     ``cutoff``; ties go to the longer common prefix, then to the first in sorted order.
     The same names give the same answer whatever order ``known`` lists them in."""
-    if not isinstance(name, str) or not name:
+    if not isinstance(name, str) or not name or len(name) > NEAREST_MAX_CHARS:
         return None
     folded: dict[str, str] = {}
-    for k in sorted({k for k in known if isinstance(k, str) and k and k != name}):
+    names = {k for k in known if isinstance(k, str) and 0 < len(k) <= NEAREST_MAX_CHARS}
+    for k in sorted(names - {name}):
         folded.setdefault(_fold(k), k)
     key = _fold(name)
     if key in folded:

@@ -49,6 +49,8 @@ def _diag(code, path, line, column, message, help_, severity="error") -> dict:
         ("si113", ["SI114", "SI113"], "SI113"),  # case
         ("absent-key", ["absent_key"], "absent_key"),  # `-` for `_`
         ("x", [], None),
+        ("a" * 201, ["a" * 200], None),  # no comparison of long texts
+        ("a" * 199, ["a" * 200, "b" * 201], "a" * 200),
         (3, ["3"], None),
     ],
 )
