@@ -89,12 +89,15 @@ def test_si111_an_integer_with_a_decimal_point_and_a_word(tmp_path):
 
 
 def test_si001_a_tab_in_indentation(tmp_path):
-    files = {"notes.yaml": "relay:\n  host: mail\n\tport: 25\n"}
+    files = {
+        "scenarios/broken.yaml": "id: infra.capability.da.broken-001\n"
+        "scoring:\n  archetype_template: C-DA-001\n\tchannels: [agent_response]\n"
+    }
     assert _found(tmp_path, files, "SI001") == [
         _diag(
             "SI001",
-            "notes.yaml",
-            3,
+            "scenarios/broken.yaml",
+            4,
             1,
             "invalid YAML: found character '\\t' that cannot start any token (while "
             "scanning for the next token)",
