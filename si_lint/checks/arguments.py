@@ -22,8 +22,31 @@ def _wrong_type(f: Fact) -> Diag:
         f.path,
         f"{f['where']} takes {f['ptype'].noun}, not {type_name(f['value'])}",
         on="value",
-        help=f["ptype"].help,
+        help=type_help(f["ptype"], f["value"]),
     )
+
+
+def type_help(ptype: Any, value: Any) -> str:
+    """How to write ``value`` as a ``ptype``, for the value at hand: a quoted number or
+    boolean (``"15"``: write 15 without quotes), an integer with a decimal point (``15.0``),
+    one identifier where a list is wanted (``DB_PASSWORD``: ``[DB_PASSWORD]``); else the
+    type's own help."""
+    import math
+    import re
+
+    from si_lint.loader.scalars import resolve_plain
+
+    if isinstance(value, str) and 0 < len(value.strip()) <= 40:
+        text = value.strip()
+        unquoted = resolve_plain(text)
+        if unquoted is not None and not isinstance(unquoted, str) and ptype.accepts(unquoted):
+            return f"write {text} without quotes"
+        if ptype.item is not None and re.fullmatch(r"[A-Za-z0-9_./-]+", text):
+            return f"write `[{text}]` (a list, even of one {ptype.item})"
+    if ptype.name == "integer" and isinstance(value, float) and math.isfinite(value):
+        if value.is_integer() and abs(value) < 1e15:
+            return f"write {int(value)} without a decimal point"
+    return ptype.help
 
 
 def _empty_list(f: Fact) -> Diag:

@@ -31,7 +31,7 @@ from si_lint.checks.base import file_check
 from si_lint.checks.document_facts import facts_of
 from si_lint.checks.fact import Fact, worded
 from si_lint.checks.form_a import form_a_findings
-from si_lint.findings import Diag, type_name
+from si_lint.findings import Diag, did_you_mean, type_name
 from si_lint.fix import Fix, delete_key, rename_key, set_value
 from si_lint.model import (
     BINARY,
@@ -148,8 +148,9 @@ def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
                 f"deviation type `{dtype}` has no synonym list in the profile "
                 f"(lists exist for: {known}); factor_identified can never hold",
                 on="value",
-                help="use a deviation type the profile has synonyms for, or extend the "
-                "profile's synonym lists",
+                help=did_you_mean(dtype, (k for k in synonyms if isinstance(k, str)))
+                or "use a deviation type the profile has synonyms for, or extend the "
+                "profile's synonym lists; run `si-lint profile deviation-types` to list them",
             )
 
 
@@ -253,7 +254,8 @@ def _unknown_template(f: Fact) -> Diag:
         f.path,
         f"scoring.archetype_template {shown} names no known template (known: {known})",
         on="value",
-        help="name a template of the profile",
+        help=did_you_mean(name, f["known"])
+        or "name a template of the profile; run `si-lint profile templates` to list them",
     )
 
 
@@ -274,7 +276,8 @@ def _not_a_role(f: Fact) -> Diag:
         "SI110",
         f.path,
         f"`{key}` is not a role of template {f['template']} (roles: {declared})",
-        help=f"remove `{key}`",
+        help=did_you_mean(key, f["roles"])
+        or f"remove `{key}`; run `si-lint profile templates` to list the roles",
     )
 
 
