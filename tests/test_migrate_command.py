@@ -268,3 +268,16 @@ def test_one_scenario_of_a_multi_document_file(tmp_path):
     assert text.startswith("---\n" + first + "---\n")  # the other document byte for byte
     assert text.count("archetype_template: C-DA-001") == 1
     assert sorted(p.name for p in (tmp_path / "fixtures" / "other-001").iterdir()) == ROWS
+
+
+def test_a_read_only_scenario_stops_everything(tmp_path):
+    path, text = _corpus(tmp_path)
+    path.chmod(0o444)
+    try:
+        code, out, err = run_cli(["migrate", S, "--write"], tmp_path)
+    finally:
+        path.chmod(0o644)
+    assert (code, out) == (2, "")
+    assert err == f"si-lint: {S}: the file is read-only; nothing written\n"
+    assert path.read_text(encoding="utf-8") == text
+    assert not (tmp_path / "fixtures").exists()

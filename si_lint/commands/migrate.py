@@ -183,15 +183,22 @@ def _diff(given: str, text: str, new: str, files) -> str:
 
 
 def _write(path: Path, new: str, files) -> None:
-    from ..fsutil import atomic_write
+    """The scenario first (a read-only one stops everything), then the fixtures."""
+    from ..fsutil import ReadOnlyFile, atomic_write
 
     try:
-        for p, body in files:
+        atomic_write(str(path), new.encode("utf-8"), follow_symlinks=True)
+    except ReadOnlyFile:
+        raise OutputError(f"{path}: the file is read-only; nothing written") from None
+    except OSError as exc:
+        raise OutputError(
+            f"{path}: cannot write it ({exc.strerror or type(exc).__name__})"
+        ) from None
+    for p, body in files:
+        try:
             p.parent.mkdir(parents=True, exist_ok=True)
             with open(p, "x", encoding="utf-8") as fh:
                 fh.write(body)
-        atomic_write(str(path), new.encode("utf-8"), follow_symlinks=True)
-    except OSError as exc:
-        raise OutputError(
-            f"cannot write the draft ({exc.strerror or type(exc).__name__})"
-        ) from None
+        except OSError as exc:
+            why = exc.strerror or type(exc).__name__
+            raise OutputError(f"{p}: cannot write it ({why})") from None
