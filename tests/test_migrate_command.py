@@ -281,3 +281,15 @@ def test_a_read_only_scenario_stops_everything(tmp_path):
     assert err == f"si-lint: {S}: the file is read-only; nothing written\n"
     assert path.read_text(encoding="utf-8") == text
     assert not (tmp_path / "fixtures").exists()
+
+
+def test_an_id_is_never_a_path(tmp_path):
+    """The default fixtures directory is named after the id's last dotted part, with every
+    character that could make it a path (or hide it) replaced."""
+    sid = "infra.capability.x/../../../escaped \u202e"
+    _corpus(tmp_path, sid=sid)
+    code, _, err = run_cli(["migrate", S, "--write"], tmp_path)
+    assert code == 0
+    assert "4 fixture(s) in fixtures/escaped/;" in err
+    assert sorted(p.name for p in (tmp_path / "fixtures" / "escaped").iterdir()) == ROWS
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fixtures", "scenarios", "si-lint.toml"]

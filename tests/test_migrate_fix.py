@@ -194,3 +194,28 @@ def test_no_injection_manifest_no_fix(tmp_path):
         "`si-lint migrate` drafts them from it\n\n"
         "Found 1 finding(s) in 1 file(s): 0 error(s), 1 warning(s), 0 info(s).\n"
     )
+
+
+def test_the_editor_offers_the_draft_as_an_unsafe_code_action(tmp_path):
+    from si_lint import pipeline
+    from si_lint.server.features import code_actions
+    from si_lint.server.state import CorpusState
+
+    path, text = _corpus(tmp_path)
+    state = CorpusState(tmp_path, pipeline.Options(use_cache=False))
+    state.load()
+    actions = code_actions(state, str(path), text, 30, 30)  # the `scoring:` line (0-based)
+    assert [(a.title, a.kind, a.codes, a.preferred) for a in actions] == [
+        (
+            "Fix SI115: " + BIND_HELP + "`si-lint migrate <file>` drafts them from the "
+            "injection manifest, with a fixture per table row (`--fix --unsafe-fixes`: the "
+            "block alone) (unsafe fix)",
+            "quickfix",
+            ("SI115",),
+            False,
+        ),
+        ("Disable SI115 for this line", "quickfix", ("SI115",), False),
+    ]
+    assert actions[0].new_text == (
+        HEAD.format(sid=SID) + INJECTION + STIMULI + DRAFT.format(budget=15) + TAIL
+    )

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from pathlib import Path
 
 import click
@@ -149,8 +150,9 @@ def _rewritten(text: str, index: int, scoring: dict, path: Path) -> str:
 
 def default_fixtures_dir(path: Path, sid: str) -> Path:
     """``fixtures/<tail>`` beside the nearest ``scenarios`` directory above the file, else
-    beside the file (``<tail>``: the id's last dotted part)."""
-    tail = sid.rsplit(".", 1)[-1] or "scenario"
+    beside the file (``<tail>``: the id's last dotted part, every run of characters but
+    letters, digits, ``_`` and ``-`` made one ``-``: an id is no path)."""
+    tail = re.sub(r"[^A-Za-z0-9_-]+", "-", sid.rsplit(".", 1)[-1]).strip("-") or "scenario"
     parent = path.parent
     for up in [parent, *parent.parents]:
         if up.name == "scenarios":
