@@ -58,6 +58,11 @@ def command(scenario_file, scenario_id, profile_opt, evidence, fixtures_dir, wri
     capability scenario whose archetype has a template in the profile, and must have an
     injection manifest (`injection.deviations`): without one there is nothing to derive
     the binding from. Fill in every `TODO(si-lint):` placeholder, then run `si-lint check`.
+    SI115's unsafe fix (`si-lint check --fix --unsafe-fixes`) writes the same block,
+    without fixtures. See docs/migrating.md.
+
+    Exit status: 0 the draft was printed or written; 2 the scenario cannot be migrated,
+    a fixture file is in the way, or a file cannot be written (nothing is written then).
     """
     from .eval_input import ScenarioError, load_scenario
 
