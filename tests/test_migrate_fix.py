@@ -219,3 +219,35 @@ def test_the_editor_offers_the_draft_as_an_unsafe_code_action(tmp_path):
     assert actions[0].new_text == (
         HEAD.format(sid=SID) + INJECTION + STIMULI + DRAFT.format(budget=15) + TAIL
     )
+
+
+def test_a_deviation_without_subject_leaves_the_required_identifier_to_fill(tmp_path):
+    injection = INJECTION.replace("      subject: SMTP_PORT\n", "")
+    path, _ = _corpus(tmp_path, injection=injection)
+    run_cli(["check", "--no-cache", "--fix", "--unsafe-fixes"], tmp_path)
+    drafted = path.read_text(encoding="utf-8")
+    assert (
+        "  factor:\n"
+        "    ref: smtp-port-removed\n"
+        "    required_identifiers: ['TODO(si-lint): the identifier the deviation names']\n"
+        "  subsystem_set: [mail-relay, LOG_LEVEL, SMTP_PORT, 'TODO(si-lint): another "
+        "identifier of the subsystem, or delete this item']\n"
+    ) in drafted
+    code, report = check_json(tmp_path, "--select", "SI111")
+    placeholder = "replace it with the value it asks for (a placeholder is never a valid binding)"
+    assert (code, _whole(report)) == (
+        1,
+        [
+            {
+                "code": "SI111",
+                "severity": "error",
+                "path": S,
+                "line": 34,
+                "column": 28,
+                "message": "`required_identifiers` holds a placeholder of the migration draft: "
+                '"TODO(si-lint): the identifier the deviation names"',
+                "help": placeholder,
+            },
+            dict(SUBSYSTEM_TODO, line=35),
+        ],
+    )
