@@ -5,6 +5,7 @@ SI203 (a literal argument) and SI111 (a Form B role binding, ``formb.py``) share
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -118,6 +119,21 @@ def _identifier_type(f: Fact) -> Diag:
     return Diag(f.code, f.path, f"identifier must be a string, not {type_name(f['value'])}")
 
 
+def _placeholder(f: Fact) -> Diag:
+    return Diag(
+        f.code,
+        f.path,
+        f"{f['where']} holds a placeholder of the migration draft: {_shown(f['value'])}",
+        on="value",
+        help="replace it with the value it asks for (a placeholder is never a valid binding)",
+    )
+
+
+def _shown(text: str, limit: int = 120) -> str:
+    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    return json.dumps(text, ensure_ascii=False)
+
+
 #: a value of the wrong shape: SI111 (a role binding) and SI203 (a literal argument) alike
 VALUE_WORDING = {
     "type": _wrong_type,
@@ -130,6 +146,7 @@ VALUE_WORDING = {
     "factor-without-identifiers": _factor_without_identifiers,
     "identifiers-type": _identifiers_type,
     "identifier-type": _identifier_type,
+    "placeholder": _placeholder,
 }
 
 
