@@ -361,7 +361,8 @@ def _untrusted(scenario: Any, profile: Profile) -> list[str]:
 def _score(fixture: Any, scenario: Any, profile: Profile) -> tuple[dict, Any]:
     """(the verdict, why) of a fixture under one profile."""
     full = score(fixture, scenario, profile, explain=True)  # the table prepared here
-    return _verdict(full), full.get("why")
+    why = full.get("why")
+    return _verdict(full), why["text"] if why else None
 
 
 def exit_status(report: Mapping[str, Any]) -> int:
