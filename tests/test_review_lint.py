@@ -329,3 +329,33 @@ def test_template_change_under_the_same_version(tmp_path, monkeypatch):
             "help": HELP,
         }
     ]
+
+
+def test_implementation_change_under_the_same_version(tmp_path, monkeypatch):
+    """Only the implementation's source changed: a change, and the same review finding."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    corpus = tmp_path / "corpus"
+    shutil.copytree(PROPOSED, corpus)
+    _git(corpus, "init", "-q")
+    _git(corpus, "add", "-A")
+    _git(corpus, "commit", "-q", "-m", "v1")
+    impl = corpus / "profile" / "impl" / "ops_precede.py"
+    impl.write_text(impl.read_text("utf-8") + "\n# a comment\n", "utf-8")
+    code, out = run(["review", "--base", "HEAD", "--format", "json"], corpus, monkeypatch)
+    rep = json.loads(out)
+    assert code == 0
+    assert [(c["kind"], c["action"], c["name"], c["detail"]) for c in rep["changes"]] == [
+        ("primitive", "changed", "ops_precede", "implementation source changed")
+    ]
+    assert rep["notices"] == [
+        {
+            "path": "profile/registry.yaml",
+            "line": 3,
+            "column": 34,
+            "severity": "warning",
+            "message": "implementations (ops_precede) changed but version still 0.4.0-dev.1",
+            "help": HELP,
+        }
+    ]
+    assert rep["lint"]["added"] == rep["lint"]["removed"] == []

@@ -17,7 +17,7 @@ changed under an unchanged ``registry.version``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -137,8 +137,11 @@ def _content(registry: Any) -> str:
     return _canon(data)
 
 
-def registry_version_notices(base: Any, head: Any) -> list[dict]:
-    """A warning when the registry's or the templates' content changed but
+def registry_version_notices(
+    base: Any, head: Any, implementations: Iterable[str] = ()
+) -> list[dict]:
+    """A warning when the registry's, the templates' or the implementations' content
+    (``implementations``: the primitives whose source changed) changed but
     ``registry.version`` did not: two different profiles under one version cannot be told
     apart in a report. Not raised between the two shipped profiles (``builtin`` and
     ``builtin:oasisctl`` are one version read two ways, on purpose)."""
@@ -158,14 +161,21 @@ def registry_version_notices(base: Any, head: Any) -> list[dict]:
     )
     if changed:
         parts.append("templates (" + ", ".join(changed) + ")")
+    impls = sorted(set(implementations))
+    if impls:
+        parts.append("implementations (" + ", ".join(impls) + ")")
     if not parts:
         return []
     shown = version if isinstance(version, str) else _canon(version)
     return [
         {
             "severity": "warning",
-            "message": f"{' and '.join(parts)} changed but version still {shown}",
+            "message": f"{_and(parts)} changed but version still {shown}",
             "help": "bump `registry.version` so that reports and evaluators can tell the "
             "proposed profile from the one it changes",
         }
     ]
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]

@@ -291,7 +291,8 @@ def build_report(
     findings the change adds and removes (``lint``: when ``target``, the corpus, is
     given), notices (content changed under an unchanged version), the implementation
     review of the proposed profile, and the base tree's refused entries."""
-    changes = diff_profiles(base.profile, head.profile) + _impl_source_changes(base, head)
+    sources = _impl_source_changes(base, head)
+    changes = diff_profiles(base.profile, head.profile) + sources
     change_rows = []
     reaches = []
     for c in changes:
@@ -310,7 +311,9 @@ def build_report(
         "reached": total.as_dict(view),
         "verdicts": _verdicts(total.fixtures, view, base, head),
         "lint": lint_delta(target, base, head, cwd, trust) if target is not None else None,
-        "notices": _located(registry_version_notices(base, head), head, cwd),
+        "notices": _located(
+            registry_version_notices(base, head, [c.name for c in sources]), head, cwd
+        ),
         "implementations": implementation_findings(head, cwd),
         "refused": [r.as_dict() for r in base.refused],
     }
