@@ -252,26 +252,38 @@ def _baselines(a: CheckArgs, result) -> None:
             )
 
 
+#: a report longer than this (characters) is not kept for the replay memo: it is streamed
+#: to its stream, never held whole (SPEC §9 "Output is bounded")
+REPLAY_MAX = 4 * 1024 * 1024
+
+
 def _report(a: CheckArgs, result, fixed) -> str | None:
-    """The report, on stdout (on stderr under --diff, whose patch is the output). Returns
-    what it printed when that is all the run printed (else None)."""
-    from ..report import render
-    from ..report.ansi import unstyle
+    """The report, on stdout (on stderr under --diff, whose patch is the output), written
+    as it is made. Returns what it printed when that is all the run printed and it is
+    short enough to keep (else None)."""
+    from ..report import write as write_report
+    from ..report.output import report_sink
 
     report_err = a.diff and not a.output
     stream = sys.stderr if report_err else sys.stdout
     colour = a.fmt == "text" and not a.output and use_color(a.color_mode, stream)
-    text = render(
-        result,
-        a.fmt,
-        verbose=a.verbose,
-        statistics=a.statistics,
-        quiet=a.quiet,
-        unsafe_fixes=a.unsafe_fixes,
-        automation_id=a.automation_id,
-        fail_on=a.fail_on,
+    alone = not (
+        a.output or report_err or a.show_fixes or a.fix or a.baseline_file or a.write_baseline
     )
-    write(text, a.output, err=report_err, color=colour)
+    with report_sink(
+        a.output, err=report_err, color=colour, keep=REPLAY_MAX if alone else 0
+    ) as sink:
+        write_report(
+            result,
+            a.fmt,
+            sink,
+            verbose=a.verbose,
+            statistics=a.statistics,
+            quiet=a.quiet,
+            unsafe_fixes=a.unsafe_fixes,
+            automation_id=a.automation_id,
+            fail_on=a.fail_on,
+        )
     if a.show_fixes:
         _show_fixes(
             result,
@@ -280,9 +292,7 @@ def _report(a: CheckArgs, result, fixed) -> str | None:
             a.unsafe_fixes,
             a.output is None and a.fmt == "text" and not a.diff,
         )
-    if a.output or report_err or a.show_fixes or a.fix or a.baseline_file or a.write_baseline:
-        return None
-    return text if colour else unstyle(text)
+    return sink.kept if alone else None
 
 
 def _run(paths, options, stdin):

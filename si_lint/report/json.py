@@ -1,11 +1,16 @@
 """`--format json`: SPEC §7, plus ``end_line``/``end_column`` (exclusive, 1-based) where the
-end of the offending key or value is known (the file can be read)."""
+end of the offending key or value is known (the file can be read).
+
+Written one diagnostic at a time (:func:`write`), byte for byte what ``json.dumps(doc,
+indent=2, ensure_ascii=False)`` gives for the whole document, but with DEL, C1 and the
+bidi controls written as ``\\u`` escapes too (:func:`si_lint.report.controls.json_safe`)."""
 
 from __future__ import annotations
 
 import json
 
 from . import summary_counts
+from .controls import json_safe
 
 
 def diagnostic(f, cache) -> dict:
@@ -23,13 +28,24 @@ def diagnostic(f, cache) -> dict:
     return out
 
 
-def render(result, **_options) -> str:
+def dump_items(items, out, indent: str, *, sort_keys: bool = False) -> None:
+    """A JSON array of ``items`` (each dumped alone) written to ``out`` as
+    ``json.dumps(..., indent=2)`` writes it ``indent`` deep: ``[]`` when empty."""
+    first = True
+    for item in items:
+        text = json.dumps(item, indent=2, sort_keys=sort_keys, ensure_ascii=False)
+        text = json_safe(text).replace("\n", "\n" + indent + "  ")
+        out.write(("[\n" if first else ",\n") + indent + "  " + text)
+        first = False
+    out.write("[]" if first else "\n" + indent + "]")
+
+
+def write(result, out, **_options) -> None:
     from ..source import SourceCache
 
     cache = SourceCache()
-    doc = {
-        "version": 1,
-        "diagnostics": [diagnostic(f, cache) for f in result.findings],
-        "summary": {"files": result.files, **summary_counts(result.findings)},
-    }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    out.write('{\n  "version": 1,\n  "diagnostics": ')
+    dump_items((diagnostic(f, cache) for f in result.findings), out, "  ")
+    summary = {"files": result.files, **summary_counts(result.findings)}
+    text = json.dumps({"summary": summary}, indent=2, ensure_ascii=False)
+    out.write(",\n" + text[2:] + "\n")
