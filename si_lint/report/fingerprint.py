@@ -72,13 +72,17 @@ class Fingerprinter:
         self.cwd = (cwd or Path.cwd()).resolve()
         self.sources = SourceCache()
         self._ids: dict[str, dict] = {}
+        self._rel: tuple[str | None, str] = (None, "")
 
     def rel(self, path: str) -> str:
         if self.root is None:
             return path
+        if path == self._rel[0]:  # findings come file by file
+            return self._rel[1]
         absolute = os.path.normpath(os.path.join(str(self.cwd), path))
-        rel = os.path.relpath(absolute, str(self.root))
-        return rel.replace(os.sep, "/")
+        rel = os.path.relpath(absolute, str(self.root)).replace(os.sep, "/")
+        self._rel = (path, rel)
+        return rel
 
     def _doc_key(self, f) -> str:
         index = getattr(f, "document", None)
