@@ -3,8 +3,8 @@ streams (memory does not grow with the findings), SARIF stops at GitHub's 25,000
 per run with a notice, and control characters from any input are escaped in every format.
 
 ``bench/report_memory.py`` is the end-to-end reproducer at full size (1,000 files × 1,000
-findings, peak RSS per format); :data:`N` findings here (``SI_LINT_REPORT_FINDINGS``
-sets it: 1,000,000 gives the same peaks, in ~2 minutes)."""
+findings, peak RSS per format); :data:`N` findings here, 1,000 a file
+(``SI_LINT_REPORT_FINDINGS=1000000`` runs the full size: the same bound holds)."""
 
 from __future__ import annotations
 
@@ -27,11 +27,14 @@ from si_lint.report import FORMATS, render, write
 from si_lint.report.output import report_sink
 
 N = int(os.environ.get("SI_LINT_REPORT_FINDINGS", "40000"))
-FILES = 200
+#: findings per file: the most a file reports (``limits.MAX_FINDINGS_PER_FILE``), as in
+#: the reproducer (a report keeps a few files' source lines, not the corpus's)
+PER_FILE = 1_000
+FILES = max(N // PER_FILE, 1)
 MESSAGE = "duplicate mapping key 'a' (first at line 1, column 1)"
 HELP = "remove one of the two keys; YAML readers disagree on which wins"
 #: what a report may hold at once, whatever the number of findings (the old reports
-#: built the whole text: ~1,400 bytes per finding, 280 MB for 200,000)
+#: built the whole text: ~1,400 bytes per finding, 56 MB for 40,000)
 PEAK = 8 * 1024 * 1024
 
 
@@ -40,17 +43,17 @@ def many(tmp_path_factory):
     """A corpus of FILES files and a result of N findings on their lines (every third an
     error, a warning or an info), as the pipeline gives them: sorted by path."""
     root = tmp_path_factory.mktemp("many")
-    per = N // FILES
+    per = min(N, PER_FILE)
     body = "a: 1\n" * (per + 1)
     findings = []
     severities = ("error", "warning", "info")
     for i in range(FILES):
-        path = f"f-{i:03d}.yaml"
+        path = f"f-{i:04d}.yaml"
         (root / path).write_text(body, encoding="utf-8")
         for line in range(2, per + 2):
             sev = severities[line % 3]
             findings.append(Finding(path, line, 1, "SI002", sev, MESSAGE, help=HELP))
-    reported = [f"f-{i:03d}.yaml" for i in range(FILES)]
+    reported = [f"f-{i:04d}.yaml" for i in range(FILES)]
     # the corpus as the reports read it: each file's one document (no scenario id)
     docs = {p: [SimpleNamespace(index=0, data={"a": 1}, kind=None)] for p in reported}
     corpus = SimpleNamespace(by_file=docs)

@@ -44,9 +44,7 @@ def dumps(value, indent: str = "", sort_keys: bool = False) -> str:
             return "{}"
         inner = indent + "  "
         items = sorted(value.items()) if sort_keys else value.items()
-        body = ",\n".join(
-            f"{inner}{_string(k)}: {dumps(v, inner, sort_keys)}" for k, v in items
-        )
+        body = ",\n".join(f"{inner}{_string(k)}: {dumps(v, inner, sort_keys)}" for k, v in items)
         return "{\n" + body + "\n" + indent + "}"
     if isinstance(value, (list, tuple)):
         if not value:

@@ -98,11 +98,36 @@ class _Suites:
         self.docs_of = result.corpus.by_file if result.corpus is not None else {}
         self.config = result.config
         self.threshold = SEVERITY_RANK[fail_on]
-        self.by_file: dict[str, list] = {}
-        for f in result.findings:
-            self.by_file.setdefault(f.path, []).append(f)
+        found = result.findings
+        self.findings = found if isinstance(found, list) else list(found)
+        # where each file's findings are: a span of the list (a run's findings are sorted
+        # by path: one entry per file, not one per finding), else their positions
+        self.spans: dict[str, tuple[int, int] | list[int]] = {}
+        grouped = True
+        for i, f in enumerate(self.findings):
+            span = self.spans.get(f.path)
+            if span is None:
+                self.spans[f.path] = (i, i + 1)
+            elif grouped and span[1] == i:
+                self.spans[f.path] = (span[0], i + 1)
+            else:
+                grouped = False
+                break
+        if not grouped:
+            self.spans = {}
+            for i, f in enumerate(self.findings):
+                self.spans.setdefault(f.path, []).append(i)
         self.files = _reported_files(result)
         self._ran: dict[tuple, frozenset] = {}
+
+    def of(self, path: str) -> list:
+        """The findings of ``path``, in report order."""
+        span = self.spans.get(path)
+        if span is None:
+            return []
+        if isinstance(span, tuple):
+            return self.findings[span[0] : span[1]]
+        return [self.findings[i] for i in span]
 
     def fails(self, f) -> bool:
         return self.rank.get(f.severity, 0) <= self.threshold
@@ -123,7 +148,7 @@ class _Suites:
         return sorted(ran - {f.code for f in findings}, key=code_key)
 
     def write(self, path: str, out) -> None:
-        findings = self.by_file.get(path, [])
+        findings = self.of(path)
         clean = self.clean(path, findings)
         failures = sum(1 for f in findings if self.fails(f))
         out.write(
@@ -153,7 +178,7 @@ def write(result, out, fail_on: str = "error", **_options) -> None:
     suites = _Suites(result, fail_on)
     tests = failures = 0
     for path in suites.files:
-        findings = suites.by_file.get(path, [])
+        findings = suites.of(path)
         tests += len(findings) + len(suites.clean(path, findings))
         failures += sum(1 for f in findings if suites.fails(f))
     out.write(
