@@ -28,6 +28,10 @@ MAX_ALIAS_NODES = 10_000
 MAX_INT_DIGITS = 4_300
 #: findings reported for one file; the rest are counted in one SI005 finding
 MAX_FINDINGS_PER_FILE = 1_000
+#: the most findings the cache stores for one run (per-file entries and the corpus-wide
+#: entry each): a run with more is checked again next time rather than read back whole
+#: from a cache file of hundreds of megabytes (SPEC §9 "Output is bounded")
+MAX_CACHED_FINDINGS = 100_000
 #: a profile value (e.g. the ``profile`` setting) longer than this is a configuration error
 MAX_SETTING_CHARS = 4_096
 

@@ -337,3 +337,35 @@ def test_report_to_a_file_is_streamed_and_atomic_and_the_same_as_stdout(tmp_path
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
         f"r.{fmt}" for fmt in FORMATS
     )
+
+
+def test_the_cache_stores_a_bounded_number_of_findings(tmp_path, monkeypatch):
+    """A run with more findings than the cache stores keeps the entries of the first files
+    up to the bound and checks the rest again next time: the cache file is never the
+    whole of a million findings, read back whole (SPEC §9 "Output is bounded"); the
+    answer is the same cached, uncached and re-run."""
+    import json
+
+    from conftest import run_cli
+
+    from si_lint.cache.signed import MAC_SEP
+    from si_lint.pipeline import dryruns, perfile
+
+    monkeypatch.setattr(perfile, "MAX_CACHED_FINDINGS", 5)
+    monkeypatch.setattr(dryruns, "MAX_CACHED_FINDINGS", 5)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "si-lint.toml").write_text("")
+    for i in range(4):  # two SI002 findings a file
+        (corpus / f"f{i}.yaml").write_text("a: 1\na: 2\na: 3\n")
+    args = ["check", "--format", "json", "--cache-dir", str(tmp_path / "cache"), "."]
+    first, second = run_cli(args, corpus), run_cli(args, corpus)
+    uncached = run_cli(["check", "--format", "json", "--no-cache", "."], corpus)
+    assert first == second == uncached and first[0] == 1
+    assert [(d["code"], d["path"], d["line"]) for d in json.loads(first[1])["diagnostics"]] == [
+        (code, f"f{i}.yaml", line) for i in range(4) for code, line in (("SI002", 2), ("SI002", 3))
+    ]
+    raw = (tmp_path / "cache" / "results.json").read_bytes()
+    table = json.loads(raw[: raw.rfind(MAC_SEP)])
+    assert sorted(k.split(":", 1)[1] for k in table["files"]) == ["f0.yaml", "f1.yaml"]
