@@ -15,8 +15,6 @@ from typing import Any
 
 #: the largest file (or buffer, or ``.jsonl`` line) read, in bytes
 MAX_BYTES = 5 * 1024 * 1024
-#: the largest ``.jsonl`` evidence file (each line is held to :data:`MAX_BYTES`)
-MAX_JSONL_BYTES = 64 * 1024 * 1024
 #: the deepest nesting of mappings and lists
 MAX_DEPTH = 64
 #: the most nodes (scalars, mappings, lists; aliases count what they expand to) in one file
