@@ -24,6 +24,7 @@ import os
 import sys
 
 from ..pipeline import Options
+from .live import register_configuration, register_pull_diagnostics
 from .requests import register_code_actions, register_completion, register_hover_and_definition
 from .server import SiLintServer
 from .sync import register_document_sync, register_lifecycle, register_workspace
@@ -33,6 +34,8 @@ FEATURE_GROUPS = (
     register_lifecycle,
     register_document_sync,
     register_workspace,
+    register_configuration,
+    register_pull_diagnostics,
     register_hover_and_definition,
     register_completion,
     register_code_actions,
