@@ -85,12 +85,15 @@ class Snapshot:
         if any(stat_key(p) != k for p, k in self.configs.items()):
             return Change(config=True)
         out = []
-        for a, (key, digest) in self.files.items():
+        settled = time.time_ns() - RACY_NS
+        for a, (key, digest) in list(self.files.items()):
             if a in st.overrides:
                 continue
             now = stat_key(a)
             if now != key or (digest is not None and _digest(a) != digest):
                 out.append(a)
+            elif digest is not None and key[1] < settled:
+                self.files[a] = (key, None)  # the same bytes, and no longer racy
         if any(stat_key(d) != k for d, k in self.dirs.items()):
             out += _walk_difference(st)
         return Change(files=sorted(set(out)))
