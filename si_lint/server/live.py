@@ -19,7 +19,7 @@ from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
 
 from .server import SiLintServer
-from .settings import SECTION, parse
+from .settings import SECTION, carries_ours, parse
 
 DIAGNOSTIC_OPTIONS = T.DiagnosticOptions(
     identifier="si-lint", inter_file_dependencies=True, workspace_diagnostics=False
@@ -87,16 +87,12 @@ def after_unasked_work(ls: SiLintServer, items: list[tuple[str, list]]) -> None:
         ls.workspace_diagnostic_refresh(None)
 
 
-def _has_settings(raw) -> bool:
-    return isinstance(raw, dict) and bool(raw)
-
-
 def register_configuration(server: SiLintServer) -> None:
     @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def changed(ls: SiLintServer, params: T.DidChangeConfigurationParams):
         # the settings in the notification when it carries them, else asked for
         raw = params.settings
-        await take_settings(ls, raw, ask=not _has_settings(raw))
+        await take_settings(ls, raw, ask=not carries_ours(raw))
 
 
 def register_pull_diagnostics(server: SiLintServer) -> None:

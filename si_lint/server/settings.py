@@ -44,10 +44,19 @@ class Settings:
 
 
 def section_of(raw: Any) -> Any:
-    """Our part of a client's settings object (its ``"si-lint"`` key when there is one)."""
+    """Our part of a client's settings object: its ``"si-lint"`` key when there is one,
+    else the object itself when it holds one of our keys, else nothing (the settings of
+    other tools, as a client may send all of them)."""
     if isinstance(raw, MAPPING) and isinstance(raw.get(SECTION), MAPPING):
         return raw[SECTION]
+    if isinstance(raw, MAPPING) and not any(k in READERS for k in raw):
+        return None
     return raw
+
+
+def carries_ours(raw: Any) -> bool:
+    """Does a client's settings object hold settings of ours?"""
+    return isinstance(section_of(raw), MAPPING)
 
 
 def _codes(key: str, value: Any) -> tuple[tuple[str, ...] | None, str | None]:
