@@ -290,7 +290,7 @@ async def test_invalid_settings_are_warnings_and_the_rest_applies(
         (
             warn,
             "si-lint.profile no-such-profile: not a shipped profile (builtin, builtin:oasisctl)"
-            f" nor a profile directory (no registry.yaml) under {folders}",
+            f" nor a profile directory (with registry.yaml) inside {folders}",
         ),
     ]
     # the valid value applied: ignore SI113 and SI404 (a string of codes), every rule else
@@ -304,6 +304,48 @@ async def test_invalid_settings_are_warnings_and_the_rest_applies(
     assert lsp_shape(diags) == expected(
         root, SCENARIO, "--ignore", "SI113", text=text, tmp=tmp_path
     )
+    await close_doc(nvim, uri)
+
+
+async def test_profile_setting_stays_inside_the_folder(nvim: LanguageClient, nvim_roots, tmp_path):
+    root = nvim_roots[0]
+    outside = root.parent / "prof"  # a profile directory beside the workspace folders
+    shutil.copytree(Path(builtin_profile("builtin").root), outside)
+    assert (outside / "registry.yaml").is_file()
+    shown = len(nvim.messages)
+    nvim.workspace_did_change_configuration(
+        T.DidChangeConfigurationParams(settings={"si-lint": {"profile": "../prof"}})
+    )
+    await until(lambda: len(nvim.messages) > shown)
+    folders = ", ".join(str(r) for r in nvim_roots)
+    assert [(m.type, m.message) for m in nvim.messages[shown:]] == [
+        (
+            T.MessageType.Warning,
+            "si-lint.profile ../prof: not a shipped profile (builtin, builtin:oasisctl)"
+            f" nor a profile directory (with registry.yaml) inside {folders}",
+        )
+    ]
+    # a shipped profile is taken: the open document is checked under it
+    text = bad((root / SCENARIO).read_text())
+    uri, _ = await open_doc(nvim, root, SCENARIO, text)
+    before = count(nvim, uri)
+    nvim.workspace_did_change_configuration(
+        T.DidChangeConfigurationParams(settings={"si-lint": {"profile": "builtin:oasisctl"}})
+    )
+    diags = await next_push(nvim, uri, before)
+    assert lsp_shape(diags) == expected(
+        root,
+        SCENARIO,
+        "--profile",
+        "builtin:oasisctl",
+        "--ignore",
+        "SI113",
+        text=text,
+        tmp=tmp_path,
+    )
+    before = count(nvim, uri)
+    nvim.workspace_did_change_configuration(T.DidChangeConfigurationParams(settings={}))
+    await next_push(nvim, uri, before)
     await close_doc(nvim, uri)
 
 

@@ -76,13 +76,16 @@ async def take_settings(ls: SiLintServer, raw, *, ask: bool) -> None:
     result = await ls.run(ls.apply_settings)
     items, more = result if result is not None else ([], [])
     warn(ls, warnings + more)
-    after_unasked_work(ls, items)
+    # the open documents were checked again: published even when nothing changed
+    after_unasked_work(ls, items, force=set(ls.workspace.text_documents))
 
 
-def after_unasked_work(ls: SiLintServer, items: list[tuple[str, list]]) -> None:
+def after_unasked_work(
+    ls: SiLintServer, items: list[tuple[str, list]], force: set[str] = frozenset()
+) -> None:
     """Publish what changed; a client that pulls is asked to pull again."""
     if items:
-        ls.publish(items)
+        ls.publish(items, force=force)
     if ls.pull and items:
         ls.workspace_diagnostic_refresh(None)
 

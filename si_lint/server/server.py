@@ -19,6 +19,7 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
+from ..corpus import inside
 from ..findings import Finding
 from ..pipeline import Options
 from .diagnostics import to_diagnostic
@@ -139,7 +140,7 @@ class SiLintServer(LanguageServer):
         if s.profile is not None and not self._profile_ok(s.profile):
             warnings.append(
                 f"si-lint.profile {s.profile}: not a shipped profile (builtin, "
-                "builtin:oasisctl) nor a profile directory (no registry.yaml) under "
+                "builtin:oasisctl) nor a profile directory (with registry.yaml) inside "
                 + (", ".join(self.folders) or "the current directory")
             )
             s = Settings(s.select, s.ignore, None, s.debounce)
@@ -162,8 +163,14 @@ class SiLintServer(LanguageServer):
 
         if is_builtin_name(spec):
             return True
-        bases = [f for f in self.folders] or [os.getcwd()]
-        return all(os.path.isfile(os.path.join(b, spec, "registry.yaml")) for b in bases)
+        # settings may come from a file of the workspace (.vscode/settings.json, .helix/):
+        # like a configured profile (SPEC §9), the directory stays inside each folder
+        for base in self.folders or [os.getcwd()]:
+            real = os.path.realpath(base)
+            pdir = os.path.realpath(os.path.join(real, spec))
+            if not inside(pdir, real) or not os.path.isfile(os.path.join(pdir, "registry.yaml")):
+                return False
+        return True
 
     # ---------------------------------------------------------------------------
     # diagnostics
