@@ -91,7 +91,7 @@ async def nvim(lsp_client: LanguageClient, nvim_roots):
         T.InitializeParams(
             capabilities=caps,
             workspace_folders=_folders(*nvim_roots),
-            initialization_options={"debounce": 10, "ignore": ["SI113"]},
+            initialization_options={"debounce": 10, "ignore": ["SI113"], "colour": 1},
         )
     )
     _count(lsp_client)
@@ -252,6 +252,16 @@ async def test_settings_from_initialization_and_notification(
     assert sorted(w[0] for w in want) == ["SI105", "SI113"]
     assert lsp_shape(diags) == want
     await close_doc(nvim, uri)
+
+
+async def test_initialization_options_warnings_once_initialized(nvim: LanguageClient):
+    await until(lambda: nvim.messages)
+    assert [(m.type, m.message) for m in nvim.messages[:1]] == [
+        (
+            T.MessageType.Warning,
+            "si-lint: unknown setting 'colour' (known: select, ignore, profile, debounce)",
+        )
+    ]
 
 
 async def test_invalid_settings_are_warnings_and_the_rest_applies(
