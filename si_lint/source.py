@@ -112,3 +112,16 @@ def _in_flow(src: str, upto: int) -> bool:
         elif c in "]}":
             depth -= 1
     return depth > 0
+
+
+def finding_end(
+    src: str | None, line: int, col: int, end_line: int | None = None, end_col: int | None = None
+) -> tuple[int, int]:
+    """The end (line, exclusive 1-based column, code points) of a finding's range that
+    starts at ``line:col`` on the line ``src``: its own end when it has one after its
+    start, else the end of the token there (:func:`token_end`). The one end computation:
+    the editor's diagnostics use it, and the JSON, SARIF and GitHub reports compute the
+    same (``token_end`` of the same line)."""
+    if end_line is None or end_col is None or (end_line, end_col) <= (line, col):
+        return line, token_end(src, col)
+    return end_line, end_col

@@ -46,6 +46,7 @@ def corpus(tmp_path_factory) -> Path:
 async def client(lsp_client: LanguageClient, corpus: Path):
     caps = client_capabilities("visual-studio-code")
     caps.workspace.did_change_watched_files = None  # the test client does not take registrations
+    caps.text_document.diagnostic = None  # a client that does not pull: diagnostics pushed
     await lsp_client.initialize_session(
         T.InitializeParams(
             capabilities=caps,

@@ -103,10 +103,30 @@ def _scoring_keys(profile, lines: list[str], indent: str, typed: str) -> list[It
     return out
 
 
+_DOC_START = re.compile(r"^(---|\.\.\.)(\s|$)")
+
+
+def document_lines(lines: list[str], line0: int) -> tuple[list[str], int]:
+    """The lines of the YAML document the cursor's line is in (a multi-document file
+    holds one scenario per document), and the cursor's line among them."""
+    first = 0
+    for i in range(line0, -1, -1):
+        if _DOC_START.match(lines[i]) and i != line0:
+            first = i + 1
+            break
+    last = len(lines)
+    for i in range(line0 + 1, len(lines)):
+        if _DOC_START.match(lines[i]):
+            last = i
+            break
+    return lines[first:last], line0 - first
+
+
 def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[Item]:
     lines = text.split("\n")
     if not 0 <= line0 < len(lines):
         return []
+    lines, line0 = document_lines(lines, line0)
     before = lines[line0][:char0]
     m = _AFTER_VALUE.match(before)
     if m:

@@ -7,9 +7,11 @@ from collections.abc import Callable
 
 from lsprotocol import types as T
 
+from .. import rule_url
+from ..catalogue import codes
 from ..findings import Finding
 from ..fix import fixes_of
-from ..source import token_end
+from ..source import finding_end
 
 SEVERITY = {
     "error": T.DiagnosticSeverity.Error,
@@ -19,17 +21,19 @@ SEVERITY = {
 
 
 def lsp_range(codec, lines: list[str], line: int, col: int, end_line=None, end_col=None) -> T.Range:
-    """The range of a finding at ``line:col`` (1-based, code points): to ``end_line:end_col``
-    when given, else to the end of the token that starts there."""
-    l0 = max(line - 1, 0)
-    src = (lines[l0] if l0 < len(lines) else "").rstrip("\r")
-    if end_line is None:
-        end_line, end_col = line, token_end(src, col)
-    e0 = max(end_line - 1, 0)
-    esrc = (lines[e0] if e0 < len(lines) else "").rstrip("\r")
-    start = codec.position_to_client_units([src], T.Position(0, max(col - 1, 0)))
-    end = codec.position_to_client_units([esrc], T.Position(0, max((end_col or col + 1) - 1, 0)))
-    return T.Range(T.Position(l0, start.character), T.Position(e0, end.character))
+    """The range of a finding at ``line:col`` (1-based, code points) to its end
+    (:func:`si_lint.source.finding_end`, as the reports compute it), in the client's
+    position encoding."""
+
+    def text(n: int) -> str:
+        return (lines[n - 1] if 1 <= n <= len(lines) else "").rstrip("\r")
+
+    line, col = max(line, 1), max(col, 1)
+    src = text(line)
+    end_line, end_col = finding_end(src, line, col, end_line, end_col)
+    start = codec.position_to_client_units([src], T.Position(0, col - 1))
+    end = codec.position_to_client_units([text(end_line)], T.Position(0, end_col - 1))
+    return T.Range(T.Position(line - 1, start.character), T.Position(end_line - 1, end.character))
 
 
 def to_diagnostic(
@@ -59,6 +63,7 @@ def to_diagnostic(
         message=message,
         severity=SEVERITY.get(f.severity, T.DiagnosticSeverity.Error),
         code=f.code,
+        code_description=T.CodeDescription(href=rule_url(f.code)) if f.code in codes() else None,
         source="si-lint",
         related_information=related or None,
         data={"fixable": bool(fixes_of(f.fix))},

@@ -8,12 +8,17 @@
   findings differ from what ``check`` gave on disk when the root was loaded (a fixture
   whose scenario is being edited, say); such a file is withdrawn (empty diagnostics) as
   soon as its findings are back to that.
+* Pushed to a client that does not pull, answered to ``textDocument/diagnostic`` for one
+  that does and takes ``workspace/diagnostic/refresh`` (``live.py``); files changed on
+  disk are seen at every diagnostic cycle by their ``stat`` (``disk.py``), watchers or
+  not; settings (``select``, ``ignore``, ``profile``, ``debounce``) are taken live
+  (``settings.py``, ``live.py``).
 * All work on a root's state runs in one worker thread, one request at a time; the event
   loop only reads and writes messages. Nothing a check raises reaches the client: a
   crashing check is an SI000 finding, anything else is logged.
 
 The server object is ``server.py``; the features it answers are registered from
-``sync.py`` (notifications) and ``requests.py`` (hover, definition, completion, code
+``sync.py`` (notifications), ``live.py`` (settings, pull diagnostics) and ``requests.py`` (hover, definition, completion, code
 actions).
 """
 
@@ -24,6 +29,7 @@ import os
 import sys
 
 from ..pipeline import Options
+from .live import register_configuration, register_pull_diagnostics
 from .requests import register_code_actions, register_completion, register_hover_and_definition
 from .server import SiLintServer
 from .sync import register_document_sync, register_lifecycle, register_workspace
@@ -33,6 +39,8 @@ FEATURE_GROUPS = (
     register_lifecycle,
     register_document_sync,
     register_workspace,
+    register_configuration,
+    register_pull_diagnostics,
     register_hover_and_definition,
     register_completion,
     register_code_actions,

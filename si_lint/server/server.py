@@ -15,13 +15,16 @@ from functools import partial
 
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
+from ..corpus import inside
 from ..findings import Finding
 from ..pipeline import Options
 from .diagnostics import to_diagnostic
+from .disk import Snapshot
+from .settings import Settings
 from .state import CorpusState
 
 
@@ -33,6 +36,21 @@ class Protocol(LanguageServerProtocol):
     stayed for the session (~3.3 MB per 1,000 edits). Here the finished ones are dropped
     each time a handler starts: what stays is what runs, and the last message's handlers.
     (Not from a done-callback: ``shutdown`` cancels while it walks the table.)"""
+
+    @lsp_method(T.INITIALIZE)
+    def lsp_initialize(self, params: T.InitializeParams):
+        """Columns in code points (``utf-32``) whenever the client offers them: the unit of
+        ``check``'s JSON, SARIF and text output, so a range reads as the same numbers in
+        the editor (one less: 0-based) as in the reports. Else the client's own choice
+        (LSP's default, ``utf-16``, counts a character outside the BMP twice; ``utf-8``
+        counts bytes)."""
+        general = params.capabilities.general
+        offered = list(general.position_encodings or []) if general is not None else []
+        if T.PositionEncodingKind.Utf32 in offered:
+            general.position_encodings = [T.PositionEncodingKind.Utf32] + [
+                e for e in offered if e != T.PositionEncodingKind.Utf32
+            ]
+        return (yield from super().lsp_initialize(params))
 
     def _execute_handler(self, msg_id, handler, callback, args=None, kwargs=None):
         table = self._request_futures
@@ -51,6 +69,14 @@ class SiLintServer(LanguageServer):
         )
         self.options = options or Options()
         self.debounce = debounce
+        #: the command line's options and debounce, under the client's settings (settings.py)
+        self.cli_options, self.cli_debounce = Options(**vars(self.options)), debounce
+        self.init_settings = Settings()  # initializationOptions
+        self.client_settings = Settings()  # the latest workspace configuration
+        #: the client asks for diagnostics (textDocument/diagnostic): open documents are
+        #: answered when pulled, never pushed (pushed: closed files only)
+        self.pull = False
+        self.disk: dict[str, Snapshot] = {}  # folder -> the stat of its corpus files
         self.roots: dict[str, CorpusState] = {}  # folder (absolute) -> state
         self.baseline: dict[str, dict[str, list[Finding]]] = {}  # folder -> relpath -> findings
         self.published: dict[str, tuple] = {}  # uri -> last published diagnostics (as a key)
@@ -87,6 +113,7 @@ class SiLintServer(LanguageServer):
                     st.overrides[os.path.abspath(path)] = doc.source.encode("utf-8")
             st.load()
             self.roots[folder] = st
+            self.disk[folder] = Snapshot.of(st)
             self.baseline[folder] = {r: list(v) for r, v in st.findings.items()}
             if not st.owns(abspath):
                 st.overrides.pop(abspath, None)
@@ -103,6 +130,47 @@ class SiLintServer(LanguageServer):
                 out.append((uri, []))
         out += self.publishable(new, set(new.findings))
         return out
+
+    def apply_settings(self) -> tuple[list[tuple[str, list]], list[str]]:
+        """Make the client's settings (the latest configuration over ``initializationOptions``,
+        over the command line) the server's: every resident root is checked again when the
+        selection or the profile changed. (what to publish, warnings for the user)"""
+        s = self.client_settings.over(self.init_settings)
+        warnings = []
+        if s.profile is not None and not self._profile_ok(s.profile):
+            warnings.append(
+                f"si-lint.profile {s.profile}: not a shipped profile (builtin, "
+                "builtin:oasisctl) nor a profile directory (with registry.yaml) inside "
+                + (", ".join(self.folders) or "the current directory")
+            )
+            s = Settings(s.select, s.ignore, None, s.debounce)
+        self.debounce = s.debounce if s.debounce is not None else self.cli_debounce
+        new = Options(**vars(self.cli_options))
+        new.select = s.select if s.select is not None else new.select
+        new.ignore = s.ignore if s.ignore is not None else new.ignore
+        new.profile = s.profile if s.profile is not None else new.profile
+        old = self.options
+        if (new.select, new.ignore, new.profile) == (old.select, old.ignore, old.profile):
+            return [], warnings
+        self.options = new
+        items = []
+        for folder in sorted(self.roots):
+            items += self.reload(folder)
+        return _last_per_uri(items), warnings
+
+    def _profile_ok(self, spec: str) -> bool:
+        from ..profile import is_builtin_name
+
+        if is_builtin_name(spec):
+            return True
+        # settings may come from a file of the workspace (.vscode/settings.json, .helix/):
+        # like a configured profile (SPEC §9), the directory stays inside each folder
+        for base in self.folders or [os.getcwd()]:
+            real = os.path.realpath(base)
+            pdir = os.path.realpath(os.path.join(real, spec))
+            if not inside(pdir, real) or not os.path.isfile(os.path.join(pdir, "registry.yaml")):
+                return False
+        return True
 
     # ---------------------------------------------------------------------------
     # diagnostics
@@ -134,20 +202,27 @@ class SiLintServer(LanguageServer):
                 out.append((uri, []))
         return out
 
-    def publish(self, items: list[tuple[str, list]], force: set[str] = frozenset()) -> None:
+    def diagnostics(self, uri: str, findings: list[Finding]) -> list[T.Diagnostic] | None:
+        """The LSP diagnostics of a file's findings (None: the file is in no resident root)."""
+        path = to_fs_path(uri) or ""
+        st = self.roots.get(self.folder_of(path))
+        if st is None:
+            return None
+        lines = self.lines_of(st, path)
         codec = self.workspace.position_codec
+        return [
+            to_diagnostic(f, lines, codec, st.abspath_of, partial(self.lines_of, st), from_fs_path)
+            for f in findings
+        ]
+
+    def publish(self, items: list[tuple[str, list]], force: set[str] = frozenset()) -> None:
+        """Push these files' diagnostics (for a client that pulls: closed files only)."""
         for uri, findings in items:
-            path = to_fs_path(uri) or ""
-            st = self.roots.get(self.folder_of(path))
-            if st is None:
+            if self.pull and uri in self.workspace.text_documents:
+                continue  # answered when the client asks (textDocument/diagnostic)
+            diags = self.diagnostics(uri, findings)
+            if diags is None:
                 continue
-            lines = self.lines_of(st, path)
-            diags = [
-                to_diagnostic(
-                    f, lines, codec, st.abspath_of, partial(self.lines_of, st), from_fs_path
-                )
-                for f in findings
-            ]
             key = tuple(
                 (d.code, d.range.start.line, d.range.start.character, d.message) for d in diags
             )
@@ -187,16 +262,39 @@ class SiLintServer(LanguageServer):
             return None
 
     def check_buffer(self, uri: str, text: str | None) -> list[tuple[str, list]]:
+        """Check a buffer (None: its file again) after the files changed on disk: what to
+        publish (the buffer's own findings always among it)."""
         path = os.path.abspath(to_fs_path(uri) or "")
         if not path.endswith((".yaml", ".yml", ".json")):
             return []
+        items = self.sync_disk(self.folder_of(path))
         st = self.state_for(path)
         if not st.owns(path):
-            return []
+            return items
         outcome = st.set_buffer(path, text)
-        items = self.publishable(
+        if text is None:
+            self.disk[self.folder_of(path)].refresh(st, [path])
+        items += self.publishable(
             st, outcome.touched | ({st.files[path].relpath} if path in st.files else set())
         )
+        if outcome.full:
+            items += self._withdrawn(st, {i[0] for i in items})
+        return _last_per_uri(items)
+
+    def sync_disk(self, folder: str) -> list[tuple[str, list]]:
+        """Re-check what changed on disk in a resident root since it was last looked at
+        (``disk.py``; the client's file watchers are not needed): what to publish."""
+        st, snap = self.roots.get(folder), self.disk.get(folder)
+        if st is None or snap is None:
+            return []
+        change = snap.compare(st)
+        if change.config:
+            return self.reload(folder)
+        if not change.files:
+            return []
+        outcome = st.update(change.files)
+        snap.refresh(st, change.files)
+        items = self.publishable(st, outcome.touched)
         if outcome.full:
             items += self._withdrawn(st, {i[0] for i in items})
         return items
@@ -228,3 +326,14 @@ class SiLintServer(LanguageServer):
             self.publish(items, force={uri})
         elif items:
             self.publish([i for i in items if i[0] != uri])
+
+
+def _last_per_uri(items: list[tuple[str, list]]) -> list[tuple[str, list]]:
+    """One entry per file, the latest, in the order the files came first."""
+    last = dict(items)
+    out, seen = [], set()
+    for uri, _ in items:
+        if uri not in seen:
+            seen.add(uri)
+            out.append((uri, last[uri]))
+    return out

@@ -60,15 +60,14 @@ def node_at(text: str, line0: int, char0: int) -> Spot | None:
             for path, (l, c) in table.items():
                 if l != line or c > col or not path:
                     continue
-                if (
-                    best is None
-                    or c > best[0]
-                    or (c == best[0] and on == "value" and best[2] == "key")
-                ):
-                    best = (c, path, on, doc)
+                # the rightmost start wins; at one start the deeper node (a block
+                # mapping's value starts where its first key does), then the value
+                rank = (c, len(path), on == "value")
+                if best is None or rank > best[0]:
+                    best = (rank, path, on, doc)
     if best is None:
         return None
-    c, path, on, doc = best
+    (c, _depth, _on), path, on, doc = best
     end = token_end(src, c)
     if col >= end and not (col == end and char0 > 0):
         return None

@@ -10,6 +10,7 @@ from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
 from pygls.uris import to_fs_path
 
+from . import live
 from .server import SiLintServer
 
 CONFIG_NAMES = ("si-lint.toml", "pyproject.toml")
@@ -59,17 +60,19 @@ def register_lifecycle(server: SiLintServer) -> None:
     def shutdown(ls: SiLintServer, params: None):
         ls.shut_down = True
 
+    warnings: list[str] = []
+
     @server.feature(T.INITIALIZE)
     def initialize(ls: SiLintServer, params: T.InitializeParams):
         ls.folders = root_folders(params)
-        opts = params.initialization_options
-        debounce = opts.get("debounce") if isinstance(opts, dict) else None
-        if isinstance(debounce, (int, float)) and 0 <= debounce <= 10_000:
-            ls.debounce = debounce / 1000.0
+        warnings[:] = live.on_initialize(ls, params)
 
     @server.feature(T.INITIALIZED)
     async def initialized(ls: SiLintServer, params: T.InitializedParams):
+        live.warn(ls, warnings)
         caps = ls.client_capabilities
+        if caps.workspace and caps.workspace.configuration:
+            await live.take_settings(ls, None, ask=True)
         dyn = (
             caps.workspace
             and caps.workspace.did_change_watched_files
@@ -87,19 +90,31 @@ def register_document_sync(server: SiLintServer) -> None:
 
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: SiLintServer, params: T.DidOpenTextDocumentParams):
-        await ls.schedule(params.text_document.uri, 0)
+        uri = params.text_document.uri
+        if ls.pull:  # the client asks for this document's diagnostics itself
+            if uri in ls.published:  # pushed while it was closed: withdrawn
+                ls.published.pop(uri)
+                ls.text_document_publish_diagnostics(
+                    T.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+                )
+            await _sync_disk(ls, uri)
+            return
+        await ls.schedule(uri, 0)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: SiLintServer, params: T.DidChangeTextDocumentParams):
-        await ls.schedule(params.text_document.uri, ls.debounce)
+        if not ls.pull:
+            await ls.schedule(params.text_document.uri, ls.debounce)
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE, T.SaveOptions(include_text=False))
     async def did_save(ls: SiLintServer, params: T.DidSaveTextDocumentParams):
         path = _abspath(params.text_document.uri)
         if os.path.basename(path) in CONFIG_NAMES:
             items = await ls.run(ls.reload, ls.folder_of(path))
-            if items:
-                ls.publish(items)
+            live.after_unasked_work(ls, items or [])
+            return
+        if ls.pull:
+            await _sync_disk(ls, params.text_document.uri)
             return
         await ls.schedule(params.text_document.uri, 0)
 
@@ -112,6 +127,13 @@ def register_document_sync(server: SiLintServer) -> None:
             ls.publish(items)
         elif uri in ls.published:
             ls.publish([(uri, [])])
+
+
+async def _sync_disk(ls: SiLintServer, uri: str) -> None:
+    """For a client that pulls: files changed on disk re-checked; asked to pull again."""
+    folder = ls.folder_of(_abspath(uri))
+    if folder in ls.roots:
+        live.after_unasked_work(ls, await ls.run(ls.sync_disk, folder) or [])
 
 
 def watched_changes(ls: SiLintServer, changes: list[T.FileEvent]) -> list[tuple[str, list]]:
@@ -138,6 +160,7 @@ def watched_changes(ls: SiLintServer, changes: list[T.FileEvent]) -> list[tuple[
             continue
         st = ls.roots[folder]
         outcome = st.update(paths)
+        ls.disk[folder].refresh(st, paths)
         items += ls.publishable(st, outcome.touched)
     return items
 
@@ -148,8 +171,7 @@ def register_workspace(server: SiLintServer) -> None:
     @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     async def watched(ls: SiLintServer, params: T.DidChangeWatchedFilesParams):
         items = await ls.run(watched_changes, ls, params.changes)
-        if items:
-            ls.publish(items)
+        live.after_unasked_work(ls, items or [])
 
     @server.feature(T.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     async def folders_changed(ls: SiLintServer, params: T.DidChangeWorkspaceFoldersParams):

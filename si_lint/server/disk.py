@@ -1,0 +1,116 @@
+"""Files changed on disk behind the editor's back, seen without the client's file watchers
+(Neovim on Linux registers none): a snapshot of the ``stat`` of every file of a resident
+corpus, of the directories that hold them and of the root's configuration files, compared
+at each diagnostic cycle (open, change, save, close, a pull request). A ``stat`` per file
+costs microseconds; only what changed is read again.
+
+A file is changed when its size, ``mtime_ns``, inode or ``ctime_ns`` differ (``sed -i``
+writes a new inode). A file whose mtime is within :data:`RACY_NS` of the snapshot could be
+written again in the same clock tick without a visible change (git's "racily clean"
+entries): its content hash is kept and compared too. A directory whose ``stat`` changed
+may hold a new or a removed file: the root is walked again (``discover``, as ``check``
+walks it) and the difference re-checked."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from dataclasses import dataclass, field
+
+from ..corpus import discover, inside
+
+CONFIG_NAMES = ("si-lint.toml", "pyproject.toml")
+RACY_NS = 2_000_000_000
+
+
+def stat_key(path: str) -> tuple | None:
+    try:
+        s = os.stat(path)
+    except OSError:
+        return None
+    return (s.st_size, s.st_mtime_ns, s.st_ino, s.st_ctime_ns)
+
+
+def _digest(path: str) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except OSError:
+        return None
+
+
+@dataclass
+class Change:
+    """What a comparison found: files to re-check, or the root's configuration changed."""
+
+    files: list[str] = field(default_factory=list)
+    config: bool = False
+
+
+@dataclass
+class Snapshot:
+    files: dict[str, tuple] = field(default_factory=dict)  # abspath -> (stat key, digest)
+    dirs: dict[str, tuple | None] = field(default_factory=dict)
+    configs: dict[str, tuple | None] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, st) -> Snapshot:
+        snap = cls()
+        snap.configs = {p: stat_key(p) for p in _config_paths(st)}
+        snap.refresh(st, list(st.files))
+        return snap
+
+    def refresh(self, st, paths) -> None:
+        """Take the ``stat`` of these files (and of the directories above them) again."""
+        now = time.time_ns()
+        root = str(st.config.root)
+        for a in paths:
+            key = stat_key(a)
+            if key is None or a not in st.files:
+                self.files.pop(a, None)
+            else:
+                racy = key[1] >= now - RACY_NS
+                self.files[a] = (key, _digest(a) if racy else None)
+            d = os.path.dirname(a)
+            while True:
+                self.dirs[d] = stat_key(d)
+                if d == root or not inside(d, root) or os.path.dirname(d) == d:
+                    break
+                d = os.path.dirname(d)
+
+    def compare(self, st) -> Change:
+        """The corpus files whose content may differ from what ``st`` checked (an open
+        buffer is left out: the buffer wins), or a changed configuration file."""
+        if any(stat_key(p) != k for p, k in self.configs.items()):
+            return Change(config=True)
+        out = []
+        settled = time.time_ns() - RACY_NS
+        for a, (key, digest) in list(self.files.items()):
+            if a in st.overrides:
+                continue
+            now = stat_key(a)
+            if now != key or (digest is not None and _digest(a) != digest):
+                out.append(a)
+            elif digest is not None and key[1] < settled:
+                self.files[a] = (key, None)  # the same bytes, and no longer racy
+        if any(stat_key(d) != k for d, k in self.dirs.items()):
+            out += _walk_difference(st)
+        return Change(files=sorted(set(out)))
+
+
+def _config_paths(st) -> list[str]:
+    return [os.path.join(str(st.config.root), n) for n in CONFIG_NAMES]
+
+
+def _walk_difference(st) -> list[str]:
+    """Files the root holds now and the state has not, and the other way round."""
+    found, _problems = discover(st.config.root, st.config, st.cwd)
+    now = {os.path.abspath(f) for f in found}
+    if st.profile_dir is not None and not inside(str(st.profile_dir), str(st.config.root)):
+        more, _ = discover(st.profile_dir, st.config, st.cwd)
+        now |= {os.path.abspath(f) for f in more}
+    known = set(st.files)
+    added = [a for a in now - known if st.owns(a)]
+    gone = [a for a in known - now if a not in st.overrides]
+    return added + gone

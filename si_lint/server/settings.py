@@ -1,0 +1,118 @@
+"""The settings a client gives the server, live: ``select``, ``ignore``, ``profile`` and
+``debounce``, through ``initializationOptions``, ``workspace/didChangeConfiguration``
+(the settings in the notification) or ``workspace/configuration`` (asked of a client that
+offers it, section ``si-lint``). Either the keys themselves or an object under
+``"si-lint"`` holding them.
+
+``select`` replaces the configured selection and ``ignore`` extends it, as ``--select``
+and ``--ignore`` do on the command line (a setting given replaces the server's own
+command-line option); ``profile`` is ``--profile``'s value (builtin, builtin:oasisctl or
+a directory, relative to each corpus root); ``debounce`` is in milliseconds. A value
+that cannot be used is left out, with a warning for the user (``window/showMessage``);
+the other values still apply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from ..config import ConfigError, check_codes
+from ..mapping import MAPPING
+
+SECTION = "si-lint"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the client set (None: not set, the command line's or the default applies)."""
+
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] | None = None
+    profile: str | None = None
+    debounce: float | None = None  # seconds
+
+    def over(self, older: Settings) -> Settings:
+        """These settings, and the older ones where these leave a key unset."""
+        return Settings(
+            **{
+                f.name: getattr(self, f.name)
+                if getattr(self, f.name) is not None
+                else getattr(older, f.name)
+                for f in fields(self)
+            }
+        )
+
+
+def section_of(raw: Any) -> Any:
+    """Our part of a client's settings object: its ``"si-lint"`` key when there is one,
+    else the object itself when it holds one of our keys, else nothing (the settings of
+    other tools, as a client may send all of them)."""
+    if isinstance(raw, MAPPING) and isinstance(raw.get(SECTION), MAPPING):
+        return raw[SECTION]
+    if isinstance(raw, MAPPING) and not any(k in READERS for k in raw):
+        return None
+    return raw
+
+
+def carries_ours(raw: Any) -> bool:
+    """Does a client's settings object hold settings of ours?"""
+    return isinstance(section_of(raw), MAPPING)
+
+
+def _codes(key: str, value: Any) -> tuple[tuple[str, ...] | None, str | None]:
+    if isinstance(value, str):
+        value = [v for v in value.replace(",", " ").split() if v]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return None, f"{SECTION}.{key} must be a list of rule codes or prefixes"
+    codes = tuple(v.strip() for v in value if v.strip())
+    try:
+        check_codes(codes, f"{SECTION}.{key}")
+    except ConfigError as exc:
+        return None, str(exc)
+    return codes, None
+
+
+def _profile(value: Any) -> tuple[str | None, str | None]:
+    if isinstance(value, str) and value.strip():
+        return value.strip(), None
+    return None, f"{SECTION}.profile must be a profile name or directory (a non-empty string)"
+
+
+def _debounce(value: Any) -> tuple[float | None, str | None]:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 10_000:
+        return value / 1000.0, None
+    return None, f"{SECTION}.debounce must be a number of milliseconds from 0 to 10000"
+
+
+READERS = {
+    "select": lambda v: _codes("select", v),
+    "ignore": lambda v: _codes("ignore", v),
+    "profile": _profile,
+    "debounce": _debounce,
+}
+
+
+def parse(raw: Any) -> tuple[Settings, list[str]]:
+    """The settings of a client's object (None or an empty object: none), and one warning
+    per value left out (an unknown key, a value of the wrong type, a code no rule has)."""
+    raw = section_of(raw)
+    if raw is None:
+        return Settings(), []
+    if not isinstance(raw, MAPPING):
+        return Settings(), [f"{SECTION} settings must be an object, not {type(raw).__name__}"]
+    values: dict[str, Any] = {}
+    warnings = []
+    for key in sorted(raw, key=str):
+        value = raw[key]
+        reader = READERS.get(key)
+        if reader is None:
+            warnings.append(f"{SECTION}: unknown setting {key!r} (known: {', '.join(READERS)})")
+            continue
+        if value is None:
+            continue  # null: not set
+        parsed, why = reader(value)
+        if why is not None:
+            warnings.append(why)
+        else:
+            values[key] = parsed
+    return Settings(**values), warnings
