@@ -17,6 +17,8 @@ from .context import Context, Options, RunResult, Source, State, UsageError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from ..config import Config
     from ..corpus import Corpus
     from .select import Selection
@@ -31,13 +33,14 @@ class Stage:
     def __init__(self, module: str, name: str):
         self.module = module
         self.name = name
-        self._func = None
+        self._func: Callable[[State], None] | None = None
 
     def __call__(self, state: State) -> None:
-        if self._func is None:
+        func = self._func
+        if func is None:
             module = importlib.import_module(f"{__name__}.{self.module}")
-            self._func = getattr(module, self.name)
-        self._func(state)
+            func = self._func = getattr(module, self.name)
+        func(state)
 
     def __repr__(self) -> str:
         return f"Stage({self.module}.{self.name})"
@@ -113,11 +116,12 @@ def _run_one(paths, options, cwd, overrides, root) -> RunResult:
                 state.corpus.gc_frozen = False
         if state.gc_threshold is not None:
             gc.set_threshold(*state.gc_threshold)
+    assert state.result is not None  # the report stage (or the run memo) made it
     return state.result
 
 
 def build_corpus(
-    paths: list[str] = (),
+    paths: Sequence[str] = (),
     options: Options | None = None,
     cwd: Path | None = None,
     overrides: dict[str, bytes] | None = None,
@@ -133,6 +137,7 @@ def build_corpus(
     state = _state(paths, options, cwd, overrides, False, config)
     for stage in CORPUS_STAGES:
         stage(state)
+    assert state.corpus is not None  # make_corpus made it
     return state.corpus, state.selection
 
 

@@ -30,10 +30,11 @@ def corpus_diags(corpus: Corpus, ctx: Context, checks, stage: str) -> list[Diag]
 
 
 def make_corpus(state: State) -> None:
-    state.corpus = Corpus(state.docs, state.profile, state.selection.config)
-    state.corpus.profile_dirs, state.corpus.profile_docs = state.profile_dirs, state.profile_docs
-    state.corpus.gc_frozen = state.frozen
-    state.ctx.corpus = state.corpus
+    corpus = state.corpus = Corpus(state.docs, state.profile, state.selection.config)
+    corpus.profile_dirs, corpus.profile_docs = state.profile_dirs, state.profile_docs
+    corpus.gc_frozen = state.frozen
+    assert state.ctx is not None  # the select stage made it
+    state.ctx.corpus = corpus
 
 
 #: bump when what the corpus checks report for the same documents changes (part of the key)
@@ -52,6 +53,7 @@ def corpus_key(state: State) -> tuple | None:
     from ..cache.signed import dumps
     from .read import hash_profile_docs
 
+    assert state.corpus is not None  # make_corpus ran
     cache, docs = state.cache, state.corpus.documents
     if cache is None or not cache.enabled or not all(d.sha for d in docs):
         return None
@@ -87,6 +89,8 @@ def corpus_checks(state: State) -> None:
     fixtures (``ctx.meanwhile``)."""
     from .forkmap import jobs_of
 
+    corpus, ctx = state.corpus, state.ctx
+    assert corpus is not None and ctx is not None  # make_corpus ran
     key = corpus_key(state)
     if key is not None:
         found, diags = state.cache.memo_get(key)
@@ -95,13 +99,13 @@ def corpus_checks(state: State) -> None:
             return
 
     def run() -> None:
-        diags = corpus_diags(state.corpus, state.ctx, state.checks, "corpus")
-        state.corpus.drop_graph()  # no later stage reads it
+        diags = corpus_diags(corpus, ctx, state.checks, "corpus")
+        corpus.drop_graph()  # no later stage reads it
         if key is not None:
             state.cache.memo_put(key, diags)
         state.diags.extend(diags)
 
-    if jobs_of(state.options.jobs) > 1 and state.ctx.meanwhile is None:
-        state.ctx.meanwhile = run
+    if jobs_of(state.options.jobs) > 1 and ctx.meanwhile is None:
+        ctx.meanwhile = run
     else:
         run()

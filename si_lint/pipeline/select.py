@@ -182,6 +182,7 @@ def reused_selection(state: State, walk: dict) -> Selection | None:
     if named_files:
         return None
     # the same key: the same configuration table, whose patterns that run validated
+    assert state.config is not None  # select() loaded it
     config = state.config.with_cli(options.select, options.ignore)
     for path in walk["deps"]:
         state.deps[path] = walk["stats"][path]
