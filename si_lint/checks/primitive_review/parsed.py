@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 from libcst.metadata import (
+    Assignment,
     GlobalScope,
     MetadataWrapper,
     PositionProvider,
@@ -98,7 +99,11 @@ class ParsedModule:
         except Exception:  # pragma: no cover
             return None
         for a in assignments:
-            if isinstance(a.scope, GlobalScope) and a.node is self.functions[name.value]:
+            if (
+                isinstance(a, Assignment)
+                and isinstance(a.scope, GlobalScope)
+                and a.node is self.functions[name.value]
+            ):
                 return self.functions[name.value]
         return None
 
