@@ -301,13 +301,15 @@ def load_config(
     if source is None:
         return Config(root=root, root_how=info.how)
     where = str(source)
-    t = _Table(where, info.table)
+    table = info.table
+    assert table is not None  # parsed() read it
+    t = _Table(where, table)
     if not validated:
         t.validate()
     t.unknown_keys()
     profile, refused = t.profile(root)
     pfi = t.per_file_ignores()
-    select = t.str_list("select") if "select" in info.table else ("SI", "EIO")
+    select = t.str_list("select") if "select" in table else ("SI", "EIO")
     if not validated:  # its codes too, against the same catalogue (in the memo's key)
         check_codes(select, f"{where}: `select`")
         check_codes(t.str_list("ignore"), f"{where}: `ignore`")
@@ -323,7 +325,7 @@ def load_config(
         # compiled (and so checked) by check_patterns before the selection walks: a run
         # answered by the run memo never imports pathspec
         exclude=t.str_list("exclude"),
-        include=t.str_list("include") if "include" in info.table else DEFAULT_INCLUDE,
+        include=t.str_list("include") if "include" in table else DEFAULT_INCLUDE,
         root_how=info.how,
         require_fixtures=t.flag("require-fixtures"),
         require_band_coverage=t.flag("require-band-coverage"),
@@ -361,6 +363,7 @@ def _refusal(cwd: Path, info: Root, why: str) -> tuple[str, int, int, str]:
 
     from .root import setting_key, value_position
 
+    assert info.source is not None  # a refusal is a configuration file's
     line, col = value_position(info.raw, setting_key(info.source, "profile"))
     where = os.path.relpath(os.path.abspath(info.source), os.path.abspath(cwd))
     message = (

@@ -175,7 +175,7 @@ class Profile:
         if problems:
             raise ValueError(f"invalid registry constant: {problems[0][1]}")
         block = self.registry.get("constants") if isinstance(self.registry, MAPPING) else None
-        values = dict(SEED_CONSTANTS)
+        values: dict[str, Any] = dict(SEED_CONSTANTS)
         if isinstance(block, MAPPING):
             values.update({k: block[k] for k in SEED_CONSTANTS if k in block})
         return Constants(**values)
