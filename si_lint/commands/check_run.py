@@ -120,9 +120,9 @@ class CheckArgs:
             missing = sorted(set(self.FIELDS) - kwargs.keys())
             extra = sorted(kwargs.keys() - set(self.FIELDS))
             raise TypeError(f"CheckArgs: missing {missing}, unexpected {extra}")
+        if kwargs["fmt"] is None:
+            kwargs["fmt"] = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
         self.__dict__.update(kwargs)
-        if self.fmt is None:
-            self.fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
 def run(a: CheckArgs) -> int:

@@ -3,6 +3,7 @@ rules need), the finding the rules report, and the syntax helpers they share."""
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 
 import libcst as cst
@@ -108,9 +109,7 @@ class ParsedModule:
         return None
 
 
-_BUILTIN_NAMES = set(
-    dir(__builtins__) if not isinstance(__builtins__, dict) else __builtins__.keys()
-)
+_BUILTIN_NAMES = set(dir(builtins))
 
 
 def _line_of(mod: ParsedModule, node: cst.CSTNode) -> int:
