@@ -17,7 +17,7 @@ about 0.3 s of CPU on every run, which no user pays. Then, for ``--rounds`` roun
 run ``python -m si_lint.cli check --format json OPTIONS .`` (default options:
 ``--no-cache --jobs 2``) on the corpus of ``bench/generate.py`` (``--files``, default
 4,000), one after the other, the order alternating between rounds; each revision with its
-own ``XDG_CACHE_HOME`` (no replay memo of the other answers it) and without
+own ``XDG_CACHE_HOME`` (its own cache signing key) and without
 ``PYTHONDONTWRITEBYTECODE`` or ``SI_LINT_CACHE_DIR``, after one run each that is not
 measured (the first reads the tree from disk).
 

@@ -18,10 +18,7 @@ machine hits all of them alike:
   the table, the same with ``--jobs 1``: the CPU / floor row with no second busy process
   sharing the cores), then with a fresh ``--cache-dir``:
   the fill, the warm re-check, ``si-lint check FILE`` of one scenario file (the pre-commit
-  case: one staged file), and the re-check after appending a comment to one fixture (the
-  next round starts once that edit is older than si-lint's racy window, 2 s: a file
-  modified just before the cache was written is hashed again, so the warm run would not
-  be warm);
+  case: one staged file), and the re-check after appending a comment to one fixture;
 - on a 40,000-file corpus (skip with ``--no-big``): cold with ``--jobs 2`` and with
   ``--jobs 1`` (paired), then the fill, warm and one-file-changed runs for the peak RSS;
   in the same rounds, ``bench/parallel_peer.py`` with ``--jobs 2`` and ``--jobs 1``: work
@@ -65,8 +62,6 @@ sys.path.insert(0, str(HERE))
 
 import generate
 
-#: si-lint's racy window (``si_lint.statcache.RACY_NS``) and a margin
-RACY_S = 2.5
 SMALL_FILES = 4_000
 BIG_FILES = 40_000
 
@@ -387,13 +382,7 @@ class Bench:
         if not (self.opts["no_cache"] and self.opts["cache_dir"]):
             self.notes.append("si-lint has no --no-cache/--cache-dir: cache runs not measured")
             return out
-        edited_at = None
         for r in range(rounds):
-            if edited_at is not None:
-                # the last round's edit must be older than the racy window (si-lint trusts
-                # a stat only for files modified more than 2 s before the cache was
-                # written, as git does): else this round's warm run is not warm
-                time.sleep(max(0.0, RACY_S - (time.monotonic() - edited_at)))
             cache = self.fresh_cache()
             out["fill"].append(
                 measure(self.check(*cache, ".", jobs=jobs), corpus, self.env, report=True)
@@ -409,7 +398,6 @@ class Bench:
             target = edit[r % len(edit)]
             with open(target, "a", encoding="utf-8", newline="\n") as fh:
                 fh.write(f"# edited by bench/run.py (round {r})\n")
-            edited_at = time.monotonic()
             out["changed"].append(
                 measure(self.check(*cache, ".", jobs=jobs), corpus, self.env, report=True)
             )

@@ -1,9 +1,5 @@
-"""Command-line entry point. :func:`main` first asks the replay memo
-(:mod:`si_lint.replay`: the same ``check`` command line over an unchanged corpus prints
-what it printed, before click or the pipeline is imported), then the parse memo (the
-options of an earlier ``check`` command line, other named files: the check command runs
-without click); otherwise it runs the click group (:mod:`si_lint.commands.group`), whose
-sub-commands are imported only when they run."""
+"""Command-line entry point: :func:`main` runs the click group
+(:mod:`si_lint.commands.group`), whose sub-commands are imported only when they run."""
 
 from __future__ import annotations
 
@@ -13,22 +9,6 @@ import sys
 def main(argv=None):
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        from . import replay
-
-        hit = replay.answer(args)
-        if hit is not None:
-            text, code = hit
-            if text:
-                sys.stdout.write(text)
-                sys.stdout.flush()
-            sys.exit(code)
-        replay.ARGV = args  # the check command records its output for the next run
-        if args[:1] == ["check"]:
-            from .commands.check_run import CheckArgs
-
-            kwargs = replay.parsed(args, CheckArgs.FIELDS)
-            if kwargs is not None:
-                sys.exit(_check(kwargs))
         from .commands.group import cli
 
         cli.main(args=args, prog_name="si-lint", standalone_mode=True)
@@ -70,33 +50,6 @@ def console() -> None:
     except (OSError, ValueError):  # a closed pipe: the output was not all read
         code = code or 1
     os._exit(code)
-
-
-def _check(kwargs: dict) -> int:
-    """The check command on a memoised parse, with what click's ``main`` and the group
-    would do around it: an error is its message and exit status, an interrupt ``Aborted!``
-    and 1, a closed stdout (a broken pipe) a quiet 1."""
-    from .commands.check_run import CheckArgs, run
-    from .errors import SiLintError
-
-    try:
-        return run(CheckArgs(**kwargs))
-    except SiLintError as exc:
-        sys.stderr.write(f"si-lint: {exc}\n")
-        sys.stderr.flush()
-        return exc.exit_code
-    except (EOFError, KeyboardInterrupt):
-        sys.stderr.write("\nAborted!\n")
-        sys.stderr.flush()
-        return 1
-    except BrokenPipeError:
-        import os
-
-        try:  # Python's flush at exit finds no pipe to fail on
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
-        return 1
 
 
 def __getattr__(name: str):

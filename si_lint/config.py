@@ -131,22 +131,9 @@ class Config(
             _patterns(where, "include", self.include)
 
     def fingerprint(self) -> str:
-        # a configured root reads .json files strictly (SPEC §9): other per-file results
-        strict = "strict-json " if self.root_how == "config" else ""
-        return strict + repr(
-            (
-                self.profile,
-                self.select,
-                self.ignore,
-                self.per_file_ignores,
-                self.exclude,
-                self.include,
-                self.require_fixtures,
-                self.require_band_coverage,
-                self.profile_refused,
-                self.require_form_b,
-            )
-        )
+        """Every field of the effective configuration (the cache's header holds it: a
+        field added later is part of it without anyone remembering to add it)."""
+        return repr(tuple(self))
 
 
 def _glob_match(relpath: str, pattern: str) -> bool:
@@ -290,12 +277,10 @@ def load_config(
     config_file: Path | None = None,
     *,
     info: Root | None = None,
-    validated: bool = False,
 ) -> Config:
     """The configuration of the corpus root found from ``cwd``, the named ``paths`` and
-    ``config_file`` (or the one in ``info``, already found). ``validated``: the same table
-    passed the schema and the catalogue's codes before (the run memo's key holds it and
-    si-lint's code), so it is not validated again."""
+    ``config_file`` (or the one in ``info``, already found), validated: the table against
+    its schema, every code against the catalogue."""
     info = (info or find_root_info(cwd, paths, config_file)).parsed()
     root, source = info.path, info.source
     if source is None:
@@ -304,17 +289,15 @@ def load_config(
     table = info.table
     assert table is not None  # parsed() read it
     t = _Table(where, table)
-    if not validated:
-        t.validate()
+    t.validate()
     t.unknown_keys()
     profile, refused = t.profile(root)
     pfi = t.per_file_ignores()
     select = t.str_list("select") if "select" in table else ("SI", "EIO")
-    if not validated:  # its codes too, against the same catalogue (in the memo's key)
-        check_codes(select, f"{where}: `select`")
-        check_codes(t.str_list("ignore"), f"{where}: `ignore`")
-        for pattern, codes in sorted(pfi.items()):
-            check_codes(codes, f"{where}: `per-file-ignores` {pattern!r}")
+    check_codes(select, f"{where}: `select`")
+    check_codes(t.str_list("ignore"), f"{where}: `ignore`")
+    for pattern, codes in sorted(pfi.items()):
+        check_codes(codes, f"{where}: `per-file-ignores` {pattern!r}")
     return Config(
         root=root,
         source=source,
@@ -322,8 +305,7 @@ def load_config(
         select=select,
         ignore=t.str_list("ignore"),
         per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in pfi.items())),
-        # compiled (and so checked) by check_patterns before the selection walks: a run
-        # answered by the run memo never imports pathspec
+        # compiled (and so checked) by check_patterns before the selection walks
         exclude=t.str_list("exclude"),
         include=t.str_list("include") if "include" in table else DEFAULT_INCLUDE,
         root_how=info.how,

@@ -34,11 +34,8 @@ class Selection(Record):
     """What :func:`discover` found: the ``files`` to read (sorted; absolute, normalised),
     the ``problems`` that are findings (SI001: unreadable directories, symbolic-link
     loops, dangling links) and the ``notes`` shown under ``--verbose`` (FIFOs, sockets,
-    devices, links that leave the root). ``links``: a symbolic link was met -- what the
-    walk selects depends on where it leads, which no ``stat`` of a walked directory shows
-    (the run memo then never reuses the walk). Unpacks as ``files, problems`` like the old
-    tuple. A record (:class:`si_lint.records.Record`): the run the memo answers imports this
-    module."""
+    devices, links that leave the root). ``links``: a symbolic link was met. Unpacks as
+    ``files, problems`` like the old tuple."""
 
     def __init__(
         self,
@@ -119,20 +116,10 @@ def check_link(path: str, real_root: str) -> tuple[str, str | None]:
     return "read", None
 
 
-def _gitignores_above(base: str, deps: dict | None) -> list:
+def _gitignores_above(base: str) -> list:
     """The ``.gitignore`` files above the walked directory ``base``, up to the top of its
-    work tree, as ``(directory, spec)`` from the top down; ``deps`` gets where ``.git``
-    and each ``.gitignore`` were looked for."""
-    from .statcache import record, record_presence
-
+    work tree, as ``(directory, spec)`` from the top down."""
     top = git_top(Path(base))
-    if deps is not None:  # where .git was looked for, up to the one found (or to /)
-        d = os.path.realpath(base)
-        while True:
-            record_presence(deps, os.path.join(d, ".git"))  # git_top tests lexists
-            if (top is not None and d == str(top)) or os.path.dirname(d) == d:
-                break
-            d = os.path.dirname(d)
     if top is None:
         return []
     chain = []
@@ -144,7 +131,6 @@ def _gitignores_above(base: str, deps: dict | None) -> list:
         d = os.path.dirname(d)
     specs = []
     for d in reversed(chain):
-        record(deps, os.path.join(d, ".gitignore"))
         spec = _gitignore(d)
         if spec is not None:
             specs.append((d, spec))
@@ -154,13 +140,12 @@ def _gitignores_above(base: str, deps: dict | None) -> list:
 class _Walk:
     """One walk of :func:`discover`: the selection it fills and the rules it applies."""
 
-    def __init__(self, base: str, config: Config, cwd: Path, recursive: bool, deps):
+    def __init__(self, base: str, config: Config, cwd: Path, recursive: bool):
         self.sel = Selection()
         self.base = base
         self.config = config
         self.cwd = cwd
         self.recursive = recursive
-        self.deps = deps
         self.cfg_root = os.path.abspath(config.root)
         self.real_root = os.path.realpath(self.cfg_root)
         self.by_name = config.name_decides()  # (and no .gitignore: see directory())
@@ -175,21 +160,16 @@ class _Walk:
 
     def directory(self, directory: str, specs: list) -> list:
         """List one directory; returns its subdirectories to walk, as ``(path, specs)``."""
-        from .statcache import record
-
-        # before it is listed: an entry added, removed or renamed later is a later mtime
-        record(self.deps, directory)
         try:
             with os.scandir(directory) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
             self.sel.problems.append((Path(directory), exc.strerror or type(exc).__name__))
             return []
-        # its .gitignore, when the listing has one (one appearing later changes the mtime)
+        # its .gitignore, when the listing has one
         if any(e.name == ".gitignore" for e in entries):
             own = _gitignore(directory)
             if own is not None:
-                record(self.deps, os.path.join(directory, ".gitignore"))
                 specs = specs + [(directory, own)]
         subdirs = []
         files, by_name = self.sel.files, self.by_name and not specs
@@ -264,20 +244,16 @@ class _Walk:
             self.note(path, f"{kind_of(mode)}, not a regular file; never opened")
 
 
-def discover(
-    root: Path, config: Config, cwd: Path, *, recursive: bool = True, deps: dict | None = None
-) -> Selection:
+def discover(root: Path, config: Config, cwd: Path, *, recursive: bool = True) -> Selection:
     """The files under ``root`` that the configuration selects (SPEC §9 "Which files"):
     ``include`` minus ``exclude`` (gitignore-style, relative to ``config.root``) minus what
     the ``.gitignore`` files ignore; regular files only (a FIFO, socket or device is a note,
     never opened); symbolic links only when they lead to a regular file inside the corpus
     root (others are notes or, for loops and dangling links, SI001 problems, never read);
-    linked directories are not entered. ``deps`` (the run memo's dependencies) gets the
-    ``stat`` of every directory walked and of every path the ``.gitignore`` rules were
-    looked for in (:mod:`si_lint.pipeline.memo`)."""
+    linked directories are not entered."""
     base = os.path.abspath(root)
-    walk = _Walk(base, config, cwd, recursive, deps)
-    stack = [(base, _gitignores_above(base, deps))]
+    walk = _Walk(base, config, cwd, recursive)
+    stack = [(base, _gitignores_above(base))]
     while stack:
         directory, specs = stack.pop()
         stack.extend(reversed(walk.directory(directory, specs)))

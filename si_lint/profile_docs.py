@@ -317,13 +317,12 @@ def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> Pr
     return docs
 
 
-def read_for(files, root, cwd, deps=None) -> tuple[dict[str, str | None], dict[str, ProfileDocs]]:
+def read_for(files, root, cwd) -> tuple[dict[str, str | None], dict[str, ProfileDocs]]:
     """The read stage's profile step: for the directory of every file in ``files``
     (absolute paths), its profile directory (searched up to the corpus ``root`` when the
     file is under it, else only the file's own directory), and the documents of every
     profile directory found, read once. Returns ({file directory: profile directory or
-    None}, {profile directory: ProfileDocs}), all absolute paths. ``deps`` (the run memo's
-    :class:`si_lint.pipeline.memo.Deps`) gets every path looked at."""
+    None}, {profile directory: ProfileDocs}), all absolute paths."""
     from .corpus import relpath_of
 
     root = os.path.abspath(root)
@@ -335,15 +334,6 @@ def read_for(files, root, cwd, deps=None) -> tuple[dict[str, str | None], dict[s
         under = d == root or d.startswith(root.rstrip(os.sep) + os.sep)
         dirs[d] = find_profile_dir(d, root if under else d, known)
     docs: dict[str, ProfileDocs] = {}
-    if deps is not None:
-        from .statcache import record
-
-        for d in known:  # profile.md looked for (found or not) outside the walked directories
-            if d not in deps:
-                record(deps, os.path.join(d, PROFILE))
-        for pdir in {p for p in dirs.values() if p is not None}:
-            for name in DOCUMENTS:
-                record(deps, os.path.join(pdir, name))
     for pdir in sorted({p for p in dirs.values() if p is not None}):
         shown = relpath_of(pdir, cwd) if pdir != os.path.abspath(cwd) else "."
         docs[pdir] = read_profile_dir(pdir, shown, root if inside(pdir, root) else pdir)

@@ -66,47 +66,13 @@ def registered() -> tuple[Check, ...]:
     return tuple(sorted(_REGISTRY, key=lambda c: (c.scope, c.name)))
 
 
-class LazyCheck:
-    """A registered check known by its declaration alone (a row of the check index,
-    :func:`si_lint.checks.checks_of`): its module is imported on the first read of
-    :attr:`func` -- a run re-checking one fixture imports the checks of fixtures, not
-    every rule's module. The function is the one its module registered under the same
-    name and declaration; none is a ``LookupError`` (the check's SI000)."""
-
-    __slots__ = ("module", "qualname", "codes", "scope", "kinds", "stage", "_func")
-
-    def __init__(self, module: str, qualname: str, codes: tuple, scope: str, kinds, stage: str):
-        self.module, self.qualname = module, qualname
-        self.codes, self.scope, self.kinds, self.stage = codes, scope, kinds, stage
-        self._func: Callable | None = None
-
-    @property
-    def name(self) -> str:
-        return f"{self.module}.{self.qualname}"
-
-    @property
-    def func(self) -> Callable:
-        if self._func is None:
-            import importlib
-
-            importlib.import_module(self.module)
-            want = (self.name, self.codes, self.scope, self.kinds, self.stage)
-            for check in _REGISTRY:
-                if (check.name, check.codes, check.scope, check.kinds, check.stage) == want:
-                    self._func = check.func
-                    break
-            else:
-                raise LookupError(f"{self.name} registers no such check")
-        return self._func
-
-
 #: (id of a tuple of checks, a kind) -> (the tuple, its file checks for the kind)
 _APPLICABLE: dict = {}
 
 
 def file_checks_for(checks, kind) -> list:
     """The file checks of ``checks`` that run on a document of ``kind``. For a tuple (what
-    :func:`registered` and the check index give) they are chosen once per tuple and kind,
+    :func:`registered` gives) they are chosen once per tuple and kind,
     not for every document (most documents, fixtures, have one); the tuple is held with
     them, so its id is not reused while the entry lives. Any other sequence could change
     between two calls: its file checks are chosen every time."""

@@ -67,8 +67,8 @@ def write_files(root: Path, files: dict) -> None:
 
 
 def age(root, seconds: float = 10) -> None:
-    """Every file and directory under ``root`` into the past: the run memo, the replay memo
-    and the stat index trust no path modified within their racy window of their writing."""
+    """Every file and directory under ``root`` into the past (a file's times must change
+    no answer: the cache is keyed on content)."""
     import time
 
     past = time.time() - seconds
@@ -104,7 +104,7 @@ def diag_tuples(report: dict) -> list[tuple]:
 @pytest.fixture
 def user_env(tmp_path):
     """The environment of a si-lint process of its own: a user cache directory of this
-    test (the cache key, the replay and parse memos), no CI, this checkout importable."""
+    test (the cache's signing key), no CI, this checkout importable."""
     out = dict(os.environ)
     out["XDG_CACHE_HOME"] = str(tmp_path / "user-cache")
     out.pop("GITHUB_ACTIONS", None)
@@ -115,7 +115,7 @@ def user_env(tmp_path):
 
 @pytest.fixture
 def example_copy(tmp_path):
-    """A copy of the example corpus, aged past the memos' racy window."""
+    """A copy of the example corpus, its files' times in the past."""
     import shutil
 
     root = tmp_path / "c"
@@ -126,8 +126,8 @@ def example_copy(tmp_path):
 
 @pytest.fixture
 def example_corpus(tmp_path):
-    """A copy of the example corpus with one broken file (exit status 1), aged past the
-    memos' racy window."""
+    """A copy of the example corpus with one broken file (exit status 1), its files' times
+    in the past."""
     import shutil
 
     root = tmp_path / "c"

@@ -80,7 +80,7 @@ def test_dumps_gives_to_the_stdlib_what_msgspec_would_write_otherwise():
 def test_integers_that_hold_a_nan_s_bits_keep_msgspec_s_text(monkeypatch):
     """The bytes of an integer's msgpack may look like a NaN's (``cb 7f f1``, any NaN's
     bits): only Python's own NaN and infinities (``cb 7f f8 00..``) send a value to the
-    stdlib, so a large memo of ``stat`` numbers is not written twice."""
+    stdlib, so a large table of integers is not written twice."""
     import msgspec
 
     from si_lint.cache import signed

@@ -88,7 +88,7 @@ def test_crafted_cache_files_never_run_code_and_are_rebuilt(tmp_path, kind):
         blob = marshal.dumps(compile(f"open({str(pwned)!r}, 'w')", "x", "exec"))
     else:
         blob = PAYLOADS[kind]
-    for name in ("results.json", "run.json", "results.pickle", "run.pickle"):
+    for name in ("results.json", "delta.json", "results.pickle", "run.pickle"):
         (cdir / name).write_bytes(blob)
     before = _tree(tmp_path, skip=cdir)
     for _ in range(2):
@@ -105,18 +105,19 @@ def test_fifo_and_symlinks_in_the_cache_dir_are_never_opened(tmp_path):
     _check(root)
     outside = tmp_path / "outside.txt"
     outside.write_text("secret\n")
-    for name in ("results.json", "run.json", ".gitignore", "CACHEDIR.TAG"):
+    for name in ("results.json", ".gitignore", "CACHEDIR.TAG"):
         (cdir / name).unlink()
     os.mkfifo(cdir / "results.json")
-    os.symlink("/etc/passwd", cdir / "run.json")
+    os.symlink("/etc/passwd", cdir / "delta.json")
     os.symlink(outside, cdir / ".gitignore")
     os.symlink(outside, cdir / "CACHEDIR.TAG")
     start = time.perf_counter()
     assert _check(root)[1] == expected
     assert time.perf_counter() - start < 10
     assert outside.read_text() == "secret\n"  # written through? never
-    for name in ("results.json", "run.json", ".gitignore", "CACHEDIR.TAG"):
+    for name in ("results.json", ".gitignore", "CACHEDIR.TAG"):
         assert not (cdir / name).is_symlink() and (cdir / name).is_file()
+    assert not os.path.lexists(cdir / "delta.json")  # a table written whole: no delta
     assert (cdir / ".gitignore").read_text() == "*\n"
     assert (
         (cdir / "CACHEDIR.TAG")
@@ -153,15 +154,7 @@ def test_new_cache_dir_is_marked(tmp_path):
     _check(root, "--cache-dir", "../c")
     names = sorted(p.name for p in (tmp_path / "c").iterdir())
     assert re.fullmatch(r"bodies-[0-9a-f]{16}\.bin", names.pop(2))
-    assert names == [
-        ".gitignore",
-        "CACHEDIR.TAG",
-        "memo.json",
-        "results.json",
-        "run.json",
-        "stat.json",
-        "walk.json",
-    ]
+    assert names == [".gitignore", "CACHEDIR.TAG", "results.json"]
     # a directory that is a cache already is used again
     assert _check(root, "--cache-dir", "../c")[1] == _expected(root)
 
@@ -229,7 +222,6 @@ def test_signed_entries_of_the_wrong_shape_are_misses(tmp_path, wrong):
     root, cdir = _corpus(tmp_path)
     expected = _expected(root)
     _check(root)
-    (cdir / "run.json").unlink()
 
     def mutate(obj):
         for key in list(obj["files"]):
@@ -241,14 +233,13 @@ def test_signed_entries_of_the_wrong_shape_are_misses(tmp_path, wrong):
 
 
 def test_entries_for_other_content_are_never_served(tmp_path):
-    """The cache holds results for a.yaml's old content; a.yaml changes (and the run file
-    is removed): the results for the old content must not be served for the new one."""
+    """The cache holds results for a.yaml's old content; a.yaml changes: the results for
+    the old content must not be served for the new one."""
     root, cdir = _corpus(tmp_path)
     _check(root)
     old = json.loads((cdir / "results.json").read_bytes().rsplit(b"\n#mac ", 1)[0])
     write_files(root, {"a.yaml": CLEAN})
     expected = _expected(root)
-    (cdir / "run.json").unlink()
 
     def mutate(obj):  # re-key every old entry under the path of the new content
         new_keys = dict(obj["files"])
@@ -326,27 +317,17 @@ def test_cache_file_key_is_kept_outside_the_corpus(tmp_path, monkeypatch):
     monkeypatch.setattr(cache_mod, "_SECRET", None)
 
 
-def test_a_kept_cache_file_is_read_again_once_replaced(tmp_path):
-    """``verified_json(keep=True)`` gives the value it read while the file has the same
-    lstat (the replay memo and the recall stage read one run memo), and reads a file that
-    was replaced (as every cache write does) again."""
-    from si_lint.cache.signed import verified_json
-    from si_lint.fsutil import atomic_write
-
-    path = tmp_path / "memo.json"
-    path.write_bytes(_sign(b'{"n": 1}'))
-    first = verified_json(path, fast=False, keep=True)
-    assert first == {"n": 1} and verified_json(path, fast=False, keep=True) is first
-    atomic_write(path, _sign(b'{"n": 2}'))
-    assert verified_json(path, fast=False, keep=True) == {"n": 2}
-    path.unlink()
-    assert verified_json(path, fast=False, keep=True) is None
+UNKNOWN = """\
+scenario: infra.capability.da.no-such-scenario
+expect: {score: 0.0}
+events:
+  - {kind: agent_response, text: "no idea"}
+"""
 
 
 def stray_fixture_corpus(tmp_path) -> tuple[Path, Path]:
     """(a 30-file bench corpus with a fixture naming no scenario, SI303 located in it;
-    the cache directory of its first run, with no run memo to answer the next one)."""
-    from test_corpus_memo import UNKNOWN
+    the cache directory of its first run)."""
     from test_speed_parity import _generate, _out
 
     root = tmp_path / "corpus"
@@ -354,7 +335,6 @@ def stray_fixture_corpus(tmp_path) -> tuple[Path, Path]:
     (root / "fixtures" / "stray.yaml").write_text(UNKNOWN)
     cache = tmp_path / "cache"
     _out(root, cache=cache)
-    (cache / "run.json").unlink()
     return root, cache
 
 

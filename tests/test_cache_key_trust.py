@@ -1,8 +1,8 @@
 """The cache's signing key is trusted only where a pull request cannot put it (SPEC §9
 "Trust boundaries", issue 41 item 2): a key file inside the corpus root or the git work
 tree being checked, or one others may read, signs nothing si-lint reads. A committed key
-with a cache and memos forged under it (run.json, memo.json, the replay memo: each claims
-the broken corpus is clean) never makes a broken corpus pass."""
+with the cache forged under it (every finding removed, re-signed) never makes a broken
+corpus pass."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -31,7 +30,7 @@ REPORT = (
     "\n"
     "Found 1 finding(s) in 66 file(s): 1 error(s), 0 warning(s), 0 info(s).\n"
 )
-FORGED = "All checks passed (66 file(s))\n"
+FORGED = "All checks passed (66 file(s)).\n"
 MAC_SEP = b"\n#mac "
 
 
@@ -45,8 +44,7 @@ def _workspace(tmp_path: Path) -> tuple[Path, Path]:
     (root / ".gitignore").write_text(".xdg/\n")
     subprocess.run(["git", "init", "-q", str(work)], check=True)
     for xdg in (root / ".xdg", work / ".xdg"):
-        (xdg / "si-lint" / "replay").mkdir(parents=True)
-    (root / ".si-lint-cache").mkdir()  # made now: the root's stat stays as the memos saw it
+        (xdg / "si-lint").mkdir(parents=True)
     age(work)
     return work, root
 
@@ -65,41 +63,27 @@ def _body(path: Path):
     return json.loads(raw[: raw.rfind(MAC_SEP)])
 
 
-def _replay_key(root: Path, env: dict) -> str:
-    """The replay memo's key of ``si-lint check`` run in ``root`` under ``env`` (stdout
-    and stderr captured, as :func:`si_lint_process` runs it)."""
-    code = "import sys; from si_lint import replay; sys.stderr.write(replay._key(['check']))"
-    proc = subprocess.run(
-        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True
-    )
-    assert proc.returncode == 0, proc.stderr
-    return proc.stderr
+def _blank_findings(value):
+    """``value`` with every ``findings`` list emptied (what a forger claims)."""
+    if isinstance(value, dict):
+        return {k: [] if k == "findings" else _blank_findings(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_blank_findings(v) for v in value]
+    return value
 
 
-def _forge(root: Path, key: bytes, xdg: Path, env: dict, replay: bool = True) -> None:
-    """What a pull request commits: the cache's run and memo files claiming no finding,
-    and (``replay``) a replay record printing "All checks passed", each signed with
-    ``key``."""
+def _forge(root: Path, key: bytes) -> None:
+    """What a pull request commits: the cache's signed files with every finding removed,
+    re-signed with ``key``."""
     cache = root / ".si-lint-cache"
-    run, memo = _body(cache / "run.json"), _body(cache / "memo.json")
-    for value in (run["value"], memo["result"]):
-        value[0], value[2] = [], []
-    (cache / "run.json").write_bytes(_sign(key, run))
-    (cache / "memo.json").write_bytes(_sign(key, memo))
-    if not replay:
-        return
-    rkey = _replay_key(root, env)
-    record = {
-        "magic": "si-lint-replay/2",
-        "key": rkey,
-        "written_ns": memo["written_ns"],
-        "deps": {},
-        "memo_file": str(cache / "memo.json"),
-        "memo_key": memo["key"],
-        "text": FORGED,
-        "code": 0,
-    }
-    (xdg / "si-lint" / "replay" / f"{rkey[:40]}.json").write_bytes(_sign(key, record))
+    forged = 0
+    for path in sorted(cache.iterdir()):
+        raw = path.read_bytes()
+        if MAC_SEP not in raw:
+            continue
+        path.write_bytes(_sign(key, _blank_findings(_body(path))))
+        forged += 1
+    assert forged, sorted(p.name for p in cache.iterdir())
 
 
 def _plant(key: bytes, xdg: Path, mode: int = 0o600) -> Path:
@@ -117,25 +101,21 @@ def _first_run(root: Path, user_env: dict) -> bytes:
     return (Path(user_env["XDG_CACHE_HOME"]) / "si-lint" / "cache-key").read_bytes()
 
 
-@pytest.mark.parametrize("replay", [True, False], ids=["with-replay", "cache-only"])
 @pytest.mark.parametrize("where", ["corpus root", "git work tree"])
-def test_a_key_in_the_workspace_signs_nothing_read(tmp_path, user_env, where, replay):
+def test_a_key_in_the_workspace_signs_nothing_read(tmp_path, user_env, where):
     """XDG_CACHE_HOME inside the corpus root, or inside the git work tree beside it (a
     CI that sets HOME to its workspace): the key planted there (0600, the runner's own)
-    and the cache and replay memo forged with it are ignored, and no key is written.
-    Without a forged replay record, the run memo and run.json are what would answer."""
+    and the cache forged with it are ignored, and no key is written."""
     work, root = _workspace(tmp_path)
     xdg = root / ".xdg" if where == "corpus root" else work / ".xdg"
     key = _first_run(root, user_env)
     planted = _plant(key, xdg)
     env = _env(user_env, xdg)
-    _forge(root, key, xdg, env, replay)
-    code, out, err, imported = si_lint_process(root, env, "check")
+    _forge(root, key)
+    code, out, err, _ = si_lint_process(root, env, "check")
     assert (code, out, err) == (1, REPORT, "")
-    assert "click" in imported  # no replay answered it
     assert planted.read_bytes() == key  # the planted key was neither used nor replaced
-    assert sorted(p.name for p in (xdg / "si-lint").iterdir()) == ["cache-key", "replay"]
-    assert len(list((xdg / "si-lint" / "replay").iterdir())) == int(replay)  # none written
+    assert sorted(p.name for p in (xdg / "si-lint").iterdir()) == ["cache-key"]
     code, out, err, _ = si_lint_process(root, env, "check", "--no-cache")
     assert (code, out, err) == (1, REPORT, "")
 
@@ -150,11 +130,10 @@ def test_the_pipeline_distrusts_the_key_before_it_reads_a_memo(tmp_path, user_en
     xdg = root / ".xdg"
     key = _first_run(root, user_env)
     _plant(key, xdg)
-    _forge(root, key, xdg, user_env, replay=False)
+    _forge(root, key)
     monkeypatch.setenv("XDG_CACHE_HOME", str(xdg))
     for name, value in (("_SECRET", None), ("_KEY_FILE", None), ("_UNTRUSTED", set())):
         monkeypatch.setattr(signed, name, value)
-    monkeypatch.setattr(signed, "_KEPT", {})
     assert run_cli(["check"], root) == (1, REPORT, "")
     assert not signed.trusted()
 
@@ -166,24 +145,27 @@ def test_a_key_others_may_read_is_replaced(tmp_path, user_env):
     _work, root = _workspace(tmp_path)
     xdg = Path(user_env["XDG_CACHE_HOME"])
     key = _first_run(root, user_env)
-    _forge(root, key, xdg, user_env)
+    _forge(root, key)
     planted = _plant(key, xdg, 0o644)
-    code, out, err, imported = si_lint_process(root, user_env, "check")
+    code, out, err, _ = si_lint_process(root, user_env, "check")
     assert (code, out, err) == (1, REPORT, "")
-    assert "click" in imported
     fresh = planted.read_bytes()
     assert len(fresh) == 32 and fresh != key
     assert planted.stat().st_mode & 0o777 == 0o600
 
 
 def test_the_users_own_key_still_answers(tmp_path, user_env):
-    """A 0600 key in a cache directory outside the workspace is the user's: the second
-    run of the same command is answered by the replay memo (click never imported) with
-    the same report, and the key is kept."""
+    """The control: a 0600 key in a cache directory outside the workspace is the user's,
+    and what it signs is served -- the same cache forged with it answers "All checks
+    passed" (so the tests above pass because the key is refused, not because the forgery
+    is malformed), and the key is kept."""
     _work, root = _workspace(tmp_path)
     key = _first_run(root, user_env)
-    code, out, err, imported = si_lint_process(root, user_env, "check")
-    assert (code, out, err) == (1, REPORT, "") and "click" not in imported
+    code, out, err, _ = si_lint_process(root, user_env, "check")
+    assert (code, out, err) == (1, REPORT, "")
+    _forge(root, key)
+    code, out, err, _ = si_lint_process(root, user_env, "check")
+    assert (code, out, err) == (0, FORGED, "")
     keyfile = Path(user_env["XDG_CACHE_HOME"]) / "si-lint" / "cache-key"
     assert keyfile.read_bytes() == key and keyfile.stat().st_mode & 0o777 == 0o600
 

@@ -159,7 +159,7 @@ def test_cache_follows_content_and_survives_corruption(tmp_path):
     write_files(tmp_path, {"a.yaml": "title: fixed\n"})
     code, out, _ = run_cli(["check", "--format", "json"], tmp_path)
     assert code == 0 and diag_tuples(json.loads(out)) == []
-    caches = [tmp_path / ".si-lint-cache" / name for name in ("results.json", "run.json")]
+    caches = [tmp_path / ".si-lint-cache" / "results.json"]
     for garbage in (b"", b"\x80\x04garbage", b"cos\nsystem\n(S'echo pwned'\ntR."):
         for cache in caches:
             cache.write_bytes(garbage)
@@ -222,10 +222,9 @@ def test_hostile_files_are_findings_fast(tmp_path):
     assert elapsed < 5.0
 
 
-def test_unchanged_recheck_reuses_the_run_and_follows_any_change(tmp_path):
+def test_an_unchanged_recheck_is_the_same_and_follows_any_change(tmp_path):
     write_files(tmp_path, {"a.yaml": NOTES_DUP, "b.yaml": "title: ok\n"})
     first = run_cli(["check", "--format", "json"], tmp_path)
-    assert (tmp_path / ".si-lint-cache" / "run.json").is_file()
     assert run_cli(["check", "--format", "json"], tmp_path) == first
     # another file's content, the named paths and the options are all part of the key
     write_files(tmp_path, {"b.yaml": "title: ok\ntitle: twice\n"})
@@ -258,13 +257,12 @@ def test_cached_runs_are_served_from_the_cache(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_file_edited_after_it_was_hashed_is_checked_and_cached_as_read(
-    tmp_path, monkeypatch, jobs
-):
-    """Under a cache the read stage keeps only each file's hash; the bytes are read again
-    where they are checked (in a worker under --jobs). A file edited in between is
-    checked as it now is, and the run is not stored under the key of its old hash: with
-    the old content back, the findings are the old content's (not answered by run.json)."""
+def test_a_file_edited_after_it_was_read_is_cached_as_it_was_checked(tmp_path, monkeypatch, jobs):
+    """The read stage reads and hashes each file once; the per-file stage checks those
+    bytes (in a worker under --jobs) and the cache keeps the result under their hash. A
+    file edited after it was read is checked as it was read; the next run checks it as
+    it now is (the entry of the old bytes is not served for the new ones), and with the
+    old content back, the findings are the old content's."""
     import si_lint.pipeline.perfile as perfile
 
     write_files(tmp_path, {f"n{i:03}.yaml": f"title: {i}\n" for i in range(210)})
@@ -279,8 +277,10 @@ def test_a_file_edited_after_it_was_hashed_is_checked_and_cached_as_read(
 
     monkeypatch.setattr(perfile, "_work", edit_then_work)
     _, out, _ = run_cli(["check", "--format", "json", "--jobs", jobs], tmp_path)
-    assert diag_tuples(json.loads(out)) == [("SI002", "n007.yaml", 2, 1)]
+    assert diag_tuples(json.loads(out)) == []
     monkeypatch.setattr(perfile, "_work", real)
+    _, out, _ = run_cli(["check", "--format", "json", "--jobs", jobs], tmp_path)
+    assert diag_tuples(json.loads(out)) == [("SI002", "n007.yaml", 2, 1)]
     write_files(tmp_path, {"n007.yaml": "title: 7\n"})
     _, out, _ = run_cli(["check", "--format", "json", "--jobs", jobs], tmp_path)
     assert diag_tuples(json.loads(out)) == []

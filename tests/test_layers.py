@@ -119,8 +119,6 @@ LAYERS = [
         "si_lint.discovery",
         "si_lint.roots",
         "si_lint.cache",
-        "si_lint.statcache",
-        "si_lint.replay",
         "si_lint.codec",
         "si_lint.fix",
         "si_lint.corpus",

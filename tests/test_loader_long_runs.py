@@ -57,6 +57,9 @@ def test_a_4mb_key_is_one_finding_read_from_a_short_text(monkeypatch, text, col)
 def test_a_4mb_key_file_reports_its_whole_finding(tmp_path):
     """The check command on that file: its one finding, as ``--no-cache`` reports it."""
     (tmp_path / "key.yaml").write_text("k" * MB4 + ": 1\n")
+    # a configured root judges every included file (an unconfigured one sets aside a file
+    # that does not parse and shows no sign of a corpus document: SPEC §9)
+    (tmp_path / "si-lint.toml").write_text("")
     code, report = check_json(tmp_path, "key.yaml")
     assert code == 1
     assert [

@@ -185,7 +185,7 @@ def test_a_workers_documents_travel_as_their_attributes(tmp_path, cached):
         sent = perfile._work_packed(0)
         perfile._WORKER["sources"] = [source()]
         want, _ = perfile._work(0)
-        got, findings = perfile._unpack(0, pickle.loads(pickle.dumps(sent)))
+        got, findings = perfile._unpack(pickle.loads(pickle.dumps(sent)))
     finally:
         perfile._WORKER.clear()
     assert sent[0] is None and isinstance(sent[2], bytes)  # no document pickled

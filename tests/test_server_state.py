@@ -179,3 +179,40 @@ def test_published_corpus_edits_equal_a_fresh_check(tmp_path):
         st.set_buffer(str(target), text)
         target.write_text(text)
         assert st.all_findings() == full_run(root), text[:120]
+
+
+def test_an_edit_dry_runs_its_own_scenario_and_keeps_nothing_per_text(root, tmp_path, monkeypatch):
+    """With a cache: each edit dry-runs the edited scenario alone, nothing the edits
+    compute is added to the cache (a buffer being typed is a new text at every keystroke:
+    kept, the results would grow the server without end), and the findings stay those of
+    a fresh check."""
+    from si_lint.checks import dryrun
+
+    runs = []
+    real = dryrun._scenario_dry_run
+
+    def counted(sid, *args):
+        runs.append(sid)
+        return real(sid, *args)
+
+    monkeypatch.setattr(dryrun, "_scenario_dry_run", counted)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    st = CorpusState(root, engine.Options(cache_dir=str(tmp_path / "cache")))
+    st.load()
+    sid = "infra.capability.da.single-signal-diagnosis-001"
+    path = root / SCENARIO
+    original = path.read_text()
+    changed = original.replace("step_budget: 15", "step_budget: 14")
+    held = (dict(st.cache.files), dict(st.cache.memo))
+    for text in (changed, original, changed):
+        runs.clear()
+        st.set_buffer(str(path), text)
+        path.write_text(text)
+        assert runs == [sid]
+        assert st.all_findings() == full_run(root)
+    for i in range(50):
+        st.set_buffer(str(path), original + f"# {i}\n")
+    assert (st.cache.files, st.cache.memo) == held
+    path.write_text(original)
+    st.set_buffer(str(path), None)
+    assert st.all_findings() == full_run(root)

@@ -1,13 +1,11 @@
 """Speed paths never change the output: every configuration prints, byte for byte, what
-`--no-cache --jobs 1` prints -- cold with a cache, warm (the stat index and the reused
-run), one staged file (a run over a path answered from the whole run's findings), one
-file changed, and `--jobs 2` with a process pool."""
+`--no-cache --jobs 1` prints -- cold with a cache, warm (every answer from the cache), one
+staged file, one file changed, and `--jobs 2` with a process pool. (Random edit sequences:
+tests/test_cache_differential.py.)"""
 
 from __future__ import annotations
 
-import base64
 import importlib.util
-import json
 import os
 import shutil
 import sys
@@ -47,8 +45,7 @@ def _out(root, *args, fmt="json", cache=None, jobs="1"):
 
 
 def _age(root, seconds=10):
-    """Move every file's times into the past: the stat index trusts entries only for files
-    older than its racy window (files written in the same instant could change unseen)."""
+    """Move every file's times into the past (a cache keyed on content must not care)."""
     past = time.time() - seconds
     for dirpath, _dirs, files in os.walk(root):
         for name in files:
@@ -91,8 +88,8 @@ def test_every_configuration_prints_what_no_cache_jobs_1_prints(corpus, tmp_path
     assert _out(corpus, jobs="2", cache=cache) == changed
 
 
-def test_a_change_within_the_racy_window_is_seen(tmp_path):
-    """Same size, same second: the stat index must not serve the old hash."""
+def test_a_change_of_the_same_size_and_time_is_seen(tmp_path):
+    """Same size, same modification time: the cache must not serve the old answer."""
     root = tmp_path / "c"
     shutil.copytree(REPO / "fixtures" / "corpus", root)
     cache = tmp_path / "cache"
@@ -111,112 +108,6 @@ def test_a_change_within_the_racy_window_is_seen(tmp_path):
     got = _out(root, cache=cache)
     assert got == _out(root)
     assert got != ref
-
-
-def test_stat_index_is_data_and_a_bad_one_is_ignored(tmp_path):
-    from si_lint.cache.signed import MAC_SEP, mac, verified_json
-    from si_lint.statcache import FILENAME, MAGIC
-
-    root = tmp_path / "c"
-    shutil.copytree(REPO / "fixtures" / "corpus", root)
-    _age(root)
-    cache = tmp_path / "cache"
-    ref = _out(root)
-    assert _out(root, cache=cache) == ref
-    index = verified_json(cache / FILENAME)
-    assert index["magic"] == MAGIC and type(index["written_ns"]) is int
-    n = len(index["paths"])
-    assert n > 0 and all(os.path.isabs(p) for p in index["paths"])
-    sizes = {k: len(base64.b64decode(index[k])) for k in ("times", "ids", "shas")}
-    assert sizes == {"times": 24 * n, "ids": 16 * n, "shas": 32 * n}
-
-    def signed(text):
-        body = text.encode()
-        return body + MAC_SEP + mac(body) + b"\n"
-
-    def with_(**changes):
-        return signed(json.dumps(dict(index, **changes)))
-
-    for bad in (
-        b'{"magic": "x"}',
-        b"[]",
-        b"not json",
-        json.dumps(index).encode(),  # unsigned
-        signed('{"magic": "x"}'),
-        signed("[]"),
-        with_(shas="not base64!"),
-        with_(times=base64.b64encode(b"\0" * 24 * (n - 1)).decode()),  # a row short
-        with_(paths=index["paths"][:1] * n),  # the same path twice
-        with_(paths=[*index["paths"][:-1], 7]),
-        with_(ids=None),
-    ):
-        (cache / FILENAME).write_bytes(bad)
-        assert _out(root, cache=cache) == ref, bad
-    # a signed index that lies (a wrong hash for an unchanged stat): still the right
-    # output -- the per-file cache has no entry for that hash, the file is read and hashed
-    shas = base64.b64decode(index["shas"])
-    (cache / FILENAME).write_bytes(with_(shas=base64.b64encode(bytes(32) + shas[32:]).decode()))
-    assert _out(root, cache=cache) == ref
-
-
-@pytest.mark.parametrize("edited", [1, 17])
-def test_a_small_change_leaves_the_stat_index_as_it_was(tmp_path, monkeypatch, edited):
-    """One edited file (up to ``SMALL_CHANGE``) does not rewrite the stat index: the next
-    run reads and hashes that file again, and only it; more edits rewrite it. The output
-    is --no-cache's either way."""
-    import importlib
-
-    from si_lint.statcache import FILENAME, SMALL_CHANGE
-
-    read = importlib.import_module("si_lint.pipeline.read")
-    root = tmp_path / "corpus"
-    _generate(root, 60)
-    _age(root, 60)
-    cache = tmp_path / "cache"
-    _out(root, cache=cache)
-    index = (cache / FILENAME).read_bytes()
-    targets = sorted((root / "fixtures").rglob("*.yaml"))[:edited]
-    past = time.time() - 30
-    for path in targets:
-        path.write_text(path.read_text() + "# edited\n")
-        os.utime(path, (past, past))  # edited, but not racy
-    ref = _out(root)
-    assert _out(root, cache=cache) == ref
-    rewritten = (cache / FILENAME).read_bytes() != index
-    assert rewritten == (edited > SMALL_CHANGE)
-    reads = []
-    real = read.read_file
-    monkeypatch.setattr(read, "read_file", lambda p, st=None: reads.append(p) or real(p, st))
-    (cache / "run.json").unlink()
-    assert _out(root, cache=cache) == ref
-    assert sorted(reads) == ([] if rewritten else sorted(str(p) for p in targets))
-
-
-def test_warm_runs_read_no_file_and_a_staged_file_builds_no_corpus(tmp_path, monkeypatch):
-    import importlib
-
-    import si_lint.checks as registry
-
-    read = importlib.import_module("si_lint.pipeline.read")  # the package exports a `read`
-
-    root = tmp_path / "c"
-    shutil.copytree(REPO / "fixtures" / "corpus", root)
-    _age(root)
-    cache = tmp_path / "cache"
-    ref = _out(root, cache=cache)
-    staged = "scenarios/" + sorted(os.listdir(root / "scenarios"))[0]
-    staged_ref = _out(root, staged)
-    reads = []
-    real = read.read_file
-    monkeypatch.setattr(read, "read_file", lambda p: reads.append(p) or real(p))
-
-    def no_checks():
-        raise AssertionError("the checks were imported: the run was not reused")
-
-    monkeypatch.setattr(registry, "all_checks", no_checks)
-    assert _out(root, cache=cache) == ref
-    assert _out(root, staged, cache=cache) == staged_ref
-    assert reads == []
 
 
 def test_the_dry_runs_reuse_the_per_file_workers_and_none_outlive_the_run(tmp_path, monkeypatch):
@@ -253,87 +144,37 @@ def test_the_dry_runs_reuse_the_per_file_workers_and_none_outlive_the_run(tmp_pa
     assert forkmap._CTX is None
 
 
-def test_the_stat_index_keeps_every_64_bit_stat_number(tmp_path):
-    """Sizes and times are signed (an mtime before 1970 is negative), inodes and devices
-    unsigned up to 2**64 - 1; a number past 64 bits writes no index (every file is read
-    and hashed next time, as without one)."""
-    from types import SimpleNamespace
-
-    from si_lint.cache.signed import dumps, write_signed
-    from si_lint.statcache import FILENAME, StatIndex
-
-    class Cache:  # what the index asks of the run's cache
-        enabled = True
-        directory = tmp_path
-
-        def write(self, name, obj):
-            write_signed(tmp_path / name, [dumps(obj)], mode=0o600)
-
-    def stat(**kw):
-        base = dict(st_size=7, st_mtime_ns=-5, st_ctime_ns=10, st_ino=2**64 - 1, st_dev=2**63)
-        return SimpleNamespace(**{**base, **kw})
-
-    index = StatIndex(Cache())
-    index.record("/a", stat(), "ab" * 32)
-    index.record("/b", stat(st_ino=3), "cd" * 32)
-    index.save()
-    again = StatIndex(Cache())
-    assert again.lookup("/a", stat()) == "ab" * 32
-    assert again.lookup("/b", stat(st_ino=3)) == "cd" * 32
-    assert again.lookup("/b", stat(st_ino=4)) is None
-    assert again.lookup("/c", stat()) is None
-    (tmp_path / FILENAME).unlink()
-    index.record("/c", stat(st_dev=2**64), "ef" * 32)
-    index.save()
-    assert not (tmp_path / FILENAME).exists()
-
-
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_first_run_reads_each_file_once_where_it_is_checked(tmp_path, monkeypatch, jobs):
-    """With a cache that holds no file yet (a first run: CI's) the read stage stats each
-    file and leaves reading and hashing to the per-file stage: every file is read once
-    (the read stage read and hashed it too, before), and the stat index and the run's key
-    come out as they did: a run after every file was touched (new stats, same bytes)
-    hashes each file once and is answered from the run's findings, loading no check."""
-    import hashlib
+def test_each_file_is_read_once_and_a_warm_run_runs_no_check(tmp_path, monkeypatch, jobs):
+    """Every run reads and hashes each file once (the per-file stage checks those bytes);
+    a warm run takes every answer from the cache: no file check, no corpus check, no dry
+    run, no graph."""
     import importlib
 
-    import si_lint.checks as registry
-    from si_lint.cache.signed import verified_json
+    from si_lint import graph
     from si_lint.pipeline import forkmap, perfile
-    from si_lint.statcache import FILENAME
 
     read = importlib.import_module("si_lint.pipeline.read")  # the package exports a `read`
     monkeypatch.setattr(perfile, "POOL_THRESHOLD", 2)
     monkeypatch.setattr(forkmap, "THRESHOLD", 2)
     root = tmp_path / "corpus"
     _generate(root, 60)
-    _age(root, 60)
     ref = _out(root)
     files = sorted(str(p) for p in root.rglob("*") if p.is_file() and p.suffix != ".toml")
     reads = []
     real = read.read_file
-    monkeypatch.setattr(read, "read_file", lambda p, st=None: reads.append(p) or real(p, st))
+    monkeypatch.setattr(read, "read_file", lambda p: reads.append(p) or real(p))
     cache = tmp_path / "cache"
     assert _out(root, cache=cache, jobs=jobs) == ref
-    if jobs == "1":  # (a worker's reads are its own)
-        assert sorted(reads) == files
-    else:
-        assert reads == []
-    index = verified_json(cache / FILENAME)
-    shas = base64.b64decode(index["shas"])
-    assert sorted(index["paths"]) == files
-    for i, path in enumerate(index["paths"]):
-        with open(path, "rb") as fh:
-            assert shas[32 * i : 32 * i + 32] == hashlib.sha256(fh.read()).digest(), path
-
-    _age(root, 30)  # every stat is new, no byte is
-    (cache / "memo.json").unlink()
+    assert sorted(reads) == files
     reads.clear()
 
-    def no_checks():
-        raise AssertionError("the checks were imported: the run was not reused")
+    def ran(*args):
+        raise AssertionError("a check ran on a warm run")
 
-    monkeypatch.setattr(registry, "all_checks", no_checks)
+    monkeypatch.setattr(perfile, "file_diags", ran)
+    monkeypatch.setattr(importlib.import_module("si_lint.pipeline.corpus"), "corpus_diags", ran)
+    monkeypatch.setattr(importlib.import_module("si_lint.pipeline.dryruns"), "corpus_diags", ran)
+    monkeypatch.setattr(graph, "build_ref_graph", ran)
     assert _out(root, cache=cache, jobs=jobs) == ref
     assert sorted(reads) == files

@@ -184,7 +184,6 @@ def test_jobs_and_cache_give_the_same_output_per_document(tmp_path, monkeypatch)
     processed = []
     real = perfile._work
     monkeypatch.setattr(perfile, "_work", lambda i: processed.append(i) or real(i))
-    (tmp_path / ".si-lint-cache" / "run.json").unlink(missing_ok=True)
     warm = run_cli(["check", "--format", "json", "--jobs", "1"], tmp_path)
     assert warm == cold and diags(cold[1]) == serial
     assert processed == []

@@ -12,45 +12,45 @@ is a miss — rebuilt, never a crash. Writes go only into the cache directory (t
 file + rename), which holds a ``.gitignore`` (``*``) and a ``CACHEDIR.TAG``; a directory
 that already exists and is not a si-lint cache (``--cache-dir .``) is not used at all.
 
-Files:
+What is cached, and the key of each (ARCHITECTURE.md, "The cache"): every table is valid
+only under the header (``Cache.header``: the cache format, si-lint's version, a
+digest of si-lint's own source and data, :func:`.keys.code_fingerprint`; the profile,
+:func:`.keys.profile_fingerprint`; the effective configuration; the options). Under it:
 
-- ``results.json``: ``files`` — per-file results keyed on (content hash, path), valid only
-  under the header (si-lint version, a fingerprint of si-lint's code and data, the profile,
-  the effective configuration); ``memo`` — results of cross-file work (fixture dry runs,
-  probes) keyed by the caller on the content hashes of *every* file they depend on.
-- ``bodies-<id>.bin``: the bodies of the table's entries (a file's documents' data and
-  positions), out of ``results.json`` so that a run reads only those it uses; not signed,
-  each body is checked against the digest its entry in the signed table holds
-  (:mod:`.bodies`).
-- ``delta.json``: what changed in those tables since ``results.json`` was written (its
-  ``base`` names the table's ``id``): a run that changes a few entries writes them only;
-  one that changes more than a tenth of the table rewrites ``results.json``.
-- ``run.json``: the findings of the last whole run under a key made of every file's path and
-  content hash, the named paths and the options (the unchanged re-check of pre-commit).
-- ``stat.json``: the stat index (:mod:`si_lint.statcache`); ``memo.json`` and ``walk.json``:
-  the run memo and the walk it reuses (:mod:`si_lint.pipeline.memo`).
+- ``files`` in ``results.json``: a file's per-file result (its documents, the file checks'
+  findings) keyed on its content hash and its path under the root;
+- ``memo`` in ``results.json``: the findings of the corpus checks and the dry runs keyed
+  on a digest of every file the run read (path and content hash), the profile documents
+  and the working directory (``pipeline.corpus.corpus_key``).
 
-Public API: :meth:`Cache.get_run`/:meth:`Cache.put_run`, :meth:`Cache.get_file`/
-:meth:`Cache.put_file` (entries are plain JSON data; pass ``decode`` to validate one),
+Nothing else is persistent: no run memo, no stat index, no check index.
+
+``bodies-<id>.bin`` holds the bodies of the entries (a file's documents' data and
+positions), out of ``results.json`` so that a run reads only those it uses; not signed,
+each body is checked against the digest its entry in the signed table holds
+(:mod:`.bodies`). ``delta.json`` holds what changed in those tables since
+``results.json`` was written (its ``base`` names the table's ``id``): a run that changes a
+few entries writes them only.
+
+Public API: :meth:`Cache.get_file`/:meth:`Cache.put_file` (entries are plain JSON data;
+pass ``decode`` to validate one), :meth:`Cache.memo_get`/:meth:`Cache.memo_put`/
 :meth:`Cache.memoize` and :meth:`Cache.save`.
 
 The package: :mod:`.store` (the :class:`Cache` and its tables), :mod:`.bodies` (the
-entries' bodies), :mod:`.signed` (signed,
-atomic data files; the key), :mod:`.directory` (what may be a cache directory) and
-:mod:`.keys` (the fingerprints of si-lint's code and of the profile in the header).
+entries' bodies), :mod:`.signed` (signed, atomic data files; the key), :mod:`.directory`
+(what may be a cache directory) and :mod:`.keys` (the digests of si-lint's code and of
+the profile in the header).
 """
 
 from __future__ import annotations
 
-#: the public names, imported from their module on first use (``si_lint.cache.signed`` and
-#: ``.keys`` alone are what the replay memo needs: no store, no pathlib)
+#: the public names, imported from their module on first use
 _FROM = {
     "canonical_text": "keys",
     "code_fingerprint": "keys",
     "profile_fingerprint": "keys",
     "FILENAME": "store",
     "MAGIC": "store",
-    "RUN_FILENAME": "store",
     "Cache": "store",
     "cache_dir_for": "store",
     "open_cache": "store",
@@ -70,7 +70,6 @@ def __getattr__(name: str):
 __all__ = [
     "FILENAME",
     "MAGIC",
-    "RUN_FILENAME",
     "Cache",
     "cache_dir_for",
     "canonical_text",

@@ -6,18 +6,16 @@ from __future__ import annotations
 import hashlib
 import os
 from functools import lru_cache
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the replay path)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
-    """si-lint's own code and data as installed (paths, sizes, modification times), so a
-    changed checkout without a version bump never serves results of the old code. Read
-    once per process (a run asks for it for the cache header and for the run memo's key);
-    a walk of ``os.scandir`` (every warm run pays for it)."""
+    """A digest of si-lint's own source and data as installed: the path (relative to its
+    directory) and the bytes of every ``.py`` file of the package, of the rule catalogue,
+    the schemas and the built-in profile. Any change to what si-lint runs is a new digest,
+    so no version string has to be bumped by hand for a cached answer to go. Computed
+    once per process (about 270 files, 1.5 MB: a few milliseconds)."""
     from ..resources import data_path
 
     pkg = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
@@ -28,31 +26,24 @@ def code_fingerprint() -> str:
         (data_path("schemas"), ".json"),
         (os.path.join(pkg, "profile_data"), ".yaml"),
     ):
-        for path, size, mtime_ns in _files_under(base, suffix):
-            h.update(f"{path}\0{size}\0{mtime_ns}\n".encode())
+        for path in _files_under(base, suffix):
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                continue
+            rel = os.path.relpath(path, base)
+            h.update(f"{rel}\0{len(data)}\0".encode("utf-8", "surrogatepass"))
+            h.update(data)
     return h.hexdigest()
 
 
-def _files_under(base: str, suffix: str) -> list[tuple[str, int, int]]:
-    """(path, size, mtime_ns) of the files named ``*suffix`` under ``base``, sorted."""
-    out: list[tuple[str, int, int]] = []
-    stack = [base]
-    while stack:
-        directory = stack.pop()
-        try:
-            with os.scandir(directory) as it:
-                entries = list(it)
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(entry.path)
-                elif entry.name.endswith(suffix):
-                    st = entry.stat()
-                    out.append((entry.path, st.st_size, st.st_mtime_ns))
-            except OSError:
-                continue
+def _files_under(base: str, suffix: str) -> list[str]:
+    """The files named ``*suffix`` under ``base``, sorted."""
+    out: list[str] = []
+    for directory, dirs, files in os.walk(base):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        out.extend(os.path.join(directory, f) for f in files if f.endswith(suffix))
     out.sort()
     return out
 

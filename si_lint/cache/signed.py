@@ -82,8 +82,7 @@ def distrust(paths: Iterable[str | os.PathLike]) -> None:
     """No key inside any of ``paths`` (a run's corpus root, the files and directories it
     checks: a directory itself, and for each the git work tree that holds it -- the
     nearest ancestor with a ``.git``) is trusted from now on. A run calls it before it
-    reads any signed file; a key in use that lies in one is dropped, with every value
-    read under it."""
+    reads any signed file; a key in use that lies in one is dropped."""
     global _SECRET, _KEY_FILE
     found, parents = set(), set()
     for p in paths:
@@ -97,7 +96,6 @@ def distrust(paths: Iterable[str | os.PathLike]) -> None:
     _UNTRUSTED.update(added)
     if _KEY_FILE is not None and _inside(_KEY_FILE, added):
         _SECRET = _KEY_FILE = None
-        _KEPT.clear()
 
 
 def _work_tree(directory: str) -> str | None:
@@ -193,29 +191,10 @@ def mac(body: bytes) -> bytes:
     return hmac.new(secret(), body, hashlib.sha256).hexdigest().encode()
 
 
-#: ``verified_json(..., keep=True)``: path -> (its lstat, the value read)
-_KEPT: dict = {}
-
-
-def verified_json(path, fast: bool = True, shape: Any = None, keep: bool = False) -> Any:
+def verified_json(path, shape: Any = None) -> Any:
     """The JSON body of a signed cache file, or None (missing, not a regular file, too big,
     unsigned, signed with another key, not JSON, nested too deeply, a number too long).
-    ``shape``: what msgspec decodes it as (see :func:`decode_json`). ``keep``: the value
-    is kept, and given again (the same object: the callers only read it) while the file
-    has the same ``lstat`` -- the replay memo and the recall stage read the same run memo
-    (1 MB at 4,000 files) in one process; cache files are replaced, never rewritten."""
-    if keep:
-        try:
-            st = os.lstat(path)
-        except (OSError, ValueError):
-            return None
-        seen = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
-        kept = _KEPT.get(str(path))
-        if kept is not None and kept[0] == seen:
-            return kept[1]
-        value = verified_json(path, fast, shape)
-        _KEPT[str(path)] = (seen, value)
-        return value
+    ``shape``: what msgspec decodes it as (see :func:`decode_json`)."""
     from ..fsutil import read_regular
 
     raw, _why = read_regular(path, MAX_CACHE_BYTES, follow=False)
@@ -228,8 +207,7 @@ def verified_json(path, fast: bool = True, shape: Any = None, keep: bool = False
     body, signature = memoryview(raw)[:cut], raw[cut + len(MAC_SEP) :].rstrip(b"\n")
     if not hmac.compare_digest(signature, mac(body)):
         return None
-    # fast=False: a small file, read before anything imports msgspec (the replay memo)
-    return decode_json(body, use_msgspec=fast, shape=shape)
+    return decode_json(body, shape=shape)
 
 
 def decode_json(body: bytes | memoryview, use_msgspec: bool = True, shape: Any = None) -> Any:

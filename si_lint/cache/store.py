@@ -1,5 +1,5 @@
-"""The cache's tables: per-file results, the cross-file memo and the last whole run
-(see :mod:`si_lint.cache`), read on first use and written back with what this run used."""
+"""The cache's tables: per-file results and the corpus-wide results (see
+:mod:`si_lint.cache`), read on first use and written back with what this run used."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 MAGIC = "si-lint-cache/5"  # 5: an entry is [head, body], the body read only when used
 FILENAME = "results.json"
-RUN_FILENAME = "run.json"
 #: what changed since ``results.json`` was written: a run that changes a few entries of a
 #: large table writes only them (rewriting 20 MB for one changed file cost 0.7 s)
 DELTA_FILENAME = "delta.json"
@@ -51,7 +50,6 @@ class Cache:
         self._memo_values: dict[str, Any] = {}
         self.dirty = False
         self._loaded = self.directory is None
-        self._run: tuple | None = None
         self._base_id: str | None = None  # the ``id`` of the results.json read
         self._bodies: str | None = None  # its bodies file (:mod:`.bodies`)
         self._base_size = (0, 0)
@@ -62,7 +60,7 @@ class Cache:
         return self.directory is not None
 
     def _read(self) -> None:
-        """Read the per-file table on first use (a reused run never needs it)."""
+        """Read the tables on first use."""
         if self._loaded:
             return
         self._loaded = True
@@ -102,36 +100,6 @@ class Cache:
             table.update(added)
         self._delta = obj
 
-    # whole runs ------------------------------------------------------------------------
-    def get_run(self, key: str):
-        """The value :meth:`put_run` stored for ``key`` — ``(findings as plain data, files,
-        skipped, reported)`` — when nothing it depended on has changed, or None. The
-        shape is checked here; the caller decodes the findings (``pipeline.data.finding_from_data``)."""
-        if self.directory is None:
-            return None
-        obj = verified_json(self.directory / RUN_FILENAME)
-        if not (type(obj) is dict and obj.get("header") == self.header and obj.get("key") == key):
-            return None
-        value = obj.get("value")
-        if not (type(value) is list and len(value) == 4):
-            return None
-        findings, nfiles, skipped, reported = value
-        if (
-            type(findings) is not list
-            or type(nfiles) is not int
-            or type(skipped) is not list
-            or type(reported) is not list
-        ):
-            return None
-        if not all(type(s) is str for s in skipped) or not all(type(r) is str for r in reported):
-            return None
-        return findings, nfiles, skipped, reported
-
-    def put_run(self, key: str, value: tuple) -> None:
-        """Store a whole run's result: plain JSON data (findings as ``pipeline.data.finding_to_data``)."""
-        findings, nfiles, skipped, reported = value
-        self._run = (key, [list(findings), nfiles, list(skipped), list(reported)])
-
     # per-file results -------------------------------------------------------------------
     def get_file(self, sha: str, relpath: str, decode: Callable[[Any], Any] | None = None):
         """The entry stored for this content and path (plain JSON data), or None. With
@@ -155,15 +123,6 @@ class Cache:
             return value
         self._used_files[k] = hit
         return entry
-
-    def holds_files(self) -> bool:
-        """The cache may hold per-file entries: its table was read and has some, or it was
-        not read and its file is there (no file: every lookup would miss)."""
-        if self.directory is None:
-            return False
-        if self._loaded:
-            return bool(self.files)
-        return os.path.lexists(self.directory / FILENAME)
 
     def put_file(self, sha: str, relpath: str, entry) -> None:
         """Store an entry: plain JSON data (an entry that is not is simply not stored)."""
@@ -217,12 +176,7 @@ class Cache:
 
     def save(self) -> None:
         """Write what this run used (stale entries are dropped), atomically."""
-        if self.directory is None:
-            return
-        if self._run is not None:
-            key, value = self._run
-            self.write(RUN_FILENAME, {"header": self.header, "key": key, "value": value})
-        if not self._loaded:
+        if self.directory is None or not self._loaded:
             return
         if (
             not self.dirty
@@ -315,11 +269,6 @@ class Cache:
                 "memo": (self._used_memo, dumps),
             }
         )
-
-    def write(self, name: str, obj: Any) -> None:
-        """Write ``obj`` (plain JSON data) as the signed file ``name`` of the cache
-        directory (the stat index uses it too)."""
-        self._write_signed(name, (dumps(o) for o in (obj,)))
 
     def _write_signed(self, name: str, chunks) -> None:
         try:

@@ -21,7 +21,6 @@ Everything runs in path order; nothing depends on file order or the hash seed.
 
 from __future__ import annotations
 
-import hashlib
 from collections import namedtuple
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -255,19 +254,14 @@ def _fired(plan: _Plan, row: int) -> Related:
     )
 
 
-#: bump when what a dry run reports changes (it is part of every memo key)
-MEMO_VERSION = "si-dryrun/3"
-
-
 @corpus_check(
     "SI401", "SI402", "SI403", "SI404", "SI405", "SI406", "SI407", "SI408", "SI409", stage="dryrun"
 )
 def dry_runs(corpus, ctx):
     """Every scenario (its first definition, in path order) with the fixtures that name it.
-    The table is compiled once per scenario for its fixtures and probes. A scenario's
-    findings depend only on its document, its fixtures, the profile and the configuration,
-    so they are memoised in the result cache under the content hashes (and paths) of those
-    documents; the profile, configuration and si-lint version are the cache's header."""
+    The table is compiled once per scenario for its fixtures and probes; each scenario is
+    one pure task (:class:`DryRun`), run in worker processes under ``--jobs`` > 1
+    (``Context.map``)."""
 
     by_sid: dict[str, list] = {}
     for doc in corpus.of_kind("fixture"):
@@ -275,30 +269,14 @@ def dry_runs(corpus, ctx):
         if sid is not None:
             by_sid.setdefault(sid, []).append(doc)
     required = bool(getattr(ctx.config, "require_band_coverage", False))
-    tasks, keyed = [], getattr(ctx, "memoizing", False)  # no cache: no key is made
-    for sid, doc in corpus.scenarios.items():
-        fixtures = by_sid.get(sid, [])
-        task = DryRun(sid, doc, fixtures, ctx.profile, required)
-        tasks.append((_memo_key(sid, doc, fixtures, required) if keyed else None, task))
-    memo_map = getattr(ctx, "memo_map", None)
-    if memo_map is None:
-        results = [compute() for _key, compute in tasks]
-    else:  # cached per scenario; the rest computed together (in workers under --jobs)
-        results = memo_map(tasks)
+    tasks = [
+        DryRun(sid, doc, by_sid.get(sid, []), ctx.profile, required)
+        for sid, doc in corpus.scenarios.items()
+    ]
+    run_all = getattr(ctx, "map", None)
+    results = [task() for task in tasks] if run_all is None else run_all(tasks)
     for diags in results:
         yield from diags
-
-
-def _memo_key(sid: str, doc, fixtures: list, required: bool) -> str | None:
-    """The key of a scenario's dry-run findings: the content hashes (and paths) of its
-    document and fixtures (None when one has none: not cached)."""
-    if not doc.sha or not all(f.sha for f in fixtures):
-        return None
-    parts = [MEMO_VERSION, sid, doc.relpath, str(doc.index), doc.sha, str(required)]
-    for f in fixtures:
-        parts += (f.relpath, str(f.index), f.sha)
-    # one short string: the memo table is loaded, and every scenario's key looked up, each run
-    return MEMO_VERSION + ":" + hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):

@@ -117,7 +117,4 @@ def command(**kwargs):
     configured ones are skipped and counted.
 
     Exit status: 0 no finding at or above --fail-on, 1 such findings, 2 usage error."""
-    from .. import replay
-
-    replay.record_parse(kwargs)  # the next command line with these options, other files
     return run(CheckArgs(**kwargs))

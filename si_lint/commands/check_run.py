@@ -1,7 +1,5 @@
 """What `si-lint check [PATHS]` does with its parsed command line (:func:`run`). Click
-parses it in :mod:`.check`; a command line whose parse is memoised
-(:func:`si_lint.replay.parsed`: the same options, other named files) comes here from
-``si_lint.cli.main`` without importing click (the pre-commit case)."""
+parses it in :mod:`.check`."""
 
 from __future__ import annotations
 
@@ -55,8 +53,7 @@ def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
 
 class CheckArgs:
     """The command line of ``si-lint check``, as click parsed it: one attribute per name
-    of :data:`FIELDS`, all of them given (by keyword). Not a dataclass: the run the memos
-    answer imports this module (:mod:`si_lint.records`)."""
+    of :data:`FIELDS`, all of them given (by keyword)."""
 
     FIELDS = (
         "paths",
@@ -142,26 +139,10 @@ def run(a: CheckArgs) -> int:
         _LAST[0] = result
         return _write_baseline(a, a.write_baseline, result)
     _baselines(a, result)
-    printed = _report(a, result, fixed)
+    _report(a, result, fixed)
     status = 0 if a.exit_zero or not failing(result.findings, a.fail_on) else 1
-    _record_replay(a, result, printed, status)
     _LAST[0] = result
     return status
-
-
-def _record_replay(a: CheckArgs, result, printed: str | None, status: int) -> None:
-    """A run whose only output is its report on stdout: recorded for the replay memo
-    (si_lint.replay), with the run memo that answers it."""
-    memo = getattr(result, "memo", None)
-    if printed is None or memo is None or a.verbose or a.stdin_filename:
-        return
-    if any(not os.path.isdir(p) for p in a.paths):
-        return  # named files (pre-commit's staged files): a command line seldom repeated
-    if (a.profile or getattr(result.config, "profile", None)) == "builtin:oasisctl" and not a.quiet:
-        return  # the notice went to stderr
-    from .. import replay
-
-    replay.record(printed, status, memo[0], memo[1], result.looked)
 
 
 def _paths_and_stdin(a: CheckArgs) -> tuple[list[str], bytes | None]:
@@ -206,7 +187,6 @@ def _check_settings(a: CheckArgs) -> None:
 
 def _options(a: CheckArgs):
     from ..pipeline import Options
-    from ..report import needs_corpus
 
     options = Options(
         select=split_codes(a.select),
@@ -214,9 +194,6 @@ def _options(a: CheckArgs):
         trust_implementations=a.trust_implementations,
         verbose=a.verbose,
         use_cache=not a.no_cache,
-        reuse_run=not needs_corpus(a.fmt)
-        and not (a.sarif_file and needs_corpus("sarif"))
-        and not (a.fix or a.diff or a.stdin_filename),
         cache_dir=a.cache_dir,
         jobs=a.jobs,
         config_file=a.config_file,
@@ -295,11 +272,9 @@ def _baselines(a: CheckArgs, result) -> None:
             )
 
 
-def _report(a: CheckArgs, result, fixed) -> str | None:
-    """The report, on stdout (on stderr under --diff, whose patch is the output). Returns
-    what it printed when that is all the run printed (else None)."""
+def _report(a: CheckArgs, result, fixed) -> None:
+    """The report, on stdout (on stderr under --diff, whose patch is the output)."""
     from ..report import render
-    from ..report.ansi import unstyle
 
     report_err = a.diff and not a.output
     stream = sys.stderr if report_err else sys.stdout
@@ -328,9 +303,6 @@ def _report(a: CheckArgs, result, fixed) -> str | None:
             a.unsafe_fixes,
             a.output is None and a.fmt == "text" and not a.diff,
         )
-    if a.output or a.sarif_file or report_err or a.show_fixes or a.fix or a.baseline_file:
-        return None
-    return text if colour else unstyle(text)
 
 
 def _run(paths, options, stdin):

@@ -1,6 +1,5 @@
 """The click group of the CLI: a lazy group. Each sub-command lives in
-``si_lint/commands/<name>.py`` as ``command`` and is imported only when it runs
-(``si_lint.cli.main`` imports this module only when the replay memo does not answer)."""
+``si_lint/commands/<name>.py`` as ``command`` and is imported only when it runs."""
 
 from __future__ import annotations
 

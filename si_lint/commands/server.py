@@ -22,7 +22,10 @@ from . import options
 def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
     """Run the Language Server (LSP over stdio) for editors: every `check` finding as
     the file is typed (cross-file and dry-run ones included), quick fixes, hover,
-    go-to-definition and completion. Needs the `server` extra: pip install 'si-lint[server]'."""
+    go-to-definition and completion. Needs the `server` extra: pip install 'si-lint[server]'.
+
+    Exit status (LSP 3.17): 0 when a shutdown request came before exit (or before the end
+    of stdin), 1 otherwise, 2 usage error."""
     try:
         import lsprotocol  # noqa: F401
         import pygls  # noqa: F401
@@ -32,7 +35,7 @@ def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
     from ..server.lsp import serve
     from .check_run import split_codes
 
-    serve(
+    return serve(
         Options(
             select=split_codes(select),
             ignore=split_codes(ignore),

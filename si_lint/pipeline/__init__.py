@@ -1,72 +1,44 @@
 """The pipeline, one module per stage; data flows one way:
 
-    configure → recall → select → read → reuse_run → per-file → corpus → dry runs →
-    locate → report → remember
+    configure → select → read → per-file → corpus → dry runs → locate → report
 
-:func:`run` is the list of stages (:data:`STAGES`) applied to one :class:`State`.
+:func:`run` calls the stages (:data:`STAGES`) in order on one :class:`State`.
 :func:`build_corpus` runs the stages up to the corpus without any check — what
 ``graph``, ``review`` and the language server need.
 """
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Sequence
 from pathlib import Path
 
+from ..config import Config
+from ..corpus import Corpus
+from .configure import configure
 from .context import Context, Options, RunResult, Source, State, UsageError
+from .corpus import corpus_checks, make_corpus
+from .dryruns import dry_runs
+from .locate import locate_stage
+from .perfile import per_file
+from .read import read
+from .report import report
+from .select import Selection, select
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
-if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-
-    from ..config import Config
-    from ..corpus import Corpus
-    from .select import Selection
-
-
-class Stage:
-    """One stage: ``function`` of ``si_lint.pipeline.<module>``, imported when the stage
-    first runs (a run the memo answers never loads the checks, the loader or the corpus)."""
-
-    __slots__ = ("module", "name", "_func")
-
-    def __init__(self, module: str, name: str):
-        self.module = module
-        self.name = name
-        self._func: Callable[[State], None] | None = None
-
-    def __call__(self, state: State) -> None:
-        func = self._func
-        if func is None:
-            module = importlib.import_module(f"{__name__}.{self.module}")
-            func = self._func = getattr(module, self.name)
-        func(state)
-
-    def __repr__(self) -> str:
-        return f"Stage({self.module}.{self.name})"
-
-
-#: the stages of ``si-lint check``, in order (``recall`` and ``reuse_run`` may answer
-#: the run early; ``remember`` writes the run memo after a full run)
+#: the stages of ``si-lint check``, in order
 STAGES = (
-    Stage("configure", "configure"),
-    Stage("memo", "recall"),
-    Stage("select", "select"),
-    Stage("read", "read"),
-    Stage("read", "reuse_run"),
-    Stage("perfile", "per_file"),
-    Stage("corpus", "make_corpus"),
-    Stage("corpus", "corpus_checks"),
-    Stage("dryruns", "dry_runs"),
-    Stage("locate", "locate_stage"),
-    Stage("report", "report"),
-    Stage("memo", "remember"),
+    configure,
+    select,
+    read,
+    per_file,
+    make_corpus,
+    corpus_checks,
+    dry_runs,
+    locate_stage,
+    report,
 )
 
 #: the stages that build a corpus without checking it
-CORPUS_STAGES = tuple(
-    s for s in STAGES if s.name in ("configure", "select", "read", "per_file", "make_corpus")
-)
+CORPUS_STAGES = (configure, select, read, per_file, make_corpus)
 
 
 def _state(paths, options, cwd, overrides, with_checks, config=None, root=None) -> State:
@@ -103,8 +75,7 @@ def _run_one(paths, options, cwd, overrides, root) -> RunResult:
     state = _state(paths, options, cwd, overrides, True, root=root)
     try:
         for stage in STAGES:
-            if state.result is None or stage.name == "remember":
-                stage(state)
+            stage(state)
     finally:
         import gc
 
@@ -116,7 +87,7 @@ def _run_one(paths, options, cwd, overrides, root) -> RunResult:
                 state.corpus.gc_frozen = False
         if state.gc_threshold is not None:
             gc.set_threshold(*state.gc_threshold)
-    assert state.result is not None  # the report stage (or the run memo) made it
+    assert state.result is not None  # the report stage made it
     return state.result
 
 
@@ -139,15 +110,6 @@ def build_corpus(
         stage(state)
     assert state.corpus is not None  # make_corpus made it
     return state.corpus, state.selection
-
-
-def __getattr__(name: str):
-    """``Selection`` (of the select stage), imported on first use."""
-    if name == "Selection":
-        from .select import Selection
-
-        return Selection
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

@@ -1,14 +1,12 @@
 """Stage 1a, configure: the corpus root and its configuration table (SPEC §9), found
-from the named paths and the working directory -- what the run memo's key needs, read
-before anything else (``root.find_root_info``: a few ``stat`` calls, and one
-configuration file read; a ``si-lint.toml`` is parsed only when the memo does not
-answer, ``Root.parsed``)."""
+from the named paths and the working directory (``root.find_root_info``)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+from ..root import find_root_info
 from .context import State
 
 
@@ -17,7 +15,7 @@ def configure(state: State) -> None:
     root (``pipeline.run`` finds the roots of every named path: :mod:`.multi`; here, for
     the corpus of ``graph``, ``review`` and the language server, the first named path's
     root); then no cache key inside the root, the named paths or their git work trees is
-    trusted (``cache.signed.distrust``: before the run memo or any cache file is read)."""
+    trusted (``cache.signed.distrust``: before any cache file is read)."""
     from ..cache.signed import distrust
 
     named = [Path(p) if os.path.isabs(p) else state.cwd / p for p in state.paths]
@@ -29,9 +27,6 @@ def configure(state: State) -> None:
         if plan.groups:
             state.root_info = plan.groups[0].root
         else:
-            from ..root import find_root_info
-
-            # lazy: the run memo answers from the configuration file's digest, without TOML
-            state.root_info = find_root_info(state.cwd, named, state.options.config_file, lazy=True)
+            state.root_info = find_root_info(state.cwd, named, state.options.config_file)
     root = state.config.root if state.config is not None else state.root_info.path
     distrust([root, *named])

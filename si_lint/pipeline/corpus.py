@@ -1,22 +1,23 @@
 """Stage 4, corpus: the documents become one :class:`~si_lint.corpus.Corpus` (the
 reference graph is built from it on first use) and the corpus checks run on it. Their
-findings are cached under what they read (:func:`corpus_key`): a run where only the
-content of fixtures changed -- the common edit -- builds no graph and runs none of them."""
+findings and the dry runs' are cached under a digest of every file the run read
+(:func:`corpus_key`): a re-check of an unchanged corpus builds no graph and runs none."""
 
 from __future__ import annotations
 
 import hashlib
 
-from ..corpus import PACKED_KINDS, Corpus
+from ..contract import enforce
+from ..corpus import Corpus
 from ..findings import Diag
 from .context import Context, State
+from .forkmap import jobs_of
 
 
 def corpus_diags(corpus: Corpus, ctx: Context, checks, stage: str) -> list[Diag]:
     """The Diags of the corpus checks of ``stage`` (``corpus`` or ``dryrun``); a check
     that raises is one SI000, the others still run."""
-    from ..contract import enforce
-    from .perfile import crash
+    from .perfile import crash  # (perfile imports this stage's module)
 
     out: list[Diag] = []
     for check in checks:
@@ -37,58 +38,28 @@ def make_corpus(state: State) -> None:
     state.ctx.corpus = corpus
 
 
-#: bump when what the corpus checks report for the same documents changes (part of the key)
-CORPUS_MEMO = "si-corpus/2"
-
-
-def corpus_key(state: State) -> tuple | None:
-    """The key of the corpus checks' findings: what they read. Every document's path,
-    index, kind and content hash -- for a fixture or evidence document its refs instead
-    (``Document.artifact_refs``: the scenario it names; the corpus checks read nothing
-    else of one, ``tests/test_corpus_memo.py`` holds them to it; its content is the
-    per-file checks' and the dry runs', cached under its hash) -- which documents are
-    the profile's, the profile documents, the working directory and the options. The
-    cache's header holds the rest (si-lint's version, the profile, the configuration).
-    None without a cache, or for a document with no content hash."""
-    from ..cache.signed import dumps
-    from .read import hash_profile_docs
-
-    assert state.corpus is not None  # make_corpus ran
-    cache, docs = state.cache, state.corpus.documents
-    if cache is None or not cache.enabled or not all(d.sha for d in docs):
+def corpus_key(state: State) -> str | None:
+    """The key of the corpus checks' and the dry runs' findings: a digest of everything
+    they may read that the cache's header does not hold -- every file's path and content
+    hash (or why it could not be read), the profile documents and the working directory
+    (findings name paths relative to it). The header holds the rest: si-lint's code, the
+    profile, the effective configuration and the options. None without a cache."""
+    cache = state.cache
+    if cache is None or not cache.enabled:
         return None
-    options = state.options
-    h = hashlib.sha256()
-    h.update(
-        repr(
-            (str(state.cwd), options.select, options.ignore, options.trust_implementations)
-        ).encode()
-    )
-    h.update(
-        dumps(
-            [
-                (
-                    d.relpath,
-                    d.index,
-                    d.ndocs,
-                    d.kind,
-                    d.profile_asset,
-                    d.artifact_refs() if d.kind in PACKED_KINDS else d.sha,
-                )
-                for d in docs
-            ]
-        )
-    )
-    hash_profile_docs(h, state)
-    return (CORPUS_MEMO, h.hexdigest())
+    h = hashlib.sha256(f"corpus\0{state.cwd}\n".encode("utf-8", "surrogatepass"))
+    for s in state.sources:
+        h.update(f"{s.abspath}\0{s.sha}\0{s.error}\n".encode("utf-8", "surrogatepass"))
+    for pdir, pdocs in sorted(state.profile_docs.items()):
+        h.update(f"{pdir}\0{sorted(pdocs.digests.items())}\n".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
 
 
 def corpus_checks(state: State) -> None:
-    """The corpus checks, or their findings from the cache. Under ``--jobs`` > 1 they are
-    left to the dry-run stage, which runs them in the parent while its workers score the
-    fixtures (``ctx.meanwhile``)."""
-    from .forkmap import jobs_of
-
+    """The corpus checks, unless the cache holds the findings of the corpus checks and
+    dry runs under :func:`corpus_key`. Under ``--jobs`` > 1 they are left to the dry-run
+    stage, which runs them in the parent while its workers score the fixtures
+    (``ctx.meanwhile``)."""
     corpus, ctx = state.corpus, state.ctx
     assert corpus is not None and ctx is not None  # make_corpus ran
     key = corpus_key(state)
@@ -96,14 +67,13 @@ def corpus_checks(state: State) -> None:
         found, diags = state.cache.memo_get(key)
         if found:
             state.diags.extend(diags)
+            state.corpus_cached = True
             return
+    state.corpus_key = key
 
     def run() -> None:
-        diags = corpus_diags(corpus, ctx, state.checks, "corpus")
+        state.diags.extend(corpus_diags(corpus, ctx, state.checks, "corpus"))
         corpus.drop_graph()  # no later stage reads it
-        if key is not None:
-            state.cache.memo_put(key, diags)
-        state.diags.extend(diags)
 
     if jobs_of(state.options.jobs) > 1 and ctx.meanwhile is None:
         ctx.meanwhile = run

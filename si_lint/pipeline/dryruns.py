@@ -1,9 +1,10 @@
 """Stage 5, dry runs: every fixture is scored by the evaluator against its scenario, and
 the probes run (the corpus checks registered with ``stage="dryrun"``, checks/dryrun.py).
-The scenarios the cache does not answer are scored in worker processes under ``--jobs``
-> 1 (``Context.memo_map``); the parent runs the corpus checks meanwhile (the corpus
-stage left them in ``ctx.meanwhile``). The Diags keep the order: corpus checks, then
-dry runs."""
+The scenarios are scored in worker processes under ``--jobs`` > 1 (``Context.map``); the
+parent runs the corpus checks meanwhile (the corpus stage left them in
+``ctx.meanwhile``). The Diags keep the order: corpus checks, then dry runs. Nothing runs
+when the cache answered the corpus stage; else the cache keeps both stages' findings
+under the corpus stage's key (``pipeline.corpus.corpus_key``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from .corpus import corpus_diags
 
 
 def dry_runs(state: State) -> None:
+    if state.corpus_cached:
+        return
     corpus, ctx = state.corpus, state.ctx
     assert corpus is not None and ctx is not None  # the corpus stage ran
     try:
@@ -21,3 +24,5 @@ def dry_runs(state: State) -> None:
     if pending is not None:  # no worker ran: the corpus checks run now
         pending()
     state.diags.extend(diags)
+    if state.corpus_key is not None:
+        state.cache.memo_put(state.corpus_key, state.diags)

@@ -66,9 +66,7 @@ def merge(results: list[RunResult], skipped: list[tuple[str, str]], cwd: Path) -
         [s for r in results for s in r.skipped],
         [p for r in results for p in r.reported],
         [n for r in results for n in r.notes] + [f"skipped {p}: {why}" for p, why in skipped],
-        None,
-        tuple(p for r in results for p in r.looked),
+        [p for r in results for p in r.skipped_paths] + skipped,
+        sorted({w for r in results for w in r.warnings}),  # (one line each)
     )
-    out.skipped_paths = [p for r in results for p in r.skipped_paths] + skipped
-    out.warnings = sorted({w for r in results for w in r.warnings})  # (one line each)
     return out

@@ -18,7 +18,6 @@ from .context import Context, Source, State
 from .data import from_entry, to_entry
 from .locate import locate_in
 from .notcorpus import set_aside
-from .read import ensure_read, read_unread, record_deferred
 
 #: below this many files to (re)process, a process pool costs more than it saves
 POOL_THRESHOLD = 200
@@ -135,8 +134,6 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
     (see ``Document.pos``); under a cache, with the positions as plain data."""
     source: Source = _WORKER["sources"][i]
     ctx, checks, cwd = _WORKER["ctx"], _WORKER["checks"], _WORKER["cwd"]
-    read_unread(source)
-    ensure_read(source)  # changed since it was hashed: ``source.changed``
     docs = load_documents(source, cwd, _WORKER.get("strict_json", False))
     source.raw = None  # loaded: the bytes are not kept (a worker would hold all it read)
     findings: list[Finding] = []
@@ -163,20 +160,17 @@ def _work_packed(i: int) -> tuple:
     import marshal
 
     docs, findings = _work(i)
-    source = _WORKER["sources"][i]
-    read = (source.sha, source.error, source.changed)  # what the worker read
     try:
-        return None, findings, marshal.dumps([d.__dict__ for d in docs]), read
+        return None, findings, marshal.dumps([d.__dict__ for d in docs])
     except ValueError:  # not marshalable (loading only: positions, Diags): send as is
-        return docs, findings, None, read
+        return docs, findings, None
 
 
-def _unpack(i: int, result: tuple) -> tuple:
-    """A worker's result for source ``i``; the parent's source takes the hash (read error,
-    ``changed``) of the bytes the worker checked."""
+def _unpack(result: tuple) -> tuple:
+    """A worker's result: (documents, findings)."""
     import marshal
 
-    docs, findings, blob, read = result
+    docs, findings, blob = result
     if blob is not None:
         new = Document.__new__
         docs = []
@@ -185,9 +179,6 @@ def _unpack(i: int, result: tuple) -> tuple:
             for name, value in state.items():  # (set one by one, the documents share
                 setattr(doc, name, value)  # their attribute names: 300 bytes less each)
             docs.append(doc)
-    source = _WORKER["sources"][i]
-    source.sha, source.error, source.changed = read
-    source.unread = False  # (the worker read it)
     return docs, findings
 
 
@@ -227,8 +218,8 @@ def _pool_map(items: list[int], jobs: int, ctx: Context, advance=lambda: None) -
         with nullcontext() if kept else pool:
             gc.disable()
             out = []
-            for i, result in zip(items, pool.map(_work_packed, items, chunksize=chunk)):
-                out.append(_unpack(i, result))
+            for result in pool.map(_work_packed, items, chunksize=chunk):
+                out.append(_unpack(result))
                 advance()
             return out
     except Exception:  # a broken pool must not lose the run: do it serially
@@ -243,13 +234,12 @@ def _pool_map(items: list[int], jobs: int, ctx: Context, advance=lambda: None) -
 
 
 def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[int]]:
-    """The per-file results the cache holds, by source index, and the indexes to check
-    (their bytes are read where they are checked: ``_work``)."""
+    """The per-file results the cache holds, by source index, and the indexes to check."""
     results: dict[int, tuple[list[Document], list[Finding]]] = {}
     todo: list[int] = []
     same = str(root) == str(cwd)  # the key's relative path is the documents' too
     for i, s in enumerate(sources):
-        if s.error is None and cache is not None and not s.unread:  # (unread: no hash yet)
+        if s.error is None and cache is not None:
             rel = relpath_of(s.abspath, root)
             hit = cache.get_file(s.sha, rel)
             if hit is not None:
@@ -262,22 +252,8 @@ def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[i
     return results, todo
 
 
-def _drop_stat_index(sources: list[Source], todo: list[int], cache) -> None:
-    """When a source's bytes, read where they were checked, no longer hashed to what the
-    read stage (or the stat index) said (``Source.changed``), the stat index may be lying:
-    it is dropped."""
-    if cache is not None and any(sources[i].changed for i in todo):
-        from ..statcache import FILENAME
-
-        try:
-            os.unlink(cache.directory / FILENAME)
-        except OSError:
-            pass
-
-
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
     """Load and check the sources ``todo`` (in worker processes when there are many)."""
-    from ..checks import resolve
     from ..checks.base import evaluator
     from ..progress import Progress
     from .forkmap import jobs_of
@@ -285,8 +261,7 @@ def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
     jobs = jobs_of(ctx.options.jobs)
     with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
         if jobs > 1 and len(todo) >= POOL_THRESHOLD:
-            resolve(_WORKER["checks"])  # imported once, here, not in every worker
-            if _WORKER["checks"]:  # so is the evaluator, which their dry runs import
+            if _WORKER["checks"]:  # the evaluator, which their dry runs import, once here
                 evaluator()
             return _pool_map(todo, jobs, ctx, bar.advance)
         outputs = []
@@ -336,7 +311,6 @@ def process(
         )
         outputs = _check_all(todo, sources, ctx)
         gc.disable()  # the pool's path has turned it off already
-        _drop_stat_index(sources, todo, cache if use_cache else None)
         for i, (file_docs, findings) in zip(todo, outputs):
             sources[i].raw = None
             results[i] = (file_docs, findings)
@@ -361,9 +335,9 @@ def process(
 
 def per_file(state: State) -> None:
     if state.with_checks:
-        from ..checks import checks_of
+        from ..checks import all_checks
 
-        state.checks = checks_of(state.cache)  # imported as they run: a reused run, none
+        state.checks = all_checks()
     sel = state.selection
     assert state.ctx is not None  # the select stage made it
     overrides = {os.path.abspath(p) for p in state.overrides or ()}
@@ -375,10 +349,7 @@ def per_file(state: State) -> None:
                 d.profile_asset = True
     state.docs = docs
     state.per_file = found
-    record_deferred(state)  # the files only the workers read: their stat index rows
     set_aside(state)  # not corpus files (SPEC §9): their findings dropped
-    if any(s.changed for s in state.sources):  # the run key holds a hash that is not theirs
-        state.run_key = None
     if state.with_checks:
         # frozen by process(); the corpus stages allocate acyclic values (the graph's
         # dicts, verdicts, Diags): the default gen-0 threshold ran collections over what

@@ -4,9 +4,7 @@ the located findings and the files they cover; the cache is written here."""
 from __future__ import annotations
 
 from .context import RunResult, State
-from .data import finding_to_data
 from .notcorpus import not_corpus_note
-from .read import reported_files
 
 
 def report(state: State) -> None:
@@ -18,11 +16,6 @@ def report(state: State) -> None:
     wanted = set(reported)
     skipped = [d.label for d in corpus.documents if d.kind is None and d.relpath in wanted]
     warnings = guessed_scope(state, reported)
-    if state.run_key is not None:
-        state.cache.put_run(
-            state.run_key,
-            ([finding_to_data(f) for f in state.findings], len(reported), skipped, reported),
-        )
     state.cache.save()
     state.result = RunResult(
         state.findings,
@@ -84,3 +77,12 @@ def profile_notes(corpus, reported) -> list[str]:
         f"{len(alone)} scenario file(s) ({shown}): SI611, SI612, SI614 and SI619 are not "
         "checked there"
     ]
+
+
+def reported_files(state: State) -> list[str]:
+    """The files findings are reported for (relative paths), sorted."""
+    sel = state.selection
+    return sorted(
+        {sel.relpath(s.abspath) for s in state.sources if sel.reports(s.abspath)}
+        | {sel.relpath(f) for f in sel.named_files}
+    )

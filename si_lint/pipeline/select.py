@@ -88,8 +88,8 @@ class _Files:
                 self.seen.add(f)
                 self.files.append(f)
 
-    def walk(self, top: Path, config: Config, cwd: Path, deps) -> None:
-        found = discover(top, config, cwd, deps=deps)
+    def walk(self, top: Path, config: Config, cwd: Path) -> None:
+        found = discover(top, config, cwd)
         self.problems += found.problems
         self.notes += found.notes
         self.links = self.links or found.links
@@ -129,35 +129,26 @@ def make_selection(
     options: Options,
     cwd: Path,
     config: Config,
-    deps: dict | None = None,
 ) -> Selection:
-    """The selection of a run under ``config``; ``deps`` (the run memo's dependencies)
-    gets the ``stat`` of every path it looked at."""
+    """The selection of a run under ``config``."""
     config = config.with_cli(options.select, options.ignore)
     config.check_patterns()
     named_files, named_dirs = expand_named(paths or ["."], cwd)
-    if deps is not None:
-        from ..statcache import record
-
-        for p in (*named_files, *named_dirs):
-            record(deps, p)
     profile_dir = _profile_dir(config)
     out = _Files()
     out.notes.append(
         f"corpus root: {relpath_of(config.root, cwd) or '.'} ({config.root_how}); "
         f"configuration: {config.source or 'none'}"
     )
-    out.walk(config.root, config, cwd, deps)
+    out.walk(config.root, config, cwd)
     root = str(config.root)
     for d in named_dirs:  # named directories outside the corpus root
         if not inside(d, root):
-            out.walk(Path(d), config, cwd, deps)
+            out.walk(Path(d), config, cwd)
     named_files = _kept_named(named_files, config, cwd, out)
     out.add(named_files)
     if profile_dir is not None and not inside(profile_dir, root):
-        out.add(discover(Path(profile_dir), config, cwd, deps=deps).files, normalised=True)
-    if profile_dir is not None and deps is not None:
-        _record_tree(deps, profile_dir)
+        out.add(discover(Path(profile_dir), config, cwd).files, normalised=True)
     return Selection(
         cwd=str(cwd),
         config=config,
@@ -172,54 +163,6 @@ def make_selection(
     )
 
 
-def reused_selection(state: State, walk: dict) -> Selection | None:
-    """The selection the run memo recorded (``walk``: its files, problems and notes, and
-    the paths the walk depended on, whose ``stat`` the recall stage found unchanged: no
-    directory listing, ``.gitignore`` or named path changed, so the walk would find the
-    same files). Only for runs over directories (a named file is checked by name)."""
-    options, cwd = state.options, state.cwd
-    named_files, named_dirs = expand_named(state.paths or ["."], cwd)
-    if named_files:
-        return None
-    # the same key: the same configuration table, whose patterns that run validated
-    assert state.config is not None  # select() loaded it
-    config = state.config.with_cli(options.select, options.ignore)
-    for path in walk["deps"]:
-        state.deps[path] = walk["stats"][path]
-    profile_dir = _profile_dir(config)
-    return Selection(
-        cwd=str(cwd),
-        config=config,
-        named_files=(),
-        named_dirs=tuple(named_dirs),
-        files=tuple(walk["files"]),
-        walk_problems=tuple((p, r) for p, r in walk["problems"]),
-        profile_dir=profile_dir,
-        notes=tuple(walk["notes"]),
-    )
-
-
-def _record_tree(deps: dict, top: str, limit: int = 10_000) -> None:
-    """The ``stat`` of every directory and file under ``top`` (a profile directory: its
-    registry, templates and implementations are read by the profile loader)."""
-    from ..statcache import record
-
-    stack = [top]
-    while stack and len(deps) < limit:
-        d = stack.pop()
-        record(deps, d)
-        try:
-            with os.scandir(d) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError:
-            continue
-        for e in entries:
-            if e.is_dir(follow_symlinks=False):
-                stack.append(e.path)
-            else:
-                record(deps, e.path)
-
-
 def build_profile(config: Config, options: Options):
     from ..profile import resolve_profile
 
@@ -229,32 +172,13 @@ def build_profile(config: Config, options: Options):
 
 
 def select(state: State) -> None:
+    """The configuration, the selection, the profile, the context and the cache."""
     from ..cache import open_cache, profile_fingerprint
     from .context import Context
 
-    deps = state.deps if state.memo_dir is not None else None
     if state.config is None:
-        # the table the run memo's run parsed and validated from the same bytes, if any
-        table = state.memo_table
-        state.root_info = state.root_info.parsed(table)
-        state.config = load_config(state.cwd, info=state.root_info, validated=table is not None)
-    sel = None
-    if state.walk_memo is not None and deps is not None:
-        sel = reused_selection(state, state.walk_memo)
-    if sel is None:
-        before = len(deps) if deps is not None else 0
-        sel = make_selection(state.paths, state.options, state.cwd, state.config, deps)
-        walk_deps = list(deps)[before:] if deps is not None else None
-    else:
-        walk_deps = None
-        state.walk_record = state.walk_memo  # the memo names it: not written again
-    if walk_deps is not None and not sel.links and not sel.named_files:
-        state.walk_record = {  # what the run memo keeps of the walk
-            "deps": walk_deps,
-            "files": list(sel.files),
-            "problems": [list(p) for p in sel.walk_problems],
-            "notes": list(sel.notes),
-        }
+        state.config = load_config(state.cwd, info=state.root_info)
+    sel = make_selection(state.paths, state.options, state.cwd, state.config)
     state.selection = sel
     profile, _pdir = build_profile(sel.config, state.options)
     state.profile = profile

@@ -11,14 +11,6 @@ import importlib
 FORMATS = ("text", "json", "sarif", "junit", "github", "gitlab")
 
 
-def needs_corpus(fmt: str) -> bool:
-    """A reporter declares what it needs: ``NEEDS = ("findings",)`` (the default) or
-    ``("findings", "corpus")`` — a report that reads the corpus (the documents of every
-    reported file) cannot be answered from a reused run (``Options.reuse_run``)."""
-    module = importlib.import_module(f"{__name__}.{fmt.replace('-', '_')}")
-    return "corpus" in getattr(module, "NEEDS", ("findings",))
-
-
 def render(result, fmt: str, **options) -> str:
     module = importlib.import_module(f"{__name__}.{fmt.replace('-', '_')}")
     return module.render(result, **options)

@@ -25,11 +25,6 @@ def _clean(text: str) -> str:
     return _INVALID_XML.sub("\ufffd", text)
 
 
-#: what this report reads (``si_lint.report.needs_corpus``): the rules that ran on each
-#: file depend on its documents' kinds
-NEEDS = ("findings", "corpus")
-
-
 def _attr(value) -> str:
     return quoteattr(_clean(str(value)), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 

@@ -20,6 +20,8 @@ actions).
 from __future__ import annotations
 
 import logging
+import os
+import sys
 
 from ..pipeline import Options
 from .requests import register_code_actions, register_completion, register_hover_and_definition
@@ -44,10 +46,20 @@ def build_server(options: Options | None = None, debounce: float = 0.05) -> SiLi
     return server
 
 
-def serve(options: Options | None = None) -> None:
+def serve(options: Options | None = None) -> int:
+    """Answer LSP on stdin/stdout until ``exit`` (or the end of stdin); the exit status LSP
+    3.17 asks for: 0 when a ``shutdown`` request came first, else 1."""
     logging.basicConfig(level=logging.WARNING)
     server = build_server(options)
-    server.start_io()
+    # pygls closes the stream it writes to on `exit` (and swallows its own sys.exit): it
+    # gets a handle of its own on fd 1, so that sys.stdout is still open for the flush on
+    # the way out (a closed one would make any exit status 1)
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    try:
+        server.start_io(sys.stdin.buffer, out)
+    finally:
+        out.close()
+    return 0 if server.shut_down else 1
 
 
 __all__ = ["SiLintServer", "build_server", "serve"]

@@ -15,6 +15,7 @@ from functools import partial
 
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
@@ -24,10 +25,29 @@ from .diagnostics import to_diagnostic
 from .state import CorpusState
 
 
+class Protocol(LanguageServerProtocol):
+    """pygls' protocol, less a leak. pygls keeps the future of each handler it runs in
+    ``_request_futures`` under the message's id (what ``$/cancelRequest`` and ``shutdown``
+    cancel) and forgets it only when it answers a request: the futures of notifications
+    (every ``didChange``) and of the steps of its built-in handlers, under ids of their own,
+    stayed for the session (~3.3 MB per 1,000 edits). Here the finished ones are dropped
+    each time a handler starts: what stays is what runs, and the last message's handlers.
+    (Not from a done-callback: ``shutdown`` cancels while it walks the table.)"""
+
+    def _execute_handler(self, msg_id, handler, callback, args=None, kwargs=None):
+        table = self._request_futures
+        for done in [k for k, f in table.items() if f.done()]:
+            del table[done]
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+
+
 class SiLintServer(LanguageServer):
     def __init__(self, options: Options | None = None, debounce: float = 0.05):
         super().__init__(
-            "si-lint", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental
+            "si-lint",
+            __version__,
+            text_document_sync_kind=T.TextDocumentSyncKind.Incremental,
+            protocol_cls=Protocol,
         )
         self.options = options or Options()
         self.debounce = debounce
@@ -37,6 +57,7 @@ class SiLintServer(LanguageServer):
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="si-lint")
         self.generation: dict[str, int] = {}  # uri -> number of its latest change
         self.folders: list[str] = []
+        self.shut_down = False  # a `shutdown` request came: the exit status will be 0
 
     # ---------------------------------------------------------------------------
     # roots

@@ -13,8 +13,8 @@ absolute path) and re-checks:
   EIO group), plus the profile's own assets for context. Findings of the other files
   are kept from the last run. A change that can reach everything (a profile asset, a
   document of no known kind before or after) runs the corpus stage over the whole corpus.
-  Dry runs go through the same ``ctx.memo`` as ``check``, so an unchanged fixture of an
-  unchanged scenario is not evaluated again.
+  Dry runs are the slice's (no result is kept per text: a buffer being typed is a new
+  text at every edit, and nothing the edits compute is added to the cache).
 
 Then the engine's own steps: ``select``/``ignore``/``per-file-ignores``, suppressions
 (SI009 included), de-duplication and the report order. ``tests/test_server_state.py``

@@ -51,8 +51,13 @@ def _watch_registration() -> T.RegistrationParams:
 
 
 def register_lifecycle(server: SiLintServer) -> None:
-    """``initialize`` (the folders, the debounce option) and ``initialized`` (the file
-    watchers, when the client registers them dynamically)."""
+    """``initialize`` (the folders, the debounce option), ``initialized`` (the file
+    watchers, when the client registers them dynamically) and ``shutdown`` (remembered: it
+    decides the exit status, :func:`si_lint.server.lsp.serve`)."""
+
+    @server.feature(T.SHUTDOWN)
+    def shutdown(ls: SiLintServer, params: None):
+        ls.shut_down = True
 
     @server.feature(T.INITIALIZE)
     def initialize(ls: SiLintServer, params: T.InitializeParams):
