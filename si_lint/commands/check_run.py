@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 
 from ..findings import SEVERITY_RANK
 from ..report.output import write
@@ -51,42 +52,13 @@ def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+@dataclass
 class CheckArgs:
-    """The command line of ``si-lint check``, as click parsed it: one attribute per name
-    of :data:`FIELDS`, all of them given (by keyword)."""
+    """The command line of ``si-lint check``, as click parsed it (every field given, by
+    keyword)."""
 
-    FIELDS = (
-        "paths",
-        "fmt",
-        "output",
-        "config_file",
-        "select",
-        "ignore",
-        "fail_on",
-        "exit_zero",
-        "statistics",
-        "quiet",
-        "color_mode",
-        "fix",
-        "unsafe_fixes",
-        "diff",
-        "show_fixes",
-        "baseline_file",
-        "write_baseline",
-        "sarif_file",
-        "automation_id",
-        "stdin_filename",
-        "no_cache",
-        "cache_dir",
-        "jobs",
-        "trust_implementations",
-        "profile",
-        "verbose",
-    )
-
-    # the attributes __init__ sets, as click gives them (annotations only: no class values)
     paths: tuple[str, ...]
-    fmt: str  # click's None is resolved by __init__ (github under GITHUB_ACTIONS=true)
+    fmt: str  # --format, or its default: :func:`default_format`
     output: str | None
     config_file: str | None
     select: tuple[str, ...]
@@ -112,14 +84,10 @@ class CheckArgs:
     profile: str | None
     verbose: bool
 
-    def __init__(self, **kwargs):
-        if kwargs.keys() != set(self.FIELDS):
-            missing = sorted(set(self.FIELDS) - kwargs.keys())
-            extra = sorted(kwargs.keys() - set(self.FIELDS))
-            raise TypeError(f"CheckArgs: missing {missing}, unexpected {extra}")
-        if kwargs["fmt"] is None:
-            kwargs["fmt"] = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-        self.__dict__.update(kwargs)
+
+def default_format() -> str:
+    """``--format`` when none is given: github under GITHUB_ACTIONS=true, else text."""
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
 def run(a: CheckArgs) -> int:
