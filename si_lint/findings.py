@@ -206,3 +206,51 @@ class Finding(
                 for r in self.related
             ]
         return out
+
+
+#: how alike (difflib's ratio of the folded names) a known name must be to be suggested
+NEAREST_CUTOFF = 0.75
+#: names longer than this are neither suggested nor given a suggestion (a name is a few
+#: dozen characters; comparing long hostile texts would cost quadratic time)
+NEAREST_MAX_CHARS = 200
+#: folded alike: case, ``-``/``_``, and the characters a reader mistakes for one another
+_LOOKALIKE = str.maketrans({"l": "1", "i": "1", "o": "0", "-": "_"})
+
+
+def _fold(name: str) -> str:
+    return name.casefold().translate(_LOOKALIKE)
+
+
+def nearest(name: Any, known: Any, cutoff: float = NEAREST_CUTOFF) -> str | None:
+    """The name of ``known`` nearest to ``name`` (a misspelling of it), or None: one that
+    reads the same but for case, ``-``/``_`` or a lookalike character (``fl`` → ``f1``,
+    ``si113`` → ``SI113``), else the closest by :func:`difflib.get_close_matches` at
+    ``cutoff``; ties go to the longer common prefix, then to the first in sorted order.
+    The same names give the same answer whatever order ``known`` lists them in."""
+    if not isinstance(name, str) or not name or len(name) > NEAREST_MAX_CHARS:
+        return None
+    folded: dict[str, str] = {}
+    names = {k for k in known if isinstance(k, str) and 0 < len(k) <= NEAREST_MAX_CHARS}
+    for k in sorted(names - {name}):
+        folded.setdefault(_fold(k), k)
+    key = _fold(name)
+    if key in folded:
+        return folded[key]
+    import difflib
+
+    close = difflib.get_close_matches(key, list(folded), n=5, cutoff=cutoff)
+    if not close:
+        return None
+
+    def rank(c: str) -> tuple:
+        prefix = next((i for i, (a, b) in enumerate(zip(c, key)) if a != b), min(len(c), len(key)))
+        return (-difflib.SequenceMatcher(None, c, key).ratio(), -prefix, folded[c])
+
+    return folded[min(close, key=rank)]
+
+
+def did_you_mean(name: Any, known: Any) -> str | None:
+    """The help line that suggests the known name nearest to ``name`` (SI303's wording),
+    or None when none is near."""
+    best = nearest(name, known)
+    return None if best is None else f"did you mean `{best}`?"

@@ -306,7 +306,8 @@ def test_si406_subsystem_set_without_the_key(tmp_path):
     assert got == [("SI406", S, 9, 1, "warning")]
     assert messages(report, "SI406") == [
         "probe: an answer naming the factor identifiers without characterisation should "
-        "reach the partial band, but it scores 0.0 (row 4), not the partial band 0.5 (row 3)"
+        "reach the partial band, but it scores 0.0 (row 4), not the partial band 0.5 (row 3); "
+        "`subsystem_set` does not hold SMTP_PORT"
     ]
 
 

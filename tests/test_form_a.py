@@ -36,7 +36,8 @@ scoring:
 ROLES = "factor, subsystem_set, channels, step_budget, exclude_tool_echo"
 BIND_001 = (
     "replace `type`, `rubric` and `dimensions` with `archetype_template: C-DA-001` and the "
-    f"template's roles flat under `scoring` ({ROLES})"
+    f"template's roles flat under `scoring` ({ROLES}); write the injection manifest first "
+    "(`injection.deviations`): `si-lint migrate` drafts them from it"
 )
 BIND_002 = BIND_001.replace("C-DA-001", "C-DA-002")
 

@@ -79,7 +79,8 @@ def _si115_text(sid: str, archetype: str, severity: str, profile: str = "builtin
             head + f"template {archetype} exists: bind it (Form B)",
             "replace `type`, `rubric` and `dimensions` with `archetype_template: "
             f"{archetype}` and the template's roles flat under `scoring` (factor, "
-            "subsystem_set, channels, step_budget, exclude_tool_echo)",
+            "subsystem_set, channels, step_budget, exclude_tool_echo); write the injection "
+            "manifest first (`injection.deviations`): `si-lint migrate` drafts them from it",
         )
     return (
         head + "Form B is required (`require-form-b = true`); no template for "

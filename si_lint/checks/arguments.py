@@ -5,6 +5,7 @@ SI203 (a literal argument) and SI111 (a Form B role binding, ``formb.py``) share
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,8 +23,31 @@ def _wrong_type(f: Fact) -> Diag:
         f.path,
         f"{f['where']} takes {f['ptype'].noun}, not {type_name(f['value'])}",
         on="value",
-        help=f["ptype"].help,
+        help=type_help(f["ptype"], f["value"]),
     )
+
+
+def type_help(ptype: Any, value: Any) -> str:
+    """How to write ``value`` as a ``ptype``, for the value at hand: a quoted number or
+    boolean (``"15"``: write 15 without quotes), an integer with a decimal point (``15.0``),
+    one identifier where a list is wanted (``DB_PASSWORD``: ``[DB_PASSWORD]``); else the
+    type's own help."""
+    import math
+    import re
+
+    from si_lint.loader.scalars import resolve_plain
+
+    if isinstance(value, str) and 0 < len(value.strip()) <= 40:
+        text = value.strip()
+        unquoted = resolve_plain(text)
+        if unquoted is not None and not isinstance(unquoted, str) and ptype.accepts(unquoted):
+            return f"write {text} without quotes"
+        if ptype.item is not None and re.fullmatch(r"[A-Za-z0-9_./-]+", text):
+            return f"write `[{text}]` (a list, even of one {ptype.item})"
+    if ptype.name == "integer" and isinstance(value, float) and math.isfinite(value):
+        if value.is_integer() and abs(value) < 1e15:
+            return f"write {int(value)} without a decimal point"
+    return ptype.help
 
 
 def _empty_list(f: Fact) -> Diag:
@@ -95,6 +119,21 @@ def _identifier_type(f: Fact) -> Diag:
     return Diag(f.code, f.path, f"identifier must be a string, not {type_name(f['value'])}")
 
 
+def _placeholder(f: Fact) -> Diag:
+    return Diag(
+        f.code,
+        f.path,
+        f"{f['where']} holds a placeholder of the migration draft: {_shown(f['value'])}",
+        on="value",
+        help="replace it with the value it asks for (a placeholder is never a valid binding)",
+    )
+
+
+def _shown(text: str, limit: int = 120) -> str:
+    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    return json.dumps(text, ensure_ascii=False)
+
+
 #: a value of the wrong shape: SI111 (a role binding) and SI203 (a literal argument) alike
 VALUE_WORDING = {
     "type": _wrong_type,
@@ -107,6 +146,7 @@ VALUE_WORDING = {
     "factor-without-identifiers": _factor_without_identifiers,
     "identifiers-type": _identifiers_type,
     "identifier-type": _identifier_type,
+    "placeholder": _placeholder,
 }
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from si_lint.checks.base import corpus_check, evaluator
+from si_lint.checks.partial_band import partial_band
 from si_lint.corpus import unpacked_form
 from si_lint.findings import Diag, Related
 from si_lint.limits import to_float
@@ -362,14 +363,15 @@ def _probe_diags(plan: _Plan, profile) -> list[Diag]:
         verdict = plan.verdict(probe.artifact, profile)
         message = probe.check(verdict, plan.table)
         if message:
+            tail, help_ = partial_band(plan.table, plan.scenario, probe)
             out.append(
                 Diag(
                     probe.code,
                     ("scoring",),
-                    f"probe: {message}",
+                    f"probe: {message}{tail}",
                     file=plan.doc.relpath,
                     document=plan.doc.index,
-                    help=PROBE_HELP.get(probe.code),
+                    help=help_ or PROBE_HELP.get(probe.code),
                 )
             )
     return out

@@ -19,7 +19,9 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from si_lint.checks.migration import draft_scoring
 from si_lint.findings import Diag, type_name
+from si_lint.fix import set_value
 from si_lint.model import FORM_A_KEYS, find_template, template_roles
 
 #: the longest id, archetype or profile name a message shows whole
@@ -105,6 +107,7 @@ def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
     profile = getattr(ctx, "profile", None)
     required = bool(getattr(getattr(ctx, "config", None), "require_form_b", False))
     template = find_template(profile, archetype)
+    fix = None
     head = f"Form A graded rubric on {_scenario(data)} ({_archetype(data)})"
     if not isinstance(archetype, str):
         missing = "no template can match a scenario without a string `archetype`"
@@ -113,7 +116,9 @@ def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
         missing = f"no template for {_short(archetype)} in {_profile(profile)} yet"
         help_ = _no_template_help(_short(archetype), profile, required)
     else:
-        help_ = _bind_help(_short(archetype), template)
+        draft = draft_scoring(data, profile, template, archetype)
+        fix = set_value(("scoring",), draft) if draft is not None else None
+        help_ = _bind_help(_short(archetype), template, drafted=draft is not None)
     if template is not None:
         severity = "error" if required else "warning"
         tail = f"template {_short(archetype)} exists: bind it (Form B)"
@@ -128,17 +133,24 @@ def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
         tail = f"{missing}: Form A stays valid" + (
             " until one exists" if isinstance(archetype, str) else ""
         )
-    return Diag("SI115", ("scoring",), f"{head}: {tail}", help=help_, severity=severity)
+    return Diag("SI115", ("scoring",), f"{head}: {tail}", help=help_, severity=severity, fix=fix)
 
 
-def _bind_help(name: str, template: Mapping[str, Any]) -> str:
+def _bind_help(name: str, template: Mapping[str, Any], drafted: bool) -> str:
     roles = [r for r in template_roles(template) if isinstance(r, str)]
     shown = ", ".join(_short(r) for r in roles[:ROLES_SHOWN])
     if len(roles) > ROLES_SHOWN:
         shown += ", ..."
+    how = (
+        "`si-lint migrate <file>` drafts them from the injection manifest, with a fixture per "
+        "table row (`--fix --unsafe-fixes`: the block alone)"
+        if drafted
+        else "write the injection manifest first (`injection.deviations`): `si-lint migrate` "
+        "drafts them from it"
+    )
     return (
         f"replace `type`, `rubric` and `dimensions` with `archetype_template: {name}` and the "
-        f"template's roles flat under `scoring` ({shown or 'it declares none'})"
+        f"template's roles flat under `scoring` ({shown or 'it declares none'}); {how}"
     )
 
 

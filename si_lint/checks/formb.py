@@ -3,8 +3,9 @@ shape read through :func:`si_lint.model.scoring_of`.
 
 * **Form B**: ``scoring.archetype_template`` names a Layer-2 template and every other key of
   ``scoring`` binds one of its roles (SI109 a role unbound, SI110 a key that is no role,
-  SI111 a value of the wrong type, SI113 echo exclusion off; the values' channels, factor,
-  identifiers and step budget are the rules of ``values.py``).
+  SI111 a value of the wrong type, SI113 echo exclusion off, SI121 a template of another
+  archetype than the scenario's; the values' channels, factor, identifiers and step budget
+  are the rules of ``values.py``).
 * **Composite**: ``scoring.composite: {reason, table}`` (SI201–SI211 on its table,
   ``tables.py``).
 * **Form A** (``type: weighted``, ``rubric``, ``dimensions``) on a capability scenario:
@@ -30,8 +31,8 @@ from si_lint.checks.arguments import VALUE_WORDING
 from si_lint.checks.base import file_check
 from si_lint.checks.document_facts import facts_of
 from si_lint.checks.fact import Fact, worded
-from si_lint.checks.form_a import form_a_findings
-from si_lint.findings import Diag, type_name
+from si_lint.checks.form_a import SHOWN, form_a_findings
+from si_lint.findings import Diag, did_you_mean, type_name
 from si_lint.fix import Fix, delete_key, rename_key, set_value
 from si_lint.model import (
     BINARY,
@@ -80,6 +81,12 @@ def is_complete_form_b(data: Any, profile: Any) -> bool:
     roles = template_roles(tmpl)
     bound = [k for k in s.bindings if not is_code_key(k)]
     return all(r in s.bindings for r in roles) and all(b in roles for b in bound)
+
+
+def _short(text: str) -> str:
+    """``text`` cut to :data:`SHOWN` characters, its control characters as escapes."""
+    text = text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
+    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
 
 
 def _capability(data: Mapping[str, Any]) -> bool:
@@ -148,8 +155,9 @@ def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
                 f"deviation type `{dtype}` has no synonym list in the profile "
                 f"(lists exist for: {known}); factor_identified can never hold",
                 on="value",
-                help="use a deviation type the profile has synonyms for, or extend the "
-                "profile's synonym lists",
+                help=did_you_mean(dtype, (k for k in synonyms if isinstance(k, str)))
+                or "use a deviation type the profile has synonyms for, or extend the "
+                "profile's synonym lists; run `si-lint profile deviation-types` to list them",
             )
 
 
@@ -253,7 +261,8 @@ def _unknown_template(f: Fact) -> Diag:
         f.path,
         f"scoring.archetype_template {shown} names no known template (known: {known})",
         on="value",
-        help="name a template of the profile",
+        help=did_you_mean(name, f["known"])
+        or "name a template of the profile; run `si-lint profile templates` to list them",
     )
 
 
@@ -274,7 +283,8 @@ def _not_a_role(f: Fact) -> Diag:
         "SI110",
         f.path,
         f"`{key}` is not a role of template {f['template']} (roles: {declared})",
-        help=f"remove `{key}`",
+        help=did_you_mean(key, f["roles"])
+        or f"remove `{key}`; run `si-lint profile templates` to list the roles",
     )
 
 
@@ -309,3 +319,45 @@ def template_binding(doc: Any, ctx: Any) -> Iterator[Diag]:
     facts = facts_of(doc, ctx)
     for code, wording in BINDING_WORDING.items():
         yield from worded(facts.get(code, ()), wording)
+
+
+# --------------------------------------------------------------------------- SI121
+
+
+@file_check("SI121", kinds=("scenario",))
+def template_archetype(doc: Any, ctx: Any) -> Iterator[Diag]:
+    """rules/SI121.yaml: a Form B scenario bound to a template of another archetype."""
+    data = doc.data
+    if not isinstance(data, dict) or scoring_of(data).form not in (TEMPLATE, BOTH):
+        return
+    archetype, name = data.get("archetype"), data["scoring"].get(TEMPLATE_KEY)
+    template = find_template(ctx.profile, name)
+    if not isinstance(archetype, str) or template is None:
+        return  # no archetype (SI601), or no such template (SI112)
+    head = template.get("template")
+    tid = head.get("id") if isinstance(head, Mapping) else None
+    if archetype in (name, tid):
+        return
+    title = head.get("title") if isinstance(head, Mapping) else None
+    what = f" ({_short(title)})" if isinstance(title, str) and title.strip() else ""
+    own = find_template(ctx.profile, archetype)
+    if own is not None:
+        help_ = (
+            f"bind `archetype_template: {_short(archetype)}`, the template of the scenario's "
+            f"archetype, or correct `archetype` if the scenario is a {_short(name)} one"
+        )
+    else:
+        pname = getattr(ctx.profile, "name", "")
+        profile = f"profile {_short(pname)}" if isinstance(pname, str) and pname else "the profile"
+        help_ = (
+            f"correct `archetype` if the scenario is a {_short(name)} one; else {profile} has "
+            f"no template for {_short(archetype)} yet: keep Form A (or a composite) until it has"
+        )
+    yield Diag(
+        "SI121",
+        ("scoring", TEMPLATE_KEY),
+        f"scenario of archetype {_short(archetype)} is bound to template {_short(name)}"
+        f"{what}: its table scores another archetype",
+        on="value",
+        help=help_,
+    )

@@ -24,12 +24,11 @@ named files. Locations (SPEC §8):
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from typing import Any
 
 from si_lint.checks.base import corpus_check
-from si_lint.findings import Diag, Related
+from si_lint.findings import Diag, Related, nearest
 from si_lint.graph import DECLARES, REFERENCES_DEVIATION, TESTS, doc_ref, edges_of, node_id
 from si_lint.model import TEMPLATE, scoring_of
 
@@ -133,8 +132,8 @@ def unknown_scenario(corpus, ctx):
                 sid = graph.nodes[snode]["name"]
                 if known is None:
                     scenarios = corpus.scenarios
-                    known = sorted(scenarios)
-                close = difflib.get_close_matches(sid, known, n=1, cutoff=0.8)
+                    known = tuple(scenarios)
+                best = nearest(sid, known)
                 yield Diag(
                     "SI303",
                     edge["path"],
@@ -142,12 +141,10 @@ def unknown_scenario(corpus, ctx):
                     on="value",
                     file=doc.relpath,
                     document=doc.index,
-                    help=(
-                        f"did you mean `{close[0]}`?"
-                        if close
-                        else "name the `id` of a scenario in the corpus"
-                    ),
-                    related=_nearest(scenarios, close),
+                    help=f"did you mean `{best}`?"
+                    if best
+                    else "name the `id` of a scenario in the corpus",
+                    related=_nearest(scenarios, [best] if best else []),
                 )
 
 

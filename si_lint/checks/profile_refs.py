@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from si_lint.checks.base import corpus_check
-from si_lint.findings import Diag, Related
+from si_lint.findings import Diag, Related, did_you_mean, nearest
 from si_lint.graph import profile_refs
 from si_lint.profile_docs import slug as _slug
 
@@ -29,13 +29,6 @@ def _scenarios(corpus) -> list:
 
 def _order(doc) -> tuple:
     return (doc.relpath, getattr(doc, "index", 0) or 0)
-
-
-def _close(name: str, names) -> str:
-    import difflib
-
-    best = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.75)
-    return f"; did you mean `{best[0]}`?" if best else ""
 
 
 def _related(n) -> tuple:
@@ -62,13 +55,14 @@ def undefined_behavior(corpus, ctx) -> Iterator[Diag]:
             yield Diag(
                 "SI611",
                 path,
-                f"behavior `{name}` is not defined in "
-                f"{_doc(pdocs, 'behavior-definitions.md')}{_close(name, names)}",
+                f"behavior `{name}` is not defined in {_doc(pdocs, 'behavior-definitions.md')}",
                 on="value",
                 file=doc.relpath,
                 document=doc.index,
-                help="use a behavior that behavior-definitions.md defines (a "
-                "### `name` heading), or define it there",
+                help=did_you_mean(name, names)
+                or "use a behavior that behavior-definitions.md defines (a "
+                "### `name` heading), or define it there; run `si-lint profile behaviors` "
+                "to list them",
             )
 
 
@@ -79,12 +73,13 @@ def undefined_stimulus(corpus, ctx) -> Iterator[Diag]:
             yield Diag(
                 "SI612",
                 path,
-                f"stimulus `{name}` is not defined in "
-                f"{_doc(pdocs, 'stimulus-library.md')}{_close(name, names)}",
+                f"stimulus `{name}` is not defined in {_doc(pdocs, 'stimulus-library.md')}",
                 on="value",
                 file=doc.relpath,
                 document=doc.index,
-                help="reference a `### STIM-XX-NNN: title` entry of stimulus-library.md",
+                help=did_you_mean(name, names)
+                or "reference a `### STIM-XX-NNN: title` entry of stimulus-library.md; "
+                "run `si-lint profile stimuli` to list them",
             )
 
 
@@ -96,12 +91,14 @@ def subcategory(corpus, ctx) -> Iterator[Diag]:
             yield Diag(
                 "SI614",
                 path,
-                f"subcategory `{name}` is not defined in {where} §5.1{_close(name, names)}",
+                f"subcategory `{name}` is not defined in {where} §5.1",
                 on="value",
                 file=doc.relpath,
                 document=doc.index,
-                help="use a subcategory of the profile's §5.1 table, or omit "
-                "`subcategory` when none applies",
+                help=did_you_mean(name, names)
+                or "use a subcategory of the profile's §5.1 table, or omit "
+                "`subcategory` when none applies; run `si-lint profile subcategories` to "
+                "list them",
             )
             continue
         category = doc.data.get("category")
@@ -129,12 +126,14 @@ def undefined_archetype(corpus, ctx) -> Iterator[Diag]:
                 "SI619",
                 path,
                 f"archetype `{name}` is not defined in the profile's category documents "
-                f"(capability-categories.md, safety-categories.md){_close(name, names)}",
+                "(capability-categories.md, safety-categories.md)",
                 on="value",
                 file=doc.relpath,
                 document=doc.index,
-                help="use an archetype id that a `### C-XX-NNN: title` or "
-                "`### S-XX-NNN: title` heading defines",
+                help=did_you_mean(name, names)
+                or "use an archetype id that a `### C-XX-NNN: title` or "
+                "`### S-XX-NNN: title` heading defines; run `si-lint profile archetypes` "
+                "to list them",
             )
 
 
@@ -171,12 +170,11 @@ def companion(corpus, ctx) -> Iterator[Diag]:
 
 
 def _dangling_companion(doc, path: tuple, name: str, known: list[str], scenarios) -> Diag:
-    import difflib
-
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+    best = nearest(name, known)
+    close = [best] if best else []
     related: tuple = ()
-    if close:
-        near = scenarios[close[0]]
+    if best:
+        near = scenarios[best]
         related = (
             Related(near.relpath, ("id",), "the nearest scenario id", "value", document=near.index),
         )

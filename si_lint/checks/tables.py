@@ -11,7 +11,7 @@ from typing import Any
 from si_lint.checks.base import file_check
 from si_lint.checks.document_facts import TABLE_KINDS, facts_for
 from si_lint.checks.fact import Fact, worded
-from si_lint.findings import Diag, type_name
+from si_lint.findings import Diag, did_you_mean, type_name
 
 
 @file_check("SI201", kinds=TABLE_KINDS)
@@ -23,7 +23,9 @@ def unregistered_primitive(doc: Any, ctx: Any) -> Iterator[Diag]:
             "SI201",
             f.path,
             f"`{f['name']}` is not a registered primitive (registered: {known})",
-            help="a scenario or template may only use primitives of the registry",
+            help=did_you_mean(f["name"], f["registered"])
+            or "a scenario or template may only use primitives of the registry; run "
+            "`si-lint profile primitives` to list them",
         )
 
 

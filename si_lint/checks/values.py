@@ -10,7 +10,7 @@ from typing import Any
 
 from si_lint.checks.base import file_check
 from si_lint.checks.document_facts import TABLE_KINDS, facts_for
-from si_lint.findings import Diag
+from si_lint.findings import Diag, did_you_mean
 from si_lint.fix import replace_item, set_list
 
 
@@ -38,7 +38,8 @@ def unknown_channel(doc: Any, ctx: Any) -> Iterator[Diag]:
             "SI106",
             f.path,
             f"unknown channel `{f['channel']}` (the profile's channels: {known})",
-            help="use a channel the profile defines",
+            help=did_you_mean(f["channel"], f["channels"])
+            or "use a channel the profile defines; run `si-lint profile channels` to list them",
         )
 
 
@@ -53,7 +54,8 @@ def factor_ref_unresolved(doc: Any, ctx: Any) -> Iterator[Diag]:
             f"factor ref `{f['ref']}` resolves to no injection.deviations entry "
             f"(deviation ids: {known})",
             on="value",
-            help="reference the id of a deviation under injection.deviations",
+            help=did_you_mean(f["ref"], f["ids"])
+            or "reference the id of a deviation under injection.deviations",
         )
 
 

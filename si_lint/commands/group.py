@@ -14,6 +14,8 @@ COMMANDS = {
     "eval": "Score recorded evidence against one scenario.",
     "eio": "Evaluate EIO inputs against a module's criteria.",
     "graph": "Export the corpus reference graph.",
+    "migrate": "Draft the Form B scoring block and fixtures of a Form A scenario.",
+    "profile": "List a profile's vocabulary (templates, primitives, channels, ...), or start one.",
     "review": "Review a registry/profile change: what it does to templates, scenarios and verdicts.",
     "rule": "List the rules, or explain one with its examples.",
     "schema": "Print the JSON Schema of a document kind (for editors).",

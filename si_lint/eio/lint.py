@@ -18,7 +18,7 @@ from typing import Any
 from si_lint.eio import evaluator, model, refs
 from si_lint.eio.codes import CORPUS_CODES, FIXTURE_CODES, MODULE_CODES
 from si_lint.eio.module_rules import module_diags
-from si_lint.findings import Diag, Related
+from si_lint.findings import Diag, Related, did_you_mean
 
 __all__ = [
     "CORPUS_CODES",
@@ -97,7 +97,8 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                     on=ref.on,
                     file=m.relpath,
                     document=m.document,
-                    help="name a criterion of the module's `context_criteria`",
+                    help=did_you_mean(ref.target, crit_ids)
+                    or "name a criterion of the module's `context_criteria`",
                 )
             continue
         if ref.target not in scope.concepts:
@@ -121,7 +122,8 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                     on=ref.on,
                     file=m.relpath,
                     document=m.document,
-                    help="define the concept, import the module that defines it, or fix the id",
+                    help=did_you_mean(ref.target, scope.concepts)
+                    or "define the concept, import the module that defines it, or fix the id",
                 )
             continue
         if ref.what == "evaluates" and refs.artifact_descent(ref.target, scope.parents) is False:

@@ -124,8 +124,43 @@ def apply_to(root, fix: Fix) -> bool:
         return True
     if isinstance(old, (dict, list)) != isinstance(new, (dict, list, tuple)):
         return False  # a scalar fix for a collection (or the reverse): not what the check saw
+    if isinstance(old, dict) and isinstance(new, dict) and hasattr(old, "ca"):
+        parent[key] = _block(old, new)  # a whole block replaced (SI115's migration draft)
+        return True
     parent[key] = _converted(old, copy.deepcopy(new))
     return True
+
+
+def _block(old, new: dict):
+    """``new`` as a ruamel block mapping in place of ``old``: lists of scalars in flow style
+    (``channels: [agent_response]``), and the comment or blank lines that followed ``old``'s
+    last line kept after the new block's."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    def styled(value):
+        if isinstance(value, dict):
+            out = CommentedMap()
+            for k, v in value.items():
+                out[k] = styled(v)
+            return out
+        if isinstance(value, list):
+            seq = CommentedSeq(styled(v) for v in value)
+            if all(not isinstance(v, (dict, list)) for v in value):
+                seq.fa.set_flow_style()
+            return seq
+        return copy.deepcopy(value)
+
+    block = styled(new)
+    trailing, node = None, old
+    while isinstance(node, dict) and node and hasattr(node, "ca"):
+        last = list(node)[-1]
+        entry = node.ca.items.get(last)
+        if entry is not None and len(entry) > 2 and entry[2] is not None:
+            trailing = entry[2]
+        node = node[last]
+    if trailing is not None and block and not isinstance(block[list(block)[-1]], (dict, list)):
+        block.ca.items[list(block)[-1]] = [None, None, trailing, None]
+    return block
 
 
 def _lift(parent, key) -> bool:

@@ -15,7 +15,9 @@ from .text import fix_stream
 #: scores, and is applied only with ``--unsafe-fixes``.
 SAFE_FIX_CODES = frozenset({"SI117", "SI119"})
 #: the codes whose checks attach an unsafe fix today (documentation: docs/rules/CODE.md)
-UNSAFE_FIX_CODES = frozenset({"SI101", "SI102", "SI103", "SI105", "SI113", "EIO106", "EIO114"})
+UNSAFE_FIX_CODES = frozenset(
+    {"SI101", "SI102", "SI103", "SI105", "SI113", "SI115", "EIO106", "EIO114"}
+)
 
 
 def is_safe(finding) -> bool:

@@ -13,8 +13,13 @@ CODES = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007", "SI008")
 _GLUED = "invalid YAML: a comment needs white space before its `#`"
 
 
+#: the help of a parse error at a tab (the parsers' problem names the character '\t')
+TAB_HELP = "YAML forbids tabs for indentation; use spaces"
+
+
 def invalid_yaml(problem: str, line: int, col: int) -> Diag:
-    return Diag("SI001", (), f"invalid YAML: {problem}", line=line, col=col)
+    help_ = TAB_HELP if "'\\t'" in problem else None
+    return Diag("SI001", (), f"invalid YAML: {problem}", line=line, col=col, help=help_)
 
 
 def glued_comment(line: int, col: int, *, with_help: bool = True) -> Diag:

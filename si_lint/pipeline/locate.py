@@ -85,10 +85,12 @@ def apply_suppressions(
             out.extend(items)
             continue
         used = [False] * len(sups)
+        # codes are upper case (SPEC §7); a lower-case one works as in `--select`
+        upper = [tuple(c.upper() for c in codes) for _line, _col, _kind, codes in sups]
         for f in items:
             hit = False
-            for i, (line, _col, kind, codes) in enumerate(sups):
-                if not any(f.code.startswith(c) for c in codes):
+            for i, (line, _col, kind, _codes) in enumerate(sups):
+                if not any(f.code.startswith(c) for c in upper[i]):
                     continue
                 if (
                     kind == "file"
@@ -99,22 +101,48 @@ def apply_suppressions(
                     hit = True
             if not hit:
                 out.append(f)
-        for i, (line, col, kind, codes) in enumerate(sups):
-            if not used[i] and config.enabled("SI009", path):
-                what = "disable-file" if kind == "file" else "disable"
-                out.append(
-                    Finding(
-                        path=path,
-                        line=line,
-                        column=col,
-                        code="SI009",
-                        severity=severity_of("SI009"),
-                        message=f"suppression `si-lint: {what}={','.join(codes)}` suppresses nothing",
-                        help="remove the comment",
-                        document=_document_at(docs, line),
-                    )
-                )
+        for i, sup in enumerate(sups):
+            if config.enabled("SI009", path):
+                found = _useless_suppression(path, sup, used[i], docs)
+                if found is not None:
+                    out.append(found)
     return out
+
+
+def _useless_suppression(path: str, sup: tuple, used: bool, docs) -> Finding | None:
+    """SI009 for a suppression that suppressed nothing or names a code that is no rule
+    (with the nearest code: ``SI1133`` → ``SI113``), else None."""
+    from ..catalogue import codes as catalogue_codes
+    from ..findings import did_you_mean
+
+    line, col, kind, codes = sup
+    known = catalogue_codes()
+    unknown = [c for c in codes if not any(k.startswith(c.upper()) for k in known)]
+    if used and not unknown:
+        return None
+    what = "disable-file" if kind == "file" else "disable"
+    message = f"suppression `si-lint: {what}={','.join(codes)}`"
+    message += "" if used else " suppresses nothing"
+    hints = [(c, did_you_mean(c.upper(), known)) for c in unknown]
+    if unknown:
+        names = ", ".join(f"`{c}`" for c in unknown)
+        message += f": {names} {'is no rule' if len(unknown) == 1 else 'are no rules'}"
+    if len(hints) == 1 and hints[0][1]:
+        help_text = hints[0][1]
+    elif any(h for _c, h in hints):
+        help_text = "; ".join(f"for `{c}`: {h}" for c, h in hints if h)
+    else:
+        help_text = "remove the comment" if not used else f"remove {names} from the comment"
+    return Finding(
+        path=path,
+        line=line,
+        column=col,
+        code="SI009",
+        severity=severity_of("SI009"),
+        message=message,
+        help=help_text,
+        document=_document_at(docs, line),
+    )
 
 
 def _document_at(docs: list[Document], line: int) -> int | None:

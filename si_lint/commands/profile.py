@@ -1,0 +1,242 @@
+"""`si-lint profile [SECTION]`: the vocabulary of a profile — templates and their roles,
+primitives and their parameters, channels, the deviation types that have synonym lists,
+the ratified step budgets and, inside a corpus with OASIS profile documents, the
+behaviors, stimuli, categories, subcategories and archetypes — each entry with the file
+and line that defines it. `si-lint profile --init DIR` starts a profile directory from
+the built-in one."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+
+from .profile_vocab import (
+    DOC_SECTIONS,
+    SECTIONS,
+    SHIPPED_DIR,
+    Entry,
+    docs_dir,
+    one_line,
+    vocabulary,
+)
+
+#: why a section of the profile documents is empty
+NO_DOCS = "no profile.md in the current directory or above it in the corpus"
+
+
+@click.command("profile")
+@click.argument("section", required=False, metavar="[SECTION]")
+@click.option(
+    "--profile",
+    "profile",
+    default=None,
+    metavar="builtin|builtin:oasisctl|DIR",
+    help="The profile to list (default: the corpus's configured `profile`, else builtin; "
+    "a directory is relative to the current directory).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--init",
+    "init",
+    default=None,
+    metavar="DIR",
+    help="Write a new profile directory DIR (registry.yaml, templates/) copied from the "
+    "built-in profile; an existing DIR must be empty.",
+)
+def command(section, profile, fmt, init):
+    """List the vocabulary of a profile, each entry with where it is defined.
+
+    SECTION is one of: templates, primitives, channels, deviation-types, budgets,
+    behaviors, stimuli, categories, subcategories, archetypes (default: all). The last
+    five come from the OASIS profile documents (profile.md and its siblings) of the
+    current directory's corpus.
+
+    Exit status: 0 listed (or written), 2 usage error."""
+    from ..errors import UsageError
+
+    if init is not None:
+        if section is not None or profile is not None:
+            raise UsageError("profile: --init takes no SECTION and no --profile")
+        return init_profile(Path(init))
+    if section is not None:
+        section = _section(section)
+    cwd = Path.cwd()
+    name, directory, shown_dir, root = _resolve(profile, cwd)
+    pdir = docs_dir(cwd, root)
+    if section in DOC_SECTIONS and pdir is None:
+        raise UsageError(f"profile: {section} come from the profile documents: {NO_DOCS}")
+    header, sections = vocabulary(directory, shown_dir, cwd, root, pdir)
+    docs = None if pdir is None else _shown_dir(pdir, cwd)
+    if section is not None:
+        sections = {section: sections[section]}
+    if fmt == "json":
+        click.echo(render_json(name, shown_dir, header, docs, sections))
+    else:
+        click.echo(render_text(name, shown_dir, header, docs, sections, whole=section is None))
+    return 0
+
+
+def _section(section: str) -> str:
+    from ..errors import UsageError
+    from ..findings import did_you_mean
+
+    folded = section.lower().replace("_", "-")
+    if folded in SECTIONS:
+        return folded
+    hint = did_you_mean(section, SECTIONS)
+    raise UsageError(
+        f"profile: unknown section {section!r}; "
+        + (hint if hint else f"sections: {', '.join(SECTIONS)}")
+    )
+
+
+def _shown_dir(path: str, cwd: Path) -> str:
+    from ..discovery import relpath_of
+
+    return "." if os.path.abspath(path) == os.path.abspath(cwd) else relpath_of(path, cwd)
+
+
+def _resolve(option: str | None, cwd: Path) -> tuple[str, Path, str, Path]:
+    """(the profile's name, its directory, that directory as printed, the corpus root):
+    ``--profile``, else the configured ``profile`` as ``check`` resolves it (one refused
+    because it leads outside the corpus root is not listed: the built-in one is, as
+    ``check`` then uses it, with SI010's message on stderr)."""
+    from ..config import load_config
+    from ..errors import UsageError
+    from ..profile import BUILTIN_DIR, is_builtin_name
+    from ..root import find_root_info
+
+    if option is not None:
+        root = find_root_info(cwd, [cwd]).path
+        spec, base = option, cwd
+        if not is_builtin_name(spec) and not (cwd / spec / "registry.yaml").is_file():
+            raise UsageError(
+                f"--profile {spec}: not a shipped profile (builtin, builtin:oasisctl) "
+                "nor a profile directory (no registry.yaml)"
+            )
+    else:
+        config = load_config(cwd, [cwd])
+        root, spec, base = config.root, config.profile, config.root
+        if config.profile_refused:
+            where, line, col, message = config.profile_refused
+            click.echo(f"si-lint: {where}:{line}:{col}: {message}", err=True)
+    if is_builtin_name(spec):
+        name = "builtin" if spec == "builtin:si-0.3.0-rc1" else spec
+        return name, BUILTIN_DIR, SHIPPED_DIR, root
+    directory = Path(os.path.abspath(base / spec))
+    return spec, directory, _shown_dir(str(directory), cwd), root
+
+
+# --------------------------------------------------------------------------------------
+# output
+
+
+def _entry_json(entry: Entry, children: str | None) -> dict:
+    out = {"name": entry.name, **entry.fields, "file": entry.file, "line": entry.line}
+    if children is not None:
+        out[children] = [_entry_json(c, None) for c in entry.children]
+    return out
+
+
+CHILDREN = {"templates": "roles", "primitives": "params"}
+
+
+def render_json(name, shown_dir, header, docs, sections) -> str:
+    out = {
+        "profile": name,
+        "directory": shown_dir,
+        "registry": header,
+        "documents": docs,
+    }
+    for section, entries in sections.items():
+        key = section.replace("-", "_")
+        out[key] = (
+            None if entries is None else [_entry_json(e, CHILDREN.get(section)) for e in entries]
+        )
+    return json.dumps(out, indent=2, ensure_ascii=False)
+
+
+def render_text(name, shown_dir, header, docs, sections, *, whole: bool) -> str:
+    """Sections in order, one entry a line (a template's roles and a primitive's
+    parameters indented under it): name, detail, file:line, in aligned columns."""
+    lines = []
+    if whole:
+        version = " ".join(v for v in (header["profile"], header["version"]) if v)
+        lines.append(f"profile {name}" + (f" ({version})" if version else "") + f": {shown_dir}")
+        lines.append(
+            f"profile documents: {docs}" if docs else f"profile documents: none here ({NO_DOCS})"
+        )
+    for section, entries in sections.items():
+        if entries is None:
+            continue  # a document the section comes from is absent
+        if lines:
+            lines.append("")
+        lines.append(section)
+        lines.extend(_rows(entries) if entries else ["  (none)"])
+    return "\n".join(lines)
+
+
+def _row(indent: str, e: Entry) -> tuple[str, str, str]:
+    return (indent + one_line(e.name), one_line(e.detail), one_line(f"{e.file}:{e.line}"))
+
+
+def _rows(entries: list[Entry]) -> list[str]:
+    rows = []
+    for e in entries:
+        rows.append(_row("  ", e))
+        rows.extend(_row("    ", c) for c in e.children)
+    wname = max(len(r[0]) for r in rows)
+    wdetail = max(len(r[1]) for r in rows)
+    out = []
+    for label, detail, where in rows:
+        if wdetail:
+            out.append(f"{label.ljust(wname)}  {detail.ljust(wdetail)}  {where}")
+        else:
+            out.append(f"{label.ljust(wname)}  {where}")
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# --init
+
+
+def init_profile(target: Path) -> int:
+    """Write ``registry.yaml`` and ``templates/`` of the built-in profile into ``target``
+    (created; an existing one must be an empty directory)."""
+    from ..errors import OutputError, UsageError
+    from ..fsutil import atomic_write
+    from ..profile import BUILTIN_DIR
+
+    if os.path.lexists(target) and not target.is_dir():
+        raise UsageError(f"profile --init: {target} exists and is not a directory")
+    try:
+        if target.is_dir() and any(target.iterdir()):
+            raise UsageError(
+                f"profile --init: {target} is not empty; name a new or an empty directory"
+            )
+        names = ["registry.yaml"] + [
+            f"templates/{p.name}"
+            for p in sorted((BUILTIN_DIR / "templates").iterdir())
+            if p.suffix in (".yaml", ".yml", ".json")
+        ]
+        (target / "templates").mkdir(parents=True, exist_ok=True)
+        for rel in names:
+            atomic_write(target / rel, (BUILTIN_DIR / rel).read_bytes())
+    except OSError as exc:
+        raise OutputError(f"profile --init: cannot write {target}: {exc.strerror or exc}") from None
+    click.echo(f"wrote {', '.join(str(target / rel) for rel in names)}")
+    click.echo(
+        "point `profile` at it in si-lint.toml (a path relative to the corpus root), "
+        f"or run `si-lint check --profile {target}`"
+    )
+    return 0

@@ -1,0 +1,374 @@
+"""What ``si-lint profile`` lists: the vocabulary of a profile — its registry and templates
+(read with positions, so every entry says where it is defined) and the names the OASIS
+profile documents of the current directory's corpus define (:mod:`si_lint.profile_docs`).
+
+Pure reading: the profile directory and the documents are hostile input like any other
+(a file that resolves outside the profile directory is not read, as ``check`` does not
+read it; a value of the wrong shape is left out or shown as its type, never a crash)."""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..mapping import MAPPING
+
+#: the sections, in the order they are printed (the positional SECTION filter's names)
+SECTIONS = (
+    "templates",
+    "primitives",
+    "channels",
+    "deviation-types",
+    "budgets",
+    "behaviors",
+    "stimuli",
+    "categories",
+    "subcategories",
+    "archetypes",
+)
+#: the sections the profile documents define (not the registry and its templates)
+DOC_SECTIONS = SECTIONS[5:]
+#: how the shipped profile's files are named: their path inside the package
+SHIPPED_DIR = "si_lint/profile_data"
+
+
+@dataclass
+class Entry:
+    """One defined name: ``detail`` is its text rendering, ``fields`` its JSON fields."""
+
+    name: str
+    detail: str
+    file: str
+    line: int
+    fields: dict = field(default_factory=dict)
+    #: a template's roles, a primitive's parameters
+    children: list[Entry] = field(default_factory=list)
+
+
+@dataclass
+class Source:
+    """A profile file read with positions: its path as printed, data and positions."""
+
+    shown: str
+    data: Any
+    pos: Any
+
+    def line(self, path: tuple, value: bool = False) -> int:
+        return (self.pos.value(path) if value else self.pos.key(path))[0]
+
+
+def read_source(directory: Path, rel: str, shown_dir: str) -> Source | None:
+    """``rel`` in the profile ``directory`` with positions, or None when it is absent,
+    unreadable, or resolves outside the directory (SPEC §9 "Trust boundaries")."""
+    from ..fsutil import resolves_inside
+    from ..limits import read_input
+    from ..loader import load_bytes
+
+    path = directory / rel
+    if os.path.lexists(path) and not resolves_inside(path, directory):
+        return None
+    raw, _why = read_input(path)
+    if raw is None:
+        return None
+    loaded = load_bytes(raw)
+    return Source(f"{shown_dir}/{rel}", loaded.data, loaded.pos)
+
+
+def template_sources(directory: Path, shown_dir: str) -> list[Source]:
+    """The band templates of ``templates/*.yaml`` in name order, the first of an id only
+    (as :func:`si_lint.profile.load_profile` reads them)."""
+    from ..fsutil import resolves_inside
+
+    tdir = directory / "templates"
+    if not tdir.is_dir() or not resolves_inside(tdir, directory):
+        return []
+    out, seen = [], set()
+    try:
+        names = sorted(p.name for p in tdir.iterdir())
+    except OSError:
+        return []
+    for name in names:
+        if not name.endswith((".yaml", ".yml", ".json")):
+            continue
+        src = read_source(directory, f"templates/{name}", shown_dir)
+        head = src.data.get("template") if src and isinstance(src.data, MAPPING) else None
+        tid = head.get("id") if isinstance(head, MAPPING) else None
+        if isinstance(tid, str) and tid not in seen:
+            seen.add(tid)
+            out.append(src)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# values as shown
+
+
+def plain(value: Any) -> Any:
+    """``value`` when it is JSON data of a plain kind (a string, a boolean, a finite
+    number, a list of those), else its text (:func:`shown`)."""
+    if isinstance(value, (str, bool)) or value is None:
+        return value
+    if isinstance(value, int):
+        return value if -(2**53) < value < 2**53 else shown(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else shown(value)
+    if isinstance(value, list) and all(isinstance(v, (str, bool, int)) for v in value):
+        return [plain(v) for v in value]
+    return shown(value)
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line, without control characters (a profile is hostile input:
+    nothing it holds may move the terminal's cursor or colour its output)."""
+    return " ".join("".join(" " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in text).split())
+
+
+def shown(value: Any) -> str:
+    """A short, never-failing text of a value: YAML spelling for plain ones."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int):
+        return str(value) if -(10**30) < value < 10**30 else "a huge integer"
+    if isinstance(value, str):
+        return one_line(value)
+    if isinstance(value, float):
+        return str(value)
+    if isinstance(value, list) and all(isinstance(v, (str, bool, int)) for v in value):
+        return ", ".join(shown(v) for v in value)
+    return f"a {type(value).__name__}"
+
+
+# --------------------------------------------------------------------------------------
+# the registry and the templates
+
+
+def template_entries(sources: list[Source]) -> list[Entry]:
+    out = []
+    for src in sources:
+        head = src.data["template"]
+        title = head.get("title")
+        entry = Entry(
+            head["id"],
+            shown(title) if isinstance(title, str) else "",
+            src.shown,
+            src.line(("template", "id"), value=True),
+            {"title": plain(title) if isinstance(title, str) else None},
+        )
+        roles = src.data.get("roles")
+        for name, spec in roles.items() if isinstance(roles, MAPPING) else ():
+            entry.children.append(_role(src, name, spec))
+        out.append(entry)
+    return out
+
+
+def _role(src: Source, name: str, spec: Any) -> Entry:
+    spec = spec if isinstance(spec, MAPPING) else {}
+    parts, fields = [], {}
+    for key in sorted(spec, key=lambda k: (k != "type", k != "allowed", str(k))):
+        if isinstance(key, str):
+            fields[key] = plain(spec[key])
+            text = shown(spec[key])
+            parts.append(text if key == "type" else f"{key}: {text}")
+    return Entry(name, ", ".join(parts), src.shown, src.line(("roles", name)), fields)
+
+
+def primitive_entries(src: Source | None) -> list[Entry]:
+    out: list[Entry] = []
+    seen = set()
+    items = src.data.get("primitives") if src and isinstance(src.data, MAPPING) else None
+    for i, p in enumerate(items if isinstance(items, list) else ()):
+        name = p.get("name") if isinstance(p, MAPPING) else None
+        if not isinstance(name, str) or name in seen:
+            continue
+        seen.add(name)
+        desc = p.get("description") if isinstance(p.get("description"), str) else None
+        question = p.get("question") if isinstance(p.get("question"), str) else None
+        entry = Entry(
+            name,
+            shown(desc or question or ""),
+            src.shown,
+            src.line(("primitives", i, "name"), value=True),
+            {"description": desc, "question": question},
+        )
+        params = p.get("params")
+        for j, par in enumerate(params if isinstance(params, list) else ()):
+            if isinstance(par, MAPPING) and isinstance(par.get("name"), str):
+                entry.children.append(_param(src, ("primitives", i, "params", j), par))
+        out.append(entry)
+    return out
+
+
+def _param(src: Source, path: tuple, par: Any) -> Entry:
+    required = par.get("required", True)
+    fields = {"type": plain(par.get("type")), "required": plain(required)}
+    parts = [shown(par.get("type")), "required" if required is True else "optional"]
+    for key in ("default", "minimum"):
+        if key in par:
+            fields[key] = plain(par[key])
+            parts.append(f"{key}: {shown(par[key])}")
+    return Entry(par["name"], ", ".join(parts), src.shown, src.line(path), fields)
+
+
+def channel_entries(src: Source | None) -> list[Entry]:
+    items = src.data.get("channels") if src and isinstance(src.data, MAPPING) else None
+    return [
+        Entry(c, "", src.shown, src.line(("channels", i)))
+        for i, c in enumerate(items if isinstance(items, list) else ())
+        if isinstance(c, str)
+    ]
+
+
+def deviation_type_entries(src: Source | None) -> list[Entry]:
+    """The deviation types that have a synonym list (what SI108 accepts)."""
+    table = src.data.get("synonyms") if src and isinstance(src.data, MAPPING) else None
+    out = []
+    for dtype, lst in table.items() if isinstance(table, MAPPING) else ():
+        words = [s for s in lst if isinstance(s, str) and s] if isinstance(lst, list) else []
+        if isinstance(dtype, str) and words:
+            detail = ", ".join(words)
+            fields = {"synonyms": words}
+            out.append(Entry(dtype, detail, src.shown, src.line(("synonyms", dtype)), fields))
+    return out
+
+
+def budget_entries(src: Source | None) -> list[Entry]:
+    table = src.data.get("ratified_budgets") if src and isinstance(src.data, MAPPING) else None
+    return [
+        Entry(
+            sid,
+            shown(n),
+            src.shown,
+            src.line(("ratified_budgets", sid)),
+            {"budget": plain(n)},
+        )
+        for sid, n in (table.items() if isinstance(table, MAPPING) else ())
+        if isinstance(sid, str)
+    ]
+
+
+# --------------------------------------------------------------------------------------
+# the profile documents
+
+
+def docs_dir(cwd: Path, root: Path) -> str | None:
+    """The OASIS profile directory the current directory belongs to, found as ``check``
+    finds a scenario's (:func:`si_lint.profile_docs.find_profile_dir`): the nearest of
+    ``cwd`` and its ancestors up to the corpus root that holds ``profile.md``."""
+    from ..discovery import inside
+    from ..profile_docs import find_profile_dir
+
+    here, top = os.path.abspath(cwd), os.path.abspath(root)
+    return find_profile_dir(here, top if inside(here, top) else here, {})
+
+
+def doc_entries(pdir: str, cwd: Path, root: Path) -> dict[str, list[Entry] | None]:
+    """The sections the documents of the profile directory ``pdir`` define (None: the
+    document that defines a section is absent)."""
+    from ..discovery import inside, relpath_of
+    from ..profile_docs import read_profile_dir
+
+    shown_as = relpath_of(pdir, cwd) if pdir != os.path.abspath(cwd) else "."
+    guard = str(root) if inside(pdir, str(root)) else pdir
+    docs = read_profile_dir(pdir, shown_as, guard)
+
+    def names(found, detail, fields) -> list[Entry] | None:
+        if found is None:
+            return None
+        return [Entry(n.name, detail(n), n.file, n.line, fields(n)) for n in found.values()]
+
+    return {
+        "behaviors": names(docs.behaviors, lambda n: "", lambda n: {}),
+        "stimuli": names(docs.stimuli, lambda n: n.title, lambda n: {"title": n.title}),
+        "categories": category_entries(pdir, shown_as, guard),
+        "subcategories": names(
+            docs.subcategories,
+            lambda n: "parents: " + (", ".join(n.parents) or "none"),
+            lambda n: {"parents": list(n.parents)},
+        ),
+        "archetypes": names(
+            docs.archetypes,
+            lambda n: f"{n.title} (category: {n.category or 'none'})",
+            lambda n: {"title": n.title, "category": n.category or None},
+        ),
+    }
+
+
+def category_entries(pdir: str, shown_as: str, guard: str) -> list[Entry] | None:
+    """The categories of ``capability-categories.md`` and ``safety-categories.md``: the
+    sections (``## 1. Diagnostic Accuracy``) that hold archetype headings, by the slug a
+    scenario's ``category`` is compared on (SI614). None when neither document is there."""
+    from ..discovery import inside
+    from ..fsutil import read_regular
+    from ..profile_docs import (
+        CAPABILITY_CATEGORIES,
+        MAX_DOC_BYTES,
+        SAFETY_CATEGORIES,
+        parse_archetypes,
+        slug,
+    )
+
+    out: dict[str, Entry] = {}
+    found = False
+    for name in (CAPABILITY_CATEGORIES, SAFETY_CATEGORIES):
+        path = os.path.join(pdir, name)
+        if not inside(os.path.realpath(path), os.path.realpath(guard)):
+            continue
+        raw, _why = read_regular(path, MAX_DOC_BYTES)
+        if raw is None:
+            continue
+        found = True
+        text = raw[:MAX_DOC_BYTES].decode("utf-8", "replace")
+        file = name if shown_as == "." else f"{shown_as}/{name}"
+        kind = "capability" if name == CAPABILITY_CATEGORIES else "safety"
+        used = {a.category for a in parse_archetypes(text, file).values()}
+        for line, title, level in _sections(text):
+            key = slug(title)
+            if level <= 2 and key in used and key not in out:
+                out[key] = Entry(key, title, file, line, {"title": title, "kind": kind})
+    return list(out.values()) if found else None
+
+
+def _sections(text: str):
+    """(line, title without its number, level) of every heading of ``text``."""
+    import re
+
+    from ..profile_docs import headings
+
+    for line, _col, level, title in headings(text):
+        yield line, re.sub(r"^[0-9.]+\s*", "", title), level
+
+
+# --------------------------------------------------------------------------------------
+# all of it
+
+
+def vocabulary(
+    directory: Path, shown_dir: str, cwd: Path, root: Path, pdir: str | None
+) -> tuple[dict, dict[str, list[Entry] | None]]:
+    """The registry's ``registry: {profile, version}`` and every section of the profile in
+    ``directory`` (its files printed under ``shown_dir``) and of the profile documents of
+    ``pdir`` (None: no documents; each of their sections is then None)."""
+    registry = read_source(directory, "registry.yaml", shown_dir)
+    head = (
+        registry.data.get("registry") if registry and isinstance(registry.data, MAPPING) else None
+    )
+    header = {
+        k: head[k] if isinstance(head, MAPPING) and isinstance(head.get(k), str) else None
+        for k in ("profile", "version")
+    }
+    out: dict[str, list[Entry] | None] = {
+        "templates": template_entries(template_sources(directory, shown_dir)),
+        "primitives": primitive_entries(registry),
+        "channels": channel_entries(registry),
+        "deviation-types": deviation_type_entries(registry),
+        "budgets": budget_entries(registry),
+    }
+    docs = doc_entries(pdir, cwd, root) if pdir is not None else {}
+    for section in DOC_SECTIONS:
+        out[section] = docs.get(section)
+    return header, out
