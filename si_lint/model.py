@@ -170,7 +170,7 @@ def template_names(profile: Any) -> list[str]:
     return sorted(names)
 
 
-def template_roles(template: Any) -> Mapping[str, Any]:
+def template_roles(template: Any) -> Mapping[Any, Any]:  # YAML keys: not always strings
     roles = template.get("roles") if isinstance(template, MAPPING) else None
     return roles if isinstance(roles, MAPPING) else {}
 
