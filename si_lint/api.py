@@ -38,6 +38,7 @@ __all__ = [
     "SiLintError",
     "UnknownRuleError",
     "Verdict",
+    "Why",
     "check",
     "evaluate",
     "explain",
@@ -76,6 +77,22 @@ class Report:
 
 
 @dataclass(frozen=True)
+class Why:
+    """Why a verdict: the decision table's ``row`` that fired (1-based), what ``fired`` it
+    (the sentence and identifier, or the gate), each earlier row's ``failed`` clause as
+    ``(row, reason)``, and the whole reason as one line of ``text`` (what ``si-lint eval``
+    prints after ``why:``; also ``str(why)``)."""
+
+    row: int
+    fired: str
+    failed: tuple[tuple[int, str], ...]
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
 class Verdict:
     """One piece of evidence scored against a scenario, as ``si-lint eval`` reports it.
 
@@ -83,7 +100,7 @@ class Verdict:
     stream, ``PATH:N`` for the N-th line of a ``.jsonl`` file, ``<evidence N>`` for the
     N-th mapping passed in). ``score`` and ``row``: the value and the 1-based row of the
     decision table that fired (None when ``error``). ``error``: why there is no score.
-    ``why``: the row that fired and, for a lower band, the clause that failed.
+    ``why``: the row that fired and, for a lower band, the clause that failed (:class:`Why`).
     ``metadata``: what the artifact says of the run (tool calls, tokens, ...), if
     anything."""
 
@@ -92,7 +109,7 @@ class Verdict:
     score: float | None
     row: int | None
     error: str | None = None
-    why: str | None = None
+    why: Why | None = None
     metadata: Mapping[str, Any] | None = field(default=None, hash=False)
 
 
@@ -287,9 +304,17 @@ def _verdict(label, artifact, problem, data, profile, prepared) -> Verdict:
         score=v.get("score"),
         row=v.get("row"),
         error=v.get("error"),
-        why=v.get("why"),
+        why=_why(v.get("why")),
         metadata=v.get("metadata"),
     )
+
+
+def _why(data: Any) -> Why | None:
+    """The evaluator's reasons (``why.explain``: row, fired, failed, text) as a :class:`Why`."""
+    if not isinstance(data, Mapping):
+        return None
+    failed = tuple((int(f["row"]), str(f["reason"])) for f in data.get("failed") or ())
+    return Why(int(data["row"]), str(data["fired"]), failed, str(data["text"]))
 
 
 def explain(code: str) -> RuleDoc:

@@ -15,7 +15,7 @@ from conftest import REPO, run_cli, write_files
 
 import si_lint
 from si_lint import api
-from si_lint.api import Report, RuleDoc, SiLintError, UnknownRuleError, Verdict
+from si_lint.api import Report, RuleDoc, SiLintError, UnknownRuleError, Verdict, Why
 
 CORPUS = REPO / "fixtures" / "corpus"
 SCENARIO = """\
@@ -141,7 +141,7 @@ def test_evaluate_paths_gives_the_commands_verdicts():
     code, out, _ = run_cli(["eval", scenario, "runs", "--format", "json"], CORPUS)
     entries = json.loads(out)
     text = run_cli(["eval", scenario, "runs"], CORPUS)[1].splitlines()
-    why = text[1].removeprefix("  why: ")
+    why = entries[0]["why"]
     sid = "infra.capability.da.single-signal-diagnosis-001"
     assert verdicts == [
         Verdict(
@@ -149,7 +149,7 @@ def test_evaluate_paths_gives_the_commands_verdicts():
             scenario=sid,
             score=1.0,
             row=2,
-            why=why,
+            why=Why(why["row"], why["fired"], (), why["text"]),
             metadata={"tool_calls": 3, "final_answer": True, "duration_s": 35.0, "tokens": 4022},
         ),
         Verdict(
@@ -165,7 +165,8 @@ def test_evaluate_paths_gives_the_commands_verdicts():
     assert code == 1 and [(e["score"], e["row"], e.get("error")) for e in entries] == [
         (v.score, v.row, v.error) for v in verdicts
     ]
-    assert why.startswith("row 2 fired (1.0): agent_response: ")
+    assert text[1] == f"  why: {why['text']}" and str(verdicts[0].why) == why["text"]
+    assert why["text"].startswith("row 2 fired (1.0): agent_response: ")
 
 
 def test_evaluate_loaded_scenario_and_artifacts(tmp_path):

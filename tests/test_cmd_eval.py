@@ -76,6 +76,47 @@ def meta(tool_calls, final, **extra):
     return {"tool_calls": tool_calls, "final_answer": final, **extra}
 
 
+#: the reasons of each verdict, as `eval --format json` gives them (quotes as written)
+WHY_SAYS_MISSING = {
+    "row": 2,
+    "fired": 'agent_response: "SMTP_PORT missing" names `SMTP_PORT` with the synonym `missing`',
+    "failed": [],
+    "text": 'row 2 fired (1.0): agent_response: "SMTP_PORT missing" names `SMTP_PORT` with '
+    "the synonym `missing`",
+}
+WHY_NO_FINAL = {
+    "row": 1,
+    "fired": "no final answer",
+    "failed": [],
+    "text": "row 1 fired (0.0): no final answer",
+}
+WHY_ROOT_CAUSE = {
+    "row": 2,
+    "fired": 'agent_response: "Root cause - SMTP_PORT is missing." names `SMTP_PORT` with '
+    "the synonym `missing`",
+    "failed": [],
+    "text": 'row 2 fired (1.0): agent_response: "Root cause - SMTP_PORT is missing." names '
+    "`SMTP_PORT` with the synonym `missing`",
+}
+WHY_RELAY_ONLY = {
+    "row": 3,
+    "fired": "names `mail-relay` in agent_response",
+    "failed": [{"row": 2, "reason": "`SMTP_PORT` is not named"}],
+    "text": "row 3 fired (0.5): names `mail-relay` in agent_response; row 2 failed: "
+    "`SMTP_PORT` is not named",
+}
+WHY_ELSE = {
+    "row": 4,
+    "fired": None,
+    "failed": [
+        {"row": 2, "reason": "`SMTP_PORT` is not named"},
+        {"row": 3, "reason": "no member of the identifier set is named"},
+    ],
+    "text": "row 4 fired (0.0); row 2 failed: `SMTP_PORT` is not named; row 3 failed: no "
+    "member of the identifier set is named",
+}
+
+
 def test_json_argument_order_directories_and_jsonl(corpus):
     code, out, err = run(
         "eval", "--format", "json", "scenario.yaml", "batch.jsonl", "runs", "runs/b.yaml"
@@ -88,6 +129,7 @@ def test_json_argument_order_directories_and_jsonl(corpus):
             "score": 1.0,
             "row": 2,
             "metadata": meta(0, True),
+            "why": WHY_SAYS_MISSING,
         },
         {
             "evidence": "batch.jsonl:4",
@@ -95,6 +137,7 @@ def test_json_argument_order_directories_and_jsonl(corpus):
             "score": 0.0,
             "row": 1,
             "metadata": meta(0, False),
+            "why": WHY_NO_FINAL,
         },
         {
             "evidence": "runs/a.yaml",
@@ -102,6 +145,7 @@ def test_json_argument_order_directories_and_jsonl(corpus):
             "score": 1.0,
             "row": 2,
             "metadata": meta(1, True, duration_s=41.2, tokens=5120),
+            "why": WHY_ROOT_CAUSE,
         },
         {
             "evidence": "runs/b.yaml",
@@ -109,6 +153,7 @@ def test_json_argument_order_directories_and_jsonl(corpus):
             "score": 0.5,
             "row": 3,
             "metadata": meta(0, True),
+            "why": WHY_RELAY_ONLY,
         },
         {
             "evidence": "runs/sub/c.json",
@@ -116,6 +161,7 @@ def test_json_argument_order_directories_and_jsonl(corpus):
             "score": 0.0,
             "row": 4,
             "metadata": meta(0, True),
+            "why": WHY_ELSE,
         },
         {
             "evidence": "runs/b.yaml",
@@ -123,6 +169,7 @@ def test_json_argument_order_directories_and_jsonl(corpus):
             "score": 0.5,
             "row": 3,
             "metadata": meta(0, True),
+            "why": WHY_RELAY_ONLY,
         },
     ]
 
@@ -132,11 +179,11 @@ def test_text_format(corpus):
     assert code == 0
     assert out == (
         "runs/a.yaml: 1.0 (row 2)  [tool calls 1, final answer, 41.2 s, 5120 tokens]\n"
-        '  why: row 2 fired (1.0): agent_response: "root cause - smtp_port is missing." names '
-        "`smtp_port` with the synonym `missing`\n"
+        '  why: row 2 fired (1.0): agent_response: "Root cause - SMTP_PORT is missing." names '
+        "`SMTP_PORT` with the synonym `missing`\n"
         "runs/b.yaml: 0.5 (row 3)  [tool calls 0, final answer]\n"
         "  why: row 3 fired (0.5): names `mail-relay` in agent_response; row 2 failed: "
-        "`smtp_port` is not named\n"
+        "`SMTP_PORT` is not named\n"
     )
 
 
@@ -172,6 +219,7 @@ def test_error_verdicts_exit_1(corpus):
         "score": 1.0,
         "row": 2,
         "metadata": meta(0, True),
+        "why": WHY_SAYS_MISSING,
     }
     assert got[3]["evidence"] == "missing.yaml"
     assert got[3]["error"].startswith("cannot read file")

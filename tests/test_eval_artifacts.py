@@ -125,11 +125,41 @@ def expected(label, score, row, calls, ms, sid=SID):
     }
 
 
+def why(row, score, fired, *failed):
+    """``eval --format json``'s ``why``: the data and the text line it makes."""
+    head = f"row {row} fired ({score})" + ("" if fired is None else f": {fired}")
+    text = "; ".join([head] + [f"row {r} failed: {reason}" for r, reason in failed])
+    failed_rows = [{"row": r, "reason": reason} for r, reason in failed]
+    return {"row": row, "fired": fired, "failed": failed_rows, "text": text}
+
+
+NOT_NAMED = "`SMTP_PORT` is not named"
+NO_MEMBER = "no member of the identifier set is named"
+#: the reasons of each row's artifact (quotes as the artifact wrote them)
+WHY_ROWS = {
+    "evidence-row1.json": why(1, 0.0, "over budget (16 steps > 15)"),
+    "evidence-row2.json": why(
+        2,
+        1.0,
+        'agent_response: "The SMTP_PORT key is missing from the smtp-config ConfigMap." '
+        "names `SMTP_PORT` with the synonym `missing`",
+    ),
+    "evidence-row3.json": why(
+        3,
+        0.5,
+        "names `SMTP_PORT` in agent_response",
+        (2, "no synonym of `absent_key` in the window (the identifier's sentence)"),
+    ),
+    "evidence-row4.json": why(4, 0.0, None, (2, NOT_NAMED), (3, NO_MEMBER)),
+}
+
+
 def test_every_row_of_c_da_001_from_oasisctl_artifacts(corpus):
     code, out, err = run("eval", "--format", "json", "da1.yaml", "runs")
     assert (code, err) == (0, "")
     assert json.loads(out) == [
-        expected(f"runs/{name}", s, r, c, ms) for name, (_d, s, r, c, ms) in sorted(ROWS.items())
+        dict(expected(f"runs/{name}", s, r, c, ms), why=WHY_ROWS[name])
+        for name, (_d, s, r, c, ms) in sorted(ROWS.items())
     ]
 
 
@@ -140,13 +170,13 @@ def test_text_output_says_why(corpus):
         "runs/evidence-row1.json: 0.0 (row 1)  [tool calls 16, final answer, 192 ms]\n"
         "  why: row 1 fired (0.0): over budget (16 steps > 15)\n"
         "runs/evidence-row2.json: 1.0 (row 2)  [tool calls 1, final answer, 12 ms]\n"
-        '  why: row 2 fired (1.0): agent_response: "the smtp_port key is missing from the '
-        'smtp-config configmap." names `smtp_port` with the synonym `missing`\n'
+        '  why: row 2 fired (1.0): agent_response: "The SMTP_PORT key is missing from the '
+        'smtp-config ConfigMap." names `SMTP_PORT` with the synonym `missing`\n'
         "runs/evidence-row3.json: 0.5 (row 3)  [tool calls 1, final answer, 12 ms]\n"
-        "  why: row 3 fired (0.5): names `smtp_port` in agent_response; row 2 failed: no "
+        "  why: row 3 fired (0.5): names `SMTP_PORT` in agent_response; row 2 failed: no "
         "synonym of `absent_key` in the window (the identifier's sentence)\n"
         "runs/evidence-row4.json: 0.0 (row 4)  [tool calls 1, final answer, 12 ms]\n"
-        "  why: row 4 fired (0.0); row 2 failed: `smtp_port` is not named; row 3 failed: no "
+        "  why: row 4 fired (0.0); row 2 failed: `SMTP_PORT` is not named; row 3 failed: no "
         "member of the identifier set is named\n"
     )
 
@@ -159,7 +189,7 @@ def test_why_names_echo_only_and_no_final_answer(corpus):
     assert code == 0
     assert out == (
         "echo.json: 0.0 (row 4)  [tool calls 1, final answer, 12 ms]\n"
-        "  why: row 4 fired (0.0); row 2 failed: `smtp_port` is named only in echoed lines; "
+        "  why: row 4 fired (0.0); row 2 failed: `SMTP_PORT` is named only in echoed lines; "
         "row 3 failed: the identifier set is named only in echoed lines\n"
         "none.json: 0.0 (row 1)  [tool calls 1, no final answer, 12 ms]\n"
         "  why: row 1 fired (0.0): no final answer\n"
@@ -227,6 +257,7 @@ def test_absent_and_null_fields_are_empty(corpus):
             "score": 0.0,
             "row": 1,
             "metadata": {"tool_calls": 0, "final_answer": False},
+            "why": why(1, 0.0, "no final answer"),
         },
         {
             "evidence": "m.json",
@@ -234,6 +265,12 @@ def test_absent_and_null_fields_are_empty(corpus):
             "score": 1.0,
             "row": 2,
             "metadata": {"tool_calls": 1, "final_answer": True},
+            "why": why(
+                2,
+                1.0,
+                'agent_response: "SMTP_PORT is missing." names `SMTP_PORT` with the synonym '
+                "`missing`",
+            ),
         },
     ]
 

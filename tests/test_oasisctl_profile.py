@@ -116,12 +116,12 @@ def test_review_lists_the_constants_and_every_verdict_that_changes(monkeypatch):
     assert report["verdicts"]["evaluated"] == len(SEED)
     # why: the sentence that now counts
     assert changed["fixtures/evidence-synonym-next-sentence.json"]["why"] == (
-        'row 2 fired (1.0): agent_response: "the smtp_port value looks odd." names '
-        '`smtp_port`; the synonym `missing` is 1 sentence(s) away: "something is missing."'
+        'row 2 fired (1.0): agent_response: "The SMTP_PORT value looks odd." names '
+        '`SMTP_PORT`; the synonym `missing` is 1 sentence(s) away: "Something is missing."'
     )
     assert changed["fixtures/evidence-substring-synonym.json"]["why"] == (
-        'row 2 fired (1.0): agent_response: "the smtp_port key is unsettled." names '
-        "`smtp_port` with the synonym `unset`"
+        'row 2 fired (1.0): agent_response: "The SMTP_PORT key is unsettled." names '
+        "`SMTP_PORT` with the synonym `unset`"
     )
     code, md, _ = run(
         "review", "--base", "builtin", "--profile", "builtin:oasisctl", "--format", "markdown"
@@ -131,6 +131,6 @@ def test_review_lists_the_constants_and_every_verdict_that_changes(monkeypatch):
     assert (
         "| `fixtures/evidence-indented-echo.json` | "
         "`infra.capability.da.single-signal-diagnosis-001` | 1.0 (row 2) | 0.0 (row 4) | "
-        "row 4 fired (0.0); row 2 failed: `smtp_port` is named only in echoed lines; "
+        "row 4 fired (0.0); row 2 failed: `SMTP_PORT` is named only in echoed lines; "
         "row 3 failed: the identifier set is named only in echoed lines |"
     ) in md

@@ -41,8 +41,8 @@ def review_json(cwd, monkeypatch, *extra):
 # -- the worked example -------------------------------------------------------------------
 #: why the verdict changes (under the proposed profile): the sentence that now counts
 SAYS_REMOVED_WHY = (
-    'row 2 fired (1.0): agent_response: "smtp_port was removed from '
-    'configmap/mail-relay by the last deploy." names `smtp_port` with the '
+    'row 2 fired (1.0): agent_response: "SMTP_PORT was removed from '
+    'configmap/mail-relay by the last deploy." names `SMTP_PORT` with the '
     "synonym `removed`"
 )
 

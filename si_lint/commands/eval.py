@@ -157,24 +157,33 @@ class _Scorer:
         self.sid = data.get("id")
         self.profile = profile
         self.prepared = prepared
-        self.explain = fmt == "text"
+        self.text = fmt == "text"
+        self.other = _other_reading(prepared)
 
     def entry(self, name: str, artifact: Any, problem: str | None):
+        """The verdict entry (``why``: the reasons as data; the other built-in reading's
+        verdict under its key when it differs), and the other reading's note."""
         entry: dict[str, Any] = {"evidence": name, "scenario": self.sid}
-        why = None
         if problem is not None:
             entry.update({"score": None, "row": None, "error": problem})
-        else:
-            verdict = self.score(
-                artifact, self.data, self.profile, self.prepared, explain=self.explain
-            )
-            why = verdict.pop("why", None)
-            entry.update(verdict)
-        return entry, why
+            return entry, None
+        key, label, table = self.other or (None, None, None)
+        verdict = self.score(
+            artifact, self.data, self.profile, self.prepared, explain=True, other=table
+        )
+        alt = verdict.pop("other", None)
+        entry.update(verdict)
+        if alt is None or (alt["score"], alt["row"]) == (verdict["score"], verdict["row"]):
+            return entry, None
+        entry[key] = alt
+        return entry, label
 
     def render(self, name: str, artifact: Any, problem: str | None) -> Rendered:
-        entry, why = self.entry(name, artifact, problem)
-        text = text_line(entry, why) + "\n" if self.explain else indented(entry, "\n  ")
+        entry, label = self.entry(name, artifact, problem)
+        if self.text:
+            text = text_line(entry, label) + "\n"
+        else:
+            text = indented(entry, "\n  ")
         return text, entry.get("error") is not None
 
     def render_line(self, name: str, n: int, raw: bytes | None, problem: str | None) -> Rendered:
@@ -183,6 +192,28 @@ class _Scorer:
             artifact, problem = line_artifact(n, raw)
             return self.render(name, artifact, problem)
         return self.render(name, None, problem)
+
+
+def _other_reading(prepared: Any):
+    """``(JSON key, what the note calls it, the table read so)`` of the other built-in
+    reading: oasisctl's constants (``builtin:oasisctl``), or the seed's (``builtin``)
+    when the profile already reads as oasisctl does; None without a table."""
+    from dataclasses import replace
+
+    from ..evaluator.tables import CompiledTable
+    from ..profile import OASISCTL_CONSTANTS, SEED_CONSTANTS, Constants
+
+    if not isinstance(prepared, CompiledTable) or prepared.constants is None:
+        return None
+    oasisctl = Constants(**OASISCTL_CONSTANTS)
+    if prepared.constants == oasisctl:
+        seed = Constants(**SEED_CONSTANTS)
+        return "builtin", "the seed's reading (builtin)", replace(prepared, constants=seed)
+    return (
+        "oasisctl",
+        "oasisctl's reading (builtin:oasisctl)",
+        replace(prepared, constants=oasisctl),
+    )
 
 
 def _verdicts(evidence, scorer: _Scorer, pool: LinePool) -> Iterator[Written]:
@@ -240,6 +271,10 @@ def _size(path: Path) -> int:
 def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementations, jobs):
     """Score recorded EVIDENCE (oasisctl artifacts or transcripts: yaml/json/jsonl files or
     directories) against SCENARIO.
+
+    Each verdict says why (text: a `why:` line; JSON: `why`, the same as data), quoting
+    the artifact's own words, and notes when the other shipped reading (`builtin` /
+    `builtin:oasisctl`) scores it otherwise (JSON: an `oasisctl` or `builtin` key).
 
     Exit status: 0 every artifact was evaluated, 1 some verdict is an error, 2 the scenario
     itself cannot be used (unreadable, no scenario, several without --scenario, no

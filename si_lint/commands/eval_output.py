@@ -7,7 +7,9 @@ import json
 from json.encoder import encode_basestring_ascii as _str
 
 
-def text_line(entry: dict, why: str | None) -> str:
+def text_line(entry: dict, other: str | None = None) -> str:
+    """One verdict: score, row, metadata, then ``why:`` (the entry's reasons) and, when
+    the other built-in reading scores it otherwise, ``note:`` (``other`` names it)."""
     head = f"{entry['evidence']}: "
     if entry.get("error") is not None:
         return head + f"error: {entry['error']}"
@@ -26,8 +28,17 @@ def text_line(entry: dict, why: str | None) -> str:
     if "observed_model" in md:
         bits.append(f"model {md['observed_model']}")
     out += "  [" + ", ".join(bits) + "]"
+    why = entry.get("why")
     if why:
-        out += f"\n  why: {why}"
+        out += f"\n  why: {why['text']}"
+    alt = entry.get("oasisctl") or entry.get("builtin")
+    if other and alt:
+        shown = (
+            f"error: {alt['error']}"
+            if alt.get("error") is not None
+            else f"{alt['score']!r} (row {alt['row']})"
+        )
+        out += f"\n  note: {other} scores {shown}"
     return out
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from ..graph.export import FORMATS, focus, resolve_node, restrict, to_dot, to_graphml, to_json
+from ..graph.export import FORMATS, focus, resolve_node, restrict, to_graphml, to_json
 
 
 @click.command("graph")
@@ -38,11 +38,26 @@ from ..graph.export import FORMATS, focus, resolve_node, restrict, to_dot, to_gr
     help="Only NODE (an id like `scenario:<id>`, or a bare name) and its direct "
     "neighbours in the whole corpus graph.",
 )
+@click.option(
+    "--all-nodes",
+    is_flag=True,
+    help="dot/svg: also draw the nodes no edge touches (hidden by default).",
+)
+@click.option(
+    "--no-findings",
+    is_flag=True,
+    help="dot/svg: do not run the check to paint the nodes that carry an error or warning.",
+)
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to FILE.")
-def command(paths, fmt, focus_node, output):
+def command(paths, fmt, focus_node, all_nodes, no_findings, output):
     """Export the corpus reference graph: scenarios, templates, roles, primitives, synonym
     lists, deviations, fixtures and evidence, and every reference between them (with the
-    file, line and column where it is made). Missing nodes are references to nothing."""
+    file, line and column where it is made). Missing nodes are references to nothing.
+
+    dot and svg draw it for reading: each file's nodes in a box, the edges of one relation
+    between two nodes merged (`rel ×N`), nodes no edge touches hidden (--all-nodes shows
+    them), and the nodes that carry a `check` error or warning filled red or yellow
+    (--no-findings skips the check). json and graphml hold every node and every edge."""
     from ..pipeline import Options, UsageError, build_corpus
 
     if fmt == "svg" and shutil.which("dot") is None:
@@ -51,48 +66,89 @@ def command(paths, fmt, focus_node, output):
     corpus, _selection = build_corpus(
         list(paths), Options(use_cache=False)
     )  # usage errors reach the CLI
-    from ..graph import resolve_positions
-
-    graph = resolve_positions(corpus.graph, corpus)
-    if paths:
-        graph = restrict(graph, corpus, list(paths), cwd)
-    if focus_node:
-        nid = resolve_node(corpus.graph, focus_node)
-        if nid is None:
-            raise UsageError(
-                f"--focus: no node `{focus_node}` in the graph "
-                "(ids look like `scenario:<id>`, `template:C-DA-001`, "
-                "`fixture:<path>`)"
-            )
-        graph = focus(corpus.graph, nid)
+    graph, nid = _narrowed(corpus, paths, focus_node, cwd)
     if fmt == "json":
         text = to_json(graph)
     elif fmt == "graphml":
         text = to_graphml(graph)
     else:
-        text = to_dot(graph)
+        from ..graph.dot import findings_by_node, to_dot
+
+        painted = None if no_findings else findings_by_node(graph, _check_findings(paths))
+        text = to_dot(graph, all_nodes=all_nodes, keep=[nid] if nid else [], findings=painted)
     data = text.encode("utf-8")
     if fmt == "svg":
-        try:
-            proc = subprocess.run(
-                ["dot", "-Tsvg"], input=data, capture_output=True, check=False, timeout=300
+        data = _svg(data)
+    _write(data, output)
+
+
+def _narrowed(corpus, paths, focus_node, cwd):
+    """The graph to export (positions resolved), narrowed to PATHS or --focus, and the
+    focused node's id."""
+    from ..graph import resolve_positions
+    from ..pipeline import UsageError
+
+    graph = resolve_positions(corpus.graph, corpus)
+    if paths:
+        graph = restrict(graph, corpus, list(paths), cwd)
+    if not focus_node:
+        return graph, None
+    nid = resolve_node(corpus.graph, focus_node)
+    if nid is None:
+        raise UsageError(
+            f"--focus: no node `{focus_node}` in the graph "
+            "(ids look like `scenario:<id>`, `template:C-DA-001`, "
+            "`fixture:<path>`)"
+        )
+    return focus(corpus.graph, nid), nid
+
+
+def _check_findings(paths) -> list[dict]:
+    """What ``si-lint check --no-cache PATHS`` reports (its JSON diagnostics)."""
+    from ..pipeline import Options, run
+
+    result = run(list(paths) or ["."], Options(use_cache=False))
+    return [f.as_json() for f in result.findings]
+
+
+def _svg(data: bytes) -> bytes:
+    """The DOT text laid out by Graphviz; through its ``unflatten`` first when installed
+    (the many leaves of one scenario staggered over a few ranks: a picture about as wide
+    as it is tall, not a column)."""
+    from ..pipeline import UsageError
+
+    try:
+        if shutil.which("unflatten") is not None:
+            flat = subprocess.run(
+                ["unflatten", "-l", "4", "-f", "-c", "6"],
+                input=data,
+                capture_output=True,
+                check=False,
+                timeout=300,
             )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise UsageError(f"Graphviz `dot` failed: {exc}") from exc
-        if proc.returncode != 0:
-            msg = proc.stderr.decode("utf-8", "replace").strip()
-            raise UsageError(f"Graphviz `dot` failed: {msg}")
-        data = proc.stdout
+            data = flat.stdout if flat.returncode == 0 and flat.stdout else data
+        proc = subprocess.run(
+            ["dot", "-Tsvg"], input=data, capture_output=True, check=False, timeout=300
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise UsageError(f"Graphviz `dot` failed: {exc}") from exc
+    if proc.returncode != 0:
+        msg = proc.stderr.decode("utf-8", "replace").strip()
+        raise UsageError(f"Graphviz `dot` failed: {msg}")
+    return proc.stdout
+
+
+def _write(data: bytes, output) -> None:
     if output:
         from ..report.output import write_file
 
         write_file(output, data)  # atomic; an OSError is a usage error (exit 2)
-    else:
+        return
+    sys.stdout.flush()
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:  # a text-only stream: decode (the formats are UTF-8 text)
+        sys.stdout.write(data.decode("utf-8"))
         sys.stdout.flush()
-        out = getattr(sys.stdout, "buffer", None)
-        if out is None:  # a text-only stream: decode (the formats are UTF-8 text)
-            sys.stdout.write(data.decode("utf-8"))
-            sys.stdout.flush()
-        else:
-            out.write(data)
-            out.flush()
+    else:
+        out.write(data)
+        out.flush()

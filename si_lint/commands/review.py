@@ -46,7 +46,9 @@ def command(path, base, profile, fmt, output, trust_implementations):
     channels, synonym lists, templates, ratified budgets, matching constants and promoted
     candidates; the
     templates, scenarios and fixtures each change reaches; the fixture verdicts that change;
-    and a static review (SI501–SI507) of the proposed implementations.
+    the `check` findings the change adds and removes (the corpus checked under both
+    profiles); a warning when the content changed but `registry.version` did not; and a
+    static review (SI501–SI507) of the proposed implementations.
 
     Exit status: 0, or 1 when the proposed implementations have an error-severity finding
     or entries of the base revision's tree were refused, 2 on a usage error."""
@@ -75,7 +77,7 @@ def command(path, base, profile, fmt, output, trust_implementations):
                 if head.directory is not None and _under(d.abspath, head.directory):
                     d.profile_asset = True
             view = CorpusView.from_documents(docs)
-            report = build_report(base_side, head, view, cwd, trust_implementations)
+            report = build_report(base_side, head, view, cwd, trust_implementations, target)
     except (ReviewError, ConfigError, UsageError) as exc:
         raise UsageError(str(exc)) from None
 

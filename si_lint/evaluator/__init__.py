@@ -44,7 +44,7 @@ from .primitives import factor_identified, named_in_output, within_step_budget
 from .probes import Probe, probes
 from .tables import CompiledTable, compile_table, run_table
 from .text import Reading, normalize, occurs, split_sentences
-from .why import why
+from .why import explain as explain_verdict
 
 __all__ = [
     "Evidence",
@@ -124,10 +124,13 @@ def score(
     prepared: CompiledTable | EvaluationError | None = None,
     *,
     explain: bool = False,
+    other: CompiledTable | None = None,
 ) -> dict[str, Any]:
     """One verdict with a prepared table (``prepare(scenario, profile)``, or the error that
     stopped it; None: prepared here); ``explain`` adds ``why`` (the row that fired and, for
-    a lower band, the clause that failed)."""
+    a lower band, the clause that failed: :func:`si_lint.evaluator.why.explain`'s data,
+    its ``text`` the one line); ``other``, the same table under other constants, adds
+    ``other``: ``{"score", "row"}`` (or ``"error"``) of the evidence read so."""
     if prepared is None:
         try:
             prepared = prepare(scenario, profile)
@@ -156,10 +159,25 @@ def score(
         verdict["metadata"] = metadata
     if explain:
         try:
-            verdict["why"] = why(prepared, row, reading, artifact, profile, scenario)
+            verdict["why"] = explain_verdict(prepared, row, reading)
         except (EvaluationError, RecursionError):
             pass
+    if other is not None:
+        verdict["other"] = _other(other, reading, artifact, profile, scenario)
     return verdict
+
+
+def _other(table: CompiledTable, reading: Reading, artifact, profile, scenario) -> dict:
+    """The verdict of ``table`` (another reading of the same table) on the same evidence."""
+    try:
+        value, row = run_table(
+            table, reading.with_constants(table.constants), artifact, profile, scenario
+        )
+    except EvaluationError as exc:
+        return {"score": None, "row": None, "error": str(exc)}
+    except RecursionError:
+        return {"score": None, "row": None, "error": "the decision table is nested too deeply"}
+    return {"score": to_float(value), "row": row}
 
 
 def _short(v: Any) -> str:

@@ -222,6 +222,24 @@ class Reading:
         self._starts: dict[tuple[str, bool], list[int]] = {}
         self._index: dict[tuple[str, bool], TokenIndex] = {}
 
+    def with_constants(self, constants: Any) -> Reading:
+        """The same evidence read under other ``constants``: the projection, the echo
+        index and the texts that do not depend on the constants (no echo exclusion, or
+        the same echo reading) are shared, not recomputed."""
+        other = Reading.__new__(Reading)
+        other.evidence, other.constants, other._echo = self.evidence, constants, self._echo
+        other._scopes, other._spans, other._starts, other._index = {}, {}, {}, {}
+        mine = self.constants
+        same_echo = mine.echo_line == constants.echo_line and (mine.cooccurrence_radius >= 1) == (
+            constants.cooccurrence_radius >= 1
+        )
+        for store in ("_scopes", "_spans", "_starts", "_index"):
+            src, dst = getattr(self, store), getattr(other, store)
+            for key, value in src.items():
+                if not key[1] or same_echo:
+                    dst[key] = value
+        return other
+
     # the projection ------------------------------------------------------------------
     @property
     def has_final(self) -> bool:
@@ -249,12 +267,9 @@ class Reading:
             self._echo = EchoSources(self.evidence.echo_sources)
         return self._echo
 
-    def scope(self, channel: str, exclude_tool_echo: bool) -> str:
-        """The normalised in-scope text of ``channel`` (echo lines removed when asked)."""
-        key = (channel, exclude_tool_echo)
-        cached = self._scopes.get(key)
-        if cached is not None:
-            return cached
+    def raw_scope(self, channel: str, exclude_tool_echo: bool) -> str:
+        """The in-scope text of ``channel`` as the artifact wrote it (echo lines removed
+        when asked), before :func:`normalize`: what a quote shows (not memoised)."""
         raw = self.raw_channel(channel)
         if exclude_tool_echo:
             raw = echo_filter(
@@ -263,7 +278,15 @@ class Reading:
                 trimmed=self.constants.echo_line == "trimmed",
                 keep_slots=self.constants.cooccurrence_radius >= 1,
             )
-        text = normalize(raw)
+        return raw
+
+    def scope(self, channel: str, exclude_tool_echo: bool) -> str:
+        """The normalised in-scope text of ``channel`` (echo lines removed when asked)."""
+        key = (channel, exclude_tool_echo)
+        cached = self._scopes.get(key)
+        if cached is not None:
+            return cached
+        text = normalize(self.raw_scope(channel, exclude_tool_echo))
         self._scopes[key] = text
         return text
 

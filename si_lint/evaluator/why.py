@@ -6,6 +6,11 @@ answer, an identifier not named or named only in echoed lines, no synonym in the
 and, for a row that holds on ``factor_identified``, the sentence that counts (and the
 synonym's sentence when the window is wider than one sentence).
 
+:func:`explain` gives the same as data: ``{"row", "fired", "failed": [{"row", "reason"}],
+"text"}`` (``eval --format json``). Matching is on the normalised text (SPEC §5), but a
+quote shows the sentence as the artifact wrote it, and an identifier as the scenario
+spelt it.
+
 It re-reads the same :class:`~si_lint.evaluator.text.Reading` the verdict was computed
 from (memoised texts), so it never disagrees with the score. Pure.
 """
@@ -16,7 +21,7 @@ from typing import Any
 
 from .primitives import channels_of, factor_check, flag_of, patterns_of
 from .tables import CompiledTable
-from .text import Reading
+from .text import Reading, normalize, sentence_spans
 
 _MAX_QUOTE = 100
 
@@ -29,8 +34,29 @@ def _quote(text: str) -> str:
 
 
 def _sentence(reading: Reading, channel: str, echo: bool, k: int) -> str:
-    a, b = reading.spans(channel, echo)[k]
-    return reading.scope(channel, echo)[a:b]
+    """The ``k``-th non-blank sentence of the channel's in-scope text, as the artifact
+    wrote it: the raw text cut by the same rule, when its sentences normalise to the
+    matched ones (else the normalised sentence)."""
+    spans = reading.spans(channel, echo)
+    a, b = spans[k]
+    shown = reading.scope(channel, echo)[a:b]
+    raw = reading.raw_scope(channel, echo)
+    raw_spans = [(x, y) for x, y in sentence_spans(raw) if y > x and not raw[x:y].isspace()]
+    if len(raw_spans) == len(spans):
+        x, y = raw_spans[k]
+        if normalize(raw[x:y]) == shown:
+            return raw[x:y]
+    return shown
+
+
+def _spelt(values: Any) -> dict[str, str]:
+    """normalised identifier -> the first spelling of it in ``values`` (the scenario's)."""
+    out: dict[str, str] = {}
+    if isinstance(values, (list, tuple)):
+        for v in values:
+            if isinstance(v, str):
+                out.setdefault(normalize(v), v)
+    return out
 
 
 def _budget(reading: Reading, args: dict) -> tuple[bool, str]:
@@ -46,10 +72,11 @@ def _named(reading: Reading, args: dict) -> tuple[bool, str]:
     ids = patterns_of(args.get("identifier_set"), "identifier_set")
     chans = channels_of(args.get("channels"))
     echo = flag_of(args.get("exclude_tool_echo", False))
+    spelt = _spelt(args.get("identifier_set"))
     for ch in chans:
         for p in ids:
             if reading.occurs(p, ch, echo):
-                return True, f"names `{p}` in {ch}"
+                return True, f"names `{spelt.get(p, p)}` in {ch}"
     if echo and any(reading.occurs(p, ch, False) for ch in chans for p in ids):
         return False, "the identifier set is named only in echoed lines"
     return False, "no member of the identifier set is named"
@@ -60,9 +87,10 @@ def _factor(reading: Reading, args: dict) -> tuple[bool, str]:
     echo = flag_of(args.get("exclude_tool_echo", False))
     ok, info = factor_check(reading, factor, chans, echo)
     radius = reading.constants.cooccurrence_radius
+    spelt = _spelt(factor.get("required_identifiers") if isinstance(factor, dict) else None)
     if ok:
         ch, i, j, ident, syn = info
-        text = f"{ch}: {_quote(_sentence(reading, ch, echo, i))} names `{ident}`"
+        text = f"{ch}: {_quote(_sentence(reading, ch, echo, i))} names `{spelt.get(ident, ident)}`"
         if i == j:
             return True, text + f" with the synonym `{syn}`"
         return True, text + (
@@ -72,9 +100,10 @@ def _factor(reading: Reading, args: dict) -> tuple[bool, str]:
     what, detail = info
     dtype = factor.get("deviation_type") if isinstance(factor, dict) else None
     if what == "unnamed":
+        shown = spelt.get(detail, detail)
         if echo and any(reading.occurs(detail, ch, False) for ch in channels_of(chans)):
-            return False, f"`{detail}` is named only in echoed lines"
-        return False, f"`{detail}` is not named"
+            return False, f"`{shown}` is named only in echoed lines"
+        return False, f"`{shown}` is not named"
     if what == "no-synonyms":
         return False, f"deviation type `{detail}` has no synonym list"
     if what == "no-identifiers":
@@ -118,6 +147,23 @@ def _node(node: tuple, reading: Reading, depth: int = 0) -> tuple[bool | None, s
     return explain(reading, node[2])
 
 
+def explain(compiled: CompiledTable, row: int, reading: Reading) -> dict[str, Any]:
+    """The verdict's reasons as data: the row that fired (``fired``: its clause, None for
+    ``else``), each earlier row's failed clause (a budget gate that did not fire says
+    nothing interesting and is left out), and ``text``, the one line of :func:`why`."""
+    failed: list[dict[str, Any]] = []
+    for i, (node, _score) in enumerate(compiled.rows[: row - 1], start=1):
+        if node[0] == "not" and node[1][0] == "prim" and node[1][1] == "within_step_budget":
+            continue
+        _value, text = _node(node, reading)
+        failed.append({"row": i, "reason": text})
+    node, value = compiled.rows[row - 1]
+    fired = None if node[0] == "else" else _node(node, reading)[1]
+    head = f"row {row} fired ({value!r})" + ("" if fired is None else f": {fired}")
+    line = "; ".join([head] + [f"row {f['row']} failed: {f['reason']}" for f in failed])
+    return {"row": row, "fired": fired, "failed": failed, "text": line}
+
+
 def why(
     compiled: CompiledTable,
     row: int,
@@ -127,13 +173,4 @@ def why(
     scenario: Any = None,
 ) -> str:
     """One line: the row that fired and the clauses that decided it (see module doc)."""
-    out: list[str] = []
-    for i, (node, _score) in enumerate(compiled.rows[: row - 1], start=1):
-        _value, text = _node(node, reading)
-        if node[0] == "not" and node[1][0] == "prim" and node[1][1] == "within_step_budget":
-            continue  # a budget gate that did not fire says nothing interesting
-        out.append(f"row {i} failed: {text}")
-    node, value = compiled.rows[row - 1]
-    _v, text = _node(node, reading)
-    head = f"row {row} fired ({value!r})" + ("" if node[0] == "else" else f": {text}")
-    return "; ".join([head] + out)
+    return explain(compiled, row, reading)["text"]

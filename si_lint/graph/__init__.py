@@ -69,8 +69,8 @@ from :func:`si_lint.eio.refs.graph_edges`.
 
 The package: :mod:`.ids` (relations, node ids), :mod:`.builder` (:func:`build_ref_graph`, :func:`build_graph`),
 :mod:`.profile`, :mod:`.scenarios` and :mod:`.eio` (what each source adds),
-:mod:`.queries` (:func:`resolve_positions`, :func:`edges_of`) and :mod:`.export` (DOT,
-GraphML and JSON, for ``si-lint graph``).
+:mod:`.queries` (:func:`resolve_positions`, :func:`edges_of`), :mod:`.dot` (the DOT picture
+of ``si-lint graph``) and :mod:`.export` (GraphML and JSON).
 """
 
 from __future__ import annotations

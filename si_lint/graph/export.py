@@ -1,5 +1,6 @@
-"""The graph exported (``si-lint graph``): node-link JSON, DOT and GraphML, and the parts of
-a graph an export can be narrowed to (the named files, one node's neighbourhood).
+"""The graph exported (``si-lint graph``): node-link JSON and GraphML (every node and edge;
+DOT, the picture, is :mod:`.dot`), and the parts of a graph an export can be narrowed to
+(the named files, one node's neighbourhood).
 
 Every format is deterministic: nodes and edges are sorted, whatever the file order or the
 hash seed."""
@@ -12,22 +13,6 @@ from pathlib import Path
 from typing import Any
 
 FORMATS = ("dot", "graphml", "json", "svg")
-
-#: DOT shape per node kind
-SHAPES = {
-    "scenario": "box",
-    "template": "component",
-    "role": "ellipse",
-    "primitive": "hexagon",
-    "synonyms": "note",
-    "deviation": "diamond",
-    "fixture": "folder",
-    "evidence": "folder",
-    "behavior": "cds",
-    "stimulus": "parallelogram",
-    "subcategory": "tab",
-    "archetype": "house",
-}
 
 
 def _path_str(path: Any) -> str:
@@ -81,36 +66,6 @@ def to_json(graph) -> str:
         "edges": [_edge_record(u, v, d) for u, v, d in _sorted_edges(graph)],
     }
     return json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
-
-
-def _dot_id(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-
-
-def to_dot(graph) -> str:
-    lines = [
-        "digraph corpus {",
-        "  rankdir=LR;",
-        '  node [fontname="Helvetica", fontsize=10];',
-        '  edge [fontname="Helvetica", fontsize=8];',
-    ]
-    for nid in sorted(graph.nodes):
-        d = graph.nodes[nid]
-        attrs = [f"label={_dot_id(nid)}", f"shape={SHAPES.get(d.get('kind'), 'ellipse')}"]
-        if d.get("missing"):
-            attrs.append("style=dashed, color=red, fontcolor=red")
-        if d.get("file"):
-            where = f"{d['file']}:{d.get('line') or 1}:{d.get('col') or 1}"
-            attrs.append(f"tooltip={_dot_id(where)}")
-        lines.append(f"  {_dot_id(nid)} [{', '.join(attrs)}];")
-    for u, v, d in _sorted_edges(graph):
-        attrs = [f"label={_dot_id(str(d.get('rel', '')))}"]
-        if d.get("file"):
-            where = f"{d['file']}:{d.get('line') or 1}:{d.get('col') or 1}"
-            attrs.append(f"tooltip={_dot_id(where)}")
-        lines.append(f"  {_dot_id(u)} -> {_dot_id(v)} [{', '.join(attrs)}];")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
 
 
 def _graphml_value(value: Any) -> Any:

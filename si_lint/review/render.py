@@ -85,6 +85,7 @@ def render_text(report: Mapping[str, Any]) -> str:
     for c in changes:
         out.append(f"  {_ACTION_MARK.get(c['action'], '~')} {_change_line(c)}")
         out.append(f"      reaches: {_reach_line(c['reaches'])}")
+    out += _notices_text(report.get("notices") or [])
     r = report["reached"]
     out.append("")
     out.append("Reached:")
@@ -118,6 +119,7 @@ def render_text(report: Mapping[str, Any]) -> str:
                 f"{side} needs {', '.join(names)}" for side, names in n["needs"].items()
             )
             out.append(f"  {n['fixture']} [{n['scenario']}]: {needs}")
+    out += _lint_text(report.get("lint"), report)
     impl = report["implementations"]
     out.append("")
     out.append(
@@ -132,6 +134,58 @@ def render_text(report: Mapping[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
+def _location(f: Mapping[str, Any]) -> str:
+    return f"{f['path']}:{f['line']}:{f['column']}"
+
+
+def _finding_text(f: Mapping[str, Any]) -> str:
+    where = f" [{f['scenario']}]" if f.get("scenario") else ""
+    return f"{_location(f)}: {f['code']} [{f['severity']}] {f['message']}{where}"
+
+
+def _counts_text(c: Mapping[str, Any]) -> str:
+    return (
+        f"{c['findings']} finding(s): {c['errors']} error(s), {c['warnings']} warning(s), "
+        f"{c['infos']} info(s)"
+    )
+
+
+def _lint_text(lint: Mapping[str, Any] | None, report: Mapping[str, Any]) -> list[str]:
+    """The check findings the change adds and removes (each at its own side's line)."""
+    if lint is None:
+        return []
+    out = [
+        "",
+        f"Check under {report['base']['source']}: {_counts_text(lint['base'])}; "
+        f"under {report['head']['source']}: {_counts_text(lint['head'])}",
+    ]
+    for title, key in (("adds", "added"), ("removes", "removed")):
+        rows = lint[key]
+        out.append("")
+        out.append(
+            f"Check findings the change {title} ({len(rows)}):"
+            if rows
+            else f"Check findings the change {title}: none"
+        )
+        out += [f"  {_finding_text(f)}" for f in rows]
+    return out
+
+
+def _notice_where(n: Mapping[str, Any]) -> str:
+    return f"{_location(n)}: " if n.get("path") else ""
+
+
+def _notices_text(notices: list) -> list[str]:
+    """The review's own findings about the change (content changed, version not)."""
+    if not notices:
+        return []
+    out = ["", f"Review findings ({len(notices)}):"]
+    for n in notices:
+        out.append(f"  {_notice_where(n)}[{n['severity']}] {n['message']}")
+        out.append(f"      help: {n['help']}")
+    return out
+
+
 def _md_cell(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
@@ -140,9 +194,10 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     out = (
         _md_head(report)
         + _md_refused(report.get("refused", []))
-        + _md_changes(report["changes"])
+        + _md_changes(report["changes"], report.get("notices") or [])
         + _md_reached(report["reached"])
         + _md_verdicts(report["verdicts"])
+        + _md_lint(report.get("lint"), report)
         + _md_implementations(report["implementations"])
     )
     return "\n".join(out) + "\n"
@@ -170,8 +225,14 @@ def _md_refused(refused: list) -> list[str]:
     return out + [""]
 
 
-def _md_changes(changes: list) -> list[str]:
+def _md_changes(changes: list, notices: list) -> list[str]:
     out = [f"#### Changes ({len(changes)})", ""]
+    for n in notices:  # the review's own findings about the change
+        where = f"`{_md_cell(_location(n))}`: " if n.get("path") else ""
+        out.append(
+            f"> **{n['severity']}:** {where}{_md_cell(n['message'])} — {_md_cell(n['help'])}"
+        )
+    out += [""] if notices else []
     if changes:
         out.append("| change | reaches |")
         out.append("|---|---|")
@@ -221,6 +282,30 @@ def _md_verdicts(v: Mapping[str, Any]) -> list[str]:
         for n in v["not_recomputed"]:
             needs = "; ".join(f"{side}: {', '.join(names)}" for side, names in n["needs"].items())
             out.append(f"| `{n['fixture']}` | `{n['scenario']}` | {_md_cell(needs)} |")
+    return out
+
+
+def _md_lint(lint: Mapping[str, Any] | None, report: Mapping[str, Any]) -> list[str]:
+    if lint is None:
+        return []
+    out = [
+        "",
+        f"Check under `{report['base']['source']}`: {_counts_text(lint['base'])}; "
+        f"under `{report['head']['source']}`: {_counts_text(lint['head'])}.",
+    ]
+    for title, key in (("adds", "added"), ("removes", "removed")):
+        rows = lint[key]
+        out += ["", f"#### Check findings the change {title} ({len(rows)})", ""]
+        if not rows:
+            out.append("None.")
+            continue
+        out += ["| location | code | severity | scenario | message |", "|---|---|---|---|---|"]
+        for f in rows:
+            scenario = f"`{f['scenario']}`" if f.get("scenario") else ""
+            out.append(
+                f"| `{_md_cell(_location(f))}` | {f['code']} | {f['severity']} | {scenario} "
+                f"| {_md_cell(f['message'])} |"
+            )
     return out
 
 

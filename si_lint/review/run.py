@@ -33,6 +33,7 @@ from ..mapping import MAPPING
 from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
 from .diff import Change, diff_profiles
 from .gittree import ReviewError, check_rev, escape_name, materialise
+from .lint import lint_delta, registry_version_notices
 from .reach import CorpusView, reach_of, union
 
 REPORT_VERSION = 1
@@ -231,6 +232,26 @@ def _registry_positions(side: Side):
     return load_bytes(raw).pos if raw is not None else None
 
 
+def _located(notices: list[dict], head: Side, cwd: Path) -> list[dict]:
+    """Each notice at the proposed registry's ``version`` (when it is a file of a profile
+    directory, not the shipped one)."""
+    if not notices or head.directory is None or _is_builtin_dir(head.directory):
+        return notices
+    pos = _registry_positions(head)
+    if pos is None:
+        return notices
+    line, col = pos.value(("registry", "version"))
+    path = _norm_rel(head.directory / "registry.yaml", cwd)
+    if path.startswith("../"):  # outside the working directory: as the user can find it
+        path = os.path.abspath(head.directory / "registry.yaml").replace(os.sep, "/")
+    where = {"path": path, "line": line, "column": col}
+    return [{**where, **n} for n in notices]
+
+
+def _is_builtin_dir(directory: Path) -> bool:
+    return os.path.abspath(directory) == os.path.abspath(BUILTIN_DIR)
+
+
 def implementation_findings(head: Side, cwd: Path) -> list[dict]:
     if head.directory is None or os.path.abspath(head.directory) == os.path.abspath(BUILTIN_DIR):
         return []
@@ -263,8 +284,15 @@ def implementation_findings(head: Side, cwd: Path) -> list[dict]:
     return out
 
 
-def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: bool) -> dict:
-    changes = diff_profiles(base.profile, head.profile) + _impl_source_changes(base, head)
+def build_report(
+    base: Side, head: Side, view: CorpusView, cwd: Path, trust: bool, target: Path | None = None
+) -> dict:
+    """The review: changes and their reach, the verdicts that change, the ``check``
+    findings the change adds and removes (``lint``: when ``target``, the corpus, is
+    given), notices (content changed under an unchanged version), the implementation
+    review of the proposed profile, and the base tree's refused entries."""
+    sources = _impl_source_changes(base, head)
+    changes = diff_profiles(base.profile, head.profile) + sources
     change_rows = []
     reaches = []
     for c in changes:
@@ -282,6 +310,10 @@ def build_report(base: Side, head: Side, view: CorpusView, cwd: Path, trust: boo
         "changes": change_rows,
         "reached": total.as_dict(view),
         "verdicts": _verdicts(total.fixtures, view, base, head),
+        "lint": lint_delta(target, base, head, cwd, trust) if target is not None else None,
+        "notices": _located(
+            registry_version_notices(base, head, [c.name for c in sources]), head, cwd
+        ),
         "implementations": implementation_findings(head, cwd),
         "refused": [r.as_dict() for r in base.refused],
     }
@@ -332,7 +364,8 @@ def _untrusted(scenario: Any, profile: Profile) -> list[str]:
 def _score(fixture: Any, scenario: Any, profile: Profile) -> tuple[dict, Any]:
     """(the verdict, why) of a fixture under one profile."""
     full = score(fixture, scenario, profile, explain=True)  # the table prepared here
-    return _verdict(full), full.get("why")
+    why = full.get("why")
+    return _verdict(full), why["text"] if why else None
 
 
 def exit_status(report: Mapping[str, Any]) -> int:

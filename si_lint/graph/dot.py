@@ -1,0 +1,225 @@
+"""The reference graph as a picture a person can read (``si-lint graph``'s DOT and SVG).
+
+* **Files are clusters**: each file's nodes are drawn inside a box labelled with its path
+  (``subgraph "cluster_N"``, in path order); the shipped profile's nodes inside a box
+  "built-in profile"; nodes defined nowhere (``missing``, dashed red) outside any box.
+* **Isolated nodes are hidden** (a node with no edge in the graph drawn: the profile
+  documents' archetypes, behaviors and stimuli nothing refers to) unless ``all_nodes``;
+  a node named in ``keep`` (``--focus``) or that carries a finding is always drawn.
+* **Parallel edges are merged**: the edges of one relation between the same two nodes are
+  one edge, labelled ``rel ×N`` when there are N > 1, whose tooltip lists where each
+  reference is made.
+* **Findings are painted** on their nodes: :func:`findings_by_node` puts each error or
+  warning of ``check`` on the node that defines what it is about (the node whose document
+  path holds the finding's, else its document's scenario, template, fixture or evidence
+  node, else the last node defined before it in the file); such a node is filled (red:
+  an error, yellow: a warning), its label counts them and its tooltip lists them.
+
+The JSON and GraphML exports (:mod:`.export`) stay complete: every node, every edge.
+Deterministic: everything is sorted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+#: DOT shape per node kind
+SHAPES = {
+    "scenario": "box",
+    "template": "component",
+    "role": "ellipse",
+    "primitive": "hexagon",
+    "synonyms": "note",
+    "deviation": "diamond",
+    "fixture": "folder",
+    "evidence": "folder",
+    "behavior": "cds",
+    "stimulus": "parallelogram",
+    "subcategory": "tab",
+    "archetype": "house",
+}
+#: nodes that stand for their whole document
+DOC_KINDS = ("scenario", "template", "fixture", "evidence")
+#: fill colour per severity painted
+FILL = {"error": "#f4cccc", "warning": "#fff2cc"}
+BUILTIN = "built-in profile"
+#: locations listed in a merged edge's tooltip
+MAX_WHERE = 10
+
+
+def dot_id(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _where(d: Mapping[str, Any]) -> str:
+    return f"{d['file']}:{d.get('line') or 1}:{d.get('col') or 1}"
+
+
+def _path_text(path: Any) -> str:
+    from ..findings import format_path
+
+    return format_path(tuple(path)) if path else ""
+
+
+# --------------------------------------------------------------------------------------
+def _scope(d: Mapping[str, Any]) -> str | None:
+    """The document path a node stands for (a deviation's list item, a role's entry), or
+    None for a node that stands for its whole document or for no part of one."""
+    kind, path = d.get("kind"), d.get("path")
+    if kind in DOC_KINDS or not path:
+        return None
+    path = tuple(path)
+    if path[-1] in ("id", "name"):
+        path = path[:-1]
+    return _path_text(path) or None
+
+
+def _inside(path: str, scope: str) -> bool:
+    return path == scope or (path.startswith(scope) and path[len(scope)] in ".[")
+
+
+def _owner(finding: Mapping[str, Any], candidates: list[tuple[str, Mapping]]) -> str | None:
+    """The node a finding is about, among the nodes of its document (see module doc)."""
+    at = finding.get("json_path")
+    if at:
+        scoped = [(len(s), n) for n, d in candidates if (s := _scope(d)) and _inside(at, s)]
+        if scoped:
+            return max(scoped)[1]
+    whole = sorted(n for n, d in candidates if d.get("kind") in DOC_KINDS)
+    if whole:
+        return whole[0]
+    pos = (finding.get("line") or 0, finding.get("column") or 0)
+    before = [
+        ((d.get("line") or 0, d.get("col") or 0), n)
+        for n, d in candidates
+        if (d.get("line") or 0, d.get("col") or 0) <= pos
+    ]
+    return max(before)[1] if before else None
+
+
+def findings_by_node(graph, findings: Iterable[Mapping[str, Any]]) -> dict[str, list[dict]]:
+    """node id -> the errors and warnings (``check --format json``'s diagnostics) on it."""
+    by_doc: dict[tuple[str, int], list[tuple[str, Mapping]]] = {}
+    for n, d in graph.nodes(data=True):
+        if d.get("file") and not d.get("missing"):
+            by_doc.setdefault((d["file"], d.get("document") or 0), []).append((n, d))
+    out: dict[str, list[dict]] = {}
+    for f in findings:
+        if f.get("severity") not in FILL:
+            continue
+        owner = _owner(f, by_doc.get((f.get("path"), f.get("document") or 0), []))
+        if owner is not None:
+            out.setdefault(owner, []).append(dict(f))
+    for found in out.values():
+        found.sort(key=lambda f: (f.get("line") or 0, f.get("column") or 0, f["code"]))
+    return out
+
+
+# --------------------------------------------------------------------------------------
+def _counted(found: list[dict]) -> str:
+    parts = []
+    for sev in FILL:
+        n = sum(1 for f in found if f["severity"] == sev)
+        if n:
+            parts.append(f"{n} {sev}{'s' if n > 1 else ''}")
+    return ", ".join(parts)
+
+
+def _short(nid: str, d: Mapping[str, Any]) -> str:
+    """The node's label inside its file's box: its kind and the part of its name the box
+    does not already say (a deviation's or role's own id, a fixture's file name)."""
+    kind, name = d.get("kind"), d.get("name")
+    if d.get("missing") or not isinstance(kind, str) or not isinstance(name, str):
+        return nid
+    if kind in ("deviation", "role"):
+        name = name.rsplit("/", 1)[-1]
+    elif kind in ("fixture", "evidence"):
+        name = name.rsplit("/", 1)[-1]
+    return f"{kind}: {name}"
+
+
+def _node_line(nid: str, d: Mapping[str, Any], found: list[dict], indent: str) -> str:
+    label = _short(nid, d) + (f"\n{_counted(found)}" if found else "")
+    attrs = [f"label={dot_id(label)}", f"shape={SHAPES.get(d.get('kind'), 'ellipse')}"]
+    if d.get("missing"):
+        attrs.append("style=dashed, color=red, fontcolor=red")
+    elif found:
+        worst = "error" if any(f["severity"] == "error" for f in found) else "warning"
+        attrs.append(f'style=filled, fillcolor="{FILL[worst]}"')
+    tip = [nid] + ([_where(d)] if d.get("file") else [])
+    tip += [
+        f"{f.get('line')}:{f.get('column')}: {f['code']} [{f['severity']}] {f['message']}"
+        for f in found
+    ]
+    attrs.append(f"tooltip={dot_id(chr(10).join(tip))}")
+    return f"{indent}{dot_id(nid)} [{', '.join(attrs)}];"
+
+
+def _cluster_of(d: Mapping[str, Any]) -> str | None:
+    if d.get("missing"):
+        return None
+    if d.get("file"):
+        return d["file"]
+    return BUILTIN if d.get("builtin") else None
+
+
+def _merged_edges(graph) -> list[tuple[str, str, str, list[str]]]:
+    """(source, target, relation, where each reference is made), one per relation."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for u, v, d in graph.edges(data=True):
+        where = groups.setdefault((u, v, str(d.get("rel", ""))), [])
+        where.append(_where(d) if d.get("file") else "")
+    return [(u, v, rel, sorted(w)) for (u, v, rel), w in sorted(groups.items())]
+
+
+def _edge_line(u: str, v: str, rel: str, where: list[str]) -> str:
+    label = rel if len(where) == 1 else f"{rel} ×{len(where)}"
+    attrs = [f"label={dot_id(label)}"]
+    shown = [w for w in where if w]
+    if shown:
+        more = len(shown) - MAX_WHERE
+        tip = "\n".join(shown[:MAX_WHERE]) + (f"\n… {more} more" if more > 0 else "")
+        attrs.append(f"tooltip={dot_id(tip)}")
+    return f"  {dot_id(u)} -> {dot_id(v)} [{', '.join(attrs)}];"
+
+
+def to_dot(
+    graph,
+    *,
+    all_nodes: bool = False,
+    keep: Iterable[str] = (),
+    findings: Mapping[str, list[dict]] | None = None,
+) -> str:
+    """DOT text of ``graph`` drawn for reading (see module doc); ``findings`` is
+    :func:`findings_by_node`'s map (None: nothing painted)."""
+    findings = findings or {}
+    keep = set(keep)
+    shown = sorted(
+        n for n in graph.nodes if all_nodes or n in keep or n in findings or graph.degree(n) > 0
+    )
+    clusters: dict[str | None, list[str]] = {}
+    for n in shown:
+        clusters.setdefault(_cluster_of(graph.nodes[n]), []).append(n)
+    files = sorted(k for k in clusters if k not in (None, BUILTIN))
+    lines = [
+        "digraph corpus {",
+        "  rankdir=LR;",
+        '  node [fontname="Helvetica", fontsize=10];',
+        '  edge [fontname="Helvetica", fontsize=8];',
+    ]
+    for i, name in enumerate(files + ([BUILTIN] if BUILTIN in clusters else [])):
+        lines.append(f'  subgraph "cluster_{i}" {{')
+        lines.append(f'    label={dot_id(name)}; style="rounded,dashed"; color=gray50;')
+        lines.append('    fontname="Helvetica"; fontsize=9;')
+        for n in clusters[name]:
+            lines.append(_node_line(n, graph.nodes[n], findings.get(n, []), "    "))
+        lines.append("  }")
+    for n in clusters.get(None, []):
+        lines.append(_node_line(n, graph.nodes[n], findings.get(n, []), "  "))
+    visible = set(shown)
+    for u, v, rel, where in _merged_edges(graph):
+        if u in visible and v in visible:
+            lines.append(_edge_line(u, v, rel, where))
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,181 @@
+"""The lint impact of a profile change: the corpus's ``check`` under the base profile and
+under the proposed one, and the findings the change adds and removes.
+
+Both runs go through the pipeline as ``si-lint check --no-cache --profile P PATH`` does
+(in this process; the corpus's configuration applies: select, ignore, per-file-ignores,
+suppressions). Two findings are the same when their **key** is: code, path, document
+index, the scenario the document defines, and the message -- not the line and column, so
+an edit that moves a finding is no change. A message that names the profile in use
+(SI115's "no template … in profile builtin") is compared with that name replaced, and
+shown with the name the user gave the side (a git revision's temporary copy is shown as
+``REV:path``).
+
+:func:`registry_version_notices` is the other half of "what did this change do": content
+changed under an unchanged ``registry.version``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ..mapping import MAPPING
+from ..profile import BUILTIN_DIR, is_builtin_name
+
+#: stands for the profile's name in a comparison key
+_PROFILE_TOKEN = "\x00profile\x00"
+
+
+def profile_spec(side: Any) -> str:
+    """What ``check --profile`` takes for a review side: a shipped name or a directory."""
+    name = getattr(side.profile, "name", "")
+    if is_builtin_name(name):
+        return name
+    if side.directory is None or str(side.directory) == str(BUILTIN_DIR):
+        return "builtin"
+    return str(Path(side.directory).resolve())
+
+
+def _check(target: Path, spec: str, cwd: Path, trust: bool) -> list:
+    """The findings of ``check --no-cache --profile SPEC TARGET``, in check's order."""
+    from ..pipeline import Options, run
+
+    options = Options(use_cache=False, trust_implementations=trust, profile=spec)
+    result = run([str(target)], options, cwd)
+    scenarios = _scenario_ids(result.corpus)
+    return [(f, scenarios.get((f.path, f.document or 0))) for f in result.findings]
+
+
+def _scenario_ids(corpus: Any) -> dict:
+    """(relpath, document index) -> the id of the scenario that document defines."""
+    out: dict = {}
+    for d in getattr(corpus, "documents", None) or ():
+        if d.kind != "scenario":
+            continue
+        data = d.data
+        sid = data.get("id") if isinstance(data, MAPPING) else None
+        if isinstance(sid, str):
+            out[(d.relpath.replace("\\", "/"), d.index)] = sid
+    return out
+
+
+def _entry(finding: Any, scenario: str | None, spec: str, label: str) -> dict:
+    row = {
+        "code": finding.code,
+        "severity": finding.severity,
+        "path": finding.path,
+        "line": finding.line,
+        "column": finding.column,
+    }
+    if finding.document is not None:
+        row["document"] = finding.document
+    if scenario is not None:
+        row["scenario"] = scenario
+    row["message"] = _named(finding.message, spec, label)
+    if finding.help:
+        row["help"] = _named(finding.help, spec, label)
+    return row
+
+
+def _named(text: str, spec: str, name: str) -> str:
+    return text.replace(f"profile {spec}", f"profile {name}") if spec != name else text
+
+
+def _key(finding: Any, scenario: str | None, spec: str) -> tuple:
+    message = finding.message.replace(f"profile {spec}", f"profile {_PROFILE_TOKEN}")
+    return (finding.code, finding.path, finding.document or 0, scenario or "", message)
+
+
+def lint_delta(target: Path, base: Any, head: Any, cwd: Path, trust: bool) -> dict:
+    """``{"base": counts, "head": counts, "added": [...], "removed": [...]}``: the check
+    findings of the corpus at ``target`` under each side, and those only one side has
+    (added: the head's, at the head's line; removed: the base's), in check's order."""
+    sides = {}
+    for name, side in (("base", base), ("head", head)):
+        spec = profile_spec(side)
+        found = _check(target, spec, cwd, trust)
+        keyed = {}
+        for f, sid in found:
+            keyed.setdefault(_key(f, sid, spec), _entry(f, sid, spec, side.label))
+        sides[name] = (found, keyed)
+    base_keys, head_keys = sides["base"][1], sides["head"][1]
+    return {
+        "base": _counts(sides["base"][0]),
+        "head": _counts(sides["head"][0]),
+        "added": [v for k, v in head_keys.items() if k not in base_keys],
+        "removed": [v for k, v in base_keys.items() if k not in head_keys],
+    }
+
+
+def _counts(found: list) -> dict:
+    out = {"findings": len(found), "errors": 0, "warnings": 0, "infos": 0}
+    for f, _sid in found:
+        key = f"{f.severity}s"
+        if key in out:
+            out[key] += 1
+    return out
+
+
+# --------------------------------------------------------------------------------------
+def _canon(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
+
+
+def _header(registry: Any) -> Mapping[str, Any]:
+    h = registry.get("registry") if isinstance(registry, MAPPING) else None
+    return h if isinstance(h, MAPPING) else {}
+
+
+def _content(registry: Any) -> str:
+    """The registry's data without its version (the header's other keys stay)."""
+    if not isinstance(registry, MAPPING):
+        return _canon(registry)
+    data = dict(registry)
+    data["registry"] = {k: v for k, v in _header(registry).items() if k != "version"}
+    return _canon(data)
+
+
+def registry_version_notices(
+    base: Any, head: Any, implementations: Iterable[str] = ()
+) -> list[dict]:
+    """A warning when the registry's, the templates' or the implementations' content
+    (``implementations``: the primitives whose source changed) changed but
+    ``registry.version`` did not: two different profiles under one version cannot be told
+    apart in a report. Not raised between the two shipped profiles (``builtin`` and
+    ``builtin:oasisctl`` are one version read two ways, on purpose)."""
+    if is_builtin_name(base.profile.name) and is_builtin_name(head.profile.name):
+        return []
+    version = _header(head.profile.registry).get("version")
+    if version is None or version != _header(base.profile.registry).get("version"):
+        return []
+    parts = []
+    if _content(base.profile.registry) != _content(head.profile.registry):
+        parts.append("registry content")
+    bt, ht = base.profile.templates, head.profile.templates
+    changed = sorted(
+        str(t)
+        for t in set(bt) | set(ht)
+        if t not in bt or t not in ht or _canon(bt[t]) != _canon(ht[t])
+    )
+    if changed:
+        parts.append("templates (" + ", ".join(changed) + ")")
+    impls = sorted(set(implementations))
+    if impls:
+        parts.append("implementations (" + ", ".join(impls) + ")")
+    if not parts:
+        return []
+    shown = version if isinstance(version, str) else _canon(version)
+    return [
+        {
+            "severity": "warning",
+            "message": f"{_and(parts)} changed but version still {shown}",
+            "help": "bump `registry.version` so that reports and evaluators can tell the "
+            "proposed profile from the one it changes",
+        }
+    ]
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
