@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import traceback
+from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
@@ -95,7 +96,7 @@ class SiLintServer(LanguageServer):
     def reload(self, folder: str) -> list[tuple[str, list]]:
         st = self.roots.pop(folder, None)
         stale = list(self.published) if st is not None else []
-        out = []
+        out: list[tuple[str, list]] = []
         new = self.state_for(folder)
         for uri in stale:
             path = to_fs_path(uri) or ""
@@ -134,7 +135,7 @@ class SiLintServer(LanguageServer):
                 out.append((uri, []))
         return out
 
-    def publish(self, items: list[tuple[str, list]], force: set[str] = frozenset()) -> None:
+    def publish(self, items: list[tuple[str, list]], force: AbstractSet[str] = frozenset()) -> None:
         codec = self.workspace.position_codec
         for uri, findings in items:
             path = to_fs_path(uri) or ""
