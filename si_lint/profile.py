@@ -27,9 +27,13 @@ BUILTIN_NAMES = ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl")
 
 #: the seed's ratified matching constants (seed §2.1, §2.2, §3): a registry without
 #: ``constants`` (or without one of them) has exactly these values
-SEED_CONSTANTS = {"cooccurrence_radius": 0, "synonym_match": "token", "echo_line": "raw"}
+SEED_CONSTANTS: dict[str, Any] = {
+    "cooccurrence_radius": 0,
+    "synonym_match": "token",
+    "echo_line": "raw",
+}
 #: oasisctl's readings (its §2.2 follows a later revision of the decomposition document)
-OASISCTL_CONSTANTS = {
+OASISCTL_CONSTANTS: dict[str, Any] = {
     "cooccurrence_radius": 1,
     "synonym_match": "substring",
     "echo_line": "trimmed",
