@@ -15,8 +15,6 @@ from typing import Any
 
 #: the largest file (or buffer, or ``.jsonl`` line) read, in bytes
 MAX_BYTES = 5 * 1024 * 1024
-#: the largest ``.jsonl`` evidence file (each line is held to :data:`MAX_BYTES`)
-MAX_JSONL_BYTES = 64 * 1024 * 1024
 #: the deepest nesting of mappings and lists
 MAX_DEPTH = 64
 #: the most nodes (scalars, mappings, lists; aliases count what they expand to) in one file
@@ -28,6 +26,10 @@ MAX_ALIAS_NODES = 10_000
 MAX_INT_DIGITS = 4_300
 #: findings reported for one file; the rest are counted in one SI005 finding
 MAX_FINDINGS_PER_FILE = 1_000
+#: the most findings the cache stores for one run (per-file entries and the corpus-wide
+#: entry each): a run with more is checked again next time rather than read back whole
+#: from a cache file of hundreds of megabytes (SPEC §9 "Output is bounded")
+MAX_CACHED_FINDINGS = 100_000
 #: a profile value (e.g. the ``profile`` setting) longer than this is a configuration error
 MAX_SETTING_CHARS = 4_096
 

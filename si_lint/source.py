@@ -1,6 +1,6 @@
 """Source text of reported files and token ends (shared by the reports and ``--fix``).
 
-:class:`SourceCache` reads each reported file once; :func:`token_end` finds where the YAML
+:class:`SourceCache` reads each reported file once (keeping the few in use); :func:`token_end` finds where the YAML
 token that starts at a column ends (for end positions in SARIF, GitHub and JSON)."""
 
 from __future__ import annotations
@@ -20,24 +20,36 @@ def read_source(path: str, *, follow_symlinks: bool = True) -> bytes | None:
 
 
 class SourceCache:
-    """Lines of the reported files, read once (``None`` for a file that cannot be read).
-    ``follow_symlinks=False`` (the default): a link is never read (the text report prints
-    the lines, and a link that leaves the corpus must never be printed nor read: SI010
-    points at a profile's link that leads out of it, SPEC §9 "Trust boundaries")."""
+    """Lines of the reported files, read once while they are in use (``None`` for a file
+    that cannot be read): the ``keep`` files used last are kept, so a report over a large
+    corpus holds a few files' lines, not the corpus (the reports go through the findings
+    file by file). ``follow_symlinks=False`` (the default): a link is never read (the text
+    report prints the lines, and a link that leaves the corpus must never be printed nor
+    read: SI010 points at a profile's link that leads out of it, SPEC §9 "Trust
+    boundaries")."""
 
-    def __init__(self, *, follow_symlinks: bool = False) -> None:
+    def __init__(self, *, follow_symlinks: bool = False, keep: int = 16) -> None:
         self._lines: dict[str, list[str] | None] = {}
         self._follow = follow_symlinks
+        self._keep = max(keep, 1)
+        self._last: str | None = None
 
     def lines(self, path: str) -> list[str] | None:
-        if path not in self._lines:
+        if path == self._last:
+            return self._lines[path]
+        if path in self._lines:
+            lines = self._lines[path] = self._lines.pop(path)  # the most recently used
+        else:
             raw = read_source(path, follow_symlinks=self._follow)
-            if raw is None:
-                self._lines[path] = None
-            else:
+            lines = None
+            if raw is not None:
                 text = raw.decode("utf-8", "replace")
-                self._lines[path] = [ln.rstrip("\r") for ln in text.split("\n")]
-        return self._lines[path]
+                lines = [ln.rstrip("\r") for ln in text.split("\n")]
+            self._lines[path] = lines
+            if len(self._lines) > self._keep:
+                del self._lines[next(iter(self._lines))]  # the least recently used
+        self._last = path
+        return lines
 
     def line(self, path: str, line: int) -> str | None:
         lines = self.lines(path)

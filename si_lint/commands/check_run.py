@@ -241,28 +241,30 @@ def _baselines(a: CheckArgs, result) -> None:
 
 
 def _report(a: CheckArgs, result, fixed) -> None:
-    """The report, on stdout (on stderr under --diff, whose patch is the output)."""
-    from ..report import render
+    """The report, on stdout (on stderr under --diff, whose patch is the output), written
+    as it is made (SPEC §9 "Output is bounded"); with ``--sarif-file`` the same findings
+    as SARIF too, written first (a file it cannot write prints no report)."""
+    from ..report import write as write_report
+    from ..report.output import report_sink
 
     report_err = a.diff and not a.output
     stream = sys.stderr if report_err else sys.stdout
     colour = a.fmt == "text" and not a.output and use_color(a.color_mode, stream)
-    text = render(
-        result,
-        a.fmt,
-        verbose=a.verbose,
-        statistics=a.statistics,
-        quiet=a.quiet,
-        unsafe_fixes=a.unsafe_fixes,
-        automation_id=a.automation_id,
-        fail_on=a.fail_on,
-    )
-    if a.sarif_file:  # the same findings for code scanning, from this run (written first:
-        from ..report.output import write_file  # a file it cannot write prints no report)
-
-        sarif = render(result, "sarif", automation_id=a.automation_id)
-        write_file(a.sarif_file, sarif.encode("utf-8"))
-    write(text, a.output, err=report_err, color=colour)
+    if a.sarif_file:
+        with report_sink(a.sarif_file) as sink:
+            write_report(result, "sarif", sink, automation_id=a.automation_id)
+    with report_sink(a.output, err=report_err, color=colour) as sink:
+        write_report(
+            result,
+            a.fmt,
+            sink,
+            verbose=a.verbose,
+            statistics=a.statistics,
+            quiet=a.quiet,
+            unsafe_fixes=a.unsafe_fixes,
+            automation_id=a.automation_id,
+            fail_on=a.fail_on,
+        )
     if a.show_fixes:
         _show_fixes(
             result,

@@ -8,6 +8,7 @@ under the corpus stage's key (``pipeline.corpus.corpus_key``)."""
 
 from __future__ import annotations
 
+from ..limits import MAX_CACHED_FINDINGS
 from .context import State
 from .corpus import corpus_diags
 
@@ -24,5 +25,5 @@ def dry_runs(state: State) -> None:
     if pending is not None:  # no worker ran: the corpus checks run now
         pending()
     state.diags.extend(diags)
-    if state.corpus_key is not None:
+    if state.corpus_key is not None and len(state.diags) <= MAX_CACHED_FINDINGS:
         state.cache.memo_put(state.corpus_key, state.diags)

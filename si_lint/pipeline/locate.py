@@ -169,6 +169,43 @@ def dedupe(findings: list[Finding]) -> list[Finding]:
     return out
 
 
+def dedupe_sorted(findings: list[Finding]) -> list[Finding]:
+    """:func:`dedupe` of findings sorted by :func:`sort_findings`, which holds repeats next
+    to each other (their sort keys are equal, in their first order): one run of equal keys
+    is remembered at a time (a set of every finding's key cost ~140 MB per 1,000,000)."""
+    out = []
+    run_key = None
+    seen: set = set()
+    for f in findings:
+        key = (f.path, f.line, f.column, f.code, f.message)
+        if key != run_key:
+            run_key = key
+            seen.clear()
+        if f.document not in seen:
+            seen.add(f.document)
+            out.append(f)
+    return out
+
+
+def _in_file(f: Finding) -> tuple:
+    return (f.line, f.column, f.code, f.message)
+
+
+def sort_findings(findings: list[Finding]) -> list[Finding]:
+    """``sorted(findings, key=Finding.sort_key)`` — (path, line, column, code, message),
+    stable — sorting one file's findings at a time, so the sort keys of one file are held
+    at once, not of every finding."""
+    by_path: dict[str, list[Finding]] = {}
+    for f in findings:
+        by_path.setdefault(f.path, []).append(f)
+    out: list[Finding] = []
+    for path in sorted(by_path):
+        group = by_path.pop(path)
+        group.sort(key=_in_file)
+        out.extend(group)
+    return out
+
+
 #: codes that say a reference resolves to nothing, with the kind of document that could
 #: define it: such a finding depends on every document of that kind (a renamed scenario
 #: leaves its fixtures dangling), so it is reported when one of them is named
@@ -229,8 +266,7 @@ def locate_stage(state: State) -> None:
     from .knockon import held_back
 
     findings = held_back(findings, state)  # references a failed read could resolve
-    findings = dedupe(findings)
-    findings.sort(key=Finding.sort_key)
+    findings = dedupe_sorted(sort_findings(findings))
     state.findings = cap_per_file(findings)
 
 

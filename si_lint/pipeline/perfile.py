@@ -11,6 +11,7 @@ from pathlib import Path
 from ..contract import enforce
 from ..corpus import PACKED_KINDS, Document, classify, relpath_of
 from ..findings import Diag, Finding
+from ..limits import MAX_CACHED_FINDINGS
 from ..loader import load_bytes
 from ..loader.suppressions import scan_suppressions
 from ..registry import file_checks_for
@@ -310,12 +311,14 @@ def process(
             strict_json=ctx.config.root_how == "config",
         )
         outputs = _check_all(todo, sources, ctx)
+        stored = sum(len(f) for _, f in results.values())  # what the cache holds already
         gc.disable()  # the pool's path has turned it off already
         for i, (file_docs, findings) in zip(todo, outputs):
             sources[i].raw = None
             results[i] = (file_docs, findings)
             s = sources[i]
-            if use_cache and checks and s.sha:
+            if use_cache and checks and s.sha and stored + len(findings) <= MAX_CACHED_FINDINGS:
+                stored += len(findings)
                 cache.put_file(s.sha, relpath_of(s.abspath, root), to_entry(file_docs, findings))
         docs: list[Document] = []
         per_file: dict[str, list[Finding]] = {}

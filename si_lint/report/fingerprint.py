@@ -72,13 +72,17 @@ class Fingerprinter:
         self.cwd = (cwd or Path.cwd()).resolve()
         self.sources = SourceCache()
         self._ids: dict[str, dict] = {}
+        self._rel: tuple[str | None, str] = (None, "")
 
     def rel(self, path: str) -> str:
         if self.root is None:
             return path
+        if path == self._rel[0]:  # findings come file by file
+            return self._rel[1]
         absolute = os.path.normpath(os.path.join(str(self.cwd), path))
-        rel = os.path.relpath(absolute, str(self.root))
-        return rel.replace(os.sep, "/")
+        rel = os.path.relpath(absolute, str(self.root)).replace(os.sep, "/")
+        self._rel = (path, rel)
+        return rel
 
     def _doc_key(self, f) -> str:
         index = getattr(f, "document", None)
@@ -91,21 +95,49 @@ class Fingerprinter:
 
     def identities(self, findings) -> list[tuple[str, str, str, str, int]]:
         seen: dict[tuple, int] = {}
-        out = []
-        for f in findings:
-            if f.doc_path:
-                anchor = "path:" + f.doc_path
-            else:
-                src = self.sources.line(f.path, f.line)
-                anchor = "line:" + (src.strip() if src is not None else "")
-            key = (f.code, self.rel(f.path), self._doc_key(f), anchor)
-            n = seen.get(key, 0)
-            seen[key] = n + 1
-            out.append((*key, n))
-        return out
+        return [self._identity(f, seen) for f in findings]
 
     def fingerprints(self, findings) -> list[str]:
         return [digest(i) for i in self.identities(findings)]
+
+    def iter_fingerprints(self, findings):
+        """The fingerprints of ``findings``, one at a time (a report streams them). The
+        occurrence counts are kept per file: findings grouped by file (a run's always
+        are: sorted by path) need one file's counts at a time; others, all of them."""
+        if not _grouped(findings):
+            yield from self.fingerprints(findings)
+            return
+        current = None
+        seen: dict[tuple, int] = {}
+        for f in findings:
+            if f.path != current:
+                current = f.path
+                seen.clear()
+            yield digest(self._identity(f, seen))
+
+    def _identity(self, f, seen: dict) -> tuple[str, str, str, str, int]:
+        if f.doc_path:
+            anchor = "path:" + f.doc_path
+        else:
+            src = self.sources.line(f.path, f.line)
+            anchor = "line:" + (src.strip() if src is not None else "")
+        key = (f.code, self.rel(f.path), self._doc_key(f), anchor)
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        return (*key, n)
+
+
+def _grouped(findings) -> bool:
+    """Whether the findings of each file are next to each other."""
+    done: set = set()
+    current = None
+    for f in findings:
+        if f.path != current:
+            if f.path in done:
+                return False
+            done.add(current)
+            current = f.path
+    return True
 
 
 def digest(identity: tuple) -> str:

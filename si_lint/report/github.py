@@ -4,19 +4,29 @@ under ``GITHUB_ACTIONS=true``.
 One ``::error|warning|notice file=...,line=...,col=...,endLine=...,endColumn=...,title=CODE::message``
 per finding (info → ``notice``). Escaping follows GitHub's runner (``toolkit/core``
 ``escapeData``/``escapeProperty``): in the message ``%``, ``\\r`` and ``\\n`` become ``%25``,
-``%0D`` and ``%0A``; in properties ``:`` and ``,`` also become ``%3A`` and ``%2C``.
+``%0D`` and ``%0A``; in properties ``:`` and ``,`` also become ``%3A`` and ``%2C``. Every
+other control character (ESC, BEL, the rest of C0 and C1, DEL, tab) and the bidi controls
+are shown as escapes (``\\x1b``; :mod:`.controls`): the runner prints annotations to the
+job log, and a file name holding ``ESC ] 8 ;;`` ... ``BEL`` must not become a link or a
+terminal command there.
 """
 
 from __future__ import annotations
 
+import re
+
 from ..source import SourceCache, token_end
 from . import summary_counts
+from .controls import printable
 from .text import passed_line, skipped_part
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
+#: what the runner cannot carry raw, but for ``\r`` and ``\n`` (``%0D``, ``%0A``)
+_CONTROL = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def escape_data(text: str) -> str:
+    text = printable(text, _CONTROL)
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
@@ -47,18 +57,18 @@ def annotation(f, cache: SourceCache | None = None) -> str:
     return f"::{_COMMAND.get(f.severity, 'error')} {head}::{escape_data(chr(10).join(body))}"
 
 
-def render(result, **_options) -> str:
+def write(result, out, **_options) -> None:
     cache = SourceCache()
-    lines = [annotation(f, cache) for f in result.findings]
+    for f in result.findings:
+        out.write(annotation(f, cache) + "\n")
     counts = summary_counts(result.findings)
     total = len(result.findings)
     if total:
-        lines.append(
+        out.write(
             f"si-lint: {total} finding(s) in {result.files} file(s){skipped_part(result)}: "
             f"{counts['errors']} error(s), "
-            f"{counts['warnings']} warning(s), {counts['infos']} info(s)"
+            f"{counts['warnings']} warning(s), {counts['infos']} info(s)\n"
         )
     else:
         line = passed_line(result)
-        lines.append("si-lint: " + line[0].lower() + line[1:])
-    return "\n".join(lines) + "\n"
+        out.write("si-lint: " + line[0].lower() + line[1:] + "\n")

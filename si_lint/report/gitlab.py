@@ -5,33 +5,37 @@ A JSON array with one object per finding: ``description`` (the code and message)
 and ``--baseline``, so GitLab tracks a finding across commits), ``severity`` (``major`` for
 errors, ``minor`` for warnings, ``info`` for infos), ``location.path`` (relative, ``/``) and
 ``location.lines.begin``; plus ``categories`` and ``content.body`` (the help).
-Load it in ``.gitlab-ci.yml`` with ``artifacts: reports: codequality: si-lint.json``."""
+Load it in ``.gitlab-ci.yml`` with ``artifacts: reports: codequality: si-lint.json``.
+Written one object at a time; control characters are JSON escapes
+(:func:`si_lint.report.controls.json_safe`)."""
 
 from __future__ import annotations
-
-import json
 
 _SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 
 
-def render(result, **_options) -> str:
-    from .fingerprint import Fingerprinter
+def _item(f, fp: str) -> dict:
+    item = {
+        "type": "issue",
+        "check_name": f.code,
+        "description": f"{f.code}: {f.message}",
+        "categories": ["Bug Risk" if f.severity == "error" else "Style"],
+        "severity": _SEVERITY.get(f.severity, "major"),
+        "fingerprint": fp,
+        "location": {"path": f.path, "lines": {"begin": int(f.line)}},
+    }
+    if f.end_line is not None and f.end_line >= f.line:
+        item["location"]["lines"]["end"] = int(f.end_line)
+    if f.help:
+        item["content"] = {"body": f.help}
+    return item
 
-    findings = list(result.findings)
-    out = []
-    for f, fp in zip(findings, Fingerprinter(result).fingerprints(findings)):
-        item = {
-            "type": "issue",
-            "check_name": f.code,
-            "description": f"{f.code}: {f.message}",
-            "categories": ["Bug Risk" if f.severity == "error" else "Style"],
-            "severity": _SEVERITY.get(f.severity, "major"),
-            "fingerprint": fp,
-            "location": {"path": f.path, "lines": {"begin": int(f.line)}},
-        }
-        if f.end_line is not None and f.end_line >= f.line:
-            item["location"]["lines"]["end"] = int(f.end_line)
-        if f.help:
-            item["content"] = {"body": f.help}
-        out.append(item)
-    return json.dumps(out, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+def write(result, out, **_options) -> None:
+    from .fingerprint import Fingerprinter
+    from .json import dump_items
+
+    findings = result.findings
+    prints = Fingerprinter(result).iter_fingerprints(findings)
+    dump_items((_item(f, fp) for f, fp in zip(findings, prints)), out, "", sort_keys=True)
+    out.write("\n")

@@ -17,20 +17,27 @@ from __future__ import annotations
 import re
 from xml.sax.saxutils import escape, quoteattr
 
-# characters XML 1.0 cannot carry
-_INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+from .controls import CONTROL
+
+#: what XML 1.0 cannot carry (C0 but tab, newline and carriage return; U+FFFE, U+FFFF;
+#: surrogates) and the rest of :data:`.controls.CONTROL` (DEL, C1, bidi controls), shown as
+#: visible escapes (``\\x1b``); newline and carriage return too, in the values (a
+#: message, a path) the report quotes: its own line breaks are the only ones
+_ESCAPED = re.compile(CONTROL.pattern[:-1] + "\ufffe\uffff\ud800-\udfff]")
 
 
 def _clean(text: str) -> str:
-    return _INVALID_XML.sub("\ufffd", text)
+    if text.isprintable():
+        return text
+    return _ESCAPED.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def _attr(value) -> str:
-    return quoteattr(_clean(str(value)), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+    return quoteattr(_clean(str(value)), {"\t": "&#9;"})
 
 
 def _text(value: str) -> str:
-    return escape(_clean(value))
+    return escape(value)
 
 
 def _reported_files(result) -> list[str]:
@@ -58,71 +65,124 @@ def codes_run_on(doc, checks, loader_codes) -> set[str]:
 
 
 def _describe(f) -> str:
-    lines = [f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity}] {f.message}"]
+    c = _clean
+    lines = [f"{c(f.path)}:{f.line}:{f.column}: {c(f.code)} [{c(f.severity)}] {c(f.message)}"]
     if f.help:
-        lines.append(f"help: {f.help}")
+        lines.append(f"help: {c(f.help)}")
     for r in f.related:
-        msg = f": {r.message}" if r.message else ""
-        lines.append(f"note: {r.path}:{r.line}:{r.column}{msg}")
+        msg = f": {c(r.message)}" if r.message else ""
+        lines.append(f"note: {c(r.path)}:{r.line}:{r.column}{msg}")
     return "\n".join(lines)
 
 
-def render(result, fail_on: str = "error", **_options) -> str:
-    from ..catalogue import code_key, rules
-    from ..checks.base import all_checks
-    from ..findings import SEVERITY_RANK
-    from ..loader import CODES as LOADER_CODES
+class _Suites:
+    """The testsuites of one report: the findings of each reported file and the rules
+    that ran clean on it (what a suite holds is found twice, for the totals the head
+    names and again while writing, rather than kept for every file)."""
 
-    catalogue = rules()
-    checks = all_checks()
-    docs_of = result.corpus.by_file if result.corpus is not None else {}
-    config = result.config
-    threshold = SEVERITY_RANK[fail_on]
-    by_file: dict[str, list] = {}
-    for f in result.findings:
-        by_file.setdefault(f.path, []).append(f)
+    def __init__(self, result, fail_on: str) -> None:
+        from ..catalogue import rules
+        from ..checks.base import all_checks
+        from ..findings import SEVERITY_RANK
+        from ..loader import CODES as LOADER_CODES
 
-    suites = []
-    total_tests = total_failures = 0
-    for path in _reported_files(result):
-        findings = by_file.get(path, [])
-        ran = set()
-        if path.endswith((".yaml", ".yml", ".json")):  # the rules run on any of its documents
-            for doc in docs_of.get(path) or [None]:
-                ran |= codes_run_on(doc, checks, LOADER_CODES)
-        ran = {c for c in ran if _enabled(config, c)}
-        with_findings = {f.code for f in findings}
-        cases = []
-        failures = 0
+        self.catalogue = rules()
+        self.checks = all_checks()
+        self.loader_codes = LOADER_CODES
+        self.rank = SEVERITY_RANK
+        self.docs_of = result.corpus.by_file if result.corpus is not None else {}
+        self.config = result.config
+        self.threshold = SEVERITY_RANK[fail_on]
+        found = result.findings
+        self.findings = found if isinstance(found, list) else list(found)
+        # where each file's findings are: a span of the list (a run's findings are sorted
+        # by path: one entry per file, not one per finding), else their positions
+        self.spans: dict[str, tuple[int, int] | list[int]] = {}
+        grouped = True
+        for i, f in enumerate(self.findings):
+            span = self.spans.get(f.path)
+            if span is None:
+                self.spans[f.path] = (i, i + 1)
+            elif grouped and span[1] == i:
+                self.spans[f.path] = (span[0], i + 1)
+            else:
+                grouped = False
+                break
+        if not grouped:
+            self.spans = {}
+            for i, f in enumerate(self.findings):
+                self.spans.setdefault(f.path, []).append(i)
+        self.files = _reported_files(result)
+        self._ran: dict[tuple, frozenset] = {}
+
+    def of(self, path: str) -> list:
+        """The findings of ``path``, in report order."""
+        span = self.spans.get(path)
+        if span is None:
+            return []
+        if isinstance(span, tuple):
+            return self.findings[span[0] : span[1]]
+        return [self.findings[i] for i in span]
+
+    def fails(self, f) -> bool:
+        return self.rank.get(f.severity, 0) <= self.threshold
+
+    def clean(self, path: str, findings: list) -> list[str]:
+        """The codes of the rules that ran on ``path`` without a finding, in code order."""
+        from ..catalogue import code_key
+
+        yaml = path.endswith((".yaml", ".yml", ".json"))  # the rules run on any document
+        docs = (self.docs_of.get(path) or [None]) if yaml else []
+        key = (yaml, *sorted({"-" if d is None else repr(d.kind) for d in docs}))
+        ran = self._ran.get(key)  # the same for every file of the same kinds
+        if ran is None:
+            codes: set = set()
+            for doc in docs:
+                codes |= codes_run_on(doc, self.checks, self.loader_codes)
+            ran = self._ran[key] = frozenset(c for c in codes if _enabled(self.config, c))
+        return sorted(ran - {f.code for f in findings}, key=code_key)
+
+    def write(self, path: str, out) -> None:
+        findings = self.of(path)
+        clean = self.clean(path, findings)
+        failures = sum(1 for f in findings if self.fails(f))
+        out.write(
+            f'  <testsuite name={_attr(path)} tests="{len(findings) + len(clean)}" '
+            f'failures="{failures}" errors="0" skipped="0" file={_attr(path)}>\n'
+        )
         for f in findings:  # one testcase per finding (name: code and location)
             name = f"{f.code} {f.path}:{f.line}:{f.column}"
-            head = f"    <testcase classname={_attr(path)} name={_attr(name)}>"
-            if SEVERITY_RANK.get(f.severity, 0) <= threshold:
-                failures += 1
-                body = (
-                    f"      <failure type={_attr(f.code)} message={_attr(f'[{f.severity}] {f.message}')}>"
-                    f"{_text(_describe(f))}</failure>"
+            out.write(f"    <testcase classname={_attr(path)} name={_attr(name)}>\n")
+            if self.fails(f):
+                out.write(
+                    f"      <failure type={_attr(f.code)} "
+                    f"message={_attr(f'[{f.severity}] {f.message}')}>"
+                    f"{_text(_describe(f))}</failure>\n"
                 )
             else:
-                body = f"      <system-out>{_text(_describe(f))}</system-out>"
-            cases.append(head + "\n" + body + "\n    </testcase>")
-        for code in sorted(ran - with_findings, key=code_key):  # a passing testcase per clean rule
-            rule = catalogue.get(code)
+                out.write(f"      <system-out>{_text(_describe(f))}</system-out>\n")
+            out.write("    </testcase>\n")
+        for code in clean:  # a passing testcase per clean rule
+            rule = self.catalogue.get(code)
             name = f"{code} {rule.name}" if rule and rule.name else code
-            cases.append(f"    <testcase classname={_attr(path)} name={_attr(name)}/>")
-        total_tests += len(cases)
-        total_failures += failures
-        suites.append(
-            f'  <testsuite name={_attr(path)} tests="{len(cases)}" failures="{failures}" '
-            f'errors="0" skipped="0" file={_attr(path)}>\n'
-            + "".join(c + "\n" for c in cases)
-            + "  </testsuite>"
-        )
-    head = (
+            out.write(f"    <testcase classname={_attr(path)} name={_attr(name)}/>\n")
+        out.write("  </testsuite>\n")
+
+
+def write(result, out, fail_on: str = "error", **_options) -> None:
+    suites = _Suites(result, fail_on)
+    tests = failures = 0
+    for path in suites.files:
+        findings = suites.of(path)
+        tests += len(findings) + len(suites.clean(path, findings))
+        failures += sum(1 for f in findings if suites.fails(f))
+    out.write(
         '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f'<testsuites name="si-lint" tests="{total_tests}" failures="{total_failures}" errors="0">'
+        f'<testsuites name="si-lint" tests="{tests}" failures="{failures}" errors="0">\n'
     )
-    return head + "\n" + "".join(s + "\n" for s in suites) + "</testsuites>\n"
+    for path in suites.files:
+        suites.write(path, out)
+    out.write("</testsuites>\n")
 
 
 def _enabled(config, code: str) -> bool:

@@ -15,6 +15,12 @@
   on ``primaryLocationLineHash`` and computes one from the source line when a result has
   none, which would merge two findings on one line: si-lint sets it itself.
 - ``automationDetails.id`` when ``--automation-id`` is given (GitHub's ``category``).
+- at most 25,000 results (:data:`MAX_RESULTS`, GitHub's limit per run: a run over it is
+  rejected): past it, 24,999 findings — errors, then warnings, then infos, each in path
+  order — and one notice result (SI005, level ``note``, at the first finding left out)
+  saying how many were left out, of which severity.
+- written result by result (:func:`write`); control characters are JSON escapes
+  (:func:`si_lint.report.controls.json_safe`).
 
 Output is deterministic: sorted keys, no timestamps, no absolute paths.
 """
@@ -144,17 +150,24 @@ def line_hash(fingerprint: str) -> str:
     return f"{fingerprint[:16]}:1"
 
 
-def render(result, automation_id: str | None = None, **_options) -> str:
+#: GitHub code scanning's limit of results in one run (a run over it is rejected)
+MAX_RESULTS = 25_000
+#: stands for the results in the document dumped around them (never in the output)
+_RESULTS = "\u0000results\u0000"
+
+
+def write(result, out, automation_id: str | None = None, **_options) -> None:
+    """The SARIF document of ``result`` to ``out``: the document around the results dumped
+    once, the results one at a time between (byte for byte ``json.dumps(doc, indent=2,
+    sort_keys=True)`` of the whole, with :func:`.controls.json_safe`)."""
     from ..catalogue import code_key, rules
-    from .fingerprint import Fingerprinter
+    from .controls import json_safe
+    from .json import dump_items
 
     catalogue = rules()
-    findings = list(result.findings)
+    findings = result.findings
     ordered = sorted(set(catalogue) | {f.code for f in findings}, key=code_key)
     index = {code: i for i, code in enumerate(ordered)}
-    printer = Fingerprinter(result)
-    prints = printer.fingerprints(findings)
-    results = [_result(f, fp, index[f.code], printer.sources) for f, fp in zip(findings, prints)]
     run = {
         "tool": {
             "driver": {
@@ -167,12 +180,94 @@ def render(result, automation_id: str | None = None, **_options) -> str:
         },
         "columnKind": "unicodeCodePoints",
         "originalUriBaseIds": {URI_BASE: {"description": {"text": "the directory si-lint ran in"}}},
-        "results": results,
+        "results": _RESULTS,
     }
     if automation_id:
         run["automationDetails"] = {"id": automation_id}
     doc = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
-    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    text = json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    head, tail = text.split(json.dumps(_RESULTS))
+    out.write(json_safe(head))
+    indent = head[head.rindex("\n") + 1 :]
+    indent = indent[: len(indent) - len(indent.lstrip(" "))]
+    dump_items(_results(result, index), out, indent, sort_keys=True)
+    out.write(json_safe(tail))
+
+
+def _results(result, index: dict):
+    """The results: one per finding, or when there are more than :data:`MAX_RESULTS`, the
+    first ``MAX_RESULTS - 1`` by severity (errors, then warnings, then infos, each in path
+    order; written in path order) and a notice (SI005, level ``note``) that says how many
+    were left out, at the first one left out."""
+    from .fingerprint import Fingerprinter
+
+    findings = result.findings
+    printer = Fingerprinter(result)
+    keep = Keep(findings, MAX_RESULTS - 1) if len(findings) > MAX_RESULTS else None
+    prints = printer.iter_fingerprints(findings)
+    for f, fp in zip(findings, prints):
+        if keep is None or keep(f):
+            yield _result(f, fp, index[f.code], printer.sources)
+    if keep is not None:
+        yield _notice(keep, len(findings), index["SI005"], printer.sources)
+
+
+class Keep:
+    """Which findings a capped report keeps: ``limit`` of them, errors before warnings
+    before infos, each severity in the findings' (path) order; called once per finding,
+    in order. ``first_left``: the first finding left out; ``left``: how many of each
+    severity were."""
+
+    def __init__(self, findings, limit: int) -> None:
+        from ..findings import SEVERITY_RANK
+
+        self.rank = SEVERITY_RANK
+        counts = [0, 0, 0]
+        for f in findings:
+            counts[self.rank.get(f.severity, 0)] += 1
+        self.cut, room = 0, limit  # every finding ranked under ``cut``; ``room`` of ``cut``
+        while self.cut < 2 and counts[self.cut] <= room:
+            room -= counts[self.cut]
+            self.cut += 1
+        self.room = room
+        self.left = {s: 0 for s in ("error", "warning", "info")}
+        self.first_left = None
+
+    def __call__(self, f) -> bool:
+        rank = self.rank.get(f.severity, 0)
+        if rank < self.cut or (rank == self.cut and self.room > 0):
+            self.room -= rank == self.cut
+            return True
+        self.left[("error", "warning", "info")[rank]] += 1
+        if self.first_left is None:
+            self.first_left = f
+        return False
+
+
+def _notice(keep: Keep, total: int, rule_index: int, cache: SourceCache) -> dict:
+    """The result that says how many findings a capped report left out (SPEC §9)."""
+    from .fingerprint import digest
+
+    f = keep.first_left
+    left = sum(keep.left.values())
+    by = ", ".join(f"{n:,} {s}(s)" for s, n in keep.left.items() if n)
+    text = (
+        f"{left:,} of {total:,} findings are not in this report ({by}): GitHub code "
+        f"scanning accepts at most {MAX_RESULTS:,} results per run, so it holds the first "
+        f"{total - left:,} (errors, then warnings, then infos, each in path order) and this "
+        "notice, at the first finding left out. `si-lint check --format json` lists them all."
+    )
+    fp = digest(("SI005", "sarif", "results left out"))  # one alert, whatever the count
+    region = region_of(f.path, f.line, f.column, cache, f.end_line, f.end_column)
+    return {
+        "ruleId": "SI005",
+        "ruleIndex": rule_index,
+        "level": "note",
+        "message": {"text": escape_message(text)},
+        "locations": [{"physicalLocation": _physical(f.path, region)}],
+        "partialFingerprints": {FINGERPRINT_KEY: fp, LINE_HASH_KEY: line_hash(fp)},
+        "properties": {"severity": "info", "leftOut": left, "total": total},
+    }
 
 
 def _result(f, fp: str, rule_index: int, cache: SourceCache) -> dict:

@@ -2,30 +2,19 @@
 caret under the column, then ``help:`` (marked ``[*]`` when ``--fix`` can apply the fix) and
 ``note:`` lines (SPEC §9). Styles are ANSI styles (:mod:`.ansi`, as click writes them); the caller decides whether they reach
 the stream (``--color``, ``NO_COLOR``/``FORCE_COLOR``, a terminal). Control characters of
-the source and the messages (ESC, NUL, ...) are shown escaped, never sent to a terminal."""
+the source and the messages (ESC, NUL, ...) are shown escaped, never sent to a terminal
+(:mod:`.controls`). Written finding by finding (:func:`write`)."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from ..source import SourceCache
 from . import summary_counts
 from .ansi import style
+from .controls import printable
 
 _COLOUR = {"error": "red", "warning": "yellow", "info": "blue"}
-#: control characters (C0 but tab, DEL, C1) and the bidirectional overrides: a source line,
-#: a message or a path that holds them is printed with them escaped (SPEC §9: never sent
-#: raw to the terminal — an ESC or OSC sequence in a scenario could rewrite the screen)
-_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-def printable(text: str) -> str:
-    """``text`` with its control characters shown as escapes (``\\x1b``, ``\\u202e``)."""
-    if text.isprintable() or _CONTROL.search(text) is None:
-        return text
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
-
 
 escape_controls = printable  # the name the rest of this module uses
 
@@ -36,8 +25,8 @@ def format_finding(
     head = (
         style(f"{escape_controls(f.path)}:{f.line}:{f.column}:", bold=True)
         + " "
-        + style(f.code, fg=_COLOUR.get(f.severity), bold=True)
-        + f" [{f.severity}] {escape_controls(f.message)}"
+        + style(escape_controls(f.code), fg=_COLOUR.get(f.severity), bold=True)
+        + f" [{escape_controls(f.severity)}] {escape_controls(f.message)}"
     )
     out = [head]
     raw = cache.line(f.path, f.line)
@@ -61,66 +50,77 @@ def format_finding(
     return out
 
 
-def render(
+def write(
     result,
+    out,
     verbose: bool = False,
     statistics: bool = False,
     quiet: bool = False,
     unsafe_fixes: bool = False,
     **_options,
-) -> str:
+) -> None:
     if result.findings:  # a clean run does not load the fixer
-        from ..fix import fixable, is_safe
+        from ..fix import fixable
 
-    cache = SourceCache(follow_symlinks=False)  # a link is never printed
-    lines: list[str] = []
     if statistics:
-        from ..catalogue import rules
-
-        counts = Counter(f.code for f in result.findings)
-        catalogue = rules()
-        for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-            name = catalogue[code].name if code in catalogue else ""
-            lines.append(f"{n:5d}  {code:<7} {name}")
+        _statistics(result.findings, out)
     else:
+        cache = SourceCache(follow_symlinks=False)  # a link is never printed
         for f in result.findings:
-            lines.extend(format_finding(f, cache, verbose, fixable(f, unsafe_fixes)))
-            lines.append("")
+            out.write("\n".join(format_finding(f, cache, verbose, fixable(f, unsafe_fixes))))
+            out.write("\n\n")
     if quiet:
-        return "\n".join(lines) + "\n" if lines else ""
-    counts = summary_counts(result.findings)
-    total = len(result.findings)
-    if total:
-        parts = [
-            f"{counts['errors']} error(s)",
-            f"{counts['warnings']} warning(s)",
-            f"{counts['infos']} info(s)",
-        ]
-        lines.append(
-            f"Found {total} finding(s) in {result.files} file(s){skipped_part(result)}: "
-            + ", ".join(parts)
-            + "."
-        )
-        safe = sum(1 for f in result.findings if fixable(f, unsafe_fixes))
-        hidden = (
-            0
-            if unsafe_fixes
-            else sum(1 for f in result.findings if fixable(f, True) and not is_safe(f))
-        )
-        flag = "--fix --unsafe-fixes" if unsafe_fixes else "--fix"
-        if safe and hidden:
-            lines.append(
-                f"[*] {safe} fixable with {flag} ({hidden} more with --fix --unsafe-fixes)."
-            )
-        elif safe:
-            lines.append(f"[*] {safe} fixable with {flag}.")
-        elif hidden:
-            lines.append(f"{hidden} fix(es) available with --fix --unsafe-fixes.")
-    else:
-        lines.append(passed_line(result) + ".")
+        return
+    for line in _summary(result, unsafe_fixes):
+        out.write(line + "\n")
     if verbose and result.skipped:
-        lines.append("Skipped (no recognised kind): " + ", ".join(result.skipped))
-    return "\n".join(lines) + "\n"
+        out.write(
+            "Skipped (no recognised kind): "
+            + ", ".join(escape_controls(s) for s in result.skipped)
+            + "\n"
+        )
+
+
+def _statistics(findings, out) -> None:
+    from ..catalogue import rules
+
+    counts = Counter(f.code for f in findings)
+    catalogue = rules()
+    for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        name = catalogue[code].name if code in catalogue else ""
+        out.write(f"{n:5d}  {escape_controls(code):<7} {name}\n")
+
+
+def _summary(result, unsafe_fixes: bool) -> list[str]:
+    """The closing lines: the counts and what ``--fix`` can do, or "All checks passed"."""
+    total = len(result.findings)
+    if not total:
+        return [passed_line(result) + "."]
+    from ..fix import fixable, is_safe
+
+    counts = summary_counts(result.findings)
+    parts = [
+        f"{counts['errors']} error(s)",
+        f"{counts['warnings']} warning(s)",
+        f"{counts['infos']} info(s)",
+    ]
+    lines = [
+        f"Found {total} finding(s) in {result.files} file(s){skipped_part(result)}: "
+        + ", ".join(parts)
+        + "."
+    ]
+    safe = hidden = 0
+    for f in result.findings:
+        safe += fixable(f, unsafe_fixes)
+        hidden += not unsafe_fixes and fixable(f, True) and not is_safe(f)
+    flag = "--fix --unsafe-fixes" if unsafe_fixes else "--fix"
+    if safe and hidden:
+        lines.append(f"[*] {safe} fixable with {flag} ({hidden} more with --fix --unsafe-fixes).")
+    elif safe:
+        lines.append(f"[*] {safe} fixable with {flag}.")
+    elif hidden:
+        lines.append(f"{hidden} fix(es) available with --fix --unsafe-fixes.")
+    return lines
 
 
 def skipped_part(result) -> str:
