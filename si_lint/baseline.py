@@ -44,8 +44,8 @@ def render(result) -> str:
             }
         )
     entries.sort(key=lambda e: (e["path"], e["code"], e["document"], e["node"], e["fingerprint"]))
-    doc = {"format": FORMAT, "version": VERSION, "findings": entries}
-    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    baseline = {"format": FORMAT, "version": VERSION, "findings": entries}
+    return json.dumps(baseline, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def load(path: str) -> list[tuple[str, str, str]]:

@@ -69,7 +69,7 @@ def _read_rule(path) -> Rule | None:
         rationale=str(data.get("rationale", "") or "").strip(),
         seed=str(data.get("seed", "") or "").strip(),
         fix=str(data.get("fix", "") or "").strip(),
-        examples=data.get("examples") if isinstance(data.get("examples"), dict) else {},
+        examples=examples if isinstance(examples := data.get("examples"), dict) else {},
         source=str(path),
         check=str(data.get("check", "") or ""),
     )

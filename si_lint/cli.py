@@ -33,6 +33,7 @@ def console() -> None:
     is written and the worker pools are closed before :func:`main` returns."""
     import os
 
+    code: int | str | None
     try:
         main()
         code = 0

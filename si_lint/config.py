@@ -286,12 +286,14 @@ def load_config(
     if source is None:
         return Config(root=root, root_how=info.how)
     where = str(source)
-    t = _Table(where, info.table)
+    table = info.table
+    assert table is not None  # parsed() read it
+    t = _Table(where, table)
     t.validate()
     t.unknown_keys()
     profile, refused = t.profile(root)
     pfi = t.per_file_ignores()
-    select = t.str_list("select") if "select" in info.table else ("SI", "EIO")
+    select = t.str_list("select") if "select" in table else ("SI", "EIO")
     check_codes(select, f"{where}: `select`")
     check_codes(t.str_list("ignore"), f"{where}: `ignore`")
     for pattern, codes in sorted(pfi.items()):
@@ -305,7 +307,7 @@ def load_config(
         per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in pfi.items())),
         # compiled (and so checked) by check_patterns before the selection walks
         exclude=t.str_list("exclude"),
-        include=t.str_list("include") if "include" in info.table else DEFAULT_INCLUDE,
+        include=t.str_list("include") if "include" in table else DEFAULT_INCLUDE,
         root_how=info.how,
         require_fixtures=t.flag("require-fixtures"),
         require_band_coverage=t.flag("require-band-coverage"),
@@ -343,6 +345,7 @@ def _refusal(cwd: Path, info: Root, why: str) -> tuple[str, int, int, str]:
 
     from .root import setting_key, value_position
 
+    assert info.source is not None  # a refusal is a configuration file's
     line, col = value_position(info.raw, setting_key(info.source, "profile"))
     where = os.path.relpath(os.path.abspath(info.source), os.path.abspath(cwd))
     message = (

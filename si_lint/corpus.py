@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import (  # noqa: F401  (re-exported)
     DEFAULT_INCLUDE,
@@ -34,6 +34,11 @@ from .root import (  # noqa: F401  (re-exported)
     find_root_info,
     git_top,
 )
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from .graph import RefGraph
 
 KINDS = ("scenario", "fixture", "evidence", "eio-module", "eio-input", "registry", "template")
 
@@ -154,7 +159,7 @@ class Document:
     #: blob of every document of the file, decoded on first use of either (``fill()``)
     lazy: Any = field(default=None, repr=False, compare=False)
 
-    def pack(self, packed: bytes | str, refs: tuple) -> None:
+    def pack(self, packed: bytes | str, refs: tuple | None) -> None:
         """Hold ``data`` as ``packed`` (its marshal bytes or JSON text) with its
         :func:`artifact_refs`; ``data`` is decoded again on first use."""
         self.refs = refs
@@ -295,8 +300,8 @@ class Corpus:
         self.by_file: dict[str, list[Document]] = {}
         for d in self.documents:
             self.by_file.setdefault(d.relpath, []).append(d)
-        self._graph = None
-        self._ref_graph = None
+        self._graph: nx.MultiDiGraph | None = None
+        self._ref_graph: RefGraph | None = None
         self._scenarios: dict[str, Document] | None = None
         #: OASIS profile directories (SPEC §1), filled in by the read stage: the profile
         #: directory of each file's directory (absolute paths; None: there is none), and
@@ -348,7 +353,7 @@ class Corpus:
         return dict(self._scenarios)
 
     @property
-    def ref_graph(self):
+    def ref_graph(self) -> RefGraph:
         """The reference graph (:class:`si_lint.graph.RefGraph`: the dicts a
         ``networkx.MultiDiGraph`` holds), built once: what the corpus checks read."""
         if self._ref_graph is None:
@@ -358,7 +363,7 @@ class Corpus:
         return self._ref_graph
 
     @property
-    def graph(self):
+    def graph(self) -> nx.MultiDiGraph:
         """The reference graph as a ``networkx.MultiDiGraph`` (over :attr:`ref_graph`'s
         attribute dicts; networkx is imported here)."""
         if self._graph is None:

@@ -232,7 +232,7 @@ class _Walk:
         if stat_mod.S_ISLNK(mode):
             self.sel.links = True
             what, why = check_link(path, self.real_root)
-            if what == "read":
+            if why is None:  # "read"
                 self.sel.files.append(path)
             elif what == "problem":
                 self.sel.problems.append((Path(path), why))

@@ -137,27 +137,28 @@ class Location(namedtuple("Location", ("path", "line", "column", "message"), def
         message: str
 
 
-_FINDING_FIELDS = (
-    "path",  # file path, relative to the current directory, '/'-separated
-    "line",
-    "column",
-    "code",
-    "severity",
-    "message",
-    "help",
-    "doc_path",  # the JSON path inside the document, when there is one
-    "related",  # tuple of Location
-    "end_line",
-    "end_column",
-    "detail",  # e.g. the traceback of SI000, shown under --verbose
-    "fix",  # not compared, not hashed
-    "document",  # 0-based index of the document, only in files holding more than one
-)
-
-
 @value_object("fix")
 class Finding(
-    namedtuple("Finding", _FINDING_FIELDS, defaults=(None, None, (), None, None, None, None, None))
+    namedtuple(
+        "Finding",
+        (
+            "path",  # file path, relative to the current directory, '/'-separated
+            "line",
+            "column",
+            "code",
+            "severity",
+            "message",
+            "help",
+            "doc_path",  # the JSON path inside the document, when there is one
+            "related",  # tuple of Location
+            "end_line",
+            "end_column",
+            "detail",  # e.g. the traceback of SI000, shown under --verbose
+            "fix",  # not compared, not hashed
+            "document",  # 0-based index of the document, only in files holding more than one
+        ),
+        defaults=(None, None, (), None, None, None, None, None),
+    )
 ):
     """A finding with a resolved location, ready for a report. ``document`` is the
     0-based index of the document in its file, only for files holding more than one

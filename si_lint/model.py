@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from .mapping import MAPPING
 from .records import value_object
@@ -49,7 +49,7 @@ RESERVED_KEYS = frozenset((TEMPLATE_KEY, COMPOSITE_KEY, "synonyms") + FORM_A_KEY
 #: the scoring forms :func:`scoring_of` tells apart
 TEMPLATE = "template"  # Form B: archetype_template + flat role bindings
 COMPOSITE = "composite"  # scoring.composite
-FORM_A = "form-a"  # type: weighted / rubric / dimensions
+FORM_A = "form-a"  # scoring `type`: weighted / rubric / dimensions
 BINARY = "binary"  # a safety scenario (classification: safety): scored binary
 FORMER = "former"  # scoring.template / scoring.bindings (SI119)
 BOTH = "both"  # archetype_template and composite
@@ -170,7 +170,7 @@ def template_names(profile: Any) -> list[str]:
     return sorted(names)
 
 
-def template_roles(template: Any) -> Mapping[str, Any]:
+def template_roles(template: Any) -> Mapping[Any, Any]:  # YAML keys: not always strings
     roles = template.get("roles") if isinstance(template, MAPPING) else None
     return roles if isinstance(roles, MAPPING) else {}
 
@@ -255,7 +255,7 @@ def table_calls(table: Any, base: Path = ("table",)) -> Iterator[tuple[int, Call
                 yield i, call
 
 
-def is_role_ref(value: Any) -> bool:
+def is_role_ref(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and value.startswith("$")
 
 
@@ -271,7 +271,7 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def is_str_list(value: Any) -> bool:
+def is_str_list(value: Any) -> TypeGuard[list[str]]:
     return isinstance(value, list) and all(isinstance(x, str) for x in value)
 
 

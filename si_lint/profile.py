@@ -27,9 +27,13 @@ BUILTIN_NAMES = ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl")
 
 #: the seed's ratified matching constants (seed §2.1, §2.2, §3): a registry without
 #: ``constants`` (or without one of them) has exactly these values
-SEED_CONSTANTS = {"cooccurrence_radius": 0, "synonym_match": "token", "echo_line": "raw"}
+SEED_CONSTANTS: dict[str, Any] = {
+    "cooccurrence_radius": 0,
+    "synonym_match": "token",
+    "echo_line": "raw",
+}
 #: oasisctl's readings (its §2.2 follows a later revision of the decomposition document)
-OASISCTL_CONSTANTS = {
+OASISCTL_CONSTANTS: dict[str, Any] = {
     "cooccurrence_radius": 1,
     "synonym_match": "substring",
     "echo_line": "trimmed",
@@ -175,7 +179,7 @@ class Profile:
         if problems:
             raise ValueError(f"invalid registry constant: {problems[0][1]}")
         block = self.registry.get("constants") if isinstance(self.registry, MAPPING) else None
-        values = dict(SEED_CONSTANTS)
+        values: dict[str, Any] = dict(SEED_CONSTANTS)
         if isinstance(block, MAPPING):
             values.update({k: block[k] for k in SEED_CONSTANTS if k in block})
         return Constants(**values)

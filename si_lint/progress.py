@@ -18,7 +18,11 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:  # rich is imported when the bar is shown
+    from rich.progress import Progress as RichProgress
+    from rich.progress import TaskID
 
 DELAY_S = 1.0
 _REFRESH_S = 0.1
@@ -44,8 +48,8 @@ class Progress:
         self._allowed = allowed
         self._start = 0.0
         self._last = 0.0
-        self._bar = None
-        self._task = None
+        self._bar: RichProgress | None = None
+        self._task: TaskID | None = None
 
     @property
     def stream(self) -> TextIO:
@@ -77,9 +81,12 @@ class Progress:
             if now - self._start <= self._delay or self.done >= self.total:
                 return
             self._show()
+        bar, task = self._bar, self._task
+        if bar is None or task is None:  # rich failed to show it: no bar
+            return
         if now - self._last >= _REFRESH_S or self.done >= self.total:
-            self._bar.update(self._task, completed=self.done)
-            self._bar.refresh()
+            bar.update(task, completed=self.done)
+            bar.refresh()
             self._last = now
 
     def _show(self) -> None:

@@ -50,7 +50,9 @@ def value_object(*ignored: str):
 class Record:
     """A mutable record: ``==`` and ``repr`` by its attributes; unhashable."""
 
-    __hash__ = None
+    # the documented way to make a class unhashable, which typeshed's object.__hash__
+    # (a method) does not allow for
+    __hash__ = None  # type: ignore[assignment]
 
     def __eq__(self, other):
         return other.__class__ is self.__class__ and vars(self) == vars(other)

@@ -51,7 +51,11 @@ def _digest(raw: bytes) -> str:
 
 def config_table(directory: Path) -> tuple[Path, dict] | None:
     found = config_in(directory)
-    return None if found is None else (found[0], found[1].parsed().table)
+    if found is None:
+        return None
+    table = found[1].parsed().table
+    assert table is not None  # parsed() reads it
+    return found[0], table
 
 
 def config_in(
@@ -130,12 +134,17 @@ class Root(
         if self.table is not None:
             return self
         if table is None:
+            assert self.source is not None  # only a configuration file's root is lazy
             table = _config_file_table(self.source, self.raw)
         return Root(self.path, self.source, table, self.how, self.digest, self.raw, self.looked)
 
 
 def find_root_info(
-    cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None, *, lazy: bool = False
+    cwd: Path,
+    paths: Iterable[str | Path] = (),
+    config_file: str | Path | None = None,
+    *,
+    lazy: bool = False,
 ) -> Root:
     """The corpus root, the first of (SPEC §9): the directory of ``config_file``; the
     nearest ancestor of ``cwd`` holding ``si-lint.toml`` or a ``pyproject.toml`` with
@@ -171,9 +180,9 @@ def _find(cwd: Path, paths, config_file, lazy: bool, looked: list) -> Root:
                 break
             d = d.parent
     for start in starts:  # an OASIS profile layout (SPEC §9: a profile root)
-        found = profile_ancestor(os.path.realpath(start))
-        if found is not None:
-            return Root(Path(found), None, {}, "profile")
+        layout = profile_ancestor(os.path.realpath(start))
+        if layout is not None:
+            return Root(Path(layout), None, {}, "profile")
     top = git_top(cwd, looked)
     if top is not None:
         return Root(top, None, {}, "git")
@@ -205,10 +214,11 @@ def profile_ancestor(start: str) -> str | None:
 
 
 def find_root(
-    cwd: Path, paths: Iterable[Path] = (), config_file: Path | None = None
+    cwd: Path, paths: Iterable[str | Path] = (), config_file: str | Path | None = None
 ) -> tuple[Path, Path | None, dict]:
     """``(root, config file or None, config table)``; see :func:`find_root_info`."""
     info = find_root_info(cwd, paths, config_file)
+    assert info.table is not None  # not lazy: the table is parsed
     return info.path, info.source, info.table
 
 

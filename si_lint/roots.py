@@ -252,9 +252,9 @@ def plan_roots(cwd: Path, paths: list[str], config_file: str | None = None) -> P
         root = root_of(Path(os.path.abspath(config_file)), True)
         kept: list[str] = []
         for p in named:
-            p = planner.within(p, str(root.path))
-            if p is not None and p not in kept:
-                kept.append(p)
+            inside = planner.within(p, str(root.path))
+            if inside is not None and inside not in kept:
+                kept.append(inside)
         return Plan([Group(root, kept)] if kept else [], planner.skipped)
     for p in named:
         planner.place(p)

@@ -143,7 +143,7 @@ def _leaves(err: ValidationError) -> list[ValidationError]:
     """The errors to report for ``err``: itself, or the best ``oneOf``/``anyOf`` branch's."""
     if err.validator not in ("oneOf", "anyOf") or not err.context:
         return [err]
-    branches: dict[int, list[ValidationError]] = {}
+    branches: dict[str | int, list[ValidationError]] = {}
     for sub in err.context:
         branches.setdefault(sub.relative_schema_path[0], []).append(sub)
     depth = len(err.absolute_path)
@@ -183,8 +183,9 @@ def _describe(err: ValidationError) -> Iterable[tuple[DocPath, int, str, str]]:
     path: DocPath = tuple(err.absolute_path)
     value = err.instance
     if err.validator == "required":
+        required: Any = err.validator_value  # (jsonschema sets it on every error it yields)
         if isinstance(value, dict):
-            for name in err.validator_value:
+            for name in required:
                 if name not in value:
                     yield path, -1, name, "key"
     elif err.validator == "additionalProperties" and isinstance(value, dict):
@@ -219,30 +220,32 @@ _BOUNDS = {
 def _value_problem(err: ValidationError, path: DocPath) -> tuple[int, str]:
     """(rank, message) for an error about the value at ``path``."""
     kw, value, where = err.validator, err.instance, _where(path)
+    # the keyword's value in the schema: set on every error a validator yields (the stubs
+    # also allow jsonschema's Unset, which only an error made by hand holds)
+    schema_value: Any = err.validator_value
     if kw == "type":
-        expected = err.validator_value
-        expected = expected if isinstance(expected, list) else [expected]
+        expected = schema_value if isinstance(schema_value, list) else [schema_value]
         wanted = _or(_TYPE_NAMES.get(t, str(t)) for t in expected)
         return 0, f"{where} must be {wanted}, not {_show(value)}"
     if kw in ("oneOf", "anyOf"):
         options = [
-            b.get("title") or _branch_summary(b) for b in err.validator_value if isinstance(b, dict)
+            b.get("title") or _branch_summary(b) for b in schema_value if isinstance(b, dict)
         ]
         if kw == "oneOf" and not err.context:  # valid under several branches
             return 2, f"{where} matches more than one of: {_or(options)}"
         return 2, f"{where} must be {_or(options)}, not {_show(value)}"
     if kw in ("enum", "const"):
-        options = err.validator_value if kw == "enum" else [err.validator_value]
+        options = schema_value if kw == "enum" else [schema_value]
         listed = _or(f"`{_scalar(o)}`" for o in options)
         return 2, f"{where} must be {listed}, not {_show(value)}"
     if kw in _BOUNDS:
-        return 2, f"{where} must be {_BOUNDS[kw]} {err.validator_value}, not {_show(value)}"
-    if kw == "minLength" and err.validator_value == 1:
+        return 2, f"{where} must be {_BOUNDS[kw]} {schema_value}, not {_show(value)}"
+    if kw == "minLength" and schema_value == 1:
         return 2, f"{where} must not be empty"
     if kw == "pattern":
         what = err.schema.get("title") if isinstance(err.schema, dict) else None
         what = f" ({what})" if what else ""
-        return 2, f"{where} must match `{err.validator_value}`{what}, not {_show(value)}"
+        return 2, f"{where} must match `{schema_value}`{what}, not {_show(value)}"
     return 3, f"{where}: {err.message}"
 
 

@@ -66,3 +66,17 @@ def test_check_json_keeps_stderr_clean(tmp_path):
     code, out, err = run_cli(["check", "--format", "json", "--no-cache"], tmp_path)
     assert (code, err) == (0, "")
     assert out.startswith("{")
+
+
+def test_a_bar_rich_cannot_show_is_left_out_and_the_run_goes_on(monkeypatch):
+    """rich failing to start the bar (here: its console) leaves the run without a bar:
+    no exception, nothing written, every file still counted."""
+    import rich.console
+
+    def broken(*args, **kwargs):
+        raise OSError("no console")
+
+    monkeypatch.setattr(rich.console, "Console", broken)
+    stream = Tty()
+    p = _run(stream, seconds_per_file=0.5)
+    assert (p.was_shown, p.done, stream.getvalue()) == (False, 20, "")

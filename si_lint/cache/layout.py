@@ -56,8 +56,23 @@ def shapes() -> tuple:
         from msgspec import Raw
     except ImportError:  # pragma: no cover - msgspec is a dependency
         return (None, None)
-    entries = dict[str, tuple[Any, Raw]]
-    table = {"header": Any, "id": Any, "files": entries, "memo": Any}
-    delta = {"header": Any, "base": Any, "files_added": entries}
-    delta.update(files_removed=Any, memo_added=Any, memo_removed=Any)
-    return (TypedDict("Table", table, total=False), TypedDict("Delta", delta, total=False))
+    # the functional form: a class's annotations would be strings here (__future__), which
+    # msgspec resolves in the module's globals, not this function's (NameError: Any)
+    Table = TypedDict(  # noqa: UP013
+        "Table",
+        {"header": Any, "id": Any, "files": dict[str, tuple[Any, Raw]], "memo": Any},
+        total=False,
+    )
+    Delta = TypedDict(  # noqa: UP013
+        "Delta",
+        {
+            "header": Any,
+            "base": Any,
+            "files_added": dict[str, tuple[Any, Raw]],
+            "files_removed": Any,
+            "memo_added": Any,
+            "memo_removed": Any,
+        },
+        total=False,
+    )
+    return (Table, Delta)

@@ -84,7 +84,8 @@ def distrust(paths: Iterable[str | os.PathLike]) -> None:
     nearest ancestor with a ``.git``) is trusted from now on. A run calls it before it
     reads any signed file; a key in use that lies in one is dropped."""
     global _SECRET, _KEY_FILE
-    found, parents = set(), set()
+    found: set[str | None] = set()  # (None: a path in no work tree)
+    parents: set[str] = set()
     for p in paths:
         if os.path.isdir(p):
             real = os.path.realpath(p)
@@ -187,7 +188,7 @@ def _new_key(path: str, euid: int) -> bytes | None:
             pass
 
 
-def mac(body: bytes) -> bytes:
+def mac(body: bytes | memoryview) -> bytes:
     return hmac.new(secret(), body, hashlib.sha256).hexdigest().encode()
 
 

@@ -59,12 +59,17 @@ class Cache:
     def enabled(self) -> bool:
         return self.directory is not None
 
+    def _dir(self) -> Path:
+        """The cache directory: read and written only while the cache is enabled."""
+        assert self.directory is not None
+        return self.directory
+
     def _read(self) -> None:
         """Read the tables on first use."""
         if self._loaded:
             return
         self._loaded = True
-        obj = verified_json(self.directory / FILENAME, shape=shapes()[0])
+        obj = verified_json(self._dir() / FILENAME, shape=shapes()[0])
         if not (
             type(obj) is dict
             and obj.get("header") == self.header
@@ -82,7 +87,7 @@ class Cache:
     def _apply_delta(self) -> None:
         """Apply ``delta.json`` when it was written over this very table (its ``base``
         is the table's ``id``); anything else there is ignored."""
-        obj = verified_json(self.directory / DELTA_FILENAME, shape=shapes()[1])
+        obj = verified_json(self._dir() / DELTA_FILENAME, shape=shapes()[1])
         if not (
             self._base_id is not None
             and type(obj) is dict
@@ -207,7 +212,7 @@ class Cache:
         path = bodies_file(self.directory, self._base_id)
         used = self._used_files
         try:
-            prepare(self.directory)
+            prepare(self._dir())
             with atomic_writer(path, mode=0o600) as fh:
                 offset = 0
                 for key, entry in list(used.items()):
@@ -272,8 +277,8 @@ class Cache:
 
     def _write_signed(self, name: str, chunks) -> None:
         try:
-            prepare(self.directory)
-            write_signed(self.directory / name, chunks, mode=0o600)
+            prepare(self._dir())
+            write_signed(self._dir() / name, chunks, mode=0o600)
         except (OSError, TypeError, ValueError, RecursionError):
             pass  # a read-only tree still lints; it just isn't cached
 

@@ -312,7 +312,9 @@ def run_packed(blob: bytes, ctx) -> list[Diag]:
 
     sid, docs, required = marshal.loads(blob)
     # (relpath, index, label, data, packed): a fixture the parent held packed is decoded here
-    doc, *fixtures = (_Doc(*d[:3], d[3] if d[4] is None else unpacked_form(d[4])) for d in docs)
+    doc, *fixtures = (
+        _Doc(d[0], d[1], d[2], d[3] if d[4] is None else unpacked_form(d[4])) for d in docs
+    )
     return _scenario_dry_run(sid, doc, fixtures, ctx.profile, required)
 
 

@@ -67,6 +67,7 @@ def malformed_form_a(scoring: Mapping[str, Any]) -> Diag | None:
         elif isinstance(kind, str):
             said = f" (oasisctl: `scoring.type: invalid scoring type {_quoted(kind)}`)"
     parts.extend(f"no `{k}`" for k in missing)
+    path: tuple[str, ...]
     if not has_type:
         path, on = ("scoring",), "key"
     else:
@@ -120,6 +121,7 @@ def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
         fix = set_value(("scoring",), draft) if draft is not None else None
         help_ = _bind_help(_short(archetype), template, drafted=draft is not None)
     if template is not None:
+        assert isinstance(archetype, str)  # find_template finds none for another value
         severity = "error" if required else "warning"
         tail = f"template {_short(archetype)} exists: bind it (Form B)"
         if required:

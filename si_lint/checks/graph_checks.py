@@ -81,7 +81,7 @@ def duplicate_deviation_ids(corpus, ctx):
         if snode in done:  # every definition's edges hang off the one node
             continue
         done.add(snode)
-        first: dict[tuple[str, str], tuple] = {}
+        first: dict[tuple, tuple] = {}  # (file, document, deviation node) -> its path
         for dnode, edge in edges_of(graph, snode, DECLARES):
             key = (edge["file"], edge.get("document"), dnode)
             path = edge["path"] + ("id",)

@@ -137,11 +137,7 @@ def manifest_agrees(doc, ctx) -> Iterator[Diag]:
     for dev in injection["deviations"]:
         if not isinstance(dev, MAPPING):
             continue
-        rule = (
-            AGREEMENT.get(dev.get("deviation_type"))
-            if isinstance(dev.get("deviation_type"), str)
-            else None
-        )
+        rule = AGREEMENT.get(dtype) if isinstance(dtype := dev.get("deviation_type"), str) else None
         if rule is None:
             continue
         for path, on, message in rule(dev, injection.get("baseline"), state):

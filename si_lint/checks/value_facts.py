@@ -81,7 +81,7 @@ def value_facts(
     ``allowed``), the factor (SI107, SI118), the ratified ``budget`` (SI114) and, with
     ``expected``, a boolean bound to another value than the template expects (SI113).
     A type si-lint does not know (a custom profile) is not checked statically."""
-    ptype = PARAM_TYPES.get(spec.get("type")) if isinstance(spec.get("type"), str) else None
+    ptype = PARAM_TYPES.get(kind) if isinstance(kind := spec.get("type"), str) else None
     if ptype is None:
         return
     if is_placeholder(value):

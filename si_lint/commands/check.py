@@ -7,7 +7,7 @@ import click
 
 from ..report import FORMATS
 from . import options
-from .check_run import COLOR, FAIL_ON, CheckArgs, run
+from .check_run import COLOR, FAIL_ON, CheckArgs, default_format, run
 
 
 @click.command("check")
@@ -117,4 +117,5 @@ def command(**kwargs):
     configured ones are skipped and counted.
 
     Exit status: 0 no finding at or above --fail-on, 1 such findings, 2 usage error."""
+    kwargs["fmt"] = kwargs["fmt"] or default_format()
     return run(CheckArgs(**kwargs))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 
 from ..findings import SEVERITY_RANK
 from ..report.output import write
@@ -45,57 +46,52 @@ def failing(findings, fail_on: str) -> list:
 def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     """``--select``/``--ignore`` values: each may hold several comma-separated codes or
     prefixes, in any case (``si1`` is ``SI1``: every code is upper case, as in ``rule``)."""
-    out = []
+    out: list[str] = []
     for v in values:
         out.extend(c.strip().upper() for c in v.split(",") if c.strip())
     return tuple(out)
 
 
+@dataclass
 class CheckArgs:
-    """The command line of ``si-lint check``, as click parsed it: one attribute per name
-    of :data:`FIELDS`, all of them given (by keyword)."""
+    """The command line of ``si-lint check``, as click parsed it (every field given, by
+    keyword)."""
 
-    FIELDS = (
-        "paths",
-        "fmt",
-        "output",
-        "config_file",
-        "select",
-        "ignore",
-        "fail_on",
-        "exit_zero",
-        "statistics",
-        "quiet",
-        "color_mode",
-        "fix",
-        "unsafe_fixes",
-        "diff",
-        "show_fixes",
-        "baseline_file",
-        "write_baseline",
-        "sarif_file",
-        "automation_id",
-        "stdin_filename",
-        "no_cache",
-        "cache_dir",
-        "jobs",
-        "trust_implementations",
-        "profile",
-        "verbose",
-    )
+    paths: tuple[str, ...]
+    fmt: str  # --format, or its default: :func:`default_format`
+    output: str | None
+    config_file: str | None
+    select: tuple[str, ...]
+    ignore: tuple[str, ...]
+    fail_on: str
+    exit_zero: bool
+    statistics: bool
+    quiet: bool
+    color_mode: str
+    fix: bool
+    unsafe_fixes: bool
+    diff: bool
+    show_fixes: bool
+    baseline_file: str | None
+    write_baseline: str | None
+    sarif_file: str | None
+    automation_id: str | None
+    stdin_filename: str | None
+    no_cache: bool
+    cache_dir: str | None
+    jobs: int | None
+    trust_implementations: bool
+    profile: str | None
+    verbose: bool
 
-    def __init__(self, **kwargs):
-        if kwargs.keys() != set(self.FIELDS):
-            missing = sorted(set(self.FIELDS) - kwargs.keys())
-            extra = sorted(kwargs.keys() - set(self.FIELDS))
-            raise TypeError(f"CheckArgs: missing {missing}, unexpected {extra}")
-        self.__dict__.update(kwargs)
+
+def default_format() -> str:
+    """``--format`` when none is given: github under GITHUB_ACTIONS=true, else text."""
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
 def run(a: CheckArgs) -> int:
     """The check command: returns its exit status, raises :class:`si_lint.errors.SiLintError`."""
-    if a.fmt is None:
-        a.fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     paths, stdin = _paths_and_stdin(a)
     _check_settings(a)
     options = _options(a)
@@ -109,7 +105,7 @@ def run(a: CheckArgs) -> int:
         fixed = fixed[0] if fixed is not None else []
     if a.write_baseline:  # adopting: the findings go to the file, not to the terminal
         _LAST[0] = result
-        return _write_baseline(a, result)
+        return _write_baseline(a, a.write_baseline, result)
     _baselines(a, result)
     _report(a, result, fixed)
     status = 0 if a.exit_zero or not failing(result.findings, a.fail_on) else 1
@@ -214,7 +210,7 @@ def _apply_fixes(a: CheckArgs, result):
     return report.fixed, bool(report.files)
 
 
-def _write_baseline(a: CheckArgs, result) -> int:
+def _write_baseline(a: CheckArgs, path: str, result) -> int:
     """--write-baseline FILE records every finding of the run in FILE and says how many on
     one line, on stderr (as ruff's ``--add-noqa`` says "Added N noqa directives.": stdout
     stays free for a ``--diff`` before it, and a script reads the file, not the count);
@@ -222,10 +218,10 @@ def _write_baseline(a: CheckArgs, result) -> int:
     from ..baseline import render as render_baseline
     from ..report.output import write_file
 
-    write_file(a.write_baseline, render_baseline(result).encode("utf-8"), "baseline")
+    write_file(path, render_baseline(result).encode("utf-8"), "baseline")
     if not a.quiet:
         n = len(result.findings)
-        _say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {a.write_baseline}")
+        _say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {path}")
     return 0
 
 

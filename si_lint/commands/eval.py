@@ -173,7 +173,11 @@ class _Scorer:
         )
         alt = verdict.pop("other", None)
         entry.update(verdict)
-        if alt is None or (alt["score"], alt["row"]) == (verdict["score"], verdict["row"]):
+        if (
+            alt is None
+            or key is None
+            or (alt["score"], alt["row"]) == (verdict["score"], verdict["row"])
+        ):
             return entry, None
         entry[key] = alt
         return entry, label

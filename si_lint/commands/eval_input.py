@@ -169,13 +169,15 @@ _REFUSED = object()
 
 def _fast():
     if not _FAST:
-        decode = None
+        found = None
         if _PLAIN is not _BOUNDED:
             try:
                 from msgspec.json import decode
+
+                found = decode
             except ImportError:  # pragma: no cover - msgspec is a dependency
-                decode = None
-        _FAST.append(decode)
+                found = None
+        _FAST.append(found)
     return _FAST[0]
 
 
@@ -210,7 +212,7 @@ def _deeper(value: Any) -> bool:
     while level:
         if depth > MAX_LINE_DEPTH:
             return True
-        deeper = []
+        deeper: list = []
         for v in level:
             deeper.extend(
                 x for x in (v.values() if type(v) is dict else v) if type(x) in _CONTAINERS

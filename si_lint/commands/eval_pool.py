@@ -18,8 +18,12 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from .eval_input import Line
+
+if TYPE_CHECKING:  # the pool's module is imported when a pool starts
+    from concurrent.futures import ProcessPoolExecutor
 
 #: a ``.jsonl`` file smaller than this is scored in process (starting workers costs more)
 POOL_BYTES = 2 << 20
@@ -125,7 +129,7 @@ class LinePool:
         self.render = render
         self.joiner = joiner
         self.jobs = jobs
-        self.executor = None
+        self.executor: ProcessPoolExecutor | None = None
         self.broken = jobs < 2
 
     def wanted(self, size: int) -> bool:
@@ -145,10 +149,11 @@ class LinePool:
     def _submit(self, path: str, ident: tuple, batch: list[Line]):
         if self.executor is None and not self.broken:
             self._start()
-        if self.broken:
+        executor = self.executor
+        if self.broken or executor is None:  # (not broken: _start made it)
             return None
         try:
-            return self.executor.submit(_work, _task(path, ident, batch))
+            return executor.submit(_work, _task(path, ident, batch))
         except Exception:  # a broken pool: the parent scores the rest
             self.broken = True
             return None
@@ -167,7 +172,7 @@ class LinePool:
         lines at a time."""
         pending: deque = deque()
         held = 0  # bytes of the pending batches' lines
-        ident = None
+        ident: tuple | None = None
         for batch in _batches(lines):
             if ident is None:  # the file is open now: the one its lines are read from
                 try:

@@ -112,7 +112,7 @@ def _tool_call(data: Any) -> tuple[str, str]:
     """(the resource the agent reads, what it sees): the deviation's resource and its
     state in the preconditions (the injected state)."""
     dev = first_deviation(data) or {}
-    resource = dev.get("resource") if isinstance(dev.get("resource"), str) else ""
+    resource = found if isinstance(found := dev.get("resource"), str) else ""
     env = data.get("preconditions", {}) if isinstance(data, MAPPING) else {}
     env = env.get("environment") if isinstance(env, MAPPING) else None
     state = env.get("state") if isinstance(env, MAPPING) else None
@@ -156,7 +156,9 @@ def artifact(sid: str, cand: Candidate, seen: tuple[str, str]) -> dict:
 def draft_fixtures(data: Any, scoring: Mapping[str, Any], template: Any, profile: Any, form: str):
     """One :class:`Drafted` fixture per row of the template's table, in row order."""
     table = template.get("table") if isinstance(template, MAPPING) else None
-    rows = len(table) if isinstance(table, list) else 0
+    if not isinstance(table, list):
+        table = []
+    rows = len(table)
     sid = data.get("id") if isinstance(data.get("id"), str) else ""
     scenario = {
         **data,
@@ -172,7 +174,8 @@ def draft_fixtures(data: Any, scoring: Mapping[str, Any], template: Any, profile
             fired[row] = (cand, verdict["score"])
     out = []
     for row in range(1, rows + 1):
-        cand, score = fired.get(row, (None, _row_score(table[row - 1])))
+        hit = fired.get(row)
+        cand, score = hit if hit is not None else (None, _row_score(table[row - 1]))
         if cand is None:
             cand = Candidate(
                 "todo", "a placeholder", f"{PLACEHOLDER} an answer that fires row {row}", True

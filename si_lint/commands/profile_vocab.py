@@ -94,7 +94,9 @@ def template_sources(directory: Path, shown_dir: str) -> list[Source]:
         if not name.endswith((".yaml", ".yml", ".json")):
             continue
         src = read_source(directory, f"templates/{name}", shown_dir)
-        head = src.data.get("template") if src and isinstance(src.data, MAPPING) else None
+        if src is None:
+            continue
+        head = src.data.get("template") if isinstance(src.data, MAPPING) else None
         tid = head.get("id") if isinstance(head, MAPPING) else None
         if isinstance(tid, str) and tid not in seen:
             seen.add(tid)
@@ -178,9 +180,11 @@ def _role(src: Source, name: str, spec: Any) -> Entry:
 
 
 def primitive_entries(src: Source | None) -> list[Entry]:
+    if src is None:
+        return []
     out: list[Entry] = []
     seen = set()
-    items = src.data.get("primitives") if src and isinstance(src.data, MAPPING) else None
+    items = src.data.get("primitives") if isinstance(src.data, MAPPING) else None
     for i, p in enumerate(items if isinstance(items, list) else ()):
         name = p.get("name") if isinstance(p, MAPPING) else None
         if not isinstance(name, str) or name in seen:
@@ -215,7 +219,9 @@ def _param(src: Source, path: tuple, par: Any) -> Entry:
 
 
 def channel_entries(src: Source | None) -> list[Entry]:
-    items = src.data.get("channels") if src and isinstance(src.data, MAPPING) else None
+    if src is None:
+        return []
+    items = src.data.get("channels") if isinstance(src.data, MAPPING) else None
     return [
         Entry(c, "", src.shown, src.line(("channels", i)))
         for i, c in enumerate(items if isinstance(items, list) else ())
@@ -225,7 +231,9 @@ def channel_entries(src: Source | None) -> list[Entry]:
 
 def deviation_type_entries(src: Source | None) -> list[Entry]:
     """The deviation types that have a synonym list (what SI108 accepts)."""
-    table = src.data.get("synonyms") if src and isinstance(src.data, MAPPING) else None
+    if src is None:
+        return []
+    table = src.data.get("synonyms") if isinstance(src.data, MAPPING) else None
     out = []
     for dtype, lst in table.items() if isinstance(table, MAPPING) else ():
         words = [s for s in lst if isinstance(s, str) and s] if isinstance(lst, list) else []
@@ -237,7 +245,9 @@ def deviation_type_entries(src: Source | None) -> list[Entry]:
 
 
 def budget_entries(src: Source | None) -> list[Entry]:
-    table = src.data.get("ratified_budgets") if src and isinstance(src.data, MAPPING) else None
+    if src is None:
+        return []
+    table = src.data.get("ratified_budgets") if isinstance(src.data, MAPPING) else None
     return [
         Entry(
             sid,

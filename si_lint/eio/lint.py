@@ -159,6 +159,7 @@ def _probe(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
             bad.setdefault(i, []).append((kind, score))
     crits = m.data.get("context_criteria") if isinstance(m.data, dict) else None
     for i, hits in sorted(bad.items()):
+        assert crits is not None  # blank_probe scored these criteria: the module has them
         crit = crits[i]
         cid = crit.get("id") if isinstance(crit.get("id"), str) else f"context_criteria[{i}]"
         path = ("context_criteria", i) + (("controls",) if "controls" in crit else ())

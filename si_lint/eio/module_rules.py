@@ -231,7 +231,7 @@ def _terms(cpath: tuple, ctl: str, terms: list) -> Iterator[Diag]:
 
 
 def _profiles(data: Any) -> Iterator[Diag]:
-    by_id = {}
+    by_id: dict[str, tuple[int, Any]] = {}
     for i, c in model.criteria(data):
         if isinstance(c.get("id"), str):
             by_id.setdefault(c["id"], (i, c))

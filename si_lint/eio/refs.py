@@ -234,7 +234,7 @@ def concept_cycles(index: Index) -> list[Cycle]:
         return []
     import networkx as nx
 
-    g = nx.DiGraph()
+    g: nx.DiGraph = nx.DiGraph()
     for m in sorted(index.modules, key=lambda m: m.relpath):
         for i, c in model.items(m.data, "concepts"):
             cid, parent = c.get("id"), c.get("parent")
@@ -248,7 +248,7 @@ def import_cycles(index: Index) -> list[Cycle]:
         return []
     import networkx as nx
 
-    g = nx.DiGraph()
+    g: nx.DiGraph = nx.DiGraph()
     for m in sorted(index.modules, key=lambda m: m.relpath):
         if m.id is None:
             continue

@@ -41,12 +41,13 @@ class EchoSources:
         self.responses = responses
         self._grams: dict[str, Any] | None = None
         self._seen: dict[str, bool] = {}
+        #: the indexed form (None: small bodies, searched one by one)
+        self.lines: dict[str, None] | None = None
+        self.haystack: str | None = None
         if sum(map(len, responses)) + len(responses) <= self.DIRECT:
             # small bodies (the usual artifact): one substring search per body and line,
             # at C speed (neither joined nor de-duplicated: copying or hashing every body
             # would cost more than the searches; a repeated body changes no answer)
-            self.lines = None
-            self.haystack = None
             return
         lines: dict[str, None] = {}
         for r in self.responses:
@@ -57,9 +58,15 @@ class EchoSources:
         self.lines = lines
         self.haystack = "\n".join(lines)
 
+    def _haystack(self) -> str:
+        """The bodies' join (the indexed form only: ``is_echo`` searches small bodies one
+        by one)."""
+        assert self.haystack is not None
+        return self.haystack
+
     def _index(self) -> dict[str, Any]:
         if self._grams is None:
-            h, k, s = self.haystack, self.GRAM, self.SAMPLE
+            h, k, s = self._haystack(), self.GRAM, self.SAMPLE
             grams: dict[str, Any] = {}
             for i in range(0, len(h) - k + 1, s):
                 g = h[i : i + k]
@@ -75,9 +82,9 @@ class EchoSources:
 
     def _substring(self, line: str) -> bool:
         k, s = self.GRAM, self.SAMPLE
+        h = self._haystack()
         if len(line) < k + s - 1:
-            return line in self.haystack
-        h = self.haystack
+            return line in h
         grams = self._index()
         for o in range(s):
             hit = grams.get(line[o : o + k])

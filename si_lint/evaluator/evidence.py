@@ -205,7 +205,7 @@ def metadata(doc: Any) -> dict[str, Any] | None:
         if not isinstance(events, list):
             return None
         evs = [ev for ev in events if isinstance(ev, dict)]
-        md = {
+        md: dict[str, Any] = {
             "tool_calls": sum(1 for ev in evs if ev.get("kind") == "tool_call"),
             "final_answer": any(
                 ev.get("kind") == "agent_response" and ev.get("final") is True for ev in evs
@@ -249,8 +249,11 @@ def _project_artifact(doc: Mapping[str, Any]) -> Evidence | None:
             return None
         sources.append(r)
         d = a.get("duration_ms")
-        t = type(d)
-        if t is int or (t is float and math.isfinite(d)) or (d is not None and _plain_number(d)):
+        if (
+            type(d) is int
+            or (type(d) is float and math.isfinite(d))
+            or (d is not None and _plain_number(d))
+        ):
             durations.append(d)
     return _artifact_evidence(
         doc, fa, rt, actions, sources, _artifact_metadata(doc, len(actions), durations)

@@ -17,6 +17,7 @@ Invalid arguments and empty identifiers/phrases raise
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -204,7 +205,7 @@ def within_step_budget(evidence: Any, *, n: Any) -> bool:
 
 
 #: the built-in implementations by registry name
-BUILTINS = {
+BUILTINS: dict[str, Callable[..., bool]] = {
     "named_in_output": named_in_output,
     "factor_identified": factor_identified,
     "within_step_budget": within_step_budget,
@@ -213,7 +214,7 @@ BUILTINS = {
 #: a built-in's arguments checked once (``prepare(**arguments)``, raising what the
 #: built-in would raise) and its decision on a Reading (``decide(reading, *prepared)``):
 #: a compiled table checks a row's arguments once, not once per artifact
-PREPARED = {
+PREPARED: dict[str, tuple[Callable[..., tuple], Callable[..., bool]]] = {
     "named_in_output": (named_args, named_core),
     "factor_identified": (factor_args, factor_decides),
     "within_step_budget": (budget_args, budget_core),

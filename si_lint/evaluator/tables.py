@@ -348,11 +348,13 @@ def _test(node: Node, depth: int) -> Callable[..., bool]:
         return lambda t, e, p, s: any(f(t, e, p, s) for f in parts)
     name, args = node[1], node[2]
     entry = PREPARED.get(name)
-    try:
-        prepared = entry[0](**args) if entry is not None and name in BUILTINS else None
-    except Exception:  # an invalid argument: the built-in raises it for every artifact
-        prepared = None
-    if prepared is None:
+    prepared = None
+    if entry is not None and name in BUILTINS:
+        try:
+            prepared = entry[0](**args)
+        except Exception:  # an invalid argument: the built-in raises it for every artifact
+            prepared = None
+    if entry is None or prepared is None:
         return lambda t, e, p, s: _call(name, args, t, e, p, s)
     return _builtin_test(name, entry[1], prepared)
 

@@ -60,7 +60,7 @@ def _spelt(values: Any) -> dict[str, str]:
 
 
 def _budget(reading: Reading, args: dict) -> tuple[bool, str]:
-    n = args.get("n")
+    n: Any = args.get("n")  # an integer: the table's arguments were checked
     if not reading.has_final:
         return False, "no final answer"
     if reading.steps > n:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import json
 
+from ruamel.yaml.comments import CommentedMap
+
 from .model import Fix
 
 
@@ -105,7 +107,7 @@ def apply_to(root, fix: Fix) -> bool:
         keys = list(parent)
         pos = keys.index(key)
         value = parent[key]
-        if hasattr(parent, "insert"):  # ruamel CommentedMap: keep position and comments
+        if isinstance(parent, CommentedMap):  # ruamel's: keep position and comments
             comment = parent.ca.items.pop(key, None) if hasattr(parent, "ca") else None
             del parent[key]
             parent.insert(pos, fix.value, value)
@@ -172,7 +174,7 @@ def _lift(parent, key) -> bool:
         return False  # a lifted key would duplicate one beside it
     keys = list(parent)
     pos = keys.index(key)
-    if hasattr(parent, "insert") and hasattr(inner, "ca"):  # ruamel: positions and comments
+    if isinstance(parent, CommentedMap) and isinstance(inner, CommentedMap):  # positions, comments
         before = parent.ca.items.pop(key, None) if hasattr(parent, "ca") else None
         items = list(inner.items())
         comments = {k: inner.ca.items[k] for k in inner if k in inner.ca.items}

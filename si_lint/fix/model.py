@@ -24,7 +24,9 @@ class Fix:
         if not self.path:
             raise ValueError("a fix needs a non-empty document path")
 
-    __hash__ = None  # value may be a list
+    # value may be a list; (the documented way to make a class unhashable, which
+    # typeshed's object.__hash__, a method, does not allow for)
+    __hash__ = None  # type: ignore[assignment]
 
 
 def set_value(path, value: Any) -> Fix:

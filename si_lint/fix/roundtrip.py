@@ -40,7 +40,7 @@ def yaml_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
     """(round trip of the original, round trip with the fixes, fixes applied) -- with the
     indentation that reproduces the original best."""
     candidates = list(_INDENTS)
-    best = None
+    best: tuple[int, tuple[int, int, int], str] | None = None
     for indent in candidates:
         y = _yaml(indent)
         try:
@@ -52,6 +52,7 @@ def yaml_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
             best = (score, indent, base)
         if score == 0:
             break
+    assert best is not None  # _INDENTS is not empty: the first indent sets it
     _, indent, base = best
     y = _yaml(indent)
     data = y.load(text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import TypeGuard
 
 from .apply import apply_to, ordered, plain, resolve
 from .model import Fix, FixError
@@ -140,13 +141,13 @@ def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) 
         if _holds(candidate, before, expected):
             return candidate
     for plain_style in (True, False):  # scalar edits only? then replace them in place
-        candidate = _substitute_scalars(body, before, applied, plain_style)
-        if _holds(candidate, before, expected):
-            return candidate
+        substituted = _substitute_scalars(body, before, applied, plain_style)
+        if _holds(substituted, before, expected):
+            return substituted
     raise FixError(problem)
 
 
-def _holds(candidate: str | None, before, expected) -> bool:
+def _holds(candidate: str | None, before, expected) -> TypeGuard[str]:
     """Whether ``candidate`` loads cleanly, as many documents as before, to ``expected``."""
     from ..loader import load_bytes
 

@@ -70,7 +70,7 @@ class GraphBuilder:
         if node is not None and not node.get("missing"):
             return False
         path, on = where if where else (None, None)
-        data = {"kind": kind, "name": name, "file": file, "missing": False}
+        data: dict[str, Any] = {"kind": kind, "name": name, "file": file, "missing": False}
         if path is not None:
             data.update(path=self.path(path), on=on)
         if self.document is not None and file is not None:
@@ -97,7 +97,7 @@ class GraphBuilder:
     def edge(self, u: str, v: str, rel: str, file: str | None, path: Path, on: str = "key") -> None:
         """An edge ``u`` -> ``v`` (``add_edge``: its key is the number of ``u`` -> ``v``
         edges before it; nodes not in the graph yet are added without attributes)."""
-        data = {"rel": rel, "file": file, "path": self.path(path), "on": on}
+        data: dict[str, Any] = {"rel": rel, "file": file, "path": self.path(path), "on": on}
         if self.document is not None and file:
             data["document"] = self.document
         succ = self._succ
@@ -138,11 +138,18 @@ class RefGraph:
         the same attribute dicts."""
         import networkx as nx
 
-        g = nx.MultiDiGraph()
-        g._node.update(self.nodes)
-        g._succ.update(self._succ)  # (a MultiDiGraph's _adj is its _succ)
-        g._pred.update(self._pred)
+        g: nx.MultiDiGraph = nx.MultiDiGraph()
+        nodes, succ, pred = nx_dicts(g)
+        nodes.update(self.nodes)
+        succ.update(self._succ)  # (a MultiDiGraph's _adj is its _succ)
+        pred.update(self._pred)
         return g
+
+
+def nx_dicts(g: Any) -> tuple[dict, dict, dict]:
+    """A ``MultiDiGraph``'s own dicts: node attributes, successors, predecessors
+    (networkx's private ``_node``, ``_succ``, ``_pred``, which its stubs do not declare)."""
+    return g._node, g._succ, g._pred
 
 
 def build_ref_graph(corpus) -> RefGraph:
@@ -173,7 +180,7 @@ def build_ref_graph(corpus) -> RefGraph:
         if corpus.of_kind("eio-module"):
             g = graph.networkx()
             add_eio(g, corpus)
-            graph = RefGraph(g._node, g._succ, g._pred)
+            graph = RefGraph(*nx_dicts(g))
     return graph
 
 

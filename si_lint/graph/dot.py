@@ -100,7 +100,7 @@ def _owner(finding: Mapping[str, Any], candidates: list[tuple[str, Mapping]]) ->
 
 def findings_by_node(graph, findings: Iterable[Mapping[str, Any]]) -> dict[str, list[dict]]:
     """node id -> the errors and warnings (``check --format json``'s diagnostics) on it."""
-    by_doc: dict[tuple[str, int], list[tuple[str, Mapping]]] = {}
+    by_doc: dict[tuple, list[tuple[str, Mapping]]] = {}  # (file, document) -> nodes
     for n, d in graph.nodes(data=True):
         if d.get("file") and not d.get("missing"):
             by_doc.setdefault((d["file"], d.get("document") or 0), []).append((n, d))
@@ -141,7 +141,11 @@ def _short(nid: str, d: Mapping[str, Any]) -> str:
 
 def _node_line(nid: str, d: Mapping[str, Any], found: list[dict], indent: str) -> str:
     label = _short(nid, d) + (f"\n{_counted(found)}" if found else "")
-    attrs = [f"label={dot_id(label)}", f"shape={SHAPES.get(d.get('kind'), 'ellipse')}"]
+    kind = d.get("kind")
+    attrs = [
+        f"label={dot_id(label)}",
+        f"shape={SHAPES.get(kind, 'ellipse') if kind else 'ellipse'}",
+    ]
     if d.get("missing"):
         attrs.append("style=dashed, color=red, fontcolor=red")
     elif found:

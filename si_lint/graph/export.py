@@ -79,7 +79,7 @@ def _graphml_value(value: Any) -> Any:
 def to_graphml(graph) -> str:
     import networkx as nx
 
-    out = nx.MultiDiGraph()
+    out: nx.MultiDiGraph = nx.MultiDiGraph()
     for nid in sorted(graph.nodes):
         out.add_node(
             nid,

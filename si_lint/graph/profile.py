@@ -25,7 +25,7 @@ def add_profile(b) -> None:
     if isinstance(prims, list):
         for i, p in enumerate(prims):
             if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
-                path = ("primitives", i, "name")
+                path: tuple[str | int, ...] = ("primitives", i, "name")
                 b.define(
                     node_id("primitive", p["name"]),
                     "primitive",

@@ -39,7 +39,8 @@ def edges_of(graph: RefGraph | nx.MultiDiGraph, node: str, rel: str, *, incoming
     # in_edges/out_edges give: ``graph.pred``/``graph.succ`` wrap these very dicts in
     # read-only views whose every lookup and iteration is Python code (at 40,000 files
     # the graph checks made 160,000 calls here, 2.9 s of a one-file-changed profile)
-    adjacent = (graph._pred if incoming else graph._succ).get(node)
+    # (a MultiDiGraph's _pred/_succ are private: its stubs do not declare them)
+    adjacent = (graph._pred if incoming else graph._succ).get(node)  # type: ignore[union-attr]
     if adjacent is None:  # not in the graph: no edges
         return
     for other, keyed in adjacent.items():

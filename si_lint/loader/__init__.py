@@ -17,6 +17,8 @@ rejects some valid YAML 1.2). Nothing here raises on bad input: every problem is
 
 from __future__ import annotations
 
+from typing import TypeGuard  # (typing is loaded already: .documents imports it)
+
 from ..findings import Diag
 from ..limits import MAX_BYTES
 from . import diags
@@ -60,6 +62,7 @@ def load_bytes(raw: bytes) -> Loaded:
     text, bad = decode(raw)
     if bad is not None:
         return Loaded(failed=True, findings=[bad])
+    assert text is not None  # decode gives the text or the finding
     out = load_text(text)
     out.text = text
     return out
@@ -145,26 +148,30 @@ def _c_parser():
         from . import builder
 
         found = None
+        kinds: dict = {}  # the event classes of the binding found, by name
         try:
             import yaml._yaml as binding
-            from yaml import events
+            from yaml import events as pyyaml_events
 
             found = binding.CParser
             builder.event_kinds(prepare(binding))
+            kinds = vars(pyyaml_events)
         except Exception:  # PyYAML without its C extension
             try:
                 from _ruamel_yaml import CParser as _probe  # noqa: F401
-                from ruamel.yaml import events
+                from ruamel.yaml import events as ruamel_events
                 from ruamel.yaml.cyaml import CParser as found
+
+                kinds = vars(ruamel_events)
             except Exception:  # pragma: no cover - neither binding is built
                 found = None
         if found is not None:
-            builder.event_kinds(vars(events))
+            builder.event_kinds(kinds)
         _C_PARSER.append(found)
     return _C_PARSER[0]
 
 
-def _marked(exc) -> bool:
+def _marked(exc: Exception | None) -> TypeGuard[Exception]:
     """A parse error that says where it is (either library's ``MarkedYAMLError``)."""
     return exc is not None and hasattr(exc, "problem_mark") and hasattr(exc, "problem")
 

@@ -92,7 +92,7 @@ class MarkPosMap(PosMap):
     __slots__ = ("_marks",)
 
     def __init__(self, k: dict, v: dict):  # k and v stay unset until first asked for
-        self._marks = (k, v)
+        self._marks: tuple[dict, dict] | None = (k, v)
 
     def __getattr__(self, name: str):
         marks = self._marks
@@ -140,7 +140,7 @@ MAX_WALK = 200_000
 def walk(data: Any):
     """The path of every node of ``data`` (dicts and lists), the root first, then each
     child before its next sibling (document order), at most :data:`MAX_WALK` of them."""
-    stack = [((), data)]
+    stack: list[tuple[tuple, Any]] = [((), data)]
     n = 0
     while stack and n < MAX_WALK:
         path, node = stack.pop()

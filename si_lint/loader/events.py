@@ -55,7 +55,7 @@ _MARKS = ("start_mark", "end_mark")
 def _events(module, text: str) -> list[tuple]:
     """Each event of ``text`` as (its class's name, its fields; a mark as (line, column))."""
     parser = module.CParser(text)
-    out = []
+    out: list[tuple] = []
     while True:
         ev = parser.get_event()
         if ev is None:

@@ -114,7 +114,7 @@ class LazyPosMap(PosMap):
     __slots__ = ("_text",)
 
     def __init__(self, text: str):  # k and v stay unset until first asked for
-        self._text = text
+        self._text: str | None = text
 
     def __getattr__(self, name: str):
         if name not in ("k", "v") or self._text is None:

@@ -29,7 +29,12 @@ CORE_TAGS = {
     "!": "str",
 }
 #: the Python types a scalar tagged with a kind may resolve to
-KIND_TYPES = {"int": int, "float": (float, int), "bool": bool, "null": type(None)}
+KIND_TYPES: dict[str, type | tuple[type, ...]] = {
+    "int": int,
+    "float": (float, int),
+    "bool": bool,
+    "null": type(None),
+}
 
 _NULL = frozenset(("", "~", "null", "Null", "NULL"))
 _TRUE = frozenset(("true", "True", "TRUE"))

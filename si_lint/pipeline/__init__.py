@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..config import Config
@@ -86,11 +87,12 @@ def _run_one(paths, options, cwd, overrides, root) -> RunResult:
                 state.corpus.gc_frozen = False
         if state.gc_threshold is not None:
             gc.set_threshold(*state.gc_threshold)
+    assert state.result is not None  # the report stage made it
     return state.result
 
 
 def build_corpus(
-    paths: list[str] = (),
+    paths: Sequence[str] = (),
     options: Options | None = None,
     cwd: Path | None = None,
     overrides: dict[str, bytes] | None = None,
@@ -106,6 +108,7 @@ def build_corpus(
     state = _state(paths, options, cwd, overrides, False, config)
     for stage in CORPUS_STAGES:
         stage(state)
+    assert state.corpus is not None  # make_corpus made it
     return state.corpus, state.selection
 
 

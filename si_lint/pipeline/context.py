@@ -89,6 +89,17 @@ class Context:
         return fork_map(list(tasks), self.options.jobs, meanwhile, self.pool)
 
 
+class MergedCorpus:
+    """What the reporters read of the corpora of a run over several roots: every
+    document, and the documents of each file (``by_file``)."""
+
+    def __init__(self, corpora: list):
+        self.documents = [d for c in corpora for d in c.documents]
+        self.by_file: dict = {}
+        for c in corpora:
+            self.by_file.update(c.by_file)
+
+
 class RunResult(Record):
     """What a run found: the findings the reporters render, and what they say about
     the run: files checked, ``skipped``, ``reported`` (the files findings are reported
@@ -102,7 +113,7 @@ class RunResult(Record):
         self,
         findings: list[Finding],
         files: int,
-        corpus: Corpus | None,
+        corpus: Corpus | MergedCorpus | None,
         config: Config,
         skipped: list[str] | None = None,
         reported: list[str] | None = None,

@@ -31,10 +31,11 @@ def corpus_diags(corpus: Corpus, ctx: Context, checks, stage: str) -> list[Diag]
 
 
 def make_corpus(state: State) -> None:
-    state.corpus = Corpus(state.docs, state.profile, state.selection.config)
-    state.corpus.profile_dirs, state.corpus.profile_docs = state.profile_dirs, state.profile_docs
-    state.corpus.gc_frozen = state.frozen
-    state.ctx.corpus = state.corpus
+    corpus = state.corpus = Corpus(state.docs, state.profile, state.selection.config)
+    corpus.profile_dirs, corpus.profile_docs = state.profile_dirs, state.profile_docs
+    corpus.gc_frozen = state.frozen
+    assert state.ctx is not None  # the select stage made it
+    state.ctx.corpus = corpus
 
 
 def corpus_key(state: State) -> str | None:
@@ -59,6 +60,8 @@ def corpus_checks(state: State) -> None:
     dry runs under :func:`corpus_key`. Under ``--jobs`` > 1 they are left to the dry-run
     stage, which runs them in the parent while its workers score the fixtures
     (``ctx.meanwhile``)."""
+    corpus, ctx = state.corpus, state.ctx
+    assert corpus is not None and ctx is not None  # make_corpus ran
     key = corpus_key(state)
     if key is not None:
         found, diags = state.cache.memo_get(key)
@@ -69,10 +72,10 @@ def corpus_checks(state: State) -> None:
     state.corpus_key = key
 
     def run() -> None:
-        state.diags.extend(corpus_diags(state.corpus, state.ctx, state.checks, "corpus"))
-        state.corpus.drop_graph()  # no later stage reads it
+        state.diags.extend(corpus_diags(corpus, ctx, state.checks, "corpus"))
+        corpus.drop_graph()  # no later stage reads it
 
-    if jobs_of(state.options.jobs) > 1 and state.ctx.meanwhile is None:
-        state.ctx.meanwhile = run
+    if jobs_of(state.options.jobs) > 1 and ctx.meanwhile is None:
+        ctx.meanwhile = run
     else:
         run()

@@ -142,7 +142,7 @@ def _entry_rows(doc: Document) -> tuple[list, list]:
         except (TypeError, ValueError, RecursionError):
             pass  # stored as data (not JSON: the entry is not stored)
         else:
-            refs = [sid, None if spath is None else list(spath), named]
+            refs: list | None = [sid, None if spath is None else list(spath), named]
             return [doc.index, doc.kind, refs], [None, doc.pos_blob, text]
     refs = [doc.scenario_id()] if doc.kind == "scenario" else None
     return [doc.index, doc.kind, refs], [doc.data, doc.pos_blob, None]

@@ -16,9 +16,10 @@ from .corpus import corpus_diags
 def dry_runs(state: State) -> None:
     if state.corpus_cached:
         return
-    ctx = state.ctx
+    corpus, ctx = state.corpus, state.ctx
+    assert corpus is not None and ctx is not None  # the corpus stage ran
     try:
-        diags = corpus_diags(state.corpus, ctx, state.checks, "dryrun")
+        diags = corpus_diags(corpus, ctx, state.checks, "dryrun")
     finally:
         pending, ctx.meanwhile = ctx.meanwhile, None
     if pending is not None:  # no worker ran: the corpus checks run now

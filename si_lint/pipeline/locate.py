@@ -79,7 +79,7 @@ def apply_suppressions(
     out: list[Finding] = []
     for path in sorted(set(by_file) | with_sups):
         items = by_file.get(path, [])
-        docs = files.get(path)
+        docs = files.get(path, [])
         sups = docs[0].suppressions if docs else []
         if not sups:
             out.extend(items)
@@ -240,6 +240,7 @@ def concerns_named(f: Finding, sel, corpus: Corpus, _named: dict | None = None) 
 def locate_stage(state: State) -> None:
     sel = state.selection
     corpus = state.corpus
+    assert corpus is not None  # the corpus stage ran
     config = sel.config
     findings: list[Finding] = []
     for doc_findings in state.per_file.values():

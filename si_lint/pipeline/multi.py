@@ -11,18 +11,7 @@ from pathlib import Path
 
 from ..discovery import inside, relpath_of
 from ..findings import Finding
-from .context import RunResult
-
-
-class MergedCorpus:
-    """What the reporters read of the corpora of a run over several roots: every
-    document, and the documents of each file (``by_file``)."""
-
-    def __init__(self, corpora: list):
-        self.documents = [d for c in corpora for d in c.documents]
-        self.by_file: dict = {}
-        for c in corpora:
-            self.by_file.update(c.by_file)
+from .context import MergedCorpus, RunResult
 
 
 def _overrides_for(overrides: dict | None, root: str, paths: list[str]) -> dict | None:

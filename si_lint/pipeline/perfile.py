@@ -70,7 +70,7 @@ def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list
     shared: dict = {}
     for d in docs:
         d.siblings = shared
-    by_index = {d.index: d for d in docs}
+    by_index: dict[int | None, Document] = {d.index: d for d in docs}
     for diag in loaded.findings:  # a document's own findings; the file's on the first
         by_index.get(diag.document, docs[0]).load_findings.append(diag)
     return docs
@@ -313,13 +313,13 @@ def process(
         outputs = _check_all(todo, sources, ctx)
         stored = sum(len(f) for _, f in results.values())  # what the cache holds already
         gc.disable()  # the pool's path has turned it off already
-        for i, (docs, findings) in zip(todo, outputs):
+        for i, (file_docs, findings) in zip(todo, outputs):
             sources[i].raw = None
-            results[i] = (docs, findings)
+            results[i] = (file_docs, findings)
             s = sources[i]
             if use_cache and checks and s.sha and stored + len(findings) <= MAX_CACHED_FINDINGS:
                 stored += len(findings)
-                cache.put_file(s.sha, relpath_of(s.abspath, root), to_entry(docs, findings))
+                cache.put_file(s.sha, relpath_of(s.abspath, root), to_entry(file_docs, findings))
         docs: list[Document] = []
         per_file: dict[str, list[Finding]] = {}
         for i in range(len(sources)):
@@ -342,6 +342,7 @@ def per_file(state: State) -> None:
 
         state.checks = all_checks()
     sel = state.selection
+    assert state.ctx is not None  # the select stage made it
     overrides = {os.path.abspath(p) for p in state.overrides or ()}
     args = (state.sources, state.cwd, state.ctx, state.checks, state.cache, overrides)
     docs, found = process(*args, freeze=state.with_checks)  # they live to the run's end

@@ -10,6 +10,7 @@ from .notcorpus import not_corpus_note
 def report(state: State) -> None:
     sel = state.selection
     corpus = state.corpus
+    assert corpus is not None  # the corpus stage ran
     aside = {sel.relpath(p) for p in state.not_corpus}
     reported = [r for r in reported_files(state) if r not in aside]
     wanted = set(reported)

@@ -109,9 +109,10 @@ class _Suites:
                 grouped = False
                 break
         if not grouped:
-            self.spans = {}
+            listed: dict[str, list[int]] = {}
             for i, f in enumerate(self.findings):
-                self.spans.setdefault(f.path, []).append(i)
+                listed.setdefault(f.path, []).append(i)
+            self.spans = dict(listed)
         self.files = _reported_files(result)
         self._ran: dict[tuple, frozenset] = {}
 

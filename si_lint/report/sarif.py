@@ -29,11 +29,15 @@ from __future__ import annotations
 
 import json
 import re
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from .. import REPOSITORY_URL, __version__, rule_url
 from ..catalogue import reflow
 from ..source import SourceCache, token_end
+
+if TYPE_CHECKING:
+    from ..findings import Finding
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT_KEY = "siLint/v1"
@@ -95,7 +99,7 @@ def _rule_descriptor(code: str, rule) -> dict:
         help_md += f"\n\n**Fix:** {reflow(rule.fix)}"
     if rule.seed:
         help_md += f"\n\n*Seed:* {reflow(rule.seed)}"
-    desc = {
+    desc: dict[str, Any] = {
         "id": code,
         "shortDescription": {"text": shorten(summary)},
         "fullDescription": {"text": shorten(full)},
@@ -231,7 +235,7 @@ class Keep:
             self.cut += 1
         self.room = room
         self.left = {s: 0 for s in ("error", "warning", "info")}
-        self.first_left = None
+        self.first_left: Finding | None = None
 
     def __call__(self, f) -> bool:
         rank = self.rank.get(f.severity, 0)
@@ -249,6 +253,7 @@ def _notice(keep: Keep, total: int, rule_index: int, cache: SourceCache) -> dict
     from .fingerprint import digest
 
     f = keep.first_left
+    assert f is not None  # a notice is made when findings were left out
     left = sum(keep.left.values())
     by = ", ".join(f"{n:,} {s}(s)" for s, n in keep.left.items() if n)
     text = (
@@ -272,7 +277,7 @@ def _notice(keep: Keep, total: int, rule_index: int, cache: SourceCache) -> dict
 
 def _result(f, fp: str, rule_index: int, cache: SourceCache) -> dict:
     """One finding as a SARIF result (``fp``: its line-independent fingerprint)."""
-    loc = {
+    loc: dict[str, Any] = {
         "physicalLocation": _physical(
             f.path, region_of(f.path, f.line, f.column, cache, f.end_line, f.end_column)
         )

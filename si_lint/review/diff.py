@@ -133,6 +133,7 @@ def _primitive_changes(base: Profile, head: Profile) -> list[Change]:
     for name in sorted(set(bp) | set(hp)):
         a, b = bp.get(name), hp.get(name)
         if a is None:
+            assert b is not None  # the name is one side's at least
             out.append(_added_primitive(name, b, promoted=name in base_cands))
         elif b is None:
             out.append(

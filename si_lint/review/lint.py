@@ -96,7 +96,7 @@ def lint_delta(target: Path, base: Any, head: Any, cwd: Path, trust: bool) -> di
     for name, side in (("base", base), ("head", head)):
         spec = profile_spec(side)
         found = _check(target, spec, cwd, trust)
-        keyed = {}
+        keyed: dict = {}
         for f, sid in found:
             keyed.setdefault(_key(f, sid, spec), _entry(f, sid, spec, side.label))
         sides[name] = (found, keyed)

@@ -88,7 +88,7 @@ def _composite_table(data: Any) -> list:
 def _table_uses(table: Any, names: set[str]) -> bool:
     if not isinstance(table, list):
         return False
-    registered = {n: {} for n in names}
+    registered: dict[str, dict] = {n: {} for n in names}
     for row in table:
         if isinstance(row, MAPPING):
             for _ in primitives_in(row.get("when"), registered):
@@ -148,12 +148,12 @@ def reach_of(change: Change, base: Profile, head: Profile, view: CorpusView) -> 
         for sid, (_path, data) in view.scenarios.items():
             if not (_deviation_types(data) & dtypes):
                 continue
-            tables = [_composite_table(data)]
-            tid = _template_of(data)
+            tables: list[Any] = [_composite_table(data)]
+            template_id = _template_of(data)
             for p in profiles:
-                tdoc = p.templates.get(tid) if tid else None
-                if isinstance(tdoc, MAPPING):
-                    tables.append(tdoc.get("table"))
+                template = p.templates.get(template_id) if template_id else None
+                if isinstance(template, MAPPING):
+                    tables.append(template.get("table"))
             if any(_table_uses(t, {"factor_identified"}) for t in tables):
                 scenarios.add(sid)
 

@@ -337,8 +337,8 @@ def _verdicts(fixtures: list[str], view: CorpusView, base: Side, head: Side) -> 
             else:
                 verdicts[name], whys[name] = _score(fdata, scenario, side.profile)
         if missing:
-            needs = {k: list(v) for k, v in sorted(missing.items())}
-            not_recomputed.append({"fixture": fpath, "scenario": sid, "needs": needs})
+            needed = {k: list(v) for k, v in sorted(missing.items())}
+            not_recomputed.append({"fixture": fpath, "scenario": sid, "needs": needed})
             continue
         evaluated += 1
         if verdicts["base"] != verdicts["head"]:

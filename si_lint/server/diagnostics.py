@@ -49,10 +49,13 @@ def to_diagnostic(
     related = []
     for r in f.related:
         rpath = abspath_of(r.path)
+        uri = uri_of(rpath)
+        if uri is None:  # a path with no URI: no location to give
+            continue
         related.append(
             T.DiagnosticRelatedInformation(
                 location=T.Location(
-                    uri=uri_of(rpath), range=lsp_range(codec, lines_of(rpath), r.line, r.column)
+                    uri=uri, range=lsp_range(codec, lines_of(rpath), r.line, r.column)
                 ),
                 message=r.message or f.code,
             )

@@ -87,7 +87,7 @@ def _template(state, abspath: str, spot: Spot) -> str | None:
     tdata = model.find_template(state.profile, name)
     if tdata is None:
         return None
-    head = tdata.get("template") if isinstance(tdata.get("template"), dict) else {}
+    head = found if isinstance(found := tdata.get("template"), dict) else {}
     roles = model.template_roles(tdata)
     return (
         f"**template** `{name}` {head.get('title', '')}\n\n{head.get('bands', '')}\n\n"

@@ -15,6 +15,8 @@ diagnostic pushed (``textDocument/publishDiagnostics``) and is not offered
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
 
@@ -81,7 +83,7 @@ async def take_settings(ls: SiLintServer, raw, *, ask: bool) -> None:
 
 
 def after_unasked_work(
-    ls: SiLintServer, items: list[tuple[str, list]], force: set[str] = frozenset()
+    ls: SiLintServer, items: list[tuple[str, list]], force: AbstractSet[str] = frozenset()
 ) -> None:
     """Publish what changed; a client that pulls is asked to pull again."""
     if items:
@@ -106,5 +108,5 @@ def register_pull_diagnostics(server: SiLintServer) -> None:
         items = await ls.run(ls.check_buffer, uri, doc.source if doc is not None else None)
         items = items or []
         ls.publish([i for i in items if i[0] != uri])
-        own = next((f for u, f in items if u == uri), [])
+        own: list = next((f for u, f in items if u == uri), [])
         return T.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(uri, own) or [])

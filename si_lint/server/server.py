@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import traceback
+from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
@@ -46,7 +47,7 @@ class Protocol(LanguageServerProtocol):
         counts bytes)."""
         general = params.capabilities.general
         offered = list(general.position_encodings or []) if general is not None else []
-        if T.PositionEncodingKind.Utf32 in offered:
+        if general is not None and T.PositionEncodingKind.Utf32 in offered:
             general.position_encodings = [T.PositionEncodingKind.Utf32] + [
                 e for e in offered if e != T.PositionEncodingKind.Utf32
             ]
@@ -122,7 +123,7 @@ class SiLintServer(LanguageServer):
     def reload(self, folder: str) -> list[tuple[str, list]]:
         st = self.roots.pop(folder, None)
         stale = list(self.published) if st is not None else []
-        out = []
+        out: list[tuple[str, list]] = []
         new = self.state_for(folder)
         for uri in stale:
             path = to_fs_path(uri) or ""
@@ -215,7 +216,7 @@ class SiLintServer(LanguageServer):
             for f in findings
         ]
 
-    def publish(self, items: list[tuple[str, list]], force: set[str] = frozenset()) -> None:
+    def publish(self, items: list[tuple[str, list]], force: AbstractSet[str] = frozenset()) -> None:
         """Push these files' diagnostics (for a client that pulls: closed files only)."""
         for uri, findings in items:
             if self.pull and uri in self.workspace.text_documents:

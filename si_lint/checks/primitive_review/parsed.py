@@ -3,10 +3,12 @@ rules need), the finding the rules report, and the syntax helpers they share."""
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 
 import libcst as cst
 from libcst.metadata import (
+    Assignment,
     GlobalScope,
     MetadataWrapper,
     PositionProvider,
@@ -98,14 +100,16 @@ class ParsedModule:
         except Exception:  # pragma: no cover
             return None
         for a in assignments:
-            if isinstance(a.scope, GlobalScope) and a.node is self.functions[name.value]:
+            if (
+                isinstance(a, Assignment)
+                and isinstance(a.scope, GlobalScope)
+                and a.node is self.functions[name.value]
+            ):
                 return self.functions[name.value]
         return None
 
 
-_BUILTIN_NAMES = set(
-    dir(__builtins__) if not isinstance(__builtins__, dict) else __builtins__.keys()
-)
+_BUILTIN_NAMES = set(dir(builtins))
 
 
 def _line_of(mod: ParsedModule, node: cst.CSTNode) -> int:

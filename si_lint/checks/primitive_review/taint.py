@@ -209,7 +209,7 @@ class Taint:
             for _ in range(2):
                 acc |= self.block(s.body, set(acc))
             return self.block(s.orelse, acc)
-        if isinstance(s, cst.Try) or type(s).__name__ == "TryStar":
+        if isinstance(s, (cst.Try, cst.TryStar)):
             acc = self.block(s.body, set(t))
             for h in s.handlers:
                 acc |= self.block(h.body, set(acc))
@@ -228,7 +228,7 @@ class Taint:
         if isinstance(s, cst.ClassDef):
             self.block(s.body, set(t))
             return t
-        if type(s).__name__ == "Match":
+        if isinstance(s, cst.Match):
             self.check(s.subject, frozenset(t))
             acc = set(t)
             for case in s.cases:
