@@ -190,12 +190,46 @@ def _sequence(source: Path, tmp_path: Path, monkeypatch, seed: str) -> list[str]
     edits = rng.sample(EDITS, len(EDITS)) + [rng.choice(EDITS) for _ in range(STEPS - len(EDITS))]
     log = [f"seed {seed}: {source}"]
     refs = [_compare(root, cache, "1", None, log)]  # the cache filled
+    server = _Server(root, tmp_path / "server-cache")
     for n, edit in enumerate(edits):
         log.append(f"step {n}: {edit(root, rng, n)}")
         named = rng.choice(_files(root))
         refs.append(_compare(root, cache, "2" if n % 3 == 2 else "1", named, log))
+        server.follow(log)
     assert (cache / "results.json").is_file()
     return refs
+
+
+class _Server:
+    """The language server's resident state over the same corpus, told of each step only
+    by what it finds on disk itself (``server/disk.py``: no client watchers), whose
+    findings must be, file for file, those of a fresh ``check``."""
+
+    def __init__(self, root: Path, cache: Path):
+        from si_lint.pipeline import Options
+
+        self.root, self.options = root, Options(cache_dir=str(cache))
+        self._load()
+
+    def _load(self) -> None:
+        from si_lint.server.disk import Snapshot
+        from si_lint.server.state import CorpusState
+
+        self.state = CorpusState(self.root, self.options)
+        self.state.load()
+        self.snapshot = Snapshot.of(self.state)
+
+    def follow(self, log: list[str]) -> None:
+        from si_lint import pipeline
+
+        change = self.snapshot.compare(self.state)
+        if change.config:
+            self._load()
+        elif change.files:
+            self.state.update(change.files)
+            self.snapshot.refresh(self.state, change.files)
+        fresh = pipeline.run(["."], pipeline.Options(use_cache=False), cwd=self.root)
+        assert self.state.all_findings() == fresh.findings, "\n".join([*log, "server differs"])
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -26,6 +26,12 @@ POOL_THRESHOLD = 200
 _FATAL = ("SI001", "SI005", "SI006")
 
 
+def strict_json(config) -> bool:
+    """Whether ``.json`` files are read as strict JSON: under a configured root (SPEC §9
+    "Not a corpus file"; ``check`` and the language server ask this one question)."""
+    return config.root_how == "config"
+
+
 def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list[Document]:
     """The documents of one file (at least one: a file that cannot be read, or holds no
     document, is one document of no kind that carries the file's loader findings).
@@ -308,7 +314,7 @@ def process(
             cached=use_cache,  # entries are written: positions kept, fixtures as JSON
             sources=sources,
             overrides=frozenset(overrides),
-            strict_json=ctx.config.root_how == "config",
+            strict_json=strict_json(ctx.config),
         )
         outputs = _check_all(todo, sources, ctx)
         stored = sum(len(f) for _, f in results.values())  # what the cache holds already

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..corpus import discover, inside
+from ..profile_docs import DOCUMENTS
 
 CONFIG_NAMES = ("si-lint.toml", "pyproject.toml")
 RACY_NS = 2_000_000_000
@@ -100,7 +101,13 @@ class Snapshot:
 
 
 def _config_paths(st) -> list[str]:
-    return [os.path.join(str(st.config.root), n) for n in CONFIG_NAMES]
+    """The files whose change reloads the root: its configuration files and the OASIS
+    profile documents its scenarios were read with (they define the names SI611–SI619
+    check)."""
+    out = [os.path.join(str(st.config.root), n) for n in CONFIG_NAMES]
+    for pdir in sorted(st.profile_docs):
+        out += [os.path.join(pdir, n) for n in DOCUMENTS]
+    return out
 
 
 def _walk_difference(st) -> list[str]:

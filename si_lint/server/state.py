@@ -167,7 +167,9 @@ class CorpusState:
     def _check_file(self, abspath: str) -> FileState:
         self._profile_docs_for([abspath])
         raw = self.overrides.get(abspath)
-        docs = _perfile.load_documents(source_of(abspath, raw), self.cwd)
+        docs = _perfile.load_documents(
+            source_of(abspath, raw), self.cwd, _perfile.strict_json(self.config)
+        )
         findings = []
         for doc in docs:
             if self.profile_dir is not None and _is_under(abspath, self.profile_dir):
