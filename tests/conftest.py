@@ -17,6 +17,10 @@ else:
     _hypothesis_settings.load_profile("ci")
 from click.testing import CliRunner
 
+# a test that writes `--format github` must not append to the job summary of the CI step
+# the suite runs in (tests that want one set their own)
+os.environ.pop("GITHUB_STEP_SUMMARY", None)
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
