@@ -242,3 +242,37 @@ def test_job_summary_that_cannot_be_written_is_a_usage_error(tmp_path, monkeypat
     assert err.endswith(
         f"cannot write {tmp_path / 'no' / 'such' / 'file.md'}: No such file or directory\n"
     )
+
+
+def test_annotation_order_does_not_depend_on_the_findings_order(tmp_path):
+    import random
+
+    from si_lint.report import github
+
+    findings = [
+        _finding(f"{p}.yaml", n, code, sev, f"m{n}")
+        for p in "abc"
+        for n, (code, sev) in enumerate(
+            [("SI105", "error"), ("SI301", "error"), ("SI113", "warning"), ("SI105", "error")],
+            start=1,
+        )
+    ]
+    outputs = set()
+    for seed in range(5):
+        shuffled = findings[:]
+        random.Random(seed).shuffle(shuffled)
+        out = io.StringIO()
+        github.write(_run(shuffled), out, step_summary=None)
+        outputs.add(out.getvalue())
+    (only,) = outputs
+    assert [(c[1]["title"], c[1]["file"], c[1]["line"]) for c in parse_commands(only)[:9]] == [
+        ("SI301", "a.yaml", "2"),
+        ("SI301", "b.yaml", "2"),
+        ("SI301", "c.yaml", "2"),
+        ("SI105", "a.yaml", "1"),
+        ("SI105", "a.yaml", "4"),
+        ("SI105", "b.yaml", "1"),
+        ("SI105", "b.yaml", "4"),
+        ("SI105", "c.yaml", "1"),
+        ("SI105", "c.yaml", "4"),
+    ]
