@@ -204,3 +204,25 @@ def test_a_report_that_breaks_the_schema_is_caught():
                 "summary": {"files": 0, "errors": 0, "warnings": 0, "infos": 0},
             }
         )
+
+
+def test_no_fix_for_text_read_from_stdin(tmp_path):
+    """The edits are of the text checked: stdin's text is not the file's, so no `fix`."""
+    import os
+
+    from click.testing import CliRunner
+
+    from si_lint.cli import cli
+
+    write_files(tmp_path, {"scenarios/s.yaml": SCENARIO.replace("false", "true")})
+    args = ["check", "--no-cache", "--format", "json", "--select", "SI113", "-"]
+    args += ["--stdin-filename", "scenarios/s.yaml"]
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        result = CliRunner().invoke(cli, args, input=SCENARIO, catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    (diag,) = json.loads(result.stdout)["diagnostics"]
+    assert_report(json.loads(result.stdout))
+    assert (diag["code"], diag["line"], "fix" in diag) == ("SI113", 18, False)

@@ -11,7 +11,8 @@ do not overlap. They are found by applying the finding's fix alone to the file's
 memory (:func:`si_lint.fix.fix_stream`, the machinery ``--fix`` uses) and comparing the
 result with the text, line by line, then character by character inside each changed
 block. Only findings with a fix cost anything: a fix that would not apply (the file does
-not load cleanly, or the fix changes nothing) gives no ``fix``. ``--fix`` applies all the
+not load cleanly, or the fix changes nothing) gives no ``fix``, nor does a file whose
+bytes are not the ones checked (text read from stdin, a file changed since). ``--fix`` applies all the
 fixes of a file together, which gives the same edits unless two fixes touch one node.
 """
 
@@ -72,6 +73,7 @@ def _fixed(text: str, f, fixes: list) -> str | None:
 
 
 def _read_text(corpus, path: str) -> str | None:
+    import hashlib
     import os
 
     from ..fsutil import read_regular
@@ -82,6 +84,9 @@ def _read_text(corpus, path: str) -> str | None:
     raw, _why = read_regular(abspath, MAX_BYTES)
     if raw is None or len(raw) > MAX_BYTES:
         return None
+    sha = getattr(doc, "sha", "")
+    if sha and hashlib.sha256(raw).hexdigest() != sha:
+        return None  # not the text checked (stdin's, or the file changed since): no edits
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
