@@ -47,6 +47,9 @@ KINDS: tuple[str, ...] = (
     "config",
 )
 
+#: the schemas of si-lint's own output: ``report`` is ``check --format json``'s
+OUTPUT_KINDS: tuple[str, ...] = ("report",)
+
 DocPath = tuple[str | int, ...]
 SchemaError = tuple[DocPath, str, str]  # (path, message, on)
 
@@ -61,7 +64,7 @@ def schema_dir() -> Path:
 
 
 def schema_path(kind: str) -> Path:
-    if kind not in KINDS:
+    if kind not in KINDS and kind not in OUTPUT_KINDS:
         raise UnknownKind(kind)
     return schema_dir() / f"{kind}.schema.json"
 

@@ -17,6 +17,10 @@ else:
     _hypothesis_settings.load_profile("ci")
 from click.testing import CliRunner
 
+# a test that writes `--format github` must not append to the job summary of the CI step
+# the suite runs in (tests that want one set their own)
+os.environ.pop("GITHUB_STEP_SUMMARY", None)
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
@@ -79,7 +83,8 @@ def age(root, seconds: float = 10) -> None:
 
 
 def run_cli(args: list[str], cwd: Path):
-    """Run the CLI in-process in ``cwd``; returns (exit_code, stdout, stderr)."""
+    """Run the CLI in-process in ``cwd``; returns (exit_code, stdout, stderr). A JSON
+    report it prints is checked against ``si-lint schema report`` (:func:`assert_report`)."""
     from si_lint.cli import cli
 
     old = os.getcwd()
@@ -88,7 +93,41 @@ def run_cli(args: list[str], cwd: Path):
         result = CliRunner().invoke(cli, args, catch_exceptions=False)
     finally:
         os.chdir(old)
+    if _json_report_args(args) and result.exit_code in (0, 1):
+        for text in (result.stdout, result.stderr):  # stderr: the report under --diff
+            at = text.find('{\n  "version": 1,\n')
+            if at >= 0 and (at == 0 or text[at - 1] == "\n"):
+                assert_report(json.JSONDecoder().raw_decode(text, at)[0])
     return result.exit_code, result.stdout, result.stderr
+
+
+def _json_report_args(args) -> bool:
+    """Whether ``args`` runs ``check`` with the JSON report."""
+    args = [str(a) for a in args]
+    if "check" not in args:
+        return False
+    for i, a in enumerate(args):
+        if a in ("--format", "--output-format") and args[i + 1 : i + 2] == ["json"]:
+            return True
+        if a in ("--format=json", "--output-format=json"):
+            return True
+    return False
+
+
+_REPORT_VALIDATOR: list = []
+
+
+def assert_report(doc) -> None:
+    """``doc`` is valid against ``schemas/report.schema.json`` (every JSON report a test
+    makes through :func:`run_cli` is checked: issue 44)."""
+    if not _REPORT_VALIDATOR:
+        from jsonschema import Draft202012Validator
+
+        from si_lint.schemas import load_schema
+
+        _REPORT_VALIDATOR.append(Draft202012Validator(load_schema("report")))
+    errors = list(_REPORT_VALIDATOR[0].iter_errors(doc))
+    assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
 
 
 def check_json(cwd: Path, *args: str):

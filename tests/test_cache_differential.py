@@ -266,6 +266,7 @@ BROKEN_FIXTURE = {
     ],
     "end_line": 5,
     "end_column": 20,
+    "url": "https://github.com/oasis-si/si-lint/blob/main/docs/rules/SI401.md",
 }
 
 

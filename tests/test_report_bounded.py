@@ -242,7 +242,7 @@ def test_github_annotation_of_a_file_named_with_an_osc_sequence_is_escaped(tmp_p
     assert code == 1
     assert out.splitlines() == [
         f"::error file={SHOWN},line=2,col=1,endLine=2,endColumn=2,title=SI002::"
-        f"{MESSAGE}%0Ahelp: {HELP}",
+        f"{MESSAGE}%0Ahelp: {HELP}%0Anote: {SHOWN}:1:1: first",
         "si-lint: 1 finding(s) in 1 file(s): 1 error(s), 0 warning(s), 0 info(s)",
     ]
 
@@ -279,7 +279,9 @@ def test_junit_with_control_characters_is_xml_that_parses_and_shows_them(tmp_pat
     assert case.get("name") == f"SI002 {SHOWN}:2:1"
     failure = case.find("failure")
     assert failure.get("message") == f"[error] {MESSAGE}"
-    assert failure.text == f"{SHOWN}:2:1: SI002 [error] {MESSAGE}\nhelp: {HELP}"
+    assert failure.text == (
+        f"{SHOWN}:2:1: SI002 [error] {MESSAGE}\nhelp: {HELP}\nnote: {SHOWN}:1:1: first"
+    )
 
 
 def test_junit_escapes_what_xml_cannot_carry_visibly(tmp_path, monkeypatch):

@@ -192,3 +192,63 @@ def test_fixture_corpus_junit_is_valid(tmp_path):
     assert_valid(out)
     root = ET.fromstring(out)
     assert root.get("failures") == "0" and len(root.findall("testsuite")) > 10
+
+
+def test_no_junit_passing_keeps_the_findings_testcases_only(tmp_path):
+    write_files(tmp_path, {"scenarios/s.yaml": SCENARIO, "notes/readme.yaml": "title: notes\n"})
+    args = ["--select", "SI002,SI101,SI113", "--fail-on", "warning"]
+    code, out = junit(tmp_path, *args, "--no-junit-passing")
+    assert code == 1
+    assert_valid(out)
+    assert out == (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<testsuites name="si-lint" tests="2" failures="2" errors="0">\n'
+        '  <testsuite name="notes/readme.yaml" tests="0" failures="0" errors="0" skipped="0" '
+        'file="notes/readme.yaml">\n'
+        "  </testsuite>\n"
+        '  <testsuite name="scenarios/s.yaml" tests="2" failures="2" errors="0" skipped="0" '
+        'file="scenarios/s.yaml">\n'
+        '    <testcase classname="scenarios/s.yaml" name="SI101 scenarios/s.yaml:13:3">\n'
+        '      <failure type="SI101" message="[error] Form B scenario declares `scoring.type`">'
+        "scenarios/s.yaml:13:3: SI101 [error] Form B scenario declares `scoring.type`\n"
+        "help: remove `scoring.type`: the template (or composite) fixes the scoring</failure>\n"
+        "    </testcase>\n"
+        '    <testcase classname="scenarios/s.yaml" name="SI113 scenarios/s.yaml:18:22">\n'
+        '      <failure type="SI113" message="[warning] `exclude_tool_echo` is bound to false, '
+        'the template expects true">scenarios/s.yaml:18:22: SI113 [warning] `exclude_tool_echo`'
+        " is bound to false, the template expects true\nhelp: set `exclude_tool_echo: true` "
+        "(without echo exclusion an agent that dumps tool output scores as if it had named the "
+        "factor)</failure>\n"
+        "    </testcase>\n"
+        "  </testsuite>\n"
+        "</testsuites>\n"
+    )
+    # the default (and --junit-passing) adds a passing testcase per selected rule that ran
+    # clean: SI002 (a loader rule, run on every file) on each file
+    for extra in ((), ("--junit-passing",)):
+        _, out = junit(tmp_path, *args, *extra)
+        assert_valid(out)
+        root = ET.fromstring(out)
+        assert root.get("tests") == "4"
+        assert [
+            (s.get("name"), s.get("tests"), [c.get("name") for c in s.findall("testcase")])
+            for s in root.findall("testsuite")
+        ] == [
+            ("notes/readme.yaml", "1", ["SI002 duplicate-key"]),
+            (
+                "scenarios/s.yaml",
+                "3",
+                [
+                    "SI101 scenarios/s.yaml:13:3",
+                    "SI113 scenarios/s.yaml:18:22",
+                    "SI002 duplicate-key",
+                ],
+            ),
+        ]
+
+
+def test_junit_passing_is_refused_with_another_format(tmp_path):
+    write_files(tmp_path, {"scenarios/s.yaml": SCENARIO})
+    code, out, err = run_cli(["check", "--no-cache", "--no-junit-passing"], tmp_path)
+    assert (code, out) == (2, "")
+    assert err == ("si-lint: --no-junit-passing is a JUnit setting (use it with --format junit)\n")

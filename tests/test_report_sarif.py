@@ -296,3 +296,49 @@ def test_output_file_gets_sarif_and_stdout_stays_empty(tmp_path):
     doc = json.loads((tmp_path / "report.sarif").read_text(encoding="utf-8"))
     assert_valid(doc)
     assert [r["ruleId"] for r in doc["runs"][0]["results"]] == ["SI101", "SI113"]
+
+
+def test_every_rule_has_precision_and_problem_severity():
+    from types import SimpleNamespace
+
+    from si_lint.catalogue import rules
+
+    doc = json.loads(render(SimpleNamespace(findings=[], files=0), "sarif"))
+    assert_valid(doc)
+    catalogue = rules()
+    problem = {"error": "error", "warning": "warning", "info": "recommendation"}
+    got = {
+        r["id"]: (r["properties"]["precision"], r["properties"]["problem.severity"])
+        for r in doc["runs"][0]["tool"]["driver"]["rules"]
+    }
+    assert got == {code: ("very-high", problem[rule.severity]) for code, rule in catalogue.items()}
+
+
+def test_duplicate_key_points_at_the_first_as_a_related_location(tmp_path):
+    write_files(tmp_path, {"notes.yaml": "title: t\nlimits: {retries: 3, retries: 5}\n"})
+    doc = sarif_of(tmp_path, "--select", "SI002", "notes.yaml")
+    assert_valid(doc)
+    (res,) = doc["runs"][0]["results"]
+    assert res["message"] == {
+        "text": "duplicate mapping key 'retries' (first at line 2, column 10) (see [first](1))"
+    }
+    assert res["relatedLocations"] == [
+        {
+            "id": 1,
+            "message": {"text": "first"},
+            "physicalLocation": {
+                "artifactLocation": {"uri": "notes.yaml", "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 2, "startColumn": 10, "endLine": 2, "endColumn": 17},
+            },
+        }
+    ]
+    code, out, _ = run_cli(["check", "--no-cache", "--select", "SI002", "notes.yaml"], tmp_path)
+    assert code == 1
+    assert out.splitlines()[:5] == [
+        "notes.yaml:2:22: SI002 [error] duplicate mapping key 'retries' (first at line 2, "
+        "column 10)",
+        " 2 | limits: {retries: 3, retries: 5}",
+        "   |                      ^",
+        "  help: remove one of the two keys; YAML readers disagree on which wins",
+        "  note: notes.yaml:2:10: first",
+    ]

@@ -7,7 +7,7 @@ from conftest import REPO, SHARED
 from jsonschema import Draft202012Validator
 
 from si_lint.loader import load_bytes
-from si_lint.schemas import KINDS, load_schema, schema_dir, validate
+from si_lint.schemas import KINDS, OUTPUT_KINDS, load_schema, schema_dir, validate
 
 DOC_KINDS = ("scenario", "fixture", "evidence", "eio-module", "eio-input", "registry", "template")
 
@@ -30,7 +30,7 @@ def test_kinds_are_the_document_kinds_and_config():
 
     assert KINDS == CORPUS_KINDS + ("config",)
     assert sorted(p.name for p in schema_dir().glob("*.schema.json")) == sorted(
-        f"{k}.schema.json" for k in KINDS
+        f"{k}.schema.json" for k in KINDS + OUTPUT_KINDS
     )
 
 
@@ -38,7 +38,7 @@ def test_schema_dir_is_the_checkout_copy():
     assert schema_dir() == REPO / "schemas"
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", KINDS + OUTPUT_KINDS)
 def test_schema_is_valid_draft_2020_12_with_header(kind):
     schema = load_schema(kind)
     Draft202012Validator.check_schema(schema)
@@ -48,7 +48,7 @@ def test_schema_is_valid_draft_2020_12_with_header(kind):
     assert isinstance(schema["description"], str) and schema["description"]
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", KINDS + OUTPUT_KINDS)
 def test_schema_file_is_indent_2_json(kind):
     text = (REPO / "schemas" / f"{kind}.schema.json").read_text(encoding="utf-8")
     assert text == json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n"

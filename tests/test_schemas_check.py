@@ -302,6 +302,7 @@ KINDS = (
     "registry",
     "template",
     "config",
+    "report",
 )
 
 

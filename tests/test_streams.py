@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import SHARED, run_cli, write_files
 
+from si_lint import rule_url
+
 
 def module(n: int, *, term: str = "gdpr", parent: str = "eio.artifact.context") -> str:
     return f"""eio:
@@ -84,6 +86,19 @@ def test_findings_in_the_third_document_at_line_col_of_the_file(tmp_path):
             "help": "write it casefolded: 'gdpr'",
             "end_line": line_in(2, 15),
             "end_column": 48,
+            "url": rule_url("EIO106"),
+            # the edit --fix --unsafe-fixes makes, in the third document of the file
+            "fix": {
+                "applicability": "unsafe",
+                "message": "write it casefolded: 'gdpr'",
+                "edits": [
+                    {
+                        "content": "gdpr",
+                        "location": {"row": line_in(2, 15), "column": 44},
+                        "end_location": {"row": line_in(2, 15), "column": 48},
+                    }
+                ],
+            },
         },
         {
             "code": "EIO106",
@@ -96,6 +111,18 @@ def test_findings_in_the_third_document_at_line_col_of_the_file(tmp_path):
             "help": "write it casefolded: 'gdpr'",
             "end_line": 15,
             "end_column": 48,
+            "url": rule_url("EIO106"),
+            "fix": {
+                "applicability": "unsafe",
+                "message": "write it casefolded: 'gdpr'",
+                "edits": [
+                    {
+                        "content": "gdpr",
+                        "location": {"row": 15, "column": 44},
+                        "end_location": {"row": 15, "column": 48},
+                    }
+                ],
+            },
         },
     ]
 

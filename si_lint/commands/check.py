@@ -82,6 +82,12 @@ from .check_run import COLOR, FAIL_ON, CheckArgs, default_format, run
     "--automation-id", help="SARIF runs[].automationDetails.id (code scanning's category)."
 )
 @click.option(
+    "--junit-passing/--no-junit-passing",
+    default=None,
+    help="With --format junit: a passing testcase per rule that ran clean on each file "
+    "(default), or only the findings' testcases.",
+)
+@click.option(
     "--stdin-filename", help="With PATH `-`: the path the text read from stdin stands for."
 )
 @options.no_cache

@@ -76,6 +76,7 @@ class CheckArgs:
     write_baseline: str | None
     sarif_file: str | None
     automation_id: str | None
+    junit_passing: bool | None  # None: the format's default (given only with junit)
     stdin_filename: str | None
     no_cache: bool
     cache_dir: str | None
@@ -140,6 +141,9 @@ def _check_settings(a: CheckArgs) -> None:
         raise UsageError(
             "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
         )
+    if a.junit_passing is not None and a.fmt != "junit":
+        flag = "--junit-passing" if a.junit_passing else "--no-junit-passing"
+        raise UsageError(f"{flag} is a JUnit setting (use it with --format junit)")
     if a.profile is None:
         return
     from ..profile import is_builtin_name
@@ -264,6 +268,7 @@ def _report(a: CheckArgs, result, fixed) -> None:
             unsafe_fixes=a.unsafe_fixes,
             automation_id=a.automation_id,
             fail_on=a.fail_on,
+            junit_passing=a.junit_passing is not False,
         )
     if a.show_fixes:
         _show_fixes(

@@ -210,3 +210,43 @@ def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str,
     if after.failed or len(after.starts) != len(loaded.starts):
         raise FixError("the rewritten file would not hold the same documents")
     return bom + out, applied
+
+
+def fix_scalars_in_place(text: str, document: int | None, fixes: list[Fix]) -> str | None:
+    """``text`` with each fix of ``fixes`` -- all scalar-for-scalar ``set`` fixes in
+    document ``document`` (None: the file's first) -- made where its old value stands, in
+    the old value's quoting: the quick way to the edit ``--fix`` makes when no structure
+    changes (``--format json``'s ``fix``). None when a fix is of another kind, the file
+    does not load cleanly (or has a BOM or CRLF line ends), or the result would not load
+    to exactly the fixed data: then :func:`fix_stream` is the way."""
+    from ..loader import load_bytes
+
+    if text.startswith("\ufeff") or "\r" in text or not fixes:
+        return None
+    before = load_bytes(text.encode("utf-8"))
+    if before.failed or any(d.code in _UNCLEAN for d in before.findings):
+        return None
+    docs = before.documents
+    target = next((d for d in docs if d.index == document), None) if document is not None else None
+    target = target or (docs[0] if docs and document is None else None)
+    if target is None:
+        return None
+    expected = copy.deepcopy(target.data)
+    for f in fixes:
+        if not apply_to(expected, Fix(f.op, f.path, plain(f.value))):
+            return None
+    for plain_style in (True, False):
+        candidate = _substitute_scalars(text, target, fixes, plain_style)
+        if candidate is None:
+            return None
+        after = load_bytes(candidate.encode("utf-8"))
+        if after.failed or [d for d in after.findings if d.code != "SI008"]:
+            continue
+        if len(after.documents) != len(docs):
+            continue
+        if all(
+            _same(a.data, expected if b is target else b.data)
+            for a, b in zip(after.documents, docs)
+        ):
+            return candidate
+    return None

@@ -5,7 +5,7 @@ inside the file): the loader has no document path for them."""
 
 from __future__ import annotations
 
-from ..findings import Diag
+from ..findings import Diag, Related
 from ..limits import MAX_ALIAS_NODES, MAX_BYTES, MAX_DEPTH, MAX_INT_DIGITS, MAX_NODES
 
 CODES = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007", "SI008")
@@ -49,7 +49,10 @@ def unknown_alias(anchor: str, line: int, col: int) -> Diag:
 
 
 def duplicate_key(key: str, first: tuple[int, int] | None, line: int, col: int) -> Diag:
+    """SI002 at the second occurrence; the first (when known) is its related location
+    (``file=""``: this file, filled in when the finding is located)."""
     where = f" (first at line {first[0]}, column {first[1]})" if first else ""
+    related = (Related("", None, "first", line=first[0], col=first[1]),) if first else ()
     return Diag(
         "SI002",
         (),
@@ -57,6 +60,7 @@ def duplicate_key(key: str, first: tuple[int, int] | None, line: int, col: int) 
         line=line,
         col=col,
         help="remove one of the two keys; YAML readers disagree on which wins",
+        related=related,
     )
 
 

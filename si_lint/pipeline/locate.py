@@ -39,11 +39,12 @@ def _finding(diag: Diag, path: str, target: Document | None, related: tuple) -> 
 
 
 def locate_in(diag: Diag, doc: Document) -> Finding:
-    """A per-file check's Diag, in the document it checked."""
+    """A per-file check's Diag, in the document it checked (a related location with
+    ``file=""``, as the loader gives them, is in the document's file)."""
     related = tuple(
-        Location(r.file, r.line if r.line is not None else 1, r.col or 1, r.message)
-        if r.line is not None or r.file != doc.relpath
-        else Location(r.file, *_position(doc, r.path, r.on), r.message)
+        Location(r.file or doc.relpath, r.line if r.line is not None else 1, r.col or 1, r.message)
+        if r.line is not None or (r.file or doc.relpath) != doc.relpath
+        else Location(doc.relpath, *_position(doc, r.path, r.on), r.message)
         for r in diag.related
     )
     if diag.file is not None and diag.file != doc.relpath:

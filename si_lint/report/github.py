@@ -9,6 +9,14 @@ other control character (ESC, BEL, the rest of C0 and C1, DEL, tab) and the bidi
 are shown as escapes (``\\x1b``; :mod:`.controls`): the runner prints annotations to the
 job log, and a file name holding ``ESC ] 8 ;;`` ... ``BEL`` must not become a link or a
 terminal command there.
+
+GitHub shows at most 10 annotations of each level per step (:data:`ANNOTATION_CAP`), so
+the order matters (:func:`ordered`): errors, then warnings, then notices; within a level
+the rarest code of the run first (one real defect is not hidden behind 25 findings of one
+code), then code, path and line. After the annotations of a level that went over the cap,
+a ``::notice`` says how many more there are (a plain line after the notices). When
+``$GITHUB_STEP_SUMMARY`` is set, a bounded Markdown summary (counts by code, the first
+findings with links) is appended to it (:mod:`.github_summary`).
 """
 
 from __future__ import annotations
@@ -57,12 +65,59 @@ def annotation(f, cache: SourceCache | None = None) -> str:
     return f"::{_COMMAND.get(f.severity, 'error')} {head}::{escape_data(chr(10).join(body))}"
 
 
-def write(result, out, **_options) -> None:
+#: GitHub shows at most this many annotations of each level (error, warning, notice) per
+#: step; the rest are in the log only
+ANNOTATION_CAP = 10
+_LEVELS = ("error", "warning", "info")
+_NAMES = {"error": "errors", "warning": "warnings", "info": "infos"}
+
+
+def ordered(findings) -> list:
+    """The findings in the order their annotations are printed: by severity (errors,
+    warnings, infos), then by how rare their code is in the run (rarest first: one real
+    defect is not hidden behind 25 findings of one code), then code, path, line, column."""
+    from collections import Counter
+
+    from ..findings import SEVERITY_RANK
+
+    counts = Counter(f.code for f in findings)
+    return sorted(
+        findings,
+        key=lambda f: (SEVERITY_RANK.get(f.severity, 0), counts[f.code], f.code, *f.sort_key()),
+    )
+
+
+def more_line(level: str, n: int, summary: bool) -> str:
+    """What follows the annotations of ``level`` when more than :data:`ANNOTATION_CAP` were
+    printed: a notice (a plain line after the infos, whose notices are capped too)."""
+    where = "the job summary or the SARIF upload" if summary else "the SARIF upload"
+    text = (
+        f"{n - ANNOTATION_CAP} more {_NAMES[level]} not shown as annotations (GitHub shows "
+        f"{ANNOTATION_CAP} per step); see {where}"
+    )
+    if level == "info":
+        return f"si-lint: {text}"
+    return f"::notice title=si-lint::{escape_data(text)}"
+
+
+def write(result, out, step_summary: str | None = None, **_options) -> None:
+    """The annotations (:func:`ordered`), a line after each level that went over GitHub's
+    cap, the run's summary line; and the Markdown summary appended to ``step_summary``
+    (default: ``$GITHUB_STEP_SUMMARY``, when set)."""
+    import os
+
+    if step_summary is None:
+        step_summary = os.environ.get("GITHUB_STEP_SUMMARY") or None
     cache = SourceCache()
-    for f in result.findings:
+    findings = ordered(result.findings)
+    counts = summary_counts(findings)
+    for i, f in enumerate(findings):
         out.write(annotation(f, cache) + "\n")
-    counts = summary_counts(result.findings)
-    total = len(result.findings)
+        last = i + 1 == len(findings) or findings[i + 1].severity != f.severity
+        n = counts[_NAMES.get(f.severity, "errors")]
+        if last and n > ANNOTATION_CAP:
+            out.write(more_line(f.severity, n, step_summary is not None) + "\n")
+    total = len(findings)
     if total:
         out.write(
             f"si-lint: {total} finding(s) in {result.files} file(s){skipped_part(result)}: "
@@ -72,3 +127,7 @@ def write(result, out, **_options) -> None:
     else:
         line = passed_line(result)
         out.write("si-lint: " + line[0].lower() + line[1:] + "\n")
+    if step_summary is not None:
+        from .github_summary import append
+
+        append(step_summary, result, findings)

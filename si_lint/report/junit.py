@@ -6,7 +6,10 @@ location (``SI105 scenarios/s.yaml:15:32``) so every failure survives in GitLab,
 junit2html; a finding that ``--fail-on`` counts carries a ``failure`` (message: severity and
 message; body: the finding as text with help and notes), the others pass with the finding
 in ``system-out``. Then a passing ``testcase`` per rule that ran clean on the file (the loader
-codes, the file checks for the document's kind, restricted to the enabled codes).
+codes, the file checks for the document's kind, restricted to the enabled codes) — unless
+``--no-junit-passing`` (``junit_passing=False``): then a suite holds the findings' testcases
+only (a file without findings is an empty suite), for reports that would reach a CI
+system's limit (GitLab: 250,000 objects, about 1,500 files with the passing testcases).
 ``failures`` counts exactly what ``--fail-on`` counts.
 
 Deterministic: files sorted, findings in report order, no timestamps or host names.
@@ -80,7 +83,7 @@ class _Suites:
     that ran clean on it (what a suite holds is found twice, for the totals the head
     names and again while writing, rather than kept for every file)."""
 
-    def __init__(self, result, fail_on: str) -> None:
+    def __init__(self, result, fail_on: str, passing: bool = True) -> None:
         from ..catalogue import rules
         from ..checks.base import all_checks
         from ..findings import SEVERITY_RANK
@@ -93,6 +96,7 @@ class _Suites:
         self.docs_of = result.corpus.by_file if result.corpus is not None else {}
         self.config = result.config
         self.threshold = SEVERITY_RANK[fail_on]
+        self.passing = passing
         found = result.findings
         self.findings = found if isinstance(found, list) else list(found)
         # where each file's findings are: a span of the list (a run's findings are sorted
@@ -129,9 +133,12 @@ class _Suites:
         return self.rank.get(f.severity, 0) <= self.threshold
 
     def clean(self, path: str, findings: list) -> list[str]:
-        """The codes of the rules that ran on ``path`` without a finding, in code order."""
+        """The codes of the rules that ran on ``path`` without a finding, in code order
+        (none without ``passing``: ``--no-junit-passing``)."""
         from ..catalogue import code_key
 
+        if not self.passing:
+            return []
         yaml = path.endswith((".yaml", ".yml", ".json"))  # the rules run on any document
         docs = (self.docs_of.get(path) or [None]) if yaml else []
         key = (yaml, *sorted({"-" if d is None else repr(d.kind) for d in docs}))
@@ -170,8 +177,10 @@ class _Suites:
         out.write("  </testsuite>\n")
 
 
-def write(result, out, fail_on: str = "error", **_options) -> None:
-    suites = _Suites(result, fail_on)
+def write(result, out, fail_on: str = "error", junit_passing: bool = True, **_options) -> None:
+    """The report; ``junit_passing=False`` (``--no-junit-passing``) leaves out the passing
+    testcases of the rules that ran clean: a testcase per finding only."""
+    suites = _Suites(result, fail_on, junit_passing)
     tests = failures = 0
     for path in suites.files:
         findings = suites.of(path)

@@ -22,10 +22,10 @@ def write_file(path: str, data: bytes, what: str = "report") -> None:
     try:
         atomic_write(path, data)
     except OSError as exc:
-        raise _output_error(path, exc) from None
+        raise output_error(path, exc) from None
 
 
-def _output_error(path: str, exc: OSError) -> OutputError:
+def output_error(path: str, exc: OSError) -> OutputError:
     reason = exc.strerror or type(exc).__name__
     return OutputError(f"cannot write {path}: {reason}")
 
@@ -85,7 +85,7 @@ def report_sink(output: str | None, *, err: bool = False, color: bool = False):
         try:
             fh.write(text.encode("utf-8"))
         except OSError as exc:
-            raise _output_error(output, exc) from None
+            raise output_error(output, exc) from None
 
     try:
         with atomic_writer(output) as fh:
@@ -93,4 +93,4 @@ def report_sink(output: str | None, *, err: bool = False, color: bool = False):
             yield sink
             sink.flush()
     except OSError as exc:
-        raise _output_error(output, exc) from None
+        raise output_error(output, exc) from None

@@ -4,7 +4,9 @@
   catalogue lacks), each with ``shortDescription``, ``fullDescription`` (the rationale, cut to
   GitHub's limit of 1,024 characters at a word boundary), ``help`` (text and markdown, the
   whole rationale), ``helpUri`` (the generated page ``docs/rules/CODE.md``) and
-  ``defaultConfiguration.level``.
+  ``defaultConfiguration.level``, and the properties GitHub recommends:
+  ``precision`` (``very-high`` for every rule, :data:`PRECISION`) and ``problem.severity``
+  (``error``, ``warning``, ``recommendation`` for info).
 - results: ``ruleId``/``ruleIndex``, ``level``, ``message.text`` (with an embedded link
   ``[text](id)`` to each related location), one physical location with a relative,
   percent-encoded ``artifactLocation.uri`` (``uriBaseId: %SRCROOT%``, the current directory)
@@ -46,6 +48,12 @@ URI_BASE = "%SRCROOT%"
 #: GitHub code scanning's limit on ``fullDescription.text``
 FULL_DESCRIPTION_MAX = 1024
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+#: ``properties.precision`` of every rule: each is a deterministic check of the parsed
+#: documents and the corpus (no heuristic, no sampling), so a finding is the rule's
+#: definition met, not a guess (GitHub: ``very-high`` ranks first in code scanning)
+PRECISION = "very-high"
+#: ``properties.problem.severity`` (GitHub's ``error``/``warning``/``recommendation``)
+_PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "info": "recommendation"}
 
 
 def region_of(
@@ -90,6 +98,7 @@ def _rule_descriptor(code: str, rule) -> dict:
             "fullDescription": {"text": code},
             "help": {"text": code, "markdown": code},
             "defaultConfiguration": {"level": "error"},
+            "properties": {"precision": PRECISION, "problem.severity": "error"},
         }
     summary = reflow(rule.summary) or code
     full = reflow(rule.rationale) or summary
@@ -106,7 +115,12 @@ def _rule_descriptor(code: str, rule) -> dict:
         "help": {"text": help_text, "markdown": help_md},
         "helpUri": rule_url(code),
         "defaultConfiguration": {"level": _LEVEL.get(rule.severity, "error")},
-        "properties": {"severity": rule.severity, "tags": [code.rstrip("0123456789").lower()]},
+        "properties": {
+            "precision": PRECISION,
+            "problem.severity": _PROBLEM_SEVERITY.get(rule.severity, "error"),
+            "severity": rule.severity,
+            "tags": [code.rstrip("0123456789").lower()],
+        },
     }
     if rule.name:
         desc["name"] = rule.name

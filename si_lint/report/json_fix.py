@@ -1,0 +1,146 @@
+"""The ``fix`` of a finding in `--format json`, as ruff writes it: what ``--fix`` (a safe
+fix) or ``--fix --unsafe-fixes`` (an unsafe one) would change in the file, as text edits::
+
+    {"applicability": "safe" | "unsafe", "message": <the finding's help, or null>,
+     "edits": [{"content": "...", "location": {"row": R, "column": C},
+                "end_location": {"row": R, "column": C}}]}
+
+Rows and columns are 1-based, columns in characters, ``end_location`` exclusive; the edits
+replace the text between the two locations of the file as it is now, in file order, and
+do not overlap. They are found by applying the finding's fix alone to the file's text in
+memory (:func:`si_lint.fix.fix_stream`, the machinery ``--fix`` uses) and comparing the
+result with the text, line by line, then character by character inside each changed
+block. Only findings with a fix cost anything: a fix that would not apply (the file does
+not load cleanly, or the fix changes nothing) gives no ``fix``, nor does a file whose
+bytes are not the ones checked (text read from stdin, a file changed since). ``--fix`` applies all the
+fixes of a file together, which gives the same edits unless two fixes touch one node.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+
+class FixEdits:
+    """The ``fix`` of each finding of a run, reading each file once in a row (the
+    findings come sorted by path: one file's text is kept at a time)."""
+
+    def __init__(self, corpus) -> None:
+        self.corpus = corpus
+        self._path: str | None = None
+        self._text: str | None = None
+
+    def __call__(self, f) -> dict | None:
+        from ..fix import fixes_of, is_safe
+
+        fixes = fixes_of(getattr(f, "fix", None))
+        if not fixes:
+            return None
+        text = self._read(f.path)
+        if text is None:
+            return None
+        new = _fixed(text, f, list(fixes))
+        if new is None or new == text:
+            return None
+        return {
+            "applicability": "safe" if is_safe(f) else "unsafe",
+            "message": f.help or None,
+            "edits": edits(text, new),
+        }
+
+    def _read(self, path: str) -> str | None:
+        if path != self._path:
+            self._path, self._text = path, _read_text(self.corpus, path)
+        return self._text
+
+
+def _fixed(text: str, f, fixes: list) -> str | None:
+    """The file's text with the finding's fixes made: in place when they only replace
+    scalars (two quick loads), else through the round trip ``--fix`` runs; None when the
+    fix does not apply."""
+    from ..fix.text import fix_scalars_in_place, fix_stream
+
+    json_file = f.path.endswith(".json")
+    if not json_file:
+        new = fix_scalars_in_place(text, f.document, fixes)
+        if new is not None:
+            return new
+    try:
+        new, applied = fix_stream(text, {f.document: fixes}, json_file=json_file)
+    except Exception:  # FixError, or a fix the file cannot take: --fix skips it too
+        return None
+    return new if applied else None
+
+
+def _read_text(corpus, path: str) -> str | None:
+    import hashlib
+    import os
+
+    from ..fsutil import read_regular
+    from ..limits import MAX_BYTES
+
+    doc = corpus.doc(path) if corpus is not None else None
+    abspath = doc.abspath if doc is not None else os.path.abspath(path)
+    raw, _why = read_regular(abspath, MAX_BYTES)
+    if raw is None or len(raw) > MAX_BYTES:
+        return None
+    sha = getattr(doc, "sha", "")
+    if sha and hashlib.sha256(raw).hexdigest() != sha:
+        return None  # not the text checked (stdin's, or the file changed since): no edits
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def edits(old: str, new: str) -> list[dict]:
+    """The edits that turn ``old`` into ``new`` (see the module's documentation)."""
+    a, b = _lines(old), _lines(new)
+    out = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        was, now = "".join(a[i1:i2]), "".join(b[j1:j2])
+        head = 0  # the characters the two blocks share at their start and at their end
+        while head < min(len(was), len(now)) and was[head] == now[head]:
+            head += 1
+        while head and _word(was, head - 1) and (_word(was, head) or _word(now, head)):
+            head -= 1  # a word is replaced whole: `false` → `true`, not `fals` → `tru`
+        tail = 0
+        while tail < min(len(was), len(now)) - head and was[-1 - tail] == now[-1 - tail]:
+            tail += 1
+        while (
+            tail
+            and _word(was, len(was) - tail)
+            and (_word(was, len(was) - tail - 1) or _word(now, len(now) - tail - 1))
+        ):
+            tail -= 1
+        start = _location(a, i1, was[:head])
+        end = _location(a, i1, was[: len(was) - tail])
+        out.append(
+            {
+                "content": now[head : len(now) - tail],
+                "location": start,
+                "end_location": end,
+            }
+        )
+    return out
+
+
+def _word(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text``, each with its ``\\n`` (only ``\\n`` ends a row)."""
+    parts = text.split("\n")
+    return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+def _location(lines: list[str], row: int, before: str) -> dict:
+    """Where ``before`` (text from the start of line ``row``, 0-based) ends."""
+    newlines = before.count("\n")
+    if newlines:
+        return {"row": row + 1 + newlines, "column": len(before) - before.rindex("\n")}
+    return {"row": row + 1, "column": len(before) + 1}
