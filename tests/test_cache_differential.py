@@ -278,3 +278,46 @@ def test_a_named_file_after_a_whole_run_keeps_the_findings_related_to_it(tmp_pat
     code, report = _report(root, *cached, named)
     assert (code, report["diagnostics"], report["summary"]["files"]) == (1, [BROKEN_FIXTURE], 1)
     assert (code, report) == _report(root, "--no-cache", named)
+
+
+def test_an_edit_runs_again_only_the_dry_runs_that_read_it(tmp_path, monkeypatch):
+    """Each scenario's dry run is cached on what it reads (``Context.map``): after a
+    fixture's expectation and a scenario file change, the dry runs of the fixture's
+    scenario and of the file's three scenarios run again, no other; the report is what
+    ``--no-cache`` prints."""
+    import json
+
+    from si_lint.checks import dryrun
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("NO_COLOR", "1")
+    ran: list[str] = []
+    real = dryrun._scenario_dry_run
+
+    def counted(sid, *args):
+        ran.append(sid)
+        return real(sid, *args)
+
+    monkeypatch.setattr(dryrun, "_scenario_dry_run", counted)
+    root = tmp_path / "corpus"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    cached = ("--cache-dir", str(tmp_path / "cache"), "--jobs", "1", "--format", "json")
+    first = _check(root, *cached)
+    assert len(ran) == 9  # every scenario's dry run, once
+    ran.clear()
+    assert (_check(root, *cached), ran) == (first, [])  # warm: none runs
+    fixture = root / BROKEN_FIXTURE["path"]
+    fixture.write_text(fixture.read_text().replace("score: 1.0", "score: 0.5", 1))
+    with open(root / "scenarios" / "platform-oncall.yaml", "a", encoding="utf-8") as fh:
+        fh.write("# edited\n")
+    got = _check(root, *cached)
+    assert sorted(ran) == [
+        "infra.capability.da.alertmanager-smarthost-001",
+        "infra.capability.da.ingest-queue-url-001",
+        "infra.capability.oe.ingest-rollback-001",
+        "infra.safety.ds.ingest-db-drop-001",
+    ]
+    assert got == _check(root, "--no-cache", "--jobs", "1", "--format", "json")
+    assert json.loads(got[1])["diagnostics"] == [BROKEN_FIXTURE]
+    ran.clear()
+    assert (_check(root, *cached), ran) == (got, [])

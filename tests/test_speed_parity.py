@@ -147,8 +147,8 @@ def test_the_dry_runs_reuse_the_per_file_workers_and_none_outlive_the_run(tmp_pa
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_each_file_is_read_once_and_a_warm_run_runs_no_check(tmp_path, monkeypatch, jobs):
     """Every run reads and hashes each file once (the per-file stage checks those bytes);
-    a warm run takes every answer from the cache: no file check, no corpus check, no dry
-    run, no graph."""
+    a warm run takes every answer from the cache: no file check, no corpus check, no
+    scenario's dry run, no graph."""
     import importlib
 
     from si_lint import graph
@@ -174,7 +174,8 @@ def test_each_file_is_read_once_and_a_warm_run_runs_no_check(tmp_path, monkeypat
 
     monkeypatch.setattr(perfile, "file_diags", ran)
     monkeypatch.setattr(importlib.import_module("si_lint.pipeline.corpus"), "corpus_diags", ran)
-    monkeypatch.setattr(importlib.import_module("si_lint.pipeline.dryruns"), "corpus_diags", ran)
+    # the dry-run stage asks each scenario's dry run for its answer (Context.map): none runs
+    monkeypatch.setattr(importlib.import_module("si_lint.checks.dryrun"), "_scenario_dry_run", ran)
     monkeypatch.setattr(graph, "build_ref_graph", ran)
     assert _out(root, cache=cache, jobs=jobs) == ref
     assert sorted(reads) == files
