@@ -91,7 +91,8 @@ from .check_run import COLOR, FAIL_ON, CheckArgs, run
     "-j",
     type=click.IntRange(min=1),
     default=None,
-    help="Worker processes for per-file work (default: the machine's cores).",
+    help="Worker processes for per-file work and dry runs (default: one below 8,000 "
+    "files, the machine's cores from there).",
 )
 @options.trust_implementations
 @click.option(

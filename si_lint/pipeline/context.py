@@ -77,11 +77,18 @@ class Context:
         self.keep_pool = False
         self.pool = None
         self.memo_tasks = False
+        #: the worker processes of this run: ``--jobs``, or by the corpus size when it is
+        #: not given (``forkmap.jobs_of``; set by the per-file stage); None: ``--jobs``
+        self.jobs: int | None = None
 
     def close_pool(self) -> None:
         from .forkmap import close_kept
 
         close_kept(self)
+
+    @property
+    def workers(self) -> int | None:
+        return self.jobs if self.jobs is not None else self.options.jobs
 
     def map(self, tasks: list) -> list:
         """``[task() for task in tasks]``, in order; in worker processes under ``--jobs``
@@ -96,7 +103,7 @@ class Context:
         tasks = list(tasks)
         cache = self.cache if self.memo_tasks else None
         if cache is None or not cache.enabled:
-            return fork_map(tasks, self.options.jobs, meanwhile, self.pool)
+            return fork_map(tasks, self.workers, meanwhile, self.pool)
         keys = [task_key(task) for task in tasks]
         out: list = [None] * len(tasks)
         todo: list[int] = []
@@ -106,7 +113,7 @@ class Context:
                 out[i] = value
             else:
                 todo.append(i)
-        done = fork_map([tasks[i] for i in todo], self.options.jobs, meanwhile, self.pool)
+        done = fork_map([tasks[i] for i in todo], self.workers, meanwhile, self.pool)
         stored = sum(len(out[i]) for i in range(len(tasks)) if out[i] is not None)
         for i, value in zip(todo, done):
             out[i] = value

@@ -73,7 +73,7 @@ def corpus_checks(state: State) -> None:
         if key is not None and len(diags) <= MAX_CACHED_FINDINGS:
             state.cache.memo_put(key, diags)
 
-    if jobs_of(state.options.jobs) > 1 and state.ctx.meanwhile is None:
+    if jobs_of(state.ctx.workers) > 1 and state.ctx.meanwhile is None:
         state.ctx.meanwhile = run
     else:
         run()
