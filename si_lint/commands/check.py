@@ -91,7 +91,7 @@ from .check_run import COLOR, FAIL_ON, CheckArgs, run
     "-j",
     type=click.IntRange(min=1),
     default=None,
-    help="Worker processes for per-file work and dry runs (default: one below 8,000 "
+    help="Worker processes for per-file work and dry runs (default: one below 10,000 "
     "files, the machine's cores from there).",
 )
 @options.trust_implementations

@@ -57,9 +57,10 @@ def keep_pool(ctx, jobs: int, initializer: Callable[[], Any] | None = None):
 
 
 #: with no ``--jobs``, a run over fewer files than this runs in one process: on the
-#: 2-core bench machine a pool cost 15-20% more CPU at every size and saved no wall time
-#: below it (bench/README.md, "--jobs")
-POOL_FILES = 8_000
+#: 2-core bench machine a pool cost 15-20% more CPU at every size (4,000-12,000 files)
+#: and saved wall time only from 8,000-12,000 files, and only while the cores were free
+#: (bench/README.md, "--jobs")
+POOL_FILES = 10_000
 
 
 def jobs_of(jobs: int | None, files: int = 0) -> int:
