@@ -40,10 +40,11 @@ def make_corpus(state: State) -> None:
 
 
 def corpus_key(state: State) -> tuple[str, str] | None:
-    """The key of the corpus checks' findings: a digest of everything they may read that the cache's header does not hold -- every file's path and content
-    hash (or why it could not be read), the profile documents and the working directory
-    (findings name paths relative to it). The header holds the rest: si-lint's code, the
-    profile, the effective configuration and the options. None without a cache."""
+    """The key of the corpus checks' findings: a digest of everything they may read that
+    the cache's header does not hold -- every file's path and content hash (or why it
+    could not be read), the profile documents and the working directory (findings name
+    paths relative to it). The header holds the rest: si-lint's code, the profile, the
+    effective configuration and the options. None without a cache."""
     cache = state.cache
     if cache is None or not cache.enabled:
         return None
