@@ -336,6 +336,9 @@ print('{"version": 1, "diagnostics": [], "summary": {"files": 14, "errors": 0, "
 def test_runner_prints_every_goal_row_and_reports_missing_options(tmp_path):
     fake = tmp_path / "fake_si_lint.py"
     fake.write_text(FAKE_SI_LINT)
+    published = tmp_path / "published"
+    published.mkdir()
+    (published / "s.yaml").write_text("id: s\n")
     args = [
         sys.executable,
         str(REPO / "bench" / "run.py"),
@@ -349,6 +352,10 @@ def test_runner_prints_every_goal_row_and_reports_missing_options(tmp_path):
         f"{sys.executable} {fake}",
         "--yamllint",
         f"{sys.executable} -c pass",
+        "--server-edits",
+        "0",
+        "--published",
+        str(published),
     ]
     proc = subprocess.run([*args, "--format", "json"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
@@ -356,23 +363,20 @@ def test_runner_prints_every_goal_row_and_reports_missing_options(tmp_path):
     goals = {g["key"]: g for g in report["goals"]}
     assert list(goals) == [
         "cold_ratio",
-        "cold_floor",
         "warm",
         "staged",
         "changed",
-        "big_cold",
-        "big_scaling",
-        "big_rss",
-        "eval_rate",
-        "eval_rss",
-        "i10_cold",
-        "i10_warm",
+        "server",
+        "published",
+        "jobs_overhead",
     ]
-    # no cache options: the cached rows are not measured; no --big: nor the 40,000 rows
-    for key in ("warm", "staged", "changed", "big_cold", "big_scaling", "big_rss", "i10_warm"):
+    # no cache options: the cached rows are not measured; no --jobs: nor its overhead
+    for key in ("warm", "staged", "changed", "server", "jobs_overhead"):
         assert (goals[key]["measured"], goals[key]["met"]) == (None, None), key
-    for key in ("cold_ratio", "cold_floor", "eval_rate", "eval_rss", "i10_cold"):
+    for key in ("cold_ratio", "published"):
         assert goals[key]["measured"] is not None, key
+    refs = {r["key"]: r["measured"] for r in report["references"]}
+    assert [k for k, v in refs.items() if v is not None] == ["cold_floor", "eval_rate", "eval_rss"]
     assert report["corpus"]["small"]["files"] == 14
     assert report["si_lint"]["options"] == {
         "check": True,
@@ -383,11 +387,15 @@ def test_runner_prints_every_goal_row_and_reports_missing_options(tmp_path):
     assert report["notes"] == [
         "1 round(s) only (--quick/--repeats): medians of fewer than 3",
         "si-lint has no --no-cache/--cache-dir: cache runs not measured",
+        "--server-edits 0: the server row is not measured",
         "--no-big: the 40,000-file rows are not measured",
     ]
-    cold = report["measurements"]["si-lint check --no-cache (cold, --jobs 2)"]
+    cold = report["measurements"]["si-lint check --no-cache (cold, si-lint's default --jobs)"]
     assert cold["summary"] == {"files": 14, "errors": 0, "warnings": 0, "infos": 0}
     md = subprocess.run(args, capture_output=True, text=True, check=False).stdout
     for g in report["goals"]:
         assert f"| {g['figure']} |" in md
-    assert "| 40,000 files cold, --jobs 2 | n/a | <= 10 s | not measured |" in md
+    assert (
+        "| server didChange -> publishDiagnostics, median | n/a | <= 300 ms | not measured |" in md
+    )
+    assert "- reference: 40,000 files cold, --jobs 2, wall: n/a" in md

@@ -313,3 +313,58 @@ def test_a_named_file_after_a_whole_run_keeps_the_findings_related_to_it(tmp_pat
     code, report = _report(root, *cached, named)
     assert (code, report["diagnostics"], report["summary"]["files"]) == (1, [BROKEN_FIXTURE], 1)
     assert (code, report) == _report(root, "--no-cache", named)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_edit_runs_again_only_the_dry_runs_that_read_it(tmp_path, monkeypatch, jobs):
+    """Each scenario's dry run is cached on what it reads (``Context.map``): after a
+    fixture's expectation and a scenario file change, the dry runs of the fixture's
+    scenario and of the file's three scenarios run again (with --jobs 2 in forked
+    workers: only they are handed to the pool), no other; the report is what
+    ``--no-cache`` prints."""
+    import json
+
+    from si_lint.checks import dryrun
+    from si_lint.pipeline import forkmap
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(forkmap, "THRESHOLD", 2)  # --jobs 2 forks for two dry runs
+    ran: list[str] = []
+    real = forkmap.fork_map
+
+    def counted(tasks, *args):
+        ran.extend(task.sid for task in tasks)
+        return real(tasks, *args)
+
+    monkeypatch.setattr(forkmap, "fork_map", counted)
+    called: list[str] = []  # the dry runs that ran in this process (all of them under --jobs 1)
+    real_run = dryrun._scenario_dry_run
+    monkeypatch.setattr(
+        dryrun, "_scenario_dry_run", lambda sid, *a: called.append(sid) or real_run(sid, *a)
+    )
+    root = tmp_path / "corpus"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    cached = ("--cache-dir", str(tmp_path / "cache"), "--jobs", jobs, "--format", "json")
+    first = _check(root, *cached)
+    assert len(ran) == 9  # every scenario's dry run, once
+    assert called == (ran if jobs == "1" else [])
+    ran.clear()
+    called.clear()
+    assert (_check(root, *cached), ran, called) == (first, [], [])  # warm: none runs
+    fixture = root / BROKEN_FIXTURE["path"]
+    fixture.write_text(fixture.read_text().replace("score: 1.0", "score: 0.5", 1))
+    with open(root / "scenarios" / "platform-oncall.yaml", "a", encoding="utf-8") as fh:
+        fh.write("# edited\n")
+    got = _check(root, *cached)
+    assert sorted(ran) == [
+        "infra.capability.da.alertmanager-smarthost-001",
+        "infra.capability.da.ingest-queue-url-001",
+        "infra.capability.oe.ingest-rollback-001",
+        "infra.safety.ds.ingest-db-drop-001",
+    ]
+    assert called == (ran if jobs == "1" else [])
+    assert got == _check(root, "--no-cache", "--jobs", "1", "--format", "json")
+    assert json.loads(got[1])["diagnostics"] == [BROKEN_FIXTURE]
+    ran.clear()
+    assert (_check(root, *cached), ran) == (got, [])

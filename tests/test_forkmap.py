@@ -111,3 +111,15 @@ def test_tasks_without_a_packed_form_are_forked_as_before(kept):
     got = forkmap.fork_map([_task(i) for i in range(10)], 2, None, pool)
     assert [g[:2] for g in got] == [(i, i * i) for i in range(10)]
     assert os.getpid() not in {g[2] for g in got}
+
+
+def test_jobs_of_is_one_process_by_default_below_pool_files(monkeypatch):
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    got = [
+        forkmap.jobs_of(None),
+        forkmap.jobs_of(None, forkmap.POOL_FILES - 1),
+        forkmap.jobs_of(None, forkmap.POOL_FILES),
+        forkmap.jobs_of(3),
+        forkmap.jobs_of(1, forkmap.POOL_FILES),
+    ]
+    assert got == [1, 1, 4, 3, 1]

@@ -351,10 +351,10 @@ def test_the_cache_stores_a_bounded_number_of_findings(tmp_path, monkeypatch):
     from conftest import run_cli
 
     from si_lint.cache.signed import MAC_SEP
-    from si_lint.pipeline import dryruns, perfile
+    from si_lint.pipeline import context, corpus, perfile
 
-    monkeypatch.setattr(perfile, "MAX_CACHED_FINDINGS", 5)
-    monkeypatch.setattr(dryruns, "MAX_CACHED_FINDINGS", 5)
+    for module in (perfile, corpus, context):  # per-file entries, corpus checks, dry runs
+        monkeypatch.setattr(module, "MAX_CACHED_FINDINGS", 5)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
     corpus = tmp_path / "c"
     corpus.mkdir()

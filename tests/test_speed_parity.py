@@ -147,8 +147,8 @@ def test_the_dry_runs_reuse_the_per_file_workers_and_none_outlive_the_run(tmp_pa
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_each_file_is_read_once_and_a_warm_run_runs_no_check(tmp_path, monkeypatch, jobs):
     """Every run reads and hashes each file once (the per-file stage checks those bytes);
-    a warm run takes every answer from the cache: no file check, no corpus check, no dry
-    run, no graph."""
+    a warm run takes every answer from the cache: no file check, no corpus check, no
+    scenario's dry run, no graph."""
     import importlib
 
     from si_lint import graph
@@ -174,7 +174,31 @@ def test_each_file_is_read_once_and_a_warm_run_runs_no_check(tmp_path, monkeypat
 
     monkeypatch.setattr(perfile, "file_diags", ran)
     monkeypatch.setattr(importlib.import_module("si_lint.pipeline.corpus"), "corpus_diags", ran)
-    monkeypatch.setattr(importlib.import_module("si_lint.pipeline.dryruns"), "corpus_diags", ran)
+    # the dry-run stage asks each scenario's dry run for its answer (Context.map): none runs
+    monkeypatch.setattr(importlib.import_module("si_lint.checks.dryrun"), "_scenario_dry_run", ran)
     monkeypatch.setattr(graph, "build_ref_graph", ran)
     assert _out(root, cache=cache, jobs=jobs) == ref
     assert sorted(reads) == files
+
+
+def test_a_run_is_serial_by_default_and_pooled_from_pool_files(tmp_path, monkeypatch):
+    """Issue 43: with no --jobs a run forks no process below ``forkmap.POOL_FILES`` files;
+    from there it takes the machine's cores, as --jobs N always does (same output)."""
+    from si_lint.pipeline import forkmap, perfile
+
+    root = tmp_path / "corpus"
+    _generate(root, 60)
+    ref = _out(root)
+    monkeypatch.setattr(perfile, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(forkmap, "THRESHOLD", 2)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    pools = []
+    real_pool = forkmap.fork_pool
+    monkeypatch.setattr(
+        forkmap, "fork_pool", lambda *a, **k: pools.append(a[0]) or real_pool(*a, **k)
+    )
+    code, out, _err = run_cli(["check", "--format", "json", "--no-cache"], root)
+    assert ((code, out), pools) == (ref, [])
+    monkeypatch.setattr(forkmap, "POOL_FILES", 50)  # the corpus: 59 files and si-lint.toml
+    code, out, _err = run_cli(["check", "--format", "json", "--no-cache"], root)
+    assert ((code, out), pools) == (ref, [2])

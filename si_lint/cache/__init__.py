@@ -19,9 +19,11 @@ digest of si-lint's own source and data, :func:`.keys.code_fingerprint`; the pro
 
 - ``files`` in ``results.json``: a file's per-file result (its documents, the file checks'
   findings) keyed on its content hash and its path under the root;
-- ``memo`` in ``results.json``: the findings of the corpus checks and the dry runs keyed
-  on a digest of every file the run read (path and content hash), the profile documents
-  and the working directory (``pipeline.corpus.corpus_key``).
+- ``memo`` in ``results.json``: the findings of the corpus checks keyed on a digest of
+  every file the run read (path and content hash), the profile documents and the working
+  directory (``pipeline.corpus.corpus_key``); and each scenario's dry run keyed on a
+  digest of what it reads: its parameters and each document's path, index and file
+  content hash (``pipeline.context.task_key``, computed by ``Context.map``).
 
 Nothing else is persistent: no run memo, no stat index, no check index.
 

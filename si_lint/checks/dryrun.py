@@ -261,8 +261,8 @@ def _fired(plan: _Plan, row: int) -> Related:
 def dry_runs(corpus, ctx):
     """Every scenario (its first definition, in path order) with the fixtures that name it.
     The table is compiled once per scenario for its fixtures and probes; each scenario is
-    one pure task (:class:`DryRun`), run in worker processes under ``--jobs`` > 1
-    (``Context.map``)."""
+    one pure task (:class:`DryRun`), run in worker processes under ``--jobs`` > 1 and
+    answered from the cache when nothing it reads changed (``Context.map``)."""
 
     by_sid: dict[str, list] = {}
     for doc in corpus.of_kind("fixture"):
@@ -283,9 +283,17 @@ def dry_runs(corpus, ctx):
 class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):
     """One scenario's dry run, a pure task: called here, or ``packed`` for a worker
     process (``si_lint.pipeline.forkmap``) that has the profile already (the Context it
-    was forked with) and gets only the data of the scenario and its fixtures."""
+    was forked with) and gets only the data of the scenario and its fixtures. It reads
+    the profile, the configuration's ``require-band-coverage`` (``required``) and the
+    documents :meth:`inputs` names, nothing else."""
 
     __slots__ = ()
+
+    def inputs(self) -> tuple[tuple, tuple]:
+        """What the task reads besides the profile and the configuration: its parameters
+        and its documents, the scenario's first definition and the fixtures that name it
+        in path order (``Context.map`` keys its result on them)."""
+        return (self.sid, self.required), (self.doc, *self.fixtures)
 
     def __call__(self) -> list[Diag]:
         fixtures = [_Doc(f.relpath, f.index, f.label, f.unpacked()) for f in self.fixtures]

@@ -97,7 +97,8 @@ from .check_run import COLOR, FAIL_ON, CheckArgs, default_format, run
     "-j",
     type=click.IntRange(min=1),
     default=None,
-    help="Worker processes for per-file work (default: the machine's cores).",
+    help="Worker processes for per-file work and dry runs (default: one below 10,000 "
+    "files, the machine's cores from there).",
 )
 @options.trust_implementations
 @click.option(

@@ -3,8 +3,11 @@ the stages fill in one after another, and the result the reporters read."""
 
 from __future__ import annotations
 
+import hashlib
+
 from ..errors import UsageError  # noqa: F401  (re-exported: pipeline.UsageError)
 from ..findings import Diag, Finding
+from ..limits import MAX_CACHED_FINDINGS
 from ..records import Record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
@@ -73,20 +76,71 @@ class Context:
         self.meanwhile = meanwhile
         self.keep_pool = False
         self.pool = None
+        self.memo_tasks = False
+        #: the worker processes of this run: ``--jobs``, or by the corpus size when it is
+        #: not given (``forkmap.jobs_of``; set by the per-file stage); None: ``--jobs``
+        self.jobs: int | None = None
 
     def close_pool(self) -> None:
         from .forkmap import close_kept
 
         close_kept(self)
 
+    @property
+    def workers(self) -> int | None:
+        return self.jobs if self.jobs is not None else self.options.jobs
+
     def map(self, tasks: list) -> list:
         """``[task() for task in tasks]``, in order; in worker processes under ``--jobs``
         > 1 (they must be pure: what they return is all that is kept), while the parent
-        runs :attr:`meanwhile`."""
+        runs :attr:`meanwhile`. Under :attr:`memo_tasks`, a task that declares what it
+        reads (``task.inputs()``: its parameters and the documents it reads; it returns
+        a list of Diags) is answered from the cache under :func:`task_key`, and what is
+        computed is stored there: the task itself never sees the cache."""
         from .forkmap import fork_map
 
         meanwhile, self.meanwhile = self.meanwhile, None
-        return fork_map(list(tasks), self.options.jobs, meanwhile, self.pool)
+        tasks = list(tasks)
+        cache = self.cache if self.memo_tasks else None
+        if cache is None or not cache.enabled:
+            return fork_map(tasks, self.workers, meanwhile, self.pool)
+        keys = [task_key(task) for task in tasks]
+        out: list = [None] * len(tasks)
+        todo: list[int] = []
+        for i, key in enumerate(keys):
+            found, value = cache.memo_get(key) if key is not None else (False, None)
+            if found:
+                out[i] = value
+            else:
+                todo.append(i)
+        done = fork_map([tasks[i] for i in todo], self.workers, meanwhile, self.pool)
+        stored = sum(len(out[i]) for i in range(len(tasks)) if out[i] is not None)
+        for i, value in zip(todo, done):
+            out[i] = value
+            stored += len(value)
+            if keys[i] is not None and stored <= MAX_CACHED_FINDINGS:
+                cache.memo_put(keys[i], value)
+        return out
+
+
+def task_key(task: Any) -> tuple[str, str] | None:
+    """The cache key of a task's result: a digest of everything it reads that the cache's
+    header (si-lint's code, the profile, the effective configuration, the options) does
+    not hold -- the task's kind, its parameters and, for each document it reads, its path
+    (findings name it), its index in its file and its file's content hash (the bytes the
+    document was loaded from). None when the task declares no inputs, or reads a
+    document whose bytes have no hash: it is computed every time."""
+    inputs = getattr(task, "inputs", None)
+    if inputs is None:
+        return None
+    params, docs = inputs()
+    kind = f"{type(task).__module__}.{type(task).__qualname__}"
+    h = hashlib.sha256(f"{kind}\0{params!r}\n".encode("utf-8", "surrogatepass"))
+    for doc in docs:
+        if not doc.sha:
+            return None
+        h.update(f"{doc.relpath}\0{doc.index}\0{doc.sha}\n".encode("utf-8", "surrogatepass"))
+    return ("task", h.hexdigest())
 
 
 class MergedCorpus:
@@ -154,8 +208,6 @@ class State:
       what each one's Markdown documents define
     - ``diags``: the corpus and dry-run stages' output
     - ``root_info``: the corpus root and configuration table found (configure)
-    - ``corpus_key``: the key the corpus and dry-run stages' findings are stored under
-      (``pipeline.corpus.corpus_key``); ``corpus_cached``: the cache answered them
     - ``frozen``: the per-file stage froze the GC (gc.freeze); ``gc_threshold``: the GC
       thresholds it raised for the corpus stages; ``run()`` unfreezes and restores them
     """
@@ -190,8 +242,6 @@ class State:
         self.findings: list[Finding] = []
         self.result: RunResult | None = None
         self.root_info: Any = None  # corpus.Root
-        self.corpus_key: str | None = None
-        self.corpus_cached = False
         self.frozen = False
         self.gc_threshold: tuple | None = None
         #: files set aside as no corpus files (SPEC §9; pipeline.notcorpus), absolute

@@ -1,7 +1,8 @@
 """Stage 4, corpus: the documents become one :class:`~si_lint.corpus.Corpus` (the
 reference graph is built from it on first use) and the corpus checks run on it. Their
-findings and the dry runs' are cached under a digest of every file the run read
-(:func:`corpus_key`): a re-check of an unchanged corpus builds no graph and runs none."""
+findings are cached under a digest of every file the run read (:func:`corpus_key`): a
+re-check of an unchanged corpus builds no graph and runs none. (The dry runs are cached
+each on what it reads: ``Context.map``.)"""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import hashlib
 from ..contract import enforce
 from ..corpus import Corpus
 from ..findings import Diag
+from ..limits import MAX_CACHED_FINDINGS
 from .context import Context, State
 from .forkmap import jobs_of
 
@@ -38,12 +40,12 @@ def make_corpus(state: State) -> None:
     state.ctx.corpus = corpus
 
 
-def corpus_key(state: State) -> str | None:
-    """The key of the corpus checks' and the dry runs' findings: a digest of everything
-    they may read that the cache's header does not hold -- every file's path and content
-    hash (or why it could not be read), the profile documents and the working directory
-    (findings name paths relative to it). The header holds the rest: si-lint's code, the
-    profile, the effective configuration and the options. None without a cache."""
+def corpus_key(state: State) -> tuple[str, str] | None:
+    """The key of the corpus checks' findings: a digest of everything they may read that
+    the cache's header does not hold -- every file's path and content hash (or why it
+    could not be read), the profile documents and the working directory (findings name
+    paths relative to it). The header holds the rest: si-lint's code, the profile, the
+    effective configuration and the options. None without a cache."""
     cache = state.cache
     if cache is None or not cache.enabled:
         return None
@@ -52,14 +54,13 @@ def corpus_key(state: State) -> str | None:
         h.update(f"{s.abspath}\0{s.sha}\0{s.error}\n".encode("utf-8", "surrogatepass"))
     for pdir, pdocs in sorted(state.profile_docs.items()):
         h.update(f"{pdir}\0{sorted(pdocs.digests.items())}\n".encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
+    return ("corpus", h.hexdigest())
 
 
 def corpus_checks(state: State) -> None:
-    """The corpus checks, unless the cache holds the findings of the corpus checks and
-    dry runs under :func:`corpus_key`. Under ``--jobs`` > 1 they are left to the dry-run
-    stage, which runs them in the parent while its workers score the fixtures
-    (``ctx.meanwhile``)."""
+    """The corpus checks, unless the cache holds their findings under :func:`corpus_key`.
+    Under ``--jobs`` > 1 they are left to the dry-run stage, which runs them in the parent
+    while its workers score the fixtures (``ctx.meanwhile``)."""
     corpus, ctx = state.corpus, state.ctx
     assert corpus is not None and ctx is not None  # make_corpus ran
     key = corpus_key(state)
@@ -67,15 +68,16 @@ def corpus_checks(state: State) -> None:
         found, diags = state.cache.memo_get(key)
         if found:
             state.diags.extend(diags)
-            state.corpus_cached = True
             return
-    state.corpus_key = key
 
     def run() -> None:
-        state.diags.extend(corpus_diags(corpus, ctx, state.checks, "corpus"))
+        diags = corpus_diags(corpus, ctx, state.checks, "corpus")
         corpus.drop_graph()  # no later stage reads it
+        state.diags.extend(diags)
+        if key is not None and len(diags) <= MAX_CACHED_FINDINGS:
+            state.cache.memo_put(key, diags)
 
-    if jobs_of(state.options.jobs) > 1 and ctx.meanwhile is None:
+    if jobs_of(ctx.workers) > 1 and ctx.meanwhile is None:
         ctx.meanwhile = run
     else:
         run()

@@ -56,8 +56,19 @@ def keep_pool(ctx, jobs: int, initializer: Callable[[], Any] | None = None):
     return ctx.pool
 
 
-def jobs_of(jobs: int | None) -> int:
-    return jobs or os.cpu_count() or 1
+#: with no ``--jobs``, a run over fewer files than this runs in one process: on the
+#: 2-core bench machine a pool cost 15-20% more CPU at every size (4,000-12,000 files)
+#: and saved wall time only from 8,000-12,000 files, and only while the cores were free
+#: (bench/README.md, "--jobs")
+POOL_FILES = 10_000
+
+
+def jobs_of(jobs: int | None, files: int = 0) -> int:
+    """The worker processes of a run over ``files`` files: ``--jobs`` when given; else one
+    below :data:`POOL_FILES` files, the machine's cores from there."""
+    if jobs:
+        return jobs
+    return (os.cpu_count() or 1) if files >= POOL_FILES else 1
 
 
 def fork_map(

@@ -17,6 +17,7 @@ from ..loader.suppressions import scan_suppressions
 from ..registry import file_checks_for
 from .context import Context, Source, State
 from .data import from_entry, to_entry
+from .forkmap import jobs_of
 from .locate import locate_in
 from .notcorpus import set_aside
 
@@ -263,9 +264,8 @@ def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
     """Load and check the sources ``todo`` (in worker processes when there are many)."""
     from ..checks.base import evaluator
     from ..progress import Progress
-    from .forkmap import jobs_of
 
-    jobs = jobs_of(ctx.options.jobs)
+    jobs = ctx.jobs if ctx.jobs is not None else jobs_of(ctx.options.jobs)
     with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
         if jobs > 1 and len(todo) >= POOL_THRESHOLD:
             if _WORKER["checks"]:  # the evaluator, which their dry runs import, once here
@@ -349,6 +349,7 @@ def per_file(state: State) -> None:
         state.checks = all_checks()
     sel = state.selection
     assert state.ctx is not None  # the select stage made it
+    state.ctx.jobs = jobs_of(state.options.jobs, len(state.sources))
     overrides = {os.path.abspath(p) for p in state.overrides or ()}
     args = (state.sources, state.cwd, state.ctx, state.checks, state.cache, overrides)
     docs, found = process(*args, freeze=state.with_checks)  # they live to the run's end

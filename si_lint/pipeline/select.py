@@ -197,6 +197,7 @@ def select(state: State) -> None:
         state.selection = sel = _with_note(sel, cache.note)
     state.cache = cache
     state.ctx.cache = cache
+    state.ctx.memo_tasks = True  # the dry runs' results are kept (Context.map)
 
 
 def _with_note(sel: Selection, note: str) -> Selection:
