@@ -83,14 +83,29 @@ class Config(
         profile_refused: tuple
         require_form_b: bool
 
-    def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> Config:
+    def with_cli(
+        self,
+        select: Iterable[str] | None,
+        ignore: Iterable[str] | None,
+        extend_select: Iterable[str] = (),
+        extend_ignore: Iterable[str] = (),
+    ) -> Config:
+        """The command line's codes: ``--select`` replaces the configured ``select``,
+        ``--extend-select`` adds to it (to ``--select``'s when both are given);
+        ``--ignore`` and ``--extend-ignore`` add to ``ignore`` (ruff's meanings)."""
         check_codes(select or (), "--select")
         check_codes(ignore or (), "--ignore")
+        check_codes(extend_select or (), "--extend-select")
+        check_codes(extend_ignore or (), "--extend-ignore")
         out = self
         if select:
             out = out._replace(select=tuple(select))
-        if ignore:
-            out = out._replace(ignore=tuple(out.ignore) + tuple(ignore))
+        added = tuple(c for c in extend_select or () if c not in out.select)
+        if added:
+            out = out._replace(select=tuple(out.select) + added)
+        more = tuple(ignore or ()) + tuple(extend_ignore or ())
+        if more:
+            out = out._replace(ignore=tuple(out.ignore) + more)
         return out
 
     def enabled(self, code: str, relpath: str | None = None) -> bool:

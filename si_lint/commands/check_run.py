@@ -60,14 +60,20 @@ class CheckArgs:
         "fmt",
         "output",
         "config_file",
+        "isolated",
         "select",
         "ignore",
+        "extend_select",
+        "extend_ignore",
         "fail_on",
         "exit_zero",
+        "exit_non_zero_on_fix",
         "statistics",
         "quiet",
+        "silent",
         "color_mode",
         "fix",
+        "fix_only",
         "unsafe_fixes",
         "diff",
         "show_fixes",
@@ -82,6 +88,9 @@ class CheckArgs:
         "trust_implementations",
         "profile",
         "verbose",
+        "show_settings",
+        "show_files",
+        "watch",
     )
 
     def __init__(self, **kwargs):
@@ -96,25 +105,64 @@ def run(a: CheckArgs) -> int:
     """The check command: returns its exit status, raises :class:`si_lint.errors.SiLintError`."""
     if a.fmt is None:
         a.fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-    paths, stdin = _paths_and_stdin(a)
     _check_settings(a)
+    if a.show_settings or a.show_files:
+        from .check_show import show
+
+        return show(a, _options(a))
+    if a.watch:
+        from .check_watch import watch
+
+        return watch(a, _options(a), run_once)
+    if not a.silent:
+        return run_once(a)
+    import contextlib
+
+    # --silent: nothing on stdout nor stderr but an error (printed by the command group,
+    # outside this block); --output FILE is still written
+    with open(os.devnull, "w", encoding="utf-8") as null:
+        with contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
+            return run_once(a)
+
+
+def run_once(a: CheckArgs) -> int:
+    """One check of the named paths, reported; returns the exit status."""
+    paths, stdin = _paths_and_stdin(a)
     options = _options(a)
     result = _run(paths, options, stdin)
     _notes(a, result)
-    fixed = []
+    if a.fix_only:
+        _LAST[0] = result
+        return _fix_only(a, result)
+    fixed, changed = [], 0
     if a.fix or a.diff:
-        fixed = _apply_fixes(a, result)
-        if a.fix and not a.diff and fixed is not None and fixed[1]:
+        report = _apply_fixes(a, result)
+        changed = len(report.files)
+        if a.fix and not a.diff and report.files:
             result = _run(paths, options, stdin)  # the report shows what remains
-        fixed = fixed[0] if fixed is not None else []
+        fixed = report.fixed
     if a.write_baseline:  # adopting: the findings go to the file, not to the terminal
         _LAST[0] = result
         return _write_baseline(a, result)
     _baselines(a, result)
     _report(a, result, fixed)
-    status = 0 if a.exit_zero or not failing(result.findings, a.fail_on) else 1
     _LAST[0] = result
-    return status
+    if a.exit_zero:
+        return 0
+    fixed_fails = a.exit_non_zero_on_fix and a.fix and not a.diff and changed
+    return 1 if failing(result.findings, a.fail_on) or fixed_fails else 0
+
+
+def _fix_only(a: CheckArgs, result) -> int:
+    """--fix-only: the fixes written, and one line saying how many -- no finding reported
+    (ruff's meaning); exit 0, or 1 under --exit-non-zero-on-fix when a file changed."""
+    report = _apply_fixes(a, result)
+    n, files = report.fixed_findings, len(report.files)
+    line = f"Fixed {n} finding(s) in {files} file(s).\n" if n else "No fixes applied.\n"
+    write(line, a.output)
+    if a.show_fixes:
+        _show_fixes(result, report.fixed, True, a.unsafe_fixes, a.output is None)
+    return 1 if a.exit_non_zero_on_fix and files and not a.exit_zero else 0
 
 
 def _paths_and_stdin(a: CheckArgs) -> tuple[list[str], bytes | None]:
@@ -140,6 +188,7 @@ def _check_settings(a: CheckArgs) -> None:
     """Options that cannot go together, and a ``--profile`` that is no profile."""
     from ..errors import UsageError
 
+    _combinations(a)
     if a.automation_id is not None and a.fmt != "sarif" and not a.sarif_file:
         raise UsageError(
             "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
@@ -157,12 +206,46 @@ def _check_settings(a: CheckArgs) -> None:
         a.profile = os.path.abspath(a.profile)
 
 
+def _combinations(a: CheckArgs) -> None:
+    """What the new ruff options imply and refuse: --fix-only implies --fix (--diff
+    writes nothing, so not with it), --silent implies --quiet; --isolated reads no
+    configuration file, so not with --config; --watch, --show-files and --show-settings
+    take paths (not stdin), one at a time."""
+    from ..errors import UsageError
+
+    modes = [
+        n
+        for n, on in (
+            ("--show-settings", a.show_settings),
+            ("--show-files", a.show_files),
+            ("--watch", a.watch),
+            ("--write-baseline", a.write_baseline),
+        )
+        if on
+    ]
+    if len(modes) > 1:
+        raise UsageError(f"{modes[0]} and {modes[1]} cannot be used together")
+    if modes and modes[0] != "--write-baseline" and "-" in a.paths:
+        raise UsageError(f"{modes[0]} works on files, not on stdin (`-`)")
+    if a.isolated and a.config_file:
+        raise UsageError("--isolated ignores every configuration file: leave out --config")
+    if a.fix_only:
+        if a.diff:
+            raise UsageError("--fix-only writes the fixes, --diff writes nothing: use one")
+        a.fix = True
+    if a.silent:
+        a.quiet = True
+
+
 def _options(a: CheckArgs):
     from ..pipeline import Options
 
     options = Options(
         select=split_codes(a.select),
         ignore=split_codes(a.ignore),
+        extend_select=split_codes(a.extend_select),
+        extend_ignore=split_codes(a.extend_ignore),
+        isolated=a.isolated,
         trust_implementations=a.trust_implementations,
         verbose=a.verbose,
         use_cache=not a.no_cache,
@@ -171,7 +254,7 @@ def _options(a: CheckArgs):
         config_file=a.config_file,
         profile=a.profile,
     )
-    options.progress = a.fmt not in ("json", "sarif", "gitlab") and not a.quiet
+    options.progress = a.fmt not in ("json", "sarif", "gitlab") and not a.quiet and not a.watch
     return options
 
 
@@ -190,7 +273,8 @@ def _notes(a: CheckArgs, result) -> None:
 
 
 def _apply_fixes(a: CheckArgs, result):
-    """--fix writes the fixes, --diff prints them; returns (fixed findings, files written)."""
+    """--fix writes the fixes, --diff prints them; returns the fix report (``fixed``: the
+    findings fixed, ``files``: the files changed, ``fixed_findings``: how many)."""
     from ..fix import fix_files
 
     report = fix_files(
@@ -201,7 +285,7 @@ def _apply_fixes(a: CheckArgs, result):
     )
     for relpath, reason in report.skipped:
         _say(f"si-lint: {relpath}: not fixed: {reason}")
-    if not a.quiet and (report.files or a.diff):
+    if not a.quiet and not a.fix_only and (report.files or a.diff):
         if a.fix and not a.diff:
             _say(
                 f"si-lint: fixed {report.fixed_findings} finding(s) in {len(report.files)} file(s)"
@@ -211,7 +295,7 @@ def _apply_fixes(a: CheckArgs, result):
                 f"si-lint: {report.fixed_findings} finding(s) fixable in {len(report.files)} "
                 "file(s) (--diff: nothing written)"
             )
-    return report.fixed, bool(report.files)
+    return report
 
 
 def _write_baseline(a: CheckArgs, result) -> int:

@@ -1,4 +1,4 @@
-"""Report stage: findings → text, JSON, SARIF, JUnit, GitHub annotations, GitLab Code Quality.
+"""Report stage: findings → text, concise text, JSON, SARIF, JUnit, GitHub annotations, GitLab Code Quality.
 
 Each format is a module ``si_lint.report.<name>`` with ``render(result) -> str``
 (``result`` is a :class:`si_lint.pipeline.RunResult`), imported only when used.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-FORMATS = ("text", "json", "sarif", "junit", "github", "gitlab")
+FORMATS = ("text", "concise", "json", "sarif", "junit", "github", "gitlab")
 
 
 def render(result, fmt: str, **options) -> str:
