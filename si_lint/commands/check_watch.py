@@ -90,21 +90,22 @@ def watch(a, options, run_once) -> int:
     """Check, wait for a change, check again; 0 on Ctrl-C or after ``SI_LINT_WATCH_RUNS``."""
     limit = _limit()
     runs = 0
+    paths: list[str] = []
     try:
         while True:
-            paths = watched(a, options)
-            before = snapshot(paths)
             try:
+                paths = watched(a, options)
+                before = snapshot(paths)
                 run_once(a)
             except SiLintError as exc:
                 if runs == 0:  # the first check: a usage error ends the command
                     raise
-                _say(f"si-lint: {exc}")
+                _say(f"si-lint: {exc}")  # (the files of the last good check are watched)
+                before = snapshot(paths)
             runs += 1
             if limit is not None and runs >= limit:
                 return 0
             if a.fix:  # the fixes just written are no change to check again for
-                paths = watched(a, options)
                 before = snapshot(paths)
             _say(f"si-lint: watching {len(paths)} path(s) for changes (Ctrl-C stops)")
             _wait_for_change(paths, before)
