@@ -307,9 +307,10 @@ def load_config(
         return Config(root=root, root_how=info.how)
     from .root import extend_boundary, extended, merge_tables
 
+    _checked(_Table(str(source), info.table))  # (before any file it extends is read)
     chain = extended(source, info.table, extend_boundary(root)) if "extend" in info.table else []
     files = [(source, info.table, info.raw)] + chain  # nearest first
-    for path, table, _raw in files:
+    for path, table, _raw in chain:
         _checked(_Table(str(path), table))
     merged, origin = merge_tables(files)
     t = _Table(str(origin.get("profile", source)), merged)

@@ -411,3 +411,13 @@ def test_help_names_ruffs_spellings(corpus):
     ):
         assert spelling in out, spelling
     assert "--line-length" not in out  # the refused ones stay out of the help
+
+
+def test_ruffs_inline_config_is_refused_naming_the_equivalents(corpus):
+    assert check(corpus, "--config", "line-length = 100") == (
+        2,
+        "",
+        "si-lint: --config 'line-length = 100': --config names a file; ruff's `--config "
+        "KEY = VALUE` has no equivalent: --select, --ignore, --extend-select, --extend-ignore "
+        "and --profile on the command line, anything else in si-lint.toml\n",
+    )

@@ -117,3 +117,9 @@ def test_watch_takes_paths_not_stdin(tmp_path):
         "",
         "si-lint: --watch works on files, not on stdin (`-`)\n",
     )
+
+
+def test_silent_watch_prints_nothing(tmp_path, monkeypatch):
+    corpus = _corpus(tmp_path)
+    monkeypatch.setenv("SI_LINT_WATCH_RUNS", "1")
+    assert run_cli(["check", "-n", "--watch", "--silent", *TWO], corpus) == (0, "", "")

@@ -274,3 +274,15 @@ def test_isolated_reads_no_extended_file_either(tmp_path):
         "ignore = []\n"
         "per-file-ignores = {}\n" + DEFAULTS
     )
+
+
+def test_the_corpus_configuration_is_checked_before_any_file_it_extends_is_read(tmp_path):
+    _repo(tmp_path, {"corp/si-lint.toml": 'extend = "../missing.toml"\nfail-on = "x"\n'})
+    assert run_cli([*CONCISE, "corp"], tmp_path) == (
+        2,
+        "",
+        f"si-lint: {tmp_path / 'corp/si-lint.toml'}: invalid si-lint configuration: "
+        "unexpected key `fail-on` in the document; allowed keys: `profile`, `select`, "
+        "`ignore`, `per-file-ignores`, `include`, `exclude`, `require-fixtures`, "
+        "`require-band-coverage`, `require-form-b` and `extend`\n",
+    )

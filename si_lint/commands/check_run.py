@@ -106,6 +106,19 @@ def run(a: CheckArgs) -> int:
     if a.fmt is None:
         a.fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     _check_settings(a)
+    if not a.silent:
+        return _dispatch(a)
+    import contextlib
+
+    # --silent: nothing on stdout nor stderr but an error (printed by the command group,
+    # outside this block); --output FILE is still written
+    with open(os.devnull, "w", encoding="utf-8") as null:
+        with contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
+            return _dispatch(a)
+
+
+def _dispatch(a: CheckArgs) -> int:
+    """--show-settings/--show-files print and exit, --watch loops, else one check."""
     if a.show_settings or a.show_files:
         from .check_show import show
 
@@ -114,15 +127,7 @@ def run(a: CheckArgs) -> int:
         from .check_watch import watch
 
         return watch(a, _options(a), run_once)
-    if not a.silent:
-        return run_once(a)
-    import contextlib
-
-    # --silent: nothing on stdout nor stderr but an error (printed by the command group,
-    # outside this block); --output FILE is still written
-    with open(os.devnull, "w", encoding="utf-8") as null:
-        with contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
-            return run_once(a)
+    return run_once(a)
 
 
 def run_once(a: CheckArgs) -> int:
@@ -229,6 +234,12 @@ def _combinations(a: CheckArgs) -> None:
         raise UsageError(f"{modes[0]} works on files, not on stdin (`-`)")
     if a.isolated and a.config_file:
         raise UsageError("--isolated ignores every configuration file: leave out --config")
+    if a.config_file and "=" in a.config_file and not os.path.lexists(a.config_file):
+        raise UsageError(
+            f"--config {a.config_file!r}: --config names a file; ruff's `--config KEY = VALUE` "
+            "has no equivalent: --select, --ignore, --extend-select, --extend-ignore and "
+            "--profile on the command line, anything else in si-lint.toml"
+        )
     if a.fix_only:
         if a.diff:
             raise UsageError("--fix-only writes the fixes, --diff writes nothing: use one")
