@@ -307,19 +307,22 @@ def load_config(
         return Config(root=root, root_how=info.how)
     from .root import extend_boundary, extended, merge_tables
 
-    _checked(_Table(str(source), info.table))  # (before any file it extends is read)
-    chain = extended(source, info.table, extend_boundary(root)) if "extend" in info.table else []
-    files = [(source, info.table, info.raw)] + chain  # nearest first
+    table = info.table
+    assert table is not None  # parsed() read it
+    _checked(_Table(str(source), table))  # (before any file it extends is read)
+    chain = extended(source, table, extend_boundary(root)) if "extend" in table else []
+    files = [(source, table, info.raw)] + chain  # nearest first
     for path, table, _raw in chain:
         _checked(_Table(str(path), table))
     merged, origin = merge_tables(files)
     t = _Table(str(origin.get("profile", source)), merged)
     profile, refused = t.profile(root)
     pfi = t.per_file_ignores()
+    refusal: tuple = ()
     if refused is not None:
         where = origin.get("profile", source)
         raw = next(r for p, _t, r in files if p == where)
-        refused = _refusal(cwd, info._replace(source=where, raw=raw), refused)
+        refusal = _refusal(cwd, info._replace(source=where, raw=raw), refused)
     return Config(
         root=root,
         source=source,
@@ -333,7 +336,7 @@ def load_config(
         root_how=info.how,
         require_fixtures=t.flag("require-fixtures"),
         require_band_coverage=t.flag("require-band-coverage"),
-        profile_refused=() if refused is None else refused,
+        profile_refused=refusal,
         require_form_b=t.flag("require-form-b"),
         extends=tuple(p for p, _t, _r in chain),
     )

@@ -65,7 +65,7 @@ def watched(a, options) -> list[str]:
 
 def snapshot(paths: list[str]) -> tuple:
     """What the loop compares: each path's (modification time, size, inode), or None."""
-    out = []
+    out: list[tuple[int, int, int] | None] = []
     for p in paths:
         try:
             st = os.stat(p)
@@ -77,6 +77,7 @@ def snapshot(paths: list[str]) -> tuple:
 
 
 def _wait_for_change(paths: list[str], before: tuple) -> None:
+    """Return when a look at ``paths`` differs from ``before``."""
     while True:
         started = time.monotonic()
         now = snapshot(paths)
