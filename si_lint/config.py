@@ -40,6 +40,7 @@ class Config(
             "root_how",
             "profile_refused",
             "require_form_b",
+            "extends",
         ),
         defaults=(
             None,
@@ -55,6 +56,7 @@ class Config(
             "config",
             (),
             False,
+            (),
         ),
     )
 ):
@@ -64,7 +66,8 @@ class Config(
     "file" (a named file's directory). ``profile_refused``: ``(file, line, column,
     message)`` when the file's ``profile`` names a directory outside the corpus root (SPEC
     §9 "Trust boundaries": nothing under it is read, ``profile`` is then "builtin"; SI010
-    reports it at the value), else ``()``. A value object: :mod:`si_lint.records`."""
+    reports it at the value), else ``()``. ``extends``: the files its ``extend`` chain
+    read, nearest first. A value object: :mod:`si_lint.records`."""
 
     __slots__ = ()
     if TYPE_CHECKING:
@@ -82,15 +85,31 @@ class Config(
         root_how: str
         profile_refused: tuple
         require_form_b: bool
+        extends: tuple[Path, ...]
 
-    def with_cli(self, select: Iterable[str] | None, ignore: Iterable[str] | None) -> Config:
+    def with_cli(
+        self,
+        select: Iterable[str] | None,
+        ignore: Iterable[str] | None,
+        extend_select: Iterable[str] = (),
+        extend_ignore: Iterable[str] = (),
+    ) -> Config:
+        """The command line's codes: ``--select`` replaces the configured ``select``,
+        ``--extend-select`` adds to it (to ``--select``'s when both are given);
+        ``--ignore`` and ``--extend-ignore`` add to ``ignore`` (ruff's meanings)."""
         check_codes(select or (), "--select")
         check_codes(ignore or (), "--ignore")
+        check_codes(extend_select or (), "--extend-select")
+        check_codes(extend_ignore or (), "--extend-ignore")
         out = self
         if select:
             out = out._replace(select=tuple(select))
-        if ignore:
-            out = out._replace(ignore=tuple(out.ignore) + tuple(ignore))
+        added = tuple(c for c in extend_select or () if c not in out.select)
+        if added:
+            out = out._replace(select=tuple(out.select) + added)
+        more = tuple(ignore or ()) + tuple(extend_ignore or ())
+        if more:
+            out = out._replace(ignore=tuple(out.ignore) + more)
         return out
 
     def enabled(self, code: str, relpath: str | None = None) -> bool:
@@ -184,6 +203,7 @@ def _patterns(where: str, key: str, values: tuple[str, ...]) -> tuple[str, ...]:
 
 
 _CONFIG_KEYS = {
+    "extend",
     "profile",
     "select",
     "ignore",
@@ -279,41 +299,58 @@ def load_config(
     info: Root | None = None,
 ) -> Config:
     """The configuration of the corpus root found from ``cwd``, the named ``paths`` and
-    ``config_file`` (or the one in ``info``, already found), validated: the table against
-    its schema, every code against the catalogue."""
+    ``config_file`` (or the one in ``info``, already found), validated: each file of its
+    ``extend`` chain against the schema, every code against the catalogue; then merged."""
     info = (info or find_root_info(cwd, paths, config_file)).parsed()
     root, source = info.path, info.source
     if source is None:
         return Config(root=root, root_how=info.how)
-    where = str(source)
+    from .root import extend_boundary, extended, merge_tables
+
     table = info.table
     assert table is not None  # parsed() read it
-    t = _Table(where, table)
-    t.validate()
-    t.unknown_keys()
+    _checked(_Table(str(source), table))  # (before any file it extends is read)
+    chain = extended(source, table, extend_boundary(root)) if "extend" in table else []
+    files = [(source, table, info.raw)] + chain  # nearest first
+    for path, base, _raw in chain:
+        _checked(_Table(str(path), base))
+    merged, origin = merge_tables(files)
+    t = _Table(str(origin.get("profile", source)), merged)
     profile, refused = t.profile(root)
     pfi = t.per_file_ignores()
-    select = t.str_list("select") if "select" in table else ("SI", "EIO")
-    check_codes(select, f"{where}: `select`")
-    check_codes(t.str_list("ignore"), f"{where}: `ignore`")
-    for pattern, codes in sorted(pfi.items()):
-        check_codes(codes, f"{where}: `per-file-ignores` {pattern!r}")
+    refusal: tuple = ()
+    if refused is not None:
+        where = origin.get("profile", source)
+        raw = next(r for p, _t, r in files if p == where)
+        refusal = _refusal(cwd, info._replace(source=where, raw=raw), refused)
     return Config(
         root=root,
         source=source,
         profile=profile,
-        select=select,
+        select=t.str_list("select") if "select" in merged else ("SI", "EIO"),
         ignore=t.str_list("ignore"),
         per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in pfi.items())),
         # compiled (and so checked) by check_patterns before the selection walks
         exclude=t.str_list("exclude"),
-        include=t.str_list("include") if "include" in table else DEFAULT_INCLUDE,
+        include=t.str_list("include") if "include" in merged else DEFAULT_INCLUDE,
         root_how=info.how,
         require_fixtures=t.flag("require-fixtures"),
         require_band_coverage=t.flag("require-band-coverage"),
-        profile_refused=() if refused is None else _refusal(cwd, info, refused),
+        profile_refused=refusal,
         require_form_b=t.flag("require-form-b"),
+        extends=tuple(p for p, _t, _r in chain),
     )
+
+
+def _checked(t: _Table) -> None:
+    """One configuration file's table: the schema, its keys, its codes."""
+    t.validate()
+    t.unknown_keys()
+    pfi = t.per_file_ignores()
+    check_codes(t.str_list("select"), f"{t.where}: `select`")
+    check_codes(t.str_list("ignore"), f"{t.where}: `ignore`")
+    for pattern, codes in sorted(pfi.items()):
+        check_codes(codes, f"{t.where}: `per-file-ignores` {pattern!r}")
 
 
 def _outside_root(root: Path, profile: str) -> str | None:

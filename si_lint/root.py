@@ -240,6 +240,88 @@ def git_top(start: Path, looked: list | None = None) -> Path | None:
         d = d.parent
 
 
+#: the most files one ``extend`` chain reads (a longer chain is a configuration error)
+MAX_EXTEND = 8
+
+
+def extend_boundary(root: Path) -> str:
+    """Where an ``extend``ed file may be (SPEC §9 "Trust boundaries"): inside the git work
+    tree that holds the corpus ``root`` -- what one commit can change anyway -- else
+    inside the root itself. Real paths (links followed)."""
+    top = git_top(root)
+    return os.path.realpath(top if top is not None else root)
+
+
+def _extend_target(where: Path, value, boundary: str) -> Path:
+    """The file an ``extend`` value of ``where`` names (relative to ``where``'s
+    directory), or a ConfigError saying why it is not read."""
+    from .limits import MAX_SETTING_CHARS
+
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"{where}: `extend` must be the path of a configuration file")
+    shown = value if len(value) <= 80 else value[:77] + "..."
+    if len(value) > MAX_SETTING_CHARS or "\0" in value:
+        raise ConfigError(f"{where}: `extend` {shown!r} is not a usable file name")
+    if os.path.isabs(value) or value.startswith("~"):
+        raise ConfigError(
+            f"{where}: `extend` {shown!r} is not relative to the configuration file "
+            "(a committed configuration names a file of its own work tree)"
+        )
+    target = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(where)), value))
+    real = os.path.realpath(target)
+    if real != boundary and not real.startswith(boundary.rstrip(os.sep) + os.sep):
+        raise ConfigError(
+            f"{where}: `extend` {shown!r} leads outside {boundary} (the git work tree of "
+            "the corpus root, or the root): not read (SPEC §9 trust boundaries; name a "
+            "configuration elsewhere with --config)"
+        )
+    return Path(target)
+
+
+def extended(source: Path, table: dict, boundary: str) -> list[tuple[Path, dict, bytes]]:
+    """The files the configuration ``table`` of ``source`` extends, nearest first:
+    ``(path, table, bytes)`` each (a ``pyproject.toml``'s ``[tool.si-lint]``, any other
+    file's top level). Each must lie inside ``boundary`` (:func:`extend_boundary`); a
+    cycle, or a chain of more than :data:`MAX_EXTEND` files, is a ConfigError."""
+    chain: list[tuple[Path, dict, bytes]] = []
+    seen = [os.path.realpath(source)]
+    where, current = source, table
+    while "extend" in current:
+        base = _extend_target(where, current["extend"], boundary)
+        real = os.path.realpath(base)
+        if real in seen:
+            names = " -> ".join([str(source)] + [str(p) for p, _t, _r in chain] + [str(base)])
+            raise ConfigError(f"{where}: `extend` makes a cycle: {names}")
+        if len(chain) >= MAX_EXTEND:
+            raise ConfigError(f"{where}: `extend` chain longer than {MAX_EXTEND} files")
+        raw = _read_bytes(base)
+        current = _config_file_table(base, raw)
+        chain.append((base, current, raw))
+        seen.append(real)
+        where = base
+    return chain
+
+
+def merge_tables(files: list) -> tuple[dict, dict]:
+    """The tables of an ``extend`` chain (nearest first) as one, as ruff merges them: a
+    file's setting replaces the one it extends, except that ``ignore`` accumulates while
+    no nearer file sets ``select`` (a ``select`` starts the selection afresh, dropping the
+    ``ignore`` of the files it extends). Returns (table, key -> the file that set it)."""
+    merged: dict = {}
+    origin: dict = {}
+    for path, table, _raw in reversed(files):  # the farthest first
+        for key, value in table.items():
+            if key == "extend":
+                continue
+            if key == "ignore" and "select" not in table:
+                value = list(merged.get("ignore", [])) + list(value)
+            merged[key] = value
+            origin[key] = path
+        if "select" in table and "ignore" not in table:
+            merged.pop("ignore", None)
+    return merged, origin
+
+
 def _config_file_table(path: Path, raw: bytes | None) -> dict:
     """The table of a configuration file (``--config``'s ``pyproject.toml`` without
     ``[tool.si-lint]``: an empty one)."""

@@ -141,8 +141,9 @@ def _inside(path: str, root: str) -> bool:
 
 
 class _Planner:
-    def __init__(self, cwd: Path):
+    def __init__(self, cwd: Path, isolated: bool = False):
         self.cwd = cwd
+        self.isolated = isolated  # --isolated: no configuration file is looked for
         self.groups: dict[tuple, Group] = {}
         self.skipped: list[tuple[str, str]] = []
         self.tops: dict[str, list[str]] = {}  # work tree top -> its configured roots
@@ -163,7 +164,7 @@ class _Planner:
 
     def place(self, path: str) -> None:
         start = _start(path)
-        root = configured_ancestor(start, self.looked)
+        root = None if self.isolated else configured_ancestor(start, self.looked)
         if root is not None:
             return self.add(root, path)
         top, roots = self.roots_of_tree(start)
@@ -179,8 +180,8 @@ class _Planner:
     def roots_of_tree(self, start: str) -> tuple[str | None, list[str]]:
         """The top of the work tree holding ``start`` and its configured roots."""
         top = git_top(Path(start), self.looked)
-        if top is None:
-            return None, []
+        if top is None or self.isolated:
+            return (None if top is None else str(top)), []
         top_s = str(top)
         if top_s not in self.tops:
             self.tops[top_s] = configured_roots(top_s)
@@ -238,13 +239,17 @@ def _config_name(directory: str) -> str:
     return CONFIG_FILE if os.path.isfile(os.path.join(directory, CONFIG_FILE)) else "pyproject.toml"
 
 
-def plan_roots(cwd: Path, paths: list[str], config_file: str | None = None) -> Plan:
+def plan_roots(
+    cwd: Path, paths: list[str], config_file: str | None = None, isolated: bool = False
+) -> Plan:
     """The roots of a run over ``paths`` (``.`` when none) from ``cwd``; ``config_file``
-    (``--config``): its directory is the one root of every path. A path that does not
-    exist is a usage error."""
+    (``--config``): its directory is the one root of every path; ``isolated``
+    (``--isolated``): no configuration file is looked for (a profile layout, the git work
+    tree or the named directory is the root, with the default configuration). A path that
+    does not exist is a usage error."""
     given = list(paths or ["."])
     named = [_abs(cwd, p) for p in given]
-    planner = _Planner(cwd)
+    planner = _Planner(cwd, isolated)
     for shown, p in zip(given, named):
         if not os.path.lexists(p):
             raise UsageError(f"{shown}: no such file or directory")

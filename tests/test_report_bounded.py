@@ -96,6 +96,10 @@ def test_every_format_streams_in_memory_that_does_not_grow_with_the_findings(
         "github": f"si-lint: {N} finding(s) in {FILES} file(s): {e} error(s), {w} warning(s), "
         f"{i} info(s)\n",
         "gitlab": '    "type": "issue"\n  }\n]\n',
+        # concise: the findings' lines and nothing after them (no summary)
+        "concise": "{0.path}:{0.line}:{0.column}: {0.code} [{0.severity}] {0.message}\n".format(
+            result.findings[-1]
+        ),
     }
     assert _tail(out).endswith(tails[fmt]), _tail(out)
 

@@ -727,7 +727,7 @@ def test_config_valid_and_errors():
         (
             ("fail-on",),
             "unexpected key `fail-on` in the document; allowed keys: `profile`, `select`, "
-            "`ignore`, `per-file-ignores`, `include`, `exclude`, `require-fixtures`, `require-band-coverage` and `require-form-b`",
+            "`ignore`, `per-file-ignores`, `include`, `exclude`, `require-fixtures`, `require-band-coverage`, `require-form-b` and `extend`",
             "key",
         ),
         (

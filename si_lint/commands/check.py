@@ -14,20 +14,33 @@ from .check_run import COLOR, FAIL_ON, CheckArgs, default_format, run
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option(
     "--format",
+    "--output-format",
     "fmt",
-    type=click.Choice(FORMATS),
+    type=options.FormatChoice(FORMATS),
     default=None,
-    help="Output format (default: text; github under GITHUB_ACTIONS=true).",
+    envvar="SI_LINT_OUTPUT_FORMAT",
+    show_envvar=True,
+    help="Output format (default: text; github under GITHUB_ACTIONS=true). concise: one "
+    "line per finding. ruff's `full` is text.",
 )
-@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to FILE.")
+@click.option(
+    "--output",
+    "--output-file",
+    "-o",
+    type=click.Path(dir_okay=False),
+    help="Write the report to FILE.",
+)
 @click.option(
     "--config",
     "config_file",
     type=click.Path(dir_okay=False),
     help="Use this si-lint.toml or pyproject.toml; its directory is the corpus root.",
 )
+@click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
 @options.select
 @options.ignore
+@options.extend_select
+@options.extend_ignore
 @click.option(
     "--fail-on",
     type=click.Choice(FAIL_ON),
@@ -35,9 +48,20 @@ from .check_run import COLOR, FAIL_ON, CheckArgs, default_format, run
     show_default=True,
     help="Lowest severity that makes the exit status 1.",
 )
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--exit-zero", "-e", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option(
+    "--exit-non-zero-on-fix",
+    is_flag=True,
+    help="Exit 1 when --fix changed a file, even if no finding remains.",
+)
 @click.option("--statistics", is_flag=True, help="Print a count per code instead of each finding.")
 @click.option("--quiet", "-q", is_flag=True, help="Print the findings only (no summary, no notes).")
+@click.option(
+    "--silent",
+    "-s",
+    is_flag=True,
+    help="Print nothing (but errors): the exit status says it all (--output is still written).",
+)
 @click.option(
     "--color",
     "color_mode",
@@ -47,11 +71,19 @@ from .check_run import COLOR, FAIL_ON, CheckArgs, default_format, run
     help="Colour the text output (auto: only on a terminal; NO_COLOR/FORCE_COLOR respected).",
 )
 @click.option(
-    "--fix", is_flag=True, help="Apply the safe fixes in place (comments and layout survive)."
+    "--fix/--no-fix",
+    default=False,
+    help="Apply the safe fixes in place (comments and layout survive); --no-fix overrides.",
 )
 @click.option(
-    "--unsafe-fixes",
+    "--fix-only",
     is_flag=True,
+    help="Apply the fixes and print only how many (implies --fix; exit 0 unless "
+    "--exit-non-zero-on-fix).",
+)
+@click.option(
+    "--unsafe-fixes/--no-unsafe-fixes",
+    default=False,
     help="With --fix/--diff, also apply the fixes that change what a scenario means.",
 )
 @click.option(
@@ -59,7 +91,11 @@ from .check_run import COLOR, FAIL_ON, CheckArgs, default_format, run
     is_flag=True,
     help="Print the fixes as a unified diff on stdout (the findings on stderr); write nothing.",
 )
-@click.option("--show-fixes", is_flag=True, help="List the findings that were (or would be) fixed.")
+@click.option(
+    "--show-fixes/--no-show-fixes",
+    default=False,
+    help="List the findings that were (or would be) fixed.",
+)
 @click.option(
     "--baseline",
     "baseline_file",
@@ -90,7 +126,7 @@ from .check_run import COLOR, FAIL_ON, CheckArgs, default_format, run
 @click.option(
     "--stdin-filename", help="With PATH `-`: the path the text read from stdin stands for."
 )
-@options.no_cache
+@click.option("--no-cache", "-n", is_flag=True, help="Do not read or write the cache.")
 @options.cache_dir
 @click.option(
     "--jobs",
@@ -115,6 +151,19 @@ from .check_run import COLOR, FAIL_ON, CheckArgs, default_format, run
     is_flag=True,
     help="Show each corpus root and how it was found, skipped files and internal tracebacks.",
 )
+@click.option(
+    "--show-settings",
+    is_flag=True,
+    help="Print the effective configuration of each named path's corpus root, exit 0.",
+)
+@click.option("--show-files", is_flag=True, help="Print the files that would be checked, exit 0.")
+@click.option(
+    "--watch",
+    "-w",
+    is_flag=True,
+    help="Check again whenever a checked file or the configuration changes (Ctrl-C stops).",
+)
+@options.ruff_refused
 def command(**kwargs):
     """Lint files or directories: schemas, Form B rules, the reference graph, EIO rules
     and the dry run of every fixture. Findings are reported for the named paths only;
@@ -123,6 +172,10 @@ def command(**kwargs):
     profile layout, the git work tree). Paths under no corpus of a work tree that has
     configured ones are skipped and counted.
 
-    Exit status: 0 no finding at or above --fail-on, 1 such findings, 2 usage error."""
+    The options of `ruff check` have their ruff meaning (docs/cli.md maps them, and
+    yamllint's); SI_LINT_OUTPUT_FORMAT sets the format.
+
+    Exit status: 0 no finding at or above --fail-on, 1 such findings (or a file fixed,
+    under --exit-non-zero-on-fix), 2 usage error."""
     kwargs["fmt"] = kwargs["fmt"] or default_format()
     return run(CheckArgs(**kwargs))

@@ -8,6 +8,7 @@ import sys
 from dataclasses import dataclass
 
 from ..findings import SEVERITY_RANK
+from ..report.ansi import use_color
 from ..report.output import write
 
 FAIL_ON = ("error", "warning", "info")
@@ -18,23 +19,6 @@ COLOR = ("auto", "always", "never")
 #: without the interpreter's teardown (one slot: a process that runs many checks, the
 #: test suite, holds one corpus at a time)
 _LAST: list = [None]
-
-
-def use_color(mode: str, stream) -> bool:
-    """Colour for ``stream``: ``--color always|never`` wins; under ``auto``, a non-empty
-    ``NO_COLOR`` turns it off, a non-empty ``FORCE_COLOR`` on, else only on a terminal."""
-    if mode == "always":
-        return True
-    if mode == "never":
-        return False
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def failing(findings, fail_on: str) -> list:
@@ -61,14 +45,20 @@ class CheckArgs:
     fmt: str  # --format, or its default: :func:`default_format`
     output: str | None
     config_file: str | None
+    isolated: bool
     select: tuple[str, ...]
     ignore: tuple[str, ...]
+    extend_select: tuple[str, ...]
+    extend_ignore: tuple[str, ...]
     fail_on: str
     exit_zero: bool
+    exit_non_zero_on_fix: bool
     statistics: bool
     quiet: bool
+    silent: bool
     color_mode: str
     fix: bool
+    fix_only: bool
     unsafe_fixes: bool
     diff: bool
     show_fixes: bool
@@ -84,6 +74,9 @@ class CheckArgs:
     trust_implementations: bool
     profile: str | None
     verbose: bool
+    show_settings: bool
+    show_files: bool
+    watch: bool
 
 
 def default_format() -> str:
@@ -93,25 +86,69 @@ def default_format() -> str:
 
 def run(a: CheckArgs) -> int:
     """The check command: returns its exit status, raises :class:`si_lint.errors.SiLintError`."""
-    paths, stdin = _paths_and_stdin(a)
     _check_settings(a)
+    if not a.silent:
+        return _dispatch(a)
+    import contextlib
+
+    # --silent: nothing on stdout nor stderr but an error (printed by the command group,
+    # outside this block); --output FILE is still written
+    with open(os.devnull, "w", encoding="utf-8") as null:
+        with contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
+            return _dispatch(a)
+
+
+def _dispatch(a: CheckArgs) -> int:
+    """--show-settings/--show-files print and exit, --watch loops, else one check."""
+    if a.show_settings or a.show_files:
+        from .check_show import show
+
+        return show(a, _options(a))
+    if a.watch:
+        from .check_watch import watch
+
+        return watch(a, _options(a), run_once)
+    return run_once(a)
+
+
+def run_once(a: CheckArgs) -> int:
+    """One check of the named paths, reported; returns the exit status."""
+    paths, stdin = _paths_and_stdin(a)
     options = _options(a)
     result = _run(paths, options, stdin)
     _notes(a, result)
-    fixed = []
+    if a.fix_only:
+        _LAST[0] = result
+        return _fix_only(a, result)
+    fixed, changed = [], 0
     if a.fix or a.diff:
-        fixed = _apply_fixes(a, result)
-        if a.fix and not a.diff and fixed is not None and fixed[1]:
+        report = _apply_fixes(a, result)
+        changed = len(report.files)
+        if a.fix and not a.diff and report.files:
             result = _run(paths, options, stdin)  # the report shows what remains
-        fixed = fixed[0] if fixed is not None else []
+        fixed = report.fixed
     if a.write_baseline:  # adopting: the findings go to the file, not to the terminal
         _LAST[0] = result
         return _write_baseline(a, a.write_baseline, result)
     _baselines(a, result)
     _report(a, result, fixed)
-    status = 0 if a.exit_zero or not failing(result.findings, a.fail_on) else 1
     _LAST[0] = result
-    return status
+    if a.exit_zero:
+        return 0
+    fixed_fails = a.exit_non_zero_on_fix and a.fix and not a.diff and changed
+    return 1 if failing(result.findings, a.fail_on) or fixed_fails else 0
+
+
+def _fix_only(a: CheckArgs, result) -> int:
+    """--fix-only: the fixes written, and one line saying how many -- no finding reported
+    (ruff's meaning); exit 0, or 1 under --exit-non-zero-on-fix when a file changed."""
+    report = _apply_fixes(a, result)
+    n, files = report.fixed_findings, len(report.files)
+    line = f"Fixed {n} finding(s) in {files} file(s).\n" if n else "No fixes applied.\n"
+    write(line, a.output)
+    if a.show_fixes:
+        _show_fixes(result, report.fixed, True, a.unsafe_fixes, a.output is None)
+    return 1 if a.exit_non_zero_on_fix and files and not a.exit_zero else 0
 
 
 def _paths_and_stdin(a: CheckArgs) -> tuple[list[str], bytes | None]:
@@ -137,6 +174,7 @@ def _check_settings(a: CheckArgs) -> None:
     """Options that cannot go together, and a ``--profile`` that is no profile."""
     from ..errors import UsageError
 
+    _combinations(a)
     if a.automation_id is not None and a.fmt != "sarif" and not a.sarif_file:
         raise UsageError(
             "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
@@ -157,12 +195,52 @@ def _check_settings(a: CheckArgs) -> None:
         a.profile = os.path.abspath(a.profile)
 
 
+def _combinations(a: CheckArgs) -> None:
+    """What the new ruff options imply and refuse: --fix-only implies --fix (--diff
+    writes nothing, so not with it), --silent implies --quiet; --isolated reads no
+    configuration file, so not with --config; --watch, --show-files and --show-settings
+    take paths (not stdin), one at a time."""
+    from ..errors import UsageError
+
+    modes = [
+        n
+        for n, on in (
+            ("--show-settings", a.show_settings),
+            ("--show-files", a.show_files),
+            ("--watch", a.watch),
+            ("--write-baseline", a.write_baseline),
+        )
+        if on
+    ]
+    if len(modes) > 1:
+        raise UsageError(f"{modes[0]} and {modes[1]} cannot be used together")
+    if modes and modes[0] != "--write-baseline" and "-" in a.paths:
+        raise UsageError(f"{modes[0]} works on files, not on stdin (`-`)")
+    if a.isolated and a.config_file:
+        raise UsageError("--isolated ignores every configuration file: leave out --config")
+    if a.config_file and "=" in a.config_file and not os.path.lexists(a.config_file):
+        raise UsageError(
+            f"--config {a.config_file!r}: --config names a file; ruff's `--config KEY = VALUE` "
+            "has no equivalent: --select, --ignore, --extend-select, --extend-ignore and "
+            "--profile on the command line, anything else in si-lint.toml"
+        )
+    if a.fix_only:
+        if a.diff:
+            raise UsageError("--fix-only writes the fixes, --diff writes nothing: use one")
+        a.fix = True
+    if a.silent:
+        a.quiet = True
+
+
 def _options(a: CheckArgs):
     from ..pipeline import Options
 
     options = Options(
         select=split_codes(a.select),
         ignore=split_codes(a.ignore),
+        extend_select=split_codes(a.extend_select),
+        extend_ignore=split_codes(a.extend_ignore),
+        isolated=a.isolated,
         trust_implementations=a.trust_implementations,
         verbose=a.verbose,
         use_cache=not a.no_cache,
@@ -171,7 +249,7 @@ def _options(a: CheckArgs):
         config_file=a.config_file,
         profile=a.profile,
     )
-    options.progress = a.fmt not in ("json", "sarif", "gitlab") and not a.quiet
+    options.progress = a.fmt not in ("json", "sarif", "gitlab") and not a.quiet and not a.watch
     return options
 
 
@@ -190,7 +268,8 @@ def _notes(a: CheckArgs, result) -> None:
 
 
 def _apply_fixes(a: CheckArgs, result):
-    """--fix writes the fixes, --diff prints them; returns (fixed findings, files written)."""
+    """--fix writes the fixes, --diff prints them; returns the fix report (``fixed``: the
+    findings fixed, ``files``: the files changed, ``fixed_findings``: how many)."""
     from ..fix import fix_files
 
     report = fix_files(
@@ -201,7 +280,7 @@ def _apply_fixes(a: CheckArgs, result):
     )
     for relpath, reason in report.skipped:
         _say(f"si-lint: {relpath}: not fixed: {reason}")
-    if not a.quiet and (report.files or a.diff):
+    if not a.quiet and not a.fix_only and (report.files or a.diff):
         if a.fix and not a.diff:
             _say(
                 f"si-lint: fixed {report.fixed_findings} finding(s) in {len(report.files)} file(s)"
@@ -211,7 +290,7 @@ def _apply_fixes(a: CheckArgs, result):
                 f"si-lint: {report.fixed_findings} finding(s) fixable in {len(report.files)} "
                 "file(s) (--diff: nothing written)"
             )
-    return report.fixed, bool(report.files)
+    return report
 
 
 def _write_baseline(a: CheckArgs, path: str, result) -> int:

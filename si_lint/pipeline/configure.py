@@ -23,7 +23,12 @@ def configure(state: State) -> None:
     if state.config is None and state.root_info is None:
         from ..roots import plan_roots
 
-        plan = plan_roots(state.cwd, state.paths, state.options.config_file)
+        plan = plan_roots(
+            state.cwd,
+            state.paths,
+            state.options.config_file,
+            getattr(state.options, "isolated", False),
+        )
         if plan.groups:
             state.root_info = plan.groups[0].root
         else:

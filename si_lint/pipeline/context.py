@@ -25,6 +25,8 @@ class Options(Record):
     - ``config_file``: ``--config FILE`` (its directory is the corpus root)
     - ``profile``: ``--profile``, replaces the configured ``profile`` (builtin,
       builtin:oasisctl, DIR)
+    - ``extend_select``/``extend_ignore``: codes added to the selected/ignored ones
+    - ``isolated``: ``--isolated``, no configuration file is read (roots: profile, git, dir)
     """
 
     def __init__(
@@ -39,6 +41,9 @@ class Options(Record):
         progress: bool = False,
         config_file: str | None = None,
         profile: str | None = None,
+        extend_select: tuple[str, ...] = (),
+        extend_ignore: tuple[str, ...] = (),
+        isolated: bool = False,
     ):
         self.select = select
         self.ignore = ignore
@@ -50,6 +55,9 @@ class Options(Record):
         self.progress = progress
         self.config_file = config_file
         self.profile = profile
+        self.extend_select = extend_select
+        self.extend_ignore = extend_ignore
+        self.isolated = isolated
 
 
 class Context:

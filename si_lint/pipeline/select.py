@@ -131,7 +131,12 @@ def make_selection(
     config: Config,
 ) -> Selection:
     """The selection of a run under ``config``."""
-    config = config.with_cli(options.select, options.ignore)
+    config = config.with_cli(
+        options.select,
+        options.ignore,
+        getattr(options, "extend_select", ()),
+        getattr(options, "extend_ignore", ()),
+    )
     config.check_patterns()
     named_files, named_dirs = expand_named(paths or ["."], cwd)
     profile_dir = _profile_dir(config)

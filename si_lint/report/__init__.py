@@ -1,4 +1,4 @@
-"""Report stage: findings → text, JSON, SARIF, JUnit, GitHub annotations, GitLab Code Quality.
+"""Report stage: findings → text, concise text, JSON, SARIF, JUnit, GitHub annotations, GitLab Code Quality.
 
 Each format is a module ``si_lint.report.<name>``, imported only when used, with
 ``write(result, out, **options)``: the report written piece by piece to ``out`` (anything
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 
-FORMATS = ("text", "json", "sarif", "junit", "github", "gitlab")
+FORMATS = ("text", "concise", "json", "sarif", "junit", "github", "gitlab")
 
 
 def _module(fmt: str):

@@ -6,6 +6,7 @@ other stream (none, a Windows console, an ASCII-encoded stream) to ``click.echo`
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 
@@ -65,3 +66,20 @@ def echo(text: str, *, err: bool = False, color: bool | None = None) -> None:
     if text:
         stream.write(text if keep else unstyle(text))
     stream.flush()
+
+
+def use_color(mode: str, stream) -> bool:
+    """Colour for ``stream``: ``--color always|never`` wins; under ``auto``, a non-empty
+    ``NO_COLOR`` turns it off, a non-empty ``FORCE_COLOR`` on, else only on a terminal."""
+    if mode == "always":
+        return True
+    if mode == "never":
+        return False
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

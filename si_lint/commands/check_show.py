@@ -1,0 +1,106 @@
+"""`si-lint check --show-settings` and `--show-files` (ruff's options): what a check of the
+named paths would use, printed without checking anything; exit 0.
+
+- ``--show-settings``: for each corpus root of the named paths (SPEC §9: found for each
+  named path), how it was found, its configuration file (and the files it ``extend``\\s),
+  and the effective settings -- the file's, then the command line's ``--select``,
+  ``--ignore``, ``--extend-select``, ``--extend-ignore`` and ``--profile`` -- as TOML.
+- ``--show-files``: the files whose findings the check would report, one per line, as
+  findings show paths (relative to the current directory, ``/``-separated), sorted. Under
+  an unconfigured root a listed file that turns out to be no corpus document (SPEC §9 "Not
+  a corpus file") is skipped by the check itself."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..report.output import write
+
+
+def show(a, options) -> int:
+    from ..roots import plan_roots
+
+    cwd = Path.cwd().resolve()
+    plan = plan_roots(cwd, list(a.paths), a.config_file, a.isolated)
+    if a.show_files:
+        text = _files(plan, options, cwd)
+    else:
+        text = "\n".join(_settings(g, options, cwd) for g in plan.groups)
+        text += "".join(f"# skipped {_rel(p, cwd)}: {why}\n" for p, why in plan.skipped)
+    write(text, a.output)
+    return 0
+
+
+def _rel(path, cwd: Path) -> str:
+    from ..discovery import relpath_of
+    from ..report.text import printable
+
+    return printable(relpath_of(str(path), cwd) or ".")
+
+
+def _config(group, options, cwd: Path):
+    from ..config import load_config
+
+    return load_config(cwd, info=group.root)
+
+
+def _files(plan, options, cwd: Path) -> str:
+    from ..pipeline.select import make_selection
+
+    shown: set[str] = set()
+    for group in plan.groups:
+        sel = make_selection(group.paths, options, cwd, _config(group, options, cwd))
+        shown.update(_rel(f, cwd) for f in sel.files if sel.reports(f))
+    return "".join(f"{p}\n" for p in sorted(shown))
+
+
+def _toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_toml(k)} = {_toml(v)}" for k, v in value.items())
+        return "{" + (f" {inner} " if inner else "") + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _profile(given: str | None, configured: str, cwd: Path) -> str:
+    """``--profile`` (a directory: as typed relative to here) or the configured one."""
+    from ..profile import is_builtin_name
+
+    if given is None or is_builtin_name(given):
+        return given or configured
+    return _rel(given, cwd)
+
+
+def _settings(group, options, cwd: Path) -> str:
+    """One root's block: comments saying where it comes from, then its settings."""
+    cfg = _config(group, options, cwd).with_cli(
+        options.select, options.ignore, options.extend_select, options.extend_ignore
+    )
+    source = "none (--isolated)" if options.isolated else "none"
+    lines = [
+        f"# corpus root: {_rel(cfg.root, cwd)} (found by: {cfg.root_how})",
+        f"# configuration file: {_rel(cfg.source, cwd) if cfg.source else source}",
+    ]
+    for base in getattr(cfg, "extends", ()):
+        lines.append(f"# extends: {_rel(base, cwd)}")
+    lines.append("# named: " + ", ".join(_rel(p, cwd) for p in group.paths))
+    if cfg.profile_refused:
+        lines.append(f"# {cfg.profile_refused[3]}")
+    values = [
+        ("profile", _profile(options.profile, cfg.profile, cwd)),
+        ("select", cfg.select),
+        ("ignore", cfg.ignore),
+        ("per-file-ignores", dict(cfg.per_file_ignores)),
+        ("include", cfg.include),
+        ("exclude", cfg.exclude),
+        ("require-fixtures", cfg.require_fixtures),
+        ("require-band-coverage", cfg.require_band_coverage),
+        ("require-form-b", cfg.require_form_b),
+    ]
+    for key, value in values:
+        lines.append(f"{key} = {_toml(value)}")
+    return "\n".join(lines) + "\n"
