@@ -7,17 +7,19 @@ way ``check`` does (same discovery, config, profile, per-file cache); afterwards
 absolute path) and re-checks:
 
 * the per-file stage for that file alone (load, classify, file checks, locate);
-* the corpus stage (graph, cross-file checks, fixture dry runs) over the *slice* of the
+* the corpus stage (graph, cross-file checks, fixture dry runs): the checks whose declared
+  reads the slice holds (:func:`si_lint.server.slicing.plan`) over the *slice* of the
   corpus the file belongs to: every document that shares a key with it (a scenario id it
   defines or names — so the scenario, its duplicates, its fixtures and evidence — or the
-  EIO group), plus the profile's own assets for context. Findings of the other files
-  are kept from the last run. A change that can reach everything (a profile asset, a
+  EIO group), plus the profile's own assets for context; the others over the whole
+  corpus. Findings of the other files are kept from the last run. A change that can reach everything (a profile asset, a
   document of no known kind before or after) runs the corpus stage over the whole corpus.
   Dry runs are the slice's (no result is kept per text: a buffer being typed is a new
   text at every edit, and nothing the edits compute is added to the cache).
 
-Then the engine's own steps: ``select``/``ignore``/``per-file-ignores``, suppressions
-(SI009 included), de-duplication and the report order. ``tests/test_server_state.py``
+Then the locate stage's own functions: ``select``/``ignore``/``per-file-ignores`` and
+suppressions (SI009 included), the knock-on references held back, de-duplication, the
+report order and the per-file cap. ``tests/test_server_state.py``
 proves that after any sequence of edits the findings equal a fresh full run.
 """
 
