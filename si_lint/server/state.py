@@ -31,15 +31,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import pipeline as engine
-from ..contract import enforce
 from ..corpus import Corpus, Document, discover, inside, load_config, relpath_of
 from ..findings import Finding
 from ..pipeline import locate as _locate
 from ..pipeline import perfile as _perfile
+from ..pipeline.corpus import corpus_diags
 from ..pipeline.knockon import failed_texts, held_back_by
 from ..pipeline.read import read_file, source_of
 from ..pipeline.select import build_profile
 from ..profile_docs import read_for
+from ..registry import STAGES
 from .slicing import ALL_KEY, PROFILE, SLICE, WHOLE, doc_keys, plan
 
 
@@ -269,15 +270,13 @@ class CorpusState:
             self.profile_docs.setdefault(k, v)
 
     def _run_checks(self, checks, corpus: Corpus) -> dict[str, list[Finding]]:
+        """The located findings of ``checks`` over ``corpus``, by relpath: the corpus and
+        dry-run stages' own function (a check that raises is one SI000)."""
         self.ctx.corpus = corpus
         root_rel = relpath_of(self.config.root, self.cwd)
         fresh: dict[str, list[Finding]] = {}
-        for check in checks:
-            try:
-                diags = enforce(check, check.func(corpus, self.ctx))
-            except Exception as exc:
-                diags = [_perfile.crash(check, exc, None)]
-            for diag in diags:
+        for stage in STAGES:
+            for diag in corpus_diags(corpus, self.ctx, checks, stage):
                 f = _locate.locate(diag, corpus, root_rel)
                 fresh.setdefault(f.path, []).append(f)
         return fresh
