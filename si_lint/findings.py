@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import namedtuple
 
 from .records import value_object
@@ -226,11 +227,17 @@ def nearest(name: Any, known: Any, cutoff: float = NEAREST_CUTOFF) -> str | None
     reads the same but for case, ``-``/``_`` or a lookalike character (``fl`` → ``f1``,
     ``si113`` → ``SI113``), else the closest by :func:`difflib.get_close_matches` at
     ``cutoff``; ties go to the longer common prefix, then to the first in sorted order.
-    The same names give the same answer whatever order ``known`` lists them in."""
+    The same names give the same answer whatever order ``known`` lists them in, so the
+    answer is remembered for the names (the language server asks again at every edit)."""
     if not isinstance(name, str) or not name or len(name) > NEAREST_MAX_CHARS:
         return None
+    names = frozenset(k for k in known if isinstance(k, str) and 0 < len(k) <= NEAREST_MAX_CHARS)
+    return _nearest(name, names, cutoff)
+
+
+@functools.lru_cache(maxsize=256)
+def _nearest(name: str, names: frozenset, cutoff: float) -> str | None:
     folded: dict[str, str] = {}
-    names = {k for k in known if isinstance(k, str) and 0 < len(k) <= NEAREST_MAX_CHARS}
     for k in sorted(names - {name}):
         folded.setdefault(_fold(k), k)
     key = _fold(name)

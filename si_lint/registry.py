@@ -18,6 +18,21 @@ PIPELINE_CODES = ("SI000", "SI009")
 #: cross-file rules) or ``dryrun`` (fixtures and probes through the evaluator)
 STAGES = ("corpus", "dryrun")
 
+#: what a corpus check's findings may depend on, declared by ``corpus_check(reads=...)``:
+#: every name but ``corpus`` is a relation the language server slices on
+#: (:mod:`si_lint.server.slicing`), so a check that reads only those gives, over the slice
+#: of an edit, the findings the whole corpus gives for the slice's files.
+READS = {
+    "profile": "the profile in use (registry, templates, implementations) and the OASIS "
+    "profile documents (behavior-definitions.md, ...) beside a document",
+    "document": "the document a finding is on, by itself",
+    "scenario": "the documents that share a scenario id with it: the scenario's "
+    "definitions, the fixtures and evidence that name it, a companion that names it",
+    "intent": "the scenarios that state the same `intent`",
+    "eio": "the EIO criteria modules and inputs",
+    "corpus": "anything else in the corpus (every scenario id, for a nearest-id hint, say)",
+}
+
 
 @dataclass(frozen=True)
 class Check:
@@ -26,6 +41,9 @@ class Check:
     scope: str  # "file" | "corpus"
     kinds: tuple | None = None  # file checks: the document kinds it runs on (None = all)
     stage: str = "file"  # "file" for file checks; "corpus" | "dryrun" for corpus checks
+    #: corpus checks: what its findings may depend on (names of :data:`READS`); None = not
+    #: declared, taken as the whole corpus
+    reads: tuple[str, ...] | None = None
 
     @property
     def name(self) -> str:
@@ -47,14 +65,20 @@ def file_check(*codes: str, kinds: Iterable | None = None):
     return deco
 
 
-def corpus_check(*codes: str, stage: str = "corpus"):
+def corpus_check(*codes: str, stage: str = "corpus", reads: Iterable[str] | None = None):
     """Register ``func(corpus, ctx) -> Iterator[Diag]`` to run once on the whole corpus,
-    in the pipeline stage ``stage`` (``corpus`` or ``dryrun``)."""
+    in the pipeline stage ``stage`` (``corpus`` or ``dryrun``). ``reads`` names what its
+    findings may depend on (:data:`READS`); without it the check is taken to read the
+    whole corpus (the language server then runs it over all of it at every edit)."""
     if stage not in STAGES:
         raise ValueError(f"unknown stage {stage!r}")
+    declared = None if reads is None else tuple(sorted(set(reads)))
+    unknown = [r for r in declared or () if r not in READS]
+    if unknown or declared == ():
+        raise ValueError(f"reads: {unknown or 'nothing'} (known: {', '.join(READS)})")
 
     def deco(func):
-        _REGISTRY.append(Check(func, tuple(codes), "corpus", stage=stage))
+        _REGISTRY.append(Check(func, tuple(codes), "corpus", stage=stage, reads=declared))
         return func
 
     return deco

@@ -256,7 +256,17 @@ def _fired(plan: _Plan, row: int) -> Related:
 
 
 @corpus_check(
-    "SI401", "SI402", "SI403", "SI404", "SI405", "SI406", "SI407", "SI408", "SI409", stage="dryrun"
+    "SI401",
+    "SI402",
+    "SI403",
+    "SI404",
+    "SI405",
+    "SI406",
+    "SI407",
+    "SI408",
+    "SI409",
+    stage="dryrun",
+    reads=("scenario", "profile"),
 )
 def dry_runs(corpus, ctx):
     """Every scenario (its first definition, in path order) with the fixtures that name it.

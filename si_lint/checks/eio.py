@@ -17,7 +17,7 @@ def eio_module_rules(doc, ctx):
     yield from lint.with_file(lint.module_diags(doc.data), doc.relpath)
 
 
-@corpus_check(*CORPUS_CODES)
+@corpus_check(*CORPUS_CODES, reads=("eio",))
 def eio_corpus_rules(corpus, ctx):
     from si_lint.eio import lint, refs
 
@@ -25,7 +25,7 @@ def eio_corpus_rules(corpus, ctx):
     yield from lint.corpus_diags(index)
 
 
-@corpus_check(*FIXTURE_CODES)
+@corpus_check(*FIXTURE_CODES, reads=("eio",))
 def eio_fixtures(corpus, ctx):
     from si_lint.eio import lint, refs
 

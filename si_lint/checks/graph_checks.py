@@ -43,7 +43,7 @@ def _scenario_docs(corpus):
     ]
 
 
-@corpus_check("SI301")
+@corpus_check("SI301", reads=("scenario",))
 def duplicate_scenario_ids(corpus, ctx):
     graph = corpus.ref_graph
     scenarios = corpus.scenarios
@@ -72,7 +72,7 @@ def duplicate_scenario_ids(corpus, ctx):
         )
 
 
-@corpus_check("SI302")
+@corpus_check("SI302", reads=("scenario",))
 def duplicate_deviation_ids(corpus, ctx):
     graph = corpus.ref_graph
     done: set[str] = set()
@@ -116,7 +116,7 @@ def _fmt(path) -> str:
     return format_path(path)
 
 
-@corpus_check("SI303")
+@corpus_check("SI303", reads=("scenario", "corpus"))
 def unknown_scenario(corpus, ctx):
     graph = corpus.ref_graph
     known = None
@@ -162,7 +162,7 @@ def _has_table(data: Any) -> bool:
     return scoring_of(data).has_table
 
 
-@corpus_check("SI304")
+@corpus_check("SI304", reads=("scenario",))
 def unreferenced_deviation(corpus, ctx):
     graph = corpus.ref_graph
     done: set[str] = set()
@@ -210,7 +210,7 @@ def _archetype(data: Mapping) -> str | None:
     return s.template if s.form == TEMPLATE and isinstance(s.template, str) else None
 
 
-@corpus_check("SI305")
+@corpus_check("SI305", reads=("document",))
 def single_signal(corpus, ctx):
     for doc in _scenario_docs(corpus):
         data = doc.data
@@ -238,7 +238,7 @@ def single_signal(corpus, ctx):
         )
 
 
-@corpus_check("SI306")
+@corpus_check("SI306", reads=("scenario",))
 def scenario_without_fixtures(corpus, ctx):
     graph = corpus.ref_graph
     required = bool(getattr(ctx.config, "require_fixtures", False))

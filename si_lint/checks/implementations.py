@@ -49,7 +49,7 @@ def profile_file_relpath(corpus, profile, rel: str) -> str | None:
     return None if doc is None else _profile_relpath(doc.relpath, rel)
 
 
-@corpus_check(*CODES)
+@corpus_check(*CODES, reads=("profile",))
 def implementations(corpus, ctx):
     profile = ctx.profile
     root = getattr(profile, "root", None)

@@ -23,7 +23,7 @@ CONFIG_HELP = (
 FILE_HELP = "replace the link with the file itself, inside the profile directory"
 
 
-@corpus_check("SI010")
+@corpus_check("SI010", reads=("profile",))
 def profile_paths(corpus, ctx):
     refused = getattr(ctx.config, "profile_refused", ())
     if refused:

@@ -48,7 +48,7 @@ def _refs(corpus, kind: str, attr: str) -> Iterator[tuple[Any, Any, tuple, str, 
                 yield doc, pdocs, path, name, names
 
 
-@corpus_check("SI611")
+@corpus_check("SI611", reads=("document", "profile"))
 def undefined_behavior(corpus, ctx) -> Iterator[Diag]:
     for doc, pdocs, path, name, names in _refs(corpus, "behavior", "behaviors"):
         if name not in names:
@@ -66,7 +66,7 @@ def undefined_behavior(corpus, ctx) -> Iterator[Diag]:
             )
 
 
-@corpus_check("SI612")
+@corpus_check("SI612", reads=("document", "profile"))
 def undefined_stimulus(corpus, ctx) -> Iterator[Diag]:
     for doc, pdocs, path, name, names in _refs(corpus, "stimulus", "stimuli"):
         if name not in names:
@@ -83,7 +83,7 @@ def undefined_stimulus(corpus, ctx) -> Iterator[Diag]:
             )
 
 
-@corpus_check("SI614")
+@corpus_check("SI614", reads=("document", "profile"))
 def subcategory(corpus, ctx) -> Iterator[Diag]:
     for doc, pdocs, path, name, names in _refs(corpus, "subcategory", "subcategories"):
         where = _doc(pdocs, "profile.md")
@@ -118,7 +118,7 @@ def subcategory(corpus, ctx) -> Iterator[Diag]:
             )
 
 
-@corpus_check("SI619")
+@corpus_check("SI619", reads=("document", "profile"))
 def undefined_archetype(corpus, ctx) -> Iterator[Diag]:
     for doc, _pdocs, path, name, names in _refs(corpus, "archetype", "archetypes"):
         if name not in names:
@@ -137,13 +137,13 @@ def undefined_archetype(corpus, ctx) -> Iterator[Diag]:
             )
 
 
-@corpus_check("SI613")
+@corpus_check("SI613", reads=("scenario", "corpus"))
 def companion(corpus, ctx) -> Iterator[Diag]:
     """A companion that names no scenario relates to the scenario with the nearest id, the
     one its "did you mean" names (SPEC §9 "Cross-file scope": renaming that scenario
     reports the companions it left dangling). The nearest id depends on every scenario of
-    the corpus: the language server runs this check over the whole corpus (it is not
-    sliceable, ``server/slicing.py``)."""
+    the corpus: it reads the whole corpus (``reads``), so the language server runs it over
+    all of it."""
     scenarios = corpus.scenarios
     ids = set(scenarios)
     known: list[str] | None = None
@@ -197,7 +197,7 @@ def _intent_key(text: str) -> str:
     return " ".join(text.split())
 
 
-@corpus_check("SI615")
+@corpus_check("SI615", reads=("intent",))
 def duplicate_intent(corpus, ctx) -> Iterator[Diag]:
     seen: dict[str, list] = {}
     for doc in _scenarios(corpus):

@@ -20,18 +20,19 @@ REFERENCES = {
 }
 
 
-def _failed_texts(state: State) -> list[str | None]:
-    """The text of each file that failed to read (None: it could not be read whole)."""
+def failed_texts(per_file: dict, absolute, overrides: dict) -> list[str | None]:
+    """The text of each file that failed to read (None: it could not be read whole), of
+    the per-file findings ``per_file`` (relpath -> findings; ``absolute``: a relpath to an
+    absolute path; ``overrides``: unsaved buffers by absolute path)."""
     from ..fsutil import read_regular
     from ..limits import MAX_BYTES
 
-    sel = state.selection
     out: list[str | None] = []
-    for rel, findings in sorted(state.per_file.items()):
+    for rel, findings in sorted(per_file.items()):
         if not any(f.code in FAILED for f in findings):
             continue
-        abspath = sel.absolute(rel)
-        raw = state.overrides.get(abspath)
+        abspath = absolute(rel)
+        raw = overrides.get(abspath)
         if raw is None:
             raw, _why = read_regular(abspath, MAX_BYTES)
         if raw is None or len(raw) > MAX_BYTES:
@@ -45,7 +46,14 @@ def held_back(findings: list[Finding], state: State) -> list[Finding]:
     """``findings`` without the references to ids a failed file could define."""
     if not any(f.code in REFERENCES for f in findings):
         return findings
-    texts = _failed_texts(state)
+    return held_back_by(
+        findings, failed_texts(state.per_file, state.selection.absolute, state.overrides)
+    )
+
+
+def held_back_by(findings: list[Finding], texts: list[str | None]) -> list[Finding]:
+    """``findings`` without the references to ids one of ``texts`` (those of the files
+    that failed to read: :func:`failed_texts`) could define."""
     if not texts:
         return findings
     kept = []

@@ -258,17 +258,29 @@ def locate_stage(state: State) -> None:
                 sel.relpath(path), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {reason}"
             )
         )
-    findings = [
-        f for f in findings if config.enabled(f.code, relpath_of(sel.absolute(f.path), config.root))
-    ]
-    findings = apply_suppressions(findings, corpus.by_file, config)
+    findings = configured(findings, corpus.by_file, config, sel.absolute)
     named_kinds: dict = {}
     findings = [f for f in findings if concerns_named(f, sel, corpus, named_kinds)]
     from .knockon import held_back
 
     findings = held_back(findings, state)  # references a failed read could resolve
-    findings = dedupe_sorted(sort_findings(findings))
-    state.findings = cap_per_file(findings)
+    state.findings = ordered(findings)
+
+
+def configured(findings: list[Finding], files: dict, config, absolute) -> list[Finding]:
+    """The configuration's ``select``/``ignore``/``per-file-ignores`` (``absolute``: a
+    finding's path to an absolute one), then the suppression comments of ``files``
+    (:func:`apply_suppressions`). The language server finishes a file's findings with it
+    too."""
+    findings = [
+        f for f in findings if config.enabled(f.code, relpath_of(absolute(f.path), config.root))
+    ]
+    return apply_suppressions(findings, files, config)
+
+
+def ordered(findings: list[Finding]) -> list[Finding]:
+    """The report order, repeats dropped, at most the per-file cap (:func:`cap_per_file`)."""
+    return cap_per_file(dedupe_sorted(sort_findings(findings)))
 
 
 def cap_per_file(findings: list[Finding], limit: int | None = None) -> list[Finding]:

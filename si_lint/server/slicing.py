@@ -1,5 +1,6 @@
 """How the language server slices the corpus stage of an edit: the slice keys of a
-document (what it defines or refers to) and which corpus checks can run over a slice.
+document (what it defines or refers to) and, from what each corpus check declares it reads
+(``corpus_check(reads=...)``), which checks run over a slice (:func:`plan`).
 
 A document shares a slice with every document that has one of its keys: a scenario with
 its duplicates, fixtures and evidence (``scenario:<id>``), with the scenarios that state
@@ -13,34 +14,24 @@ from __future__ import annotations
 from ..corpus import Document
 from ..model import evidence_scenario
 
-#: corpus checks whose findings concern only the profile's own files (its implementations):
-#: a slice never changes them, so they are not re-run for one
-PROFILE_ONLY_CHECKS = frozenset({"si_lint.checks.implementations.implementations"})
+#: what a corpus check may read (``corpus_check(reads=...)``, :data:`si_lint.registry.READS`)
+#: that a slice holds whole: the profile (every slice has it), the document itself, and the
+#: relations :func:`doc_keys` gives keys for (``scenario:<id>``, ``intent:<text>``, ``eio``)
+SLICED_READS = frozenset({"profile", "document", "scenario", "intent", "eio"})
 
-#: corpus checks whose findings for a document depend only on the documents that share a
-#: slice key with it (and on the profile): run over the slice of an edit. Every other
-#: corpus check (one added later, say) reads the whole corpus and is run over all of it.
-SLICEABLE_MODULES = (
-    "si_lint.checks.graph_checks.",
-    "si_lint.checks.dryrun.",
-    "si_lint.checks.eio.",
-)
-SLICEABLE_CHECKS = frozenset(
-    {
-        "si_lint.checks.implementations.implementations",
-        # per document, against the OASIS profile documents of its directory
-        "si_lint.checks.profile_refs.undefined_behavior",
-        "si_lint.checks.profile_refs.undefined_stimulus",
-        "si_lint.checks.profile_refs.subcategory",
-        "si_lint.checks.profile_refs.undefined_archetype",
-        # scenarios with the same intent share the key intent:<text>
-        "si_lint.checks.profile_refs.duplicate_intent",
-    }
-)
+#: how :func:`plan` has the server run a corpus check after an edit
+PROFILE, SLICE, WHOLE = "profile", "slice", "whole"
 
 
-def sliceable(check) -> bool:
-    return check.name in SLICEABLE_CHECKS or check.name.startswith(SLICEABLE_MODULES)
+def plan(check) -> str:
+    """``profile``: its findings depend on the profile alone, so an edit that does not reach
+    everything leaves them (a profile asset's edit does: the corpus stage then runs whole);
+    ``slice``: run over the slice of the edit; ``whole``: over the whole corpus at every edit
+    -- a check that reads anything else, or declares nothing (never silently sliced)."""
+    reads = check.reads
+    if reads is None or not set(reads) <= SLICED_READS:
+        return WHOLE
+    return PROFILE if set(reads) == {"profile"} else SLICE
 
 
 #: slice keys: a document shares a slice with every document that has one of its keys

@@ -7,17 +7,19 @@ way ``check`` does (same discovery, config, profile, per-file cache); afterwards
 absolute path) and re-checks:
 
 * the per-file stage for that file alone (load, classify, file checks, locate);
-* the corpus stage (graph, cross-file checks, fixture dry runs) over the *slice* of the
+* the corpus stage (graph, cross-file checks, fixture dry runs): the checks whose declared
+  reads the slice holds (:func:`si_lint.server.slicing.plan`) over the *slice* of the
   corpus the file belongs to: every document that shares a key with it (a scenario id it
   defines or names — so the scenario, its duplicates, its fixtures and evidence — or the
-  EIO group), plus the profile's own assets for context. Findings of the other files
-  are kept from the last run. A change that can reach everything (a profile asset, a
+  EIO group), plus the profile's own assets for context; the others over the whole
+  corpus. Findings of the other files are kept from the last run. A change that can reach everything (a profile asset, a
   document of no known kind before or after) runs the corpus stage over the whole corpus.
   Dry runs are the slice's (no result is kept per text: a buffer being typed is a new
   text at every edit, and nothing the edits compute is added to the cache).
 
-Then the engine's own steps: ``select``/``ignore``/``per-file-ignores``, suppressions
-(SI009 included), de-duplication and the report order. ``tests/test_server_state.py``
+Then the locate stage's own functions: ``select``/``ignore``/``per-file-ignores`` and
+suppressions (SI009 included), the knock-on references held back, de-duplication, the
+report order and the per-file cap. ``tests/test_server_state.py``
 proves that after any sequence of edits the findings equal a fresh full run.
 """
 
@@ -29,15 +31,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import pipeline as engine
-from ..contract import enforce
 from ..corpus import Corpus, Document, discover, inside, load_config, relpath_of
 from ..findings import Finding
 from ..pipeline import locate as _locate
 from ..pipeline import perfile as _perfile
+from ..pipeline.corpus import corpus_diags
+from ..pipeline.knockon import failed_texts, held_back_by
 from ..pipeline.read import read_file, source_of
 from ..pipeline.select import build_profile
 from ..profile_docs import read_for
-from .slicing import ALL_KEY, PROFILE_ONLY_CHECKS, doc_keys, sliceable
+from ..registry import STAGES
+from .slicing import ALL_KEY, PROFILE, SLICE, WHOLE, doc_keys, plan
 
 
 def _is_under(path, root) -> bool:
@@ -72,10 +76,14 @@ class CorpusState:
         self.files: dict[str, FileState] = {}  # by abspath
         self.by_rel: dict[str, FileState] = {}
         self.key_index: dict[str, set[str]] = {}  # slice key -> abspaths
-        #: corpus-stage findings (located, unfiltered) by relpath: of the sliceable checks,
-        #: and of the checks that read the whole corpus
-        self.sliced_findings: dict[str, list[Finding]] = {}
-        self.global_findings: dict[str, list[Finding]] = {}
+        #: corpus-stage findings (located, unfiltered) by relpath, by how the checks run
+        #: after an edit (:func:`si_lint.server.slicing.plan`)
+        self.stage_findings: dict[str, dict[str, list[Finding]]] = {
+            PROFILE: {},
+            SLICE: {},
+            WHOLE: {},
+        }
+        self.failed: list[str | None] = []  # the texts of the files that failed to read
         self.profile_dirs: dict = {}  # file directory -> OASIS profile directory (or None)
         self.profile_docs: dict = {}  # profile directory -> si_lint.profile_docs.ProfileDocs
         self.other_findings: list[Finding] = []  # not in any corpus file (walk problems, ...)
@@ -264,34 +272,33 @@ class CorpusState:
             self.profile_docs.setdefault(k, v)
 
     def _run_checks(self, checks, corpus: Corpus) -> dict[str, list[Finding]]:
+        """The located findings of ``checks`` over ``corpus``, by relpath: the corpus and
+        dry-run stages' own function (a check that raises is one SI000)."""
         self.ctx.corpus = corpus
         root_rel = relpath_of(self.config.root, self.cwd)
         fresh: dict[str, list[Finding]] = {}
-        for check in checks:
-            try:
-                diags = enforce(check, check.func(corpus, self.ctx))
-            except Exception as exc:
-                diags = [_perfile.crash(check, exc, None)]
-            for diag in diags:
+        for stage in STAGES:
+            for diag in corpus_diags(corpus, self.ctx, checks, stage):
                 f = _locate.locate(diag, corpus, root_rel)
                 fresh.setdefault(f.path, []).append(f)
         return fresh
 
     def _corpus_stage(self, core: set[str] | None) -> None:
-        """Cross-file checks over everything (``core`` None), or: the sliceable checks over
-        the files ``core`` names (with the profile's assets as context) and the others over
-        the whole corpus; then the final findings of the files whose findings may have
-        changed."""
-        corpus_checks = [c for c in self.checks if c.scope == "corpus"]
-        sliced = [c for c in corpus_checks if sliceable(c)]
-        whole = [c for c in corpus_checks if not sliceable(c)]
+        """The corpus checks over everything (``core`` None), or, by their :func:`plan`: the
+        slice's checks over the files ``core`` names (with the profile's assets as context),
+        the whole-corpus ones over all of it, the profile's ones not at all; then the final
+        findings of the files whose findings may have changed."""
+        by_plan: dict[str, list] = {PROFILE: [], SLICE: [], WHOLE: []}
+        for c in self.checks:
+            if c.scope == "corpus":
+                by_plan[plan(c)].append(c)
+        found = self.stage_findings
         if core is None:
-            corpus = self._corpus_of([d for fs in self.files.values() for d in fs.docs])
-            self.corpus = corpus
-            self.sliced_findings = self._run_checks(sliced, corpus)
-            self.global_findings = self._run_checks(whole, corpus)
+            self.corpus = corpus = self._corpus_of(self.documents())
+            for how, checks in by_plan.items():
+                found[how] = self._run_checks(checks, corpus)
             self.findings = {}
-            changed = set(self.by_rel) | set(self.sliced_findings) | set(self.global_findings)
+            changed = set(self.by_rel).union(*found.values())
         else:
             states = [self.by_rel[r] for r in core if r in self.by_rel]
             states += [
@@ -299,46 +306,47 @@ class CorpusState:
                 for a in self.key_index.get(ALL_KEY, ())
                 if (fs := self.files[a]).relpath not in core
             ]
-            corpus = self._corpus_of([d for fs in states for d in fs.docs])
             fresh = self._run_checks(
-                [c for c in sliced if c.name not in PROFILE_ONLY_CHECKS], corpus
+                by_plan[SLICE], self._corpus_of([d for s in states for d in s.docs])
             )
             for r in core:
-                self.sliced_findings.pop(r, None)
+                found[SLICE].pop(r, None)
             for path, items in fresh.items():
                 if path in core or path not in self.by_rel:
-                    self.sliced_findings[path] = items
+                    found[SLICE][path] = items
             changed = set(core)
             self.corpus = None
-            if whole:  # checks that read the whole corpus run over all of it, every time
-                before = self.global_findings
-                self.global_findings = self._run_checks(whole, self.full_corpus())
+            if by_plan[WHOLE]:  # checks that read the whole corpus run over all of it
+                before = found[WHOLE]
+                found[WHOLE] = self._run_checks(by_plan[WHOLE], self.full_corpus())
                 changed |= {
                     r
-                    for r in set(before) | set(self.global_findings)
-                    if before.get(r) != self.global_findings.get(r)
+                    for r in set(before) | set(found[WHOLE])
+                    if before.get(r) != found[WHOLE].get(r)
                 }
+        failed = failed_texts(
+            {fs.relpath: fs.per_file for fs in self.files.values()}, self._absolute, self.overrides
+        )
+        if failed != self.failed:  # knock-on findings held back or let go, in any file
+            self.failed = failed
+            changed |= set(self.by_rel).union(*found.values())
         for rel in changed:
             self._finalise(rel)
 
+    def _absolute(self, relpath: str) -> str:
+        return os.path.normpath(os.path.join(str(self.cwd), relpath))
+
     def _finalise(self, rel: str) -> None:
+        """A file's findings as ``check`` reports them: the locate stage's steps
+        (:mod:`si_lint.pipeline.locate`, :mod:`si_lint.pipeline.knockon`) on the file's."""
         fs = self.by_rel.get(rel)
         items = list(fs.per_file) if fs is not None else []
-        items += self.sliced_findings.get(rel, [])
-        items += self.global_findings.get(rel, [])
+        for found in self.stage_findings.values():
+            items += found.get(rel, [])
         items += [f for f in self.other_findings if f.path == rel]
-        items = [
-            f
-            for f in items
-            if self.config.enabled(
-                f.code,
-                relpath_of(os.path.normpath(os.path.join(str(self.cwd), f.path)), self.config.root),
-            )
-        ]
         docs = {rel: fs.docs} if fs is not None and fs.docs else {}
-        items = _locate.apply_suppressions(items, docs, self.config)
-        items = _locate.dedupe(items)
-        items.sort(key=Finding.sort_key)
+        items = _locate.configured(items, docs, self.config, self._absolute)
+        items = _locate.ordered(held_back_by(items, self.failed))
         if items or fs is not None:
             self.findings[rel] = items
         else:
