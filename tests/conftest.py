@@ -204,3 +204,26 @@ def corpus_dir(tmp_path):
         return tmp_path
 
     return make
+
+
+#: a Form B scenario that declares `scoring.type` (SI101) and binds `exclude_tool_echo:
+#: false` (SI113): the two findings the action and API tests select
+SI101_SI113_SCENARIO = """\
+id: infra.capability.da.alertmanager-smarthost-001
+archetype: C-DA-001
+name: On-call stops receiving alert e-mails
+description: no alert e-mail reaches the on-call mailbox
+injection:
+  deviations:
+    - {id: smarthost-removed, deviation_type: absent_key,
+       resource: secret/alertmanager-main, subject: smtp_smarthost}
+  counterfactual: restoring all deviations clears the symptom
+scoring:
+  archetype_template: C-DA-001
+  type: graded
+  factor: {ref: smarthost-removed, required_identifiers: [smtp_smarthost]}
+  subsystem_set: [alertmanager-main, smtp_smarthost]
+  channels: [agent_response]
+  step_budget: 12
+  exclude_tool_echo: false
+"""

@@ -11,32 +11,14 @@ import sys
 
 import pytest
 import yaml
-from conftest import REPO, run_cli, write_files
+from conftest import REPO, SI101_SI113_SCENARIO, run_cli, write_files
 
 import si_lint
 from si_lint import api
 from si_lint.api import Report, RuleDoc, SiLintError, UnknownRuleError, Verdict, Why
 
 CORPUS = REPO / "fixtures" / "corpus"
-SCENARIO = """\
-id: infra.capability.da.alertmanager-smarthost-001
-archetype: C-DA-001
-name: On-call stops receiving alert e-mails
-description: no alert e-mail reaches the on-call mailbox
-injection:
-  deviations:
-    - {id: smarthost-removed, deviation_type: absent_key,
-       resource: secret/alertmanager-main, subject: smtp_smarthost}
-  counterfactual: restoring all deviations clears the symptom
-scoring:
-  archetype_template: C-DA-001
-  type: graded
-  factor: {ref: smarthost-removed, required_identifiers: [smtp_smarthost]}
-  subsystem_set: [alertmanager-main, smtp_smarthost]
-  channels: [agent_response]
-  step_budget: 12
-  exclude_tool_echo: false
-"""
+SCENARIO = SI101_SI113_SCENARIO
 SI101 = ("SI101", "scenarios/s.yaml", 12, 3, "error", "Form B scenario declares `scoring.type`")
 SI113 = (
     "SI113",
