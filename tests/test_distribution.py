@@ -127,3 +127,73 @@ def test_readme_links_are_absolute():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     targets = re.findall(r"\]\(([^)\s]+)\)", readme)
     assert targets and [t for t in targets if not t.startswith("https://")] == []
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading: lower case, punctuation but `-` and `_`
+    dropped, spaces → `-` (links inside the heading keep their text)."""
+    import re
+
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip())
+    text = re.sub(r"[^\w\- ]", "", text.replace("`", "").lower())
+    return text.replace(" ", "-")
+
+
+def _anchors(path) -> set[str]:
+    import re
+
+    out: set[str] = set()
+    seen: dict[str, int] = {}
+    fenced = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        heading = None if fenced else re.match(r"#{1,6} (.+)$", line)
+        if heading:
+            slug = _slug(heading.group(1))
+            n = seen.get(slug, 0)
+            seen[slug] = n + 1
+            out.add(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+def _doc_links(path) -> list[str]:
+    """The link targets of a Markdown file, outside code fences and inline code (where
+    `[text](1)` is SARIF's syntax, not a link)."""
+    import re
+
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    return re.findall(r"\]\(([^)\s]+)\)", text)
+
+
+def test_doc_links_name_files_and_headings_that_exist():
+    """Every link of the README, ARCHITECTURE.md, the changelog and docs/ (rule pages
+    included) into this repository — `REPOSITORY_URL/blob/main/PATH` or a relative path,
+    with or without `#anchor` — names a file of the repository and, for a Markdown file, a
+    heading of it. Other links (oasisctl, the spec, standards) are not followed."""
+    docs = [REPO / "README.md", REPO / "ARCHITECTURE.md", REPO / "CHANGELOG.md"]
+    docs += sorted((REPO / "docs").glob("*.md")) + sorted((REPO / "docs" / "rules").glob("*.md"))
+    broken = []
+    for doc in docs:
+        for target in _doc_links(doc):
+            if target.startswith((f"{REPOSITORY_URL}/blob/main/", f"{REPOSITORY_URL}/tree/main/")):
+                path, _, anchor = target.split("/main/", 1)[1].partition("#")
+                file = REPO / path
+            elif target.startswith(("http://", "https://", "mailto:")):
+                continue
+            else:
+                path, _, anchor = target.partition("#")
+                file = (doc.parent / path) if path else doc
+            if not file.exists():
+                broken.append(f"{doc.relative_to(REPO)}: {target}: no such file")
+            elif anchor and file.suffix == ".md" and anchor not in _anchors(file):
+                broken.append(f"{doc.relative_to(REPO)}: {target}: no such heading")
+    assert broken == []
+
+
+def test_slug_is_githubs():
+    assert _slug("Sharing a configuration: `extend`") == "sharing-a-configuration-extend"
+    assert _slug("The cache and `--jobs`") == "the-cache-and---jobs"
+    assert _slug("See [SPEC](https://x) §7") == "see-spec-7"

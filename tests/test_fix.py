@@ -312,6 +312,25 @@ def test_fixable_marker_and_show_fixes(corpus):
     assert " SI117 " in out.split("Fixed 1 finding(s):")[1]
 
 
+def test_show_fixes_names_the_unsafe_fixes_it_leaves_hidden(corpus):
+    """With only unsafe fixes at hand, --show-fixes says how many --unsafe-fixes would
+    apply instead of a bare "No fixes available." (ruff's wording, shortened)."""
+    args = ["check", "--no-cache", "--select", "SI113", "--show-fixes", "--format", "concise"]
+    assert run_cli(args, corpus) == (
+        0,
+        "scenarios/broken.yaml:26:22: SI113 [warning] `exclude_tool_echo` is bound to false, "
+        "the template expects true\n",
+        "No fixes available (1 hidden with --unsafe-fixes).\n",
+    )
+    code, out, err = run_cli([*args, "--unsafe-fixes"], corpus)
+    assert err == (
+        "Would fix 1 finding(s):\n  scenarios/broken.yaml:26:22: SI113 `exclude_tool_echo` "
+        "is bound to false, the template expects true\n"
+    )
+    code, out, err = run_cli([*args[:3], "SI001", *args[4:]], corpus)
+    assert (code, out, err) == (0, "", "No fixes available.\n")
+
+
 # --------------------------------------------------------------------------------------
 # fix_text on its own
 

@@ -376,7 +376,9 @@ def _show_fixes(result, fixed, written: bool, unsafe: bool, to_stdout: bool) -> 
     else:
         items = fixed or [f for f in result.findings if fixable(f, unsafe)]
         title = "Would fix" if items else "Fixable"
-    lines = [f"{title} {len(items)} finding(s):"] if items else ["No fixes available."]
+    hidden = 0 if written or unsafe else sum(1 for f in result.findings if fixable(f, True))
+    none = f"No fixes available ({hidden} hidden with --unsafe-fixes)." if hidden else None
+    lines = [f"{title} {len(items)} finding(s):"] if items else [none or "No fixes available."]
     for f in sorted(items, key=lambda f: f.sort_key()):
         lines.append(f"  {f.path}:{f.line}:{f.column}: {f.code} {f.message}")
     write("\n".join(lines) + "\n", err=not to_stdout, color=None)

@@ -171,7 +171,10 @@ def _missing(module: Any, cid: str, present: list[str]) -> list[str]:
 def command(module_path, inputs, fmt):
     """Evaluate EIO inputs against MODULE's criteria: checklist scores (controls present /
     required), assessor ratings, findings of non_scoring criteria, and the Q axis
-    (quantised once to 4 decimals, displayed to 1)."""
+    (quantised once to 4 decimals, displayed to 1).
+
+    Exit status: 0 every input was evaluated, 1 some input (or some criterion of one) is
+    an error, 2 the module itself cannot be used."""
     from ..eio import model
 
     module, err = _read(module_path)
