@@ -20,6 +20,7 @@ from .data import from_entry, to_entry
 from .forkmap import jobs_of
 from .locate import locate_in
 from .notcorpus import set_aside
+from .read import ensure_read
 
 #: below this many files to (re)process, a process pool costs more than it saves
 POOL_THRESHOLD = 200
@@ -249,15 +250,23 @@ def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[i
     for i, s in enumerate(sources):
         if s.error is None and cache is not None:
             rel = relpath_of(s.abspath, root)
-            hit = cache.get_file(s.sha, rel)
-            if hit is not None:
-                got = from_entry(hit, s, cwd, rel if same else None)
-                if got is not None:
-                    results[i] = got
-                    s.raw = None
-                    continue
+            got = _hit(cache, s, rel, cwd, same)
+            if got is None and s.raw is None:  # hashed by the stat index, not read
+                ensure_read(s)
+                got = _hit(cache, s, rel, cwd, same) if s.error is None else None
+            if got is not None:
+                results[i] = got
+                s.raw = None
+                continue
+        ensure_read(s)  # the bytes checked are the bytes hashed
         todo.append(i)
     return results, todo
+
+
+def _hit(cache, s: Source, rel: str, cwd: Path, same: bool):
+    """The cache's per-file result for ``s`` (its documents and findings), or None."""
+    hit = cache.get_file(s.sha, rel)
+    return None if hit is None else from_entry(hit, s, cwd, rel if same else None)
 
 
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
