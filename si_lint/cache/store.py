@@ -169,6 +169,15 @@ class Cache:
                 return True, value
         return False, None
 
+    def keep_memo(self, tag: str) -> None:
+        """Keep every memo entry whose key starts with ``tag`` (written back though this
+        run did not look it up): a cached answer over them all stood for them."""
+        self._read()
+        start = _memo_key([tag])[:-1] + ","
+        for k, v in self.memo.items():
+            if k.startswith(start):
+                self._used_memo.setdefault(k, v)
+
     def memo_put(self, key, value, encode: Callable | None = None) -> None:
         """Store ``value`` under ``key`` (a value ``encode`` cannot store is computed again
         next time)."""
