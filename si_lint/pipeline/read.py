@@ -11,17 +11,17 @@ import hashlib
 import os
 import stat
 
-from ..fsutil import read_regular
 from ..limits import MAX_BYTES, read_input
 from ..profile_docs import read_for
 from .context import Source, State
 
 
-def read_file(path) -> tuple[bytes | None, str | None]:
+def read_file(path, **stats) -> tuple[bytes | None, str | None]:
     """The file's bytes, or why it cannot be read. Only regular files are opened (never
     blocks on a FIFO or a device; checked again on the open descriptor), never more than
-    the size limit allows (a larger file is refused by SI005)."""
-    return read_input(path, MAX_BYTES)
+    the size limit allows (a larger file is refused by SI005). ``stats``: ``st`` and
+    ``opened``, as :func:`si_lint.limits.read_input` takes them."""
+    return read_input(path, MAX_BYTES, **stats)
 
 
 def source_of(abspath: str, raw: bytes | None = None, error: str | None = None) -> Source:
@@ -46,7 +46,7 @@ def indexed_source(abspath: str, stats) -> Source:
     if sha is not None:
         return Source(abspath, None, None, sha)
     opened: list = []
-    raw, error = read_regular(abspath, MAX_BYTES, st=st, opened=opened)
+    raw, error = read_file(abspath, st=st, opened=opened)
     source = source_of(abspath, raw, error)
     if raw is not None and opened and len(raw) <= MAX_BYTES:
         stats.note(abspath, opened[0], source.sha)
