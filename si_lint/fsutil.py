@@ -47,13 +47,19 @@ def kind_of(mode: int) -> str:
 
 
 def read_regular(
-    path, limit: int, *, follow: bool = True, st: os.stat_result | None = None
+    path,
+    limit: int,
+    *,
+    follow: bool = True,
+    st: os.stat_result | None = None,
+    opened: list | None = None,
 ) -> tuple[bytes | None, str | None]:
     """At most ``limit + 1`` bytes of ``path`` (so a caller sees that it is over the
     limit), or ``(None, reason)``. Only regular files are opened; with ``follow=False`` a
     symbolic link is not followed either (``O_NOFOLLOW``). ``st``: the ``os.stat`` of
     ``path`` the caller has just taken (following links), instead of a second one; the
-    open descriptor is checked again either way."""
+    open descriptor is checked again either way; ``opened``: a list the descriptor's
+    ``fstat`` is appended to (the stat of the very file the bytes were read from)."""
     try:
         st = os.stat(path, follow_symlinks=follow) if st is None or not follow else st
     except OSError as exc:
@@ -73,6 +79,8 @@ def read_regular(
         fst = os.fstat(fd)
         if not stat.S_ISREG(fst.st_mode):  # swapped since the stat above
             return None, f"not a regular file ({kind_of(fst.st_mode)})"
+        if opened is not None:
+            opened.append(fst)
         chunks = []
         left = limit + 1
         # the size fstat gives in one read: one bytes object, no join copying a big file

@@ -34,14 +34,17 @@ MAX_CACHED_FINDINGS = 100_000
 MAX_SETTING_CHARS = 4_096
 
 
-def read_input(path, limit: int = MAX_BYTES, st=None) -> tuple[bytes | None, str | None]:
+def read_input(
+    path, limit: int = MAX_BYTES, st=None, opened: list | None = None
+) -> tuple[bytes | None, str | None]:
     """``(bytes, None)`` — at most ``limit + 1`` bytes, so that a caller (the loader) sees
     the file is over the limit — or ``(None, reason)``. Only regular files are opened: a
     FIFO, socket or device is never opened (it could block forever). ``st``: the caller's
-    fresh ``os.stat`` of ``path`` (:func:`si_lint.fsutil.read_regular`)."""
+    fresh ``os.stat`` of ``path``; ``opened``: gets the ``fstat`` of the descriptor read
+    (:func:`si_lint.fsutil.read_regular`)."""
     from .fsutil import read_regular
 
-    return read_regular(path, limit, st=st)
+    return read_regular(path, limit, st=st, opened=opened)
 
 
 def too_big(size: int, limit: int = MAX_BYTES) -> str | None:

@@ -341,7 +341,10 @@ def builtin_profile(name: str = "builtin") -> Profile:
     if name not in ("builtin", "builtin:oasisctl"):
         raise ValueError(f"no shipped profile {name!r}")
     if name not in _BUILTIN:
-        base = load_profile(BUILTIN_DIR)
+        from .profile_builtin import read_rendition
+
+        got = read_rendition(BUILTIN_DIR)  # without the YAML parser
+        base = load_profile(BUILTIN_DIR) if got is None else profile_from_data(*got)
         registry = dict(base.registry)
         if name == "builtin:oasisctl":
             registry["constants"] = dict(OASISCTL_CONSTANTS)

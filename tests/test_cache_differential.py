@@ -232,8 +232,28 @@ class _Server:
         assert self.state.all_findings() == fresh.findings, "\n".join([*log, "server differs"])
 
 
+def _clock_ahead(monkeypatch) -> None:
+    """The stat index's clock moved past its racy window: every file, however fresh,
+    counts as old enough to be indexed, so each run after the first takes every unchanged
+    file's hash from the index (an edit between two runs still changes the file's ctime:
+    a run takes far longer than the kernel's clock tick)."""
+    import time as real
+
+    from si_lint.cache import statindex
+
+    class Ahead:
+        @staticmethod
+        def time_ns() -> int:
+            return real.time_ns() + statindex.RACY_NS + 10**9
+
+    monkeypatch.setattr(statindex, "time", Ahead)
+
+
+@pytest.mark.parametrize("clock", ["real", "ahead"])
 @pytest.mark.parametrize("seed", SEEDS)
-def test_bundled_corpus_edits_never_change_an_answer(tmp_path, monkeypatch, plugin, seed):
+def test_bundled_corpus_edits_never_change_an_answer(tmp_path, monkeypatch, plugin, seed, clock):
+    if clock == "ahead":
+        _clock_ahead(monkeypatch)
     refs = _sequence(REPO / "fixtures" / "corpus", tmp_path, monkeypatch, f"bundled-{seed}")
     assert any("test plugin" in r for r in refs)  # the fixture-reading check took part
     assert len(set(refs)) > 3  # the edits changed the answer
@@ -368,3 +388,89 @@ def test_an_edit_runs_again_only_the_dry_runs_that_read_it(tmp_path, monkeypatch
     assert json.loads(got[1])["diagnostics"] == [BROKEN_FIXTURE]
     ran.clear()
     assert (_check(root, *cached), ran) == (got, [])
+
+
+class _IndexSpy:
+    """The files whose hash the cache's stat index gave (not read) in the last run."""
+
+    def __init__(self, monkeypatch):
+        from si_lint.cache import statindex
+
+        self.answered: list[str] = []
+        known = statindex.StatIndex.known
+
+        def spy(index, abspath, st):
+            sha = known(index, abspath, st)
+            if sha is not None:
+                self.answered.append(abspath)
+            return sha
+
+        monkeypatch.setattr(statindex.StatIndex, "known", spy)
+
+    def run(self, root: Path, cache: Path) -> tuple:
+        """``check --format json .`` with the cache, which must print what ``--no-cache``
+        prints; returns (its output, the files the index answered for)."""
+        self.answered = []
+        got = _check(root, "--cache-dir", str(cache), "--format", "json", ".")
+        answered = sorted(Path(p).relative_to(root).as_posix() for p in self.answered)
+        assert got == _check(root, "--no-cache", "--format", "json", ".")
+        return got, answered
+
+
+def _same_size_rewrite(path: Path, old: str, new: str) -> None:
+    """``old`` replaced by ``new`` (as long) in ``path``, then its mtime set back: the size
+    and mtime are the file's before (a stat index on those alone would answer stale)."""
+    before = path.stat()
+    text = path.read_text(encoding="utf-8")
+    assert len(old) == len(new) and old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+
+
+def test_the_stat_index_never_answers_for_a_changed_file(tmp_path, monkeypatch):
+    """Edits that defeat a naive stat index, each followed by a cached run that must print
+    what ``--no-cache`` prints, while the index answers for every other file: a rewrite of
+    the same size with the mtime set back, a file touched without a change, a file
+    replaced by a rename that keeps the old mtime, and a rewrite inside the racy window
+    (written, checked and rewritten within the same two seconds)."""
+    import json
+    import time
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("SI_LINT_CACHE_DIR", raising=False)
+    root, cache = tmp_path / "corpus", tmp_path / "cache"
+    shutil.copytree(REPO / "fixtures" / "corpus", root)
+    every = _files(root)
+    fixture = root / BROKEN_FIXTURE["path"]
+    spy = _IndexSpy(monkeypatch)
+    time.sleep(2.2)  # every file older than the racy window
+    spy.run(root, cache)  # read, hashed and indexed
+    out, answered = spy.run(root, cache)
+    assert answered == every
+    others = [f for f in every if f != BROKEN_FIXTURE["path"]]
+
+    _same_size_rewrite(fixture, "score: 1.0", "score: 0.5")
+    (code, out, _), answered = spy.run(root, cache)
+    assert (code, json.loads(out)["diagnostics"], answered) == (1, [BROKEN_FIXTURE], others)
+
+    os.utime(fixture)  # touched, not changed
+    (code, out, _), answered = spy.run(root, cache)
+    assert (code, json.loads(out)["diagnostics"], answered) == (1, [BROKEN_FIXTURE], others)
+
+    before = fixture.stat()
+    text = fixture.read_text(encoding="utf-8").replace("score: 0.5", "score: 1.0", 1)
+    (root / "replacement.tmp").write_text(text, encoding="utf-8")
+    os.utime(root / "replacement.tmp", ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(root / "replacement.tmp", fixture)  # another inode, the old size and mtime
+    (code, out, _), answered = spy.run(root, cache)
+    assert (code, json.loads(out)["diagnostics"], answered) == (0, [], others)
+
+    # inside the racy window: written just now, so never indexed, however often checked
+    _same_size_rewrite(fixture, "score: 1.0", "score: 0.5")
+    (code, out, _), answered = spy.run(root, cache)
+    assert (code, json.loads(out)["diagnostics"], answered) == (1, [BROKEN_FIXTURE], others)
+    _same_size_rewrite(fixture, "score: 0.5", "score: 1.0")
+    (code, out, _), answered = spy.run(root, cache)
+    assert (code, json.loads(out)["diagnostics"], answered) == (0, [], others)

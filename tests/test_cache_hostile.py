@@ -88,7 +88,7 @@ def test_crafted_cache_files_never_run_code_and_are_rebuilt(tmp_path, kind):
         blob = marshal.dumps(compile(f"open({str(pwned)!r}, 'w')", "x", "exec"))
     else:
         blob = PAYLOADS[kind]
-    for name in ("results.json", "delta.json", "results.pickle", "run.pickle"):
+    for name in ("results.json", "delta.json", "stat.json", "results.pickle", "run.pickle"):
         (cdir / name).write_bytes(blob)
     before = _tree(tmp_path, skip=cdir)
     for _ in range(2):
@@ -412,3 +412,43 @@ def test_a_rewritten_table_keeps_the_bodies_file_it_replaced(tmp_path, monkeypat
     first, second, third = seen
     assert len(first) == 1 and first < second and len(second) == 2
     assert len(third) == 2 and (second - first) < third and not first & third
+
+
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        lambda key, sha: [*key, sha[:63]],  # a hash of the wrong length
+        lambda key, sha: [*key, 7],  # not a string
+        lambda key, sha: key,  # no hash
+        lambda key, sha: [*map(str, key), sha],  # the stat as strings
+        lambda key, sha: {"stat": key, "sha": sha},  # not a list
+        lambda key, sha: [*key, sha],  # the right shape (the control: answered)
+    ],
+)
+def test_signed_stat_index_entries_of_the_wrong_shape_are_misses(tmp_path, monkeypatch, wrong):
+    """A signed ``stat.json`` whose entry for a file matches its stat but is of the wrong
+    shape never answers for it: the file is read and hashed (its duplicate key found)."""
+    import hashlib
+
+    from si_lint.cache import statindex
+
+    root, cdir = _corpus(tmp_path)
+    expected = _expected(root)
+    _check(root)
+    answered = []
+    known = statindex.StatIndex.known
+
+    def spy(self, p, st):
+        answered.append((p, known(self, p, st)))
+        return answered[-1][1]
+
+    monkeypatch.setattr(statindex.StatIndex, "known", spy)
+    stat_json = cdir / "stat.json"
+    header = json.loads((cdir / "results.json").read_bytes().split(b"\n#mac ")[0])["header"]
+    path = str(root / "a.yaml")
+    sha = hashlib.sha256((root / "a.yaml").read_bytes()).hexdigest()
+    entry = wrong(statindex.stat_key(os.stat(path)), sha)
+    stat_json.write_bytes(_sign(json.dumps({"header": header, "files": {path: entry}}).encode()))
+    assert _check(root)[1] == expected
+    right = entry == [*statindex.stat_key(os.stat(path)), sha]
+    assert (path, sha if right else None) in answered  # asked; refused unless well made

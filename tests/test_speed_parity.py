@@ -144,10 +144,26 @@ def test_the_dry_runs_reuse_the_per_file_workers_and_none_outlive_the_run(tmp_pa
     assert forkmap._CTX is None
 
 
+def _clock_ahead(monkeypatch) -> None:
+    """The stat index's clock past its racy window: every file counts as old enough."""
+    import time as real
+
+    from si_lint.cache import statindex
+
+    class Ahead:
+        @staticmethod
+        def time_ns() -> int:
+            return real.time_ns() + statindex.RACY_NS + 10**9
+
+    monkeypatch.setattr(statindex, "time", Ahead)
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_each_file_is_read_once_and_a_warm_run_runs_no_check(tmp_path, monkeypatch, jobs):
-    """Every run reads and hashes each file once (the per-file stage checks those bytes);
-    a warm run takes every answer from the cache: no file check, no corpus check, no
+    """Every run reads and hashes each file once (the per-file stage checks those bytes),
+    but for the files the stat index answers for (unchanged since a run at least 2 s after
+    they were written), which are not read at all; a warm run takes every answer from the
+    cache: no file check, no corpus check, no
     scenario's dry run, no graph."""
     import importlib
 
@@ -163,7 +179,7 @@ def test_each_file_is_read_once_and_a_warm_run_runs_no_check(tmp_path, monkeypat
     files = sorted(str(p) for p in root.rglob("*") if p.is_file() and p.suffix != ".toml")
     reads = []
     real = read.read_file
-    monkeypatch.setattr(read, "read_file", lambda p: reads.append(p) or real(p))
+    monkeypatch.setattr(read, "read_file", lambda p, **kw: reads.append(p) or real(p, **kw))
     cache = tmp_path / "cache"
     assert _out(root, cache=cache, jobs=jobs) == ref
     assert sorted(reads) == files
@@ -178,7 +194,14 @@ def test_each_file_is_read_once_and_a_warm_run_runs_no_check(tmp_path, monkeypat
     monkeypatch.setattr(importlib.import_module("si_lint.checks.dryrun"), "_scenario_dry_run", ran)
     monkeypatch.setattr(graph, "build_ref_graph", ran)
     assert _out(root, cache=cache, jobs=jobs) == ref
+    assert sorted(reads) == files  # all written just now: the stat index answers for none
+    # once the files are older than the stat index's racy window, it answers for each
+    reads.clear()
+    _clock_ahead(monkeypatch)
+    assert _out(root, cache=cache, jobs=jobs) == ref  # read, hashed and indexed
     assert sorted(reads) == files
+    reads.clear()
+    assert (_out(root, cache=cache, jobs=jobs), reads) == (ref, [])
 
 
 def test_a_run_is_serial_by_default_and_pooled_from_pool_files(tmp_path, monkeypatch):

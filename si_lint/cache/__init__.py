@@ -25,7 +25,11 @@ digest of si-lint's own source and data, :func:`.keys.code_fingerprint`; the pro
   digest of what it reads: its parameters and each document's path, index and file
   content hash (``pipeline.context.task_key``, computed by ``Context.map``).
 
-Nothing else is persistent: no run memo, no stat index, no check index.
+- ``stat.json``: the stat index (:mod:`.statindex`), a file's content hash keyed on its
+  path and stat (size, mtime, ctime, inode, device), with git's racy-clean rule: only a
+  file unchanged for 2 s before the run began reading is indexed.
+
+Nothing else is persistent: no run memo, no check index.
 
 ``bodies-<id>.bin`` holds the bodies of the entries (a file's documents' data and
 positions), out of ``results.json`` so that a run reads only those it uses; not signed,
@@ -40,7 +44,7 @@ pass ``decode`` to validate one), :meth:`Cache.memo_get`/:meth:`Cache.memo_put`/
 
 The package: :mod:`.store` (the :class:`Cache` and its tables), :mod:`.bodies` (the
 entries' bodies), :mod:`.signed` (signed, atomic data files; the key), :mod:`.directory`
-(what may be a cache directory) and :mod:`.keys` (the digests of si-lint's code and of
+(what may be a cache directory), :mod:`.statindex` (the stat index) and :mod:`.keys` (the digests of si-lint's code and of
 the profile in the header).
 """
 

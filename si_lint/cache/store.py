@@ -13,6 +13,7 @@ from .directory import CacheDirUnusable, check_usable, prepare
 from .keys import code_fingerprint
 from .layout import entry_json, object_chunks, shapes
 from .signed import distrust, dumps, verified_json, write_signed
+from .statindex import StatIndex
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:
@@ -54,6 +55,8 @@ class Cache:
         self._bodies: str | None = None  # its bodies file (:mod:`.bodies`)
         self._base_size = (0, 0)
         self._delta: dict | None = None  # the delta.json applied over it
+        #: a file's content hash by its stat (:mod:`.statindex`), under the same header
+        self.stats = StatIndex(self.directory, self.header)
 
     @property
     def enabled(self) -> bool:
@@ -166,6 +169,15 @@ class Cache:
                 return True, value
         return False, None
 
+    def keep_memo(self, tag: str) -> None:
+        """Keep every memo entry whose key starts with ``tag`` (written back though this
+        run did not look it up): a cached answer over them all stood for them."""
+        self._read()
+        start = _memo_key([tag])[:-1] + ","
+        for k, v in self.memo.items():
+            if k.startswith(start):
+                self._used_memo.setdefault(k, v)
+
     def memo_put(self, key, value, encode: Callable | None = None) -> None:
         """Store ``value`` under ``key`` (a value ``encode`` cannot store is computed again
         next time)."""
@@ -181,7 +193,10 @@ class Cache:
 
     def save(self) -> None:
         """Write what this run used (stale entries are dropped), atomically."""
-        if self.directory is None or not self._loaded:
+        if self.directory is None:
+            return
+        self._save_stats()
+        if not self._loaded:
             return
         if (
             not self.dirty
@@ -200,6 +215,15 @@ class Cache:
             os.unlink(self.directory / DELTA_FILENAME)
         except OSError:
             pass
+
+    def _save_stats(self) -> None:
+        if not self.stats.changed():
+            return
+        try:
+            prepare(self._dir())
+        except OSError:
+            return
+        self.stats.save()
 
     def _write_bodies(self, old: str | None) -> bool:
         """Write the bodies of the entries this run used as the bodies file of a new table

@@ -242,7 +242,7 @@ class State:
         self.sources: list[Source] = []
         self.profile_dirs: dict = {}
         self.profile_docs: dict = {}
-        self.checks: tuple = ()
+        self._checks: tuple | None = None
         self.docs: list = []
         self.per_file: dict[str, list[Finding]] = {}
         self.corpus: Corpus | None = None
@@ -254,3 +254,19 @@ class State:
         self.gc_threshold: tuple | None = None
         #: files set aside as no corpus files (SPEC §9; pipeline.notcorpus), absolute
         self.not_corpus: set[str] = set()
+        #: the corpus-wide key of this run's cached answers (pipeline.corpus.corpus_key)
+        self.corpus_key: tuple[str, str] | None = None
+
+    @property
+    def checks(self) -> tuple:
+        """Every check when the run checks (``with_checks``), else none; their modules are
+        imported on first use, so a re-check the cache answers whole imports none."""
+        if self._checks is None:
+            from ..checks import all_checks
+
+            self._checks = all_checks() if self.with_checks else ()
+        return self._checks
+
+    @checks.setter
+    def checks(self, value: tuple) -> None:
+        self._checks = value

@@ -49,12 +49,15 @@ def corpus_key(state: State) -> tuple[str, str] | None:
     cache = state.cache
     if cache is None or not cache.enabled:
         return None
+    if state.corpus_key is not None:  # (made once per run: the corpus and dry-run stages)
+        return state.corpus_key
     h = hashlib.sha256(f"corpus\0{state.cwd}\n".encode("utf-8", "surrogatepass"))
     for s in state.sources:
         h.update(f"{s.abspath}\0{s.sha}\0{s.error}\n".encode("utf-8", "surrogatepass"))
     for pdir, pdocs in sorted(state.profile_docs.items()):
         h.update(f"{pdir}\0{sorted(pdocs.digests.items())}\n".encode("utf-8", "surrogatepass"))
-    return ("corpus", h.hexdigest())
+    state.corpus_key = ("corpus", h.hexdigest())
+    return state.corpus_key
 
 
 def corpus_checks(state: State) -> None:

@@ -20,6 +20,7 @@ from .data import from_entry, to_entry
 from .forkmap import jobs_of
 from .locate import locate_in
 from .notcorpus import set_aside
+from .read import ensure_read
 
 #: below this many files to (re)process, a process pool costs more than it saves
 POOL_THRESHOLD = 200
@@ -249,15 +250,23 @@ def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[i
     for i, s in enumerate(sources):
         if s.error is None and cache is not None:
             rel = relpath_of(s.abspath, root)
-            hit = cache.get_file(s.sha, rel)
-            if hit is not None:
-                got = from_entry(hit, s, cwd, rel if same else None)
-                if got is not None:
-                    results[i] = got
-                    s.raw = None
-                    continue
+            got = _hit(cache, s, rel, cwd, same)
+            if got is None and s.raw is None:  # hashed by the stat index, not read
+                ensure_read(s)
+                got = _hit(cache, s, rel, cwd, same) if s.error is None else None
+            if got is not None:
+                results[i] = got
+                s.raw = None
+                continue
+        ensure_read(s)  # the bytes checked are the bytes hashed
         todo.append(i)
     return results, todo
+
+
+def _hit(cache, s: Source, rel: str, cwd: Path, same: bool):
+    """The cache's per-file result for ``s`` (its documents and findings), or None."""
+    hit = cache.get_file(s.sha, rel)
+    return None if hit is None else from_entry(hit, s, cwd, rel if same else None)
 
 
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
@@ -294,7 +303,8 @@ def process(
     sources: list[Source], cwd: Path, ctx: Context, checks, cache, overrides=(), freeze=False
 ):
     """(documents of every file, in file order; findings per file relpath). ``checks``
-    empty: load only (no file checks run, nothing is written to the cache). Once loaded,
+    empty: load only (no file checks run, nothing is written to the cache); a callable:
+    the checks, asked for only when some file is not in the cache. Once loaded,
     nothing made here is cyclic: the GC stays off until the documents are in place (at
     40,000 files, 62 collections over the new heap: 0.7 s); ``freeze`` (``check``: they
     live to the end of the run) freezes them first, so that neither the collector nor a
@@ -307,6 +317,8 @@ def process(
     threshold = raise_gc_threshold()
     try:
         results, todo = _cached(sources, cwd, root, cache if use_cache else None)
+        if callable(checks):  # (the checks, asked for only when a file is to be checked)
+            checks = checks() if todo else ()
         _WORKER.update(
             ctx=ctx,
             checks=checks,
@@ -343,15 +355,12 @@ def process(
 
 
 def per_file(state: State) -> None:
-    if state.with_checks:
-        from ..checks import all_checks
-
-        state.checks = all_checks()
     sel = state.selection
     assert state.ctx is not None  # the select stage made it
     state.ctx.jobs = jobs_of(state.options.jobs, len(state.sources))
     overrides = {os.path.abspath(p) for p in state.overrides or ()}
-    args = (state.sources, state.cwd, state.ctx, state.checks, state.cache, overrides)
+    checks = (lambda: state.checks) if state.with_checks else ()  # imported if used
+    args = (state.sources, state.cwd, state.ctx, checks, state.cache, overrides)
     docs, found = process(*args, freeze=state.with_checks)  # they live to the run's end
     if sel.profile_dir is not None:
         for d in docs:

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 
 from ..limits import MAX_BYTES, read_input
 from ..profile_docs import read_for
 from .context import Source, State
 
 
-def read_file(path) -> tuple[bytes | None, str | None]:
+def read_file(path, **stats) -> tuple[bytes | None, str | None]:
     """The file's bytes, or why it cannot be read. Only regular files are opened (never
     blocks on a FIFO or a device; checked again on the open descriptor), never more than
-    the size limit allows (a larger file is refused by SI005)."""
-    return read_input(path, MAX_BYTES)
+    the size limit allows (a larger file is refused by SI005). ``stats``: ``st`` and
+    ``opened``, as :func:`si_lint.limits.read_input` takes them."""
+    return read_input(path, MAX_BYTES, **stats)
 
 
 def source_of(abspath: str, raw: bytes | None = None, error: str | None = None) -> Source:
@@ -31,14 +33,52 @@ def source_of(abspath: str, raw: bytes | None = None, error: str | None = None) 
     return Source(abspath, raw, error, sha)
 
 
+def indexed_source(abspath: str, stats) -> Source:
+    """The file as a :class:`Source` through the cache's stat index (``stats``,
+    :class:`si_lint.cache.statindex.StatIndex`): its hash without reading it when its stat
+    is the index's (``raw`` None, ``error`` None: :func:`ensure_read` reads it if the
+    bytes are needed), else read and hashed now and noted in the index."""
+    try:
+        st = os.stat(abspath)
+    except (OSError, ValueError):
+        return source_of(abspath)  # the reason, as reading gives it
+    sha = stats.known(abspath, st) if stat.S_ISREG(st.st_mode) else None
+    if sha is not None:
+        return Source(abspath, None, None, sha)
+    opened: list = []
+    raw, error = read_file(abspath, st=st, opened=opened)
+    source = source_of(abspath, raw, error)
+    if raw is not None and opened and len(raw) <= MAX_BYTES:
+        stats.note(abspath, opened[0], source.sha)
+    return source
+
+
+def ensure_read(source: Source) -> None:
+    """Read a source the stat index answered (its bytes are needed after all: its hash
+    has no cache entry), and hash the bytes read."""
+    if source.raw is None and source.error is None:
+        fresh = source_of(source.abspath)
+        source.raw, source.error, source.sha = fresh.raw, fresh.error, fresh.sha
+
+
 def read(state: State) -> None:
     """Every selected file (and every override) read once and hashed: the per-file stage
-    checks these very bytes, or takes the cache's entry for their hash."""
+    checks these very bytes, or takes the cache's entry for their hash. Under a cache, a
+    file whose stat the cache's stat index holds is not read: its hash is the index's."""
     overrides = {os.path.abspath(k): v for k, v in (state.overrides or {}).items()}
     files = list(state.selection.files)
     known = set(files)
     files += sorted(p for p in overrides if p not in known)
-    state.sources = [source_of(f, overrides[f]) if f in overrides else source_of(f) for f in files]
+    cache = state.cache
+    stats = cache.stats if cache is not None and cache.enabled else None
+    if stats is not None:
+        stats.begin()
+    state.sources = [
+        source_of(f, overrides[f])
+        if f in overrides
+        else (indexed_source(f, stats) if stats is not None else source_of(f))
+        for f in files
+    ]
     state.profile_dirs, state.profile_docs = read_for(
         [s.abspath for s in state.sources], state.selection.config.root, state.cwd
     )
