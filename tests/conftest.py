@@ -1,6 +1,7 @@
 import base64
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -227,3 +228,14 @@ scoring:
   step_budget: 12
   exclude_tool_echo: false
 """
+
+
+def copy_builtin_profile(dest) -> Path:
+    """A profile directory as a user makes one from the shipped profile (``si-lint profile
+    --init``): its ``registry.yaml`` and ``templates/``, not the package's JSON rendition."""
+    dest = Path(dest)
+    src = REPO / "si_lint" / "profile_data"
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src / "registry.yaml", dest / "registry.yaml")
+    shutil.copytree(src / "templates", dest / "templates")
+    return dest

@@ -14,7 +14,7 @@ import os
 import shutil
 
 import pytest
-from conftest import REPO, check_json, run_cli, si_lint_process, write_files
+from conftest import check_json, copy_builtin_profile, run_cli, si_lint_process, write_files
 
 S = "scenarios/s.yaml"
 SID = "infra.capability.da.relay-rubric-001"
@@ -84,7 +84,7 @@ def profile_with_template(root, name: str = "profiles/team", template_id: str = 
     """A profile directory: a copy of the shipped one with a template ``template_id`` added
     (the C-DA-001 table under another id; templates are found by ``template.id``)."""
     pdir = root / name
-    shutil.copytree(REPO / "si_lint" / "profile_data", pdir)
+    copy_builtin_profile(pdir)
     text = (pdir / "templates" / "C-DA-001.yaml").read_text(encoding="utf-8")
     assert text.count("id: C-DA-001") == 1
     (pdir / "templates" / f"{template_id}.yaml").write_text(
@@ -389,7 +389,7 @@ def test_cached_runs_follow_require_form_b_and_the_profile(tmp_path, user_env):
     answer: each is part of what the caches are keyed on."""
     root = tmp_path / "c"
     write_files(root, {"si-lint.toml": "", S: HEAD + FORM_A})
-    shutil.copytree(REPO / "si_lint" / "profile_data", root / "profiles" / "team")
+    copy_builtin_profile(root / "profiles" / "team")
 
     def run(*args):
         code, out, err, _ = si_lint_process(

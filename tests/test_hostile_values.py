@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_cli, write_files
+from conftest import REPO, copy_builtin_profile, run_cli, write_files
 
 FORMATS = ("text", "json", "sarif", "junit", "github")
 
@@ -139,7 +139,7 @@ def test_anchor_on_a_key_is_not_an_unknown_alias(tmp_path):
 
 def test_registry_params_of_the_wrong_shape_is_si003_not_si000(tmp_path):
     root = _copy_corpus(tmp_path)
-    shutil.copytree(REPO / "si_lint" / "profile_data", root / "prof")
+    copy_builtin_profile(root / "prof")
     toml = root / "si-lint.toml"
     toml.write_text(toml.read_text().replace('profile = "builtin"', 'profile = "prof"'))
     reg = root / "prof" / "registry.yaml"

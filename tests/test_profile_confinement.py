@@ -18,7 +18,7 @@ import os
 import shutil
 
 import pytest
-from conftest import REPO, run_cli, write_files
+from conftest import copy_builtin_profile, run_cli, write_files
 
 from si_lint.catalogue import rules
 
@@ -42,7 +42,7 @@ def _outside(tmp_path):
     does not use -- read, it would add an SI106 -- and a registry error (an unknown key,
     SI003) that a run reading it as a corpus profile would report."""
     out = tmp_path / "outside"
-    shutil.copytree(REPO / "si_lint" / "profile_data", out)
+    copy_builtin_profile(out)
     reg = out / "registry.yaml"
     text = reg.read_text()
     assert "channels: [agent_response, reasoning_trace]" in text
@@ -237,7 +237,7 @@ def test_a_registry_linked_out_of_the_profile_refuses_the_profile(tmp_path, monk
 
 def _inside_profile(corpus):
     """``corpus/prof``: a copy of the shipped profile, configured."""
-    shutil.copytree(REPO / "si_lint" / "profile_data", corpus / "prof")
+    copy_builtin_profile(corpus / "prof")
     return corpus / "prof"
 
 
@@ -371,7 +371,7 @@ def test_an_implementation_inside_the_profile_is_imported_when_trusted(tmp_path)
     """The control of the test above: the same file inside the profile directory."""
     marker = tmp_path / "imported"
     prof = tmp_path / "prof"
-    shutil.copytree(REPO / "si_lint" / "profile_data", prof)
+    copy_builtin_profile(prof)
     (prof / "impl").mkdir()
     (prof / "impl" / "x.py").write_text(
         f"open({str(marker)!r}, 'w').write('ran')\n\n\n"

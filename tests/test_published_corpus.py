@@ -27,7 +27,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SHARED, check_json, run_cli, write_files
+from conftest import REPO, SHARED, check_json, copy_builtin_profile, run_cli, write_files
 
 OASIS = SHARED / "data" / "oasis-si"
 ROOT = OASIS / "software-infrastructure"
@@ -228,7 +228,7 @@ def _copy_with(tmp_path, toml: str, template_for: str | None = None):
     shutil.copytree(ROOT, root)
     if template_for is not None:
         pdir = root / "profiles" / "team"
-        shutil.copytree(REPO / "si_lint" / "profile_data", pdir)
+        copy_builtin_profile(pdir)
         text = (pdir / "templates" / "C-DA-001.yaml").read_text(encoding="utf-8")
         assert text.count("id: C-DA-001") == 1
         (pdir / "templates" / f"{template_for}.yaml").write_text(

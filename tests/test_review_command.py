@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import copy_builtin_profile
 
 from si_lint.cli import cli
 
@@ -274,7 +275,7 @@ def test_base_as_git_revision(tmp_path, monkeypatch):
     # commit 1: the shipped profile as the corpus profile (no ops_precede, no C-DD-001)
     prof = corpus / "profile"
     shutil.rmtree(prof)
-    shutil.copytree(REPO / "si_lint" / "profile_data", prof)
+    copy_builtin_profile(prof)
     _git(corpus, "init", "-q")
     _git(corpus, "add", "-A")
     _git(corpus, "commit", "-q", "-m", "v1")
