@@ -3,11 +3,12 @@ the stages fill in one after another, and the result the reporters read."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import UsageError  # noqa: F401  (re-exported: pipeline.UsageError)
 from ..findings import Diag, Finding
 from ..records import Record
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
