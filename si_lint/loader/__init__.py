@@ -24,7 +24,6 @@ from ..limits import MAX_BYTES
 from . import diags
 from .diags import CODES
 from .documents import Loaded, LoadedDoc, PosMap
-from .events import prepare, swapped
 from .scalars import encodable, resolve_plain
 
 __all__ = [
@@ -87,8 +86,7 @@ def load_events(text: str) -> Loaded:
     first_error = None
     if c_parser is not None:
         try:
-            with swapped():
-                return Builder(c_parser(text), text).build()
+            return Builder(c_parser(text), text).build()
         except Exception as exc:  # libyaml rejected it: ask the pure parser
             first_error = exc
     from ruamel.yaml.error import MarkedYAMLError
@@ -154,7 +152,6 @@ def _c_parser():
             from yaml import events as pyyaml_events
 
             found = binding.CParser
-            builder.event_kinds(prepare(binding))
             kinds = vars(pyyaml_events)
         except Exception:  # PyYAML without its C extension
             try:
