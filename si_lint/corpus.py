@@ -309,10 +309,6 @@ class Corpus:
         self.profile_dirs: dict[str, str | None] = {}
         self.profile_docs: dict = {}
         self._parents: dict[str, str] = {}  # dirname -> its absolute, normal form
-        #: the run froze the cyclic GC with the documents (``gc.freeze``: ``check``); the
-        #: graph is then frozen with them once built. A flag, not ``gc.get_freeze_count()``,
-        #: which walks every frozen object (0.17 s at 40,000 files)
-        self.gc_frozen = False
 
     def profile_docs_for(self, doc: Document):
         """The :class:`si_lint.profile_docs.ProfileDocs` of ``doc``'s OASIS profile

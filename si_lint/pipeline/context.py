@@ -157,8 +157,6 @@ class State:
     - ``root_info``: the corpus root and configuration table found (configure)
     - ``corpus_key``: the key the corpus and dry-run stages' findings are stored under
       (``pipeline.corpus.corpus_key``); ``corpus_cached``: the cache answered them
-    - ``frozen``: the per-file stage froze the GC (gc.freeze); ``gc_threshold``: the GC
-      thresholds it raised for the corpus stages; ``run()`` unfreezes and restores them
     """
 
     def __init__(
@@ -193,7 +191,5 @@ class State:
         self.root_info: Any = None  # corpus.Root
         self.corpus_key: str | None = None
         self.corpus_cached = False
-        self.frozen = False
-        self.gc_threshold: tuple | None = None
         #: files set aside as no corpus files (SPEC §9; pipeline.notcorpus), absolute
         self.not_corpus: set[str] = set()

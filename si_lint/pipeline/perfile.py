@@ -5,6 +5,7 @@ or in a process pool (``--jobs``); the output depends on neither."""
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -183,49 +184,31 @@ def _unpack(result: tuple) -> tuple:
     return docs, findings
 
 
-def _start_worker() -> None:
-    """A forked worker collects only what it allocates: what it inherited (the sources,
-    the walk, the modules) is frozen, so a collection neither walks it again (the cost of
-    each grows with the corpus) nor copies the pages it touches."""
-    import gc
-
-    gc.freeze()
-    gc.enable()
-
-
 def _pool_map(items: list[int], jobs: int, ctx: Context, advance=lambda: None) -> list:
     """The pool is forked after ``_WORKER`` holds the sources and before any document is
     loaded here: the workers share the parent's small heap (copy-on-write), read their
     files themselves, and the dry runs reuse them (``ctx.keep_pool``: they never hold
-    the corpus; :mod:`.forkmap`). Returns with the parent's cyclic GC off: the results
-    are acyclic, and :func:`process` turns it on again once they are in place."""
-    import gc
+    the corpus; :mod:`.forkmap`)."""
     from contextlib import nullcontext
 
     from .forkmap import fork_pool, keep_pool
 
     chunk = max(1, min(64, len(items) // (jobs * 4) or 1))
-    enabled = gc.isenabled()
     try:
-        # the workers collect their own garbage (_start_worker); the parent only unpacks
-        # their acyclic results: walking its growing heap again and again would be all it did
         kept = ctx.keep_pool  # the pool outlives this stage: the dry runs reuse it
         if kept:
-            pool = keep_pool(ctx, jobs, initializer=_start_worker)
+            pool = keep_pool(ctx, jobs)
         else:
-            pool = fork_pool(jobs, initializer=_start_worker)
+            pool = fork_pool(jobs)
         if pool is None:  # pragma: no cover - platforms without fork
             return [_work(i) for i in items]
         with nullcontext() if kept else pool:
-            gc.disable()
             out = []
             for result in pool.map(_work_packed, items, chunksize=chunk):
                 out.append(_unpack(result))
                 advance()
             return out
     except Exception:  # a broken pool must not lose the run: do it serially
-        if enabled:  # loading here may make cyclic garbage (the pure parser's errors)
-            gc.enable()
         ctx.close_pool()
         return [_work(i) for i in items]
 
@@ -272,33 +255,16 @@ def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
         return outputs
 
 
-def raise_gc_threshold() -> tuple:
-    """Raise the cyclic GC's gen-0 threshold; returns the thresholds to restore. The
-    loader, the decoding of cache entries and the corpus stages allocate millions of small
-    acyclic containers: with the default threshold (700) the collector runs thousands of
-    times over them for nothing (186 collections, 2 of them full, to decode 4,000 entries)."""
-    import gc
-
-    old = gc.get_threshold()
-    gc.set_threshold(max(old[0], 100_000), *old[1:])
-    return old
-
-
-def process(
-    sources: list[Source], cwd: Path, ctx: Context, checks, cache, overrides=(), freeze=False
-):
+def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overrides=()):
     """(documents of every file, in file order; findings per file relpath). ``checks``
-    empty: load only (no file checks run, nothing is written to the cache). Once loaded,
-    nothing made here is cyclic: the GC stays off until the documents are in place (at
-    40,000 files, 62 collections over the new heap: 0.7 s); ``freeze`` (``check``: they
-    live to the end of the run) freezes them first, so that neither the collector nor a
-    forked dry-run worker, which would copy every page it walks, walks them again."""
-    import gc
-
+    empty: load only (no file checks run, nothing is written to the cache). Loading and
+    decoding cache entries make many small containers and no cycles: the cyclic GC's
+    gen-0 threshold is raised meanwhile (the default ran collections over them: +0.2 s
+    CPU of a 4,000-file run with one file changed)."""
     root = ctx.config.root
     use_cache = cache is not None and cache.enabled
-    enabled = gc.isenabled()
-    threshold = raise_gc_threshold()
+    threshold = gc.get_threshold()
+    gc.set_threshold(max(threshold[0], 100_000), *threshold[1:])
     try:
         results, todo = _cached(sources, cwd, root, cache if use_cache else None)
         _WORKER.update(
@@ -312,7 +278,6 @@ def process(
         )
         outputs = _check_all(todo, sources, ctx)
         stored = sum(len(f) for _, f in results.values())  # what the cache holds already
-        gc.disable()  # the pool's path has turned it off already
         for i, (file_docs, findings) in zip(todo, outputs):
             sources[i].raw = None
             results[i] = (file_docs, findings)
@@ -326,13 +291,9 @@ def process(
             fdocs, findings = results[i]
             docs.extend(fdocs)
             per_file[fdocs[0].relpath] = findings
-        if freeze:
-            gc.freeze()  # (pipeline.run unfreezes)
     finally:
         _WORKER.clear()
         gc.set_threshold(*threshold)
-        if enabled:
-            gc.enable()
     return docs, per_file
 
 
@@ -345,7 +306,7 @@ def per_file(state: State) -> None:
     assert state.ctx is not None  # the select stage made it
     overrides = {os.path.abspath(p) for p in state.overrides or ()}
     args = (state.sources, state.cwd, state.ctx, state.checks, state.cache, overrides)
-    docs, found = process(*args, freeze=state.with_checks)  # they live to the run's end
+    docs, found = process(*args)
     if sel.profile_dir is not None:
         for d in docs:
             if sel.in_profile(d.abspath):
@@ -353,9 +314,3 @@ def per_file(state: State) -> None:
     state.docs = docs
     state.per_file = found
     set_aside(state)  # not corpus files (SPEC §9): their findings dropped
-    if state.with_checks:
-        # frozen by process(); the corpus stages allocate acyclic values (the graph's
-        # dicts, verdicts, Diags): the default gen-0 threshold ran collections over what
-        # they built (0.6 s at 40,000 files); pipeline.run unfreezes and restores
-        state.frozen = True
-        state.gc_threshold = raise_gc_threshold()
