@@ -35,7 +35,6 @@ __all__ = [
     "decode",
     "encodable",
     "load_bytes",
-    "load_events",
     "load_text",
     "resolve_plain",
 ]
@@ -68,18 +67,9 @@ def load_bytes(raw: bytes) -> Loaded:
 
 
 def load_text(text: str) -> Loaded:
-    """Read a stream of documents from text: one JSON document by the stdlib's JSON
-    parser where that reads it as YAML would (:mod:`.json_path`; its positions are read
-    from the events when first asked for), anything else by :func:`load_events`."""
-    from .json_path import load_json
-
-    loaded = load_json(text)
-    return loaded if loaded is not None else load_events(text)
-
-
-def load_events(text: str) -> Loaded:
-    """Read a stream of documents from text: libyaml's events first, ruamel's pure-Python
-    parser when libyaml rejects the text (or is missing); SI001 when both reject it."""
+    """Read a stream of documents from text (a JSON text is YAML 1.2 too): libyaml's
+    events first, ruamel's pure-Python parser when libyaml rejects the text (or is
+    missing); SI001 when both reject it."""
     from .builder import Builder
 
     c_parser = _c_parser()

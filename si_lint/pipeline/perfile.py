@@ -78,14 +78,10 @@ def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list
 
 
 def _strict_json(loaded) -> None:
-    """A ``.json`` file the JSON path did not read (``LazyPosMap``: the stdlib's parser
-    read it) is parsed as strict JSON; when it is not, its one finding is SI001."""
-    from ..loader.json_path import LazyPosMap
+    """A ``.json`` file is parsed as strict JSON; when it is not, its one finding is SI001."""
     from .notcorpus import strict_json_diag
 
     if loaded.text is None:  # (not decoded: its SI005/SI006 stands)
-        return
-    if len(loaded.documents) == 1 and isinstance(loaded.documents[0].pos, LazyPosMap):
         return
     diag = strict_json_diag(loaded.text)
     if diag is not None:
