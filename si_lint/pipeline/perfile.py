@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from ..contract import enforce
-from ..corpus import PACKED_KINDS, Document, classify, relpath_of
+from ..corpus import Document, classify, relpath_of
 from ..findings import Diag, Finding
 from ..limits import MAX_CACHED_FINDINGS
 from ..loader import load_bytes
@@ -144,14 +144,12 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
             doc.pos_blob = doc.pos.to_blob(doc.data) if doc._pos is not None else None
         doc.pos = None
         doc.load_findings = []  # located above; not needed downstream
-        if doc.kind in PACKED_KINDS:  # held packed to the end of the run (JSON: cached)
-            doc.pack_data(text=bool(_WORKER.get("cached")))
     return docs, findings
 
 
 def _work_packed(i: int) -> tuple:
     """``_work`` for a pool worker: the documents travel as one marshal blob of their
-    attributes (each ``__dict__``: the data, or a fixture's packed form, and the rest).
+    attributes (each ``__dict__``: the data and the rest).
     Unpickling a document cost 14 us in the parent; marshal keeps the loader's interned
     keys interned there, and a file's documents' one ``siblings`` dict one dict (a
     reference). A document marshal cannot write travels pickled (loading only)."""
