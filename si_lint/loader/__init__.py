@@ -17,14 +17,17 @@ rejects some valid YAML 1.2). Nothing here raises on bad input: every problem is
 
 from __future__ import annotations
 
+import copy
 from typing import TypeGuard  # (typing is loaded already: .documents imports it)
 
 from ..findings import Diag
 from ..limits import MAX_BYTES
-from . import diags
+from . import builder, diags
+from .builder import Builder, mark
 from .diags import CODES
 from .documents import Loaded, LoadedDoc, PosMap
 from .scalars import encodable, resolve_plain
+from .shorten import holds_a_run, shorten
 
 __all__ = [
     "CODES",
@@ -70,7 +73,6 @@ def load_text(text: str) -> Loaded:
     """Read a stream of documents from text (a JSON text is YAML 1.2 too): libyaml's
     events first, ruamel's pure-Python parser when libyaml rejects the text (or is
     missing); SI001 when both reject it."""
-    from .builder import Builder
 
     c_parser = _c_parser()
     first_error = None
@@ -98,12 +100,7 @@ def _short_answer(text: str) -> Loaded | None:
     """The parse error ruamel's pure parser stops on in ``text``, found in the shortened
     text (:mod:`.shorten`: a long run of letters takes it seconds), at its place in
     ``text``; None when it cannot be told that way (the whole text is read then)."""
-    import copy
-
     from ruamel.yaml.error import MarkedYAMLError
-
-    from .builder import Builder
-    from .shorten import holds_a_run, shorten
 
     short = shorten(text)
     if short is None:
@@ -133,8 +130,6 @@ def _c_parser():
     them with one ``__init__`` call each where ruamel's makes three (13% of the loader's
     time on the bench corpus)."""
     if not _C_PARSER:
-        from . import builder
-
         found = None
         kinds: dict = {}  # the event classes of the binding found, by name
         try:
@@ -165,7 +160,6 @@ def _marked(exc: Exception | None) -> TypeGuard[Exception]:
 
 def _marked_error(exc) -> Diag:
     """SI001 for a parse error that says where it is (a ``MarkedYAMLError``)."""
-    from .builder import mark
 
     where = exc.problem_mark or exc.context_mark
     line, col = mark(where) if where is not None else (1, 1)
@@ -177,7 +171,6 @@ def _marked_error(exc) -> Diag:
 
 def _parser_failure(err: Exception, text: str) -> Diag:
     """SI001 for any other parser failure, at its mark or character offset if it has one."""
-    from .builder import mark
 
     where = getattr(err, "problem_mark", None)
     line, col = mark(where) if where is not None else (1, 1)
@@ -195,8 +188,6 @@ class _PureEvents:
 
     def __init__(self, text: str):
         from ruamel.yaml import YAML, events
-
-        from . import builder
 
         builder.event_kinds(vars(events))
         self._it = YAML(typ="safe", pure=True).parse(text)

@@ -6,7 +6,10 @@ or in a process pool (``--jobs``); the output depends on neither."""
 from __future__ import annotations
 
 import gc
+import marshal
 import os
+import traceback
+from contextlib import nullcontext
 from pathlib import Path
 
 from ..contract import enforce
@@ -15,11 +18,13 @@ from ..findings import Diag, Finding
 from ..limits import MAX_CACHED_FINDINGS
 from ..loader import load_bytes
 from ..loader.suppressions import scan_suppressions
+from ..progress import Progress
 from ..registry import file_checks_for
 from .context import Context, Source, State
 from .data import from_entry, to_entry
+from .forkmap import fork_pool, jobs_of, keep_pool
 from .locate import locate_in
-from .notcorpus import set_aside
+from .notcorpus import set_aside, strict_json_diag
 
 #: below this many files to (re)process, a process pool costs more than it saves
 POOL_THRESHOLD = 200
@@ -79,8 +84,6 @@ def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list
 
 def _strict_json(loaded) -> None:
     """A ``.json`` file is parsed as strict JSON; when it is not, its one finding is SI001."""
-    from .notcorpus import strict_json_diag
-
     if loaded.text is None:  # (not decoded: its SI005/SI006 stands)
         return
     diag = strict_json_diag(loaded.text)
@@ -90,8 +93,6 @@ def _strict_json(loaded) -> None:
 
 def crash(check, exc: BaseException, file: str | None, document: int | None = None) -> Diag:
     """A check that raised: SI000 (its traceback shown under ``--verbose``)."""
-    import traceback
-
     tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     return Diag(
         "SI000",
@@ -153,8 +154,6 @@ def _work_packed(i: int) -> tuple:
     Unpickling a document cost 14 us in the parent; marshal keeps the loader's interned
     keys interned there, and a file's documents' one ``siblings`` dict one dict (a
     reference). A document marshal cannot write travels pickled (loading only)."""
-    import marshal
-
     docs, findings = _work(i)
     try:
         return None, findings, marshal.dumps([d.__dict__ for d in docs])
@@ -164,8 +163,6 @@ def _work_packed(i: int) -> tuple:
 
 def _unpack(result: tuple) -> tuple:
     """A worker's result: (documents, findings)."""
-    import marshal
-
     docs, findings, blob = result
     if blob is not None:
         new = Document.__new__
@@ -183,10 +180,6 @@ def _pool_map(items: list[int], jobs: int, ctx: Context, advance=lambda: None) -
     loaded here: the workers share the parent's small heap (copy-on-write), read their
     files themselves, and the dry runs reuse them (``ctx.keep_pool``: they never hold
     the corpus; :mod:`.forkmap`)."""
-    from contextlib import nullcontext
-
-    from .forkmap import fork_pool, keep_pool
-
     chunk = max(1, min(64, len(items) // (jobs * 4) or 1))
     try:
         kept = ctx.keep_pool  # the pool outlives this stage: the dry runs reuse it
@@ -233,8 +226,6 @@ def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[i
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
     """Load and check the sources ``todo`` (in worker processes when there are many)."""
     from ..checks.base import evaluator
-    from ..progress import Progress
-    from .forkmap import jobs_of
 
     jobs = jobs_of(ctx.options.jobs)
     with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
