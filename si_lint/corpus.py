@@ -25,7 +25,10 @@ from .discovery import (  # noqa: F401  (re-exported)
     relpath_of,
 )
 from .errors import ConfigError  # noqa: F401  (re-exported: corpus.ConfigError)
-from .loader import PosMap
+from .evaluator.evidence import named_scenario
+from .fsutil import read_regular
+from .loader import MAX_BYTES, PosMap, load_bytes
+from .model import evidence_scenario
 from .root import (  # noqa: F401  (re-exported)
     CONFIG_FILE,
     Root,
@@ -72,9 +75,6 @@ def artifact_refs(data: Any) -> tuple:
     graph links it to, the path of that key, scenario id the dry runs group it under)``
     (:func:`si_lint.model.evidence_scenario`,
     :func:`si_lint.evaluator.evidence.named_scenario`); an id that is not a string is None."""
-    from .evaluator.evidence import named_scenario
-    from .model import evidence_scenario
-
     sid, spath = evidence_scenario(data)
     named = named_scenario(data)
     return (
@@ -136,9 +136,6 @@ class Document:
     def _loaded_again(self) -> list:
         """The file's documents, loaded from disk again (regular files only; none when it
         cannot be read): what the positions, or an undecodable cache body, fall back to."""
-        from .fsutil import read_regular
-        from .loader import MAX_BYTES, load_bytes
-
         raw, _why = read_regular(self.abspath, MAX_BYTES)
         return load_bytes(raw).documents if raw is not None else []
 
