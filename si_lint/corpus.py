@@ -25,7 +25,6 @@ from .discovery import (  # noqa: F401  (re-exported)
     relpath_of,
 )
 from .errors import ConfigError  # noqa: F401  (re-exported: corpus.ConfigError)
-from .evaluator.evidence import named_scenario
 from .fsutil import read_regular
 from .loader import MAX_BYTES, PosMap, load_bytes
 from .model import evidence_scenario
@@ -75,6 +74,8 @@ def artifact_refs(data: Any) -> tuple:
     graph links it to, the path of that key, scenario id the dry runs group it under)``
     (:func:`si_lint.model.evidence_scenario`,
     :func:`si_lint.evaluator.evidence.named_scenario`); an id that is not a string is None."""
+    from .evaluator.evidence import named_scenario  # (the evaluator: loaded on first use)
+
     sid, spath = evidence_scenario(data)
     named = named_scenario(data)
     return (
