@@ -22,12 +22,11 @@ from typing import TypeGuard  # (typing is loaded already: .documents imports it
 
 from ..findings import Diag
 from ..limits import MAX_BYTES
-from . import builder, diags
+from . import builder, diags, shorten
 from .builder import Builder, mark
 from .diags import CODES
 from .documents import Loaded, LoadedDoc, PosMap
 from .scalars import encodable, resolve_plain
-from .shorten import holds_a_run, shorten
 
 __all__ = [
     "CODES",
@@ -102,13 +101,13 @@ def _short_answer(text: str) -> Loaded | None:
     ``text``; None when it cannot be told that way (the whole text is read then)."""
     from ruamel.yaml.error import MarkedYAMLError
 
-    short = shorten(text)
+    short = shorten.shorten(text)
     if short is None:
         return None
     try:
         Builder(_PureEvents(short.text), short.text).build()
     except MarkedYAMLError as exc:
-        if holds_a_run(exc.problem, exc.context):
+        if shorten.holds_a_run(exc.problem, exc.context):
             return None
         for name in ("problem_mark", "context_mark"):
             where = copy.copy(getattr(exc, name, None))
