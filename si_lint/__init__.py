@@ -5,6 +5,8 @@ result types), also reachable here (``si_lint.check(...)``): imported on first u
 ``import si_lint`` (every CLI run) stays the version and two names.
 """
 
+from typing import TYPE_CHECKING
+
 __version__ = "0.2.0"
 
 #: where the source and the generated rule pages (docs/rules/CODE.md) live; SARIF ``helpUri``
@@ -39,7 +41,6 @@ __all__ = [
 #: the names of :mod:`si_lint.api` this package hands out
 _API = frozenset(__all__[3:])
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (every CLI run)
 if TYPE_CHECKING:  # what type checkers see of the names __getattr__ hands out
     from .api import (
         Finding,

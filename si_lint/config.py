@@ -9,12 +9,11 @@ import functools
 from collections import namedtuple
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import ConfigError
 from .records import value_object
 from .root import Root, find_root_info
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 #: SPEC §9 "Which files": the default ``include``

@@ -25,7 +25,9 @@ from .discovery import (  # noqa: F401  (re-exported)
     relpath_of,
 )
 from .errors import ConfigError  # noqa: F401  (re-exported: corpus.ConfigError)
-from .loader import PosMap
+from .fsutil import read_regular
+from .loader import MAX_BYTES, PosMap, load_bytes
+from .model import evidence_scenario
 from .root import (  # noqa: F401  (re-exported)
     CONFIG_FILE,
     Root,
@@ -42,11 +44,9 @@ if TYPE_CHECKING:
 
 KINDS = ("scenario", "fixture", "evidence", "eio-module", "eio-input", "registry", "template")
 
-#: the kinds whose data the parent process may hold packed (:meth:`Document.pack`): the
-#: bulk of a corpus (9 in 10 files of the bench corpus are fixtures), which the corpus
-#: stages read only through :meth:`Document.artifact_refs` and the dry runs one
-#: scenario's fixtures at a time
-PACKED_KINDS = frozenset(("fixture", "evidence"))
+#: the kinds :func:`artifact_refs` reads: the bulk of a corpus, which the corpus stages
+#: read only through :meth:`Document.artifact_refs` (kept in a cache entry's head)
+ARTIFACT_KINDS = frozenset(("fixture", "evidence"))
 
 
 def classify(data: Any) -> str | None:
@@ -74,8 +74,7 @@ def artifact_refs(data: Any) -> tuple:
     graph links it to, the path of that key, scenario id the dry runs group it under)``
     (:func:`si_lint.model.evidence_scenario`,
     :func:`si_lint.evaluator.evidence.named_scenario`); an id that is not a string is None."""
-    from .evaluator.evidence import named_scenario
-    from .model import evidence_scenario
+    from .evaluator.evidence import named_scenario  # (the evaluator: loaded on first use)
 
     sid, spath = evidence_scenario(data)
     named = named_scenario(data)
@@ -84,38 +83,6 @@ def artifact_refs(data: Any) -> tuple:
         spath if isinstance(sid, str) else None,
         named if isinstance(named, str) else None,
     )
-
-
-def packed_form(data: Any, text: bool) -> bytes | str:
-    """``data`` as :meth:`Document.pack` holds it: marshal bytes (between processes of one
-    run), or with ``text`` JSON text (what a cache entry stores: the cache is JSON).
-    ``ValueError``/``TypeError`` when it cannot be (the loader's data always can)."""
-    if text:
-        from .cache.signed import dumps
-
-        return dumps(data).decode()
-    import marshal
-
-    return marshal.dumps(data)
-
-
-def unpacked_form(packed: bytes | str) -> Any:
-    """The data :func:`packed_form` packed; ``ValueError`` when it is not one (a fixture
-    or evidence document is a mapping)."""
-    try:
-        if isinstance(packed, bytes):
-            import marshal
-
-            value = marshal.loads(packed)
-        else:
-            import json
-
-            value = json.loads(packed)
-    except (TypeError, EOFError, RecursionError) as exc:
-        raise ValueError(str(exc)) from exc
-    if not isinstance(value, dict):
-        raise ValueError("not a mapping")
-    return value
 
 
 # --------------------------------------------------------------------------------------
@@ -148,31 +115,13 @@ class Document:
     #: be read again (a cross-file finding into one document reads the file once, not once
     #: per document)
     siblings: dict | None = field(default=None, repr=False, compare=False)
-    #: ``data`` packed (:meth:`pack`): marshal bytes (from a worker) or JSON text (from
-    #: the cache), decoded on first use of ``data``
-    packed: Any = field(default=None, repr=False, compare=False)
-    #: what the corpus stages read of ``data``, kept so that they need not decode it: for
-    #: fixtures and evidence what :func:`artifact_refs` gives (the graph, the dry runs'
-    #: grouping), for a scenario ``(its id,)`` (:meth:`scenario_id`)
+    #: what the corpus stages read of ``data``, kept in a cache entry's head so that they
+    #: need not decode its body: for fixtures and evidence what :func:`artifact_refs`
+    #: gives (the graph, the dry runs' grouping), for a scenario ``(its id,)``
     refs: tuple | None = field(default=None, repr=False, compare=False)
     #: the rest of a cache entry (``pipeline.data.to_entry``): ``data`` and the position
     #: blob of every document of the file, decoded on first use of either (``fill()``)
     lazy: Any = field(default=None, repr=False, compare=False)
-
-    def pack(self, packed: bytes | str, refs: tuple | None) -> None:
-        """Hold ``data`` as ``packed`` (its marshal bytes or JSON text) with its
-        :func:`artifact_refs`; ``data`` is decoded again on first use."""
-        self.refs = refs
-        self.packed = packed
-        self.__dict__.pop("data", None)
-
-    def pack_data(self, text: bool) -> bool:
-        """:meth:`pack` the data as :func:`packed_form` makes it; False when it cannot be."""
-        try:
-            self.pack(packed_form(self.data, text), artifact_refs(self.data))
-        except (TypeError, ValueError, RecursionError):
-            return False
-        return True
 
     def __getattr__(self, name: str):  # only called for an attribute that is not set
         if name != "data":
@@ -180,47 +129,19 @@ class Document:
         fields = self.__dict__
         lazy = fields.get("lazy")
         if lazy is not None:
-            lazy.fill()  # sets ``data``, or packs it, on every document of the file
+            lazy.fill()  # sets ``data`` on every document of the file
             if "data" in fields:
                 return fields["data"]
-        packed = fields.get("packed")
-        if packed is None:
-            raise AttributeError(name)
-        self.data = value = self.unpacked()
-        self.packed = None
-        return value
-
-    @property
-    def held(self) -> tuple:
-        """``(data, None)``, or ``(None, packed data)`` while it is held packed."""
-        self.detach()
-        packed = None if "data" in self.__dict__ else self.__dict__.get("packed")
-        return (None, packed) if packed is not None else (self.data, None)
-
-    def unpacked(self) -> Any:
-        """``data``, decoded from :attr:`packed` when it is held packed, without keeping
-        the decoded value (a dry run reads a fixture once). Packed data that does not
-        decode (it cannot happen: the cache is signed) is read from the file again."""
-        data, packed = self.held
-        if packed is None:
-            return data
-        try:
-            return unpacked_form(packed)
-        except ValueError:
-            pass
-        return next((d.data for d in self._loaded_again() if d.index == self.index), None)
+        raise AttributeError(name)
 
     def _loaded_again(self) -> list:
         """The file's documents, loaded from disk again (regular files only; none when it
-        cannot be read): what the positions, or undecodable packed data, fall back to."""
-        from .fsutil import read_regular
-        from .loader import MAX_BYTES, load_bytes
-
+        cannot be read): what the positions, or an undecodable cache body, fall back to."""
         raw, _why = read_regular(self.abspath, MAX_BYTES)
         return load_bytes(raw).documents if raw is not None else []
 
     def artifact_refs(self) -> tuple:
-        """:func:`artifact_refs` of ``data`` (from :attr:`refs` when it is held packed)."""
+        """:func:`artifact_refs` of ``data`` (from :attr:`refs` when the cache gave them)."""
         if self.refs is None:
             self.refs = artifact_refs(self.data)
         return self.refs
@@ -309,10 +230,6 @@ class Corpus:
         self.profile_dirs: dict[str, str | None] = {}
         self.profile_docs: dict = {}
         self._parents: dict[str, str] = {}  # dirname -> its absolute, normal form
-        #: the run froze the cyclic GC with the documents (``gc.freeze``: ``check``); the
-        #: graph is then frozen with them once built. A flag, not ``gc.get_freeze_count()``,
-        #: which walks every frozen object (0.17 s at 40,000 files)
-        self.gc_frozen = False
 
     def profile_docs_for(self, doc: Document):
         """The :class:`si_lint.profile_docs.ProfileDocs` of ``doc``'s OASIS profile

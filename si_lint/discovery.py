@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import os
 import stat as stat_mod
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import YAML_SUFFIXES, Config, pattern_spec
 from .errors import UsageError
 from .fsutil import kind_of, read_regular
-from .records import Record
 from .root import git_top
 
 #: directories never walked into
@@ -30,24 +30,18 @@ SKIP_DIRS = frozenset(
 )
 
 
-class Selection(Record):
+@dataclass(eq=True)
+class Selection:
     """What :func:`discover` found: the ``files`` to read (sorted; absolute, normalised),
     the ``problems`` that are findings (SI001: unreadable directories, symbolic-link
     loops, dangling links) and the ``notes`` shown under ``--verbose`` (FIFOs, sockets,
     devices, links that leave the root). ``links``: a symbolic link was met. Unpacks as
     ``files, problems`` like the old tuple."""
 
-    def __init__(
-        self,
-        files: list[str] | None = None,
-        problems: list[tuple[Path, str]] | None = None,
-        notes: list[str] | None = None,
-        links: bool = False,
-    ):
-        self.files = [] if files is None else files
-        self.problems = [] if problems is None else problems
-        self.notes = [] if notes is None else notes
-        self.links = links
+    files: list[str] = field(default_factory=list)
+    problems: list[tuple[Path, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    links: bool = False
 
     def __iter__(self):
         return iter((self.files, self.problems))

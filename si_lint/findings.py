@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 from .records import value_object
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:
     from typing import Any, Literal
 

@@ -16,8 +16,8 @@ import errno
 import os
 import stat
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the replay path)
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import BinaryIO

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 from functools import cache
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the replay path)
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -9,11 +9,10 @@ import re
 from collections import namedtuple
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import ConfigError
 from .records import value_object
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 
 CONFIG_FILE = "si-lint.toml"
 

@@ -9,10 +9,10 @@ them is no corpus file: it is skipped, with its reason."""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ConfigError, UsageError
-from .records import Record
 from .root import CONFIG_FILE, Root, config_in, git_top, profile_ancestor, root_of
 
 #: directories never searched for configuration files (as the walk: discovery.SKIP_DIRS)
@@ -24,21 +24,21 @@ _MAX_WALK = 200_000
 GUESSED = ("dir", "file")
 
 
-class Group(Record):
+@dataclass(eq=True)
+class Group:
     """The named paths (absolute) checked as one corpus under ``root`` (a :class:`Root`)."""
 
-    def __init__(self, root: Root, paths: list[str]):
-        self.root = root
-        self.paths = paths
+    root: Root
+    paths: list[str]
 
 
-class Plan(Record):
+@dataclass(eq=True)
+class Plan:
     """Where each named path is checked: ``groups`` in the order their first path was
     named; ``skipped``: ``(absolute path, reason)`` of the named paths no corpus holds."""
 
-    def __init__(self, groups: list[Group], skipped: list[tuple[str, str]]):
-        self.groups = groups
-        self.skipped = skipped
+    groups: list[Group]
+    skipped: list[tuple[str, str]]
 
 
 def _abs(cwd: Path, p: str) -> str:

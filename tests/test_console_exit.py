@@ -1,5 +1,5 @@
-"""The ``si-lint`` command (``cli.console``) exits without the interpreter's teardown once
-its output is flushed: what it prints and its exit status are :func:`si_lint.cli.main`'s."""
+"""The ``si-lint`` command in a process of its own: what it prints and its exit status are
+:func:`si_lint.cli.main`'s."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from conftest import run_cli
 
 REPO = Path(__file__).resolve().parents[1]
-CONSOLE = "from si_lint.cli import console; console()"
+CONSOLE = "from si_lint.cli import main; main()"
 
 
 def _console(cwd, env, *args, script=CONSOLE) -> subprocess.CompletedProcess:
@@ -26,7 +26,7 @@ def _console(cwd, env, *args, script=CONSOLE) -> subprocess.CompletedProcess:
     )
 
 
-def test_the_console_prints_and_exits_as_main_does(tmp_path, user_env):
+def test_the_process_prints_and_exits_as_main_does(tmp_path, user_env):
     (tmp_path / "s.yaml").write_text("id: x\nclassification: capability\n")
     args = ["check", "--no-cache", "--format", "json", "s.yaml"]
     proc = _console(tmp_path, user_env, *args)
@@ -43,36 +43,9 @@ def test_the_console_prints_and_exits_as_main_does(tmp_path, user_env):
         (["check", "--no-cache", "no-such-file.yaml"], 2, "stderr", "no-such-file.yaml"),
     ],
 )
-def test_the_console_keeps_every_exit_status_and_message(
+def test_the_process_keeps_every_exit_status_and_message(
     tmp_path, user_env, args, code, stream, text
 ):
     proc = _console(tmp_path, user_env, *args)
     assert proc.returncode == code
     assert text in getattr(proc, stream)
-
-
-def test_a_message_given_to_sys_exit_is_printed_with_status_1(tmp_path, user_env):
-    script = (
-        "import sys; import si_lint.cli as c; "
-        "c.main = lambda: sys.exit('si-lint: stopped'); c.console()"
-    )
-    proc = _console(tmp_path, user_env, script=script)
-    assert (proc.returncode, proc.stdout, proc.stderr) == (1, "", "si-lint: stopped\n")
-
-
-def test_the_installed_command_is_the_console():
-    text = (REPO / "pyproject.toml").read_text()
-    assert 'si-lint = "si_lint.cli:console"' in text
-
-
-def test_a_check_keeps_its_last_result_for_the_exit(tmp_path):
-    """The check command keeps the last run's result (one slot) so that its corpus is not
-    freed object by object before the console's exit; a second run replaces it."""
-    from si_lint.commands import check_run
-
-    (tmp_path / "s.yaml").write_text("id: x\nclassification: capability\n")
-    run_cli(["check", "--no-cache", "--format", "json", "s.yaml"], tmp_path)
-    first = check_run._LAST[0]
-    assert [f.code for f in first.findings] and first.corpus.documents[0].relpath == "s.yaml"
-    run_cli(["check", "--no-cache", "--format", "json", "s.yaml"], tmp_path)
-    assert check_run._LAST[0] is not first and len(check_run._LAST) == 1

@@ -409,31 +409,6 @@ def test_the_corpus_checks_read_the_graph_without_networkx(tmp_path, user_env):
     ]
 
 
-def test_the_graph_is_frozen_only_in_a_run_that_froze_its_documents(tmp_path):
-    """In ``check`` (the documents frozen) the graph is frozen with them once built, so no
-    collection walks it; elsewhere (the language server, ``graph``) nothing is frozen."""
-    import gc
-
-    from si_lint.graph import build_graph
-
-    write_files(tmp_path, {"mail.yaml": MAIL, "tls.yaml": TLS})
-    corpus = run([], Options(use_cache=False), cwd=tmp_path).corpus
-    assert gc.get_freeze_count() == 0
-    build_graph(corpus)
-    assert gc.get_freeze_count() == 0
-    gc.freeze()
-    try:
-        before = gc.get_freeze_count()
-        assert build_graph(corpus) is not None  # the corpus does not say it froze
-        assert gc.get_freeze_count() == before
-        corpus.gc_frozen = True  # what the per-file stage of ``check`` sets
-        graph = build_graph(corpus)
-        assert gc.get_freeze_count() >= before + graph.number_of_nodes()
-        assert gc.isenabled()
-    finally:
-        gc.unfreeze()
-
-
 def test_eio_modules_join_the_graph():
     corpus_dir = REPO / "fixtures" / "corpus"
     g = run([], Options(use_cache=False), cwd=corpus_dir).corpus.graph

@@ -138,7 +138,7 @@ def test_the_dry_runs_reuse_the_per_file_workers_and_none_outlive_the_run(tmp_pa
 
     monkeypatch.setattr(forkmap, "_streamed", spy)
     assert _out(root, jobs="2") == ref
-    assert pools == [(2, perfile._start_worker)]  # the per-file stage's, and no other
+    assert pools == [(2,)]  # the per-file stage's, and no other
     assert len(streamed) == 1 and streamed[0] >= 2
     assert multiprocessing.active_children() == []
     assert forkmap._CTX is None

@@ -16,10 +16,10 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from typing import TYPE_CHECKING
 
 from .signed import decode_json
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -14,8 +14,8 @@ import hashlib
 import hmac
 import json
 import os
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the replay path)
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any

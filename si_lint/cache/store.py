@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from .bodies import Stored, bodies_file, body_text, digest, new_id, remove_others
@@ -15,7 +16,6 @@ from .layout import entry_json, object_chunks, shapes
 from .signed import distrust, dumps, verified_json, write_signed
 from .statindex import StatIndex
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:
     from typing import Any
 

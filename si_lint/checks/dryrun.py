@@ -28,7 +28,6 @@ from typing import Any
 
 from si_lint.checks.base import corpus_check, evaluator
 from si_lint.checks.partial_band import partial_band
-from si_lint.corpus import unpacked_form
 from si_lint.findings import Diag, Related
 from si_lint.limits import to_float
 from si_lint.model import COMPOSITE, scoring_of
@@ -276,7 +275,7 @@ def dry_runs(corpus, ctx):
 
     by_sid: dict[str, list] = {}
     for doc in corpus.of_kind("fixture"):
-        sid = doc.artifact_refs()[2]  # named_scenario, without decoding packed data
+        sid = doc.artifact_refs()[2]  # named_scenario
         if sid is not None:
             by_sid.setdefault(sid, []).append(doc)
     required = bool(getattr(ctx.config, "require_band_coverage", False))
@@ -306,17 +305,16 @@ class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):
         return (self.sid, self.required), (self.doc, *self.fixtures)
 
     def __call__(self) -> list[Diag]:
-        fixtures = [_Doc(f.relpath, f.index, f.label, f.unpacked()) for f in self.fixtures]
+        fixtures = [_Doc(f.relpath, f.index, f.label, f.data) for f in self.fixtures]
         return _scenario_dry_run(self.sid, self.doc, fixtures, self.profile, self.required)
 
     @property
     def packed(self) -> tuple:
         """(function, marshal bytes of its arguments); ``ValueError`` when the data cannot
-        be marshalled (the loader's plain data always can). A fixture the parent holds
-        packed (``Document.pack``) travels as it is held."""
+        be marshalled (the loader's plain data always can)."""
         import marshal
 
-        docs = [(d.relpath, d.index, d.label, *d.held) for d in (self.doc, *self.fixtures)]
+        docs = [(d.relpath, d.index, d.label, d.data) for d in (self.doc, *self.fixtures)]
         return run_packed, marshal.dumps((self.sid, docs, self.required))
 
 
@@ -329,10 +327,7 @@ def run_packed(blob: bytes, ctx) -> list[Diag]:
     import marshal
 
     sid, docs, required = marshal.loads(blob)
-    # (relpath, index, label, data, packed): a fixture the parent held packed is decoded here
-    doc, *fixtures = (
-        _Doc(d[0], d[1], d[2], d[3] if d[4] is None else unpacked_form(d[4])) for d in docs
-    )
+    doc, *fixtures = (_Doc(*d) for d in docs)
     return _scenario_dry_run(sid, doc, fixtures, ctx.profile, required)
 
 

@@ -14,12 +14,6 @@ from ..report.output import write
 FAIL_ON = ("error", "warning", "info")
 COLOR = ("auto", "always", "never")
 
-#: the last run's result, kept to the process's end: freeing its corpus object by object
-#: after the answer is known cost 66 ms at 40,000 files, and ``si_lint.cli.console`` exits
-#: without the interpreter's teardown (one slot: a process that runs many checks, the
-#: test suite, holds one corpus at a time)
-_LAST: list = [None]
-
 
 def failing(findings, fail_on: str) -> list:
     """The findings that make the exit status 1 under ``--fail-on`` (JUnit counts the same)."""
@@ -118,7 +112,6 @@ def run_once(a: CheckArgs) -> int:
     result = _run(paths, options, stdin)
     _notes(a, result)
     if a.fix_only:
-        _LAST[0] = result
         return _fix_only(a, result)
     fixed, changed = [], 0
     if a.fix or a.diff:
@@ -128,11 +121,9 @@ def run_once(a: CheckArgs) -> int:
             result = _run(paths, options, stdin)  # the report shows what remains
         fixed = report.fixed
     if a.write_baseline:  # adopting: the findings go to the file, not to the terminal
-        _LAST[0] = result
         return _write_baseline(a, a.write_baseline, result)
     _baselines(a, result)
     _report(a, result, fixed)
-    _LAST[0] = result
     if a.exit_zero:
         return 0
     fixed_fails = a.exit_non_zero_on_fix and a.fix and not a.diff and changed

@@ -3,8 +3,6 @@ read) and :func:`build_graph`, which reads the profile, then the documents, in p
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from .eio import add_eio
@@ -162,47 +160,27 @@ def build_ref_graph(corpus) -> RefGraph:
     the checks (a finding is located by the engine from its path) and documents served
     from the cache carry none, so reading them for every edge would re-read every file.
     A corpus with EIO modules has them added through networkx's API (:func:`add_eio`)."""
-    with _gc_paused(getattr(corpus, "gc_frozen", False)):
-        b = GraphBuilder(corpus)
-        add_profile(b)
-        scenarios = [d for d in corpus.of_kind("scenario") if isinstance(d.data, dict)]
-        for doc in scenarios:  # definitions first: the first in path order keeps the node
-            define_scenario(b, doc)
-        for doc in scenarios:
-            add_scenario(b, doc)
-        for doc in scenarios:
-            add_profile_references(b, doc)
-        for kind, rel in (("fixture", TESTS), ("evidence", RECORDS)):
-            for doc in corpus.of_kind(kind):  # a mapping (``classify``); read by its refs
-                add_artifact(b, doc, kind, rel)
-        b.document = None
-        graph = b.graph()
-        if corpus.of_kind("eio-module"):
-            g = graph.networkx()
-            add_eio(g, corpus)
-            graph = RefGraph(*nx_dicts(g))
+    b = GraphBuilder(corpus)
+    add_profile(b)
+    scenarios = [d for d in corpus.of_kind("scenario") if isinstance(d.data, dict)]
+    for doc in scenarios:  # definitions first: the first in path order keeps the node
+        define_scenario(b, doc)
+    for doc in scenarios:
+        add_scenario(b, doc)
+    for doc in scenarios:
+        add_profile_references(b, doc)
+    for kind, rel in (("fixture", TESTS), ("evidence", RECORDS)):
+        for doc in corpus.of_kind(kind):  # a mapping (``classify``); read by its refs
+            add_artifact(b, doc, kind, rel)
+    b.document = None
+    graph = b.graph()
+    if corpus.of_kind("eio-module"):
+        g = graph.networkx()
+        add_eio(g, corpus)
+        graph = RefGraph(*nx_dicts(g))
     return graph
 
 
 def build_graph(corpus) -> nx.MultiDiGraph:
     """:func:`build_ref_graph` as a ``networkx.MultiDiGraph``."""
     return build_ref_graph(corpus).networkx()
-
-
-@contextmanager
-def _gc_paused(frozen: bool):
-    """Building creates ~1 node and ~2.5 edges per document and no reference cycles; on a
-    large corpus the cyclic collector's passes over the loaded documents cost as much as
-    the build itself, so it is paused for the build (reference counting still frees). In
-    a run that froze its documents (``frozen``: ``Corpus.gc_frozen``, set by ``check``;
-    ``pipeline.run`` unfreezes at its end) the graph is frozen with them, or the first
-    collection after the build walks it all (0.09 s at 40,000 files)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if frozen:
-            gc.freeze()
-        if was:
-            gc.enable()

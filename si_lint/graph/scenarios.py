@@ -188,7 +188,7 @@ def add_artifact(b, doc, kind: str, rel: str) -> None:
     b.at(doc)
     nid = node_id(kind, doc.label)
     b.define(nid, kind, doc.label, doc.relpath, ((), "key"))
-    sid, spath, _named = doc.artifact_refs()  # packed data is not decoded
+    sid, spath, _named = doc.artifact_refs()  # (from a cache entry's head: its body not decoded)
     if sid is not None:
         b.edge(
             nid,

@@ -17,14 +17,15 @@ rejects some valid YAML 1.2). Nothing here raises on bad input: every problem is
 
 from __future__ import annotations
 
+import copy
 from typing import TypeGuard  # (typing is loaded already: .documents imports it)
 
 from ..findings import Diag
 from ..limits import MAX_BYTES
-from . import diags
+from . import builder, diags, shorten
+from .builder import Builder, mark
 from .diags import CODES
 from .documents import Loaded, LoadedDoc, PosMap
-from .events import prepare, swapped
 from .scalars import encodable, resolve_plain
 
 __all__ = [
@@ -36,7 +37,6 @@ __all__ = [
     "decode",
     "encodable",
     "load_bytes",
-    "load_events",
     "load_text",
     "resolve_plain",
 ]
@@ -69,26 +69,15 @@ def load_bytes(raw: bytes) -> Loaded:
 
 
 def load_text(text: str) -> Loaded:
-    """Read a stream of documents from text: one JSON document by the stdlib's JSON
-    parser where that reads it as YAML would (:mod:`.json_path`; its positions are read
-    from the events when first asked for), anything else by :func:`load_events`."""
-    from .json_path import load_json
-
-    loaded = load_json(text)
-    return loaded if loaded is not None else load_events(text)
-
-
-def load_events(text: str) -> Loaded:
-    """Read a stream of documents from text: libyaml's events first, ruamel's pure-Python
-    parser when libyaml rejects the text (or is missing); SI001 when both reject it."""
-    from .builder import Builder
+    """Read a stream of documents from text (a JSON text is YAML 1.2 too): libyaml's
+    events first, ruamel's pure-Python parser when libyaml rejects the text (or is
+    missing); SI001 when both reject it."""
 
     c_parser = _c_parser()
     first_error = None
     if c_parser is not None:
         try:
-            with swapped():
-                return Builder(c_parser(text), text).build()
+            return Builder(c_parser(text), text).build()
         except Exception as exc:  # libyaml rejected it: ask the pure parser
             first_error = exc
     from ruamel.yaml.error import MarkedYAMLError
@@ -110,20 +99,15 @@ def _short_answer(text: str) -> Loaded | None:
     """The parse error ruamel's pure parser stops on in ``text``, found in the shortened
     text (:mod:`.shorten`: a long run of letters takes it seconds), at its place in
     ``text``; None when it cannot be told that way (the whole text is read then)."""
-    import copy
-
     from ruamel.yaml.error import MarkedYAMLError
 
-    from .builder import Builder
-    from .shorten import holds_a_run, shorten
-
-    short = shorten(text)
+    short = shorten.shorten(text)
     if short is None:
         return None
     try:
         Builder(_PureEvents(short.text), short.text).build()
     except MarkedYAMLError as exc:
-        if holds_a_run(exc.problem, exc.context):
+        if shorten.holds_a_run(exc.problem, exc.context):
             return None
         for name in ("problem_mark", "context_mark"):
             where = copy.copy(getattr(exc, name, None))
@@ -145,8 +129,6 @@ def _c_parser():
     them with one ``__init__`` call each where ruamel's makes three (13% of the loader's
     time on the bench corpus)."""
     if not _C_PARSER:
-        from . import builder
-
         found = None
         kinds: dict = {}  # the event classes of the binding found, by name
         try:
@@ -154,7 +136,6 @@ def _c_parser():
             from yaml import events as pyyaml_events
 
             found = binding.CParser
-            builder.event_kinds(prepare(binding))
             kinds = vars(pyyaml_events)
         except Exception:  # PyYAML without its C extension
             try:
@@ -178,7 +159,6 @@ def _marked(exc: Exception | None) -> TypeGuard[Exception]:
 
 def _marked_error(exc) -> Diag:
     """SI001 for a parse error that says where it is (a ``MarkedYAMLError``)."""
-    from .builder import mark
 
     where = exc.problem_mark or exc.context_mark
     line, col = mark(where) if where is not None else (1, 1)
@@ -190,7 +170,6 @@ def _marked_error(exc) -> Diag:
 
 def _parser_failure(err: Exception, text: str) -> Diag:
     """SI001 for any other parser failure, at its mark or character offset if it has one."""
-    from .builder import mark
 
     where = getattr(err, "problem_mark", None)
     line, col = mark(where) if where is not None else (1, 1)
@@ -208,8 +187,6 @@ class _PureEvents:
 
     def __init__(self, text: str):
         from ruamel.yaml import YAML, events
-
-        from . import builder
 
         builder.event_kinds(vars(events))
         self._it = YAML(typ="safe", pure=True).parse(text)

@@ -49,7 +49,7 @@ _OTHER = -1
 
 def event_kinds(classes) -> None:
     """Know the event classes of ``classes`` (by name: ``vars(yaml.events)``,
-    ``vars(ruamel.yaml.events)``, the lighter ones of :mod:`.events`)."""
+    ``vars(ruamel.yaml.events)``)."""
     for kind, name in enumerate(_NAMES):
         if name in classes:
             _KIND[classes[name]] = kind

@@ -3,14 +3,14 @@ of a file's text, outside its scalars (the loader's ``quiet_spans``)."""
 
 from __future__ import annotations
 
+import re
+
 
 def scan_suppressions(text: str, quiet_spans=()) -> list[tuple[int, int, str, tuple[str, ...]]]:
     """Suppression comments: (line the comment is on, column, kind, codes). ``kind`` is
     ``line`` (inline), ``above`` (alone on its line: covers the next line) or ``file``.
     Text inside a scalar (``quiet_spans``, from the loader) is data, never a comment.
     They are the file's: they work on its lines whatever document a line is in."""
-    import re
-
     if "si-lint:" not in text:
         return []
     pattern = re.compile(

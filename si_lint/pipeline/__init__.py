@@ -77,16 +77,8 @@ def _run_one(paths, options, cwd, overrides, root) -> RunResult:
         for stage in STAGES:
             stage(state)
     finally:
-        import gc
-
         if state.ctx is not None:  # the per-file stage's workers, kept for the dry runs
             state.ctx.close_pool()
-        if state.frozen:
-            gc.unfreeze()
-            if state.corpus is not None:  # a graph built after the run is not frozen
-                state.corpus.gc_frozen = False
-        if state.gc_threshold is not None:
-            gc.set_threshold(*state.gc_threshold)
     assert state.result is not None  # the report stage made it
     return state.result
 

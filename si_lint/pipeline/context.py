@@ -4,13 +4,14 @@ the stages fill in one after another, and the result the reporters read."""
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError  # noqa: F401  (re-exported: pipeline.UsageError)
 from ..findings import Diag, Finding
 from ..limits import MAX_CACHED_FINDINGS
 from ..records import Record
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
@@ -162,7 +163,8 @@ class MergedCorpus:
             self.by_file.update(c.by_file)
 
 
-class RunResult(Record):
+@dataclass(eq=True)
+class RunResult:
     """What a run found: the findings the reporters render, and what they say about
     the run: files checked, ``skipped``, ``reported`` (the files findings are reported
     for), ``notes`` (shown under --verbose: root, skipped files); ``skipped_paths``:
@@ -171,39 +173,27 @@ class RunResult(Record):
     counted in the summary; ``warnings``: lines always shown on stderr (the cross-file
     checks a guessed root leaves out)."""
 
-    def __init__(
-        self,
-        findings: list[Finding],
-        files: int,
-        corpus: Corpus | MergedCorpus | None,
-        config: Config,
-        skipped: list[str] | None = None,
-        reported: list[str] | None = None,
-        notes: list[str] | None = None,
-        skipped_paths: list[tuple[str, str]] | None = None,
-        warnings: list[str] | None = None,
-    ):
-        self.findings = findings
-        self.files = files
-        self.corpus = corpus
-        self.config = config
-        self.skipped = [] if skipped is None else skipped
-        self.reported = [] if reported is None else reported
-        self.notes = [] if notes is None else notes
-        self.skipped_paths = [] if skipped_paths is None else skipped_paths
-        self.warnings = [] if warnings is None else warnings
+    findings: list[Finding]
+    files: int
+    corpus: Corpus | MergedCorpus | None
+    config: Config
+    skipped: list[str] = field(default_factory=list)
+    reported: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    skipped_paths: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
-class Source(Record):
+@dataclass(eq=True)
+class Source:
     """One file as the read stage read it: its bytes (dropped once the per-file stage is
     done with them), or why it could not be read, and ``sha``: the sha256 of ``raw`` (""
     when the file could not be read). The bytes hashed are the bytes checked."""
 
-    def __init__(self, abspath: str, raw: bytes | None, error: str | None, sha: str):
-        self.abspath = abspath
-        self.raw = raw
-        self.error = error
-        self.sha = sha
+    abspath: str
+    raw: bytes | None
+    error: str | None
+    sha: str
 
 
 class State:
@@ -216,8 +206,6 @@ class State:
       what each one's Markdown documents define
     - ``diags``: the corpus and dry-run stages' output
     - ``root_info``: the corpus root and configuration table found (configure)
-    - ``frozen``: the per-file stage froze the GC (gc.freeze); ``gc_threshold``: the GC
-      thresholds it raised for the corpus stages; ``run()`` unfreezes and restores them
     """
 
     def __init__(
@@ -250,8 +238,6 @@ class State:
         self.findings: list[Finding] = []
         self.result: RunResult | None = None
         self.root_info: Any = None  # corpus.Root
-        self.frozen = False
-        self.gc_threshold: tuple | None = None
         #: files set aside as no corpus files (SPEC §9; pipeline.notcorpus), absolute
         self.not_corpus: set[str] = set()
         #: the corpus-wide key of this run's cached answers (pipeline.corpus.corpus_key)

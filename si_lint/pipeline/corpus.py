@@ -35,7 +35,6 @@ def corpus_diags(corpus: Corpus, ctx: Context, checks, stage: str) -> list[Diag]
 def make_corpus(state: State) -> None:
     corpus = state.corpus = Corpus(state.docs, state.profile, state.selection.config)
     corpus.profile_dirs, corpus.profile_docs = state.profile_dirs, state.profile_docs
-    corpus.gc_frozen = state.frozen
     assert state.ctx is not None  # the select stage made it
     state.ctx.corpus = corpus
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..findings import Finding, Location
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the pre-commit path)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -104,7 +104,7 @@ _ENTRY_PATH = "\0"  # findings in cache entries carry this placeholder instead o
 def to_entry(docs: list[Document], findings: list[Finding]) -> list:
     """A file's cache entry: ``[head, body]``. The head is what every run reads of an
     unchanged file: its documents (``[index, kind, refs]``), suppressions and findings.
-    The body (``[data, positions, text]`` per document) is what only a run that reads a
+    The body (``[data, positions]`` per document) is what only a run that reads a
     document's data or positions needs; the cache leaves it undecoded until then
     (:class:`Body`)."""
     relpath = docs[0].relpath
@@ -127,25 +127,18 @@ def to_entry(docs: list[Document], findings: list[Finding]) -> list:
 
 
 def _entry_rows(doc: Document) -> tuple[list, list]:
-    """(``[index, kind, refs]``, ``[data, positions, None]``). A fixture's or evidence
-    document's data is stored as its JSON text (``[None, positions, text]``) and a run
-    reading it back holds it packed (``Document.pack``); its refs are
-    :meth:`~si_lint.corpus.Document.artifact_refs`, a scenario's ``[its id]``."""
-    from ..corpus import PACKED_KINDS, packed_form
+    """(``[index, kind, refs]``, ``[data, positions]``): a fixture's or evidence
+    document's refs are :meth:`~si_lint.corpus.Document.artifact_refs`, a scenario's
+    ``[its id]``."""
+    from ..corpus import ARTIFACT_KINDS
 
-    if doc.kind in PACKED_KINDS:
-        text = doc.packed
-        try:
-            if not isinstance(text, str):
-                text = packed_form(doc.unpacked(), True)
-            sid, spath, named = doc.artifact_refs()
-        except (TypeError, ValueError, RecursionError):
-            pass  # stored as data (not JSON: the entry is not stored)
-        else:
-            refs: list | None = [sid, None if spath is None else list(spath), named]
-            return [doc.index, doc.kind, refs], [None, doc.pos_blob, text]
-    refs = [doc.scenario_id()] if doc.kind == "scenario" else None
-    return [doc.index, doc.kind, refs], [doc.data, doc.pos_blob, None]
+    refs: list | None = None
+    if doc.kind in ARTIFACT_KINDS:
+        sid, spath, named = doc.artifact_refs()
+        refs = [sid, None if spath is None else list(spath), named]
+    elif doc.kind == "scenario":
+        refs = [doc.scenario_id()]
+    return [doc.index, doc.kind, refs], [doc.data, doc.pos_blob]
 
 
 @cache
@@ -158,7 +151,7 @@ def _corpus():
     return corpus
 
 
-def _refs_of(kind: str | None, refs, packed_kinds) -> tuple | None:
+def _refs_of(kind: str | None, refs, artifact_kinds) -> tuple | None:
     """The ``refs`` of an entry's document (``ValueError`` for anything
     :func:`_entry_rows` does not write)."""
     if kind == "scenario":
@@ -166,7 +159,7 @@ def _refs_of(kind: str | None, refs, packed_kinds) -> tuple | None:
         if sid is not None and type(sid) is not str:
             raise ValueError("bad scenario id")
         return (sid,)
-    if kind not in packed_kinds:
+    if kind not in artifact_kinds:
         if refs is not None:
             raise ValueError("refs of a kind that has none")
         return None
@@ -191,7 +184,7 @@ def from_entry(
     what :func:`to_entry` writes (a cache can arrive in a pull request: never trusted).
     ``relpath``: the source's path relative to ``cwd``, when the caller has it."""
     corpus = _corpus()
-    kinds, packed_kinds, document = corpus.KINDS, corpus.PACKED_KINDS, corpus.Document
+    kinds, artifact_kinds, document = corpus.KINDS, corpus.ARTIFACT_KINDS, corpus.Document
     try:
         head, body = entry
         if relpath is None:
@@ -223,7 +216,7 @@ def from_entry(
                 index=index,
                 ndocs=ndocs,
                 siblings=shared,
-                refs=_refs_of(kind, refs, packed_kinds),
+                refs=_refs_of(kind, refs, artifact_kinds),
             )
             del doc.__dict__["data"]  # in the body: Document.__getattr__
             docs.append(doc)
@@ -267,12 +260,9 @@ class Body:
             for doc in docs:
                 doc.data = again.get(doc.index)
             return
-        for doc, (data, blob, text) in zip(docs, rows):
+        for doc, (data, blob) in zip(docs, rows):
             doc.pos_blob = blob
-            if text is None:
-                doc.data = data
-            else:
-                doc.pack(text, doc.refs)
+            doc.data = data
 
 
 def _body_rows(raw: Any, docs: list[Document]) -> list | None:
@@ -281,14 +271,8 @@ def _body_rows(raw: Any, docs: list[Document]) -> list | None:
     rows = (raw if isinstance(raw, Stored) else Stored(raw, None)).load()
     if type(rows) is not list or len(rows) != len(docs):
         return None
-    for doc, row in zip(docs, rows):
-        if type(row) is not list or len(row) != 3:
-            return None
-        data, _blob, text = row
-        if doc.kind in _corpus().PACKED_KINDS:
-            if data is not None or type(text) is not str or not text.isascii():
-                return None
-        elif text is not None:
+    for row in rows:
+        if type(row) is not list or len(row) != 2:
             return None
     return rows
 

@@ -45,14 +45,14 @@ def close_kept(ctx) -> None:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def keep_pool(ctx, jobs: int, initializer: Callable[[], Any] | None = None):
+def keep_pool(ctx, jobs: int):
     """``ctx.pool``, forked now when there is none (with ``ctx`` for its packed tasks):
     the per-file stage's workers, which the dry runs reuse; :func:`close_kept` ends
     them. None where the platform cannot fork."""
     global _CTX
     if ctx.pool is None:
         _CTX = ctx
-        ctx.pool = fork_pool(jobs, initializer)
+        ctx.pool = fork_pool(jobs)
     return ctx.pool
 
 
@@ -166,7 +166,7 @@ def _collect(parts) -> list | None:
         return None
 
 
-def fork_pool(jobs: int, initializer: Callable[[], Any] | None = None):
+def fork_pool(jobs: int):
     """A pool of ``jobs`` forked workers (they inherit the parent's memory), or None where
     the platform cannot fork."""
     import multiprocessing
@@ -176,4 +176,4 @@ def fork_pool(jobs: int, initializer: Callable[[], Any] | None = None):
         mp = multiprocessing.get_context("fork")
     except ValueError:  # pragma: no cover - platforms without fork
         return None
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=mp, initializer=initializer)
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=mp)

@@ -5,21 +5,26 @@ or in a process pool (``--jobs``); the output depends on neither."""
 
 from __future__ import annotations
 
+import gc
+import marshal
 import os
+import traceback
+from contextlib import nullcontext
 from pathlib import Path
 
 from ..contract import enforce
-from ..corpus import PACKED_KINDS, Document, classify, relpath_of
+from ..corpus import Document, classify, relpath_of
 from ..findings import Diag, Finding
 from ..limits import MAX_CACHED_FINDINGS
 from ..loader import load_bytes
 from ..loader.suppressions import scan_suppressions
+from ..progress import Progress
 from ..registry import file_checks_for
 from .context import Context, Source, State
 from .data import from_entry, to_entry
-from .forkmap import jobs_of
+from .forkmap import fork_pool, jobs_of, keep_pool
 from .locate import locate_in
-from .notcorpus import set_aside
+from .notcorpus import set_aside, strict_json_diag
 from .read import ensure_read
 
 #: below this many files to (re)process, a process pool costs more than it saves
@@ -85,14 +90,8 @@ def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list
 
 
 def _strict_json(loaded) -> None:
-    """A ``.json`` file the JSON path did not read (``LazyPosMap``: the stdlib's parser
-    read it) is parsed as strict JSON; when it is not, its one finding is SI001."""
-    from ..loader.json_path import LazyPosMap
-    from .notcorpus import strict_json_diag
-
+    """A ``.json`` file is parsed as strict JSON; when it is not, its one finding is SI001."""
     if loaded.text is None:  # (not decoded: its SI005/SI006 stands)
-        return
-    if len(loaded.documents) == 1 and isinstance(loaded.documents[0].pos, LazyPosMap):
         return
     diag = strict_json_diag(loaded.text)
     if diag is not None:
@@ -101,8 +100,6 @@ def _strict_json(loaded) -> None:
 
 def crash(check, exc: BaseException, file: str | None, document: int | None = None) -> Diag:
     """A check that raised: SI000 (its traceback shown under ``--verbose``)."""
-    import traceback
-
     tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     return Diag(
         "SI000",
@@ -155,19 +152,15 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
             doc.pos_blob = doc.pos.to_blob(doc.data) if doc._pos is not None else None
         doc.pos = None
         doc.load_findings = []  # located above; not needed downstream
-        if doc.kind in PACKED_KINDS:  # held packed to the end of the run (JSON: cached)
-            doc.pack_data(text=bool(_WORKER.get("cached")))
     return docs, findings
 
 
 def _work_packed(i: int) -> tuple:
     """``_work`` for a pool worker: the documents travel as one marshal blob of their
-    attributes (each ``__dict__``: the data, or a fixture's packed form, and the rest).
+    attributes (each ``__dict__``: the data and the rest).
     Unpickling a document cost 14 us in the parent; marshal keeps the loader's interned
     keys interned there, and a file's documents' one ``siblings`` dict one dict (a
     reference). A document marshal cannot write travels pickled (loading only)."""
-    import marshal
-
     docs, findings = _work(i)
     try:
         return None, findings, marshal.dumps([d.__dict__ for d in docs])
@@ -177,8 +170,6 @@ def _work_packed(i: int) -> tuple:
 
 def _unpack(result: tuple) -> tuple:
     """A worker's result: (documents, findings)."""
-    import marshal
-
     docs, findings, blob = result
     if blob is not None:
         new = Document.__new__
@@ -191,49 +182,27 @@ def _unpack(result: tuple) -> tuple:
     return docs, findings
 
 
-def _start_worker() -> None:
-    """A forked worker collects only what it allocates: what it inherited (the sources,
-    the walk, the modules) is frozen, so a collection neither walks it again (the cost of
-    each grows with the corpus) nor copies the pages it touches."""
-    import gc
-
-    gc.freeze()
-    gc.enable()
-
-
 def _pool_map(items: list[int], jobs: int, ctx: Context, advance=lambda: None) -> list:
     """The pool is forked after ``_WORKER`` holds the sources and before any document is
     loaded here: the workers share the parent's small heap (copy-on-write), read their
     files themselves, and the dry runs reuse them (``ctx.keep_pool``: they never hold
-    the corpus; :mod:`.forkmap`). Returns with the parent's cyclic GC off: the results
-    are acyclic, and :func:`process` turns it on again once they are in place."""
-    import gc
-    from contextlib import nullcontext
-
-    from .forkmap import fork_pool, keep_pool
-
+    the corpus; :mod:`.forkmap`)."""
     chunk = max(1, min(64, len(items) // (jobs * 4) or 1))
-    enabled = gc.isenabled()
     try:
-        # the workers collect their own garbage (_start_worker); the parent only unpacks
-        # their acyclic results: walking its growing heap again and again would be all it did
         kept = ctx.keep_pool  # the pool outlives this stage: the dry runs reuse it
         if kept:
-            pool = keep_pool(ctx, jobs, initializer=_start_worker)
+            pool = keep_pool(ctx, jobs)
         else:
-            pool = fork_pool(jobs, initializer=_start_worker)
+            pool = fork_pool(jobs)
         if pool is None:  # pragma: no cover - platforms without fork
             return [_work(i) for i in items]
         with nullcontext() if kept else pool:
-            gc.disable()
             out = []
             for result in pool.map(_work_packed, items, chunksize=chunk):
                 out.append(_unpack(result))
                 advance()
             return out
     except Exception:  # a broken pool must not lose the run: do it serially
-        if enabled:  # loading here may make cyclic garbage (the pure parser's errors)
-            gc.enable()
         ctx.close_pool()
         return [_work(i) for i in items]
 
@@ -272,7 +241,6 @@ def _hit(cache, s: Source, rel: str, cwd: Path, same: bool):
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
     """Load and check the sources ``todo`` (in worker processes when there are many)."""
     from ..checks.base import evaluator
-    from ..progress import Progress
 
     jobs = ctx.jobs if ctx.jobs is not None else jobs_of(ctx.options.jobs)
     with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
@@ -287,34 +255,17 @@ def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
         return outputs
 
 
-def raise_gc_threshold() -> tuple:
-    """Raise the cyclic GC's gen-0 threshold; returns the thresholds to restore. The
-    loader, the decoding of cache entries and the corpus stages allocate millions of small
-    acyclic containers: with the default threshold (700) the collector runs thousands of
-    times over them for nothing (186 collections, 2 of them full, to decode 4,000 entries)."""
-    import gc
-
-    old = gc.get_threshold()
-    gc.set_threshold(max(old[0], 100_000), *old[1:])
-    return old
-
-
-def process(
-    sources: list[Source], cwd: Path, ctx: Context, checks, cache, overrides=(), freeze=False
-):
+def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overrides=()):
     """(documents of every file, in file order; findings per file relpath). ``checks``
     empty: load only (no file checks run, nothing is written to the cache); a callable:
-    the checks, asked for only when some file is not in the cache. Once loaded,
-    nothing made here is cyclic: the GC stays off until the documents are in place (at
-    40,000 files, 62 collections over the new heap: 0.7 s); ``freeze`` (``check``: they
-    live to the end of the run) freezes them first, so that neither the collector nor a
-    forked dry-run worker, which would copy every page it walks, walks them again."""
-    import gc
-
+    the checks, asked for only when some file is not in the cache. Loading and decoding
+    cache entries make many small containers and no cycles: the cyclic GC's gen-0
+    threshold is raised meanwhile (the default ran collections over them: +0.2 s CPU of a
+    4,000-file run with one file changed)."""
     root = ctx.config.root
     use_cache = cache is not None and cache.enabled
-    enabled = gc.isenabled()
-    threshold = raise_gc_threshold()
+    threshold = gc.get_threshold()
+    gc.set_threshold(max(threshold[0], 100_000), *threshold[1:])
     try:
         results, todo = _cached(sources, cwd, root, cache if use_cache else None)
         if callable(checks):  # (the checks, asked for only when a file is to be checked)
@@ -330,7 +281,6 @@ def process(
         )
         outputs = _check_all(todo, sources, ctx)
         stored = sum(len(f) for _, f in results.values())  # what the cache holds already
-        gc.disable()  # the pool's path has turned it off already
         for i, (file_docs, findings) in zip(todo, outputs):
             sources[i].raw = None
             results[i] = (file_docs, findings)
@@ -344,13 +294,9 @@ def process(
             fdocs, findings = results[i]
             docs.extend(fdocs)
             per_file[fdocs[0].relpath] = findings
-        if freeze:
-            gc.freeze()  # (pipeline.run unfreezes)
     finally:
         _WORKER.clear()
         gc.set_threshold(*threshold)
-        if enabled:
-            gc.enable()
     return docs, per_file
 
 
@@ -361,7 +307,7 @@ def per_file(state: State) -> None:
     overrides = {os.path.abspath(p) for p in state.overrides or ()}
     checks = (lambda: state.checks) if state.with_checks else ()  # imported if used
     args = (state.sources, state.cwd, state.ctx, checks, state.cache, overrides)
-    docs, found = process(*args, freeze=state.with_checks)  # they live to the run's end
+    docs, found = process(*args)
     if sel.profile_dir is not None:
         for d in docs:
             if sel.in_profile(d.abspath):
@@ -369,9 +315,3 @@ def per_file(state: State) -> None:
     state.docs = docs
     state.per_file = found
     set_aside(state)  # not corpus files (SPEC §9): their findings dropped
-    if state.with_checks:
-        # frozen by process(); the corpus stages allocate acyclic values (the graph's
-        # dicts, verdicts, Diags): the default gen-0 threshold ran collections over what
-        # they built (0.6 s at 40,000 files); pipeline.run unfreezes and restores
-        state.frozen = True
-        state.gc_threshold = raise_gc_threshold()
