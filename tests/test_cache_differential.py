@@ -31,10 +31,14 @@ SEEDS = [str(n) for n in range(int(os.environ.get("SI_LINT_FUZZ_EXAMPLES") or 2)
 
 
 def _files(root: Path) -> list[str]:
+    """The corpus's files (not a cache directory the example corpus may carry: the README's
+    first command writes ``fixtures/corpus/.si-lint-cache``, and copies take it along)."""
     return sorted(
         p.relative_to(root).as_posix()
         for p in root.rglob("*")
-        if p.is_file() and p.suffix in SUFFIXES
+        if p.is_file()
+        and p.suffix in SUFFIXES
+        and ".si-lint-cache" not in p.relative_to(root).parts
     )
 
 
