@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from .records import value_object
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any, Literal
 
 Path_ = tuple  # a document path: tuple of str (mapping keys) and int (list indexes)
@@ -261,3 +262,17 @@ def did_you_mean(name: Any, known: Any) -> str | None:
     or None when none is near."""
     best = nearest(name, known)
     return None if best is None else f"did you mean `{best}`?"
+
+
+def nearest_scenario(name: Any, scenarios: Mapping[str, Any]) -> tuple[str | None, tuple]:
+    """A dangling scenario reference's nearest existing id and the related location that
+    points at it (SPEC §9 "Cross-file scope": renaming that scenario reports the references
+    it left behind); ``scenarios`` maps ids to their defining documents. (None, ()) when
+    no id is near."""
+    best = nearest(name, scenarios)
+    if best is None:
+        return None, ()
+    d = scenarios[best]
+    return best, (
+        Related(d.relpath, ("id",), "the nearest scenario id", "value", document=d.index),
+    )

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from si_lint.checks.base import corpus_check
-from si_lint.findings import Diag, Related, nearest
+from si_lint.findings import Diag, Related, nearest_scenario
 from si_lint.graph import DECLARES, REFERENCES_DEVIATION, TESTS, doc_ref, edges_of, node_id
 from si_lint.model import TEMPLATE, scoring_of
 
@@ -119,8 +119,6 @@ def _fmt(path) -> str:
 @corpus_check("SI303", reads=("scenario", "corpus"))
 def unknown_scenario(corpus, ctx):
     graph = corpus.ref_graph
-    known = None
-    scenarios: dict = {}
     for kind, rel in (("fixture", TESTS), ("evidence", "records")):
         for doc in corpus.of_kind(kind):
             nid = node_id(kind, doc.label)
@@ -130,10 +128,7 @@ def unknown_scenario(corpus, ctx):
                 if not graph.nodes[snode].get("missing"):
                     continue
                 sid = graph.nodes[snode]["name"]
-                if known is None:
-                    scenarios = corpus.scenarios
-                    known = tuple(scenarios)
-                best = nearest(sid, known)
+                best, related = nearest_scenario(sid, corpus.scenarios)
                 yield Diag(
                     "SI303",
                     edge["path"],
@@ -144,17 +139,8 @@ def unknown_scenario(corpus, ctx):
                     help=f"did you mean `{best}`?"
                     if best
                     else "name the `id` of a scenario in the corpus",
-                    related=_nearest(scenarios, [best] if best else []),
+                    related=related,
                 )
-
-
-def _nearest(scenarios: dict, close: list[str]) -> tuple:
-    """A dangling reference relates to the nearest existing id (SPEC §9 "Cross-file
-    scope"): renaming that scenario reports the references it left behind."""
-    if not close:
-        return ()
-    d = scenarios[close[0]]
-    return (Related(d.relpath, ("id",), "the nearest scenario id", "value", document=d.index),)
 
 
 def _has_table(data: Any) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from si_lint.checks.base import corpus_check
-from si_lint.findings import Diag, Related, did_you_mean, nearest
+from si_lint.findings import Diag, Related, did_you_mean, nearest_scenario
 from si_lint.graph import profile_refs
 from si_lint.profile_docs import slug as _slug
 
@@ -145,12 +145,10 @@ def companion(corpus, ctx) -> Iterator[Diag]:
     the corpus: it reads the whole corpus (``reads``), so the language server runs it over
     all of it."""
     scenarios = corpus.scenarios
-    ids = set(scenarios)
-    known: list[str] | None = None
     for doc in _scenarios(corpus):
         quality = doc.data.get("quality")
         name = quality.get("companion_scenario") if isinstance(quality, MAPPING) else None
-        if name is None or (isinstance(name, str) and name in ids):
+        if name is None or (isinstance(name, str) and name in scenarios):
             continue
         path = ("quality", "companion_scenario")
         if not isinstance(name, str):
@@ -164,20 +162,11 @@ def companion(corpus, ctx) -> Iterator[Diag]:
                 help="name the companion scenario's `id`",
             )
             continue
-        if known is None:
-            known = sorted(ids)
-        yield _dangling_companion(doc, path, name, known, scenarios)
+        yield _dangling_companion(doc, path, name, scenarios)
 
 
-def _dangling_companion(doc, path: tuple, name: str, known: list[str], scenarios) -> Diag:
-    best = nearest(name, known)
-    close = [best] if best else []
-    related: tuple = ()
-    if best:
-        near = scenarios[best]
-        related = (
-            Related(near.relpath, ("id",), "the nearest scenario id", "value", document=near.index),
-        )
+def _dangling_companion(doc, path: tuple, name: str, scenarios) -> Diag:
+    best, related = nearest_scenario(name, scenarios)
     return Diag(
         "SI613",
         path,
@@ -185,8 +174,8 @@ def _dangling_companion(doc, path: tuple, name: str, known: list[str], scenarios
         on="value",
         file=doc.relpath,
         document=doc.index,
-        help=f"did you mean `{close[0]}`?"
-        if close
+        help=f"did you mean `{best}`?"
+        if best
         else "name the `id` of an existing scenario (companions usually live in another "
         "file: the capability scenario a safety one pairs with)",
         related=related,
