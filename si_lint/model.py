@@ -104,14 +104,6 @@ def scoring_of(scenario: Any) -> Scoring:
     return Scoring(NONE, block, None, {})
 
 
-def is_form_a(block: Mapping[str, Any]) -> bool:
-    """Form A proper: ``type: weighted``, or a rubric/dimensions without another type."""
-    t = block.get("type")
-    if t == "weighted":
-        return True
-    return "type" not in block and ("rubric" in block or "dimensions" in block)
-
-
 # --------------------------------------------------------------------------------------
 # the injection manifest (SPEC §3, spec §1.11)
 
