@@ -27,8 +27,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from . import rule_url
+from .catalogue import rules
+from .commands.check_run import FAIL_ON, failing
+from .commands.eval import profile_for, scored_table
+from .commands.eval_input import artifacts, expand, load_scenario
+from .commands.options import profile_spec, split_codes
+from .commands.rule import page
 from .errors import SiLintError, UsageError
+from .evaluator import score
 from .findings import SEVERITY_RANK, Finding, Location
+from .pipeline import Options, run
+from .profile import is_builtin_name
 
 __all__ = [
     "Finding",
@@ -149,8 +159,6 @@ def _paths(paths: PathLike | Iterable[PathLike]) -> list[str]:
 def _codes(codes: str | Iterable[str] | None) -> tuple[str, ...]:
     """``--select``/``--ignore`` values: a comma-separated string or an iterable of codes
     and prefixes, in any case."""
-    from .commands.check_run import split_codes
-
     if codes is None:
         return ()
     return split_codes((codes,) if isinstance(codes, str) else tuple(codes))
@@ -183,9 +191,6 @@ def check(
 
     Raises :class:`SiLintError` where the command exits 2 (a missing path, a code that
     matches no rule, a configuration that cannot be used)."""
-    from .commands.check_run import FAIL_ON, failing
-    from .pipeline import Options, run
-
     if fail_on not in FAIL_ON:
         raise UsageError(f"fail_on={fail_on!r}: one of {', '.join(FAIL_ON)}")
     base = Path(os.fspath(cwd) if cwd is not None else os.getcwd()).resolve()
@@ -219,17 +224,9 @@ def check(
 def _check_profile(profile: str | None, base: Path) -> str | None:
     """``profile`` as the check command takes it: a shipped name, or a profile directory
     (made absolute); else a usage error."""
-    from .profile import is_builtin_name
-
-    if profile is None or is_builtin_name(profile):
+    if profile is None or is_builtin_name(profile_spec(profile, base, f"profile={profile!r}")):
         return profile
-    directory = base / profile
-    if not (directory / "registry.yaml").is_file():
-        raise UsageError(
-            f"profile={profile!r}: not a shipped profile (builtin, builtin:oasisctl) nor a "
-            "profile directory (no registry.yaml)"
-        )
-    return str(directory)
+    return str(base / profile)
 
 
 def evaluate(
@@ -252,25 +249,12 @@ def evaluate(
     Returns one :class:`Verdict` per artifact, in order. Raises :class:`SiLintError` when
     the scenario cannot be used (unreadable, none or several without ``scenario_id``, no
     decision table) or ``profile`` is no profile."""
-    from .commands.eval import prepare_table, profile_for
-    from .commands.eval_input import ScenarioError, load_scenario
-    from .evaluator import NoTable
-    from .evaluator.tables import locate_table
-
-    try:
-        if isinstance(scenario, Mapping):
-            where, data = Path("."), dict(scenario)
-        else:
-            where, _index, data = load_scenario(os.fspath(scenario), scenario_id)
-        profile_obj = profile_for(where, profile, trust_implementations)[1]
-    except ScenarioError as exc:
-        raise UsageError(str(exc)) from None
-    try:
-        locate_table(data, profile_obj)
-    except NoTable as exc:  # other reasons are every verdict's error, as in the command
-        if str(exc).startswith("scenario has no decision table"):
-            raise UsageError(f"scenario {data.get('id')}: {exc}") from None
-    prepared = prepare_table(data, profile_obj)
+    if isinstance(scenario, Mapping):
+        where, data = Path("."), dict(scenario)
+    else:
+        where, _index, data = load_scenario(os.fspath(scenario), scenario_id)
+    profile_obj = profile_for(where, profile, trust_implementations)[1]
+    prepared = scored_table(data, profile_obj, f"scenario {data.get('id')}")
     return [
         _verdict(label, artifact, problem, data, profile_obj, prepared)
         for label, artifact, problem in _artifacts(evidence)
@@ -280,8 +264,6 @@ def evaluate(
 def _artifacts(evidence) -> Iterator[tuple[str, Any, str | None]]:
     """(label, artifact, why it cannot be read) of every piece of ``evidence``, as the
     command reads its EVIDENCE arguments."""
-    from .commands.eval_input import artifacts, expand
-
     items = [evidence] if isinstance(evidence, str | os.PathLike | Mapping) else list(evidence)
     for n, item in enumerate(items):
         if isinstance(item, Mapping):
@@ -292,8 +274,6 @@ def _artifacts(evidence) -> Iterator[tuple[str, Any, str | None]]:
 
 
 def _verdict(label, artifact, problem, data, profile, prepared) -> Verdict:
-    from .evaluator import score
-
     sid = data.get("id") if isinstance(data.get("id"), str) else None
     if problem is not None:
         return Verdict(evidence=label, scenario=sid, score=None, row=None, error=problem)
@@ -321,10 +301,6 @@ def explain(code: str) -> RuleDoc:
     """The rule ``code`` (any case: ``"si115"`` is SI115) from the catalogue, with its
     examples and the page ``si-lint rule CODE`` prints. Raises :class:`UnknownRuleError`
     (a :class:`LookupError` and a :class:`SiLintError`) for a code it does not have."""
-    from . import rule_url
-    from .catalogue import rules
-    from .commands.rule import page
-
     found = rules().get(str(code).strip().upper())
     if found is None:
         raise UnknownRuleError(f"unknown rule {code!r}; `si-lint rule` lists them")

@@ -15,12 +15,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..config import load_config
+from ..discovery import relpath_of
+from ..pipeline.select import make_selection
+from ..profile import is_builtin_name
 from ..report.output import write
+from ..report.text import printable
+from ..roots import plan_roots
 
 
 def show(a, options) -> int:
-    from ..roots import plan_roots
-
     cwd = Path.cwd().resolve()
     plan = plan_roots(cwd, list(a.paths), a.config_file, a.isolated)
     if a.show_files:
@@ -33,24 +37,13 @@ def show(a, options) -> int:
 
 
 def _rel(path, cwd: Path) -> str:
-    from ..discovery import relpath_of
-    from ..report.text import printable
-
     return printable(relpath_of(str(path), cwd) or ".")
 
 
-def _config(group, options, cwd: Path):
-    from ..config import load_config
-
-    return load_config(cwd, info=group.root)
-
-
 def _files(plan, options, cwd: Path) -> str:
-    from ..pipeline.select import make_selection
-
     shown: set[str] = set()
     for group in plan.groups:
-        sel = make_selection(group.paths, options, cwd, _config(group, options, cwd))
+        sel = make_selection(group.paths, options, cwd, load_config(cwd, info=group.root))
         shown.update(_rel(f, cwd) for f in sel.files if sel.reports(f))
     return "".join(f"{p}\n" for p in sorted(shown))
 
@@ -68,8 +61,6 @@ def _toml(value) -> str:
 
 def _profile(given: str | None, configured: str, cwd: Path) -> str:
     """``--profile`` (a directory: as typed relative to here) or the configured one."""
-    from ..profile import is_builtin_name
-
     if given is None or is_builtin_name(given):
         return given or configured
     return _rel(given, cwd)
@@ -77,7 +68,7 @@ def _profile(given: str | None, configured: str, cwd: Path) -> str:
 
 def _settings(group, options, cwd: Path) -> str:
     """One root's block: comments saying where it comes from, then its settings."""
-    cfg = _config(group, options, cwd).with_cli(
+    cfg = load_config(cwd, info=group.root).with_cli(
         options.select, options.ignore, options.extend_select, options.extend_ignore
     )
     source = "none (--isolated)" if options.isolated else "none"

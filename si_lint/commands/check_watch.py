@@ -17,8 +17,11 @@ import os
 import time
 from pathlib import Path
 
-from ..errors import SiLintError
+from ..config import load_config
+from ..errors import SiLintError, UsageError
+from ..pipeline.select import make_selection
 from ..report.output import write
+from ..roots import plan_roots
 
 #: seconds between two looks at the files
 POLL = 0.5
@@ -26,13 +29,12 @@ POLL = 0.5
 RUNS_ENV = "SI_LINT_WATCH_RUNS"
 
 
-def _say(message: str) -> None:
+def say(message: str) -> None:
+    """A line on stderr (what ``click.echo(message, err=True)`` writes)."""
     write(message + "\n", err=True, color=None)
 
 
 def _limit() -> int | None:
-    from ..errors import UsageError
-
     value = os.environ.get(RUNS_ENV)
     if value is None or value == "":
         return None
@@ -44,10 +46,6 @@ def _limit() -> int | None:
 def watched(a, options) -> list[str]:
     """The paths whose ``stat`` the loop compares: the selected files of every root, their
     directories, the named paths and the configuration files (absolute, sorted)."""
-    from ..config import load_config
-    from ..pipeline.select import make_selection
-    from ..roots import plan_roots
-
     cwd = Path.cwd().resolve()
     plan = plan_roots(cwd, list(a.paths), a.config_file, a.isolated)
     out = {os.path.abspath(p) for p in (a.paths or ["."])}
@@ -101,15 +99,15 @@ def watch(a, options, run_once) -> int:
             except SiLintError as exc:
                 if runs == 0:  # the first check: a usage error ends the command
                     raise
-                _say(f"si-lint: {exc}")  # (the files of the last good check are watched)
+                say(f"si-lint: {exc}")  # (the files of the last good check are watched)
                 before = snapshot(paths)
             runs += 1
             if limit is not None and runs >= limit:
                 return 0
             if a.fix:  # the fixes just written are no change to check again for
                 before = snapshot(paths)
-            _say(f"si-lint: watching {len(paths)} path(s) for changes (Ctrl-C stops)")
+            say(f"si-lint: watching {len(paths)} path(s) for changes (Ctrl-C stops)")
             _wait_for_change(paths, before)
-            _say("si-lint: a file changed: checking again")
+            say("si-lint: a file changed: checking again")
     except KeyboardInterrupt:
         return 0

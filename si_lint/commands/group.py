@@ -8,6 +8,7 @@ import importlib
 import click
 
 from .. import __version__
+from ..errors import SiLintError
 
 COMMANDS = {
     "check": "Lint files or directories (default: the current directory).",
@@ -30,19 +31,12 @@ class LazyGroup(click.Group):
     def get_command(self, ctx, name):
         if name not in COMMANDS:
             return None
-        try:
-            module = importlib.import_module(f"si_lint.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"si_lint.commands.{name}":
-                return None
-            raise
-        return module.command
+        # the one lazy import of each sub-command: `si-lint check` imports no other's code
+        return importlib.import_module(f"si_lint.commands.{name}").command
 
     def invoke(self, ctx):
         """Run the sub-command: the one place that prints an error and exits. A command
         returns its exit status (an int) or raises :class:`si_lint.errors.SiLintError`."""
-        from ..errors import SiLintError
-
         try:
             status = super().invoke(ctx)
         except SiLintError as exc:

@@ -10,11 +10,26 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..discovery import inside, relpath_of
+from ..fsutil import read_regular, resolves_inside
+from ..limits import read_input
+from ..loader import load_bytes
 from ..mapping import MAPPING
+from ..profile_docs import (
+    CAPABILITY_CATEGORIES,
+    MAX_DOC_BYTES,
+    SAFETY_CATEGORIES,
+    find_profile_dir,
+    headings,
+    parse_archetypes,
+    read_profile_dir,
+    slug,
+)
 
 #: the sections, in the order they are printed (the positional SECTION filter's names)
 SECTIONS = (
@@ -63,10 +78,6 @@ class Source:
 def read_source(directory: Path, rel: str, shown_dir: str) -> Source | None:
     """``rel`` in the profile ``directory`` with positions, or None when it is absent,
     unreadable, or resolves outside the directory (SPEC §9 "Trust boundaries")."""
-    from ..fsutil import resolves_inside
-    from ..limits import read_input
-    from ..loader import load_bytes
-
     path = directory / rel
     if os.path.lexists(path) and not resolves_inside(path, directory):
         return None
@@ -80,8 +91,6 @@ def read_source(directory: Path, rel: str, shown_dir: str) -> Source | None:
 def template_sources(directory: Path, shown_dir: str) -> list[Source]:
     """The band templates of ``templates/*.yaml`` in name order, the first of an id only
     (as :func:`si_lint.profile.load_profile` reads them)."""
-    from ..fsutil import resolves_inside
-
     tdir = directory / "templates"
     if not tdir.is_dir() or not resolves_inside(tdir, directory):
         return []
@@ -269,9 +278,6 @@ def docs_dir(cwd: Path, root: Path) -> str | None:
     """The OASIS profile directory the current directory belongs to, found as ``check``
     finds a scenario's (:func:`si_lint.profile_docs.find_profile_dir`): the nearest of
     ``cwd`` and its ancestors up to the corpus root that holds ``profile.md``."""
-    from ..discovery import inside
-    from ..profile_docs import find_profile_dir
-
     here, top = os.path.abspath(cwd), os.path.abspath(root)
     return find_profile_dir(here, top if inside(here, top) else here, {})
 
@@ -279,9 +285,6 @@ def docs_dir(cwd: Path, root: Path) -> str | None:
 def doc_entries(pdir: str, cwd: Path, root: Path) -> dict[str, list[Entry] | None]:
     """The sections the documents of the profile directory ``pdir`` define (None: the
     document that defines a section is absent)."""
-    from ..discovery import inside, relpath_of
-    from ..profile_docs import read_profile_dir
-
     shown_as = relpath_of(pdir, cwd) if pdir != os.path.abspath(cwd) else "."
     guard = str(root) if inside(pdir, str(root)) else pdir
     docs = read_profile_dir(pdir, shown_as, guard)
@@ -312,16 +315,6 @@ def category_entries(pdir: str, shown_as: str, guard: str) -> list[Entry] | None
     """The categories of ``capability-categories.md`` and ``safety-categories.md``: the
     sections (``## 1. Diagnostic Accuracy``) that hold archetype headings, by the slug a
     scenario's ``category`` is compared on (SI614). None when neither document is there."""
-    from ..discovery import inside
-    from ..fsutil import read_regular
-    from ..profile_docs import (
-        CAPABILITY_CATEGORIES,
-        MAX_DOC_BYTES,
-        SAFETY_CATEGORIES,
-        parse_archetypes,
-        slug,
-    )
-
     out: dict[str, Entry] = {}
     found = False
     for name in (CAPABILITY_CATEGORIES, SAFETY_CATEGORIES):
@@ -345,10 +338,6 @@ def category_entries(pdir: str, shown_as: str, guard: str) -> list[Entry] | None
 
 def _sections(text: str):
     """(line, title without its number, level) of every heading of ``text``."""
-    import re
-
-    from ..profile_docs import headings
-
     for line, _col, level, title in headings(text):
         yield line, re.sub(r"^[0-9.]+\s*", "", title), level
 
