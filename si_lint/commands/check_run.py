@@ -184,8 +184,7 @@ def _notes(a, result) -> None:
 
 
 def _apply_fixes(a, result):
-    """--fix writes the fixes, --diff prints them; returns the fix report (``fixed``: the
-    findings fixed, ``files``: the files changed, ``fixed_findings``: how many)."""
+    """--fix writes the fixes, --diff prints them; returns the fix report."""
     report = fix_files(
         result,
         write=a.fix and not a.diff,
@@ -204,10 +203,9 @@ def _apply_fixes(a, result):
 
 
 def _write_baseline(a, path: str, result) -> int:
-    """--write-baseline FILE records every finding of the run in FILE and says how many on
-    one line, on stderr (as ruff's ``--add-noqa`` says "Added N noqa directives.": stdout
-    stays free for a ``--diff`` before it, and a script reads the file, not the count);
-    no report, and the exit status is 0: recording today's findings is not a failure."""
+    """--write-baseline FILE records every finding in FILE and says how many on stderr
+    (stdout stays free for a ``--diff`` before it); no report, exit 0: recording today's
+    findings is not a failure."""
     write_file(path, render_baseline(result).encode("utf-8"), "baseline")
     if not a.quiet:
         n = len(result.findings)

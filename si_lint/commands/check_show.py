@@ -1,14 +1,7 @@
-"""`si-lint check --show-settings` and `--show-files` (ruff's options): what a check of the
-named paths would use, printed without checking anything; exit 0.
-
-- ``--show-settings``: for each corpus root of the named paths (SPEC §9: found for each
-  named path), how it was found, its configuration file (and the files it ``extend``\\s),
-  and the effective settings -- the file's, then the command line's ``--select``,
-  ``--ignore``, ``--extend-select``, ``--extend-ignore`` and ``--profile`` -- as TOML.
-- ``--show-files``: the files whose findings the check would report, one per line, as
-  findings show paths (relative to the current directory, ``/``-separated), sorted. Under
-  an unconfigured root a listed file that turns out to be no corpus document (SPEC §9 "Not
-  a corpus file") is skipped by the check itself."""
+"""`si-lint check --show-settings` and `--show-files` (ruff's options, docs/cli.md): what
+a check of the named paths would use, printed without checking anything; exit 0. The
+settings are each root's, as TOML; the files are those whose findings a check reports,
+as findings show paths, sorted."""
 
 from __future__ import annotations
 

@@ -1,15 +1,8 @@
-"""`si-lint check --watch` (ruff's ``-w``): check, then check again whenever a file of the
-run changes, until Ctrl-C (exit 0).
-
-A polling loop, no dependency: after each check it records the ``stat`` (modification
-time, size, inode) of every file the check selected (the whole corpus of each root, not
-only the named files: a cross-file finding can change with any of them), of their
-directories (a file added, removed or renamed changes its directory), and of each
-configuration file; it looks again every :data:`POLL` seconds -- or, on a corpus so large
-that one look takes longer, after twice that look's time, so the loop never takes more than
-a third of a core -- and checks again when anything differs. A check that fails (a
-configuration made invalid while watching) prints its error and the loop goes on.
-``SI_LINT_WATCH_RUNS=N`` stops after N checks (exit 0): a bound for tests and scripts."""
+"""`si-lint check --watch` (docs/cli.md, "Watch mode"): check, then poll the ``stat`` of
+every file of each root's corpus, their directories and the configuration files, and
+check again when one differs, until Ctrl-C (exit 0). A look every :data:`POLL` seconds,
+or after twice the last look's time, so the loop never takes more than a third of a core.
+``SI_LINT_WATCH_RUNS=N`` stops after N checks: a bound for tests and scripts."""
 
 from __future__ import annotations
 

@@ -1,27 +1,9 @@
 """`si-lint eval SCENARIO EVIDENCE...`: score recorded evidence against one scenario (SPEC §5,
-§7).
-
-* SCENARIO is a file holding one scenario, or any file or directory with ``--scenario ID``
-  (a multi-document scenario file, a corpus directory: its ``.yaml``/``.yml``/``.json``
-  files in sorted path order, the first document with that ``id`` wins).
-* EVIDENCE: files (either evidence form, SPEC §4) and directories. A directory expands to
-  its ``.json``, ``.yaml``, ``.yml`` and ``.jsonl`` files (recursively, hidden entries
-  skipped) in sorted path order; a member that holds no evidence is skipped with one line
-  on stderr. A ``.jsonl`` file holds one artifact per line, reported as ``PATH:N`` (N the
-  1-based line; blank lines skipped), read line by line (never the whole file at once):
-  a line over the size limit or nested too deeply gets an error verdict (the other lines
-  are still evaluated). A YAML file of several documents reports each as ``PATH#N`` (N
-  the 0-based document index).
-* The verdicts are written as they are computed (``--format json`` prints the same bytes
-  as ``json.dumps(list, indent=2)``), so memory stays flat whatever the input size.
-  Serial: 10,000 artifacts (92 MB of ``.jsonl``) take about a second, and a process pool
-  saved a third of that at twice the start-up memory, so ``--jobs`` is accepted and
-  ignored.
-* Exit status: 0 every artifact was evaluated; 1 some verdict is an error (an invalid
-  table, a scenario in the former spelling (SI119), an untrusted implementation (SI409)
-  included); 2 the scenario file cannot be read, holds no scenario, holds several and
-  ``--scenario`` picks none, or its scenario has no decision table; 2 also for usage and
-  configuration errors.
+§7; docs/eval.md). The verdicts are written as they are computed (``--format json`` prints
+the bytes of ``json.dumps(list, indent=2)``), so memory stays flat whatever the input
+size. In one process: 10,000 artifacts (92 MB of ``.jsonl``) take about a second, and a
+pool of workers saved a third of that at twice the start-up memory, so ``--jobs`` is
+accepted and ignored.
 """
 
 from __future__ import annotations
