@@ -1,19 +1,8 @@
 """`si-lint migrate SCENARIO_FILE [--scenario ID] [--write]`: the Form A → Form B migration
-draft of one scenario (SPEC §3.1; docs/migrating.md).
-
-The draft is two things: the Form B ``scoring`` block derived from the scenario's injection
-manifest (the very block SI115's unsafe fix writes, :mod:`si_lint.checks.migration`), and
-one draft fixture per row of the template's table (:mod:`.migrate_draft`). Without
-``--write`` it prints them as one unified diff (the scenario file's change and the new
-fixture files; ``git apply`` takes it) and changes nothing; with ``--write`` it rewrites the
-``scoring`` block in place (the round trip of ``--fix``: every comment elsewhere kept) and
-creates the fixture files, never overwriting one. Placeholders (``TODO(si-lint): ...``)
-mark what the manifest cannot say; ``si-lint check`` reports each one (SI111) until it is
-filled in.
-
-Exit status: 0 the draft was printed or written; 2 the scenario cannot be read or migrated
-(not a Form A capability scenario, no template for its archetype in the profile, no
-injection manifest), a fixture file already exists, or a file cannot be written.
+draft of one scenario (SPEC §3.1; docs/migrating.md): the ``scoring`` block SI115's unsafe
+fix writes (:mod:`si_lint.checks.migration`), rewritten by ``--fix``'s round trip, and one
+draft fixture per row of the template's table (:mod:`.migrate_draft`), never overwriting a
+file; without ``--write``, one unified diff of both (``git apply`` takes it).
 """
 
 from __future__ import annotations
@@ -86,9 +75,8 @@ def command(scenario_file, scenario_id, profile_opt, evidence, fixtures_dir, wri
         raise UsageError(f"{scenario_file}: cannot read it ({type(exc).__name__})") from None
     new = _rewritten(text, index, scoring, path)
     fdir = Path(fixtures_dir) if fixtures_dir else default_fixtures_dir(path, str(data.get("id")))
-    files = [
-        (fdir / d.name, d.text) for d in draft_fixtures(data, scoring, template, profile, evidence)
-    ]
+    drafts = draft_fixtures(data, scoring, template, profile, evidence)
+    files = [(fdir / name, text) for name, text in drafts]
     existing = [str(p) for p, _ in files if p.exists()]
     if existing:
         raise UsageError(f"{existing[0]}: already exists (move it away, or pass --fixtures-dir)")

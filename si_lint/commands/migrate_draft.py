@@ -37,12 +37,6 @@ class Candidate:
     final: bool  # whether the answer is final
 
 
-@dataclass(frozen=True)
-class Drafted:
-    name: str  # the file name
-    text: str  # its content
-
-
 def evaluable(scoring: Mapping[str, Any], template: Any) -> dict:
     """The draft binding as the evaluator can read it before it is filled in."""
     budgets = budget_roles(template)
@@ -154,7 +148,7 @@ def artifact(sid: str, cand: Candidate, seen: tuple[str, str]) -> dict:
 
 
 def draft_fixtures(data: Any, scoring: Mapping[str, Any], template: Any, profile: Any, form: str):
-    """One :class:`Drafted` fixture per row of the template's table, in row order."""
+    """(file name, text) of one fixture per row of the template's table, in row order."""
     table = template.get("table") if isinstance(template, MAPPING) else None
     if not isinstance(table, list):
         table = []
@@ -186,7 +180,7 @@ def draft_fixtures(data: Any, scoring: Mapping[str, Any], template: Any, profile
             "expect": {"score": score, "row": row},
         }
         suffix = "json" if form == "artifact" else "yaml"
-        out.append(Drafted(f"row-{row}-{cand.slug}.{suffix}", render({**head, **doc}, form, doc)))
+        out.append((f"row-{row}-{cand.slug}.{suffix}", render({**head, **doc}, form, doc)))
     return out
 
 

@@ -118,10 +118,6 @@ def _resolve(option: str | None, cwd: Path) -> tuple[str, Path, str, Path]:
     return spec, directory, _shown_dir(str(directory), cwd), root
 
 
-# --------------------------------------------------------------------------------------
-# output
-
-
 def _entry_json(entry: Entry, children: str | None) -> dict:
     out = {"name": entry.name, **entry.fields, "file": entry.file, "line": entry.line}
     if children is not None:
@@ -185,10 +181,6 @@ def _rows(entries: list[Entry]) -> list[str]:
         else:
             out.append(f"{label.ljust(wname)}  {where}")
     return out
-
-
-# --------------------------------------------------------------------------------------
-# --init
 
 
 def init_profile(target: Path) -> int:

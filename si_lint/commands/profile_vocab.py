@@ -113,10 +113,6 @@ def template_sources(directory: Path, shown_dir: str) -> list[Source]:
     return out
 
 
-# --------------------------------------------------------------------------------------
-# values as shown
-
-
 def plain(value: Any) -> Any:
     """``value`` when it is JSON data of a plain kind (a string, a boolean, a finite
     number, a list of those), else its text (:func:`shown`)."""
@@ -152,10 +148,6 @@ def shown(value: Any) -> str:
     if isinstance(value, list) and all(isinstance(v, (str, bool, int)) for v in value):
         return ", ".join(shown(v) for v in value)
     return f"a {type(value).__name__}"
-
-
-# --------------------------------------------------------------------------------------
-# the registry and the templates
 
 
 def template_entries(sources: list[Source]) -> list[Entry]:
@@ -270,10 +262,6 @@ def budget_entries(src: Source | None) -> list[Entry]:
     ]
 
 
-# --------------------------------------------------------------------------------------
-# the profile documents
-
-
 def docs_dir(cwd: Path, root: Path) -> str | None:
     """The OASIS profile directory the current directory belongs to, found as ``check``
     finds a scenario's (:func:`si_lint.profile_docs.find_profile_dir`): the nearest of
@@ -340,10 +328,6 @@ def _sections(text: str):
     """(line, title without its number, level) of every heading of ``text``."""
     for line, _col, level, title in headings(text):
         yield line, re.sub(r"^[0-9.]+\s*", "", title), level
-
-
-# --------------------------------------------------------------------------------------
-# all of it
 
 
 def vocabulary(
