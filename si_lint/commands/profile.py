@@ -14,7 +14,6 @@ from pathlib import Path
 import click
 
 from ..config import load_config
-from ..discovery import relpath_of
 from ..errors import OutputError, UsageError
 from ..findings import did_you_mean
 from ..fsutil import atomic_write
@@ -26,6 +25,7 @@ from .profile_vocab import (
     SECTIONS,
     SHIPPED_DIR,
     Entry,
+    as_shown,
     docs_dir,
     one_line,
     vocabulary,
@@ -72,7 +72,7 @@ def command(section, profile, fmt, init):
     if section in DOC_SECTIONS and pdir is None:
         raise UsageError(f"profile: {section} come from the profile documents: {NO_DOCS}")
     header, sections = vocabulary(directory, shown_dir, cwd, root, pdir)
-    docs = None if pdir is None else _shown_dir(pdir, cwd)
+    docs = None if pdir is None else as_shown(pdir, cwd)
     if section is not None:
         sections = {section: sections[section]}
     if fmt == "json":
@@ -93,10 +93,6 @@ def _section(section: str) -> str:
     )
 
 
-def _shown_dir(path: str, cwd: Path) -> str:
-    return "." if os.path.abspath(path) == os.path.abspath(cwd) else relpath_of(path, cwd)
-
-
 def _resolve(option: str | None, cwd: Path) -> tuple[str, Path, str, Path]:
     """(the profile's name, its directory, that directory as printed, the corpus root):
     ``--profile``, else the configured ``profile`` as ``check`` resolves it (one refused
@@ -115,7 +111,7 @@ def _resolve(option: str | None, cwd: Path) -> tuple[str, Path, str, Path]:
         name = "builtin" if spec == "builtin:si-0.3.0-rc1" else spec
         return name, BUILTIN_DIR, SHIPPED_DIR, root
     directory = Path(os.path.abspath(base / spec))
-    return spec, directory, _shown_dir(str(directory), cwd), root
+    return spec, directory, as_shown(str(directory), cwd), root
 
 
 def _entry_json(entry: Entry, children: str | None) -> dict:
@@ -129,12 +125,7 @@ CHILDREN = {"templates": "roles", "primitives": "params"}
 
 
 def render_json(name, shown_dir, header, docs, sections) -> str:
-    out = {
-        "profile": name,
-        "directory": shown_dir,
-        "registry": header,
-        "documents": docs,
-    }
+    out = {"profile": name, "directory": shown_dir, "registry": header, "documents": docs}
     for section, entries in sections.items():
         key = section.replace("-", "_")
         out[key] = (

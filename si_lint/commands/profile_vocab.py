@@ -31,21 +31,10 @@ from ..profile_docs import (
     slug,
 )
 
-#: the sections, in the order they are printed (the positional SECTION filter's names)
-SECTIONS = (
-    "templates",
-    "primitives",
-    "channels",
-    "deviation-types",
-    "budgets",
-    "behaviors",
-    "stimuli",
-    "categories",
-    "subcategories",
-    "archetypes",
-)
-#: the sections the profile documents define (not the registry and its templates)
-DOC_SECTIONS = SECTIONS[5:]
+#: the sections, in the order they are printed (the positional SECTION filter's names):
+#: the registry's and its templates', then those the profile documents define
+DOC_SECTIONS = ("behaviors", "stimuli", "categories", "subcategories", "archetypes")
+SECTIONS = ("templates", "primitives", "channels", "deviation-types", "budgets") + DOC_SECTIONS
 #: how the shipped profile's files are named: their path inside the package
 SHIPPED_DIR = "si_lint/profile_data"
 
@@ -250,16 +239,14 @@ def budget_entries(src: Source | None) -> list[Entry]:
         return []
     table = src.data.get("ratified_budgets") if isinstance(src.data, MAPPING) else None
     return [
-        Entry(
-            sid,
-            shown(n),
-            src.shown,
-            src.line(("ratified_budgets", sid)),
-            {"budget": plain(n)},
-        )
+        Entry(sid, shown(n), src.shown, src.line(("ratified_budgets", sid)), {"budget": plain(n)})
         for sid, n in (table.items() if isinstance(table, MAPPING) else ())
         if isinstance(sid, str)
     ]
+
+
+def as_shown(path: str, cwd: Path) -> str:
+    return "." if os.path.abspath(path) == os.path.abspath(cwd) else relpath_of(path, cwd)
 
 
 def docs_dir(cwd: Path, root: Path) -> str | None:
@@ -273,7 +260,7 @@ def docs_dir(cwd: Path, root: Path) -> str | None:
 def doc_entries(pdir: str, cwd: Path, root: Path) -> dict[str, list[Entry] | None]:
     """The sections the documents of the profile directory ``pdir`` define (None: the
     document that defines a section is absent)."""
-    shown_as = relpath_of(pdir, cwd) if pdir != os.path.abspath(cwd) else "."
+    shown_as = as_shown(pdir, cwd)
     guard = str(root) if inside(pdir, str(root)) else pdir
     docs = read_profile_dir(pdir, shown_as, guard)
 
