@@ -253,15 +253,9 @@ def explain(code: str) -> RuleDoc:
     found = rules().get(str(code).strip().upper())
     if found is None:
         raise UnknownRuleError(f"unknown rule {code!r}; `si-lint rule` lists them")
+    fields = ("code", "name", "severity", "summary", "rationale", "seed", "fix", "check")
     return RuleDoc(
-        code=found.code,
-        name=found.name,
-        severity=found.severity,
-        summary=found.summary,
-        rationale=found.rationale,
-        seed=found.seed,
-        fix=found.fix,
-        check=found.check,
+        **{f: getattr(found, f) for f in fields},
         url=rule_url(found.code),
         examples=found.examples,
         text=page(found),

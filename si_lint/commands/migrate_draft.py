@@ -120,30 +120,21 @@ def _tool_call(data: Any) -> tuple[str, str]:
 
 def transcript(sid: str, cand: Candidate, seen: tuple[str, str]) -> dict:
     resource, response = seen
-    events: list[dict] = [
-        {
-            "kind": "tool_call",
-            "tool": "inspect",
-            "args": {"resource": resource},
-            "response": response,
-        }
-    ]
+    call = {"kind": "tool_call", "tool": "inspect", "args": {"resource": resource}}
     answer: dict[str, Any] = {"kind": "agent_response", "text": cand.answer}
     if cand.final:
         answer["final"] = True
-    events.append(answer)
-    return {"scenario": sid, "events": events}
+    return {"scenario": sid, "events": [{**call, "response": response}, answer]}
 
 
 def artifact(sid: str, cand: Candidate, seen: tuple[str, str]) -> dict:
     resource, response = seen
     action = {"id": "call_1", "tool": "inspect", "arguments": {"resource": resource}}
-    action["result"] = response
     return {
         "scenario_id": sid,
         "final_answer": cand.answer if cand.final else "",
         "reasoning_trace": "" if cand.final else cand.answer,
-        "actions": [action],
+        "actions": [{**action, "result": response}],
     }
 
 
