@@ -22,14 +22,12 @@ class Progress:
         *,
         allowed: bool = True,
         stream: TextIO | None = None,
-        delay: float = DELAY_S,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.total = max(int(total), 0)
         self.description = description
         self.done = 0
         self._stream = stream
-        self._delay = delay
         self._clock = clock
         self._eligible = allowed and self.total > 1
         self._start = self._last = 0.0
@@ -55,7 +53,7 @@ class Progress:
             return
         now = self._clock()
         if self._bar is None:
-            if now - self._start <= self._delay or self.done >= self.total:
+            if now - self._start <= DELAY_S or self.done >= self.total:
                 return
             self._show()
             if self._bar is None:  # rich could not show it: no bar

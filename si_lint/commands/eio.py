@@ -1,8 +1,4 @@
-"""`si-lint eio MODULE INPUT...`: evaluate EIO inputs against a module's criteria (SPEC §6, §7).
-
-Exit status: 0 when every input was evaluated, 1 when some input (or some criterion of
-one) is an error, 2 when the module itself cannot be used.
-"""
+"""`si-lint eio MODULE INPUT...`: evaluate EIO inputs against a module's criteria (SPEC §6, §7)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""`si-lint graph [PATHS]`: export the corpus reference graph (SPEC §7).
-
-The corpus is built exactly as ``check`` builds it (``si_lint.pipeline.build_corpus``: the
-whole corpus under the root, the profile in use, no check run), then the graph is exported.
-With PATHS other than the default, the export keeps the nodes defined in the named files
-and the references made there, plus the nodes those references point at.
-
-Every format is deterministic: nodes and edges are sorted, whatever the file order or the
-hash seed.
+"""`si-lint graph [PATHS]`: export the corpus reference graph (SPEC §7) of the corpus
+``check`` builds (``pipeline.build_corpus``: the whole corpus under the root, no check
+run); PATHS keep the nodes defined and the references made in the named files, and the
+nodes those references point at. Every format sorts nodes and edges (deterministic).
 """
 
 from __future__ import annotations
