@@ -176,7 +176,7 @@ def _notes(a, result) -> None:
     if (a.profile or getattr(result.config, "profile", None)) == "builtin:oasisctl":
         if not a.quiet:
             say(OASISCTL_NOTICE)
-    for warning in getattr(result, "warnings", ()):
+    for warning in result.warnings:
         say(f"si-lint: {warning}")
     if a.verbose:
         for note in result.notes:

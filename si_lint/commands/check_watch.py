@@ -46,7 +46,7 @@ def watched(a, options) -> list[str]:
         if group.root.source is not None:
             out.add(os.path.abspath(group.root.source))
         config = load_config(cwd, info=group.root)
-        out.update(os.path.abspath(p) for p in getattr(config, "extends", ()))
+        out.update(os.path.abspath(p) for p in config.extends)
         sel = make_selection(group.paths, options, cwd, config)
         for f in sel.files:
             out.add(f)
