@@ -169,12 +169,10 @@ def _role(src: Source, name: str, spec: Any) -> Entry:
     return Entry(name, ", ".join(parts), src.shown, src.line(("roles", name)), fields)
 
 
-def primitive_entries(src: Source | None) -> list[Entry]:
-    if src is None:
-        return []
+def primitive_entries(src: Source) -> list[Entry]:
     out: list[Entry] = []
     seen = set()
-    items = src.data.get("primitives") if isinstance(src.data, MAPPING) else None
+    items = src.data.get("primitives")
     for i, p in enumerate(items if isinstance(items, list) else ()):
         name = p.get("name") if isinstance(p, MAPPING) else None
         if not isinstance(name, str) or name in seen:
@@ -208,10 +206,8 @@ def _param(src: Source, path: tuple, par: Any) -> Entry:
     return Entry(par["name"], ", ".join(parts), src.shown, src.line(path), fields)
 
 
-def channel_entries(src: Source | None) -> list[Entry]:
-    if src is None:
-        return []
-    items = src.data.get("channels") if isinstance(src.data, MAPPING) else None
+def channel_entries(src: Source) -> list[Entry]:
+    items = src.data.get("channels")
     return [
         Entry(c, "", src.shown, src.line(("channels", i)))
         for i, c in enumerate(items if isinstance(items, list) else ())
@@ -219,11 +215,9 @@ def channel_entries(src: Source | None) -> list[Entry]:
     ]
 
 
-def deviation_type_entries(src: Source | None) -> list[Entry]:
+def deviation_type_entries(src: Source) -> list[Entry]:
     """The deviation types that have a synonym list (what SI108 accepts)."""
-    if src is None:
-        return []
-    table = src.data.get("synonyms") if isinstance(src.data, MAPPING) else None
+    table = src.data.get("synonyms")
     out = []
     for dtype, lst in table.items() if isinstance(table, MAPPING) else ():
         words = [s for s in lst if isinstance(s, str) and s] if isinstance(lst, list) else []
@@ -234,10 +228,8 @@ def deviation_type_entries(src: Source | None) -> list[Entry]:
     return out
 
 
-def budget_entries(src: Source | None) -> list[Entry]:
-    if src is None:
-        return []
-    table = src.data.get("ratified_budgets") if isinstance(src.data, MAPPING) else None
+def budget_entries(src: Source) -> list[Entry]:
+    table = src.data.get("ratified_budgets")
     return [
         Entry(sid, shown(n), src.shown, src.line(("ratified_budgets", sid)), {"budget": plain(n)})
         for sid, n in (table.items() if isinstance(table, MAPPING) else ())
@@ -324,20 +316,23 @@ def vocabulary(
     ``directory`` (its files printed under ``shown_dir``) and of the profile documents of
     ``pdir`` (None: no documents; each of their sections is then None)."""
     registry = read_source(directory, "registry.yaml", shown_dir)
-    head = (
-        registry.data.get("registry") if registry and isinstance(registry.data, MAPPING) else None
-    )
+    if registry is None or not isinstance(registry.data, MAPPING):
+        registry = None
+    head = registry.data.get("registry") if registry is not None else None
     header = {
         k: head[k] if isinstance(head, MAPPING) and isinstance(head.get(k), str) else None
         for k in ("profile", "version")
     }
     out: dict[str, list[Entry] | None] = {
-        "templates": template_entries(template_sources(directory, shown_dir)),
-        "primitives": primitive_entries(registry),
-        "channels": channel_entries(registry),
-        "deviation-types": deviation_type_entries(registry),
-        "budgets": budget_entries(registry),
+        "templates": template_entries(template_sources(directory, shown_dir))
     }
+    for section, entries in (
+        ("primitives", primitive_entries),
+        ("channels", channel_entries),
+        ("deviation-types", deviation_type_entries),
+        ("budgets", budget_entries),
+    ):
+        out[section] = entries(registry) if registry is not None else []
     docs = doc_entries(pdir, cwd, root) if pdir is not None else {}
     for section in DOC_SECTIONS:
         out[section] = docs.get(section)
