@@ -19,10 +19,12 @@ from ..roots import plan_roots
 
 def show(a, options) -> int:
     cwd = Path.cwd().resolve()
-    plan = plan_roots(cwd, list(a.paths), a.config_file, a.isolated)
     if a.show_files:
-        text = _files(plan, options, cwd)
+        sels = selections(a, options, cwd)
+        shown = {_rel(f, cwd) for _g, _c, sel in sels for f in sel.files if sel.reports(f)}
+        text = "".join(f"{p}\n" for p in sorted(shown))
     else:
+        plan = plan_roots(cwd, list(a.paths), a.config_file, a.isolated)
         text = "\n".join(_settings(g, options, cwd) for g in plan.groups)
         text += "".join(f"# skipped {_rel(p, cwd)}: {why}\n" for p, why in plan.skipped)
     write(text, a.output)
@@ -33,12 +35,11 @@ def _rel(path, cwd: Path) -> str:
     return printable(relpath_of(str(path), cwd) or ".")
 
 
-def _files(plan, options, cwd: Path) -> str:
-    shown: set[str] = set()
-    for group in plan.groups:
-        sel = make_selection(group.paths, options, cwd, load_config(cwd, info=group.root))
-        shown.update(_rel(f, cwd) for f in sel.files if sel.reports(f))
-    return "".join(f"{p}\n" for p in sorted(shown))
+def selections(a, options, cwd: Path):
+    """(group, its configuration, its selection) of each corpus root of the named paths."""
+    for group in plan_roots(cwd, list(a.paths), a.config_file, a.isolated).groups:
+        config = load_config(cwd, info=group.root)
+        yield group, config, make_selection(group.paths, options, cwd, config)
 
 
 def _toml(value) -> str:

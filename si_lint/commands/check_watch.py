@@ -10,11 +10,9 @@ import os
 import time
 from pathlib import Path
 
-from ..config import load_config
 from ..errors import SiLintError, UsageError
-from ..pipeline.select import make_selection
 from ..report.output import write
-from ..roots import plan_roots
+from .check_show import selections
 
 #: seconds between two looks at the files
 POLL = 0.5
@@ -39,18 +37,13 @@ def _limit() -> int | None:
 def watched(a, options) -> list[str]:
     """The paths whose ``stat`` the loop compares: the selected files of every root, their
     directories, the named paths and the configuration files (absolute, sorted)."""
-    cwd = Path.cwd().resolve()
-    plan = plan_roots(cwd, list(a.paths), a.config_file, a.isolated)
     out = {os.path.abspath(p) for p in (a.paths or ["."])}
-    for group in plan.groups:
+    for group, config, sel in selections(a, options, Path.cwd().resolve()):
         if group.root.source is not None:
             out.add(os.path.abspath(group.root.source))
-        config = load_config(cwd, info=group.root)
         out.update(os.path.abspath(p) for p in config.extends)
-        sel = make_selection(group.paths, options, cwd, config)
-        for f in sel.files:
-            out.add(f)
-            out.add(os.path.dirname(f))
+        out.update(sel.files)
+        out.update(os.path.dirname(f) for f in sel.files)
     return sorted(out)
 
 
