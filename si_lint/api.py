@@ -18,7 +18,7 @@ from . import rule_url
 from .catalogue import rules
 from .commands.check_run import FAIL_ON, failing
 from .commands.eval import profile_for, scored_table
-from .commands.eval_input import artifacts, expand, load_scenario
+from .commands.eval_input import evidence_artifacts, load_scenario
 from .commands.options import profile_spec, split_codes
 from .commands.rule import page
 from .errors import SiLintError, UsageError
@@ -218,8 +218,7 @@ def _artifacts(evidence) -> Iterator[tuple[str, Any, str | None]]:
         if isinstance(item, Mapping):
             yield f"<evidence {n}>", dict(item), None
             continue
-        for label, path, from_dir in expand(os.fspath(item)):
-            yield from artifacts(label, path, from_dir)
+        yield from evidence_artifacts([os.fspath(item)])
 
 
 def _verdict(label, artifact, problem, data, profile, prepared) -> Verdict:

@@ -34,7 +34,7 @@ from ..profile import (
     resolve_profile,
 )
 from . import options
-from .eval_input import artifacts, expand, load_scenario
+from .eval_input import evidence_artifacts, load_scenario
 
 
 def _lint_note(scen_path: Path, index: int, profile, config) -> str | None:
@@ -215,17 +215,15 @@ def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementat
         click.echo(note, err=True)
     other = _other_reading(prepared)
     errors = count = 0
-    for given in evidence:
-        for label, path, from_dir in expand(given):
-            for name, artifact, problem in artifacts(label, path, from_dir):
-                entry, note = _entry(name, artifact, problem, data, profile, prepared, other)
-                errors += entry.get("error") is not None
-                if fmt == "text":
-                    sys.stdout.write(text_line(entry, note) + "\n")
-                else:  # json.dumps(list, indent=2), one entry at a time
-                    text = json.dumps(entry, indent=2).replace("\n", "\n  ")
-                    sys.stdout.write(("[\n  " if count == 0 else ",\n  ") + text)
-                count += 1
+    for name, artifact, problem in evidence_artifacts(evidence):
+        entry, note = _entry(name, artifact, problem, data, profile, prepared, other)
+        errors += entry.get("error") is not None
+        if fmt == "text":
+            sys.stdout.write(text_line(entry, note) + "\n")
+        else:  # json.dumps(list, indent=2), one entry at a time
+            text = json.dumps(entry, indent=2).replace("\n", "\n  ")
+            sys.stdout.write(("[\n  " if count == 0 else ",\n  ") + text)
+        count += 1
     if fmt == "json":
         sys.stdout.write("[]\n" if count == 0 else "\n]\n")
     sys.stdout.flush()

@@ -9,7 +9,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -100,16 +100,17 @@ def load_scenario(given: str, wanted: str | None) -> tuple[Path, int, Any]:
     return path, scenarios[0][0], scenarios[0][1]
 
 
-def expand(given: str) -> Iterator[tuple[str, Path, bool]]:
-    """(label, path, from a directory) for an argument: a file as given, or a directory's
+def evidence_artifacts(evidence: Iterable[str]) -> Iterator[Artifact]:
+    """Every artifact of the EVIDENCE arguments, in order: a file as given, a directory's
     evidence files in sorted path order."""
-    p = Path(given)
-    if not p.is_dir():
-        yield given, p, False
-        return
-    base = given.rstrip("/\\") or given
-    for rel, full in files_under(p, EVIDENCE_SUFFIXES):
-        yield f"{base}/{rel}", full, True
+    for given in evidence:
+        p = Path(given)
+        if not p.is_dir():
+            yield from artifacts(given, p, False)
+            continue
+        base = given.rstrip("/\\") or given
+        for rel, full in files_under(p, EVIDENCE_SUFFIXES):
+            yield from artifacts(f"{base}/{rel}", full, True)
 
 
 def _parse_int(text: str) -> int | float:
