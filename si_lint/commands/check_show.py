@@ -16,6 +16,12 @@ from ..report.output import write
 from ..report.text import printable
 from ..roots import plan_roots
 
+#: the settings shown after ``profile``, in order (each the ``Config`` attribute of its name)
+SETTINGS = (
+    "select ignore per-file-ignores include exclude"
+    " require-fixtures require-band-coverage require-form-b"
+).split()
+
 
 def show(a, options) -> int:
     cwd = Path.cwd().resolve()
@@ -75,17 +81,8 @@ def _settings(group, options, cwd: Path) -> str:
     lines.append("# named: " + ", ".join(_rel(p, cwd) for p in group.paths))
     if cfg.profile_refused:
         lines.append(f"# {cfg.profile_refused[3]}")
-    values = [
-        ("profile", _profile(options.profile, cfg.profile, cwd)),
-        ("select", cfg.select),
-        ("ignore", cfg.ignore),
-        ("per-file-ignores", dict(cfg.per_file_ignores)),
-        ("include", cfg.include),
-        ("exclude", cfg.exclude),
-        ("require-fixtures", cfg.require_fixtures),
-        ("require-band-coverage", cfg.require_band_coverage),
-        ("require-form-b", cfg.require_form_b),
-    ]
-    for key, value in values:
-        lines.append(f"{key} = {_toml(value)}")
+    lines.append(f"profile = {_toml(_profile(options.profile, cfg.profile, cwd))}")
+    for key in SETTINGS:
+        value = getattr(cfg, key.replace("-", "_"))
+        lines.append(f"{key} = {_toml(dict(value) if key == 'per-file-ignores' else value)}")
     return "\n".join(lines) + "\n"
