@@ -76,7 +76,7 @@ def command(scenario_file, scenario_id, profile_opt, evidence, fixtures_dir, wri
     new = _rewritten(text, index, scoring, path)
     fdir = Path(fixtures_dir) if fixtures_dir else default_fixtures_dir(path, str(data.get("id")))
     drafts = draft_fixtures(data, scoring, template, profile, evidence)
-    files = [(fdir / name, text) for name, text in drafts]
+    files = [(fdir / name, body) for name, body in drafts]
     existing = [str(p) for p, _ in files if p.exists()]
     if existing:
         raise UsageError(f"{existing[0]}: already exists (move it away, or pass --fixtures-dir)")
