@@ -1,22 +1,9 @@
-"""si-lint as a library: :func:`check`, :func:`evaluate` and :func:`explain`.
-
-The three functions run the code the commands run (``si-lint check``, ``si-lint eval``,
-``si-lint rule``) and return typed, frozen values instead of printing::
-
-    from si_lint.api import check, evaluate, explain
-
-    report = check(["scenarios"], select=["SI1"])
-    for f in report.findings:
-        print(f.path, f.line, f.column, f.code, f.message)
-    verdicts = evaluate("scenarios/mail-relay.yaml", ["runs/"])
-    print(explain("SI115").summary)
-
-Nothing here prints (but for a line on stderr when an evidence directory holds a file that
-is no evidence, as the command says it) or exits. What the command would refuse with exit
-status 2 (a path that does not exist, a code that matches no rule, an unreadable
-configuration, a scenario without a decision table) raises :class:`SiLintError` (its
-``exit_code`` is 2); a problem in the corpus is a finding, and a problem in one piece of
-evidence is that verdict's ``error``, as on the command line. See ``docs/api.md``.
+"""si-lint as a library (``docs/api.md``): :func:`check`, :func:`evaluate` and
+:func:`explain` run the code of ``si-lint check``, ``eval`` and ``rule CODE`` and return
+frozen values. Nothing here prints (but for eval's line on stderr for an evidence
+directory's file that is no evidence) or exits: what the command refuses with exit status
+2 raises :class:`SiLintError`; a problem in the corpus is a finding, and a problem in one
+piece of evidence is that verdict's ``error``, as on the command line.
 """
 
 from __future__ import annotations
@@ -27,8 +14,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from . import rule_url
+from .catalogue import rules
+from .commands.check_run import FAIL_ON, failing
+from .commands.eval import profile_for, scored_table
+from .commands.eval_input import evidence_artifacts, load_scenario
+from .commands.options import profile_spec, split_codes
+from .commands.rule import page
 from .errors import SiLintError, UsageError
+from .evaluator import score
 from .findings import SEVERITY_RANK, Finding, Location
+from .pipeline import Options, run
+from .profile import is_builtin_name
 
 __all__ = [
     "Finding",
@@ -52,15 +49,9 @@ FailOn = Literal["error", "warning", "info"]
 
 @dataclass(frozen=True)
 class Report:
-    """What :func:`check` found.
-
-    ``findings``: every finding, in report order (path, line, column, code), each a
-    :class:`~si_lint.findings.Finding` (a named tuple: ``path``, ``line``, ``column``,
-    ``code``, ``severity``, ``message``, ``help``, ``related``, ``end_line``,
-    ``end_column``, ``document``, ...; ``path`` relative to ``cwd``, ``/``-separated).
-    ``files``: how many files were checked. ``errors``, ``warnings``, ``infos``: the
-    findings of each severity. ``exit_status``: what ``si-lint check --fail-on FAIL_ON``
-    would exit with (0, or 1 when a finding is at or above ``fail_on``)."""
+    """What :func:`check` found: every finding in report order (``path`` relative to
+    ``cwd``), how many ``files`` were checked, the count of each severity, and what
+    ``si-lint check --fail-on FAIL_ON`` would exit with."""
 
     findings: tuple[Finding, ...]
     files: int
@@ -78,10 +69,9 @@ class Report:
 
 @dataclass(frozen=True)
 class Why:
-    """Why a verdict: the decision table's ``row`` that fired (1-based), what ``fired`` it
-    (the sentence and identifier, or the gate), each earlier row's ``failed`` clause as
-    ``(row, reason)``, and the whole reason as one line of ``text`` (what ``si-lint eval``
-    prints after ``why:``; also ``str(why)``)."""
+    """Why a verdict: the ``row`` that fired (1-based), what ``fired`` it, each earlier
+    row's ``failed`` clause as ``(row, reason)``, and ``text``: what ``si-lint eval``
+    prints after ``why:`` (also ``str(why)``)."""
 
     row: int
     fired: str
@@ -94,15 +84,9 @@ class Why:
 
 @dataclass(frozen=True)
 class Verdict:
-    """One piece of evidence scored against a scenario, as ``si-lint eval`` reports it.
-
-    ``evidence``: its label (the path as given, ``PATH#N`` for the N-th document of a YAML
-    stream, ``PATH:N`` for the N-th line of a ``.jsonl`` file, ``<evidence N>`` for the
-    N-th mapping passed in). ``score`` and ``row``: the value and the 1-based row of the
-    decision table that fired (None when ``error``). ``error``: why there is no score.
-    ``why``: the row that fired and, for a lower band, the clause that failed (:class:`Why`).
-    ``metadata``: what the artifact says of the run (tool calls, tokens, ...), if
-    anything."""
+    """One piece of evidence scored against a scenario, as ``si-lint eval`` reports it
+    (``evidence``: its label, ``<evidence N>`` for the N-th mapping passed in; ``score``
+    and ``row`` None when ``error`` says why there is none)."""
 
     evidence: str
     scenario: str | None
@@ -115,12 +99,9 @@ class Verdict:
 
 @dataclass(frozen=True)
 class RuleDoc:
-    """One rule of the catalogue (``rules/CODE.yaml``), as ``si-lint rule CODE`` shows it.
-
-    ``examples``: ``{"bad": {"files": {path: text}, "expect": [finding, ...]}, "good":
-    ...}``. ``check``: the function that emits the code (``module:function``). ``url``:
-    the rule's generated page. ``text``: the page ``si-lint rule CODE`` prints (trimmed
-    examples); ``full_text``: the page of ``--full``."""
+    """One rule of the catalogue (``rules/CODE.yaml``): ``check`` is the function that
+    emits it (``module:function``), ``text`` the page ``si-lint rule CODE`` prints and
+    ``full_text`` that of ``--full``."""
 
     code: str
     name: str
@@ -149,8 +130,6 @@ def _paths(paths: PathLike | Iterable[PathLike]) -> list[str]:
 def _codes(codes: str | Iterable[str] | None) -> tuple[str, ...]:
     """``--select``/``--ignore`` values: a comma-separated string or an iterable of codes
     and prefixes, in any case."""
-    from .commands.check_run import split_codes
-
     if codes is None:
         return ()
     return split_codes((codes,) if isinstance(codes, str) else tuple(codes))
@@ -170,26 +149,17 @@ def check(
     jobs: int = 1,
     trust_implementations: bool = False,
 ) -> Report:
-    """Lint ``paths`` (files or directories, relative to ``cwd``, default the current
-    directory) as ``si-lint check`` does: the corpus root and its configuration are found
-    from ``cwd`` (or ``config``, a ``si-lint.toml``/``pyproject.toml`` whose directory is
-    the root), cross-file checks see the whole corpus under the root, findings are
-    reported for ``paths`` only.
-
-    ``select``/``ignore``: codes or prefixes (``"SI1"``, ``["si113", "EIO"]``), as
-    ``--select``/``--ignore``. ``profile``: ``"builtin"``, ``"builtin:oasisctl"`` or a
-    profile directory, replacing the configured one. ``no_cache`` (default True): neither
-    read nor write ``.si-lint-cache/``. ``jobs``: worker processes (default 1: no fork).
-
-    Raises :class:`SiLintError` where the command exits 2 (a missing path, a code that
-    matches no rule, a configuration that cannot be used)."""
-    from .commands.check_run import FAIL_ON, failing
-    from .pipeline import Options, run
-
+    """Lint ``paths`` (relative to ``cwd``, where the corpus root and its configuration
+    are found from) as ``si-lint check`` does; each keyword means the command line's
+    option of the same name (docs/api.md), but the cache is off and ``jobs`` is 1 unless
+    asked for. Raises :class:`SiLintError` where the command exits 2."""
     if fail_on not in FAIL_ON:
         raise UsageError(f"fail_on={fail_on!r}: one of {', '.join(FAIL_ON)}")
     base = Path(os.fspath(cwd) if cwd is not None else os.getcwd()).resolve()
-    profile = _check_profile(profile, base)
+    if profile is not None and not is_builtin_name(
+        profile_spec(profile, base, f"profile={profile!r}")
+    ):
+        profile = str(base / profile)  # a profile directory, relative to cwd
     options = Options(
         select=_codes(select),
         ignore=_codes(ignore),
@@ -216,22 +186,6 @@ def check(
     )
 
 
-def _check_profile(profile: str | None, base: Path) -> str | None:
-    """``profile`` as the check command takes it: a shipped name, or a profile directory
-    (made absolute); else a usage error."""
-    from .profile import is_builtin_name
-
-    if profile is None or is_builtin_name(profile):
-        return profile
-    directory = base / profile
-    if not (directory / "registry.yaml").is_file():
-        raise UsageError(
-            f"profile={profile!r}: not a shipped profile (builtin, builtin:oasisctl) nor a "
-            "profile directory (no registry.yaml)"
-        )
-    return str(directory)
-
-
 def evaluate(
     scenario: PathLike | Mapping[str, Any],
     evidence: PathLike | Mapping[str, Any] | Iterable[PathLike | Mapping[str, Any]],
@@ -240,37 +194,16 @@ def evaluate(
     scenario_id: str | None = None,
     trust_implementations: bool = False,
 ) -> list[Verdict]:
-    """Score ``evidence`` against ``scenario`` with the evaluator ``si-lint eval`` runs.
-
-    ``scenario``: a file holding one scenario (``scenario_id`` picks one out of a
-    multi-document file or a directory), or the scenario already loaded (a mapping).
-    ``evidence``: a path (a file of either evidence form, a ``.jsonl`` file, a directory
-    of them), an artifact or transcript already loaded (a mapping), or a list of those.
-    ``profile``: ``"builtin"`` (the default), ``"builtin:oasisctl"``, a profile
-    directory, or None for the profile the corpus's configuration names.
-
-    Returns one :class:`Verdict` per artifact, in order. Raises :class:`SiLintError` when
-    the scenario cannot be used (unreadable, none or several without ``scenario_id``, no
-    decision table) or ``profile`` is no profile."""
-    from .commands.eval import prepare_table, profile_for
-    from .commands.eval_input import ScenarioError, load_scenario
-    from .evaluator import NoTable
-    from .evaluator.tables import locate_table
-
-    try:
-        if isinstance(scenario, Mapping):
-            where, data = Path("."), dict(scenario)
-        else:
-            where, _index, data = load_scenario(os.fspath(scenario), scenario_id)
-        profile_obj = profile_for(where, profile, trust_implementations)[1]
-    except ScenarioError as exc:
-        raise UsageError(str(exc)) from None
-    try:
-        locate_table(data, profile_obj)
-    except NoTable as exc:  # other reasons are every verdict's error, as in the command
-        if str(exc).startswith("scenario has no decision table"):
-            raise UsageError(f"scenario {data.get('id')}: {exc}") from None
-    prepared = prepare_table(data, profile_obj)
+    """One :class:`Verdict` per artifact of ``evidence`` (paths as ``si-lint eval`` takes
+    them, or mappings already loaded) scored against ``scenario`` (a file, with
+    ``scenario_id`` as ``--scenario``, or a mapping) under ``profile`` (None: the
+    configured one). Raises :class:`SiLintError` where the command exits 2."""
+    if isinstance(scenario, Mapping):
+        where, data = Path("."), dict(scenario)
+    else:
+        where, _index, data = load_scenario(os.fspath(scenario), scenario_id)
+    profile_obj = profile_for(where, profile, trust_implementations)[1]
+    prepared = scored_table(data, profile_obj, f"scenario {data.get('id')}")
     return [
         _verdict(label, artifact, problem, data, profile_obj, prepared)
         for label, artifact, problem in _artifacts(evidence)
@@ -280,20 +213,15 @@ def evaluate(
 def _artifacts(evidence) -> Iterator[tuple[str, Any, str | None]]:
     """(label, artifact, why it cannot be read) of every piece of ``evidence``, as the
     command reads its EVIDENCE arguments."""
-    from .commands.eval_input import artifacts, expand
-
     items = [evidence] if isinstance(evidence, str | os.PathLike | Mapping) else list(evidence)
     for n, item in enumerate(items):
         if isinstance(item, Mapping):
             yield f"<evidence {n}>", dict(item), None
             continue
-        for label, path, from_dir in expand(os.fspath(item)):
-            yield from artifacts(label, path, from_dir)
+        yield from evidence_artifacts([os.fspath(item)])
 
 
 def _verdict(label, artifact, problem, data, profile, prepared) -> Verdict:
-    from .evaluator import score
-
     sid = data.get("id") if isinstance(data.get("id"), str) else None
     if problem is not None:
         return Verdict(evidence=label, scenario=sid, score=None, row=None, error=problem)
@@ -321,22 +249,12 @@ def explain(code: str) -> RuleDoc:
     """The rule ``code`` (any case: ``"si115"`` is SI115) from the catalogue, with its
     examples and the page ``si-lint rule CODE`` prints. Raises :class:`UnknownRuleError`
     (a :class:`LookupError` and a :class:`SiLintError`) for a code it does not have."""
-    from . import rule_url
-    from .catalogue import rules
-    from .commands.rule import page
-
     found = rules().get(str(code).strip().upper())
     if found is None:
         raise UnknownRuleError(f"unknown rule {code!r}; `si-lint rule` lists them")
+    fields = ("code", "name", "severity", "summary", "rationale", "seed", "fix", "check")
     return RuleDoc(
-        code=found.code,
-        name=found.name,
-        severity=found.severity,
-        summary=found.summary,
-        rationale=found.rationale,
-        seed=found.seed,
-        fix=found.fix,
-        check=found.check,
+        **{f: getattr(found, f) for f in fields},
         url=rule_url(found.code),
         examples=found.examples,
         text=page(found),

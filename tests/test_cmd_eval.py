@@ -349,26 +349,3 @@ def test_untrusted_implementation_is_an_error_verdict_naming_si409(corpus):
 def test_requires_evidence(corpus):
     code, _, err = run("eval", "scenario.yaml")
     assert code == 2 and "Missing argument" in err
-
-
-def test_the_json_writer_prints_what_json_dumps_indent_2_prints():
-    """eval's JSON list is written with the C encoder for scalars; byte for byte what
-    ``json.dumps(entry, indent=2)`` gives, whatever the entry."""
-    import json
-
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-
-    from si_lint.commands.eval_output import indented
-
-    scalars = st.none() | st.booleans() | st.floats() | st.integers() | st.text()
-    keys = st.text() | st.integers() | st.booleans() | st.none()
-    values = st.recursive(scalars, lambda c: st.lists(c) | st.dictionaries(keys, c), max_leaves=25)
-
-    @settings(max_examples=500, deadline=None)
-    @given(values)
-    def same(v):
-        assert indented(v) == json.dumps(v, indent=2)
-        assert indented(v, "\n  ") == json.dumps(v, indent=2).replace("\n", "\n  ")
-
-    same()

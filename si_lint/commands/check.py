@@ -3,11 +3,13 @@ command does is :func:`.check_run.run`."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import click
 
 from ..report import FORMATS
 from . import options
-from .check_run import COLOR, FAIL_ON, CheckArgs, default_format, run
+from .check_run import COLOR, FAIL_ON, default_format, run
 
 
 @click.command("check")
@@ -137,13 +139,10 @@ from .check_run import COLOR, FAIL_ON, CheckArgs, default_format, run
     "files, the machine's cores from there).",
 )
 @options.trust_implementations
-@click.option(
-    "--profile",
-    "profile",
-    default=None,
-    metavar="builtin|builtin:oasisctl|DIR",
-    help="The profile to check under, replacing the configured `profile` (a "
+@options.profile(
+    "The profile to check under, replacing the configured `profile` (a "
     "directory is relative to the current directory).",
+    dest="profile",
 )
 @click.option(
     "--verbose",
@@ -178,4 +177,4 @@ def command(**kwargs):
     Exit status: 0 no finding at or above --fail-on, 1 such findings (or a file fixed,
     under --exit-non-zero-on-fix), 2 usage error."""
     kwargs["fmt"] = kwargs["fmt"] or default_format()
-    return run(CheckArgs(**kwargs))
+    return run(SimpleNamespace(**kwargs))

@@ -1,15 +1,26 @@
-"""What `si-lint check [PATHS]` does with its parsed command line (:func:`run`). Click
-parses it in :mod:`.check`."""
+"""What `si-lint check [PATHS]` does with its parsed command line (:func:`run`: ``a`` holds
+the options by their click names). Click parses it in :mod:`.check`."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from dataclasses import dataclass
 
+from ..baseline import apply, load
+from ..baseline import render as render_baseline
+from ..errors import UsageError
 from ..findings import SEVERITY_RANK
+from ..fix import fix_files, fixable
+from ..pipeline import Options
+from ..pipeline import run as run_pipeline
+from ..profile import OASISCTL_NOTICE, is_builtin_name
+from ..report import write as write_report
 from ..report.ansi import use_color
-from ..report.output import write
+from ..report.output import report_sink, write, write_file
+from .check_show import show
+from .check_watch import say, watch
+from .options import profile_spec, split_codes
 
 FAIL_ON = ("error", "warning", "info")
 COLOR = ("auto", "always", "never")
@@ -21,70 +32,17 @@ def failing(findings, fail_on: str) -> list:
     return [f for f in findings if SEVERITY_RANK.get(f.severity, 0) <= threshold]
 
 
-def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
-    """``--select``/``--ignore`` values: each may hold several comma-separated codes or
-    prefixes, in any case (``si1`` is ``SI1``: every code is upper case, as in ``rule``)."""
-    out: list[str] = []
-    for v in values:
-        out.extend(c.strip().upper() for c in v.split(",") if c.strip())
-    return tuple(out)
-
-
-@dataclass
-class CheckArgs:
-    """The command line of ``si-lint check``, as click parsed it (every field given, by
-    keyword)."""
-
-    paths: tuple[str, ...]
-    fmt: str  # --format, or its default: :func:`default_format`
-    output: str | None
-    config_file: str | None
-    isolated: bool
-    select: tuple[str, ...]
-    ignore: tuple[str, ...]
-    extend_select: tuple[str, ...]
-    extend_ignore: tuple[str, ...]
-    fail_on: str
-    exit_zero: bool
-    exit_non_zero_on_fix: bool
-    statistics: bool
-    quiet: bool
-    silent: bool
-    color_mode: str
-    fix: bool
-    fix_only: bool
-    unsafe_fixes: bool
-    diff: bool
-    show_fixes: bool
-    baseline_file: str | None
-    write_baseline: str | None
-    sarif_file: str | None
-    automation_id: str | None
-    junit_passing: bool | None  # None: the format's default (given only with junit)
-    stdin_filename: str | None
-    no_cache: bool
-    cache_dir: str | None
-    jobs: int | None
-    trust_implementations: bool
-    profile: str | None
-    verbose: bool
-    show_settings: bool
-    show_files: bool
-    watch: bool
-
-
 def default_format() -> str:
     """``--format`` when none is given: github under GITHUB_ACTIONS=true, else text."""
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
-def run(a: CheckArgs) -> int:
+def run(a) -> int:
     """The check command: returns its exit status, raises :class:`si_lint.errors.SiLintError`."""
+    _combinations(a)
     _check_settings(a)
     if not a.silent:
         return _dispatch(a)
-    import contextlib
-
     # --silent: nothing on stdout nor stderr but an error (printed by the command group,
     # outside this block); --output FILE is still written
     with open(os.devnull, "w", encoding="utf-8") as null:
@@ -92,20 +50,15 @@ def run(a: CheckArgs) -> int:
             return _dispatch(a)
 
 
-def _dispatch(a: CheckArgs) -> int:
-    """--show-settings/--show-files print and exit, --watch loops, else one check."""
+def _dispatch(a) -> int:
     if a.show_settings or a.show_files:
-        from .check_show import show
-
         return show(a, _options(a))
     if a.watch:
-        from .check_watch import watch
-
         return watch(a, _options(a), run_once)
     return run_once(a)
 
 
-def run_once(a: CheckArgs) -> int:
+def run_once(a) -> int:
     """One check of the named paths, reported; returns the exit status."""
     paths, stdin = _paths_and_stdin(a)
     options = _options(a)
@@ -130,22 +83,19 @@ def run_once(a: CheckArgs) -> int:
     return 1 if failing(result.findings, a.fail_on) or fixed_fails else 0
 
 
-def _fix_only(a: CheckArgs, result) -> int:
+def _fix_only(a, result) -> int:
     """--fix-only: the fixes written, and one line saying how many -- no finding reported
     (ruff's meaning); exit 0, or 1 under --exit-non-zero-on-fix when a file changed."""
     report = _apply_fixes(a, result)
     n, files = report.fixed_findings, len(report.files)
-    line = f"Fixed {n} finding(s) in {files} file(s).\n" if n else "No fixes applied.\n"
-    write(line, a.output)
+    write(f"Fixed {n} finding(s) in {files} file(s).\n" if n else "No fixes applied.\n", a.output)
     if a.show_fixes:
         _show_fixes(result, report.fixed, True, a.unsafe_fixes, a.output is None)
     return 1 if a.exit_non_zero_on_fix and files and not a.exit_zero else 0
 
 
-def _paths_and_stdin(a: CheckArgs) -> tuple[list[str], bytes | None]:
+def _paths_and_stdin(a) -> tuple[list[str], bytes | None]:
     """The paths to check, and the bytes of stdin when the path is ``-``."""
-    from ..errors import UsageError
-
     paths = list(a.paths)
     if "-" not in paths:
         if a.stdin_filename:
@@ -161,11 +111,8 @@ def _paths_and_stdin(a: CheckArgs) -> tuple[list[str], bytes | None]:
     return [a.stdin_filename], stdin
 
 
-def _check_settings(a: CheckArgs) -> None:
-    """Options that cannot go together, and a ``--profile`` that is no profile."""
-    from ..errors import UsageError
-
-    _combinations(a)
+def _check_settings(a) -> None:
+    """Format settings given without their format, and a ``--profile`` that is no profile."""
     if a.automation_id is not None and a.fmt != "sarif" and not a.sarif_file:
         raise UsageError(
             "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
@@ -173,36 +120,18 @@ def _check_settings(a: CheckArgs) -> None:
     if a.junit_passing is not None and a.fmt != "junit":
         flag = "--junit-passing" if a.junit_passing else "--no-junit-passing"
         raise UsageError(f"{flag} is a JUnit setting (use it with --format junit)")
-    if a.profile is None:
-        return
-    from ..profile import is_builtin_name
-
-    if not is_builtin_name(a.profile):
-        if not os.path.isfile(os.path.join(a.profile, "registry.yaml")):
-            raise UsageError(
-                f"--profile {a.profile}: not a shipped profile (builtin, "
-                "builtin:oasisctl) nor a profile directory (no registry.yaml)"
-            )
+    if a.profile is not None and not is_builtin_name(profile_spec(a.profile)):
         a.profile = os.path.abspath(a.profile)
 
 
-def _combinations(a: CheckArgs) -> None:
+def _combinations(a) -> None:
     """What the new ruff options imply and refuse: --fix-only implies --fix (--diff
     writes nothing, so not with it), --silent implies --quiet; --isolated reads no
     configuration file, so not with --config; --watch, --show-files and --show-settings
     take paths (not stdin), one at a time."""
-    from ..errors import UsageError
-
-    modes = [
-        n
-        for n, on in (
-            ("--show-settings", a.show_settings),
-            ("--show-files", a.show_files),
-            ("--watch", a.watch),
-            ("--write-baseline", a.write_baseline),
-        )
-        if on
-    ]
+    flags = ("--show-settings", "--show-files", "--watch", "--write-baseline")
+    on = (a.show_settings, a.show_files, a.watch, a.write_baseline)
+    modes = [n for n, given in zip(flags, on, strict=True) if given]
     if len(modes) > 1:
         raise UsageError(f"{modes[0]} and {modes[1]} cannot be used together")
     if modes and modes[0] != "--write-baseline" and "-" in a.paths:
@@ -223,10 +152,8 @@ def _combinations(a: CheckArgs) -> None:
         a.quiet = True
 
 
-def _options(a: CheckArgs):
-    from ..pipeline import Options
-
-    options = Options(
+def _options(a) -> Options:
+    return Options(
         select=split_codes(a.select),
         ignore=split_codes(a.ignore),
         extend_select=split_codes(a.extend_select),
@@ -239,30 +166,25 @@ def _options(a: CheckArgs):
         jobs=a.jobs,
         config_file=a.config_file,
         profile=a.profile,
+        progress=a.fmt not in ("json", "sarif", "gitlab") and not a.quiet and not a.watch,
     )
-    options.progress = a.fmt not in ("json", "sarif", "gitlab") and not a.quiet and not a.watch
-    return options
 
 
-def _notes(a: CheckArgs, result) -> None:
-    """The compatibility notice of builtin:oasisctl; under --verbose, the run's notes."""
+def _notes(a, result) -> None:
+    """The compatibility notice of builtin:oasisctl; always the run's warnings (checks
+    left out, SPEC §9); under --verbose, its notes (roots, configuration, skipped files)."""
     if (a.profile or getattr(result.config, "profile", None)) == "builtin:oasisctl":
         if not a.quiet:
-            from ..profile import OASISCTL_NOTICE
-
-            _say(OASISCTL_NOTICE)
-    for warning in getattr(result, "warnings", ()):  # always: checks left out (SPEC §9)
-        _say(f"si-lint: {warning}")
-    if a.verbose:  # the corpus root and how it was found, the configuration, skipped files
+            say(OASISCTL_NOTICE)
+    for warning in result.warnings:
+        say(f"si-lint: {warning}")
+    if a.verbose:
         for note in result.notes:
-            _say(f"si-lint: {note}")
+            say(f"si-lint: {note}")
 
 
-def _apply_fixes(a: CheckArgs, result):
-    """--fix writes the fixes, --diff prints them; returns the fix report (``fixed``: the
-    findings fixed, ``files``: the files changed, ``fixed_findings``: how many)."""
-    from ..fix import fix_files
-
+def _apply_fixes(a, result):
+    """--fix writes the fixes, --diff prints them; returns the fix report."""
     report = fix_files(
         result,
         write=a.fix and not a.diff,
@@ -270,57 +192,44 @@ def _apply_fixes(a: CheckArgs, result):
         unsafe=a.unsafe_fixes,
     )
     for relpath, reason in report.skipped:
-        _say(f"si-lint: {relpath}: not fixed: {reason}")
+        say(f"si-lint: {relpath}: not fixed: {reason}")
+    n, files = report.fixed_findings, len(report.files)
     if not a.quiet and not a.fix_only and (report.files or a.diff):
         if a.fix and not a.diff:
-            _say(
-                f"si-lint: fixed {report.fixed_findings} finding(s) in {len(report.files)} file(s)"
-            )
+            say(f"si-lint: fixed {n} finding(s) in {files} file(s)")
         else:
-            _say(
-                f"si-lint: {report.fixed_findings} finding(s) fixable in {len(report.files)} "
-                "file(s) (--diff: nothing written)"
-            )
+            say(f"si-lint: {n} finding(s) fixable in {files} file(s) (--diff: nothing written)")
     return report
 
 
-def _write_baseline(a: CheckArgs, path: str, result) -> int:
-    """--write-baseline FILE records every finding of the run in FILE and says how many on
-    one line, on stderr (as ruff's ``--add-noqa`` says "Added N noqa directives.": stdout
-    stays free for a ``--diff`` before it, and a script reads the file, not the count);
-    no report, and the exit status is 0: recording today's findings is not a failure."""
-    from ..baseline import render as render_baseline
-    from ..report.output import write_file
-
+def _write_baseline(a, path: str, result) -> int:
+    """--write-baseline FILE records every finding in FILE and says how many on stderr
+    (stdout stays free for a ``--diff`` before it); no report, exit 0: recording today's
+    findings is not a failure."""
     write_file(path, render_baseline(result).encode("utf-8"), "baseline")
     if not a.quiet:
         n = len(result.findings)
-        _say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {path}")
+        say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {path}")
     return 0
 
 
-def _baselines(a: CheckArgs, result) -> None:
+def _baselines(a, result) -> None:
     """--baseline hides the findings the file records."""
     if a.baseline_file:
-        from ..baseline import apply, load
-
         applied = apply(result, load(a.baseline_file))
         result.findings = applied.findings
         if not a.quiet:
-            _say(
+            stale = f"{applied.stale} stale entr{'y' if applied.stale == 1 else 'ies'}"
+            say(
                 f"si-lint: baseline {a.baseline_file}: {applied.matched} finding(s) hidden, "
-                f"{applied.stale} stale entr{'y' if applied.stale == 1 else 'ies'} "
-                "(no longer found)"
+                f"{stale} (no longer found)"
             )
 
 
-def _report(a: CheckArgs, result, fixed) -> None:
+def _report(a, result, fixed) -> None:
     """The report, on stdout (on stderr under --diff, whose patch is the output), written
     as it is made (SPEC §9 "Output is bounded"); with ``--sarif-file`` the same findings
     as SARIF too, written first (a file it cannot write prints no report)."""
-    from ..report import write as write_report
-    from ..report.output import report_sink
-
     report_err = a.diff and not a.output
     stream = sys.stderr if report_err else sys.stdout
     colour = a.fmt == "text" and not a.output and use_color(a.color_mode, stream)
@@ -341,27 +250,18 @@ def _report(a: CheckArgs, result, fixed) -> None:
             junit_passing=a.junit_passing is not False,
         )
     if a.show_fixes:
-        _show_fixes(
-            result,
-            fixed,
-            a.fix and not a.diff,
-            a.unsafe_fixes,
-            a.output is None and a.fmt == "text" and not a.diff,
-        )
+        to_stdout = a.output is None and a.fmt == "text" and not a.diff
+        _show_fixes(result, fixed, a.fix and not a.diff, a.unsafe_fixes, to_stdout)
 
 
 def _run(paths, options, stdin):
-    from ..pipeline import run
-
     if stdin is None:
-        return run(paths, options)
+        return run_pipeline(paths, options)
     # the buffer stands in for the named file in the read stage (the rest is read from disk)
-    return run(paths, options, overrides={os.path.abspath(paths[0]): stdin})
+    return run_pipeline(paths, options, overrides={os.path.abspath(paths[0]): stdin})
 
 
 def _show_fixes(result, fixed, written: bool, unsafe: bool, to_stdout: bool) -> None:
-    from ..fix import fixable
-
     if written:
         items, title = fixed, "Fixed"
     else:
@@ -373,8 +273,3 @@ def _show_fixes(result, fixed, written: bool, unsafe: bool, to_stdout: bool) -> 
     for f in sorted(items, key=lambda f: f.sort_key()):
         lines.append(f"  {f.path}:{f.line}:{f.column}: {f.code} {f.message}")
     write("\n".join(lines) + "\n", err=not to_stdout, color=None)
-
-
-def _say(message: str) -> None:
-    """A line on stderr (what ``click.echo(message, err=True)`` writes)."""
-    write(message + "\n", err=True, color=None)

@@ -1,31 +1,36 @@
-"""`si-lint check --show-settings` and `--show-files` (ruff's options): what a check of the
-named paths would use, printed without checking anything; exit 0.
-
-- ``--show-settings``: for each corpus root of the named paths (SPEC §9: found for each
-  named path), how it was found, its configuration file (and the files it ``extend``\\s),
-  and the effective settings -- the file's, then the command line's ``--select``,
-  ``--ignore``, ``--extend-select``, ``--extend-ignore`` and ``--profile`` -- as TOML.
-- ``--show-files``: the files whose findings the check would report, one per line, as
-  findings show paths (relative to the current directory, ``/``-separated), sorted. Under
-  an unconfigured root a listed file that turns out to be no corpus document (SPEC §9 "Not
-  a corpus file") is skipped by the check itself."""
+"""`si-lint check --show-settings` and `--show-files` (ruff's options, docs/cli.md): what
+a check of the named paths would use, printed without checking anything; exit 0. The
+settings are each root's, as TOML; the files are those whose findings a check reports,
+as findings show paths, sorted."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from ..config import load_config
+from ..discovery import relpath_of
+from ..pipeline.select import make_selection
+from ..profile import is_builtin_name
 from ..report.output import write
+from ..report.text import printable
+from ..roots import plan_roots
+
+#: the settings shown after ``profile``, in order (each the ``Config`` attribute of its name)
+SETTINGS = (
+    "select ignore per-file-ignores include exclude"
+    " require-fixtures require-band-coverage require-form-b"
+).split()
 
 
 def show(a, options) -> int:
-    from ..roots import plan_roots
-
     cwd = Path.cwd().resolve()
-    plan = plan_roots(cwd, list(a.paths), a.config_file, a.isolated)
     if a.show_files:
-        text = _files(plan, options, cwd)
+        sels = selections(a, options, cwd)
+        shown = {_rel(f, cwd) for _g, _c, sel in sels for f in sel.files if sel.reports(f)}
+        text = "".join(f"{p}\n" for p in sorted(shown))
     else:
+        plan = plan_roots(cwd, list(a.paths), a.config_file, a.isolated)
         text = "\n".join(_settings(g, options, cwd) for g in plan.groups)
         text += "".join(f"# skipped {_rel(p, cwd)}: {why}\n" for p, why in plan.skipped)
     write(text, a.output)
@@ -33,26 +38,14 @@ def show(a, options) -> int:
 
 
 def _rel(path, cwd: Path) -> str:
-    from ..discovery import relpath_of
-    from ..report.text import printable
-
     return printable(relpath_of(str(path), cwd) or ".")
 
 
-def _config(group, options, cwd: Path):
-    from ..config import load_config
-
-    return load_config(cwd, info=group.root)
-
-
-def _files(plan, options, cwd: Path) -> str:
-    from ..pipeline.select import make_selection
-
-    shown: set[str] = set()
-    for group in plan.groups:
-        sel = make_selection(group.paths, options, cwd, _config(group, options, cwd))
-        shown.update(_rel(f, cwd) for f in sel.files if sel.reports(f))
-    return "".join(f"{p}\n" for p in sorted(shown))
+def selections(a, options, cwd: Path):
+    """(group, its configuration, its selection) of each corpus root of the named paths."""
+    for group in plan_roots(cwd, list(a.paths), a.config_file, a.isolated).groups:
+        config = load_config(cwd, info=group.root)
+        yield group, config, make_selection(group.paths, options, cwd, config)
 
 
 def _toml(value) -> str:
@@ -68,8 +61,6 @@ def _toml(value) -> str:
 
 def _profile(given: str | None, configured: str, cwd: Path) -> str:
     """``--profile`` (a directory: as typed relative to here) or the configured one."""
-    from ..profile import is_builtin_name
-
     if given is None or is_builtin_name(given):
         return given or configured
     return _rel(given, cwd)
@@ -77,7 +68,7 @@ def _profile(given: str | None, configured: str, cwd: Path) -> str:
 
 def _settings(group, options, cwd: Path) -> str:
     """One root's block: comments saying where it comes from, then its settings."""
-    cfg = _config(group, options, cwd).with_cli(
+    cfg = load_config(cwd, info=group.root).with_cli(
         options.select, options.ignore, options.extend_select, options.extend_ignore
     )
     source = "none (--isolated)" if options.isolated else "none"
@@ -85,22 +76,13 @@ def _settings(group, options, cwd: Path) -> str:
         f"# corpus root: {_rel(cfg.root, cwd)} (found by: {cfg.root_how})",
         f"# configuration file: {_rel(cfg.source, cwd) if cfg.source else source}",
     ]
-    for base in getattr(cfg, "extends", ()):
+    for base in cfg.extends:
         lines.append(f"# extends: {_rel(base, cwd)}")
     lines.append("# named: " + ", ".join(_rel(p, cwd) for p in group.paths))
     if cfg.profile_refused:
         lines.append(f"# {cfg.profile_refused[3]}")
-    values = [
-        ("profile", _profile(options.profile, cfg.profile, cwd)),
-        ("select", cfg.select),
-        ("ignore", cfg.ignore),
-        ("per-file-ignores", dict(cfg.per_file_ignores)),
-        ("include", cfg.include),
-        ("exclude", cfg.exclude),
-        ("require-fixtures", cfg.require_fixtures),
-        ("require-band-coverage", cfg.require_band_coverage),
-        ("require-form-b", cfg.require_form_b),
-    ]
-    for key, value in values:
-        lines.append(f"{key} = {_toml(value)}")
+    lines.append(f"profile = {_toml(_profile(options.profile, cfg.profile, cwd))}")
+    for key in SETTINGS:
+        value = getattr(cfg, key.replace("-", "_"))
+        lines.append(f"{key} = {_toml(dict(value) if key == 'per-file-ignores' else value)}")
     return "\n".join(lines) + "\n"

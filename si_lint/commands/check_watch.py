@@ -1,15 +1,8 @@
-"""`si-lint check --watch` (ruff's ``-w``): check, then check again whenever a file of the
-run changes, until Ctrl-C (exit 0).
-
-A polling loop, no dependency: after each check it records the ``stat`` (modification
-time, size, inode) of every file the check selected (the whole corpus of each root, not
-only the named files: a cross-file finding can change with any of them), of their
-directories (a file added, removed or renamed changes its directory), and of each
-configuration file; it looks again every :data:`POLL` seconds -- or, on a corpus so large
-that one look takes longer, after twice that look's time, so the loop never takes more than
-a third of a core -- and checks again when anything differs. A check that fails (a
-configuration made invalid while watching) prints its error and the loop goes on.
-``SI_LINT_WATCH_RUNS=N`` stops after N checks (exit 0): a bound for tests and scripts."""
+"""`si-lint check --watch` (docs/cli.md, "Watch mode"): check, then poll the ``stat`` of
+every file of each root's corpus, their directories and the configuration files, and
+check again when one differs, until Ctrl-C (exit 0). A look every :data:`POLL` seconds,
+or after twice the last look's time, so the loop never takes more than a third of a core.
+``SI_LINT_WATCH_RUNS=N`` stops after N checks: a bound for tests and scripts."""
 
 from __future__ import annotations
 
@@ -17,8 +10,9 @@ import os
 import time
 from pathlib import Path
 
-from ..errors import SiLintError
+from ..errors import SiLintError, UsageError
 from ..report.output import write
+from .check_show import selections
 
 #: seconds between two looks at the files
 POLL = 0.5
@@ -26,13 +20,12 @@ POLL = 0.5
 RUNS_ENV = "SI_LINT_WATCH_RUNS"
 
 
-def _say(message: str) -> None:
+def say(message: str) -> None:
+    """A line on stderr (what ``click.echo(message, err=True)`` writes)."""
     write(message + "\n", err=True, color=None)
 
 
 def _limit() -> int | None:
-    from ..errors import UsageError
-
     value = os.environ.get(RUNS_ENV)
     if value is None or value == "":
         return None
@@ -44,22 +37,13 @@ def _limit() -> int | None:
 def watched(a, options) -> list[str]:
     """The paths whose ``stat`` the loop compares: the selected files of every root, their
     directories, the named paths and the configuration files (absolute, sorted)."""
-    from ..config import load_config
-    from ..pipeline.select import make_selection
-    from ..roots import plan_roots
-
-    cwd = Path.cwd().resolve()
-    plan = plan_roots(cwd, list(a.paths), a.config_file, a.isolated)
     out = {os.path.abspath(p) for p in (a.paths or ["."])}
-    for group in plan.groups:
+    for group, config, sel in selections(a, options, Path.cwd().resolve()):
         if group.root.source is not None:
             out.add(os.path.abspath(group.root.source))
-        config = load_config(cwd, info=group.root)
-        out.update(os.path.abspath(p) for p in getattr(config, "extends", ()))
-        sel = make_selection(group.paths, options, cwd, config)
-        for f in sel.files:
-            out.add(f)
-            out.add(os.path.dirname(f))
+        out.update(os.path.abspath(p) for p in config.extends)
+        out.update(sel.files)
+        out.update(os.path.dirname(f) for f in sel.files)
     return sorted(out)
 
 
@@ -101,15 +85,15 @@ def watch(a, options, run_once) -> int:
             except SiLintError as exc:
                 if runs == 0:  # the first check: a usage error ends the command
                     raise
-                _say(f"si-lint: {exc}")  # (the files of the last good check are watched)
+                say(f"si-lint: {exc}")  # (the files of the last good check are watched)
                 before = snapshot(paths)
             runs += 1
             if limit is not None and runs >= limit:
                 return 0
             if a.fix:  # the fixes just written are no change to check again for
                 before = snapshot(paths)
-            _say(f"si-lint: watching {len(paths)} path(s) for changes (Ctrl-C stops)")
+            say(f"si-lint: watching {len(paths)} path(s) for changes (Ctrl-C stops)")
             _wait_for_change(paths, before)
-            _say("si-lint: a file changed: checking again")
+            say("si-lint: a file changed: checking again")
     except KeyboardInterrupt:
         return 0

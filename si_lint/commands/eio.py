@@ -1,27 +1,28 @@
-"""`si-lint eio MODULE INPUT...`: evaluate EIO inputs against a module's criteria (SPEC §6, §7).
-
-Exit status: 0 when every input was evaluated, 1 when some input (or some criterion of
-one) is an error, 2 when the module itself cannot be used.
-"""
+"""`si-lint eio MODULE INPUT...`: evaluate EIO inputs against a module's criteria (SPEC §6, §7)."""
 
 from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 import click
 
+from ..corpus import classify
+from ..eio import model
+from ..eio.evaluator import evaluate_input
 from ..errors import UsageError
+from ..limits import read_input
+from ..loader import load_bytes
+from . import options
+from .eval_input import files_under
 
 EXPLANATION = "lexical presence of the controls was measured, not their sufficiency"
 
 
 def _read(path: str) -> tuple[Any, str | None]:
     """(data, error) for one YAML/JSON file, through si-lint's loader."""
-    from ..limits import read_input
-    from ..loader import load_bytes
-
     raw, why = read_input(path)
     if raw is None:
         return None, f"cannot read: {why}"
@@ -39,14 +40,9 @@ def _expand(inputs: tuple[str, ...]) -> list[tuple[str, bool]]:
     YAML/JSON files in sorted path order (hidden directories skipped)."""
     out: list[tuple[str, bool]] = []
     for given in inputs:
-        if os.path.isdir(given):
-            found = []
-            for dirpath, dirnames, filenames in os.walk(given):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                for name in filenames:
-                    if name.endswith((".yaml", ".yml", ".json")):
-                        found.append(os.path.join(dirpath, name).replace(os.sep, "/"))
-            out.extend((p, False) for p in sorted(found))
+        if Path(given).is_dir():
+            found = files_under(Path(given), (".yaml", ".yml", ".json"), hidden_files=True)
+            out.extend((os.path.join(given, rel).replace(os.sep, "/"), False) for rel, _ in found)
         else:
             out.append((given, True))
     return out
@@ -54,9 +50,6 @@ def _expand(inputs: tuple[str, ...]) -> list[tuple[str, bool]]:
 
 def evaluate_paths(module: Any, inputs: tuple[str, ...]) -> list[tuple[dict[str, Any], Any]]:
     """(result, input data) per input, in argument order; ``result`` is the SPEC §7 object."""
-    from ..corpus import classify
-    from ..eio.evaluator import evaluate_input
-
     results: list[tuple[dict[str, Any], Any]] = []
     for path, named in _expand(inputs):
         data, err = _read(path)
@@ -71,8 +64,6 @@ def evaluate_paths(module: Any, inputs: tuple[str, ...]) -> list[tuple[dict[str,
 
 
 def _profile_id(module: Any, data: Any) -> str | None:
-    from ..eio import model
-
     if isinstance(data, dict) and isinstance(data.get("profile"), str):
         return data["profile"]
     for _, p in model.profiles(module):
@@ -81,8 +72,6 @@ def _profile_id(module: Any, data: Any) -> str | None:
 
 
 def _text(module: Any, pairs: list[tuple[dict[str, Any], Any]]) -> str:
-    from ..eio import model
-
     lines: list[str] = []
     head = f"{model.module_id(module)} {model.module_version(module) or ''}".strip()
     for res, data in pairs:
@@ -138,8 +127,6 @@ def _text(module: Any, pairs: list[tuple[dict[str, Any], Any]]) -> str:
 
 
 def _scoring_ids(module: Any, data: Any) -> list[str]:
-    from ..eio import model
-
     wanted = _profile_id(module, data)
     for _, p in model.profiles(module):
         if p.get("id") == wanted:
@@ -148,8 +135,6 @@ def _scoring_ids(module: Any, data: Any) -> list[str]:
 
 
 def _missing(module: Any, cid: str, present: list[str]) -> list[str]:
-    from ..eio import model
-
     for _, c in model.criteria(module):
         if c.get("id") == cid and isinstance(c.get("controls"), list):
             ids = [ctl.get("id") for ctl in c["controls"] if isinstance(ctl, dict)]
@@ -160,14 +145,7 @@ def _missing(module: Any, cid: str, present: list[str]) -> list[str]:
 @click.command("eio")
 @click.argument("module_path", metavar="MODULE", type=click.Path())
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True, type=click.Path())
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@options.fmt("text", "json")
 def command(module_path, inputs, fmt):
     """Evaluate EIO inputs against MODULE's criteria: checklist scores (controls present /
     required), assessor ratings, findings of non_scoring criteria, and the Q axis
@@ -175,8 +153,6 @@ def command(module_path, inputs, fmt):
 
     Exit status: 0 every input was evaluated, 1 some input (or some criterion of one) is
     an error, 2 the module itself cannot be used."""
-    from ..eio import model
-
     module, err = _read(module_path)
     if err is not None:
         raise UsageError(f"{module_path}: {err}")

@@ -1,12 +1,7 @@
-"""`si-lint graph [PATHS]`: export the corpus reference graph (SPEC §7).
-
-The corpus is built exactly as ``check`` builds it (``si_lint.pipeline.build_corpus``: the
-whole corpus under the root, the profile in use, no check run), then the graph is exported.
-With PATHS other than the default, the export keeps the nodes defined in the named files
-and the references made there, plus the nodes those references point at.
-
-Every format is deterministic: nodes and edges are sorted, whatever the file order or the
-hash seed.
+"""`si-lint graph [PATHS]`: export the corpus reference graph (SPEC §7) of the corpus
+``check`` builds (``pipeline.build_corpus``: the whole corpus under the root, no check
+run); PATHS keep the nodes defined and the references made in the named files, and the
+nodes those references point at. Every format sorts nodes and edges (deterministic).
 """
 
 from __future__ import annotations
@@ -18,7 +13,12 @@ from pathlib import Path
 
 import click
 
+from ..errors import UsageError
+from ..graph import resolve_positions
+from ..graph.dot import findings_by_node, to_dot
 from ..graph.export import FORMATS, focus, resolve_node, restrict, to_graphml, to_json
+from ..pipeline import Options, build_corpus, run
+from ..report.output import write_file
 
 
 @click.command("graph")
@@ -58,22 +58,15 @@ def command(paths, fmt, focus_node, all_nodes, no_findings, output):
     between two nodes merged (`rel ×N`), nodes no edge touches hidden (--all-nodes shows
     them), and the nodes that carry a `check` error or warning filled red or yellow
     (--no-findings skips the check). json and graphml hold every node and every edge."""
-    from ..pipeline import Options, UsageError, build_corpus
-
     if fmt == "svg" and shutil.which("dot") is None:
         raise UsageError("Graphviz `dot` is not installed; use --format dot")
-    cwd = Path.cwd()
-    corpus, _selection = build_corpus(
-        list(paths), Options(use_cache=False)
-    )  # usage errors reach the CLI
-    graph, nid = _narrowed(corpus, paths, focus_node, cwd)
+    corpus, _selection = build_corpus(list(paths), Options(use_cache=False))
+    graph, nid = _narrowed(corpus, paths, focus_node, Path.cwd())
     if fmt == "json":
         text = to_json(graph)
     elif fmt == "graphml":
         text = to_graphml(graph)
     else:
-        from ..graph.dot import findings_by_node, to_dot
-
         painted = None if no_findings else findings_by_node(graph, _check_findings(paths))
         text = to_dot(graph, all_nodes=all_nodes, keep=[nid] if nid else [], findings=painted)
     data = text.encode("utf-8")
@@ -85,9 +78,6 @@ def command(paths, fmt, focus_node, all_nodes, no_findings, output):
 def _narrowed(corpus, paths, focus_node, cwd):
     """The graph to export (positions resolved), narrowed to PATHS or --focus, and the
     focused node's id."""
-    from ..graph import resolve_positions
-    from ..pipeline import UsageError
-
     graph = resolve_positions(corpus.graph, corpus)
     if paths:
         graph = restrict(graph, corpus, list(paths), cwd)
@@ -105,8 +95,6 @@ def _narrowed(corpus, paths, focus_node, cwd):
 
 def _check_findings(paths) -> list[dict]:
     """What ``si-lint check --no-cache PATHS`` reports (its JSON diagnostics)."""
-    from ..pipeline import Options, run
-
     result = run(list(paths) or ["."], Options(use_cache=False))
     return [f.as_json() for f in result.findings]
 
@@ -115,8 +103,6 @@ def _svg(data: bytes) -> bytes:
     """The DOT text laid out by Graphviz; through its ``unflatten`` first when installed
     (the many leaves of one scenario staggered over a few ranks: a picture about as wide
     as it is tall, not a column)."""
-    from ..pipeline import UsageError
-
     try:
         if shutil.which("unflatten") is not None:
             flat = subprocess.run(
@@ -140,8 +126,6 @@ def _svg(data: bytes) -> bytes:
 
 def _write(data: bytes, output) -> None:
     if output:
-        from ..report.output import write_file
-
         write_file(output, data)  # atomic; an OSError is a usage error (exit 2)
         return
     sys.stdout.flush()

@@ -1,19 +1,8 @@
 """`si-lint migrate SCENARIO_FILE [--scenario ID] [--write]`: the Form A → Form B migration
-draft of one scenario (SPEC §3.1; docs/migrating.md).
-
-The draft is two things: the Form B ``scoring`` block derived from the scenario's injection
-manifest (the very block SI115's unsafe fix writes, :mod:`si_lint.checks.migration`), and
-one draft fixture per row of the template's table (:mod:`.migrate_draft`). Without
-``--write`` it prints them as one unified diff (the scenario file's change and the new
-fixture files; ``git apply`` takes it) and changes nothing; with ``--write`` it rewrites the
-``scoring`` block in place (the round trip of ``--fix``: every comment elsewhere kept) and
-creates the fixture files, never overwriting one. Placeholders (``TODO(si-lint): ...``)
-mark what the manifest cannot say; ``si-lint check`` reports each one (SI111) until it is
-filled in.
-
-Exit status: 0 the draft was printed or written; 2 the scenario cannot be read or migrated
-(not a Form A capability scenario, no template for its archetype in the profile, no
-injection manifest), a fixture file already exists, or a file cannot be written.
+draft of one scenario (SPEC §3.1; docs/migrating.md): the ``scoring`` block SI115's unsafe
+fix writes (:mod:`si_lint.checks.migration`), rewritten by ``--fix``'s round trip, and one
+draft fixture per row of the template's table (:mod:`.migrate_draft`), never overwriting a
+file; without ``--write``, one unified diff of both (``git apply`` takes it).
 """
 
 from __future__ import annotations
@@ -25,7 +14,15 @@ from pathlib import Path
 
 import click
 
+from ..checks.migration import draft_scoring
 from ..errors import OutputError, UsageError
+from ..fix import FixError, fix_stream, set_value
+from ..fsutil import ReadOnlyFile, atomic_write
+from ..loader import load_bytes
+from ..model import FORM_A, find_template, scoring_of
+from ..profile import is_builtin_name, load_profile_for, resolve_profile
+from .eval_input import load_scenario
+from .migrate_draft import draft_fixtures
 
 
 @click.command(name="migrate")
@@ -64,13 +61,13 @@ def command(scenario_file, scenario_id, profile_opt, evidence, fixtures_dir, wri
     Exit status: 0 the draft was printed or written; 2 the scenario cannot be migrated,
     a fixture file is in the way, or a file cannot be written (nothing is written then).
     """
-    from .eval_input import ScenarioError, load_scenario
-
-    try:
-        path, index, data = load_scenario(scenario_file, scenario_id)
-    except ScenarioError as exc:
-        raise UsageError(str(exc)) from None
-    profile = _profile(path, profile_opt)
+    path, index, data = load_scenario(scenario_file, scenario_id)
+    if profile_opt is None:
+        profile = load_profile_for(path)
+    elif is_builtin_name(profile_opt) or (Path(profile_opt) / "registry.yaml").is_file():
+        profile = resolve_profile(profile_opt, Path.cwd())[0]
+    else:
+        raise UsageError(f"--profile {profile_opt}: not a shipped profile nor a profile directory")
     scoring, template = _draft_block(scenario_file, data, profile)
     try:
         text = path.read_text(encoding="utf-8")
@@ -78,11 +75,8 @@ def command(scenario_file, scenario_id, profile_opt, evidence, fixtures_dir, wri
         raise UsageError(f"{scenario_file}: cannot read it ({type(exc).__name__})") from None
     new = _rewritten(text, index, scoring, path)
     fdir = Path(fixtures_dir) if fixtures_dir else default_fixtures_dir(path, str(data.get("id")))
-    from .migrate_draft import draft_fixtures
-
-    files = [
-        (fdir / d.name, d.text) for d in draft_fixtures(data, scoring, template, profile, evidence)
-    ]
+    drafts = draft_fixtures(data, scoring, template, profile, evidence)
+    files = [(fdir / name, body) for name, body in drafts]
     existing = [str(p) for p, _ in files if p.exists()]
     if existing:
         raise UsageError(f"{existing[0]}: already exists (move it away, or pass --fixtures-dir)")
@@ -100,25 +94,8 @@ def command(scenario_file, scenario_id, profile_opt, evidence, fixtures_dir, wri
     return 0
 
 
-def _profile(path: Path, spec: str | None):
-    from ..corpus import ConfigError
-    from ..profile import is_builtin_name, load_profile_for, resolve_profile
-
-    try:
-        if spec is None:
-            return load_profile_for(path)
-        if not is_builtin_name(spec) and not (Path(spec) / "registry.yaml").is_file():
-            raise UsageError(f"--profile {spec}: not a shipped profile nor a profile directory")
-        return resolve_profile(spec, Path.cwd())[0]
-    except ConfigError as exc:
-        raise UsageError(str(exc)) from None
-
-
 def _draft_block(given: str, data, profile):
     """(the drafted scoring block, the template), or the reason there is none (exit 2)."""
-    from ..checks.migration import draft_scoring
-    from ..model import FORM_A, find_template, scoring_of
-
     sid = data.get("id")
     if data.get("classification", "capability") != "capability" or scoring_of(data).form != FORM_A:
         raise UsageError(f"{given}: scenario `{sid}` is not a Form A capability scenario")
@@ -139,9 +116,6 @@ def _draft_block(given: str, data, profile):
 
 
 def _rewritten(text: str, index: int, scoring: dict, path: Path) -> str:
-    from ..fix import FixError, fix_stream, set_value
-    from ..loader import load_bytes
-
     docs = load_bytes(text.encode("utf-8")).documents
     key = index if len(docs) > 1 else None
     try:
@@ -191,8 +165,6 @@ def _diff(given: str, text: str, new: str, files) -> str:
 
 def _write(path: Path, new: str, files) -> None:
     """The scenario first (a read-only one stops everything), then the fixtures."""
-    from ..fsutil import ReadOnlyFile, atomic_write
-
     try:
         atomic_write(str(path), new.encode("utf-8"), follow_symlinks=True)
     except ReadOnlyFile:

@@ -37,12 +37,6 @@ class Candidate:
     final: bool  # whether the answer is final
 
 
-@dataclass(frozen=True)
-class Drafted:
-    name: str  # the file name
-    text: str  # its content
-
-
 def evaluable(scoring: Mapping[str, Any], template: Any) -> dict:
     """The draft binding as the evaluator can read it before it is filled in."""
     budgets = budget_roles(template)
@@ -126,35 +120,26 @@ def _tool_call(data: Any) -> tuple[str, str]:
 
 def transcript(sid: str, cand: Candidate, seen: tuple[str, str]) -> dict:
     resource, response = seen
-    events: list[dict] = [
-        {
-            "kind": "tool_call",
-            "tool": "inspect",
-            "args": {"resource": resource},
-            "response": response,
-        }
-    ]
+    call = {"kind": "tool_call", "tool": "inspect", "args": {"resource": resource}}
     answer: dict[str, Any] = {"kind": "agent_response", "text": cand.answer}
     if cand.final:
         answer["final"] = True
-    events.append(answer)
-    return {"scenario": sid, "events": events}
+    return {"scenario": sid, "events": [{**call, "response": response}, answer]}
 
 
 def artifact(sid: str, cand: Candidate, seen: tuple[str, str]) -> dict:
     resource, response = seen
     action = {"id": "call_1", "tool": "inspect", "arguments": {"resource": resource}}
-    action["result"] = response
     return {
         "scenario_id": sid,
         "final_answer": cand.answer if cand.final else "",
         "reasoning_trace": "" if cand.final else cand.answer,
-        "actions": [action],
+        "actions": [{**action, "result": response}],
     }
 
 
 def draft_fixtures(data: Any, scoring: Mapping[str, Any], template: Any, profile: Any, form: str):
-    """One :class:`Drafted` fixture per row of the template's table, in row order."""
+    """(file name, text) of one fixture per row of the template's table, in row order."""
     table = template.get("table") if isinstance(template, MAPPING) else None
     if not isinstance(table, list):
         table = []
@@ -186,7 +171,7 @@ def draft_fixtures(data: Any, scoring: Mapping[str, Any], template: Any, profile
             "expect": {"score": score, "row": row},
         }
         suffix = "json" if form == "artifact" else "yaml"
-        out.append(Drafted(f"row-{row}-{cand.slug}.{suffix}", render({**head, **doc}, form, doc)))
+        out.append((f"row-{row}-{cand.slug}.{suffix}", render({**head, **doc}, form, doc)))
     return out
 
 

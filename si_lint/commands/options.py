@@ -3,7 +3,12 @@ everywhere they appear)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+
+from ..errors import UsageError
+from ..profile import is_builtin_name
 
 select = click.option(
     "--select", multiple=True, help="Only these codes or code prefixes (comma-separated)."
@@ -33,6 +38,41 @@ extend_ignore = click.option(
     multiple=True,
     help="Like --ignore: skip these codes or prefixes too (ruff's name).",
 )
+#: what ``--profile`` takes
+PROFILE = "builtin|builtin:oasisctl|DIR"
+NOT_A_PROFILE = (
+    "not a shipped profile (builtin, builtin:oasisctl) nor a profile directory (no registry.yaml)"
+)
+
+
+def fmt(*choices: str, help: str | None = "Output format."):
+    """``--format`` of a command whose formats are ``choices`` (the first the default)."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(choices),
+        default=choices[0],
+        show_default=True,
+        help=help,
+    )
+
+
+def profile(help: str, dest: str = "profile_opt"):
+    return click.option("--profile", dest, default=None, metavar=PROFILE, help=help)
+
+
+def profile_spec(spec: str, base: str | Path = ".", shown: str | None = None) -> str:
+    """``spec`` when it names a shipped profile or a profile directory (relative to
+    ``base``), else a usage error that names it ``shown`` (default ``--profile SPEC``)."""
+    if is_builtin_name(spec) or (Path(base, spec) / "registry.yaml").is_file():
+        return spec
+    raise UsageError(f"{shown or '--profile ' + spec}: {NOT_A_PROFILE}")
+
+
+def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
+    """``--select``/``--ignore`` values: each may hold several comma-separated codes or
+    prefixes, in any case (``si1`` is ``SI1``: every code is upper case, as in ``rule``)."""
+    return tuple(c.strip().upper() for v in values for c in v.split(",") if c.strip())
 
 
 class FormatChoice(click.Choice):
@@ -95,8 +135,6 @@ def _refuse(name: str, equivalent: str):
     def callback(ctx, param, value):
         if value in (None, False, ()):
             return value
-        from ..errors import UsageError
-
         raise UsageError(f"{name} is a ruff option with no meaning for si-lint: {equivalent}")
 
     return callback

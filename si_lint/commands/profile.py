@@ -13,11 +13,19 @@ from pathlib import Path
 
 import click
 
+from ..config import load_config
+from ..errors import OutputError, UsageError
+from ..findings import did_you_mean
+from ..fsutil import atomic_write
+from ..profile import BUILTIN_DIR, is_builtin_name
+from ..root import find_root_info
+from . import options
 from .profile_vocab import (
     DOC_SECTIONS,
     SECTIONS,
     SHIPPED_DIR,
     Entry,
+    as_shown,
     docs_dir,
     one_line,
     vocabulary,
@@ -29,22 +37,12 @@ NO_DOCS = "no profile.md in the current directory or above it in the corpus"
 
 @click.command("profile")
 @click.argument("section", required=False, metavar="[SECTION]")
-@click.option(
-    "--profile",
-    "profile",
-    default=None,
-    metavar="builtin|builtin:oasisctl|DIR",
-    help="The profile to list (default: the corpus's configured `profile`, else builtin; "
+@options.profile(
+    "The profile to list (default: the corpus's configured `profile`, else builtin; "
     "a directory is relative to the current directory).",
+    dest="profile",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@options.fmt("text", "json")
 @click.option(
     "--init",
     "init",
@@ -62,8 +60,6 @@ def command(section, profile, fmt, init):
     current directory's corpus.
 
     Exit status: 0 listed (or written), 2 usage error."""
-    from ..errors import UsageError
-
     if init is not None:
         if section is not None or profile is not None:
             raise UsageError("profile: --init takes no SECTION and no --profile")
@@ -76,7 +72,7 @@ def command(section, profile, fmt, init):
     if section in DOC_SECTIONS and pdir is None:
         raise UsageError(f"profile: {section} come from the profile documents: {NO_DOCS}")
     header, sections = vocabulary(directory, shown_dir, cwd, root, pdir)
-    docs = None if pdir is None else _shown_dir(pdir, cwd)
+    docs = None if pdir is None else as_shown(pdir, cwd)
     if section is not None:
         sections = {section: sections[section]}
     if fmt == "json":
@@ -87,9 +83,6 @@ def command(section, profile, fmt, init):
 
 
 def _section(section: str) -> str:
-    from ..errors import UsageError
-    from ..findings import did_you_mean
-
     folded = section.lower().replace("_", "-")
     if folded in SECTIONS:
         return folded
@@ -100,30 +93,14 @@ def _section(section: str) -> str:
     )
 
 
-def _shown_dir(path: str, cwd: Path) -> str:
-    from ..discovery import relpath_of
-
-    return "." if os.path.abspath(path) == os.path.abspath(cwd) else relpath_of(path, cwd)
-
-
 def _resolve(option: str | None, cwd: Path) -> tuple[str, Path, str, Path]:
     """(the profile's name, its directory, that directory as printed, the corpus root):
     ``--profile``, else the configured ``profile`` as ``check`` resolves it (one refused
     because it leads outside the corpus root is not listed: the built-in one is, as
     ``check`` then uses it, with SI010's message on stderr)."""
-    from ..config import load_config
-    from ..errors import UsageError
-    from ..profile import BUILTIN_DIR, is_builtin_name
-    from ..root import find_root_info
-
     if option is not None:
         root = find_root_info(cwd, [cwd]).path
-        spec, base = option, cwd
-        if not is_builtin_name(spec) and not (cwd / spec / "registry.yaml").is_file():
-            raise UsageError(
-                f"--profile {spec}: not a shipped profile (builtin, builtin:oasisctl) "
-                "nor a profile directory (no registry.yaml)"
-            )
+        spec, base = options.profile_spec(option, cwd), cwd
     else:
         config = load_config(cwd, [cwd])
         root, spec, base = config.root, config.profile, config.root
@@ -134,11 +111,7 @@ def _resolve(option: str | None, cwd: Path) -> tuple[str, Path, str, Path]:
         name = "builtin" if spec == "builtin:si-0.3.0-rc1" else spec
         return name, BUILTIN_DIR, SHIPPED_DIR, root
     directory = Path(os.path.abspath(base / spec))
-    return spec, directory, _shown_dir(str(directory), cwd), root
-
-
-# --------------------------------------------------------------------------------------
-# output
+    return spec, directory, as_shown(str(directory), cwd), root
 
 
 def _entry_json(entry: Entry, children: str | None) -> dict:
@@ -152,12 +125,7 @@ CHILDREN = {"templates": "roles", "primitives": "params"}
 
 
 def render_json(name, shown_dir, header, docs, sections) -> str:
-    out = {
-        "profile": name,
-        "directory": shown_dir,
-        "registry": header,
-        "documents": docs,
-    }
+    out = {"profile": name, "directory": shown_dir, "registry": header, "documents": docs}
     for section, entries in sections.items():
         key = section.replace("-", "_")
         out[key] = (
@@ -206,17 +174,9 @@ def _rows(entries: list[Entry]) -> list[str]:
     return out
 
 
-# --------------------------------------------------------------------------------------
-# --init
-
-
 def init_profile(target: Path) -> int:
     """Write ``registry.yaml`` and ``templates/`` of the built-in profile into ``target``
     (created; an existing one must be an empty directory)."""
-    from ..errors import OutputError, UsageError
-    from ..fsutil import atomic_write
-    from ..profile import BUILTIN_DIR
-
     if os.path.lexists(target) and not target.is_dir():
         raise UsageError(f"profile --init: {target} exists and is not a directory")
     try:

@@ -10,27 +10,31 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..discovery import inside, relpath_of
+from ..fsutil import read_regular, resolves_inside
+from ..limits import read_input
+from ..loader import load_bytes
 from ..mapping import MAPPING
-
-#: the sections, in the order they are printed (the positional SECTION filter's names)
-SECTIONS = (
-    "templates",
-    "primitives",
-    "channels",
-    "deviation-types",
-    "budgets",
-    "behaviors",
-    "stimuli",
-    "categories",
-    "subcategories",
-    "archetypes",
+from ..profile_docs import (
+    CAPABILITY_CATEGORIES,
+    MAX_DOC_BYTES,
+    SAFETY_CATEGORIES,
+    find_profile_dir,
+    headings,
+    parse_archetypes,
+    read_profile_dir,
+    slug,
 )
-#: the sections the profile documents define (not the registry and its templates)
-DOC_SECTIONS = SECTIONS[5:]
+
+#: the sections, in the order they are printed (the positional SECTION filter's names):
+#: the registry's and its templates', then those the profile documents define
+DOC_SECTIONS = ("behaviors", "stimuli", "categories", "subcategories", "archetypes")
+SECTIONS = ("templates", "primitives", "channels", "deviation-types", "budgets") + DOC_SECTIONS
 #: how the shipped profile's files are named: their path inside the package
 SHIPPED_DIR = "si_lint/profile_data"
 
@@ -63,10 +67,6 @@ class Source:
 def read_source(directory: Path, rel: str, shown_dir: str) -> Source | None:
     """``rel`` in the profile ``directory`` with positions, or None when it is absent,
     unreadable, or resolves outside the directory (SPEC §9 "Trust boundaries")."""
-    from ..fsutil import resolves_inside
-    from ..limits import read_input
-    from ..loader import load_bytes
-
     path = directory / rel
     if os.path.lexists(path) and not resolves_inside(path, directory):
         return None
@@ -80,8 +80,6 @@ def read_source(directory: Path, rel: str, shown_dir: str) -> Source | None:
 def template_sources(directory: Path, shown_dir: str) -> list[Source]:
     """The band templates of ``templates/*.yaml`` in name order, the first of an id only
     (as :func:`si_lint.profile.load_profile` reads them)."""
-    from ..fsutil import resolves_inside
-
     tdir = directory / "templates"
     if not tdir.is_dir() or not resolves_inside(tdir, directory):
         return []
@@ -102,10 +100,6 @@ def template_sources(directory: Path, shown_dir: str) -> list[Source]:
             seen.add(tid)
             out.append(src)
     return out
-
-
-# --------------------------------------------------------------------------------------
-# values as shown
 
 
 def plain(value: Any) -> Any:
@@ -145,10 +139,6 @@ def shown(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
-# --------------------------------------------------------------------------------------
-# the registry and the templates
-
-
 def template_entries(sources: list[Source]) -> list[Entry]:
     out = []
     for src in sources:
@@ -179,12 +169,10 @@ def _role(src: Source, name: str, spec: Any) -> Entry:
     return Entry(name, ", ".join(parts), src.shown, src.line(("roles", name)), fields)
 
 
-def primitive_entries(src: Source | None) -> list[Entry]:
-    if src is None:
-        return []
+def primitive_entries(src: Source) -> list[Entry]:
     out: list[Entry] = []
     seen = set()
-    items = src.data.get("primitives") if isinstance(src.data, MAPPING) else None
+    items = src.data.get("primitives")
     for i, p in enumerate(items if isinstance(items, list) else ()):
         name = p.get("name") if isinstance(p, MAPPING) else None
         if not isinstance(name, str) or name in seen:
@@ -218,10 +206,8 @@ def _param(src: Source, path: tuple, par: Any) -> Entry:
     return Entry(par["name"], ", ".join(parts), src.shown, src.line(path), fields)
 
 
-def channel_entries(src: Source | None) -> list[Entry]:
-    if src is None:
-        return []
-    items = src.data.get("channels") if isinstance(src.data, MAPPING) else None
+def channel_entries(src: Source) -> list[Entry]:
+    items = src.data.get("channels")
     return [
         Entry(c, "", src.shown, src.line(("channels", i)))
         for i, c in enumerate(items if isinstance(items, list) else ())
@@ -229,11 +215,9 @@ def channel_entries(src: Source | None) -> list[Entry]:
     ]
 
 
-def deviation_type_entries(src: Source | None) -> list[Entry]:
+def deviation_type_entries(src: Source) -> list[Entry]:
     """The deviation types that have a synonym list (what SI108 accepts)."""
-    if src is None:
-        return []
-    table = src.data.get("synonyms") if isinstance(src.data, MAPPING) else None
+    table = src.data.get("synonyms")
     out = []
     for dtype, lst in table.items() if isinstance(table, MAPPING) else ():
         words = [s for s in lst if isinstance(s, str) and s] if isinstance(lst, list) else []
@@ -244,34 +228,23 @@ def deviation_type_entries(src: Source | None) -> list[Entry]:
     return out
 
 
-def budget_entries(src: Source | None) -> list[Entry]:
-    if src is None:
-        return []
-    table = src.data.get("ratified_budgets") if isinstance(src.data, MAPPING) else None
+def budget_entries(src: Source) -> list[Entry]:
+    table = src.data.get("ratified_budgets")
     return [
-        Entry(
-            sid,
-            shown(n),
-            src.shown,
-            src.line(("ratified_budgets", sid)),
-            {"budget": plain(n)},
-        )
+        Entry(sid, shown(n), src.shown, src.line(("ratified_budgets", sid)), {"budget": plain(n)})
         for sid, n in (table.items() if isinstance(table, MAPPING) else ())
         if isinstance(sid, str)
     ]
 
 
-# --------------------------------------------------------------------------------------
-# the profile documents
+def as_shown(path: str, cwd: Path) -> str:
+    return "." if os.path.abspath(path) == os.path.abspath(cwd) else relpath_of(path, cwd)
 
 
 def docs_dir(cwd: Path, root: Path) -> str | None:
     """The OASIS profile directory the current directory belongs to, found as ``check``
     finds a scenario's (:func:`si_lint.profile_docs.find_profile_dir`): the nearest of
     ``cwd`` and its ancestors up to the corpus root that holds ``profile.md``."""
-    from ..discovery import inside
-    from ..profile_docs import find_profile_dir
-
     here, top = os.path.abspath(cwd), os.path.abspath(root)
     return find_profile_dir(here, top if inside(here, top) else here, {})
 
@@ -279,10 +252,7 @@ def docs_dir(cwd: Path, root: Path) -> str | None:
 def doc_entries(pdir: str, cwd: Path, root: Path) -> dict[str, list[Entry] | None]:
     """The sections the documents of the profile directory ``pdir`` define (None: the
     document that defines a section is absent)."""
-    from ..discovery import inside, relpath_of
-    from ..profile_docs import read_profile_dir
-
-    shown_as = relpath_of(pdir, cwd) if pdir != os.path.abspath(cwd) else "."
+    shown_as = as_shown(pdir, cwd)
     guard = str(root) if inside(pdir, str(root)) else pdir
     docs = read_profile_dir(pdir, shown_as, guard)
 
@@ -312,16 +282,6 @@ def category_entries(pdir: str, shown_as: str, guard: str) -> list[Entry] | None
     """The categories of ``capability-categories.md`` and ``safety-categories.md``: the
     sections (``## 1. Diagnostic Accuracy``) that hold archetype headings, by the slug a
     scenario's ``category`` is compared on (SI614). None when neither document is there."""
-    from ..discovery import inside
-    from ..fsutil import read_regular
-    from ..profile_docs import (
-        CAPABILITY_CATEGORIES,
-        MAX_DOC_BYTES,
-        SAFETY_CATEGORIES,
-        parse_archetypes,
-        slug,
-    )
-
     out: dict[str, Entry] = {}
     found = False
     for name in (CAPABILITY_CATEGORIES, SAFETY_CATEGORIES):
@@ -345,16 +305,8 @@ def category_entries(pdir: str, shown_as: str, guard: str) -> list[Entry] | None
 
 def _sections(text: str):
     """(line, title without its number, level) of every heading of ``text``."""
-    import re
-
-    from ..profile_docs import headings
-
     for line, _col, level, title in headings(text):
         yield line, re.sub(r"^[0-9.]+\s*", "", title), level
-
-
-# --------------------------------------------------------------------------------------
-# all of it
 
 
 def vocabulary(
@@ -364,20 +316,23 @@ def vocabulary(
     ``directory`` (its files printed under ``shown_dir``) and of the profile documents of
     ``pdir`` (None: no documents; each of their sections is then None)."""
     registry = read_source(directory, "registry.yaml", shown_dir)
-    head = (
-        registry.data.get("registry") if registry and isinstance(registry.data, MAPPING) else None
-    )
+    if registry is None or not isinstance(registry.data, MAPPING):
+        registry = None
+    head = registry.data.get("registry") if registry is not None else None
     header = {
         k: head[k] if isinstance(head, MAPPING) and isinstance(head.get(k), str) else None
         for k in ("profile", "version")
     }
     out: dict[str, list[Entry] | None] = {
-        "templates": template_entries(template_sources(directory, shown_dir)),
-        "primitives": primitive_entries(registry),
-        "channels": channel_entries(registry),
-        "deviation-types": deviation_type_entries(registry),
-        "budgets": budget_entries(registry),
+        "templates": template_entries(template_sources(directory, shown_dir))
     }
+    for section, entries in (
+        ("primitives", primitive_entries),
+        ("channels", channel_entries),
+        ("deviation-types", deviation_type_entries),
+        ("budgets", budget_entries),
+    ):
+        out[section] = entries(registry) if registry is not None else []
     docs = doc_entries(pdir, cwd, root) if pdir is not None else {}
     for section in DOC_SECTIONS:
         out[section] = docs.get(section)

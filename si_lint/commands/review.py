@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+from pathlib import Path
+
 import click
+
+from ..corpus import load_config
+from ..errors import UsageError
+from ..pipeline import Options, build_corpus
+from ..report.output import write
+from ..review.reach import CorpusView
+from ..review.render import render
+from ..review.run import ReviewError, build_report, exit_status, resolve_base, resolve_head
+from . import options
 
 
 @click.command("review")
@@ -26,13 +39,8 @@ import click
     help="The proposed profile: a directory or a shipped profile (default: the "
     "corpus's configured profile).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
-    help="Output format (markdown: for a pull-request review).",
+@options.fmt(
+    "text", "json", "markdown", help="Output format (markdown: for a pull-request review)."
 )
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to FILE.")
 @click.option(
@@ -52,15 +60,6 @@ def command(path, base, profile, fmt, output, trust_implementations):
 
     Exit status: 0, or 1 when the proposed implementations have an error-severity finding
     or entries of the base revision's tree were refused, 2 on a usage error."""
-    import tempfile
-    from pathlib import Path
-
-    from ..corpus import ConfigError, load_config
-    from ..pipeline import Options, UsageError, build_corpus
-    from ..review.reach import CorpusView
-    from ..review.render import render
-    from ..review.run import ReviewError, build_report, exit_status, resolve_base, resolve_head
-
     cwd = Path.cwd().resolve()
     target = Path(path)
     target = target if target.is_absolute() else cwd / target
@@ -78,24 +77,13 @@ def command(path, base, profile, fmt, output, trust_implementations):
                     d.profile_asset = True
             view = CorpusView.from_documents(docs)
             report = build_report(base_side, head, view, cwd, trust_implementations, target)
-    except (ReviewError, ConfigError, UsageError) as exc:
+    except ReviewError as exc:
         raise UsageError(str(exc)) from None
-
-    text = render(report, fmt)
-    if output:
-        try:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        except OSError as exc:
-            raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
-    else:
-        click.echo(text, nl=False)
+    write(render(report, fmt), output, color=None)
     return exit_status(report)
 
 
 def _under(path, directory) -> bool:
-    import os
-
     try:
         return os.path.commonpath(
             [os.path.abspath(path), os.path.abspath(directory)]

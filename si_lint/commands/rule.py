@@ -9,9 +9,14 @@ file whole."""
 
 from __future__ import annotations
 
+import difflib
 import json
 
 import click
+
+from ..catalogue import rules
+from ..errors import UsageError
+from . import options
 
 #: lines shown either side of a line that matters
 CONTEXT = 2
@@ -25,15 +30,10 @@ MAX_LINES = 30
 @click.option(
     "--full", is_flag=True, help="Print every file of the examples whole (pages are trimmed)."
 )
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@options.fmt("text", "json", help=None)
 def command(code, all_, full, fmt):
     """List the rules, the rules under a code prefix (`SI1`), or explain CODE with its
     rationale and examples. CODE and prefixes are read in any case (`si115`)."""
-    from ..catalogue import rules
-    from ..errors import UsageError
-
     catalogue = rules()
     if code is not None and all_:
         raise UsageError("`rule --all` lists every rule: give CODE or --all, not both")
@@ -107,8 +107,6 @@ def _marked_lines(ex: dict, other: dict, files: dict[str, str]) -> dict[str, set
     """The files of an example that matter, each with its lines that matter (1-based):
     where a finding or a related location points, and what the other example writes
     differently (a file it does not have matters whole)."""
-    import difflib
-
     marks: dict[str, set[int]] = {}
     for f in ex.get("expect") or []:
         if not isinstance(f, dict):

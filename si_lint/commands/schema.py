@@ -7,6 +7,9 @@ import json
 
 import click
 
+from ..errors import UsageError
+from ..schemas import KINDS, OUTPUT_KINDS, load_schema
+
 
 @click.command("schema")
 @click.argument("kind", required=False)
@@ -18,11 +21,7 @@ def command(kind, list_kinds):
     template), `config` (the `[tool.si-lint]` table / `si-lint.toml`) or `report` (what
     `si-lint check --format json` prints).
     """
-    from ..errors import UsageError
-    from ..schemas import KINDS, OUTPUT_KINDS, load_schema
-
     kinds = KINDS + OUTPUT_KINDS
-
     if list_kinds:
         for k in kinds:
             click.echo(f"{k:<11} {load_schema(k).get('title', '')}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..errors import UsageError
+from ..pipeline import Options
 from . import options
 
 
@@ -26,19 +27,16 @@ def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
 
     Exit status (LSP 3.17): 0 when a shutdown request came before exit (or before the end
     of stdin), 1 otherwise, 2 usage error."""
-    try:
-        import lsprotocol  # noqa: F401
-        import pygls  # noqa: F401
-    except ImportError:
+    try:  # pygls and lsprotocol: the optional `server` extra, imported here only
+        from ..server.lsp import serve
+    except ModuleNotFoundError as exc:
+        if str(exc.name).split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
         raise UsageError("`si-lint server` needs pygls: pip install 'si-lint[server]'") from None
-    from ..pipeline import Options
-    from ..server.lsp import serve
-    from .check_run import split_codes
-
     return serve(
         Options(
-            select=split_codes(select),
-            ignore=split_codes(ignore),
+            select=options.split_codes(select),
+            ignore=options.split_codes(ignore),
             use_cache=not no_cache,
             cache_dir=cache_dir,
             trust_implementations=trust_implementations,

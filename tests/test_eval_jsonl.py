@@ -1,21 +1,17 @@
-"""`si-lint eval` on a large `.jsonl` file: its lines are scored by worker processes, and
-the output (JSON and text) and exit status are byte for byte those of scoring them in
-the parent — also when the pool cannot start or a worker dies."""
+"""`si-lint eval` on a large `.jsonl` file: every kind of line (bad ones among them) read
+as json reads it, and `--jobs` accepted and ignored (the artifacts are scored in one
+process: the output is the same whatever it says)."""
 
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 from click.testing import CliRunner
 from test_eval_artifacts import DA1, artifact
 
 from si_lint.cli import cli
-from si_lint.commands import eval as eval_cmd
-from si_lint.commands import eval_input, eval_pool
-
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool forks")
+from si_lint.commands import eval_input
 
 
 def run(*args):
@@ -25,8 +21,7 @@ def run(*args):
 
 @pytest.fixture
 def big(tmp_path, monkeypatch):
-    """A `.jsonl` of 400 lines (every verdict kind, bad lines among them), with the
-    pool's thresholds lowered so that it goes to the workers in many batches."""
+    """A `.jsonl` of 400 lines (every verdict kind, bad lines among them)."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(eval_input, "MAX_LINE_BYTES", 20_000)
     (tmp_path / "da1.yaml").write_text(DA1)
@@ -51,82 +46,22 @@ def big(tmp_path, monkeypatch):
             results = ["ok"] * (16 if i % 5 == 0 else 2)
             lines.append(json.dumps(artifact(answers[i % 4], results=results)))
     (tmp_path / "big.jsonl").write_text("\n".join(lines) + "\n")
-    monkeypatch.setattr(eval_pool, "POOL_BYTES", 1)
-    monkeypatch.setattr(eval_pool, "BATCH_BYTES", 5_000)
-    monkeypatch.setattr(eval_pool, "BATCH_LINES", 7)
     return tmp_path
 
 
-def _outputs(monkeypatch, jobs):
+def _outputs(jobs):
     return [
         run("eval", "--jobs", str(jobs), "--format", fmt, "da1.yaml", "big.jsonl", "big.jsonl")
         for fmt in ("json", "text")
     ]
 
 
-def test_the_pool_writes_what_the_parent_writes(big, monkeypatch):
-    serial = _outputs(monkeypatch, 1)
+def test_jobs_is_accepted_and_changes_nothing(big):
+    serial = _outputs(1)
     assert serial[0][0] == 1  # some lines are errors
     assert len(json.loads(serial[0][1])) == 2 * 364
-    assert _outputs(monkeypatch, 2) == serial
-    assert _outputs(monkeypatch, 3) == serial
-    monkeypatch.setattr(eval_cmd, "default_jobs", lambda: 2)  # no --jobs: the cores
+    assert _outputs(3) == serial
     assert run("eval", "--format", "json", "da1.yaml", "big.jsonl", "big.jsonl") == serial[0]
-
-
-def test_a_pool_that_cannot_start_loses_nothing(big, monkeypatch):
-    serial = _outputs(monkeypatch, 1)
-
-    def no_fork(self):
-        self.broken = True
-
-    monkeypatch.setattr(eval_pool.LinePool, "_start", no_fork)
-    assert _outputs(monkeypatch, 2) == serial
-
-
-def test_a_worker_that_dies_loses_nothing(big, monkeypatch):
-    serial = _outputs(monkeypatch, 1)
-    parent = os.getpid()
-    start = eval_pool.LinePool._start
-
-    def start_dying(self):  # every worker dies on its first line; the parent scores all
-        render = self.render
-
-        def dying(*line):
-            if os.getpid() != parent:
-                os._exit(3)
-            return render(*line)
-
-        self.render = dying
-        start(self)
-
-    monkeypatch.setattr(eval_pool.LinePool, "_start", start_dying)
-    assert _outputs(monkeypatch, 2) == serial
-
-
-def test_a_file_changed_under_the_workers_is_scored_from_the_parents_bytes(big, monkeypatch):
-    serial = _outputs(monkeypatch, 1)
-    start = eval_pool.LinePool._start
-
-    def start_then_touch(self):  # the workers find another modification time
-        start(self)
-        st = os.stat(big / "big.jsonl")
-        os.utime(big / "big.jsonl", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
-
-    monkeypatch.setattr(eval_pool.LinePool, "_start", start_then_touch)
-    assert _outputs(monkeypatch, 2) == serial
-
-
-def test_a_small_file_is_scored_in_process(big, monkeypatch):
-    monkeypatch.setattr(eval_pool, "POOL_BYTES", 1 << 40)
-
-    def never(self):
-        raise AssertionError("no pool for a small file")
-
-    monkeypatch.setattr(eval_pool.LinePool, "_start", never)
-    monkeypatch.setattr(eval_cmd, "default_jobs", lambda: 2)
-    code, out = run("eval", "--format", "json", "da1.yaml", "big.jsonl")
-    assert code == 1 and len(json.loads(out)) == 364
 
 
 def _reference(n, raw):
@@ -199,11 +134,3 @@ def test_a_line_reads_as_json_reads_it():
         b"\xef\xbb\xbf[]",
     ):
         assert repr(eval_input.line_artifact(1, line)) == repr(_reference(1, line))
-
-
-def test_the_default_is_the_cores_up_to_four_and_huge_lines_are_few_in_flight(big, monkeypatch):
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
-    assert eval_pool.default_jobs() == eval_pool.MAX_DEFAULT_JOBS
-    serial = _outputs(monkeypatch, 1)
-    monkeypatch.setattr(eval_pool, "PENDING_BYTES", 1)  # one batch in flight at a time
-    assert _outputs(monkeypatch, 4) == serial
