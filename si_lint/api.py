@@ -255,7 +255,7 @@ def evaluate(
     from .commands.eval import prepare_table, profile_for
     from .commands.eval_input import ScenarioError, load_scenario
     from .evaluator import NoTable
-    from .evaluator.tables import locate_table
+    from .evaluator.locate import locate_table
 
     try:
         if isinstance(scenario, Mapping):

@@ -108,7 +108,7 @@ def _scenario_to_score(scenario: str, scenario_id: str | None, profile_opt, trus
     """(file, document index, scenario, config, profile): a scenario with a decision
     table, or a usage error (exit status 2)."""
     from ..evaluator import NoTable
-    from ..evaluator.tables import locate_table
+    from ..evaluator.locate import locate_table
 
     try:
         scen_path, index, data = load_scenario(scenario, scenario_id)
