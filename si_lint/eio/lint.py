@@ -101,7 +101,7 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                     or "name a criterion of the module's `context_criteria`",
                 )
             continue
-        if ref.target not in scope.concepts:
+        if ref.target not in scope:
             if absent:
                 yield Diag(
                     "EIO117",
@@ -122,11 +122,11 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                     on=ref.on,
                     file=m.relpath,
                     document=m.document,
-                    help=did_you_mean(ref.target, scope.concepts)
+                    help=did_you_mean(ref.target, scope)
                     or "define the concept, import the module that defines it, or fix the id",
                 )
             continue
-        if ref.what == "evaluates" and refs.artifact_descent(ref.target, scope.parents) is False:
+        if ref.what == "evaluates" and refs.artifact_descent(ref.target, scope) is False:
             yield Diag(
                 "EIO112",
                 ref.path,
@@ -142,7 +142,7 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
 
 def _all_imports(index: refs.Index, m: refs.Module) -> list[refs.Import]:
     out = list(index.imports_of(m))
-    for other in index.closure(m)[0]:
+    for other in index.closure(m):
         out.extend(index.imports_of(other))
     return out
 

@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..findings import format_path
 from .errors import EvaluationError
 
 Path = tuple
@@ -287,18 +288,8 @@ def project(doc: Any) -> Evidence:
     found = problems(doc)
     if found:
         path, message = found[0]
-        where = _fmt_path(path)
-        raise EvaluationError(f"malformed evidence: {message}" + (f" (at {where})" if path else ""))
+        where = f" (at {format_path(path)})" if path else ""
+        raise EvaluationError(f"malformed evidence: {message}{where}")
     if form_of(doc) == TRANSCRIPT:
         return _project_transcript(doc)
     return _project_artifact(doc)
-
-
-def _fmt_path(path: Path) -> str:
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out or "<root>"
