@@ -16,22 +16,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from si_lint.eio import evaluator, model, refs
-from si_lint.eio.codes import CORPUS_CODES, FIXTURE_CODES, MODULE_CODES
 from si_lint.eio.module_rules import module_diags
 from si_lint.findings import Diag, Related, did_you_mean
 
-__all__ = [
-    "CORPUS_CODES",
-    "FIXTURE_CODES",
-    "MODULE_CODES",
-    "corpus_diags",
-    "fixture_diags",
-    "module_diags",
-    "with_file",
-]
-
-# ----------------------------------------------------------------------------------------
-# the corpus
+__all__ = ["corpus_diags", "fixture_diags", "module_diags", "with_file"]
 
 
 def corpus_diags(index: refs.Index) -> Iterator[Diag]:
@@ -56,8 +44,7 @@ def _imports(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                 f"imports `{imp.module}` {imp.version}, but the corpus has it at version {have}",
                 on="value",
                 severity="error",
-                file=m.relpath,
-                document=m.document,
+                **_at(m),
                 related=tuple(
                     _related_value(
                         o.relpath, ("eio", "version"), f"`{imp.module}` {o.version}", o.document
@@ -73,10 +60,14 @@ def _imports(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                 f"imported module `{imp.module}` is not in the corpus; references "
                 "into it cannot be checked",
                 on="value",
-                file=m.relpath,
-                document=m.document,
+                **_at(m),
                 help="add the module to the corpus so its references resolve",
             )
+
+
+def _at(m: refs.Module) -> dict:
+    """The location of a finding in module ``m``'s document."""
+    return {"file": m.relpath, "document": m.document}
 
 
 def _related_value(file: str, path: tuple, message: str, document: int | None = None) -> Related:
@@ -95,8 +86,7 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                     ref.path,
                     f"`{ref.what}` names `{ref.target}`, which is no criterion of this module",
                     on=ref.on,
-                    file=m.relpath,
-                    document=m.document,
+                    **_at(m),
                     help=did_you_mean(ref.target, crit_ids)
                     or "name a criterion of the module's `context_criteria`",
                 )
@@ -109,8 +99,7 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                     f"`{ref.what}` names `{ref.target}`, not found in the corpus; it "
                     f"may be defined by {_names(absent)}, which the corpus lacks",
                     on=ref.on,
-                    file=m.relpath,
-                    document=m.document,
+                    **_at(m),
                     help="add the imported modules to the corpus to check it",
                 )
             else:
@@ -120,8 +109,7 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                     f"`{ref.what}` names `{ref.target}`, which is defined neither by "
                     "this module nor by any module it imports",
                     on=ref.on,
-                    file=m.relpath,
-                    document=m.document,
+                    **_at(m),
                     help=did_you_mean(ref.target, scope)
                     or "define the concept, import the module that defines it, or fix the id",
                 )
@@ -134,8 +122,7 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                 f"`{model.ARTIFACT_ROOT}` nor a descendant of it: a criterion "
                 "evaluates context artifacts only",
                 on=ref.on,
-                file=m.relpath,
-                document=m.document,
+                **_at(m),
                 help=f"name an artifact concept (a descendant of {model.ARTIFACT_ROOT})",
             )
 
@@ -169,8 +156,7 @@ def _probe(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
             path,
             f"probe: a blank artifact scores above 0 on checklist criterion `{cid}` "
             f"({shown}); a blank artifact must satisfy none of its controls",
-            file=m.relpath,
-            document=m.document,
+            **_at(m),
             help="remove the terms that a blank text contains (empty or whitespace)",
         )
 
@@ -198,10 +184,6 @@ def _cycle(cyc: refs.Cycle) -> Diag:
         ),
         help="break the cycle: a concept hierarchy and an import graph are acyclic",
     )
-
-
-# ----------------------------------------------------------------------------------------
-# EIO fixtures
 
 
 def fixture_diags(

@@ -128,18 +128,12 @@ def _node(node: tuple, reading: Reading, depth: int = 0) -> tuple[bool | None, s
         value, text = _node(node[1], reading, depth + 1)
         return (None if value is None else not value), text
     if tag in ("all", "any"):
+        # what decides: for `all` the clauses that fail, for `any` those that hold
         parts = [_node(n, reading, depth + 1) for n in node[1]]
-        if tag == "all":
-            failed = [t for v, t in parts if v is False]
-            return (
-                not failed if all(v is not None for v, _ in parts) else None,
-                "; ".join(failed) if failed else "; ".join(t for _, t in parts),
-            )
-        held = [t for v, t in parts if v is True]
-        return (
-            bool(held) if all(v is not None for v, _ in parts) else None,
-            "; ".join(held) if held else "; ".join(t for _, t in parts),
-        )
+        deciding = [t for v, t in parts if v is (tag == "any")]
+        known = all(v is not None for v, _ in parts)
+        value = (bool(deciding) if tag == "any" else not deciding) if known else None
+        return value, "; ".join(deciding or [t for _, t in parts])
     explain = _EXPLAIN.get(node[1])
     if explain is None:
         return None, f"`{node[1]}`"
