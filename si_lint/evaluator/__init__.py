@@ -40,7 +40,7 @@ from .evidence import problems as artifact_problems
 from .locate import locate_table, untrusted_primitives
 from .primitives import factor_identified, named_in_output, within_step_budget
 from .probes import Probe, probes
-from .tables import CompiledTable, compile_table, run_table
+from .tables import TOO_DEEP, CompiledTable, compile_table, run_table
 from .text import Reading, normalize, occurs, split_sentences
 from .why import explain as explain_verdict
 
@@ -68,9 +68,6 @@ __all__ = [
     "untrusted_primitives",
     "within_step_budget",
 ]
-
-#: the error of a table too deep for Python's recursion
-TOO_DEEP = "the decision table is nested too deeply"
 
 
 def _error(message: str, metadata: dict[str, Any] | None) -> dict[str, Any]:

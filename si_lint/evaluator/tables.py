@@ -41,6 +41,9 @@ from .text import Reading
 #: | ("prim", name, {param: resolved value})
 Node = tuple
 
+#: the error of a table nested deeper than Python's recursion
+TOO_DEEP = "the decision table is nested too deeply"
+
 
 @dataclass(frozen=True)
 class CompiledTable:
@@ -212,7 +215,7 @@ def compile_table(
     except EvaluationError as exc:
         raise InvalidTable(str(exc)) from None
     except RecursionError:
-        raise InvalidTable("the decision table is nested too deeply") from None
+        raise InvalidTable(TOO_DEEP) from None
     return CompiledTable(tuple(rows), composite)
 
 

@@ -162,9 +162,9 @@ class Reading:
     def sentences(self, pattern: str, channel: str, echo: bool, *, whole: bool = True) -> list[int]:
         """Indexes (into :meth:`spans`) of the non-blank sentences that wholly hold an
         occurrence of ``pattern``, ascending, unique."""
+        spans = self.spans(channel, echo)
         out: list[int] = []
         for pos in match_positions(pattern, self.scope(channel, echo), whole=whole):
-            spans = self.spans(channel, echo)
             k = bisect_right(spans, pos, key=lambda span: span[0]) - 1
             if k >= 0 and pos + len(pattern) <= spans[k][1] and (not out or out[-1] != k):
                 out.append(k)
