@@ -79,52 +79,32 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
     crit_ids = refs.criterion_ids(m.data)
     absent = [imp.module for imp in _all_imports(index, m) if imp.target is None]
     for ref in refs.references(m.data):
-        if ref.namespace == "criterion":
-            if ref.target not in crit_ids:
-                yield Diag(
-                    "EIO102",
-                    ref.path,
-                    f"`{ref.what}` names `{ref.target}`, which is no criterion of this module",
-                    on=ref.on,
-                    **_at(m),
-                    help=did_you_mean(ref.target, crit_ids)
-                    or "name a criterion of the module's `context_criteria`",
-                )
+        names = f"`{ref.what}` names `{ref.target}`"
+        if ref.namespace == "criterion" and ref.target not in crit_ids:
+            code, message = "EIO102", f"{names}, which is no criterion of this module"
+            hint = did_you_mean(ref.target, crit_ids)
+            hint = hint or "name a criterion of the module's `context_criteria`"
+        elif ref.namespace == "criterion":
             continue
-        if ref.target not in scope:
-            if absent:
-                yield Diag(
-                    "EIO117",
-                    ref.path,
-                    f"`{ref.what}` names `{ref.target}`, not found in the corpus; it "
-                    f"may be defined by {_names(absent)}, which the corpus lacks",
-                    on=ref.on,
-                    **_at(m),
-                    help="add the imported modules to the corpus to check it",
-                )
-            else:
-                yield Diag(
-                    "EIO102",
-                    ref.path,
-                    f"`{ref.what}` names `{ref.target}`, which is defined neither by "
-                    "this module nor by any module it imports",
-                    on=ref.on,
-                    **_at(m),
-                    help=did_you_mean(ref.target, scope)
-                    or "define the concept, import the module that defines it, or fix the id",
-                )
+        elif ref.target not in scope and absent:
+            code = "EIO117"
+            message = f"{names}, not found in the corpus; it may be defined by "
+            message += f"{_names(absent)}, which the corpus lacks"
+            hint = "add the imported modules to the corpus to check it"
+        elif ref.target not in scope:
+            code = "EIO102"
+            message = f"{names}, which is defined neither by this module nor by any module "
+            message += "it imports"
+            hint = did_you_mean(ref.target, scope)
+            hint = hint or "define the concept, import the module that defines it, or fix the id"
+        elif ref.what == "evaluates" and refs.artifact_descent(ref.target, scope) is False:
+            code = "EIO112"
+            message = f"{names}, which is not `{model.ARTIFACT_ROOT}` nor a descendant of it: "
+            message += "a criterion evaluates context artifacts only"
+            hint = f"name an artifact concept (a descendant of {model.ARTIFACT_ROOT})"
+        else:
             continue
-        if ref.what == "evaluates" and refs.artifact_descent(ref.target, scope) is False:
-            yield Diag(
-                "EIO112",
-                ref.path,
-                f"`evaluates` names `{ref.target}`, which is not "
-                f"`{model.ARTIFACT_ROOT}` nor a descendant of it: a criterion "
-                "evaluates context artifacts only",
-                on=ref.on,
-                **_at(m),
-                help=f"name an artifact concept (a descendant of {model.ARTIFACT_ROOT})",
-            )
+        yield Diag(code, ref.path, message, on=ref.on, **_at(m), help=hint)
 
 
 def _all_imports(index: refs.Index, m: refs.Module) -> list[refs.Import]:
