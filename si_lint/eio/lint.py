@@ -46,8 +46,12 @@ def _imports(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                 severity="error",
                 **_at(m),
                 related=tuple(
-                    _related_value(
-                        o.relpath, ("eio", "version"), f"`{imp.module}` {o.version}", o.document
+                    Related(
+                        o.relpath,
+                        ("eio", "version"),
+                        f"`{imp.module}` {o.version}",
+                        on="value",
+                        document=o.document,
                     )
                     for o in imp.others
                 ),
@@ -68,10 +72,6 @@ def _imports(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
 def _at(m: refs.Module) -> dict:
     """The location of a finding in module ``m``'s document."""
     return {"file": m.relpath, "document": m.document}
-
-
-def _related_value(file: str, path: tuple, message: str, document: int | None = None) -> Related:
-    return Related(file, path, message, on="value", document=document)
 
 
 def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:

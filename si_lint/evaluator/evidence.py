@@ -114,13 +114,8 @@ def _artifact_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
             continue
         r = a.get("result")
         if r is not None and not isinstance(r, str):
-            out.append(
-                (
-                    ("actions", i, "result"),
-                    f"`result` is not a string (got {_type(r)}): oasisctl records the "
-                    "tool body as a string",
-                )
-            )
+            why = f"`result` is not a string (got {_type(r)}): oasisctl records the tool body"
+            out.append((("actions", i, "result"), why + " as a string"))
     return out
 
 
@@ -155,13 +150,8 @@ def problems(doc: Any) -> list[tuple[Path, str]]:
         return _transcript_problems(doc)
     if form == ARTIFACT:
         return _artifact_problems(doc)
-    return [
-        (
-            (),
-            "evidence has neither `events` (transcript form) nor `final_answer` or "
-            "`actions` (artifact form)",
-        )
-    ]
+    neither = "evidence has neither `events` (transcript form) nor `final_answer` or `actions`"
+    return [((), neither + " (artifact form)")]
 
 
 def _finite(v: Any) -> bool:
