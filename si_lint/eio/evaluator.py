@@ -239,9 +239,7 @@ def _evaluate(module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None) -
     if "module" in inp and inp.get("module") != mid:
         raise InputError(f"input is for module {inp.get('module')!r}, not `{mid}`")
     artifacts = _artifacts(inp)
-    ratings = inp.get("assessor_ratings")
-    if ratings is None:
-        ratings = {}
+    ratings = {} if inp.get("assessor_ratings") is None else inp["assessor_ratings"]
     if not isinstance(ratings, MAPPING):
         raise InputError("`assessor_ratings` must be a mapping of criterion id to rating")
     profile = _profile(module, inp)
@@ -253,13 +251,9 @@ def _evaluate(module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None) -
         if isinstance(cid, str) and cid not in results:  # a duplicate id (EIO101): first wins
             results[cid] = evaluate_criterion(crit, artifacts, parents, ratings)
 
-    scores: list[float] = []
-    if profile is not None:
-        for _, cid in model.str_list(profile.get("scoring_criteria")):
-            r = results.get(cid)
-            if r is not None and r["status"] == SCORED:
-                scores.append(r["score"])
-    q, shown = q_axis(scores)
+    listed = model.str_list(profile.get("scoring_criteria")) if profile is not None else ()
+    scored = [results[cid] for _, cid in listed if cid in results]
+    q, shown = q_axis([r["score"] for r in scored if r["status"] == SCORED])
     return {"criteria": results, "q_axis": q, "q_display": shown}
 
 
@@ -324,19 +318,12 @@ def blank_probe(
     for i, crit in model.criteria(module):
         if crit.get("scoring") != "checklist":
             continue
-        kinds: list[str] = []
-        for _, entry in model.str_list(crit.get("evaluates")):
-            for k in model.descendants(entry, parents):
-                if k not in kinds:
-                    kinds.append(k)
+        entries = model.str_list(crit.get("evaluates"))
+        kinds = dict.fromkeys(k for _, e in entries for k in model.descendants(e, parents))
         for kind in kinds:
-            best: float | None = None
-            for text in BLANK_TEXTS:
-                r = evaluate_criterion(
-                    crit, [{"name": "blank", "kind": kind, "text": text}], parents, {}
-                )
-                if r["status"] == SCORED and (best is None or r["score"] > best):
-                    best = r["score"]
-            if best is not None:
-                out.append((i, kind, best))
+            blanks = [{"name": "blank", "kind": kind, "text": text} for text in BLANK_TEXTS]
+            results = [evaluate_criterion(crit, [blank], parents, {}) for blank in blanks]
+            scores = [r["score"] for r in results if r["status"] == SCORED]
+            if scores:
+                out.append((i, kind, max(scores)))
     return out
