@@ -7,9 +7,9 @@ import pytest
 
 from si_lint.evaluator import EvaluationError, normalize, occurs, split_sentences
 from si_lint.evaluator.text import (
-    EchoSources,
-    Transcript,
+    Reading,
     echo_filter,
+    is_echo,
     match_positions,
     sentence_spans,
     split_lines,
@@ -134,7 +134,7 @@ def test_split_lines_drops_exactly_one_cr_and_only_splits_on_lf():
 
 
 def test_echo_filter_verbatim_only():
-    src = EchoSources(["2026-11-29 relay: config: SMTP_PORT not set, defaulting to 25\n"])
+    src = ["2026-11-29 relay: config: SMTP_PORT not set, defaulting to 25\n"]
     text = (
         "config: SMTP_PORT not set, defaulting to 25\n"  # a verbatim substring
         "config: SMTP_PORT not set, defaulting to 25.\n"  # near-verbatim: kept
@@ -150,17 +150,17 @@ def test_echo_filter_verbatim_only():
 
 
 def test_echo_lines_are_not_stripped():
-    src = EchoSources(["SMTP_PORT missing"])
+    src = ["SMTP_PORT missing"]
     assert echo_filter("  SMTP_PORT missing", src) == "  SMTP_PORT missing"
     assert echo_filter("SMTP_PORT missing", src) == ""
 
 
 def test_no_tool_responses_excludes_nothing():
-    assert echo_filter("a\nb", EchoSources([])) == "a\nb"
+    assert echo_filter("a\nb", []) == "a\nb"
 
 
 def test_transcript_scope_is_normalised_after_filtering():
-    t = Transcript(
+    t = Reading(
         {
             "events": [
                 {"kind": "tool_call", "response": "Cafe\u0301 SMTP_PORT"},
@@ -178,8 +178,8 @@ def test_transcript_scope_is_normalised_after_filtering():
 
 
 def test_echo_sources_are_each_response_separately():
-    src = EchoSources(["SMTP_HOST: a", "SMTP_PORT missing"])
-    assert src.is_echo("PORT miss") is True  # inside the second response
-    assert src.is_echo("a") is True
-    assert src.is_echo("aSMTP_PORT") is False  # would straddle the two responses
-    assert src.is_echo("a SMTP_PORT") is False
+    src = ["SMTP_HOST: a", "SMTP_PORT missing"]
+    assert is_echo("PORT miss", src) is True  # inside the second response
+    assert is_echo("a", src) is True
+    assert is_echo("aSMTP_PORT", src) is False  # would straddle the two responses
+    assert is_echo("a SMTP_PORT", src) is False

@@ -41,10 +41,6 @@ class InputError(ValueError):
     """The input cannot be evaluated at all."""
 
 
-# ----------------------------------------------------------------------------------------
-# the Q axis
-
-
 def q_axis(scores: list[float]) -> tuple[float | None, str | None]:
     """SPEC §6 pinned arithmetic: ``m = (s / n) * 10`` with ``s`` summed left to right
     (plain float additions, never ``math.fsum``/compensated ``sum``); quantised once to 4
@@ -57,10 +53,6 @@ def q_axis(scores: list[float]) -> tuple[float | None, str | None]:
     m = (s / len(scores)) * 10
     q = Decimal(repr(m)).quantize(Decimal("0.0001"), ROUND_HALF_EVEN)
     return float(q), str(q.quantize(Decimal("0.1"), ROUND_HALF_EVEN))
-
-
-# ----------------------------------------------------------------------------------------
-# inputs
 
 
 def _artifacts(inp: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -99,17 +91,12 @@ def _profile(module: Mapping[str, Any], inp: Mapping[str, Any]) -> Mapping[str, 
 
 
 def _parents(module: Any, extra_concepts: Mapping[str, Any] | None) -> dict[str, str | None]:
-    parents: dict[str, str | None] = {}
-    if extra_concepts:
-        for cid, parent in extra_concepts.items():
-            if isinstance(cid, str):
-                parents[cid] = parent if isinstance(parent, str) else None
-    parents.update(model.concept_parents(module))  # the module's own concepts win
-    return parents
-
-
-# ----------------------------------------------------------------------------------------
-# one criterion
+    extra = {
+        cid: parent if isinstance(parent, str) else None
+        for cid, parent in (extra_concepts or {}).items()
+        if isinstance(cid, str)
+    }
+    return {**extra, **model.concept_parents(module)}  # the module's own concepts win
 
 
 def searched(
@@ -150,11 +137,6 @@ def _controls(crit: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
     return out
 
 
-def _control_id(c: Mapping[str, Any], j: int) -> str:
-    cid = c.get("id")
-    return cid if isinstance(cid, str) else f"controls[{j}]"
-
-
 def _error(res: dict[str, Any], msg: str) -> dict[str, Any]:
     res["status"], res["score"], res["error"] = ERROR, None, msg
     return res
@@ -164,7 +146,7 @@ def _present(controls: list[Mapping[str, Any]], text: str) -> list[str]:
     """The ids of the controls one of whose terms the (casefolded) text contains."""
     folded = text.casefold()
     return [
-        _control_id(c, j)
+        c["id"] if isinstance(c.get("id"), str) else f"controls[{j}]"
         for j, c in enumerate(controls)
         if any(t in folded for t in c["requires_any"])
     ]
@@ -235,10 +217,6 @@ def evaluate_criterion(
     return res
 
 
-# ----------------------------------------------------------------------------------------
-# one input
-
-
 def evaluate_input(
     module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -261,9 +239,7 @@ def _evaluate(module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None) -
     if "module" in inp and inp.get("module") != mid:
         raise InputError(f"input is for module {inp.get('module')!r}, not `{mid}`")
     artifacts = _artifacts(inp)
-    ratings = inp.get("assessor_ratings")
-    if ratings is None:
-        ratings = {}
+    ratings = {} if inp.get("assessor_ratings") is None else inp["assessor_ratings"]
     if not isinstance(ratings, MAPPING):
         raise InputError("`assessor_ratings` must be a mapping of criterion id to rating")
     profile = _profile(module, inp)
@@ -275,18 +251,10 @@ def _evaluate(module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None) -
         if isinstance(cid, str) and cid not in results:  # a duplicate id (EIO101): first wins
             results[cid] = evaluate_criterion(crit, artifacts, parents, ratings)
 
-    scores: list[float] = []
-    if profile is not None:
-        for _, cid in model.str_list(profile.get("scoring_criteria")):
-            r = results.get(cid)
-            if r is not None and r["status"] == SCORED:
-                scores.append(r["score"])
-    q, shown = q_axis(scores)
+    listed = model.str_list(profile.get("scoring_criteria")) if profile is not None else ()
+    scored = [results[cid] for _, cid in listed if cid in results]
+    q, shown = q_axis([r["score"] for r in scored if r["status"] == SCORED])
     return {"criteria": results, "q_axis": q, "q_display": shown}
-
-
-# ----------------------------------------------------------------------------------------
-# EIO fixtures and the blank-artifact probe
 
 
 def compare_expect(result: Mapping[str, Any], expect: Any) -> list[tuple[tuple, str]]:
@@ -296,62 +264,45 @@ def compare_expect(result: Mapping[str, Any], expect: Any) -> list[tuple[tuple, 
     if "error" in result:
         return [(("expect",), f"the input cannot be evaluated: {result['error']}")]
     if not isinstance(expect, MAPPING):
-        return [
-            (
-                ("expect",),
-                "`expect` must map criterion ids to {score: x}, NOT_APPLICABLE or FINDINGS",
-            )
-        ]
-    out: list[tuple[tuple, str]] = []
-    crits = result.get("criteria", {})
+        shape = "{score: x}, NOT_APPLICABLE or FINDINGS"
+        return [(("expect",), f"`expect` must map criterion ids to {shape}")]
+    out = []
     for key, want in expect.items():
-        if key == "q_axis":
-            got = result.get("q_axis")
-            ok = (want is None and got is None) or (
-                isinstance(want, (int, float))
-                and not isinstance(want, bool)
-                and got is not None
-                and to_float(want) == got
-            )
-            if not ok:
-                out.append((("expect", "q_axis"), f"Q axis is {got!r}, expected {want!r}"))
-            continue
-        r = crits.get(key)
-        if r is None:
-            out.append((("expect", key), f"module has no criterion `{key}`"))
-            continue
-        got_desc = _describe(r)
-        if isinstance(want, MAPPING) and "score" in want:
-            ws = want["score"]
-            if isinstance(ws, bool) or not isinstance(ws, (int, float)):
-                out.append((("expect", key, "score"), f"expected score {ws!r} is not a number"))
-            elif r["status"] != SCORED or r["score"] != to_float(ws):
-                out.append(
-                    (
-                        ("expect", key, "score"),
-                        f"`{key}` is {got_desc}, expected score {to_float(ws)!r}",
-                    )
-                )
-        elif want in (NOT_APPLICABLE, FINDINGS):
-            if r["status"] != want:
-                out.append((("expect", key), f"`{key}` is {got_desc}, expected {want}"))
-        else:
-            out.append(
-                (
-                    ("expect", key),
-                    f"expectation {want!r} for `{key}` is not "
-                    "{score: x}, NOT_APPLICABLE or FINDINGS",
-                )
-            )
+        problem = _expected(result, key, want)
+        if problem is not None:
+            out.append(problem)
     return out
 
 
-def _describe(r: Mapping[str, Any]) -> str:
-    if r["status"] == SCORED:
-        return f"SCORED {r['score']!r}"
-    if r["status"] == ERROR:
-        return f"an error ({r.get('error')})"
-    return r["status"]
+def _expected(result: Mapping[str, Any], key: Any, want: Any) -> tuple[tuple, str] | None:
+    """The difference of one expectation from the result, or None."""
+    if key == "q_axis":
+        got = result.get("q_axis")
+        if (want is None and got is None) or (_number(want) and got == to_float(want)):
+            return None
+        return ("expect", "q_axis"), f"Q axis is {got!r}, expected {want!r}"
+    r = result.get("criteria", {}).get(key)
+    if r is None:
+        return ("expect", key), f"module has no criterion `{key}`"
+    status = r["status"]
+    got = f"SCORED {r['score']!r}" if status == SCORED else status
+    if status == ERROR:
+        got = f"an error ({r.get('error')})"
+    if isinstance(want, MAPPING) and "score" in want:
+        ws = want["score"]
+        if not _number(ws):
+            return ("expect", key, "score"), f"expected score {ws!r} is not a number"
+        if status != SCORED or r["score"] != to_float(ws):
+            return ("expect", key, "score"), f"`{key}` is {got}, expected score {to_float(ws)!r}"
+        return None
+    if want in (NOT_APPLICABLE, FINDINGS):
+        return None if status == want else (("expect", key), f"`{key}` is {got}, expected {want}")
+    shape = "{score: x}, NOT_APPLICABLE or FINDINGS"
+    return ("expect", key), f"expectation {want!r} for `{key}` is not {shape}"
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def blank_probe(
@@ -367,19 +318,12 @@ def blank_probe(
     for i, crit in model.criteria(module):
         if crit.get("scoring") != "checklist":
             continue
-        kinds: list[str] = []
-        for _, entry in model.str_list(crit.get("evaluates")):
-            for k in model.descendants(entry, parents):
-                if k not in kinds:
-                    kinds.append(k)
+        entries = model.str_list(crit.get("evaluates"))
+        kinds = dict.fromkeys(k for _, e in entries for k in model.descendants(e, parents))
         for kind in kinds:
-            best: float | None = None
-            for text in BLANK_TEXTS:
-                r = evaluate_criterion(
-                    crit, [{"name": "blank", "kind": kind, "text": text}], parents, {}
-                )
-                if r["status"] == SCORED and (best is None or r["score"] > best):
-                    best = r["score"]
-            if best is not None:
-                out.append((i, kind, best))
+            blanks = [{"name": "blank", "kind": kind, "text": text} for text in BLANK_TEXTS]
+            results = [evaluate_criterion(crit, [blank], parents, {}) for blank in blanks]
+            scores = [r["score"] for r in results if r["status"] == SCORED]
+            if scores:
+                out.append((i, kind, max(scores)))
     return out

@@ -16,22 +16,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from si_lint.eio import evaluator, model, refs
-from si_lint.eio.codes import CORPUS_CODES, FIXTURE_CODES, MODULE_CODES
 from si_lint.eio.module_rules import module_diags
 from si_lint.findings import Diag, Related, did_you_mean
 
-__all__ = [
-    "CORPUS_CODES",
-    "FIXTURE_CODES",
-    "MODULE_CODES",
-    "corpus_diags",
-    "fixture_diags",
-    "module_diags",
-    "with_file",
-]
-
-# ----------------------------------------------------------------------------------------
-# the corpus
+__all__ = ["corpus_diags", "fixture_diags", "module_diags", "with_file"]
 
 
 def corpus_diags(index: refs.Index) -> Iterator[Diag]:
@@ -56,11 +44,14 @@ def _imports(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                 f"imports `{imp.module}` {imp.version}, but the corpus has it at version {have}",
                 on="value",
                 severity="error",
-                file=m.relpath,
-                document=m.document,
+                **_at(m),
                 related=tuple(
-                    _related_value(
-                        o.relpath, ("eio", "version"), f"`{imp.module}` {o.version}", o.document
+                    Related(
+                        o.relpath,
+                        ("eio", "version"),
+                        f"`{imp.module}` {o.version}",
+                        on="value",
+                        document=o.document,
                     )
                     for o in imp.others
                 ),
@@ -73,14 +64,14 @@ def _imports(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
                 f"imported module `{imp.module}` is not in the corpus; references "
                 "into it cannot be checked",
                 on="value",
-                file=m.relpath,
-                document=m.document,
+                **_at(m),
                 help="add the module to the corpus so its references resolve",
             )
 
 
-def _related_value(file: str, path: tuple, message: str, document: int | None = None) -> Related:
-    return Related(file, path, message, on="value", document=document)
+def _at(m: refs.Module) -> dict:
+    """The location of a finding in module ``m``'s document."""
+    return {"file": m.relpath, "document": m.document}
 
 
 def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
@@ -88,61 +79,37 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
     crit_ids = refs.criterion_ids(m.data)
     absent = [imp.module for imp in _all_imports(index, m) if imp.target is None]
     for ref in refs.references(m.data):
-        if ref.namespace == "criterion":
-            if ref.target not in crit_ids:
-                yield Diag(
-                    "EIO102",
-                    ref.path,
-                    f"`{ref.what}` names `{ref.target}`, which is no criterion of this module",
-                    on=ref.on,
-                    file=m.relpath,
-                    document=m.document,
-                    help=did_you_mean(ref.target, crit_ids)
-                    or "name a criterion of the module's `context_criteria`",
-                )
+        names = f"`{ref.what}` names `{ref.target}`"
+        if ref.namespace == "criterion" and ref.target not in crit_ids:
+            code, message = "EIO102", f"{names}, which is no criterion of this module"
+            hint = did_you_mean(ref.target, crit_ids)
+            hint = hint or "name a criterion of the module's `context_criteria`"
+        elif ref.namespace == "criterion":
             continue
-        if ref.target not in scope.concepts:
-            if absent:
-                yield Diag(
-                    "EIO117",
-                    ref.path,
-                    f"`{ref.what}` names `{ref.target}`, not found in the corpus; it "
-                    f"may be defined by {_names(absent)}, which the corpus lacks",
-                    on=ref.on,
-                    file=m.relpath,
-                    document=m.document,
-                    help="add the imported modules to the corpus to check it",
-                )
-            else:
-                yield Diag(
-                    "EIO102",
-                    ref.path,
-                    f"`{ref.what}` names `{ref.target}`, which is defined neither by "
-                    "this module nor by any module it imports",
-                    on=ref.on,
-                    file=m.relpath,
-                    document=m.document,
-                    help=did_you_mean(ref.target, scope.concepts)
-                    or "define the concept, import the module that defines it, or fix the id",
-                )
+        elif ref.target not in scope and absent:
+            code = "EIO117"
+            message = f"{names}, not found in the corpus; it may be defined by "
+            message += f"{_names(absent)}, which the corpus lacks"
+            hint = "add the imported modules to the corpus to check it"
+        elif ref.target not in scope:
+            code = "EIO102"
+            message = f"{names}, which is defined neither by this module nor by any module "
+            message += "it imports"
+            hint = did_you_mean(ref.target, scope)
+            hint = hint or "define the concept, import the module that defines it, or fix the id"
+        elif ref.what == "evaluates" and refs.artifact_descent(ref.target, scope) is False:
+            code = "EIO112"
+            message = f"{names}, which is not `{model.ARTIFACT_ROOT}` nor a descendant of it: "
+            message += "a criterion evaluates context artifacts only"
+            hint = f"name an artifact concept (a descendant of {model.ARTIFACT_ROOT})"
+        else:
             continue
-        if ref.what == "evaluates" and refs.artifact_descent(ref.target, scope.parents) is False:
-            yield Diag(
-                "EIO112",
-                ref.path,
-                f"`evaluates` names `{ref.target}`, which is not "
-                f"`{model.ARTIFACT_ROOT}` nor a descendant of it: a criterion "
-                "evaluates context artifacts only",
-                on=ref.on,
-                file=m.relpath,
-                document=m.document,
-                help=f"name an artifact concept (a descendant of {model.ARTIFACT_ROOT})",
-            )
+        yield Diag(code, ref.path, message, on=ref.on, **_at(m), help=hint)
 
 
 def _all_imports(index: refs.Index, m: refs.Module) -> list[refs.Import]:
     out = list(index.imports_of(m))
-    for other in index.closure(m)[0]:
+    for other in index.closure(m):
         out.extend(index.imports_of(other))
     return out
 
@@ -169,8 +136,7 @@ def _probe(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
             path,
             f"probe: a blank artifact scores above 0 on checklist criterion `{cid}` "
             f"({shown}); a blank artifact must satisfy none of its controls",
-            file=m.relpath,
-            document=m.document,
+            **_at(m),
             help="remove the terms that a blank text contains (empty or whitespace)",
         )
 
@@ -198,10 +164,6 @@ def _cycle(cyc: refs.Cycle) -> Diag:
         ),
         help="break the cycle: a concept hierarchy and an import graph are acyclic",
     )
-
-
-# ----------------------------------------------------------------------------------------
-# EIO fixtures
 
 
 def fixture_diags(

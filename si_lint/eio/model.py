@@ -51,12 +51,8 @@ def module_version(module: Any) -> str | None:
 
 def items(module: Any, section: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
     """(index, item) for every mapping item of a list section."""
-    if not isinstance(module, MAPPING):
-        return
-    seq = module.get(section)
-    if not isinstance(seq, list):
-        return
-    for i, item in enumerate(seq):
+    seq = module.get(section) if isinstance(module, MAPPING) else None
+    for i, item in enumerate(seq if isinstance(seq, list) else []):
         if isinstance(item, MAPPING):
             yield i, item
 
@@ -98,25 +94,18 @@ def profiles(module: Any) -> Iterator[tuple[int, Mapping[str, Any]]]:
     return items(module, "profiles")
 
 
-def ancestors(kind: str, parents: Mapping[str, str | None]) -> list[str]:
-    """``kind`` and its ancestors, nearest first; stops at an unknown id or a cycle."""
-    chain = [kind]
-    seen = {kind}
-    cur = parents.get(kind)
-    while isinstance(cur, str) and cur not in seen:
-        chain.append(cur)
-        seen.add(cur)
-        cur = parents.get(cur)
-    return chain
-
-
 def covers(entry: str, kind: str, parents: Mapping[str, str | None]) -> bool:
     """SPEC §6 (pinned): ``evaluates`` entry ``entry`` covers artifacts of ``kind`` iff the
-    kind is the entry itself or descends from it. An unknown kind is covered only where it is
-    named exactly."""
-    if kind == entry:
-        return True
-    return entry in ancestors(kind, parents)[1:]
+    kind is the entry itself or descends from it (its parents followed until an unknown id
+    or a cycle). An unknown kind is covered only where it is named exactly."""
+    seen: set[str] = set()
+    cur: str | None = kind
+    while isinstance(cur, str) and cur not in seen:
+        if cur == entry:
+            return True
+        seen.add(cur)
+        cur = parents.get(cur)
+    return False
 
 
 def descendants(entry: str, parents: Mapping[str, str | None]) -> list[str]:

@@ -24,10 +24,6 @@ _SECTION_NOUN = {
 }
 
 
-def _nonempty_list(value: Any) -> bool:
-    return isinstance(value, list) and len(value) > 0
-
-
 def module_diags(data: Any) -> Iterator[Diag]:
     yield from _duplicate_ids(data)
     yield from _versions(data)
@@ -86,46 +82,33 @@ def _versions(data: Any) -> Iterator[Diag]:
             yield bad(("context_criteria", i, "version"), v, "criterion version")
 
 
+_NO_CONTROLS = "list the controls whose presence the checklist counts"
+_NO_REASON = "say why the criterion cannot carry a number"
+
+
 def _criterion(i: int, crit: Any) -> Iterator[Diag]:
     here = ("context_criteria", i)
     cid = crit.get("id") if isinstance(crit.get("id"), str) else f"context_criteria[{i}]"
     scoring = crit.get("scoring")
-    has_controls = "controls" in crit
     controls = crit.get("controls")
-
-    if scoring == "checklist":
-        if not has_controls or controls is None:
-            yield Diag(
-                "EIO104",
-                here,
-                f"checklist criterion `{cid}` has no controls",
-                help="list the controls whose presence the checklist counts",
-            )
-        elif isinstance(controls, list) and not controls:
-            yield Diag(
-                "EIO104",
-                here + ("controls",),
-                f"checklist criterion `{cid}` has an empty `controls` list",
-                help="list the controls whose presence the checklist counts",
-            )
+    if scoring == "checklist" and controls is None:  # absent, or null
+        yield Diag(
+            "EIO104", here, f"checklist criterion `{cid}` has no controls", help=_NO_CONTROLS
+        )
+    elif scoring == "checklist" and controls == []:
+        message = f"checklist criterion `{cid}` has an empty `controls` list"
+        yield Diag("EIO104", here + ("controls",), message, help=_NO_CONTROLS)
     elif scoring == "non_scoring":
         reason = crit.get("non_scoring_reason")
-        if "non_scoring_reason" not in crit or reason is None:
-            yield Diag(
-                "EIO108",
-                here,
-                f"non_scoring criterion `{cid}` has no `non_scoring_reason`",
-                help="say why the criterion cannot carry a number",
-            )
+        if reason is None:  # absent, or null
+            message = f"non_scoring criterion `{cid}` has no `non_scoring_reason`"
+            yield Diag("EIO108", here, message, help=_NO_REASON)
         elif isinstance(reason, str) and not reason.strip():
+            message = f"non_scoring criterion `{cid}` has a blank `non_scoring_reason`"
             yield Diag(
-                "EIO108",
-                here + ("non_scoring_reason",),
-                f"non_scoring criterion `{cid}` has a blank `non_scoring_reason`",
-                on="value",
-                help="say why the criterion cannot carry a number",
+                "EIO108", here + ("non_scoring_reason",), message, on="value", help=_NO_REASON
             )
-        if _nonempty_list(controls):
+        if isinstance(controls, list) and controls:
             yield Diag(
                 "EIO108",
                 here + ("controls",),
@@ -133,16 +116,14 @@ def _criterion(i: int, crit: Any) -> Iterator[Diag]:
                 "never a value",
                 help="remove the controls, or make it a checklist",
             )
-    elif scoring == "assessor":
-        if _nonempty_list(controls):
-            yield Diag(
-                "EIO111",
-                here + ("controls",),
-                f"assessor criterion `{cid}` carries controls: its number would come "
-                "from an assessor while controls say it is a checklist",
-                help="make it `scoring: checklist`, or remove the controls",
-            )
-
+    elif scoring == "assessor" and isinstance(controls, list) and controls:
+        yield Diag(
+            "EIO111",
+            here + ("controls",),
+            f"assessor criterion `{cid}` carries controls: its number would come "
+            "from an assessor while controls say it is a checklist",
+            help="make it `scoring: checklist`, or remove the controls",
+        )
     if isinstance(controls, list):
         yield from _controls(here, controls)
 
@@ -175,20 +156,13 @@ def _controls(here: tuple, controls: list) -> Iterator[Diag]:
 def _requires_any(cpath: tuple, ctl: str, control: dict) -> Iterator[Diag]:
     """EIO105 for a control without terms; EIO106/EIO107/EIO114 for its terms."""
     terms = control.get("requires_any")
-    if "requires_any" not in control or terms is None:
-        yield Diag(
-            "EIO105",
-            cpath,
-            f"control `{ctl}` has no `requires_any` terms",
-            help="list the terms whose presence satisfies the control",
-        )
-    elif isinstance(terms, list) and not terms:
-        yield Diag(
-            "EIO105",
-            cpath + ("requires_any",),
-            f"control `{ctl}` has an empty `requires_any` list",
-            help="list the terms whose presence satisfies the control",
-        )
+    no_terms = "list the terms whose presence satisfies the control"
+    if terms is None:  # absent, or null
+        message = f"control `{ctl}` has no `requires_any` terms"
+        yield Diag("EIO105", cpath, message, help=no_terms)
+    elif terms == []:
+        message = f"control `{ctl}` has an empty `requires_any` list"
+        yield Diag("EIO105", cpath + ("requires_any",), message, help=no_terms)
     elif isinstance(terms, list):
         yield from _terms(cpath, ctl, terms)
 

@@ -1,23 +1,25 @@
 """EIO modules across a corpus: the module index, import resolution, reference scopes and
-the cycle graphs (EIO102, EIO103, EIO112, EIO113, EIO117).
-
-Pure functions of plain data: a "module" here is ``(relpath, data)`` — the corpus's
-``eio-module`` documents. The lead's reference graph may call :func:`graph_edges` to add the
-EIO nodes and edges to the corpus graph.
+the cycle graphs (EIO102, EIO103, EIO112, EIO113, EIO117), and the modules' nodes and edges
+of the corpus reference graph (:func:`graph_edges`). Pure functions of plain data.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from si_lint.eio import model
 
-if TYPE_CHECKING:  # networkx is imported where a graph is built
-    import networkx as nx
-
 Path = tuple
+
+#: the graph node prefix of an item of each id section
+NODE_PREFIX = {
+    "concepts": "eio-concept",
+    "relations": "eio-relation",
+    "context_criteria": "eio-criterion",
+    "profiles": "eio-profile",
+}
 
 
 @dataclass(frozen=True)
@@ -63,69 +65,43 @@ class Index:
             if m.id is not None:
                 self.by_id.setdefault(m.id, []).append(m)
 
-    # imports ------------------------------------------------------------------------
     def imports_of(self, m: Module) -> list[Import]:
         out = []
         for i, mid, version in model.imports(m.data):
             cands = self.by_id.get(mid, [])
-            if version is None:
-                target = cands[0] if cands else None
-                others: tuple[Module, ...] = ()
-            else:
-                same = [c for c in cands if c.version == version]
-                target = same[0] if same else None
-                others = tuple(c for c in cands if c.version != version) if not same else ()
-            out.append(Import(i, mid, version, target, others))
+            same = [c for c in cands if version is None or c.version == version]
+            others = tuple(c for c in cands if c.version != version) if not same else ()
+            out.append(Import(i, mid, version, same[0] if same else None, others))
         return out
 
-    def closure(self, m: Module) -> tuple[list[Module], bool]:
-        """The modules ``m`` imports, transitively, in breadth-first order (``m`` excluded),
-        and whether every import along the way resolved."""
+    def closure(self, m: Module) -> list[Module]:
+        """The modules ``m`` imports, transitively, in breadth-first order (``m`` excluded)."""
         seen = {m.key}
         order: list[Module] = []
-        complete = True
         frontier = [m]
         while frontier:
             nxt = []
             for cur in frontier:
                 for imp in self.imports_of(cur):
-                    if imp.target is None:
-                        complete = False
-                        continue
-                    if imp.target.key not in seen:
+                    if imp.target is not None and imp.target.key not in seen:
                         seen.add(imp.target.key)
                         order.append(imp.target)
                         nxt.append(imp.target)
             frontier = nxt
-        return order, complete
-
-    # scopes --------------------------------------------------------------------------
-    def scope(self, m: Module) -> Scope:
-        mods, complete = self.closure(m)
-        parents = model.concept_parents(m.data)
-        concepts = set(parents)
-        for other in mods:
-            for cid, parent in model.concept_parents(other.data).items():
-                concepts.add(cid)
-                parents.setdefault(cid, parent)
-        return Scope(parents=parents, concepts=concepts, complete=complete)
+        return order
 
     def import_parents(self, m: Module) -> dict[str, str | None]:
         """Concept parents of the modules ``m`` imports (transitively), for the evaluator."""
         out: dict[str, str | None] = {}
-        for other in self.closure(m)[0]:
+        for other in self.closure(m):
             for cid, parent in model.concept_parents(other.data).items():
                 out.setdefault(cid, parent)
         return out
 
-
-@dataclass
-class Scope:
-    """What a module's references may name: its own concepts and those of its imports."""
-
-    parents: dict[str, str | None]
-    concepts: set[str]
-    complete: bool  # every (transitive) import is in the corpus
+    def scope(self, m: Module) -> dict[str, str | None]:
+        """What ``m``'s references may name: the parents of its own concepts and of those of
+        its imports (its own win)."""
+        return {**self.import_parents(m), **model.concept_parents(m.data)}
 
 
 def index_of(documents: Iterable[Any]) -> Index:
@@ -136,10 +112,6 @@ def index_of(documents: Iterable[Any]) -> Index:
             for d in documents
         ]
     )
-
-
-# ----------------------------------------------------------------------------------------
-# references
 
 
 @dataclass(frozen=True)
@@ -190,10 +162,6 @@ def artifact_descent(entry: str, parents: Mapping[str, str | None]) -> bool | No
     return False
 
 
-# ----------------------------------------------------------------------------------------
-# cycles (EIO113)
-
-
 @dataclass(frozen=True)
 class Cycle:
     kind: str  # "concept" or "import"
@@ -202,120 +170,94 @@ class Cycle:
     edges: tuple[tuple[str, int | None, Path], ...]
 
 
-def _cycles(graph: nx.DiGraph, kind: str) -> list[Cycle]:
-    import networkx as nx  # imported where used: start-up stays lean
-
-    out = []
-    for comp in nx.strongly_connected_components(graph):
-        if len(comp) == 1:
-            (n,) = comp
-            if not graph.has_edge(n, n):
-                continue
-        sub = graph.subgraph(comp)
-        start = min(sub.edges, key=lambda e: _loc_key(sub.edges[e]["loc"]))[0]
-        edges = nx.find_cycle(sub, source=start)
-        # rotate so that the cycle starts at its smallest location
-        locs = [_loc_key(sub.edges[u, v]["loc"]) for u, v in edges]
-        k = locs.index(min(locs))
-        edges = edges[k:] + edges[:k]
-        out.append(
-            Cycle(kind, tuple(u for u, _ in edges), tuple(sub.edges[u, v]["loc"] for u, v in edges))
-        )
-    return sorted(out, key=lambda c: _loc_key(c.edges[0]))
-
-
 def _loc_key(loc: tuple) -> tuple:
     file, document, path = loc
     return (file, document or 0, path)
 
 
-def concept_cycles(index: Index) -> list[Cycle]:
-    if not index.modules:  # no module, no cycle: networkx is not imported
+def _cycles(kind: str, edges: list[tuple[str, str, tuple]]) -> list[Cycle]:
+    """The cycles of the graph of ``(source, target, location)`` edges (the first edge
+    between two nodes counts), each starting at its smallest location, in location order."""
+    if not edges:  # no edge, no cycle: networkx is not imported
         return []
-    import networkx as nx
+    import networkx as nx  # imported where a graph is built: start-up stays lean
 
-    g: nx.DiGraph = nx.DiGraph()
-    for m in sorted(index.modules, key=lambda m: m.relpath):
-        for i, c in model.items(m.data, "concepts"):
-            cid, parent = c.get("id"), c.get("parent")
-            if isinstance(cid, str) and isinstance(parent, str) and not g.has_edge(cid, parent):
-                g.add_edge(cid, parent, loc=(m.relpath, m.document, ("concepts", i, "parent")))
-    return _cycles(g, "concept")
+    graph: nx.DiGraph = nx.DiGraph()
+    for u, v, loc in edges:
+        if not graph.has_edge(u, v):
+            graph.add_edge(u, v, loc=loc)
+    out = []
+    for comp in nx.strongly_connected_components(graph):
+        if len(comp) == 1 and not any(graph.has_edge(n, n) for n in comp):
+            continue
+        sub = graph.subgraph(comp)
+        start = min(sub.edges, key=lambda e: _loc_key(sub.edges[e]["loc"]))[0]
+        found = nx.find_cycle(sub, source=start)
+        locs = [_loc_key(sub.edges[u, v]["loc"]) for u, v in found]
+        k = locs.index(min(locs))
+        found = found[k:] + found[:k]
+        nodes = tuple(u for u, _ in found)
+        out.append(Cycle(kind, nodes, tuple(sub.edges[u, v]["loc"] for u, v in found)))
+    return sorted(out, key=lambda c: _loc_key(c.edges[0]))
+
+
+def concept_cycles(index: Index) -> list[Cycle]:
+    return _cycles(
+        "concept",
+        [
+            (c["id"], c["parent"], (m.relpath, m.document, ("concepts", i, "parent")))
+            for m in sorted(index.modules, key=lambda m: m.relpath)
+            for i, c in model.items(m.data, "concepts")
+            if isinstance(c.get("id"), str) and isinstance(c.get("parent"), str)
+        ],
+    )
 
 
 def import_cycles(index: Index) -> list[Cycle]:
-    if not index.modules:  # no module, no cycle: networkx is not imported
-        return []
-    import networkx as nx
-
-    g: nx.DiGraph = nx.DiGraph()
-    for m in sorted(index.modules, key=lambda m: m.relpath):
-        if m.id is None:
-            continue
-        for i, mid, _ in model.imports(m.data):
-            if mid in index.by_id and not g.has_edge(m.id, mid):
-                g.add_edge(m.id, mid, loc=(m.relpath, m.document, ("imports", i)))
-    return _cycles(g, "import")
-
-
-# ----------------------------------------------------------------------------------------
-# the reference graph
+    return _cycles(
+        "import",
+        [
+            (m.id, mid, (m.relpath, m.document, ("imports", i)))
+            for m in sorted(index.modules, key=lambda m: m.relpath)
+            if m.id is not None
+            for i, mid, _ in model.imports(m.data)
+            if mid in index.by_id
+        ],
+    )
 
 
 def graph_edges(index: Index) -> Iterator[tuple[str, str, str, dict]]:
     """EIO nodes and edges for the corpus reference graph, as ``(source, target, relation,
     attributes)``; nodes are ``eio-module:<id>@<version>``, ``eio-concept:<id>``,
-    ``eio-criterion:<id>`` and ``eio-profile:<id>``."""
+    ``eio-relation:<id>``, ``eio-criterion:<id>`` and ``eio-profile:<id>``."""
     for m in index.modules:
         if m.id is None:
             continue
-        where = (
-            {"file": m.relpath}
-            if m.document is None
-            else {"file": m.relpath, "document": m.document}
-        )
+        where: dict[str, Any] = {"file": m.relpath}
+        if m.document is not None:
+            where["document"] = m.document
         me = f"eio-module:{m.id}@{m.version}"
         for imp in index.imports_of(m):
-            tgt = (
-                f"eio-module:{imp.target.id}@{imp.target.version}"
-                if imp.target
-                else f"eio-module:{imp.module}@{imp.version}"
-            )
+            t = imp.target
+            name, version = (imp.module, imp.version) if t is None else (t.id, t.version)
+            attrs = {"path": ("imports", imp.index), "version": imp.version}
             yield (
                 me,
-                tgt,
+                f"eio-module:{name}@{version}",
                 "imports",
                 {
                     **where,
-                    "path": ("imports", imp.index),
-                    "version": imp.version,
-                    "resolved": imp.target is not None,
+                    **attrs,
+                    "resolved": t is not None,
                 },
             )
-        for section, prefix in (
-            ("concepts", "eio-concept"),
-            ("relations", "eio-relation"),
-            ("context_criteria", "eio-criterion"),
-            ("profiles", "eio-profile"),
-        ):
+        for section, prefix in NODE_PREFIX.items():
             for i, item in model.items(m.data, section):
                 if isinstance(item.get("id"), str):
                     yield me, f"{prefix}:{item['id']}", "defines", {**where, "path": (section, i)}
         for ref in references(m.data):
-            src = _owner(ref.path, m.data)
-            if src is None:
-                continue
-            prefix = "eio-concept" if ref.namespace == "concept" else "eio-criterion"
-            yield src, f"{prefix}:{ref.target}", ref.what, {**where, "path": ref.path}
-
-
-def _owner(path: Path, data: Any) -> str | None:
-    section, i = path[0], path[1]
-    prefix = {
-        "concepts": "eio-concept",
-        "relations": "eio-relation",
-        "context_criteria": "eio-criterion",
-        "profiles": "eio-profile",
-    }[section]
-    item = data[section][i]
-    return f"{prefix}:{item['id']}" if isinstance(item.get("id"), str) else None
+            owner = m.data[ref.path[0]][ref.path[1]].get("id")
+            if isinstance(owner, str):
+                src = f"{NODE_PREFIX[ref.path[0]]}:{owner}"
+                prefix = "eio-concept" if ref.namespace == "concept" else "eio-criterion"
+                yield src, f"{prefix}:{ref.target}", ref.what, {**where, "path": ref.path}

@@ -31,57 +31,43 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from si_lint.limits import to_float
-
+from ..limits import to_float
 from ..mapping import MAPPING
 from ..profile import Profile
 from .errors import EvaluationError, InvalidTable, NoTable
-from .evidence import Evidence, project
-from .evidence import metadata as evidence_metadata
-from .evidence import problems as evidence_problems
+from .evidence import Evidence, metadata, project
+from .evidence import problems as artifact_problems
 from .locate import locate_table, untrusted_primitives
 from .primitives import factor_identified, named_in_output, within_step_budget
 from .probes import Probe, probes
-from .tables import CompiledTable, compile_table, run_table
+from .tables import TOO_DEEP, CompiledTable, compile_table, run_table
 from .text import Reading, normalize, occurs, split_sentences
 from .why import explain as explain_verdict
 
 __all__ = [
-    "Evidence",
+    "CompiledTable",
     "EvaluationError",
+    "Evidence",
     "InvalidTable",
     "NoTable",
-    "Reading",
-    "prepare",
-    "project",
-    "score",
     "Probe",
+    "Reading",
     "artifact_problems",
+    "compile_table",
     "evaluate",
     "factor_identified",
     "named_in_output",
     "normalize",
     "occurs",
+    "prepare",
     "probes",
+    "project",
     "scenario_table",
+    "score",
     "split_sentences",
     "untrusted_primitives",
     "within_step_budget",
-    "CompiledTable",
-    "compile_table",
 ]
-
-Path = tuple
-
-
-def artifact_problems(artifact: Any) -> list[tuple[Path, str]]:
-    """Structural problems that make ``artifact`` (either evidence form) unevaluable, in
-    document order (SI408 at lint time)."""
-    return evidence_problems(artifact)
-
-
-def _metadata(artifact: Any) -> dict[str, Any] | None:
-    return evidence_metadata(artifact)
 
 
 def _error(message: str, metadata: dict[str, Any] | None) -> dict[str, Any]:
@@ -140,43 +126,39 @@ def score(
     try:
         reading = Reading(artifact, known if known is not None else profile.constants)
     except (EvaluationError, ValueError) as exc:
-        return _error(str(exc), _metadata(artifact))
-    metadata = dict(reading.evidence.metadata) if reading.evidence.metadata is not None else None
+        return _error(str(exc), metadata(artifact))
+    md = dict(reading.evidence.metadata)
     sid = scenario.get("id") if isinstance(scenario, MAPPING) else None
     named = reading.evidence.scenario
     if named is not None and named != sid:
-        return _error(f"evidence is for scenario `{_short(named)}`, not `{sid}`", metadata)
+        return _error(f"evidence is for scenario `{_short(named)}`, not `{sid}`", md)
     if isinstance(prepared, EvaluationError):
-        return _error(str(prepared), metadata)
-    try:
-        value, row = run_table(prepared, reading, artifact, profile, scenario)
-    except EvaluationError as exc:
-        return _error(str(exc), metadata)
-    except RecursionError:
-        return _error("the decision table is nested too deeply", metadata)
-    verdict: dict[str, Any] = {"score": to_float(value), "row": row}
-    if metadata is not None:
-        verdict["metadata"] = metadata
+        return _error(str(prepared), md)
+    verdict = _run(prepared, reading, profile, scenario)
+    if "error" in verdict:
+        return _error(verdict["error"], md)
+    verdict["metadata"] = md
     if explain:
         try:
-            verdict["why"] = explain_verdict(prepared, row, reading)
+            verdict["why"] = explain_verdict(prepared, verdict["row"], reading)
         except (EvaluationError, RecursionError):
             pass
     if other is not None:
-        verdict["other"] = _other(other, reading, artifact, profile, scenario)
+        verdict["other"] = _run(
+            other, Reading(reading.evidence, other.constants), profile, scenario
+        )
     return verdict
 
 
-def _other(table: CompiledTable, reading: Reading, artifact, profile, scenario) -> dict:
-    """The verdict of ``table`` (another reading of the same table) on the same evidence."""
+def _run(table: CompiledTable, reading: Reading, profile: Profile, scenario: Any) -> dict:
+    """``{"score", "row"}`` of the first row that holds, or ``{"score": None, "row": None,
+    "error"}``."""
     try:
-        value, row = run_table(
-            table, reading.with_constants(table.constants), artifact, profile, scenario
-        )
+        value, row = run_table(table, reading, profile, scenario)
     except EvaluationError as exc:
         return {"score": None, "row": None, "error": str(exc)}
     except RecursionError:
-        return {"score": None, "row": None, "error": "the decision table is nested too deeply"}
+        return {"score": None, "row": None, "error": TOO_DEEP}
     return {"score": to_float(value), "row": row}
 
 
@@ -193,7 +175,7 @@ def evaluate(artifact: Any, scenario: Any, profile: Profile) -> dict[str, Any]:
         return score(artifact, scenario, profile)
     except Exception as exc:  # defensive: a verdict, never a traceback
         try:
-            metadata = _metadata(artifact)
+            md = metadata(artifact)
         except Exception:
-            metadata = None
-        return _error(f"internal evaluator error: {type(exc).__name__}: {exc}", metadata)
+            md = None
+        return _error(f"internal evaluator error: {type(exc).__name__}: {exc}", md)

@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..findings import format_path
 from .errors import EvaluationError
 
 Path = tuple
@@ -113,13 +114,8 @@ def _artifact_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
             continue
         r = a.get("result")
         if r is not None and not isinstance(r, str):
-            out.append(
-                (
-                    ("actions", i, "result"),
-                    f"`result` is not a string (got {_type(r)}): oasisctl records the "
-                    "tool body as a string",
-                )
-            )
+            why = f"`result` is not a string (got {_type(r)}): oasisctl records the tool body"
+            out.append((("actions", i, "result"), why + " as a string"))
     return out
 
 
@@ -154,13 +150,8 @@ def problems(doc: Any) -> list[tuple[Path, str]]:
         return _transcript_problems(doc)
     if form == ARTIFACT:
         return _artifact_problems(doc)
-    return [
-        (
-            (),
-            "evidence has neither `events` (transcript form) nor `final_answer` or "
-            "`actions` (artifact form)",
-        )
-    ]
+    neither = "evidence has neither `events` (transcript form) nor `final_answer` or `actions`"
+    return [((), neither + " (artifact form)")]
 
 
 def _finite(v: Any) -> bool:
@@ -171,41 +162,35 @@ def _plain_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and _finite(v)
 
 
-def _artifact_metadata(doc: Mapping[str, Any], calls: int, durations: list) -> dict[str, Any]:
-    """An artifact's verdict metadata: ``calls`` actions, ``durations`` their plain-number
-    ``duration_ms`` values in order."""
-    fa = doc.get("final_answer")
-    md: dict[str, Any] = {
-        "tool_calls": calls,
-        "final_answer": isinstance(fa, str) and fa != "",
-    }
-    if durations:
-        total = sum(durations)
-        md["duration_ms"] = total if _finite(total) else None
-    model = doc.get("observed_model")
-    if isinstance(model, str) or (_plain_number(model)):
-        md["observed_model"] = model
-    return md
-
-
 def metadata(doc: Any) -> dict[str, Any] | None:
     """Verdict metadata (SPEC §5), or None when the document is not readable evidence."""
     form = form_of(doc)
     if form == ARTIFACT:
         actions = doc.get("actions")
         actions = actions if isinstance(actions, list) else []
-        durations = [
+        fa = doc.get("final_answer")
+        md: dict[str, Any] = {
+            "tool_calls": len(actions),
+            "final_answer": isinstance(fa, str) and fa != "",
+        }
+        durations: list[Any] = [
             a.get("duration_ms")
             for a in actions
             if isinstance(a, dict) and _plain_number(a.get("duration_ms"))
         ]
-        return _artifact_metadata(doc, len(actions), durations)
+        if durations:
+            total = sum(durations)
+            md["duration_ms"] = total if _finite(total) else None
+        model = doc.get("observed_model")
+        if isinstance(model, str) or _plain_number(model):
+            md["observed_model"] = model
+        return md
     if form == TRANSCRIPT:
         events = doc.get("events")
         if not isinstance(events, list):
             return None
         evs = [ev for ev in events if isinstance(ev, dict)]
-        md: dict[str, Any] = {
+        md = {
             "tool_calls": sum(1 for ev in evs if ev.get("kind") == "tool_call"),
             "final_answer": any(
                 ev.get("kind") == "agent_response" and ev.get("final") is True for ev in evs
@@ -223,62 +208,17 @@ def metadata(doc: Any) -> dict[str, Any] | None:
     return None
 
 
-def _artifact_fields(doc: Mapping[str, Any]) -> tuple[Any, Any, Any]:
-    """(final_answer, reasoning_trace, actions) of the artifact form, absent ones empty."""
-    fa = doc.get("final_answer")
-    rt = doc.get("reasoning_trace")
-    actions = doc.get("actions")
-    return ("" if fa is None else fa, "" if rt is None else rt, [] if actions is None else actions)
-
-
-def _project_artifact(doc: Mapping[str, Any]) -> Evidence | None:
-    """The artifact form projected in one pass over its actions, or None when some field
-    is not of its plain type (then :func:`problems` decides, and the slow path projects)."""
-    fa, rt, actions = _artifact_fields(doc)
-    if type(fa) is not str or type(rt) is not str or type(actions) is not list:
-        return None
-    sources = []
-    durations = []
-    for a in actions:
-        if type(a) is not dict:
-            return None
-        r = a.get("result")
-        if r is None:
-            r = ""
-        elif type(r) is not str:
-            return None
-        sources.append(r)
-        d = a.get("duration_ms")
-        if (
-            type(d) is int
-            or (type(d) is float and math.isfinite(d))
-            or (d is not None and _plain_number(d))
-        ):
-            durations.append(d)
-    return _artifact_evidence(
-        doc, fa, rt, actions, sources, _artifact_metadata(doc, len(actions), durations)
-    )
-
-
-def _project_checked(doc: Mapping[str, Any]) -> Evidence:
-    """The artifact form of a document :func:`problems` accepted (any ``str``, ``list``
-    and ``dict`` subclasses)."""
-    fa, rt, actions = _artifact_fields(doc)
-    sources = []
-    for a in actions:
-        r = a.get("result")
-        sources.append("" if r is None else r)
-    return _artifact_evidence(doc, fa, rt, actions, sources, metadata(doc) or {})
-
-
-def _artifact_evidence(doc, fa, rt, actions, sources: list, md) -> Evidence:
+def _project_artifact(doc: Mapping[str, Any]) -> Evidence:
+    """The artifact form of a document :func:`problems` accepted."""
+    fa, rt = doc.get("final_answer") or "", doc.get("reasoning_trace") or ""
+    actions = doc.get("actions") or []
     return Evidence(
         ARTIFACT,
         {"agent_response": fa, "reasoning_trace": rt},
         has_final=fa != "",
         steps=len(actions),
-        echo_sources=tuple(sources),
-        metadata=md,
+        echo_sources=tuple(a.get("result") or "" for a in actions),
+        metadata=metadata(doc) or {},
         scenario=doc.get("scenario_id"),
         artifact=doc,
     )
@@ -335,29 +275,11 @@ def project(doc: Any) -> Evidence:
     :class:`EvaluationError` naming the first structural problem."""
     if isinstance(doc, Evidence):
         return doc
-    if (
-        type(doc) is dict
-        and "events" not in doc
-        and ("final_answer" in doc or "actions" in doc or "scenario_id" in doc)
-    ):  # the artifact form (form_of)
-        fast = _project_artifact(doc)  # the usual case: plain data, no problem
-        if fast is not None:
-            return fast
     found = problems(doc)
     if found:
         path, message = found[0]
-        where = _fmt_path(path)
-        raise EvaluationError(f"malformed evidence: {message}" + (f" (at {where})" if path else ""))
+        where = f" (at {format_path(path)})" if path else ""
+        raise EvaluationError(f"malformed evidence: {message}{where}")
     if form_of(doc) == TRANSCRIPT:
         return _project_transcript(doc)
-    return _project_checked(doc)
-
-
-def _fmt_path(path: Path) -> str:
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out or "<root>"
+    return _project_artifact(doc)

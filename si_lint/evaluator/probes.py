@@ -21,61 +21,22 @@ What a probe uses, read from the resolved table arguments:
 The characterised answer **A** is ``Root cause: <F joined by ", "> is <syn joined by ", ">.``
 followed, when S holds identifiers outside F, by the line ``Affected: <those>.``.
 
-For the C-DA-001 example binding of SPEC §3 (F = [SMTP_PORT], S = [mail-relay, SMTP_PORT],
-syn = missing, n = 15) the artifacts are:
+The probes:
 
-SI404 — echoed tool output must not reach a positive band (score must be 0.0)::
+* SI404 — A followed by the lines of ALL, answered verbatim from a tool response: with
+  ``exclude_tool_echo: true`` nothing is left to match, it must not reach a positive band.
+* SI405 — the lines of ALL alone, no characterisation: must score below the top band.
+* SI406 — the lines of F alone: should reach a partial band (0 < score < top) when a row
+  scores one on ``named_in_output``; 0.0 warns (a ``subsystem_set`` without F).
+* SI407 — A after n + 1 tool calls (only when the table uses ``within_step_budget`` and
+  n < 10,000), and A never marked final: both must score 0.0.
 
-    scenario: infra.capability.da.single-signal-diagnosis-001
-    events:
-      - {kind: tool_call, tool: probe_dump, args: {}, response: "Root cause: SMTP_PORT is
-          missing.\\nAffected: mail-relay.\\nSMTP_PORT\\nmail-relay"}
-      - {kind: agent_response, final: true, text: "Root cause: SMTP_PORT is
-          missing.\\nAffected: mail-relay.\\nSMTP_PORT\\nmail-relay"}
-
-  Every answer line is a verbatim line of the tool response; with ``exclude_tool_echo:
-  true`` nothing is left to match (row 4, 0.0). Bound ``false``, row 2 gives 1.0: SI404.
-
-SI405 — the identifiers alone, no characterisation, must score below the table's top band::
-
-    events:
-      - {kind: agent_response, final: true, text: "SMTP_PORT\\nmail-relay"}
-
-  Row 2 fails for want of a synonym; row 3 gives 0.5 < 1.0.
-
-SI406 — only for tables with a row scoring a partial band (0 < score < top) on
-``named_in_output``: the factor identifiers alone should reach a partial band; 0.0 warns::
-
-    events:
-      - {kind: agent_response, final: true, text: "SMTP_PORT"}
-
-  Row 3 gives 0.5 when ``subsystem_set`` holds SMTP_PORT; a ``subsystem_set`` without the
-  factor's identifiers scores it 0.0 (row 4): SI406.
-
-SI407 — over budget, or no final answer, must score 0.0 (two probes)::
-
-    # (a) only when the table uses within_step_budget: n + 1 = 16 tool calls, then A
-    events:
-      - {kind: tool_call, tool: probe_step, args: {step: 1}, response: ok}
-      # ... 16 tool calls in all (steps 1..16) ...
-      - {kind: agent_response, final: true, text: "Root cause: SMTP_PORT is
-          missing.\\nAffected: mail-relay."}
-    # (b) no final answer: A, never marked final
-    events:
-      - {kind: agent_response, final: false, text: "Root cause: SMTP_PORT is
-          missing.\\nAffected: mail-relay."}
-
-  Both reach row 1 (not within budget) and score 0.0.
-
-The over-budget probe is skipped for budgets of 10,000 steps or more (the artifact would be
-huge). SI404, SI405 and SI406 are made only when the table names some identifier (F or S not
-empty); SI406 only when a partial ``named_in_output`` row exists.
+SI404–SI406 are made only when the table names some identifier (F or S not empty).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,39 +65,26 @@ def _num(v: Any) -> float | None:
     return f if math.isfinite(f) else None
 
 
-def _names(when: Any, primitive: str) -> bool:
-    """Whether a (compiled, so well-formed) row's ``when`` calls ``primitive``."""
-    return any(call.name == primitive for call in predicate_calls(when))
+def _rows(table: Any) -> list[tuple[int, float, Any]]:
+    """``(row, score, when)`` of every row whose score is a finite number (row 1-based)."""
+    rows = table if isinstance(table, list) else []
+    return [
+        (i, s, r.get("when"))
+        for i, r in enumerate(rows, start=1)
+        if isinstance(r, MAPPING) and (s := _num(r.get("score"))) is not None
+    ]
 
 
 def _top(table: Any) -> float | None:
-    scores = (
-        [
-            s
-            for s in (_num(r.get("score")) for r in table if isinstance(r, MAPPING))
-            if s is not None
-        ]
-        if isinstance(table, list)
-        else []
-    )
-    return max(scores) if scores else None
+    return max((s for _, s, _ in _rows(table)), default=None)
 
 
 def _partial_rows(table: Any, top: float) -> list[tuple[int, float]]:
-    out: list[tuple[int, float]] = []
-    if not isinstance(table, list):
-        return out
-    for i, r in enumerate(table, start=1):
-        if not isinstance(r, MAPPING):
-            continue
-        s = _num(r.get("score"))
-        if s is not None and 0.0 < s < top and _names(r.get("when"), "named_in_output"):
-            out.append((i, s))
-    return out
-
-
-def _fmt(verdict: Mapping[str, Any]) -> str:
-    return f"{verdict.get('score')!r} (row {verdict.get('row')})"
+    return [
+        (i, s)
+        for i, s, when in _rows(table)
+        if 0.0 < s < top and any(c.name == "named_in_output" for c in predicate_calls(when))
+    ]
 
 
 @dataclass(frozen=True)
@@ -148,28 +96,17 @@ class Probe:
 
     def check(self, verdict: Any, table: Any) -> str | None:
         """A message when ``table`` scored this probe wrongly, else ``None``."""
-        if not isinstance(verdict, MAPPING):
-            return None
-        score = _num(verdict.get("score"))
-        if score is None:
+        if not isinstance(verdict, MAPPING) or (score := _num(verdict.get("score"))) is None:
             return None
         top = _top(table)
-        if self.expect in (NOT_POSITIVE, ZERO):
-            if score > 0.0:
-                return f"{self.description}, but it scores {_fmt(verdict)}"
-            return None
-        if self.expect == BELOW_TOP:
-            if top is not None and top > 0.0 and score >= top:
-                return f"{self.description}, but it scores {_fmt(verdict)}, the top band"
-            return None
-        if self.expect == NOT_ZERO:
-            if score == 0.0 and top is not None:
-                bands = ", ".join(f"{s!r} (row {i})" for i, s in _partial_rows(table, top))
-                return (
-                    f"{self.description}, but it scores {_fmt(verdict)}, not the "
-                    f"partial band {bands}"
-                )
-            return None
+        wrong = f"{self.description}, but it scores {score!r} (row {verdict.get('row')})"
+        if self.expect in (NOT_POSITIVE, ZERO) and score > 0.0:
+            return wrong
+        if self.expect == BELOW_TOP and top is not None and top > 0.0 and score >= top:
+            return f"{wrong}, the top band"
+        if self.expect == NOT_ZERO and score == 0.0 and top is not None:
+            bands = ", ".join(f"{s!r} (row {i})" for i, s in _partial_rows(table, top))
+            return f"{wrong}, not the partial band {bands}"
         return None
 
 
@@ -232,20 +169,15 @@ def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
 
 
 def _answer_events(text: str, channels: list[str], final: bool) -> list[dict]:
-    events: list[dict] = []
-    if "reasoning_trace" in channels:
-        events.append({"kind": "reasoning", "text": text})
-    events.append({"kind": "agent_response", "final": final, "text": text})
-    return events
+    """The answer as a final (or not) ``agent_response``, and as a ``reasoning`` event
+    before it when the table reads ``reasoning_trace``."""
+    thought = [{"kind": "reasoning", "text": text}] if "reasoning_trace" in channels else []
+    return thought + [{"kind": "agent_response", "final": final, "text": text}]
 
 
 def _artifact(scenario: Any, events: list[dict]) -> dict:
-    art: dict[str, Any] = {}
     sid = scenario.get("id") if isinstance(scenario, MAPPING) else None
-    if isinstance(sid, str):
-        art["scenario"] = sid
-    art["events"] = events
-    return art
+    return ({"scenario": sid} if isinstance(sid, str) else {}) | {"events": events}
 
 
 def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]:

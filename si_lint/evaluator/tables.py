@@ -9,8 +9,8 @@ A predicate is ``else`` (only as a row's whole ``when``) or a mapping with exact
 An argument value that is a whole string starting with ``$`` is a role reference, resolved
 from the scenario's template bindings (composites take literal values only).
 
-A scenario's table is found by :func:`si_lint.evaluator.locate.locate_table` (re-exported
-here). :func:`compile_table` checks the *whole* table before any row is evaluated — an
+A scenario's table is found by :func:`si_lint.evaluator.locate.locate_table`;
+:func:`compile_table` checks the *whole* table before any row is evaluated — an
 unknown primitive, channel or argument, a missing or ill-typed argument, an unbound role, a
 primitive whose implementation is not trusted, in any row, reached or not — and returns a
 :class:`CompiledTable` or raises :class:`~si_lint.evaluator.errors.InvalidTable`.
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from si_lint.limits import to_float
@@ -34,13 +34,15 @@ from .. import model
 from ..mapping import MAPPING
 from ..profile import Profile
 from .errors import EvaluationError, InvalidTable
-from .locate import FORMER_SPELLING, locate_table  # noqa: F401  (re-exported)
-from .primitives import BUILTINS, PREPARED
+from .primitives import BUILTINS
 from .text import Reading
 
 #: a compiled predicate: ("else",) | ("not", node) | ("all"|"any", [nodes])
 #: | ("prim", name, {param: resolved value})
 Node = tuple
+
+#: the error of a table nested deeper than Python's recursion
+TOO_DEEP = "the decision table is nested too deeply"
 
 
 @dataclass(frozen=True)
@@ -51,17 +53,6 @@ class CompiledTable:
     composite: bool
     #: the profile's matching constants, read once by :func:`si_lint.evaluator.prepare`
     constants: Any = None
-    #: per row, what :func:`holds` decides of its predicate on a Reading, with the
-    #: built-ins' arguments checked once (:func:`row_tests`); empty: :func:`holds`
-    tests: tuple = field(default=(), compare=False, repr=False)
-
-
-# --------------------------------------------------------------------------------------
-# validation
-
-
-_deviation = model.deviation  # a duplicate deviation id: the first wins
-_is_str_list = model.is_str_list
 
 
 class _Compiler:
@@ -138,10 +129,10 @@ class _Compiler:
             v = self.bindings[role]
         kind = spec.get("type")
         if kind == "identifier_set":
-            if not _is_str_list(v):
+            if not model.is_str_list(v):
                 raise EvaluationError(f"{where}: expected a list of strings")
         elif kind == "channels":
-            if not _is_str_list(v):
+            if not model.is_str_list(v):
                 raise EvaluationError(f"{where}: expected a list of channel names")
             for c in v:
                 if c not in self.channels:
@@ -166,11 +157,11 @@ class _Compiler:
         if not isinstance(ref, str):
             raise EvaluationError(f"{where}: factor has no string `ref`")
         ids = v.get("required_identifiers")
-        if not _is_str_list(ids):
+        if not model.is_str_list(ids):
             raise EvaluationError(
                 f"{where}: factor `required_identifiers` is not a list of strings"
             )
-        dev = _deviation(self.scenario, ref)
+        dev = model.deviation(self.scenario, ref)  # the first of a repeated id
         if dev is None:
             raise EvaluationError(
                 f"{where}: factor.ref `{ref}` resolves to no injection.deviations entry"
@@ -224,12 +215,8 @@ def compile_table(
     except EvaluationError as exc:
         raise InvalidTable(str(exc)) from None
     except RecursionError:
-        raise InvalidTable("the decision table is nested too deeply") from None
-    return CompiledTable(tuple(rows), composite, tests=row_tests(rows))
-
-
-# --------------------------------------------------------------------------------------
-# evaluation
+        raise InvalidTable(TOO_DEEP) from None
+    return CompiledTable(tuple(rows), composite)
 
 
 def custom_evidence(reading: Reading, scenario: Any, profile: Profile) -> dict[str, Any]:
@@ -253,23 +240,15 @@ def custom_evidence(reading: Reading, scenario: Any, profile: Profile) -> dict[s
     return art
 
 
-def _call(
-    name: str,
-    node_args: Mapping[str, Any],
-    transcript: Reading,
-    evidence: Any,
-    profile: Profile,
-    scenario: Any = None,
-) -> bool:
-    builtin: Callable[..., bool] | None = BUILTINS.get(name)
+def _call(name: str, args: Mapping[str, Any], reading: Reading, profile: Profile, scenario) -> bool:
+    builtin = BUILTINS.get(name)
     try:
         if builtin is not None:
-            result = builtin(transcript, **node_args)
+            result = builtin(reading, **args)
         else:
-            impl = profile.implementations[name]
-            result = impl(
-                copy.deepcopy(custom_evidence(transcript, scenario, profile)),
-                **copy.deepcopy(dict(node_args)),
+            result = profile.implementations[name](
+                copy.deepcopy(custom_evidence(reading, scenario, profile)),
+                **copy.deepcopy(dict(args)),
             )
     except EvaluationError as exc:
         raise EvaluationError(f"`{name}`: {exc}") from None
@@ -280,106 +259,27 @@ def _call(
     return result
 
 
-def holds(
-    node: Node, transcript: Reading, evidence: Any, profile: Profile, scenario: Any = None
-) -> bool:
+def holds(node: Node, reading: Reading, profile: Profile, scenario: Any) -> bool:
     tag = node[0]
     if tag == "else":
         return True
     if tag == "not":
-        return not holds(node[1], transcript, evidence, profile, scenario)
+        return not holds(node[1], reading, profile, scenario)
     if tag == "all":
-        return all(holds(n, transcript, evidence, profile, scenario) for n in node[1])
+        return all(holds(n, reading, profile, scenario) for n in node[1])
     if tag == "any":
-        return any(holds(n, transcript, evidence, profile, scenario) for n in node[1])
-    return _call(node[1], node[2], transcript, evidence, profile, scenario)
+        return any(holds(n, reading, profile, scenario) for n in node[1])
+    return _call(node[1], node[2], reading, profile, scenario)
 
 
 def run_table(
-    compiled: CompiledTable,
-    transcript: Reading,
-    evidence: Any,
-    profile: Profile,
-    scenario: Any = None,
+    compiled: CompiledTable, reading: Reading, profile: Profile, scenario: Any
 ) -> tuple[float, int]:
     """``(score, row)`` of the first row that holds; raises when none does."""
-    tests = compiled.tests
-    if tests and isinstance(transcript, Reading):
-        for i, (test, (_node, score)) in enumerate(zip(tests, compiled.rows), start=1):
-            if test(transcript, evidence, profile, scenario):
-                return score, i
-    else:
-        for i, (node, score) in enumerate(compiled.rows, start=1):
-            if holds(node, transcript, evidence, profile, scenario):
-                return score, i
+    for i, (node, score) in enumerate(compiled.rows, start=1):
+        if holds(node, reading, profile, scenario):
+            return score, i
     raise EvaluationError("no row of the decision table holds")
-
-
-# --------------------------------------------------------------------------------------
-# the rows compiled: what holds() decides, with the built-ins' arguments checked once
-
-#: deeper predicates are left to :func:`holds` (the same recursion as it has)
-_TEST_DEPTH = 24
-
-
-def row_tests(rows: list[tuple[Node, float]]) -> tuple:
-    """One ``test(reading, evidence, profile, scenario) -> bool`` per row: what
-    :func:`holds` decides of its predicate (the same order, the same errors)."""
-    return tuple(_test(node, 0) for node, _score in rows)
-
-
-def _always(t: Reading, evidence: Any, profile: Profile, scenario: Any) -> bool:
-    return True
-
-
-def _test(node: Node, depth: int) -> Callable[..., bool]:
-    tag = node[0]
-    if tag == "else":
-        return _always
-    if depth > _TEST_DEPTH:
-        return lambda t, e, p, s: holds(node, t, e, p, s)
-    if tag == "not":
-        inner = _test(node[1], depth + 1)
-        return lambda t, e, p, s: not inner(t, e, p, s)
-    if tag in ("all", "any"):
-        parts = [_test(n, depth + 1) for n in node[1]]
-        if tag == "all":
-            return lambda t, e, p, s: all(f(t, e, p, s) for f in parts)
-        return lambda t, e, p, s: any(f(t, e, p, s) for f in parts)
-    name, args = node[1], node[2]
-    entry = PREPARED.get(name)
-    prepared = None
-    if entry is not None and name in BUILTINS:
-        try:
-            prepared = entry[0](**args)
-        except Exception:  # an invalid argument: the built-in raises it for every artifact
-            prepared = None
-    if entry is None or prepared is None:
-        return lambda t, e, p, s: _call(name, args, t, e, p, s)
-    return _builtin_test(name, entry[1], prepared)
-
-
-def _builtin_test(name: str, decide: Callable[..., bool], prepared: tuple):
-    def test(t: Reading, evidence: Any, profile: Profile, scenario: Any) -> bool:
-        try:
-            result = decide(t, *prepared)
-        except EvaluationError as exc:
-            raise EvaluationError(f"`{name}`: {exc}") from None
-        except Exception as exc:  # a primitive must not crash the evaluator
-            raise EvaluationError(
-                f"primitive `{name}` raised {type(exc).__name__}: {exc}"
-            ) from None
-        if not isinstance(result, bool):
-            raise EvaluationError(
-                f"primitive `{name}` returned {type(result).__name__}, not a boolean"
-            )
-        return result
-
-    return test
-
-
-# --------------------------------------------------------------------------------------
-# walking a compiled table (for probes)
 
 
 def walk(node: Node):

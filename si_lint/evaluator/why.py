@@ -1,13 +1,11 @@
-"""Why a verdict is what it is: the row that fired and the clauses that decided it.
+"""Why a verdict is what it is, for ``eval`` and ``review``: the row that fired and, for
+the rows before it, the clause that failed — over budget, no final answer, an identifier
+not named or named only in echoed lines, no synonym in the window — and, for a row that
+holds on ``factor_identified``, the sentence that counts (and the synonym's sentence when
+the window is wider than one sentence).
 
-:func:`why` explains a verdict in one line for ``eval``'s text output and ``review``: the
-row that fired and, for the rows before it, the clause that failed — over budget, no final
-answer, an identifier not named or named only in echoed lines, no synonym in the window —
-and, for a row that holds on ``factor_identified``, the sentence that counts (and the
-synonym's sentence when the window is wider than one sentence).
-
-:func:`explain` gives the same as data: ``{"row", "fired", "failed": [{"row", "reason"}],
-"text"}`` (``eval --format json``). Matching is on the normalised text (SPEC §5), but a
+:func:`explain` gives it as data: ``{"row", "fired", "failed": [{"row", "reason"}],
+"text"}`` (``eval --format json``; ``text`` is the one line of the text output). Matching is on the normalised text (SPEC §5), but a
 quote shows the sentence as the artifact wrote it, and an identifier as the scenario
 spelt it.
 
@@ -61,11 +59,12 @@ def _spelt(values: Any) -> dict[str, str]:
 
 def _budget(reading: Reading, args: dict) -> tuple[bool, str]:
     n: Any = args.get("n")  # an integer: the table's arguments were checked
-    if not reading.has_final:
+    steps = reading.evidence.steps
+    if not reading.evidence.has_final:
         return False, "no final answer"
-    if reading.steps > n:
-        return False, f"over budget ({reading.steps} steps > {n})"
-    return True, f"within budget ({reading.steps} of {n} steps)"
+    if steps > n:
+        return False, f"over budget ({steps} steps > {n})"
+    return True, f"within budget ({steps} of {n} steps)"
 
 
 def _named(reading: Reading, args: dict) -> tuple[bool, str]:
@@ -129,18 +128,12 @@ def _node(node: tuple, reading: Reading, depth: int = 0) -> tuple[bool | None, s
         value, text = _node(node[1], reading, depth + 1)
         return (None if value is None else not value), text
     if tag in ("all", "any"):
+        # what decides: for `all` the clauses that fail, for `any` those that hold
         parts = [_node(n, reading, depth + 1) for n in node[1]]
-        if tag == "all":
-            failed = [t for v, t in parts if v is False]
-            return (
-                not failed if all(v is not None for v, _ in parts) else None,
-                "; ".join(failed) if failed else "; ".join(t for _, t in parts),
-            )
-        held = [t for v, t in parts if v is True]
-        return (
-            bool(held) if all(v is not None for v, _ in parts) else None,
-            "; ".join(held) if held else "; ".join(t for _, t in parts),
-        )
+        deciding = [t for v, t in parts if v is (tag == "any")]
+        known = all(v is not None for v, _ in parts)
+        value = (bool(deciding) if tag == "any" else not deciding) if known else None
+        return value, "; ".join(deciding or [t for _, t in parts])
     explain = _EXPLAIN.get(node[1])
     if explain is None:
         return None, f"`{node[1]}`"
@@ -150,7 +143,7 @@ def _node(node: tuple, reading: Reading, depth: int = 0) -> tuple[bool | None, s
 def explain(compiled: CompiledTable, row: int, reading: Reading) -> dict[str, Any]:
     """The verdict's reasons as data: the row that fired (``fired``: its clause, None for
     ``else``), each earlier row's failed clause (a budget gate that did not fire says
-    nothing interesting and is left out), and ``text``, the one line of :func:`why`."""
+    nothing interesting and is left out), and ``text``, all of it in one line."""
     failed: list[dict[str, Any]] = []
     for i, (node, _score) in enumerate(compiled.rows[: row - 1], start=1):
         if node[0] == "not" and node[1][0] == "prim" and node[1][1] == "within_step_budget":
@@ -162,15 +155,3 @@ def explain(compiled: CompiledTable, row: int, reading: Reading) -> dict[str, An
     head = f"row {row} fired ({value!r})" + ("" if fired is None else f": {fired}")
     line = "; ".join([head] + [f"row {f['row']} failed: {f['reason']}" for f in failed])
     return {"row": row, "fired": fired, "failed": failed, "text": line}
-
-
-def why(
-    compiled: CompiledTable,
-    row: int,
-    reading: Reading,
-    artifact: Any = None,
-    profile: Any = None,
-    scenario: Any = None,
-) -> str:
-    """One line: the row that fired and the clauses that decided it (see module doc)."""
-    return explain(compiled, row, reading)["text"]
