@@ -8,8 +8,8 @@ A file is changed when its size, ``mtime_ns``, inode or ``ctime_ns`` differ (``s
 writes a new inode). A file whose mtime is within :data:`RACY_NS` of the snapshot could be
 written again in the same clock tick without a visible change (git's "racily clean"
 entries): its content hash is kept and compared too. A directory whose ``stat`` changed
-may hold a new or a removed file: the root is walked again (``discover``, as ``check``
-walks it) and the difference re-checked."""
+may hold a new or a removed file: the root is walked again (the select stage's own
+selection) and the difference re-checked."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from ..corpus import discover, inside
+from ..corpus import inside
 from ..profile_docs import DOCUMENTS
 
 CONFIG_NAMES = ("si-lint.toml", "pyproject.toml")
@@ -111,13 +111,6 @@ def _config_paths(st) -> list[str]:
 
 
 def _walk_difference(st) -> list[str]:
-    """Files the root holds now and the state has not, and the other way round."""
-    found, _problems = discover(st.config.root, st.config, st.cwd)
-    now = {os.path.abspath(f) for f in found}
-    if st.profile_dir is not None and not inside(str(st.profile_dir), str(st.config.root)):
-        more, _ = discover(st.profile_dir, st.config, st.cwd)
-        now |= {os.path.abspath(f) for f in more}
-    known = set(st.files)
-    added = [a for a in now - known if st.owns(a)]
-    gone = [a for a in known - now if a not in st.overrides]
-    return added + gone
+    """Files the select stage selects now and the state has not, and the other way round."""
+    now, known = set(st.selected()), set(st.files)
+    return [*filter(st.owns, now - known), *(a for a in known - now if a not in st.overrides)]
