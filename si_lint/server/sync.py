@@ -156,12 +156,8 @@ def watched_changes(ls: SiLintServer, changes: list[T.FileEvent]) -> list[tuple[
     for folder in sorted(reloads):
         items += ls.reload(folder)
     for folder, paths in sorted(changed.items()):
-        if folder in reloads:
-            continue
-        st = ls.roots[folder]
-        outcome = st.update(paths)
-        ls.disk[folder].refresh(st, paths)
-        items += ls.publishable(st, outcome.touched)
+        if folder not in reloads:
+            items += ls.recheck(folder, paths)
     return items
 
 
