@@ -116,7 +116,9 @@ class SiLintServer(LanguageServer):
         """The root loaded again: what to publish (what was published in it withdrawn)."""
         stale = list(self.published) if self.roots.pop(folder, None) is not None else []
         new = self.state_for(folder)
-        out = [(u, []) for u in stale if self.folder_of(to_fs_path(u) or "") == folder]
+        out: list[tuple[str, list]] = [
+            (u, []) for u in stale if self.folder_of(to_fs_path(u) or "") == folder
+        ]
         return out + self.publishable(new, set(new.findings))
 
     def apply_settings(self) -> tuple[list[tuple[str, list]], list[str]]:
