@@ -17,12 +17,13 @@ import hashlib
 import os
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from ..cache.statindex import RACY_NS
 from ..corpus import inside
 from ..profile_docs import DOCUMENTS
 
 CONFIG_NAMES = ("si-lint.toml", "pyproject.toml")
-RACY_NS = 2_000_000_000
 
 
 def stat_key(path: str) -> tuple | None:
@@ -35,8 +36,7 @@ def stat_key(path: str) -> tuple | None:
 
 def _digest(path: str) -> str | None:
     try:
-        with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
     except OSError:
         return None
 

@@ -23,11 +23,14 @@ def _request(ls: SiLintServer, uri: str):
     return path, doc
 
 
-def _server_pos(doc, position: T.Position) -> tuple[int, int]:
-    p = doc.position_codec.position_from_client_units(
-        doc.lines, T.Position(position.line, position.character)
-    )
-    return p.line, p.character
+async def _ask(ls: SiLintServer, params, feature):
+    """``feature(state, path, text, line0, char0)`` at the request's position (in code
+    points), run in the worker."""
+    path, doc = _request(ls, params.text_document.uri)
+    where = T.Position(params.position.line, params.position.character)
+    p = doc.position_codec.position_from_client_units(doc.lines, where)
+    text = doc.source
+    return await ls.run(lambda: feature(ls.state_for(path), path, text, p.line, p.character))
 
 
 def _file_lines(ls: SiLintServer, path: str) -> list[str]:
@@ -57,23 +60,14 @@ def _location(ls: SiLintServer, target) -> T.Location | None:
 def register_hover_and_definition(server: SiLintServer) -> None:
     @server.feature(T.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls: SiLintServer, params: T.HoverParams):
-        path, doc = _request(ls, params.text_document.uri)
-        line0, char0 = _server_pos(doc, params.position)
-        text = doc.source
-        md = await ls.run(lambda: hover.hover(ls.state_for(path), path, text, line0, char0))
+        md = await _ask(ls, params, hover.hover)
         if not md:
             return None
         return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=md))
 
     @server.feature(T.TEXT_DOCUMENT_DEFINITION)
     async def on_definition(ls: SiLintServer, params: T.DefinitionParams):
-        path, doc = _request(ls, params.text_document.uri)
-        line0, char0 = _server_pos(doc, params.position)
-        text = doc.source
-        target = await ls.run(
-            lambda: definition.definition(ls.state_for(path), path, text, line0, char0)
-        )
-        return _location(ls, target)
+        return _location(ls, await _ask(ls, params, definition.definition))
 
 
 def _completion_item(i: completion.Item) -> T.CompletionItem:
@@ -88,12 +82,7 @@ def _completion_item(i: completion.Item) -> T.CompletionItem:
 def register_completion(server: SiLintServer) -> None:
     @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " "]))
     async def on_completion(ls: SiLintServer, params: T.CompletionParams):
-        path, doc = _request(ls, params.text_document.uri)
-        line0, char0 = _server_pos(doc, params.position)
-        text = doc.source
-        items = await ls.run(
-            lambda: completion.completion(ls.state_for(path), path, text, line0, char0)
-        )
+        items = await _ask(ls, params, completion.completion)
         if not items:
             return None
         return T.CompletionList(is_incomplete=False, items=[_completion_item(i) for i in items])

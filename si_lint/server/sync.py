@@ -11,9 +11,9 @@ from pygls.exceptions import JsonRpcException
 from pygls.uris import to_fs_path
 
 from . import live
+from .disk import CONFIG_NAMES
 from .server import SiLintServer
 
-CONFIG_NAMES = ("si-lint.toml", "pyproject.toml")
 WATCHED = ("**/*.yaml", "**/*.yml", "**/*.json", "**/si-lint.toml", "**/pyproject.toml")
 
 
@@ -23,18 +23,12 @@ def _abspath(uri: str) -> str:
 
 def root_folders(params: T.InitializeParams) -> list[str]:
     """The workspace folders of an ``initialize`` request (else its root URI or path)."""
-    out = []
-    for wf in params.workspace_folders or []:
-        p = to_fs_path(wf.uri)
-        if p:
-            out.append(os.path.abspath(p))
-    if not out and params.root_uri:
-        p = to_fs_path(params.root_uri)
-        if p:
-            out.append(os.path.abspath(p))
-    if not out and params.root_path:
-        out.append(os.path.abspath(params.root_path))
-    return out
+    paths = [to_fs_path(wf.uri) for wf in params.workspace_folders or []]
+    if not any(paths) and params.root_uri:
+        paths = [to_fs_path(params.root_uri)]
+    if not any(paths):
+        paths = [params.root_path]
+    return [os.path.abspath(p) for p in paths if p]
 
 
 def _watch_registration() -> T.RegistrationParams:
