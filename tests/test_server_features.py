@@ -10,7 +10,7 @@ import pytest
 from conftest import REPO
 
 from si_lint import pipeline
-from si_lint.server import actions, completion, definition, hover, spot
+from si_lint.server import actions, completion, lookup, spot
 from si_lint.server.state import CorpusState
 
 SCENARIO = "scenarios/mail-relay-smtp-port.yaml"
@@ -40,19 +40,19 @@ def test_hover_and_definition_in_the_second_document(state):
     path = str(state.root / "scenarios" / "two.yaml")
     state.set_buffer(path, text)
     line, col = _at(text, "ref: port-gone", 6)
-    md = hover.hover(state, path, text, line, col)
+    md = lookup.hover(state, path, text, line, col)
     assert md.startswith("**deviation** `port-gone`")
-    target = definition.definition(state, path, text, line, col)
+    target = lookup.definition(state, path, text, line, col)
     assert target[0] == path
     assert text.split("\n")[target[1]].strip() == "- id: port-gone"
     assert target[1] > text.split("\n").index("---", 1)  # in the second document
 
 
 def test_hover_on_a_suppressed_code_and_an_unknown_one():
-    assert hover.suppression_code_at("x: 1  # si-lint: disable=SI105,SI113", 33) == "SI113"
-    assert hover.suppression_code_at("x: 1  # si-lint: disable=SI105,SI113", 2) is None
-    assert hover.rule_markdown("SI105").startswith("**SI105**")
-    assert hover.rule_markdown("SI999") is None
+    assert lookup.suppression_code_at("x: 1  # si-lint: disable=SI105,SI113", 33) == "SI113"
+    assert lookup.suppression_code_at("x: 1  # si-lint: disable=SI105,SI113", 2) is None
+    assert lookup.rule_markdown("SI105").startswith("**SI105**")
+    assert lookup.rule_markdown("SI999") is None
 
 
 def test_disable_appends_to_an_existing_suppression(state):
@@ -95,10 +95,10 @@ def test_behavior_hover_definition_and_completion(tmp_path):
     path = str(root / "scenarios" / "capability" / "auditability.yaml")
     text = (root / "scenarios" / "capability" / "auditability.yaml").read_text()
     line, col = _at(text, "behavior: produce_complete_audit_trail", 12)
-    md = hover.hover(st, path, text, line, col)
+    md = lookup.hover(st, path, text, line, col)
     assert md.startswith("**behavior** `produce_complete_audit_trail`")
     assert "### `produce_complete_audit_trail`" in md
-    target = definition.definition(st, path, text, line, col)
+    target = lookup.definition(st, path, text, line, col)
     assert target[0] == str(root / "behavior-definitions.md")
     defs = (root / "behavior-definitions.md").read_text().split("\n")
     assert defs[target[1]].startswith("### `produce_complete_audit_trail`")
@@ -113,19 +113,19 @@ def test_primitive_in_a_composite_table_and_the_former_spelling(state):
     path = str(state.root / "scenarios" / "storefront-tls-key.yaml")
     text = (state.root / "scenarios" / "storefront-tls-key.yaml").read_text()
     line, col = _at(text, "within_step_budget", 1)
-    md = hover.hover(state, path, text, line, col)
+    md = lookup.hover(state, path, text, line, col)
     assert md.startswith("**primitive** `within_step_budget` (registry)")
-    target = definition.definition(state, path, text, line, col)
+    target = lookup.definition(state, path, text, line, col)
     assert target[0].endswith("registry.yaml")
     registry = Path(target[0]).read_text().split("\n")
     assert "within_step_budget" in registry[target[1]]
     # the argument `n` of the call is no primitive
-    assert hover.hover(state, path, text, *_at(text, "n: 20", 0)) is None
+    assert lookup.hover(state, path, text, *_at(text, "n: 20", 0)) is None
 
     published = (state.root / SCENARIO).read_text()
     line, col = _at(published, "subsystem_set", 1)
-    assert hover.hover(state, "/x.yaml", published, line, col).startswith("**role**")
+    assert lookup.hover(state, "/x.yaml", published, line, col).startswith("**role**")
     former = "id: x\nscoring:\n  template: C-DA-001\n  bindings:\n    subsystem_set: [a]\n"
     line, col = _at(former, "subsystem_set", 1)
-    assert hover.hover(state, "/x.yaml", former, line, col) is None
-    assert definition.definition(state, "/x.yaml", former, line, col) is None
+    assert lookup.hover(state, "/x.yaml", former, line, col) is None
+    assert lookup.definition(state, "/x.yaml", former, line, col) is None

@@ -1,7 +1,6 @@
 """The requests a user makes in the editor: hover, go-to-definition, completion and code
-actions. The answers come from ``hover.py``, ``definition.py``, ``completion.py`` and
-``actions.py`` (plain functions, code points); here they become LSP types, in the
-client's position encoding. Each feature group is registered by one function."""
+actions. The answers come from ``lookup.py``, ``completion.py`` and ``actions.py`` (plain
+functions, code points); here they become LSP types, in the client's position encoding."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from pathlib import Path
 from lsprotocol import types as T
 from pygls.uris import from_fs_path, to_fs_path
 
-from . import actions, completion, definition, hover
+from . import actions, completion, lookup
 from .server import SiLintServer
 
 FIX_ALL = "source.fixAll.si-lint"
@@ -60,14 +59,14 @@ def _location(ls: SiLintServer, target) -> T.Location | None:
 def register_hover_and_definition(server: SiLintServer) -> None:
     @server.feature(T.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls: SiLintServer, params: T.HoverParams):
-        md = await _ask(ls, params, hover.hover)
+        md = await _ask(ls, params, lookup.hover)
         if not md:
             return None
         return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=md))
 
     @server.feature(T.TEXT_DOCUMENT_DEFINITION)
     async def on_definition(ls: SiLintServer, params: T.DefinitionParams):
-        return _location(ls, await _ask(ls, params, definition.definition))
+        return _location(ls, await _ask(ls, params, lookup.definition))
 
 
 def _completion_item(i: completion.Item) -> T.CompletionItem:
