@@ -1,15 +1,10 @@
 """Files changed on disk behind the editor's back, seen without the client's file watchers
-(Neovim on Linux registers none): a snapshot of the ``stat`` of every file of a resident
-corpus, of the directories that hold them and of the root's configuration files, compared
-at each diagnostic cycle (open, change, save, close, a pull request). A ``stat`` per file
-costs microseconds; only what changed is read again.
-
-A file is changed when its size, ``mtime_ns``, inode or ``ctime_ns`` differ (``sed -i``
-writes a new inode). A file whose mtime is within :data:`RACY_NS` of the snapshot could be
-written again in the same clock tick without a visible change (git's "racily clean"
-entries): its content hash is kept and compared too. A directory whose ``stat`` changed
-may hold a new or a removed file: the root is walked again (the select stage's own
-selection) and the difference re-checked."""
+(Neovim on Linux registers none): the ``stat`` of every file of a resident corpus, of the
+directories that hold them and of the root's configuration files, compared at each
+diagnostic cycle. A file changed when its size, ``mtime_ns``, inode or ``ctime_ns`` differ
+(``sed -i`` writes a new inode); one written within the racy window of the snapshot (git's
+"racily clean") has its content hash compared too. A changed directory may hold a new or a
+removed file: the select stage's selection is made again and the difference re-checked."""
 
 from __future__ import annotations
 

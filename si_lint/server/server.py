@@ -283,23 +283,13 @@ class SiLintServer(LanguageServer):
         return self.after_update(st, outcome)
 
     def after_update(self, st: CorpusState, outcome) -> list[tuple[str, list]]:
-        """What to publish after an update: the files it touched, and empty diagnostics for
-        the closed files published before that are no longer in the corpus (after an update
-        of the whole corpus)."""
-        items = self.publishable(st, outcome.touched)
-        if not outcome.full:
-            return items
-        publishing = {uri for uri, _ in items}
-        for u in list(self.published):
-            path = to_fs_path(u) or ""
-            if (
-                u not in publishing
-                and u not in self.workspace.text_documents
-                and self.folder_of(path) == str(st.folder)
-                and st.selection.relpath(path) not in st.findings
-            ):
-                items.append((u, []))
-        return items
+        """What to publish after an update: the files it touched; after an update of the
+        whole corpus also what was published for files no longer in it (withdrawn)."""
+        rels = set(outcome.touched)
+        if outcome.full:
+            paths = [to_fs_path(u) or "" for u in self.published]
+            rels |= {st.selection.relpath(p) for p in paths if self.folder_of(p) == str(st.folder)}
+        return self.publishable(st, rels)
 
     async def schedule(self, uri: str, delay: float) -> None:
         gen = self.generation.get(uri, 0) + 1

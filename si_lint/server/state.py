@@ -1,22 +1,12 @@
-"""The language server's resident corpus: one per corpus root, the pipeline held open (no
-LSP here: this module never imports pygls).
-
-:meth:`CorpusState.load` runs the pipeline's own stages up to the corpus (configure,
-select, read, per-file, with the cache as ``check`` uses it; an open buffer stands in for
-its file), then the corpus checks. :meth:`CorpusState.update` runs the read and per-file
-stages again for the files edited (their buffer, or the file on disk; gone = removed),
-then each corpus check as its declared reads allow (:func:`si_lint.server.slicing.plan`):
-over the *slice* of the corpus the edit reaches (every document that shares a key with
-it, plus the profile's assets), over the whole corpus, or not at all. A change that can
-reach everything (a profile asset, a scenario without an id) runs every corpus check over
-the whole corpus. Dry runs are the slice's, and nothing an edit computes is added to the
-cache (a buffer being typed is a new text at every edit).
-
-Then the locate stage's own functions: ``select``/``ignore``/``per-file-ignores`` and
-suppressions (SI009 included), the knock-on references held back, de-duplication, the
-report order and the per-file cap. ``tests/test_server_state.py`` proves that after any
-sequence of edits the findings equal a fresh full run.
-"""
+"""The language server's resident corpus (no LSP): one per corpus root, the pipeline
+held open. :meth:`CorpusState.load` runs the pipeline's stages up to the corpus (an open
+buffer stands in for its file), then the corpus checks; :meth:`CorpusState.update` runs
+the read and per-file stages again for the files edited alone, then each corpus check as
+its declared reads allow (:func:`si_lint.server.slicing.plan`): over the *slice* the edit
+reaches, over the whole corpus, or not at all. An edit's dry runs are the slice's, and
+nothing an edit computes is added to the cache (a buffer being typed is a new text at
+every edit). Then the locate stage's own functions. ``tests/test_server_state.py`` proves
+that after any sequence of edits the findings equal a fresh full run."""
 
 from __future__ import annotations
 
@@ -68,7 +58,6 @@ class CorpusState:
         self.overrides: dict[str, bytes] = {}  # the open buffers, by absolute path
         self.files: dict[str, FileState] = {}  # by abspath
         self.by_rel: dict[str, FileState] = {}
-        self.key_index: dict[str, set[str]] = {}  # slice key -> abspaths
         #: corpus-stage findings (located, unfiltered) by relpath, by how the checks run
         #: after an edit (:func:`si_lint.server.slicing.plan`)
         self.stage_findings: dict[str, dict[str, list[Finding]]] = {}
@@ -96,7 +85,7 @@ class CorpusState:
         for d in run.docs:  # kept for the session: other runs may rewrite the cache meanwhile
             d.detach()
         self.profile_dirs, self.profile_docs = run.profile_dirs, run.profile_docs
-        self.files, self.by_rel, self.key_index = {}, {}, {}
+        self.files, self.by_rel = {}, {}
         self._take(run)
         self.other_findings = [
             Finding(sel.relpath(p), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {why}")
@@ -116,8 +105,6 @@ class CorpusState:
         for a, docs in grouped.items():
             fs = FileState(a, docs[0].relpath, docs, run.per_file.get(docs[0].relpath, []))
             fs.keys = frozenset().union(*map(doc_keys, docs))
-            for k in fs.keys:
-                self.key_index.setdefault(k, set()).add(a)
             self.files[a] = self.by_rel[fs.relpath] = fs
             out.append(fs)
         return out
@@ -163,8 +150,6 @@ class CorpusState:
         for a in todo & set(self.files):
             old = self.files.pop(a)
             del self.by_rel[old.relpath]
-            for k in old.keys:
-                self.key_index[k].discard(a)
             keys |= old.keys
             touched.add(old.relpath)
         buffers = {a: self.overrides[a] for a in todo if a in self.overrides}
@@ -183,7 +168,7 @@ class CorpusState:
         if ALL_KEY in keys:
             self._corpus_stage(None)
             return Outcome(touched | set(self.by_rel), full=True)
-        in_slice = {self.files[a].relpath for k in keys for a in self.key_index.get(k, ())}
+        in_slice = {fs.relpath for fs in self.files.values() if fs.keys & keys}
         self._corpus_stage(in_slice | touched)
         return Outcome(in_slice | touched)
 
@@ -224,7 +209,7 @@ class CorpusState:
             changed = set(self.by_rel).union(*found.values())
         else:
             states = {fs.abspath: fs for fs in map(self.by_rel.get, core) if fs is not None}
-            states.update((a, self.files[a]) for a in self.key_index.get(ALL_KEY, ()))
+            states.update((a, fs) for a, fs in self.files.items() if ALL_KEY in fs.keys)
             corpus = self._corpus_of([d for fs in states.values() for d in fs.docs])
             fresh = self._run_checks(by_plan[SLICE], corpus)
             for r in core:
