@@ -11,7 +11,6 @@ from pygls.exceptions import JsonRpcException
 from pygls.uris import to_fs_path
 
 from . import live
-from .disk import CONFIG_NAMES
 from .server import SiLintServer
 
 WATCHED = ("**/*.yaml", "**/*.yml", "**/*.json", "**/si-lint.toml", "**/pyproject.toml")
@@ -102,15 +101,11 @@ def register_document_sync(server: SiLintServer) -> None:
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE, T.SaveOptions(include_text=False))
     async def did_save(ls: SiLintServer, params: T.DidSaveTextDocumentParams):
-        path = _abspath(params.text_document.uri)
-        if os.path.basename(path) in CONFIG_NAMES:
-            items = await ls.run(ls.reload, ls.folder_of(path))
-            live.after_unasked_work(ls, items or [])
-            return
-        if ls.pull:
-            await _sync_disk(ls, params.text_document.uri)
-            return
-        await ls.schedule(params.text_document.uri, 0)
+        uri = params.text_document.uri
+        if ls.pull or not uri.endswith((".yaml", ".yml", ".json")):  # (a configuration file)
+            await _sync_disk(ls, uri)
+        else:
+            await ls.schedule(uri, 0)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: SiLintServer, params: T.DidCloseTextDocumentParams):
@@ -131,28 +126,10 @@ async def _sync_disk(ls: SiLintServer, uri: str) -> None:
 
 
 def watched_changes(ls: SiLintServer, changes: list[T.FileEvent]) -> list[tuple[str, list]]:
-    """Re-check the files changed on disk (a configuration file reloads its root; an open
-    buffer wins over its file): what to publish."""
-    items = []
-    reloads = set()
-    changed: dict[str, list[str]] = {}
-    for ev in changes:
-        path = _abspath(ev.uri)
-        if ev.uri in ls.workspace.text_documents:
-            continue  # the buffer wins
-        folder = ls.folder_of(path)
-        if folder not in ls.roots:
-            continue
-        if os.path.basename(path) in CONFIG_NAMES:
-            reloads.add(folder)
-        else:
-            changed.setdefault(folder, []).append(path)
-    for folder in sorted(reloads):
-        items += ls.reload(folder)
-    for folder, paths in sorted(changed.items()):
-        if folder not in reloads:
-            items += ls.recheck(folder, paths)
-    return items
+    """The resident roots the client saw files change in, compared with the disk again
+    (:meth:`SiLintServer.sync_disk`: an open buffer wins over its file): what to publish."""
+    folders = {ls.folder_of(_abspath(ev.uri)) for ev in changes} & set(ls.roots)
+    return [item for folder in sorted(folders) for item in ls.sync_disk(folder)]
 
 
 def register_workspace(server: SiLintServer) -> None:
