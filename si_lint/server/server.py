@@ -1,5 +1,6 @@
 """The language server object: the corpus roots it keeps resident, the diagnostics it has
-published, and the one worker thread all work on a root's state runs in.
+published (findings as LSP diagnostics: the range's end is the reports' own,
+``source.finding_end``), and the one worker thread all work on a root's state runs in.
 
 The LSP features are registered on it by :func:`si_lint.server.lsp.build_server`
 (``sync.py``: the document and workspace notifications; ``requests.py``: hover,
@@ -12,21 +13,44 @@ import os
 import traceback
 from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
-from .. import __version__
+from .. import __version__, rule_url
+from ..catalogue import codes
 from ..corpus import inside
 from ..findings import Finding
+from ..fix import fixes_of
 from ..pipeline import Options
-from .diagnostics import to_diagnostic
+from ..source import finding_end
 from .disk import Snapshot
 from .settings import Settings
 from .state import CorpusState
+
+SEVERITY = {
+    "error": T.DiagnosticSeverity.Error,
+    "warning": T.DiagnosticSeverity.Warning,
+    "info": T.DiagnosticSeverity.Information,
+}
+
+
+def lsp_range(codec, lines: list[str], line: int, col: int, end_line=None, end_col=None) -> T.Range:
+    """The range of a finding at ``line:col`` (1-based, code points) to its end
+    (:func:`si_lint.source.finding_end`, as the reports compute it), in the client's
+    position encoding."""
+
+    def text(n: int) -> str:
+        return (lines[n - 1] if 1 <= n <= len(lines) else "").rstrip("\r")
+
+    line, col = max(line, 1), max(col, 1)
+    src = text(line)
+    end_line, end_col = finding_end(src, line, col, end_line, end_col)
+    start = codec.position_to_client_units([src], T.Position(0, col - 1))
+    end = codec.position_to_client_units([text(end_line)], T.Position(0, end_col - 1))
+    return T.Range(T.Position(line - 1, start.character), T.Position(end_line - 1, end.character))
 
 
 class Protocol(LanguageServerProtocol):
@@ -189,17 +213,39 @@ class SiLintServer(LanguageServer):
         return out
 
     def diagnostics(self, uri: str, findings: list[Finding]) -> list[T.Diagnostic] | None:
-        """The LSP diagnostics of a file's findings (None: the file is in no resident root)."""
+        """The LSP diagnostics of a file's findings (None: the file is in no resident root);
+        related locations in files with no URI are left out."""
         path = to_fs_path(uri) or ""
         st = self.roots.get(self.folder_of(path))
         if st is None:
             return None
-        lines = self.lines_of(st, path)
-        codec = self.workspace.position_codec
-        return [
-            to_diagnostic(f, lines, codec, st.abspath_of, partial(self.lines_of, st), from_fs_path)
-            for f in findings
-        ]
+        codec, lines = self.workspace.position_codec, self.lines_of(st, path)
+        out = []
+        for f in findings:
+            related = []
+            for r in f.related:
+                rpath = st.abspath_of(r.path)
+                ruri = from_fs_path(rpath)
+                if ruri is not None:
+                    where = lsp_range(codec, self.lines_of(st, rpath), r.line, r.column)
+                    location = T.Location(uri=ruri, range=where)
+                    info = T.DiagnosticRelatedInformation(location, r.message or f.code)
+                    related.append(info)
+            out.append(
+                T.Diagnostic(
+                    range=lsp_range(codec, lines, f.line, f.column, f.end_line, f.end_column),
+                    message=f.message + (f"\nhelp: {f.help}" if f.help else ""),
+                    severity=SEVERITY.get(f.severity, T.DiagnosticSeverity.Error),
+                    code=f.code,
+                    code_description=T.CodeDescription(href=rule_url(f.code))
+                    if f.code in codes()
+                    else None,
+                    source="si-lint",
+                    related_information=related or None,
+                    data={"fixable": bool(fixes_of(f.fix))},
+                )
+            )
+        return out
 
     def publish(self, items: list[tuple[str, list]], force: AbstractSet[str] = frozenset()) -> None:
         """Push these files' diagnostics (for a client that pulls: closed files only)."""
