@@ -218,16 +218,11 @@ class CorpusState:
                 (r, v) for r, v in fresh.items() if r in core or r not in self.by_rel
             )
             changed = set(core)
-            self.corpus = None
             if by_plan[WHOLE]:  # checks that read the whole corpus run over all of it
-                before, found[WHOLE] = (
-                    found[WHOLE],
-                    self._run_checks(by_plan[WHOLE], self.full_corpus()),
-                )
-                changed |= {
-                    r for r in {*before, *found[WHOLE]} if before.get(r) != found[WHOLE].get(r)
-                }
-        per_file = {fs.relpath: fs.per_file for fs in self.files.values()}
+                before = found[WHOLE]
+                found[WHOLE] = after = self._run_checks(by_plan[WHOLE], self.full_corpus())
+                changed |= {r for r in {*before, *after} if before.get(r) != after.get(r)}
+        per_file = {fs.relpath: fs.per_file for fs in self.files.values() if fs.per_file}
         failed = failed_texts(per_file, self.selection.absolute, self.overrides)
         if failed != self.failed:  # knock-on findings held back or let go, in any file
             self.failed = failed

@@ -63,15 +63,10 @@ def register_lifecycle(server: SiLintServer) -> None:
     @server.feature(T.INITIALIZED)
     async def initialized(ls: SiLintServer, params: T.InitializedParams):
         live.warn(ls, warnings)
-        caps = ls.client_capabilities
-        if caps.workspace and caps.workspace.configuration:
+        ws = ls.client_capabilities.workspace
+        if ws and ws.configuration:
             await live.take_settings(ls, None, ask=True)
-        dyn = (
-            caps.workspace
-            and caps.workspace.did_change_watched_files
-            and caps.workspace.did_change_watched_files.dynamic_registration
-        )
-        if dyn:
+        if ws and ws.did_change_watched_files and ws.did_change_watched_files.dynamic_registration:
             try:
                 await ls.client_register_capability_async(_watch_registration())
             except JsonRpcException:
@@ -112,10 +107,7 @@ def register_document_sync(server: SiLintServer) -> None:
         uri = params.text_document.uri
         ls.generation[uri] = ls.generation.get(uri, 0) + 1
         items = await ls.run(ls.check_buffer, uri, None)
-        if items:
-            ls.publish(items)
-        elif uri in ls.published:
-            ls.publish([(uri, [])])
+        ls.publish(items or ([(uri, [])] if uri in ls.published else []))
 
 
 async def _sync_disk(ls: SiLintServer, uri: str) -> None:
