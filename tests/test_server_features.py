@@ -10,7 +10,7 @@ import pytest
 from conftest import REPO
 
 from si_lint import pipeline
-from si_lint.server import actions, completion, lookup, spot
+from si_lint.server import actions, completion, lookup
 from si_lint.server.state import CorpusState
 
 SCENARIO = "scenarios/mail-relay-smtp-port.yaml"
@@ -77,7 +77,7 @@ def test_completion_on_half_typed_text(state):
         "C-DA-001"
     ]
     assert completion.completion(state, "/nowhere.yaml", "id: x\ntitle: ", 1, 7) == []
-    assert spot.node_at("id: [", 0, 2) is None
+    assert lookup.node_at("id: [", 0, 2) is None
 
 
 SHARED_SI = REPO.parent / "shared" / "data" / "oasis-si" / "software-infrastructure"
