@@ -34,10 +34,10 @@ def _at(text: str, needle: str, offset: int = 0, nth: int = 0) -> tuple[int, int
 
 
 def test_hover_and_definition_in_the_second_document(state):
-    one = (state.root / SCENARIO).read_text()
+    one = (state.config.root / SCENARIO).read_text()
     two = one.replace("smtp-port-removed", "port-gone").replace("-001", "-077")
     text = "---\n" + one + "---\n" + two
-    path = str(state.root / "scenarios" / "two.yaml")
+    path = str(state.config.root / "scenarios" / "two.yaml")
     state.set_buffer(path, text)
     line, col = _at(text, "ref: port-gone", 6)
     md = lookup.hover(state, path, text, line, col)
@@ -110,8 +110,8 @@ def test_behavior_hover_definition_and_completion(tmp_path):
 def test_primitive_in_a_composite_table_and_the_former_spelling(state):
     """A primitive call is found by si_lint.model's predicate walker (inside `not`); the
     former `scoring.template`/`scoring.bindings` spelling (SI119) binds no role."""
-    path = str(state.root / "scenarios" / "storefront-tls-key.yaml")
-    text = (state.root / "scenarios" / "storefront-tls-key.yaml").read_text()
+    path = str(state.config.root / "scenarios" / "storefront-tls-key.yaml")
+    text = (state.config.root / "scenarios" / "storefront-tls-key.yaml").read_text()
     line, col = _at(text, "within_step_budget", 1)
     md = lookup.hover(state, path, text, line, col)
     assert md.startswith("**primitive** `within_step_budget` (registry)")
@@ -122,7 +122,7 @@ def test_primitive_in_a_composite_table_and_the_former_spelling(state):
     # the argument `n` of the call is no primitive
     assert lookup.hover(state, path, text, *_at(text, "n: 20", 0)) is None
 
-    published = (state.root / SCENARIO).read_text()
+    published = (state.config.root / SCENARIO).read_text()
     line, col = _at(published, "subsystem_set", 1)
     assert lookup.hover(state, "/x.yaml", published, line, col).startswith("**role**")
     former = "id: x\nscoring:\n  template: C-DA-001\n  bindings:\n    subsystem_set: [a]\n"

@@ -65,10 +65,6 @@ class CorpusState:
         self.findings: dict[str, list[Finding]] = {}  # relpath -> final, as `check` reports
         self.corpus: Corpus | None = None
 
-    @property
-    def root(self) -> Path:
-        return self.config.root
-
     def load(self) -> Outcome:
         """Read and check the whole corpus (buffers in ``overrides`` instead of their files)."""
         run = self.run = pipeline.State([str(self.folder)], self.options, self.folder)
