@@ -17,9 +17,7 @@ FIX_ALL = "source.fixAll.si-lint"
 
 
 def _request(ls: SiLintServer, uri: str):
-    path = os.path.abspath(to_fs_path(uri) or "")
-    doc = ls.workspace.get_text_document(uri)
-    return path, doc
+    return os.path.abspath(to_fs_path(uri) or ""), ls.workspace.get_text_document(uri)
 
 
 async def _ask(ls: SiLintServer, params, feature):
@@ -70,11 +68,9 @@ def register_hover_and_definition(server: SiLintServer) -> None:
 
 
 def _completion_item(i: completion.Item) -> T.CompletionItem:
+    kind = T.CompletionItemKind.Property if i.kind == "property" else T.CompletionItemKind.Value
     return T.CompletionItem(
-        label=i.label,
-        detail=i.detail or None,
-        kind=T.CompletionItemKind.Property if i.kind == "property" else T.CompletionItemKind.Value,
-        insert_text=i.insert or i.label,
+        i.label, detail=i.detail or None, kind=kind, insert_text=i.insert or i.label
     )
 
 
