@@ -198,7 +198,7 @@ def test_no_injection_manifest_no_fix(tmp_path):
 
 def test_the_editor_offers_the_draft_as_an_unsafe_code_action(tmp_path):
     from si_lint import pipeline
-    from si_lint.server.features import code_actions
+    from si_lint.server.actions import code_actions
     from si_lint.server.state import CorpusState
 
     path, text = _corpus(tmp_path)

@@ -53,19 +53,19 @@ def test_load_equals_check(root):
 def test_a_load_from_the_cache_keeps_no_document_reading_it(root, tmp_path, monkeypatch):
     """The server keeps its documents for the session, and other runs rewrite the cache
     meanwhile: what a document held of its cache entry is decoded when it is loaded."""
-    from si_lint.server import state
+    from si_lint.pipeline import perfile
 
     options = engine.Options(cache_dir=str(tmp_path / "cache"))
     engine.run(["."], options, cwd=root)  # fills the cache
     held = []
-    real = state._perfile.process
+    real = perfile.process
 
     def spy(*args, **kwargs):
         docs, per_file = real(*args, **kwargs)
         held.extend(d for d in docs if d.lazy is not None)
         return docs, per_file
 
-    monkeypatch.setattr(state._perfile, "process", spy)
+    monkeypatch.setattr(perfile, "process", spy)
     st = CorpusState(root, options)
     st.load()
     docs = [d for f in st.files.values() for d in f.docs]

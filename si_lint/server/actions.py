@@ -23,21 +23,21 @@ class Action:
     preferred: bool = False
 
 
-def _fixed(text: str, findings: list, relpath: str) -> str | None:
+def _fixed(text: str, findings: list, path: str) -> str | None:
     """The text after the fixes of ``findings`` -- what ``--fix`` writes for them (each
     applied to the document of its file it is about); None when none applies."""
     by_doc: dict = {}
     for f in findings:
         by_doc.setdefault(f.document, []).extend(fixes_of(f.fix))
     try:
-        new, applied = fix_stream(text, by_doc, json_file=relpath.endswith(".json"))
+        new, applied = fix_stream(text, by_doc, json_file=path.endswith(".json"))
     except FixError:
         return None
     return new if applied and new != text else None
 
 
-def _fix_action(text: str, f, relpath: str) -> Action | None:
-    new = _fixed(text, [f], relpath)
+def _fix_action(text: str, f, path: str) -> Action | None:
+    new = _fixed(text, [f], path)
     if new is None:
         return None
     safe = is_safe(f)
@@ -54,14 +54,13 @@ def _fix_action(text: str, f, relpath: str) -> Action | None:
 def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> list[Action]:
     """Fixes and "disable CODE for this line" for the findings on lines first0..last0."""
     findings = state.findings_of(abspath)
-    rel = state.files[abspath].relpath if abspath in state.files else abspath
     out: list[Action] = []
     seen_disable: set[tuple[str, int]] = set()
     for f in findings:
         if not first0 <= f.line - 1 <= last0:
             continue
         if fixes_of(f.fix):
-            action = _fix_action(text, f, rel)
+            action = _fix_action(text, f, abspath)
             if action is not None:
                 out.append(action)
         if f.code != "SI000" and (f.code, f.line) not in seen_disable:
@@ -70,7 +69,7 @@ def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> lis
             if new is not None:
                 out.append(Action(f"Disable {f.code} for this line", "quickfix", new, (f.code,)))
     every = [f for f in findings if fixes_of(f.fix) and is_safe(f)]
-    new = _fixed(text, every, rel) if every else None
+    new = _fixed(text, every, abspath) if every else None
     if new is not None:
         codes = tuple(sorted({f.code for f in every}))
         out.append(Action("Fix all safe si-lint fixes", "source.fixAll", new, codes))

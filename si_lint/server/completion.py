@@ -91,15 +91,9 @@ def _scoring_keys(profile, lines: list[str], indent: str, typed: str) -> list[It
             continue
         rtype = spec.get("type") if isinstance(spec, dict) else ""
         out.append(Item(str(role), f"{template} role ({rtype})", "property", f"{role}: "))
-    if model.TEMPLATE_KEY not in present:
-        out.append(
-            Item(
-                model.TEMPLATE_KEY,
-                "the Layer-2 template this scenario binds",
-                "property",
-                f"{model.TEMPLATE_KEY}: ",
-            )
-        )
+    key = model.TEMPLATE_KEY
+    if key not in present:
+        out.append(Item(key, "the Layer-2 template this scenario binds", "property", f"{key}: "))
     return out
 
 
@@ -109,16 +103,9 @@ _DOC_START = re.compile(r"^(---|\.\.\.)(\s|$)")
 def document_lines(lines: list[str], line0: int) -> tuple[list[str], int]:
     """The lines of the YAML document the cursor's line is in (a multi-document file
     holds one scenario per document), and the cursor's line among them."""
-    first = 0
-    for i in range(line0, -1, -1):
-        if _DOC_START.match(lines[i]) and i != line0:
-            first = i + 1
-            break
-    last = len(lines)
-    for i in range(line0 + 1, len(lines)):
-        if _DOC_START.match(lines[i]):
-            last = i
-            break
+    starts = [i for i, src in enumerate(lines) if _DOC_START.match(src)]
+    first = max((i + 1 for i in starts if i < line0), default=0)
+    last = min((i for i in starts if i > line0), default=len(lines))
     return lines[first:last], line0 - first
 
 

@@ -1,15 +1,10 @@
 """Files changed on disk behind the editor's back, seen without the client's file watchers
-(Neovim on Linux registers none): a snapshot of the ``stat`` of every file of a resident
-corpus, of the directories that hold them and of the root's configuration files, compared
-at each diagnostic cycle (open, change, save, close, a pull request). A ``stat`` per file
-costs microseconds; only what changed is read again.
-
-A file is changed when its size, ``mtime_ns``, inode or ``ctime_ns`` differ (``sed -i``
-writes a new inode). A file whose mtime is within :data:`RACY_NS` of the snapshot could be
-written again in the same clock tick without a visible change (git's "racily clean"
-entries): its content hash is kept and compared too. A directory whose ``stat`` changed
-may hold a new or a removed file: the root is walked again (``discover``, as ``check``
-walks it) and the difference re-checked."""
+(Neovim on Linux registers none): the ``stat`` of every file of a resident corpus, of the
+directories that hold them and of the root's configuration files, compared at each
+diagnostic cycle. A file changed when its size, ``mtime_ns``, inode or ``ctime_ns`` differ
+(``sed -i`` writes a new inode); one written within the racy window of the snapshot (git's
+"racily clean") has its content hash compared too. A changed directory may hold a new or a
+removed file: the select stage's selection is made again and the difference re-checked."""
 
 from __future__ import annotations
 
@@ -17,12 +12,13 @@ import hashlib
 import os
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from ..corpus import discover, inside
+from ..cache.statindex import RACY_NS
+from ..corpus import inside
 from ..profile_docs import DOCUMENTS
 
 CONFIG_NAMES = ("si-lint.toml", "pyproject.toml")
-RACY_NS = 2_000_000_000
 
 
 def stat_key(path: str) -> tuple | None:
@@ -35,8 +31,7 @@ def stat_key(path: str) -> tuple | None:
 
 def _digest(path: str) -> str | None:
     try:
-        with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
     except OSError:
         return None
 
@@ -111,13 +106,6 @@ def _config_paths(st) -> list[str]:
 
 
 def _walk_difference(st) -> list[str]:
-    """Files the root holds now and the state has not, and the other way round."""
-    found, _problems = discover(st.config.root, st.config, st.cwd)
-    now = {os.path.abspath(f) for f in found}
-    if st.profile_dir is not None and not inside(str(st.profile_dir), str(st.config.root)):
-        more, _ = discover(st.profile_dir, st.config, st.cwd)
-        now |= {os.path.abspath(f) for f in more}
-    known = set(st.files)
-    added = [a for a in now - known if st.owns(a)]
-    gone = [a for a in known - now if a not in st.overrides]
-    return added + gone
+    """Files the select stage selects now and the state has not, and the other way round."""
+    now, known = set(st.selected()), set(st.files)
+    return [*filter(st.owns, now - known), *(a for a in known - now if a not in st.overrides)]

@@ -1,17 +1,11 @@
-"""Settings taken live (``settings.py``: ``initializationOptions``,
-``workspace/didChangeConfiguration`` and ``workspace/configuration``) and pull diagnostics
-(``textDocument/diagnostic``, LSP 3.17).
+"""Settings taken live (``settings.py``) and pull diagnostics (``textDocument/diagnostic``).
 
-Push or pull, decided by the client's capabilities (as ruff's server decides, LSP 3.17):
-a client that asks for diagnostics itself (``textDocument.diagnostic``) and can be told to
-ask again (``workspace.diagnostics.refreshSupport``, :func:`can_pull`) gets an open
-document's diagnostics when it asks — after each change; ``interFileDependencies`` is
-true, so it asks again for the other open documents too — and never pushed; the server
-pushes only for closed files whose findings an edit changed (a fixture of the scenario
-being edited), and after work the client did not ask for (a setting changed, a file
-changed on disk) sends ``workspace/diagnostic/refresh``. Every other client gets every
-diagnostic pushed (``textDocument/publishDiagnostics``) and is not offered
-``diagnosticProvider``, so that it never holds the same findings twice."""
+Push or pull, by the client's capabilities (as ruff's server decides): a client that
+pulls and takes ``workspace/diagnostic/refresh`` (:func:`can_pull`) gets an open
+document's diagnostics when it asks, never pushed (``interFileDependencies``: it asks
+again for the other open documents too); pushed are the closed files an edit changed, and
+after work the client did not ask for comes a refresh. Every other client gets every
+diagnostic pushed and is not offered ``diagnosticProvider``: never the same findings twice."""
 
 from __future__ import annotations
 
@@ -29,8 +23,8 @@ DIAGNOSTIC_OPTIONS = T.DiagnosticOptions(
 
 
 def on_initialize(ls: SiLintServer, params: T.InitializeParams) -> list[str]:
-    """The client's way of taking diagnostics and its ``initializationOptions``: warnings
-    for the user (shown once the session is initialised)."""
+    """The client's way of taking diagnostics and its ``initializationOptions``: the
+    warnings to show once the session is initialised."""
     caps = params.capabilities
     ls.pull = can_pull(caps)
     if not ls.pull:  # not advertised (diagnosticProvider): the client takes pushes only
@@ -41,17 +35,11 @@ def on_initialize(ls: SiLintServer, params: T.InitializeParams) -> list[str]:
 
 
 def can_pull(caps: T.ClientCapabilities) -> bool:
-    """The client asks for diagnostics (``textDocument.diagnostic``) and can be told to
-    ask again (``workspace.diagnostics.refreshSupport``): without that, what the server
-    finds unasked (a file changed on disk, a setting) could not reach an open document
-    until its next edit (Neovim 0.11 pulls on open and change only, with no refresh)."""
+    """The client pulls and can be told to pull again: without a refresh, what the server
+    finds unasked (a file changed on disk, a setting) would not reach an open document
+    until its next edit (Neovim 0.11 pulls on open and change only)."""
     td, ws = caps.text_document, caps.workspace
     return bool(td and td.diagnostic and ws and ws.diagnostics and ws.diagnostics.refresh_support)
-
-
-def _can_pull_configuration(ls: SiLintServer) -> bool:
-    ws = ls.client_capabilities.workspace
-    return bool(ws and ws.configuration)
 
 
 def warn(ls: SiLintServer, warnings: list[str]) -> None:
@@ -59,21 +47,17 @@ def warn(ls: SiLintServer, warnings: list[str]) -> None:
         ls.window_show_message(T.ShowMessageParams(T.MessageType.Warning, w))
 
 
-async def _ask_configuration(ls: SiLintServer):
-    try:
-        got = await ls.workspace_configuration_async(
-            T.ConfigurationParams(items=[T.ConfigurationItem(section=SECTION)])
-        )
-    except JsonRpcException:
-        return None
-    return got[0] if got else None
-
-
 async def take_settings(ls: SiLintServer, raw, *, ask: bool) -> None:
     """New settings from the client (``raw``; or asked for with ``workspace/configuration``
     when ``ask`` and the client answers that): applied, the open documents checked again."""
-    if ask and _can_pull_configuration(ls):
-        raw = await _ask_configuration(ls)
+    ws = ls.client_capabilities.workspace
+    if ask and ws and ws.configuration:
+        item = T.ConfigurationItem(section=SECTION)
+        try:
+            got = await ls.workspace_configuration_async(T.ConfigurationParams(items=[item]))
+            raw = got[0] if got else None
+        except JsonRpcException:
+            raw = None
     ls.client_settings, warnings = parse(raw)
     result = await ls.run(ls.apply_settings)
     items, more = result if result is not None else ([], [])
@@ -88,16 +72,15 @@ def after_unasked_work(
     """Publish what changed; a client that pulls is asked to pull again."""
     if items:
         ls.publish(items, force=force)
-    if ls.pull and items:
-        ls.workspace_diagnostic_refresh(None)
+        if ls.pull:
+            ls.workspace_diagnostic_refresh(None)
 
 
 def register_configuration(server: SiLintServer) -> None:
     @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def changed(ls: SiLintServer, params: T.DidChangeConfigurationParams):
         # the settings in the notification when it carries them, else asked for
-        raw = params.settings
-        await take_settings(ls, raw, ask=not carries_ours(raw))
+        await take_settings(ls, params.settings, ask=not carries_ours(params.settings))
 
 
 def register_pull_diagnostics(server: SiLintServer) -> None:

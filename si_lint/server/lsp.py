@@ -1,26 +1,8 @@
-"""``si-lint server``: the Language Server (LSP 3.17 over stdio, pygls).
-
-* Each workspace folder is a corpus root of its own (SPEC §9: the folder's configuration
-  decides the root); a file outside every folder gets the root ``check`` would give it.
-* Diagnostics on open, change (debounced) and save: the buffer is checked against the
-  rest of the corpus on disk by :class:`~si_lint.server.state.CorpusState` — the engine
-  of ``check`` kept resident. Published: every open document, and every other file whose
-  findings differ from what ``check`` gave on disk when the root was loaded (a fixture
-  whose scenario is being edited, say); such a file is withdrawn (empty diagnostics) as
-  soon as its findings are back to that.
-* Pushed to a client that does not pull, answered to ``textDocument/diagnostic`` for one
-  that does and takes ``workspace/diagnostic/refresh`` (``live.py``); files changed on
-  disk are seen at every diagnostic cycle by their ``stat`` (``disk.py``), watchers or
-  not; settings (``select``, ``ignore``, ``profile``, ``debounce``) are taken live
-  (``settings.py``, ``live.py``).
-* All work on a root's state runs in one worker thread, one request at a time; the event
-  loop only reads and writes messages. Nothing a check raises reaches the client: a
-  crashing check is an SI000 finding, anything else is logged.
-
-The server object is ``server.py``; the features it answers are registered from
-``sync.py`` (notifications), ``live.py`` (settings, pull diagnostics) and ``requests.py`` (hover, definition, completion, code
-actions).
-"""
+"""``si-lint server``: the Language Server (LSP 3.17 over stdio, pygls). Each workspace
+folder is a corpus root of its own (a file outside every folder gets the root ``check``
+would give it); the feature groups are registered from ``sync.py`` (notifications),
+``live.py`` (settings, pull diagnostics) and ``requests.py`` (hover, definition,
+completion, code actions) on the server object of ``server.py``."""
 
 from __future__ import annotations
 
@@ -34,7 +16,6 @@ from .requests import register_code_actions, register_completion, register_hover
 from .server import SiLintServer
 from .sync import register_document_sync, register_lifecycle, register_workspace
 
-#: every feature group, in the order they are registered
 FEATURE_GROUPS = (
     register_lifecycle,
     register_document_sync,
@@ -55,8 +36,8 @@ def build_server(options: Options | None = None, debounce: float = 0.05) -> SiLi
 
 
 def serve(options: Options | None = None) -> int:
-    """Answer LSP on stdin/stdout until ``exit`` (or the end of stdin); the exit status LSP
-    3.17 asks for: 0 when a ``shutdown`` request came first, else 1."""
+    """Answer LSP on stdin/stdout until ``exit`` (or the end of stdin): 0 when a
+    ``shutdown`` request came first, else 1 (LSP 3.17)."""
     logging.basicConfig(level=logging.WARNING)
     server = build_server(options)
     # pygls closes the stream it writes to on `exit` (and swallows its own sys.exit): it

@@ -1,7 +1,6 @@
 """The requests a user makes in the editor: hover, go-to-definition, completion and code
-actions. The answers come from ``hover.py``, ``definition.py``, ``completion.py`` and
-``actions.py`` (plain functions, code points); here they become LSP types, in the
-client's position encoding. Each feature group is registered by one function."""
+actions. The answers come from ``lookup.py``, ``completion.py`` and ``actions.py`` (plain
+functions, code points); here they become LSP types, in the client's position encoding."""
 
 from __future__ import annotations
 
@@ -11,23 +10,24 @@ from pathlib import Path
 from lsprotocol import types as T
 from pygls.uris import from_fs_path, to_fs_path
 
-from . import actions, completion, definition, hover
+from . import actions, completion, lookup
 from .server import SiLintServer
 
 FIX_ALL = "source.fixAll.si-lint"
 
 
 def _request(ls: SiLintServer, uri: str):
-    path = os.path.abspath(to_fs_path(uri) or "")
-    doc = ls.workspace.get_text_document(uri)
-    return path, doc
+    return os.path.abspath(to_fs_path(uri) or ""), ls.workspace.get_text_document(uri)
 
 
-def _server_pos(doc, position: T.Position) -> tuple[int, int]:
-    p = doc.position_codec.position_from_client_units(
-        doc.lines, T.Position(position.line, position.character)
-    )
-    return p.line, p.character
+async def _ask(ls: SiLintServer, params, feature):
+    """``feature(state, path, text, line0, char0)`` at the request's position (in code
+    points), run in the worker."""
+    path, doc = _request(ls, params.text_document.uri)
+    where = T.Position(params.position.line, params.position.character)
+    p = doc.position_codec.position_from_client_units(doc.lines, where)
+    text = doc.source
+    return await ls.run(lambda: feature(ls.state_for(path), path, text, p.line, p.character))
 
 
 def _file_lines(ls: SiLintServer, path: str) -> list[str]:
@@ -57,43 +57,27 @@ def _location(ls: SiLintServer, target) -> T.Location | None:
 def register_hover_and_definition(server: SiLintServer) -> None:
     @server.feature(T.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls: SiLintServer, params: T.HoverParams):
-        path, doc = _request(ls, params.text_document.uri)
-        line0, char0 = _server_pos(doc, params.position)
-        text = doc.source
-        md = await ls.run(lambda: hover.hover(ls.state_for(path), path, text, line0, char0))
+        md = await _ask(ls, params, lookup.hover)
         if not md:
             return None
         return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=md))
 
     @server.feature(T.TEXT_DOCUMENT_DEFINITION)
     async def on_definition(ls: SiLintServer, params: T.DefinitionParams):
-        path, doc = _request(ls, params.text_document.uri)
-        line0, char0 = _server_pos(doc, params.position)
-        text = doc.source
-        target = await ls.run(
-            lambda: definition.definition(ls.state_for(path), path, text, line0, char0)
-        )
-        return _location(ls, target)
+        return _location(ls, await _ask(ls, params, lookup.definition))
 
 
 def _completion_item(i: completion.Item) -> T.CompletionItem:
+    kind = T.CompletionItemKind.Property if i.kind == "property" else T.CompletionItemKind.Value
     return T.CompletionItem(
-        label=i.label,
-        detail=i.detail or None,
-        kind=T.CompletionItemKind.Property if i.kind == "property" else T.CompletionItemKind.Value,
-        insert_text=i.insert or i.label,
+        i.label, detail=i.detail or None, kind=kind, insert_text=i.insert or i.label
     )
 
 
 def register_completion(server: SiLintServer) -> None:
     @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " "]))
     async def on_completion(ls: SiLintServer, params: T.CompletionParams):
-        path, doc = _request(ls, params.text_document.uri)
-        line0, char0 = _server_pos(doc, params.position)
-        text = doc.source
-        items = await ls.run(
-            lambda: completion.completion(ls.state_for(path), path, text, line0, char0)
-        )
+        items = await _ask(ls, params, completion.completion)
         if not items:
             return None
         return T.CompletionList(is_incomplete=False, items=[_completion_item(i) for i in items])

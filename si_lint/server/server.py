@@ -1,5 +1,6 @@
 """The language server object: the corpus roots it keeps resident, the diagnostics it has
-published, and the one worker thread all work on a root's state runs in.
+published (findings as LSP diagnostics: the range's end is the reports' own,
+``source.finding_end``), and the one worker thread all work on a root's state runs in.
 
 The LSP features are registered on it by :func:`si_lint.server.lsp.build_server`
 (``sync.py``: the document and workspace notifications; ``requests.py``: hover,
@@ -12,31 +13,52 @@ import os
 import traceback
 from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
-from .. import __version__
+from .. import __version__, rule_url
+from ..catalogue import codes
 from ..corpus import inside
 from ..findings import Finding
+from ..fix import fixes_of
 from ..pipeline import Options
-from .diagnostics import to_diagnostic
+from ..source import finding_end
 from .disk import Snapshot
 from .settings import Settings
 from .state import CorpusState
 
+SEVERITY = {
+    "error": T.DiagnosticSeverity.Error,
+    "warning": T.DiagnosticSeverity.Warning,
+    "info": T.DiagnosticSeverity.Information,
+}
+
+
+def lsp_range(codec, lines: list[str], line: int, col: int, end_line=None, end_col=None) -> T.Range:
+    """The range of a finding at ``line:col`` (1-based, code points) to its end
+    (:func:`si_lint.source.finding_end`, as the reports compute it), in the client's
+    position encoding."""
+
+    def text(n: int) -> str:
+        return (lines[n - 1] if 1 <= n <= len(lines) else "").rstrip("\r")
+
+    line, col = max(line, 1), max(col, 1)
+    src = text(line)
+    end_line, end_col = finding_end(src, line, col, end_line, end_col)
+    start = codec.position_to_client_units([src], T.Position(0, col - 1))
+    end = codec.position_to_client_units([text(end_line)], T.Position(0, end_col - 1))
+    return T.Range(T.Position(line - 1, start.character), T.Position(end_line - 1, end.character))
+
 
 class Protocol(LanguageServerProtocol):
-    """pygls' protocol, less a leak. pygls keeps the future of each handler it runs in
-    ``_request_futures`` under the message's id (what ``$/cancelRequest`` and ``shutdown``
-    cancel) and forgets it only when it answers a request: the futures of notifications
-    (every ``didChange``) and of the steps of its built-in handlers, under ids of their own,
-    stayed for the session (~3.3 MB per 1,000 edits). Here the finished ones are dropped
-    each time a handler starts: what stays is what runs, and the last message's handlers.
-    (Not from a done-callback: ``shutdown`` cancels while it walks the table.)"""
+    """pygls' protocol, less a leak: pygls keeps the future of every handler it runs in
+    ``_request_futures`` (what ``$/cancelRequest`` and ``shutdown`` cancel) and forgets
+    only those of answered requests, so each notification's stayed for the session. The
+    finished ones are dropped when a handler starts (not from a done-callback:
+    ``shutdown`` cancels while it walks the table)."""
 
     @lsp_method(T.INITIALIZE)
     def lsp_initialize(self, params: T.InitializeParams):
@@ -90,17 +112,13 @@ class SiLintServer(LanguageServer):
     # roots
 
     def folder_of(self, abspath: str) -> str:
-        best = None
-        for f in self.folders:
-            if abspath == f or abspath.startswith(f.rstrip(os.sep) + os.sep):
-                if best is None or len(f) > len(best):
-                    best = f
-        if best is not None:
-            return best
-        for f in self.roots:  # a root made earlier for a file outside the folders
-            if self.roots[f].owns(abspath):
-                return f
-        return os.path.dirname(abspath)
+        """The innermost workspace folder that holds the file, else a root made earlier
+        for it, else its directory."""
+        under = [f for f in self.folders if inside(abspath, f)]
+        if under:
+            return max(under, key=len)
+        owner = (f for f, st in self.roots.items() if st.owns(abspath))
+        return next(owner, os.path.dirname(abspath))
 
     def state_for(self, abspath: str) -> CorpusState:
         """The resident state of the root that holds ``abspath`` (loaded on first use)."""
@@ -108,29 +126,24 @@ class SiLintServer(LanguageServer):
         st = self.roots.get(folder)
         if st is None:
             st = CorpusState(folder, Options(**vars(self.options)))
-            open_docs = {to_fs_path(u) or "": d for u, d in self.workspace.text_documents.items()}
-            for path, doc in open_docs.items():
+            for uri, doc in self.workspace.text_documents.items():
+                path = to_fs_path(uri)  # (the state keeps the buffers of its own files)
                 if path:
                     st.overrides[os.path.abspath(path)] = doc.source.encode("utf-8")
             st.load()
             self.roots[folder] = st
             self.disk[folder] = Snapshot.of(st)
             self.baseline[folder] = {r: list(v) for r, v in st.findings.items()}
-            if not st.owns(abspath):
-                st.overrides.pop(abspath, None)
         return st
 
     def reload(self, folder: str) -> list[tuple[str, list]]:
-        st = self.roots.pop(folder, None)
-        stale = list(self.published) if st is not None else []
-        out: list[tuple[str, list]] = []
+        """The root loaded again: what to publish (what was published in it withdrawn)."""
+        stale = list(self.published) if self.roots.pop(folder, None) is not None else []
         new = self.state_for(folder)
-        for uri in stale:
-            path = to_fs_path(uri) or ""
-            if self.folder_of(path) == folder:
-                out.append((uri, []))
-        out += self.publishable(new, set(new.findings))
-        return out
+        out: list[tuple[str, list]] = [
+            (u, []) for u in stale if self.folder_of(to_fs_path(u) or "") == folder
+        ]
+        return out + self.publishable(new, set(new.findings))
 
     def apply_settings(self) -> tuple[list[tuple[str, list]], list[str]]:
         """Make the client's settings (the latest configuration over ``initializationOptions``,
@@ -146,18 +159,16 @@ class SiLintServer(LanguageServer):
             )
             s = Settings(s.select, s.ignore, None, s.debounce)
         self.debounce = s.debounce if s.debounce is not None else self.cli_debounce
-        new = Options(**vars(self.cli_options))
-        new.select = s.select if s.select is not None else new.select
-        new.ignore = s.ignore if s.ignore is not None else new.ignore
-        new.profile = s.profile if s.profile is not None else new.profile
-        old = self.options
-        if (new.select, new.ignore, new.profile) == (old.select, old.ignore, old.profile):
+        taken = ("select", "ignore", "profile")
+        given = {k: getattr(s, k) for k in taken if getattr(s, k) is not None}
+        new = Options(**{**vars(self.cli_options), **given})
+        if all(getattr(new, k) == getattr(self.options, k) for k in taken):
             return [], warnings
         self.options = new
         items = []
         for folder in sorted(self.roots):
             items += self.reload(folder)
-        return _last_per_uri(items), warnings
+        return list(dict(items).items()), warnings  # the latest per file
 
     def _profile_ok(self, spec: str) -> bool:
         from ..profile import is_builtin_name
@@ -195,26 +206,46 @@ class SiLintServer(LanguageServer):
             if uri is None or os.path.isdir(abspath):
                 continue
             current = st.findings.get(rel, [])
-            if uri in self.workspace.text_documents:
-                out.append((uri, current))
-            elif current != base.get(rel, []):
+            if uri in self.workspace.text_documents or current != base.get(rel, []):
                 out.append((uri, current))
             elif uri in self.published:
                 out.append((uri, []))
         return out
 
     def diagnostics(self, uri: str, findings: list[Finding]) -> list[T.Diagnostic] | None:
-        """The LSP diagnostics of a file's findings (None: the file is in no resident root)."""
+        """The LSP diagnostics of a file's findings (None: the file is in no resident root);
+        related locations in files with no URI are left out."""
         path = to_fs_path(uri) or ""
         st = self.roots.get(self.folder_of(path))
         if st is None:
             return None
-        lines = self.lines_of(st, path)
-        codec = self.workspace.position_codec
-        return [
-            to_diagnostic(f, lines, codec, st.abspath_of, partial(self.lines_of, st), from_fs_path)
-            for f in findings
-        ]
+        codec, lines = self.workspace.position_codec, self.lines_of(st, path)
+        out = []
+        for f in findings:
+            related = []
+            for r in f.related:
+                rpath = st.abspath_of(r.path)
+                ruri = from_fs_path(rpath)
+                if ruri is not None:
+                    where = lsp_range(codec, self.lines_of(st, rpath), r.line, r.column)
+                    location = T.Location(uri=ruri, range=where)
+                    info = T.DiagnosticRelatedInformation(location, r.message or f.code)
+                    related.append(info)
+            out.append(
+                T.Diagnostic(
+                    range=lsp_range(codec, lines, f.line, f.column, f.end_line, f.end_column),
+                    message=f.message + (f"\nhelp: {f.help}" if f.help else ""),
+                    severity=SEVERITY.get(f.severity, T.DiagnosticSeverity.Error),
+                    code=f.code,
+                    code_description=T.CodeDescription(href=rule_url(f.code))
+                    if f.code in codes()
+                    else None,
+                    source="si-lint",
+                    related_information=related or None,
+                    data={"fixable": bool(fixes_of(f.fix))},
+                )
+            )
+        return out
 
     def publish(self, items: list[tuple[str, list]], force: AbstractSet[str] = frozenset()) -> None:
         """Push these files' diagnostics (for a client that pulls: closed files only)."""
@@ -275,12 +306,9 @@ class SiLintServer(LanguageServer):
         outcome = st.set_buffer(path, text)
         if text is None:
             self.disk[self.folder_of(path)].refresh(st, [path])
-        items += self.publishable(
-            st, outcome.touched | ({st.files[path].relpath} if path in st.files else set())
-        )
-        if outcome.full:
-            items += self._withdrawn(st, {i[0] for i in items})
-        return _last_per_uri(items)
+        if path in st.files:
+            outcome.touched.add(st.files[path].relpath)
+        return list(dict(items + self.after_update(st, outcome)).items())
 
     def sync_disk(self, folder: str) -> list[tuple[str, list]]:
         """Re-check what changed on disk in a resident root since it was last looked at
@@ -291,27 +319,23 @@ class SiLintServer(LanguageServer):
         change = snap.compare(st)
         if change.config:
             return self.reload(folder)
-        if not change.files:
-            return []
-        outcome = st.update(change.files)
-        snap.refresh(st, change.files)
-        items = self.publishable(st, outcome.touched)
-        if outcome.full:
-            items += self._withdrawn(st, {i[0] for i in items})
-        return items
+        return self.recheck(folder, change.files) if change.files else []
 
-    def _withdrawn(self, st: CorpusState, publishing: set[str]) -> list[tuple[str, list]]:
-        """Empty diagnostics for the closed files of ``st`` that were published and are no
-        longer part of its corpus (after an update of the whole corpus)."""
-        return [
-            (u, [])
-            for u in list(self.published)
-            if u not in publishing
-            and self.folder_of(to_fs_path(u) or "") == str(st.folder)
-            and st.findings.get(os.path.relpath(to_fs_path(u) or "", st.cwd).replace(os.sep, "/"))
-            is None
-            and u not in self.workspace.text_documents
-        ]
+    def recheck(self, folder: str, paths: list[str]) -> list[tuple[str, list]]:
+        """Re-check these files of a resident root, changed on disk: what to publish."""
+        st = self.roots[folder]
+        outcome = st.update(paths)
+        self.disk[folder].refresh(st, paths)
+        return self.after_update(st, outcome)
+
+    def after_update(self, st: CorpusState, outcome) -> list[tuple[str, list]]:
+        """What to publish after an update: the files it touched; after an update of the
+        whole corpus also what was published for files no longer in it (withdrawn)."""
+        rels = set(outcome.touched)
+        if outcome.full:
+            paths = [to_fs_path(u) or "" for u in self.published]
+            rels |= {st.selection.relpath(p) for p in paths if self.folder_of(p) == str(st.folder)}
+        return self.publishable(st, rels)
 
     async def schedule(self, uri: str, delay: float) -> None:
         gen = self.generation.get(uri, 0) + 1
@@ -327,14 +351,3 @@ class SiLintServer(LanguageServer):
             self.publish(items, force={uri})
         elif items:
             self.publish([i for i in items if i[0] != uri])
-
-
-def _last_per_uri(items: list[tuple[str, list]]) -> list[tuple[str, list]]:
-    """One entry per file, the latest, in the order the files came first."""
-    last = dict(items)
-    out, seen = [], set()
-    for uri, _ in items:
-        if uri not in seen:
-            seen.add(uri)
-            out.append((uri, last[uri]))
-    return out

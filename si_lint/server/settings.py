@@ -1,19 +1,14 @@
-"""The settings a client gives the server, live: ``select``, ``ignore``, ``profile`` and
-``debounce``, through ``initializationOptions``, ``workspace/didChangeConfiguration``
-(the settings in the notification) or ``workspace/configuration`` (asked of a client that
-offers it, section ``si-lint``). Either the keys themselves or an object under
-``"si-lint"`` holding them.
-
-``select`` replaces the configured selection and ``ignore`` extends it, as ``--select``
-and ``--ignore`` do on the command line (a setting given replaces the server's own
-command-line option); ``profile`` is ``--profile``'s value (builtin, builtin:oasisctl or
-a directory, relative to each corpus root); ``debounce`` is in milliseconds. A value
-that cannot be used is left out, with a warning for the user (``window/showMessage``);
-the other values still apply."""
+"""The settings a client gives the server: ``select``, ``ignore``, ``profile`` and
+``debounce``, from ``initializationOptions``, ``workspace/didChangeConfiguration`` or
+``workspace/configuration`` (section ``si-lint``): the keys themselves or an object under
+``"si-lint"`` holding them. ``select`` replaces the configured selection and ``ignore``
+extends it, as ``--select`` and ``--ignore`` do (a setting replaces the server's own
+option); ``profile`` is ``--profile``'s value; ``debounce`` is in milliseconds. A value that
+cannot be used is left out, with a warning for the user; the others still apply."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ..config import ConfigError, check_codes
@@ -33,20 +28,13 @@ class Settings:
 
     def over(self, older: Settings) -> Settings:
         """These settings, and the older ones where these leave a key unset."""
-        return Settings(
-            **{
-                f.name: getattr(self, f.name)
-                if getattr(self, f.name) is not None
-                else getattr(older, f.name)
-                for f in fields(self)
-            }
-        )
+        mine = {f.name: getattr(self, f.name) for f in fields(self)}
+        return replace(older, **{k: v for k, v in mine.items() if v is not None})
 
 
 def section_of(raw: Any) -> Any:
-    """Our part of a client's settings object: its ``"si-lint"`` key when there is one,
-    else the object itself when it holds one of our keys, else nothing (the settings of
-    other tools, as a client may send all of them)."""
+    """Our part of a client's settings object: its ``"si-lint"`` key, else the object
+    when it holds one of our keys, else nothing (a client may send every tool's)."""
     if isinstance(raw, MAPPING) and isinstance(raw.get(SECTION), MAPPING):
         return raw[SECTION]
     if isinstance(raw, MAPPING) and not any(k in READERS for k in raw):
@@ -55,7 +43,6 @@ def section_of(raw: Any) -> Any:
 
 
 def carries_ours(raw: Any) -> bool:
-    """Does a client's settings object hold settings of ours?"""
     return isinstance(section_of(raw), MAPPING)
 
 
@@ -93,8 +80,8 @@ READERS = {
 
 
 def parse(raw: Any) -> tuple[Settings, list[str]]:
-    """The settings of a client's object (None or an empty object: none), and one warning
-    per value left out (an unknown key, a value of the wrong type, a code no rule has)."""
+    """The settings of a client's object, and a warning per value left out (an unknown
+    key, a value of the wrong type, a code no rule has)."""
     raw = section_of(raw)
     if raw is None:
         return Settings(), []
@@ -103,16 +90,12 @@ def parse(raw: Any) -> tuple[Settings, list[str]]:
     values: dict[str, Any] = {}
     warnings = []
     for key in sorted(raw, key=str):
-        value = raw[key]
-        reader = READERS.get(key)
-        if reader is None:
+        if key not in READERS:
             warnings.append(f"{SECTION}: unknown setting {key!r} (known: {', '.join(READERS)})")
-            continue
-        if value is None:
-            continue  # null: not set
-        parsed, why = reader(value)
-        if why is not None:
-            warnings.append(why)
-        else:
-            values[key] = parsed
+        elif raw[key] is not None:  # (null: not set)
+            parsed, why = READERS[key](raw[key])
+            if why is not None:
+                warnings.append(why)
+            else:
+                values[key] = parsed
     return Settings(**values), warnings

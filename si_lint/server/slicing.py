@@ -1,13 +1,8 @@
 """How the language server slices the corpus stage of an edit: the slice keys of a
-document (what it defines or refers to) and, from what each corpus check declares it reads
-(``corpus_check(reads=...)``), which checks run over a slice (:func:`plan`).
-
-A document shares a slice with every document that has one of its keys: a scenario with
-its duplicates, fixtures and evidence (``scenario:<id>``), with the scenarios that state
-the same intent (``intent:<text>``) and with its companion; the EIO documents with each
-other. A document whose change can reach anything (a profile asset, a scenario without
-an id) has :data:`ALL_KEY`: the corpus stage then runs over the whole corpus.
-"""
+document (a scenario shares a slice with its duplicates, fixtures and evidence, the
+scenarios of the same intent and its companion; the EIO documents with each other;
+:data:`ALL_KEY`: the change can reach anything) and, from what each corpus check declares
+it reads (``corpus_check(reads=...)``), which checks run over a slice (:func:`plan`)."""
 
 from __future__ import annotations
 

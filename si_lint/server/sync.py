@@ -13,7 +13,6 @@ from pygls.uris import to_fs_path
 from . import live
 from .server import SiLintServer
 
-CONFIG_NAMES = ("si-lint.toml", "pyproject.toml")
 WATCHED = ("**/*.yaml", "**/*.yml", "**/*.json", "**/si-lint.toml", "**/pyproject.toml")
 
 
@@ -23,18 +22,12 @@ def _abspath(uri: str) -> str:
 
 def root_folders(params: T.InitializeParams) -> list[str]:
     """The workspace folders of an ``initialize`` request (else its root URI or path)."""
-    out = []
-    for wf in params.workspace_folders or []:
-        p = to_fs_path(wf.uri)
-        if p:
-            out.append(os.path.abspath(p))
-    if not out and params.root_uri:
-        p = to_fs_path(params.root_uri)
-        if p:
-            out.append(os.path.abspath(p))
-    if not out and params.root_path:
-        out.append(os.path.abspath(params.root_path))
-    return out
+    paths = [to_fs_path(wf.uri) for wf in params.workspace_folders or []]
+    if not any(paths) and params.root_uri:
+        paths = [to_fs_path(params.root_uri)]
+    if not any(paths):
+        paths = [params.root_path]
+    return [os.path.abspath(p) for p in paths if p]
 
 
 def _watch_registration() -> T.RegistrationParams:
@@ -70,15 +63,10 @@ def register_lifecycle(server: SiLintServer) -> None:
     @server.feature(T.INITIALIZED)
     async def initialized(ls: SiLintServer, params: T.InitializedParams):
         live.warn(ls, warnings)
-        caps = ls.client_capabilities
-        if caps.workspace and caps.workspace.configuration:
+        ws = ls.client_capabilities.workspace
+        if ws and ws.configuration:
             await live.take_settings(ls, None, ask=True)
-        dyn = (
-            caps.workspace
-            and caps.workspace.did_change_watched_files
-            and caps.workspace.did_change_watched_files.dynamic_registration
-        )
-        if dyn:
+        if ws and ws.did_change_watched_files and ws.did_change_watched_files.dynamic_registration:
             try:
                 await ls.client_register_capability_async(_watch_registration())
             except JsonRpcException:
@@ -108,25 +96,18 @@ def register_document_sync(server: SiLintServer) -> None:
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE, T.SaveOptions(include_text=False))
     async def did_save(ls: SiLintServer, params: T.DidSaveTextDocumentParams):
-        path = _abspath(params.text_document.uri)
-        if os.path.basename(path) in CONFIG_NAMES:
-            items = await ls.run(ls.reload, ls.folder_of(path))
-            live.after_unasked_work(ls, items or [])
-            return
-        if ls.pull:
-            await _sync_disk(ls, params.text_document.uri)
-            return
-        await ls.schedule(params.text_document.uri, 0)
+        uri = params.text_document.uri
+        if ls.pull or not uri.endswith((".yaml", ".yml", ".json")):  # (a configuration file)
+            await _sync_disk(ls, uri)
+        else:
+            await ls.schedule(uri, 0)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: SiLintServer, params: T.DidCloseTextDocumentParams):
         uri = params.text_document.uri
         ls.generation[uri] = ls.generation.get(uri, 0) + 1
         items = await ls.run(ls.check_buffer, uri, None)
-        if items:
-            ls.publish(items)
-        elif uri in ls.published:
-            ls.publish([(uri, [])])
+        ls.publish(items or ([(uri, [])] if uri in ls.published else []))
 
 
 async def _sync_disk(ls: SiLintServer, uri: str) -> None:
@@ -137,32 +118,10 @@ async def _sync_disk(ls: SiLintServer, uri: str) -> None:
 
 
 def watched_changes(ls: SiLintServer, changes: list[T.FileEvent]) -> list[tuple[str, list]]:
-    """Re-check the files changed on disk (a configuration file reloads its root; an open
-    buffer wins over its file): what to publish."""
-    items = []
-    reloads = set()
-    changed: dict[str, list[str]] = {}
-    for ev in changes:
-        path = _abspath(ev.uri)
-        if ev.uri in ls.workspace.text_documents:
-            continue  # the buffer wins
-        folder = ls.folder_of(path)
-        if folder not in ls.roots:
-            continue
-        if os.path.basename(path) in CONFIG_NAMES:
-            reloads.add(folder)
-        else:
-            changed.setdefault(folder, []).append(path)
-    for folder in sorted(reloads):
-        items += ls.reload(folder)
-    for folder, paths in sorted(changed.items()):
-        if folder in reloads:
-            continue
-        st = ls.roots[folder]
-        outcome = st.update(paths)
-        ls.disk[folder].refresh(st, paths)
-        items += ls.publishable(st, outcome.touched)
-    return items
+    """The resident roots the client saw files change in, compared with the disk again
+    (:meth:`SiLintServer.sync_disk`: an open buffer wins over its file): what to publish."""
+    folders = {ls.folder_of(_abspath(ev.uri)) for ev in changes} & set(ls.roots)
+    return [item for folder in sorted(folders) for item in ls.sync_disk(folder)]
 
 
 def register_workspace(server: SiLintServer) -> None:
