@@ -1,18 +1,19 @@
-"""The facts (:mod:`si_lint.checks.fact`) of one scenario or template document: the scoring
-of a scenario (its Form B binding, its composite, free-form code under ``scoring``) and a
-Layer-2 template (its roles' channels, its decision table, free-form code).
+"""The findings of one scenario or template document's scoring: a scenario's Form B
+binding (SI109–SI113), its composite, free-form code under ``scoring``, and a Layer-2
+template (its roles' channels, its decision table, free-form code).
 
-:func:`facts_of` walks a document once and hands each code's check its facts; the checks
-(``formb.py``, ``tables.py``, ``arguments.py``, ``free_form.py``, ``values.py``) word them."""
+:func:`findings_of` walks a document once; each code's check (``formb.py``, ``tables.py``,
+``arguments.py``, ``free_form.py``, ``values.py``) takes the findings of its code."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from si_lint.checks.fact import Fact, fact
-from si_lint.checks.table_facts import TableEnv, code_key_facts, table_facts
-from si_lint.checks.value_facts import channel_facts, value_facts
+from si_lint.checks.table_facts import TableEnv, code_key_diags, si204, table_diags
+from si_lint.checks.value_facts import channel_diags, value_diags
+from si_lint.findings import Diag, did_you_mean, type_name
 from si_lint.model import (
     BINARY,
     COMPOSITE,
@@ -33,28 +34,25 @@ from ..mapping import MAPPING
 #: the document kinds whose scoring or decision table the shared rules read
 TABLE_KINDS = ("scenario", "template")
 
-#: (doc, its data, profile, kind, facts) of the document asked about last: every check of a
-#: code asks for the same document in turn, and it is walked once (one tuple, replaced whole)
+COMPOSITE_HELP = "write `composite: {reason: ..., table: [...]}`"
+
+#: (doc, its data, profile, kind, findings) of the document asked about last: every check
+#: of a code asks for the same document in turn, and it is walked once
 _last: tuple = (None, None, None, None, {})
 
 
-def facts_of(doc: Any, ctx: Any) -> Mapping[str, list[Fact]]:
-    """The facts of ``doc`` by code (a document of another kind has none)."""
+def findings_for(code: str, doc: Any, ctx: Any) -> list[Diag]:
+    """The findings of ``code`` in ``doc`` (a document of another kind has none)."""
     global _last
     data, profile, kind = doc.data, ctx.profile, doc.kind
-    ldoc, ldata, lprofile, lkind, facts = _last
-    if ldoc is doc and ldata is data and lprofile is profile and lkind == kind:
-        return facts
-    facts = {}
-    walk = scenario_facts if kind == "scenario" else template_facts if kind == "template" else None
-    for f in walk(data, profile) if walk is not None else ():
-        facts.setdefault(f.code, []).append(f)
-    _last = (doc, data, profile, kind, facts)
-    return facts
-
-
-def facts_for(code: str, doc: Any, ctx: Any) -> list[Fact]:
-    return facts_of(doc, ctx).get(code, [])
+    ldoc, ldata, lprofile, lkind, found = _last
+    if not (ldoc is doc and ldata is data and lprofile is profile and lkind == kind):
+        found = {}
+        walk = {"scenario": scenario_diags, "template": template_diags}.get(kind)
+        for d in walk(data, profile) if walk is not None else ():
+            found.setdefault(d.code, []).append(d)
+        _last = (doc, data, profile, kind, found)
+    return found.get(code, [])
 
 
 # --------------------------------------------------------------------------- scenarios
@@ -71,45 +69,56 @@ def ratified_budget(profile: Any, scenario_id: Any) -> int | None:
 
 def archetype_channels(profile: Any, archetype: Any) -> tuple[frozenset | None, str | None]:
     """The channels the archetype's template allows (its `channels`-typed roles' `allowed`)."""
-    roles = template_roles(find_template(profile, archetype))
-    allowed: set[str] = set()
-    found = False
-    for spec in roles.values():
-        if (
-            isinstance(spec, MAPPING)
-            and spec.get("type") == "channels"
-            and isinstance(spec.get("allowed"), list)
-        ):
-            found = True
-            allowed.update(c for c in spec["allowed"] if isinstance(c, str))
-    return (frozenset(allowed), archetype) if found else (None, None)
+    specs = [
+        spec["allowed"]
+        for spec in template_roles(find_template(profile, archetype)).values()
+        if isinstance(spec, MAPPING)
+        and spec.get("type") == "channels"
+        and isinstance(spec.get("allowed"), list)
+    ]
+    if not specs:
+        return None, None
+    return frozenset(c for allowed in specs for c in allowed if isinstance(c, str)), archetype
 
 
-def scenario_facts(data: Any, profile: Any) -> Iterator[Fact]:
+def scenario_diags(data: Any, profile: Any) -> Iterator[Diag]:
     s = scoring_of(data)
     if s.form == BINARY or not isinstance(data, dict):
         return  # a safety scenario: SI609 reports another scoring
     scoring = data.get("scoring")
     if isinstance(scoring, dict):
-        yield from code_key_facts(scoring, ("scoring",))
+        yield from code_key_diags(scoring, ("scoring",))
     if s.form == TEMPLATE:
-        yield from binding_facts(data, s, profile)
+        yield from binding_diags(data, s, profile)
     elif s.form == COMPOSITE:
-        yield from composite_facts(data, s.composite, profile)
+        yield from composite_diags(data, s.composite, profile)
 
 
-def binding_facts(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Fact]:
+def _unknown_template(name: Any, known: list) -> Diag:
+    shown = json.dumps(name, ensure_ascii=False) if not isinstance(name, str) else f"`{name}`"
+    return Diag(
+        "SI112",
+        ("scoring", TEMPLATE_KEY),
+        f"scoring.archetype_template {shown} names no known template "
+        f"(known: {', '.join(known) or 'none'})",
+        on="value",
+        help=did_you_mean(name, known)
+        or "name a template of the profile; run `si-lint profile templates` to list them",
+    )
+
+
+def binding_diags(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Diag]:
     """A Form B scenario: the template it names, the roles it binds and their values."""
     name = s.template
     tmpl = find_template(profile, name)
     if tmpl is None:
-        known = template_names(profile)
-        yield fact("SI112", "unknown-template", ("scoring", TEMPLATE_KEY), name=name, known=known)
+        yield _unknown_template(name, template_names(profile))
         return
     roles = template_roles(tmpl)
     for role in roles:
         if role not in s.bindings:
-            yield fact("SI109", "unbound", ("scoring",), role=role, template=name)
+            message = f"role `{role}` of template {name} is not bound"
+            yield Diag("SI109", ("scoring",), message, help=f"add `{role}: ...` under scoring")
     dev_ids = deviation_ids(data)
     budget = ratified_budget(profile, data.get("id"))
     broles = budget_roles(tmpl)
@@ -119,23 +128,26 @@ def binding_facts(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Fac
         if is_code_key(key):
             continue  # SI204
         if key not in roles:
-            yield fact("SI110", "not-a-role", path, key=key, template=name, roles=list(roles))
+            yield Diag(
+                "SI110",
+                path,
+                f"`{key}` is not a role of template {name} (roles: {', '.join(roles) or 'none'})",
+                help=did_you_mean(key, list(roles))
+                or f"remove `{key}`; run `si-lint profile templates` to list the roles",
+            )
             continue
         spec = roles[key] if isinstance(roles[key], MAPPING) else {}
         allowed = spec.get("allowed")
-        allowed = (
-            frozenset(a for a in allowed if isinstance(a, str))
-            if isinstance(allowed, list)
-            else None
-        )
-        yield from value_facts(
+        yield from value_diags(
             spec,
             value,
             path,
             where=f"role `{key}`",
             type_code="SI111",
             channels=channels,
-            allowed=allowed,
+            allowed=frozenset(a for a in allowed if isinstance(a, str))
+            if isinstance(allowed, list)
+            else None,
             widens=f"role `{key}`",
             deviation_ids=dev_ids,
             budget=budget if key in broles else None,
@@ -144,42 +156,57 @@ def binding_facts(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Fac
         )
 
 
-def composite_facts(data: Mapping[str, Any], comp: Any, profile: Any) -> Iterator[Fact]:
+def composite_diags(data: Mapping[str, Any], comp: Any, profile: Any) -> Iterator[Diag]:
     """A scenario-local composite: ``{reason, table}``, the table over registered primitives
     with literal arguments."""
     cpath = ("scoring", "composite")
+    if isinstance(comp, str):
+        code = json.dumps(comp, ensure_ascii=False)
+        message = f"free-form code {code} where a decision table is required"
+        yield si204(cpath, message, COMPOSITE_HELP)
+        return
     if not isinstance(comp, dict):
-        case = "composite-code" if isinstance(comp, str) else "composite-type"
-        yield fact("SI204", case, cpath, value=comp)
+        message = f"composite is {type_name(comp)}, not `{{reason, table}}`"
+        yield si204(cpath, message, COMPOSITE_HELP)
         return
     reason = comp.get("reason")
     if "reason" not in comp:
-        yield fact("SI208", "no-reason", cpath)
+        help_ = "say why no archetype template fits: `reason: ...`"
+        yield Diag("SI208", cpath, "composite without a `reason`", help=help_)
     elif not isinstance(reason, str) or not reason.strip():
-        yield fact("SI208", "empty-reason", cpath + ("reason",))
-    yield from code_key_facts(comp, cpath)
+        yield Diag(
+            "SI208",
+            cpath + ("reason",),
+            "composite `reason` is empty or not text",
+            on="value",
+            help="say why no archetype template fits",
+        )
+    yield from code_key_diags(comp, cpath)
     if "table" not in comp:
         if not any(is_code_key(k) for k in comp):
-            yield fact("SI204", "composite-without-table", cpath)
+            yield Diag(
+                "SI204",
+                cpath,
+                "composite without a decision `table`",
+                help="add `table:` rows `{when: <predicate>, score: <0..1>}` ending with `else`",
+            )
         return
     allowed, archetype = archetype_channels(profile, data.get("archetype"))
     env = TableEnv.from_profile(
         profile,
-        roles=None,
-        composite=True,
         deviation_ids=deviation_ids(data),
         allowed_channels=allowed,
         archetype=archetype,
         ratified_budget=ratified_budget(profile, data.get("id")),
         scenario_id=data.get("id") if isinstance(data.get("id"), str) else None,
     )
-    yield from table_facts(comp["table"], cpath + ("table",), env)
+    yield from table_diags(comp["table"], cpath + ("table",), env)
 
 
 # --------------------------------------------------------------------------- templates
 
 
-def template_facts(data: Any, profile: Any) -> Iterator[Fact]:
+def template_diags(data: Any, profile: Any) -> Iterator[Diag]:
     """A Layer-2 template's decision table, against the profile's registry and its own roles."""
     if not isinstance(data, dict):
         return
@@ -190,7 +217,7 @@ def template_facts(data: Any, profile: Any) -> Iterator[Fact]:
         if isinstance(spec, dict) and isinstance(spec.get("allowed"), list):
             for i, ch in enumerate(spec["allowed"]):
                 if isinstance(ch, str):
-                    yield from channel_facts(ch, ("roles", rname, "allowed", i), env.channels)
+                    yield from channel_diags(ch, ("roles", rname, "allowed", i), env.channels)
     if "table" in data:
-        yield from table_facts(data["table"], ("table",), env)
-    yield from code_key_facts(data, ())
+        yield from table_diags(data["table"], ("table",), env)
+    yield from code_key_diags(data, ())

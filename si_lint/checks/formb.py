@@ -23,17 +23,14 @@ Each code's decisions (where it points, what it covers) are its ``rules/CODE.yam
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from si_lint.checks.arguments import VALUE_WORDING
 from si_lint.checks.base import file_check
-from si_lint.checks.document_facts import facts_of
-from si_lint.checks.fact import Fact, worded
+from si_lint.checks.document_facts import findings_for
 from si_lint.checks.form_a import SHOWN, form_a_findings
 from si_lint.findings import Diag, did_you_mean, type_name
-from si_lint.fix import Fix, delete_key, rename_key, set_value
+from si_lint.fix import Fix, delete_key, rename_key
 from si_lint.model import (
     BINARY,
     BOTH,
@@ -140,7 +137,8 @@ def _has_key(data: Any, key: str) -> bool:
 
 @file_check("SI108", kinds=("scenario",))
 def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
-    """Every deviation's type needs a profile synonym list, or its factor can never be characterised."""
+    """Every deviation's type needs a profile synonym list, or its factor can never be
+    characterised."""
     synonyms = getattr(ctx.profile, "synonyms", None) or {}
     for i, dev in deviations(doc.data):
         dtype = dev.get("deviation_type")
@@ -252,73 +250,13 @@ def _former_spelling(scoring: Mapping[str, Any]) -> Diag:
 # --------------------------------------------------------------------------- bindings
 
 
-def _unknown_template(f: Fact) -> Diag:
-    name = f["name"]
-    known = ", ".join(f["known"]) or "none"
-    shown = json.dumps(name, ensure_ascii=False) if not isinstance(name, str) else f"`{name}`"
-    return Diag(
-        "SI112",
-        f.path,
-        f"scoring.archetype_template {shown} names no known template (known: {known})",
-        on="value",
-        help=did_you_mean(name, f["known"])
-        or "name a template of the profile; run `si-lint profile templates` to list them",
-    )
-
-
-def _unbound(f: Fact) -> Diag:
-    role = f["role"]
-    return Diag(
-        "SI109",
-        f.path,
-        f"role `{role}` of template {f['template']} is not bound",
-        help=f"add `{role}: ...` under scoring",
-    )
-
-
-def _not_a_role(f: Fact) -> Diag:
-    key = f["key"]
-    declared = ", ".join(f["roles"]) or "none"
-    return Diag(
-        "SI110",
-        f.path,
-        f"`{key}` is not a role of template {f['template']} (roles: {declared})",
-        help=did_you_mean(key, f["roles"])
-        or f"remove `{key}`; run `si-lint profile templates` to list the roles",
-    )
-
-
-def _not_expected(f: Fact) -> Diag:
-    key, expected = f.path[-1], f["expected"]
-    exp = "true" if expected else "false"
-    return Diag(
-        "SI113",
-        f.path,
-        f"`{key}` is bound to {str(f['value']).lower()}, the template expects {exp}",
-        on="value",
-        help=f"set `{key}: {exp}` (without echo exclusion an agent that dumps "
-        "tool output scores as if it had named the factor)",
-        fix=set_value(f.path, expected),
-    )
-
-
-BINDING_WORDING = {
-    "SI109": {"unbound": _unbound},
-    "SI110": {"not-a-role": _not_a_role},
-    "SI111": VALUE_WORDING,
-    "SI112": {"unknown-template": _unknown_template},
-    "SI113": {"expected": _not_expected},
-}
-
-
 @file_check("SI109", "SI110", "SI111", "SI112", "SI113", kinds=("scenario",))
 def template_binding(doc: Any, ctx: Any) -> Iterator[Diag]:
-    """A Form B scenario's binding of its template's roles (the facts come from
-    :func:`si_lint.checks.document_facts.binding_facts`; the values' channels, factor,
+    """A Form B scenario's binding of its template's roles (the findings come from
+    :func:`si_lint.checks.document_facts.binding_diags`; the values' channels, factor,
     identifiers and step budget are the rules of ``values.py``)."""
-    facts = facts_of(doc, ctx)
-    for code, wording in BINDING_WORDING.items():
-        yield from worded(facts.get(code, ()), wording)
+    for code in ("SI109", "SI110", "SI111", "SI112", "SI113"):
+        yield from findings_for(code, doc, ctx)
 
 
 # --------------------------------------------------------------------------- SI121
