@@ -27,7 +27,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from si_lint.checks.base import file_check
-from si_lint.checks.document_facts import findings_for
 from si_lint.checks.form_a import SHOWN, form_a_findings
 from si_lint.findings import Diag, did_you_mean, type_name
 from si_lint.fix import Fix, delete_key, rename_key
@@ -245,18 +244,6 @@ def _former_spelling(scoring: Mapping[str, Any]) -> Diag:
         "(`si-lint check --fix` rewrites it)",
         fix=fix,
     )
-
-
-# --------------------------------------------------------------------------- bindings
-
-
-@file_check("SI109", "SI110", "SI111", "SI112", "SI113", kinds=("scenario",))
-def template_binding(doc: Any, ctx: Any) -> Iterator[Diag]:
-    """A Form B scenario's binding of its template's roles (the findings come from
-    :func:`si_lint.checks.document_facts.binding_diags`; the values' channels, factor,
-    identifiers and step budget are the rules of ``values.py``)."""
-    for code in ("SI109", "SI110", "SI111", "SI112", "SI113"):
-        yield from findings_for(code, doc, ctx)
 
 
 # --------------------------------------------------------------------------- SI121

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from si_lint.checks.document_facts import ratified_budget
+from si_lint.checks.scoring import ratified_budget
 from si_lint.checks.value_facts import PLACEHOLDER
 from si_lint.model import TEMPLATE_KEY, budget_roles, deviations, template_roles
 

@@ -1,7 +1,6 @@
 """What is wrong with one value: a role binding (SI111) or a literal primitive argument
-(SI203), read by the parameter-type table :data:`si_lint.model.PARAM_TYPES`. The walkers
-(here, ``table_facts``, ``document_facts``) yield every code's findings, each message built
-in one place; the one check of each code (``rules/CODE.yaml`` names it) picks its own."""
+(SI203), read by the parameter-type table :data:`si_lint.model.PARAM_TYPES`; part of the
+walk of :func:`si_lint.checks.scoring.scoring_rules`."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
-"""The findings of one scenario or template document's scoring: a scenario's Form B
-binding (SI109–SI113), its composite, free-form code under ``scoring``, and a Layer-2
-template (its roles' channels, its decision table, free-form code).
-
-:func:`findings_of` walks a document once; each code's check (``formb.py``, ``tables.py``,
-``arguments.py``, ``free_form.py``, ``values.py``) takes the findings of its code."""
+"""The rules of a scenario's scoring and of a Layer-2 template's decision table, in one walk
+of the document: a scenario's Form B binding (SI109–SI113), its composite (SI208) and
+free-form code under ``scoring``; a template's roles' channels and free-form code; every
+decision table (:mod:`si_lint.checks.tables`, SI201–SI211) and every value
+(:mod:`si_lint.checks.value_facts`: SI105–SI107, SI111, SI114, SI117, SI118). Each message
+is built in one place, where the walk finds it; each code's decisions are its
+``rules/CODE.yaml``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from si_lint.checks.table_facts import TableEnv, code_key_diags, si204, table_diags
+from si_lint.checks.base import file_check
+from si_lint.checks.tables import TableEnv, code_key_diags, si204, table_diags
 from si_lint.checks.value_facts import channel_diags, value_diags
 from si_lint.findings import Diag, did_you_mean, type_name
 from si_lint.model import (
@@ -31,28 +33,18 @@ from si_lint.model import (
 
 from ..mapping import MAPPING
 
-#: the document kinds whose scoring or decision table the shared rules read
-TABLE_KINDS = ("scenario", "template")
-
 COMPOSITE_HELP = "write `composite: {reason: ..., table: [...]}`"
+CODES = (
+    *("SI105", "SI106", "SI107", "SI109", "SI110", "SI111", "SI112", "SI113", "SI114"),
+    *("SI117", "SI118", "SI201", "SI202", "SI203", "SI204", "SI205", "SI206", "SI207"),
+    *("SI208", "SI209", "SI211"),
+)
 
-#: (doc, its data, profile, kind, findings) of the document asked about last: every check
-#: of a code asks for the same document in turn, and it is walked once
-_last: tuple = (None, None, None, None, {})
 
-
-def findings_for(code: str, doc: Any, ctx: Any) -> list[Diag]:
-    """The findings of ``code`` in ``doc`` (a document of another kind has none)."""
-    global _last
-    data, profile, kind = doc.data, ctx.profile, doc.kind
-    ldoc, ldata, lprofile, lkind, found = _last
-    if not (ldoc is doc and ldata is data and lprofile is profile and lkind == kind):
-        found = {}
-        walk = {"scenario": scenario_diags, "template": template_diags}.get(kind)
-        for d in walk(data, profile) if walk is not None else ():
-            found.setdefault(d.code, []).append(d)
-        _last = (doc, data, profile, kind, found)
-    return found.get(code, [])
+@file_check(*CODES, kinds=("scenario", "template"))
+def scoring_rules(doc, ctx) -> Iterator[Diag]:
+    walk = scenario_diags if doc.kind == "scenario" else template_diags
+    return walk(doc.data, ctx.profile)
 
 
 # --------------------------------------------------------------------------- scenarios
