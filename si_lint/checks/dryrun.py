@@ -1,23 +1,12 @@
 """Dry runs inside ``check``: every fixture is evaluated (SI401, SI402, SI408), band
-coverage (SI403), untrusted implementations (SI409) and the probes (SI404–SI407).
+coverage (SI403), untrusted implementations (SI409) and the probes (SI404–SI407), by the
+same evaluator as ``si-lint eval`` (:mod:`si_lint.evaluator`); the dry run only decides
+what to evaluate and where to report (each code's ``rules/CODE.yaml``).
 
-The same evaluator as ``si-lint eval`` (:mod:`si_lint.evaluator`) scores everything; the
-dry run only decides what to evaluate and where to report:
-
-* Fixtures (either evidence form) are matched to scenarios by the id they name
-  (``scenario_id`` in the artifact form, ``scenario`` in the transcript form); the first
-  definition of a scenario id (in path order) is the one evaluated (a later duplicate is
-  SI301). A fixture that names no scenario is SI303 and is not evaluated.
-* A scenario whose table cannot be built (``scenario_table`` raises ``NoTable``,
-  ``compile_table`` raises ``InvalidTable``) is skipped silently: the schema, Form B and
-  table rules report why; one that needs an untrusted implementation gets SI409 instead.
-* The probes: ``probes(scenario, profile)`` synthesises adversarial artifacts, each
-  evaluated like a fixture and, scored wrongly, reported at the scenario's ``scoring`` key.
-* The table is compiled once per scenario for its fixtures and probes.
-
-Where each code points and what it covers is its ``rules/CODE.yaml`` (SI401–SI409).
-Everything runs in path order; nothing depends on file order or the hash seed.
-"""
+A fixture is matched to the first definition (in path order) of the scenario id it names;
+a scenario whose table cannot be built is skipped silently (the schema, Form B and table
+rules say why), or gets SI409 when it needs an untrusted implementation. The table is
+compiled once per scenario for its fixtures and probes. Everything runs in path order."""
 
 from __future__ import annotations
 
@@ -56,7 +45,6 @@ class _Plan:
     compiled: Any = None
     #: the template a Form B scenario's scoring names (read once, not once per fixture)
     template: Any = None
-    fixtures: list = field(default_factory=list)
     covered: set = field(default_factory=set)
 
     def verdict(self, artifact: Any, profile) -> dict:
@@ -142,19 +130,6 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
     )
 
 
-def _plans(corpus, ctx) -> tuple[dict[str, _Plan], list[Diag]]:
-    """The scenarios whose fixtures and probes can be evaluated, by id; SI409 findings."""
-    plans: dict[str, _Plan] = {}
-    skipped: list[Diag] = []
-    for sid, doc in corpus.scenarios.items():
-        plan = _plan(sid, doc, ctx.profile)
-        if isinstance(plan, _Plan):
-            plans[sid] = plan
-        elif plan is not None:
-            skipped.append(plan)
-    return plans, skipped
-
-
 def _problem_diag(doc, path: tuple, message: str) -> Diag:
     on = "value" if path and isinstance(path[-1], str) else "key"
     return Diag(
@@ -171,7 +146,7 @@ def _problem_diag(doc, path: tuple, message: str) -> Diag:
     )
 
 
-def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
+def _fixture_diags(doc, plan: _Plan, profile) -> list[Diag]:
     data = doc.data
     problems = evaluator().artifact_problems(data)
     if problems:
@@ -204,36 +179,27 @@ def _unscored(doc, expect: Mapping, verdict: Mapping) -> Diag:
 
 def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterator[Diag]:
     """SI401 / SI402: the verdict is not the score / row the fixture expects."""
-    exp_score = _num(expect.get("score"))
     exp_row = expect.get("row")
-    if not (isinstance(exp_row, int) and not isinstance(exp_row, bool)):
+    if not isinstance(exp_row, int) or isinstance(exp_row, bool):
         exp_row = None
-    related = (_fired(plan, row),)
-    if exp_score is not None and score != exp_score:
-        yield Diag(
-            "SI401",
-            ("expect", "score"),
-            f"fixture scores {score!r} at {_row_text(plan.table, row - 1)}, but "
-            f"`expect.score` is {expect['score']!r}",
-            on="value",
-            file=doc.relpath,
-            document=doc.index,
-            related=related,
-            help="the table and the fixture disagree: fix the table, the "
-            "evidence, or the expectation",
-        )
-    if exp_row is not None and row != exp_row:
-        yield Diag(
-            "SI402",
-            ("expect", "row"),
-            f"fixture fired {_row_text(plan.table, row - 1)}, but `expect.row` is {exp_row}",
-            on="value",
-            file=doc.relpath,
-            document=doc.index,
-            related=related,
-            help="the table and the fixture disagree: fix the table, the "
-            "evidence, or the expectation",
-        )
+    fired = _row_text(plan.table, row - 1)
+    exp_score = _num(expect.get("score"))
+    for code, key, wanted, got, message in (
+        ("SI401", "score", exp_score, score, f"fixture scores {score!r} at {fired}"),
+        ("SI402", "row", exp_row, row, f"fixture fired {fired}"),
+    ):
+        if wanted is not None and got != wanted:
+            yield Diag(
+                code,
+                ("expect", key),
+                f"{message}, but `expect.{key}` is {expect[key]!r}",
+                on="value",
+                file=doc.relpath,
+                document=doc.index,
+                related=(_fired(plan, row),),
+                help="the table and the fixture disagree: fix the table, the "
+                "evidence, or the expectation",
+            )
 
 
 def _fired(plan: _Plan, row: int) -> Related:
@@ -333,58 +299,40 @@ def run_packed(blob: bytes, ctx) -> list[Diag]:
 
 def _scenario_dry_run(sid: str, doc, fixtures: list, profile, required: bool) -> list[Diag]:
     plan = _plan(sid, doc, profile)
-    if plan is None:
-        return []
-    if isinstance(plan, Diag):
-        return [plan]
-    out: list[Diag] = []
-    for fdoc in fixtures:
-        plan.fixtures.append(fdoc.label)
-        out.extend(_fixture_diags(fdoc, plan.scenario, plan, profile))
-    out.extend(_coverage(sid, plan, required))
+    if not isinstance(plan, _Plan):
+        return [] if plan is None else [plan]
+    out = [d for fdoc in fixtures for d in _fixture_diags(fdoc, plan, profile)]
+    if fixtures or required:
+        out.extend(_coverage(sid, plan, required))
     out.extend(_probe_diags(plan, profile))
     return out
 
 
-def _coverage(sid: str, plan: _Plan, required: bool) -> list[Diag]:
-    if not plan.fixtures and not required:
-        return []
-    severity = "error" if required else None
+def _coverage(sid: str, plan: _Plan, required: bool) -> Iterator[Diag]:
     where = "its composite table" if plan.composite else f"template {plan.template}"
-    out = []
     for i in range(len(plan.table)):
-        if i + 1 in plan.covered:
-            continue
-        path = ("scoring", "composite", "table", i) if plan.composite else ("scoring",)
-        out.append(
-            Diag(
+        if i + 1 not in plan.covered:
+            yield Diag(
                 "SI403",
-                path,
+                ("scoring", "composite", "table", i) if plan.composite else ("scoring",),
                 f"{_row_text(plan.table, i)} of {where} is exercised by no fixture of `{sid}`",
                 file=plan.doc.relpath,
                 document=plan.doc.index,
-                severity=severity,
+                severity="error" if required else None,
                 help="add a fixture whose evidence fires this row",
             )
-        )
-    return out
 
 
-def _probe_diags(plan: _Plan, profile) -> list[Diag]:
-    out = []
+def _probe_diags(plan: _Plan, profile) -> Iterator[Diag]:
     for probe in evaluator().probes(plan.scenario, profile, plan.compiled):
-        verdict = plan.verdict(probe.artifact, profile)
-        message = probe.check(verdict, plan.table)
+        message = probe.check(plan.verdict(probe.artifact, profile), plan.table)
         if message:
             tail, help_ = partial_band(plan.table, plan.scenario, probe)
-            out.append(
-                Diag(
-                    probe.code,
-                    ("scoring",),
-                    f"probe: {message}{tail}",
-                    file=plan.doc.relpath,
-                    document=plan.doc.index,
-                    help=help_ or PROBE_HELP.get(probe.code),
-                )
+            yield Diag(
+                probe.code,
+                ("scoring",),
+                f"probe: {message}{tail}",
+                file=plan.doc.relpath,
+                document=plan.doc.index,
+                help=help_ or PROBE_HELP.get(probe.code),
             )
-    return out
