@@ -3,6 +3,8 @@ one visitor per function body."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import libcst as cst
 
 from .names import MUTATORS, match_nondet
@@ -24,15 +26,11 @@ class BodyVisitor(cst.CSTVisitor):
         line, col = self.mod.pos(node)
         self.findings.append(StaticFinding(code, line, col, message + self.where))
 
-    # -- never look into these ---------------------------------------------------------
-    def visit_Annotation(self, node: cst.Annotation) -> bool:
+    def _skip(self, node: cst.CSTNode) -> bool:
         return False
 
-    def visit_Import(self, node: cst.Import) -> bool:
-        return False
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        return False
+    # never look into these
+    visit_Annotation = visit_Import = visit_ImportFrom = _skip
 
     def visit_Global(self, node: cst.Global) -> bool:
         for item in node.names:
@@ -112,11 +110,10 @@ class BodyVisitor(cst.CSTVisitor):
                         f"write to module-level `{base.value}`: a primitive must not keep state",
                     )
 
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+    def _target(self, node: Any) -> None:
         self._store(node.target)
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._store(node.target)
+    visit_AssignTarget = visit_AugAssign = visit_Del = visit_NamedExpr = _target
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
         if node.value is not None:
@@ -124,12 +121,6 @@ class BodyVisitor(cst.CSTVisitor):
             node.target.visit(self)
             node.value.visit(self)
         return False
-
-    def visit_Del(self, node: cst.Del) -> None:
-        self._store(node.target)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._store(node.target)
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:
@@ -187,14 +178,10 @@ class _ExitFinder(cst.CSTVisitor):
         self.depth = 0
         self.found = False
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+    def _skip(self, node: cst.CSTNode) -> bool:
         return False
 
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
+    visit_FunctionDef = visit_Lambda = visit_ClassDef = _skip
 
     def visit_Return(self, node: cst.Return) -> None:
         self.found = True

@@ -41,7 +41,7 @@ class ParsedModule:
         for stmt in self.module.body:
             for name in _bound_at_module_level(stmt):
                 fn = self.functions.get(name)
-                if fn is not None and _line_of(self, stmt) > _line_of(self, fn):
+                if fn is not None and self.pos(stmt)[0] > self.pos(fn)[0]:
                     del self.functions[name]
 
     def pos(self, node: cst.CSTNode) -> tuple[int, int]:
@@ -112,10 +112,6 @@ class ParsedModule:
 _BUILTIN_NAMES = set(dir(builtins))
 
 
-def _line_of(mod: ParsedModule, node: cst.CSTNode) -> int:
-    return mod.positions[node].start.line
-
-
 def _bound_at_module_level(stmt: cst.CSTNode) -> list[str]:
     out: list[str] = []
     if isinstance(stmt, cst.SimpleStatementLine):
@@ -139,26 +135,14 @@ def _bound_at_module_level(stmt: cst.CSTNode) -> list[str]:
 
 
 def target_names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        out: list[str] = []
-        for el in target.elements:
-            out.extend(target_names(el.value))
-        return out
-    if isinstance(target, cst.StarredElement):
-        return target_names(target.value)
-    return []
+    return [name.value for name in target_name_nodes(target)]
 
 
 def target_name_nodes(target: cst.BaseExpression) -> list[cst.Name]:
     if isinstance(target, cst.Name):
         return [target]
     if isinstance(target, (cst.Tuple, cst.List)):
-        out: list[cst.Name] = []
-        for el in target.elements:
-            out.extend(target_name_nodes(el.value))
-        return out
+        return [name for el in target.elements for name in target_name_nodes(el.value)]
     if isinstance(target, cst.StarredElement):
         return target_name_nodes(target.value)
     return []
