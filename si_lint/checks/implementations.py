@@ -1,12 +1,7 @@
 """SI501–SI507: the configured profile's primitive implementations, reviewed statically
-(SPEC §2.1 "Static review, pinned"; §7: `check` lints a corpus profile's implementations).
-
-Runs only when the corpus configures a profile directory of its own (``ctx.profile.root``
-set and not the built-in profile); the built-ins are reviewed by the test-suite (dogfood).
-Findings in an implementation are reported at line:col of its ``.py`` file; SI501/SI507
-at the registry entry. The implementation is parsed with libcst, never imported (the
-review itself is :mod:`si_lint.checks.primitive_review`).
-"""
+(SPEC §2.1 "Static review, pinned"; §7), only when the corpus configures a profile
+directory of its own (the built-ins are reviewed by the test-suite). Findings in an
+implementation are at line:col of its ``.py`` file; SI501/SI507 at the registry entry."""
 
 from __future__ import annotations
 
@@ -32,10 +27,8 @@ def _profile_relpath(registry_relpath: str, rel_in_profile: str) -> str:
 
 def _registry_document(corpus, root: Path):
     target = os.path.normcase(os.path.abspath(root / "registry.yaml"))
-    for doc in corpus.of_kind("registry"):
-        if os.path.normcase(os.path.abspath(doc.abspath)) == target:
-            return doc
-    for doc in corpus.documents:  # e.g. a registry that failed to load (no kind)
+    # a registry that failed to load has no kind
+    for doc in (*corpus.of_kind("registry"), *corpus.documents):
         if os.path.normcase(os.path.abspath(doc.abspath)) == target:
             return doc
     return None
@@ -63,22 +56,7 @@ def implementations(corpus, ctx):
         return
     for f in review_profile(profile):
         if f.file is not None:
-            yield Diag(
-                f.code,
-                (),
-                f.message,
-                file=_profile_relpath(doc.relpath, f.file),
-                line=f.line,
-                col=f.col,
-                help=HELP.get(f.code),
-            )
+            at = {"file": _profile_relpath(doc.relpath, f.file), "line": f.line, "col": f.col}
         else:
-            yield Diag(
-                f.code,
-                f.registry_path,
-                f.message,
-                on=f.on,
-                file=doc.relpath,
-                document=doc.index,
-                help=HELP.get(f.code),
-            )
+            at = {"on": f.on, "file": doc.relpath, "document": doc.index}
+        yield Diag(f.code, f.registry_path, f.message, help=HELP.get(f.code), **at)

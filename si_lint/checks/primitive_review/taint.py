@@ -4,6 +4,7 @@ pattern built from a parameter without ``re.escape``)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import libcst as cst
 
@@ -61,14 +62,10 @@ class Taint:
     def expr(self, node: cst.CSTNode, t: frozenset[str]) -> bool:
         if isinstance(node, cst.Name):
             return node.value in t
-        if isinstance(node, cst.Attribute):
+        if isinstance(node, (cst.Attribute, cst.Arg, cst.NamedExpr)):
             return self.expr(node.value, t)
         if isinstance(node, (cst.Lambda, cst.BaseNumber, cst.SimpleString)):
             return False
-        if isinstance(node, cst.Arg):
-            return self.expr(node.value, t)
-        if isinstance(node, cst.NamedExpr):
-            return self.expr(node.value, t)
         if isinstance(node, cst.Call):
             q = self.mod.qnames(node.func)
             if q & RE_ESCAPE:
@@ -240,20 +237,19 @@ class Taint:
 
 
 def _calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.Call):
-            yield n
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not node:
-            continue
-        stack.extend(reversed(n.children))
+    """The calls in ``node``, not in the functions and classes it defines."""
+    return _nodes_in(node, cst.Call, (cst.FunctionDef, cst.ClassDef))
 
 
 def _named_exprs_in(node: cst.CSTNode) -> Iterator[cst.NamedExpr]:
+    return _nodes_in(node, cst.NamedExpr, ())
+
+
+def _nodes_in(node: cst.CSTNode, kind: type, skip: tuple) -> Iterator[Any]:
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, cst.NamedExpr):
+        if isinstance(n, kind):
             yield n
-        stack.extend(reversed(n.children))
+        if not (isinstance(n, skip) and n is not node):
+            stack.extend(reversed(n.children))
