@@ -1,20 +1,12 @@
 """SI212, SI213: the registry's ratified matching constants (SPEC §2.1 "Ratified constants
-as data"; seed §2.1, §2.2, §3).
-
-* SI212 — ``constants.cooccurrence_radius`` is not a non-negative integer (a negative
-  radius, ``1.5``, ``"1"``, ``true``): the sentence window of ``factor_identified`` would
-  have no meaning. At the value.
-* SI213 — ``constants.synonym_match`` is neither ``token`` nor ``substring``, or
-  ``constants.echo_line`` is neither ``raw`` nor ``trimmed``. At the value.
-
-Unknown keys under ``constants`` are SI003 (the registry schema). The evaluator refuses to
-score under such a registry (every verdict is an error naming the constant), so ``check``
-says where the registry is wrong.
-"""
+as data"; seed §2.1, §2.2, §3), at the value. Unknown keys under ``constants`` are SI003;
+the evaluator refuses to score under such a registry, so ``check`` says where it is
+wrong."""
 
 from __future__ import annotations
 
-from si_lint.checks.base import Diag, file_check
+from si_lint.checks.base import file_check
+from si_lint.findings import Diag
 
 _HELP = {
     "SI212": "`cooccurrence_radius` counts sentences either side of the identifier's: 0 (the "

@@ -1,14 +1,8 @@
-"""SI010: a profile path that leads outside its place (SPEC §9 "Trust boundaries").
-
-A ``profile`` named in a configuration file must be a directory inside the corpus root,
-and the files a profile directory is read from (its ``registry.yaml``, ``templates`` and
-each template) must resolve inside that directory. What is refused was never read
-(:func:`si_lint.config.load_config` and :func:`si_lint.profile.load_profile` refuse it
-before opening anything under it); this check only reports it: at the ``profile`` value
-of the configuration file, or at the profile's file itself. An implementation path that
-leaves the profile directory is SI501 (never imported, under ``--trust-implementations``
-too).
-"""
+"""SI010: a profile path that leads outside its place (SPEC §9 "Trust boundaries"): a
+configured ``profile`` outside the corpus root, or a file of a profile directory that
+resolves outside it. What is refused was never read (``config.load_config`` and
+``profile.load_profile`` refuse it); this check only reports it, at the configuration's
+``profile`` value or at the profile's file itself."""
 
 from __future__ import annotations
 

@@ -1,34 +1,10 @@
-"""SI003 (document does not match its JSON Schema) and SI004 (looks like a scenario or
-fixture, but has no kind).
+"""SI003 (a document does not match ``schemas/<kind>.schema.json``: one finding per failing
+node) and SI004 (a document of no kind that looks like a scenario or fixture: at most one
+finding per file, the first case of ``rules/SI004.yaml``).
 
-SI003 runs every classified document through ``schemas/<kind>.schema.json``
-(:func:`si_lint.schemas.validate`: one finding per failing node). The schemas check
-structure only and allow whatever a specific rule reports (SPEC §8: one node, the most
-specific code). Where a schema must stay strict for editors but a specific rule reports
-the same node, :func:`owned_elsewhere` drops the SI003 finding:
-
-- a template's top-level free-form code key such as ``python:``, and one directly under a
-  scenario's ``scoring`` (SI204, matched case-insensitively, which a schema cannot express);
-- a ``synonyms`` key anywhere in a scenario (SI104), e.g. in a closed deviation entry;
-- the ``events`` subtree of a fixture whose ``scenario`` is a string: the fixture dry run
-  reports malformed events there (SI408: ``events`` not a list, an event not a mapping, a
-  ``kind`` not a string);
-- the ``expect`` subtree of an EIO input whose ``module`` is a string: the EIO fixture dry
-  run reports malformed expectations there (EIO401).
-
-SI004 (see ``rules/SI004.yaml``) looks at documents of no kind, and reports at most one
-finding per file, the first of:
-
-1. a top-level key that is a near miss of a kind marker (``scoring``, ``events``,
-   ``expect``, ``context_artifacts``): another case (``Events``), or a close spelling
-   (``evnts``, ``scorng``, ``expected``) -- at that key;
-2. ``scoring`` without ``id`` -- at ``scoring``;
-3. ``id`` with a scenario-only key (``injection``, ``archetype``, ``symptom``) but no
-   ``scoring`` -- at ``id``;
-4. ``expect`` without ``events`` -- at ``expect``;
-5. a top-level list whose items are scenarios, fixtures or evidence (a file holds one
-   document) -- at the first such item.
-"""
+The schemas stay strict for editors; where a more specific rule reports the same node
+(SPEC §8: one node, the most specific code), :func:`owned_elsewhere` drops the SI003
+finding."""
 
 from __future__ import annotations
 
