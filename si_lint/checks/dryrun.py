@@ -10,6 +10,7 @@ compiled once per scenario for its fixtures and probes. Everything runs in path 
 
 from __future__ import annotations
 
+import marshal
 from collections import namedtuple
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -23,14 +24,14 @@ from si_lint.model import COMPOSITE, scoring_of
 
 from ..mapping import MAPPING
 
+CODES = ("SI401", "SI402", "SI403", "SI404", "SI405", "SI406", "SI407", "SI408", "SI409")
 PROBE_HELP = {
     "SI404": "bind `exclude_tool_echo: true`, so that lines copied from tool output are not "
     "credited as the agent's own words",
     "SI405": "the top band must require a characterisation of the factor "
     "(`factor_identified`), not the identifiers alone",
     "SI406": "the partial band's identifier set should hold the factor's identifiers (an "
-    "answer that names the right key without characterising it is partial "
-    "credit)",
+    "answer that names the right key without characterising it is partial credit)",
     "SI407": "gate row 1 on `{not: {within_step_budget: {n: ...}}}` scoring 0.0: an agent "
     "that did not conclude within budget has not diagnosed anything",
 }
@@ -42,9 +43,9 @@ class _Plan:
     scenario: Mapping
     table: list
     composite: bool
-    compiled: Any = None
-    #: the template a Form B scenario's scoring names (read once, not once per fixture)
-    template: Any = None
+    compiled: Any
+    #: the template a Form B scenario's scoring names
+    template: Any
     covered: set = field(default_factory=set)
 
     def verdict(self, artifact: Any, profile) -> dict:
@@ -52,8 +53,6 @@ class _Plan:
         compiled once per scenario instead of once per artifact; ``tests/test_dryrun.py``
         proves it equals ``evaluate``). Never raises."""
         ev = evaluator()
-        if self.compiled is None:
-            return ev.evaluate(artifact, self.scenario, profile)
         try:
             return ev.score(artifact, self.scenario, profile, self.compiled)
         except Exception:  # defensive: let the public function word the verdict
@@ -205,40 +204,18 @@ def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterat
 def _fired(plan: _Plan, row: int) -> Related:
     """Where the row that fired is: the composite's row, or the scenario's binding of its
     template (the template itself lives in the profile)."""
+    path: tuple = ("scoring",)
+    what = f"of template {plan.template} fired for this binding"
     if plan.composite:
-        return Related(
-            plan.doc.relpath,
-            ("scoring", "composite", "table", row - 1),
-            f"row {row} of the scenario's table fired",
-            document=plan.doc.index,
-        )
-    return Related(
-        plan.doc.relpath,
-        ("scoring",),
-        f"row {row} of template {plan.template} fired for this binding",
-        document=plan.doc.index,
-    )
+        path, what = ("scoring", "composite", "table", row - 1), "of the scenario's table fired"
+    return Related(plan.doc.relpath, path, f"row {row} {what}", document=plan.doc.index)
 
 
-@corpus_check(
-    "SI401",
-    "SI402",
-    "SI403",
-    "SI404",
-    "SI405",
-    "SI406",
-    "SI407",
-    "SI408",
-    "SI409",
-    stage="dryrun",
-    reads=("scenario", "profile"),
-)
+@corpus_check(*CODES, stage="dryrun", reads=("scenario", "profile"))
 def dry_runs(corpus, ctx):
-    """Every scenario (its first definition, in path order) with the fixtures that name it.
-    The table is compiled once per scenario for its fixtures and probes; each scenario is
-    one pure task (:class:`DryRun`), run in worker processes under ``--jobs`` > 1 and
-    answered from the cache when nothing it reads changed (``Context.map``)."""
-
+    """Every scenario (its first definition) with the fixtures that name it: one pure task
+    each (:class:`DryRun`), run in worker processes under ``--jobs`` > 1 and answered from
+    the cache when nothing it reads changed (``Context.map``)."""
     by_sid: dict[str, list] = {}
     for doc in corpus.of_kind("fixture"):
         sid = doc.artifact_refs()[2]  # named_scenario
@@ -278,8 +255,6 @@ class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):
     def packed(self) -> tuple:
         """(function, marshal bytes of its arguments); ``ValueError`` when the data cannot
         be marshalled (the loader's plain data always can)."""
-        import marshal
-
         docs = [(d.relpath, d.index, d.label, d.data) for d in (self.doc, *self.fixtures)]
         return run_packed, marshal.dumps((self.sid, docs, self.required))
 
@@ -290,8 +265,6 @@ _Doc = namedtuple("_Doc", "relpath index label data")
 
 def run_packed(blob: bytes, ctx) -> list[Diag]:
     """:class:`DryRun` from its ``packed`` bytes, with ``ctx``'s profile."""
-    import marshal
-
     sid, docs, required = marshal.loads(blob)
     doc, *fixtures = (_Doc(*d) for d in docs)
     return _scenario_dry_run(sid, doc, fixtures, ctx.profile, required)
