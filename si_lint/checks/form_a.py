@@ -36,9 +36,6 @@ def form_a_findings(
         yield form_a_advice(data, ctx)
 
 
-# --------------------------------------------------------------------------- SI120
-
-
 def malformed_form_a(scoring: Mapping[str, Any]) -> Diag | None:
     """SI120: what oasisctl cannot load in a capability scenario's Form A block, or None."""
     missing = [k for k in ("rubric", "dimensions") if k not in scoring]
@@ -56,7 +53,8 @@ def malformed_form_a(scoring: Mapping[str, Any]) -> Diag | None:
         if kind == "binary":
             parts[-1] += ", on a capability scenario"
         elif isinstance(kind, str):
-            said = f" (oasisctl: `scoring.type: invalid scoring type {_quoted(kind)}`)"
+            quoted = json.dumps(_short(kind), ensure_ascii=False)
+            said = f" (oasisctl: `scoring.type: invalid scoring type {quoted}`)"
     parts.extend(f"no `{k}`" for k in missing)
     path: tuple[str, ...]
     if not has_type:
@@ -88,9 +86,6 @@ def _malformed_help(scoring: Mapping[str, Any], has_type: bool, kind: Any, missi
     if missing:
         steps.append("add " + " and ".join(f"`{k}` ({WHAT[k]})" for k in missing))
     return "; ".join(steps) + ", or bind an archetype template instead (Form B)"
-
-
-# --------------------------------------------------------------------------- SI115
 
 
 def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
@@ -192,15 +187,9 @@ def _short(text: str) -> str:
 
 def _one_line(text: str) -> str:
     """``text`` with its control characters as escapes (``\\n``, ``\\u202e``)."""
-    if text.isprintable():
-        return text
     return "".join(
         c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
     )
-
-
-def _quoted(text: str) -> str:
-    return json.dumps(_short(text), ensure_ascii=False)
 
 
 def _value(value: Any) -> str:
