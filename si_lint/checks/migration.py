@@ -76,22 +76,14 @@ def _subject(dev: Mapping) -> str:
 
 def subsystem_draft(data: Any, dev: Mapping) -> list[str]:
     """The identifiers the manifest names around the deviation, then the placeholder."""
-    out: list[str] = []
-
-    def add(x: Any) -> None:
-        if isinstance(x, str) and x.strip() and x not in out:
-            out.append(x)
-
     resource = dev.get("resource")
-    if isinstance(resource, str):
-        add(resource.rsplit("/", 1)[-1])
+    found: list = [resource.rsplit("/", 1)[-1]] if isinstance(resource, str) else []
     inj = data.get("injection") if isinstance(data, MAPPING) else None
     baseline = inj.get("baseline") if isinstance(inj, MAPPING) else None
     for entry in baseline if isinstance(baseline, list) else ():
         if isinstance(entry, MAPPING) and entry.get("resource") == resource:
             keys = entry.get("data")
-            for key in keys if isinstance(keys, MAPPING) else ():
-                add(key)
-    add(dev.get("subject"))
-    out.append(ASK["subsystem"])
-    return out
+            found.extend(keys if isinstance(keys, MAPPING) else ())
+    found.append(dev.get("subject"))
+    named = (x for x in found if isinstance(x, str) and x.strip())
+    return [*dict.fromkeys(named), ASK["subsystem"]]

@@ -20,10 +20,6 @@ def _scenarios(corpus) -> list:
     return [d for d in corpus.of_kind("scenario") if isinstance(d.data, MAPPING)]
 
 
-def _order(doc) -> tuple:
-    return (doc.relpath, getattr(doc, "index", 0) or 0)
-
-
 def _refs(corpus, kind: str, attr: str) -> Iterator[tuple[Any, Any, tuple, str, dict]]:
     """(doc, ProfileDocs, path, name, defined names) of every ``kind`` reference made by a
     scenario whose profile directory has the document that defines ``kind`` names."""
@@ -163,11 +159,12 @@ def duplicate_intent(corpus, ctx) -> Iterator[Diag]:
         if isinstance(intent, str) and intent.strip():
             seen.setdefault(" ".join(intent.split()), []).append(doc)
     for docs in seen.values():
-        if len(docs) < 2:
-            continue
-        docs = sorted(docs, key=_order)  # (path, document): line order inside a file
-        first = docs[0]
-        for other in docs[1:]:
+        # (path, document): line order inside a file
+        first, *others = sorted(docs, key=lambda d: (d.relpath, getattr(d, "index", 0) or 0))
+        related = Related(
+            first.relpath, ("intent",), "the same intent is stated here", document=first.index
+        )
+        for other in others:
             yield Diag(
                 "SI615",
                 ("intent",),
@@ -175,14 +172,7 @@ def duplicate_intent(corpus, ctx) -> Iterator[Diag]:
                 f"`{first.data.get('id')}`",
                 file=other.relpath,
                 document=other.index,
-                related=(
-                    Related(
-                        first.relpath,
-                        ("intent",),
-                        "the same intent is stated here",
-                        document=first.index,
-                    ),
-                ),
+                related=(related,),
                 help="state the trust property this scenario tests in its own words",
             )
 
