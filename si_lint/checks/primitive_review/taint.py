@@ -26,9 +26,7 @@ class Taint:
     def follow(self, call: cst.Call, t: frozenset[str]) -> None:
         """A module-level helper called with a value derived from a parameter: review the
         helper with the matching parameters tainted (once per helper and taint set)."""
-        if not isinstance(call.func, cst.Name):
-            return
-        helper = self.mod.helper_of(call.func)
+        helper = self.mod.helper_of(call.func) if isinstance(call.func, cst.Name) else None
         if helper is None:
             return
         p = helper.params
@@ -36,14 +34,11 @@ class Taint:
         names = {x.name.value for x in all_params(p)}
         tainted: set[str] = set()
         for i, a in enumerate(call.args):
-            if a.star:
+            if a.star or not self.expr(a.value, t):
                 continue
-            if not self.expr(a.value, t):
-                continue
-            if a.keyword is not None:
-                if a.keyword.value in names:
-                    tainted.add(a.keyword.value)
-            elif i < len(positional):
+            if a.keyword is not None and a.keyword.value in names:
+                tainted.add(a.keyword.value)
+            elif a.keyword is None and i < len(positional):
                 tainted.add(positional[i])
         if not tainted:
             return
@@ -111,16 +106,11 @@ class Taint:
                 if a.keyword is None and a.star == "" and i == 0:
                     pattern = a.value
             if pattern is not None and self.expr(pattern, t):
-                line, col = self.mod.pos(call)
-                self.findings.append(
-                    StaticFinding(
-                        "SI504",
-                        line,
-                        col,
-                        f"`{hit[0]}` pattern is built from a parameter without `re.escape`: "
-                        "a value containing regex metacharacters changes what matches" + self.where,
-                    )
+                message = (
+                    f"`{hit[0]}` pattern is built from a parameter without `re.escape`: "
+                    "a value containing regex metacharacters changes what matches" + self.where
                 )
+                self.findings.append(StaticFinding("SI504", *self.mod.pos(call), message))
 
     # statements ------------------------------------------------------------------------
     def assign(self, target: cst.BaseExpression, tainted: bool, t: set[str]) -> None:
