@@ -95,9 +95,23 @@ def review_source(
     """Review the implementation `func_name` in `source` against the registry's parameter
     names. Returns the findings sorted by (line, col, code); pure, never raises."""
     try:
-        return _review(source, func_name, registry_params)
+        mod = _parse(source)
+        if isinstance(mod, StaticFinding):
+            return [mod]
+        func = mod.functions.get(func_name)
+        if func is None:
+            message = f"no module-level function `{func_name}` in the implementation"
+            return [StaticFinding("SI501", 1, 1, message)]
+        taint = Taint(mod, func.name.value)  # SI504 follows the parameters into helpers
+        taint.block(func.body, {x.name.value for x in all_params(func.params)})
+        findings = (
+            signature_findings(mod, func, registry_params)
+            + _body_findings(mod, func)
+            + taint.findings
+        )
     except RecursionError:
         return [StaticFinding("SI501", 1, 1, TOO_DEEP)]
+    return sorted(set(findings), key=lambda f: (f.line, f.col, f.code, f.message))
 
 
 def _parse(source: str) -> ParsedModule | StaticFinding:
@@ -140,33 +154,6 @@ def _body_findings(mod: ParsedModule, func: cst.FunctionDef) -> list[StaticFindi
             if id(h) not in seen:
                 work.append((h, f" (in helper `{h.name.value}`, reached from `{func.name.value}`)"))
     return findings
-
-
-def _taint_findings(mod: ParsedModule, func: cst.FunctionDef) -> list[StaticFinding]:
-    """SI504 in the primitive itself (and the helpers its parameters flow into)."""
-    params = {x.name.value for x in all_params(func.params)}
-    taint = Taint(mod, func.name.value)
-    taint.block(func.body, set(params))
-    return taint.findings
-
-
-def _review(source: str, func_name: str, registry_params: Sequence[str]) -> list[StaticFinding]:
-    mod = _parse(source)
-    if isinstance(mod, StaticFinding):
-        return [mod]
-    func = mod.functions.get(func_name)
-    if func is None:
-        return [
-            StaticFinding(
-                "SI501", 1, 1, f"no module-level function `{func_name}` in the implementation"
-            )
-        ]
-    findings = (
-        signature_findings(mod, func, registry_params)
-        + _body_findings(mod, func)
-        + _taint_findings(mod, func)
-    )
-    return sorted(set(findings), key=lambda f: (f.line, f.col, f.code, f.message))
 
 
 def signature_findings(
