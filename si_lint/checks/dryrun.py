@@ -88,7 +88,7 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
     """The plan to dry-run scenario ``sid`` (its first definition ``doc``); an SI409 finding
     when its table needs an untrusted implementation; None when its table cannot be built
     (other rules say why)."""
-    from si_lint.evaluator import (
+    from si_lint.evaluator import (  # only when a dry run runs (not when the cache answers)
         InvalidTable,
         NoTable,
         compile_table,
