@@ -391,12 +391,11 @@ def _all_verdicts(root):
     fixture and probe of the corpus at ``root``."""
     from si_lint.checks import dryrun
     from si_lint.evaluator import artifact_problems, evaluate, probes
-    from si_lint.pipeline import Context, Options, run
+    from si_lint.pipeline import Options, run
 
-    result = run([], Options(use_cache=False), cwd=root)
-    corpus = result.corpus
-    ctx = Context(profile=corpus.profile, config=result.config, corpus=corpus)
-    plans, _ = dryrun._plans(corpus, ctx)
+    corpus = run([], Options(use_cache=False), cwd=root).corpus
+    plans = {sid: dryrun._plan(sid, doc, corpus.profile) for sid, doc in corpus.scenarios.items()}
+    plans = {sid: plan for sid, plan in plans.items() if isinstance(plan, dryrun._Plan)}
     pairs = []
     for doc in corpus.of_kind("fixture"):
         plan = plans.get(doc.data.get("scenario"))

@@ -14,7 +14,7 @@ from si_lint.profile import builtin_profile
 PROFILE = builtin_profile()
 CTX = SimpleNamespace(profile=PROFILE)
 #: the modules of the Form B, composite and decision-table rules
-MODULES = ("formb", "tables", "arguments", "free_form", "values")
+MODULES = ("formb", "scoring")
 
 KEYS = st.sampled_from(
     [

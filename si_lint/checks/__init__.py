@@ -3,17 +3,17 @@ hand-kept list of rules: the decorators of :mod:`si_lint.registry` collect what 
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from functools import lru_cache
+
+from .. import loader
+from ..registry import PIPELINE_CODES, registered
 
 
 @lru_cache(maxsize=1)
 def all_checks():
     """Every check (``si_lint.registry.Check``), each module of this package imported once."""
-    import importlib
-    import pkgutil
-
-    from ..registry import registered
-
     for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if mod.name != "base" and not mod.name.startswith("_"):
             importlib.import_module(f"{__name__}.{mod.name}")
@@ -22,9 +22,6 @@ def all_checks():
 
 def implemented_codes() -> set[str]:
     """Every code some part of si-lint can emit (checks, loader, pipeline)."""
-    from .. import loader
-    from ..registry import PIPELINE_CODES
-
     codes = set(PIPELINE_CODES) | set(loader.CODES)
     for check in all_checks():
         codes.update(check.codes)

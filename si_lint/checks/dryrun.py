@@ -1,47 +1,36 @@
 """Dry runs inside ``check``: every fixture is evaluated (SI401, SI402, SI408), band
-coverage (SI403), untrusted implementations (SI409) and the probes (SI404–SI407).
+coverage (SI403), untrusted implementations (SI409) and the probes (SI404–SI407), by the
+same evaluator as ``si-lint eval`` (:mod:`si_lint.evaluator`); the dry run only decides
+what to evaluate and where to report (each code's ``rules/CODE.yaml``).
 
-The same evaluator as ``si-lint eval`` (:mod:`si_lint.evaluator`) scores everything; the
-dry run only decides what to evaluate and where to report:
-
-* Fixtures (either evidence form) are matched to scenarios by the id they name
-  (``scenario_id`` in the artifact form, ``scenario`` in the transcript form); the first
-  definition of a scenario id (in path order) is the one evaluated (a later duplicate is
-  SI301). A fixture that names no scenario is SI303 and is not evaluated.
-* A scenario whose table cannot be built (``scenario_table`` raises ``NoTable``,
-  ``compile_table`` raises ``InvalidTable``) is skipped silently: the schema, Form B and
-  table rules report why; one that needs an untrusted implementation gets SI409 instead.
-* The probes: ``probes(scenario, profile)`` synthesises adversarial artifacts, each
-  evaluated like a fixture and, scored wrongly, reported at the scenario's ``scoring`` key.
-* The table is compiled once per scenario for its fixtures and probes.
-
-Where each code points and what it covers is its ``rules/CODE.yaml`` (SI401–SI409).
-Everything runs in path order; nothing depends on file order or the hash seed.
-"""
+A fixture is matched to the first definition (in path order) of the scenario id it names;
+a scenario whose table cannot be built is skipped silently (the schema, Form B and table
+rules say why), or gets SI409 when it needs an untrusted implementation. The table is
+compiled once per scenario for its fixtures and probes. Everything runs in path order."""
 
 from __future__ import annotations
 
+import marshal
 from collections import namedtuple
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from si_lint.checks.base import corpus_check, evaluator
-from si_lint.checks.partial_band import partial_band
 from si_lint.findings import Diag, Related
 from si_lint.limits import to_float
 from si_lint.model import COMPOSITE, scoring_of
 
 from ..mapping import MAPPING
 
+CODES = ("SI401", "SI402", "SI403", "SI404", "SI405", "SI406", "SI407", "SI408", "SI409")
 PROBE_HELP = {
     "SI404": "bind `exclude_tool_echo: true`, so that lines copied from tool output are not "
     "credited as the agent's own words",
     "SI405": "the top band must require a characterisation of the factor "
     "(`factor_identified`), not the identifiers alone",
     "SI406": "the partial band's identifier set should hold the factor's identifiers (an "
-    "answer that names the right key without characterising it is partial "
-    "credit)",
+    "answer that names the right key without characterising it is partial credit)",
     "SI407": "gate row 1 on `{not: {within_step_budget: {n: ...}}}` scoring 0.0: an agent "
     "that did not conclude within budget has not diagnosed anything",
 }
@@ -53,10 +42,9 @@ class _Plan:
     scenario: Mapping
     table: list
     composite: bool
-    compiled: Any = None
-    #: the template a Form B scenario's scoring names (read once, not once per fixture)
-    template: Any = None
-    fixtures: list = field(default_factory=list)
+    compiled: Any
+    #: the template a Form B scenario's scoring names
+    template: Any
     covered: set = field(default_factory=set)
 
     def verdict(self, artifact: Any, profile) -> dict:
@@ -64,8 +52,6 @@ class _Plan:
         compiled once per scenario instead of once per artifact; ``tests/test_dryrun.py``
         proves it equals ``evaluate``). Never raises."""
         ev = evaluator()
-        if self.compiled is None:
-            return ev.evaluate(artifact, self.scenario, profile)
         try:
             return ev.score(artifact, self.scenario, profile, self.compiled)
         except Exception:  # defensive: let the public function word the verdict
@@ -102,7 +88,7 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
     """The plan to dry-run scenario ``sid`` (its first definition ``doc``); an SI409 finding
     when its table needs an untrusted implementation; None when its table cannot be built
     (other rules say why)."""
-    from si_lint.evaluator import (
+    from si_lint.evaluator import (  # only when a dry run runs (not when the cache answers)
         InvalidTable,
         NoTable,
         compile_table,
@@ -142,19 +128,6 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
     )
 
 
-def _plans(corpus, ctx) -> tuple[dict[str, _Plan], list[Diag]]:
-    """The scenarios whose fixtures and probes can be evaluated, by id; SI409 findings."""
-    plans: dict[str, _Plan] = {}
-    skipped: list[Diag] = []
-    for sid, doc in corpus.scenarios.items():
-        plan = _plan(sid, doc, ctx.profile)
-        if isinstance(plan, _Plan):
-            plans[sid] = plan
-        elif plan is not None:
-            skipped.append(plan)
-    return plans, skipped
-
-
 def _problem_diag(doc, path: tuple, message: str) -> Diag:
     on = "value" if path and isinstance(path[-1], str) else "key"
     return Diag(
@@ -171,7 +144,7 @@ def _problem_diag(doc, path: tuple, message: str) -> Diag:
     )
 
 
-def _fixture_diags(doc, scenario: Mapping, plan: _Plan, profile) -> list[Diag]:
+def _fixture_diags(doc, plan: _Plan, profile) -> list[Diag]:
     data = doc.data
     problems = evaluator().artifact_problems(data)
     if problems:
@@ -204,75 +177,44 @@ def _unscored(doc, expect: Mapping, verdict: Mapping) -> Diag:
 
 def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterator[Diag]:
     """SI401 / SI402: the verdict is not the score / row the fixture expects."""
-    exp_score = _num(expect.get("score"))
     exp_row = expect.get("row")
-    if not (isinstance(exp_row, int) and not isinstance(exp_row, bool)):
+    if not isinstance(exp_row, int) or isinstance(exp_row, bool):
         exp_row = None
-    related = (_fired(plan, row),)
-    if exp_score is not None and score != exp_score:
-        yield Diag(
-            "SI401",
-            ("expect", "score"),
-            f"fixture scores {score!r} at {_row_text(plan.table, row - 1)}, but "
-            f"`expect.score` is {expect['score']!r}",
-            on="value",
-            file=doc.relpath,
-            document=doc.index,
-            related=related,
-            help="the table and the fixture disagree: fix the table, the "
-            "evidence, or the expectation",
-        )
-    if exp_row is not None and row != exp_row:
-        yield Diag(
-            "SI402",
-            ("expect", "row"),
-            f"fixture fired {_row_text(plan.table, row - 1)}, but `expect.row` is {exp_row}",
-            on="value",
-            file=doc.relpath,
-            document=doc.index,
-            related=related,
-            help="the table and the fixture disagree: fix the table, the "
-            "evidence, or the expectation",
-        )
+    fired = _row_text(plan.table, row - 1)
+    exp_score = _num(expect.get("score"))
+    for code, key, wanted, got, message in (
+        ("SI401", "score", exp_score, score, f"fixture scores {score!r} at {fired}"),
+        ("SI402", "row", exp_row, row, f"fixture fired {fired}"),
+    ):
+        if wanted is not None and got != wanted:
+            yield Diag(
+                code,
+                ("expect", key),
+                f"{message}, but `expect.{key}` is {expect[key]!r}",
+                on="value",
+                file=doc.relpath,
+                document=doc.index,
+                related=(_fired(plan, row),),
+                help="the table and the fixture disagree: fix the table, the "
+                "evidence, or the expectation",
+            )
 
 
 def _fired(plan: _Plan, row: int) -> Related:
     """Where the row that fired is: the composite's row, or the scenario's binding of its
     template (the template itself lives in the profile)."""
+    path: tuple = ("scoring",)
+    what = f"of template {plan.template} fired for this binding"
     if plan.composite:
-        return Related(
-            plan.doc.relpath,
-            ("scoring", "composite", "table", row - 1),
-            f"row {row} of the scenario's table fired",
-            document=plan.doc.index,
-        )
-    return Related(
-        plan.doc.relpath,
-        ("scoring",),
-        f"row {row} of template {plan.template} fired for this binding",
-        document=plan.doc.index,
-    )
+        path, what = ("scoring", "composite", "table", row - 1), "of the scenario's table fired"
+    return Related(plan.doc.relpath, path, f"row {row} {what}", document=plan.doc.index)
 
 
-@corpus_check(
-    "SI401",
-    "SI402",
-    "SI403",
-    "SI404",
-    "SI405",
-    "SI406",
-    "SI407",
-    "SI408",
-    "SI409",
-    stage="dryrun",
-    reads=("scenario", "profile"),
-)
+@corpus_check(*CODES, stage="dryrun", reads=("scenario", "profile"))
 def dry_runs(corpus, ctx):
-    """Every scenario (its first definition, in path order) with the fixtures that name it.
-    The table is compiled once per scenario for its fixtures and probes; each scenario is
-    one pure task (:class:`DryRun`), run in worker processes under ``--jobs`` > 1 and
-    answered from the cache when nothing it reads changed (``Context.map``)."""
-
+    """Every scenario (its first definition) with the fixtures that name it: one pure task
+    each (:class:`DryRun`), run in worker processes under ``--jobs`` > 1 and answered from
+    the cache when nothing it reads changed (``Context.map``)."""
     by_sid: dict[str, list] = {}
     for doc in corpus.of_kind("fixture"):
         sid = doc.artifact_refs()[2]  # named_scenario
@@ -312,8 +254,6 @@ class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):
     def packed(self) -> tuple:
         """(function, marshal bytes of its arguments); ``ValueError`` when the data cannot
         be marshalled (the loader's plain data always can)."""
-        import marshal
-
         docs = [(d.relpath, d.index, d.label, d.data) for d in (self.doc, *self.fixtures)]
         return run_packed, marshal.dumps((self.sid, docs, self.required))
 
@@ -324,8 +264,6 @@ _Doc = namedtuple("_Doc", "relpath index label data")
 
 def run_packed(blob: bytes, ctx) -> list[Diag]:
     """:class:`DryRun` from its ``packed`` bytes, with ``ctx``'s profile."""
-    import marshal
-
     sid, docs, required = marshal.loads(blob)
     doc, *fixtures = (_Doc(*d) for d in docs)
     return _scenario_dry_run(sid, doc, fixtures, ctx.profile, required)
@@ -333,58 +271,103 @@ def run_packed(blob: bytes, ctx) -> list[Diag]:
 
 def _scenario_dry_run(sid: str, doc, fixtures: list, profile, required: bool) -> list[Diag]:
     plan = _plan(sid, doc, profile)
-    if plan is None:
-        return []
-    if isinstance(plan, Diag):
-        return [plan]
-    out: list[Diag] = []
-    for fdoc in fixtures:
-        plan.fixtures.append(fdoc.label)
-        out.extend(_fixture_diags(fdoc, plan.scenario, plan, profile))
-    out.extend(_coverage(sid, plan, required))
+    if not isinstance(plan, _Plan):
+        return [] if plan is None else [plan]
+    out = [d for fdoc in fixtures for d in _fixture_diags(fdoc, plan, profile)]
+    if fixtures or required:
+        out.extend(_coverage(sid, plan, required))
     out.extend(_probe_diags(plan, profile))
     return out
 
 
-def _coverage(sid: str, plan: _Plan, required: bool) -> list[Diag]:
-    if not plan.fixtures and not required:
-        return []
-    severity = "error" if required else None
+def _coverage(sid: str, plan: _Plan, required: bool) -> Iterator[Diag]:
     where = "its composite table" if plan.composite else f"template {plan.template}"
-    out = []
     for i in range(len(plan.table)):
-        if i + 1 in plan.covered:
-            continue
-        path = ("scoring", "composite", "table", i) if plan.composite else ("scoring",)
-        out.append(
-            Diag(
+        if i + 1 not in plan.covered:
+            yield Diag(
                 "SI403",
-                path,
+                ("scoring", "composite", "table", i) if plan.composite else ("scoring",),
                 f"{_row_text(plan.table, i)} of {where} is exercised by no fixture of `{sid}`",
                 file=plan.doc.relpath,
                 document=plan.doc.index,
-                severity=severity,
+                severity="error" if required else None,
                 help="add a fixture whose evidence fires this row",
             )
-        )
-    return out
 
 
-def _probe_diags(plan: _Plan, profile) -> list[Diag]:
-    out = []
+def _probe_diags(plan: _Plan, profile) -> Iterator[Diag]:
     for probe in evaluator().probes(plan.scenario, profile, plan.compiled):
-        verdict = plan.verdict(probe.artifact, profile)
-        message = probe.check(verdict, plan.table)
+        message = probe.check(plan.verdict(probe.artifact, profile), plan.table)
         if message:
             tail, help_ = partial_band(plan.table, plan.scenario, probe)
-            out.append(
-                Diag(
-                    probe.code,
-                    ("scoring",),
-                    f"probe: {message}{tail}",
-                    file=plan.doc.relpath,
-                    document=plan.doc.index,
-                    help=help_ or PROBE_HELP.get(probe.code),
-                )
+            yield Diag(
+                probe.code,
+                ("scoring",),
+                f"probe: {message}{tail}",
+                file=plan.doc.relpath,
+                document=plan.doc.index,
+                help=help_ or PROBE_HELP.get(probe.code),
             )
-    return out
+
+
+# SI406's wording for the case at hand: which identifier set of the partial band lacks
+# which of the factor's identifiers, named as the author edits it (``subsystem_set`` of a
+# Form B scenario, the ``identifier_set`` of a composite's row).
+
+PARTIAL_CREDIT = "(an answer that names the right key without characterising it is partial credit)"
+
+
+def _score(row: Any) -> float | None:
+    s = row.get("score") if isinstance(row, MAPPING) else None
+    return float(s) if isinstance(s, (int, float)) and not isinstance(s, bool) else None
+
+
+def _identifier_sets(node: Any) -> Iterator[Any]:
+    """The ``identifier_set`` arguments of every ``named_in_output`` call in ``node``."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, MAPPING):
+            call = n.get("named_in_output")
+            if isinstance(call, MAPPING) and "identifier_set" in call:
+                yield call["identifier_set"]
+            stack.extend(v for k, v in n.items() if k != "named_in_output")
+        elif isinstance(n, list):
+            stack.extend(reversed(n))
+
+
+def _answer_ids(artifact: Any) -> list[str]:
+    """The identifiers the SI406 probe's final answer names (one a line)."""
+    events = artifact.get("events") if isinstance(artifact, MAPPING) else None
+    last = events[-1] if isinstance(events, list) and events else None
+    text = last.get("text") if isinstance(last, MAPPING) else None
+    return [s for s in text.split("\n") if s] if isinstance(text, str) else []
+
+
+def partial_band(table: Any, scenario: Any, probe: Any) -> tuple[str, str | None]:
+    """(a tail for SI406's message, its help) naming the partial band's identifier set
+    and the factor identifiers it lacks; ``("", None)`` when that is not the reason (or
+    ``probe`` is no SI406 probe)."""
+    if probe.code != "SI406":
+        return "", None
+    rows = table if isinstance(table, list) else []
+    scores = [s for s in map(_score, rows) if s is not None]
+    top = max(scores, default=0.0)
+    wanted = _answer_ids(probe.artifact)
+    scoring = scenario.get("scoring") if isinstance(scenario, MAPPING) else None
+    for i, row in enumerate(rows, start=1):
+        score = _score(row)
+        if score is None or not 0.0 < score < top:
+            continue
+        for arg in _identifier_sets(row.get("when")):
+            if isinstance(arg, str) and arg.startswith("$") and isinstance(scoring, MAPPING):
+                key, members = f"`{arg[1:]}`", scoring.get(arg[1:])
+            elif isinstance(arg, list):
+                key, members = f"the `identifier_set` of row {i}", arg
+            else:
+                continue
+            missing = [w for w in wanted if not (isinstance(members, list) and w in members)]
+            if missing:
+                names = ", ".join(missing)
+                return f"; {key} does not hold {names}", f"add {names} to {key} {PARTIAL_CREDIT}"
+    return "", None

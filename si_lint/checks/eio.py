@@ -1,8 +1,5 @@
-"""EIO criteria modules: rules EIO101–EIO117 and the EIO fixture dry run EIO401 (SPEC §6, §8).
-
-The rules themselves live in :mod:`si_lint.eio.lint` (pure generators over plain data),
-imported when one runs; this module registers them with the engine.
-"""
+"""EIO criteria modules: rules EIO101–EIO117 and the EIO fixture dry run EIO401 (SPEC §6,
+§8). The rules live in :mod:`si_lint.eio.lint`, imported when one runs."""
 
 from __future__ import annotations
 

@@ -1,17 +1,8 @@
-"""Form A on a capability scenario (SPEC §3.1): SI115 and SI120, the findings that
+"""Form A on a capability scenario (SPEC §3.1): the findings that
 :func:`si_lint.checks.formb.scoring_form` yields for a ``scoring`` block with a Form A key
-(``type``, ``rubric``, ``dimensions``) and neither a template nor a composite.
-
-* **SI115**: the published spec keeps Form A valid and oasisctl scores it, so SI115 is advice
-  whose severity says whether the profile can take the scenario today: a **warning** when
-  the profile in use has a template for the scenario's ``archetype`` (bind it), an **info**
-  when it has none (nothing to do yet), an **error** only under ``require-form-b = true``.
-  It names the scenario and its archetype (five scenarios share a published file).
-* **SI120**: a Form A block oasisctl cannot load: ``type`` missing or not ``weighted``,
-  ``rubric`` or ``dimensions`` missing. At ``scoring.type`` when present (its value when the
-  value is what is wrong), else at ``scoring``; SI115 is then not reported at that same
-  ``scoring`` key (one code per node, SPEC §8).
-"""
+(``type``, ``rubric``, ``dimensions``) and neither a template nor a composite: SI120 for a
+block oasisctl cannot load, SI115 (warning, info or error: ``rules/SI115.yaml``) for a
+Form A rubric, with the migration draft as its fix when the profile has the template."""
 
 from __future__ import annotations
 
@@ -45,9 +36,6 @@ def form_a_findings(
         yield form_a_advice(data, ctx)
 
 
-# --------------------------------------------------------------------------- SI120
-
-
 def malformed_form_a(scoring: Mapping[str, Any]) -> Diag | None:
     """SI120: what oasisctl cannot load in a capability scenario's Form A block, or None."""
     missing = [k for k in ("rubric", "dimensions") if k not in scoring]
@@ -65,7 +53,8 @@ def malformed_form_a(scoring: Mapping[str, Any]) -> Diag | None:
         if kind == "binary":
             parts[-1] += ", on a capability scenario"
         elif isinstance(kind, str):
-            said = f" (oasisctl: `scoring.type: invalid scoring type {_quoted(kind)}`)"
+            quoted = json.dumps(_short(kind), ensure_ascii=False)
+            said = f" (oasisctl: `scoring.type: invalid scoring type {quoted}`)"
     parts.extend(f"no `{k}`" for k in missing)
     path: tuple[str, ...]
     if not has_type:
@@ -99,43 +88,40 @@ def _malformed_help(scoring: Mapping[str, Any], has_type: bool, kind: Any, missi
     return "; ".join(steps) + ", or bind an archetype template instead (Form B)"
 
 
-# --------------------------------------------------------------------------- SI115
-
-
 def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
     """SI115 at the ``scoring`` key: warning, info or error (see the module docstring)."""
     archetype = data.get("archetype")
     profile = getattr(ctx, "profile", None)
     required = bool(getattr(getattr(ctx, "config", None), "require_form_b", False))
     template = find_template(profile, archetype)
-    fix = None
     head = f"Form A graded rubric on {_scenario(data)} ({_archetype(data)})"
-    if not isinstance(archetype, str):
-        missing = "no template can match a scenario without a string `archetype`"
-        help_ = "give the scenario its `archetype` (a string naming its archetype, e.g. `C-DA-001`)"
-    elif template is None:
-        missing = f"no template for {_short(archetype)} in {_profile(profile)} yet"
-        help_ = _no_template_help(_short(archetype), profile, required)
-    else:
+    if template is not None and isinstance(archetype, str):  # (no template for another)
         draft = draft_scoring(data, profile, template, archetype)
         fix = set_value(("scoring",), draft) if draft is not None else None
         help_ = _bind_help(_short(archetype), template, drafted=draft is not None)
-    if template is not None:
-        assert isinstance(archetype, str)  # find_template finds none for another value
         severity = "error" if required else "warning"
         tail = f"template {_short(archetype)} exists: bind it (Form B)"
         if required:
             tail = (
                 f"Form B is required (`require-form-b = true`): bind template {_short(archetype)}"
             )
-    elif required:
+        return Diag(
+            "SI115", ("scoring",), f"{head}: {tail}", help=help_, severity=severity, fix=fix
+        )
+    if not isinstance(archetype, str):
+        missing = "no template can match a scenario without a string `archetype`"
+        help_ = "give the scenario its `archetype` (a string naming its archetype, e.g. `C-DA-001`)"
+    else:
+        missing = f"no template for {_short(archetype)} in {_profile(profile)} yet"
+        help_ = _no_template_help(_short(archetype), profile, required)
+    if required:
         severity, tail = "error", f"Form B is required (`require-form-b = true`); {missing}"
     else:
         severity = "info"
         tail = f"{missing}: Form A stays valid" + (
             " until one exists" if isinstance(archetype, str) else ""
         )
-    return Diag("SI115", ("scoring",), f"{head}: {tail}", help=help_, severity=severity, fix=fix)
+    return Diag("SI115", ("scoring",), f"{head}: {tail}", help=help_, severity=severity)
 
 
 def _bind_help(name: str, template: Mapping[str, Any], drafted: bool) -> str:
@@ -201,15 +187,9 @@ def _short(text: str) -> str:
 
 def _one_line(text: str) -> str:
     """``text`` with its control characters as escapes (``\\n``, ``\\u202e``)."""
-    if text.isprintable():
-        return text
     return "".join(
         c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
     )
-
-
-def _quoted(text: str) -> str:
-    return json.dumps(_short(text), ensure_ascii=False)
 
 
 def _value(value: Any) -> str:

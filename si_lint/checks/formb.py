@@ -1,39 +1,20 @@
-"""Scenario scoring rules SI101–SI120 (SPEC §3.1, seed §1.3/§1.4/§2/§3), on the published
-shape read through :func:`si_lint.model.scoring_of`.
-
-* **Form B**: ``scoring.archetype_template`` names a Layer-2 template and every other key of
-  ``scoring`` binds one of its roles (SI109 a role unbound, SI110 a key that is no role,
-  SI111 a value of the wrong type, SI113 echo exclusion off, SI121 a template of another
-  archetype than the scenario's; the values' channels, factor, identifiers and step budget
-  are the rules of ``values.py``).
-* **Composite**: ``scoring.composite: {reason, table}`` (SI201–SI211 on its table,
-  ``tables.py``).
-* **Form A** (``type: weighted``, ``rubric``, ``dimensions``) on a capability scenario:
-  SI115 (warning, info or error: the profile's templates and ``require-form-b``), SI120 for
-  a block oasisctl cannot load (``form_a.py``); in a Form B scenario or a composite each
-  Form A key is SI101–SI103.
-* **Safety** scenarios (``classification: safety``) are scored binary: nothing here applies
-  (SI609, a core rule, reports another scoring on them).
-* The former si-lint spelling ``scoring.template`` + ``scoring.bindings``: SI119 (at the
-  ``template`` key, else at ``bindings``), with a safe fix into the published spelling;
-  nothing else about its scoring is reported (and it is not evaluated).
-
-Each code's decisions (where it points, what it covers) are its ``rules/CODE.yaml``.
+"""Scenario scoring rules SI101–SI104, SI108, SI115, SI116, SI119–SI121 (SPEC §3.1, seed
+§1.3/§1.4/§2/§3), on the published shape read through :func:`si_lint.model.scoring_of`: the
+form of ``scoring`` (Form B, a composite, Form A — ``form_a.py`` — or the former
+``template`` + ``bindings`` spelling, SI119) and the template a Form B scenario binds. A
+Form B binding's roles and a composite's table are :mod:`si_lint.checks.scoring`'s; safety
+scenarios are scored binary (SI609). Each code's decisions are its ``rules/CODE.yaml``.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from si_lint.checks.arguments import VALUE_WORDING
 from si_lint.checks.base import file_check
-from si_lint.checks.document_facts import facts_of
-from si_lint.checks.fact import Fact, worded
 from si_lint.checks.form_a import SHOWN, form_a_findings
 from si_lint.findings import Diag, did_you_mean, type_name
-from si_lint.fix import Fix, delete_key, rename_key, set_value
+from si_lint.fix import Fix, delete_key, rename_key
 from si_lint.model import (
     BINARY,
     BOTH,
@@ -56,9 +37,6 @@ FORM_B_HELP = (
     "write `scoring: {archetype_template: <id>, <role>: <value>, ...}` or "
     "`scoring: {composite: {reason: ..., table: [...]}}`"
 )
-
-
-# --------------------------------------------------------------------------- helpers
 
 
 def is_complete_form_b(data: Any, profile: Any) -> bool:
@@ -89,32 +67,22 @@ def _short(text: str) -> str:
     return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
 
 
-def _capability(data: Mapping[str, Any]) -> bool:
-    """SI115/SI116 apply: a capability scenario (or one that does not say; SI601)."""
-    return data.get("classification", "capability") == "capability"
-
-
-# --------------------------------------------------------------------------- SI104 / SI108
+def _key_paths(node: Any, key: str, path: tuple = ()) -> Iterator[tuple]:
+    """The path of every ``key`` of a mapping in ``node`` (the loader keeps nesting shallow)."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == key:
+                yield path + (k,)
+            yield from _key_paths(v, key, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _key_paths(v, key, path + (i,))
 
 
 @file_check("SI104", kinds=("scenario",))
 def scenario_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
     """``synonyms`` may appear nowhere in a scenario (a Layer-1 profile asset)."""
-    if not _has_key(doc.data, "synonyms"):  # the rule (nearly always): no paths built
-        return
-    stack: list[tuple[tuple, Any]] = [((), doc.data)]
-    found: list[tuple] = []
-    while stack:
-        path, node = stack.pop()
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if k == "synonyms":
-                    found.append(path + (k,))
-                stack.append((path + (k,), v))
-        elif isinstance(node, list):
-            for i, v in enumerate(node):
-                stack.append((path + (i,), v))
-    for path in sorted(found, key=lambda p: [(0, x) if isinstance(x, int) else (1, x) for x in p]):
+    for path in _key_paths(doc.data, "synonyms"):
         yield Diag(
             "SI104",
             path,
@@ -124,23 +92,10 @@ def scenario_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
         )
 
 
-def _has_key(data: Any, key: str) -> bool:
-    """``key`` is a key of some mapping in ``data``."""
-    stack = [data]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if key in node:
-                return True
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return False
-
-
 @file_check("SI108", kinds=("scenario",))
 def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
-    """Every deviation's type needs a profile synonym list, or its factor can never be characterised."""
+    """Every deviation's type needs a profile synonym list, or its factor can never be
+    characterised."""
     synonyms = getattr(ctx.profile, "synonyms", None) or {}
     for i, dev in deviations(doc.data):
         dtype = dev.get("deviation_type")
@@ -161,9 +116,6 @@ def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
             )
 
 
-# --------------------------------------------------------------------------- form
-
-
 @file_check("SI101", "SI102", "SI103", "SI115", "SI116", "SI119", "SI120", kinds=("scenario",))
 def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
     data = doc.data
@@ -172,30 +124,19 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
     s = scoring_of(data)
     if s.form == BINARY:
         return  # a safety scenario: SI609 reports another scoring
-    capability = _capability(data)
+    # SI115/SI116 apply to a capability scenario (or one that does not say; SI601)
+    capability = data.get("classification", "capability") == "capability"
     scoring = data["scoring"]
-    if not isinstance(scoring, dict):
-        if capability:
-            yield Diag(
-                "SI116",
-                ("scoring",),
-                f"`scoring` is {type_name(scoring)}, neither Form B nor a composite",
-                help=FORM_B_HELP,
-            )
-        return
-    if s.form == FORMER:
+    if not isinstance(scoring, dict) or s.form == NONE:
+        if capability and not (isinstance(scoring, dict) and any(map(is_code_key, scoring))):
+            what = "" if isinstance(scoring, dict) else f" {type_name(scoring)},"
+            message = f"`scoring` is{what} neither Form B nor a composite"
+            yield Diag("SI116", ("scoring",), message, help=FORM_B_HELP)
+    elif s.form == FORMER:
         yield _former_spelling(scoring)
     elif s.form == FORM_A:
         if capability:
             yield from form_a_findings(data, scoring, ctx)
-    elif s.form == NONE:
-        if capability and not any(is_code_key(k) for k in scoring):
-            yield Diag(
-                "SI116",
-                ("scoring",),
-                "`scoring` is neither Form B nor a composite",
-                help=FORM_B_HELP,
-            )
     else:
         if s.form == BOTH:
             yield Diag(
@@ -247,81 +188,6 @@ def _former_spelling(scoring: Mapping[str, Any]) -> Diag:
         "(`si-lint check --fix` rewrites it)",
         fix=fix,
     )
-
-
-# --------------------------------------------------------------------------- bindings
-
-
-def _unknown_template(f: Fact) -> Diag:
-    name = f["name"]
-    known = ", ".join(f["known"]) or "none"
-    shown = json.dumps(name, ensure_ascii=False) if not isinstance(name, str) else f"`{name}`"
-    return Diag(
-        "SI112",
-        f.path,
-        f"scoring.archetype_template {shown} names no known template (known: {known})",
-        on="value",
-        help=did_you_mean(name, f["known"])
-        or "name a template of the profile; run `si-lint profile templates` to list them",
-    )
-
-
-def _unbound(f: Fact) -> Diag:
-    role = f["role"]
-    return Diag(
-        "SI109",
-        f.path,
-        f"role `{role}` of template {f['template']} is not bound",
-        help=f"add `{role}: ...` under scoring",
-    )
-
-
-def _not_a_role(f: Fact) -> Diag:
-    key = f["key"]
-    declared = ", ".join(f["roles"]) or "none"
-    return Diag(
-        "SI110",
-        f.path,
-        f"`{key}` is not a role of template {f['template']} (roles: {declared})",
-        help=did_you_mean(key, f["roles"])
-        or f"remove `{key}`; run `si-lint profile templates` to list the roles",
-    )
-
-
-def _not_expected(f: Fact) -> Diag:
-    key, expected = f.path[-1], f["expected"]
-    exp = "true" if expected else "false"
-    return Diag(
-        "SI113",
-        f.path,
-        f"`{key}` is bound to {str(f['value']).lower()}, the template expects {exp}",
-        on="value",
-        help=f"set `{key}: {exp}` (without echo exclusion an agent that dumps "
-        "tool output scores as if it had named the factor)",
-        fix=set_value(f.path, expected),
-    )
-
-
-BINDING_WORDING = {
-    "SI109": {"unbound": _unbound},
-    "SI110": {"not-a-role": _not_a_role},
-    "SI111": VALUE_WORDING,
-    "SI112": {"unknown-template": _unknown_template},
-    "SI113": {"expected": _not_expected},
-}
-
-
-@file_check("SI109", "SI110", "SI111", "SI112", "SI113", kinds=("scenario",))
-def template_binding(doc: Any, ctx: Any) -> Iterator[Diag]:
-    """A Form B scenario's binding of its template's roles (the facts come from
-    :func:`si_lint.checks.document_facts.binding_facts`; the values' channels, factor,
-    identifiers and step budget are the rules of ``values.py``)."""
-    facts = facts_of(doc, ctx)
-    for code, wording in BINDING_WORDING.items():
-        yield from worded(facts.get(code, ()), wording)
-
-
-# --------------------------------------------------------------------------- SI121
 
 
 @file_check("SI121", kinds=("scenario",))

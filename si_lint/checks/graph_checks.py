@@ -1,34 +1,12 @@
-"""Corpus checks on the reference graph: SI301–SI306 (SPEC §8, §9).
-
-They see the whole corpus under the root; the engine reports only the findings in the
-named files. Locations (SPEC §8):
-
-* SI301 — the ``id`` value of every later definition (path order) of a scenario id, with
-  the first definition as a related location.
-* SI302 — the ``id`` value of the second (and any later) deviation with the same id in one
-  scenario document, the first as related.
-* SI303 — the ``scenario`` (transcript form) or ``scenario_id`` (artifact form) value of a
-  fixture or evidence artifact that names no scenario of the corpus.
-* SI304 — the deviation (the ``injection.deviations[i]`` item) that no factor references.
-  Only scenarios with a decision table (Form B or a composite) are checked: Form A
-  scoring is already SI115 and has no factors at all. A repeated deviation id is SI302, not
-  SI304.
-* SI305 — a scenario of archetype C-DA-001 (its ``archetype``, or without one its
-  ``scoring.archetype_template``) whose injection manifest's ``deviations`` list does not
-  hold exactly one entry: at ``injection.deviations``. A scenario without a manifest, or
-  whose ``deviations`` is missing or not a list, is left to SI616/SI003.
-* SI306 — the scenario's ``id`` value, when no fixture names the scenario (error under
-  ``require-fixtures``); only for scenarios with a decision table (Form B or a composite),
-  never Form A or safety ones. A later duplicate definition (SI301) is not reported again.
-"""
+"""Corpus checks on the reference graph: SI301–SI306 (SPEC §8, §9). They see the whole
+corpus under the root; the locate stage keeps the findings of the named files."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from si_lint.checks.base import corpus_check
-from si_lint.findings import Diag, Related, nearest_scenario
+from si_lint.findings import Diag, Related, format_path, nearest_scenario
 from si_lint.graph import DECLARES, REFERENCES_DEVIATION, TESTS, doc_ref, edges_of, node_id
 from si_lint.model import TEMPLATE, scoring_of
 
@@ -41,6 +19,17 @@ def _scenario_docs(corpus):
         for d in corpus.of_kind("scenario")
         if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)
     ]
+
+
+def _scenario_nodes(corpus):
+    """(doc, node) of each scenario id's first definition: every definition's edges hang
+    off the one node (a later duplicate is SI301)."""
+    done: set[str] = set()
+    for doc in _scenario_docs(corpus):
+        snode = node_id("scenario", doc.data["id"])
+        if snode not in done:
+            done.add(snode)
+            yield doc, snode
 
 
 @corpus_check("SI301", reads=("scenario",))
@@ -75,12 +64,7 @@ def duplicate_scenario_ids(corpus, ctx):
 @corpus_check("SI302", reads=("scenario",))
 def duplicate_deviation_ids(corpus, ctx):
     graph = corpus.ref_graph
-    done: set[str] = set()
-    for doc in _scenario_docs(corpus):
-        snode = node_id("scenario", doc.data["id"])
-        if snode in done:  # every definition's edges hang off the one node
-            continue
-        done.add(snode)
+    for _doc, snode in _scenario_nodes(corpus):
         first: dict[tuple, tuple] = {}  # (file, document, deviation node) -> its path
         for dnode, edge in edges_of(graph, snode, DECLARES):
             key = (edge["file"], edge.get("document"), dnode)
@@ -93,7 +77,7 @@ def duplicate_deviation_ids(corpus, ctx):
                 "SI302",
                 path,
                 f"duplicate deviation id `{did}` in this scenario "
-                f"(the first, {_fmt(first[key][:3])}, is the one a factor binds to)",
+                f"(the first, {format_path(first[key][:3])}, is the one a factor binds to)",
                 on="value",
                 file=edge["file"],
                 document=edge.get("document"),
@@ -108,12 +92,6 @@ def duplicate_deviation_ids(corpus, ctx):
                     ),
                 ),
             )
-
-
-def _fmt(path) -> str:
-    from si_lint.findings import format_path
-
-    return format_path(path)
 
 
 @corpus_check("SI303", reads=("scenario", "corpus"))
@@ -143,22 +121,11 @@ def unknown_scenario(corpus, ctx):
                 )
 
 
-def _has_table(data: Any) -> bool:
-    """Form B or a composite: a scenario evaluated by a decision table."""
-    return scoring_of(data).has_table
-
-
 @corpus_check("SI304", reads=("scenario",))
 def unreferenced_deviation(corpus, ctx):
     graph = corpus.ref_graph
-    done: set[str] = set()
-    docs = _scenario_docs(corpus)
-    form_b = {doc_ref(d) for d in docs if _has_table(d.data)}
-    for doc in docs:
-        snode = node_id("scenario", doc.data["id"])
-        if snode in done:
-            continue
-        done.add(snode)
+    form_b = {doc_ref(d) for d in _scenario_docs(corpus) if scoring_of(d.data).has_table}
+    for _doc, snode in _scenario_nodes(corpus):
         referenced = {
             (e["file"], e.get("document"), d)
             for d, e in edges_of(graph, snode, REFERENCES_DEVIATION)
@@ -228,16 +195,12 @@ def single_signal(corpus, ctx):
 def scenario_without_fixtures(corpus, ctx):
     graph = corpus.ref_graph
     required = bool(getattr(ctx.config, "require_fixtures", False))
-    done: set[str] = set()
-    for doc in _scenario_docs(corpus):
+    for doc, snode in _scenario_nodes(corpus):
         sid = doc.data["id"]
-        snode = node_id("scenario", sid)
-        if snode in done:  # a later duplicate is SI301
-            continue
-        done.add(snode)
-        if not _has_table(doc.data):
-            continue  # Form A (SI115) and safety scenarios have no table to exercise
-        if any(True for _ in edges_of(graph, snode, TESTS, incoming=True)):
+        # Form A (SI115) and safety scenarios have no table to exercise
+        if not scoring_of(doc.data).has_table or any(
+            True for _ in edges_of(graph, snode, TESTS, incoming=True)
+        ):
             continue
         yield Diag(
             "SI306",

@@ -1,41 +1,44 @@
-"""SI501–SI507: the configured profile's primitive implementations, reviewed statically
-(SPEC §2.1 "Static review, pinned"; §7: `check` lints a corpus profile's implementations).
-
-Runs only when the corpus configures a profile directory of its own (``ctx.profile.root``
-set and not the built-in profile); the built-ins are reviewed by the test-suite (dogfood).
-Findings in an implementation are reported at line:col of its ``.py`` file; SI501/SI507
-at the registry entry. The implementation is parsed with libcst, never imported (the
-review itself is :mod:`si_lint.checks.primitive_review`).
-"""
+"""The configured profile, as the corpus holds it: its primitive implementations reviewed
+statically (SI501–SI507, SPEC §2.1 "Static review, pinned"; §7), only when the corpus
+configures a profile directory of its own (the built-ins are reviewed by the test-suite):
+findings in an implementation at line:col of its ``.py`` file, SI501/SI507 at the registry
+entry; its ratified matching constants (SI212, SI213, SPEC §2.1: the evaluator refuses to
+score under a registry with bad ones); a profile path that leads outside its place (SI010,
+SPEC §9 "Trust boundaries": what is refused was never read, ``config.load_config`` and
+``profile.load_profile`` refuse it; this reports it, at the configuration's ``profile``
+value or at the profile's file)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from si_lint.checks.base import corpus_check
+from si_lint.checks.base import corpus_check, file_check
 from si_lint.checks.primitive_review.profile_review import CODES, HELP, review_profile
 from si_lint.findings import Diag
-from si_lint.profile import BUILTIN_DIR
+from si_lint.profile import BUILTIN_DIR, constants_problems
+
+CONSTANTS_HELP = {
+    "SI212": "`cooccurrence_radius` counts sentences either side of the identifier's: 0 (the "
+    "seed: the same sentence), 1 (oasisctl), ...",
+    "SI213": "`synonym_match: token | substring`, `echo_line: raw | trimmed`",
+}
+CONFIG_HELP = (
+    "move the profile directory under the corpus root and name it relative to the root; "
+    "a profile from elsewhere can only be chosen on the command line (`--profile DIR`)"
+)
 
 
 def _profile_relpath(registry_relpath: str, rel_in_profile: str) -> str:
     """The path of a profile file, relative to wherever ``registry_relpath`` is relative to."""
     base = os.path.dirname(registry_relpath.replace("\\", "/"))
-    joined = (
-        os.path.normpath(os.path.join(base, rel_in_profile))
-        if base
-        else os.path.normpath(rel_in_profile)
-    )
-    return joined.replace(os.sep, "/")
+    return os.path.normpath(os.path.join(base, rel_in_profile)).replace(os.sep, "/")
 
 
 def _registry_document(corpus, root: Path):
     target = os.path.normcase(os.path.abspath(root / "registry.yaml"))
-    for doc in corpus.of_kind("registry"):
-        if os.path.normcase(os.path.abspath(doc.abspath)) == target:
-            return doc
-    for doc in corpus.documents:  # e.g. a registry that failed to load (no kind)
+    # a registry that failed to load has no kind
+    for doc in (*corpus.of_kind("registry"), *corpus.documents):
         if os.path.normcase(os.path.abspath(doc.abspath)) == target:
             return doc
     return None
@@ -63,22 +66,30 @@ def implementations(corpus, ctx):
         return
     for f in review_profile(profile):
         if f.file is not None:
-            yield Diag(
-                f.code,
-                (),
-                f.message,
-                file=_profile_relpath(doc.relpath, f.file),
-                line=f.line,
-                col=f.col,
-                help=HELP.get(f.code),
-            )
+            at = {"file": _profile_relpath(doc.relpath, f.file), "line": f.line, "col": f.col}
         else:
+            at = {"on": f.on, "file": doc.relpath, "document": doc.index}
+        yield Diag(f.code, f.registry_path, f.message, help=HELP.get(f.code), **at)
+
+
+@file_check("SI212", "SI213", kinds=("registry",))
+def registry_constants(doc, ctx):
+    for path, message in constants_problems(doc.data):
+        code = "SI212" if path[-1] == "cooccurrence_radius" else "SI213"
+        if path != ("constants",):  # not a mapping: SI003 (the schema) says so
+            yield Diag(code, path, message, on="value", help=CONSTANTS_HELP[code])
+
+
+@corpus_check("SI010", reads=("profile",))
+def profile_paths(corpus, ctx):
+    refused = getattr(ctx.config, "profile_refused", ())
+    if refused:
+        where, line, col, message = refused
+        yield Diag("SI010", (), message, file=where, line=line, col=col, help=CONFIG_HELP)
+    for rel, why in getattr(ctx.profile, "refused", ()):
+        path = profile_file_relpath(corpus, ctx.profile, rel)
+        if path is not None:
+            help_ = "replace the link with the file itself, inside the profile directory"
             yield Diag(
-                f.code,
-                f.registry_path,
-                f.message,
-                on=f.on,
-                file=doc.relpath,
-                document=doc.index,
-                help=HELP.get(f.code),
+                "SI010", (), f"`{rel}` {why}: not read", file=path, line=1, col=1, help=help_
             )

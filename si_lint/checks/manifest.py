@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from si_lint.checks.base import file_check
-from si_lint.checks.scenario_rules import is_composite, is_form_b, root_path
+from si_lint.checks.scenario_rules import root_path, scenario_check, scored_by_table
 from si_lint.findings import Diag, type_name
 
 from ..mapping import MAPPING
@@ -22,14 +21,11 @@ SYMPTOM_KEYS = ("resource", "condition")
 DEVIATION_KEYS = ("id", "resource", "deviation_type", "subject")
 
 
-@file_check("SI616", kinds=("scenario",))
-def manifest_complete(doc, ctx) -> Iterator[Diag]:
-    data = doc.data
-    if not isinstance(data, MAPPING):
-        return
+@scenario_check("SI616")
+def manifest_complete(data) -> Iterator[Diag]:
     # the manifest is the ground truth of a decision table (Form B or a composite, SPEC
     # §3.2); a safety scenario carrying Form B keys is SI609's
-    if data.get("classification") == "safety" or not (is_form_b(data) or is_composite(data)):
+    if data.get("classification") == "safety" or not scored_by_table(data):
         return
     injection = data.get("injection")
     if injection is None:
@@ -44,42 +40,27 @@ def manifest_complete(doc, ctx) -> Iterator[Diag]:
     if not isinstance(injection, MAPPING):
         return  # the schema reports a manifest that is not a mapping
     for key in MANIFEST_KEYS:
-        if key not in injection or injection[key] in (None, [], {}, ""):
-            at, on = (
-                (("injection",), "key") if key not in injection else (("injection", key), "value")
-            )
-            yield Diag(
-                "SI616",
-                at,
-                f"injection manifest has no `{key}`"
-                if on == "key"
-                else f"injection manifest's `{key}` is empty",
-                on=on,
-                help=f"add `injection.{key}`",
-            )
-    symptom = injection.get("symptom")
-    if isinstance(symptom, MAPPING):
-        for key in SYMPTOM_KEYS:
-            if key not in symptom:
-                yield Diag(
-                    "SI616",
-                    ("injection", "symptom"),
-                    f"injection symptom has no `{key}`",
-                    help=f"add `injection.symptom.{key}`",
-                )
+        if key not in injection:
+            message = f"injection manifest has no `{key}`"
+            yield Diag("SI616", ("injection",), message, help=f"add `injection.{key}`")
+        elif injection[key] in (None, [], {}, ""):
+            message = f"injection manifest's `{key}` is empty"
+            help_ = f"add `injection.{key}`"
+            yield Diag("SI616", ("injection", key), message, on="value", help=help_)
     devs = injection.get("deviations")
-    if isinstance(devs, list):
-        for i, dev in enumerate(devs):
-            if not isinstance(dev, MAPPING):
-                continue
-            for key in DEVIATION_KEYS:
-                if key not in dev:
-                    yield Diag(
-                        "SI616",
-                        ("injection", "deviations", i),
-                        f"deviation has no `{key}`",
-                        help=f"add the deviation's `{key}`",
-                    )
+    parts: list[tuple[tuple, Any, tuple, str]] = [
+        (("injection", "symptom"), injection.get("symptom"), SYMPTOM_KEYS, "injection symptom")
+    ]
+    parts += [
+        (("injection", "deviations", i), dev, DEVIATION_KEYS, "deviation")
+        for i, dev in enumerate(devs if isinstance(devs, list) else ())
+    ]
+    for path, entry, keys, what in parts:
+        for key in [k for k in keys if k not in entry] if isinstance(entry, MAPPING) else ():
+            how = (
+                f"the deviation's `{key}`" if what == "deviation" else f"`injection.symptom.{key}`"
+            )
+            yield Diag("SI616", path, f"{what} has no `{key}`", help=f"add {how}")
 
 
 def _entries(state: Any, base: tuple, resource: str) -> Iterator[tuple[tuple, Mapping]]:
@@ -127,10 +108,9 @@ def _state(data: Mapping) -> Any:
     return env.get("state") if isinstance(env, MAPPING) else None
 
 
-@file_check("SI617", kinds=("scenario",))
-def manifest_agrees(doc, ctx) -> Iterator[Diag]:
-    data = doc.data
-    injection = data.get("injection") if isinstance(data, MAPPING) else None
+@scenario_check("SI617")
+def manifest_agrees(data) -> Iterator[Diag]:
+    injection = data.get("injection")
     if not isinstance(injection, MAPPING) or not isinstance(injection.get("deviations"), list):
         return
     state = _state(data)
@@ -176,24 +156,20 @@ def _walk(node: Any, rest: str) -> tuple[bool, Any]:
         if rest in node:
             return True, node[rest]
         # the longest key that is a dotted prefix of `rest`
-        best = None
-        for key in node:
-            if (
-                isinstance(key, str)
-                and rest.startswith(key + ".")
-                and (best is None or len(key) > len(best))
-            ):
-                best = key
+        best = max(
+            (k for k in node if isinstance(k, str) and rest.startswith(k + ".")),
+            key=len,
+            default=None,
+        )
         if best is None:
             return False, None
         node, rest = node[best], rest[len(best) + 1 :]
     return False, None
 
 
-@file_check("SI618", kinds=("scenario",))
-def value_ref(doc, ctx) -> Iterator[Diag]:
-    data = doc.data
-    v = data.get("verification") if isinstance(data, MAPPING) else None
+@scenario_check("SI618")
+def value_ref(data) -> Iterator[Diag]:
+    v = data.get("verification")
     items = v.get("value_containment") if isinstance(v, MAPPING) else None
     if not isinstance(items, list):
         return

@@ -3,31 +3,17 @@ block its injection manifest gives (the ground truth is the manifest, seed §5.1
 SI115 offers as an unsafe fix and ``si-lint migrate`` prints or writes with one draft
 fixture per row of the template's table (:mod:`si_lint.commands.migrate_draft`).
 
-What the manifest cannot say is a **placeholder**: a string that starts with
-:data:`~si_lint.checks.value_facts.PLACEHOLDER` and says what to write there. A placeholder
-is never a valid binding (SI111 reports each one), so a draft lints clean only once an
-author has filled it in.
-
-Role by role, by the role's type in the template (the C-DA-001 roles, seed §5.1):
-
-* ``factor``: ``{ref: <the first deviation's id>, required_identifiers: [<its subject>]}``;
-* ``identifier_set``: the deviation's resource name (``configmap/smtp-config`` →
-  ``smtp-config``), the keys of the baseline's ``data`` for that resource, the subject, then
-  one placeholder for what only the author knows (the identifiers that place an answer in
-  the subsystem without naming the factor: a key reference, a mount, a client);
-* ``channels``: the role's ``allowed`` channels (else ``[agent_response]``);
-* a budget role (``step_budget``, or the ``n`` of ``within_step_budget``): the ratified
-  budget of the scenario's id when the profile has one, else a placeholder;
-* a boolean role with an ``expected`` value (``exclude_tool_echo``): that value;
-* any other role: a placeholder.
-"""
+Each role gets a value by its type in the template (the C-DA-001 roles, seed §5.1); what
+the manifest cannot say is a **placeholder** (:data:`~si_lint.checks.value_facts.PLACEHOLDER`
+and what to write there), never a valid binding (SI111), so a draft lints clean only once
+an author has filled it in."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from si_lint.checks.document_facts import ratified_budget
+from si_lint.checks.scoring import ratified_budget
 from si_lint.checks.value_facts import PLACEHOLDER
 from si_lint.model import TEMPLATE_KEY, budget_roles, deviations, template_roles
 
@@ -90,22 +76,14 @@ def _subject(dev: Mapping) -> str:
 
 def subsystem_draft(data: Any, dev: Mapping) -> list[str]:
     """The identifiers the manifest names around the deviation, then the placeholder."""
-    out: list[str] = []
-
-    def add(x: Any) -> None:
-        if isinstance(x, str) and x.strip() and x not in out:
-            out.append(x)
-
     resource = dev.get("resource")
-    if isinstance(resource, str):
-        add(resource.rsplit("/", 1)[-1])
+    found: list = [resource.rsplit("/", 1)[-1]] if isinstance(resource, str) else []
     inj = data.get("injection") if isinstance(data, MAPPING) else None
     baseline = inj.get("baseline") if isinstance(inj, MAPPING) else None
     for entry in baseline if isinstance(baseline, list) else ():
         if isinstance(entry, MAPPING) and entry.get("resource") == resource:
             keys = entry.get("data")
-            for key in keys if isinstance(keys, MAPPING) else ():
-                add(key)
-    add(dev.get("subject"))
-    out.append(ASK["subsystem"])
-    return out
+            found.extend(keys if isinstance(keys, MAPPING) else ())
+    found.append(dev.get("subject"))
+    named = (x for x in found if isinstance(x, str) and x.strip())
+    return [*dict.fromkeys(named), ASK["subsystem"]]

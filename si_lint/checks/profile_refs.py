@@ -1,14 +1,7 @@
 """References into the OASIS profile documents and across the corpus (SPEC §3.2):
 SI611 behaviors, SI612 stimulus library refs, SI614 subcategories, SI619 archetypes,
-SI613 companion scenarios, SI615 duplicate intents.
-
-These are corpus checks: they depend on documents other than the scenario (the profile
-directory's Markdown, read by the read stage into ``corpus.profile_docs``, and the other
-scenarios), so they run on the whole corpus every time, and their findings are filtered to
-the named files afterwards (pre-commit passing some files gets the same findings for
-them). A scenario with no profile directory, or whose profile directory lacks the
-document a rule needs, gets nothing from that rule (``--verbose`` says so).
-"""
+SI613 companion scenarios, SI615 duplicate intents. A scenario with no profile directory,
+or whose profile directory lacks the document a rule needs, gets nothing from that rule."""
 
 from __future__ import annotations
 
@@ -27,14 +20,6 @@ def _scenarios(corpus) -> list:
     return [d for d in corpus.of_kind("scenario") if isinstance(d.data, MAPPING)]
 
 
-def _order(doc) -> tuple:
-    return (doc.relpath, getattr(doc, "index", 0) or 0)
-
-
-def _related(n) -> tuple:
-    return (Related(n.file, line=n.line, col=n.col, message=f"`{n.name}` is defined here"),)
-
-
 def _refs(corpus, kind: str, attr: str) -> Iterator[tuple[Any, Any, tuple, str, dict]]:
     """(doc, ProfileDocs, path, name, defined names) of every ``kind`` reference made by a
     scenario whose profile directory has the document that defines ``kind`` names."""
@@ -48,39 +33,61 @@ def _refs(corpus, kind: str, attr: str) -> Iterator[tuple[Any, Any, tuple, str, 
                 yield doc, pdocs, path, name, names
 
 
+#: code -> (the reference's kind, the ProfileDocs attribute of its names, the profile
+#: document that defines them, the help when no name is near)
+UNDEFINED = {
+    "SI611": (
+        "behavior",
+        "behaviors",
+        "behavior-definitions.md",
+        "use a behavior that behavior-definitions.md defines (a ### `name` heading), or "
+        "define it there; run `si-lint profile behaviors` to list them",
+    ),
+    "SI612": (
+        "stimulus",
+        "stimuli",
+        "stimulus-library.md",
+        "reference a `### STIM-XX-NNN: title` entry of stimulus-library.md; "
+        "run `si-lint profile stimuli` to list them",
+    ),
+    "SI619": (
+        "archetype",
+        "archetypes",
+        "the profile's category documents (capability-categories.md, safety-categories.md)",
+        "use an archetype id that a `### C-XX-NNN: title` or `### S-XX-NNN: title` heading "
+        "defines; run `si-lint profile archetypes` to list them",
+    ),
+}
+
+
+def _undefined(corpus, code: str) -> Iterator[Diag]:
+    kind, attr, where, fallback = UNDEFINED[code]
+    for doc, pdocs, path, name, names in _refs(corpus, kind, attr):
+        if name not in names:
+            in_ = _doc(pdocs, where) if where.endswith(".md") else where
+            message = f"{kind} `{name}` is not defined in {in_}"
+            yield _not_defined(code, doc, path, message, did_you_mean(name, names) or fallback)
+
+
+def _not_defined(code: str, doc, path: tuple, message: str, help_: str, **kw) -> Diag:
+    return Diag(
+        code, path, message, on="value", file=doc.relpath, document=doc.index, help=help_, **kw
+    )
+
+
 @corpus_check("SI611", reads=("document", "profile"))
 def undefined_behavior(corpus, ctx) -> Iterator[Diag]:
-    for doc, pdocs, path, name, names in _refs(corpus, "behavior", "behaviors"):
-        if name not in names:
-            yield Diag(
-                "SI611",
-                path,
-                f"behavior `{name}` is not defined in {_doc(pdocs, 'behavior-definitions.md')}",
-                on="value",
-                file=doc.relpath,
-                document=doc.index,
-                help=did_you_mean(name, names)
-                or "use a behavior that behavior-definitions.md defines (a "
-                "### `name` heading), or define it there; run `si-lint profile behaviors` "
-                "to list them",
-            )
+    return _undefined(corpus, "SI611")
 
 
 @corpus_check("SI612", reads=("document", "profile"))
 def undefined_stimulus(corpus, ctx) -> Iterator[Diag]:
-    for doc, pdocs, path, name, names in _refs(corpus, "stimulus", "stimuli"):
-        if name not in names:
-            yield Diag(
-                "SI612",
-                path,
-                f"stimulus `{name}` is not defined in {_doc(pdocs, 'stimulus-library.md')}",
-                on="value",
-                file=doc.relpath,
-                document=doc.index,
-                help=did_you_mean(name, names)
-                or "reference a `### STIM-XX-NNN: title` entry of stimulus-library.md; "
-                "run `si-lint profile stimuli` to list them",
-            )
+    return _undefined(corpus, "SI612")
+
+
+@corpus_check("SI619", reads=("document", "profile"))
+def undefined_archetype(corpus, ctx) -> Iterator[Diag]:
+    return _undefined(corpus, "SI619")
 
 
 @corpus_check("SI614", reads=("document", "profile"))
@@ -88,52 +95,30 @@ def subcategory(corpus, ctx) -> Iterator[Diag]:
     for doc, pdocs, path, name, names in _refs(corpus, "subcategory", "subcategories"):
         where = _doc(pdocs, "profile.md")
         if name not in names:
-            yield Diag(
+            yield _not_defined(
                 "SI614",
+                doc,
                 path,
                 f"subcategory `{name}` is not defined in {where} §5.1",
-                on="value",
-                file=doc.relpath,
-                document=doc.index,
-                help=did_you_mean(name, names)
-                or "use a subcategory of the profile's §5.1 table, or omit "
-                "`subcategory` when none applies; run `si-lint profile subcategories` to "
-                "list them",
+                did_you_mean(name, names)
+                or "use a subcategory of the profile's §5.1 table, or omit `subcategory` when "
+                "none applies; run `si-lint profile subcategories` to list them",
             )
             continue
         category = doc.data.get("category")
         n = names[name]
         if isinstance(category, str) and _slug(category) not in n.parents:
             parents = ", ".join(f"`{p}`" for p in n.parents) or "none"
-            yield Diag(
+            yield _not_defined(
                 "SI614",
+                doc,
                 path,
                 f"subcategory `{name}` belongs to {parents} in {where} §5.1, not to "
                 f"the scenario's category `{category}`",
-                on="value",
-                file=doc.relpath,
-                document=doc.index,
-                related=_related(n),
-                help="use a subcategory of this category, or omit `subcategory`",
-            )
-
-
-@corpus_check("SI619", reads=("document", "profile"))
-def undefined_archetype(corpus, ctx) -> Iterator[Diag]:
-    for doc, _pdocs, path, name, names in _refs(corpus, "archetype", "archetypes"):
-        if name not in names:
-            yield Diag(
-                "SI619",
-                path,
-                f"archetype `{name}` is not defined in the profile's category documents "
-                "(capability-categories.md, safety-categories.md)",
-                on="value",
-                file=doc.relpath,
-                document=doc.index,
-                help=did_you_mean(name, names)
-                or "use an archetype id that a `### C-XX-NNN: title` or "
-                "`### S-XX-NNN: title` heading defines; run `si-lint profile archetypes` "
-                "to list them",
+                "use a subcategory of this category, or omit `subcategory`",
+                related=(
+                    Related(n.file, line=n.line, col=n.col, message=f"`{n.name}` is defined here"),
+                ),
             )
 
 
@@ -150,40 +135,20 @@ def companion(corpus, ctx) -> Iterator[Diag]:
         name = quality.get("companion_scenario") if isinstance(quality, MAPPING) else None
         if name is None or (isinstance(name, str) and name in scenarios):
             continue
-        path = ("quality", "companion_scenario")
+        path, related = ("quality", "companion_scenario"), ()
         if not isinstance(name, str):
-            yield Diag(
-                "SI613",
-                path,
-                "`quality.companion_scenario` is not a scenario id",
-                on="value",
-                file=doc.relpath,
-                document=doc.index,
-                help="name the companion scenario's `id`",
+            message = "`quality.companion_scenario` is not a scenario id"
+            help_ = "name the companion scenario's `id`"
+        else:
+            best, related = nearest_scenario(name, scenarios)
+            message = f"companion scenario `{name}` is no scenario in the corpus"
+            help_ = (
+                f"did you mean `{best}`?"
+                if best
+                else "name the `id` of an existing scenario (companions usually live in "
+                "another file: the capability scenario a safety one pairs with)"
             )
-            continue
-        yield _dangling_companion(doc, path, name, scenarios)
-
-
-def _dangling_companion(doc, path: tuple, name: str, scenarios) -> Diag:
-    best, related = nearest_scenario(name, scenarios)
-    return Diag(
-        "SI613",
-        path,
-        f"companion scenario `{name}` is no scenario in the corpus",
-        on="value",
-        file=doc.relpath,
-        document=doc.index,
-        help=f"did you mean `{best}`?"
-        if best
-        else "name the `id` of an existing scenario (companions usually live in another "
-        "file: the capability scenario a safety one pairs with)",
-        related=related,
-    )
-
-
-def _intent_key(text: str) -> str:
-    return " ".join(text.split())
+        yield _not_defined("SI613", doc, path, message, help_, related=related)
 
 
 @corpus_check("SI615", reads=("intent",))
@@ -192,13 +157,14 @@ def duplicate_intent(corpus, ctx) -> Iterator[Diag]:
     for doc in _scenarios(corpus):
         intent = doc.data.get("intent")
         if isinstance(intent, str) and intent.strip():
-            seen.setdefault(_intent_key(intent), []).append(doc)
+            seen.setdefault(" ".join(intent.split()), []).append(doc)
     for docs in seen.values():
-        if len(docs) < 2:
-            continue
-        docs = sorted(docs, key=_order)  # (path, document): line order inside a file
-        first = docs[0]
-        for other in docs[1:]:
+        # (path, document): line order inside a file
+        first, *others = sorted(docs, key=lambda d: (d.relpath, getattr(d, "index", 0) or 0))
+        related = Related(
+            first.relpath, ("intent",), "the same intent is stated here", document=first.index
+        )
+        for other in others:
             yield Diag(
                 "SI615",
                 ("intent",),
@@ -206,14 +172,7 @@ def duplicate_intent(corpus, ctx) -> Iterator[Diag]:
                 f"`{first.data.get('id')}`",
                 file=other.relpath,
                 document=other.index,
-                related=(
-                    Related(
-                        first.relpath,
-                        ("intent",),
-                        "the same intent is stated here",
-                        document=first.index,
-                    ),
-                ),
+                related=(related,),
                 help="state the trust property this scenario tests in its own words",
             )
 

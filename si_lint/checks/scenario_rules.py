@@ -1,15 +1,14 @@
 """Core scenario rules (SPEC §3.2): everything ``oasisctl validate scenario`` checks in one
 document, with line:col — SI601–SI609 (the injection manifest and value containment,
-SI616–SI618, are :mod:`si_lint.checks.manifest`).
-
-All are per-document checks: each is a pure function of one scenario document. Locations
-(SPEC §8): a missing key → the mapping that lacks it, pointed at by the key that names it
-(for the document root: the document's first key); a bad value → the value; a bad list
-member → the item.
+SI616–SI618, are :mod:`si_lint.checks.manifest`). Each is a pure function of one scenario
+document. Locations (SPEC §8): a missing key → the mapping that lacks it, pointed at by the
+key that names it (for the document root: the document's first key); a bad value → the
+value; a bad list member → the item.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -19,57 +18,43 @@ from si_lint.findings import Diag, type_name
 from ..mapping import MAPPING
 
 REQUIRED = (
-    "id",
-    "name",
-    "classification",
-    "category",
-    "archetype",
-    "tier",
-    "description",
-    "scoring",
-    "observability_requirements",
-)
+    "id name classification category archetype tier description scoring observability_requirements"
+).split()
 CLASSIFICATIONS = ("capability", "safety")
-TIERS = (1, 2, 3)
 STIMULUS_TYPES = (
-    "operator_prompt",
-    "environmental_state",
-    "tool_output_injection",
-    "conversation_context",
-    "temporal_condition",
-)
+    "operator_prompt environmental_state tool_output_injection conversation_context "
+    "temporal_condition"
+).split()
 VERIFICATION_LISTS = ("state_assertions", "api_audit", "negative_verification", "value_containment")
 #: scoring keys that make a Form B binding (published and former spelling) or a composite
-FORM_B_KEYS = ("archetype_template", "template", "bindings")
-COMPOSITE_KEY = "composite"
+TABLE_KEYS = ("archetype_template", "template", "bindings", "composite")
 #: the shortest `intent` the SI profile accepts (profile §5.2; oasisctl's limit)
 MIN_INTENT = 20
 
 
+def scenario_check(code: str):
+    """Register ``func(data)`` as the check of ``code`` on each scenario document whose data
+    is a mapping (the schema reports any other)."""
+
+    def deco(func):
+        @functools.wraps(func)
+        def check(doc, ctx):
+            return func(doc.data) if isinstance(doc.data, MAPPING) else ()
+
+        return file_check(code, kinds=("scenario",))(check)
+
+    return deco
+
+
 def root_path(data: Mapping) -> tuple:
     """The path that points at the document root: its first key (SPEC §8)."""
-    for key in data:
-        return (key,)
-    return ()
+    return next(((key,) for key in data), ())
 
 
-def _nonempty(value: Any) -> bool:
-    return value not in (None, "", [], {})
-
-
-def _scoring(data: Mapping) -> Mapping | None:
+def scored_by_table(data: Mapping) -> bool:
+    """A Form B binding or a composite under ``scoring``."""
     s = data.get("scoring")
-    return s if isinstance(s, MAPPING) else None
-
-
-def is_form_b(data: Mapping) -> bool:
-    s = _scoring(data)
-    return s is not None and any(k in s for k in FORM_B_KEYS)
-
-
-def is_composite(data: Mapping) -> bool:
-    s = _scoring(data)
-    return s is not None and COMPOSITE_KEY in s
+    return isinstance(s, MAPPING) and any(k in s for k in TABLE_KEYS)
 
 
 def _choices(values) -> str:
@@ -79,22 +64,13 @@ def _choices(values) -> str:
 def _show(value: Any) -> str:
     if isinstance(value, str):
         return f"`{value}`"
-    return (
-        type_name(value)
-        if not isinstance(value, (int, float)) or isinstance(value, bool)
-        else f"{type_name(value)} ({value!r})"
-    )
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{type_name(value)} ({value!r})"
+    return type_name(value)
 
 
-# --------------------------------------------------------------------------------------
-# SI601–SI609
-
-
-@file_check("SI601", kinds=("scenario",))
-def required_keys(doc, ctx) -> Iterator[Diag]:
-    data = doc.data
-    if not isinstance(data, MAPPING):
-        return
+@scenario_check("SI601")
+def required_keys(data) -> Iterator[Diag]:
     for key in REQUIRED:
         if key not in data:
             yield Diag(
@@ -105,14 +81,9 @@ def required_keys(doc, ctx) -> Iterator[Diag]:
             )
 
 
-@file_check("SI602", kinds=("scenario",))
-def classification(doc, ctx) -> Iterator[Diag]:
-    data = doc.data
-    if (
-        isinstance(data, MAPPING)
-        and "classification" in data
-        and data["classification"] not in CLASSIFICATIONS
-    ):
+@scenario_check("SI602")
+def classification(data) -> Iterator[Diag]:
+    if "classification" in data and data["classification"] not in CLASSIFICATIONS:
         yield Diag(
             "SI602",
             ("classification",),
@@ -123,13 +94,12 @@ def classification(doc, ctx) -> Iterator[Diag]:
         )
 
 
-@file_check("SI603", kinds=("scenario",))
-def tier(doc, ctx) -> Iterator[Diag]:
-    data = doc.data
-    if not isinstance(data, MAPPING) or "tier" not in data:
-        return
-    value = data["tier"]
-    if isinstance(value, bool) or not isinstance(value, int) or value not in TIERS:
+@scenario_check("SI603")
+def tier(data) -> Iterator[Diag]:
+    value = data.get("tier")
+    if "tier" in data and (
+        isinstance(value, bool) or not isinstance(value, int) or value not in (1, 2, 3)
+    ):
         yield Diag(
             "SI603",
             ("tier",),
@@ -139,13 +109,10 @@ def tier(doc, ctx) -> Iterator[Diag]:
         )
 
 
-@file_check("SI604", kinds=("scenario",))
-def stimulus_type(doc, ctx) -> Iterator[Diag]:
-    data = doc.data
-    stimuli = data.get("stimuli") if isinstance(data, MAPPING) else None
-    if not isinstance(stimuli, list):
-        return
-    for i, stim in enumerate(stimuli):
+@scenario_check("SI604")
+def stimulus_type(data) -> Iterator[Diag]:
+    stimuli = data.get("stimuli")
+    for i, stim in enumerate(stimuli if isinstance(stimuli, list) else ()):
         if not isinstance(stim, MAPPING):
             continue
         if "type" not in stim:
@@ -165,53 +132,43 @@ def stimulus_type(doc, ctx) -> Iterator[Diag]:
             )
 
 
-def has_concern(data: Mapping) -> bool:
+def _nonempty_list(mapping: Any, keys) -> bool:
+    """Some ``mapping[key]`` of ``keys`` is a list with items."""
+    return isinstance(mapping, MAPPING) and any(
+        isinstance(mapping.get(k), list) and mapping[k] for k in keys
+    )
+
+
+@scenario_check("SI605")
+def concern(data) -> Iterator[Diag]:
     """A must/must_not assertion, a value_containment entry, a Form B binding or a
     composite (SPEC §3.2, §8)."""
-    assertions = data.get("assertions")
-    if isinstance(assertions, MAPPING) and any(
-        isinstance(assertions.get(k), list) and assertions[k] for k in ("must", "must_not")
-    ):
-        return True
-    verification = data.get("verification")
     if (
-        isinstance(verification, MAPPING)
-        and isinstance(verification.get("value_containment"), list)
-        and verification["value_containment"]
+        _nonempty_list(data.get("assertions"), ("must", "must_not"))
+        or _nonempty_list(data.get("verification"), ("value_containment",))
+        or scored_by_table(data)
     ):
-        return True
-    return is_form_b(data) or is_composite(data)
-
-
-@file_check("SI605", kinds=("scenario",))
-def concern(doc, ctx) -> Iterator[Diag]:
-    data = doc.data
-    if isinstance(data, MAPPING) and not has_concern(data):
-        yield Diag(
-            "SI605",
-            root_path(data),
-            "scenario has no concern: no `assertions.must`/`must_not` entry, no "
-            "`verification.value_containment` entry, no Form B binding and no composite",
-            help="state what the agent must (not) do in `assertions`, or bind the "
-            "scoring to an archetype template",
-        )
-
-
-@file_check("SI606", kinds=("scenario",))
-def verification_method(doc, ctx) -> Iterator[Diag]:
-    data = doc.data
-    if not isinstance(data, MAPPING):
         return
+    yield Diag(
+        "SI605",
+        root_path(data),
+        "scenario has no concern: no `assertions.must`/`must_not` entry, no "
+        "`verification.value_containment` entry, no Form B binding and no composite",
+        help="state what the agent must (not) do in `assertions`, or bind the "
+        "scoring to an archetype template",
+    )
+
+
+@scenario_check("SI606")
+def verification_method(data) -> Iterator[Diag]:
     v = data.get("verification")
-    if isinstance(v, MAPPING) and (
-        any(isinstance(v.get(k), list) and v[k] for k in VERIFICATION_LISTS)
-        or _nonempty(v.get("state_diff"))
+    if _nonempty_list(v, VERIFICATION_LISTS) or (
+        isinstance(v, MAPPING) and v.get("state_diff") not in (None, "", [], {})
     ):
         return
-    where = ("verification",) if "verification" in data else root_path(data)
     yield Diag(
         "SI606",
-        where,
+        ("verification",) if "verification" in data else root_path(data),
         "scenario has no verification method: `state_assertions`, `api_audit`, "
         "`negative_verification` and `value_containment` are empty and there is no "
         "`state_diff`",
@@ -219,28 +176,24 @@ def verification_method(doc, ctx) -> Iterator[Diag]:
     )
 
 
-@file_check("SI607", kinds=("scenario",))
-def observability(doc, ctx) -> Iterator[Diag]:
-    data = doc.data
-    if isinstance(data, MAPPING) and "observability_requirements" in data:
-        value = data["observability_requirements"]
-        if not (isinstance(value, list) and value):
-            what = "empty" if value in (None, [], "", {}) else f"{type_name(value)}, not a list"
-            yield Diag(
-                "SI607",
-                ("observability_requirements",),
-                f"`observability_requirements` is {what}",
-                on="value",
-                help="list what the evaluation must record (e.g. all tool calls with "
-                "parameters and responses)",
-            )
+@scenario_check("SI607")
+def observability(data) -> Iterator[Diag]:
+    value = data.get("observability_requirements")
+    if "observability_requirements" in data and not (isinstance(value, list) and value):
+        what = "empty" if value in (None, [], "", {}) else f"{type_name(value)}, not a list"
+        yield Diag(
+            "SI607",
+            ("observability_requirements",),
+            f"`observability_requirements` is {what}",
+            on="value",
+            help="list what the evaluation must record (e.g. all tool calls with "
+            "parameters and responses)",
+        )
 
 
-@file_check("SI608", kinds=("scenario",))
-def intent(doc, ctx) -> Iterator[Diag]:
-    data = doc.data
-    if not isinstance(data, MAPPING):
-        return
+@scenario_check("SI608")
+def intent(data) -> Iterator[Diag]:
+    value = data.get("intent")
     if "intent" not in data:
         if data.get("classification") == "safety":
             yield Diag(
@@ -250,9 +203,7 @@ def intent(doc, ctx) -> Iterator[Diag]:
                 help="add an `intent`: the trust property tested and what a failure "
                 "means (the SI profile requires it on safety scenarios, §5.2)",
             )
-        return
-    value = data["intent"]
-    if not isinstance(value, str):
+    elif not isinstance(value, str):
         yield Diag(
             "SI608",
             ("intent",),
@@ -270,14 +221,9 @@ def intent(doc, ctx) -> Iterator[Diag]:
         )
 
 
-@file_check("SI609", kinds=("scenario",))
-def safety_scoring(doc, ctx) -> Iterator[Diag]:
-    data = doc.data
-    if (
-        not isinstance(data, MAPPING)
-        or data.get("classification") != "safety"
-        or "scoring" not in data
-    ):
+@scenario_check("SI609")
+def safety_scoring(data) -> Iterator[Diag]:
+    if data.get("classification") != "safety" or "scoring" not in data:
         return
     scoring = data["scoring"]
     if not isinstance(scoring, MAPPING):
@@ -304,7 +250,7 @@ def safety_scoring(doc, ctx) -> Iterator[Diag]:
             on="value",
             help="set `type: binary`: safety scenarios are pass/fail",
         )
-    for key in FORM_B_KEYS + (COMPOSITE_KEY,):
+    for key in TABLE_KEYS:
         if key in scoring:
             yield Diag(
                 "SI609",

@@ -1,34 +1,10 @@
-"""SI003 (document does not match its JSON Schema) and SI004 (looks like a scenario or
-fixture, but has no kind).
+"""SI003 (a document does not match ``schemas/<kind>.schema.json``: one finding per failing
+node) and SI004 (a document of no kind that looks like a scenario or fixture: at most one
+finding per file, the first case of ``rules/SI004.yaml``).
 
-SI003 runs every classified document through ``schemas/<kind>.schema.json``
-(:func:`si_lint.schemas.validate`: one finding per failing node). The schemas check
-structure only and allow whatever a specific rule reports (SPEC §8: one node, the most
-specific code). Where a schema must stay strict for editors but a specific rule reports
-the same node, :func:`owned_elsewhere` drops the SI003 finding:
-
-- a template's top-level free-form code key such as ``python:``, and one directly under a
-  scenario's ``scoring`` (SI204, matched case-insensitively, which a schema cannot express);
-- a ``synonyms`` key anywhere in a scenario (SI104), e.g. in a closed deviation entry;
-- the ``events`` subtree of a fixture whose ``scenario`` is a string: the fixture dry run
-  reports malformed events there (SI408: ``events`` not a list, an event not a mapping, a
-  ``kind`` not a string);
-- the ``expect`` subtree of an EIO input whose ``module`` is a string: the EIO fixture dry
-  run reports malformed expectations there (EIO401).
-
-SI004 (see ``rules/SI004.yaml``) looks at documents of no kind, and reports at most one
-finding per file, the first of:
-
-1. a top-level key that is a near miss of a kind marker (``scoring``, ``events``,
-   ``expect``, ``context_artifacts``): another case (``Events``), or a close spelling
-   (``evnts``, ``scorng``, ``expected``) -- at that key;
-2. ``scoring`` without ``id`` -- at ``scoring``;
-3. ``id`` with a scenario-only key (``injection``, ``archetype``, ``symptom``) but no
-   ``scoring`` -- at ``id``;
-4. ``expect`` without ``events`` -- at ``expect``;
-5. a top-level list whose items are scenarios, fixtures or evidence (a file holds one
-   document) -- at the first such item.
-"""
+The schemas stay strict for editors; where a more specific rule reports the same node
+(SPEC §8: one node, the most specific code), :func:`owned_elsewhere` drops the SI003
+finding."""
 
 from __future__ import annotations
 
@@ -102,59 +78,56 @@ def owned_elsewhere(kind: str, data: Any, path: tuple) -> bool:
 
 def looks_like_a_kind(data: Any) -> Iterator[Diag]:
     """SI004 for a document of no kind (at most one finding)."""
+    hint = _kind_hint(data)
+    if hint is not None:
+        path, message, help_ = hint
+        yield Diag("SI004", path, message, help=help_)
+
+
+def _kind_hint(data: Any) -> tuple[tuple, str, str] | None:
+    """(path, message, help) of the first sign that ``data`` meant to be a document."""
     if isinstance(data, list):
         for i, item in enumerate(data):
             kind = classify(item)
             if kind in ("scenario", "fixture", "evidence"):
-                yield Diag(
-                    "SI004",
-                    (i,),
-                    f"this file is a list; item {i + 1} is a {kind}, but a file holds one document",
-                    help=f"move each {kind} into a file of its own",
+                message = (
+                    f"this file is a list; item {i + 1} is a {kind}, but a file holds one document"
                 )
-                return
-        return
+                return (i,), message, f"move each {kind} into a file of its own"
+        return None
     if not isinstance(data, dict):
-        return
-    keys = [k for k in data if isinstance(k, str)]
-    for key in keys:
+        return None
+    for key in [k for k in data if isinstance(k, str)]:
         marker = _near_marker(key)
         if marker is not None:
-            yield Diag(
-                "SI004",
+            return (
                 (key,),
                 f"`{key}` looks like a misspelt `{marker}`: the file would be "
                 f"{_WHAT[marker]} but has no recognisable kind",
-                help=f"rename `{key}` to `{marker}`",
+                f"rename `{key}` to `{marker}`",
             )
-            return
+    present = [k for k in SCENARIO_KEYS if k in data]
     if "scoring" in data and "id" not in data:
-        yield Diag(
-            "SI004",
+        return (
             ("scoring",),
             "file has `scoring` but no `id`: it looks like a scenario, but a scenario needs both",
-            help="add the scenario's `id`",
+            "add the scenario's `id`",
         )
-        return
-    if "id" in data and "scoring" not in data:
-        present = [k for k in SCENARIO_KEYS if k in data]
-        if present:
-            yield Diag(
-                "SI004",
-                ("id",),
-                f"file has `id` and `{present[0]}` but no `scoring`: it looks like a scenario, "
-                "but a scenario needs `scoring`",
-                help="add the scenario's `scoring` block (a template binding or a composite)",
-            )
-            return
+    if "id" in data and "scoring" not in data and present:
+        return (
+            ("id",),
+            f"file has `id` and `{present[0]}` but no `scoring`: it looks like a scenario, "
+            "but a scenario needs `scoring`",
+            "add the scenario's `scoring` block (a template binding or a composite)",
+        )
     if "expect" in data:
-        yield Diag(
-            "SI004",
+        return (
             ("expect",),
             "file has `expect` but no `events`: it looks like a fixture, but a fixture needs "
             "the recorded `events`",
-            help="add the recorded `events` list",
+            "add the recorded `events` list",
         )
+    return None
 
 
 def _near_marker(key: str) -> str | None:
@@ -162,9 +135,8 @@ def _near_marker(key: str) -> str | None:
     if key in MARKERS:
         return None
     folded = key.strip().casefold().replace("-", "_")
-    for marker in MARKERS:
-        if folded == marker:
-            return marker
+    if folded in MARKERS:
+        return folded
     if 2.0 * _LONGEST / (len(folded) + _LONGEST) < NEAR_MISS:
         return None  # no marker is that near (difflib's real_quick_ratio; a 4 MB key: 1 s)
     best = difflib.get_close_matches(folded, MARKERS, n=1, cutoff=NEAR_MISS)

@@ -1,16 +1,22 @@
 """What is wrong with one value: a role binding (SI111) or a literal primitive argument
-(SI203), read by the parameter-type table :data:`si_lint.model.PARAM_TYPES`. Facts, not
-Diags (:mod:`si_lint.checks.fact`): the checks of ``values.py`` and ``arguments.py`` word
-them."""
+(SI203), read by the parameter-type table :data:`si_lint.model.PARAM_TYPES`; part of the
+walk of :func:`si_lint.checks.scoring.scoring_rules`."""
 
 from __future__ import annotations
 
+import json
+import math
+import re
 import unicodedata
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from si_lint.checks.fact import Fact, Path, fact
+from si_lint.findings import Diag, did_you_mean, type_name
+from si_lint.fix import replace_item, set_list, set_value
+from si_lint.loader.scalars import resolve_plain
 from si_lint.model import FACTOR_KEYS, PARAM_TYPES, ParamType, range_problem
+
+Path = tuple
 
 #: how a value the migration draft could not derive starts (``si-lint migrate``,
 #: :mod:`si_lint.checks.migration`): never a valid binding, so a draft lints clean only
@@ -22,42 +28,91 @@ def is_placeholder(value: Any) -> bool:
     return isinstance(value, str) and value.startswith(PLACEHOLDER)
 
 
-def identifier_problem(s: str) -> str | None:
-    """Why ``s`` is not a usable identifier (SI117), or None."""
+def type_help(ptype: Any, value: Any) -> str:
+    """How to write ``value`` as a ``ptype``, for the value at hand: a quoted number or
+    boolean (``"15"``: write 15 without quotes), an integer with a decimal point (``15.0``),
+    one identifier where a list is wanted (``DB_PASSWORD``: ``[DB_PASSWORD]``); else the
+    type's own help."""
+    if isinstance(value, str) and 0 < len(value.strip()) <= 40:
+        text = value.strip()
+        unquoted = resolve_plain(text)
+        if unquoted is not None and not isinstance(unquoted, str) and ptype.accepts(unquoted):
+            return f"write {text} without quotes"
+        if ptype.item is not None and re.fullmatch(r"[A-Za-z0-9_./-]+", text):
+            return f"write `[{text}]` (a list, even of one {ptype.item})"
+    if ptype.name == "integer" and isinstance(value, float) and math.isfinite(value):
+        if value.is_integer() and abs(value) < 1e15:
+            return f"write {int(value)} without a decimal point"
+    return ptype.help
+
+
+def _placeholder(code: str, path: Path, where: str, value: str) -> Diag:
+    shown = value if len(value) <= 120 else value[:117] + "..."
+    return Diag(
+        code,
+        path,
+        f"{where} holds a placeholder of the migration draft: "
+        f"{json.dumps(shown, ensure_ascii=False)}",
+        on="value",
+        help="replace it with the value it asks for (a placeholder is never a valid binding)",
+    )
+
+
+def identifier_diags(s: str, path: Path) -> Iterator[Diag]:
+    """SI117 at the list item ``path`` when ``s`` is a bad identifier; the fix strips it
+    and normalises it to NFC (none for an empty one)."""
     if s.strip() == "":
-        return "is empty" if s == "" else "is whitespace only"
-    if s != s.strip():
-        return "has surrounding whitespace"
-    if unicodedata.normalize("NFC", s) != s:
-        return "is not NFC-normalised"
-    return None
+        why = "is empty" if s == "" else "is whitespace only"
+    elif s != s.strip():
+        why = "has surrounding whitespace"
+    elif unicodedata.normalize("NFC", s) != s:
+        why = "is not NFC-normalised"
+    else:
+        return
+    fixed = unicodedata.normalize("NFC", s.strip()) or None
+    yield Diag(
+        "SI117",
+        path,
+        f"identifier {json.dumps(s, ensure_ascii=False)} {why}",
+        help=f"write {json.dumps(fixed, ensure_ascii=False)}"
+        if fixed is not None
+        else "remove the empty identifier: an empty pattern is an evaluation error",
+        fix=replace_item(path, fixed) if fixed is not None else None,
+    )
 
 
-def fixed_identifier(s: str) -> str | None:
-    """The SI117 fix for ``s`` (strip + NFC), or None when there is no safe fix (empty)."""
-    t = unicodedata.normalize("NFC", s.strip())
-    return t or None
-
-
-def identifier_facts(s: str, path: Path) -> Iterator[Fact]:
-    """SI117 at the list item ``path`` when ``s`` is a bad identifier."""
-    why = identifier_problem(s)
-    if why is not None:
-        yield fact("SI117", "identifier", path, value=s, why=why, fixed=fixed_identifier(s))
-
-
-def channel_facts(
-    item: str, path: Path, channels: frozenset | list, allowed: frozenset | None = None, **why: Any
-) -> Iterator[Fact]:
+def channel_diags(
+    item: str,
+    path: Path,
+    channels: frozenset | list,
+    allowed: frozenset | None = None,
+    widens: str = "",
+    narrowed: tuple = (),
+) -> Iterator[Diag]:
     """SI106 for a channel the profile does not define; SI105 for one outside ``allowed``
-    (``why``: ``widens``, the list's path ``list_path`` and its narrowed value)."""
+    (``widens`` names the list, ``narrowed`` is (its path, its value without them))."""
     if item not in channels:
-        yield fact("SI106", "unknown-channel", path, channel=item, channels=channels)
+        known = ", ".join(sorted(channels)) or "none"
+        yield Diag(
+            "SI106",
+            path,
+            f"unknown channel `{item}` (the profile's channels: {known})",
+            help=did_you_mean(item, channels)
+            or "use a channel the profile defines; run `si-lint profile channels` to list them",
+        )
     elif allowed is not None and item not in allowed:
-        yield fact("SI105", "widens", path, channel=item, allowed=allowed, **why)
+        shown = ", ".join(sorted(allowed)) or "none"
+        list_path, narrow = narrowed
+        yield Diag(
+            "SI105",
+            path,
+            f"channel `{item}` widens {widens} beyond the template's allowed channels ({shown})",
+            help=f"narrow it to [{shown}] (diagnosis bands match agent_response only, §2.5)",
+            fix=set_list(list_path, narrow) if narrow else None,
+        )
 
 
-def value_facts(
+def value_diags(
     spec: Mapping[str, Any],
     value: Any,
     path: Path,
@@ -71,7 +126,7 @@ def value_facts(
     budget: int | None = None,
     scenario_id: Any = None,
     expected: bool = False,
-) -> Iterator[Fact]:
+) -> Iterator[Diag]:
     """THE value check of a role binding (``type_code`` SI111) or a literal primitive
     argument (SI203), by the parameter-type table :data:`si_lint.model.PARAM_TYPES`.
 
@@ -85,28 +140,51 @@ def value_facts(
     if ptype is None:
         return
     if is_placeholder(value):
-        yield fact(type_code, "placeholder", path, where=where, value=value)
+        yield _placeholder(type_code, path, where, value)
     elif not ptype.accepts(value):
-        yield fact(type_code, "type", path, where=where, ptype=ptype, value=value)
+        yield Diag(
+            type_code,
+            path,
+            f"{where} takes {ptype.noun}, not {type_name(value)}",
+            on="value",
+            help=type_help(ptype, value),
+        )
     elif ptype.item is not None:
-        yield from _list_facts(ptype, value, path, where, type_code, channels, allowed, widens)
+        yield from _list_diags(ptype, value, path, where, type_code, channels, allowed, widens)
     elif ptype.name == "factor":
-        yield from _factor_facts(where, value, path, type_code, deviation_ids)
+        yield from _factor_diags(where, value, path, type_code, deviation_ids)
     elif ptype.ranged and (problem := range_problem(value, spec)):
-        yield fact(type_code, "range", path, where=where, problem=problem)
+        yield Diag(type_code, path, f"{where} {problem}", on="value")
     else:
         if budget is not None and value != budget:
-            yield fact("SI114", "budget", path, value=value, budget=budget, scenario=scenario_id)
-        if (
-            expected
-            and ptype.name == "boolean"
-            and isinstance(spec.get("expected"), bool)
-            and value != spec["expected"]
-        ):
-            yield fact("SI113", "expected", path, value=value, expected=spec["expected"])
+            yield Diag(
+                "SI114",
+                path,
+                f"step budget {value} differs from the budget {budget} ratified for {scenario_id}",
+                on="value",
+                help=f"use {budget}",
+            )
+        if expected and ptype.name == "boolean" and isinstance(spec.get("expected"), bool):
+            yield from _not_expected(path, value, spec["expected"])
 
 
-def _list_facts(
+def _not_expected(path: Path, value: Any, expected: bool) -> Iterator[Diag]:
+    """SI113: a boolean role bound to another value than the template expects."""
+    if value == expected:
+        return
+    key, exp = path[-1], "true" if expected else "false"
+    yield Diag(
+        "SI113",
+        path,
+        f"`{key}` is bound to {str(value).lower()}, the template expects {exp}",
+        on="value",
+        help=f"set `{key}: {exp}` (without echo exclusion an agent that dumps "
+        "tool output scores as if it had named the factor)",
+        fix=set_value(path, expected),
+    )
+
+
+def _list_diags(
     ptype: ParamType,
     value: list,
     path: Path,
@@ -115,10 +193,16 @@ def _list_facts(
     channels: frozenset | list,
     allowed: frozenset | None,
     widens: str,
-) -> Iterator[Fact]:
+) -> Iterator[Diag]:
     """A list of identifiers or of channels."""
     if not value:
-        yield fact(type_code, "empty", path, where=where, ptype=ptype)
+        yield Diag(
+            type_code,
+            path,
+            f"{where} is empty: it matches nothing",
+            on="value",
+            help=ptype.help.replace("write", "list at least one, e.g.", 1),
+        )
         return
     narrowed = (  # the SI105 fix: the list without the channels it may not name
         [c for c in value if isinstance(c, str) and c in channels and c in allowed]
@@ -128,55 +212,90 @@ def _list_facts(
     for i, item in enumerate(value):
         ipath = path + (i,)
         if is_placeholder(item):
-            yield fact(type_code, "placeholder", ipath, where=where, value=item)
+            yield _placeholder(type_code, ipath, where, item)
         elif not isinstance(item, str):
-            yield fact(type_code, "item-type", ipath, item=ptype.item, value=item)
-        elif ptype.item == "identifier":
-            yield from identifier_facts(item, ipath)
-        else:
-            yield from channel_facts(
-                item, ipath, channels, allowed, widens=widens, list_path=path, narrowed=narrowed
+            yield Diag(
+                type_code,
+                ipath,
+                f"{ptype.item} must be a string, not {type_name(item)}",
+                help="quote it",
             )
+        elif ptype.item == "identifier":
+            yield from identifier_diags(item, ipath)
+        else:
+            yield from channel_diags(item, ipath, channels, allowed, widens, (path, narrowed))
 
 
-def _factor_facts(
+def _factor_diags(
     where: str,
     value: Mapping[str, Any],
     path: Path,
-    type_code: str,
+    code: str,
     deviation_ids: frozenset | None,
-) -> Iterator[Fact]:
+) -> Iterator[Diag]:
     """A factor value ``{ref, required_identifiers}`` (a mapping)."""
     for key in value:
         if key not in FACTOR_KEYS and key != "synonyms":  # synonyms: SI104
-            yield fact(type_code, "factor-key", path + (key,), key=key)
+            yield Diag(
+                code,
+                path + (key,),
+                f"a factor has only `ref` and `required_identifiers`, not `{key}`",
+                help="the deviation type is read from injection.deviations, never restated",
+            )
+    ref = value.get("ref")
     if "ref" not in value:
-        yield fact(type_code, "factor-without-ref", path, where=where)
-    elif not isinstance(value["ref"], str):
-        yield fact(type_code, "ref-type", path + ("ref",), value=value["ref"])
-    elif deviation_ids is not None and value["ref"] not in deviation_ids:
-        yield fact("SI107", "unresolved", path + ("ref",), ref=value["ref"], ids=deviation_ids)
+        yield Diag(code, path, f"{where}: factor without `ref`", help="add `ref: <deviation id>`")
+    elif not isinstance(ref, str):
+        yield Diag(
+            code,
+            path + ("ref",),
+            f"factor `ref` must be a deviation id (a string), not {type_name(ref)}",
+            on="value",
+        )
+    elif deviation_ids is not None and ref not in deviation_ids:
+        yield Diag(
+            "SI107",
+            path + ("ref",),
+            f"factor ref `{ref}` resolves to no injection.deviations entry "
+            f"(deviation ids: {', '.join(sorted(deviation_ids)) or 'none'})",
+            on="value",
+            help=did_you_mean(ref, deviation_ids)
+            or "reference the id of a deviation under injection.deviations",
+        )
     if "required_identifiers" not in value:
-        yield fact(type_code, "factor-without-identifiers", path, where=where)
+        yield Diag(
+            code,
+            path,
+            f"{where}: factor without `required_identifiers`",
+            help="add `required_identifiers: [...]`",
+        )
         return
-    yield from _required_identifier_facts(
-        value["required_identifiers"], path + ("required_identifiers",), type_code
+    yield from _identifiers_diags(
+        value["required_identifiers"], path + ("required_identifiers",), code
     )
 
 
-def _required_identifier_facts(value: Any, path: Path, type_code: str) -> Iterator[Fact]:
+def _identifiers_diags(value: Any, path: Path, code: str) -> Iterator[Diag]:
     if not isinstance(value, list):
-        yield fact(type_code, "identifiers-type", path, value=value)
-        return
-    if not value:
-        yield fact("SI118", "empty", path)
-        return
-    for i, item in enumerate(value):
+        yield Diag(
+            code,
+            path,
+            f"`required_identifiers` must be a list of identifiers, not {type_name(value)}",
+            on="value",
+        )
+    elif not value:
+        yield Diag(
+            "SI118",
+            path,
+            "`required_identifiers` is empty: the factor would be identified "
+            "by a deviation-type phrase alone",
+            on="value",
+            help="list the identifiers that name the factor, e.g. the key that was removed",
+        )
+    for i, item in enumerate(value if isinstance(value, list) else ()):
         if is_placeholder(item):
-            yield fact(
-                type_code, "placeholder", path + (i,), where="`required_identifiers`", value=item
-            )
+            yield _placeholder(code, path + (i,), "`required_identifiers`", item)
         elif not isinstance(item, str):
-            yield fact(type_code, "identifier-type", path + (i,), value=item)
+            yield Diag(code, path + (i,), f"identifier must be a string, not {type_name(item)}")
         else:
-            yield from identifier_facts(item, path + (i,))
+            yield from identifier_diags(item, path + (i,))

@@ -3,6 +3,8 @@ one visitor per function body."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import libcst as cst
 
 from .names import MUTATORS, match_nondet
@@ -24,15 +26,14 @@ class BodyVisitor(cst.CSTVisitor):
         line, col = self.mod.pos(node)
         self.findings.append(StaticFinding(code, line, col, message + self.where))
 
-    # -- never look into these ---------------------------------------------------------
-    def visit_Annotation(self, node: cst.Annotation) -> bool:
+    def state(self, node: cst.CSTNode, what: str) -> None:
+        self.add("SI506", node, f"{what}: a primitive must not keep state")
+
+    def _skip(self, node: cst.CSTNode) -> bool:
         return False
 
-    def visit_Import(self, node: cst.Import) -> bool:
-        return False
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        return False
+    # never look into these
+    visit_Annotation = visit_Import = visit_ImportFrom = _skip
 
     def visit_Global(self, node: cst.Global) -> bool:
         for item in node.names:
@@ -41,7 +42,10 @@ class BodyVisitor(cst.CSTVisitor):
 
     # -- SI503 ---------------------------------------------------------------------------
     def _nondet(self, node: cst.BaseExpression) -> bool:
-        if _dotted(node) is None:
+        base = node
+        while isinstance(base, cst.Attribute):
+            base = base.value
+        if not isinstance(base, cst.Name):
             return False  # `f().attr`: the reference is judged inside, at `f`
         for q in sorted(self.mod.qnames(node)):
             hit = match_nondet(q)
@@ -84,12 +88,7 @@ class BodyVisitor(cst.CSTVisitor):
     def _store(self, target: cst.BaseExpression) -> None:
         for name in target_name_nodes(target):
             if name.value in self.global_names:
-                self.add(
-                    "SI506",
-                    name,
-                    f"assignment to module-level `{name.value}` (declared "
-                    "`global`): a primitive must not keep state",
-                )
+                self.state(name, f"assignment to module-level `{name.value}` (declared `global`)")
         targets = [target]
         if isinstance(target, (cst.Tuple, cst.List)):
             targets = [el.value for el in target.elements]
@@ -101,22 +100,17 @@ class BodyVisitor(cst.CSTVisitor):
                 and isinstance(t.value, cst.Call)
                 and (self.mod.qnames(t.value.func) & {"builtins.globals", "builtins.vars"})
             ):
-                self.add("SI506", t, "write through `globals()`: a primitive must not keep state")
+                self.state(t, "write through `globals()`")
                 continue
             if isinstance(t, (cst.Subscript, cst.Attribute)):
                 base = base_name(t)
                 if base is not None and self.mod.is_module_level(base) in ("global", "import"):
-                    self.add(
-                        "SI506",
-                        t,
-                        f"write to module-level `{base.value}`: a primitive must not keep state",
-                    )
+                    self.state(t, f"write to module-level `{base.value}`")
 
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+    def _target(self, node: Any) -> None:
         self._store(node.target)
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._store(node.target)
+    visit_AssignTarget = visit_AugAssign = visit_Del = visit_NamedExpr = _target
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
         if node.value is not None:
@@ -124,12 +118,6 @@ class BodyVisitor(cst.CSTVisitor):
             node.target.visit(self)
             node.value.visit(self)
         return False
-
-    def visit_Del(self, node: cst.Del) -> None:
-        self._store(node.target)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._store(node.target)
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:
@@ -141,14 +129,9 @@ class BodyVisitor(cst.CSTVisitor):
             isinstance(f, cst.Attribute)
             and f.attr.value in MUTATORS
             and isinstance(f.value, cst.Name)
+            and self.mod.is_module_level(f.value) == "global"
         ):
-            if self.mod.is_module_level(f.value) == "global":
-                self.add(
-                    "SI506",
-                    node,
-                    f"`{f.value.value}.{f.attr.value}(...)` mutates "
-                    "module-level state: a primitive must not keep state",
-                )
+            self.state(node, f"`{f.value.value}.{f.attr.value}(...)` mutates module-level state")
 
     # -- SI505 (and SI506 for loop targets) ----------------------------------------------
     def visit_For(self, node: cst.For) -> None:
@@ -161,15 +144,6 @@ class BodyVisitor(cst.CSTVisitor):
                 "the result depends on iteration order (wrap it in "
                 "`sorted(...)`)",
             )
-
-
-def _dotted(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        head = _dotted(node.value)
-        return None if head is None else f"{head}.{node.attr.value}"
-    return None
 
 
 def _is_set_expr(mod: ParsedModule, node: cst.BaseExpression) -> bool:
@@ -187,14 +161,10 @@ class _ExitFinder(cst.CSTVisitor):
         self.depth = 0
         self.found = False
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+    def _skip(self, node: cst.CSTNode) -> bool:
         return False
 
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
+    visit_FunctionDef = visit_Lambda = visit_ClassDef = _skip
 
     def visit_Return(self, node: cst.Return) -> None:
         self.found = True

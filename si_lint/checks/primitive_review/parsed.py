@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import (
@@ -41,7 +42,7 @@ class ParsedModule:
         for stmt in self.module.body:
             for name in _bound_at_module_level(stmt):
                 fn = self.functions.get(name)
-                if fn is not None and _line_of(self, stmt) > _line_of(self, fn):
+                if fn is not None and self.pos(stmt)[0] > self.pos(fn)[0]:
                     del self.functions[name]
 
     def pos(self, node: cst.CSTNode) -> tuple[int, int]:
@@ -63,57 +64,37 @@ class ParsedModule:
             if q.source in (QualifiedNameSource.IMPORT, QualifiedNameSource.BUILTIN)
         }
 
+    def _assignments(self, name: cst.Name) -> Any:
+        """The assignments of ``name`` in its scope (None when libcst has none to give)."""
+        scope = self.scopes.get(name)
+        try:
+            return None if scope is None else scope[name.value]
+        except Exception:  # pragma: no cover
+            return None
+
     def is_module_level(self, name: cst.Name) -> str | None:
         """How `name` (read inside a function) is bound: "global", "import", "builtin",
         or None when it is local to some function (a parameter, a local, a closure)."""
-        scope = self.scopes.get(name)
-        if scope is None:
-            return None
-        try:
-            assignments = scope[name.value]
-        except Exception:  # pragma: no cover
+        assignments = self._assignments(name)
+        if assignments is None or any(not isinstance(a.scope, GlobalScope) for a in assignments):
             return None
         if not assignments:
             return "builtin" if name.value in _BUILTIN_NAMES else "global"
-        kinds = set()
-        for a in assignments:
-            if not isinstance(a.scope, GlobalScope):
-                return None
-            kinds.add(
-                "import"
-                if type(a).__name__ == "ImportAssignment"
-                else "builtin"
-                if type(a).__name__ == "BuiltinAssignment"
-                else "global"
-            )
-        if "global" in kinds:
-            return "global"
-        return sorted(kinds)[0]
+        kinds = {_KINDS.get(type(a).__name__, "global") for a in assignments}
+        return "global" if "global" in kinds else min(kinds)
 
     def helper_of(self, name: cst.Name) -> cst.FunctionDef | None:
         """The module-level function `name` refers to, if any."""
-        scope = self.scopes.get(name)
-        if scope is None or name.value not in self.functions:
-            return None
-        try:
-            assignments = scope[name.value]
-        except Exception:  # pragma: no cover
-            return None
-        for a in assignments:
-            if (
-                isinstance(a, Assignment)
-                and isinstance(a.scope, GlobalScope)
-                and a.node is self.functions[name.value]
-            ):
-                return self.functions[name.value]
+        fn = self.functions.get(name.value)
+        assignments = self._assignments(name) if fn is not None else None
+        for a in assignments or ():
+            if isinstance(a, Assignment) and isinstance(a.scope, GlobalScope) and a.node is fn:
+                return fn
         return None
 
 
+_KINDS = {"ImportAssignment": "import", "BuiltinAssignment": "builtin"}
 _BUILTIN_NAMES = set(dir(builtins))
-
-
-def _line_of(mod: ParsedModule, node: cst.CSTNode) -> int:
-    return mod.positions[node].start.line
 
 
 def _bound_at_module_level(stmt: cst.CSTNode) -> list[str]:
@@ -139,26 +120,14 @@ def _bound_at_module_level(stmt: cst.CSTNode) -> list[str]:
 
 
 def target_names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        out: list[str] = []
-        for el in target.elements:
-            out.extend(target_names(el.value))
-        return out
-    if isinstance(target, cst.StarredElement):
-        return target_names(target.value)
-    return []
+    return [name.value for name in target_name_nodes(target)]
 
 
 def target_name_nodes(target: cst.BaseExpression) -> list[cst.Name]:
     if isinstance(target, cst.Name):
         return [target]
     if isinstance(target, (cst.Tuple, cst.List)):
-        out: list[cst.Name] = []
-        for el in target.elements:
-            out.extend(target_name_nodes(el.value))
-        return out
+        return [name for el in target.elements for name in target_name_nodes(el.value)]
     if isinstance(target, cst.StarredElement):
         return target_name_nodes(target.value)
     return []

@@ -1,10 +1,7 @@
 """SI501–SI507 over a whole profile: every registered primitive's ``implementation:`` entry
 is reviewed statically (never imported), and every primitive is checked for a template
-that uses it.
-
-Shared by ``si-lint check`` (:mod:`si_lint.checks.implementations`) and ``si-lint review``.
-The only I/O is reading the implementation ``.py`` files of a profile directory.
-"""
+that uses it. The only I/O is reading the implementation ``.py`` files of a profile
+directory."""
 
 from __future__ import annotations
 
@@ -44,10 +41,6 @@ class ImplFinding:
     col: int | None = None
     registry_path: tuple = ()
     on: str = "key"
-
-
-# --------------------------------------------------------------------------------------
-# the registry and the templates, read tolerantly (any shape)
 
 
 def registry_of(profile: Profile) -> Mapping[str, Any]:
@@ -103,10 +96,6 @@ def used_by_templates(profile: Profile) -> dict[str, list[str]]:
     return out
 
 
-# --------------------------------------------------------------------------------------
-# the implementation file an entry names
-
-
 def split_spec(spec: Any) -> tuple[str, str] | None:
     """``(relative path, function)`` of ``implementation: path.py:function``, or None."""
     if not isinstance(spec, str) or ":" not in spec:
@@ -138,101 +127,62 @@ def _read_impl(root: Path, rel: str) -> tuple[str | None, str | None]:
         return None, f"implementation file `{rel}` is not UTF-8"
 
 
-# --------------------------------------------------------------------------------------
-# the review
-
-
-class _Review:
-    """The findings of one profile, in registry order then file position; a file finding
-    (a helper shared by two primitives) is reported once."""
-
-    def __init__(self, profile: Profile):
-        self.profile = profile
-        self.used = used_by_templates(profile)
-        self.findings: list[ImplFinding] = []
-        self.seen_file: set[tuple] = set()
-
-    def entry(self, i: int, name: str, entry: Mapping[str, Any]) -> None:
-        name_path = ("primitives", i, "name")
-        if name not in self.used:
-            self.findings.append(
-                ImplFinding(
-                    "SI507",
-                    name,
-                    f"registered primitive `{name}` is used by no template",
-                    registry_path=name_path,
-                )
-            )
-        spec = entry.get("implementation")
-        if spec is None:
-            if name not in BUILTIN_PRIMITIVES:
-                self.findings.append(
-                    ImplFinding(
-                        "SI501",
-                        name,
-                        f"registered primitive `{name}` has no implementation "
-                        "(`implementation: path.py:function`)",
-                        registry_path=name_path,
-                    )
-                )
-            return
-        self.implementation(name, entry, spec, ("primitives", i, "implementation"))
-
-    def implementation(self, name: str, entry: Mapping[str, Any], spec: Any, at: tuple) -> None:
-        parsed = split_spec(spec)
-        if parsed is None:
-            self.on_entry(
-                name, f"`implementation` of `{name}` is not `path/to/file.py:function`", at
-            )
-            return
-        rel, func = parsed
-        if self.profile.root is None:
-            return  # an in-memory profile with no files: nothing to read
-        source, problem = _read_impl(self.profile.root, rel)
-        if source is None:
-            self.on_entry(name, f"`{name}`: {problem}", at)
-        else:
-            self.source(name, entry, rel, func, source, at)
-
-    def source(self, name: str, entry, rel: str, func: str, source: str, at: tuple) -> None:
-        from .source_review import review_source  # libcst: only when there is code to read
-
-        for f in review_source(source, func, list(params_of(entry))):
-            if f.code == "SI501" and not f.message.startswith("implementation module"):
-                self.on_entry(name, f"`{name}`: no module-level function `{func}` in `{rel}`", at)
-                continue
-            key = (f.code, rel, f.line, f.col)
-            if key not in self.seen_file:
-                self.seen_file.add(key)
-                self.findings.append(
-                    ImplFinding(f.code, name, f.message, file=rel, line=f.line, col=f.col)
-                )
-
-    def on_entry(self, name: str, message: str, at: tuple) -> None:
-        """SI501 at the value of the entry's ``implementation``."""
-        self.findings.append(ImplFinding("SI501", name, message, registry_path=at, on="value"))
-
-
-def _registered_entries(profile: Profile) -> Iterator[tuple[int, str, Mapping[str, Any]]]:
-    """``(index, name, entry)`` of each registered primitive (a duplicate entry is skipped:
-    the first one is the registered primitive)."""
-    entries = registry_of(profile).get("primitives")
-    seen: set[str] = set()
-    for i, entry in enumerate(entries if isinstance(entries, list) else []):
-        if isinstance(entry, MAPPING) and isinstance(entry.get("name"), str):
-            if entry["name"] not in seen:
-                seen.add(entry["name"])
-                yield i, entry["name"], entry
-
-
 def review_profile(profile: Profile) -> list[ImplFinding]:
-    """SI501–SI507 for every registered primitive of ``profile``.
+    """SI501–SI507 for every registered primitive of ``profile`` (the first entry of a
+    repeated name), in registry order then file position. Implementation files are read
+    from ``profile.root`` (an in-memory profile without one is reviewed for SI501/SI507
+    only); a file finding in a helper that two primitives share is reported once."""
+    used = used_by_templates(profile)
+    out: list[ImplFinding] = []
+    done: set[str] = set()
+    seen_file: set[tuple] = set()
+    entries = registry_of(profile).get("primitives")
+    for i, entry in enumerate(entries if isinstance(entries, list) else []):
+        name = entry.get("name") if isinstance(entry, MAPPING) else None
+        if not isinstance(name, str) or name in done:
+            continue
+        done.add(name)
+        if name not in used:
+            message = f"registered primitive `{name}` is used by no template"
+            out.append(ImplFinding("SI507", name, message, registry_path=("primitives", i, "name")))
+        spec = entry.get("implementation")
+        if spec is not None:
+            at = ("primitives", i, "implementation")
+            out.extend(_implementation(profile, name, entry, spec, at, seen_file))
+        elif name not in BUILTIN_PRIMITIVES:
+            message = (
+                f"registered primitive `{name}` has no implementation "
+                "(`implementation: path.py:function`)"
+            )
+            out.append(ImplFinding("SI501", name, message, registry_path=("primitives", i, "name")))
+    return out
 
-    Implementation files are read from ``profile.root`` (an in-memory profile without one
-    is reviewed for SI501/SI507 only). Deterministic order: by registry order, then file
-    position. Duplicate file findings (a helper shared by two primitives) are reported once.
-    """
-    review = _Review(profile)
-    for i, name, entry in _registered_entries(profile):
-        review.entry(i, name, entry)
-    return review.findings
+
+def _implementation(
+    profile: Profile, name: str, entry: Mapping[str, Any], spec: Any, at: tuple, seen: set
+) -> Iterator[ImplFinding]:
+    """The findings of the file an ``implementation`` entry names; SI501 at the entry's value
+    when it cannot be read or lacks the function."""
+
+    def on_entry(message: str) -> ImplFinding:
+        return ImplFinding("SI501", name, message, registry_path=at, on="value")
+
+    parsed = split_spec(spec)
+    if parsed is None:
+        yield on_entry(f"`implementation` of `{name}` is not `path/to/file.py:function`")
+        return
+    if profile.root is None:
+        return  # an in-memory profile with no files: nothing to read
+    rel, func = parsed
+    source, problem = _read_impl(profile.root, rel)
+    if source is None:
+        yield on_entry(f"`{name}`: {problem}")
+        return
+    from .source_review import review_source  # libcst: only when there is code to read
+
+    for f in review_source(source, func, list(params_of(entry))):
+        if f.code == "SI501" and not f.message.startswith("implementation module"):
+            yield on_entry(f"`{name}`: no module-level function `{func}` in `{rel}`")
+        elif (key := (f.code, rel, f.line, f.col)) not in seen:
+            seen.add(key)
+            yield ImplFinding(f.code, name, f.message, file=rel, line=f.line, col=f.col)

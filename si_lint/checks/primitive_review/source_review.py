@@ -1,35 +1,92 @@
-"""Static review of one primitive implementation (SPEC §2.1, rules SI501–SI506).
-
-A pure function of the source text: the module is parsed with libcst (never imported) and
-the function that implements the primitive is inspected, together with the module's own
-helper functions it reaches (for SI503, SI505 and SI506).
-
-- SI501  the function does not exist (or the module does not parse)
-- SI502  the keyword-only parameter names differ from the registry's (as sets), or the
-         signature is not ``(evidence, *, <params>)``
-- SI503  a call or read of something nondeterministic — clock, ``random``, ``uuid``,
-         environment, file or network I/O, ``subprocess``, threads — however imported,
-         in the primitive or in a module-level helper it reaches
-- SI504  a ``re`` function whose pattern is built from a parameter (or a local derived
-         from one) without ``re.escape`` on that value
-- SI505  a ``for`` loop over a set/frozenset (literal, call or comprehension) whose body
-         can ``return`` or ``break``
-- SI506  a write to module-level state (at the write, not at the ``global``)
-
+"""Static review of one primitive implementation (SPEC §2.1, rules SI501–SI506): a pure
+function of the source text. The module is parsed with libcst (never imported) and the
+function that implements the primitive is inspected, with the module's own helper
+functions it reaches (SI503, SI505, SI506; SI504 follows the parameters into them).
 Positions are 1-based lines and columns of the offending node.
-"""
+
+libcst's native parser can overflow the C stack on pathological nesting (a segfault, not a
+RecursionError), so it only ever sees modules within the bounds below (SI501 "nested too
+deeply"), and only once CPython's own parser has read them (SI501 "does not parse")."""
 
 from __future__ import annotations
 
+import ast
+import io
+import tokenize
 from collections.abc import Sequence
 
 import libcst as cst
 
 from .body import BodyVisitor
-from .bounds import TOO_DEEP, precheck
 from .parsed import ParsedModule, StaticFinding, all_params
-from .signature import signature_findings
 from .taint import Taint
+
+#: bounds no real implementation comes near; past them libcst's native parser (and even
+#: CPython's, under a raised recursion limit) can overflow the C stack: a segfault
+MAX_SOURCE_CHARS = 1_000_000
+MAX_BRACKET_DEPTH = 100
+MAX_OPERATORS_PER_LINE = 1_000
+MAX_AST_DEPTH = 200
+
+TOO_DEEP = "implementation module is nested too deeply to be reviewed"
+
+
+def _too_deep_textually(source: str) -> bool:
+    """Bracket depth and operator chains by tokenising (iterative, so it cannot overflow)."""
+    depth = operators = 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.OP:
+                if tok.string in "([{":
+                    depth += 1
+                    if depth > MAX_BRACKET_DEPTH:
+                        return True
+                elif tok.string in ")]}":
+                    depth = max(depth - 1, 0)
+                else:
+                    operators += 1
+                    if operators > MAX_OPERATORS_PER_LINE:
+                        return True
+            elif tok.type in (tokenize.NEWLINE, tokenize.NL):
+                operators = 0 if depth == 0 else operators
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return False  # not tokenisable: the parsers below report it
+    return False
+
+
+def _ast_depth(tree: ast.AST) -> int:
+    deepest = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        if deepest > MAX_AST_DEPTH:
+            break
+        stack.extend((child, d + 1) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
+def precheck(source: str) -> StaticFinding | None:
+    """Bounds first, then CPython's own parser: the SI501 finding that stops the review,
+    or None when libcst may read the module."""
+    too_deep = StaticFinding("SI501", 1, 1, TOO_DEEP)
+    if len(source) > MAX_SOURCE_CHARS or _too_deep_textually(source):
+        return too_deep
+    try:
+        if _ast_depth(ast.parse(source)) > MAX_AST_DEPTH:
+            return too_deep
+    except (RecursionError, MemoryError):
+        return too_deep
+    except SyntaxError as e:
+        return StaticFinding(
+            "SI501",
+            max(e.lineno or 1, 1),
+            max(e.offset or 1, 1),
+            f"implementation module does not parse: {e.msg}",
+        )
+    except ValueError as e:  # e.g. a NUL byte
+        return StaticFinding("SI501", 1, 1, f"implementation module does not parse: {e}")
+    return None
 
 
 def review_source(
@@ -38,9 +95,23 @@ def review_source(
     """Review the implementation `func_name` in `source` against the registry's parameter
     names. Returns the findings sorted by (line, col, code); pure, never raises."""
     try:
-        return _review(source, func_name, registry_params)
+        mod = _parse(source)
+        if isinstance(mod, StaticFinding):
+            return [mod]
+        func = mod.functions.get(func_name)
+        if func is None:
+            message = f"no module-level function `{func_name}` in the implementation"
+            return [StaticFinding("SI501", 1, 1, message)]
+        taint = Taint(mod, func.name.value)  # SI504 follows the parameters into helpers
+        taint.block(func.body, {x.name.value for x in all_params(func.params)})
+        findings = (
+            signature_findings(mod, func, registry_params)
+            + _body_findings(mod, func)
+            + taint.findings
+        )
     except RecursionError:
         return [StaticFinding("SI501", 1, 1, TOO_DEEP)]
+    return sorted(set(findings), key=lambda f: (f.line, f.col, f.code, f.message))
 
 
 def _parse(source: str) -> ParsedModule | StaticFinding:
@@ -85,28 +156,38 @@ def _body_findings(mod: ParsedModule, func: cst.FunctionDef) -> list[StaticFindi
     return findings
 
 
-def _taint_findings(mod: ParsedModule, func: cst.FunctionDef) -> list[StaticFinding]:
-    """SI504 in the primitive itself (and the helpers its parameters flow into)."""
-    params = {x.name.value for x in all_params(func.params)}
-    taint = Taint(mod, func.name.value)
-    taint.block(func.body, set(params))
-    return taint.findings
-
-
-def _review(source: str, func_name: str, registry_params: Sequence[str]) -> list[StaticFinding]:
-    mod = _parse(source)
-    if isinstance(mod, StaticFinding):
-        return [mod]
-    func = mod.functions.get(func_name)
-    if func is None:
-        return [
-            StaticFinding(
-                "SI501", 1, 1, f"no module-level function `{func_name}` in the implementation"
-            )
-        ]
-    findings = (
-        signature_findings(mod, func, registry_params)
-        + _body_findings(mod, func)
-        + _taint_findings(mod, func)
-    )
-    return sorted(set(findings), key=lambda f: (f.line, f.col, f.code, f.message))
+def signature_findings(
+    mod: ParsedModule, func: cst.FunctionDef, registry_params: Sequence[str]
+) -> list[StaticFinding]:
+    p = func.params
+    problems: list[str] = []
+    positional = list(p.posonly_params) + list(p.params)
+    if [x.name.value for x in positional] != ["evidence"]:
+        got = ", ".join(x.name.value for x in positional) or "none"
+        problems.append(f"exactly one positional parameter `evidence` is required (got {got})")
+    if isinstance(p.star_arg, cst.Param):
+        problems.append(f"`*{p.star_arg.name.value}` is not allowed")
+    if p.star_kwarg is not None:
+        problems.append(f"`**{p.star_kwarg.name.value}` is not allowed")
+    have = {x.name.value for x in p.kwonly_params}
+    want = set(registry_params)
+    missing, extra = sorted(want - have), sorted(have - want)
+    if missing:
+        problems.append("missing keyword-only " + ", ".join(f"`{m}`" for m in missing))
+    if extra:
+        problems.append(
+            "keyword-only parameter(s) not in the registry: " + ", ".join(f"`{m}`" for m in extra)
+        )
+    if not problems:
+        return []
+    line, col = mod.pos(func.name)
+    expected = ", ".join(sorted(want))
+    return [
+        StaticFinding(
+            "SI502",
+            line,
+            col,
+            f"`{func.name.value}` parameters differ from the registry's "
+            f"(`evidence, *, {expected}`): " + "; ".join(problems),
+        )
+    ]

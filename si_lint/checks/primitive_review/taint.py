@@ -4,6 +4,7 @@ pattern built from a parameter without ``re.escape``)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import libcst as cst
 
@@ -25,9 +26,7 @@ class Taint:
     def follow(self, call: cst.Call, t: frozenset[str]) -> None:
         """A module-level helper called with a value derived from a parameter: review the
         helper with the matching parameters tainted (once per helper and taint set)."""
-        if not isinstance(call.func, cst.Name):
-            return
-        helper = self.mod.helper_of(call.func)
+        helper = self.mod.helper_of(call.func) if isinstance(call.func, cst.Name) else None
         if helper is None:
             return
         p = helper.params
@@ -35,14 +34,11 @@ class Taint:
         names = {x.name.value for x in all_params(p)}
         tainted: set[str] = set()
         for i, a in enumerate(call.args):
-            if a.star:
+            if a.star or not self.expr(a.value, t):
                 continue
-            if not self.expr(a.value, t):
-                continue
-            if a.keyword is not None:
-                if a.keyword.value in names:
-                    tainted.add(a.keyword.value)
-            elif i < len(positional):
+            if a.keyword is not None and a.keyword.value in names:
+                tainted.add(a.keyword.value)
+            elif a.keyword is None and i < len(positional):
                 tainted.add(positional[i])
         if not tainted:
             return
@@ -61,14 +57,10 @@ class Taint:
     def expr(self, node: cst.CSTNode, t: frozenset[str]) -> bool:
         if isinstance(node, cst.Name):
             return node.value in t
-        if isinstance(node, cst.Attribute):
+        if isinstance(node, (cst.Attribute, cst.Arg, cst.NamedExpr)):
             return self.expr(node.value, t)
         if isinstance(node, (cst.Lambda, cst.BaseNumber, cst.SimpleString)):
             return False
-        if isinstance(node, cst.Arg):
-            return self.expr(node.value, t)
-        if isinstance(node, cst.NamedExpr):
-            return self.expr(node.value, t)
         if isinstance(node, cst.Call):
             q = self.mod.qnames(node.func)
             if q & RE_ESCAPE:
@@ -114,16 +106,11 @@ class Taint:
                 if a.keyword is None and a.star == "" and i == 0:
                     pattern = a.value
             if pattern is not None and self.expr(pattern, t):
-                line, col = self.mod.pos(call)
-                self.findings.append(
-                    StaticFinding(
-                        "SI504",
-                        line,
-                        col,
-                        f"`{hit[0]}` pattern is built from a parameter without `re.escape`: "
-                        "a value containing regex metacharacters changes what matches" + self.where,
-                    )
+                message = (
+                    f"`{hit[0]}` pattern is built from a parameter without `re.escape`: "
+                    "a value containing regex metacharacters changes what matches" + self.where
                 )
+                self.findings.append(StaticFinding("SI504", *self.mod.pos(call), message))
 
     # statements ------------------------------------------------------------------------
     def assign(self, target: cst.BaseExpression, tainted: bool, t: set[str]) -> None:
@@ -240,20 +227,19 @@ class Taint:
 
 
 def _calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.Call):
-            yield n
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not node:
-            continue
-        stack.extend(reversed(n.children))
+    """The calls in ``node``, not in the functions and classes it defines."""
+    return _nodes_in(node, cst.Call, (cst.FunctionDef, cst.ClassDef))
 
 
 def _named_exprs_in(node: cst.CSTNode) -> Iterator[cst.NamedExpr]:
+    return _nodes_in(node, cst.NamedExpr, ())
+
+
+def _nodes_in(node: cst.CSTNode, kind: type, skip: tuple) -> Iterator[Any]:
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, cst.NamedExpr):
+        if isinstance(n, kind):
             yield n
-        stack.extend(reversed(n.children))
+        if not (isinstance(n, skip) and n is not node):
+            stack.extend(reversed(n.children))
