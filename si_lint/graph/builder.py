@@ -1,11 +1,12 @@
-"""Building the graph: the :class:`GraphBuilder` (nodes, edges and the document being
-read) and :func:`build_graph`, which reads the profile, then the documents, in path order."""
+"""Building and reading the graph: the :class:`GraphBuilder` (nodes, edges and the
+document being read), :func:`build_ref_graph`, which reads the profile, then the documents,
+in path order, and the EIO modules; :func:`edges_of` and :func:`resolve_positions`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .eio import add_eio
+from ..eio import refs
 from .ids import RECORDS, TESTS
 from .profile import add_profile
 from .scenarios import add_artifact, add_profile_references, add_scenario, define_scenario
@@ -25,15 +26,10 @@ class GraphBuilder:
         self.profile_dirs_done: set[int] = set()
         #: the index of the document being read, in a multi-document file (else None)
         self.document: int | None = None
-        #: every document path a node or edge records, one tuple each: the same paths
-        #: recur in every scenario (``("injection", "deviations", 0)``, ``("id",)``), and a
-        #: tuple each was 6 MB of the graph's 116 MB at 40,000 files
-        self._paths: dict[tuple[tuple, tuple], tuple] = {}
         # the graph as a networkx.MultiDiGraph holds it (node -> attributes, node -> other
-        # node -> edge key -> attributes), filled here as ``add_node``/``add_edge`` fill
-        # them: through those methods (keyword arguments, views, a cache cleared at every
-        # call) the build cost twice as much; networkx itself is imported only by a caller
-        # that asks for the MultiDiGraph (:class:`RefGraph`)
+        # node -> edge key -> attributes), filled as ``add_node``/``add_edge`` fill them:
+        # networkx is imported only by a caller that asks for the MultiDiGraph (its import,
+        # 0.13-0.2 s, would be a third of a one-file-changed re-check)
         self._node: dict = {}
         self._succ: dict = {}
         self._pred: dict = {}
@@ -45,13 +41,6 @@ class GraphBuilder:
     def graph(self) -> RefGraph:
         """What has been built so far."""
         return RefGraph(self._node, self._succ, self._pred)
-
-    def path(self, path) -> tuple:
-        """``path`` as a tuple, the one the graph holds already when it has it (and not
-        one that is only equal: a key ``true`` or ``1.0`` is equal to the index 1, so the
-        parts' types are part of the key)."""
-        path = tuple(path)
-        return self._paths.setdefault((path, tuple(map(type, path))), path)
 
     def at(self, doc) -> GraphBuilder:
         """Read ``doc`` next: what it defines and references carry its index."""
@@ -70,7 +59,7 @@ class GraphBuilder:
         path, on = where if where else (None, None)
         data: dict[str, Any] = {"kind": kind, "name": name, "file": file, "missing": False}
         if path is not None:
-            data.update(path=self.path(path), on=on)
+            data.update(path=tuple(path), on=on)
         if self.document is not None and file is not None:
             data["document"] = self.document
         data.update(attrs)
@@ -95,7 +84,7 @@ class GraphBuilder:
     def edge(self, u: str, v: str, rel: str, file: str | None, path: Path, on: str = "key") -> None:
         """An edge ``u`` -> ``v`` (``add_edge``: its key is the number of ``u`` -> ``v``
         edges before it; nodes not in the graph yet are added without attributes)."""
-        data: dict[str, Any] = {"rel": rel, "file": file, "path": self.path(path), "on": on}
+        data: dict[str, Any] = {"rel": rel, "file": file, "path": tuple(path), "on": on}
         if self.document is not None and file:
             data["document"] = self.document
         succ = self._succ
@@ -128,9 +117,6 @@ class RefGraph:
     def __contains__(self, node) -> bool:
         return node in self.nodes
 
-    def number_of_nodes(self) -> int:
-        return len(self.nodes)
-
     def networkx(self) -> nx.MultiDiGraph:
         """A ``networkx.MultiDiGraph`` of these nodes and edges, in the same order, holding
         the same attribute dicts."""
@@ -155,8 +141,7 @@ def build_ref_graph(corpus) -> RefGraph:
 
     Nodes and edges carry ``file`` and the document ``path`` (with ``on``: ``key`` or
     ``value``) of where they are defined or made; ``line``/``col`` are absent until
-    :func:`resolve_positions` fills them in (a key of None each would make every edge's
-    attribute dict the next size up: 10 MB at 40,000 files). Positions are not needed by
+    :func:`resolve_positions` fills them in. Positions are not needed by
     the checks (a finding is located by the engine from its path) and documents served
     from the cache carry none, so reading them for every edge would re-read every file.
     A corpus with EIO modules has them added through networkx's API (:func:`add_eio`)."""
@@ -184,3 +169,76 @@ def build_ref_graph(corpus) -> RefGraph:
 def build_graph(corpus) -> nx.MultiDiGraph:
     """:func:`build_ref_graph` as a ``networkx.MultiDiGraph``."""
     return build_ref_graph(corpus).networkx()
+
+
+def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
+    """Add the EIO modules' nodes and edges (``si_lint.eio.refs.graph_edges``)."""
+    modules = corpus.of_kind("eio-module")
+    if not modules:
+        return
+    index = refs.index_of(modules)
+    defined: set[str] = set()
+    added: list[str] = []
+    for src, tgt, rel, attrs in refs.graph_edges(index):
+        file = attrs.get("file")
+        path = tuple(attrs.get("path") or ())
+        for nid in (src, tgt):
+            if nid not in graph:
+                kind, _, name = nid.partition(":")
+                graph.add_node(
+                    nid, kind=kind, name=name, file=None, line=None, col=None, missing=False
+                )
+                added.append(nid)
+        if rel == "defines":  # the definition's location is the node's
+            defined.update((src, tgt))
+            at = {"document": attrs["document"]} if attrs.get("document") is not None else {}
+            if graph.nodes[src].get("file") is None:
+                graph.nodes[src].update(file=file, path=(), on="key", **at)
+            node = graph.nodes[tgt]
+            if node.get("file") is None:
+                node.update(file=file, path=path, on="key", **at)
+        extra = {k: v for k, v in attrs.items() if k not in ("file", "path")}
+        graph.add_edge(
+            src, tgt, rel=rel, file=file, path=path, on="key", line=None, col=None, **extra
+        )
+        if rel == "imports":
+            defined.add(src)
+    for nid in added:  # referenced, defined by no module in the corpus
+        if nid not in defined:
+            graph.nodes[nid]["missing"] = True
+
+
+def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
+    """Fill in ``line``/``col`` (1-based) of every node and edge that has a ``file`` and a
+    ``path`` in ``corpus`` (in place; returns ``graph``)."""
+
+    def locate(data: dict) -> None:
+        if data.get("line") is not None:
+            return
+        doc = corpus.doc(data.get("file"), data.get("document"))
+        path = data.get("path")
+        if doc is None or path is None:
+            return
+        pos = doc.pos
+        data["line"], data["col"] = pos.value(path) if data.get("on") == "value" else pos.key(path)
+
+    for _, data in graph.nodes(data=True):
+        locate(data)
+    for _, _, data in graph.edges(data=True):
+        locate(data)
+    return graph
+
+
+def edges_of(graph: RefGraph | nx.MultiDiGraph, node: str, rel: str, *, incoming: bool = False):
+    """``(other node, edge attributes)`` of ``node``'s edges of relation ``rel``, in the
+    order they were added (document order), in a :class:`~.builder.RefGraph` (what the
+    corpus checks read) or the ``MultiDiGraph`` over it: both hold the same dicts."""
+    # the adjacency dicts themselves, in the order in_edges/out_edges give (a
+    # MultiDiGraph's _pred/_succ are private: its stubs do not declare them)
+    adjacent = (graph._pred if incoming else graph._succ).get(node)  # type: ignore[union-attr]
+    if adjacent is None:  # not in the graph: no edges
+        return
+    for other, keyed in adjacent.items():
+        for data in keyed.values():
+            if data.get("rel") == rel:
+                yield other, data
