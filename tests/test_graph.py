@@ -454,23 +454,24 @@ def test_the_builder_fills_networkx_dicts_as_add_node_and_add_edge_do(ops):
     ref = nx.MultiDiGraph()
     for op, arg, document in ops:
         b.document = document
+        nid = f"k:{arg}"
         if op == "define":
-            want = arg not in ref or bool(ref.nodes[arg].get("missing"))
+            want = nid not in ref or bool(ref.nodes[nid].get("missing"))
             data = {"kind": "k", "name": arg, "file": "f", "missing": False}
             data.update(path=("p", arg), on="value")
             if document is not None:
                 data["document"] = document
             if want:
-                ref.add_node(arg, **data)
-            assert b.define(arg, "k", arg, "f", (("p", arg), "value")) == want
+                ref.add_node(nid, **data)
+            assert b.define("k", arg, "f", (("p", arg), "value")) == want
         elif op == "ref":
-            if arg not in ref:
-                ref.add_node(arg, kind="k", name=arg, file=None, missing=True)
-            assert b.ref(arg, "k", arg) == arg
+            if nid not in ref:
+                ref.add_node(nid, kind="k", name=arg, file=None, missing=True)
+            assert b.ref("k", arg) == nid
         else:
             (u, v), extra = arg, ({"document": document} if document is not None else {})
-            ref.add_edge(u, v, rel="r", file="f", path=("e", u, v), on="key", **extra)
-            b.edge(u, v, "r", "f", ["e", u, v])
+            ref.add_edge(f"k:{u}", f"k:{v}", rel="r", file="f", path=("e", u, v), on="key", **extra)
+            b.edge(f"k:{u}", f"k:{v}", "r", "f", ["e", u, v])
     g = b.graph().networkx()
     assert list(g.nodes(data=True)) == list(ref.nodes(data=True))
     assert list(g.edges(keys=True, data=True)) == list(ref.edges(keys=True, data=True))

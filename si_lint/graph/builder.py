@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..eio import refs
-from .ids import RECORDS, TESTS
+from .ids import RECORDS, TESTS, node_id
 from .profile import add_profile
 from .scenarios import add_artifact, add_profile_references, add_scenario, define_scenario
 
@@ -34,10 +34,6 @@ class GraphBuilder:
         self._succ: dict = {}
         self._pred: dict = {}
 
-    def nodes(self) -> dict:
-        """Node -> its attributes, so far."""
-        return self._node
-
     def graph(self) -> RefGraph:
         """What has been built so far."""
         return RefGraph(self._node, self._succ, self._pred)
@@ -48,11 +44,12 @@ class GraphBuilder:
         return self
 
     def define(
-        self, nid: str, kind: str, name: str, file: str | None, where: tuple | None, **attrs: Any
+        self, kind: str, name: str, file: str | None, where: tuple | None, **attrs: Any
     ) -> bool:
-        """Define ``nid``; the first definition (in path order) keeps its location
-        (``where`` = (document path, "key"|"value"); line and column are filled in by
-        :func:`resolve_positions`). Returns False when the node was already defined."""
+        """Define the node ``kind:name``; the first definition (in path order) keeps its
+        location (``where`` = (document path, "key"|"value")). Returns False when the node
+        was already defined."""
+        nid = node_id(kind, name)
         node = self._node.get(nid)
         if node is not None and not node.get("missing"):
             return False
@@ -75,8 +72,10 @@ class GraphBuilder:
         self._succ[nid] = {}
         self._pred[nid] = {}
 
-    def ref(self, nid: str, kind: str, name: str) -> str:
-        """Make sure ``nid`` exists (as a ``missing`` node until something defines it)."""
+    def ref(self, kind: str, name: str) -> str:
+        """The node ``kind:name``, made (as a ``missing`` node until something defines it)
+        when it does not exist yet."""
+        nid = node_id(kind, name)
         if nid not in self._node:
             self._add(nid, {"kind": kind, "name": name, "file": None, "missing": True})
         return nid

@@ -22,30 +22,14 @@ def add_profile(b) -> None:
     b.at(reg_doc)
     registry = profile.registry if isinstance(profile.registry, MAPPING) else {}
     prims = registry.get("primitives")
-    if isinstance(prims, list):
-        for i, p in enumerate(prims):
-            if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
-                path: tuple[str | int, ...] = ("primitives", i, "name")
-                b.define(
-                    node_id("primitive", p["name"]),
-                    "primitive",
-                    p["name"],
-                    file,
-                    (path, "value") if reg_doc else None,
-                    builtin=builtin,
-                )
+    for i, p in enumerate(prims if isinstance(prims, list) else []):
+        if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
+            where: tuple | None = (("primitives", i, "name"), "value") if reg_doc else None
+            b.define("primitive", p["name"], file, where, builtin=builtin)
     syns = registry.get("synonyms")
-    if isinstance(syns, MAPPING):
-        for dtype in syns:
-            path = ("synonyms", dtype)
-            b.define(
-                node_id("synonyms", dtype),
-                "synonyms",
-                dtype,
-                file,
-                (path, "key") if reg_doc else None,
-                builtin=builtin,
-            )
+    for dtype in syns if isinstance(syns, MAPPING) else ():
+        where = (("synonyms", dtype), "key") if reg_doc else None
+        b.define("synonyms", dtype, file, where, builtin=builtin)
     docs: dict[str, Any] = {}
     for d in b.corpus.of_kind("template"):
         t = d.data.get("template") if isinstance(d.data, dict) else None
@@ -63,36 +47,20 @@ def add_template(b, tid: str, data: Any, doc) -> None:
         return
     b.at(doc)
     file = doc.relpath if doc is not None else None
-    pos = (lambda p, on="key": (p, on)) if doc is not None else (lambda p, on="key": None)
     tnode = node_id("template", tid)
-    b.define(tnode, "template", tid, file, pos(("template", "id"), "value"), builtin=doc is None)
+    where = (("template", "id"), "value") if doc is not None else None
+    b.define("template", tid, file, where, builtin=doc is None)
     roles = data.get("roles")
-    if isinstance(roles, MAPPING):
-        for role in roles:
-            rnode = node_id("role", tid, str(role))
-            b.define(
-                rnode, "role", f"{tid}/{role}", file, pos(("roles", role)), builtin=doc is None
-            )
-            b.edge(tnode, rnode, DECLARES_ROLE, file, ("roles", role))
+    for role in roles if isinstance(roles, MAPPING) else ():
+        where = (("roles", role), "key") if doc is not None else None
+        b.define("role", f"{tid}/{role}", file, where, builtin=doc is None)
+        b.edge(tnode, node_id("role", tid, str(role)), DECLARES_ROLE, file, ("roles", role))
     for _, call in table_calls(data.get("table")):
-        b.edge(
-            tnode,
-            b.ref(node_id("primitive", call.name), "primitive", call.name),
-            CALLS,
-            file,
-            call.path,
-        )
+        b.edge(tnode, b.ref("primitive", call.name), CALLS, file, call.path)
         for arg, value in call.arguments.items():
             if is_role_ref(value) and len(value) > 1:
-                role = value[1:]
-                b.edge(
-                    tnode,
-                    b.ref(node_id("role", tid, role), "role", f"{tid}/{role}"),
-                    USES_ROLE,
-                    file,
-                    call.path + (arg,),
-                    "value",
-                )
+                rnode = b.ref("role", f"{tid}/{value[1:]}")
+                b.edge(tnode, rnode, USES_ROLE, file, call.path + (arg,), "value")
 
 
 def add_profile_names(b, pdocs) -> None:
@@ -114,6 +82,6 @@ def add_profile_names(b, pdocs) -> None:
                 attrs["parents"] = ", ".join(n.parents)
             if n.category:
                 attrs["category"] = n.category
-            if b.define(node_id(kind, name), kind, name, n.file, None, **attrs):
-                b.nodes()[node_id(kind, name)].update(line=n.line, col=n.col)
+            if b.define(kind, name, n.file, None, **attrs):
+                b.graph().nodes[node_id(kind, name)].update(line=n.line, col=n.col)
     b.document = document

@@ -41,11 +41,9 @@ def define_scenario(b, doc) -> None:
     sid = doc.data.get("id")
     if not isinstance(sid, str):
         return
-    nid = node_id("scenario", sid)
     b.at(doc)
-    if b.define(nid, "scenario", sid, doc.relpath, (("id",), "value"), defined_in=[doc.label]):
-        return
-    b.nodes()[nid]["defined_in"].append(doc.label)
+    if not b.define("scenario", sid, doc.relpath, (("id",), "value"), defined_in=[doc.label]):
+        b.graph().nodes[node_id("scenario", sid)]["defined_in"].append(doc.label)
 
 
 def add_scenario(b, doc) -> None:
@@ -65,22 +63,14 @@ def _deviations(b, doc, sid: str) -> None:
     for i, dev in deviations(doc.data):
         if not isinstance(dev.get("id"), str):
             continue
-        did = dev["id"]
-        dnode = node_id("deviation", sid, did)
+        dnode = node_id("deviation", sid, dev["id"])
         path = ("injection", "deviations", i)
-        b.define(dnode, "deviation", f"{sid}/{did}", f, (path + ("id",), "value"))
+        b.define("deviation", f"{sid}/{dev['id']}", f, (path + ("id",), "value"))
         b.edge(snode, dnode, DECLARES, f, path)
         dtype = dev.get("deviation_type")
         if isinstance(dtype, str):
             tpath = path + ("deviation_type",)
-            b.edge(
-                dnode,
-                b.ref(node_id("synonyms", dtype), "synonyms", dtype),
-                CHARACTERISED_BY,
-                f,
-                tpath,
-                "value",
-            )
+            b.edge(dnode, b.ref("synonyms", dtype), CHARACTERISED_BY, f, tpath, "value")
 
 
 def _scoring(b, doc, sid: str) -> None:
@@ -92,13 +82,13 @@ def _scoring(b, doc, sid: str) -> None:
     roles: Mapping[str, Any] = {}
     if s.form == TEMPLATE and isinstance(s.template, str):
         template = s.template
-        tnode = b.ref(node_id("template", template), "template", template)
+        tnode = b.ref("template", template)
         b.edge(snode, tnode, USES_TEMPLATE, f, ("scoring", TEMPLATE_KEY), "value")
         if b.corpus.profile is not None:
             roles = template_roles(find_template(b.corpus.profile, template))
         for role, value in s.bindings.items():
             bpath = Scoring.binding_path(role)
-            rnode = b.ref(node_id("role", template, role), "role", f"{template}/{role}")
+            rnode = b.ref("role", f"{template}/{role}")
             b.edge(snode, rnode, BINDS_ROLE, f, bpath)
             spec = roles.get(role)
             rtype = spec.get("type") if isinstance(spec, MAPPING) else None
@@ -107,13 +97,7 @@ def _scoring(b, doc, sid: str) -> None:
     elif s.form == COMPOSITE and isinstance(s.composite, MAPPING):
         base = ("scoring", "composite", "table")
         for _, call in table_calls(s.composite.get("table"), base):
-            b.edge(
-                snode,
-                b.ref(node_id("primitive", call.name), "primitive", call.name),
-                CALLS,
-                f,
-                call.path,
-            )
+            b.edge(snode, b.ref("primitive", call.name), CALLS, f, call.path)
             for arg, value in call.arguments.items():
                 _factor_ref(b, snode, sid, value, call.path + (arg,), doc)
 
@@ -122,7 +106,7 @@ def _factor_ref(b, snode: str, sid: str, value: Any, path: Path, doc) -> None:
     if isinstance(value, MAPPING) and isinstance(value.get("ref"), str):
         ref = value["ref"]
         rpath = path + ("ref",)
-        dnode = b.ref(node_id("deviation", sid, ref), "deviation", f"{sid}/{ref}")
+        dnode = b.ref("deviation", f"{sid}/{ref}")
         b.edge(snode, dnode, REFERENCES_DEVIATION, doc.relpath, rpath, "value")
 
 
@@ -138,20 +122,14 @@ def add_profile_references(b, doc) -> None:
     quality = data.get("quality")
     companion = quality.get("companion_scenario") if isinstance(quality, MAPPING) else None
     if isinstance(companion, str):
-        b.edge(
-            snode,
-            b.ref(node_id("scenario", companion), "scenario", companion),
-            COMPANION,
-            f,
-            ("quality", "companion_scenario"),
-            "value",
-        )
+        path = ("quality", "companion_scenario")
+        b.edge(snode, b.ref("scenario", companion), COMPANION, f, path, "value")
     pdocs = b.corpus.profile_docs_for(doc) if hasattr(b.corpus, "profile_docs_for") else None
     if pdocs is None:
         return
     add_profile_names(b, pdocs)
     for kind, rel, path, name in profile_refs(data):
-        b.edge(snode, b.ref(node_id(kind, name), kind, name), rel, f, path, "value")
+        b.edge(snode, b.ref(kind, name), rel, f, path, "value")
 
 
 def profile_refs(data: Mapping) -> Iterator[tuple[str, str, Path, str]]:
@@ -186,15 +164,7 @@ def profile_refs(data: Mapping) -> Iterator[tuple[str, str, Path, str]]:
 
 def add_artifact(b, doc, kind: str, rel: str) -> None:
     b.at(doc)
-    nid = node_id(kind, doc.label)
-    b.define(nid, kind, doc.label, doc.relpath, ((), "key"))
+    b.define(kind, doc.label, doc.relpath, ((), "key"))
     sid, spath, _named = doc.artifact_refs()  # (from a cache entry's head: its body not decoded)
     if sid is not None:
-        b.edge(
-            nid,
-            b.ref(node_id("scenario", sid), "scenario", sid),
-            rel,
-            doc.relpath,
-            spath,
-            "value",
-        )
+        b.edge(node_id(kind, doc.label), b.ref("scenario", sid), rel, doc.relpath, spath, "value")
