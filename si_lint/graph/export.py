@@ -12,12 +12,14 @@ import os
 from pathlib import Path
 from typing import Any
 
+import networkx as nx
+
+from ..findings import format_path
+
 FORMATS = ("dot", "graphml", "json", "svg")
 
 
-def _path_str(path: Any) -> str:
-    from ..findings import format_path
-
+def path_text(path: Any) -> str:
     return format_path(tuple(path)) if path else ""
 
 
@@ -28,16 +30,8 @@ def _record(head: dict[str, Any], data: dict) -> dict:
         value = data[key]
         if value is None:
             continue
-        out[key] = _path_str(value) if key == "path" else value
+        out[key] = path_text(value) if key == "path" else value
     return out
-
-
-def _node_record(nid: str, data: dict) -> dict:
-    return _record({"id": nid}, data)
-
-
-def _edge_record(u: str, v: str, data: dict) -> dict:
-    return _record({"source": u, "target": v}, data)
 
 
 def _sorted_edges(graph) -> list[tuple[str, str, dict]]:
@@ -50,7 +44,7 @@ def _sorted_edges(graph) -> list[tuple[str, str, dict]]:
             str(d.get("file") or ""),
             d.get("line") or 0,
             d.get("col") or 0,
-            _path_str(d.get("path")),
+            path_text(d.get("path")),
         )
 
     return sorted(((u, v, d) for u, v, d in graph.edges(data=True)), key=key)
@@ -62,8 +56,8 @@ def to_json(graph) -> str:
         "directed": True,
         "multigraph": True,
         "graph": {},
-        "nodes": [_node_record(n, graph.nodes[n]) for n in sorted(graph.nodes)],
-        "edges": [_edge_record(u, v, d) for u, v, d in _sorted_edges(graph)],
+        "nodes": [_record({"id": n}, graph.nodes[n]) for n in sorted(graph.nodes)],
+        "edges": [_record({"source": u, "target": v}, d) for u, v, d in _sorted_edges(graph)],
     }
     return json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
 
@@ -72,13 +66,11 @@ def _graphml_value(value: Any) -> Any:
     if isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, tuple):
-        return _path_str(value)
+        return path_text(value)
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def to_graphml(graph) -> str:
-    import networkx as nx
-
     out: nx.MultiDiGraph = nx.MultiDiGraph()
     for nid in sorted(graph.nodes):
         out.add_node(
@@ -97,8 +89,6 @@ def to_graphml(graph) -> str:
 
 def focus(graph, node: str):
     """The node and its direct neighbours (either direction), with the edges among them."""
-    import networkx as nx
-
     return nx.ego_graph(graph, node, radius=1, undirected=True)
 
 
