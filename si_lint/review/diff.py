@@ -22,17 +22,9 @@ from ..mapping import MAPPING
 from ..model import params_of
 from ..profile import SEED_CONSTANTS, Profile
 
-KIND_ORDER = (
-    "registry",
-    "channel",
-    "promotion",
-    "primitive",
-    "parameter",
-    "candidate",
-    "synonyms",
-    "ratified_budget",
-    "constant",
-    "template",
+KIND_ORDER = tuple(
+    "registry channel promotion primitive parameter candidate synonyms ratified_budget "
+    "constant template".split()
 )
 
 
@@ -49,14 +41,8 @@ class Change:
     touches: Mapping[str, tuple] = field(default_factory=dict, compare=False, hash=False)
 
     def as_dict(self) -> dict:
-        return {
-            "kind": self.kind,
-            "action": self.action,
-            "name": self.name,
-            "before": plain(self.before),
-            "after": plain(self.after),
-            "detail": self.detail,
-        }
+        keys = ("kind", "action", "name", "before", "after", "detail")
+        return {k: plain(getattr(self, k)) for k in keys}
 
 
 def plain(v: Any) -> Any:
@@ -75,17 +61,8 @@ def canon(v: Any) -> str:
 
 def field_changes(a: Mapping[str, Any], b: Mapping[str, Any], skip: tuple = ()) -> list[str]:
     """``key added`` / ``key removed`` / ``key changed`` for each key of two mappings."""
-    out = []
-    for key in sorted(set(a) | set(b), key=str):
-        if key in skip:
-            continue
-        if key not in b:
-            out.append(f"{key} removed")
-        elif key not in a:
-            out.append(f"{key} added")
-        elif canon(a[key]) != canon(b[key]):
-            out.append(f"{key} changed")
-    return out
+    a, b = ({k: v for k, v in m.items() if k not in skip} for m in (a, b))
+    return [f"{c.name} {c.action}" for c in _compare("field", a, b, lambda n: {})]
 
 
 #: what each ratified constant changes (the sentence of SPEC §2.1 / seed it reads), and
@@ -197,16 +174,13 @@ def _header_changes(base: Profile, head: Profile) -> list[Change]:
 
 
 def _channel_changes(base: Profile, head: Profile) -> list[Change]:
-    bc = _str_list(registry_of(base).get("channels"))
-    hc = _str_list(registry_of(head).get("channels"))
-    removed = [
-        Change("channel", "removed", c, touches={"channels": (c,)})
-        for c in sorted(set(bc) - set(hc))
+    bc, hc = (set(_str_list(registry_of(p).get("channels"))) for p in (base, head))
+    groups = (("removed", bc - hc), ("added", hc - bc))
+    return [
+        Change("channel", action, c, touches={"channels": (c,)})
+        for action, names in groups
+        for c in sorted(names)
     ]
-    added = [
-        Change("channel", "added", c, touches={"channels": (c,)}) for c in sorted(set(hc) - set(bc))
-    ]
-    return removed + added
 
 
 def _candidates(p: Profile) -> set[str]:
@@ -225,11 +199,8 @@ def _primitive_changes(base: Profile, head: Profile) -> list[Change]:
             assert b is not None  # the name is one side's at least
             out.append(_added_primitive(name, b, promoted=name in base_cands))
         elif b is None:
-            out.append(
-                Change(
-                    "primitive", "removed", name, before=plain(a), touches={"primitives": (name,)}
-                )
-            )
+            touches = {"primitives": (name,)}
+            out.append(Change("primitive", "removed", name, before=plain(a), touches=touches))
         else:
             out.extend(_changed_primitive(name, a, b))
     return out
@@ -277,18 +248,14 @@ def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) ->
 
 def _candidate_changes(base: Profile, head: Profile) -> list[Change]:
     """Candidates added and removed, not counting promotions (reported as primitives)."""
-    bp, hp = registered_primitives(base), registered_primitives(head)
+    promoted = set(registered_primitives(head)) - set(registered_primitives(base))
     base_cands, head_cands = _candidates(base), _candidates(head)
-    out = [
-        Change("candidate", "removed", c, touches={"primitives": (c,)})
-        for c in sorted(base_cands - head_cands)
-        if not (c in hp and c not in bp)
+    groups = (("removed", base_cands - head_cands - promoted), ("added", head_cands - base_cands))
+    return [
+        Change("candidate", action, c, touches={"primitives": (c,)})
+        for action, names in groups
+        for c in sorted(names)
     ]
-    out += [
-        Change("candidate", "added", c, touches={"primitives": (c,)})
-        for c in sorted(head_cands - base_cands)
-    ]
-    return out
 
 
 def _constant_changes(base: Profile, head: Profile) -> list[Change]:
@@ -299,15 +266,7 @@ def _constant_changes(base: Profile, head: Profile) -> list[Change]:
         if canon(bk[key]) != canon(hk[key]):
             doc, prims = CONSTANT_DOC.get(key, ("", ()))
             out.append(
-                Change(
-                    "constant",
-                    "changed",
-                    key,
-                    bk[key],
-                    hk[key],
-                    detail=doc,
-                    touches={"primitives": prims},
-                )
+                Change("constant", "changed", key, bk[key], hk[key], doc, {"primitives": prims})
             )
     return out
 
@@ -324,13 +283,8 @@ def _synonym_changes(base: Profile, head: Profile) -> list[Change]:
 
 def _synonyms_detail(a: list[str], b: list[str]) -> str:
     """``added "x"; removed "y"`` (or ``reordered``) between two synonym lists."""
-    added = [x for x in b if x not in a]
-    removed = [x for x in a if x not in b]
-    bits = []
-    if added:
-        bits.append("added " + ", ".join(json.dumps(x) for x in added))
-    if removed:
-        bits.append("removed " + ", ".join(json.dumps(x) for x in removed))
+    groups = (("added", [x for x in b if x not in a]), ("removed", [x for x in a if x not in b]))
+    bits = [f"{word} " + ", ".join(json.dumps(x) for x in xs) for word, xs in groups if xs]
     return "; ".join(bits) if bits else "reordered"
 
 

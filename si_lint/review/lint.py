@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..mapping import MAPPING
+from ..pipeline import Options, run
 from ..profile import BUILTIN_DIR, is_builtin_name
 
 #: stands for the profile's name in a comparison key
@@ -40,8 +41,6 @@ def profile_spec(side: Any) -> str:
 
 def _check(target: Path, spec: str, cwd: Path, trust: bool) -> list:
     """The findings of ``check --no-cache --profile SPEC TARGET``, in check's order."""
-    from ..pipeline import Options, run
-
     options = Options(use_cache=False, trust_implementations=trust, profile=spec)
     result = run([str(target)], options, cwd)
     scenarios = _scenario_ids(result.corpus)
