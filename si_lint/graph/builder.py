@@ -11,10 +11,8 @@ from .ids import RECORDS, TESTS, node_id
 from .profile import add_profile
 from .scenarios import add_artifact, add_profile_references, add_scenario, define_scenario
 
-if TYPE_CHECKING:  # networkx is imported when a graph is built (start-up stays lean)
+if TYPE_CHECKING:  # networkx is imported only where its API is used (see RefGraph)
     import networkx as nx
-
-Path = tuple
 
 
 class GraphBuilder:
@@ -80,7 +78,9 @@ class GraphBuilder:
             self._add(nid, {"kind": kind, "name": name, "file": None, "missing": True})
         return nid
 
-    def edge(self, u: str, v: str, rel: str, file: str | None, path: Path, on: str = "key") -> None:
+    def edge(
+        self, u: str, v: str, rel: str, file: str | None, path: tuple, on: str = "key"
+    ) -> None:
         """An edge ``u`` -> ``v`` (``add_edge``: its key is the number of ``u`` -> ``v``
         edges before it; nodes not in the graph yet are added without attributes)."""
         data: dict[str, Any] = {"rel": rel, "file": file, "path": tuple(path), "on": on}
@@ -100,11 +100,8 @@ class GraphBuilder:
 class RefGraph:
     """The reference graph as a ``networkx.MultiDiGraph`` holds it, without networkx:
     ``nodes`` (node -> its attributes), ``_succ`` and ``_pred`` (node -> other node -> edge
-    key -> attributes; the names networkx gives them). The corpus checks read these dicts
-    (``graph.nodes``, :func:`~.queries.edges_of`), so a run that builds the graph does not
-    import networkx (80–110 ms, a fifth of a re-check after a scenario changed);
-    :meth:`networkx` is the ``MultiDiGraph`` over the same attribute dicts, for ``si-lint
-    graph`` and whoever wants networkx's API."""
+    key -> attributes). The corpus checks read these (``graph.nodes``, :func:`edges_of`);
+    :meth:`networkx` is the ``MultiDiGraph`` over the same attribute dicts."""
 
     __slots__ = ("nodes", "_succ", "_pred")
 
@@ -138,12 +135,9 @@ def nx_dicts(g: Any) -> tuple[dict, dict, dict]:
 def build_ref_graph(corpus) -> RefGraph:
     """The reference graph of ``corpus`` (deterministic: built in path order).
 
-    Nodes and edges carry ``file`` and the document ``path`` (with ``on``: ``key`` or
-    ``value``) of where they are defined or made; ``line``/``col`` are absent until
-    :func:`resolve_positions` fills them in. Positions are not needed by
-    the checks (a finding is located by the engine from its path) and documents served
-    from the cache carry none, so reading them for every edge would re-read every file.
-    A corpus with EIO modules has them added through networkx's API (:func:`add_eio`)."""
+    ``line``/``col`` are absent until :func:`resolve_positions` fills them in: the checks
+    locate a finding from its path, and documents served from the cache carry no
+    positions (reading them for every edge would re-read every file)."""
     b = GraphBuilder(corpus)
     add_profile(b)
     scenarios = [d for d in corpus.of_kind("scenario") if isinstance(d.data, dict)]
@@ -172,10 +166,7 @@ def build_graph(corpus) -> nx.MultiDiGraph:
 
 def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
     """Add the EIO modules' nodes and edges (``si_lint.eio.refs.graph_edges``)."""
-    modules = corpus.of_kind("eio-module")
-    if not modules:
-        return
-    index = refs.index_of(modules)
+    index = refs.index_of(corpus.of_kind("eio-module"))
     defined: set[str] = set()
     added: list[str] = []
     for src, tgt, rel, attrs in refs.graph_edges(index):
@@ -212,14 +203,11 @@ def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
     ``path`` in ``corpus`` (in place; returns ``graph``)."""
 
     def locate(data: dict) -> None:
-        if data.get("line") is not None:
-            return
         doc = corpus.doc(data.get("file"), data.get("document"))
         path = data.get("path")
-        if doc is None or path is None:
-            return
-        pos = doc.pos
-        data["line"], data["col"] = pos.value(path) if data.get("on") == "value" else pos.key(path)
+        if data.get("line") is None and doc is not None and path is not None:
+            where = doc.pos.value if data.get("on") == "value" else doc.pos.key
+            data["line"], data["col"] = where(path)
 
     for _, data in graph.nodes(data=True):
         locate(data)
@@ -230,13 +218,10 @@ def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
 
 def edges_of(graph: RefGraph | nx.MultiDiGraph, node: str, rel: str, *, incoming: bool = False):
     """``(other node, edge attributes)`` of ``node``'s edges of relation ``rel``, in the
-    order they were added (document order), in a :class:`~.builder.RefGraph` (what the
-    corpus checks read) or the ``MultiDiGraph`` over it: both hold the same dicts."""
-    # the adjacency dicts themselves, in the order in_edges/out_edges give (a
-    # MultiDiGraph's _pred/_succ are private: its stubs do not declare them)
-    adjacent = (graph._pred if incoming else graph._succ).get(node)  # type: ignore[union-attr]
-    if adjacent is None:  # not in the graph: no edges
-        return
+    order they were added (document order), in a :class:`RefGraph` or the
+    ``MultiDiGraph`` over it: both hold the same dicts."""
+    # (a MultiDiGraph's _pred/_succ are private: its stubs do not declare them)
+    adjacent = (graph._pred if incoming else graph._succ).get(node, {})  # type: ignore[union-attr]
     for other, keyed in adjacent.items():
         for data in keyed.values():
             if data.get("rel") == rel:

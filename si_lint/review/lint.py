@@ -122,7 +122,7 @@ def _canon(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
 
 
-def _header(registry: Any) -> Mapping[str, Any]:
+def registry_header(registry: Any) -> Mapping[str, Any]:
     h = registry.get("registry") if isinstance(registry, MAPPING) else None
     return h if isinstance(h, MAPPING) else {}
 
@@ -132,7 +132,7 @@ def _content(registry: Any) -> str:
     if not isinstance(registry, MAPPING):
         return _canon(registry)
     data = dict(registry)
-    data["registry"] = {k: v for k, v in _header(registry).items() if k != "version"}
+    data["registry"] = {k: v for k, v in registry_header(registry).items() if k != "version"}
     return _canon(data)
 
 
@@ -146,8 +146,8 @@ def registry_version_notices(
     ``builtin:oasisctl`` are one version read two ways, on purpose)."""
     if is_builtin_name(base.profile.name) and is_builtin_name(head.profile.name):
         return []
-    version = _header(head.profile.registry).get("version")
-    if version is None or version != _header(base.profile.registry).get("version"):
+    version = registry_header(head.profile.registry).get("version")
+    if version is None or version != registry_header(base.profile.registry).get("version"):
         return []
     parts = []
     if _content(base.profile.registry) != _content(head.profile.registry):

@@ -31,11 +31,10 @@ from ..evaluator.evidence import named_scenario
 from ..fsutil import read_regular
 from ..limits import MAX_BYTES
 from ..loader import load_bytes
-from ..mapping import MAPPING
 from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
 from .diff import Change, diff_profiles
 from .gittree import ReviewError, check_rev, escape_name, materialise
-from .lint import lint_delta, registry_version_notices
+from .lint import lint_delta, registry_header, registry_version_notices
 from .reach import CorpusView, reach_of, union
 
 REPORT_VERSION = 1
@@ -210,9 +209,7 @@ def _impl_source_changes(base: Side, head: Side) -> list[Change]:
 
 
 def _profile_header(side: Side) -> dict:
-    registry = side.profile.registry
-    h = registry.get("registry") if isinstance(registry, MAPPING) else None
-    h = h if isinstance(h, MAPPING) else {}
+    h = registry_header(side.profile.registry)
     return {"source": side.label, "profile": h.get("profile"), "version": h.get("version")}
 
 
