@@ -100,31 +100,24 @@ def resolve_node(graph, name: str) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
+def _under(path: str, roots: list[str]) -> bool:
+    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+
 def restrict(graph, corpus, paths: list[str], cwd: Path):
     """The part of the graph made in the named files: nodes defined there, edges made
     there, and the nodes those edges point at."""
     roots = [os.path.abspath(cwd / p) for p in paths]
-    top = os.path.abspath(corpus.config.root) if getattr(corpus, "config", None) else None
-    if top is not None and any(
-        top == r or top.startswith(r.rstrip(os.sep) + os.sep) for r in roots
-    ):
+    if getattr(corpus, "config", None) and _under(os.path.abspath(corpus.config.root), roots):
         return graph  # a named path covers the whole corpus: `graph .` is `graph`
 
     def named(relpath: str | None) -> bool:
         if not relpath:
             return False
         doc = corpus.doc(relpath)
-        ap = doc.abspath if doc is not None else os.path.abspath(cwd / relpath)
-        ap = os.path.abspath(ap)
-        return any(ap == r or ap.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+        return _under(os.path.abspath(doc.abspath if doc is not None else cwd / relpath), roots)
 
-    keep = {n for n, d in graph.nodes(data=True) if named(d.get("file"))}
     edges = [(u, v, k) for u, v, k, d in graph.edges(keys=True, data=True) if named(d.get("file"))]
-    for u, v, _ in edges:
-        keep.update((u, v))
-    sub = graph.__class__()
-    for n in keep:
-        sub.add_node(n, **graph.nodes[n])
-    for u, v, k in edges:
-        sub.add_edge(u, v, key=k, **graph.edges[u, v, k])
+    sub: nx.MultiDiGraph = nx.MultiDiGraph(graph.edge_subgraph(edges))
+    sub.add_nodes_from((n, d) for n, d in graph.nodes(data=True) if named(d.get("file")))
     return sub
