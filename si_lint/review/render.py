@@ -11,19 +11,15 @@ _ACTION_MARK = {"added": "+", "removed": "-", "changed": "~", "promoted": "↑"}
 
 
 def _fmt_val(v: Any) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, str):
-        return v
+    if v is None or isinstance(v, str):
+        return v or ""
     return json.dumps(v, ensure_ascii=False, sort_keys=True)
 
 
 def fmt_verdict(v: Mapping[str, Any]) -> str:
     if v.get("error") is not None:
         return f"error: {v['error']}"
-    score = v.get("score")
-    row = v.get("row")
-    return f"{score!r} (row {row})"
+    return f"{v.get('score')!r} (row {v.get('row')})"
 
 
 #: the kinds whose values a change line shows, per action
@@ -50,14 +46,12 @@ def _change_line(c: Mapping[str, Any]) -> str:
 
 
 def _reach_line(r: Mapping[str, Any]) -> str:
-    parts = []
-    if r["templates"]:
-        parts.append("templates " + ", ".join(r["templates"]))
-    if r["scenarios"]:
-        parts.append("scenarios " + ", ".join(s["id"] for s in r["scenarios"]))
-    if r["fixtures"]:
-        parts.append(f"{len(r['fixtures'])} fixture(s)")
-    return "; ".join(parts) if parts else "nothing in this corpus"
+    parts = [
+        r["templates"] and "templates " + ", ".join(r["templates"]),
+        r["scenarios"] and "scenarios " + ", ".join(s["id"] for s in r["scenarios"]),
+        r["fixtures"] and f"{len(r['fixtures'])} fixture(s)",
+    ]
+    return "; ".join(p for p in parts if p) or "nothing in this corpus"
 
 
 def _head(report: Mapping[str, Any]) -> str:
@@ -154,12 +148,8 @@ def _lint_text(lint: Mapping[str, Any] | None, report: Mapping[str, Any]) -> lis
     ]
     for title, key in (("adds", "added"), ("removes", "removed")):
         rows = lint[key]
-        out.append("")
-        out.append(
-            f"Check findings the change {title} ({len(rows)}):"
-            if rows
-            else f"Check findings the change {title}: none"
-        )
+        count = f" ({len(rows)}):" if rows else ": none"
+        out += ["", f"Check findings the change {title}{count}"]
         out += [f"  {_finding_text(f)}" for f in rows]
     return out
 
