@@ -8,7 +8,7 @@ importing networkx); :attr:`si_lint.corpus.Corpus.ref_graph` calls it lazily, an
 ``line``/``col`` of nodes and edges are filled in only by :func:`resolve_positions`.
 
 The package: :mod:`.ids` (relations, node ids), :mod:`.builder` (building and reading),
-:mod:`.profile` and :mod:`.scenarios` (what each source adds), :mod:`.dot` (the DOT picture
+:mod:`.sources` (what the profile and the documents add), :mod:`.dot` (the DOT picture
 of ``si-lint graph``) and :mod:`.export` (GraphML and JSON).
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .builder import RefGraph, build_graph, build_ref_graph, edges_of, resolve_positions
 from .ids import DECLARES, REFERENCES_DEVIATION, TESTS, doc_ref, node_id
-from .scenarios import profile_refs
+from .sources import profile_refs
 
 __all__ = [
     "DECLARES",

@@ -8,8 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..eio import refs
 from .ids import RECORDS, TESTS, node_id
-from .profile import add_profile
-from .scenarios import add_artifact, add_profile_references, add_scenario, define_scenario
+from .sources import (
+    add_artifact,
+    add_profile,
+    add_profile_references,
+    add_scenario,
+    define_scenario,
+)
 
 if TYPE_CHECKING:  # networkx is imported only where its API is used (see RefGraph)
     import networkx as nx
