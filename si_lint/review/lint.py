@@ -51,10 +51,7 @@ def _scenario_ids(corpus: Any) -> dict:
     """(relpath, document index) -> the id of the scenario that document defines."""
     out: dict = {}
     for d in getattr(corpus, "documents", None) or ():
-        if d.kind != "scenario":
-            continue
-        data = d.data
-        sid = data.get("id") if isinstance(data, MAPPING) else None
+        sid = d.data.get("id") if d.kind == "scenario" and isinstance(d.data, MAPPING) else None
         if isinstance(sid, str):
             out[(d.relpath.replace("\\", "/"), d.index)] = sid
     return out
@@ -109,12 +106,10 @@ def lint_delta(target: Path, base: Any, head: Any, cwd: Path, trust: bool) -> di
 
 
 def _counts(found: list) -> dict:
-    out = {"findings": len(found), "errors": 0, "warnings": 0, "infos": 0}
-    for f, _sid in found:
-        key = f"{f.severity}s"
-        if key in out:
-            out[key] += 1
-    return out
+    severities = [f.severity for f, _sid in found]
+    return {"findings": len(found)} | {
+        f"{sev}s": severities.count(sev) for sev in ("error", "warning", "info")
+    }
 
 
 # --------------------------------------------------------------------------------------
