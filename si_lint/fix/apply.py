@@ -23,23 +23,20 @@ def _key_of(mapping, part):
 
 def resolve(root, path):
     """(parent container, actual key/index) of ``path``, or None when the path does not exist."""
-    node = root
-    for i, part in enumerate(path):
-        last = i == len(path) - 1
+    node, found = root, None
+    for part in path:
+        if found is not None:
+            node = found[0][found[1]]
         if isinstance(node, dict) and isinstance(part, str):
             key, ok = _key_of(node, part)
-            if not ok:
-                return None
         elif isinstance(node, list) and isinstance(part, int) and not isinstance(part, bool):
-            if not 0 <= part < len(node):
-                return None
-            key = part
+            key, ok = part, 0 <= part < len(node)
         else:
             return None
-        if last:
-            return node, key
-        node = node[key]
-    return None
+        if not ok:
+            return None
+        found = (node, key)
+    return found
 
 
 def plain(value):
@@ -66,22 +63,19 @@ def _converted(old, new):
 def _set_list_in_place(old: list, new: list) -> None:
     """Make ``old`` equal ``new`` without replacing the node (keeps flow style and the
     comments of the items that stay). Narrowing deletes the items that go."""
-    plain_old = [plain(x) for x in old]
     plain_new = [plain(x) for x in new]
     # is `new` a subsequence of `old`? then delete the others, last first
-    keep, j = [], 0
-    for i, item in enumerate(plain_old):
-        if j < len(plain_new) and item == plain_new[j]:
-            keep.append(i)
+    keep, j = set(), 0
+    for i, item in enumerate(old):
+        if j < len(plain_new) and plain(item) == plain_new[j]:
+            keep.add(i)
             j += 1
-    if j == len(plain_new):
-        for i in reversed(range(len(old))):
-            if i not in keep:
-                del old[i]
-        return
+    subsequence = j == len(plain_new)
     for i in reversed(range(len(old))):
-        del old[i]
-    old.extend(new)
+        if not subsequence or i not in keep:
+            del old[i]
+    if not subsequence:
+        old.extend(new)
 
 
 def apply_to(root, fix: Fix) -> bool:
