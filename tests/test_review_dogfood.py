@@ -9,8 +9,8 @@ import pytest
 
 import si_lint.evaluator.primitives as primitives
 import si_lint.evaluator.text as text
+from si_lint.checks.primitive_review.source_review import review_source
 from si_lint.profile import BUILTIN_PRIMITIVES, builtin_profile
-from si_lint.review.static import review_source
 
 
 @pytest.mark.parametrize("name", BUILTIN_PRIMITIVES)

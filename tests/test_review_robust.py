@@ -10,11 +10,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from si_lint.checks.primitive_review.parsed import StaticFinding
+from si_lint.checks.primitive_review.profile_review import ImplFinding, review_profile
+from si_lint.checks.primitive_review.source_review import review_source
 from si_lint.cli import cli
 from si_lint.profile import Profile, builtin_profile, load_profile, profile_from_data
 from si_lint.review.diff import diff_profiles
-from si_lint.review.implementations import ImplFinding, review_profile
-from si_lint.review.static import StaticFinding, review_source
 
 LINES = [
     "import re",

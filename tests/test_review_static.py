@@ -6,7 +6,8 @@ import textwrap
 
 import pytest
 
-from si_lint.review.static import StaticFinding, review_source
+from si_lint.checks.primitive_review.parsed import StaticFinding
+from si_lint.checks.primitive_review.source_review import review_source
 
 
 def codes_at(source: str, func: str = "p", params=("a",)) -> list[tuple[str, int, int]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import json
 
-from ruamel.yaml.comments import CommentedMap
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from .model import Fix
 
@@ -23,23 +23,20 @@ def _key_of(mapping, part):
 
 def resolve(root, path):
     """(parent container, actual key/index) of ``path``, or None when the path does not exist."""
-    node = root
-    for i, part in enumerate(path):
-        last = i == len(path) - 1
+    node, found = root, None
+    for part in path:
+        if found is not None:
+            node = found[0][found[1]]
         if isinstance(node, dict) and isinstance(part, str):
             key, ok = _key_of(node, part)
-            if not ok:
-                return None
         elif isinstance(node, list) and isinstance(part, int) and not isinstance(part, bool):
-            if not 0 <= part < len(node):
-                return None
-            key = part
+            key, ok = part, 0 <= part < len(node)
         else:
             return None
-        if last:
-            return node, key
-        node = node[key]
-    return None
+        if not ok:
+            return None
+        found = (node, key)
+    return found
 
 
 def plain(value):
@@ -66,22 +63,19 @@ def _converted(old, new):
 def _set_list_in_place(old: list, new: list) -> None:
     """Make ``old`` equal ``new`` without replacing the node (keeps flow style and the
     comments of the items that stay). Narrowing deletes the items that go."""
-    plain_old = [plain(x) for x in old]
     plain_new = [plain(x) for x in new]
     # is `new` a subsequence of `old`? then delete the others, last first
-    keep, j = [], 0
-    for i, item in enumerate(plain_old):
-        if j < len(plain_new) and item == plain_new[j]:
-            keep.append(i)
+    keep, j = set(), 0
+    for i, item in enumerate(old):
+        if j < len(plain_new) and plain(item) == plain_new[j]:
+            keep.add(i)
             j += 1
-    if j == len(plain_new):
-        for i in reversed(range(len(old))):
-            if i not in keep:
-                del old[i]
-        return
+    subsequence = j == len(plain_new)
     for i in reversed(range(len(old))):
-        del old[i]
-    old.extend(new)
+        if not subsequence or i not in keep:
+            del old[i]
+    if not subsequence:
+        old.extend(new)
 
 
 def apply_to(root, fix: Fix) -> bool:
@@ -102,22 +96,10 @@ def apply_to(root, fix: Fix) -> bool:
         new_key, exists = _key_of(parent, fix.value)
         if exists and new_key != key:
             return False  # would create a duplicate key
-        if new_key == key:
-            return True
-        keys = list(parent)
-        pos = keys.index(key)
-        value = parent[key]
-        if isinstance(parent, CommentedMap):  # ruamel's: keep position and comments
-            comment = parent.ca.items.pop(key, None) if hasattr(parent, "ca") else None
-            del parent[key]
-            parent.insert(pos, fix.value, value)
-            if comment is not None:
-                parent.ca.items[fix.value] = comment
-        else:
-            items = list(parent.items())
-            parent.clear()
-            for k, v in items:
-                parent[fix.value if k == key else k] = v
+        if new_key != key:
+            comment = parent.ca.items.pop(key, None) if isinstance(parent, CommentedMap) else None
+            comments = {fix.value: comment} if comment is not None else {}
+            _splice(parent, key, [(fix.value, parent[key])], comments)
         return True
     old = parent[key]
     new = fix.value
@@ -137,14 +119,10 @@ def _block(old, new: dict):
     """``new`` as a ruamel block mapping in place of ``old``: lists of scalars in flow style
     (``channels: [agent_response]``), and the comment or blank lines that followed ``old``'s
     last line kept after the new block's."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
     def styled(value):
         if isinstance(value, dict):
-            out = CommentedMap()
-            for k, v in value.items():
-                out[k] = styled(v)
-            return out
+            return CommentedMap((k, styled(v)) for k, v in value.items())
         if isinstance(value, list):
             seq = CommentedSeq(styled(v) for v in value)
             if all(not isinstance(v, (dict, list)) for v in value):
@@ -165,6 +143,25 @@ def _block(old, new: dict):
     return block
 
 
+def _splice(parent, key, items: list[tuple], comments: dict) -> None:
+    """``parent[key]`` replaced by ``items`` (key, value) where it stood; a round-trip
+    mapping keeps its comments, ``comments`` those of the new keys."""
+    if isinstance(parent, CommentedMap):
+        pos = list(parent).index(key)
+        del parent[key]
+        for offset, (k, v) in enumerate(items):
+            parent.insert(pos + offset, k, v)
+        parent.ca.items.update(comments)
+        return
+    old = list(parent.items())
+    parent.clear()
+    for k, v in old:
+        if k == key:
+            parent.update(items)
+        else:
+            parent[k] = v
+
+
 def _lift(parent, key) -> bool:
     """``parent[key]`` (a mapping) replaced by its items, in place (see ``Fix("lift")``)."""
     inner = parent[key]
@@ -172,29 +169,15 @@ def _lift(parent, key) -> bool:
         return False
     if any(_key_of(parent, k)[1] for k in inner):
         return False  # a lifted key would duplicate one beside it
-    keys = list(parent)
-    pos = keys.index(key)
-    if isinstance(parent, CommentedMap) and isinstance(inner, CommentedMap):  # positions, comments
-        before = parent.ca.items.pop(key, None) if hasattr(parent, "ca") else None
-        items = list(inner.items())
+    items = list(inner.items())
+    comments = {}
+    if isinstance(parent, CommentedMap) and isinstance(inner, CommentedMap):
+        before = parent.ca.items.pop(key, None)
         comments = {k: inner.ca.items[k] for k in inner if k in inner.ca.items}
-        del parent[key]
-        for offset, (k, v) in enumerate(items):
-            parent.insert(pos + offset, k, v)
-            if k in comments:
-                parent.ca.items[k] = comments[k]
         if before is not None and items and items[-1][0] not in comments:
             # a comment after the lifted mapping (it ends the block): keep it after the last key
-            parent.ca.items[items[-1][0]] = before
-        return True
-    items = list(parent.items())
-    parent.clear()
-    for k, v in items:
-        if k == key:
-            for ik, iv in inner.items():
-                parent[ik] = iv
-        else:
-            parent[k] = v
+            comments[items[-1][0]] = before
+    _splice(parent, key, items, comments)
     return True
 
 

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass, field
-from typing import Any
 
-from .model import Fix, FixError, fixes_of
+from ..fsutil import ReadOnlyFile, atomic_write, read_regular
+from ..limits import MAX_BYTES
+from .model import FixError, fixes_of
 from .text import fix_stream
 
 #: fixes ``--fix`` applies: they keep what a scenario means (SPEC §9). Every other fix
@@ -26,28 +28,18 @@ def is_safe(finding) -> bool:
 
 def fixable(finding, unsafe: bool = False) -> bool:
     """Whether ``--fix`` (with ``--unsafe-fixes`` when ``unsafe``) would fix ``finding``."""
-    return bool(fixes_of(getattr(finding, "fix", None))) and (unsafe or is_safe(finding))
+    return bool(fixes_of(finding.fix)) and (unsafe or is_safe(finding))
 
 
 @dataclass
 class FixReport:
-    fixed_findings: int = 0
     files: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, reason)
     fixed: list = field(default_factory=list)  # the findings fixed (or fixable, for --diff)
-    unsafe_left: int = 0  # findings with an unsafe fix that was not applied
 
-
-def plan(findings, unsafe: bool = False) -> dict[str, list[tuple[Any, list[Fix]]]]:
-    """The fixes per file: file → [(finding, fixes)] (findings without a fix, and unsafe
-    fixes unless ``unsafe``, left out); ``finding.document`` says which document of a
-    multi-document file they apply to."""
-    out: dict[str, list] = {}
-    for f in findings:
-        fixes = fixes_of(getattr(f, "fix", None))
-        if fixes and (unsafe or is_safe(f)):
-            out.setdefault(f.path, []).append((f, fixes))
-    return out
+    @property
+    def fixed_findings(self) -> int:
+        return len(self.fixed)
 
 
 def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) -> FixReport:
@@ -55,11 +47,12 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
     (the safe ones; the unsafe ones too with ``unsafe``). A file that cannot be fixed is
     left alone, with the reason in ``FixReport.skipped``."""
     report = FixReport()
-    report.unsafe_left = (
-        0 if unsafe else sum(1 for f in result.findings if fixable(f, True) and not is_safe(f))
-    )
+    plan: dict[str, list] = {}  # file -> [(finding, its fixes)]
+    for f in result.findings:
+        if fixable(f, unsafe):
+            plan.setdefault(f.path, []).append((f, fixes_of(f.fix)))
     corpus = getattr(result, "corpus", None)
-    for relpath, items in sorted(plan(result.findings, unsafe).items()):
+    for relpath, items in sorted(plan.items()):
         try:
             done = _fix_file(relpath, items, corpus, write=write, diff_stream=diff_stream)
         except FixError as exc:
@@ -67,7 +60,6 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
             continue
         if done is None:
             continue
-        report.fixed_findings += len(done)
         report.fixed.extend(done)
         report.files.append(relpath)
     return report
@@ -76,14 +68,12 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
 def _fix_file(relpath: str, items, corpus, *, write: bool, diff_stream) -> list | None:
     """Fix (or diff) one file: the findings fixed, None when nothing changes; FixError
     (with the reason) when the file is left alone."""
-    import os
-
     doc = corpus.doc(relpath) if corpus is not None else None
     abspath = doc.abspath if doc is not None else os.path.abspath(relpath)
     text = _read_text(abspath)
     fixes: dict = {}
     for f, fxs in items:
-        fixes.setdefault(getattr(f, "document", None), []).extend(fxs)
+        fixes.setdefault(f.document, []).extend(fxs)
     try:
         new, applied = fix_stream(text, fixes, json_file=relpath.endswith(".json"))
     except FixError:
@@ -94,9 +84,7 @@ def _fix_file(relpath: str, items, corpus, *, write: bool, diff_stream) -> list 
         return None
     applied_keys = {(d, f.op, f.path) for d, f in applied}
     done = [
-        f
-        for f, fxs in items
-        if all((getattr(f, "document", None), fx.op, fx.path) in applied_keys for fx in fxs)
+        f for f, fxs in items if all((f.document, fx.op, fx.path) in applied_keys for fx in fxs)
     ]
     if diff_stream is not None:
         _write_diff(diff_stream, relpath, text, new)
@@ -107,9 +95,6 @@ def _fix_file(relpath: str, items, corpus, *, write: bool, diff_stream) -> list 
 
 def _read_text(abspath: str) -> str:
     """The file's text: a regular file only, bounded, UTF-8 (FixError otherwise)."""
-    from ..fsutil import read_regular
-    from ..limits import MAX_BYTES
-
     raw, why = read_regular(abspath, MAX_BYTES)
     if raw is None or len(raw) > MAX_BYTES:
         raise FixError(f"cannot read it ({why or 'over the size limit'})")
@@ -134,8 +119,6 @@ def _write_text(abspath: str, new: str) -> None:
     """Through a symbolic link to its target (discovery only keeps links that stay inside
     the root), keeping the mode and hard links (``fsutil.atomic_write``); a read-only file
     is refused and its findings stay reported."""
-    from ..fsutil import ReadOnlyFile, atomic_write
-
     try:
         atomic_write(abspath, new.encode("utf-8"), follow_symlinks=True)
     except ReadOnlyFile:

@@ -24,8 +24,7 @@ class Fix:
         if not self.path:
             raise ValueError("a fix needs a non-empty document path")
 
-    # value may be a list; (the documented way to make a class unhashable, which
-    # typeshed's object.__hash__, a method, does not allow for)
+    # value may be a list: unhashable (typeshed's object.__hash__ is a method)
     __hash__ = None  # type: ignore[assignment]
 
 

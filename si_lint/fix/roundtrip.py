@@ -9,6 +9,8 @@ import difflib
 import io
 import json
 
+from ruamel.yaml import YAML
+
 from .apply import apply_to
 from .model import Fix, FixError
 
@@ -16,8 +18,6 @@ _INDENTS = ((2, 2, 0), (2, 4, 2), (4, 4, 2), (4, 4, 0), (2, 3, 1), (4, 6, 4), (3
 
 
 def _yaml(indent):
-    from ruamel.yaml import YAML
-
     y = YAML(typ="rt")
     y.preserve_quotes = True
     y.width = 4096
@@ -39,9 +39,8 @@ def _mismatch(a: str, b: str) -> int:
 def yaml_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
     """(round trip of the original, round trip with the fixes, fixes applied) -- with the
     indentation that reproduces the original best."""
-    candidates = list(_INDENTS)
     best: tuple[int, tuple[int, int, int], str] | None = None
-    for indent in candidates:
+    for indent in _INDENTS:
         y = _yaml(indent)
         try:
             base = _dump(y, y.load(text))
@@ -68,12 +67,10 @@ def json_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
         data = json.loads(text)
     except ValueError as exc:
         raise FixError("cannot parse the JSON file") from exc
-    indent = 2
-    for line in text.splitlines()[1:]:
-        stripped = line.lstrip(" ")
-        if stripped and len(stripped) != len(line):
-            indent = len(line) - len(stripped)
-            break
+    lines = text.splitlines()[1:]
+    indent = next(
+        (len(ln) - len(ln.lstrip(" ")) for ln in lines if ln.strip(" ") and ln[0] == " "), 2
+    )
     base = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
     applied = [f for f in fixes if apply_to(data, f)]
     return base, json.dumps(data, indent=indent, ensure_ascii=False) + "\n", applied

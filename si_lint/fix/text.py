@@ -8,10 +8,15 @@ import copy
 import json
 from typing import TypeGuard
 
+from ..loader import load_bytes
+from ..source import token_end
 from .apply import apply_to, ordered, plain, resolve
 from .model import Fix, FixError
 from .patch import patch
 from .roundtrip import json_versions, yaml_versions
+
+#: loader findings that mean the text cannot be rewritten safely
+_UNCLEAN = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007")
 
 
 def _same(a, b) -> bool:
@@ -46,8 +51,6 @@ def _render_scalar(old_text: str, value, plain_style: bool) -> str | None:
 def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) -> str | None:
     """Fallback for scalar-for-scalar fixes in parts of a file the round trip would
     reformat: replace each old scalar's text (one line) by the new value in the old style."""
-    from ..source import token_end
-
     lines = body.split("\n")
     edits = []
     for f in fixes:
@@ -83,10 +86,6 @@ def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) 
     return "\n".join(lines)
 
 
-#: loader findings that mean the text cannot be rewritten safely
-_UNCLEAN = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007")
-
-
 def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[str, list[Fix]]:
     """Apply ``fixes`` to one document's text. Returns (new text, the fixes applied); the
     text is returned unchanged when no fix applies. Raises :class:`FixError` when the file
@@ -104,22 +103,32 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
     if not applied or base == mod:
         return text, []
     # the result must load to exactly the fixed data, or the file stays as it was
-    expected = copy.deepcopy(before.data)
-    for f in applied:
-        if not apply_to(expected, Fix(f.op, f.path, plain(f.value))):
-            raise FixError("the fix does not apply to the loaded data")
-    new = _rewrite(body, (base, mod), before, applied, expected)
+    expected = _fixed_data(before.data, applied)
+    if expected is None:
+        raise FixError("the fix does not apply to the loaded data")
+    new = _rewrite(body, (base, mod), before, applied, [expected])
     if crlf:
         new = new.replace("\n", "\r\n")
     return bom + new, applied
 
 
+def _fixed_data(data, fixes: list[Fix]):
+    """A copy of ``data`` with ``fixes`` applied (as plain data); None when one does not apply."""
+    data = copy.deepcopy(data)
+    for f in fixes:
+        if not apply_to(data, Fix(f.op, f.path, plain(f.value))):
+            return None
+    return data
+
+
+def _clean(loaded) -> bool:
+    return not loaded.failed and not any(d.code in _UNCLEAN for d in loaded.findings)
+
+
 def _load_clean(body: str):
     """The loaded text of one document; FixError when it does not load cleanly."""
-    from ..loader import load_bytes
-
     before = load_bytes(body.encode("utf-8"))
-    if before.failed or any(d.code in _UNCLEAN for d in before.findings):
+    if not _clean(before):
         raise FixError("the file does not load cleanly")
     if len(before.starts) > 1:
         raise FixError("the text holds more than one document (see fix_stream)")
@@ -147,19 +156,18 @@ def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) 
     raise FixError(problem)
 
 
-def _holds(candidate: str | None, before, expected) -> TypeGuard[str]:
-    """Whether ``candidate`` loads cleanly, as many documents as before, to ``expected``."""
-    from ..loader import load_bytes
-
+def _holds(candidate: str | None, before, expected: list) -> TypeGuard[str]:
+    """Whether ``candidate`` loads cleanly (SI008 is a warning), with as many documents as
+    ``before``, to ``expected`` (each document's data)."""
     if candidate is None:
         return False
     after = load_bytes(candidate.encode("utf-8"))
-    noise = [d for d in after.findings if d.code != "SI008"]  # SI008 is a warning
     return (
         not after.failed
-        and not noise
+        and all(d.code == "SI008" for d in after.findings)
         and len(after.starts) == len(before.starts)
-        and _same(after.data, expected)
+        and len(after.documents) == len(expected)
+        and all(_same(a.data, e) for a, e in zip(after.documents, expected))
     )
 
 
@@ -179,8 +187,6 @@ def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str,
     with it), each piece is fixed on its own, and the pieces are joined again, so every
     other document, comment and ``---`` is kept byte for byte. Returns (new text, the
     fixes applied as (document, fix) pairs)."""
-    from ..loader import load_bytes
-
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     loaded = load_bytes(text[len(bom) :].encode("utf-8"))
     wanted = {k: v for k, v in fixes.items() if v}
@@ -219,34 +225,23 @@ def fix_scalars_in_place(text: str, document: int | None, fixes: list[Fix]) -> s
     changes (``--format json``'s ``fix``). None when a fix is of another kind, the file
     does not load cleanly (or has a BOM or CRLF line ends), or the result would not load
     to exactly the fixed data: then :func:`fix_stream` is the way."""
-    from ..loader import load_bytes
-
     if text.startswith("\ufeff") or "\r" in text or not fixes:
         return None
     before = load_bytes(text.encode("utf-8"))
-    if before.failed or any(d.code in _UNCLEAN for d in before.findings):
-        return None
     docs = before.documents
-    target = next((d for d in docs if d.index == document), None) if document is not None else None
-    target = target or (docs[0] if docs and document is None else None)
-    if target is None:
+    if not _clean(before) or not docs:
         return None
-    expected = copy.deepcopy(target.data)
-    for f in fixes:
-        if not apply_to(expected, Fix(f.op, f.path, plain(f.value))):
-            return None
+    target = (
+        next((d for d in docs if d.index == document), None) if document is not None else docs[0]
+    )
+    fixed = _fixed_data(target.data, fixes) if target is not None else None
+    if fixed is None:
+        return None
+    expected = [fixed if d is target else d.data for d in docs]
     for plain_style in (True, False):
         candidate = _substitute_scalars(text, target, fixes, plain_style)
         if candidate is None:
             return None
-        after = load_bytes(candidate.encode("utf-8"))
-        if after.failed or [d for d in after.findings if d.code != "SI008"]:
-            continue
-        if len(after.documents) != len(docs):
-            continue
-        if all(
-            _same(a.data, expected if b is target else b.data)
-            for a, b in zip(after.documents, docs)
-        ):
+        if _holds(candidate, before, expected):
             return candidate
     return None

@@ -1,19 +1,23 @@
-"""Building the graph: the :class:`GraphBuilder` (nodes, edges and the document being
-read) and :func:`build_graph`, which reads the profile, then the documents, in path order."""
+"""Building and reading the graph: the :class:`GraphBuilder` (nodes, edges and the
+document being read), :func:`build_ref_graph`, which reads the profile, then the documents,
+in path order, and the EIO modules; :func:`edges_of` and :func:`resolve_positions`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .eio import add_eio
-from .ids import RECORDS, TESTS
-from .profile import add_profile
-from .scenarios import add_artifact, add_profile_references, add_scenario, define_scenario
+from ..eio import refs
+from .ids import RECORDS, TESTS, node_id
+from .sources import (
+    add_artifact,
+    add_profile,
+    add_profile_references,
+    add_scenario,
+    define_scenario,
+)
 
-if TYPE_CHECKING:  # networkx is imported when a graph is built (start-up stays lean)
+if TYPE_CHECKING:  # networkx is imported only where its API is used (see RefGraph)
     import networkx as nx
-
-Path = tuple
 
 
 class GraphBuilder:
@@ -25,33 +29,17 @@ class GraphBuilder:
         self.profile_dirs_done: set[int] = set()
         #: the index of the document being read, in a multi-document file (else None)
         self.document: int | None = None
-        #: every document path a node or edge records, one tuple each: the same paths
-        #: recur in every scenario (``("injection", "deviations", 0)``, ``("id",)``), and a
-        #: tuple each was 6 MB of the graph's 116 MB at 40,000 files
-        self._paths: dict[tuple[tuple, tuple], tuple] = {}
         # the graph as a networkx.MultiDiGraph holds it (node -> attributes, node -> other
-        # node -> edge key -> attributes), filled here as ``add_node``/``add_edge`` fill
-        # them: through those methods (keyword arguments, views, a cache cleared at every
-        # call) the build cost twice as much; networkx itself is imported only by a caller
-        # that asks for the MultiDiGraph (:class:`RefGraph`)
+        # node -> edge key -> attributes), filled as ``add_node``/``add_edge`` fill them:
+        # networkx is imported only by a caller that asks for the MultiDiGraph (its import,
+        # 0.13-0.2 s, would be a third of a one-file-changed re-check)
         self._node: dict = {}
         self._succ: dict = {}
         self._pred: dict = {}
 
-    def nodes(self) -> dict:
-        """Node -> its attributes, so far."""
-        return self._node
-
     def graph(self) -> RefGraph:
         """What has been built so far."""
         return RefGraph(self._node, self._succ, self._pred)
-
-    def path(self, path) -> tuple:
-        """``path`` as a tuple, the one the graph holds already when it has it (and not
-        one that is only equal: a key ``true`` or ``1.0`` is equal to the index 1, so the
-        parts' types are part of the key)."""
-        path = tuple(path)
-        return self._paths.setdefault((path, tuple(map(type, path))), path)
 
     def at(self, doc) -> GraphBuilder:
         """Read ``doc`` next: what it defines and references carry its index."""
@@ -59,18 +47,19 @@ class GraphBuilder:
         return self
 
     def define(
-        self, nid: str, kind: str, name: str, file: str | None, where: tuple | None, **attrs: Any
+        self, kind: str, name: str, file: str | None, where: tuple | None, **attrs: Any
     ) -> bool:
-        """Define ``nid``; the first definition (in path order) keeps its location
-        (``where`` = (document path, "key"|"value"); line and column are filled in by
-        :func:`resolve_positions`). Returns False when the node was already defined."""
+        """Define the node ``kind:name``; the first definition (in path order) keeps its
+        location (``where`` = (document path, "key"|"value")). Returns False when the node
+        was already defined."""
+        nid = node_id(kind, name)
         node = self._node.get(nid)
         if node is not None and not node.get("missing"):
             return False
         path, on = where if where else (None, None)
         data: dict[str, Any] = {"kind": kind, "name": name, "file": file, "missing": False}
         if path is not None:
-            data.update(path=self.path(path), on=on)
+            data.update(path=tuple(path), on=on)
         if self.document is not None and file is not None:
             data["document"] = self.document
         data.update(attrs)
@@ -86,16 +75,20 @@ class GraphBuilder:
         self._succ[nid] = {}
         self._pred[nid] = {}
 
-    def ref(self, nid: str, kind: str, name: str) -> str:
-        """Make sure ``nid`` exists (as a ``missing`` node until something defines it)."""
+    def ref(self, kind: str, name: str) -> str:
+        """The node ``kind:name``, made (as a ``missing`` node until something defines it)
+        when it does not exist yet."""
+        nid = node_id(kind, name)
         if nid not in self._node:
             self._add(nid, {"kind": kind, "name": name, "file": None, "missing": True})
         return nid
 
-    def edge(self, u: str, v: str, rel: str, file: str | None, path: Path, on: str = "key") -> None:
+    def edge(
+        self, u: str, v: str, rel: str, file: str | None, path: tuple, on: str = "key"
+    ) -> None:
         """An edge ``u`` -> ``v`` (``add_edge``: its key is the number of ``u`` -> ``v``
         edges before it; nodes not in the graph yet are added without attributes)."""
-        data: dict[str, Any] = {"rel": rel, "file": file, "path": self.path(path), "on": on}
+        data: dict[str, Any] = {"rel": rel, "file": file, "path": tuple(path), "on": on}
         if self.document is not None and file:
             data["document"] = self.document
         succ = self._succ
@@ -112,11 +105,8 @@ class GraphBuilder:
 class RefGraph:
     """The reference graph as a ``networkx.MultiDiGraph`` holds it, without networkx:
     ``nodes`` (node -> its attributes), ``_succ`` and ``_pred`` (node -> other node -> edge
-    key -> attributes; the names networkx gives them). The corpus checks read these dicts
-    (``graph.nodes``, :func:`~.queries.edges_of`), so a run that builds the graph does not
-    import networkx (80–110 ms, a fifth of a re-check after a scenario changed);
-    :meth:`networkx` is the ``MultiDiGraph`` over the same attribute dicts, for ``si-lint
-    graph`` and whoever wants networkx's API."""
+    key -> attributes). The corpus checks read these (``graph.nodes``, :func:`edges_of`);
+    :meth:`networkx` is the ``MultiDiGraph`` over the same attribute dicts."""
 
     __slots__ = ("nodes", "_succ", "_pred")
 
@@ -127,9 +117,6 @@ class RefGraph:
 
     def __contains__(self, node) -> bool:
         return node in self.nodes
-
-    def number_of_nodes(self) -> int:
-        return len(self.nodes)
 
     def networkx(self) -> nx.MultiDiGraph:
         """A ``networkx.MultiDiGraph`` of these nodes and edges, in the same order, holding
@@ -153,13 +140,9 @@ def nx_dicts(g: Any) -> tuple[dict, dict, dict]:
 def build_ref_graph(corpus) -> RefGraph:
     """The reference graph of ``corpus`` (deterministic: built in path order).
 
-    Nodes and edges carry ``file`` and the document ``path`` (with ``on``: ``key`` or
-    ``value``) of where they are defined or made; ``line``/``col`` are absent until
-    :func:`resolve_positions` fills them in (a key of None each would make every edge's
-    attribute dict the next size up: 10 MB at 40,000 files). Positions are not needed by
-    the checks (a finding is located by the engine from its path) and documents served
-    from the cache carry none, so reading them for every edge would re-read every file.
-    A corpus with EIO modules has them added through networkx's API (:func:`add_eio`)."""
+    ``line``/``col`` are absent until :func:`resolve_positions` fills them in: the checks
+    locate a finding from its path, and documents served from the cache carry no
+    positions (reading them for every edge would re-read every file)."""
     b = GraphBuilder(corpus)
     add_profile(b)
     scenarios = [d for d in corpus.of_kind("scenario") if isinstance(d.data, dict)]
@@ -184,3 +167,67 @@ def build_ref_graph(corpus) -> RefGraph:
 def build_graph(corpus) -> nx.MultiDiGraph:
     """:func:`build_ref_graph` as a ``networkx.MultiDiGraph``."""
     return build_ref_graph(corpus).networkx()
+
+
+def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
+    """Add the EIO modules' nodes and edges (``si_lint.eio.refs.graph_edges``)."""
+    index = refs.index_of(corpus.of_kind("eio-module"))
+    defined: set[str] = set()
+    added: list[str] = []
+    for src, tgt, rel, attrs in refs.graph_edges(index):
+        file = attrs.get("file")
+        path = tuple(attrs.get("path") or ())
+        for nid in (src, tgt):
+            if nid not in graph:
+                kind, _, name = nid.partition(":")
+                graph.add_node(
+                    nid, kind=kind, name=name, file=None, line=None, col=None, missing=False
+                )
+                added.append(nid)
+        if rel == "defines":  # the definition's location is the node's
+            defined.update((src, tgt))
+            at = {"document": attrs["document"]} if attrs.get("document") is not None else {}
+            if graph.nodes[src].get("file") is None:
+                graph.nodes[src].update(file=file, path=(), on="key", **at)
+            node = graph.nodes[tgt]
+            if node.get("file") is None:
+                node.update(file=file, path=path, on="key", **at)
+        extra = {k: v for k, v in attrs.items() if k not in ("file", "path")}
+        graph.add_edge(
+            src, tgt, rel=rel, file=file, path=path, on="key", line=None, col=None, **extra
+        )
+        if rel == "imports":
+            defined.add(src)
+    for nid in added:  # referenced, defined by no module in the corpus
+        if nid not in defined:
+            graph.nodes[nid]["missing"] = True
+
+
+def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
+    """Fill in ``line``/``col`` (1-based) of every node and edge that has a ``file`` and a
+    ``path`` in ``corpus`` (in place; returns ``graph``)."""
+
+    def locate(data: dict) -> None:
+        doc = corpus.doc(data.get("file"), data.get("document"))
+        path = data.get("path")
+        if data.get("line") is None and doc is not None and path is not None:
+            where = doc.pos.value if data.get("on") == "value" else doc.pos.key
+            data["line"], data["col"] = where(path)
+
+    for _, data in graph.nodes(data=True):
+        locate(data)
+    for _, _, data in graph.edges(data=True):
+        locate(data)
+    return graph
+
+
+def edges_of(graph: RefGraph | nx.MultiDiGraph, node: str, rel: str, *, incoming: bool = False):
+    """``(other node, edge attributes)`` of ``node``'s edges of relation ``rel``, in the
+    order they were added (document order), in a :class:`RefGraph` or the
+    ``MultiDiGraph`` over it: both hold the same dicts."""
+    # (a MultiDiGraph's _pred/_succ are private: its stubs do not declare them)
+    adjacent = (graph._pred if incoming else graph._succ).get(node, {})  # type: ignore[union-attr]
+    for other, keyed in adjacent.items():
+        for data in keyed.values():
+            if data.get("rel") == rel:
+                yield other, data

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .export import path_text
+
 #: DOT shape per node kind
 SHAPES = {
     "scenario": "box",
@@ -56,13 +58,6 @@ def _where(d: Mapping[str, Any]) -> str:
     return f"{d['file']}:{d.get('line') or 1}:{d.get('col') or 1}"
 
 
-def _path_text(path: Any) -> str:
-    from ..findings import format_path
-
-    return format_path(tuple(path)) if path else ""
-
-
-# --------------------------------------------------------------------------------------
 def _scope(d: Mapping[str, Any]) -> str | None:
     """The document path a node stands for (a deviation's list item, a role's entry), or
     None for a node that stands for its whole document or for no part of one."""
@@ -72,7 +67,7 @@ def _scope(d: Mapping[str, Any]) -> str | None:
     path = tuple(path)
     if path[-1] in ("id", "name"):
         path = path[:-1]
-    return _path_text(path) or None
+    return path_text(path) or None
 
 
 def _inside(path: str, scope: str) -> bool:
@@ -116,14 +111,9 @@ def findings_by_node(graph, findings: Iterable[Mapping[str, Any]]) -> dict[str, 
     return out
 
 
-# --------------------------------------------------------------------------------------
 def _counted(found: list[dict]) -> str:
-    parts = []
-    for sev in FILL:
-        n = sum(1 for f in found if f["severity"] == sev)
-        if n:
-            parts.append(f"{n} {sev}{'s' if n > 1 else ''}")
-    return ", ".join(parts)
+    counts = [(sev, sum(1 for f in found if f["severity"] == sev)) for sev in FILL]
+    return ", ".join(f"{n} {sev}{'s' if n > 1 else ''}" for sev, n in counts if n)
 
 
 def _short(nid: str, d: Mapping[str, Any]) -> str:
@@ -132,20 +122,14 @@ def _short(nid: str, d: Mapping[str, Any]) -> str:
     kind, name = d.get("kind"), d.get("name")
     if d.get("missing") or not isinstance(kind, str) or not isinstance(name, str):
         return nid
-    if kind in ("deviation", "role"):
-        name = name.rsplit("/", 1)[-1]
-    elif kind in ("fixture", "evidence"):
+    if kind in ("deviation", "role", "fixture", "evidence"):
         name = name.rsplit("/", 1)[-1]
     return f"{kind}: {name}"
 
 
 def _node_line(nid: str, d: Mapping[str, Any], found: list[dict], indent: str) -> str:
     label = _short(nid, d) + (f"\n{_counted(found)}" if found else "")
-    kind = d.get("kind")
-    attrs = [
-        f"label={dot_id(label)}",
-        f"shape={SHAPES.get(kind, 'ellipse') if kind else 'ellipse'}",
-    ]
+    attrs = [f"label={dot_id(label)}", f"shape={SHAPES.get(d.get('kind') or '', 'ellipse')}"]
     if d.get("missing"):
         attrs.append("style=dashed, color=red, fontcolor=red")
     elif found:
@@ -163,9 +147,7 @@ def _node_line(nid: str, d: Mapping[str, Any], found: list[dict], indent: str) -
 def _cluster_of(d: Mapping[str, Any]) -> str | None:
     if d.get("missing"):
         return None
-    if d.get("file"):
-        return d["file"]
-    return BUILTIN if d.get("builtin") else None
+    return d.get("file") or (BUILTIN if d.get("builtin") else None)
 
 
 def _merged_edges(graph) -> list[tuple[str, str, str, list[str]]]:

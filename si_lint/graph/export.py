@@ -12,12 +12,14 @@ import os
 from pathlib import Path
 from typing import Any
 
+import networkx as nx
+
+from ..findings import format_path
+
 FORMATS = ("dot", "graphml", "json", "svg")
 
 
-def _path_str(path: Any) -> str:
-    from ..findings import format_path
-
+def path_text(path: Any) -> str:
     return format_path(tuple(path)) if path else ""
 
 
@@ -28,16 +30,8 @@ def _record(head: dict[str, Any], data: dict) -> dict:
         value = data[key]
         if value is None:
             continue
-        out[key] = _path_str(value) if key == "path" else value
+        out[key] = path_text(value) if key == "path" else value
     return out
-
-
-def _node_record(nid: str, data: dict) -> dict:
-    return _record({"id": nid}, data)
-
-
-def _edge_record(u: str, v: str, data: dict) -> dict:
-    return _record({"source": u, "target": v}, data)
 
 
 def _sorted_edges(graph) -> list[tuple[str, str, dict]]:
@@ -50,7 +44,7 @@ def _sorted_edges(graph) -> list[tuple[str, str, dict]]:
             str(d.get("file") or ""),
             d.get("line") or 0,
             d.get("col") or 0,
-            _path_str(d.get("path")),
+            path_text(d.get("path")),
         )
 
     return sorted(((u, v, d) for u, v, d in graph.edges(data=True)), key=key)
@@ -62,8 +56,8 @@ def to_json(graph) -> str:
         "directed": True,
         "multigraph": True,
         "graph": {},
-        "nodes": [_node_record(n, graph.nodes[n]) for n in sorted(graph.nodes)],
-        "edges": [_edge_record(u, v, d) for u, v, d in _sorted_edges(graph)],
+        "nodes": [_record({"id": n}, graph.nodes[n]) for n in sorted(graph.nodes)],
+        "edges": [_record({"source": u, "target": v}, d) for u, v, d in _sorted_edges(graph)],
     }
     return json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
 
@@ -72,13 +66,11 @@ def _graphml_value(value: Any) -> Any:
     if isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, tuple):
-        return _path_str(value)
+        return path_text(value)
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def to_graphml(graph) -> str:
-    import networkx as nx
-
     out: nx.MultiDiGraph = nx.MultiDiGraph()
     for nid in sorted(graph.nodes):
         out.add_node(
@@ -97,8 +89,6 @@ def to_graphml(graph) -> str:
 
 def focus(graph, node: str):
     """The node and its direct neighbours (either direction), with the edges among them."""
-    import networkx as nx
-
     return nx.ego_graph(graph, node, radius=1, undirected=True)
 
 
@@ -110,31 +100,24 @@ def resolve_node(graph, name: str) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
+def _under(path: str, roots: list[str]) -> bool:
+    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+
 def restrict(graph, corpus, paths: list[str], cwd: Path):
     """The part of the graph made in the named files: nodes defined there, edges made
     there, and the nodes those edges point at."""
     roots = [os.path.abspath(cwd / p) for p in paths]
-    top = os.path.abspath(corpus.config.root) if getattr(corpus, "config", None) else None
-    if top is not None and any(
-        top == r or top.startswith(r.rstrip(os.sep) + os.sep) for r in roots
-    ):
+    if getattr(corpus, "config", None) and _under(os.path.abspath(corpus.config.root), roots):
         return graph  # a named path covers the whole corpus: `graph .` is `graph`
 
     def named(relpath: str | None) -> bool:
         if not relpath:
             return False
         doc = corpus.doc(relpath)
-        ap = doc.abspath if doc is not None else os.path.abspath(cwd / relpath)
-        ap = os.path.abspath(ap)
-        return any(ap == r or ap.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+        return _under(os.path.abspath(doc.abspath if doc is not None else cwd / relpath), roots)
 
-    keep = {n for n, d in graph.nodes(data=True) if named(d.get("file"))}
     edges = [(u, v, k) for u, v, k, d in graph.edges(keys=True, data=True) if named(d.get("file"))]
-    for u, v, _ in edges:
-        keep.update((u, v))
-    sub = graph.__class__()
-    for n in keep:
-        sub.add_node(n, **graph.nodes[n])
-    for u, v, k in edges:
-        sub.add_edge(u, v, key=k, **graph.edges[u, v, k])
+    sub: nx.MultiDiGraph = nx.MultiDiGraph(graph.edge_subgraph(edges))
+    sub.add_nodes_from((n, d) for n, d in graph.nodes(data=True) if named(d.get("file")))
     return sub

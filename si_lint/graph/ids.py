@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from sys import intern
-
 #: edge relations
 USES_TEMPLATE = "uses-template"
 BINDS_ROLE = "binds-role"
@@ -29,7 +27,4 @@ def doc_ref(doc) -> tuple[str, int | None]:
 
 
 def node_id(kind: str, *parts: str) -> str:
-    """``kind:part/part``, interned: a node is named where it is defined and again at
-    every reference to it, and each name is a key of several of the graph's dicts (one
-    string each instead of one per reference: 12 MB at 40,000 files)."""
-    return intern(f"{kind}:{'/'.join(parts)}")
+    return f"{kind}:{'/'.join(parts)}"

@@ -3,13 +3,14 @@
 `diff_profiles(base, head)` returns a list of :class:`Change`, in a fixed order
 (:data:`KIND_ORDER`): registry header, channels, candidates promoted, primitives, their
 parameters, candidates, synonym lists, ratified budgets, matching constants, templates.
-Within a group, by name.
+Within a group, by name. Two profile values are equal when their canonical JSON is.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..checks.primitive_review.profile_review import (
@@ -20,7 +21,49 @@ from ..checks.primitive_review.profile_review import (
 from ..mapping import MAPPING
 from ..model import params_of
 from ..profile import SEED_CONSTANTS, Profile
-from .change import KIND_ORDER, Change, canon, field_changes, plain
+
+KIND_ORDER = tuple(
+    "registry channel promotion primitive parameter candidate synonyms ratified_budget "
+    "constant template".split()
+)
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: str  # one of KIND_ORDER
+    action: str  # added | removed | changed | promoted
+    name: str  # the primitive, `primitive.param`, channel, deviation type, scenario id, template id
+    before: Any = None
+    after: Any = None
+    detail: str = ""
+    #: what the change touches in the profile: primitive names, template ids, deviation
+    #: types, channels and scenario ids (used to compute its reach in a corpus)
+    touches: Mapping[str, tuple] = field(default_factory=dict, compare=False, hash=False)
+
+    def as_dict(self) -> dict:
+        keys = ("kind", "action", "name", "before", "after", "detail")
+        return {k: plain(getattr(self, k)) for k in keys}
+
+
+def plain(v: Any) -> Any:
+    """``v`` as JSON data (mapping keys as strings, tuples as lists)."""
+    if isinstance(v, MAPPING):
+        return {str(k): plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    return v
+
+
+def canon(v: Any) -> str:
+    """A value's canonical JSON text: two values are equal when their texts are."""
+    return json.dumps(plain(v), sort_keys=True, default=str)
+
+
+def field_changes(a: Mapping[str, Any], b: Mapping[str, Any], skip: tuple = ()) -> list[str]:
+    """``key added`` / ``key removed`` / ``key changed`` for each key of two mappings."""
+    a, b = ({k: v for k, v in m.items() if k not in skip} for m in (a, b))
+    return [f"{c.name} {c.action}" for c in _compare("field", a, b, lambda n: {})]
+
 
 #: what each ratified constant changes (the sentence of SPEC §2.1 / seed it reads), and
 #: the primitives whose verdicts it can change (its reach)
@@ -52,6 +95,42 @@ def _constants(p: Profile) -> dict:
     return out
 
 
+def _map(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, MAPPING) else {}
+
+
+def _compare(
+    kind: str,
+    a: Mapping,
+    b: Mapping,
+    touches: Callable[[str], dict],
+    *,
+    name: Callable[[Any], str] = str,
+    show: Callable[[Any], Any] = lambda v: v,
+    detail: Callable[[Any, Any], str] = lambda x, y: "",
+    added: Callable[[Any], str] = lambda v: "",
+) -> list[Change]:
+    """A Change per key only one mapping has (``removed``/``added``) or whose values
+    differ (``changed``), by key; ``show`` is a value as the change holds it."""
+    out = []
+    for key in sorted(set(a) | set(b), key=str):
+        n = name(key)
+        if key not in b:
+            out.append(Change(kind, "removed", n, before=show(a[key]), touches=touches(n)))
+        elif key not in a:
+            out.append(
+                Change(
+                    kind, "added", n, after=show(b[key]), detail=added(b[key]), touches=touches(n)
+                )
+            )
+        elif canon(a[key]) != canon(b[key]):
+            before, after = show(a[key]), show(b[key])
+            out.append(
+                Change(kind, "changed", n, before, after, detail(a[key], b[key]), touches(n))
+            )
+    return out
+
+
 def _str_list(v: Any) -> list[str]:
     return [x for x in v if isinstance(x, str)] if isinstance(v, list) else []
 
@@ -66,16 +145,6 @@ def _describe_param(p: Mapping[str, Any]) -> str:
         if k in p:
             bits.append(f"{k} {p[k]}")
     return ", ".join(bits)
-
-
-def _template_primitives(tdoc: Any, names: set[str]) -> tuple[str, ...]:
-    table = tdoc.get("table") if isinstance(tdoc, MAPPING) else None
-    return tuple(sorted(table_primitives(table, {n: {} for n in names})))
-
-
-def _mapping(p: Profile, key: str) -> Mapping[str, Any]:
-    v = registry_of(p).get(key)
-    return v if isinstance(v, MAPPING) else {}
 
 
 def diff_profiles(base: Profile, head: Profile) -> list[Change]:
@@ -96,10 +165,7 @@ def diff_profiles(base: Profile, head: Profile) -> list[Change]:
 
 def _header_changes(base: Profile, head: Profile) -> list[Change]:
     """The registry header (``registry: {profile, version, ...}``), key by key."""
-    bh = registry_of(base).get("registry")
-    hh = registry_of(head).get("registry")
-    bh = bh if isinstance(bh, MAPPING) else {}
-    hh = hh if isinstance(hh, MAPPING) else {}
+    bh, hh = _map(registry_of(base).get("registry")), _map(registry_of(head).get("registry"))
     return [
         Change("registry", "changed", str(key), bh.get(key), hh.get(key))
         for key in sorted(set(bh) | set(hh), key=str)
@@ -108,16 +174,13 @@ def _header_changes(base: Profile, head: Profile) -> list[Change]:
 
 
 def _channel_changes(base: Profile, head: Profile) -> list[Change]:
-    bc = _str_list(registry_of(base).get("channels"))
-    hc = _str_list(registry_of(head).get("channels"))
-    removed = [
-        Change("channel", "removed", c, touches={"channels": (c,)})
-        for c in sorted(set(bc) - set(hc))
+    bc, hc = (set(_str_list(registry_of(p).get("channels"))) for p in (base, head))
+    groups = (("removed", bc - hc), ("added", hc - bc))
+    return [
+        Change("channel", action, c, touches={"channels": (c,)})
+        for action, names in groups
+        for c in sorted(names)
     ]
-    added = [
-        Change("channel", "added", c, touches={"channels": (c,)}) for c in sorted(set(hc) - set(bc))
-    ]
-    return removed + added
 
 
 def _candidates(p: Profile) -> set[str]:
@@ -136,11 +199,8 @@ def _primitive_changes(base: Profile, head: Profile) -> list[Change]:
             assert b is not None  # the name is one side's at least
             out.append(_added_primitive(name, b, promoted=name in base_cands))
         elif b is None:
-            out.append(
-                Change(
-                    "primitive", "removed", name, before=plain(a), touches={"primitives": (name,)}
-                )
-            )
+            touches = {"primitives": (name,)}
+            out.append(Change("primitive", "removed", name, before=plain(a), touches=touches))
         else:
             out.extend(_changed_primitive(name, a, b))
     return out
@@ -175,44 +235,27 @@ def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) ->
                 touches=touches,
             )
         )
-    pa, pb = params_of(a), params_of(b)
-    for pname in sorted(set(pa) | set(pb)):
-        full = f"{name}.{pname}"
-        if pname not in pb:
-            before = _describe_param(pa[pname])
-            out.append(Change("parameter", "removed", full, before=before, touches=touches))
-        elif pname not in pa:
-            after = _describe_param(pb[pname])
-            out.append(Change("parameter", "added", full, after=after, touches=touches))
-        elif canon(pa[pname]) != canon(pb[pname]):
-            out.append(
-                Change(
-                    "parameter",
-                    "changed",
-                    full,
-                    before=_describe_param(pa[pname]),
-                    after=_describe_param(pb[pname]),
-                    detail="; ".join(field_changes(pa[pname], pb[pname], skip=("name",))),
-                    touches=touches,
-                )
-            )
-    return out
+    return out + _compare(
+        "parameter",
+        params_of(a),
+        params_of(b),
+        lambda n: touches,
+        name=lambda p: f"{name}.{p}",
+        show=_describe_param,
+        detail=lambda x, y: "; ".join(field_changes(x, y, skip=("name",))),
+    )
 
 
 def _candidate_changes(base: Profile, head: Profile) -> list[Change]:
     """Candidates added and removed, not counting promotions (reported as primitives)."""
-    bp, hp = registered_primitives(base), registered_primitives(head)
+    promoted = set(registered_primitives(head)) - set(registered_primitives(base))
     base_cands, head_cands = _candidates(base), _candidates(head)
-    out = [
-        Change("candidate", "removed", c, touches={"primitives": (c,)})
-        for c in sorted(base_cands - head_cands)
-        if not (c in hp and c not in bp)
+    groups = (("removed", base_cands - head_cands - promoted), ("added", head_cands - base_cands))
+    return [
+        Change("candidate", action, c, touches={"primitives": (c,)})
+        for action, names in groups
+        for c in sorted(names)
     ]
-    out += [
-        Change("candidate", "added", c, touches={"primitives": (c,)})
-        for c in sorted(head_cands - base_cands)
-    ]
-    return out
 
 
 def _constant_changes(base: Profile, head: Profile) -> list[Change]:
@@ -223,105 +266,50 @@ def _constant_changes(base: Profile, head: Profile) -> list[Change]:
         if canon(bk[key]) != canon(hk[key]):
             doc, prims = CONSTANT_DOC.get(key, ("", ()))
             out.append(
-                Change(
-                    "constant",
-                    "changed",
-                    key,
-                    bk[key],
-                    hk[key],
-                    detail=doc,
-                    touches={"primitives": prims},
-                )
+                Change("constant", "changed", key, bk[key], hk[key], doc, {"primitives": prims})
             )
     return out
 
 
 def _synonym_changes(base: Profile, head: Profile) -> list[Change]:
-    bs, hs = _mapping(base, "synonyms"), _mapping(head, "synonyms")
-    out = []
-    for dtype in sorted(set(bs) | set(hs), key=str):
-        a, b = _str_list(bs.get(dtype)), _str_list(hs.get(dtype))
-        touches = {"deviation_types": (str(dtype),)}
-        if dtype not in hs:
-            out.append(Change("synonyms", "removed", str(dtype), before=a, touches=touches))
-        elif dtype not in bs:
-            out.append(Change("synonyms", "added", str(dtype), after=b, touches=touches))
-        elif a != b:
-            detail = _synonyms_detail(a, b)
-            out.append(
-                Change(
-                    "synonyms",
-                    "changed",
-                    str(dtype),
-                    before=a,
-                    after=b,
-                    detail=detail,
-                    touches=touches,
-                )
-            )
-    return out
+    bs, hs = (
+        {k: _str_list(v) for k, v in _map(registry_of(p).get("synonyms")).items()}
+        for p in (base, head)
+    )
+    return _compare(
+        "synonyms", bs, hs, lambda n: {"deviation_types": (n,)}, detail=_synonyms_detail
+    )
 
 
 def _synonyms_detail(a: list[str], b: list[str]) -> str:
     """``added "x"; removed "y"`` (or ``reordered``) between two synonym lists."""
-    added = [x for x in b if x not in a]
-    removed = [x for x in a if x not in b]
-    bits = []
-    if added:
-        bits.append("added " + ", ".join(json.dumps(x) for x in added))
-    if removed:
-        bits.append("removed " + ", ".join(json.dumps(x) for x in removed))
+    groups = (("added", [x for x in b if x not in a]), ("removed", [x for x in a if x not in b]))
+    bits = [f"{word} " + ", ".join(json.dumps(x) for x in xs) for word, xs in groups if xs]
     return "; ".join(bits) if bits else "reordered"
 
 
 def _budget_changes(base: Profile, head: Profile) -> list[Change]:
-    bb, hb = _mapping(base, "ratified_budgets"), _mapping(head, "ratified_budgets")
-    out = []
-    for sid in sorted(set(bb) | set(hb), key=str):
-        touches = {"scenarios": (str(sid),)}
-        if sid not in hb:
-            out.append(
-                Change("ratified_budget", "removed", str(sid), before=bb[sid], touches=touches)
-            )
-        elif sid not in bb:
-            out.append(Change("ratified_budget", "added", str(sid), after=hb[sid], touches=touches))
-        elif canon(bb[sid]) != canon(hb[sid]):
-            out.append(
-                Change(
-                    "ratified_budget",
-                    "changed",
-                    str(sid),
-                    before=bb[sid],
-                    after=hb[sid],
-                    touches=touches,
-                )
-            )
-    return out
+    bb, hb = (_map(registry_of(p).get("ratified_budgets")) for p in (base, head))
+    return _compare("ratified_budget", bb, hb, lambda n: {"scenarios": (n,)})
 
 
 def _template_changes(base: Profile, head: Profile) -> list[Change]:
-    bt = base.templates if isinstance(base.templates, MAPPING) else {}
-    ht = head.templates if isinstance(head.templates, MAPPING) else {}
     head_primitives = set(registered_primitives(head))
-    out = []
-    for tid in sorted(set(bt) | set(ht), key=str):
-        a, b = bt.get(tid), ht.get(tid)
-        touches = {"templates": (str(tid),)}
-        if b is None:
-            out.append(Change("template", "removed", str(tid), touches=touches))
-        elif a is None:
-            used = _template_primitives(b, head_primitives)
-            detail = ("uses " + ", ".join(used)) if used else ""
-            out.append(Change("template", "added", str(tid), detail=detail, touches=touches))
-        elif canon(a) != canon(b):
-            detail = "; ".join(_template_detail(a, b))
-            out.append(Change("template", "changed", str(tid), detail=detail, touches=touches))
-    return out
 
+    def uses(tdoc: Any) -> str:
+        table = tdoc.get("table") if isinstance(tdoc, MAPPING) else None
+        used = sorted(table_primitives(table, {n: {} for n in head_primitives}))
+        return ("uses " + ", ".join(used)) if used else ""
 
-def _mapping_at(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-    v = doc.get(key)
-    return v if isinstance(v, MAPPING) else {}
+    return _compare(
+        "template",
+        _map(base.templates),
+        _map(head.templates),
+        lambda n: {"templates": (n,)},
+        show=lambda v: None,
+        detail=lambda a, b: "; ".join(_template_detail(a, b)),
+        added=uses,
+    )
 
 
 def _list_at(doc: Mapping[str, Any], key: str) -> list:
@@ -331,16 +319,8 @@ def _list_at(doc: Mapping[str, Any], key: str) -> list:
 
 def _template_detail(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
     """What changed in a template: its header, roles, table rows and other keys."""
-    header = field_changes(_mapping_at(a, "template"), _mapping_at(b, "template"))
-    bits = [f"header {f}" for f in header]
-    ar, br = _mapping_at(a, "roles"), _mapping_at(b, "roles")
-    for role in sorted(set(ar) | set(br), key=str):
-        if role not in br:
-            bits.append(f"role {role} removed")
-        elif role not in ar:
-            bits.append(f"role {role} added")
-        elif canon(ar[role]) != canon(br[role]):
-            bits.append(f"role {role} changed")
+    bits = [f"header {f}" for f in field_changes(_map(a.get("template")), _map(b.get("template")))]
+    bits += [f"role {f}" for f in field_changes(_map(a.get("roles")), _map(b.get("roles")))]
     ta, tb = _list_at(a, "table"), _list_at(b, "table")
     rows = [
         str(i + 1)

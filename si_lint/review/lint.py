@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..mapping import MAPPING
+from ..pipeline import Options, run
 from ..profile import BUILTIN_DIR, is_builtin_name
 
 #: stands for the profile's name in a comparison key
@@ -40,8 +41,6 @@ def profile_spec(side: Any) -> str:
 
 def _check(target: Path, spec: str, cwd: Path, trust: bool) -> list:
     """The findings of ``check --no-cache --profile SPEC TARGET``, in check's order."""
-    from ..pipeline import Options, run
-
     options = Options(use_cache=False, trust_implementations=trust, profile=spec)
     result = run([str(target)], options, cwd)
     scenarios = _scenario_ids(result.corpus)
@@ -52,10 +51,7 @@ def _scenario_ids(corpus: Any) -> dict:
     """(relpath, document index) -> the id of the scenario that document defines."""
     out: dict = {}
     for d in getattr(corpus, "documents", None) or ():
-        if d.kind != "scenario":
-            continue
-        data = d.data
-        sid = data.get("id") if isinstance(data, MAPPING) else None
+        sid = d.data.get("id") if d.kind == "scenario" and isinstance(d.data, MAPPING) else None
         if isinstance(sid, str):
             out[(d.relpath.replace("\\", "/"), d.index)] = sid
     return out
@@ -110,12 +106,10 @@ def lint_delta(target: Path, base: Any, head: Any, cwd: Path, trust: bool) -> di
 
 
 def _counts(found: list) -> dict:
-    out = {"findings": len(found), "errors": 0, "warnings": 0, "infos": 0}
-    for f, _sid in found:
-        key = f"{f.severity}s"
-        if key in out:
-            out[key] += 1
-    return out
+    severities = [f.severity for f, _sid in found]
+    return {"findings": len(found)} | {
+        f"{sev}s": severities.count(sev) for sev in ("error", "warning", "info")
+    }
 
 
 # --------------------------------------------------------------------------------------
@@ -123,7 +117,7 @@ def _canon(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
 
 
-def _header(registry: Any) -> Mapping[str, Any]:
+def registry_header(registry: Any) -> Mapping[str, Any]:
     h = registry.get("registry") if isinstance(registry, MAPPING) else None
     return h if isinstance(h, MAPPING) else {}
 
@@ -133,7 +127,7 @@ def _content(registry: Any) -> str:
     if not isinstance(registry, MAPPING):
         return _canon(registry)
     data = dict(registry)
-    data["registry"] = {k: v for k, v in _header(registry).items() if k != "version"}
+    data["registry"] = {k: v for k, v in registry_header(registry).items() if k != "version"}
     return _canon(data)
 
 
@@ -147,8 +141,8 @@ def registry_version_notices(
     ``builtin:oasisctl`` are one version read two ways, on purpose)."""
     if is_builtin_name(base.profile.name) and is_builtin_name(head.profile.name):
         return []
-    version = _header(head.profile.registry).get("version")
-    if version is None or version != _header(base.profile.registry).get("version"):
+    version = registry_header(head.profile.registry).get("version")
+    if version is None or version != registry_header(base.profile.registry).get("version"):
         return []
     parts = []
     if _content(base.profile.registry) != _content(head.profile.registry):

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..checks.primitive_review.profile_review import primitives_in
+from ..evaluator.evidence import named_scenario
 from ..mapping import MAPPING
 from ..model import TEMPLATE, scoring_of
 from ..profile import Profile
@@ -50,8 +51,6 @@ class CorpusView:
         return view
 
     def fixtures_of(self, sid: str) -> list[str]:
-        from ..evaluator.evidence import named_scenario
-
         return [p for p, data in self.fixtures if named_scenario(data) == sid]
 
 
@@ -86,14 +85,13 @@ def _composite_table(data: Any) -> list:
 
 
 def _table_uses(table: Any, names: set[str]) -> bool:
-    if not isinstance(table, list):
-        return False
     registered: dict[str, dict] = {n: {} for n in names}
-    for row in table:
-        if isinstance(row, MAPPING):
-            for _ in primitives_in(row.get("when"), registered):
-                return True
-    return False
+    rows = table if isinstance(table, list) else []
+    return any(
+        next(primitives_in(row.get("when"), registered), None) is not None
+        for row in rows
+        if isinstance(row, MAPPING)
+    )
 
 
 def _mentions(value: Any, needle: str, depth: int = 0) -> bool:
@@ -111,68 +109,57 @@ def _mentions(value: Any, needle: str, depth: int = 0) -> bool:
 def _deviation_types(data: Any) -> set[str]:
     inj = data.get("injection") if isinstance(data, MAPPING) else None
     devs = inj.get("deviations") if isinstance(inj, MAPPING) else None
-    out = set()
-    for d in devs if isinstance(devs, list) else []:
-        if isinstance(d, MAPPING) and isinstance(d.get("deviation_type"), str):
-            out.add(d["deviation_type"])
-    return out
+    return {
+        d["deviation_type"]
+        for d in (devs if isinstance(devs, list) else [])
+        if isinstance(d, MAPPING) and isinstance(d.get("deviation_type"), str)
+    }
+
+
+def _reads_synonyms(data: Any, profiles: tuple[Profile, ...]) -> bool:
+    """Whether the scenario's table (its composite's, or its template's in either profile)
+    uses ``factor_identified``, the only primitive that reads synonyms."""
+    tid = _template_of(data)
+    templates = [p.templates.get(tid) for p in profiles] if tid else []
+    tables = [_composite_table(data)] + [
+        t.get("table") for t in templates if isinstance(t, MAPPING)
+    ]
+    return any(_table_uses(t, {"factor_identified"}) for t in tables)
 
 
 def reach_of(change: Change, base: Profile, head: Profile, view: CorpusView) -> Reach:
     touches = change.touches or {}
     templates: set[str] = set(touches.get("templates", ()))
     scenarios: set[str] = set(touches.get("scenarios", ())) & set(view.scenarios)
-    profiles = (base, head)
-
     prims = set(touches.get("primitives", ()))
-    if prims:
-        for p in profiles:
-            for tid, tdoc in p.templates.items():
-                if _table_uses(tdoc.get("table") if isinstance(tdoc, MAPPING) else None, prims):
-                    templates.add(tid)
-        for sid, (_path, data) in view.scenarios.items():
-            if _table_uses(_composite_table(data), prims):
-                scenarios.add(sid)
-
-    for chan in touches.get("channels", ()):
-        for p in profiles:
-            for tid, tdoc in p.templates.items():
-                if _mentions(tdoc.get("roles"), chan) or _mentions(tdoc.get("table"), chan):
-                    templates.add(tid)
-        for sid, (_path, data) in view.scenarios.items():
-            if _mentions(_scoring(data), chan):
-                scenarios.add(sid)
-
+    chans = touches.get("channels", ())
     dtypes = set(touches.get("deviation_types", ()))
-    if dtypes:
-        for sid, (_path, data) in view.scenarios.items():
-            if not (_deviation_types(data) & dtypes):
-                continue
-            tables: list[Any] = [_composite_table(data)]
-            template_id = _template_of(data)
-            for p in profiles:
-                template = p.templates.get(template_id) if template_id else None
-                if isinstance(template, MAPPING):
-                    tables.append(template.get("table"))
-            if any(_table_uses(t, {"factor_identified"}) for t in tables):
-                scenarios.add(sid)
-
+    profiles = (base, head)
+    for p in profiles:
+        for tid, tdoc in p.templates.items():
+            table = tdoc.get("table") if isinstance(tdoc, MAPPING) else None
+            if (prims and _table_uses(table, prims)) or any(
+                _mentions(tdoc.get("roles"), c) or _mentions(table, c) for c in chans
+            ):
+                templates.add(tid)
     for sid, (_path, data) in view.scenarios.items():
-        if _template_of(data) in templates:
+        if (
+            (prims and _table_uses(_composite_table(data), prims))
+            or any(_mentions(_scoring(data), c) for c in chans)
+            or (_deviation_types(data) & dtypes and _reads_synonyms(data, profiles))
+        ):
             scenarios.add(sid)
+    scenarios.update(
+        sid for sid, (_, data) in view.scenarios.items() if _template_of(data) in templates
+    )
+    fixtures = {p for sid in scenarios for p in view.fixtures_of(sid)}
+    return Reach(sorted(templates), sorted(scenarios), sorted(fixtures))
 
-    fixtures: list[str] = []
-    for sid in sorted(scenarios):
-        fixtures.extend(view.fixtures_of(sid))
-    return Reach(sorted(templates), sorted(scenarios), sorted(set(fixtures)))
 
-
-def union(reaches: Iterable[Reach]) -> Reach:
-    t: set[str] = set()
-    s: set[str] = set()
-    f: set[str] = set()
-    for r in reaches:
-        t.update(r.templates)
-        s.update(r.scenarios)
-        f.update(r.fixtures)
-    return Reach(sorted(t), sorted(s), sorted(f))
+def union(reaches: list[Reach]) -> Reach:
+    return Reach(
+        *(
+            sorted({x for r in reaches for x in getattr(r, k)})
+            for k in ("templates", "scenarios", "fixtures")
+        )
+    )

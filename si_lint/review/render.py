@@ -11,19 +11,23 @@ _ACTION_MARK = {"added": "+", "removed": "-", "changed": "~", "promoted": "↑"}
 
 
 def _fmt_val(v: Any) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, str):
-        return v
+    if v is None or isinstance(v, str):
+        return v or ""
     return json.dumps(v, ensure_ascii=False, sort_keys=True)
 
 
 def fmt_verdict(v: Mapping[str, Any]) -> str:
     if v.get("error") is not None:
         return f"error: {v['error']}"
-    score = v.get("score")
-    row = v.get("row")
-    return f"{score!r} (row {row})"
+    return f"{v.get('score')!r} (row {v.get('row')})"
+
+
+#: the kinds whose values a change line shows, per action
+_SHOWN = {
+    "changed": ("registry", "ratified_budget", "parameter", "constant"),
+    "added": ("ratified_budget", "parameter"),
+    "removed": ("ratified_budget", "parameter"),
+}
 
 
 def _change_line(c: Mapping[str, Any]) -> str:
@@ -32,32 +36,22 @@ def _change_line(c: Mapping[str, Any]) -> str:
     if c["kind"] == "promotion":
         text = f"promoted candidate `{c['name']}` into the registry"
     bits = []
-    if c.get("before") is not None or c.get("after") is not None:
-        if c["action"] == "changed" and c["kind"] in (
-            "registry",
-            "ratified_budget",
-            "parameter",
-            "constant",
-        ):
-            bits.append(f"{_fmt_val(c.get('before'))} → {_fmt_val(c.get('after'))}")
-        elif c["action"] == "added" and c["kind"] in ("ratified_budget", "parameter"):
-            bits.append(_fmt_val(c.get("after")))
-        elif c["action"] == "removed" and c["kind"] in ("ratified_budget", "parameter"):
-            bits.append(_fmt_val(c.get("before")))
+    before, after = c.get("before"), c.get("after")
+    if (before is not None or after is not None) and c["kind"] in _SHOWN.get(c["action"], ()):
+        shown = {"changed": f"{_fmt_val(before)} → {_fmt_val(after)}", "added": _fmt_val(after)}
+        bits.append(shown.get(c["action"], _fmt_val(before)))
     if c.get("detail"):
         bits.append(c["detail"])
     return text + (": " + "; ".join(bits) if bits else "")
 
 
 def _reach_line(r: Mapping[str, Any]) -> str:
-    parts = []
-    if r["templates"]:
-        parts.append("templates " + ", ".join(r["templates"]))
-    if r["scenarios"]:
-        parts.append("scenarios " + ", ".join(s["id"] for s in r["scenarios"]))
-    if r["fixtures"]:
-        parts.append(f"{len(r['fixtures'])} fixture(s)")
-    return "; ".join(parts) if parts else "nothing in this corpus"
+    parts = [
+        r["templates"] and "templates " + ", ".join(r["templates"]),
+        r["scenarios"] and "scenarios " + ", ".join(s["id"] for s in r["scenarios"]),
+        r["fixtures"] and f"{len(r['fixtures'])} fixture(s)",
+    ]
+    return "; ".join(p for p in parts if p) or "nothing in this corpus"
 
 
 def _head(report: Mapping[str, Any]) -> str:
@@ -68,69 +62,62 @@ def _head(report: Mapping[str, Any]) -> str:
     )
 
 
-def _refused_text(refused: list) -> list[str]:
-    """The base tree's entries that were not copied (first: the reviewer must see them)."""
-    if not refused:
-        return []
-    out = [f"Refused from the base revision's tree ({len(refused)} entry(ies), not written):"]
-    out += [f"  {r['path']}: {r['message']}" for r in refused]
-    return out + [""]
-
-
 def render_text(report: Mapping[str, Any]) -> str:
     out = [f"si-lint review: {_head(report)}", ""]
-    out += _refused_text(report.get("refused", []))
+    refused = report.get("refused", [])
+    if refused:  # first: the reviewer must see them
+        out.append(
+            f"Refused from the base revision's tree ({len(refused)} entry(ies), not written):"
+        )
+        out += [f"  {r['path']}: {r['message']}" for r in refused] + [""]
     changes = report["changes"]
     out.append(f"Changes ({len(changes)}):" if changes else "Changes: none")
     for c in changes:
         out.append(f"  {_ACTION_MARK.get(c['action'], '~')} {_change_line(c)}")
         out.append(f"      reaches: {_reach_line(c['reaches'])}")
-    out += _notices_text(report.get("notices") or [])
+    notices = report.get("notices") or []  # the review's own findings about the change
+    out += ["", f"Review findings ({len(notices)}):"] if notices else []
+    for n in notices:
+        where = f"{_location(n)}: " if n.get("path") else ""
+        out += [f"  {where}[{n['severity']}] {n['message']}", f"      help: {n['help']}"]
     r = report["reached"]
-    out.append("")
-    out.append("Reached:")
-    out.append("  templates: " + (", ".join(r["templates"]) or "none"))
-    out.append(
-        "  scenarios: " + (", ".join(f"{s['id']} ({s['path']})" for s in r["scenarios"]) or "none")
-    )
-    out.append("  fixtures:  " + (", ".join(r["fixtures"]) or "none"))
+    scenarios = ", ".join(f"{s['id']} ({s['path']})" for s in r["scenarios"])
+    out += [
+        "",
+        "Reached:",
+        "  templates: " + (", ".join(r["templates"]) or "none"),
+        "  scenarios: " + (scenarios or "none"),
+        "  fixtures:  " + (", ".join(r["fixtures"]) or "none"),
+        "",
+    ]
     v = report["verdicts"]
-    out.append("")
     out.append(
         f"Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated fixture(s)):"
         if v["changed"]
         else f"Verdicts that change: none ({v['evaluated']} re-evaluated fixture(s))"
     )
     for ch in v["changed"]:
-        out.append(
-            f"  {ch['fixture']} [{ch['scenario']}]: "
-            f"{fmt_verdict(ch['before'])} → {fmt_verdict(ch['after'])}"
-        )
-        if ch.get("why"):
-            out.append(f"      now: {ch['why']}")
+        before, after = fmt_verdict(ch["before"]), fmt_verdict(ch["after"])
+        out.append(f"  {ch['fixture']} [{ch['scenario']}]: {before} → {after}")
+        out += [f"      now: {ch['why']}"] if ch.get("why") else []
     if v["not_recomputed"]:
-        out.append("")
-        out.append(
+        out += [
+            "",
             f"Not recomputed ({len(v['not_recomputed'])} fixture(s); implementations are not "
-            "trusted — rerun with --trust-implementations to import them):"
-        )
+            "trusted — rerun with --trust-implementations to import them):",
+        ]
         for n in v["not_recomputed"]:
-            needs = "; ".join(
-                f"{side} needs {', '.join(names)}" for side, names in n["needs"].items()
-            )
+            needs = "; ".join(f"{side} needs {', '.join(ns)}" for side, ns in n["needs"].items())
             out.append(f"  {n['fixture']} [{n['scenario']}]: {needs}")
     out += _lint_text(report.get("lint"), report)
     impl = report["implementations"]
-    out.append("")
-    out.append(
+    out += [
+        "",
         f"Implementation review ({len(impl)} finding(s)):"
         if impl
-        else "Implementation review: clean"
-    )
-    for f in impl:
-        out.append(
-            f"  {f['path']}:{f['line']}:{f['column']}: {f['code']} [{f['severity']}] {f['message']}"
-        )
+        else "Implementation review: clean",
+    ]
+    out += [f"  {_finding_text(f)}" for f in impl]
     return "\n".join(out) + "\n"
 
 
@@ -161,28 +148,9 @@ def _lint_text(lint: Mapping[str, Any] | None, report: Mapping[str, Any]) -> lis
     ]
     for title, key in (("adds", "added"), ("removes", "removed")):
         rows = lint[key]
-        out.append("")
-        out.append(
-            f"Check findings the change {title} ({len(rows)}):"
-            if rows
-            else f"Check findings the change {title}: none"
-        )
+        count = f" ({len(rows)}):" if rows else ": none"
+        out += ["", f"Check findings the change {title}{count}"]
         out += [f"  {_finding_text(f)}" for f in rows]
-    return out
-
-
-def _notice_where(n: Mapping[str, Any]) -> str:
-    return f"{_location(n)}: " if n.get("path") else ""
-
-
-def _notices_text(notices: list) -> list[str]:
-    """The review's own findings about the change (content changed, version not)."""
-    if not notices:
-        return []
-    out = ["", f"Review findings ({len(notices)}):"]
-    for n in notices:
-        out.append(f"  {_notice_where(n)}[{n['severity']}] {n['message']}")
-        out.append(f"      help: {n['help']}")
     return out
 
 
@@ -190,39 +158,49 @@ def _md_cell(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown(report: Mapping[str, Any]) -> str:
-    out = (
-        _md_head(report)
-        + _md_refused(report.get("refused", []))
-        + _md_changes(report["changes"], report.get("notices") or [])
-        + _md_reached(report["reached"])
-        + _md_verdicts(report["verdicts"])
-        + _md_lint(report.get("lint"), report)
-        + _md_implementations(report["implementations"])
-    )
-    return "\n".join(out) + "\n"
-
-
-def _md_head(report: Mapping[str, Any]) -> list[str]:
-    b, h = report["base"], report["head"]
+def _md_table(head: list[str], rows: list[list[str]]) -> list[str]:
     return [
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+        *("| " + " | ".join(row) + " |" for row in rows),
+    ]
+
+
+def render_markdown(report: Mapping[str, Any]) -> str:
+    b, h = report["base"], report["head"]
+    out = [
         f"### si-lint review: `{b['source']}` → `{h['source']}`",
         "",
         f"Profile **{b.get('profile')} {b.get('version')}** → **{h.get('profile')} {h.get('version')}**"
         + ("" if report.get("trusted") else " · implementations not trusted (static review only)"),
         "",
     ]
-
-
-def _md_refused(refused: list) -> list[str]:
-    if not refused:
-        return []
-    out = [f"#### Refused from the base revision's tree ({len(refused)}, not written)", ""]
-    out += ["| entry | why |", "|---|---|"]
-    for r in refused:  # the path is escaped already; a backtick would end the code span
-        path = _md_cell(r["path"].replace("`", "\\x60"))
-        out.append(f"| `{path}` | {_md_cell(r['message'])} |")
-    return out + [""]
+    refused = report.get("refused", [])
+    if refused:  # the path is escaped already; a backtick would end the code span
+        out += [f"#### Refused from the base revision's tree ({len(refused)}, not written)", ""]
+        rows = [
+            ["`" + _md_cell(r["path"].replace("`", "\\x60")) + "`", _md_cell(r["message"])]
+            for r in refused
+        ]
+        out += _md_table(["entry", "why"], rows) + [""]
+    out += _md_changes(report["changes"], report.get("notices") or [])
+    r = report["reached"]
+    scenarios = ", ".join(f"`{s['id']}` (`{s['path']}`)" for s in r["scenarios"])
+    out += [
+        "",
+        "#### Reached",
+        "",
+        "- **Templates:** " + (", ".join(f"`{t}`" for t in r["templates"]) or "none"),
+        "- **Scenarios:** " + (scenarios or "none"),
+        "- **Fixtures:** " + (", ".join(f"`{f}`" for f in r["fixtures"]) or "none"),
+        "",
+    ]
+    out += _md_verdicts(report["verdicts"]) + _md_lint(report.get("lint"), report)
+    impl = report["implementations"]
+    out += ["", f"#### Implementation review ({len(impl)} finding(s))", ""]
+    rows = [[f["code"], f["severity"], f"`{_location(f)}`", _md_cell(f["message"])] for f in impl]
+    out += _md_table(["code", "severity", "location", "message"], rows) if impl else ["Clean."]
+    return "\n".join(out) + "\n"
 
 
 def _md_changes(changes: list, notices: list) -> list[str]:
@@ -233,42 +211,27 @@ def _md_changes(changes: list, notices: list) -> list[str]:
             f"> **{n['severity']}:** {where}{_md_cell(n['message'])} — {_md_cell(n['help'])}"
         )
     out += [""] if notices else []
-    if changes:
-        out.append("| change | reaches |")
-        out.append("|---|---|")
-        for c in changes:
-            out.append(f"| {_md_cell(_change_line(c))} | {_md_cell(_reach_line(c['reaches']))} |")
-    else:
-        out.append("No profile changes.")
-    return out
-
-
-def _md_reached(r: Mapping[str, Any]) -> list[str]:
-    return [
-        "",
-        "#### Reached",
-        "",
-        "- **Templates:** " + (", ".join(f"`{t}`" for t in r["templates"]) or "none"),
-        "- **Scenarios:** "
-        + (", ".join(f"`{s['id']}` (`{s['path']}`)" for s in r["scenarios"]) or "none"),
-        "- **Fixtures:** " + (", ".join(f"`{f}`" for f in r["fixtures"]) or "none"),
-        "",
-    ]
+    if not changes:
+        return out + ["No profile changes."]
+    rows = [[_md_cell(_change_line(c)), _md_cell(_reach_line(c["reaches"]))] for c in changes]
+    return out + _md_table(["change", "reaches"], rows)
 
 
 def _md_verdicts(v: Mapping[str, Any]) -> list[str]:
     """The verdicts that change, then the fixtures not recomputed (when there are any)."""
     out = [f"#### Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated)", ""]
-    if v["changed"]:
-        out.append("| fixture | scenario | before | after | why (under the proposed profile) |")
-        out.append("|---|---|---|---|---|")
-        for ch in v["changed"]:
-            out.append(
-                f"| `{ch['fixture']}` | `{ch['scenario']}` | {_md_cell(fmt_verdict(ch['before']))} "
-                f"| {_md_cell(fmt_verdict(ch['after']))} | {_md_cell(ch.get('why') or '')} |"
-            )
-    else:
-        out.append("None.")
+    rows = [
+        [
+            f"`{ch['fixture']}`",
+            f"`{ch['scenario']}`",
+            _md_cell(fmt_verdict(ch["before"])),
+            _md_cell(fmt_verdict(ch["after"])),
+            _md_cell(ch.get("why") or ""),
+        ]
+        for ch in v["changed"]
+    ]
+    head = ["fixture", "scenario", "before", "after", "why (under the proposed profile)"]
+    out += _md_table(head, rows) if rows else ["None."]
     if v["not_recomputed"]:
         out += [
             "",
@@ -276,12 +239,16 @@ def _md_verdicts(v: Mapping[str, Any]) -> list[str]:
             "",
             "Implementations were not trusted; rerun with `--trust-implementations` to import them.",
             "",
-            "| fixture | scenario | needs |",
-            "|---|---|---|",
         ]
-        for n in v["not_recomputed"]:
-            needs = "; ".join(f"{side}: {', '.join(names)}" for side, names in n["needs"].items())
-            out.append(f"| `{n['fixture']}` | `{n['scenario']}` | {_md_cell(needs)} |")
+        rows = [
+            [
+                f"`{n['fixture']}`",
+                f"`{n['scenario']}`",
+                _md_cell("; ".join(f"{side}: {', '.join(ns)}" for side, ns in n["needs"].items())),
+            ]
+            for n in v["not_recomputed"]
+        ]
+        out += _md_table(["fixture", "scenario", "needs"], rows)
     return out
 
 
@@ -294,33 +261,19 @@ def _md_lint(lint: Mapping[str, Any] | None, report: Mapping[str, Any]) -> list[
         f"under `{report['head']['source']}`: {_counts_text(lint['head'])}.",
     ]
     for title, key in (("adds", "added"), ("removes", "removed")):
-        rows = lint[key]
-        out += ["", f"#### Check findings the change {title} ({len(rows)})", ""]
-        if not rows:
-            out.append("None.")
-            continue
-        out += ["| location | code | severity | scenario | message |", "|---|---|---|---|---|"]
-        for f in rows:
-            scenario = f"`{f['scenario']}`" if f.get("scenario") else ""
-            out.append(
-                f"| `{_md_cell(_location(f))}` | {f['code']} | {f['severity']} | {scenario} "
-                f"| {_md_cell(f['message'])} |"
-            )
-    return out
-
-
-def _md_implementations(impl: list) -> list[str]:
-    out = ["", f"#### Implementation review ({len(impl)} finding(s))", ""]
-    if impl:
-        out.append("| code | severity | location | message |")
-        out.append("|---|---|---|---|")
-        for f in impl:
-            out.append(
-                f"| {f['code']} | {f['severity']} | `{f['path']}:{f['line']}:{f['column']}` "
-                f"| {_md_cell(f['message'])} |"
-            )
-    else:
-        out.append("Clean.")
+        out += ["", f"#### Check findings the change {title} ({len(lint[key])})", ""]
+        rows = [
+            [
+                f"`{_md_cell(_location(f))}`",
+                f["code"],
+                f["severity"],
+                f"`{f['scenario']}`" if f.get("scenario") else "",
+                _md_cell(f["message"]),
+            ]
+            for f in lint[key]
+        ]
+        head = ["location", "code", "severity", "scenario", "message"]
+        out += _md_table(head, rows) if rows else ["None."]
     return out
 
 

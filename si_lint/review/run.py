@@ -25,15 +25,16 @@ from ..checks.primitive_review.profile_review import (
     review_profile,
     split_spec,
 )
+from ..corpus import ConfigError, config_table
 from ..evaluator import score, untrusted_primitives
 from ..evaluator.evidence import named_scenario
 from ..fsutil import read_regular
 from ..limits import MAX_BYTES
-from ..mapping import MAPPING
+from ..loader import load_bytes
 from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
 from .diff import Change, diff_profiles
 from .gittree import ReviewError, check_rev, escape_name, materialise
-from .lint import lint_delta, registry_version_notices
+from .lint import lint_delta, registry_header, registry_version_notices
 from .reach import CorpusView, reach_of, union
 
 REPORT_VERSION = 1
@@ -77,8 +78,6 @@ def _profile_dir_of(directory: Path, where: str) -> Path | None:
     corpus config in DIR points at (which must lie inside DIR)."""
     if (directory / "registry.yaml").is_file():
         return directory
-    from ..corpus import ConfigError, config_table
-
     try:
         found = config_table(directory)
     except ConfigError as exc:
@@ -99,18 +98,35 @@ def _shipped(name: str) -> Side:
     return Side(label, builtin_profile(name), BUILTIN_DIR)
 
 
+def _is_builtin_dir(directory: Path | None) -> bool:
+    return directory is not None and os.path.abspath(directory) == os.path.abspath(BUILTIN_DIR)
+
+
+def _named_dir(option: str, spec: str, cwd: Path, trust: bool) -> Side | None:
+    """The profile a directory named on the command line holds (``option``: the option that
+    names it); None when ``spec`` is no directory."""
+    d = Path(spec)
+    d = d if d.is_absolute() else cwd / d
+    if not d.is_dir():
+        return None
+    pdir = _profile_dir_of(d, f"{option} {spec}")
+    if pdir is None:
+        raise ReviewError(f"{option} {spec}: not a profile directory (no registry.yaml)")
+    if option == "--base" and _is_builtin_dir(pdir):
+        return Side(spec, builtin_profile(), BUILTIN_DIR)
+    return Side(spec, load_profile(pdir, trust=trust), pdir)
+
+
 def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Side:
     if profile_opt:
         if is_builtin_name(profile_opt):
             return _shipped(profile_opt)
-        d = Path(profile_opt)
-        d = d if d.is_absolute() else cwd / d
-        pdir = _profile_dir_of(d, f"--profile {profile_opt}") if d.is_dir() else None
-        if pdir is None:
+        side = _named_dir("--profile", profile_opt, cwd, trust)
+        if side is None:
             raise ReviewError(
                 f"--profile {profile_opt}: not a profile directory (no registry.yaml)"
             )
-        return Side(profile_opt, load_profile(pdir, trust=trust), pdir)
+        return side
     if config.profile_refused:  # SI010: never reviewed under a profile it did not name
         where, line, col, message = config.profile_refused
         raise ReviewError(f"{where}:{line}:{col}: {message}")
@@ -125,7 +141,7 @@ def _materialise_rev(rev: str, head_dir: Path | None, tmp: Path) -> list:
     """The profile directory as it is at git revision ``rev``, copied into ``tmp`` (and
     nowhere else: :mod:`si_lint.review.gittree`), and the tree entries refused."""
     check_rev(rev)
-    if head_dir is None or os.path.abspath(head_dir) == os.path.abspath(BUILTIN_DIR):
+    if head_dir is None or _is_builtin_dir(head_dir):
         raise ReviewError(
             f"--base {escape_name(rev)}: the corpus uses the built-in profile; a git revision "
             "needs a profile directory (configure `profile`, or pass --profile)"
@@ -136,15 +152,9 @@ def _materialise_rev(rev: str, head_dir: Path | None, tmp: Path) -> list:
 def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Side:
     if is_builtin_name(spec):
         return _shipped(spec)
-    d = Path(spec)
-    d = d if d.is_absolute() else cwd / d
-    if d.is_dir():
-        pdir = _profile_dir_of(d, f"--base {spec}")
-        if pdir is None:
-            raise ReviewError(f"--base {spec}: not a profile directory (no registry.yaml)")
-        if os.path.abspath(pdir) == os.path.abspath(BUILTIN_DIR):
-            return Side(spec, builtin_profile(), BUILTIN_DIR)
-        return Side(spec, load_profile(pdir, trust=trust), pdir)
+    side = _named_dir("--base", spec, cwd, trust)
+    if side is not None:
+        return side
     try:
         refused = _materialise_rev(spec, head.directory, tmp)
     except ReviewError as exc:
@@ -169,9 +179,7 @@ def _impl_sources(side: Side) -> dict[str, str]:
         return out
     for name, entry in registered_primitives(side.profile).items():
         parsed = split_spec(entry.get("implementation"))
-        if parsed is None:
-            continue
-        raw = _read_inside(side.directory, parsed[0])
+        raw = _read_inside(side.directory, parsed[0]) if parsed is not None else None
         try:
             if raw is not None:
                 out[name] = raw.decode("utf-8")
@@ -192,43 +200,21 @@ def _read_inside(directory: Path, rel: str) -> bytes | None:
 
 def _impl_source_changes(base: Side, head: Side) -> list[Change]:
     a, b = _impl_sources(base), _impl_sources(head)
-    out = []
-    for name in sorted(set(a) & set(b)):
-        if a[name] != b[name]:
-            out.append(
-                Change(
-                    "primitive",
-                    "changed",
-                    name,
-                    detail="implementation source changed",
-                    touches={"primitives": (name,)},
-                )
-            )
-    return out
-
-
-def _verdict(v: Mapping[str, Any]) -> dict:
-    if v.get("error") is not None or v.get("score") is None:
-        return {"score": None, "row": None, "error": str(v.get("error"))}
-    return {"score": v.get("score"), "row": v.get("row")}
+    detail = "implementation source changed"
+    return [
+        Change("primitive", "changed", n, detail=detail, touches={"primitives": (n,)})
+        for n in sorted(set(a) & set(b))
+        if a[n] != b[n]
+    ]
 
 
 def _profile_header(side: Side) -> dict:
-    h = (
-        side.profile.registry.get("registry")
-        if isinstance(side.profile.registry, MAPPING)
-        else None
-    )
-    h = h if isinstance(h, MAPPING) else {}
+    h = registry_header(side.profile.registry)
     return {"source": side.label, "profile": h.get("profile"), "version": h.get("version")}
 
 
 def _registry_positions(side: Side):
-    from ..loader import load_bytes
-
-    if side.directory is None:
-        return None
-    raw = _read_inside(side.directory, "registry.yaml")
+    raw = _read_inside(side.directory, "registry.yaml") if side.directory is not None else None
     return load_bytes(raw).pos if raw is not None else None
 
 
@@ -248,12 +234,8 @@ def _located(notices: list[dict], head: Side, cwd: Path) -> list[dict]:
     return [{**where, **n} for n in notices]
 
 
-def _is_builtin_dir(directory: Path) -> bool:
-    return os.path.abspath(directory) == os.path.abspath(BUILTIN_DIR)
-
-
 def implementation_findings(head: Side, cwd: Path) -> list[dict]:
-    if head.directory is None or os.path.abspath(head.directory) == os.path.abspath(BUILTIN_DIR):
+    if head.directory is None or _is_builtin_dir(head.directory):
         return []
     pos = _registry_positions(head)
     out = []
@@ -261,13 +243,11 @@ def implementation_findings(head: Side, cwd: Path) -> list[dict]:
     for f in review_profile(head.profile):
         if f.file is not None:
             path, line, col = _norm_rel(head.directory / f.file, cwd), f.line, f.col
+        elif pos is None:
+            path, line, col = reg_rel, 1, 1
         else:
-            path = reg_rel
-            line, col = (1, 1)
-            if pos is not None:
-                line, col = (
-                    pos.value(f.registry_path) if f.on == "value" else pos.key(f.registry_path)
-                )
+            where = pos.value if f.on == "value" else pos.key
+            path, (line, col) = reg_rel, where(f.registry_path)
         out.append(
             {
                 "code": f.code,
@@ -293,14 +273,8 @@ def build_report(
     review of the proposed profile, and the base tree's refused entries."""
     sources = _impl_source_changes(base, head)
     changes = diff_profiles(base.profile, head.profile) + sources
-    change_rows = []
-    reaches = []
-    for c in changes:
-        r = reach_of(c, base.profile, head.profile, view)
-        reaches.append(r)
-        row = c.as_dict()
-        row["reaches"] = r.as_dict(view)
-        change_rows.append(row)
+    reaches = [reach_of(c, base.profile, head.profile, view) for c in changes]
+    change_rows = [{**c.as_dict(), "reaches": r.as_dict(view)} for c, r in zip(changes, reaches)]
     total = union(reaches)
     return {
         "version": REPORT_VERSION,
@@ -363,14 +337,15 @@ def _untrusted(scenario: Any, profile: Profile) -> list[str]:
 
 def _score(fixture: Any, scenario: Any, profile: Profile) -> tuple[dict, Any]:
     """(the verdict, why) of a fixture under one profile."""
-    full = score(fixture, scenario, profile, explain=True)  # the table prepared here
-    why = full.get("why")
-    return _verdict(full), why["text"] if why else None
+    v = score(fixture, scenario, profile, explain=True)
+    why = v["why"]["text"] if v.get("why") else None
+    if v.get("error") is not None or v.get("score") is None:
+        return {"score": None, "row": None, "error": str(v.get("error"))}, why
+    return {"score": v.get("score"), "row": v.get("row")}, why
 
 
 def exit_status(report: Mapping[str, Any]) -> int:
     """1 when the proposed profile's implementations have an error-severity finding, or
     when entries of the base revision's tree were refused."""
-    if report.get("refused"):
-        return 1
-    return 1 if any(f["severity"] == "error" for f in report.get("implementations", [])) else 0
+    impl = report.get("implementations", [])
+    return int(bool(report.get("refused")) or any(f["severity"] == "error" for f in impl))

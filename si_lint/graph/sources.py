@@ -1,5 +1,7 @@
-"""What the documents define and reference: scenarios (deviations, template bindings,
-composite tables, profile documents, companions) and fixtures/evidence."""
+"""What the sources add to the graph: the profile (the registry's primitives and synonym
+lists, templates with their roles and calls, the names the profile directory's Markdown
+documents define), the scenarios (deviations, template bindings, composite tables,
+profile documents, companions) and fixtures/evidence."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from ..model import (
     Scoring,
     deviations,
     find_template,
+    is_role_ref,
     scoring_of,
     table_calls,
     template_roles,
@@ -25,14 +28,93 @@ from .ids import (
     CHARACTERISED_BY,
     COMPANION,
     DECLARES,
+    DECLARES_ROLE,
     IN_SUBCATEGORY,
     INSTANCE_OF,
     REFERENCES_DEVIATION,
+    USES_ROLE,
     USES_STIMULUS,
     USES_TEMPLATE,
     node_id,
 )
-from .profile import add_profile_names
+
+
+def add_profile(b) -> None:
+    """The registry's primitives and synonym lists, and every template of the profile
+    (``b``: the :class:`~si_lint.graph.builder.GraphBuilder`)."""
+    profile = b.corpus.profile
+    if profile is None:
+        return
+    reg_doc = next((d for d in b.corpus.of_kind("registry") if d.profile_asset), None)
+    file = reg_doc.relpath if reg_doc is not None else None
+    builtin = reg_doc is None
+    b.at(reg_doc)
+    registry = profile.registry if isinstance(profile.registry, MAPPING) else {}
+    prims = registry.get("primitives")
+    for i, p in enumerate(prims if isinstance(prims, list) else []):
+        if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
+            where: tuple | None = (("primitives", i, "name"), "value") if reg_doc else None
+            b.define("primitive", p["name"], file, where, builtin=builtin)
+    syns = registry.get("synonyms")
+    for dtype in syns if isinstance(syns, MAPPING) else ():
+        where = (("synonyms", dtype), "key") if reg_doc else None
+        b.define("synonyms", dtype, file, where, builtin=builtin)
+    docs: dict[str, Any] = {}
+    for d in b.corpus.of_kind("template"):
+        t = d.data.get("template") if isinstance(d.data, dict) else None
+        if d.profile_asset and isinstance(t, MAPPING) and isinstance(t.get("id"), str):
+            docs.setdefault(t["id"], d)
+    templates = profile.templates if isinstance(profile.templates, MAPPING) else {}
+    for tid in sorted(templates):
+        add_template(b, tid, templates[tid], docs.get(tid))
+
+
+def add_template(b, tid: str, data: Any, doc) -> None:
+    """A template, its roles, the primitives its table calls and the roles it uses
+    (``doc``: the profile asset that defines it; None for the built-in profile)."""
+    if not isinstance(data, MAPPING):
+        return
+    b.at(doc)
+    file = doc.relpath if doc is not None else None
+    tnode = node_id("template", tid)
+    where = (("template", "id"), "value") if doc is not None else None
+    b.define("template", tid, file, where, builtin=doc is None)
+    roles = data.get("roles")
+    for role in roles if isinstance(roles, MAPPING) else ():
+        where = (("roles", role), "key") if doc is not None else None
+        b.define("role", f"{tid}/{role}", file, where, builtin=doc is None)
+        b.edge(tnode, node_id("role", tid, str(role)), DECLARES_ROLE, file, ("roles", role))
+    for _, call in table_calls(data.get("table")):
+        b.edge(tnode, b.ref("primitive", call.name), CALLS, file, call.path)
+        for arg, value in call.arguments.items():
+            if is_role_ref(value) and len(value) > 1:
+                rnode = b.ref("role", f"{tid}/{value[1:]}")
+                b.edge(tnode, rnode, USES_ROLE, file, call.path + (arg,), "value")
+
+
+def add_profile_names(b, pdocs) -> None:
+    """The names one profile directory's documents define (once per directory)."""
+    if id(pdocs) in b.profile_dirs_done:
+        return
+    b.profile_dirs_done.add(id(pdocs))
+    document, b.document = b.document, None  # a Markdown file has no documents
+    for kind, names in (
+        ("behavior", pdocs.behaviors),
+        ("stimulus", pdocs.stimuli),
+        ("subcategory", pdocs.subcategories),
+        ("archetype", pdocs.archetypes),
+    ):
+        for name in sorted(names or ()):
+            n = names[name]
+            attrs = {"title": n.title} if n.title else {}
+            if n.parents:
+                attrs["parents"] = ", ".join(n.parents)
+            if n.category:
+                attrs["category"] = n.category
+            if b.define(kind, name, n.file, None, **attrs):
+                b.graph().nodes[node_id(kind, name)].update(line=n.line, col=n.col)
+    b.document = document
+
 
 Path = tuple
 
@@ -41,11 +123,9 @@ def define_scenario(b, doc) -> None:
     sid = doc.data.get("id")
     if not isinstance(sid, str):
         return
-    nid = node_id("scenario", sid)
     b.at(doc)
-    if b.define(nid, "scenario", sid, doc.relpath, (("id",), "value"), defined_in=[doc.label]):
-        return
-    b.nodes()[nid]["defined_in"].append(doc.label)
+    if not b.define("scenario", sid, doc.relpath, (("id",), "value"), defined_in=[doc.label]):
+        b.graph().nodes[node_id("scenario", sid)]["defined_in"].append(doc.label)
 
 
 def add_scenario(b, doc) -> None:
@@ -65,22 +145,14 @@ def _deviations(b, doc, sid: str) -> None:
     for i, dev in deviations(doc.data):
         if not isinstance(dev.get("id"), str):
             continue
-        did = dev["id"]
-        dnode = node_id("deviation", sid, did)
+        dnode = node_id("deviation", sid, dev["id"])
         path = ("injection", "deviations", i)
-        b.define(dnode, "deviation", f"{sid}/{did}", f, (path + ("id",), "value"))
+        b.define("deviation", f"{sid}/{dev['id']}", f, (path + ("id",), "value"))
         b.edge(snode, dnode, DECLARES, f, path)
         dtype = dev.get("deviation_type")
         if isinstance(dtype, str):
             tpath = path + ("deviation_type",)
-            b.edge(
-                dnode,
-                b.ref(node_id("synonyms", dtype), "synonyms", dtype),
-                CHARACTERISED_BY,
-                f,
-                tpath,
-                "value",
-            )
+            b.edge(dnode, b.ref("synonyms", dtype), CHARACTERISED_BY, f, tpath, "value")
 
 
 def _scoring(b, doc, sid: str) -> None:
@@ -92,13 +164,13 @@ def _scoring(b, doc, sid: str) -> None:
     roles: Mapping[str, Any] = {}
     if s.form == TEMPLATE and isinstance(s.template, str):
         template = s.template
-        tnode = b.ref(node_id("template", template), "template", template)
+        tnode = b.ref("template", template)
         b.edge(snode, tnode, USES_TEMPLATE, f, ("scoring", TEMPLATE_KEY), "value")
         if b.corpus.profile is not None:
             roles = template_roles(find_template(b.corpus.profile, template))
         for role, value in s.bindings.items():
             bpath = Scoring.binding_path(role)
-            rnode = b.ref(node_id("role", template, role), "role", f"{template}/{role}")
+            rnode = b.ref("role", f"{template}/{role}")
             b.edge(snode, rnode, BINDS_ROLE, f, bpath)
             spec = roles.get(role)
             rtype = spec.get("type") if isinstance(spec, MAPPING) else None
@@ -107,13 +179,7 @@ def _scoring(b, doc, sid: str) -> None:
     elif s.form == COMPOSITE and isinstance(s.composite, MAPPING):
         base = ("scoring", "composite", "table")
         for _, call in table_calls(s.composite.get("table"), base):
-            b.edge(
-                snode,
-                b.ref(node_id("primitive", call.name), "primitive", call.name),
-                CALLS,
-                f,
-                call.path,
-            )
+            b.edge(snode, b.ref("primitive", call.name), CALLS, f, call.path)
             for arg, value in call.arguments.items():
                 _factor_ref(b, snode, sid, value, call.path + (arg,), doc)
 
@@ -122,7 +188,7 @@ def _factor_ref(b, snode: str, sid: str, value: Any, path: Path, doc) -> None:
     if isinstance(value, MAPPING) and isinstance(value.get("ref"), str):
         ref = value["ref"]
         rpath = path + ("ref",)
-        dnode = b.ref(node_id("deviation", sid, ref), "deviation", f"{sid}/{ref}")
+        dnode = b.ref("deviation", f"{sid}/{ref}")
         b.edge(snode, dnode, REFERENCES_DEVIATION, doc.relpath, rpath, "value")
 
 
@@ -138,20 +204,14 @@ def add_profile_references(b, doc) -> None:
     quality = data.get("quality")
     companion = quality.get("companion_scenario") if isinstance(quality, MAPPING) else None
     if isinstance(companion, str):
-        b.edge(
-            snode,
-            b.ref(node_id("scenario", companion), "scenario", companion),
-            COMPANION,
-            f,
-            ("quality", "companion_scenario"),
-            "value",
-        )
+        path = ("quality", "companion_scenario")
+        b.edge(snode, b.ref("scenario", companion), COMPANION, f, path, "value")
     pdocs = b.corpus.profile_docs_for(doc) if hasattr(b.corpus, "profile_docs_for") else None
     if pdocs is None:
         return
     add_profile_names(b, pdocs)
     for kind, rel, path, name in profile_refs(data):
-        b.edge(snode, b.ref(node_id(kind, name), kind, name), rel, f, path, "value")
+        b.edge(snode, b.ref(kind, name), rel, f, path, "value")
 
 
 def profile_refs(data: Mapping) -> Iterator[tuple[str, str, Path, str]]:
@@ -186,15 +246,7 @@ def profile_refs(data: Mapping) -> Iterator[tuple[str, str, Path, str]]:
 
 def add_artifact(b, doc, kind: str, rel: str) -> None:
     b.at(doc)
-    nid = node_id(kind, doc.label)
-    b.define(nid, kind, doc.label, doc.relpath, ((), "key"))
+    b.define(kind, doc.label, doc.relpath, ((), "key"))
     sid, spath, _named = doc.artifact_refs()  # (from a cache entry's head: its body not decoded)
     if sid is not None:
-        b.edge(
-            nid,
-            b.ref(node_id("scenario", sid), "scenario", sid),
-            rel,
-            doc.relpath,
-            spath,
-            "value",
-        )
+        b.edge(node_id(kind, doc.label), b.ref("scenario", sid), rel, doc.relpath, spath, "value")
