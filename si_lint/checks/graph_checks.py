@@ -96,29 +96,27 @@ def duplicate_deviation_ids(corpus, ctx):
 
 @corpus_check("SI303", reads=("scenario", "corpus"))
 def unknown_scenario(corpus, ctx):
-    graph = corpus.ref_graph
-    for kind, rel in (("fixture", TESTS), ("evidence", "records")):
+    # read from each artifact's reference, not the reference graph: the server runs this
+    # at every edit of a scenario, and building the whole graph was most of that edit's time
+    known = corpus.scenarios
+    for kind in ("fixture", "evidence"):
         for doc in corpus.of_kind(kind):
-            nid = node_id(kind, doc.label)
-            if nid not in graph:
+            sid, spath, _named = doc.artifact_refs()
+            if sid is None or sid in known:
                 continue
-            for snode, edge in edges_of(graph, nid, rel):
-                if not graph.nodes[snode].get("missing"):
-                    continue
-                sid = graph.nodes[snode]["name"]
-                best, related = nearest_scenario(sid, corpus.scenarios)
-                yield Diag(
-                    "SI303",
-                    edge["path"],
-                    f"{kind} names an unknown scenario `{sid}`",
-                    on="value",
-                    file=doc.relpath,
-                    document=doc.index,
-                    help=f"did you mean `{best}`?"
-                    if best
-                    else "name the `id` of a scenario in the corpus",
-                    related=related,
-                )
+            best, related = nearest_scenario(sid, known)
+            yield Diag(
+                "SI303",
+                spath,
+                f"{kind} names an unknown scenario `{sid}`",
+                on="value",
+                file=doc.relpath,
+                document=doc.index,
+                help=f"did you mean `{best}`?"
+                if best
+                else "name the `id` of a scenario in the corpus",
+                related=related,
+            )
 
 
 @corpus_check("SI304", reads=("scenario",))
