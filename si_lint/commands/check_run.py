@@ -8,8 +8,7 @@ import sys
 from dataclasses import dataclass
 
 from ..findings import SEVERITY_RANK
-from ..report.ansi import use_color
-from ..report.output import write
+from ..report.output import use_color, write
 
 FAIL_ON = ("error", "warning", "info")
 COLOR = ("auto", "always", "never")
@@ -292,7 +291,7 @@ def _write_baseline(a: CheckArgs, path: str, result) -> int:
     from ..baseline import render as render_baseline
     from ..report.output import write_file
 
-    write_file(path, render_baseline(result).encode("utf-8"), "baseline")
+    write_file(path, render_baseline(result).encode("utf-8"))
     if not a.quiet:
         n = len(result.findings)
         _say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {path}")

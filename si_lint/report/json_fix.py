@@ -19,6 +19,12 @@ fixes of a file together, which gives the same edits unless two fixes touch one 
 from __future__ import annotations
 
 import difflib
+import hashlib
+import os
+
+from ..fix.model import fixes_of
+from ..fsutil import read_regular
+from ..limits import MAX_BYTES
 
 
 class FixEdits:
@@ -31,8 +37,6 @@ class FixEdits:
         self._text: str | None = None
 
     def __call__(self, f) -> dict | None:
-        from ..fix import fixes_of, is_safe
-
         fixes = fixes_of(getattr(f, "fix", None))
         if not fixes:
             return None
@@ -42,6 +46,8 @@ class FixEdits:
         new = _fixed(text, f, list(fixes))
         if new is None or new == text:
             return None
+        from ..fix.files import is_safe  # the fixer (ruamel's round trip): only for a fix
+
         return {
             "applicability": "safe" if is_safe(f) else "unsafe",
             "message": f.help or None,
@@ -58,7 +64,7 @@ def _fixed(text: str, f, fixes: list) -> str | None:
     """The file's text with the finding's fixes made: in place when they only replace
     scalars (two quick loads), else through the round trip ``--fix`` runs; None when the
     fix does not apply."""
-    from ..fix.text import fix_scalars_in_place, fix_stream
+    from ..fix.text import fix_scalars_in_place, fix_stream  # see FixEdits
 
     json_file = f.path.endswith(".json")
     if not json_file:
@@ -73,12 +79,6 @@ def _fixed(text: str, f, fixes: list) -> str | None:
 
 
 def _read_text(corpus, path: str) -> str | None:
-    import hashlib
-    import os
-
-    from ..fsutil import read_regular
-    from ..limits import MAX_BYTES
-
     doc = corpus.doc(path) if corpus is not None else None
     abspath = doc.abspath if doc is not None else os.path.abspath(path)
     raw, _why = read_regular(abspath, MAX_BYTES)

@@ -7,18 +7,19 @@ never an internal error."""
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 
+import click
+
 from ..errors import OutputError
-from .ansi import echo, unstyle
+from ..fsutil import atomic_write, atomic_writer
 
 #: a report is handed on in pieces of about this many characters
 CHUNK = 1 << 16
 
 
-def write_file(path: str, data: bytes, what: str = "report") -> None:
-    from ..fsutil import atomic_write
-
+def write_file(path: str, data: bytes) -> None:
     try:
         atomic_write(path, data)
     except OSError as exc:
@@ -26,8 +27,7 @@ def write_file(path: str, data: bytes, what: str = "report") -> None:
 
 
 def output_error(path: str, exc: OSError) -> OutputError:
-    reason = exc.strerror or type(exc).__name__
-    return OutputError(f"cannot write {path}: {reason}")
+    return OutputError(f"cannot write {path}: {exc.strerror or type(exc).__name__}")
 
 
 def write(
@@ -36,9 +36,24 @@ def write(
     """``text`` to ``output`` (a path), or to stdout (stderr with ``err``). ``color``:
     True keeps ANSI styles, False strips them, None keeps them on a terminal only."""
     if output:
-        write_file(output, (text if color else unstyle(text)).encode("utf-8"))
+        write_file(output, (text if color else click.unstyle(text)).encode("utf-8"))
     elif text:
-        echo(text, err=err, color=color)
+        click.echo(text, nl=False, err=err, color=color)
+
+
+def use_color(mode: str, stream) -> bool:
+    """Colour for ``stream``: ``--color always|never`` wins; under ``auto``, a non-empty
+    ``NO_COLOR`` turns it off, a non-empty ``FORCE_COLOR`` on, else only on a terminal."""
+    if mode in ("always", "never"):
+        return mode == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 class Sink:
@@ -64,9 +79,7 @@ class Sink:
         chunk = "".join(self._parts)
         self._parts.clear()
         self._size = 0
-        if not self._color:
-            chunk = unstyle(chunk)
-        self._emit(chunk)
+        self._emit(chunk if self._color else click.unstyle(chunk))
 
 
 @contextmanager
@@ -75,11 +88,10 @@ def report_sink(output: str | None, *, err: bool = False, color: bool = False):
     when the report is complete, and not at all when it fails) or to stdout (stderr with
     ``err``), flushed when the block ends."""
     if not output:
-        sink = Sink(lambda s: echo(s, err=err, color=color), color=color)
+        sink = Sink(lambda s: click.echo(s, nl=False, err=err, color=color), color=color)
         yield sink
         sink.flush()
         return
-    from ..fsutil import atomic_writer
 
     def emit(text: str) -> None:
         try:

@@ -31,15 +31,16 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 
 from .. import REPOSITORY_URL, __version__, rule_url
-from ..catalogue import reflow
+from ..catalogue import code_key, reflow, rules
+from ..findings import SEVERITY_RANK, Finding
 from ..source import SourceCache, token_end
-
-if TYPE_CHECKING:
-    from ..findings import Finding
+from .controls import json_safe
+from .fingerprint import Fingerprinter, digest
+from .json import dump_items
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT_KEY = "siLint/v1"
@@ -69,10 +70,6 @@ def region_of(
         "endLine": int(end_line),
         "endColumn": int(end_col),
     }
-
-
-# --------------------------------------------------------------------------------------
-# rules
 
 
 def shorten(text: str, limit: int = FULL_DESCRIPTION_MAX) -> str:
@@ -129,10 +126,6 @@ def _rule_descriptor(code: str, rule) -> dict:
     return desc
 
 
-# --------------------------------------------------------------------------------------
-# results
-
-
 def _uri(path: str) -> str:
     return quote(path.replace("\\", "/"), safe="/-._~")
 
@@ -178,10 +171,6 @@ def write(result, out, automation_id: str | None = None, **_options) -> None:
     """The SARIF document of ``result`` to ``out``: the document around the results dumped
     once, the results one at a time between (byte for byte ``json.dumps(doc, indent=2,
     sort_keys=True)`` of the whole, with :func:`.controls.json_safe`)."""
-    from ..catalogue import code_key, rules
-    from .controls import json_safe
-    from .json import dump_items
-
     catalogue = rules()
     findings = result.findings
     ordered = sorted(set(catalogue) | {f.code for f in findings}, key=code_key)
@@ -217,15 +206,12 @@ def _results(result, index: dict):
     first ``MAX_RESULTS - 1`` by severity (errors, then warnings, then infos, each in path
     order; written in path order) and a notice (SI005, level ``note``) that says how many
     were left out, at the first one left out."""
-    from .fingerprint import Fingerprinter
-
     findings = result.findings
     printer = Fingerprinter(result)
     keep = Keep(findings, MAX_RESULTS - 1) if len(findings) > MAX_RESULTS else None
-    prints = printer.iter_fingerprints(findings)
-    for f, fp in zip(findings, prints):
+    for f, identity in zip(findings, printer.identities(findings)):
         if keep is None or keep(f):
-            yield _result(f, fp, index[f.code], printer.sources)
+            yield _result(f, digest(identity), index[f.code], printer.sources)
     if keep is not None:
         yield _notice(keep, len(findings), index["SI005"], printer.sources)
 
@@ -237,12 +223,9 @@ class Keep:
     severity were."""
 
     def __init__(self, findings, limit: int) -> None:
-        from ..findings import SEVERITY_RANK
-
-        self.rank = SEVERITY_RANK
         counts = [0, 0, 0]
         for f in findings:
-            counts[self.rank.get(f.severity, 0)] += 1
+            counts[SEVERITY_RANK.get(f.severity, 0)] += 1
         self.cut, room = 0, limit  # every finding ranked under ``cut``; ``room`` of ``cut``
         while self.cut < 2 and counts[self.cut] <= room:
             room -= counts[self.cut]
@@ -252,7 +235,7 @@ class Keep:
         self.first_left: Finding | None = None
 
     def __call__(self, f) -> bool:
-        rank = self.rank.get(f.severity, 0)
+        rank = SEVERITY_RANK.get(f.severity, 0)
         if rank < self.cut or (rank == self.cut and self.room > 0):
             self.room -= rank == self.cut
             return True
@@ -264,8 +247,6 @@ class Keep:
 
 def _notice(keep: Keep, total: int, rule_index: int, cache: SourceCache) -> dict:
     """The result that says how many findings a capped report left out (SPEC §9)."""
-    from .fingerprint import digest
-
     f = keep.first_left
     assert f is not None  # a notice is made when findings were left out
     left = sum(keep.left.values())
