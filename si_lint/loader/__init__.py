@@ -1,11 +1,10 @@
 """Read a YAML stream (one or more documents) or a JSON document into plain data plus a
 position map per document.
 
-The stream is read from libyaml's *events* (through PyYAML's C binding, or
-ruamel.yaml.clib's where PyYAML has none); a file libyaml rejects is read again by
-ruamel's pure-Python parser before a parse error is reported (libyaml
-rejects some valid YAML 1.2). Nothing here raises on bad input: every problem is a
-:class:`~si_lint.findings.Diag`.
+The stream is read from libyaml's *events* (PyYAML's C binding); a file libyaml rejects
+(libyaml rejects some valid YAML 1.2), or any file where PyYAML has no C extension, is
+read by ruamel's pure-Python parser before a parse error is reported. Nothing here raises
+on bad input: every problem is a :class:`~si_lint.findings.Diag`.
 
 - this module: the bytes (size limit, UTF-8) and the choice of parser;
 - :mod:`.builder`: data and positions from the parser's events (the limits, duplicate
@@ -18,7 +17,7 @@ rejects some valid YAML 1.2). Nothing here raises on bad input: every problem is
 from __future__ import annotations
 
 import copy
-from typing import TypeGuard  # (typing is loaded already: .documents imports it)
+from typing import Any
 
 from ..findings import Diag
 from ..limits import MAX_BYTES
@@ -27,6 +26,11 @@ from .builder import Builder, mark
 from .diags import CODES
 from .documents import Loaded, LoadedDoc, PosMap
 from .scalars import encodable, resolve_plain
+
+try:
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - PyYAML built without its C extension
+    _CParser = None  # type: ignore[misc,assignment]
 
 __all__ = [
     "CODES",
@@ -72,14 +76,13 @@ def load_text(text: str) -> Loaded:
     """Read a stream of documents from text (a JSON text is YAML 1.2 too): libyaml's
     events first, ruamel's pure-Python parser when libyaml rejects the text (or is
     missing); SI001 when both reject it."""
-
-    c_parser = _c_parser()
-    first_error = None
-    if c_parser is not None:
+    first_error: Any = None
+    if _CParser is not None:
         try:
-            return Builder(c_parser(text), text).build()
+            return Builder(_CParser(text), text).build()
         except Exception as exc:  # libyaml rejected it: ask the pure parser
             first_error = exc
+    # ruamel.yaml (50 ms to import) only for a text libyaml rejects
     from ruamel.yaml.error import MarkedYAMLError
 
     if first_error is not None:  # most likely an error: found in the shortened text
@@ -91,7 +94,8 @@ def load_text(text: str) -> Loaded:
     except MarkedYAMLError as exc:
         return Loaded(failed=True, findings=[_marked_error(exc)])
     except Exception as exc:  # the pure parser fails in odd ways too (assertions)
-        err = first_error if _marked(first_error) else exc
+        marked = hasattr(first_error, "problem_mark") and hasattr(first_error, "problem")
+        err = first_error if marked else exc
         return Loaded(failed=True, findings=[_parser_failure(err, text)])
 
 
@@ -99,7 +103,7 @@ def _short_answer(text: str) -> Loaded | None:
     """The parse error ruamel's pure parser stops on in ``text``, found in the shortened
     text (:mod:`.shorten`: a long run of letters takes it seconds), at its place in
     ``text``; None when it cannot be told that way (the whole text is read then)."""
-    from ruamel.yaml.error import MarkedYAMLError
+    from ruamel.yaml.error import MarkedYAMLError  # see load_text
 
     short = shorten.shorten(text)
     if short is None:
@@ -120,46 +124,8 @@ def _short_answer(text: str) -> Loaded | None:
     return None  # read: the whole text is read as the answer
 
 
-_C_PARSER: list = []
-
-
-def _c_parser():
-    """libyaml's event parser: PyYAML's binding, else ruamel's (``ruamel.yaml.clib``),
-    else None. Both wrap the same C parser and make the same events; PyYAML's builds
-    them with one ``__init__`` call each where ruamel's makes three (13% of the loader's
-    time on the bench corpus)."""
-    if not _C_PARSER:
-        found = None
-        kinds: dict = {}  # the event classes of the binding found, by name
-        try:
-            import yaml._yaml as binding
-            from yaml import events as pyyaml_events
-
-            found = binding.CParser
-            kinds = vars(pyyaml_events)
-        except Exception:  # PyYAML without its C extension
-            try:
-                from _ruamel_yaml import CParser as _probe  # noqa: F401
-                from ruamel.yaml import events as ruamel_events
-                from ruamel.yaml.cyaml import CParser as found
-
-                kinds = vars(ruamel_events)
-            except Exception:  # pragma: no cover - neither binding is built
-                found = None
-        if found is not None:
-            builder.event_kinds(kinds)
-        _C_PARSER.append(found)
-    return _C_PARSER[0]
-
-
-def _marked(exc: Exception | None) -> TypeGuard[Exception]:
-    """A parse error that says where it is (either library's ``MarkedYAMLError``)."""
-    return exc is not None and hasattr(exc, "problem_mark") and hasattr(exc, "problem")
-
-
 def _marked_error(exc) -> Diag:
     """SI001 for a parse error that says where it is (a ``MarkedYAMLError``)."""
-
     where = exc.problem_mark or exc.context_mark
     line, col = mark(where) if where is not None else (1, 1)
     problem = exc.problem or exc.context or "invalid YAML"
@@ -170,7 +136,6 @@ def _marked_error(exc) -> Diag:
 
 def _parser_failure(err: Exception, text: str) -> Diag:
     """SI001 for any other parser failure, at its mark or character offset if it has one."""
-
     where = getattr(err, "problem_mark", None)
     line, col = mark(where) if where is not None else (1, 1)
     position = getattr(err, "position", None)  # ReaderError: a character offset
@@ -183,10 +148,10 @@ def _parser_failure(err: Exception, text: str) -> Diag:
 
 
 class _PureEvents:
-    """Adapter giving ruamel's pure-Python parser the CParser event interface."""
+    """ruamel's pure-Python parser with the CParser event interface."""
 
     def __init__(self, text: str):
-        from ruamel.yaml import YAML, events
+        from ruamel.yaml import YAML, events  # see load_text
 
         builder.event_kinds(vars(events))
         self._it = YAML(typ="safe", pure=True).parse(text)

@@ -12,10 +12,12 @@ import re
 import sys
 from typing import Any
 
+from yaml import events as pyyaml_events
+
 from ..findings import Diag
 from ..limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_NODES
 from . import diags
-from .documents import Loaded, LoadedDoc, MarkPosMap
+from .documents import Loaded, LoadedDoc, PosMap
 from .scalars import (
     CORE,
     CORE_TAGS,
@@ -41,8 +43,8 @@ _NAMES = (
     "DocumentEndEvent",
     "StreamEndEvent",
 )
-#: event class -> kind; the classes of a parser's event module are added when it is used
-#: (:func:`event_kinds`); stream and document starts have none (``_OTHER``)
+#: event class -> kind (PyYAML's, and ruamel's once its pure parser is used); stream and
+#: document starts have none (``_OTHER``)
 _KIND: dict[type, int] = {}
 _OTHER = -1
 
@@ -55,6 +57,7 @@ def event_kinds(classes) -> None:
             _KIND[classes[name]] = kind
 
 
+event_kinds(vars(pyyaml_events))
 _intern = sys.intern  # keys and short strings (scalars.INTERN_MAX)
 
 _GLUED_HEADER = re.compile(r"[|>][0-9+-]*#")
@@ -121,7 +124,7 @@ class Builder:
             for i in range(first, len(self.findings)):
                 self.findings[i] = self.findings[i]._replace(document=index)
             if not self._root_empty:  # an empty or comment-only document is skipped
-                documents.append(LoadedDoc(index, data, MarkPosMap(self.kpos, self.vpos)))
+                documents.append(LoadedDoc(index, data, PosMap(self.kpos, self.vpos, marks=True)))
             index += 1
         return Loaded(
             documents=documents, findings=self.findings, quiet_spans=self.quiet_spans, starts=starts
@@ -155,7 +158,7 @@ class Builder:
                                     if quiet:
                                         self._note_span(ev)
                                     path = top[1] + (key,)
-                                    kpos[path] = ev.start_mark  # (see MarkPosMap)
+                                    kpos[path] = ev.start_mark  # (see PosMap)
                                     top[3] = path
                                     continue
                         self._key(ev, cls, top)
