@@ -21,7 +21,7 @@ from typing import Any
 
 from ..findings import Diag
 from ..limits import MAX_BYTES
-from . import builder, diags, shorten
+from . import diags, shorten
 from .builder import Builder, mark
 from .diags import CODES
 from .documents import Loaded, LoadedDoc, PosMap
@@ -151,9 +151,8 @@ class _PureEvents:
     """ruamel's pure-Python parser with the CParser event interface."""
 
     def __init__(self, text: str):
-        from ruamel.yaml import YAML, events  # see load_text
+        from ruamel.yaml import YAML  # see load_text
 
-        builder.event_kinds(vars(events))
         self._it = YAML(typ="safe", pure=True).parse(text)
 
     def get_event(self):

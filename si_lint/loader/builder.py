@@ -12,8 +12,6 @@ import re
 import sys
 from typing import Any
 
-from yaml import events as pyyaml_events
-
 from ..findings import Diag
 from ..limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_NODES
 from . import diags
@@ -30,34 +28,22 @@ from .scalars import (
     resolve_plain,
 )
 
-# the kinds of event, whichever parser made it: PyYAML's and ruamel's event classes have
-# the same names and fields (both wrap libyaml's events), so one table maps either to a kind
+# the kinds of event, by class name: PyYAML's and ruamel's event classes have the same
+# names and fields (both wrap libyaml's events); stream and document starts have none
 _SCALAR, _ALIAS, _MAP_START, _SEQ_START, _MAP_END, _SEQ_END, _DOC_END, _STREAM_END = range(8)
-_NAMES = (
-    "ScalarEvent",
-    "AliasEvent",
-    "MappingStartEvent",
-    "SequenceStartEvent",
-    "MappingEndEvent",
-    "SequenceEndEvent",
-    "DocumentEndEvent",
-    "StreamEndEvent",
-)
-#: event class -> kind (PyYAML's, and ruamel's once its pure parser is used); stream and
-#: document starts have none (``_OTHER``)
-_KIND: dict[type, int] = {}
+_KIND = {
+    "ScalarEvent": _SCALAR,
+    "AliasEvent": _ALIAS,
+    "MappingStartEvent": _MAP_START,
+    "SequenceStartEvent": _SEQ_START,
+    "MappingEndEvent": _MAP_END,
+    "SequenceEndEvent": _SEQ_END,
+    "DocumentEndEvent": _DOC_END,
+    "StreamEndEvent": _STREAM_END,
+}
 _OTHER = -1
 
 
-def event_kinds(classes) -> None:
-    """Know the event classes of ``classes`` (by name: ``vars(yaml.events)``,
-    ``vars(ruamel.yaml.events)``)."""
-    for kind, name in enumerate(_NAMES):
-        if name in classes:
-            _KIND[classes[name]] = kind
-
-
-event_kinds(vars(pyyaml_events))
 _intern = sys.intern  # keys and short strings (scalars.INTERN_MAX)
 
 _GLUED_HEADER = re.compile(r"[|>][0-9+-]*#")
@@ -107,7 +93,7 @@ class Builder:
         index = 0
         while True:
             ev = self._next()
-            if ev is None or _KIND.get(type(ev)) == _STREAM_END:
+            if ev is None or _KIND.get(type(ev).__name__) == _STREAM_END:
                 break
             # DocumentStart: anchors and positions are per document
             if index and not self._end_explicit and self._line(ev.start_mark.line).startswith("%"):
@@ -140,7 +126,7 @@ class Builder:
         stack: list[list] = []  # frames (see _open)
         while True:
             ev = nxt()
-            cls = kind_of(type(ev), _OTHER)
+            cls = kind_of(type(ev).__name__, _OTHER)
             if stack:  # a node (or the end of a collection): where it goes
                 top = stack[-1]
                 if cls == _MAP_END or cls == _SEQ_END:
@@ -279,7 +265,7 @@ class Builder:
         level = 1
         while level:
             ev = self._next()
-            c = _KIND.get(type(ev), _OTHER)
+            c = _KIND.get(type(ev).__name__, _OTHER)
             if c == _MAP_START or c == _SEQ_START:
                 level += 1
                 if level > MAX_DEPTH:

@@ -33,17 +33,6 @@ def _attr(value) -> str:
     return quoteattr(printable(str(value), XML), {"\t": "&#9;"})
 
 
-def _reported_files(result) -> list[str]:
-    reported = getattr(result, "reported", None)
-    if reported is not None:
-        files = set(reported)
-    else:
-        docs = [d.relpath for d in result.corpus.documents]
-        files = set(docs) if result.files >= len(docs) else set(result.skipped)
-    files |= {f.path for f in result.findings}
-    return sorted(files)
-
-
 def _describe(f) -> str:
     return escape("\n".join(printable(line, XML) for line in [headline(f), *notes(f)]))
 
@@ -67,7 +56,7 @@ class _Suites:
         self.of: dict[str, list] = {}
         for f in result.findings:
             self.of.setdefault(f.path, []).append(f)
-        self.files = _reported_files(result)
+        self.files = sorted({*result.reported, *self.of})
         self._ran: dict[tuple, frozenset] = {}
 
     def fails(self, f) -> bool:
