@@ -279,15 +279,15 @@ def _core_schema_reference(text: str):
         return True
     if text in ("false", "False", "FALSE"):
         return False
-    try:
-        if re.fullmatch(r"[-+]?[0-9]+", text):
-            return scalars._int(text, 10)
-        if re.fullmatch(r"0o[0-7]+", text):
-            return scalars._int(text[2:], 8)
-        if re.fullmatch(r"0x[0-9a-fA-F]+", text):
-            return scalars._int(text[2:], 16)
-    except scalars.HugeInt:
-        return text
+    # an integer of more decimal digits than the limit stays its text
+    for pattern, base, skip, per_digit in (
+        (r"[-+]?[0-9]+", 10, 0, 1.0),
+        (r"0o[0-7]+", 8, 2, 0.904),
+        (r"0x[0-9a-fA-F]+", 16, 2, 1.205),
+    ):
+        if re.fullmatch(pattern, text):
+            huge = len(text.lstrip("+-")[skip:]) * per_digit > scalars.MAX_INT_DIGITS
+            return text if huge else int(text[skip:], base)
     if re.fullmatch(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?", text):
         return float(text)
     if re.fullmatch(r"[-+]?\.(inf|Inf|INF)", text):
