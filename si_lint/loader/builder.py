@@ -53,10 +53,7 @@ _KEY_SKIP = object()
 
 
 class Abort(Exception):
-    """A finding that stops reading the file (a safety limit, invalid YAML)."""
-
-    def __init__(self, diag: Diag):
-        self.diag = diag
+    """A finding (``args[0]``) that stops reading the file (a safety limit, invalid YAML)."""
 
 
 def mark(m) -> tuple[int, int]:
@@ -106,7 +103,7 @@ class Builder:
             try:
                 data = self._document()
             except Abort as ab:
-                return Loaded(failed=True, findings=self.findings + [ab.diag])
+                return Loaded(failed=True, findings=[*self.findings, ab.args[0]])
             for i in range(first, len(self.findings)):
                 self.findings[i] = self.findings[i]._replace(document=index)
             if not self._root_empty:  # an empty or comment-only document is skipped
@@ -120,7 +117,7 @@ class Builder:
     def _document(self) -> Any:
         nxt = self._next
         kind_of = _KIND.get
-        kpos, vpos, quiet = self.kpos, self.vpos, self._quiet
+        vpos = self.vpos
         root: list = [None]
         self._root_empty = False
         stack: list[list] = []  # frames (see _open)
@@ -136,17 +133,6 @@ class Builder:
                 if top[2]:
                     path = top[3]
                     if path is None:  # this node is a key
-                        if cls == _SCALAR and ev.tag is None and ev.anchor is None:
-                            text = ev.value  # the common key here, the rest in _key
-                            if text.isascii():
-                                key = _intern(text)
-                                if key not in container:
-                                    if quiet:
-                                        self._note_span(ev)
-                                    path = top[1] + (key,)
-                                    kpos[path] = ev.start_mark  # (see PosMap)
-                                    top[3] = path
-                                    continue
                         self._key(ev, cls, top)
                         continue
                     top[3] = None
@@ -225,6 +211,7 @@ class Builder:
 
     def _key(self, ev, cls: int, frame) -> None:
         start = ev.start_mark
+        key: str | None = None
         if cls == _SCALAR:
             if ev.tag is not None:
                 self._tag_kind(ev)
@@ -236,12 +223,8 @@ class Builder:
                 self.anchors[ev.anchor] = (resolve_plain(key) if plain else key, 1)
         elif cls == _ALIAS:
             val = self.anchors.get(ev.anchor, (None, 1))[0]
-            if isinstance(val, (str, int, float, bool)) or val is None:
-                key = "" if val is None else (val if isinstance(val, str) else str(val))
-            else:
-                key = None
-        else:
-            key = None
+            if not isinstance(val, (dict, list)):
+                key = "" if val is None else str(val)
         if key is None:
             self.findings.append(diags.complex_key(*mark(start)))
             if cls != _ALIAS and cls != _SCALAR:
@@ -294,7 +277,7 @@ class Builder:
             text = value
             value = resolve_plain(value)
             if value is text and len(text) > HUGE_MIN and is_int(text):
-                self._huge(ev, text)
+                self.findings.append(diags.huge_int(text, *mark(ev.start_mark)))
         if type(value) is str and len(value) <= INTERN_MAX:
             value = _intern(value)
         return value
@@ -306,7 +289,7 @@ class Builder:
             return value
         resolved = resolve_plain(value)
         if resolved is value and len(value) > HUGE_MIN and is_int(value):
-            self._huge(ev, value)
+            self.findings.append(diags.huge_int(value, *mark(ev.start_mark)))
             return value
         if kind not in KIND_TYPES:  # !!map / !!seq on a scalar
             return value
@@ -339,9 +322,6 @@ class Builder:
         if changed:
             self.findings.append(diags.lone_surrogate(*mark(ev.start_mark)))
         return value
-
-    def _huge(self, ev, text: str) -> None:
-        self.findings.append(diags.huge_int(text, *mark(ev.start_mark)))
 
     # the text around the events ----------------------------------------------------
     def _line(self, n: int) -> str:
