@@ -57,21 +57,6 @@ PRECISION = "very-high"
 _PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "info": "recommendation"}
 
 
-def region_of(
-    path: str, line: int, col: int, cache: SourceCache, end_line=None, end_col=None
-) -> dict:
-    line = max(int(line), 1)
-    col = max(int(col), 1)
-    if end_line is None or end_col is None or (end_line, end_col) <= (line, col):
-        end_line, end_col = line, token_end(cache.line(path, line), col)
-    return {
-        "startLine": line,
-        "startColumn": col,
-        "endLine": int(end_line),
-        "endColumn": int(end_col),
-    }
-
-
 def shorten(text: str, limit: int = FULL_DESCRIPTION_MAX) -> str:
     """``text`` within ``limit`` characters: whole when it fits, else cut at the last
     sentence end (or word) that fits, with an ellipsis."""
@@ -126,12 +111,15 @@ def _rule_descriptor(code: str, rule) -> dict:
     return desc
 
 
-def _uri(path: str) -> str:
-    return quote(path.replace("\\", "/"), safe="/-._~")
-
-
-def _physical(path: str, region: dict) -> dict:
-    return {"artifactLocation": {"uri": _uri(path), "uriBaseId": URI_BASE}, "region": region}
+def _physical(cache: SourceCache, path: str, line, col, end_line=None, end_col=None) -> dict:
+    """A ``physicalLocation``: the relative, percent-encoded path and the region (the end
+    of the token at the start when the finding gives none)."""
+    line, col = max(int(line), 1), max(int(col), 1)
+    if end_line is None or end_col is None or (end_line, end_col) <= (line, col):
+        end_line, end_col = line, token_end(cache.line(path, line), col)
+    region = dict(startLine=line, startColumn=col, endLine=int(end_line), endColumn=int(end_col))
+    uri = quote(path.replace("\\", "/"), safe="/-._~")
+    return {"artifactLocation": {"uri": uri, "uriBaseId": URI_BASE}, "region": region}
 
 
 _BRACKETS = re.compile(r"([\[\]\\])")
@@ -145,20 +133,12 @@ def escape_message(text: str) -> str:
 
 def message_text(f) -> str:
     """The message, with one embedded link per related location."""
+    links = [
+        f"[{escape_message(r.message or f'{r.path}:{r.line}:{r.column}')}]({i})"
+        for i, r in enumerate(f.related, start=1)
+    ]
     text = escape_message(f.message)
-    if not f.related:
-        return text
-    links = []
-    for i, r in enumerate(f.related, start=1):
-        label = r.message or f"{r.path}:{r.line}:{r.column}"
-        links.append(f"[{escape_message(label)}]({i})")
-    return f"{text} (see {', '.join(links)})"
-
-
-def line_hash(fingerprint: str) -> str:
-    """``primaryLocationLineHash`` in the shape code scanning's upload action writes
-    (``<16 hex digits>:<n>``), derived from the line-independent fingerprint."""
-    return f"{fingerprint[:16]}:1"
+    return f"{text} (see {', '.join(links)})" if links else text
 
 
 #: GitHub code scanning's limit of results in one run (a run over it is rejected)
@@ -172,9 +152,7 @@ def write(result, out, automation_id: str | None = None, **_options) -> None:
     once, the results one at a time between (byte for byte ``json.dumps(doc, indent=2,
     sort_keys=True)`` of the whole, with :func:`.controls.json_safe`)."""
     catalogue = rules()
-    findings = result.findings
-    ordered = sorted(set(catalogue) | {f.code for f in findings}, key=code_key)
-    index = {code: i for i, code in enumerate(ordered)}
+    ordered = sorted(set(catalogue) | {f.code for f in result.findings}, key=code_key)
     run = {
         "tool": {
             "driver": {
@@ -197,6 +175,7 @@ def write(result, out, automation_id: str | None = None, **_options) -> None:
     out.write(json_safe(head))
     indent = head[head.rindex("\n") + 1 :]
     indent = indent[: len(indent) - len(indent.lstrip(" "))]
+    index = {code: i for i, code in enumerate(ordered)}
     dump_items(_results(result, index), out, indent, sort_keys=True)
     out.write(json_safe(tail))
 
@@ -240,9 +219,22 @@ class Keep:
             self.room -= rank == self.cut
             return True
         self.left[("error", "warning", "info")[rank]] += 1
-        if self.first_left is None:
-            self.first_left = f
+        self.first_left = self.first_left or f
         return False
+
+
+def _shape(code: str, index: int, level: str, text: str, loc: dict, fp: str, props: dict):
+    """A result; ``primaryLocationLineHash`` in the shape code scanning's upload action
+    writes (``<16 hex digits>:<n>``), derived from the line-independent fingerprint."""
+    return {
+        "ruleId": code,
+        "ruleIndex": index,
+        "level": level,
+        "message": {"text": text},
+        "locations": [loc],
+        "partialFingerprints": {FINGERPRINT_KEY: fp, LINE_HASH_KEY: f"{fp[:16]}:1"},
+        "properties": props,
+    }
 
 
 def _notice(keep: Keep, total: int, rule_index: int, cache: SourceCache) -> dict:
@@ -258,48 +250,30 @@ def _notice(keep: Keep, total: int, rule_index: int, cache: SourceCache) -> dict
         "notice, at the first finding left out. `si-lint check --format json` lists them all."
     )
     fp = digest(("SI005", "sarif", "results left out"))  # one alert, whatever the count
-    region = region_of(f.path, f.line, f.column, cache, f.end_line, f.end_column)
-    return {
-        "ruleId": "SI005",
-        "ruleIndex": rule_index,
-        "level": "note",
-        "message": {"text": escape_message(text)},
-        "locations": [{"physicalLocation": _physical(f.path, region)}],
-        "partialFingerprints": {FINGERPRINT_KEY: fp, LINE_HASH_KEY: line_hash(fp)},
-        "properties": {"severity": "info", "leftOut": left, "total": total},
-    }
+    loc = {"physicalLocation": _physical(cache, f.path, f.line, f.column, f.end_line, f.end_column)}
+    props = {"severity": "info", "leftOut": left, "total": total}
+    return _shape("SI005", rule_index, "note", escape_message(text), loc, fp, props)
 
 
 def _result(f, fp: str, rule_index: int, cache: SourceCache) -> dict:
     """One finding as a SARIF result (``fp``: its line-independent fingerprint)."""
     loc: dict[str, Any] = {
-        "physicalLocation": _physical(
-            f.path, region_of(f.path, f.line, f.column, cache, f.end_line, f.end_column)
-        )
+        "physicalLocation": _physical(cache, f.path, f.line, f.column, f.end_line, f.end_column)
     }
     if f.doc_path:
         loc["logicalLocations"] = [{"fullyQualifiedName": f.doc_path, "kind": "member"}]
-    res = {
-        "ruleId": f.code,
-        "ruleIndex": rule_index,
-        "level": _LEVEL.get(f.severity, "error"),
-        "message": {"text": message_text(f)},
-        "locations": [loc],
-        "partialFingerprints": {FINGERPRINT_KEY: fp, LINE_HASH_KEY: line_hash(fp)},
-    }
+    props = {"severity": f.severity, "help": f.help, "jsonPath": f.doc_path}
+    level = _LEVEL.get(f.severity, "error")
+    res = _shape(
+        f.code, rule_index, level, message_text(f), loc, fp, {k: v for k, v in props.items() if v}
+    )
     if f.related:
         res["relatedLocations"] = [
             {
-                "id": i + 1,
-                "physicalLocation": _physical(r.path, region_of(r.path, r.line, r.column, cache)),
+                "id": i,
+                "physicalLocation": _physical(cache, r.path, r.line, r.column),
                 "message": {"text": escape_message(r.message or f"related location of {f.code}")},
             }
-            for i, r in enumerate(f.related)
+            for i, r in enumerate(f.related, start=1)
         ]
-    props = {"severity": f.severity}
-    if f.help:
-        props["help"] = f.help
-    if f.doc_path:
-        props["jsonPath"] = f.doc_path
-    res["properties"] = props
     return res
