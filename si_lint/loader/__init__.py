@@ -24,26 +24,15 @@ from ..limits import MAX_BYTES
 from . import diags, shorten
 from .builder import Builder, mark
 from .diags import CODES
-from .documents import Loaded, LoadedDoc, PosMap
-from .scalars import encodable, resolve_plain
+from .documents import Loaded, PosMap
+from .scalars import resolve_plain
 
 try:
     from yaml._yaml import CParser as _CParser
 except ImportError:  # pragma: no cover - PyYAML built without its C extension
     _CParser = None  # type: ignore[misc,assignment]
 
-__all__ = [
-    "CODES",
-    "MAX_BYTES",
-    "Loaded",
-    "LoadedDoc",
-    "PosMap",
-    "decode",
-    "encodable",
-    "load_bytes",
-    "load_text",
-    "resolve_plain",
-]
+__all__ = ["CODES", "MAX_BYTES", "PosMap", "load_bytes", "load_text", "resolve_plain"]
 
 
 def decode(raw: bytes) -> tuple[str | None, Diag | None]:

@@ -299,10 +299,9 @@ class Builder:
         return value
 
     def _tag_kind(self, ev) -> str | None:
-        """The core-schema kind an explicit tag asks for, or None; SI007 for others."""
-        tag = getattr(ev, "tag", None)
-        if tag is None:
-            return None
+        """The core-schema kind the explicit tag of ``ev`` asks for, or None; SI007 for
+        others."""
+        tag = ev.tag
         if not isinstance(tag, str):  # ruamel Tag object
             tag = getattr(tag, "value", None) or str(tag)
         kind = CORE_TAGS.get(tag)
@@ -357,12 +356,8 @@ class Builder:
         scalar, as a rule). YAML reads it as text; oasisctl, which splits the stream on
         such lines, ends the document there. A ``---`` at column 0 is always a real
         document marker for YAML, so only indented ones are looked at."""
-        if self._lines is None:
-            self._lines = self.text.split("\n")
-        lines = self._lines
-        first, last = ev.start_mark.line, ev.end_mark.line
-        for n in range(first, min(last, len(lines) - 1) + 1):
-            line = lines[n]
+        for n in range(ev.start_mark.line, ev.end_mark.line + 1):
+            line = self._line(n)
             if line.strip() == "---" and not line.startswith("---"):
                 kind = "block scalar" if ev.style in ("|", ">") else "multi-line scalar"
                 self.findings.append(diags.marker_in_scalar(kind, n + 1, line.index("-") + 1))

@@ -102,14 +102,11 @@ def edits(old: str, new: str) -> list[dict]:
         if tag == "equal":
             continue
         was, now = "".join(a[i1:i2]), "".join(b[j1:j2])
-        head = 0  # the characters the two blocks share at their start and at their end
-        while head < min(len(was), len(now)) and was[head] == now[head]:
-            head += 1
+        # the characters the two blocks share at their start and at their end
+        head = len(os.path.commonprefix([was, now]))
         while head and _word(was, head - 1) and (_word(was, head) or _word(now, head)):
             head -= 1  # a word is replaced whole: `false` → `true`, not `fals` → `tru`
-        tail = 0
-        while tail < min(len(was), len(now)) - head and was[-1 - tail] == now[-1 - tail]:
-            tail += 1
+        tail = len(os.path.commonprefix([was[head:][::-1], now[head:][::-1]]))
         while (
             tail
             and _word(was, len(was) - tail)
@@ -118,13 +115,7 @@ def edits(old: str, new: str) -> list[dict]:
             tail -= 1
         start = _location(a, i1, was[:head])
         end = _location(a, i1, was[: len(was) - tail])
-        out.append(
-            {
-                "content": now[head : len(now) - tail],
-                "location": start,
-                "end_location": end,
-            }
-        )
+        out.append({"content": now[head : len(now) - tail], "location": start, "end_location": end})
     return out
 
 
