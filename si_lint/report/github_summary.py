@@ -65,11 +65,9 @@ def file_url(path: str, line: int, env=os.environ) -> str | None:
 def _table(findings) -> list[str]:
     catalogue = rules()
     counts = Counter(f.code for f in findings)
-    severity: dict[str, str] = {}
-    for f in findings:
-        old = severity.get(f.code)
-        if old is None or SEVERITY_RANK.get(f.severity, 0) < SEVERITY_RANK.get(old, 0):
-            severity[f.code] = f.severity
+    # each code's most severe severity (written last)
+    rank = SEVERITY_RANK.get
+    severity = {f.code: f.severity for f in sorted(findings, key=lambda f: -rank(f.severity, 0))}
     order = sorted(counts, key=lambda c: (SEVERITY_RANK.get(severity[c], 0), code_key(c)))
     lines = ["| Code | Severity | Count | Rule |", "| --- | --- | ---: | --- |"]
     for code in order:
