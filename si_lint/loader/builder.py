@@ -1,4 +1,4 @@
-"""Plain data and positions from a parser's event stream, built iteratively.
+"""Plain data and positions from a parser's event stream.
 
 Building the data ourselves from events lets the loader enforce the safety limits while
 reading (nesting depth, node count, alias expansion), report duplicate keys and non-core
@@ -48,9 +48,6 @@ _intern = sys.intern  # keys and short strings (scalars.INTERN_MAX)
 
 _GLUED_HEADER = re.compile(r"[|>][0-9+-]*#")
 
-#: the pending key of a mapping frame whose next value is dropped (a complex or duplicate key)
-_KEY_SKIP = object()
-
 
 class Abort(Exception):
     """A finding (``args[0]``) that stops reading the file (a safety limit, invalid YAML)."""
@@ -75,7 +72,6 @@ class Builder:
         self.total = 0
         self._next = parser.get_event
         self.quiet_spans: list = []
-        self._root_empty = False
         self._flow = 0  # depth of flow collections
         self._end_explicit = True  # the last document ended with `...`
         # what only a text holding these can have: a comment glued to a token (``#``), a
@@ -100,84 +96,76 @@ class Builder:
             starts.append(ev.start_mark.line)
             self.kpos, self.vpos, self.anchors = {}, {}, {}
             first = len(self.findings)
+            root, cls = self._event()
             try:
-                data = self._document()
+                data = self._node(root, cls, (), 0)
             except Abort as ab:
                 return Loaded(failed=True, findings=[*self.findings, ab.args[0]])
+            end = self._next()  # DocumentEnd
+            self._end_explicit = bool(getattr(end, "explicit", True))
             for i in range(first, len(self.findings)):
                 self.findings[i] = self.findings[i]._replace(document=index)
-            if not self._root_empty:  # an empty or comment-only document is skipped
+            # an empty or comment-only document is skipped
+            if cls != _SCALAR or data is not None or root.value or root.tag or root.anchor:
                 documents.append(LoadedDoc(index, data, PosMap(self.kpos, self.vpos, marks=True)))
             index += 1
         return Loaded(
             documents=documents, findings=self.findings, quiet_spans=self.quiet_spans, starts=starts
         )
 
-    # the nodes of one document ------------------------------------------------------
-    def _document(self) -> Any:
-        nxt = self._next
-        kind_of = _KIND.get
-        vpos = self.vpos
-        root: list = [None]
-        self._root_empty = False
-        stack: list[list] = []  # frames (see _open)
-        while True:
-            ev = nxt()
-            cls = kind_of(type(ev).__name__, _OTHER)
-            if stack:  # a node (or the end of a collection): where it goes
-                top = stack[-1]
-                if cls == _MAP_END or cls == _SEQ_END:
-                    self._close(stack.pop(), ev)
-                    continue
-                container = top[0]
-                if top[2]:
-                    path = top[3]
-                    if path is None:  # this node is a key
-                        self._key(ev, cls, top)
-                        continue
-                    top[3] = None
-                    if path is _KEY_SKIP:  # the value of a complex/duplicate key: dropped
-                        self._skip_node(cls)
-                        continue
-                    slot = path[-1]
-                else:
-                    slot = len(container)
-                    path = top[1] + (slot,)
-                    container.append(None)
-            elif cls == _DOC_END:
-                self._end_explicit = bool(getattr(ev, "explicit", True))
-                return root[0]
-            else:
-                path, container, slot = (), root, 0
-            vpos[path] = start = ev.start_mark
-            self.total += 1
-            if self.total > MAX_NODES:
-                raise Abort(diags.too_many_nodes(*mark(start)))
-            if cls == _SCALAR:
-                container[slot] = value = self._scalar(ev)
-                if ev.anchor or not path:
-                    self._scalar_node(ev, value, path)
-            elif cls == _ALIAS:
-                container[slot] = self._alias(ev)
-            else:
-                container[slot] = self._open(ev, cls, path, stack)
+    def _event(self) -> tuple[Any, int]:
+        ev = self._next()
+        return ev, _KIND.get(type(ev).__name__, _OTHER)
 
-    def _close(self, frame: list, ev) -> None:
-        """The end of the collection of ``frame``."""
-        if frame[6]:
+    def _node(self, ev, cls: int, path: tuple, depth: int) -> Any:
+        """The value of the node ``ev`` starts, at ``path`` inside ``depth`` collections,
+        read to its end."""
+        self.vpos[path] = start = ev.start_mark
+        self.total += 1
+        if self.total > MAX_NODES:
+            raise Abort(diags.too_many_nodes(*mark(start)))
+        anchor = ev.anchor
+        if cls == _SCALAR:
+            value = self._scalar(ev)
+            if anchor:
+                self.anchors[anchor] = (value, 1)
+            return value
+        if cls == _ALIAS:
+            return self._alias(ev)
+        if cls != _MAP_START and cls != _SEQ_START:  # not a node: no parser sends one here
+            raise Abort(diags.invalid_yaml("unexpected event", *mark(start)))
+        if ev.tag is not None:
+            self._tag_kind(ev)  # SI007 for a non-core tag; the node is built as usual
+        if depth >= MAX_DEPTH:
+            raise Abort(diags.too_deep(*mark(start)))
+        before = self.total - 1
+        flow = bool(getattr(ev, "flow_style", False))
+        self._flow += flow
+        container: dict | list
+        if cls == _MAP_START:
+            container = {}
+            ev, cls = self._event()
+            while cls != _MAP_END:
+                at = self._key(ev, cls, container, path)
+                ev, cls = self._event()
+                if at is None:  # the value of a complex or duplicate key: dropped
+                    self._skip_node(cls)
+                else:
+                    container[at[-1]] = self._node(ev, cls, at, depth + 1)
+                ev, cls = self._event()
+        else:
+            container = []
+            ev, cls = self._event()
+            while cls != _SEQ_END:
+                container.append(self._node(ev, cls, path + (len(container),), depth + 1))
+                ev, cls = self._event()
+        if flow:
             self._flow -= 1
             if self._hash:
                 self._glued(ev.end_mark)
-        if frame[4] is not None:
-            self.anchors[frame[4]] = (frame[0], self.total - frame[5])
-
-    def _scalar_node(self, ev, value: Any, path: tuple) -> None:
-        """What an anchored scalar, or the root one, notes besides its value."""
-        if not path and value is None and ev.value == "" and ev.tag is None:
-            if ev.anchor is None:
-                self._root_empty = True  # nothing in the document but comments
-        if ev.anchor:
-            self.anchors[ev.anchor] = (value, 1)
+        if anchor is not None:
+            self.anchors[anchor] = (container, self.total - before)
+        return container
 
     def _alias(self, ev) -> Any:
         """The value an alias names (counted as the nodes it expands to)."""
@@ -191,25 +179,9 @@ class Builder:
             raise Abort(diags.alias_bomb(*mark(ev.start_mark)))
         return value
 
-    def _open(self, ev, cls: int, path: tuple, stack: list) -> dict | list:
-        """A new mapping or list at ``path``, pushed as the frame its items go into:
-        ``[container, path, is_map, pending_key_path, anchor, total_at_start, flow]``
-        (``pending_key_path``: the path of the value the key just read names)."""
-        if cls != _MAP_START and cls != _SEQ_START:  # not a node: no parser sends one here
-            raise Abort(diags.invalid_yaml("unexpected event", *mark(ev.start_mark)))
-        if ev.tag is not None:
-            self._tag_kind(ev)  # SI007 for a non-core tag; the node is built as usual
-        if len(stack) >= MAX_DEPTH:
-            raise Abort(diags.too_deep(*mark(ev.start_mark)))
-        is_map = cls == _MAP_START
-        container: dict | list = {} if is_map else []
-        flow = bool(getattr(ev, "flow_style", False))
-        if flow:
-            self._flow += 1
-        stack.append([container, path, is_map, None, ev.anchor, self.total - 1, flow])
-        return container
-
-    def _key(self, ev, cls: int, frame) -> None:
+    def _key(self, ev, cls: int, container: dict, parent: tuple) -> tuple | None:
+        """The path of the value the key ``ev`` names; None when that value is dropped (a
+        complex or duplicate key: a finding)."""
         start = ev.start_mark
         key: str | None = None
         if cls == _SCALAR:
@@ -227,19 +199,16 @@ class Builder:
                 key = "" if val is None else str(val)
         if key is None:
             self.findings.append(diags.complex_key(*mark(start)))
-            if cls != _ALIAS and cls != _SCALAR:
-                self._skip_node(cls)
-            frame[3] = _KEY_SKIP
-            return
-        path = frame[1] + (key,)
-        if key in frame[0]:
+            self._skip_node(cls)
+            return None
+        path = parent + (key,)
+        if key in container:
             first = self.kpos.get(path)
             first = None if first is None else mark(first)
             self.findings.append(diags.duplicate_key(key, first, *mark(start)))
-            frame[3] = _KEY_SKIP
-            return
+            return None
         self.kpos[path] = start
-        frame[3] = path
+        return path
 
     def _skip_node(self, cls: int) -> None:
         """Consume a node's events without building it (still bounded by the limits)."""
