@@ -17,6 +17,7 @@ on bad input: every problem is a :class:`~si_lint.findings.Diag`.
 from __future__ import annotations
 
 import copy
+from types import SimpleNamespace
 from typing import Any
 
 from ..findings import Diag
@@ -79,7 +80,7 @@ def load_text(text: str) -> Loaded:
         if found is not None:
             return found
     try:
-        return Builder(_PureEvents(text), text).build()
+        return Builder(_pure_events(text), text).build()
     except MarkedYAMLError as exc:
         return Loaded(failed=True, findings=[_marked_error(exc)])
     except Exception as exc:  # the pure parser fails in odd ways too (assertions)
@@ -98,7 +99,7 @@ def _short_answer(text: str) -> Loaded | None:
     if short is None:
         return None
     try:
-        Builder(_PureEvents(short.text), short.text).build()
+        Builder(_pure_events(short.text), short.text).build()
     except MarkedYAMLError as exc:
         if shorten.holds_a_run(exc.problem, exc.context):
             return None
@@ -136,13 +137,8 @@ def _parser_failure(err: Exception, text: str) -> Diag:
     return diags.invalid_yaml(msg, line, col)
 
 
-class _PureEvents:
+def _pure_events(text: str) -> SimpleNamespace:
     """ruamel's pure-Python parser with the CParser event interface."""
+    from ruamel.yaml import YAML  # see load_text
 
-    def __init__(self, text: str):
-        from ruamel.yaml import YAML  # see load_text
-
-        self._it = YAML(typ="safe", pure=True).parse(text)
-
-    def get_event(self):
-        return next(self._it)
+    return SimpleNamespace(get_event=YAML(typ="safe", pure=True).parse(text).__next__)

@@ -25,7 +25,7 @@ from ..findings import SEVERITY_RANK
 from ..source import SourceCache, token_end
 from . import github_summary, notes, summary_counts
 from .controls import GITHUB, printable
-from .text import passed_line, skipped_part
+from .text import found_line, passed_line
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 #: GitHub shows at most this many annotations of each level (error, warning, notice) per
@@ -100,14 +100,7 @@ def write(result, out, step_summary: str | None = None, **_options) -> None:
         n = counts[_NAMES.get(f.severity, "errors")]
         if last and n > ANNOTATION_CAP:
             out.write(more_line(f.severity, n, step_summary is not None) + "\n")
-    if findings:
-        out.write(
-            f"si-lint: {len(findings)} finding(s) in {result.files} file(s)"
-            f"{skipped_part(result)}: {counts['errors']} error(s), "
-            f"{counts['warnings']} warning(s), {counts['infos']} info(s)\n"
-        )
-    else:
-        line = passed_line(result)
-        out.write("si-lint: " + line[0].lower() + line[1:] + "\n")
+    line = found_line(result) if findings else passed_line(result)
+    out.write("si-lint: " + line[0].lower() + line[1:] + "\n")
     if step_summary is not None:
         github_summary.append(step_summary, result, findings)

@@ -90,12 +90,7 @@ def _summary(result, unsafe_fixes: bool) -> list[str]:
         return [passed_line(result) + "."]
     from ..fix.files import fixable, is_safe  # the fixer (ruamel's round trip): see write
 
-    counts = summary_counts(result.findings)
-    lines = [
-        f"Found {total} finding(s) in {result.files} file(s){skipped_part(result)}: "
-        f"{counts['errors']} error(s), {counts['warnings']} warning(s), "
-        f"{counts['infos']} info(s)."
-    ]
+    lines = [f"Found {found_line(result)}."]
     safe = hidden = 0
     for f in result.findings:
         safe += fixable(f, unsafe_fixes)
@@ -110,10 +105,16 @@ def _summary(result, unsafe_fixes: bool) -> list[str]:
     return lines
 
 
-def skipped_part(result) -> str:
-    """`` (N named path(s) skipped)`` when some named path was not checked (SPEC §9)."""
+def found_line(result) -> str:
+    """The counts of a run with findings, and `` (N named path(s) skipped)`` when some
+    named path was not checked (SPEC §9)."""
     n = len(getattr(result, "skipped_paths", ()))
-    return f" ({n} named path(s) skipped)" if n else ""
+    skipped = f" ({n} named path(s) skipped)" if n else ""
+    c = summary_counts(result.findings)
+    return (
+        f"{len(result.findings)} finding(s) in {result.files} file(s){skipped}: "
+        f"{c['errors']} error(s), {c['warnings']} warning(s), {c['infos']} info(s)"
+    )
 
 
 def passed_line(result) -> str:
