@@ -1,17 +1,11 @@
 """Read a YAML stream (one or more documents) or a JSON document into plain data plus a
-position map per document.
+position map per document (:mod:`.documents`), built from the parser's events
+(:mod:`.builder`; the YAML 1.2 core schema: :mod:`.scalars`).
 
-The stream is read from libyaml's *events* (PyYAML's C binding); a file libyaml rejects
-(libyaml rejects some valid YAML 1.2), or any file where PyYAML has no C extension, is
-read by ruamel's pure-Python parser before a parse error is reported. Nothing here raises
-on bad input: every problem is a :class:`~si_lint.findings.Diag`.
-
-- this module: the bytes (size limit, UTF-8) and the choice of parser;
-- :mod:`.builder`: data and positions from the parser's events (the limits, duplicate
-  keys, tags);
-- :mod:`.scalars`: the YAML 1.2 core schema (tags, plain scalars, encodable strings);
-- :mod:`.documents`: what is returned (:class:`Loaded`, :class:`LoadedDoc`, :class:`PosMap`);
-- :mod:`.diags`: the loader's findings, each message built once.
+The events are libyaml's (PyYAML's C binding); a file libyaml rejects (it rejects some
+valid YAML 1.2), or any file where PyYAML has no C extension, is read by ruamel's
+pure-Python parser before a parse error is reported. Nothing here raises on bad input:
+every problem is a finding (:mod:`.diags`).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from itertools import groupby
 from pathlib import Path
 
 from ..loader import load_bytes
@@ -43,19 +44,6 @@ def _scenario_ids(path: str, corpus) -> dict[int, str | None]:
 def _id_of(data) -> str | None:
     sid = data.get("id") if isinstance(data, dict) else None
     return sid if isinstance(sid, str) and sid else None
-
-
-def _grouped(findings) -> bool:
-    """Whether the findings of each file are next to each other."""
-    done: set = set()
-    current = None
-    for f in findings:
-        if f.path != current:
-            if f.path in done:
-                return False
-            done.add(current)
-            current = f.path
-    return True
 
 
 def digest(identity: tuple) -> str:
@@ -88,7 +76,8 @@ class Fingerprinter:
         """(code, relative path, document, anchor, occurrence) of each finding, one at a
         time: findings grouped by file (a run's are: sorted by path) keep one file's
         occurrence counts at a time, so that a report streams in bounded memory."""
-        grouped = _grouped(findings)
+        runs = [path for path, _ in groupby(f.path for f in findings)]
+        grouped = len(runs) == len(set(runs))  # each file's findings next to each other
         current = None
         seen: dict[tuple, int] = {}
         for f in findings:

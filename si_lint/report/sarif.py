@@ -1,28 +1,18 @@
 """`--format sarif`: SARIF 2.1.0 for GitHub code scanning and IDEs (SPEC §9).
 
 - ``tool.driver.rules``: every rule of the catalogue (plus any code a result uses that the
-  catalogue lacks), each with ``shortDescription``, ``fullDescription`` (the rationale, cut to
-  GitHub's limit of 1,024 characters at a word boundary), ``help`` (text and markdown, the
-  whole rationale), ``helpUri`` (the generated page ``docs/rules/CODE.md``) and
-  ``defaultConfiguration.level``, and the properties GitHub recommends:
-  ``precision`` (``very-high`` for every rule, :data:`PRECISION`) and ``problem.severity``
-  (``error``, ``warning``, ``recommendation`` for info).
-- results: ``ruleId``/``ruleIndex``, ``level``, ``message.text`` (with an embedded link
-  ``[text](id)`` to each related location), one physical location with a relative,
-  percent-encoded ``artifactLocation.uri`` (``uriBaseId: %SRCROOT%``, the current directory)
-  and a region with start and end line and column, ``relatedLocations`` for the other
-  locations of a cross-file finding, and ``partialFingerprints``: ``siLint/v1`` (the
-  line-independent identity of :mod:`si_lint.report.fingerprint`, shared with
-  ``--baseline``) and ``primaryLocationLineHash`` derived from it. Code scanning keys alerts
-  on ``primaryLocationLineHash`` and computes one from the source line when a result has
+  catalogue lacks), with ``fullDescription`` cut to GitHub's limit of 1,024 characters
+  and the properties GitHub recommends (``precision``, ``problem.severity``).
+- results: an embedded link ``[text](id)`` in the message to each related location, a
+  relative, percent-encoded ``artifactLocation.uri`` (``uriBaseId: %SRCROOT%``, the
+  current directory), and ``partialFingerprints``: ``siLint/v1`` (the line-independent
+  identity of :mod:`si_lint.report.fingerprint`, shared with ``--baseline``) and
+  ``primaryLocationLineHash`` derived from it. Code scanning keys alerts on
+  ``primaryLocationLineHash`` and computes one from the source line when a result has
   none, which would merge two findings on one line: si-lint sets it itself.
 - ``automationDetails.id`` when ``--automation-id`` is given (GitHub's ``category``).
 - at most 25,000 results (:data:`MAX_RESULTS`, GitHub's limit per run: a run over it is
-  rejected): past it, 24,999 findings — errors, then warnings, then infos, each in path
-  order — and one notice result (SI005, level ``note``, at the first finding left out)
-  saying how many were left out, of which severity.
-- written result by result (:func:`write`); control characters are JSON escapes
-  (:func:`si_lint.report.controls.json_safe`).
+  rejected; :func:`_results`).
 
 Output is deterministic: sorted keys, no timestamps, no absolute paths.
 """
