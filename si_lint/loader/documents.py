@@ -65,13 +65,11 @@ class PosMap:
         return (PosMap, (self.k, self.v))
 
     def to_blob(self, data: Any) -> str | None:
-        """Positions as one plain string (for the cache and worker processes), given the
-        document's ``data``: four numbers per node of :func:`walk` over the data, in its
-        order -- value line (as the change from the last value line), value column, key
-        line (as the change from the value line) and key column; a column of 0: no such
-        position (a list item or the root has no key). The paths are the data's own, so
-        they are not written. None when the data is too large to walk (the file is read
-        again if its positions are needed)."""
+        """Positions as one plain string (for the cache), given the document's ``data``:
+        per node of :func:`walk`, value line (as the change from the last value line),
+        value column, key line (as the change from the value line) and key column (0: no
+        such position); the paths are the data's own. None when the data is too large to
+        walk (the file is read again if its positions are needed)."""
         k, v = self.k, self.v
         out: list = []
         last = 0
