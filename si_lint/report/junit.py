@@ -44,83 +44,72 @@ def _enabled(config, code: str) -> bool:
         return True
 
 
-class _Suites:
-    """The testsuites of one report: the findings of each reported file and the rules
-    that ran clean on it."""
+def _clean_rules(result):
+    """``clean(path, findings)``: the codes of the rules that ran on ``path`` without a
+    finding, in code order: the loader's, and the file checks of its documents' kinds,
+    if enabled."""
+    docs_of = result.corpus.by_file if result.corpus is not None else {}
+    ran_for: dict[tuple, frozenset] = {}  # the same for every file of the same kinds
 
-    def __init__(self, result, fail_on: str, passing: bool) -> None:
-        self.docs_of = result.corpus.by_file if result.corpus is not None else {}
-        self.config = result.config
-        self.threshold = SEVERITY_RANK[fail_on]
-        self.passing = passing
-        self.of: dict[str, list] = {}
-        for f in result.findings:
-            self.of.setdefault(f.path, []).append(f)
-        self.files = sorted({*result.reported, *self.of})
-        self._ran: dict[tuple, frozenset] = {}
-
-    def fails(self, f) -> bool:
-        return SEVERITY_RANK.get(f.severity, 0) <= self.threshold
-
-    def clean(self, path: str) -> list[str]:
-        """The codes of the rules that ran on ``path`` without a finding, in code order
-        (none under ``--no-junit-passing``): the loader's, and the file checks of the
-        kinds of its documents, if enabled."""
-        if not self.passing:
-            return []
+    def clean(path: str, findings: list) -> list[str]:
         yaml = path.endswith((".yaml", ".yml", ".json"))  # the rules run on any document
-        docs = (self.docs_of.get(path) or [None]) if yaml else []
+        docs = (docs_of.get(path) or [None]) if yaml else []
         key = (yaml, *sorted({"-" if d is None else repr(d.kind) for d in docs}))
-        ran = self._ran.get(key)  # the same for every file of the same kinds
-        if ran is None:
+        if key not in ran_for:
             codes = set(LOADER_CODES) if docs else set()
             kinds = {d.kind for d in docs if d is not None}
             for check in all_checks() if kinds else ():
                 if check.scope == "file" and (check.kinds is None or kinds & set(check.kinds)):
                     codes.update(check.codes)
-            ran = self._ran[key] = frozenset(c for c in codes if _enabled(self.config, c))
-        found = {f.code for f in self.of.get(path, ())}
-        return sorted(ran - found, key=code_key)
+            ran_for[key] = frozenset(c for c in codes if _enabled(result.config, c))
+        return sorted(ran_for[key] - {f.code for f in findings}, key=code_key)
 
-    def write(self, path: str, out) -> None:
-        findings = self.of.get(path, [])
-        clean = self.clean(path)
-        failures = sum(1 for f in findings if self.fails(f))
-        out.write(
-            f'  <testsuite name={_attr(path)} tests="{len(findings) + len(clean)}" '
-            f'failures="{failures}" errors="0" skipped="0" file={_attr(path)}>\n'
-        )
-        for f in findings:  # one testcase per finding (name: code and location)
-            name = f"{f.code} {f.path}:{f.line}:{f.column}"
-            out.write(f"    <testcase classname={_attr(path)} name={_attr(name)}>\n")
-            if self.fails(f):
-                out.write(
-                    f"      <failure type={_attr(f.code)} "
-                    f"message={_attr(f'[{f.severity}] {f.message}')}>"
-                    f"{_describe(f)}</failure>\n"
-                )
-            else:
-                out.write(f"      <system-out>{_describe(f)}</system-out>\n")
-            out.write("    </testcase>\n")
-        catalogue = rules()
-        for code in clean:  # a passing testcase per clean rule
-            rule = catalogue.get(code)
-            name = f"{code} {rule.name}" if rule and rule.name else code
-            out.write(f"    <testcase classname={_attr(path)} name={_attr(name)}/>\n")
-        out.write("  </testsuite>\n")
+    return clean
+
+
+def _suite(out, path: str, findings: list, clean: list[str], fails) -> None:
+    failures = sum(1 for f in findings if fails(f))
+    out.write(
+        f'  <testsuite name={_attr(path)} tests="{len(findings) + len(clean)}" '
+        f'failures="{failures}" errors="0" skipped="0" file={_attr(path)}>\n'
+    )
+    for f in findings:  # one testcase per finding (name: code and location)
+        name = f"{f.code} {f.path}:{f.line}:{f.column}"
+        out.write(f"    <testcase classname={_attr(path)} name={_attr(name)}>\n")
+        if fails(f):
+            out.write(
+                f"      <failure type={_attr(f.code)} "
+                f"message={_attr(f'[{f.severity}] {f.message}')}>"
+                f"{_describe(f)}</failure>\n"
+            )
+        else:
+            out.write(f"      <system-out>{_describe(f)}</system-out>\n")
+        out.write("    </testcase>\n")
+    catalogue = rules()
+    for code in clean:  # a passing testcase per clean rule
+        rule = catalogue.get(code)
+        name = f"{code} {rule.name}" if rule and rule.name else code
+        out.write(f"    <testcase classname={_attr(path)} name={_attr(name)}/>\n")
+    out.write("  </testsuite>\n")
 
 
 def write(result, out, fail_on: str = "error", junit_passing: bool = True, **_options) -> None:
-    suites = _Suites(result, fail_on, junit_passing)
-    tests = failures = 0
-    for path in suites.files:
-        findings = suites.of.get(path, [])
-        tests += len(findings) + len(suites.clean(path))
-        failures += sum(1 for f in findings if suites.fails(f))
+    threshold = SEVERITY_RANK[fail_on]
+
+    def fails(f) -> bool:
+        return SEVERITY_RANK.get(f.severity, 0) <= threshold
+
+    of: dict[str, list] = {}
+    for f in result.findings:
+        of.setdefault(f.path, []).append(f)
+    clean = _clean_rules(result) if junit_passing else lambda path, findings: []
+    suites = [(p, of.get(p, []), clean(p, of.get(p, []))) for p in sorted({*result.reported, *of})]
+    tests = sum(len(findings) + len(passed) for _, findings, passed in suites)
+    failures = sum(1 for _, findings, _ in suites for f in findings if fails(f))
     out.write(
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         f'<testsuites name="si-lint" tests="{tests}" failures="{failures}" errors="0">\n'
     )
-    for path in suites.files:
-        suites.write(path, out)
+    for suite in suites:
+        _suite(out, *suite, fails)
     out.write("</testsuites>\n")
