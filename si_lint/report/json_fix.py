@@ -6,14 +6,12 @@ fix) or ``--fix --unsafe-fixes`` (an unsafe one) would change in the file, as te
                 "end_location": {"row": R, "column": C}}]}
 
 Rows and columns are 1-based, columns in characters, ``end_location`` exclusive; the edits
-replace the text between the two locations of the file as it is now, in file order, and
-do not overlap. They are found by applying the finding's fix alone to the file's text in
-memory (:func:`si_lint.fix.fix_stream`, the machinery ``--fix`` uses) and comparing the
-result with the text, line by line, then character by character inside each changed
-block. Only findings with a fix cost anything: a fix that would not apply (the file does
-not load cleanly, or the fix changes nothing) gives no ``fix``, nor does a file whose
-bytes are not the ones checked (text read from stdin, a file changed since). ``--fix`` applies all the
-fixes of a file together, which gives the same edits unless two fixes touch one node.
+replace the text of the file as it is now, in file order, and do not overlap. They come
+from applying the finding's fix alone to the file's text in memory (what ``--fix`` runs)
+and comparing the result with the text. A fix that would not apply, or a file whose bytes
+are not the ones checked (stdin, a file changed since), gives no ``fix``. ``--fix`` applies
+all the fixes of a file together, which gives the same edits unless two fixes touch one
+node.
 """
 
 from __future__ import annotations

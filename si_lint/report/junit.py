@@ -1,18 +1,11 @@
-"""`--format junit`: JUnit XML (SPEC §9).
+"""`--format junit`: JUnit XML (SPEC §9), valid against Jenkins' ``junit-10.xsd``.
 
-Valid against Jenkins' ``junit-10.xsd``. One ``testsuite`` per reported file (``file``
-attribute on the suite). In it, one ``testcase`` per finding, named by its code and
-location (``SI105 scenarios/s.yaml:15:32``) so every failure survives in GitLab, Jenkins and
-junit2html; a finding that ``--fail-on`` counts carries a ``failure`` (message: severity and
-message; body: the finding as text with help and notes), the others pass with the finding
-in ``system-out``. Then a passing ``testcase`` per rule that ran clean on the file (the loader
-codes, the file checks for the document's kind, restricted to the enabled codes) — unless
-``--no-junit-passing`` (``junit_passing=False``): then a suite holds the findings' testcases
-only (a file without findings is an empty suite), for reports that would reach a CI
-system's limit (GitLab: 250,000 objects, about 1,500 files with the passing testcases).
-``failures`` counts exactly what ``--fail-on`` counts.
-
-Deterministic: files sorted, findings in report order, no timestamps or host names.
+A ``testsuite`` per reported file; in it a ``testcase`` per finding, named by its code and
+location so every failure survives in GitLab, Jenkins and junit2html (a ``failure`` when
+``--fail-on`` counts it, else ``system-out``), then a passing ``testcase`` per enabled rule
+that ran clean on the file -- unless ``--no-junit-passing``, for reports that would reach
+a CI system's limit (GitLab: 250,000 objects, about 1,500 files with the passing
+testcases). Deterministic: files sorted, no timestamps or host names.
 """
 
 from __future__ import annotations
