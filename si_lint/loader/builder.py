@@ -28,21 +28,11 @@ from .scalars import (
     resolve_plain,
 )
 
-# the kinds of event, by class name: PyYAML's and ruamel's event classes have the same
-# names and fields (both wrap libyaml's events); stream and document starts have none
-_SCALAR, _ALIAS, _MAP_START, _SEQ_START, _MAP_END, _SEQ_END, _DOC_END, _STREAM_END = range(8)
-_KIND = {
-    "ScalarEvent": _SCALAR,
-    "AliasEvent": _ALIAS,
-    "MappingStartEvent": _MAP_START,
-    "SequenceStartEvent": _SEQ_START,
-    "MappingEndEvent": _MAP_END,
-    "SequenceEndEvent": _SEQ_END,
-    "DocumentEndEvent": _DOC_END,
-    "StreamEndEvent": _STREAM_END,
-}
-_OTHER = -1
-
+# the kinds of event: their class names (PyYAML's and ruamel's event classes have the same
+# names and fields: both wrap libyaml's events)
+_SCALAR, _ALIAS, _STREAM_END = "ScalarEvent", "AliasEvent", "StreamEndEvent"
+_MAP_START, _SEQ_START = "MappingStartEvent", "SequenceStartEvent"
+_MAP_END, _SEQ_END = "MappingEndEvent", "SequenceEndEvent"
 
 _intern = sys.intern  # keys and short strings (scalars.INTERN_MAX)
 
@@ -86,7 +76,7 @@ class Builder:
         index = 0
         while True:
             ev = self._next()
-            if ev is None or _KIND.get(type(ev).__name__) == _STREAM_END:
+            if ev is None or type(ev).__name__ == _STREAM_END:
                 break
             # DocumentStart: anchors and positions are per document
             if index and not self._end_explicit and self._line(ev.start_mark.line).startswith("%"):
@@ -113,11 +103,11 @@ class Builder:
             documents=documents, findings=self.findings, quiet_spans=self.quiet_spans, starts=starts
         )
 
-    def _event(self) -> tuple[Any, int]:
+    def _event(self) -> tuple[Any, str]:
         ev = self._next()
-        return ev, _KIND.get(type(ev).__name__, _OTHER)
+        return ev, type(ev).__name__
 
-    def _node(self, ev, cls: int, path: tuple, depth: int) -> Any:
+    def _node(self, ev, cls: str, path: tuple, depth: int) -> Any:
         """The value of the node ``ev`` starts, at ``path`` inside ``depth`` collections,
         read to its end."""
         self.vpos[path] = start = ev.start_mark
@@ -179,7 +169,7 @@ class Builder:
             raise Abort(diags.alias_bomb(*mark(ev.start_mark)))
         return value
 
-    def _key(self, ev, cls: int, container: dict, parent: tuple) -> tuple | None:
+    def _key(self, ev, cls: str, container: dict, parent: tuple) -> tuple | None:
         """The path of the value the key ``ev`` names; None when that value is dropped (a
         complex or duplicate key: a finding)."""
         start = ev.start_mark
@@ -210,14 +200,14 @@ class Builder:
         self.kpos[path] = start
         return path
 
-    def _skip_node(self, cls: int) -> None:
+    def _skip_node(self, cls: str) -> None:
         """Consume a node's events without building it (still bounded by the limits)."""
         if cls == _SCALAR or cls == _ALIAS:
             return
         level = 1
         while level:
             ev = self._next()
-            c = _KIND.get(type(ev).__name__, _OTHER)
+            c = type(ev).__name__
             if c == _MAP_START or c == _SEQ_START:
                 level += 1
                 if level > MAX_DEPTH:
