@@ -147,11 +147,9 @@ class Loaded:
     """A file read as a YAML stream: its non-empty documents, in order."""
 
     documents: list[LoadedDoc] = field(default_factory=list)
-    #: every loader finding of the file; ``Diag.document`` names the document it is in
-    #: (None: the file as a whole, e.g. SI001, SI005, SI006, SI008)
+    #: ``Diag.document`` names the document a finding is in (None: the file as a whole)
     findings: list[Diag] = field(default_factory=list)
-    #: True when the text could not be read at all (SI001/SI005/SI006): no documents
-    failed: bool = False
+    failed: bool = False  # the text could not be read at all (SI001/SI005/SI006)
     text: str | None = None
     #: spans ((line, col), (line, col)), 1-based, of scalars whose text holds
     #: ``si-lint:``: a suppression-looking text there is data, not a comment (kept only

@@ -57,7 +57,7 @@ def encodable(text: str) -> tuple[str, bool]:
     """``text`` with its lone surrogates (from ``\\ud800``-style escapes, which no UTF-8
     file can hold) replaced by U+FFFD, and whether there were any; an escaped surrogate
     *pair* becomes the one character it encodes. Every string the loader returns is
-    encodable, so no report can fail on it (issue 11 item 5)."""
+    encodable, so no report can fail on it."""
     if text.isascii() or _SURROGATE.search(text) is None:
         return text, False
     out = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
