@@ -37,10 +37,13 @@ def decode(raw: bytes) -> tuple[str | None, Diag | None]:
     try:
         return raw.decode("utf-8"), None
     except UnicodeDecodeError as exc:
-        good = raw[: exc.start].decode("utf-8", "replace")
-        line = good.count("\n") + 1
-        col = len(good) - (good.rfind("\n") + 1) + 1
-        return None, diags.not_utf8(raw[exc.start], exc.start, line, col)
+        where = _line_col(raw[: exc.start].decode("utf-8", "replace"))
+        return None, diags.not_utf8(raw[exc.start], exc.start, *where)
+
+
+def _line_col(before: str) -> tuple[int, int]:
+    """The 1-based line and column of what follows ``before``."""
+    return before.count("\n") + 1, len(before) - before.rfind("\n")
 
 
 def load_bytes(raw: bytes) -> Loaded:
@@ -124,9 +127,7 @@ def _parser_failure(err: Exception, text: str) -> Diag:
     line, col = mark(where) if where is not None else (1, 1)
     position = getattr(err, "position", None)  # ReaderError: a character offset
     if where is None and isinstance(position, int) and 0 <= position <= len(text):
-        before = text[:position]
-        line = before.count("\n") + 1
-        col = position - (before.rfind("\n") + 1) + 1
+        line, col = _line_col(text[:position])
     msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
     return diags.invalid_yaml(msg, line, col)
 
