@@ -35,10 +35,8 @@ def write(
 ) -> None:
     """``text`` to ``output`` (a path), or to stdout (stderr with ``err``). ``color``:
     True keeps ANSI styles, False strips them, None keeps them on a terminal only."""
-    if output:
-        write_file(output, (text if color else click.unstyle(text)).encode("utf-8"))
-    elif text:
-        click.echo(text, nl=False, err=err, color=color)
+    with report_sink(output, err=err, color=color) as sink:
+        sink.write(text)
 
 
 def use_color(mode: str, stream) -> bool:
@@ -58,12 +56,10 @@ def use_color(mode: str, stream) -> bool:
 
 class Sink:
     """Where a report streams to (``write(str)``): the pieces are gathered into chunks of
-    about :data:`CHUNK` characters, each handed to ``emit`` — without ANSI styles unless
-    ``color`` (each piece holds whole styles, so no style is cut in two)."""
+    about :data:`CHUNK` characters, each handed to ``emit``."""
 
-    def __init__(self, emit, *, color: bool = False) -> None:
+    def __init__(self, emit) -> None:
         self._emit = emit
-        self._color = color
         self._parts: list[str] = []
         self._size = 0
 
@@ -74,34 +70,34 @@ class Sink:
             self.flush()
 
     def flush(self) -> None:
-        if not self._parts:
-            return
-        chunk = "".join(self._parts)
-        self._parts.clear()
-        self._size = 0
-        self._emit(chunk if self._color else click.unstyle(chunk))
+        if self._parts:
+            chunk = "".join(self._parts)
+            self._parts.clear()
+            self._size = 0
+            self._emit(chunk)
 
 
 @contextmanager
-def report_sink(output: str | None, *, err: bool = False, color: bool = False):
+def report_sink(output: str | None, *, err: bool = False, color: bool | None = False):
     """A :class:`Sink` to ``output`` (a path, written atomically: the file appears whole
-    when the report is complete, and not at all when it fails) or to stdout (stderr with
-    ``err``), flushed when the block ends."""
+    when the report is complete, and not at all when it fails; without ANSI styles unless
+    ``color``) or to stdout (stderr with ``err``; styles as ``click.echo`` keeps them),
+    flushed when the block ends. Each piece holds whole styles: none is cut in two."""
     if not output:
-        sink = Sink(lambda s: click.echo(s, nl=False, err=err, color=color), color=color)
+        sink = Sink(lambda s: click.echo(s, nl=False, err=err, color=color))
         yield sink
         sink.flush()
         return
 
     def emit(text: str) -> None:
         try:
-            fh.write(text.encode("utf-8"))
+            fh.write((text if color else click.unstyle(text)).encode("utf-8"))
         except OSError as exc:
             raise output_error(output, exc) from None
 
     try:
         with atomic_writer(output) as fh:
-            sink = Sink(emit, color=color)
+            sink = Sink(emit)
             yield sink
             sink.flush()
     except OSError as exc:
