@@ -32,9 +32,9 @@ VERSION = "v1"
 def _scenario_ids(path: str, corpus) -> dict[int, str | None]:
     """Scenario ids of a file's documents by document index: the corpus's, else read from
     the file (a run answered without building a corpus)."""
-    docs = getattr(corpus, "by_file", {}).get(path) if corpus is not None else None
+    docs = corpus.by_file.get(path) if corpus is not None else None
     if docs:
-        return {getattr(d, "index", 0): _id_of(getattr(d, "data", None)) for d in docs}
+        return {d.index: _id_of(d.data) for d in docs}
     raw = read_source(path)
     if raw is None:
         return {}
