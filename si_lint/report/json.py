@@ -16,11 +16,11 @@ from .. import rule_url
 from ..source import SourceCache, token_end
 from . import summary_counts
 from .controls import json_safe
-from .json_fix import FixEdits
+from .json_fix import fix_edits
 from .text import code_counts
 
 
-def diagnostic(f, cache: SourceCache, fix_edits: FixEdits) -> dict:
+def diagnostic(f, cache: SourceCache, fix_of) -> dict:
     """One finding as the report writes it: :meth:`Finding.as_json`, its end, ``url`` and
     ``fix`` when there is one."""
     out = f.as_json()
@@ -33,7 +33,7 @@ def diagnostic(f, cache: SourceCache, fix_edits: FixEdits) -> dict:
         out["end_line"] = int(end_line)
         out["end_column"] = int(end_col)
     out["url"] = rule_url(f.code)
-    fix = fix_edits(f) if f.fix is not None else None
+    fix = fix_of(f) if f.fix is not None else None
     if fix is not None:
         out["fix"] = fix
     return out
@@ -72,9 +72,9 @@ def write(result, out, statistics: bool = False, unsafe_fixes: bool = False, **_
         dump_items(statistics_of(result.findings, unsafe_fixes), out, "  ")
     else:
         cache = SourceCache()
-        fix_edits = FixEdits(getattr(result, "corpus", None))
+        fix_of = fix_edits(getattr(result, "corpus", None))
         out.write('  "diagnostics": ')
-        dump_items((diagnostic(f, cache, fix_edits) for f in result.findings), out, "  ")
+        dump_items((diagnostic(f, cache, fix_of) for f in result.findings), out, "  ")
     summary = {"files": result.files, **summary_counts(result.findings)}
     text = json.dumps({"summary": summary}, indent=2, ensure_ascii=False)
     out.write(",\n" + text[2:] + "\n")

@@ -19,26 +19,22 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+from collections.abc import Callable
+from functools import lru_cache, partial
 
 from ..fix.model import fixes_of
 from ..fsutil import read_regular
 from ..limits import MAX_BYTES
 
 
-class FixEdits:
-    """The ``fix`` of each finding of a run, reading each file once in a row (the
-    findings come sorted by path: one file's text is kept at a time)."""
+def fix_edits(corpus) -> Callable:
+    """``edit(f)``: the ``fix`` of a finding of a run, or None; each file read once in a
+    row (the findings come sorted by path: one file's text is kept at a time)."""
+    read = lru_cache(maxsize=1)(partial(_read_text, corpus))
 
-    def __init__(self, corpus) -> None:
-        self.corpus = corpus
-        self._path: str | None = None
-        self._text: str | None = None
-
-    def __call__(self, f) -> dict | None:
+    def edit(f) -> dict | None:
         fixes = fixes_of(getattr(f, "fix", None))
-        if not fixes:
-            return None
-        text = self._read(f.path)
+        text = read(f.path) if fixes else None
         if text is None:
             return None
         new = _fixed(text, f, list(fixes))
@@ -52,10 +48,7 @@ class FixEdits:
             "edits": edits(text, new),
         }
 
-    def _read(self, path: str) -> str | None:
-        if path != self._path:
-            self._path, self._text = path, _read_text(self.corpus, path)
-        return self._text
+    return edit
 
 
 def _fixed(text: str, f, fixes: list) -> str | None:
