@@ -21,13 +21,13 @@ def _pure_reads(monkeypatch) -> list[int]:
     import si_lint.loader as loader
 
     seen: list[int] = []
-    real = loader._PureEvents
+    real = loader._pure_events
 
     def counted(text):
         seen.append(len(text))
         return real(text)
 
-    monkeypatch.setattr(loader, "_PureEvents", counted)
+    monkeypatch.setattr(loader, "_pure_events", counted)
     return seen
 
 

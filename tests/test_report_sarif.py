@@ -224,15 +224,15 @@ def test_fingerprints_survive_lines_inserted_above(tmp_path):
 def test_fingerprint_without_json_path_uses_the_source_line(tmp_path, monkeypatch):
     from types import SimpleNamespace
 
-    from si_lint.report.fingerprint import fingerprints
+    from si_lint.report.fingerprint import Fingerprinter
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "x.yaml").write_text("a: 1\nb: [1,\n", encoding="utf-8")
     f1 = Finding("x.yaml", 2, 4, "SI001", "error", "bad")
     bare = SimpleNamespace(corpus=None, config=None)
-    a = fingerprints(bare, [f1, f1])
+    a = Fingerprinter(bare).fingerprints([f1, f1])
     (tmp_path / "x.yaml").write_text("# moved\n\na: 1\nb: [1,\n", encoding="utf-8")
-    b = fingerprints(bare, [f1._replace(line=4)])
+    b = Fingerprinter(bare).fingerprints([f1._replace(line=4)])
     assert a[0] == b[0]  # same code, file, stripped line `b: [1,`, first occurrence
     assert a[1] != a[0]  # the second occurrence of the same anchor differs
 

@@ -16,8 +16,7 @@ from ..pipeline import Options
 from ..pipeline import run as run_pipeline
 from ..profile import OASISCTL_NOTICE, is_builtin_name
 from ..report import write as write_report
-from ..report.ansi import use_color
-from ..report.output import report_sink, write, write_file
+from ..report.output import report_sink, use_color, write, write_file
 from .check_show import show
 from .check_watch import say, watch
 from .options import profile_spec, split_codes
@@ -206,7 +205,7 @@ def _write_baseline(a, path: str, result) -> int:
     """--write-baseline FILE records every finding in FILE and says how many on stderr
     (stdout stays free for a ``--diff`` before it); no report, exit 0: recording today's
     findings is not a failure."""
-    write_file(path, render_baseline(result).encode("utf-8"), "baseline")
+    write_file(path, render_baseline(result).encode("utf-8"))
     if not a.quiet:
         n = len(result.findings)
         say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {path}")

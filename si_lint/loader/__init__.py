@@ -1,45 +1,33 @@
 """Read a YAML stream (one or more documents) or a JSON document into plain data plus a
-position map per document.
+position map per document (:mod:`.documents`), built from the parser's events
+(:mod:`.builder`; the YAML 1.2 core schema: :mod:`.scalars`).
 
-The stream is read from libyaml's *events* (through PyYAML's C binding, or
-ruamel.yaml.clib's where PyYAML has none); a file libyaml rejects is read again by
-ruamel's pure-Python parser before a parse error is reported (libyaml
-rejects some valid YAML 1.2). Nothing here raises on bad input: every problem is a
-:class:`~si_lint.findings.Diag`.
-
-- this module: the bytes (size limit, UTF-8) and the choice of parser;
-- :mod:`.builder`: data and positions from the parser's events (the limits, duplicate
-  keys, tags);
-- :mod:`.scalars`: the YAML 1.2 core schema (tags, plain scalars, encodable strings);
-- :mod:`.documents`: what is returned (:class:`Loaded`, :class:`LoadedDoc`, :class:`PosMap`);
-- :mod:`.diags`: the loader's findings, each message built once.
+The events are libyaml's (PyYAML's C binding); a file libyaml rejects (it rejects some
+valid YAML 1.2), or any file where PyYAML has no C extension, is read by ruamel's
+pure-Python parser before a parse error is reported. Nothing here raises on bad input:
+every problem is a finding (:mod:`.diags`).
 """
 
 from __future__ import annotations
 
 import copy
-from typing import TypeGuard  # (typing is loaded already: .documents imports it)
+from types import SimpleNamespace
+from typing import Any
 
 from ..findings import Diag
 from ..limits import MAX_BYTES
-from . import builder, diags, shorten
+from . import diags, shorten
 from .builder import Builder, mark
 from .diags import CODES
-from .documents import Loaded, LoadedDoc, PosMap
-from .scalars import encodable, resolve_plain
+from .documents import Loaded, PosMap
+from .scalars import resolve_plain
 
-__all__ = [
-    "CODES",
-    "MAX_BYTES",
-    "Loaded",
-    "LoadedDoc",
-    "PosMap",
-    "decode",
-    "encodable",
-    "load_bytes",
-    "load_text",
-    "resolve_plain",
-]
+try:
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - PyYAML built without its C extension
+    _CParser = None  # type: ignore[misc,assignment]
+
+__all__ = ["CODES", "MAX_BYTES", "PosMap", "load_bytes", "load_text", "resolve_plain"]
 
 
 def decode(raw: bytes) -> tuple[str | None, Diag | None]:
@@ -49,10 +37,13 @@ def decode(raw: bytes) -> tuple[str | None, Diag | None]:
     try:
         return raw.decode("utf-8"), None
     except UnicodeDecodeError as exc:
-        good = raw[: exc.start].decode("utf-8", "replace")
-        line = good.count("\n") + 1
-        col = len(good) - (good.rfind("\n") + 1) + 1
-        return None, diags.not_utf8(raw[exc.start], exc.start, line, col)
+        where = _line_col(raw[: exc.start].decode("utf-8", "replace"))
+        return None, diags.not_utf8(raw[exc.start], exc.start, *where)
+
+
+def _line_col(before: str) -> tuple[int, int]:
+    """The 1-based line and column of what follows ``before``."""
+    return before.count("\n") + 1, len(before) - before.rfind("\n")
 
 
 def load_bytes(raw: bytes) -> Loaded:
@@ -72,14 +63,13 @@ def load_text(text: str) -> Loaded:
     """Read a stream of documents from text (a JSON text is YAML 1.2 too): libyaml's
     events first, ruamel's pure-Python parser when libyaml rejects the text (or is
     missing); SI001 when both reject it."""
-
-    c_parser = _c_parser()
-    first_error = None
-    if c_parser is not None:
+    first_error: Any = None
+    if _CParser is not None:
         try:
-            return Builder(c_parser(text), text).build()
+            return Builder(_CParser(text), text).build()
         except Exception as exc:  # libyaml rejected it: ask the pure parser
             first_error = exc
+    # ruamel.yaml (50 ms to import) only for a text libyaml rejects
     from ruamel.yaml.error import MarkedYAMLError
 
     if first_error is not None:  # most likely an error: found in the shortened text
@@ -87,11 +77,12 @@ def load_text(text: str) -> Loaded:
         if found is not None:
             return found
     try:
-        return Builder(_PureEvents(text), text).build()
+        return Builder(_pure_events(text), text).build()
     except MarkedYAMLError as exc:
         return Loaded(failed=True, findings=[_marked_error(exc)])
     except Exception as exc:  # the pure parser fails in odd ways too (assertions)
-        err = first_error if _marked(first_error) else exc
+        marked = hasattr(first_error, "problem_mark") and hasattr(first_error, "problem")
+        err = first_error if marked else exc
         return Loaded(failed=True, findings=[_parser_failure(err, text)])
 
 
@@ -99,13 +90,13 @@ def _short_answer(text: str) -> Loaded | None:
     """The parse error ruamel's pure parser stops on in ``text``, found in the shortened
     text (:mod:`.shorten`: a long run of letters takes it seconds), at its place in
     ``text``; None when it cannot be told that way (the whole text is read then)."""
-    from ruamel.yaml.error import MarkedYAMLError
+    from ruamel.yaml.error import MarkedYAMLError  # see load_text
 
     short = shorten.shorten(text)
     if short is None:
         return None
     try:
-        Builder(_PureEvents(short.text), short.text).build()
+        Builder(_pure_events(short.text), short.text).build()
     except MarkedYAMLError as exc:
         if shorten.holds_a_run(exc.problem, exc.context):
             return None
@@ -120,46 +111,8 @@ def _short_answer(text: str) -> Loaded | None:
     return None  # read: the whole text is read as the answer
 
 
-_C_PARSER: list = []
-
-
-def _c_parser():
-    """libyaml's event parser: PyYAML's binding, else ruamel's (``ruamel.yaml.clib``),
-    else None. Both wrap the same C parser and make the same events; PyYAML's builds
-    them with one ``__init__`` call each where ruamel's makes three (13% of the loader's
-    time on the bench corpus)."""
-    if not _C_PARSER:
-        found = None
-        kinds: dict = {}  # the event classes of the binding found, by name
-        try:
-            import yaml._yaml as binding
-            from yaml import events as pyyaml_events
-
-            found = binding.CParser
-            kinds = vars(pyyaml_events)
-        except Exception:  # PyYAML without its C extension
-            try:
-                from _ruamel_yaml import CParser as _probe  # noqa: F401
-                from ruamel.yaml import events as ruamel_events
-                from ruamel.yaml.cyaml import CParser as found
-
-                kinds = vars(ruamel_events)
-            except Exception:  # pragma: no cover - neither binding is built
-                found = None
-        if found is not None:
-            builder.event_kinds(kinds)
-        _C_PARSER.append(found)
-    return _C_PARSER[0]
-
-
-def _marked(exc: Exception | None) -> TypeGuard[Exception]:
-    """A parse error that says where it is (either library's ``MarkedYAMLError``)."""
-    return exc is not None and hasattr(exc, "problem_mark") and hasattr(exc, "problem")
-
-
 def _marked_error(exc) -> Diag:
     """SI001 for a parse error that says where it is (a ``MarkedYAMLError``)."""
-
     where = exc.problem_mark or exc.context_mark
     line, col = mark(where) if where is not None else (1, 1)
     problem = exc.problem or exc.context or "invalid YAML"
@@ -170,26 +123,17 @@ def _marked_error(exc) -> Diag:
 
 def _parser_failure(err: Exception, text: str) -> Diag:
     """SI001 for any other parser failure, at its mark or character offset if it has one."""
-
     where = getattr(err, "problem_mark", None)
     line, col = mark(where) if where is not None else (1, 1)
     position = getattr(err, "position", None)  # ReaderError: a character offset
     if where is None and isinstance(position, int) and 0 <= position <= len(text):
-        before = text[:position]
-        line = before.count("\n") + 1
-        col = position - (before.rfind("\n") + 1) + 1
+        line, col = _line_col(text[:position])
     msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
     return diags.invalid_yaml(msg, line, col)
 
 
-class _PureEvents:
-    """Adapter giving ruamel's pure-Python parser the CParser event interface."""
+def _pure_events(text: str) -> SimpleNamespace:
+    """ruamel's pure-Python parser with the CParser event interface."""
+    from ruamel.yaml import YAML  # see load_text
 
-    def __init__(self, text: str):
-        from ruamel.yaml import YAML, events
-
-        builder.event_kinds(vars(events))
-        self._it = YAML(typ="safe", pure=True).parse(text)
-
-    def get_event(self):
-        return next(self._it)
+    return SimpleNamespace(get_event=YAML(typ="safe", pure=True).parse(text).__next__)

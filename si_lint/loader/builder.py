@@ -1,4 +1,4 @@
-"""Plain data and positions from a parser's event stream, built iteratively.
+"""Plain data and positions from a parser's event stream.
 
 Building the data ourselves from events lets the loader enforce the safety limits while
 reading (nesting depth, node count, alias expansion), report duplicate keys and non-core
@@ -15,7 +15,7 @@ from typing import Any
 from ..findings import Diag
 from ..limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_NODES
 from . import diags
-from .documents import Loaded, LoadedDoc, MarkPosMap
+from .documents import Loaded, LoadedDoc, PosMap
 from .scalars import (
     CORE,
     CORE_TAGS,
@@ -28,46 +28,19 @@ from .scalars import (
     resolve_plain,
 )
 
-# the kinds of event, whichever parser made it: PyYAML's and ruamel's event classes have
-# the same names and fields (both wrap libyaml's events), so one table maps either to a kind
-_SCALAR, _ALIAS, _MAP_START, _SEQ_START, _MAP_END, _SEQ_END, _DOC_END, _STREAM_END = range(8)
-_NAMES = (
-    "ScalarEvent",
-    "AliasEvent",
-    "MappingStartEvent",
-    "SequenceStartEvent",
-    "MappingEndEvent",
-    "SequenceEndEvent",
-    "DocumentEndEvent",
-    "StreamEndEvent",
-)
-#: event class -> kind; the classes of a parser's event module are added when it is used
-#: (:func:`event_kinds`); stream and document starts have none (``_OTHER``)
-_KIND: dict[type, int] = {}
-_OTHER = -1
-
-
-def event_kinds(classes) -> None:
-    """Know the event classes of ``classes`` (by name: ``vars(yaml.events)``,
-    ``vars(ruamel.yaml.events)``)."""
-    for kind, name in enumerate(_NAMES):
-        if name in classes:
-            _KIND[classes[name]] = kind
-
+# the kinds of event: their class names (PyYAML's and ruamel's event classes have the same
+# names and fields: both wrap libyaml's events)
+_SCALAR, _ALIAS, _STREAM_END = "ScalarEvent", "AliasEvent", "StreamEndEvent"
+_MAP_START, _SEQ_START = "MappingStartEvent", "SequenceStartEvent"
+_MAP_END, _SEQ_END = "MappingEndEvent", "SequenceEndEvent"
 
 _intern = sys.intern  # keys and short strings (scalars.INTERN_MAX)
 
 _GLUED_HEADER = re.compile(r"[|>][0-9+-]*#")
 
-#: the pending key of a mapping frame whose next value is dropped (a complex or duplicate key)
-_KEY_SKIP = object()
-
 
 class Abort(Exception):
-    """A finding that stops reading the file (a safety limit, invalid YAML)."""
-
-    def __init__(self, diag: Diag):
-        self.diag = diag
+    """A finding (``args[0]``) that stops reading the file (a safety limit, invalid YAML)."""
 
 
 def mark(m) -> tuple[int, int]:
@@ -89,7 +62,6 @@ class Builder:
         self.total = 0
         self._next = parser.get_event
         self.quiet_spans: list = []
-        self._root_empty = False
         self._flow = 0  # depth of flow collections
         self._end_explicit = True  # the last document ended with `...`
         # what only a text holding these can have: a comment glued to a token (``#``), a
@@ -104,7 +76,7 @@ class Builder:
         index = 0
         while True:
             ev = self._next()
-            if ev is None or _KIND.get(type(ev)) == _STREAM_END:
+            if ev is None or type(ev).__name__ == _STREAM_END:
                 break
             # DocumentStart: anchors and positions are per document
             if index and not self._end_explicit and self._line(ev.start_mark.line).startswith("%"):
@@ -114,95 +86,76 @@ class Builder:
             starts.append(ev.start_mark.line)
             self.kpos, self.vpos, self.anchors = {}, {}, {}
             first = len(self.findings)
+            root, cls = self._event()
             try:
-                data = self._document()
+                data = self._node(root, cls, (), 0)
             except Abort as ab:
-                return Loaded(failed=True, findings=self.findings + [ab.diag])
+                return Loaded(failed=True, findings=[*self.findings, ab.args[0]])
+            end = self._next()  # DocumentEnd
+            self._end_explicit = bool(getattr(end, "explicit", True))
             for i in range(first, len(self.findings)):
                 self.findings[i] = self.findings[i]._replace(document=index)
-            if not self._root_empty:  # an empty or comment-only document is skipped
-                documents.append(LoadedDoc(index, data, MarkPosMap(self.kpos, self.vpos)))
+            # an empty or comment-only document is skipped
+            if cls != _SCALAR or data is not None or root.value or root.tag or root.anchor:
+                documents.append(LoadedDoc(index, data, PosMap(self.kpos, self.vpos, marks=True)))
             index += 1
         return Loaded(
             documents=documents, findings=self.findings, quiet_spans=self.quiet_spans, starts=starts
         )
 
-    # the nodes of one document ------------------------------------------------------
-    def _document(self) -> Any:
-        nxt = self._next
-        kind_of = _KIND.get
-        kpos, vpos, quiet = self.kpos, self.vpos, self._quiet
-        root: list = [None]
-        self._root_empty = False
-        stack: list[list] = []  # frames (see _open)
-        while True:
-            ev = nxt()
-            cls = kind_of(type(ev), _OTHER)
-            if stack:  # a node (or the end of a collection): where it goes
-                top = stack[-1]
-                if cls == _MAP_END or cls == _SEQ_END:
-                    self._close(stack.pop(), ev)
-                    continue
-                container = top[0]
-                if top[2]:
-                    path = top[3]
-                    if path is None:  # this node is a key
-                        if cls == _SCALAR and ev.tag is None and ev.anchor is None:
-                            text = ev.value  # the common key here, the rest in _key
-                            if text.isascii():
-                                key = _intern(text)
-                                if key not in container:
-                                    if quiet:
-                                        self._note_span(ev)
-                                    path = top[1] + (key,)
-                                    kpos[path] = ev.start_mark  # (see MarkPosMap)
-                                    top[3] = path
-                                    continue
-                        self._key(ev, cls, top)
-                        continue
-                    top[3] = None
-                    if path is _KEY_SKIP:  # the value of a complex/duplicate key: dropped
-                        self._skip_node(cls)
-                        continue
-                    slot = path[-1]
-                else:
-                    slot = len(container)
-                    path = top[1] + (slot,)
-                    container.append(None)
-            elif cls == _DOC_END:
-                self._end_explicit = bool(getattr(ev, "explicit", True))
-                return root[0]
-            else:
-                path, container, slot = (), root, 0
-            vpos[path] = start = ev.start_mark
-            self.total += 1
-            if self.total > MAX_NODES:
-                raise Abort(diags.too_many_nodes(*mark(start)))
-            if cls == _SCALAR:
-                container[slot] = value = self._scalar(ev)
-                if ev.anchor or not path:
-                    self._scalar_node(ev, value, path)
-            elif cls == _ALIAS:
-                container[slot] = self._alias(ev)
-            else:
-                container[slot] = self._open(ev, cls, path, stack)
+    def _event(self) -> tuple[Any, str]:
+        ev = self._next()
+        return ev, type(ev).__name__
 
-    def _close(self, frame: list, ev) -> None:
-        """The end of the collection of ``frame``."""
-        if frame[6]:
+    def _node(self, ev, cls: str, path: tuple, depth: int) -> Any:
+        """The value of the node ``ev`` starts, at ``path`` inside ``depth`` collections,
+        read to its end."""
+        self.vpos[path] = start = ev.start_mark
+        self.total += 1
+        if self.total > MAX_NODES:
+            raise Abort(diags.too_many_nodes(*mark(start)))
+        anchor = ev.anchor
+        if cls == _SCALAR:
+            value = self._scalar(ev)
+            if anchor:
+                self.anchors[anchor] = (value, 1)
+            return value
+        if cls == _ALIAS:
+            return self._alias(ev)
+        if cls != _MAP_START and cls != _SEQ_START:  # not a node: no parser sends one here
+            raise Abort(diags.invalid_yaml("unexpected event", *mark(start)))
+        if ev.tag is not None:
+            self._tag_kind(ev)  # SI007 for a non-core tag; the node is built as usual
+        if depth >= MAX_DEPTH:
+            raise Abort(diags.too_deep(*mark(start)))
+        before = self.total - 1
+        flow = bool(getattr(ev, "flow_style", False))
+        self._flow += flow
+        container: dict | list
+        if cls == _MAP_START:
+            container = {}
+            ev, cls = self._event()
+            while cls != _MAP_END:
+                at = self._key(ev, cls, container, path)
+                ev, cls = self._event()
+                if at is None:  # the value of a complex or duplicate key: dropped
+                    self._skip_node(cls)
+                else:
+                    container[at[-1]] = self._node(ev, cls, at, depth + 1)
+                ev, cls = self._event()
+        else:
+            container = []
+            ev, cls = self._event()
+            while cls != _SEQ_END:
+                container.append(self._node(ev, cls, path + (len(container),), depth + 1))
+                ev, cls = self._event()
+        if flow:
             self._flow -= 1
             if self._hash:
                 self._glued(ev.end_mark)
-        if frame[4] is not None:
-            self.anchors[frame[4]] = (frame[0], self.total - frame[5])
-
-    def _scalar_node(self, ev, value: Any, path: tuple) -> None:
-        """What an anchored scalar, or the root one, notes besides its value."""
-        if not path and value is None and ev.value == "" and ev.tag is None:
-            if ev.anchor is None:
-                self._root_empty = True  # nothing in the document but comments
-        if ev.anchor:
-            self.anchors[ev.anchor] = (value, 1)
+        if anchor is not None:
+            self.anchors[anchor] = (container, self.total - before)
+        return container
 
     def _alias(self, ev) -> Any:
         """The value an alias names (counted as the nodes it expands to)."""
@@ -216,26 +169,11 @@ class Builder:
             raise Abort(diags.alias_bomb(*mark(ev.start_mark)))
         return value
 
-    def _open(self, ev, cls: int, path: tuple, stack: list) -> dict | list:
-        """A new mapping or list at ``path``, pushed as the frame its items go into:
-        ``[container, path, is_map, pending_key_path, anchor, total_at_start, flow]``
-        (``pending_key_path``: the path of the value the key just read names)."""
-        if cls != _MAP_START and cls != _SEQ_START:  # not a node: no parser sends one here
-            raise Abort(diags.invalid_yaml("unexpected event", *mark(ev.start_mark)))
-        if ev.tag is not None:
-            self._tag_kind(ev)  # SI007 for a non-core tag; the node is built as usual
-        if len(stack) >= MAX_DEPTH:
-            raise Abort(diags.too_deep(*mark(ev.start_mark)))
-        is_map = cls == _MAP_START
-        container: dict | list = {} if is_map else []
-        flow = bool(getattr(ev, "flow_style", False))
-        if flow:
-            self._flow += 1
-        stack.append([container, path, is_map, None, ev.anchor, self.total - 1, flow])
-        return container
-
-    def _key(self, ev, cls: int, frame) -> None:
+    def _key(self, ev, cls: str, container: dict, parent: tuple) -> tuple | None:
+        """The path of the value the key ``ev`` names; None when that value is dropped (a
+        complex or duplicate key: a finding)."""
         start = ev.start_mark
+        key: str | None = None
         if cls == _SCALAR:
             if ev.tag is not None:
                 self._tag_kind(ev)
@@ -247,36 +185,29 @@ class Builder:
                 self.anchors[ev.anchor] = (resolve_plain(key) if plain else key, 1)
         elif cls == _ALIAS:
             val = self.anchors.get(ev.anchor, (None, 1))[0]
-            if isinstance(val, (str, int, float, bool)) or val is None:
-                key = "" if val is None else (val if isinstance(val, str) else str(val))
-            else:
-                key = None
-        else:
-            key = None
+            if not isinstance(val, (dict, list)):
+                key = "" if val is None else str(val)
         if key is None:
             self.findings.append(diags.complex_key(*mark(start)))
-            if cls != _ALIAS and cls != _SCALAR:
-                self._skip_node(cls)
-            frame[3] = _KEY_SKIP
-            return
-        path = frame[1] + (key,)
-        if key in frame[0]:
+            self._skip_node(cls)
+            return None
+        path = parent + (key,)
+        if key in container:
             first = self.kpos.get(path)
             first = None if first is None else mark(first)
             self.findings.append(diags.duplicate_key(key, first, *mark(start)))
-            frame[3] = _KEY_SKIP
-            return
+            return None
         self.kpos[path] = start
-        frame[3] = path
+        return path
 
-    def _skip_node(self, cls: int) -> None:
+    def _skip_node(self, cls: str) -> None:
         """Consume a node's events without building it (still bounded by the limits)."""
         if cls == _SCALAR or cls == _ALIAS:
             return
         level = 1
         while level:
             ev = self._next()
-            c = _KIND.get(type(ev), _OTHER)
+            c = type(ev).__name__
             if c == _MAP_START or c == _SEQ_START:
                 level += 1
                 if level > MAX_DEPTH:
@@ -305,7 +236,7 @@ class Builder:
             text = value
             value = resolve_plain(value)
             if value is text and len(text) > HUGE_MIN and is_int(text):
-                self._huge(ev, text)
+                self.findings.append(diags.huge_int(text, *mark(ev.start_mark)))
         if type(value) is str and len(value) <= INTERN_MAX:
             value = _intern(value)
         return value
@@ -317,7 +248,7 @@ class Builder:
             return value
         resolved = resolve_plain(value)
         if resolved is value and len(value) > HUGE_MIN and is_int(value):
-            self._huge(ev, value)
+            self.findings.append(diags.huge_int(value, *mark(ev.start_mark)))
             return value
         if kind not in KIND_TYPES:  # !!map / !!seq on a scalar
             return value
@@ -327,10 +258,9 @@ class Builder:
         return value
 
     def _tag_kind(self, ev) -> str | None:
-        """The core-schema kind an explicit tag asks for, or None; SI007 for others."""
-        tag = getattr(ev, "tag", None)
-        if tag is None:
-            return None
+        """The core-schema kind the explicit tag of ``ev`` asks for, or None; SI007 for
+        others."""
+        tag = ev.tag
         if not isinstance(tag, str):  # ruamel Tag object
             tag = getattr(tag, "value", None) or str(tag)
         kind = CORE_TAGS.get(tag)
@@ -350,9 +280,6 @@ class Builder:
         if changed:
             self.findings.append(diags.lone_surrogate(*mark(ev.start_mark)))
         return value
-
-    def _huge(self, ev, text: str) -> None:
-        self.findings.append(diags.huge_int(text, *mark(ev.start_mark)))
 
     # the text around the events ----------------------------------------------------
     def _line(self, n: int) -> str:
@@ -388,12 +315,8 @@ class Builder:
         scalar, as a rule). YAML reads it as text; oasisctl, which splits the stream on
         such lines, ends the document there. A ``---`` at column 0 is always a real
         document marker for YAML, so only indented ones are looked at."""
-        if self._lines is None:
-            self._lines = self.text.split("\n")
-        lines = self._lines
-        first, last = ev.start_mark.line, ev.end_mark.line
-        for n in range(first, min(last, len(lines) - 1) + 1):
-            line = lines[n]
+        for n in range(ev.start_mark.line, ev.end_mark.line + 1):
+            line = self._line(n)
             if line.strip() == "---" and not line.startswith("---"):
                 kind = "block scalar" if ev.style in ("|", ">") else "multi-line scalar"
                 self.findings.append(diags.marker_in_scalar(kind, n + 1, line.index("-") + 1))

@@ -9,37 +9,67 @@ from typing import Any
 from ..findings import Diag
 
 
+def _pair(mark) -> tuple[int, int]:
+    """A (line, column) pair, or a parser's mark (0-based) made one."""
+    return mark if type(mark) is tuple else (mark.line + 1, mark.column + 1)
+
+
 class PosMap:
-    """Positions (1-based line, column) of keys and values, by document path."""
+    """Positions (1-based line, column) of keys (``k``) and values (``v``) by document
+    path. The builder's map holds the parser's start marks, made pairs when ``k`` or ``v``
+    is first read: most documents' positions are never read (only a finding needs them),
+    and keeping the mark costs less than a tuple per node. Pickled as pairs."""
 
-    __slots__ = ("k", "v")
+    __slots__ = ("_k", "_v", "_marks")
 
-    def __init__(self, k: dict | None = None, v: dict | None = None):
-        self.k: dict[tuple, tuple[int, int]] = k if k is not None else {}
-        self.v: dict[tuple, tuple[int, int]] = v if v is not None else {}
+    def __init__(self, k: dict | None = None, v: dict | None = None, *, marks: bool = False):
+        self._k: dict = {} if k is None else k
+        self._v: dict = {} if v is None else v
+        self._marks = marks
+
+    @property
+    def k(self) -> dict[tuple, tuple[int, int]]:
+        self._pairs()
+        return self._k
+
+    @property
+    def v(self) -> dict[tuple, tuple[int, int]]:
+        self._pairs()
+        return self._v
+
+    def _pairs(self) -> None:
+        if self._marks:
+            self._k, self._v = ({p: _pair(m) for p, m in d.items()} for d in (self._k, self._v))
+            self._marks = False
 
     def key(self, path: tuple) -> tuple[int, int]:
-        """Where the node at ``path`` is named: its key, or the item itself in a list."""
-        hit = _named_at(self.k, self.v, tuple(path))
-        return (1, 1) if hit is None else hit
+        """Where the node at ``path`` is named: its key, or the item itself in a list (or
+        its nearest ancestor's)."""
+        path = tuple(path)
+        while True:
+            hit = self._k.get(path)
+            if hit is None:
+                hit = self._v.get(path)
+            if hit is not None:
+                return _pair(hit)
+            if not path:
+                return (1, 1)
+            path = path[:-1]
 
     def value(self, path: tuple) -> tuple[int, int]:
         """Where the value node at ``path`` starts."""
-        hit = self.v.get(tuple(path))
-        if hit is not None:
-            return hit
-        return self.key(path)
+        hit = self._v.get(tuple(path))
+        return self.key(path) if hit is None else _pair(hit)
+
+    def __reduce__(self):
+        return (PosMap, (self.k, self.v))
 
     def to_blob(self, data: Any) -> str | None:
-        """Positions as one plain string (for the cache and worker processes), given the
-        document's ``data``: four numbers per node of :func:`walk` over the data, in its
-        order -- value line (as the change from the last value line), value column, key
-        line (as the change from the value line) and key column; a column of 0: no such
-        position (a list item or the root has no key). The paths are the data's own, so
-        they are not written. A string, so that reading
-        a cache entry costs nothing until the positions of that document are needed
-        (only a cross-file finding pointing into it needs them). None when the data is
-        too large to walk (the file is read again if its positions are needed)."""
+        """Positions as one plain string (for the cache), given the document's ``data``:
+        per node of :func:`walk`, value line (as the change from the last value line),
+        value column, key line (as the change from the value line) and key column (0: no
+        such position); the paths are the data's own. None when the data is too large to
+        walk (the file is read again if its positions are needed)."""
         k, v = self.k, self.v
         out: list = []
         last = 0
@@ -60,13 +90,12 @@ class PosMap:
         if not isinstance(blob, str) or not blob.isascii():
             return None
         try:
-            numbers = [int(n) for n in blob.split(",")]
+            it = iter([int(n) for n in blob.split(",")])
         except ValueError:
             return None
         k: dict = {}
         v: dict = {}
         last = 0
-        it = iter(numbers)
         try:
             for path in walk(data):
                 vl, vc, kl, kc = next(it), next(it), next(it), next(it)
@@ -80,57 +109,6 @@ class PosMap:
         if next(it, None) is not None:  # more numbers than nodes: not this data's
             return None
         return cls(k, v)
-
-
-class MarkPosMap(PosMap):
-    """The positions the builder read: the parser's start marks (0-based line and column)
-    by document path, made (1-based line, column) when first asked for. Most documents'
-    positions are never read (only a finding needs them), and keeping the mark the parser
-    made costs less than building a tuple for every node (5% of reading the bench
-    corpus). Pickled as the :class:`PosMap` it stands for."""
-
-    __slots__ = ("_marks",)
-
-    def __init__(self, k: dict, v: dict):  # k and v stay unset until first asked for
-        self._marks: tuple[dict, dict] | None = (k, v)
-
-    def __getattr__(self, name: str):
-        marks = self._marks
-        if name not in ("k", "v") or marks is None:
-            raise AttributeError(name)
-        self.k, self.v = ({p: (m.line + 1, m.column + 1) for p, m in d.items()} for d in marks)
-        self._marks = None
-        return getattr(self, name)
-
-    def key(self, path: tuple) -> tuple[int, int]:
-        marks = self._marks
-        if marks is None:
-            return PosMap.key(self, path)
-        # one finding's position: the one mark, not every node's position made first
-        mark = _named_at(*marks, tuple(path))
-        return (1, 1) if mark is None else (mark.line + 1, mark.column + 1)
-
-    def value(self, path: tuple) -> tuple[int, int]:
-        marks = self._marks
-        if marks is None:
-            return PosMap.value(self, path)
-        mark = marks[1].get(tuple(path))
-        return self.key(path) if mark is None else (mark.line + 1, mark.column + 1)
-
-    def __reduce__(self):
-        return (PosMap, (self.k, self.v))
-
-
-def _named_at(k: dict, v: dict, path: tuple):
-    """What :meth:`PosMap.key` answers from ``k`` and ``v`` (key positions, value
-    positions): the entry of ``path`` or of its nearest ancestor, or None."""
-    while True:
-        hit = k.get(path)
-        if hit is None:
-            hit = v.get(path)
-        if hit is not None or not path:
-            return hit
-        path = path[:-1]
 
 
 #: the most nodes :func:`walk` visits (the loader's limits keep a document far below it)
@@ -169,15 +147,13 @@ class Loaded:
     """A file read as a YAML stream: its non-empty documents, in order."""
 
     documents: list[LoadedDoc] = field(default_factory=list)
-    #: every loader finding of the file; ``Diag.document`` names the document it is in
-    #: (None: the file as a whole, e.g. SI001, SI005, SI006, SI008)
+    #: ``Diag.document`` names the document a finding is in (None: the file as a whole)
     findings: list[Diag] = field(default_factory=list)
-    #: True when the text could not be read at all (SI001/SI005/SI006): no documents
-    failed: bool = False
+    failed: bool = False  # the text could not be read at all (SI001/SI005/SI006)
     text: str | None = None
     #: spans ((line, col), (line, col)), 1-based, of scalars whose text holds
-    #: ``si-lint:`` — a suppression-looking text there is data, not a comment (kept only
-    #: when the file's text holds ``si-lint:``: without it there is no comment to quiet)
+    #: ``si-lint:``: a suppression-looking text there is data, not a comment (kept only
+    #: when the file's text holds ``si-lint:``)
     quiet_spans: list = field(default_factory=list)
     #: 0-based line where each document the parser yields starts (its ``---``, or its
     #: first node), empty ones included: where ``--fix`` cuts the file into documents

@@ -10,24 +10,6 @@ from typing import Any
 from ..limits import MAX_INT_DIGITS
 
 CORE = "tag:yaml.org,2002:"
-#: explicit tag → the core-schema kind it asks for
-CORE_TAGS = {
-    CORE + "str": "str",
-    CORE + "int": "int",
-    CORE + "float": "float",
-    CORE + "bool": "bool",
-    CORE + "null": "null",
-    CORE + "map": "map",
-    CORE + "seq": "seq",
-    "!!str": "str",
-    "!!int": "int",
-    "!!float": "float",
-    "!!bool": "bool",
-    "!!null": "null",
-    "!!map": "map",
-    "!!seq": "seq",
-    "!": "str",
-}
 #: the Python types a scalar tagged with a kind may resolve to
 KIND_TYPES: dict[str, type | tuple[type, ...]] = {
     "int": int,
@@ -35,13 +17,23 @@ KIND_TYPES: dict[str, type | tuple[type, ...]] = {
     "bool": bool,
     "null": type(None),
 }
+#: explicit tag → the core-schema kind it asks for
+CORE_TAGS = {p + kind: kind for kind in ("str", *KIND_TYPES, "map", "seq") for p in (CORE, "!!")}
+CORE_TAGS["!"] = "str"
 
-_NULL = frozenset(("", "~", "null", "Null", "NULL"))
-_TRUE = frozenset(("true", "True", "TRUE"))
-_FALSE = frozenset(("false", "False", "FALSE"))
-_INT10 = re.compile(r"[-+]?[0-9]+\Z")
-_INT8 = re.compile(r"0o[0-7]+\Z")
-_INT16 = re.compile(r"0x[0-9a-fA-F]+\Z")
+#: the nulls and booleans a plain scalar may spell (but the empty one, a null too)
+_WORDS = {
+    **dict.fromkeys(("~", "null", "Null", "NULL")),
+    **dict.fromkeys(("true", "True", "TRUE"), True),
+    **dict.fromkeys(("false", "False", "FALSE"), False),
+}
+#: integer literals: (pattern, base, characters before the digits, decimal digits a digit
+#: stands for: a base-8/16 literal has more than its length)
+_INTS = (
+    (re.compile(r"[-+]?[0-9]+\Z"), 10, 0, 1.0),
+    (re.compile(r"0o[0-7]+\Z"), 8, 2, 0.904),
+    (re.compile(r"0x[0-9a-fA-F]+\Z"), 16, 2, 1.205),
+)
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
 _INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
 _NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
@@ -65,28 +57,11 @@ def encodable(text: str) -> tuple[str, bool]:
     """``text`` with its lone surrogates (from ``\\ud800``-style escapes, which no UTF-8
     file can hold) replaced by U+FFFD, and whether there were any; an escaped surrogate
     *pair* becomes the one character it encodes. Every string the loader returns is
-    encodable, so no report can fail on it (issue 11 item 5)."""
+    encodable, so no report can fail on it."""
     if text.isascii() or _SURROGATE.search(text) is None:
         return text, False
     out = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     return out, out.count("\ufffd") > text.count("\ufffd")  # a pair alone: no finding
-
-
-class HugeInt(ValueError):
-    """An integer literal longer than ``limits.MAX_INT_DIGITS`` digits."""
-
-
-def _int(text: str, base: int) -> int:
-    digits = len(text.lstrip("+-"))
-    # the decimal digits of the value: a base-8/16 literal has more than its length
-    if (
-        base == 10
-        and digits > MAX_INT_DIGITS
-        or base != 10
-        and digits * {8: 0.904, 16: 1.205}[base] > MAX_INT_DIGITS
-    ):
-        raise HugeInt(text)
-    return int(text, base)
 
 
 def resolve_plain(text: str) -> Any:
@@ -98,23 +73,12 @@ def resolve_plain(text: str) -> Any:
     if first not in _MAYBE_SPECIAL:
         return text
     if first in _WORD_START:  # a null or a boolean, or text: no number starts so
-        if text in _NULL:
-            return None
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-        return text
-    try:
-        if _INT10.match(text):
-            return _int(text, 10)
-        if first == "0":
-            if _INT8.match(text):
-                return _int(text[2:], 8)
-            if _INT16.match(text):
-                return _int(text[2:], 16)
-    except HugeInt:
-        return text
+        return _WORDS.get(text, text)
+    for pattern, base, skip, per_digit in _INTS:
+        if pattern.match(text):
+            if len(text.lstrip("+-")[skip:]) * per_digit > MAX_INT_DIGITS:
+                return text
+            return int(text[skip:], base)
     if _FLOAT.match(text):
         return float(text)
     if first in "+-." and _INF.match(text):
@@ -126,7 +90,7 @@ def resolve_plain(text: str) -> Any:
 
 def is_int(text: str) -> bool:
     """Whether ``text`` is an integer literal of the core schema (in any base)."""
-    return bool(_INT10.match(text) or _INT8.match(text) or _INT16.match(text))
+    return any(pattern.match(text) for pattern, *_ in _INTS)
 
 
 def fits(kind: str, resolved: Any) -> bool:

@@ -1,9 +1,7 @@
 """A text libyaml rejected, read by ruamel's pure-Python parser at the speed of its
-structure, not of its length (issue 41 item 5).
-
-That parser reads about a megabyte a second: one 4 MB mapping key (an implicit key longer
-than YAML's 1,024 characters, which both parsers refuse) took 4 s before the parse error
-was reported. It is asked first about a *shortened* text, in which the middle of every
+structure, not of its length: that parser reads about a megabyte a second (a 4 MB
+mapping key, an implicit key longer than YAML's 1,024 characters, which both parsers
+refuse, would take it 4 s). It is asked first about a *shortened* text, in which the middle of every
 run of more than :data:`LONG` ASCII letters is replaced by :data:`MARK` letters spelling
 a digest of it (so runs that differ stay different: anchors, aliases, tag handles and
 duplicate keys compare as before). Letters take no part in YAML's structure: they
@@ -19,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 
 #: a run of ASCII letters longer than this is shortened
 LONG = 4096
@@ -36,13 +35,13 @@ _LETTERS = re.compile(f"[A-Za-z]{{{KEEP}}}")
 _AS_LETTERS = str.maketrans("0123456789", "ghijklmnop")
 
 
+@dataclass
 class Short:
     """A shortened text and where its runs were cut: ``cuts``, ``(start of the digest in
     the shortened text, characters removed there)``, in order."""
 
-    def __init__(self, text: str, cuts: list[tuple[int, int]]):
-        self.text = text
-        self.cuts = cuts
+    text: str
+    cuts: list[tuple[int, int]]
 
     def moved(self, mark) -> bool:
         """Move a parser mark of the shortened text to the whole text's place (its index

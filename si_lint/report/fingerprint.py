@@ -20,124 +20,30 @@ from __future__ import annotations
 
 import hashlib
 import os
+from itertools import groupby
 from pathlib import Path
 
-from ..source import SourceCache
+from ..loader import load_bytes
+from ..source import SourceCache, read_source
 
 VERSION = "v1"
 
 
-def _ids_from_corpus(path: str, corpus) -> dict[int, str | None] | None:
-    """Scenario ids of a file's documents by document index (None: the file is not in the
-    corpus at hand)."""
-    if corpus is None:
-        return None
-    docs = getattr(corpus, "by_file", {}).get(path)
-    if not docs:
-        return None
-    return {getattr(d, "index", 0): _id_of(getattr(d, "data", None)) for d in docs}
-
-
-def _ids_from_file(path: str) -> dict[int, str | None]:
-    """Scenario ids of a file's documents, read from the file itself (used when the run was
-    answered from the run cache and no corpus was built)."""
-    from ..loader import load_bytes
-    from ..source import read_source
-
+def _scenario_ids(path: str, corpus) -> dict[int, str | None]:
+    """Scenario ids of a file's documents by document index: the corpus's, else read from
+    the file (a run answered without building a corpus)."""
+    docs = corpus.by_file.get(path) if corpus is not None else None
+    if docs:
+        return {d.index: _id_of(d.data) for d in docs}
     raw = read_source(path)
     if raw is None:
         return {}
-    try:
-        loaded = load_bytes(raw)
-    except Exception:
-        return {}
-    return {d.index: _id_of(d.data) for d in loaded.documents}
+    return {d.index: _id_of(d.data) for d in load_bytes(raw).documents}
 
 
 def _id_of(data) -> str | None:
-    if isinstance(data, dict):
-        sid = data.get("id")
-        if isinstance(sid, str) and sid:
-            return sid
-    return None
-
-
-class Fingerprinter:
-    """Computes :func:`identity` for the findings of one run (caches file reads)."""
-
-    def __init__(self, result, cwd: Path | None = None):
-        self.corpus = getattr(result, "corpus", None)
-        config = getattr(result, "config", None)
-        self.root = Path(config.root) if config is not None else None
-        self.cwd = (cwd or Path.cwd()).resolve()
-        self.sources = SourceCache()
-        self._ids: dict[str, dict] = {}
-        self._rel: tuple[str | None, str] = (None, "")
-
-    def rel(self, path: str) -> str:
-        if self.root is None:
-            return path
-        if path == self._rel[0]:  # findings come file by file
-            return self._rel[1]
-        absolute = os.path.normpath(os.path.join(str(self.cwd), path))
-        rel = os.path.relpath(absolute, str(self.root)).replace(os.sep, "/")
-        self._rel = (path, rel)
-        return rel
-
-    def _doc_key(self, f) -> str:
-        index = getattr(f, "document", None)
-        index = index if isinstance(index, int) else 0
-        if f.path not in self._ids:
-            ids = _ids_from_corpus(f.path, self.corpus)
-            self._ids[f.path] = ids if ids is not None else _ids_from_file(f.path)
-        sid = self._ids[f.path].get(index)
-        return f"id:{sid}" if sid else f"doc:{index}"
-
-    def identities(self, findings) -> list[tuple[str, str, str, str, int]]:
-        seen: dict[tuple, int] = {}
-        return [self._identity(f, seen) for f in findings]
-
-    def fingerprints(self, findings) -> list[str]:
-        return [digest(i) for i in self.identities(findings)]
-
-    def iter_fingerprints(self, findings):
-        """The fingerprints of ``findings``, one at a time (a report streams them). The
-        occurrence counts are kept per file: findings grouped by file (a run's always
-        are: sorted by path) need one file's counts at a time; others, all of them."""
-        if not _grouped(findings):
-            yield from self.fingerprints(findings)
-            return
-        current = None
-        seen: dict[tuple, int] = {}
-        for f in findings:
-            if f.path != current:
-                current = f.path
-                seen.clear()
-            yield digest(self._identity(f, seen))
-
-    def _identity(self, f, seen: dict) -> tuple[str, str, str, str, int]:
-        if f.doc_path:
-            anchor = "path:" + f.doc_path
-        else:
-            src = self.sources.line(f.path, f.line)
-            anchor = "line:" + (src.strip() if src is not None else "")
-        key = (f.code, self.rel(f.path), self._doc_key(f), anchor)
-        n = seen.get(key, 0)
-        seen[key] = n + 1
-        return (*key, n)
-
-
-def _grouped(findings) -> bool:
-    """Whether the findings of each file are next to each other."""
-    done: set = set()
-    current = None
-    for f in findings:
-        if f.path != current:
-            if f.path in done:
-                return False
-            done.add(current)
-            current = f.path
-    return True
+    sid = data.get("id") if isinstance(data, dict) else None
+    return sid if isinstance(sid, str) and sid else None
 
 
 def digest(identity: tuple) -> str:
@@ -145,7 +51,55 @@ def digest(identity: tuple) -> str:
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
-def fingerprints(result, findings=None, cwd: Path | None = None) -> list[str]:
-    """One fingerprint per finding of ``result`` (same order)."""
-    findings = result.findings if findings is None else findings
-    return Fingerprinter(result, cwd).fingerprints(findings)
+class Fingerprinter:
+    """The identities and fingerprints of the findings of one run (reads each file once)."""
+
+    def __init__(self, result):
+        self.corpus = getattr(result, "corpus", None)
+        config = getattr(result, "config", None)
+        self.root = str(config.root) if config is not None else None
+        self.cwd = str(Path.cwd().resolve())
+        self.sources = SourceCache()
+        self._ids: dict[str, dict] = {}
+        self._rels: dict[str, str] = {}
+
+    def rel(self, path: str) -> str:
+        if self.root is None:
+            return path
+        rel = self._rels.get(path)
+        if rel is None:
+            absolute = os.path.normpath(os.path.join(self.cwd, path))
+            rel = self._rels[path] = os.path.relpath(absolute, self.root).replace(os.sep, "/")
+        return rel
+
+    def identities(self, findings):
+        """(code, relative path, document, anchor, occurrence) of each finding, one at a
+        time: findings grouped by file (a run's are: sorted by path) keep one file's
+        occurrence counts at a time, so that a report streams in bounded memory."""
+        runs = [path for path, _ in groupby(f.path for f in findings)]
+        grouped = len(runs) == len(set(runs))  # each file's findings next to each other
+        current = None
+        seen: dict[tuple, int] = {}
+        for f in findings:
+            if grouped and f.path != current:
+                current = f.path
+                seen.clear()
+            yield self._identity(f, seen)
+
+    def fingerprints(self, findings) -> list[str]:
+        return list(map(digest, self.identities(findings)))
+
+    def _identity(self, f, seen: dict) -> tuple[str, str, str, str, int]:
+        if f.doc_path:
+            anchor = "path:" + f.doc_path
+        else:
+            src = self.sources.line(f.path, f.line)
+            anchor = "line:" + (src.strip() if src is not None else "")
+        index = f.document if isinstance(getattr(f, "document", None), int) else 0
+        if f.path not in self._ids:
+            self._ids[f.path] = _scenario_ids(f.path, self.corpus)
+        sid = self._ids[f.path].get(index)
+        key = (f.code, self.rel(f.path), f"id:{sid}" if sid else f"doc:{index}", anchor)
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        return (*key, n)

@@ -15,9 +15,16 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from urllib.parse import quote
 
+from .. import rule_url
+from ..catalogue import code_key, rules
+from ..findings import SEVERITY_RANK
+from . import summary_counts
 from .controls import printable
+from .output import output_error
+from .text import passed_line
 
 #: the findings listed after the table
 FIRST = 50
@@ -56,19 +63,11 @@ def file_url(path: str, line: int, env=os.environ) -> str | None:
 
 
 def _table(findings) -> list[str]:
-    from collections import Counter
-
-    from .. import rule_url
-    from ..catalogue import code_key, rules
-    from ..findings import SEVERITY_RANK
-
     catalogue = rules()
     counts = Counter(f.code for f in findings)
-    severity: dict[str, str] = {}
-    for f in findings:
-        old = severity.get(f.code)
-        if old is None or SEVERITY_RANK.get(f.severity, 0) < SEVERITY_RANK.get(old, 0):
-            severity[f.code] = f.severity
+    # each code's most severe severity (written last)
+    rank = SEVERITY_RANK.get
+    severity = {f.code: f.severity for f in sorted(findings, key=lambda f: -rank(f.severity, 0))}
     order = sorted(counts, key=lambda c: (SEVERITY_RANK.get(severity[c], 0), code_key(c)))
     lines = ["| Code | Severity | Count | Rule |", "| --- | --- | ---: | --- |"]
     for code in order:
@@ -91,9 +90,6 @@ def _item(f) -> str:
 
 def render(result, findings) -> str:
     """The summary of a run whose findings are ``findings`` (in annotation order)."""
-    from . import summary_counts
-    from .text import passed_line
-
     total = len(findings)
     if not total:
         return f"### si-lint\n\n{md(passed_line(result), 1000)}\n"
@@ -122,8 +118,6 @@ def render(result, findings) -> str:
 
 def append(path: str, result, findings) -> None:
     """The summary appended to the file ``path`` (``$GITHUB_STEP_SUMMARY``)."""
-    from .output import output_error
-
     text = render(result, findings)
     try:
         with open(path, "a", encoding="utf-8", newline="\n") as fh:

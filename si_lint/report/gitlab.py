@@ -11,6 +11,9 @@ Written one object at a time; control characters are JSON escapes
 
 from __future__ import annotations
 
+from .fingerprint import Fingerprinter, digest
+from .json import dump_items
+
 _SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 
 
@@ -32,10 +35,7 @@ def _item(f, fp: str) -> dict:
 
 
 def write(result, out, **_options) -> None:
-    from .fingerprint import Fingerprinter
-    from .json import dump_items
-
-    findings = result.findings
-    prints = Fingerprinter(result).iter_fingerprints(findings)
-    dump_items((_item(f, fp) for f, fp in zip(findings, prints)), out, "", sort_keys=True)
+    prints = Fingerprinter(result).identities(result.findings)
+    items = (_item(f, digest(i)) for f, i in zip(result.findings, prints))
+    dump_items(items, out, "", sort_keys=True)
     out.write("\n")

@@ -6,59 +6,56 @@ fix) or ``--fix --unsafe-fixes`` (an unsafe one) would change in the file, as te
                 "end_location": {"row": R, "column": C}}]}
 
 Rows and columns are 1-based, columns in characters, ``end_location`` exclusive; the edits
-replace the text between the two locations of the file as it is now, in file order, and
-do not overlap. They are found by applying the finding's fix alone to the file's text in
-memory (:func:`si_lint.fix.fix_stream`, the machinery ``--fix`` uses) and comparing the
-result with the text, line by line, then character by character inside each changed
-block. Only findings with a fix cost anything: a fix that would not apply (the file does
-not load cleanly, or the fix changes nothing) gives no ``fix``, nor does a file whose
-bytes are not the ones checked (text read from stdin, a file changed since). ``--fix`` applies all the
-fixes of a file together, which gives the same edits unless two fixes touch one node.
+replace the text of the file as it is now, in file order, and do not overlap. They come
+from applying the finding's fix alone to the file's text in memory (what ``--fix`` runs)
+and comparing the result with the text. A fix that would not apply, or a file whose bytes
+are not the ones checked (stdin, a file changed since), gives no ``fix``. ``--fix`` applies
+all the fixes of a file together, which gives the same edits unless two fixes touch one
+node.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
+import os
+from collections.abc import Callable
+from functools import lru_cache, partial
+
+from ..fix.model import fixes_of
+from ..fsutil import read_regular
+from ..limits import MAX_BYTES
 
 
-class FixEdits:
-    """The ``fix`` of each finding of a run, reading each file once in a row (the
-    findings come sorted by path: one file's text is kept at a time)."""
+def fix_edits(corpus) -> Callable:
+    """``edit(f)``: the ``fix`` of a finding of a run, or None; each file read once in a
+    row (the findings come sorted by path: one file's text is kept at a time)."""
+    read = lru_cache(maxsize=1)(partial(_read_text, corpus))
 
-    def __init__(self, corpus) -> None:
-        self.corpus = corpus
-        self._path: str | None = None
-        self._text: str | None = None
-
-    def __call__(self, f) -> dict | None:
-        from ..fix import fixes_of, is_safe
-
+    def edit(f) -> dict | None:
         fixes = fixes_of(getattr(f, "fix", None))
-        if not fixes:
-            return None
-        text = self._read(f.path)
+        text = read(f.path) if fixes else None
         if text is None:
             return None
         new = _fixed(text, f, list(fixes))
         if new is None or new == text:
             return None
+        from ..fix.files import is_safe  # the fixer (ruamel's round trip): only for a fix
+
         return {
             "applicability": "safe" if is_safe(f) else "unsafe",
             "message": f.help or None,
             "edits": edits(text, new),
         }
 
-    def _read(self, path: str) -> str | None:
-        if path != self._path:
-            self._path, self._text = path, _read_text(self.corpus, path)
-        return self._text
+    return edit
 
 
 def _fixed(text: str, f, fixes: list) -> str | None:
     """The file's text with the finding's fixes made: in place when they only replace
     scalars (two quick loads), else through the round trip ``--fix`` runs; None when the
     fix does not apply."""
-    from ..fix.text import fix_scalars_in_place, fix_stream
+    from ..fix.text import fix_scalars_in_place, fix_stream  # see FixEdits
 
     json_file = f.path.endswith(".json")
     if not json_file:
@@ -73,12 +70,6 @@ def _fixed(text: str, f, fixes: list) -> str | None:
 
 
 def _read_text(corpus, path: str) -> str | None:
-    import hashlib
-    import os
-
-    from ..fsutil import read_regular
-    from ..limits import MAX_BYTES
-
     doc = corpus.doc(path) if corpus is not None else None
     abspath = doc.abspath if doc is not None else os.path.abspath(path)
     raw, _why = read_regular(abspath, MAX_BYTES)
@@ -102,14 +93,11 @@ def edits(old: str, new: str) -> list[dict]:
         if tag == "equal":
             continue
         was, now = "".join(a[i1:i2]), "".join(b[j1:j2])
-        head = 0  # the characters the two blocks share at their start and at their end
-        while head < min(len(was), len(now)) and was[head] == now[head]:
-            head += 1
+        # the characters the two blocks share at their start and at their end
+        head = len(os.path.commonprefix([was, now]))
         while head and _word(was, head - 1) and (_word(was, head) or _word(now, head)):
             head -= 1  # a word is replaced whole: `false` → `true`, not `fals` → `tru`
-        tail = 0
-        while tail < min(len(was), len(now)) - head and was[-1 - tail] == now[-1 - tail]:
-            tail += 1
+        tail = len(os.path.commonprefix([was[head:][::-1], now[head:][::-1]]))
         while (
             tail
             and _word(was, len(was) - tail)
@@ -118,13 +106,7 @@ def edits(old: str, new: str) -> list[dict]:
             tail -= 1
         start = _location(a, i1, was[:head])
         end = _location(a, i1, was[: len(was) - tail])
-        out.append(
-            {
-                "content": now[head : len(now) - tail],
-                "location": start,
-                "end_location": end,
-            }
-        )
+        out.append({"content": now[head : len(now) - tail], "location": start, "end_location": end})
     return out
 
 

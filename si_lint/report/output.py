@@ -7,18 +7,19 @@ never an internal error."""
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 
+import click
+
 from ..errors import OutputError
-from .ansi import echo, unstyle
+from ..fsutil import atomic_write, atomic_writer
 
 #: a report is handed on in pieces of about this many characters
 CHUNK = 1 << 16
 
 
-def write_file(path: str, data: bytes, what: str = "report") -> None:
-    from ..fsutil import atomic_write
-
+def write_file(path: str, data: bytes) -> None:
     try:
         atomic_write(path, data)
     except OSError as exc:
@@ -26,8 +27,7 @@ def write_file(path: str, data: bytes, what: str = "report") -> None:
 
 
 def output_error(path: str, exc: OSError) -> OutputError:
-    reason = exc.strerror or type(exc).__name__
-    return OutputError(f"cannot write {path}: {reason}")
+    return OutputError(f"cannot write {path}: {exc.strerror or type(exc).__name__}")
 
 
 def write(
@@ -35,20 +35,31 @@ def write(
 ) -> None:
     """``text`` to ``output`` (a path), or to stdout (stderr with ``err``). ``color``:
     True keeps ANSI styles, False strips them, None keeps them on a terminal only."""
-    if output:
-        write_file(output, (text if color else unstyle(text)).encode("utf-8"))
-    elif text:
-        echo(text, err=err, color=color)
+    with report_sink(output, err=err, color=color) as sink:
+        sink.write(text)
+
+
+def use_color(mode: str, stream) -> bool:
+    """Colour for ``stream``: ``--color always|never`` wins; under ``auto``, a non-empty
+    ``NO_COLOR`` turns it off, a non-empty ``FORCE_COLOR`` on, else only on a terminal."""
+    if mode in ("always", "never"):
+        return mode == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 class Sink:
     """Where a report streams to (``write(str)``): the pieces are gathered into chunks of
-    about :data:`CHUNK` characters, each handed to ``emit`` — without ANSI styles unless
-    ``color`` (each piece holds whole styles, so no style is cut in two)."""
+    about :data:`CHUNK` characters, each handed to ``emit``."""
 
-    def __init__(self, emit, *, color: bool = False) -> None:
+    def __init__(self, emit) -> None:
         self._emit = emit
-        self._color = color
         self._parts: list[str] = []
         self._size = 0
 
@@ -59,37 +70,34 @@ class Sink:
             self.flush()
 
     def flush(self) -> None:
-        if not self._parts:
-            return
-        chunk = "".join(self._parts)
-        self._parts.clear()
-        self._size = 0
-        if not self._color:
-            chunk = unstyle(chunk)
-        self._emit(chunk)
+        if self._parts:
+            chunk = "".join(self._parts)
+            self._parts.clear()
+            self._size = 0
+            self._emit(chunk)
 
 
 @contextmanager
-def report_sink(output: str | None, *, err: bool = False, color: bool = False):
+def report_sink(output: str | None, *, err: bool = False, color: bool | None = False):
     """A :class:`Sink` to ``output`` (a path, written atomically: the file appears whole
-    when the report is complete, and not at all when it fails) or to stdout (stderr with
-    ``err``), flushed when the block ends."""
+    when the report is complete, and not at all when it fails; without ANSI styles unless
+    ``color``) or to stdout (stderr with ``err``; styles as ``click.echo`` keeps them),
+    flushed when the block ends. Each piece holds whole styles: none is cut in two."""
     if not output:
-        sink = Sink(lambda s: echo(s, err=err, color=color), color=color)
+        sink = Sink(lambda s: click.echo(s, nl=False, err=err, color=color))
         yield sink
         sink.flush()
         return
-    from ..fsutil import atomic_writer
 
     def emit(text: str) -> None:
         try:
-            fh.write(text.encode("utf-8"))
+            fh.write((text if color else click.unstyle(text)).encode("utf-8"))
         except OSError as exc:
             raise output_error(output, exc) from None
 
     try:
         with atomic_writer(output) as fh:
-            sink = Sink(emit, color=color)
+            sink = Sink(emit)
             yield sink
             sink.flush()
     except OSError as exc:

@@ -1,28 +1,18 @@
 """`--format sarif`: SARIF 2.1.0 for GitHub code scanning and IDEs (SPEC §9).
 
 - ``tool.driver.rules``: every rule of the catalogue (plus any code a result uses that the
-  catalogue lacks), each with ``shortDescription``, ``fullDescription`` (the rationale, cut to
-  GitHub's limit of 1,024 characters at a word boundary), ``help`` (text and markdown, the
-  whole rationale), ``helpUri`` (the generated page ``docs/rules/CODE.md``) and
-  ``defaultConfiguration.level``, and the properties GitHub recommends:
-  ``precision`` (``very-high`` for every rule, :data:`PRECISION`) and ``problem.severity``
-  (``error``, ``warning``, ``recommendation`` for info).
-- results: ``ruleId``/``ruleIndex``, ``level``, ``message.text`` (with an embedded link
-  ``[text](id)`` to each related location), one physical location with a relative,
-  percent-encoded ``artifactLocation.uri`` (``uriBaseId: %SRCROOT%``, the current directory)
-  and a region with start and end line and column, ``relatedLocations`` for the other
-  locations of a cross-file finding, and ``partialFingerprints``: ``siLint/v1`` (the
-  line-independent identity of :mod:`si_lint.report.fingerprint`, shared with
-  ``--baseline``) and ``primaryLocationLineHash`` derived from it. Code scanning keys alerts
-  on ``primaryLocationLineHash`` and computes one from the source line when a result has
+  catalogue lacks), with ``fullDescription`` cut to GitHub's limit of 1,024 characters
+  and the properties GitHub recommends (``precision``, ``problem.severity``).
+- results: an embedded link ``[text](id)`` in the message to each related location, a
+  relative, percent-encoded ``artifactLocation.uri`` (``uriBaseId: %SRCROOT%``, the
+  current directory), and ``partialFingerprints``: ``siLint/v1`` (the line-independent
+  identity of :mod:`si_lint.report.fingerprint`, shared with ``--baseline``) and
+  ``primaryLocationLineHash`` derived from it. Code scanning keys alerts on
+  ``primaryLocationLineHash`` and computes one from the source line when a result has
   none, which would merge two findings on one line: si-lint sets it itself.
 - ``automationDetails.id`` when ``--automation-id`` is given (GitHub's ``category``).
 - at most 25,000 results (:data:`MAX_RESULTS`, GitHub's limit per run: a run over it is
-  rejected): past it, 24,999 findings — errors, then warnings, then infos, each in path
-  order — and one notice result (SI005, level ``note``, at the first finding left out)
-  saying how many were left out, of which severity.
-- written result by result (:func:`write`); control characters are JSON escapes
-  (:func:`si_lint.report.controls.json_safe`).
+  rejected; :func:`_results`).
 
 Output is deterministic: sorted keys, no timestamps, no absolute paths.
 """
@@ -31,15 +21,16 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 
 from .. import REPOSITORY_URL, __version__, rule_url
-from ..catalogue import reflow
+from ..catalogue import code_key, reflow, rules
+from ..findings import SEVERITY_RANK, Finding
 from ..source import SourceCache, token_end
-
-if TYPE_CHECKING:
-    from ..findings import Finding
+from .controls import json_safe
+from .fingerprint import Fingerprinter, digest
+from .json import dump_items
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT_KEY = "siLint/v1"
@@ -54,25 +45,6 @@ _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 PRECISION = "very-high"
 #: ``properties.problem.severity`` (GitHub's ``error``/``warning``/``recommendation``)
 _PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "info": "recommendation"}
-
-
-def region_of(
-    path: str, line: int, col: int, cache: SourceCache, end_line=None, end_col=None
-) -> dict:
-    line = max(int(line), 1)
-    col = max(int(col), 1)
-    if end_line is None or end_col is None or (end_line, end_col) <= (line, col):
-        end_line, end_col = line, token_end(cache.line(path, line), col)
-    return {
-        "startLine": line,
-        "startColumn": col,
-        "endLine": int(end_line),
-        "endColumn": int(end_col),
-    }
-
-
-# --------------------------------------------------------------------------------------
-# rules
 
 
 def shorten(text: str, limit: int = FULL_DESCRIPTION_MAX) -> str:
@@ -129,16 +101,15 @@ def _rule_descriptor(code: str, rule) -> dict:
     return desc
 
 
-# --------------------------------------------------------------------------------------
-# results
-
-
-def _uri(path: str) -> str:
-    return quote(path.replace("\\", "/"), safe="/-._~")
-
-
-def _physical(path: str, region: dict) -> dict:
-    return {"artifactLocation": {"uri": _uri(path), "uriBaseId": URI_BASE}, "region": region}
+def _physical(cache: SourceCache, path: str, line, col, end_line=None, end_col=None) -> dict:
+    """A ``physicalLocation``: the relative, percent-encoded path and the region (the end
+    of the token at the start when the finding gives none)."""
+    line, col = max(int(line), 1), max(int(col), 1)
+    if end_line is None or end_col is None or (end_line, end_col) <= (line, col):
+        end_line, end_col = line, token_end(cache.line(path, line), col)
+    region = dict(startLine=line, startColumn=col, endLine=int(end_line), endColumn=int(end_col))
+    uri = quote(path.replace("\\", "/"), safe="/-._~")
+    return {"artifactLocation": {"uri": uri, "uriBaseId": URI_BASE}, "region": region}
 
 
 _BRACKETS = re.compile(r"([\[\]\\])")
@@ -152,20 +123,12 @@ def escape_message(text: str) -> str:
 
 def message_text(f) -> str:
     """The message, with one embedded link per related location."""
+    links = [
+        f"[{escape_message(r.message or f'{r.path}:{r.line}:{r.column}')}]({i})"
+        for i, r in enumerate(f.related, start=1)
+    ]
     text = escape_message(f.message)
-    if not f.related:
-        return text
-    links = []
-    for i, r in enumerate(f.related, start=1):
-        label = r.message or f"{r.path}:{r.line}:{r.column}"
-        links.append(f"[{escape_message(label)}]({i})")
-    return f"{text} (see {', '.join(links)})"
-
-
-def line_hash(fingerprint: str) -> str:
-    """``primaryLocationLineHash`` in the shape code scanning's upload action writes
-    (``<16 hex digits>:<n>``), derived from the line-independent fingerprint."""
-    return f"{fingerprint[:16]}:1"
+    return f"{text} (see {', '.join(links)})" if links else text
 
 
 #: GitHub code scanning's limit of results in one run (a run over it is rejected)
@@ -178,14 +141,8 @@ def write(result, out, automation_id: str | None = None, **_options) -> None:
     """The SARIF document of ``result`` to ``out``: the document around the results dumped
     once, the results one at a time between (byte for byte ``json.dumps(doc, indent=2,
     sort_keys=True)`` of the whole, with :func:`.controls.json_safe`)."""
-    from ..catalogue import code_key, rules
-    from .controls import json_safe
-    from .json import dump_items
-
     catalogue = rules()
-    findings = result.findings
-    ordered = sorted(set(catalogue) | {f.code for f in findings}, key=code_key)
-    index = {code: i for i, code in enumerate(ordered)}
+    ordered = sorted(set(catalogue) | {f.code for f in result.findings}, key=code_key)
     run = {
         "tool": {
             "driver": {
@@ -208,6 +165,7 @@ def write(result, out, automation_id: str | None = None, **_options) -> None:
     out.write(json_safe(head))
     indent = head[head.rindex("\n") + 1 :]
     indent = indent[: len(indent) - len(indent.lstrip(" "))]
+    index = {code: i for i, code in enumerate(ordered)}
     dump_items(_results(result, index), out, indent, sort_keys=True)
     out.write(json_safe(tail))
 
@@ -217,15 +175,12 @@ def _results(result, index: dict):
     first ``MAX_RESULTS - 1`` by severity (errors, then warnings, then infos, each in path
     order; written in path order) and a notice (SI005, level ``note``) that says how many
     were left out, at the first one left out."""
-    from .fingerprint import Fingerprinter
-
     findings = result.findings
     printer = Fingerprinter(result)
     keep = Keep(findings, MAX_RESULTS - 1) if len(findings) > MAX_RESULTS else None
-    prints = printer.iter_fingerprints(findings)
-    for f, fp in zip(findings, prints):
+    for f, identity in zip(findings, printer.identities(findings)):
         if keep is None or keep(f):
-            yield _result(f, fp, index[f.code], printer.sources)
+            yield _result(f, digest(identity), index[f.code], printer.sources)
     if keep is not None:
         yield _notice(keep, len(findings), index["SI005"], printer.sources)
 
@@ -237,12 +192,9 @@ class Keep:
     severity were."""
 
     def __init__(self, findings, limit: int) -> None:
-        from ..findings import SEVERITY_RANK
-
-        self.rank = SEVERITY_RANK
         counts = [0, 0, 0]
         for f in findings:
-            counts[self.rank.get(f.severity, 0)] += 1
+            counts[SEVERITY_RANK.get(f.severity, 0)] += 1
         self.cut, room = 0, limit  # every finding ranked under ``cut``; ``room`` of ``cut``
         while self.cut < 2 and counts[self.cut] <= room:
             room -= counts[self.cut]
@@ -252,20 +204,31 @@ class Keep:
         self.first_left: Finding | None = None
 
     def __call__(self, f) -> bool:
-        rank = self.rank.get(f.severity, 0)
+        rank = SEVERITY_RANK.get(f.severity, 0)
         if rank < self.cut or (rank == self.cut and self.room > 0):
             self.room -= rank == self.cut
             return True
         self.left[("error", "warning", "info")[rank]] += 1
-        if self.first_left is None:
-            self.first_left = f
+        self.first_left = self.first_left or f
         return False
+
+
+def _shape(code: str, index: int, level: str, text: str, loc: dict, fp: str, props: dict):
+    """A result; ``primaryLocationLineHash`` in the shape code scanning's upload action
+    writes (``<16 hex digits>:<n>``), derived from the line-independent fingerprint."""
+    return {
+        "ruleId": code,
+        "ruleIndex": index,
+        "level": level,
+        "message": {"text": text},
+        "locations": [loc],
+        "partialFingerprints": {FINGERPRINT_KEY: fp, LINE_HASH_KEY: f"{fp[:16]}:1"},
+        "properties": props,
+    }
 
 
 def _notice(keep: Keep, total: int, rule_index: int, cache: SourceCache) -> dict:
     """The result that says how many findings a capped report left out (SPEC §9)."""
-    from .fingerprint import digest
-
     f = keep.first_left
     assert f is not None  # a notice is made when findings were left out
     left = sum(keep.left.values())
@@ -277,48 +240,30 @@ def _notice(keep: Keep, total: int, rule_index: int, cache: SourceCache) -> dict
         "notice, at the first finding left out. `si-lint check --format json` lists them all."
     )
     fp = digest(("SI005", "sarif", "results left out"))  # one alert, whatever the count
-    region = region_of(f.path, f.line, f.column, cache, f.end_line, f.end_column)
-    return {
-        "ruleId": "SI005",
-        "ruleIndex": rule_index,
-        "level": "note",
-        "message": {"text": escape_message(text)},
-        "locations": [{"physicalLocation": _physical(f.path, region)}],
-        "partialFingerprints": {FINGERPRINT_KEY: fp, LINE_HASH_KEY: line_hash(fp)},
-        "properties": {"severity": "info", "leftOut": left, "total": total},
-    }
+    loc = {"physicalLocation": _physical(cache, f.path, f.line, f.column, f.end_line, f.end_column)}
+    props = {"severity": "info", "leftOut": left, "total": total}
+    return _shape("SI005", rule_index, "note", escape_message(text), loc, fp, props)
 
 
 def _result(f, fp: str, rule_index: int, cache: SourceCache) -> dict:
     """One finding as a SARIF result (``fp``: its line-independent fingerprint)."""
     loc: dict[str, Any] = {
-        "physicalLocation": _physical(
-            f.path, region_of(f.path, f.line, f.column, cache, f.end_line, f.end_column)
-        )
+        "physicalLocation": _physical(cache, f.path, f.line, f.column, f.end_line, f.end_column)
     }
     if f.doc_path:
         loc["logicalLocations"] = [{"fullyQualifiedName": f.doc_path, "kind": "member"}]
-    res = {
-        "ruleId": f.code,
-        "ruleIndex": rule_index,
-        "level": _LEVEL.get(f.severity, "error"),
-        "message": {"text": message_text(f)},
-        "locations": [loc],
-        "partialFingerprints": {FINGERPRINT_KEY: fp, LINE_HASH_KEY: line_hash(fp)},
-    }
+    props = {"severity": f.severity, "help": f.help, "jsonPath": f.doc_path}
+    level = _LEVEL.get(f.severity, "error")
+    res = _shape(
+        f.code, rule_index, level, message_text(f), loc, fp, {k: v for k, v in props.items() if v}
+    )
     if f.related:
         res["relatedLocations"] = [
             {
-                "id": i + 1,
-                "physicalLocation": _physical(r.path, region_of(r.path, r.line, r.column, cache)),
+                "id": i,
+                "physicalLocation": _physical(cache, r.path, r.line, r.column),
                 "message": {"text": escape_message(r.message or f"related location of {f.code}")},
             }
-            for i, r in enumerate(f.related)
+            for i, r in enumerate(f.related, start=1)
         ]
-    props = {"severity": f.severity}
-    if f.help:
-        props["help"] = f.help
-    if f.doc_path:
-        props["jsonPath"] = f.doc_path
-    res["properties"] = props
     return res

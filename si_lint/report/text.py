@@ -1,53 +1,57 @@
 """`--format text`: ``path:line:col: CODE [severity] message``, the source line with a
 caret under the column, then ``help:`` (marked ``[*]`` when ``--fix`` can apply the fix) and
-``note:`` lines (SPEC §9). Styles are ANSI styles (:mod:`.ansi`, as click writes them); the caller decides whether they reach
+``note:`` lines (SPEC §9). Styles are ANSI styles; the caller decides whether they reach
 the stream (``--color``, ``NO_COLOR``/``FORCE_COLOR``, a terminal). Control characters of
-the source and the messages (ESC, NUL, ...) are shown escaped, never sent to a terminal
-(:mod:`.controls`). Written finding by finding (:func:`write`)."""
+the source and the messages are shown escaped, never sent to a terminal (:mod:`.controls`)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+from click import style
+
+from ..catalogue import rules
 from ..source import SourceCache
 from . import summary_counts
-from .ansi import style
 from .controls import printable
 
 _COLOUR = {"error": "red", "warning": "yellow", "info": "blue"}
 
-escape_controls = printable  # the name the rest of this module uses
 
-
-def format_finding(
-    f, cache: SourceCache, verbose: bool = False, fixable: bool = False
-) -> list[str]:
-    head = (
-        style(f"{escape_controls(f.path)}:{f.line}:{f.column}:", bold=True)
+def format_finding(f, cache: SourceCache, verbose: bool, fixable: bool) -> list[str]:
+    colour = _COLOUR.get(f.severity)
+    out = [
+        style(f"{printable(f.path)}:{f.line}:{f.column}:", bold=True)
         + " "
-        + style(escape_controls(f.code), fg=_COLOUR.get(f.severity), bold=True)
-        + f" [{escape_controls(f.severity)}] {escape_controls(f.message)}"
-    )
-    out = [head]
+        + style(printable(f.code), fg=colour, bold=True)
+        + f" [{printable(f.severity)}] {printable(f.message)}"
+    ]
     raw = cache.line(f.path, f.line)
     if raw is not None and len(raw) <= 400:
         gutter = str(f.line)
-        pad = " " * len(gutter)
-        out.append(f" {gutter} | {escape_controls(raw)}")
-        before = escape_controls(raw[: max(f.column - 1, 0)])
+        out.append(f" {gutter} | {printable(raw)}")
+        before = printable(raw[: max(f.column - 1, 0)])
         caret_pad = "".join("\t" if ch == "\t" else " " for ch in before)
-        out.append(f" {pad} | {caret_pad}" + style("^", fg=_COLOUR.get(f.severity), bold=True))
+        out.append(f" {' ' * len(gutter)} | {caret_pad}" + style("^", fg=colour, bold=True))
     if f.help:
         mark = " [*]" if fixable else ""
-        out.append(style("  help:", fg="cyan", bold=True) + f"{mark} {escape_controls(f.help)}")
+        out.append(style("  help:", fg="cyan", bold=True) + f"{mark} {printable(f.help)}")
     for r in f.related:
-        msg = f": {escape_controls(r.message)}" if r.message else ""
-        out.append(
-            style("  note:", bold=True) + f" {escape_controls(r.path)}:{r.line}:{r.column}{msg}"
-        )
+        msg = f": {printable(r.message)}" if r.message else ""
+        out.append(style("  note:", bold=True) + f" {printable(r.path)}:{r.line}:{r.column}{msg}")
     if verbose and f.detail:
-        out.extend("  | " + escape_controls(line) for line in f.detail.rstrip().split("\n"))
+        out.extend("  | " + printable(line) for line in f.detail.rstrip().split("\n"))
     return out
+
+
+def code_counts(findings) -> list[tuple[str, int, str | None]]:
+    """``--statistics``: (code, count, the rule's name) per code, the most frequent first."""
+    catalogue = rules()
+    counts = Counter(f.code for f in findings)
+    return [
+        (code, n, catalogue[code].name if code in catalogue else None)
+        for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
 
 
 def write(
@@ -59,11 +63,12 @@ def write(
     unsafe_fixes: bool = False,
     **_options,
 ) -> None:
-    if result.findings:  # a clean run does not load the fixer
-        from ..fix import fixable
+    if result.findings:  # a clean run does not load the fixer (ruamel's round trip)
+        from ..fix.files import fixable
 
     if statistics:
-        _statistics(result.findings, out)
+        for code, n, name in code_counts(result.findings):
+            out.write(f"{n:5d}  {printable(code):<7} {name or ''}\n")
     else:
         cache = SourceCache(follow_symlinks=False)  # a link is never printed
         for f in result.findings:
@@ -74,21 +79,8 @@ def write(
     for line in _summary(result, unsafe_fixes):
         out.write(line + "\n")
     if verbose and result.skipped:
-        out.write(
-            "Skipped (no recognised kind): "
-            + ", ".join(escape_controls(s) for s in result.skipped)
-            + "\n"
-        )
-
-
-def _statistics(findings, out) -> None:
-    from ..catalogue import rules
-
-    counts = Counter(f.code for f in findings)
-    catalogue = rules()
-    for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        name = catalogue[code].name if code in catalogue else ""
-        out.write(f"{n:5d}  {escape_controls(code):<7} {name}\n")
+        skipped = ", ".join(printable(s) for s in result.skipped)
+        out.write(f"Skipped (no recognised kind): {skipped}\n")
 
 
 def _summary(result, unsafe_fixes: bool) -> list[str]:
@@ -96,19 +88,9 @@ def _summary(result, unsafe_fixes: bool) -> list[str]:
     total = len(result.findings)
     if not total:
         return [passed_line(result) + "."]
-    from ..fix import fixable, is_safe
+    from ..fix.files import fixable, is_safe  # the fixer (ruamel's round trip): see write
 
-    counts = summary_counts(result.findings)
-    parts = [
-        f"{counts['errors']} error(s)",
-        f"{counts['warnings']} warning(s)",
-        f"{counts['infos']} info(s)",
-    ]
-    lines = [
-        f"Found {total} finding(s) in {result.files} file(s){skipped_part(result)}: "
-        + ", ".join(parts)
-        + "."
-    ]
+    lines = [f"Found {found_line(result)}."]
     safe = hidden = 0
     for f in result.findings:
         safe += fixable(f, unsafe_fixes)
@@ -123,10 +105,16 @@ def _summary(result, unsafe_fixes: bool) -> list[str]:
     return lines
 
 
-def skipped_part(result) -> str:
-    """`` (N named path(s) skipped)`` when some named path was not checked (SPEC §9)."""
+def found_line(result) -> str:
+    """The counts of a run with findings, and `` (N named path(s) skipped)`` when some
+    named path was not checked (SPEC §9)."""
     n = len(getattr(result, "skipped_paths", ()))
-    return f" ({n} named path(s) skipped)" if n else ""
+    skipped = f" ({n} named path(s) skipped)" if n else ""
+    c = summary_counts(result.findings)
+    return (
+        f"{len(result.findings)} finding(s) in {result.files} file(s){skipped}: "
+        f"{c['errors']} error(s), {c['warnings']} warning(s), {c['infos']} info(s)"
+    )
 
 
 def passed_line(result) -> str:
