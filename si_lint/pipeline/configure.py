@@ -27,7 +27,7 @@ def configure(state: State) -> None:
             state.cwd,
             state.paths,
             state.options.config_file,
-            getattr(state.options, "isolated", False),
+            state.options.isolated,
         )
         if plan.groups:
             state.root_info = plan.groups[0].root

@@ -247,11 +247,7 @@ def locate_stage(state: State) -> None:
     for doc_findings in state.per_file.values():
         findings.extend(doc_findings)
     root_rel = sel.relpath(sel.root)
-    for diag in state.diags:
-        findings.append(locate(diag, corpus, root_rel))
-        doc = corpus.doc(diag.file, diag.document)
-        if doc is not None and doc.pos_blob is not None:
-            doc.pos = None  # positions are re-read from the blob if needed: keep memory flat
+    findings.extend(locate(diag, corpus, root_rel) for diag in state.diags)
     for path, reason in sel.walk_problems:
         findings.append(
             Finding(

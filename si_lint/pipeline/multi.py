@@ -30,7 +30,7 @@ def run_roots(paths, options, cwd: Path, overrides, run_one) -> RunResult:
     results merged; a single root with nothing skipped is that run's result as it is."""
     from ..roots import plan_roots
 
-    plan = plan_roots(cwd, list(paths), options.config_file, getattr(options, "isolated", False))
+    plan = plan_roots(cwd, list(paths), options.config_file, options.isolated)
     skipped = [(relpath_of(p, cwd), why) for p, why in plan.skipped]
     results = []
     for group in plan.groups:

@@ -134,8 +134,8 @@ def make_selection(
     config = config.with_cli(
         options.select,
         options.ignore,
-        getattr(options, "extend_select", ()),
-        getattr(options, "extend_ignore", ()),
+        options.extend_select,
+        options.extend_ignore,
     )
     config.check_patterns()
     named_files, named_dirs = expand_named(paths or ["."], cwd)
@@ -172,7 +172,7 @@ def build_profile(config: Config, options: Options):
     from ..profile import resolve_profile
 
     # builtin, builtin:si-0.3.0-rc1, builtin:oasisctl, or a directory under the root
-    spec = getattr(options, "profile", None) or config.profile
+    spec = options.profile or config.profile
     return resolve_profile(spec, config.root, trust=options.trust_implementations)
 
 
@@ -188,7 +188,6 @@ def select(state: State) -> None:
     profile, _pdir = build_profile(sel.config, state.options)
     state.profile = profile
     state.ctx = Context(profile=profile, config=sel.config, options=state.options)
-    state.ctx.keep_pool = state.with_checks  # pipeline.run closes it
     cache = open_cache(
         sel.config.root,
         state.options,
