@@ -125,7 +125,7 @@ class Document:
         return self.__dict__["data"]
 
     def artifact_refs(self) -> tuple:
-        """:func:`artifact_refs` of ``data`` (from :attr:`refs` when the cache gave them)."""
+        """:func:`artifact_refs` of ``data`` (:attr:`refs` when the cache gave them)."""
         if self.refs is None:
             self.refs = artifact_refs(self.data)
         return self.refs
@@ -148,12 +148,10 @@ class Document:
 
     @property
     def multi(self) -> bool:
-        """True for a document of a file that holds more than one."""
         return self.ndocs > 1
 
     @property
     def key(self) -> tuple[str, int]:
-        """``(relpath, index)``: what :attr:`Corpus.by_path` is keyed on."""
         return (self.relpath, self.index)
 
     @property
@@ -263,6 +261,5 @@ class Corpus:
 
     def drop_graph(self) -> None:
         """Forget the reference graph (built again on next use): ``check`` drops it once
-        the corpus checks have run, so that the rest of the run does not hold it (about
-        100 MB at 40,000 files)."""
+        the corpus checks have run, so that the rest of the run does not hold it."""
         self._graph = self._ref_graph = None

@@ -18,7 +18,8 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from .signed import decode_json
+from ..fsutil import read_range
+from .signed import decode_json, dumps
 
 if TYPE_CHECKING:
     from typing import Any
@@ -80,8 +81,6 @@ class Stored:
 
     def text_of(self, ref) -> bytes | None:
         """The bytes of the body ``ref`` names, when they check against its digest."""
-        from ..fsutil import read_range
-
         offset, length, want = ref
         data = read_range(self.path, offset, length) if self.path is not None else None
         return data if data is not None and digest(data) == want else None
@@ -91,8 +90,6 @@ def body_text(body: Any, path: str | None) -> bytes | None:
     """An entry's body as JSON text, for a new bodies file: data written, JSON text the
     table left undecoded as it was read, a ref's bytes read back and checked; None when
     it cannot be had (the entry is left out: computed again next time)."""
-    from .signed import dumps
-
     if type(body) is list:
         return dumps(body)
     try:

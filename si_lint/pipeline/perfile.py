@@ -52,33 +52,21 @@ def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list
         _strict_json(loaded)
     sups = scan_suppressions(loaded.text, loaded.quiet_spans) if loaded.text else []
     n = len(loaded.documents)
+    parts: list[tuple] = [(d.data, d.pos, d.index) for d in loaded.documents]
     docs = [
         Document(
             relpath,
             source.abspath,
-            None if loaded.failed else classify(d.data),
-            d.data,
-            d.pos,
+            classify(data) if n and not loaded.failed else None,
+            data,
+            pos,
             sha=source.sha,
             suppressions=sups,
-            index=d.index,
+            index=index,
             ndocs=n,
         )
-        for d in loaded.documents
+        for data, pos, index in parts or [(None, None, 0)]
     ]
-    if not docs:
-        docs = [
-            Document(
-                relpath,
-                source.abspath,
-                None,
-                None,
-                None,
-                sha=source.sha,
-                suppressions=sups,
-                ndocs=0,
-            )
-        ]
     by_index: dict[int | None, Document] = {d.index: d for d in docs}
     for diag in loaded.findings:  # a document's own findings; the file's on the first
         by_index.get(diag.document, docs[0]).load_findings.append(diag)
