@@ -163,7 +163,8 @@ def test_the_pure_parser_s_marks_give_the_same_positions(monkeypatch):
 @pytest.mark.parametrize("cached", [False, True])
 def test_a_workers_documents_travel_as_their_entry(tmp_path, cached):
     """A pool worker sends a file's entry (``data.to_entry``) as marshal bytes
-    (``perfile._work_sent``): the parent's documents equal what the worker made -- the
+    (``perfile._work_sent``), the body decoded when the data is read: the parent's
+    documents equal what the worker made -- the
     data, the suppressions, the position blobs under a cache --, the file's documents
     share one ``Content``, and the loader's interned keys stay interned."""
     import hashlib
@@ -187,12 +188,10 @@ def test_a_workers_documents_travel_as_their_entry(tmp_path, cached):
     checks = (Check(lambda doc, ctx: (), ("SI999",), "corpus"),)  # no file check runs
     perfile._WORKER.update(sources=[source()], ctx=None, checks=checks, cwd=tmp_path, cached=cached)
     try:
-        sent, _ = perfile._work_sent(0)
+        head, body, _ = pickle.loads(pickle.dumps(perfile._work_sent(0)))
         perfile._WORKER["sources"] = [source()]
         want, _ = perfile._work(0)
-        got, findings = from_entry(
-            marshal.loads(pickle.loads(pickle.dumps(sent))), source(), tmp_path
-        )
+        got, findings = from_entry([marshal.loads(head), body], source(), tmp_path)
     finally:
         perfile._WORKER.clear()
     for g, w in zip(got, want):

@@ -5,6 +5,7 @@ unexpected is a miss. (Check results, ``Diag``, go through :mod:`si_lint.codec`.
 
 from __future__ import annotations
 
+import marshal
 from pathlib import Path
 from typing import Any
 
@@ -198,7 +199,8 @@ def from_entry(
 
 class Content:
     """The data and positions of one file's documents, where they were not kept: the body
-    of its entry (JSON text the cache has not decoded, ``msgspec.Raw``, or data), decoded
+    of its entry (JSON text the cache has not decoded, ``msgspec.Raw``; data; a worker's
+    marshal bytes), decoded
     once for every document on the first read of one's data (:meth:`fill`); positions from
     the body's blobs, else from the file read again -- once for all its documents. A body
     that is not what :func:`to_entry` writes (it cannot be: the cache is signed) leaves the
@@ -248,7 +250,10 @@ class Content:
 
 
 def _body_rows(raw: Any, n: int) -> list | None:
-    rows = (raw if isinstance(raw, Stored) else Stored(raw, None)).load()
+    if type(raw) is bytes:  # marshal bytes from this run's own worker (never the cache's)
+        rows = marshal.loads(raw)
+    else:
+        rows = (raw if isinstance(raw, Stored) else Stored(raw, None)).load()
     if type(rows) is not list or len(rows) != n:
         return None
     if not all(type(row) is list and len(row) == 2 for row in rows):

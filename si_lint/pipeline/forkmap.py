@@ -6,6 +6,7 @@ task order whatever the number of workers: the output does not depend on ``--job
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -55,6 +56,9 @@ def fork_map(
     step = max(1, len(tasks) // (jobs * 4))
     bounds = [(a, min(a + step, len(tasks))) for a in range(0, len(tasks), step)]
     _TASKS = tasks
+    # the workers inherit the corpus: frozen, its objects are never traversed by their
+    # cyclic GC, which would otherwise copy every page of it into each of them
+    gc.freeze()
     try:
         with pool:  # leaving it waits for the workers
             try:
@@ -66,6 +70,7 @@ def fork_map(
             got = _collect(parts)
     finally:
         _TASKS = ()
+        gc.unfreeze()
     # pool trouble, or a task's own exception: serially, as it would be
     return got if got is not None else [task() for task in tasks]
 

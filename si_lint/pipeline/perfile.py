@@ -144,14 +144,17 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
 
 
 def _work_sent(i: int) -> tuple:
-    """``_work`` in a pool worker: the file's entry (``data.to_entry``) as marshal bytes,
-    which keep the loader's interned keys interned in the parent; the documents and
-    findings themselves when marshal cannot write them."""
+    """``_work`` in a pool worker: the file's entry (``data.to_entry``), its head and its
+    body as marshal bytes (which keep the loader's interned keys interned); the parent
+    decodes a body only when it reads the file's data (most fixtures' data is read only
+    by the dry runs' workers). The documents and findings themselves when marshal cannot
+    write them."""
     docs, findings = _work(i)
     try:
-        return marshal.dumps(to_entry(docs, findings)), None
+        head, body = to_entry(docs, findings)
+        return marshal.dumps(head), marshal.dumps(body), None
     except (ValueError, TypeError):
-        return None, (docs, findings)
+        return None, None, (docs, findings)
 
 
 def _pool_map(items: list[int], jobs: int, advance) -> list:
@@ -165,9 +168,9 @@ def _pool_map(items: list[int], jobs: int, advance) -> list:
     out = []
     try:
         with pool:
-            for i, (blob, sent) in zip(items, pool.map(_work_sent, items, chunksize=chunk)):
-                if blob is not None:
-                    sent = from_entry(marshal.loads(blob), sources[i], cwd) or _work(i)
+            for i, (head, body, sent) in zip(items, pool.map(_work_sent, items, chunksize=chunk)):
+                if head is not None:
+                    sent = from_entry([marshal.loads(head), body], sources[i], cwd) or _work(i)
                 out.append(sent)
                 advance()
         return out
