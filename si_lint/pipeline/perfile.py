@@ -211,7 +211,7 @@ def _hit(cache, s: Source, rel: str, cwd: Path, same: bool):
 
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
     """Load and check the sources ``todo`` (in worker processes when there are many)."""
-    from ..checks.base import evaluator
+    from ..checks.base import evaluator  # (the checks: a warm re-check imports none)
 
     jobs = ctx.jobs if ctx.jobs is not None else forkmap.jobs_of(ctx.options.jobs)
     with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
