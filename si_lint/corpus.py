@@ -122,6 +122,8 @@ class Document:
         if name != "data" or content is None:
             raise AttributeError(name)
         content.fill()  # sets ``data`` on every document of the file
+        if "data" not in self.__dict__:
+            raise AttributeError(name)
         return self.__dict__["data"]
 
     def artifact_refs(self) -> tuple:
