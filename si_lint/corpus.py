@@ -25,8 +25,7 @@ from .discovery import (  # noqa: F401  (re-exported)
     relpath_of,
 )
 from .errors import ConfigError  # noqa: F401  (re-exported: corpus.ConfigError)
-from .fsutil import read_regular
-from .loader import MAX_BYTES, PosMap, load_bytes
+from .loader import PosMap
 from .model import evidence_scenario
 from .root import (  # noqa: F401  (re-exported)
     CONFIG_FILE,
@@ -105,53 +104,39 @@ class Document:
     suppressions: list = field(default_factory=list)
     #: True when the file is part of the profile in use (registry.yaml, templates)
     profile_asset: bool = False
-    #: positions serialised by a worker or the cache (see ``pos``)
-    pos_blob: Any = field(default=None, repr=False)
     #: 0-based index of the document among the documents the parser yields
     index: int = 0
     #: how many (non-empty) documents the file holds
     ndocs: int = 1
-    #: shared by the documents of one file: positions of all of them once the file had to
-    #: be read again (a cross-file finding into one document reads the file once, not once
-    #: per document)
-    siblings: dict | None = field(default=None, repr=False, compare=False)
     #: what the corpus stages read of ``data``, kept in a cache entry's head so that they
     #: need not decode its body: for fixtures and evidence what :func:`artifact_refs`
     #: gives (the graph, the dry runs' grouping), for a scenario ``(its id,)``
     refs: tuple | None = field(default=None, repr=False, compare=False)
-    #: the rest of a cache entry (``pipeline.data.to_entry``): ``data`` and the position
-    #: blob of every document of the file, decoded on first use of either (``fill()``)
-    lazy: Any = field(default=None, repr=False, compare=False)
+    #: where ``data`` (when not given) and the positions (when not kept) come from, shared
+    #: by the documents of one file: ``pipeline.data.Content`` (a cache entry's body, or
+    #: the file read again once for all of them)
+    content: Any = field(default=None, repr=False, compare=False)
 
     def __getattr__(self, name: str):  # only called for an attribute that is not set
-        if name != "data":
+        content = self.__dict__.get("content")
+        if name != "data" or content is None:
             raise AttributeError(name)
-        fields = self.__dict__
-        lazy = fields.get("lazy")
-        if lazy is not None:
-            lazy.fill()  # sets ``data`` on every document of the file
-            if "data" in fields:
-                return fields["data"]
-        raise AttributeError(name)
-
-    def _loaded_again(self) -> list:
-        """The file's documents, loaded from disk again (regular files only; none when it
-        cannot be read): what the positions, or an undecodable cache body, fall back to."""
-        raw, _why = read_regular(self.abspath, MAX_BYTES)
-        return load_bytes(raw).documents if raw is not None else []
+        content.fill()  # sets ``data`` on every document of the file
+        if "data" not in self.__dict__:
+            raise AttributeError(name)
+        return self.__dict__["data"]
 
     def artifact_refs(self) -> tuple:
-        """:func:`artifact_refs` of ``data`` (from :attr:`refs` when the cache gave them)."""
+        """:func:`artifact_refs` of ``data`` (:attr:`refs` when the cache gave them)."""
         if self.refs is None:
             self.refs = artifact_refs(self.data)
         return self.refs
 
     def detach(self) -> None:
-        """Decode what the document holds of its cache entry (:attr:`lazy`), so that it no
-        longer reads the cache directory (also what the language server does with every
-        document it keeps)."""
-        if self.lazy is not None:
-            self.lazy.fill()
+        """Decode what the document holds of its cache entry, so that it no longer reads
+        the cache directory (what the language server does with every document it keeps)."""
+        if self.content is not None:
+            self.content.fill()
 
     def scenario_id(self) -> str | None:
         """A scenario document's id (None for another kind, or an id that is not a string),
@@ -165,12 +150,10 @@ class Document:
 
     @property
     def multi(self) -> bool:
-        """True for a document of a file that holds more than one."""
         return self.ndocs > 1
 
     @property
     def key(self) -> tuple[str, int]:
-        """``(relpath, index)``: what :attr:`Corpus.by_path` is keyed on."""
         return (self.relpath, self.index)
 
     @property
@@ -181,20 +164,11 @@ class Document:
     @property
     def pos(self) -> PosMap:
         """Positions of keys and values (lines and columns inside the file). Documents
-        that come from the cache or a worker process carry no positions (they are large);
-        they are read again on first use, which only happens for the few documents a
-        cross-file finding points into."""
+        from the cache or a worker process carry none (they are large): :attr:`content`
+        gives them on first use, which only happens for the few documents a cross-file
+        finding points into."""
         if self._pos is None:
-            self.detach()  # the position blob may be in the cache entry's body
-        if self._pos is None and self.pos_blob is not None:
-            self._pos = PosMap.from_blob(self.pos_blob, self.data)
-        if self._pos is None:
-            shared = self.siblings if self.siblings is not None else {}
-            if not shared:  # read (or tried) once for every document of the file
-                shared[None] = PosMap()
-                for d in self._loaded_again():
-                    shared[d.index] = d.pos
-            self._pos = shared.get(self.index) or shared[None]
+            self._pos = self.content.pos(self) if self.content is not None else PosMap()
         return self._pos
 
     @pos.setter
@@ -289,6 +263,5 @@ class Corpus:
 
     def drop_graph(self) -> None:
         """Forget the reference graph (built again on next use): ``check`` drops it once
-        the corpus checks have run, so that the rest of the run does not hold it (about
-        100 MB at 40,000 files)."""
+        the corpus checks have run, so that the rest of the run does not hold it."""
         self._graph = self._ref_graph = None

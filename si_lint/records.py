@@ -1,16 +1,7 @@
-"""The two kinds of record si-lint's data travels in, made without the ``dataclasses``
-module: its import (with ``inspect``, ``ast``, ``dis``, ``tokenize``) and the code
-``@dataclass`` generates for each class were a quarter of a pre-commit run the memos
-answer (34 ms of 138), which needs a dozen such classes.
-
-- :func:`value_object`: a subclass of a ``collections.namedtuple`` (flake8's value
-  objects) -- immutable, hashable, compared by value, never equal to another type's
-  tuple. ``_replace`` is ``dataclasses.replace``; ``_fields`` and ``_field_defaults`` name
-  the fields (the findings, the corpus root, the configuration).
-- :class:`Record`: a mutable record (a plain class whose ``__init__`` sets its
-  attributes), ``==`` and ``repr`` by those attributes, unhashable (the run's options,
-  state and result, the walk's selection).
-"""
+"""Value objects: a subclass of a ``collections.namedtuple`` (flake8's value objects) --
+immutable, hashable, compared by value, never equal to another type's tuple. ``_replace``
+is ``dataclasses.replace``; ``_fields`` and ``_field_defaults`` name the fields (the
+findings, the corpus root, the configuration)."""
 
 from __future__ import annotations
 
@@ -45,18 +36,3 @@ def value_object(*ignored: str):
         return cls
 
     return wrap
-
-
-class Record:
-    """A mutable record: ``==`` and ``repr`` by its attributes; unhashable."""
-
-    # the documented way to make a class unhashable, which typeshed's object.__hash__
-    # (a method) does not allow for
-    __hash__ = None  # type: ignore[assignment]
-
-    def __eq__(self, other):
-        return other.__class__ is self.__class__ and vars(self) == vars(other)
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
-        return f"{type(self).__name__}({inner})"

@@ -272,7 +272,7 @@ def test_memo_entries_of_the_wrong_shape_are_misses(tmp_path, stored):
     c = cache_mod.Cache(tmp_path / "c", ("h",))
     c.memo = {json.dumps(["k"], separators=(",", ":")): stored}
     c._loaded = True
-    assert c.memoize(("k",), lambda: ["computed"]) == ["computed"]
+    assert c.memo_get(("k",)) == (False, None)
 
 
 def test_memo_codec_round_trips_every_diag_field():
@@ -362,7 +362,7 @@ def test_a_bodies_file_that_does_not_check_is_never_used(tmp_path, monkeypatch, 
     from its file again where its data is needed, and the output is --no-cache's."""
     from test_speed_parity import _out
 
-    from si_lint.corpus import Document
+    from si_lint.pipeline.data import Content
 
     root, cache = stray_fixture_corpus(tmp_path)
     (bodies,) = cache.glob("bodies-*.bin")
@@ -382,10 +382,10 @@ def test_a_bodies_file_that_does_not_check_is_never_used(tmp_path, monkeypatch, 
         _out(root, cache=other)
         bodies.write_bytes(next(other.glob("bodies-*.bin")).read_bytes()[::-1])
     again = []
-    real = Document._loaded_again
+    real = Content._loaded_again
 
     def watch():
-        monkeypatch.setattr(Document, "_loaded_again", lambda d: again.append(d) or real(d))
+        monkeypatch.setattr(Content, "_loaded_again", lambda c: again.append(c) or real(c))
 
     rerun_reads_fixtures(root, cache, watch)
     assert bool(again) == (damage != "none")  # the files were read again only where damaged

@@ -59,9 +59,9 @@ def test_a_cached_document_s_data_is_decoded_only_when_read(tmp_path):
     raw = msgspec.json.decode(msgspec.json.encode(body), type=msgspec.Raw)
     back, _findings = from_entry([head, raw], _source(tmp_path), tmp_path)
     assert [d.scenario_id() for d in back] == ["s.one", None]
-    assert all("data" not in d.__dict__ and d.lazy is not None for d in back)
+    assert all("data" not in d.__dict__ for d in back) and back[0].content.raw is not None
     assert back[0].data == scenario  # one read fills both documents
-    assert back[1].lazy is None and back[1].__dict__["data"] == FIXTURE
+    assert back[1].content.raw is None and back[1].__dict__["data"] == FIXTURE
     assert back[1].artifact_refs() == ("s.one", ("scenario",), "s.one")
 
 

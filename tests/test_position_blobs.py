@@ -89,8 +89,12 @@ def test_a_document_with_a_bad_blob_reads_its_file_again(tmp_path):
     path = tmp_path / "a.yaml"
     path.write_bytes(TEXT)
     data = load_bytes(TEXT).documents[0].data
-    doc = Document("a.yaml", str(path), None, data, None)
-    doc.pos_blob = "1,1,0,0"  # written by someone else
+    from si_lint.pipeline.data import Content
+
+    content = Content(str(path))
+    doc = Document("a.yaml", str(path), None, data, None, content=content)
+    content.docs.append(doc)
+    content.blobs[0] = "1,1,0,0"  # written by someone else
     assert doc.pos.key(("b", 1, "c")) == (4, 6)
 
 
@@ -156,17 +160,20 @@ def test_the_pure_parser_s_marks_give_the_same_positions(monkeypatch):
 
 
 @pytest.mark.parametrize("cached", [False, True])
-def test_a_workers_documents_travel_as_their_attributes(tmp_path, cached):
-    """A pool worker sends a file's documents as one marshal blob of their attributes
-    (``perfile._work_packed``): the parent's documents equal what the worker made -- the
-    data, the suppressions, the position blobs under a cache -- the file's documents still share one ``siblings`` dict, and the loader's
-    interned keys stay interned."""
+def test_a_workers_documents_travel_as_their_entry(tmp_path, cached):
+    """A pool worker sends a file's entry (``data.to_entry``) as marshal bytes
+    (``perfile._work_sent``), the body decoded when the data is read: the parent's
+    documents equal what the worker made -- the
+    data, the suppressions, the position blobs under a cache --, the file's documents
+    share one ``Content``, and the loader's interned keys stay interned."""
     import hashlib
+    import marshal
     import pickle
     import sys
 
     from si_lint.pipeline import perfile
     from si_lint.pipeline.context import Source
+    from si_lint.pipeline.data import from_entry
     from si_lint.registry import Check
 
     def source():
@@ -180,22 +187,18 @@ def test_a_workers_documents_travel_as_their_attributes(tmp_path, cached):
     checks = (Check(lambda doc, ctx: (), ("SI999",), "corpus"),)  # no file check runs
     perfile._WORKER.update(sources=[source()], ctx=None, checks=checks, cwd=tmp_path, cached=cached)
     try:
-        sent = perfile._work_packed(0)
+        head, body, _ = pickle.loads(pickle.dumps(perfile._work_sent(0)))
         perfile._WORKER["sources"] = [source()]
         want, _ = perfile._work(0)
-        got, findings = perfile._unpack(pickle.loads(pickle.dumps(sent)))
+        got, findings = from_entry([marshal.loads(head), body], source(), tmp_path)
     finally:
         perfile._WORKER.clear()
-    assert sent[0] is None and isinstance(sent[2], bytes)  # no document pickled
-    assert [d.__dict__.keys() for d in got] == [d.__dict__.keys() for d in want]
     for g, w in zip(got, want):
         for name in ("relpath", "abspath", "kind", "sha", "suppressions", "index", "ndocs"):
             assert getattr(g, name) == getattr(w, name), name
-        assert g.data == w.data and g.refs == w.refs and g.pos_blob == w.pos_blob
-    assert got[0].siblings is got[1].siblings
-    # made attribute by attribute, they share their attribute names as any instance does
-    # (assigned a whole __dict__, each held its own: 300 bytes more per document)
-    assert [sys.getsizeof(d.__dict__) for d in got] == [sys.getsizeof(d.__dict__) for d in want]
+        assert g.data == w.data and g.artifact_refs() == w.artifact_refs()
+        assert g.content.blobs == w.content.blobs
+    assert got[0].content is got[1].content
     key = next(iter(got[0].data))
     assert sys.intern(key) is key
-    assert (got[0].pos_blob is not None) == cached
+    assert bool(got[0].content.blobs) == cached

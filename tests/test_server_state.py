@@ -62,7 +62,7 @@ def test_a_load_from_the_cache_keeps_no_document_reading_it(root, tmp_path, monk
 
     def spy(*args, **kwargs):
         docs, per_file = real(*args, **kwargs)
-        held.extend(d for d in docs if d.lazy is not None)
+        held.extend(d for d in docs if "data" not in d.__dict__)
         return docs, per_file
 
     monkeypatch.setattr(perfile, "process", spy)
@@ -70,7 +70,7 @@ def test_a_load_from_the_cache_keeps_no_document_reading_it(root, tmp_path, monk
     st.load()
     docs = [d for f in st.files.values() for d in f.docs]
     assert held and len(docs) == len(held)  # every document came from the cache
-    assert all(d.lazy is None for d in docs)
+    assert all("data" in d.__dict__ for d in docs)
     assert st.all_findings() == full_run(root)
 
 

@@ -110,11 +110,12 @@ def test_a_change_of_the_same_size_and_time_is_seen(tmp_path):
     assert got != ref
 
 
-def test_the_dry_runs_reuse_the_per_file_workers_and_none_outlive_the_run(tmp_path, monkeypatch):
-    """Under --jobs 2 the per-file stage's workers are kept for the dry runs (forked
-    before any document was loaded, they get each scenario's data, packed, instead of
-    inheriting the whole corpus): one pool per run, every dry run packed, no worker left
-    when the run ends, and the output is --jobs 1's."""
+def test_under_jobs_the_file_checks_and_the_dry_runs_fork_and_none_outlive_the_run(
+    tmp_path, monkeypatch
+):
+    """Under --jobs 2 the per-file stage forks its workers before any document is loaded,
+    the dry runs theirs once the corpus is built (they inherit it): no worker is left when
+    the run ends, and the output is --jobs 1's."""
     import multiprocessing
 
     from si_lint.pipeline import forkmap, perfile
@@ -124,24 +125,12 @@ def test_the_dry_runs_reuse_the_per_file_workers_and_none_outlive_the_run(tmp_pa
     ref = _out(root)
     monkeypatch.setattr(perfile, "POOL_THRESHOLD", 2)
     monkeypatch.setattr(forkmap, "THRESHOLD", 2)
-    pools, streamed = [], []
-    real_pool, real_streamed = forkmap.fork_pool, forkmap._streamed
-    monkeypatch.setattr(
-        forkmap,
-        "fork_pool",
-        lambda *a, **k: pools.append(a + tuple(k.values())) or real_pool(*a, **k),
-    )
-
-    def spy(pool, tasks, jobs, meanwhile):
-        streamed.append(len(tasks))
-        return real_streamed(pool, tasks, jobs, meanwhile)
-
-    monkeypatch.setattr(forkmap, "_streamed", spy)
+    pools = []
+    real_pool = forkmap.fork_pool
+    monkeypatch.setattr(forkmap, "fork_pool", lambda jobs: pools.append(jobs) or real_pool(jobs))
     assert _out(root, jobs="2") == ref
-    assert pools == [(2,)]  # the per-file stage's, and no other
-    assert len(streamed) == 1 and streamed[0] >= 2
+    assert pools == [2, 2]  # the per-file stage's, then the dry runs'
     assert multiprocessing.active_children() == []
-    assert forkmap._CTX is None
 
 
 def _clock_ahead(monkeypatch) -> None:
@@ -224,4 +213,4 @@ def test_a_run_is_serial_by_default_and_pooled_from_pool_files(tmp_path, monkeyp
     assert ((code, out), pools) == (ref, [])
     monkeypatch.setattr(forkmap, "POOL_FILES", 50)  # the corpus: 59 files and si-lint.toml
     code, out, _err = run_cli(["check", "--format", "json", "--no-cache"], root)
-    assert ((code, out), pools) == (ref, [2])
+    assert ((code, out), pools) == (ref, [2, 2])  # the per-file stage's, the dry runs'

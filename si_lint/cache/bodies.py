@@ -1,15 +1,10 @@
-"""The bodies of the per-file table's entries (``pipeline.data.to_entry``: the data and
-positions of a file's documents), kept out of ``results.json`` in ``bodies-<id>.bin``
-beside it, ``id`` being the table's. The table holds each entry's head and, for its body,
-``[offset, length, digest]`` in that file.
-
-A run reads the table -- the heads: what it needs of every unchanged file -- and only the
-bodies of the files whose data it reads (a one-file-changed run: a few). The bodies file
-is not signed: each body is checked against the digest (BLAKE2b) the signed table holds
-for it, so a body is trusted exactly as the table is. One that does not check (the file
-truncated, replaced, from elsewhere, gone) reads as None, and the documents read their
-file again (``pipeline.data.Body``). An entry written in a delta (``delta.json``) keeps
-its body inline, as JSON text the table's decoder left undecoded (``msgspec.Raw``)."""
+"""The bodies of the per-file table's entries (``pipeline.data.to_entry``), kept out of
+``results.json`` in ``bodies-<id>.bin`` beside it (``id``: the table's), which holds
+``[offset, length, digest]`` for each: a run reads only the bodies of the files whose
+data it reads. The bodies file is not signed: each body is checked against the BLAKE2b
+digest the signed table holds, so a body is trusted exactly as the table is; one that
+does not check reads as None, and the documents read their file again
+(``pipeline.data.Content``). An entry in ``delta.json`` keeps its body inline."""
 
 from __future__ import annotations
 
@@ -18,7 +13,8 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from .signed import decode_json
+from ..fsutil import read_range
+from .signed import decode_json, dumps
 
 if TYPE_CHECKING:
     from typing import Any
@@ -80,8 +76,6 @@ class Stored:
 
     def text_of(self, ref) -> bytes | None:
         """The bytes of the body ``ref`` names, when they check against its digest."""
-        from ..fsutil import read_range
-
         offset, length, want = ref
         data = read_range(self.path, offset, length) if self.path is not None else None
         return data if data is not None and digest(data) == want else None
@@ -91,8 +85,6 @@ def body_text(body: Any, path: str | None) -> bytes | None:
     """An entry's body as JSON text, for a new bodies file: data written, JSON text the
     table left undecoded as it was read, a ref's bytes read back and checked; None when
     it cannot be had (the entry is left out: computed again next time)."""
-    from .signed import dumps
-
     if type(body) is list:
         return dumps(body)
     try:

@@ -10,6 +10,8 @@ import os
 import stat
 from pathlib import Path
 
+from ..fsutil import atomic_write, read_regular
+
 #: files of earlier versions (pickle): removed when the cache is rewritten, never read
 LEGACY = ("results.pickle", "run.pickle")
 CACHEDIR_TAG = (
@@ -40,8 +42,6 @@ def check_usable(directory: Path, owned: bool) -> None:
         raise CacheDirUnusable("it is not a directory")
     if owned:
         return
-    from ..fsutil import read_regular
-
     raw, _ = read_regular(directory / "CACHEDIR.TAG", 4096, follow=False)
     if raw is not None and raw.startswith(CACHEDIR_TAG.encode()[:43]):
         return
@@ -56,8 +56,6 @@ def check_usable(directory: Path, owned: bool) -> None:
 def prepare(directory: Path) -> None:
     """Make the cache directory (or check it is still one) and its two marker files;
     remove the files of earlier versions. Raises ``OSError``."""
-    from ..fsutil import atomic_write, read_regular
-
     try:
         os.mkdir(directory, 0o755)
     except FileExistsError:

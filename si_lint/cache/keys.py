@@ -6,7 +6,11 @@ from __future__ import annotations
 import hashlib
 import os
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
+
+from ..fsutil import resolves_inside
+from ..resources import data_path
 
 
 @lru_cache(maxsize=1)
@@ -16,8 +20,6 @@ def code_fingerprint() -> str:
     the schemas and the built-in profile. Any change to what si-lint runs is a new digest,
     so no version string has to be bumped by hand for a cached answer to go. Computed
     once per process (about 270 files, 1.5 MB: a few milliseconds)."""
-    from ..resources import data_path
-
     pkg = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     h = hashlib.sha256()
     for base, suffix in (
@@ -57,10 +59,6 @@ def profile_fingerprint(profile) -> str:
     h.update(repr(getattr(profile, "name", "")).encode("utf-8", "surrogatepass"))
     root = getattr(profile, "root", None)
     if root is not None:
-        from pathlib import Path
-
-        from ..fsutil import resolves_inside
-
         for path in sorted(Path(root).rglob("*.py")):
             if not resolves_inside(path, root):  # never read (SPEC §9 "Trust boundaries")
                 continue

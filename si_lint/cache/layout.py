@@ -50,12 +50,10 @@ def shapes() -> tuple:
     """The shapes (:func:`~.signed.decode_json`) of the per-file table and of its delta:
     an entry's body (``pipeline.data.to_entry``) is left undecoded, ``msgspec.Raw``, until
     a run reads a document of its file (most runs read none)."""
-    try:
-        from typing import Any, TypedDict
+    from typing import Any, TypedDict
 
-        from msgspec import Raw
-    except ImportError:  # pragma: no cover - msgspec is a dependency
-        return (None, None)
+    from msgspec import Raw  # (imported on first use: a run without a cache never needs it)
+
     # the functional form: a class's annotations would be strings here (__future__), which
     # msgspec resolves in the module's globals, not this function's (NameError: Any)
     Table = TypedDict(  # noqa: UP013

@@ -14,11 +14,13 @@ import hashlib
 import hmac
 import json
 import os
-from typing import TYPE_CHECKING
+import re
+import stat
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
 
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-    from typing import Any
+from ..fsutil import atomic_writer, read_regular
 
 #: the largest cache file that is read (a bigger one is a miss)
 MAX_CACHE_BYTES = 1 << 31
@@ -27,7 +29,7 @@ MAC_SEP = b"\n#mac "
 
 def user_cache_home() -> str | None:
     """The user's cache directory (``$XDG_CACHE_HOME``, else ``~/.cache``), outside any
-    corpus: where the key lives (and the replay memo, :mod:`si_lint.replay`)."""
+    corpus: where the key lives."""
     base = os.environ.get("XDG_CACHE_HOME")
     if base and os.path.isabs(base):
         return base
@@ -146,8 +148,6 @@ def _user_key(directory: str) -> tuple[bytes, str] | None:
 def _read_key(path: str, euid: int) -> bytes | None:
     """The key in ``path`` when it is a regular file (not a link) of ``euid`` that no one
     else may read or write, of 32 to 1,024 bytes; else None."""
-    import stat
-
     try:
         fd = os.open(path, _O_KEY | _O_CLOEXEC)
     except (OSError, ValueError):
@@ -196,8 +196,6 @@ def verified_json(path, shape: Any = None) -> Any:
     """The JSON body of a signed cache file, or None (missing, not a regular file, too big,
     unsigned, signed with another key, not JSON, nested too deeply, a number too long).
     ``shape``: what msgspec decodes it as (see :func:`decode_json`)."""
-    from ..fsutil import read_regular
-
     raw, _why = read_regular(path, MAX_CACHE_BYTES, follow=False)
     if raw is None:
         return None
@@ -211,23 +209,16 @@ def verified_json(path, shape: Any = None) -> Any:
     return decode_json(body, shape=shape)
 
 
-def decode_json(body: bytes | memoryview, use_msgspec: bool = True, shape: Any = None) -> Any:
-    """``json.loads(body)``, or None where it raises. msgspec decodes the same faster
-    (the results table of a 4,000-file corpus: 20 MB, 0.25 -> 0.13 s); what it refuses
-    and the stdlib reads (NaN and Infinity, which ``dumps`` writes for YAML's ``.nan``
-    and ``.inf``; lone surrogates) goes to the stdlib, so the value is always its.
-    ``shape`` (a ``TypedDict``) is the type msgspec decodes into: where it says
-    ``msgspec.Raw``, msgspec checks the JSON text and leaves it undecoded (a value the
-    shape does not fit goes to the stdlib, which decodes it all)."""
-    if use_msgspec:
-        try:
-            import msgspec.json
-
-            if shape is None:
-                return msgspec.json.decode(body)
-            return msgspec.json.decode(body, type=shape)
-        except Exception:  # ImportError, DecodeError, ValidationError, RecursionError
-            pass
+def decode_json(body: bytes | memoryview, shape: Any = None) -> Any:
+    """``json.loads(body)``, or None where it raises. msgspec decodes the same about twice
+    as fast; what it refuses and the stdlib reads (NaN and Infinity, which :func:`dumps`
+    writes for YAML's ``.nan`` and ``.inf``; lone surrogates) goes to the stdlib, so the
+    value is always its. ``shape`` (a ``TypedDict``) is the type msgspec decodes into:
+    where it says ``msgspec.Raw``, the JSON text is checked and left undecoded."""
+    try:
+        return _msgspec()[0](body, type=Any if shape is None else shape)
+    except Exception:  # DecodeError, ValidationError, RecursionError
+        pass
     try:
         return json.loads(body if isinstance(body, (bytes, str)) else bytes(body))
     except Exception:  # ValueError, RecursionError, UnicodeDecodeError: a miss
@@ -235,62 +226,44 @@ def decode_json(body: bytes | memoryview, use_msgspec: bool = True, shape: Any =
 
 
 #: ``json.dumps(value, ensure_ascii=True, separators=(",", ":"))``, made once: dumps with
-#: arguments builds an encoder on every call (the memo keys of a 4,000-file run: 1,600)
+#: arguments builds an encoder on every call
 _ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 
 #: a non-finite float64 in msgpack as Python makes one: the marker, then a sign bit, an
-#: all-ones exponent and a mantissa of 0 (infinity) or of the quiet bit alone (NaN:
-#: ``float("nan")``, ``inf - inf``, NaN arithmetic). Any NaN bits would match strings
-#: and integers too: a 40,000-file memo's ``stat`` numbers held them, so every memo went
-#: to the stdlib (80 instead of 22 ms). Bytes that match send a value to the stdlib.
-_NONFINITE = b"\xcb[\x7f\xff][\xf0\xf8]\x00{6}"
+#: all-ones exponent and a mantissa of 0 (infinity) or of the quiet bit alone (NaN). Any
+#: NaN bits would match strings and integers too, sending large tables to the stdlib.
+_NONFINITE = re.compile(b"\xcb[\x7f\xff][\xf0\xf8]\x00{6}").search
+
+
+@cache
+def _msgspec() -> tuple:
+    """(msgspec's JSON decoder, its JSON encoder, its msgpack encoder); imported on first
+    use (a run without a cache never needs it)."""
+    import msgspec
+
+    return msgspec.json.decode, msgspec.json.Encoder().encode, msgspec.msgpack.Encoder().encode
 
 
 def dumps(value: Any) -> bytes:
-    """``value`` (JSON data: what the loader and si-lint's own records hold) as compact
-    JSON text. msgspec's encoder writes it 10-40x faster (the corpus key of 4,000 files:
-    10.7 -> 0.3 ms) and what it writes decodes to what the stdlib's text decodes to,
-    except where it cannot: a lone surrogate (it raises), an integer past 64 bits (its
-    msgpack raises), and NaN and Infinity, which it writes as ``null`` -- a text with a
-    ``null`` in it is checked for them in the value's msgpack (:data:`_NONFINITE`; a NaN
-    with other bits, which only a bit-level cast makes and nothing si-lint reads holds,
-    stays ``null``). Those go to the stdlib, which writes lone surrogates as
-    ``\\udXXXX`` escapes, never as invalid UTF-8."""
-    fast = _fast_encoders()
-    if fast is not None:
-        try:
-            out = fast[0](value)
-            if b"null" not in out or fast[2](fast[1](value)) is None:
-                return out
-        except Exception:  # TypeError, UnicodeEncodeError, OverflowError, RecursionError
-            pass
+    """``value`` (JSON data) as compact JSON text. msgspec's encoder writes it 10-40x faster
+    and what it writes decodes to what the stdlib's text decodes to, except where it
+    cannot: a lone surrogate (it raises), an integer past 64 bits (its msgpack raises),
+    and NaN and Infinity, which it writes as ``null`` -- a text with a ``null`` in it is
+    checked for them in the value's msgpack (:data:`_NONFINITE`). Those go to the stdlib,
+    which writes lone surrogates as ``\\udXXXX`` escapes, never as invalid UTF-8."""
+    _decode, encode, msgpack = _msgspec()
+    try:
+        out = encode(value)
+        if b"null" not in out or _NONFINITE(msgpack(value)) is None:
+            return out
+    except Exception:  # TypeError, UnicodeEncodeError, OverflowError, RecursionError
+        pass
     return _ENCODE(value).encode("ascii")
-
-
-_FAST: list = []
-
-
-def _fast_encoders():
-    """(msgspec's JSON encoder, its msgpack encoder, a search for a non-finite float in
-    msgpack), or None without msgspec."""
-    if not _FAST:
-        try:
-            import re
-
-            import msgspec
-
-            search = re.compile(_NONFINITE).search
-            _FAST.append((msgspec.json.Encoder().encode, msgspec.msgpack.Encoder().encode, search))
-        except Exception:  # ImportError: the stdlib's encoder alone
-            _FAST.append(None)
-    return _FAST[0]
 
 
 def write_signed(path, chunks: Iterable[bytes], *, mode: int = 0o600) -> None:
     """Write ``chunks`` (JSON text) and their signature to ``path`` atomically. Raises
     ``OSError`` (and whatever a chunk's producer raises) — the caller decides."""
-    from ..fsutil import atomic_writer
-
     digest = hmac.new(secret(), digestmod=hashlib.sha256)
     with atomic_writer(path, mode=mode) as fh:
         for chunk in chunks:

@@ -1,6 +1,6 @@
 """The stat index: a file's content hash, known without reading the file when its
 ``stat`` has not changed since a run read and hashed it (``stat.json`` in the cache
-directory, signed and under the cache's header like every table; issue 43).
+directory, signed and under the cache's header like every table).
 
 An entry is ``abspath: [size, mtime_ns, ctime_ns, inode, device, sha256]``: the stat of the
 very file descriptor the bytes were read from, and the sha256 of those bytes. A later run

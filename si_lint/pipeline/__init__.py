@@ -19,6 +19,7 @@ from .context import Context, Options, RunResult, Source, State, UsageError
 from .corpus import corpus_checks, make_corpus
 from .dryruns import dry_runs
 from .locate import locate_stage
+from .multi import run_roots
 from .perfile import per_file
 from .read import read
 from .report import report
@@ -42,16 +43,15 @@ CORPUS_STAGES = (configure, select, read, per_file, make_corpus)
 
 
 def _state(paths, options, cwd, overrides, with_checks, config=None, root=None) -> State:
-    state = State(
+    return State(
         paths=list(paths),
         options=options or Options(),
         cwd=(Path(cwd) if cwd else Path.cwd()).resolve(),
         overrides=dict(overrides or {}),
         with_checks=with_checks,
         config=config,
+        root_info=root,  # (None: the configure stage finds it)
     )
-    state.root_info = root  # (None: the configure stage finds it)
-    return state
 
 
 def run(
@@ -63,8 +63,6 @@ def run(
     """``si-lint check``: every stage, in order, for each corpus root of the named paths
     (:mod:`.multi`: one run per root, merged). ``overrides`` maps absolute paths to bytes
     that stand in for the files on disk (unsaved editor buffers)."""
-    from .multi import run_roots
-
     options = options or Options()
     cwd = (Path(cwd) if cwd else Path.cwd()).resolve()
     return run_roots(paths, options, cwd, overrides, _run_one)
@@ -73,12 +71,8 @@ def run(
 def _run_one(paths, options, cwd, overrides, root) -> RunResult:
     """Every stage, in order, over the paths of one corpus root (``root``: a ``Root``)."""
     state = _state(paths, options, cwd, overrides, True, root=root)
-    try:
-        for stage in STAGES:
-            stage(state)
-    finally:
-        if state.ctx is not None:  # the per-file stage's workers, kept for the dry runs
-            state.ctx.close_pool()
+    for stage in STAGES:
+        stage(state)
     assert state.result is not None  # the report stage made it
     return state.result
 

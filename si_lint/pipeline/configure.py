@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..cache.signed import distrust
 from ..root import find_root_info
+from ..roots import plan_roots
 from .context import State
 
 
@@ -16,18 +18,14 @@ def configure(state: State) -> None:
     the corpus of ``graph``, ``review`` and the language server, the first named path's
     root); then no cache key inside the root, the named paths or their git work trees is
     trusted (``cache.signed.distrust``: before any cache file is read)."""
-    from ..cache.signed import distrust
-
     named = [Path(p) if os.path.isabs(p) else state.cwd / p for p in state.paths]
     named = [p for p in named if p.exists()]
     if state.config is None and state.root_info is None:
-        from ..roots import plan_roots
-
         plan = plan_roots(
             state.cwd,
             state.paths,
             state.options.config_file,
-            getattr(state.options, "isolated", False),
+            state.options.isolated,
         )
         if plan.groups:
             state.root_info = plan.groups[0].root

@@ -5,21 +5,20 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError  # noqa: F401  (re-exported: pipeline.UsageError)
 from ..findings import Diag, Finding
 from ..limits import MAX_CACHED_FINDINGS
-from ..records import Record
+from . import forkmap
 
 if TYPE_CHECKING:  # annotations only
-    from typing import Any
-
     from ..config import Config
     from ..corpus import Corpus
 
 
-class Options(Record):
+@dataclass
+class Options:
     """What a run was asked for besides its paths (the command line's options).
 
     - ``progress``: a transient bar on stderr (only on a terminal, runs over 1 s)
@@ -30,70 +29,38 @@ class Options(Record):
     - ``isolated``: ``--isolated``, no configuration file is read (roots: profile, git, dir)
     """
 
-    def __init__(
-        self,
-        select: tuple[str, ...] = (),
-        ignore: tuple[str, ...] = (),
-        trust_implementations: bool = False,
-        verbose: bool = False,
-        use_cache: bool = True,
-        cache_dir: str | None = None,
-        jobs: int | None = None,
-        progress: bool = False,
-        config_file: str | None = None,
-        profile: str | None = None,
-        extend_select: tuple[str, ...] = (),
-        extend_ignore: tuple[str, ...] = (),
-        isolated: bool = False,
-    ):
-        self.select = select
-        self.ignore = ignore
-        self.trust_implementations = trust_implementations
-        self.verbose = verbose
-        self.use_cache = use_cache
-        self.cache_dir = cache_dir
-        self.jobs = jobs
-        self.progress = progress
-        self.config_file = config_file
-        self.profile = profile
-        self.extend_select = extend_select
-        self.extend_ignore = extend_ignore
-        self.isolated = isolated
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    trust_implementations: bool = False
+    verbose: bool = False
+    use_cache: bool = True
+    cache_dir: str | None = None
+    jobs: int | None = None
+    progress: bool = False
+    config_file: str | None = None
+    profile: str | None = None
+    extend_select: tuple[str, ...] = ()
+    extend_ignore: tuple[str, ...] = ()
+    isolated: bool = False
 
 
+@dataclass(eq=False)
 class Context:
     """What a check gets besides its document or corpus. ``meanwhile``: the parent's own
     work while workers compute (:func:`pipeline.forkmap.fork_map`): under ``--jobs`` > 1
-    the corpus checks, while the dry runs are in workers. ``pool``: the per-file stage's
-    worker pool, kept for the dry runs when ``keep_pool`` (``pipeline.run`` sets it and
-    ends the pool: :meth:`close_pool`)."""
+    the corpus checks, while the dry runs are in workers. ``jobs``: the worker processes
+    of this run, ``--jobs`` or by the corpus size when it is not given
+    (``forkmap.jobs_of``; set by the per-file stage); None: ``--jobs``. Under
+    ``memo_tasks`` (``check``) the dry runs' results are kept in the cache."""
 
-    def __init__(
-        self,
-        profile: Any,
-        config: Config,
-        options: Options | None = None,
-        corpus: Corpus | None = None,
-        cache: Any = None,
-        meanwhile: Any = None,
-    ):
-        self.profile = profile
-        self.config = config
-        self.options = Options() if options is None else options
-        self.corpus = corpus
-        self.cache = cache
-        self.meanwhile = meanwhile
-        self.keep_pool = False
-        self.pool = None
-        self.memo_tasks = False
-        #: the worker processes of this run: ``--jobs``, or by the corpus size when it is
-        #: not given (``forkmap.jobs_of``; set by the per-file stage); None: ``--jobs``
-        self.jobs: int | None = None
-
-    def close_pool(self) -> None:
-        from .forkmap import close_kept
-
-        close_kept(self)
+    profile: Any
+    config: Config
+    options: Options = field(default_factory=Options)
+    corpus: Corpus | None = None
+    cache: Any = None
+    meanwhile: Any = None
+    memo_tasks: bool = False
+    jobs: int | None = None
 
     @property
     def workers(self) -> int | None:
@@ -106,13 +73,11 @@ class Context:
         reads (``task.inputs()``: its parameters and the documents it reads; it returns
         a list of Diags) is answered from the cache under :func:`task_key`, and what is
         computed is stored there: the task itself never sees the cache."""
-        from .forkmap import fork_map
-
         meanwhile, self.meanwhile = self.meanwhile, None
         tasks = list(tasks)
         cache = self.cache if self.memo_tasks else None
         if cache is None or not cache.enabled:
-            return fork_map(tasks, self.workers, meanwhile, self.pool)
+            return forkmap.fork_map(tasks, self.workers, meanwhile)
         keys = [task_key(task) for task in tasks]
         out: list = [None] * len(tasks)
         todo: list[int] = []
@@ -122,7 +87,7 @@ class Context:
                 out[i] = value
             else:
                 todo.append(i)
-        done = fork_map([tasks[i] for i in todo], self.workers, meanwhile, self.pool)
+        done = forkmap.fork_map([tasks[i] for i in todo], self.workers, meanwhile)
         stored = sum(len(out[i]) for i in range(len(tasks)) if out[i] is not None)
         for i, value in zip(todo, done):
             out[i] = value
@@ -196,63 +161,52 @@ class Source:
     sha: str
 
 
+@dataclass(eq=False)
 class State:
     """The run state: each stage reads what earlier stages wrote and adds its part.
 
     - ``cwd``: a resolved ``pathlib.Path``; ``config``: given, used instead of the one
-      found from ``cwd``
+      found from ``cwd``; ``root_info``: the corpus root and configuration table found
+      (configure)
     - ``profile_dirs``/``profile_docs``: OASIS profile directories (SPEC §1;
       si_lint.profile_docs.read_for): the profile directory of each file's directory, and
       what each one's Markdown documents define
     - ``diags``: the corpus and dry-run stages' output
-    - ``root_info``: the corpus root and configuration table found (configure)
+    - ``not_corpus``: files set aside as no corpus files (SPEC §9; pipeline.notcorpus)
+    - ``corpus_key``: the corpus-wide key of this run's cached answers
+      (pipeline.corpus.corpus_key)
     """
 
-    def __init__(
-        self,
-        paths: list[str],
-        options: Options,
-        cwd: Any,
-        overrides: dict[str, bytes] | None = None,
-        with_checks: bool = True,
-        config: Config | None = None,
-    ):
-        self.paths = paths
-        self.options = options
-        self.cwd = cwd
-        self.overrides = {} if overrides is None else overrides
-        self.with_checks = with_checks
-        self.config = config
-        self.selection: Any = None  # select.Selection
-        self.profile: Any = None
-        self.ctx: Context | None = None
-        self.cache: Any = None
-        self.sources: list[Source] = []
-        self.profile_dirs: dict = {}
-        self.profile_docs: dict = {}
-        self._checks: tuple | None = None
-        self.docs: list = []
-        self.per_file: dict[str, list[Finding]] = {}
-        self.corpus: Corpus | None = None
-        self.diags: list[Diag] = []
-        self.findings: list[Finding] = []
-        self.result: RunResult | None = None
-        self.root_info: Any = None  # corpus.Root
-        #: files set aside as no corpus files (SPEC §9; pipeline.notcorpus), absolute
-        self.not_corpus: set[str] = set()
-        #: the corpus-wide key of this run's cached answers (pipeline.corpus.corpus_key)
-        self.corpus_key: tuple[str, str] | None = None
+    paths: list[str]
+    options: Options
+    cwd: Any
+    overrides: dict[str, bytes] = field(default_factory=dict)
+    with_checks: bool = True
+    config: Config | None = None
+    selection: Any = None  # select.Selection
+    profile: Any = None
+    ctx: Context | None = None
+    cache: Any = None
+    sources: list[Source] = field(default_factory=list)
+    profile_dirs: dict = field(default_factory=dict)
+    profile_docs: dict = field(default_factory=dict)
+    docs: list = field(default_factory=list)
+    per_file: dict[str, list[Finding]] = field(default_factory=dict)
+    corpus: Corpus | None = None
+    diags: list[Diag] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    result: RunResult | None = None
+    root_info: Any = None
+    not_corpus: set[str] = field(default_factory=set)
+    corpus_key: tuple[str, str] | None = None
+    _checks: tuple | None = None
 
     @property
     def checks(self) -> tuple:
         """Every check when the run checks (``with_checks``), else none; their modules are
         imported on first use, so a re-check the cache answers whole imports none."""
         if self._checks is None:
-            from ..checks import all_checks
+            from ..checks import all_checks  # (the checks: a warm re-check imports none)
 
             self._checks = all_checks() if self.with_checks else ()
         return self._checks
-
-    @checks.setter
-    def checks(self, value: tuple) -> None:
-        self._checks = value

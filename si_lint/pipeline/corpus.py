@@ -14,13 +14,12 @@ from ..findings import Diag
 from ..limits import MAX_CACHED_FINDINGS
 from .context import Context, State
 from .forkmap import jobs_of
+from .perfile import crash
 
 
 def corpus_diags(corpus: Corpus, ctx: Context, checks, stage: str) -> list[Diag]:
     """The Diags of the corpus checks of ``stage`` (``corpus`` or ``dryrun``); a check
     that raises is one SI000, the others still run."""
-    from .perfile import crash  # (perfile imports this stage's module)
-
     out: list[Diag] = []
     for check in checks:
         if check.scope != "corpus" or check.stage != stage:

@@ -1,64 +1,55 @@
-"""Located findings as plain JSON-able data (dicts, lists, str, int, float, bool, None)
-for the cache (per-file entries, whole runs), and back. Reading back validates every
-field: a cache can arrive in a pull request, so anything unexpected is ``ValueError``.
-(Check results, ``Diag``, go through :mod:`si_lint.codec`.)"""
+"""A file's per-file result as plain JSON-able data (dicts, lists, str, int, float, bool,
+None) -- the form the cache stores and a worker process sends back -- and back.
+Reading back validates every field: a cache can arrive in a pull request, so anything
+unexpected is a miss. (Check results, ``Diag``, go through :mod:`si_lint.codec`.)"""
 
 from __future__ import annotations
 
-from functools import cache
+import marshal
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
+from ..cache.bodies import Stored
+from ..corpus import ARTIFACT_KINDS, KINDS, Document, relpath_of
 from ..findings import Finding, Location
+from ..fsutil import read_regular
+from ..loader import MAX_BYTES, PosMap, load_bytes
+from .context import Source
 
-if TYPE_CHECKING:
-    from typing import Any
+_REQUIRED = ("path", "line", "column", "code", "severity", "message")
+_OPTIONAL = (
+    ("help", str),
+    ("doc_path", str),
+    ("end_line", int),
+    ("end_column", int),
+    ("detail", str),
+    ("document", int),
+)
 
-    from ..corpus import Document
-    from .context import Source
 
-
-def finding_to_data(self: Finding) -> dict:
+def finding_to_data(f: Finding) -> dict:
     """A located :class:`Finding` as plain data."""
-    out: dict = {
-        "path": self.path,
-        "line": self.line,
-        "column": self.column,
-        "code": self.code,
-        "severity": self.severity,
-        "message": self.message,
-    }
-    for key in ("help", "doc_path", "end_line", "end_column", "detail", "document"):
-        value = getattr(self, key)
-        if value is not None:
-            out[key] = value
-    if self.related:
-        out["related"] = [[r.path, r.line, r.column, r.message] for r in self.related]
-    if self.fix is not None:
-        from ..fix import fix_to_data
+    out = {key: getattr(f, key) for key in _REQUIRED}
+    out.update((key, getattr(f, key)) for key, _typ in _OPTIONAL if getattr(f, key) is not None)
+    if f.related:
+        out["related"] = [[r.path, r.line, r.column, r.message] for r in f.related]
+    if f.fix is not None:
+        from ..fix import fix_to_data  # (the fixes' package: ruamel's round trip)
 
-        out["fix"] = fix_to_data(self.fix)
+        out["fix"] = fix_to_data(f.fix)
     return out
 
 
 def finding_from_data(d: Any) -> Finding:
     """The inverse of :func:`finding_to_data`; raises ``ValueError`` on anything else."""
-    if not isinstance(d, dict):
-        raise ValueError("not a finding")
-    str_keys = ("path", "code", "severity", "message")
-    if not all(isinstance(d.get(k), str) for k in str_keys) or not all(
-        type(d.get(k)) is int for k in ("line", "column")
+    if not (
+        isinstance(d, dict)
+        and all(isinstance(d.get(k), str) for k in ("path", "code", "severity", "message"))
+        and all(type(d.get(k)) is int for k in ("line", "column"))
     ):
         raise ValueError("not a finding")
     opt = {}
-    for key, typ in (
-        ("help", str),
-        ("doc_path", str),
-        ("end_line", int),
-        ("end_column", int),
-        ("detail", str),
-        ("document", int),
-    ):
+    for key, typ in _OPTIONAL:
         value = d.get(key)
         if value is not None:
             if type(value) is not typ:
@@ -69,44 +60,36 @@ def finding_from_data(d: Any) -> Finding:
         if not (
             isinstance(r, list)
             and len(r) == 4
+            and [type(v) for v in r[1:3]] == [int, int]
             and isinstance(r[0], str)
-            and type(r[1]) is int
-            and type(r[2]) is int
             and isinstance(r[3], str)
         ):
             raise ValueError("bad related location")
         related.append(Location(*r))
     fix = None
     if d.get("fix") is not None:
-        from ..fix import fix_from_data
+        from ..fix import fix_from_data  # (the fixes' package: ruamel's round trip)
 
         fix = fix_from_data(d["fix"])
+    path, line, column, code, severity, message = (d[k] for k in _REQUIRED)
     return Finding(
-        d["path"],
-        d["line"],
-        d["column"],
-        d["code"],
-        d["severity"],
-        d["message"],
-        related=tuple(related),
-        fix=fix,
-        **opt,
+        path, line, column, code, severity, message, related=tuple(related), fix=fix, **opt
     )
 
 
 # --------------------------------------------------------------------------------------
-# per-file cache entries: plain JSON-able data (dicts, lists, str, int, float, bool, None)
+# per-file entries
 
-
-_ENTRY_PATH = "\0"  # findings in cache entries carry this placeholder instead of a path
+_ENTRY_PATH = "\0"  # findings in entries carry this placeholder instead of their file's path
 
 
 def to_entry(docs: list[Document], findings: list[Finding]) -> list:
-    """A file's cache entry: ``[head, body]``. The head is what every run reads of an
-    unchanged file: its documents (``[index, kind, refs]``), suppressions and findings.
-    The body (``[data, positions]`` per document) is what only a run that reads a
-    document's data or positions needs; the cache leaves it undecoded until then
-    (:class:`Body`)."""
+    """A file's entry: ``[head, body]``. The head is what every run reads of an unchanged
+    file: its documents (``[index, kind, refs]``: a fixture's or evidence document's
+    :meth:`~si_lint.corpus.Document.artifact_refs`, a scenario's ``[its id]``),
+    suppressions and findings. The body, ``[data, positions]`` per document
+    (``PosMap.to_blob``, or None), is what only a run that reads a document's data or
+    positions needs: the cache decodes it then (:class:`Content`)."""
     relpath = docs[0].relpath
     out = []
     for f in findings:
@@ -114,52 +97,40 @@ def to_entry(docs: list[Document], findings: list[Finding]) -> list:
         if f.path == relpath:
             d["path"] = _ENTRY_PATH
         out.append(d)
-    rows = [_entry_rows(d) for d in docs]
+    rows, body = [], []
+    for doc in docs:
+        refs: list | None = None
+        if doc.kind in ARTIFACT_KINDS:
+            sid, spath, named = doc.artifact_refs()
+            refs = [sid, None if spath is None else list(spath), named]
+        elif doc.kind == "scenario":
+            refs = [doc.scenario_id()]
+        rows.append([doc.index, doc.kind, refs])
+        data = doc.data  # (fills ``content.blobs`` from an entry's body)
+        blob = doc.content.blobs.get(doc.index) if doc.content is not None else None
+        if blob is None and doc._pos is not None:
+            blob = doc._pos.to_blob(data)
+        body.append([data, blob])
     head = {
-        "docs": [row for row, _body in rows],
+        "docs": rows,
         "ndocs": docs[0].ndocs,
         "suppressions": [
-            [line, col, kind, list(codes)] for line, col, kind, codes in docs[0].suppressions
+            [line, col, k, list(codes)] for line, col, k, codes in docs[0].suppressions
         ],
         "findings": out,
     }
-    return [head, [body for _row, body in rows]]
+    return [head, body]
 
 
-def _entry_rows(doc: Document) -> tuple[list, list]:
-    """(``[index, kind, refs]``, ``[data, positions]``): a fixture's or evidence
-    document's refs are :meth:`~si_lint.corpus.Document.artifact_refs`, a scenario's
-    ``[its id]``."""
-    from ..corpus import ARTIFACT_KINDS
-
-    refs: list | None = None
-    if doc.kind in ARTIFACT_KINDS:
-        sid, spath, named = doc.artifact_refs()
-        refs = [sid, None if spath is None else list(spath), named]
-    elif doc.kind == "scenario":
-        refs = [doc.scenario_id()]
-    return [doc.index, doc.kind, refs], [doc.data, doc.pos_blob]
-
-
-@cache
-def _corpus():
-    """:mod:`si_lint.corpus`, imported on first use (the findings' half of this module is
-    on the pre-commit path, which never needs it): an import statement in
-    :func:`from_entry` cost 1.6 us per entry and per document."""
-    from .. import corpus
-
-    return corpus
-
-
-def _refs_of(kind: str | None, refs, artifact_kinds) -> tuple | None:
-    """The ``refs`` of an entry's document (``ValueError`` for anything
-    :func:`_entry_rows` does not write)."""
+def _refs_of(kind: str | None, refs) -> tuple | None:
+    """The ``refs`` of an entry's document (``ValueError`` for anything :func:`to_entry`
+    does not write)."""
     if kind == "scenario":
         (sid,) = refs
         if sid is not None and type(sid) is not str:
             raise ValueError("bad scenario id")
         return (sid,)
-    if kind not in artifact_kinds:
+    if kind not in ARTIFACT_KINDS:
         if refs is not None:
             raise ValueError("refs of a kind that has none")
         return None
@@ -179,16 +150,13 @@ def _refs_of(kind: str | None, refs, artifact_kinds) -> tuple | None:
 def from_entry(
     entry, source: Source, cwd: Path, relpath: str | None = None
 ) -> tuple[list[Document], list[Finding]] | None:
-    """The documents and findings of a cache entry, each document's data and positions
-    left in the entry's body until first used (:class:`Body`); None when the head is not
-    what :func:`to_entry` writes (a cache can arrive in a pull request: never trusted).
-    ``relpath``: the source's path relative to ``cwd``, when the caller has it."""
-    corpus = _corpus()
-    kinds, artifact_kinds, document = corpus.KINDS, corpus.ARTIFACT_KINDS, corpus.Document
+    """The documents and findings of an entry, each document's data and positions left in
+    the entry's body until first used (:class:`Content`); None when the head is not what
+    :func:`to_entry` writes. ``relpath``: the source's path relative to ``cwd``, when the
+    caller has it."""
     try:
         head, body = entry
-        if relpath is None:
-            relpath = corpus.relpath_of(source.abspath, cwd)
+        relpath = relpath_of(source.abspath, cwd) if relpath is None else relpath
         ndocs = head["ndocs"]
         sups = []
         for line, col, kind, codes in head["suppressions"]:
@@ -200,82 +168,94 @@ def from_entry(
             ):
                 return None
             sups.append((line, col, kind, tuple(codes)))
-        docs = []
-        shared: dict = {}
+        content = Content(source.abspath, body)
         for index, kind, refs in head["docs"]:
-            if type(index) is not int or (kind is not None and kind not in kinds):
+            if type(index) is not int or (kind is not None and kind not in KINDS):
                 return None
-            doc = document(
+            doc = Document(
                 relpath,
                 source.abspath,
                 kind,
-                None,
                 None,
                 sha=source.sha,
                 suppressions=sups,
                 index=index,
                 ndocs=ndocs,
-                siblings=shared,
-                refs=_refs_of(kind, refs, artifact_kinds),
+                refs=_refs_of(kind, refs),
+                content=content,
             )
             del doc.__dict__["data"]  # in the body: Document.__getattr__
-            docs.append(doc)
-        if not docs or type(ndocs) is not int:
+            content.docs.append(doc)
+        if not content.docs or type(ndocs) is not int:
             return None
         findings = []
         for d in head["findings"]:
             f = finding_from_data(d)
-            if f.path == _ENTRY_PATH:
-                f = _with_path(f, relpath)
-            findings.append(f)
+            findings.append(f._replace(path=relpath) if f.path == _ENTRY_PATH else f)
     except (KeyError, TypeError, ValueError):
         return None
-    lazy = Body(body, docs)
-    for doc in docs:
-        doc.lazy = lazy
-    return docs, findings
+    return content.docs, findings
 
 
-class Body:
-    """The body of a cache entry (:func:`to_entry`) for the documents of its file: JSON
-    text the cache has not decoded (``msgspec.Raw``), or data (a table the stdlib read).
-    :meth:`fill` decodes it once, on the first read of one document's data or positions,
-    and gives every document its own. A body that is not what :func:`to_entry` writes (it
-    cannot be: the cache is signed) leaves the documents to read their file again."""
+class Content:
+    """The data and positions of one file's documents, where they were not kept: the body
+    of its entry (JSON text the cache has not decoded, ``msgspec.Raw``; data; a worker's
+    marshal bytes), decoded
+    once for every document on the first read of one's data (:meth:`fill`); positions from
+    the body's blobs, else from the file read again -- once for all its documents. A body
+    that is not what :func:`to_entry` writes (it cannot be: the cache is signed) leaves the
+    documents to read their file again."""
 
-    __slots__ = ("raw", "docs")
+    __slots__ = ("abspath", "raw", "docs", "blobs", "again")
 
-    def __init__(self, raw: Any, docs: list[Document]):
+    def __init__(self, abspath: str, raw: Any = None):
+        self.abspath = abspath
         self.raw = raw
-        self.docs = docs
+        self.docs: list[Document] = []
+        self.blobs: dict[int, Any] = {}
+        self.again: dict | None = None  # index -> the document loaded from the file again
 
     def fill(self) -> None:
-        docs, raw = self.docs, self.raw
-        self.docs, self.raw = [], None
-        rows = _body_rows(raw, docs) if docs else None
-        for doc in docs:
-            doc.lazy = None
-        if rows is None:
-            again = {d.index: d.data for d in docs[0]._loaded_again()} if docs else {}
-            for doc in docs:
-                doc.data = again.get(doc.index)
+        raw, self.raw = self.raw, None
+        if raw is None:
             return
-        for doc, (data, blob) in zip(docs, rows):
-            doc.pos_blob = blob
+        rows = _body_rows(raw, len(self.docs))
+        if rows is None:
+            for doc in self.docs:
+                again = self._loaded_again().get(doc.index)
+                doc.data = again.data if again is not None else None
+            return
+        for doc, (data, blob) in zip(self.docs, rows):
             doc.data = data
+            if blob is not None:
+                self.blobs[doc.index] = blob
+
+    def pos(self, doc: Document) -> PosMap:
+        self.fill()
+        blob = self.blobs.get(doc.index)
+        got = PosMap.from_blob(blob, doc.data) if blob is not None else None
+        if got is None:
+            again = self._loaded_again().get(doc.index)
+            got = again.pos if again is not None else PosMap()
+        return got
+
+    def _loaded_again(self) -> dict:
+        """The file's documents by index, loaded from disk again (regular files only; none
+        when it cannot be read)."""
+        if self.again is None:
+            raw, _why = read_regular(self.abspath, MAX_BYTES)
+            docs = load_bytes(raw).documents if raw is not None else []
+            self.again = {d.index: d for d in docs}
+        return self.again
 
 
-def _body_rows(raw: Any, docs: list[Document]) -> list | None:
-    from ..cache.bodies import Stored
-
-    rows = (raw if isinstance(raw, Stored) else Stored(raw, None)).load()
-    if type(rows) is not list or len(rows) != len(docs):
+def _body_rows(raw: Any, n: int) -> list | None:
+    if type(raw) is bytes:  # marshal bytes from this run's own worker (never the cache's)
+        rows = marshal.loads(raw)
+    else:
+        rows = (raw if isinstance(raw, Stored) else Stored(raw, None)).load()
+    if type(rows) is not list or len(rows) != n:
         return None
-    for row in rows:
-        if type(row) is not list or len(row) != 2:
-            return None
+    if not all(type(row) is list and len(row) == 2 for row in rows):
+        return None
     return rows
-
-
-def _with_path(f: Finding, path: str) -> Finding:
-    return f._replace(path=path)

@@ -1,12 +1,8 @@
 """Stage 5, dry runs: every fixture is scored by the evaluator against its scenario, and
-the probes run (the corpus checks registered with ``stage="dryrun"``, checks/dryrun.py).
-The scenarios are scored in worker processes under ``--jobs`` > 1 (``Context.map``); the
-parent runs the corpus checks meanwhile (the corpus stage left them in
-``ctx.meanwhile``). The Diags keep the order: corpus checks, then dry runs. Each
-scenario's dry run is cached on what it reads (``Context.map``, ``context.task_key``:
-the scenario's and its fixtures' paths and content hashes, under the cache header's
-code, profile and configuration), so one changed file re-runs only the dry runs that
-read it."""
+the probes run (the corpus checks registered with ``stage="dryrun"``, checks/dryrun.py),
+in worker processes under ``--jobs`` > 1 while the parent runs the corpus checks (the
+corpus stage left them in ``ctx.meanwhile``). The Diags keep the order: corpus checks,
+then dry runs. Each scenario's dry run is cached on what it reads (``Context.map``)."""
 
 from __future__ import annotations
 

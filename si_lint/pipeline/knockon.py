@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
+from ..fsutil import read_regular
+from ..limits import MAX_BYTES
 from .context import State
 
 #: the failed reads
@@ -24,9 +26,6 @@ def failed_texts(per_file: dict, absolute, overrides: dict) -> list[str | None]:
     """The text of each file that failed to read (None: it could not be read whole), of
     the per-file findings ``per_file`` (relpath -> findings; ``absolute``: a relpath to an
     absolute path; ``overrides``: unsaved buffers by absolute path)."""
-    from ..fsutil import read_regular
-    from ..limits import MAX_BYTES
-
     out: list[str | None] = []
     for rel, findings in sorted(per_file.items()):
         if not any(f.code in FAILED for f in findings):

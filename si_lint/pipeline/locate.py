@@ -5,10 +5,13 @@ and the findings sorted."""
 
 from __future__ import annotations
 
+from ..catalogue import codes as catalogue_codes
 from ..catalogue import severity_of
 from ..corpus import Corpus, Document, relpath_of
-from ..findings import Diag, Finding, Location, format_path
+from ..findings import Diag, Finding, Location, did_you_mean, format_path
+from ..limits import MAX_FINDINGS_PER_FILE
 from .context import State
+from .knockon import held_back
 
 
 def _position(doc: Document | None, path, on: str) -> tuple[int, int]:
@@ -113,9 +116,6 @@ def apply_suppressions(
 def _useless_suppression(path: str, sup: tuple, used: bool, docs) -> Finding | None:
     """SI009 for a suppression that suppressed nothing or names a code that is no rule
     (with the nearest code: ``SI1133`` → ``SI113``), else None."""
-    from ..catalogue import codes as catalogue_codes
-    from ..findings import did_you_mean
-
     line, col, kind, codes = sup
     known = catalogue_codes()
     unknown = [c for c in codes if not any(k.startswith(c.upper()) for k in known)]
@@ -159,54 +159,6 @@ def _document_at(docs: list[Document], line: int) -> int | None:
     return best.index
 
 
-def dedupe(findings: list[Finding]) -> list[Finding]:
-    seen = set()
-    out = []
-    for f in findings:
-        key = (f.path, f.document, f.line, f.column, f.code, f.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(f)
-    return out
-
-
-def dedupe_sorted(findings: list[Finding]) -> list[Finding]:
-    """:func:`dedupe` of findings sorted by :func:`sort_findings`, which holds repeats next
-    to each other (their sort keys are equal, in their first order): one run of equal keys
-    is remembered at a time (a set of every finding's key cost ~140 MB per 1,000,000)."""
-    out = []
-    run_key = None
-    seen: set = set()
-    for f in findings:
-        key = (f.path, f.line, f.column, f.code, f.message)
-        if key != run_key:
-            run_key = key
-            seen.clear()
-        if f.document not in seen:
-            seen.add(f.document)
-            out.append(f)
-    return out
-
-
-def _in_file(f: Finding) -> tuple:
-    return (f.line, f.column, f.code, f.message)
-
-
-def sort_findings(findings: list[Finding]) -> list[Finding]:
-    """``sorted(findings, key=Finding.sort_key)`` — (path, line, column, code, message),
-    stable — sorting one file's findings at a time, so the sort keys of one file are held
-    at once, not of every finding."""
-    by_path: dict[str, list[Finding]] = {}
-    for f in findings:
-        by_path.setdefault(f.path, []).append(f)
-    out: list[Finding] = []
-    for path in sorted(by_path):
-        group = by_path.pop(path)
-        group.sort(key=_in_file)
-        out.extend(group)
-    return out
-
-
 #: codes that say a reference resolves to nothing, with the kind of document that could
 #: define it: such a finding depends on every document of that kind (a renamed scenario
 #: leaves its fixtures dangling), so it is reported when one of them is named
@@ -247,11 +199,7 @@ def locate_stage(state: State) -> None:
     for doc_findings in state.per_file.values():
         findings.extend(doc_findings)
     root_rel = sel.relpath(sel.root)
-    for diag in state.diags:
-        findings.append(locate(diag, corpus, root_rel))
-        doc = corpus.doc(diag.file, diag.document)
-        if doc is not None and doc.pos_blob is not None:
-            doc.pos = None  # positions are re-read from the blob if needed: keep memory flat
+    findings.extend(locate(diag, corpus, root_rel) for diag in state.diags)
     for path, reason in sel.walk_problems:
         findings.append(
             Finding(
@@ -261,8 +209,6 @@ def locate_stage(state: State) -> None:
     findings = configured(findings, corpus.by_file, config, sel.absolute)
     named_kinds: dict = {}
     findings = [f for f in findings if concerns_named(f, sel, corpus, named_kinds)]
-    from .knockon import held_back
-
     findings = held_back(findings, state)  # references a failed read could resolve
     state.findings = ordered(findings)
 
@@ -279,16 +225,21 @@ def configured(findings: list[Finding], files: dict, config, absolute) -> list[F
 
 
 def ordered(findings: list[Finding]) -> list[Finding]:
-    """The report order, repeats dropped, at most the per-file cap (:func:`cap_per_file`)."""
-    return cap_per_file(dedupe_sorted(sort_findings(findings)))
+    """The report order (:meth:`Finding.sort_key`, stable), repeats dropped, at most the
+    per-file cap (:func:`cap_per_file`)."""
+    seen = set()
+    out = []
+    for f in sorted(findings, key=Finding.sort_key):
+        key = (f.path, f.document, f.line, f.column, f.code, f.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return cap_per_file(out)
 
 
-def cap_per_file(findings: list[Finding], limit: int | None = None) -> list[Finding]:
-    """At most ``limits.MAX_FINDINGS_PER_FILE`` findings per file (sorted input), then one
-    SI005 saying how many more there are, at the first one left out (issue 11 item 9)."""
-    from ..limits import MAX_FINDINGS_PER_FILE
-
-    limit = MAX_FINDINGS_PER_FILE if limit is None else limit
+def cap_per_file(findings: list[Finding], limit: int = MAX_FINDINGS_PER_FILE) -> list[Finding]:
+    """At most ``limit`` findings per file (sorted input), then one SI005 saying how many
+    more there are, at the first one left out."""
     counts: dict[str, int] = {}
     for f in findings:
         counts[f.path] = counts.get(f.path, 0) + 1
@@ -297,12 +248,12 @@ def cap_per_file(findings: list[Finding], limit: int | None = None) -> list[Find
     out: list[Finding] = []
     seen: dict[str, int] = {}
     for f in findings:
-        n = seen.get(f.path, 0) + 1
-        seen[f.path] = n
+        n = seen[f.path] = seen.get(f.path, 0) + 1
         if n <= limit:
             out.append(f)
         elif n == limit + 1:
             more = counts[f.path] - limit
+            message = f"{more:,} more findings suppressed (at most {limit:,} are reported per file)"
             out.append(
                 Finding(
                     f.path,
@@ -310,7 +261,7 @@ def cap_per_file(findings: list[Finding], limit: int | None = None) -> list[Find
                     f.column,
                     "SI005",
                     severity_of("SI005"),
-                    f"{more:,} more findings suppressed (at most {limit:,} are reported per file)",
+                    message,
                     help="fix the findings above, then run again",
                 )
             )

@@ -9,8 +9,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..config import Config
 from ..discovery import inside, relpath_of
 from ..findings import Finding
+from ..roots import plan_roots
 from .context import MergedCorpus, RunResult
 
 
@@ -28,9 +30,7 @@ def _overrides_for(overrides: dict | None, root: str, paths: list[str]) -> dict 
 def run_roots(paths, options, cwd: Path, overrides, run_one) -> RunResult:
     """``run_one(paths, options, cwd, overrides, root)`` for each root of the plan, the
     results merged; a single root with nothing skipped is that run's result as it is."""
-    from ..roots import plan_roots
-
-    plan = plan_roots(cwd, list(paths), options.config_file, getattr(options, "isolated", False))
+    plan = plan_roots(cwd, list(paths), options.config_file, options.isolated)
     skipped = [(relpath_of(p, cwd), why) for p, why in plan.skipped]
     results = []
     for group in plan.groups:
@@ -45,8 +45,6 @@ def run_roots(paths, options, cwd: Path, overrides, run_one) -> RunResult:
 def merge(results: list[RunResult], skipped: list[tuple[str, str]], cwd: Path) -> RunResult:
     """The results of the runs over several roots as one (``skipped``: the named paths no
     root holds, with their reasons)."""
-    from ..config import Config
-
     findings: list[Finding] = []
     seen = set()
     for r in results:
@@ -58,7 +56,7 @@ def merge(results: list[RunResult], skipped: list[tuple[str, str]], cwd: Path) -
     findings.sort(key=Finding.sort_key)
     corpora = [r.corpus for r in results if r.corpus is not None]
     config = results[0].config if results else Config(root=Path(cwd), root_how="none")
-    out = RunResult(
+    return RunResult(
         findings,
         sum(r.files for r in results),
         MergedCorpus(corpora) if corpora and len(corpora) == len(results) else None,
@@ -69,4 +67,3 @@ def merge(results: list[RunResult], skipped: list[tuple[str, str]], cwd: Path) -
         [p for r in results for p in r.skipped_paths] + skipped,
         sorted({w for r in results for w in r.warnings}),  # (one line each)
     )
-    return out

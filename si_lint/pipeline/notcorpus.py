@@ -7,10 +7,12 @@ JSON (:func:`strict_json_diag`)."""
 
 from __future__ import annotations
 
-import os
+import json
 import re
 
 from ..findings import Diag
+from ..fsutil import read_regular
+from ..limits import MAX_BYTES
 from .context import State
 
 #: the top-level keys that recognise a document's kind (SPEC §1)
@@ -49,7 +51,6 @@ def corpus_sign(raw: bytes, abspath: str) -> bool:
 def strict_json_diag(text: str) -> Diag | None:
     """SI001 "invalid JSON" for a ``.json`` text that is not strict JSON (a trailing
     comma, a comment, NaN), else None."""
-    import json
 
     def refuse(name: str):
         raise ValueError(f"{name} is not JSON")
@@ -83,9 +84,6 @@ def set_aside(state: State) -> None:
         if d.relpath in codes:
             docs.setdefault(d.relpath, []).append(d)
     codes = {rel: c for rel, c in codes.items() if _unreadable(c, docs.get(rel, []))}
-    from ..fsutil import read_regular
-    from ..limits import MAX_BYTES
-
     for rel in sorted(codes):
         abspath = sel.absolute(rel)
         raw = state.overrides.get(abspath)
@@ -118,7 +116,3 @@ def not_corpus_note(relpath: str) -> str:
         f"skipped {relpath}: not a corpus file (it does not parse, and no top-level key "
         "names a corpus document)"
     )
-
-
-def is_json(abspath: str) -> bool:
-    return os.path.splitext(abspath)[1] == ".json"

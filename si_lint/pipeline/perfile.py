@@ -9,7 +9,6 @@ import gc
 import marshal
 import os
 import traceback
-from contextlib import nullcontext
 from pathlib import Path
 
 from ..contract import enforce
@@ -20,9 +19,9 @@ from ..loader import load_bytes
 from ..loader.suppressions import scan_suppressions
 from ..progress import Progress
 from ..registry import file_checks_for
+from . import forkmap
 from .context import Context, Source, State
-from .data import from_entry, to_entry
-from .forkmap import fork_pool, jobs_of, keep_pool
+from .data import Content, from_entry, to_entry
 from .locate import locate_in
 from .notcorpus import set_aside, strict_json_diag
 from .read import ensure_read
@@ -53,36 +52,21 @@ def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list
         _strict_json(loaded)
     sups = scan_suppressions(loaded.text, loaded.quiet_spans) if loaded.text else []
     n = len(loaded.documents)
+    parts: list[tuple] = [(d.data, d.pos, d.index) for d in loaded.documents]
     docs = [
         Document(
             relpath,
             source.abspath,
-            None if loaded.failed else classify(d.data),
-            d.data,
-            d.pos,
+            classify(data) if n and not loaded.failed else None,
+            data,
+            pos,
             sha=source.sha,
             suppressions=sups,
-            index=d.index,
+            index=index,
             ndocs=n,
         )
-        for d in loaded.documents
+        for data, pos, index in parts or [(None, None, 0)]
     ]
-    if not docs:
-        docs = [
-            Document(
-                relpath,
-                source.abspath,
-                None,
-                None,
-                None,
-                sha=source.sha,
-                suppressions=sups,
-                ndocs=0,
-            )
-        ]
-    shared: dict = {}
-    for d in docs:
-        d.siblings = shared
     by_index: dict[int | None, Document] = {d.index: d for d in docs}
     for diag in loaded.findings:  # a document's own findings; the file's on the first
         by_index.get(diag.document, docs[0]).load_findings.append(diag)
@@ -136,74 +120,61 @@ _WORKER: dict = {}
 
 def _work(i: int) -> tuple[list[Document], list[Finding]]:
     """Per-file stage for source ``i``: load, classify, run the file checks on each
-    document, locate the findings. Returns the documents without their positions
-    (see ``Document.pos``); under a cache, with the positions as plain data."""
+    document, locate the findings. The documents keep no positions (see
+    ``Document.pos``); under a cache, or for an unsaved buffer, as blobs in their
+    ``content`` (what the cache entry holds; a buffer's file cannot be read again)."""
     source: Source = _WORKER["sources"][i]
     ctx, checks, cwd = _WORKER["ctx"], _WORKER["checks"], _WORKER["cwd"]
     docs = load_documents(source, cwd, _WORKER.get("strict_json", False))
     source.raw = None  # loaded: the bytes are not kept (a worker would hold all it read)
     findings: list[Finding] = []
+    content = Content(source.abspath)
+    blobs = _WORKER.get("cached") or source.abspath in _WORKER.get("overrides", ())
     for doc in docs:
         diags = file_diags(doc, ctx, checks) if checks else list(doc.load_findings)
         findings.extend(locate_in(d, doc) for d in diags)
         if not checks:
             continue  # loading only (build_corpus): the positions stay for the caller
-        if _WORKER.get("cached") or source.abspath in _WORKER.get("overrides", ()):
-            doc.pos_blob = doc.pos.to_blob(doc.data) if doc._pos is not None else None
-        doc.pos = None
+        if blobs and doc._pos is not None:
+            content.blobs[doc.index] = doc.pos.to_blob(doc.data)
+        content.docs.append(doc)
+        doc.content, doc.pos = content, None
         doc.load_findings = []  # located above; not needed downstream
     return docs, findings
 
 
-def _work_packed(i: int) -> tuple:
-    """``_work`` for a pool worker: the documents travel as one marshal blob of their
-    attributes (each ``__dict__``: the data and the rest).
-    Unpickling a document cost 14 us in the parent; marshal keeps the loader's interned
-    keys interned there, and a file's documents' one ``siblings`` dict one dict (a
-    reference). A document marshal cannot write travels pickled (loading only)."""
+def _work_sent(i: int) -> tuple:
+    """``_work`` in a pool worker: the file's entry (``data.to_entry``), its head and its
+    body as marshal bytes (which keep the loader's interned keys interned); the parent
+    decodes a body only when it reads the file's data (most fixtures' data is read only
+    by the dry runs' workers). The documents and findings themselves when marshal cannot
+    write them."""
     docs, findings = _work(i)
     try:
-        return None, findings, marshal.dumps([d.__dict__ for d in docs])
-    except ValueError:  # not marshalable (loading only: positions, Diags): send as is
-        return docs, findings, None
+        head, body = to_entry(docs, findings)
+        return marshal.dumps(head), marshal.dumps(body), None
+    except (ValueError, TypeError):
+        return None, None, (docs, findings)
 
 
-def _unpack(result: tuple) -> tuple:
-    """A worker's result: (documents, findings)."""
-    docs, findings, blob = result
-    if blob is not None:
-        new = Document.__new__
-        docs = []
-        for state in marshal.loads(blob):
-            doc = new(Document)
-            for name, value in state.items():  # (set one by one, the documents share
-                setattr(doc, name, value)  # their attribute names: 300 bytes less each)
-            docs.append(doc)
-    return docs, findings
-
-
-def _pool_map(items: list[int], jobs: int, ctx: Context, advance=lambda: None) -> list:
-    """The pool is forked after ``_WORKER`` holds the sources and before any document is
-    loaded here: the workers share the parent's small heap (copy-on-write), read their
-    files themselves, and the dry runs reuse them (``ctx.keep_pool``: they never hold
-    the corpus; :mod:`.forkmap`)."""
+def _pool_map(items: list[int], jobs: int, advance) -> list:
+    """``_work`` of ``items`` in ``jobs`` workers, forked before any document is loaded
+    here (they read their files themselves); serially if the pool breaks."""
+    sources, cwd = _WORKER["sources"], _WORKER["cwd"]
     chunk = max(1, min(64, len(items) // (jobs * 4) or 1))
+    pool = forkmap.fork_pool(jobs)
+    if pool is None:  # pragma: no cover - platforms without fork
+        return [_work(i) for i in items]
+    out = []
     try:
-        kept = ctx.keep_pool  # the pool outlives this stage: the dry runs reuse it
-        if kept:
-            pool = keep_pool(ctx, jobs)
-        else:
-            pool = fork_pool(jobs)
-        if pool is None:  # pragma: no cover - platforms without fork
-            return [_work(i) for i in items]
-        with nullcontext() if kept else pool:
-            out = []
-            for result in pool.map(_work_packed, items, chunksize=chunk):
-                out.append(_unpack(result))
+        with pool:
+            for i, (head, body, sent) in zip(items, pool.map(_work_sent, items, chunksize=chunk)):
+                if head is not None:
+                    sent = from_entry([marshal.loads(head), body], sources[i], cwd) or _work(i)
+                out.append(sent)
                 advance()
-            return out
+        return out
     except Exception:  # a broken pool must not lose the run: do it serially
-        ctx.close_pool()
         return [_work(i) for i in items]
 
 
@@ -240,14 +211,14 @@ def _hit(cache, s: Source, rel: str, cwd: Path, same: bool):
 
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
     """Load and check the sources ``todo`` (in worker processes when there are many)."""
-    from ..checks.base import evaluator
+    from ..checks.base import evaluator  # (the checks: a warm re-check imports none)
 
-    jobs = ctx.jobs if ctx.jobs is not None else jobs_of(ctx.options.jobs)
+    jobs = ctx.jobs if ctx.jobs is not None else forkmap.jobs_of(ctx.options.jobs)
     with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
         if jobs > 1 and len(todo) >= POOL_THRESHOLD:
             if _WORKER["checks"]:  # the evaluator, which their dry runs import, once here
                 evaluator()
-            return _pool_map(todo, jobs, ctx, bar.advance)
+            return _pool_map(todo, jobs, bar.advance)
         outputs = []
         for i in todo:
             outputs.append(_work(i))
@@ -303,7 +274,7 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
 def per_file(state: State) -> None:
     sel = state.selection
     assert state.ctx is not None  # the select stage made it
-    state.ctx.jobs = jobs_of(state.options.jobs, len(state.sources))
+    state.ctx.jobs = forkmap.jobs_of(state.options.jobs, len(state.sources))
     overrides = {os.path.abspath(p) for p in state.overrides or ()}
     checks = (lambda: state.checks) if state.with_checks else ()  # imported if used
     args = (state.sources, state.cwd, state.ctx, checks, state.cache, overrides)

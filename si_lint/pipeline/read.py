@@ -1,5 +1,5 @@
 """Stage 2, read: every selected file is read once; its content hash is the hash of
-exactly the bytes the per-file stage checks (issue 11: hash and check the same bytes).
+exactly the bytes the per-file stage checks.
 
 ``overrides`` (``{abspath: bytes}``) stand in for files on disk — the language server
 checks unsaved editor buffers this way; an override for a file not on disk is read too.

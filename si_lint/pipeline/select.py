@@ -4,13 +4,15 @@ report on — computed once, in one path form (absolute, normalised strings)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
+from ..cache import open_cache, profile_fingerprint
 from ..config import Config, load_config
-from ..discovery import discover, expand_named, inside, relpath_of
-from .context import Options, State
+from ..discovery import discover, expand_named, inside, named_file_check, relpath_of
+from ..profile import is_builtin_name, resolve_profile
+from .context import Context, Options, State
 
 
 @dataclass(frozen=True)
@@ -69,77 +71,52 @@ class Selection:
 
 
 class _Files:
-    """The files a selection reads, in the order found, each once (absolute paths)."""
+    """The files a selection reads, in the order found, each once (absolute paths), and
+    what the walks noted."""
 
     def __init__(self):
-        self.files: list[str] = []
-        self.seen: set[str] = set()
+        self.files: dict[str, None] = {}  # (an ordered set)
         self.problems: list = []
         self.notes: list[str] = []
         self.skipped: list[tuple[str, str]] = []  # named files not read: (relpath, why)
         self.links = False
-
-    def add(self, more, normalised: bool = False) -> None:
-        """``normalised``: absolute and normal already (what :func:`discover` finds)."""
-        for f in more:
-            if not normalised:
-                f = os.path.abspath(f)
-            if f not in self.seen:
-                self.seen.add(f)
-                self.files.append(f)
 
     def walk(self, top: Path, config: Config, cwd: Path) -> None:
         found = discover(top, config, cwd)
         self.problems += found.problems
         self.notes += found.notes
         self.links = self.links or found.links
-        self.add(found.files, normalised=True)
+        self.files.update(dict.fromkeys(found.files))  # absolute and normal already
 
 
 def _kept_named(named_files, config: Config, cwd: Path, out: _Files) -> list[str]:
     """The named files that are read (an excluded one, or a link out of the root, is a
     note and a skipped named path: pre-commit passes every staged file)."""
-    from ..discovery import named_file_check
-
     kept = []
     for f in named_files:
         why = named_file_check(Path(f), config)
-        if why is not None:
-            note = f"skipped {relpath_of(f, cwd)}: {why}"
-            if note not in out.notes:  # (the walk of the root may have noted it)
-                out.notes.append(note)
-            out.skipped.append((relpath_of(f, cwd), why))
-        else:
+        if why is None:
             kept.append(f)
+            continue
+        note = f"skipped {relpath_of(f, cwd)}: {why}"
+        if note not in out.notes:  # (the walk of the root may have noted it)
+            out.notes.append(note)
+        out.skipped.append((relpath_of(f, cwd), why))
     return kept
 
 
-def _profile_dir(config: Config) -> str | None:
-    """The configured profile directory, resolved (None for a shipped profile, and for
-    one refused because it leads outside the corpus root: ``Config.profile_refused``)."""
-    from ..profile import is_builtin_name
-
-    if is_builtin_name(config.profile):
-        return None
-    return str((config.root / config.profile).resolve())
-
-
-def make_selection(
-    paths: list[str],
-    options: Options,
-    cwd: Path,
-    config: Config,
-) -> Selection:
+def make_selection(paths: list[str], options: Options, cwd: Path, config: Config) -> Selection:
     """The selection of a run under ``config``."""
     config = config.with_cli(
-        options.select,
-        options.ignore,
-        getattr(options, "extend_select", ()),
-        getattr(options, "extend_ignore", ()),
+        options.select, options.ignore, options.extend_select, options.extend_ignore
     )
     config.check_patterns()
     named_files, named_dirs = expand_named(paths or ["."], cwd)
-    profile_dir = _profile_dir(config)
+    # the configured profile directory, resolved (None for a shipped profile, and for one
+    # refused because it leads outside the corpus root: ``Config.profile_refused``)
+    profile_dir = (
+        None if is_builtin_name(config.profile) else str((config.root / config.profile).resolve())
+    )
     out = _Files()
     out.notes.append(
         f"corpus root: {relpath_of(config.root, cwd) or '.'} ({config.root_how}); "
@@ -151,9 +128,9 @@ def make_selection(
         if not inside(d, root):
             out.walk(Path(d), config, cwd)
     named_files = _kept_named(named_files, config, cwd, out)
-    out.add(named_files)
+    out.files.update(dict.fromkeys(os.path.abspath(f) for f in named_files))
     if profile_dir is not None and not inside(profile_dir, root):
-        out.add(discover(Path(profile_dir), config, cwd).files, normalised=True)
+        out.files.update(dict.fromkeys(discover(Path(profile_dir), config, cwd).files))
     return Selection(
         cwd=str(cwd),
         config=config,
@@ -169,18 +146,13 @@ def make_selection(
 
 
 def build_profile(config: Config, options: Options):
-    from ..profile import resolve_profile
-
     # builtin, builtin:si-0.3.0-rc1, builtin:oasisctl, or a directory under the root
-    spec = getattr(options, "profile", None) or config.profile
+    spec = options.profile or config.profile
     return resolve_profile(spec, config.root, trust=options.trust_implementations)
 
 
 def select(state: State) -> None:
     """The configuration, the selection, the profile, the context and the cache."""
-    from ..cache import open_cache, profile_fingerprint
-    from .context import Context
-
     if state.config is None:
         state.config = load_config(state.cwd, info=state.root_info)
     sel = make_selection(state.paths, state.options, state.cwd, state.config)
@@ -188,7 +160,6 @@ def select(state: State) -> None:
     profile, _pdir = build_profile(sel.config, state.options)
     state.profile = profile
     state.ctx = Context(profile=profile, config=sel.config, options=state.options)
-    state.ctx.keep_pool = state.with_checks  # pipeline.run closes it
     cache = open_cache(
         sel.config.root,
         state.options,
@@ -199,13 +170,7 @@ def select(state: State) -> None:
         ),
     )
     if cache.note:
-        state.selection = sel = _with_note(sel, cache.note)
+        state.selection = sel = replace(sel, notes=sel.notes + (cache.note,))
     state.cache = cache
     state.ctx.cache = cache
     state.ctx.memo_tasks = True  # the dry runs' results are kept (Context.map)
-
-
-def _with_note(sel: Selection, note: str) -> Selection:
-    from dataclasses import replace
-
-    return replace(sel, notes=sel.notes + (note,))
