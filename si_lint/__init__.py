@@ -1,11 +1,7 @@
 """si-lint: static analysis and linting for SI scenario corpora and EIO criteria modules.
 
 The Python API is :mod:`si_lint.api` (``check``, ``evaluate``, ``explain`` and their
-result types), also reachable here (``si_lint.check(...)``): imported on first use, so that
-``import si_lint`` (every CLI run) stays the version and two names.
-"""
-
-from typing import TYPE_CHECKING
+result types), also reachable here (``si_lint.check(...)``)."""
 
 __version__ = "0.2.0"
 
@@ -20,11 +16,26 @@ def rule_url(code: str) -> str:
     return f"{REPOSITORY_URL}/blob/main/docs/rules/{code}.md"
 
 
+# the API imports only the findings and the errors at its top: importing it here costs
+# `si-lint check` nothing it would not import anyway
+from .api import (  # noqa: E402
+    Finding,
+    Location,
+    Report,
+    RuleDoc,
+    SiLintError,
+    UnknownRuleError,
+    Verdict,
+    Why,
+    check,
+    evaluate,
+    explain,
+)
+
 __all__ = [
     "REPOSITORY_URL",
     "__version__",
     "rule_url",
-    # si_lint.api's, handed out on first use (__getattr__)
     "Finding",
     "Location",
     "Report",
@@ -37,36 +48,3 @@ __all__ = [
     "evaluate",
     "explain",
 ]
-
-#: the names of :mod:`si_lint.api` this package hands out
-_API = frozenset(__all__[3:])
-
-if TYPE_CHECKING:  # what type checkers see of the names __getattr__ hands out
-    from .api import (
-        Finding,
-        Location,
-        Report,
-        RuleDoc,
-        SiLintError,
-        UnknownRuleError,
-        Verdict,
-        Why,
-        check,
-        evaluate,
-        explain,
-    )
-
-
-def __getattr__(name: str):
-    """The API's names, imported from :mod:`si_lint.api` when first asked for (the one
-    reference from this package up to the top layer: a lookup, never an import of
-    ``import si_lint``)."""
-    if name in _API:
-        from . import api
-
-        return getattr(api, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | _API)
