@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 from collections import namedtuple
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 from .records import value_object
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any, Literal
 
 Path_ = tuple  # a document path: tuple of str (mapping keys) and int (list indexes)
 
@@ -18,25 +16,26 @@ SEVERITIES = ("error", "warning", "info")
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 
 
+_TYPE_NAMES = (
+    (bool, "a boolean"),
+    (int, "an integer"),
+    (float, "a float"),
+    (str, "a string"),
+    (list, "a list"),
+    (dict, "a mapping"),
+)
+
+
 def type_name(value: Any) -> str:
     """A value's YAML type as messages name it, with its article: ``an integer``,
     ``a string``, ``a float``, ``null``."""
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a float"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    name = type(value).__name__
-    return ("an " if name[:1] in "aeiou" else "a ") + name
+    name = next((n for t, n in _TYPE_NAMES if isinstance(value, t)), None)
+    if name is None:
+        name = type(value).__name__
+        name = ("an " if name[:1] in "aeiou" else "a ") + name
+    return name
 
 
 def format_path(path: Path_) -> str:
@@ -50,9 +49,6 @@ def format_path(path: Path_) -> str:
         else:
             out = str(part)
     return out or "<root>"
-
-
-# The four value objects are named tuples (:func:`si_lint.records.value_object`).
 
 
 @value_object()
@@ -128,8 +124,7 @@ class Diag(
 
 @value_object()
 class Location(namedtuple("Location", ("path", "line", "column", "message"), defaults=("",))):
-    """Another place a finding points at (a cross-file finding's ``related``); ordered
-    field by field."""
+    """Another place a finding points at (a cross-file finding's ``related``)."""
 
     __slots__ = ()
     if TYPE_CHECKING:
@@ -162,10 +157,8 @@ class Finding(
         defaults=(None, None, (), None, None, None, None, None),
     )
 ):
-    """A finding with a resolved location, ready for a report. ``document`` is the
-    0-based index of the document in its file, only for files holding more than one
-    document (SPEC §1: ``"document": N`` in JSON). ``fix`` takes no part in ``==`` or
-    ``hash``."""
+    """A finding with a resolved location, ready for a report (SPEC §1: ``document``
+    only in files holding more than one document)."""
 
     __slots__ = ()
     if TYPE_CHECKING:
@@ -227,9 +220,9 @@ def nearest(name: Any, known: Any, cutoff: float = NEAREST_CUTOFF) -> str | None
     """The name of ``known`` nearest to ``name`` (a misspelling of it), or None: one that
     reads the same but for case, ``-``/``_`` or a lookalike character (``fl`` → ``f1``,
     ``si113`` → ``SI113``), else the closest by :func:`difflib.get_close_matches` at
-    ``cutoff``; ties go to the longer common prefix, then to the first in sorted order.
-    The same names give the same answer whatever order ``known`` lists them in, so the
-    answer is remembered for the names (the language server asks again at every edit)."""
+    ``cutoff``; ties go to the longer common prefix, then to the first in sorted order,
+    whatever order ``known`` lists them in (the answer is remembered: the language server
+    asks again at every edit)."""
     if not isinstance(name, str) or not name or len(name) > NEAREST_MAX_CHARS:
         return None
     names = frozenset(k for k in known if isinstance(k, str) and 0 < len(k) <= NEAREST_MAX_CHARS)
@@ -244,8 +237,6 @@ def _nearest(name: str, names: frozenset, cutoff: float) -> str | None:
     key = _fold(name)
     if key in folded:
         return folded[key]
-    import difflib
-
     close = difflib.get_close_matches(key, list(folded), n=5, cutoff=cutoff)
     if not close:
         return None
