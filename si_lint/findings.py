@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections import namedtuple
 from collections.abc import Mapping
@@ -237,6 +236,8 @@ def _nearest(name: str, names: frozenset, cutoff: float) -> str | None:
     key = _fold(name)
     if key in folded:
         return folded[key]
+    import difflib  # (only for a name nobody wrote: off a clean check)
+
     close = difflib.get_close_matches(key, list(folded), n=5, cutoff=cutoff)
     if not close:
         return None

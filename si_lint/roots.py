@@ -9,7 +9,6 @@ them is no corpus file: it is skipped, with its reason."""
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +50,8 @@ def _start(path: str) -> str:
 def _git_listed(top: str) -> list[str] | None:
     """The configuration files git knows in the work tree ``top`` (tracked, and untracked
     but not ignored), relative to it; None when git cannot tell (not installed, refused)."""
+    import subprocess  # (only in a work tree: off a check elsewhere)
+
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     cmd = ["git", "-c", "core.fsmonitor=false", "-C", top, "ls-files", "-z", "--cached"]
     cmd += ["--others", "--exclude-standard", "--", f":(glob)**/{CONFIG_FILE}"]
