@@ -68,9 +68,9 @@ def _ignored(specs: list, abspath: str, is_dir: bool) -> bool:
 def _utf8_name(name: str) -> bool:
     try:
         name.encode("utf-8")
-        return True
     except UnicodeEncodeError:
         return False
+    return True
 
 
 def inside(path: str, root: str) -> bool:
@@ -276,10 +276,7 @@ def named_file_check(path: Path, config: Config) -> str | None:
     else:
         real_root = os.path.realpath(os.path.dirname(abspath))
     if os.path.islink(abspath):
-        what, why = check_link(abspath, real_root)
-        if what != "read":
-            return why
-        return None
+        return check_link(abspath, real_root)[1]
     try:
         mode = os.stat(abspath).st_mode
     except OSError as exc:
@@ -296,8 +293,5 @@ def relpath_of(path: Path | str, cwd: Path | str) -> str:
     if type(path) is str and path.startswith(base) and os.sep + "." not in path:
         return path[len(base) :].replace(os.sep, "/")  # already absolute and normal
     absolute = os.path.abspath(path)
-    if absolute.startswith(base):
-        rel = absolute[len(base) :]
-    else:
-        rel = os.path.relpath(absolute, cwd)
+    rel = absolute[len(base) :] if absolute.startswith(base) else os.path.relpath(absolute, cwd)
     return rel.replace(os.sep, "/")

@@ -54,16 +54,12 @@ def schema_dir() -> Path:
     return data_dir("schemas")
 
 
-def schema_path(kind: str) -> Path:
-    if kind not in KINDS and kind not in OUTPUT_KINDS:
-        raise UnknownKind(kind)
-    return schema_dir() / f"{kind}.schema.json"
-
-
 @cache
 def load_schema(kind: str) -> dict[str, Any]:
     """The schema of ``kind`` as plain data (cached; do not mutate)."""
-    return json.loads(schema_path(kind).read_text(encoding="utf-8"))
+    if kind not in KINDS and kind not in OUTPUT_KINDS:
+        raise UnknownKind(kind)
+    return json.loads((schema_dir() / f"{kind}.schema.json").read_text(encoding="utf-8"))
 
 
 @cache
