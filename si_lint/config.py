@@ -299,7 +299,7 @@ def load_config(
     if refused is not None:
         where = origin.get("profile", source)
         raw = next(r for p, _t, r in files if p == where)
-        refusal = _refusal(cwd, info._replace(source=where, raw=raw), refused)
+        refusal = _refusal(cwd, where, raw, refused)
     return Config(
         root=root,
         source=source,
@@ -352,12 +352,11 @@ def _outside_root(root: Path, profile: str) -> str | None:
     return None
 
 
-def _refusal(cwd: Path, info: Root, why: str) -> tuple[str, int, int, str]:
+def _refusal(cwd: Path, source: Path, raw: bytes | None, why: str) -> tuple[str, int, int, str]:
     """``Config.profile_refused``: the configuration file (as findings show a path), the
     line and column of its ``profile`` value, and the message."""
-    assert info.source is not None  # a refusal is a configuration file's
-    line, col = value_position(info.raw, setting_key(info.source, "profile"))
-    where = os.path.relpath(os.path.abspath(info.source), os.path.abspath(cwd))
+    line, col = value_position(raw, setting_key(source, "profile"))
+    where = os.path.relpath(os.path.abspath(source), os.path.abspath(cwd))
     message = (
         f"{why}: not used (a profile named in a configuration file must be a directory "
         "inside the corpus root)"

@@ -21,9 +21,6 @@ _SKIP = frozenset({".git", ".hg", ".svn", ".si-lint-cache", "node_modules", "__p
 #: the most directory entries the fallback search for configured roots looks at
 _MAX_WALK = 200_000
 
-#: how a guessed root was found (SPEC §9: the corpus is probably incomplete there)
-GUESSED = ("dir", "file")
-
 
 @dataclass
 class Group:

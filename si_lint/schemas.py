@@ -65,7 +65,7 @@ def load_schema(kind: str) -> dict[str, Any]:
 @cache
 def validator(kind: str) -> Draft202012Validator:
     """The compiled validator of ``kind`` (one per kind and process)."""
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator  # (heavy: only for a document the gate rejects)
 
     return Draft202012Validator(load_schema(kind))
 
@@ -75,7 +75,7 @@ def fast_validator(kind: str) -> Any:
     """jsonschema-rs's compiled validator of ``kind``, or None when it is not installed or
     refuses the schema (then every document goes through jsonschema)."""
     try:
-        import jsonschema_rs
+        import jsonschema_rs  # (optional)
     except ImportError:
         return None
     try:
