@@ -215,21 +215,21 @@ def _fold(name: str) -> str:
     return name.casefold().translate(_LOOKALIKE)
 
 
-def nearest(name: Any, known: Any, cutoff: float = NEAREST_CUTOFF) -> str | None:
+def nearest(name: Any, known: Any) -> str | None:
     """The name of ``known`` nearest to ``name`` (a misspelling of it), or None: one that
     reads the same but for case, ``-``/``_`` or a lookalike character (``fl`` → ``f1``,
     ``si113`` → ``SI113``), else the closest by :func:`difflib.get_close_matches` at
-    ``cutoff``; ties go to the longer common prefix, then to the first in sorted order,
+    :data:`NEAREST_CUTOFF`; ties go to the longer common prefix, then to the first in sorted order,
     whatever order ``known`` lists them in (the answer is remembered: the language server
     asks again at every edit)."""
     if not isinstance(name, str) or not name or len(name) > NEAREST_MAX_CHARS:
         return None
     names = frozenset(k for k in known if isinstance(k, str) and 0 < len(k) <= NEAREST_MAX_CHARS)
-    return _nearest(name, names, cutoff)
+    return _nearest(name, names)
 
 
 @functools.lru_cache(maxsize=256)
-def _nearest(name: str, names: frozenset, cutoff: float) -> str | None:
+def _nearest(name: str, names: frozenset) -> str | None:
     folded: dict[str, str] = {}
     for k in sorted(names - {name}):
         folded.setdefault(_fold(k), k)
@@ -238,7 +238,7 @@ def _nearest(name: str, names: frozenset, cutoff: float) -> str | None:
         return folded[key]
     import difflib  # (only for a name nobody wrote: off a clean check)
 
-    close = difflib.get_close_matches(key, list(folded), n=5, cutoff=cutoff)
+    close = difflib.get_close_matches(key, list(folded), n=5, cutoff=NEAREST_CUTOFF)
     if not close:
         return None
 

@@ -25,16 +25,14 @@ def _lines(follow_symlinks: bool, path: str) -> list[str] | None:
 
 
 class SourceCache:
-    """Lines of the reported files (``None`` for a file that cannot be read), the ``keep``
-    used last kept: a report goes through the findings file by file, so it holds a few
+    """Lines of the reported files (``None`` for a file that cannot be read), the 16 used
+    last kept: a report goes through the findings file by file, so it holds a few
     files' lines, not the corpus. ``follow_symlinks=False`` (the default): a link is never
     read (the text report prints the lines, and a link that leaves the corpus must never
     be printed nor read: SPEC §9 "Trust boundaries")."""
 
-    def __init__(self, *, follow_symlinks: bool = False, keep: int = 16) -> None:
-        self.lines = functools.lru_cache(maxsize=max(keep, 1))(
-            functools.partial(_lines, follow_symlinks)
-        )
+    def __init__(self, *, follow_symlinks: bool = False) -> None:
+        self.lines = functools.lru_cache(maxsize=16)(functools.partial(_lines, follow_symlinks))
 
     def line(self, path: str, line: int) -> str | None:
         lines = self.lines(path)
