@@ -28,6 +28,7 @@ import stat
 from dataclasses import dataclass, field
 
 from .discovery import inside, relpath_of
+from .root import ancestors
 
 PROFILE = "profile.md"
 BEHAVIORS = "behavior-definitions.md"
@@ -176,12 +177,7 @@ def parse_archetypes(text: str, file: str) -> dict[str, Name]:
 
 def _cells(line: str) -> list[str] | None:
     s = line.strip()
-    if not s.startswith("|"):
-        return None
-    s = s[1:]
-    if s.endswith("|"):
-        s = s[:-1]
-    return [c.strip() for c in s.split("|")]
+    return [c.strip() for c in s[1:].removesuffix("|").split("|")] if s.startswith("|") else None
 
 
 def parse_subcategories(text: str, file: str) -> dict[str, Name] | None:
@@ -265,9 +261,8 @@ def find_profile_dir(directory: str, stop: str, known: dict[str, str | None]) ->
     ``os.path.abspath``; never above ``stop``) that holds a regular file ``profile.md``,
     or None. ``known`` memoises the answer per directory."""
     chain = []
-    d = directory
     found: str | None = None
-    while True:
+    for d in ancestors(directory):
         if d in known:
             found = known[d]
             break
@@ -275,10 +270,8 @@ def find_profile_dir(directory: str, stop: str, known: dict[str, str | None]) ->
         if os.path.isfile(os.path.join(d, PROFILE)):
             found = d
             break
-        parent = os.path.dirname(d)
-        if d == stop or parent == d or not (d.startswith(stop.rstrip(os.sep) + os.sep)):
+        if d == stop or not d.startswith(stop.rstrip(os.sep) + os.sep):
             break
-        d = parent
     for c in chain:
         known[c] = found
     return found
