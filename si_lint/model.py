@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from .mapping import MAPPING
+from .mapping import MAPPING, lookup
 from .records import value_object
 
 Path = tuple
@@ -92,10 +92,7 @@ def scoring_of(scenario: Any) -> Scoring:
 
 def deviations(scenario: Any) -> list[tuple[int, Mapping[str, Any]]]:
     """``(index, deviation)`` of every mapping in ``injection.deviations``."""
-    inj = scenario.get("injection") if isinstance(scenario, MAPPING) else None
-    devs = inj.get("deviations") if isinstance(inj, MAPPING) else None
-    if not isinstance(devs, list):
-        return []
+    devs = lookup(lookup(scenario, "injection"), "deviations", list, [])
     return [(i, d) for i, d in enumerate(devs) if isinstance(d, MAPPING)]
 
 
@@ -137,16 +134,12 @@ def template_names(profile: Any) -> list[str]:
     templates = getattr(profile, "templates", None) or {}
     names = set()
     for k, t in templates.items() if isinstance(templates, MAPPING) else []:
-        head = t.get("template") if isinstance(t, MAPPING) else None
-        names.add(
-            head["id"] if isinstance(head, MAPPING) and isinstance(head.get("id"), str) else k
-        )
+        names.add(lookup(lookup(t, "template"), "id", str, k))
     return sorted(names)
 
 
 def template_roles(template: Any) -> Mapping[Any, Any]:  # YAML keys: not always strings
-    roles = template.get("roles") if isinstance(template, MAPPING) else None
-    return roles if isinstance(roles, MAPPING) else {}
+    return lookup(template, "roles", MAPPING, {})
 
 
 #: keys that announce free-form code where a predicate or table is required (SI204)
@@ -306,8 +299,7 @@ def range_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
 def params_of(primitive: Any) -> dict[str, Mapping[str, Any]]:
     """A registered primitive's parameters by name (the first of a repeated name wins)."""
     out: dict[str, Mapping[str, Any]] = {}
-    params = primitive.get("params") if isinstance(primitive, MAPPING) else None
-    for p in params if isinstance(params, list) else []:
+    for p in lookup(primitive, "params", list, []):
         if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
             out.setdefault(p["name"], p)
     return out
@@ -316,8 +308,7 @@ def params_of(primitive: Any) -> dict[str, Mapping[str, Any]]:
 def budget_roles(template: Any) -> set[str]:
     """Roles bound to ``within_step_budget.n`` in a template's table (plus ``step_budget``)."""
     out = {"step_budget"}
-    table = template.get("table") if isinstance(template, MAPPING) else None
-    for _, call in table_calls(table):
+    for _, call in table_calls(lookup(template, "table")):
         n = call.arguments.get("n")
         if call.name == "within_step_budget" and is_role_ref(n):
             out.add(n[1:])

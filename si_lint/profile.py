@@ -20,7 +20,7 @@ from .config import load_config
 from .fsutil import resolves_inside
 from .limits import read_input
 from .loader import load_bytes
-from .mapping import MAPPING
+from .mapping import MAPPING, lookup
 from .profile_builtin import SUFFIXES, read_rendition
 
 BUILTIN_DIR = Path(__file__).parent / "profile_data"
@@ -137,8 +137,7 @@ class Profile:
     refused: tuple[tuple[str, str], ...] = ()
 
     def _get(self, key: str, kind: type | tuple, empty: Any) -> Any:
-        value = self.registry.get(key) if isinstance(self.registry, MAPPING) else None
-        return value if isinstance(value, kind) else empty
+        return lookup(self.registry, key, kind, empty)
 
     # the views below are read per verdict (the dry runs score thousands): computed once
     # per profile, whose registry nothing changes once it is made
@@ -238,9 +237,9 @@ def profile_from_data(registry: Mapping[str, Any], templates: list | Mapping) ->
         return Profile(registry=registry, templates=dict(templates))
     tmap: dict[str, Any] = {}
     for t in templates:
-        head = t.get("template") if isinstance(t, MAPPING) else None
-        if isinstance(head, MAPPING) and isinstance(head.get("id"), str):
-            tmap.setdefault(head["id"], t)
+        tid = lookup(lookup(t, "template"), "id", str)
+        if tid is not None:
+            tmap.setdefault(tid, t)
     return Profile(registry=registry, templates=tmap)
 
 
