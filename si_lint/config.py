@@ -7,10 +7,9 @@ from __future__ import annotations
 import fnmatch
 import functools
 import os
-from collections import namedtuple
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from .catalogue import codes as catalogue_codes
 from .errors import ConfigError
@@ -34,44 +33,7 @@ DEFAULT_INCLUDE = ("**/*.yaml", "**/*.yml", "**/*.json")
 
 
 @value_object()
-class Config(
-    namedtuple(
-        "Config",
-        (
-            "root",
-            "source",
-            "profile",
-            "select",
-            "ignore",
-            "per_file_ignores",
-            "exclude",
-            "require_fixtures",
-            "require_band_coverage",
-            "raw",
-            "include",
-            "root_how",
-            "profile_refused",
-            "require_form_b",
-            "extends",
-        ),
-        defaults=(
-            None,
-            "builtin",
-            ("SI", "EIO"),
-            (),
-            (),
-            (),
-            False,
-            False,
-            (),
-            DEFAULT_INCLUDE,
-            "config",
-            (),
-            False,
-            (),
-        ),
-    )
-):
+class Config(NamedTuple):
     """The effective configuration of a corpus root (``si-lint.toml`` or
     ``[tool.si-lint]``, then ``--select``/``--ignore``). ``root_how``: how the root was
     found (SPEC §9): "config", "git", "dir" (a named directory, or the current one) or
@@ -79,25 +41,23 @@ class Config(
     message)`` when the file's ``profile`` names a directory outside the corpus root (SPEC
     §9 "Trust boundaries": nothing under it is read, ``profile`` is then "builtin"; SI010
     reports it at the value), else ``()``. ``extends``: the files its ``extend`` chain
-    read, nearest first. A value object: :mod:`si_lint.records`."""
+    read, nearest first."""
 
-    __slots__ = ()
-    if TYPE_CHECKING:
-        root: Path
-        source: Path | None
-        profile: str
-        select: tuple[str, ...]
-        ignore: tuple[str, ...]
-        per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
-        exclude: tuple[str, ...]
-        require_fixtures: bool
-        require_band_coverage: bool
-        raw: tuple
-        include: tuple[str, ...]
-        root_how: str
-        profile_refused: tuple
-        require_form_b: bool
-        extends: tuple[Path, ...]
+    root: Path
+    source: Path | None = None
+    profile: str = "builtin"
+    select: tuple[str, ...] = ("SI", "EIO")
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = ()
+    require_fixtures: bool = False
+    require_band_coverage: bool = False
+    raw: tuple = ()
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    root_how: str = "config"
+    profile_refused: tuple = ()
+    require_form_b: bool = False
+    extends: tuple[Path, ...] = ()
 
     def with_cli(
         self,

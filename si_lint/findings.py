@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from collections import namedtuple
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .records import value_object
 
@@ -51,48 +51,27 @@ def format_path(path: Path_) -> str:
 
 
 @value_object()
-class Related(
-    namedtuple(
-        "Related",
-        ("file", "path", "message", "on", "line", "col", "document"),
-        defaults=(None, "", "key", None, None, None),
-    )
-):
+class Related(NamedTuple):
     """Another location of a cross-file finding: ``file``; ``path`` (a document path, or
     None); ``message``; ``on`` (``"key"`` or ``"value"``); ``line``/``col`` when known;
     ``document``: the document of ``file`` (its ``Document.index``; None: the file's first
     document)."""
 
-    __slots__ = ()
-    if TYPE_CHECKING:
-        file: str
-        path: Path_ | None
-        message: str
-        on: Literal["key", "value"]
-        line: int | None
-        col: int | None
-        document: int | None
+    file: str
+    path: Path_ | None = None
+    message: str = ""
+    on: str = "key"  # "key" or "value"
+    line: int | None = None
+    col: int | None = None
+    document: int | None = None
 
 
+# (made by namedtuple(), like Finding: its constructor takes any optional field by keyword)
 @value_object()
 class Diag(
     namedtuple(
         "Diag",
-        (
-            "code",
-            "path",
-            "message",
-            "on",
-            "help",
-            "related",
-            "severity",
-            "file",
-            "line",
-            "col",
-            "fix",
-            "document",
-            "detail",
-        ),
+        "code path message on help related severity file line col fix document detail",
         defaults=("key", None, (), None, None, None, None, None, None, None),
     )
 ):
@@ -122,37 +101,23 @@ class Diag(
 
 
 @value_object()
-class Location(namedtuple("Location", ("path", "line", "column", "message"), defaults=("",))):
+class Location(NamedTuple):
     """Another place a finding points at (a cross-file finding's ``related``)."""
 
-    __slots__ = ()
-    if TYPE_CHECKING:
-        path: str
-        line: int
-        column: int
-        message: str
+    path: str
+    line: int
+    column: int
+    message: str = ""
 
 
+# (made by namedtuple(), so that its constructor takes any optional field by keyword from
+# a dict, as pipeline/data.py does)
 @value_object("fix")
 class Finding(
     namedtuple(
         "Finding",
-        (
-            "path",  # file path, relative to the current directory, '/'-separated
-            "line",
-            "column",
-            "code",
-            "severity",
-            "message",
-            "help",
-            "doc_path",  # the JSON path inside the document, when there is one
-            "related",  # tuple of Location
-            "end_line",
-            "end_column",
-            "detail",  # e.g. the traceback of SI000, shown under --verbose
-            "fix",  # not compared, not hashed
-            "document",  # 0-based index of the document, only in files holding more than one
-        ),
+        "path line column code severity message help doc_path related end_line end_column "
+        "detail fix document",
         defaults=(None, None, (), None, None, None, None, None),
     )
 ):
@@ -161,20 +126,20 @@ class Finding(
 
     __slots__ = ()
     if TYPE_CHECKING:
-        path: str
+        path: str  # relative to the current directory, '/'-separated
         line: int
         column: int
         code: str
         severity: str
         message: str
         help: str | None
-        doc_path: str | None
+        doc_path: str | None  # the JSON path inside the document, when there is one
         related: tuple[Location, ...]
         end_line: int | None
         end_column: int | None
-        detail: str | None
-        fix: Any
-        document: int | None
+        detail: str | None  # e.g. the traceback of SI000, shown under --verbose
+        fix: Any  # not compared, not hashed
+        document: int | None  # 0-based, only in files holding more than one document
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.message)

@@ -6,10 +6,9 @@ shape (a wrong shape reads as "absent"); :func:`predicate_calls` is THE predicat
 
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any, NamedTuple, TypeGuard
 
 from .mapping import MAPPING, lookup
 from .records import value_object
@@ -41,14 +40,18 @@ NONE = "none"  # neither form (or scoring is not a mapping)
 
 
 @value_object()
-class Scoring(namedtuple("Scoring", "form block template bindings composite", defaults=(None,))):
+class Scoring(NamedTuple):
     """How a scenario is scored: ``form``; ``block``, the ``scoring`` mapping ({} when it
     is not one); ``template``, the template name (Form B), as written (may be any type);
     ``bindings``, role -> bound value (Form B: the non-reserved keys of ``scoring``, in
     order; else {}); ``composite``, the composite value (``scoring.composite``), as
     written."""
 
-    __slots__ = ()
+    form: str
+    block: Mapping[str, Any]
+    template: Any
+    bindings: dict[str, Any]
+    composite: Any = None
 
     @property
     def has_table(self) -> bool:
@@ -164,12 +167,14 @@ MAX_DEPTH = 200
 
 
 @value_object()
-class Call(namedtuple("Call", "name path args")):
+class Call(NamedTuple):
     """One primitive call in a predicate: its ``name``, the document ``path`` of the
     primitive's key (``base + ("all", 0, "named_in_output")``) and its ``args`` as written
     (any shape)."""
 
-    __slots__ = ()
+    name: str
+    path: Path
+    args: Any
 
     @property
     def arguments(self) -> Mapping[str, Any]:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections import namedtuple
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from .errors import ConfigError
 from .fsutil import read_regular
@@ -79,19 +78,17 @@ def _tool_table(data: dict) -> dict | None:
 
 
 @value_object("raw")
-class Root(namedtuple("Root", ("path", "source", "table", "how", "raw"), defaults=(None,))):
+class Root(NamedTuple):
     """Where the corpus root is and why (SPEC §9): ``path``; ``source``, the configuration
     file, when there is one; its ``table`` (None: not parsed yet, :meth:`parsed`); ``how``:
     "config", "profile", "git", "dir" or "file"; ``raw``: the file's bytes (a finding
     about a setting is located in them: :func:`value_position`), not compared."""
 
-    __slots__ = ()
-    if TYPE_CHECKING:
-        path: Path
-        source: Path | None
-        table: dict | None
-        how: str
-        raw: bytes | None
+    path: Path
+    source: Path | None
+    table: dict | None
+    how: str
+    raw: bytes | None = None
 
     def __repr__(self) -> str:
         return "Root(path={!r}, source={!r}, table={!r}, how={!r})".format(*self[:4])
