@@ -1,7 +1,11 @@
 """si-lint: static analysis and linting for SI scenario corpora and EIO criteria modules.
 
 The Python API is :mod:`si_lint.api` (``check``, ``evaluate``, ``explain`` and their
-result types), also reachable here (``si_lint.check(...)``)."""
+result types), also reachable here (``si_lint.check(...)``): imported on first use, as the
+API imports every command's implementation (eval, rule) that ``si-lint check`` never needs.
+"""
+
+from typing import TYPE_CHECKING
 
 __version__ = "0.2.0"
 
@@ -16,26 +20,11 @@ def rule_url(code: str) -> str:
     return f"{REPOSITORY_URL}/blob/main/docs/rules/{code}.md"
 
 
-# the API imports only the findings and the errors at its top: importing it here costs
-# `si-lint check` nothing it would not import anyway
-from .api import (  # noqa: E402
-    Finding,
-    Location,
-    Report,
-    RuleDoc,
-    SiLintError,
-    UnknownRuleError,
-    Verdict,
-    Why,
-    check,
-    evaluate,
-    explain,
-)
-
 __all__ = [
     "REPOSITORY_URL",
     "__version__",
     "rule_url",
+    # si_lint.api's, handed out on first use (__getattr__)
     "Finding",
     "Location",
     "Report",
@@ -48,3 +37,34 @@ __all__ = [
     "evaluate",
     "explain",
 ]
+
+#: the names of :mod:`si_lint.api` this package hands out
+_API = frozenset(__all__[3:])
+
+if TYPE_CHECKING:  # what type checkers see of the names __getattr__ hands out
+    from .api import (
+        Finding,
+        Location,
+        Report,
+        RuleDoc,
+        SiLintError,
+        UnknownRuleError,
+        Verdict,
+        Why,
+        check,
+        evaluate,
+        explain,
+    )
+
+
+def __getattr__(name: str):
+    """The API's names, from :mod:`si_lint.api` when first asked for."""
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _API)

@@ -27,13 +27,7 @@ class Rule:
     @property
     def doc_text(self) -> dict[str, Any]:
         return {
-            "code": self.code,
-            "name": self.name,
-            "severity": self.severity,
-            "summary": self.summary,
-            "rationale": self.rationale,
-            "seed": self.seed,
-            "fix": self.fix,
+            k: getattr(self, k) for k in "code name severity summary rationale seed fix".split()
         }
 
 

@@ -138,7 +138,8 @@ LAYERS = [
     ["si_lint.cli", "si_lint.api"],
 ]
 
-#: the one reference up: the package hands out the API's names (``si_lint.check``)
+#: the one reference up: ``si_lint.__getattr__`` hands out the API's names, importing
+#: ``si_lint.api`` when one is first asked for (never at ``import si_lint``)
 LAZY_FACADE = {("si_lint", "si_lint.api")}
 
 
