@@ -40,8 +40,6 @@ SEED_CONSTANTS: dict[str, Any] = dict(cooccurrence_radius=0, synonym_match="toke
 OASISCTL_CONSTANTS: dict[str, Any] = dict(
     cooccurrence_radius=1, synonym_match="substring", echo_line="trimmed"
 )
-#: the values each mode constant may take
-CONSTANT_MODES = {"synonym_match": ("token", "substring"), "echo_line": ("raw", "trimmed")}
 
 #: the one-line notice `check` and `eval` print when builtin:oasisctl is in use
 OASISCTL_NOTICE = (
@@ -66,45 +64,39 @@ class Constants:
 
 def _shown(v: Any) -> str:
     """A short, never-failing rendering of a value for a message (huge ints included)."""
-    if isinstance(v, bool) or v is None:
+    if isinstance(v, int) and not -(10**30) < v < 10**30:
+        return "a huge negative integer" if v < 0 else "a huge integer"
+    if isinstance(v, int) or v is None:
         return repr(v)
-    if isinstance(v, int):
-        return (
-            repr(v)
-            if -(10**30) < v < 10**30
-            else ("a huge negative integer" if v < 0 else "a huge integer")
-        )
     if isinstance(v, (str, float)):
         text = repr(v)
         return text if len(text) <= 60 else text[:57] + "..."
     return f"a {type(v).__name__}"
 
 
+#: each constant's test and what it must be
+_CONSTANT_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "cooccurrence_radius": (
+        lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+        "a non-negative integer",
+    ),
+    "synonym_match": (lambda v: v in ("token", "substring"), "'token' or 'substring'"),
+    "echo_line": (lambda v: v in ("raw", "trimmed"), "'raw' or 'trimmed'"),
+}
+
+
 def constants_problems(registry: Any) -> list[tuple[tuple, str]]:
     """``(registry path, message)`` for every invalid constant (SI212, SI213)."""
-    if not isinstance(registry, MAPPING) or "constants" not in registry:
-        return []
-    block = registry.get("constants")
+    block = lookup(registry, "constants")
     if block is None:
         return []
     if not isinstance(block, MAPPING):
         return [(("constants",), "`constants` is not a mapping")]
-    out: list[tuple[tuple, str]] = []
-    r = block.get("cooccurrence_radius", 0)
-    if isinstance(r, bool) or not isinstance(r, int) or r < 0:
-        what = "a non-negative integer"
-        out.append(
-            (
-                ("constants", "cooccurrence_radius"),
-                f"`cooccurrence_radius` must be {what}, not {_shown(r)}",
-            )
-        )
-    for key, modes in CONSTANT_MODES.items():
-        v = block.get(key, modes[0])
-        if not isinstance(v, str) or v not in modes:
-            what = " or ".join(repr(m) for m in modes)
-            out.append((("constants", key), f"`{key}` must be {what}, not {_shown(v)}"))
-    return out
+    return [
+        (("constants", key), f"`{key}` must be {what}, not {_shown(block[key])}")
+        for key, (ok, what) in _CONSTANT_RULES.items()
+        if key in block and not ok(block[key])
+    ]
 
 
 def _primitive_view(p: Mapping[str, Any]) -> Mapping[str, Any]:
