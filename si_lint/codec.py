@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .findings import Diag, Related
+from .findings import SEVERITIES, Diag, Related
 from .fix import fix_from_data, fix_to_data, fixes_of
 
 
@@ -83,7 +83,7 @@ _DIAG_FIELDS = {
     "on": _ON,
     "help": _OPT_STR,
     "related": _related,
-    "severity": _one_of(None, "error", "warning", "info"),
+    "severity": _one_of(None, *SEVERITIES),
     "file": _OPT_STR,
     "line": _OPT_INT,
     "col": _OPT_INT,

@@ -12,7 +12,7 @@ from .records import value_object
 Path_ = tuple  # a document path: tuple of str (mapping keys) and int (list indexes)
 
 SEVERITIES = ("error", "warning", "info")
-SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}
 
 
 _TYPE_NAMES = (
