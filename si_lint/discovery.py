@@ -13,7 +13,7 @@ from pathlib import Path
 from .config import YAML_SUFFIXES, Config, pattern_spec
 from .errors import UsageError
 from .fsutil import kind_of, read_regular
-from .root import git_top
+from .root import ancestors, git_top
 
 #: directories never walked into
 SKIP_DIRS = frozenset(
@@ -103,21 +103,14 @@ def _gitignores_above(base: str) -> list:
     """The ``.gitignore`` files above the walked directory ``base``, up to the top of its
     work tree, as ``(directory, spec)`` from the top down."""
     top = git_top(Path(base))
-    if top is None:
-        return []
     chain = []
-    d = os.path.dirname(base)
-    while inside(d, str(top)) and d != base:
+    for d in ancestors(os.path.dirname(base)) if top is not None else ():
+        if not inside(d, str(top)) or d == base:
+            break
         chain.append(d)
         if d == str(top):
             break
-        d = os.path.dirname(d)
-    specs = []
-    for d in reversed(chain):
-        spec = _gitignore(d)
-        if spec is not None:
-            specs.append((d, spec))
-    return specs
+    return [(d, spec) for d in reversed(chain) if (spec := _gitignore(d)) is not None]
 
 
 class _Walk:
