@@ -1,8 +1,8 @@
 """si-lint: static analysis and linting for SI scenario corpora and EIO criteria modules.
 
 The Python API is :mod:`si_lint.api` (``check``, ``evaluate``, ``explain`` and their
-result types), also reachable here (``si_lint.check(...)``): imported on first use, so that
-``import si_lint`` (every CLI run) stays the version and two names.
+result types), also reachable here (``si_lint.check(...)``): imported on first use, as the
+API imports every command's implementation (eval, rule) that ``si-lint check`` never needs.
 """
 
 from typing import TYPE_CHECKING
@@ -58,9 +58,7 @@ if TYPE_CHECKING:  # what type checkers see of the names __getattr__ hands out
 
 
 def __getattr__(name: str):
-    """The API's names, imported from :mod:`si_lint.api` when first asked for (the one
-    reference from this package up to the top layer: a lookup, never an import of
-    ``import si_lint``)."""
+    """The API's names, from :mod:`si_lint.api` when first asked for."""
     if name in _API:
         from . import api
 

@@ -10,9 +10,11 @@ finding was fixed, or moved to another node)."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 
 from .errors import UsageError
+from .report.fingerprint import Fingerprinter
 
 FORMAT = "si-lint-baseline"
 VERSION = 1
@@ -26,23 +28,14 @@ class Applied:
 
 
 def render(result) -> str:
-    from .report.fingerprint import Fingerprinter
-
     printer = Fingerprinter(result)
-    entries = []
-    for f, (code, path, doc, anchor, _n), fp in zip(
-        result.findings, printer.identities(result.findings), printer.fingerprints(result.findings)
-    ):
-        entries.append(
-            {
-                "fingerprint": fp,
-                "code": code,
-                "path": path,
-                "document": doc,
-                "node": anchor,
-                "message": f.message,
-            }
+    found = result.findings
+    entries = [
+        dict(fingerprint=fp, code=code, path=path, document=doc, node=anchor, message=f.message)
+        for f, (code, path, doc, anchor, _n), fp in zip(
+            found, printer.identities(found), printer.fingerprints(found)
         )
+    ]
     entries.sort(key=lambda e: (e["path"], e["code"], e["document"], e["node"], e["fingerprint"]))
     baseline = {"format": FORMAT, "version": VERSION, "findings": entries}
     return json.dumps(baseline, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -90,10 +83,6 @@ def apply(result, entries: list[tuple[str, str, str]]) -> Applied:
     hides one finding). An entry is stale when it matches no finding although its file was
     checked and its code is enabled (a run on some files only leaves the others' entries
     alone)."""
-    from collections import Counter
-
-    from .report.fingerprint import Fingerprinter
-
     printer = Fingerprinter(result)
     left = Counter(fp for fp, _code, _path in entries)
     keep = []

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
+from .loader import load_bytes
 from .resources import data_dir
 
 
@@ -26,13 +27,7 @@ class Rule:
     @property
     def doc_text(self) -> dict[str, Any]:
         return {
-            "code": self.code,
-            "name": self.name,
-            "severity": self.severity,
-            "summary": self.summary,
-            "rationale": self.rationale,
-            "seed": self.seed,
-            "fix": self.fix,
+            k: getattr(self, k) for k in "code name severity summary rationale seed fix".split()
         }
 
 
@@ -56,8 +51,6 @@ def rules() -> dict[str, Rule]:
 
 def _read_rule(path) -> Rule | None:
     """The rule ``path`` holds (None when it holds no mapping with a string ``code``)."""
-    from .loader import load_bytes
-
     data = load_bytes(path.read_bytes()).data
     if not isinstance(data, dict) or not isinstance(data.get("code"), str):
         return None
@@ -78,9 +71,8 @@ def _read_rule(path) -> Rule | None:
 @cache
 def rule(code: str) -> Rule | None:
     """The rule of ``code`` (None for a code the catalogue does not have), read from its
-    own file, ``rules/CODE.yaml``, unless the whole catalogue is read already: a finding's
-    severity needs its rule only, and reading all 99 files for it cost 20 ms in every
-    process that locates a finding (each ``--jobs`` worker)."""
+    own file unless the whole catalogue is read already (a finding's severity needs its
+    rule only: reading all 99 files costs 20 ms)."""
     if rules.cache_info().currsize:
         return rules().get(code)
     if code not in codes():

@@ -1,203 +1,135 @@
 """Check results (:class:`~si_lint.findings.Diag`) as plain JSON data, and back, with
-every field checked — what the result cache's ``memo`` table stores (fixture dry runs).
+every field checked — what the result cache's ``memo`` table stores (the corpus checks'
+and dry runs' findings).
 
-The result cache (SPEC §9) is *data only*: what it stores is JSON, and what it reads back
-becomes a ``Diag`` (a located ``Finding``: :mod:`si_lint.pipeline.data`) through a fixed
-schema alone — every field's type checked, nothing chosen by the data (no class names, no
-callables). Anything that does not fit raises :class:`Invalid` (a ``ValueError``), which
-the cache treats as a miss.
-"""
+The result cache (SPEC §9) is *data only*: what it reads back becomes a ``Diag`` through a
+fixed schema alone — every field's type checked, nothing chosen by the data (no class
+names, no callables). Anything that does not fit raises :class:`Invalid` (a
+``ValueError``), which the cache treats as a miss."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .findings import Diag, Related
+from .findings import SEVERITIES, Diag, Related
+from .fix import fix_from_data, fix_to_data, fixes_of
 
 
 class Invalid(ValueError):
     """A stored value does not have the expected shape or types."""
 
 
-def _fail(what: str) -> Invalid:
-    return Invalid(what)
+def _of(*types: type):
+    """A decoder that takes a value of exactly one of ``types``."""
+
+    def decode(x: Any, what: str) -> Any:
+        if type(x) not in types:
+            raise Invalid(what)
+        return x
+
+    return decode
 
 
-def _str(x: Any, what: str) -> str:
-    if type(x) is not str:
-        raise _fail(what)
-    return x
+def _one_of(*values: Any):
+    def decode(x: Any, what: str) -> Any:
+        if x not in values:
+            raise Invalid(what)
+        return x
+
+    return decode
 
 
-def _opt_str(x: Any, what: str) -> str | None:
-    return None if x is None else _str(x, what)
+def _path(x: Any, what: str) -> tuple:
+    if type(x) is not list or any(type(p) not in (str, int) for p in x):
+        raise Invalid(what)
+    return tuple(x)
 
 
-def _int(x: Any, what: str) -> int:
-    if type(x) is not int:
-        raise _fail(what)
-    return x
+def _related(x: Any, what: str) -> tuple:
+    return tuple(_from_json(Related, r, _RELATED_FIELDS) for r in _of(list)(x, what))
 
 
-def _opt_int(x: Any, what: str) -> int | None:
-    return None if x is None else _int(x, what)
-
-
-def _list(x: Any, what: str) -> list:
-    if type(x) is not list:
-        raise _fail(what)
-    return x
-
-
-def _dict(x: Any, what: str) -> dict:
-    if type(x) is not dict:
-        raise _fail(what)
-    return x
-
-
-# ----------------------------------------------------------------------------- paths
-
-
-def path_to_json(path) -> list:
-    return list(path)
-
-
-def path_from_json(x: Any) -> tuple:
-    out = _list(x, "path")
-    for part in out:
-        if type(part) is not str and type(part) is not int:
-            raise _fail("path part")
-    return tuple(out)
-
-
-# ----------------------------------------------------------------------------- fixes
-
-
-def fix_to_json(fix: Any) -> Any:
-    """``None``, one :class:`~si_lint.fix.Fix` or a sequence of them (``fix.fix_to_data``);
-    anything else (e.g. SI000's traceback) is not cacheable."""
-    from .fix import fix_to_data, fixes_of
-
-    if fix is None:
-        return None
-    if not fixes_of(fix):
-        raise TypeError(f"fix {type(fix).__name__} is not cacheable")
-    return fix_to_data(fix)
-
-
-def fix_from_json(x: Any) -> Any:
-    from .fix import fix_from_data
-
+def _fix(x: Any, what: str) -> Any:
     return None if x is None else fix_from_data(x)
 
 
-_SEVERITIES = ("error", "warning", "info")
+def _fix_to_json(fix: Any) -> Any:
+    """``None``, one ``Fix`` or a sequence of them; anything else (e.g. SI000's traceback)
+    is not cacheable."""
+    if fix is not None and not fixes_of(fix):
+        raise TypeError(f"fix {type(fix).__name__} is not cacheable")
+    return None if fix is None else fix_to_data(fix)
 
 
-# ----------------------------------------------------------------------------- diags
-#
-# one (encode, decode) pair per field; a value equal to the field's default is
-# left out. A field missing here makes encoding raise (the value is then not cached), and
-# tests/test_cache_hostile.py checks that every field of Diag and Related is listed.
+_STR, _OPT_STR, _OPT_INT = _of(str), _of(str, type(None)), _of(int, type(None))
+_ON = _one_of("key", "value")
+
+# one decoder per field (tests/test_cache_hostile.py checks that every field of Diag and
+# Related is listed); a field missing here makes encoding raise (the value is then not
+# cached). A value equal to the field's default is left out.
+_RELATED_FIELDS = {
+    "file": _STR,
+    "path": lambda x, what: None if x is None else _path(x, what),
+    "message": _STR,
+    "on": _ON,
+    "line": _OPT_INT,
+    "col": _OPT_INT,
+    "document": _OPT_INT,
+}
+_DIAG_FIELDS = {
+    "code": _STR,
+    "path": _path,
+    "message": _STR,
+    "on": _ON,
+    "help": _OPT_STR,
+    "related": _related,
+    "severity": _one_of(None, *SEVERITIES),
+    "file": _OPT_STR,
+    "line": _OPT_INT,
+    "col": _OPT_INT,
+    "fix": _fix,
+    "document": _OPT_INT,
+    "detail": _OPT_STR,
+}
+#: the fields not stored as they are
+_ENCODE = {
+    "path": list,
+    "related": lambda rs: [_to_json(r, _RELATED_FIELDS) for r in rs],
+    "fix": _fix_to_json,
+}
 
 
-def _on(x: Any, what: str = "on") -> str:
-    if x not in ("key", "value"):
-        raise _fail(what)
-    return x
-
-
-def _severity(x: Any, what: str = "severity") -> str | None:
-    if x is not None and x not in _SEVERITIES:
-        raise _fail(what)
-    return x
+def _to_json(obj: Any, table: dict) -> dict:
+    out = {}
+    defaults = obj._field_defaults
+    for name, value in zip(obj._fields, obj):
+        if name in defaults and value == defaults[name] and type(value) is type(defaults[name]):
+            continue
+        if name not in table:
+            raise TypeError(f"{type(obj).__name__}.{name} has no cache codec")
+        out[name] = _ENCODE.get(name, _same)(value)
+    return out
 
 
 def _same(x: Any) -> Any:
     return x
 
 
-def _opt_path_from_json(x: Any, what: str = "path") -> tuple | None:
-    return None if x is None else path_from_json(x)
-
-
-_RELATED_FIELDS = {
-    "file": (_same, _str),
-    "path": (lambda p: None if p is None else path_to_json(p), _opt_path_from_json),
-    "message": (_same, _str),
-    "on": (_same, _on),
-    "line": (_same, _opt_int),
-    "col": (_same, _opt_int),
-    "document": (_same, _opt_int),
-}
-
-
-def _record_to_json(obj: Any, table: dict) -> dict:
-    out = {}
-    defaults = obj._field_defaults
-    for name, value in zip(obj._fields, obj):
-        if name in defaults:
-            default = defaults[name]
-            if value == default and type(value) is type(default):
-                continue
-        if name not in table:
-            raise TypeError(f"{type(obj).__name__}.{name} has no cache codec")
-        out[name] = table[name][0](value)
-    return out
-
-
-def _record_from_json(cls, x: Any, table: dict):
-    d = _dict(x, cls.__name__)
+def _from_json(cls, x: Any, table: dict):
     kwargs = {}
-    for name, value in d.items():
-        codec = table.get(name)
-        if codec is None:
-            raise _fail(f"{cls.__name__}.{name}")
-        kwargs[name] = (
-            codec[1](value, name) if codec[1] is not fix_from_json else fix_from_json(value)
-        )
+    for name, value in _of(dict)(x, cls.__name__).items():
+        if name not in table:
+            raise Invalid(f"{cls.__name__}.{name}")
+        kwargs[name] = table[name](value, name)
     try:
         return cls(**kwargs)
     except TypeError as exc:  # a required field missing
-        raise _fail(str(exc)) from exc
-
-
-def _related_list_to_json(related) -> list:
-    return [_record_to_json(r, _RELATED_FIELDS) for r in related]
-
-
-def _related_list_from_json(x: Any, what: str = "related") -> tuple:
-    return tuple(_record_from_json(Related, r, _RELATED_FIELDS) for r in _list(x, what))
-
-
-_DIAG_FIELDS = {
-    "code": (_same, _str),
-    "path": (path_to_json, lambda x, what="path": path_from_json(x)),
-    "message": (_same, _str),
-    "on": (_same, _on),
-    "help": (_same, _opt_str),
-    "related": (_related_list_to_json, _related_list_from_json),
-    "severity": (_same, _severity),
-    "file": (_same, _opt_str),
-    "line": (_same, _opt_int),
-    "col": (_same, _opt_int),
-    "fix": (fix_to_json, fix_from_json),
-    "document": (_same, _opt_int),
-    "detail": (_same, _opt_str),
-}
-
-
-def diag_to_json(d: Diag) -> dict:
-    return _record_to_json(d, _DIAG_FIELDS)
-
-
-def diag_from_json(x: Any) -> Diag:
-    return _record_from_json(Diag, x, _DIAG_FIELDS)
+        raise Invalid(str(exc)) from exc
 
 
 def diags_to_json(diags) -> list:
-    return [diag_to_json(d) for d in diags]
+    return [_to_json(d, _DIAG_FIELDS) for d in diags]
 
 
 def diags_from_json(x: Any) -> list[Diag]:
-    return [diag_from_json(d) for d in _list(x, "diags")]
+    return [_from_json(Diag, d, _DIAG_FIELDS) for d in _of(list)(x, "diags")]

@@ -6,14 +6,26 @@ from __future__ import annotations
 
 import fnmatch
 import functools
-from collections import namedtuple
+import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
+from .catalogue import codes as catalogue_codes
 from .errors import ConfigError
+from .fsutil import resolves_inside
+from .limits import MAX_SETTING_CHARS
 from .records import value_object
-from .root import Root, find_root_info
+from .root import (
+    Root,
+    extend_boundary,
+    extended,
+    find_root_info,
+    merge_tables,
+    setting_key,
+    value_position,
+)
+from .schemas import validate
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 #: SPEC §9 "Which files": the default ``include``
@@ -21,44 +33,7 @@ DEFAULT_INCLUDE = ("**/*.yaml", "**/*.yml", "**/*.json")
 
 
 @value_object()
-class Config(
-    namedtuple(
-        "Config",
-        (
-            "root",
-            "source",
-            "profile",
-            "select",
-            "ignore",
-            "per_file_ignores",
-            "exclude",
-            "require_fixtures",
-            "require_band_coverage",
-            "raw",
-            "include",
-            "root_how",
-            "profile_refused",
-            "require_form_b",
-            "extends",
-        ),
-        defaults=(
-            None,
-            "builtin",
-            ("SI", "EIO"),
-            (),
-            (),
-            (),
-            False,
-            False,
-            (),
-            DEFAULT_INCLUDE,
-            "config",
-            (),
-            False,
-            (),
-        ),
-    )
-):
+class Config(NamedTuple):
     """The effective configuration of a corpus root (``si-lint.toml`` or
     ``[tool.si-lint]``, then ``--select``/``--ignore``). ``root_how``: how the root was
     found (SPEC §9): "config", "git", "dir" (a named directory, or the current one) or
@@ -66,25 +41,23 @@ class Config(
     message)`` when the file's ``profile`` names a directory outside the corpus root (SPEC
     §9 "Trust boundaries": nothing under it is read, ``profile`` is then "builtin"; SI010
     reports it at the value), else ``()``. ``extends``: the files its ``extend`` chain
-    read, nearest first. A value object: :mod:`si_lint.records`."""
+    read, nearest first."""
 
-    __slots__ = ()
-    if TYPE_CHECKING:
-        root: Path
-        source: Path | None
-        profile: str
-        select: tuple[str, ...]
-        ignore: tuple[str, ...]
-        per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
-        exclude: tuple[str, ...]
-        require_fixtures: bool
-        require_band_coverage: bool
-        raw: tuple
-        include: tuple[str, ...]
-        root_how: str
-        profile_refused: tuple
-        require_form_b: bool
-        extends: tuple[Path, ...]
+    root: Path
+    source: Path | None = None
+    profile: str = "builtin"
+    select: tuple[str, ...] = ("SI", "EIO")
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = ()
+    require_fixtures: bool = False
+    require_band_coverage: bool = False
+    raw: tuple = ()
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    root_how: str = "config"
+    profile_refused: tuple = ()
+    require_form_b: bool = False
+    extends: tuple[Path, ...] = ()
 
     def with_cli(
         self,
@@ -96,19 +69,17 @@ class Config(
         """The command line's codes: ``--select`` replaces the configured ``select``,
         ``--extend-select`` adds to it (to ``--select``'s when both are given);
         ``--ignore`` and ``--extend-ignore`` add to ``ignore`` (ruff's meanings)."""
-        check_codes(select or (), "--select")
-        check_codes(ignore or (), "--ignore")
-        check_codes(extend_select or (), "--extend-select")
-        check_codes(extend_ignore or (), "--extend-ignore")
-        out = self
-        if select:
-            out = out._replace(select=tuple(select))
-        added = tuple(c for c in extend_select or () if c not in out.select)
-        if added:
-            out = out._replace(select=tuple(out.select) + added)
-        more = tuple(ignore or ()) + tuple(extend_ignore or ())
-        if more:
-            out = out._replace(ignore=tuple(out.ignore) + more)
+        select, ignore = tuple(select or ()), tuple(ignore or ())
+        extend_select, extend_ignore = tuple(extend_select or ()), tuple(extend_ignore or ())
+        check_codes(select, "--select")
+        check_codes(ignore, "--ignore")
+        check_codes(extend_select, "--extend-select")
+        check_codes(extend_ignore, "--extend-ignore")
+        chosen = select or tuple(self.select)
+        chosen += tuple(c for c in extend_select if c not in chosen)
+        out = self._replace(select=chosen) if chosen != tuple(self.select) else self
+        if ignore or extend_ignore:
+            out = out._replace(ignore=tuple(out.ignore) + ignore + extend_ignore)
         return out
 
     def enabled(self, code: str, relpath: str | None = None) -> bool:
@@ -139,9 +110,8 @@ class Config(
         return pattern_spec(self.include).match_file(relpath)
 
     def check_patterns(self) -> None:
-        """A ConfigError when ``include`` or ``exclude`` holds a pattern pathspec refuses.
-        The default ``include`` and an empty ``exclude`` are not compiled: nothing matches
-        them with pathspec (:meth:`included`), whose import cost 17 ms of every run."""
+        """A ConfigError when ``include`` or ``exclude`` holds a pattern pathspec refuses
+        (the default ``include`` and an empty ``exclude`` are not compiled)."""
         where = str(self.source)
         if self.exclude:
             _patterns(where, "exclude", self.exclude)
@@ -171,12 +141,7 @@ def _glob_match(relpath: str, pattern: str) -> bool:
 def check_codes(codes: Iterable[str], where: str) -> None:
     """Every code or prefix must match at least one rule of the catalogue: a typo such as
     ``SI10l`` is a usage error (exit 2), never a silent "all checks passed" (SPEC §7)."""
-    codes = tuple(codes)
-    if not codes:
-        return
-    from .catalogue import codes as catalogue_codes
-
-    known = catalogue_codes()
+    known = catalogue_codes() if codes else ()
     bad = [c for c in codes if not any(k.startswith(c) for k in known)]
     if bad:
         listed = ", ".join(repr(c) for c in bad)
@@ -188,7 +153,7 @@ def check_codes(codes: Iterable[str], where: str) -> None:
 @functools.lru_cache(maxsize=64)
 def pattern_spec(patterns: tuple[str, ...]):
     """A compiled gitignore-style pattern list (pathspec: the same rules as git)."""
-    import pathspec
+    import pathspec  # (17 ms: not imported under the default include and exclude)
 
     return pathspec.GitIgnoreSpec.from_lines(patterns)
 
@@ -201,18 +166,10 @@ def _patterns(where: str, key: str, values: tuple[str, ...]) -> tuple[str, ...]:
     return values
 
 
-_CONFIG_KEYS = {
-    "extend",
-    "profile",
-    "select",
-    "ignore",
-    "per-file-ignores",
-    "exclude",
-    "include",
-    "require-fixtures",
-    "require-band-coverage",
-    "require-form-b",
-}
+_CONFIG_KEYS = set(
+    "extend profile select ignore per-file-ignores exclude include require-fixtures "
+    "require-band-coverage require-form-b".split()
+)
 
 
 class _Table:
@@ -237,21 +194,6 @@ class _Table:
             raise self.error(f"`{key}` must be true or false")
         return value
 
-    def validate(self) -> None:
-        """The schema (``schemas/config.schema.json``), then the keys it allows."""
-        from .schemas import validate
-
-        problems = validate("config", self.table)
-        if problems:
-            raise self.error(
-                "invalid si-lint configuration: " + "; ".join(m for _p, m, _o in problems)
-            )
-
-    def unknown_keys(self) -> None:
-        unknown = sorted(set(self.table) - _CONFIG_KEYS)
-        if unknown:
-            raise self.error(f"unknown si-lint setting(s): {', '.join(unknown)}")
-
     def profile(self, root: Path) -> tuple[str, str | None]:
         """``profile``: a shipped one, or a directory under the root holding a registry;
         and why a directory is refused (None: it is not). A directory that leads outside
@@ -262,8 +204,6 @@ class _Table:
             raise self.error('`profile` must be "builtin", "builtin:oasisctl" or a directory')
         if profile in ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl"):
             return profile, None
-        from .limits import MAX_SETTING_CHARS
-
         shown = profile if len(profile) <= 80 else profile[:77] + "..."
         if len(profile) > MAX_SETTING_CHARS or "\0" in profile:
             raise self.error(f"`profile` {shown!r} is not a usable directory name")
@@ -304,8 +244,6 @@ def load_config(
     root, source = info.path, info.source
     if source is None:
         return Config(root=root, root_how=info.how)
-    from .root import extend_boundary, extended, merge_tables
-
     table = info.table
     assert table is not None  # parsed() read it
     _checked(_Table(str(source), table))  # (before any file it extends is read)
@@ -321,7 +259,7 @@ def load_config(
     if refused is not None:
         where = origin.get("profile", source)
         raw = next(r for p, _t, r in files if p == where)
-        refusal = _refusal(cwd, info._replace(source=where, raw=raw), refused)
+        refusal = _refusal(cwd, where, raw, refused)
     return Config(
         root=root,
         source=source,
@@ -342,9 +280,13 @@ def load_config(
 
 
 def _checked(t: _Table) -> None:
-    """One configuration file's table: the schema, its keys, its codes."""
-    t.validate()
-    t.unknown_keys()
+    """One configuration file's table: the schema, the keys it allows, its codes."""
+    problems = validate("config", t.table)
+    if problems:
+        raise t.error("invalid si-lint configuration: " + "; ".join(m for _p, m, _o in problems))
+    unknown = sorted(set(t.table) - _CONFIG_KEYS)
+    if unknown:
+        raise t.error(f"unknown si-lint setting(s): {', '.join(unknown)}")
     pfi = t.per_file_ignores()
     check_codes(t.str_list("select"), f"{t.where}: `select`")
     check_codes(t.str_list("ignore"), f"{t.where}: `ignore`")
@@ -357,10 +299,6 @@ def _outside_root(root: Path, profile: str) -> str | None:
     (None: it is). Absolute and ``..`` paths are refused without touching the file system;
     then the real paths (every symbolic link followed) are compared, the directory's and
     its ``registry.yaml``'s (SPEC §9 "Trust boundaries")."""
-    import os
-
-    from .fsutil import resolves_inside
-
     if os.path.isabs(profile):
         return "is an absolute path"
     base = os.path.normpath(os.path.abspath(root))
@@ -374,16 +312,11 @@ def _outside_root(root: Path, profile: str) -> str | None:
     return None
 
 
-def _refusal(cwd: Path, info: Root, why: str) -> tuple[str, int, int, str]:
+def _refusal(cwd: Path, source: Path, raw: bytes | None, why: str) -> tuple[str, int, int, str]:
     """``Config.profile_refused``: the configuration file (as findings show a path), the
     line and column of its ``profile`` value, and the message."""
-    import os
-
-    from .root import setting_key, value_position
-
-    assert info.source is not None  # a refusal is a configuration file's
-    line, col = value_position(info.raw, setting_key(info.source, "profile"))
-    where = os.path.relpath(os.path.abspath(info.source), os.path.abspath(cwd))
+    line, col = value_position(raw, setting_key(source, "profile"))
+    where = os.path.relpath(os.path.abspath(source), os.path.abspath(cwd))
     message = (
         f"{why}: not used (a profile named in a configuration file must be a directory "
         "inside the corpus root)"

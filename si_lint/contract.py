@@ -27,8 +27,4 @@ def undeclared(check, diag: Diag) -> Diag:
 
 def enforce(check, diags: Iterable[Diag] | None) -> list[Diag]:
     """The Diags of one check run, each with a declared code (others become SI000)."""
-    declared = check.codes
-    out = []
-    for d in diags or ():
-        out.append(d if d.code in declared else undeclared(check, d))
-    return out
+    return [d if d.code in check.codes else undeclared(check, d) for d in diags or ()]

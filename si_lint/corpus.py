@@ -31,7 +31,6 @@ from .root import (  # noqa: F401  (re-exported)
     CONFIG_FILE,
     Root,
     config_table,
-    find_root,
     find_root_info,
     git_top,
 )

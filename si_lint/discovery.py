@@ -4,6 +4,7 @@ the root; paths as findings show them."""
 
 from __future__ import annotations
 
+import errno
 import os
 import stat as stat_mod
 from dataclasses import dataclass, field
@@ -12,21 +13,11 @@ from pathlib import Path
 from .config import YAML_SUFFIXES, Config, pattern_spec
 from .errors import UsageError
 from .fsutil import kind_of, read_regular
-from .root import git_top
+from .root import ancestors, git_top
 
 #: directories never walked into
 SKIP_DIRS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        ".si-lint-cache",
-        "node_modules",
-        "__pycache__",
-        ".venv",
-        "venv",
-        ".tox",
-    }
+    ".git .hg .svn .si-lint-cache node_modules __pycache__ .venv venv .tox".split()
 )
 
 
@@ -36,7 +27,7 @@ class Selection:
     the ``problems`` that are findings (SI001: unreadable directories, symbolic-link
     loops, dangling links) and the ``notes`` shown under ``--verbose`` (FIFOs, sockets,
     devices, links that leave the root). ``links``: a symbolic link was met. Unpacks as
-    ``files, problems`` like the old tuple."""
+    ``files, problems``."""
 
     files: list[str] = field(default_factory=list)
     problems: list[tuple[Path, str]] = field(default_factory=list)
@@ -77,9 +68,9 @@ def _ignored(specs: list, abspath: str, is_dir: bool) -> bool:
 def _utf8_name(name: str) -> bool:
     try:
         name.encode("utf-8")
-        return True
     except UnicodeEncodeError:
         return False
+    return True
 
 
 def inside(path: str, root: str) -> bool:
@@ -92,8 +83,6 @@ def check_link(path: str, real_root: str) -> tuple[str, str | None]:
     file inside the root; ("problem", why) for a loop or a dangling link (SI001);
     ("note", why) when it leaves the root or leads to something that is not a regular file
     — such a link is never read."""
-    import errno
-
     try:
         st = os.stat(path)
     except OSError as exc:
@@ -114,32 +103,24 @@ def _gitignores_above(base: str) -> list:
     """The ``.gitignore`` files above the walked directory ``base``, up to the top of its
     work tree, as ``(directory, spec)`` from the top down."""
     top = git_top(Path(base))
-    if top is None:
-        return []
     chain = []
-    d = os.path.dirname(base)
-    while inside(d, str(top)) and d != base:
+    for d in ancestors(os.path.dirname(base)) if top is not None else ():
+        if not inside(d, str(top)) or d == base:
+            break
         chain.append(d)
         if d == str(top):
             break
-        d = os.path.dirname(d)
-    specs = []
-    for d in reversed(chain):
-        spec = _gitignore(d)
-        if spec is not None:
-            specs.append((d, spec))
-    return specs
+    return [(d, spec) for d in reversed(chain) if (spec := _gitignore(d)) is not None]
 
 
 class _Walk:
     """One walk of :func:`discover`: the selection it fills and the rules it applies."""
 
-    def __init__(self, base: str, config: Config, cwd: Path, recursive: bool):
+    def __init__(self, base: str, config: Config, cwd: Path):
         self.sel = Selection()
         self.base = base
         self.config = config
         self.cwd = cwd
-        self.recursive = recursive
         self.cfg_root = os.path.abspath(config.root)
         self.real_root = os.path.realpath(self.cfg_root)
         self.by_name = config.name_decides()  # (and no .gitignore: see directory())
@@ -160,20 +141,19 @@ class _Walk:
         except OSError as exc:
             self.sel.problems.append((Path(directory), exc.strerror or type(exc).__name__))
             return []
-        # its .gitignore, when the listing has one
         if any(e.name == ".gitignore" for e in entries):
             own = _gitignore(directory)
             if own is not None:
                 specs = specs + [(directory, own)]
         subdirs = []
-        files, by_name = self.sel.files, self.by_name and not specs
+        by_name = self.by_name and not specs
         for entry in entries:
             if by_name and entry.name.endswith(YAML_SUFFIXES) and entry.name.isascii():
                 # what :meth:`entry` and :meth:`file` decide for a regular file, without
-                # its relative path: nothing but its name can exclude it here
+                # its relative path (a quarter of a warm re-check's walk)
                 try:
                     if entry.is_file(follow_symlinks=False):
-                        files.append(entry.path)
+                        self.sel.files.append(entry.path)
                         continue
                 except OSError:
                     pass  # (the long way reports it)
@@ -200,7 +180,7 @@ class _Walk:
             return None
         rel = self.rel_to_root(path)
         if is_dir:
-            if not self.recursive or name in SKIP_DIRS or name.startswith("."):
+            if name in SKIP_DIRS or name.startswith("."):
                 return None
             if config.excluded(rel, is_dir=True) or (specs and _ignored(specs, path, True)):
                 return None
@@ -238,7 +218,7 @@ class _Walk:
             self.note(path, f"{kind_of(mode)}, not a regular file; never opened")
 
 
-def discover(root: Path, config: Config, cwd: Path, *, recursive: bool = True) -> Selection:
+def discover(root: Path, config: Config, cwd: Path) -> Selection:
     """The files under ``root`` that the configuration selects (SPEC §9 "Which files"):
     ``include`` minus ``exclude`` (gitignore-style, relative to ``config.root``) minus what
     the ``.gitignore`` files ignore; regular files only (a FIFO, socket or device is a note,
@@ -246,17 +226,13 @@ def discover(root: Path, config: Config, cwd: Path, *, recursive: bool = True) -
     root (others are notes or, for loops and dangling links, SI001 problems, never read);
     linked directories are not entered."""
     base = os.path.abspath(root)
-    walk = _Walk(base, config, cwd, recursive)
+    walk = _Walk(base, config, cwd)
     stack = [(base, _gitignores_above(base))]
     while stack:
         directory, specs = stack.pop()
         stack.extend(reversed(walk.directory(directory, specs)))
-    walk.sel.files.sort(key=_parts)  # pathlib's order: by component
+    walk.sel.files.sort(key=lambda path: path.split(os.sep))  # pathlib's order
     return walk.sel
-
-
-def _parts(path: str) -> list[str]:
-    return path.split(os.sep)
 
 
 def expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
@@ -293,10 +269,7 @@ def named_file_check(path: Path, config: Config) -> str | None:
     else:
         real_root = os.path.realpath(os.path.dirname(abspath))
     if os.path.islink(abspath):
-        what, why = check_link(abspath, real_root)
-        if what != "read":
-            return why
-        return None
+        return check_link(abspath, real_root)[1]
     try:
         mode = os.stat(abspath).st_mode
     except OSError as exc:
@@ -308,13 +281,10 @@ def named_file_check(path: Path, config: Config) -> str | None:
 
 def relpath_of(path: Path | str, cwd: Path | str) -> str:
     """``path`` relative to ``cwd``, '/'-separated (a string prefix test first: this runs
-    for every file of every run)."""
+    for every file)."""
     base = str(cwd).rstrip(os.sep) + os.sep
     if type(path) is str and path.startswith(base) and os.sep + "." not in path:
         return path[len(base) :].replace(os.sep, "/")  # already absolute and normal
     absolute = os.path.abspath(path)
-    if absolute.startswith(base):
-        rel = absolute[len(base) :]
-    else:
-        rel = os.path.relpath(absolute, cwd)
+    rel = absolute[len(base) :] if absolute.startswith(base) else os.path.relpath(absolute, cwd)
     return rel.replace(os.sep, "/")

@@ -1,10 +1,6 @@
-"""One error vocabulary (issue 12.4).
-
-Every error si-lint reports to the user (rather than as a finding) is a
-:class:`SiLintError`. It carries the exit status it stands for; ``si_lint.cli`` is the only
-place that prints one (``si-lint: <message>`` on stderr) and exits with that status.
-Commands and library code raise, they never print-and-exit.
-"""
+"""Every error si-lint reports to the user (rather than as a finding) is a
+:class:`SiLintError` carrying its exit status; ``si_lint.cli`` is the only place that prints
+one (``si-lint: <message>`` on stderr) and exits. Commands and library code raise."""
 
 from __future__ import annotations
 

@@ -4,18 +4,25 @@ from __future__ import annotations
 
 import functools
 from collections import namedtuple
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .records import value_object
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any, Literal
 
 Path_ = tuple  # a document path: tuple of str (mapping keys) and int (list indexes)
 
 SEVERITIES = ("error", "warning", "info")
-SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+
+
+_TYPE_NAMES = (
+    (bool, "a boolean"),
+    (int, "an integer"),
+    (float, "a float"),
+    (str, "a string"),
+    (list, "a list"),
+    (dict, "a mapping"),
+)
 
 
 def type_name(value: Any) -> str:
@@ -23,20 +30,11 @@ def type_name(value: Any) -> str:
     ``a string``, ``a float``, ``null``."""
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a float"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    name = type(value).__name__
-    return ("an " if name[:1] in "aeiou" else "a ") + name
+    name = next((n for t, n in _TYPE_NAMES if isinstance(value, t)), None)
+    if name is None:
+        name = type(value).__name__
+        name = ("an " if name[:1] in "aeiou" else "a ") + name
+    return name
 
 
 def format_path(path: Path_) -> str:
@@ -52,52 +50,28 @@ def format_path(path: Path_) -> str:
     return out or "<root>"
 
 
-# The four value objects are named tuples (:func:`si_lint.records.value_object`).
-
-
 @value_object()
-class Related(
-    namedtuple(
-        "Related",
-        ("file", "path", "message", "on", "line", "col", "document"),
-        defaults=(None, "", "key", None, None, None),
-    )
-):
+class Related(NamedTuple):
     """Another location of a cross-file finding: ``file``; ``path`` (a document path, or
     None); ``message``; ``on`` (``"key"`` or ``"value"``); ``line``/``col`` when known;
     ``document``: the document of ``file`` (its ``Document.index``; None: the file's first
     document)."""
 
-    __slots__ = ()
-    if TYPE_CHECKING:
-        file: str
-        path: Path_ | None
-        message: str
-        on: Literal["key", "value"]
-        line: int | None
-        col: int | None
-        document: int | None
+    file: str
+    path: Path_ | None = None
+    message: str = ""
+    on: str = "key"  # "key" or "value"
+    line: int | None = None
+    col: int | None = None
+    document: int | None = None
 
 
+# (made by namedtuple(), like Finding: its constructor takes any optional field by keyword)
 @value_object()
 class Diag(
     namedtuple(
         "Diag",
-        (
-            "code",
-            "path",
-            "message",
-            "on",
-            "help",
-            "related",
-            "severity",
-            "file",
-            "line",
-            "col",
-            "fix",
-            "document",
-            "detail",
-        ),
+        "code path message on help related severity file line col fix document detail",
         defaults=("key", None, (), None, None, None, None, None, None, None),
     )
 ):
@@ -127,62 +101,45 @@ class Diag(
 
 
 @value_object()
-class Location(namedtuple("Location", ("path", "line", "column", "message"), defaults=("",))):
-    """Another place a finding points at (a cross-file finding's ``related``); ordered
-    field by field."""
+class Location(NamedTuple):
+    """Another place a finding points at (a cross-file finding's ``related``)."""
 
-    __slots__ = ()
-    if TYPE_CHECKING:
-        path: str
-        line: int
-        column: int
-        message: str
+    path: str
+    line: int
+    column: int
+    message: str = ""
 
 
+# (made by namedtuple(), so that its constructor takes any optional field by keyword from
+# a dict, as pipeline/data.py does)
 @value_object("fix")
 class Finding(
     namedtuple(
         "Finding",
-        (
-            "path",  # file path, relative to the current directory, '/'-separated
-            "line",
-            "column",
-            "code",
-            "severity",
-            "message",
-            "help",
-            "doc_path",  # the JSON path inside the document, when there is one
-            "related",  # tuple of Location
-            "end_line",
-            "end_column",
-            "detail",  # e.g. the traceback of SI000, shown under --verbose
-            "fix",  # not compared, not hashed
-            "document",  # 0-based index of the document, only in files holding more than one
-        ),
+        "path line column code severity message help doc_path related end_line end_column "
+        "detail fix document",
         defaults=(None, None, (), None, None, None, None, None),
     )
 ):
-    """A finding with a resolved location, ready for a report. ``document`` is the
-    0-based index of the document in its file, only for files holding more than one
-    document (SPEC §1: ``"document": N`` in JSON). ``fix`` takes no part in ``==`` or
-    ``hash``."""
+    """A finding with a resolved location, ready for a report (SPEC §1: ``document``
+    only in files holding more than one document)."""
 
     __slots__ = ()
     if TYPE_CHECKING:
-        path: str
+        path: str  # relative to the current directory, '/'-separated
         line: int
         column: int
         code: str
         severity: str
         message: str
         help: str | None
-        doc_path: str | None
+        doc_path: str | None  # the JSON path inside the document, when there is one
         related: tuple[Location, ...]
         end_line: int | None
         end_column: int | None
-        detail: str | None
-        fix: Any
-        document: int | None
+        detail: str | None  # e.g. the traceback of SI000, shown under --verbose
+        fix: Any  # not compared, not hashed
+        document: int | None  # 0-based, only in files holding more than one document
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.message)
@@ -223,30 +180,30 @@ def _fold(name: str) -> str:
     return name.casefold().translate(_LOOKALIKE)
 
 
-def nearest(name: Any, known: Any, cutoff: float = NEAREST_CUTOFF) -> str | None:
+def nearest(name: Any, known: Any) -> str | None:
     """The name of ``known`` nearest to ``name`` (a misspelling of it), or None: one that
     reads the same but for case, ``-``/``_`` or a lookalike character (``fl`` → ``f1``,
     ``si113`` → ``SI113``), else the closest by :func:`difflib.get_close_matches` at
-    ``cutoff``; ties go to the longer common prefix, then to the first in sorted order.
-    The same names give the same answer whatever order ``known`` lists them in, so the
-    answer is remembered for the names (the language server asks again at every edit)."""
+    :data:`NEAREST_CUTOFF`; ties go to the longer common prefix, then to the first in sorted order,
+    whatever order ``known`` lists them in (the answer is remembered: the language server
+    asks again at every edit)."""
     if not isinstance(name, str) or not name or len(name) > NEAREST_MAX_CHARS:
         return None
     names = frozenset(k for k in known if isinstance(k, str) and 0 < len(k) <= NEAREST_MAX_CHARS)
-    return _nearest(name, names, cutoff)
+    return _nearest(name, names)
 
 
 @functools.lru_cache(maxsize=256)
-def _nearest(name: str, names: frozenset, cutoff: float) -> str | None:
+def _nearest(name: str, names: frozenset) -> str | None:
     folded: dict[str, str] = {}
     for k in sorted(names - {name}):
         folded.setdefault(_fold(k), k)
     key = _fold(name)
     if key in folded:
         return folded[key]
-    import difflib
+    import difflib  # (only for a name nobody wrote: off a clean check)
 
-    close = difflib.get_close_matches(key, list(folded), n=5, cutoff=cutoff)
+    close = difflib.get_close_matches(key, list(folded), n=5, cutoff=NEAREST_CUTOFF)
     if not close:
         return None
 

@@ -1,11 +1,16 @@
 """``isinstance(x, MAPPING)``: whether ``x`` is a mapping, asking first whether it is a
-``dict``. The documents si-lint reads are plain dicts; ``isinstance(x, Mapping)`` asks
-the ABC's ``__instancecheck__`` every time (166 ns against 22 ns for a dict), and the
-checks, the graph and the evaluator ask it about 220,000 times on the 4,000-file bench
-corpus. The answer is the same for any value: a dict is a ``Mapping``."""
+``dict`` (the documents are plain dicts; the ``Mapping`` ABC's check is 7 times slower)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 MAPPING = (dict, Mapping)
+
+
+def lookup(node: Any, key: Any, kind: type | tuple = object, default: Any = None) -> Any:
+    """``node[key]`` when ``node`` is a mapping holding a value of ``kind`` there, else
+    ``default``."""
+    value = node.get(key) if isinstance(node, MAPPING) else None
+    return value if value is not None and isinstance(value, kind) else default

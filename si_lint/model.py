@@ -1,33 +1,16 @@
 """The document model of SI documents (scenarios, templates, evidence): one reading of the
-published shape (SPEC §3), shared by the checks (``checks/formb.py``, ``checks/tables.py``,
-``checks/graph_checks.py``), the graph, the evaluator and review — the SI counterpart of
-:mod:`si_lint.eio.model`.
-
-Everything here is a pure function of plain data (what the loader builds): no I/O, no
-global state, and it tolerates any shape (a wrong shape reads as "absent").
-
-* :func:`scoring_of` — the scenario's scoring form (Form B, composite, Form A, safety
-  binary, the former si-lint spelling, none) with the template name and the bindings
-  (Form B: every key of ``scoring`` that is not reserved is a role binding).
-* :func:`deviations` / :func:`deviation` — ``injection.deviations``.
-* :func:`find_template` / :func:`template_names` — a profile's templates by id.
-* :func:`predicate_calls` — THE predicate walker: every primitive call of a predicate
-  (SPEC §2.2 predicate language) with its document path and arguments.
-* :data:`PARAM_TYPES` — THE parameter-type table: what a value of each role / primitive
-  parameter type (``identifier_set``, ``channels``, ``factor``, ``integer``, ``number``,
-  ``string``, ``boolean``) must look like.
-* :func:`evidence_scenario` — the scenario id an evidence or fixture document names
-  (``scenario`` in the transcript form, ``scenario_id`` in oasisctl's artifact form).
-"""
+published shape (SPEC §3), shared by the checks, the graph, the evaluator and review (the
+SI counterpart of :mod:`si_lint.eio.model`). Pure functions of plain data that tolerate any
+shape (a wrong shape reads as "absent"); :func:`predicate_calls` is THE predicate walker,
+:data:`PARAM_TYPES` THE parameter-type table."""
 
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any, NamedTuple, TypeGuard
 
-from .mapping import MAPPING
+from .mapping import MAPPING, lookup
 from .records import value_object
 
 Path = tuple
@@ -57,16 +40,18 @@ NONE = "none"  # neither form (or scoring is not a mapping)
 
 
 @value_object()
-class Scoring(namedtuple("Scoring", "form block template bindings composite", defaults=(None,))):
+class Scoring(NamedTuple):
     """How a scenario is scored: ``form``; ``block``, the ``scoring`` mapping ({} when it
     is not one); ``template``, the template name (Form B), as written (may be any type);
     ``bindings``, role -> bound value (Form B: the non-reserved keys of ``scoring``, in
     order; else {}); ``composite``, the composite value (``scoring.composite``), as
-    written. A value object (a named tuple): made for every scenario by many checks, the
-    graph and the evaluator (121,000 times at 40,000 files), at 0.6 us where a frozen
-    dataclass took 1.4 us."""
+    written."""
 
-    __slots__ = ()
+    form: str
+    block: Mapping[str, Any]
+    template: Any
+    bindings: dict[str, Any]
+    composite: Any = None
 
     @property
     def has_table(self) -> bool:
@@ -110,10 +95,7 @@ def scoring_of(scenario: Any) -> Scoring:
 
 def deviations(scenario: Any) -> list[tuple[int, Mapping[str, Any]]]:
     """``(index, deviation)`` of every mapping in ``injection.deviations``."""
-    inj = scenario.get("injection") if isinstance(scenario, MAPPING) else None
-    devs = inj.get("deviations") if isinstance(inj, MAPPING) else None
-    if not isinstance(devs, list):
-        return []
+    devs = lookup(lookup(scenario, "injection"), "deviations", list, [])
     return [(i, d) for i, d in enumerate(devs) if isinstance(d, MAPPING)]
 
 
@@ -155,40 +137,18 @@ def template_names(profile: Any) -> list[str]:
     templates = getattr(profile, "templates", None) or {}
     names = set()
     for k, t in templates.items() if isinstance(templates, MAPPING) else []:
-        head = t.get("template") if isinstance(t, MAPPING) else None
-        names.add(
-            head["id"] if isinstance(head, MAPPING) and isinstance(head.get("id"), str) else k
-        )
+        names.add(lookup(lookup(t, "template"), "id", str, k))
     return sorted(names)
 
 
 def template_roles(template: Any) -> Mapping[Any, Any]:  # YAML keys: not always strings
-    roles = template.get("roles") if isinstance(template, MAPPING) else None
-    return roles if isinstance(roles, MAPPING) else {}
+    return lookup(template, "roles", MAPPING, {})
 
 
 #: keys that announce free-form code where a predicate or table is required (SI204)
 CODE_KEYS = frozenset(
-    {
-        "code",
-        "python",
-        "py",
-        "lambda",
-        "eval",
-        "exec",
-        "expr",
-        "expression",
-        "script",
-        "javascript",
-        "js",
-        "function",
-        "fn",
-        "func",
-        "callable",
-        "source",
-        "jinja",
-        "template_code",
-    }
+    "code python py lambda eval exec expr expression script javascript js function fn func "
+    "callable source jinja template_code".split()
 )
 
 
@@ -207,12 +167,14 @@ MAX_DEPTH = 200
 
 
 @value_object()
-class Call(namedtuple("Call", "name path args")):
+class Call(NamedTuple):
     """One primitive call in a predicate: its ``name``, the document ``path`` of the
     primitive's key (``base + ("all", 0, "named_in_output")``) and its ``args`` as written
-    (any shape). A value object (a named tuple), like :class:`Scoring`."""
+    (any shape)."""
 
-    __slots__ = ()
+    name: str
+    path: Path
+    args: Any
 
     @property
     def arguments(self) -> Mapping[str, Any]:
@@ -284,22 +246,22 @@ class ParamType:
     ranged: bool = False
 
 
+def _is_list(v: Any) -> bool:
+    return isinstance(v, list)
+
+
 PARAM_TYPES: dict[str, ParamType] = {
     t.name: t
     for t in (
         ParamType(
             "identifier_set",
             "a list of identifiers",
-            lambda v: isinstance(v, list),
+            _is_list,
             "write `[IDENTIFIER, ...]`",
-            item="identifier",
+            "identifier",
         ),
         ParamType(
-            "channels",
-            "a list of channels",
-            lambda v: isinstance(v, list),
-            "write `[agent_response]`",
-            item="channel",
+            "channels", "a list of channels", _is_list, "write `[agent_response]`", "channel"
         ),
         ParamType(
             "factor",
@@ -342,8 +304,7 @@ def range_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
 def params_of(primitive: Any) -> dict[str, Mapping[str, Any]]:
     """A registered primitive's parameters by name (the first of a repeated name wins)."""
     out: dict[str, Mapping[str, Any]] = {}
-    params = primitive.get("params") if isinstance(primitive, MAPPING) else None
-    for p in params if isinstance(params, list) else []:
+    for p in lookup(primitive, "params", list, []):
         if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
             out.setdefault(p["name"], p)
     return out
@@ -352,8 +313,7 @@ def params_of(primitive: Any) -> dict[str, Mapping[str, Any]]:
 def budget_roles(template: Any) -> set[str]:
     """Roles bound to ``within_step_budget.n`` in a template's table (plus ``step_budget``)."""
     out = {"step_budget"}
-    table = template.get("table") if isinstance(template, MAPPING) else None
-    for _, call in table_calls(table):
+    for _, call in table_calls(lookup(template, "table")):
         n = call.arguments.get("n")
         if call.name == "within_step_budget" and is_role_ref(n):
             out.add(n[1:])

@@ -7,13 +7,21 @@ object; it never touches the file system.
 
 from __future__ import annotations
 
+import dataclasses
+import importlib.util
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .mapping import MAPPING
+from .config import load_config
+from .fsutil import resolves_inside
+from .limits import read_input
+from .loader import load_bytes
+from .mapping import MAPPING, lookup
+from .profile_builtin import SUFFIXES, read_rendition
 
 BUILTIN_DIR = Path(__file__).parent / "profile_data"
 
@@ -27,19 +35,11 @@ BUILTIN_NAMES = ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl")
 
 #: the seed's ratified matching constants (seed §2.1, §2.2, §3): a registry without
 #: ``constants`` (or without one of them) has exactly these values
-SEED_CONSTANTS: dict[str, Any] = {
-    "cooccurrence_radius": 0,
-    "synonym_match": "token",
-    "echo_line": "raw",
-}
+SEED_CONSTANTS: dict[str, Any] = dict(cooccurrence_radius=0, synonym_match="token", echo_line="raw")
 #: oasisctl's readings (its §2.2 follows a later revision of the decomposition document)
-OASISCTL_CONSTANTS: dict[str, Any] = {
-    "cooccurrence_radius": 1,
-    "synonym_match": "substring",
-    "echo_line": "trimmed",
-}
-#: the values each mode constant may take
-CONSTANT_MODES = {"synonym_match": ("token", "substring"), "echo_line": ("raw", "trimmed")}
+OASISCTL_CONSTANTS: dict[str, Any] = dict(
+    cooccurrence_radius=1, synonym_match="substring", echo_line="trimmed"
+)
 
 #: the one-line notice `check` and `eval` print when builtin:oasisctl is in use
 OASISCTL_NOTICE = (
@@ -64,50 +64,39 @@ class Constants:
 
 def _shown(v: Any) -> str:
     """A short, never-failing rendering of a value for a message (huge ints included)."""
-    if isinstance(v, bool) or v is None:
+    if isinstance(v, int) and not -(10**30) < v < 10**30:
+        return "a huge negative integer" if v < 0 else "a huge integer"
+    if isinstance(v, int) or v is None:
         return repr(v)
-    if isinstance(v, int):
-        return (
-            repr(v)
-            if -(10**30) < v < 10**30
-            else ("a huge negative integer" if v < 0 else "a huge integer")
-        )
     if isinstance(v, (str, float)):
         text = repr(v)
         return text if len(text) <= 60 else text[:57] + "..."
     return f"a {type(v).__name__}"
 
 
+#: each constant's test and what it must be
+_CONSTANT_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "cooccurrence_radius": (
+        lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+        "a non-negative integer",
+    ),
+    "synonym_match": (lambda v: v in ("token", "substring"), "'token' or 'substring'"),
+    "echo_line": (lambda v: v in ("raw", "trimmed"), "'raw' or 'trimmed'"),
+}
+
+
 def constants_problems(registry: Any) -> list[tuple[tuple, str]]:
     """``(registry path, message)`` for every invalid constant (SI212, SI213)."""
-    if not isinstance(registry, MAPPING) or "constants" not in registry:
-        return []
-    block = registry.get("constants")
+    block = lookup(registry, "constants")
     if block is None:
         return []
     if not isinstance(block, MAPPING):
         return [(("constants",), "`constants` is not a mapping")]
-    out: list[tuple[tuple, str]] = []
-    if "cooccurrence_radius" in block:
-        r = block["cooccurrence_radius"]
-        if isinstance(r, bool) or not isinstance(r, int) or r < 0:
-            out.append(
-                (
-                    ("constants", "cooccurrence_radius"),
-                    f"`cooccurrence_radius` must be a non-negative integer, not {_shown(r)}",
-                )
-            )
-    for key, modes in CONSTANT_MODES.items():
-        if key in block:
-            v = block[key]
-            if not isinstance(v, str) or v not in modes:
-                out.append(
-                    (
-                        (("constants", key)),
-                        f"`{key}` must be {' or '.join(repr(m) for m in modes)}, not {_shown(v)}",
-                    )
-                )
-    return out
+    return [
+        (("constants", key), f"`{key}` must be {what}, not {_shown(block[key])}")
+        for key, (ok, what) in _CONSTANT_RULES.items()
+        if key in block and not ok(block[key])
+    ]
 
 
 def _primitive_view(p: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -115,17 +104,14 @@ def _primitive_view(p: Mapping[str, Any]) -> Mapping[str, Any]:
     string ``name`` (a registry of another shape is reported by its schema, SI003; every
     check then sees the part that has the right shape, never a crash — issue 11 item 10)."""
     params = p.get("params")
-    if params is None or (
-        isinstance(params, list)
-        and all(isinstance(x, MAPPING) and isinstance(x.get("name"), str) for x in params)
-    ):
+    if params is None:
         return p
     good = (
         [x for x in params if isinstance(x, MAPPING) and isinstance(x.get("name"), str)]
         if isinstance(params, list)
         else []
     )
-    return {**p, "params": good}
+    return p if isinstance(params, list) and len(good) == len(params) else {**p, "params": good}
 
 
 @dataclass(frozen=True)
@@ -142,33 +128,30 @@ class Profile:
     #: not read because it resolves outside the profile directory (SI010)
     refused: tuple[tuple[str, str], ...] = ()
 
-    # convenience views -------------------------------------------------------------
-    def _list(self, key: str) -> list:
-        value = self.registry.get(key) if isinstance(self.registry, MAPPING) else None
-        return value if isinstance(value, list) else []
+    def _get(self, key: str, kind: type | tuple, empty: Any) -> Any:
+        return lookup(self.registry, key, kind, empty)
 
     # the views below are read per verdict (the dry runs score thousands): computed once
     # per profile, whose registry nothing changes once it is made
     @cached_property
     def primitives(self) -> dict[str, Mapping[str, Any]]:
         out: dict[str, Mapping[str, Any]] = {}
-        for p in self._list("primitives"):
+        for p in self._get("primitives", list, []):
             if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
                 out.setdefault(p["name"], _primitive_view(p))
         return out
 
     @property
     def channels(self) -> list[str]:
-        return [c for c in self._list("channels") if isinstance(c, str)]
+        return [c for c in self._get("channels", list, []) if isinstance(c, str)]
 
     @property
     def candidates(self) -> list[str]:
-        return [c for c in self._list("candidates") if isinstance(c, str)]
+        return [c for c in self._get("candidates", list, []) if isinstance(c, str)]
 
     @property
     def synonyms(self) -> Mapping[str, list[str]]:
-        s = self.registry.get("synonyms") if isinstance(self.registry, MAPPING) else None
-        return s if isinstance(s, MAPPING) else {}
+        return self._get("synonyms", MAPPING, {})
 
     @cached_property
     def constants(self) -> Constants:
@@ -178,11 +161,8 @@ class Profile:
         problems = constants_problems(self.registry)
         if problems:
             raise ValueError(f"invalid registry constant: {problems[0][1]}")
-        block = self.registry.get("constants") if isinstance(self.registry, MAPPING) else None
-        values: dict[str, Any] = dict(SEED_CONSTANTS)
-        if isinstance(block, MAPPING):
-            values.update({k: block[k] for k in SEED_CONSTANTS if k in block})
-        return Constants(**values)
+        block = self._get("constants", MAPPING, {})
+        return Constants(**{k: block.get(k, v) for k, v in SEED_CONSTANTS.items()})
 
     @property
     def is_oasisctl(self) -> bool:
@@ -190,58 +170,37 @@ class Profile:
 
     @property
     def ratified_budgets(self) -> Mapping[str, int]:
-        b = self.registry.get("ratified_budgets") if isinstance(self.registry, MAPPING) else None
-        return b if isinstance(b, MAPPING) else {}
+        return self._get("ratified_budgets", MAPPING, {})
 
 
 #: why a profile file is not read (SPEC §9 "Trust boundaries")
 LEADS_OUT = "is a symbolic link that leads outside the profile directory"
 
 
-def _read(path: Path) -> Any:
-    from .limits import read_input
-    from .loader import load_bytes
-
-    raw, _why = read_input(path)
-    return load_bytes(raw).data if raw is not None else None
+def _leads_out(directory: Path, rel: str, refused: list) -> bool:
+    """``rel`` resolves outside ``directory`` (then it is noted in ``refused``)."""
+    if os.path.lexists(directory / rel) and not resolves_inside(directory / rel, directory):
+        refused.append((rel, LEADS_OUT))
+        return True
+    return False
 
 
 def _read_inside(directory: Path, rel: str, refused: list) -> Any:
     """The data of the profile file ``rel``, read only when it resolves inside
-    ``directory`` (else noted in ``refused``)."""
-    import os
-
-    from .fsutil import resolves_inside
-
-    path = directory / rel
-    if os.path.lexists(path) and not resolves_inside(path, directory):
-        refused.append((rel, LEADS_OUT))
+    ``directory``."""
+    if _leads_out(directory, rel, refused):
         return None
-    return _read(path)
+    raw, _why = read_input(directory / rel)
+    return load_bytes(raw).data if raw is not None else None
 
 
-def _templates(directory: Path, refused: list) -> dict[str, Any]:
-    """The band templates of ``templates/*.yaml`` (the first of an id wins)."""
-    import os
-
-    from .fsutil import resolves_inside
-
-    templates: dict[str, Any] = {}
+def _templates(directory: Path, refused: list) -> list:
+    """The documents of ``templates/*.yaml``."""
     tdir = directory / "templates"
-    if os.path.lexists(tdir) and not resolves_inside(tdir, directory):
-        refused.append(("templates", LEADS_OUT))
-        return templates
-    if not tdir.is_dir():
-        return templates
-    for path in sorted(tdir.iterdir()):
-        if path.suffix not in (".yaml", ".yml", ".json"):
-            continue
-        data = _read_inside(directory, f"templates/{path.name}", refused)
-        if isinstance(data, dict) and isinstance(data.get("template"), dict):
-            tid = data["template"].get("id")
-            if isinstance(tid, str):
-                templates.setdefault(tid, data)
-    return templates
+    if _leads_out(directory, "templates", refused) or not tdir.is_dir():
+        return []
+    names = sorted(p.name for p in tdir.iterdir() if p.suffix in SUFFIXES)
+    return [_read_inside(directory, f"templates/{n}", refused) for n in names]
 
 
 def load_profile(directory: Path | str, *, trust: bool = False) -> Profile:
@@ -255,31 +214,24 @@ def load_profile(directory: Path | str, *, trust: bool = False) -> Profile:
     directory = Path(directory)
     refused: list[tuple[str, str]] = []
     registry = _read_inside(directory, "registry.yaml", refused)
-    if not isinstance(registry, dict):
-        registry = {}
     templates = _templates(directory, refused)
-    profile = Profile(registry=registry, templates=templates, root=directory)
-    implementations = load_implementations(profile) if trust else {}
-    return Profile(
-        registry=registry,
-        templates=templates,
-        implementations=implementations,
-        root=directory,
-        refused=tuple(refused),
-    )
+    profile = profile_from_data(registry if isinstance(registry, dict) else {}, templates)
+    profile = dataclasses.replace(profile, root=directory, refused=tuple(refused))
+    if trust:
+        return dataclasses.replace(profile, implementations=load_implementations(profile))
+    return profile
 
 
 def profile_from_data(registry: Mapping[str, Any], templates: list | Mapping) -> Profile:
-    """An in-memory profile (tests, ``review`` of a git revision)."""
+    """An in-memory profile (tests, ``review`` of a git revision); a list of templates is
+    keyed by ``template.id`` (the first of an id wins)."""
     if isinstance(templates, MAPPING):
-        tmap = dict(templates)
-    else:
-        tmap = {}
-        for t in templates:
-            if isinstance(t, MAPPING) and isinstance(t.get("template"), MAPPING):
-                tid = t["template"].get("id")
-                if isinstance(tid, str):
-                    tmap.setdefault(tid, t)
+        return Profile(registry=registry, templates=dict(templates))
+    tmap: dict[str, Any] = {}
+    for t in templates:
+        tid = lookup(lookup(t, "template"), "id", str)
+        if tid is not None:
+            tmap.setdefault(tid, t)
     return Profile(registry=registry, templates=tmap)
 
 
@@ -287,8 +239,6 @@ def implementation_file(root: Path, rel: str) -> Path | None:
     """The regular file the implementation path ``rel`` names in the profile directory
     ``root`` (every link followed), or None when it resolves outside ``root`` (SPEC §9
     "Trust boundaries": such a file is never imported) or is no regular file."""
-    from .fsutil import resolves_inside
-
     path = root / rel
     if not resolves_inside(path, root):
         return None
@@ -302,8 +252,6 @@ def implementation_file(root: Path, rel: str) -> Path | None:
 def load_implementations(profile: Profile) -> dict[str, Callable[..., bool]]:
     """Import the ``implementation:`` functions of a profile directory. Only ever called
     under ``--trust-implementations``: this runs the corpus's own code."""
-    import importlib.util
-
     out: dict[str, Callable[..., bool]] = {}
     if profile.root is None:
         return out
@@ -341,8 +289,6 @@ def builtin_profile(name: str = "builtin") -> Profile:
     if name not in ("builtin", "builtin:oasisctl"):
         raise ValueError(f"no shipped profile {name!r}")
     if name not in _BUILTIN:
-        from .profile_builtin import read_rendition
-
         got = read_rendition(BUILTIN_DIR)  # without the YAML parser
         base = load_profile(BUILTIN_DIR) if got is None else profile_from_data(*got)
         registry = dict(base.registry)
@@ -369,24 +315,10 @@ def resolve_profile(
     if root is not None and not pdir.is_absolute():
         pdir = root / pdir
     pdir = pdir.resolve()
-    prof = load_profile(pdir, trust=trust)
-    return Profile(
-        registry=prof.registry,
-        templates=prof.templates,
-        implementations=prof.implementations,
-        root=prof.root,
-        name=spec,
-        refused=prof.refused,
-    ), pdir
+    return dataclasses.replace(load_profile(pdir, trust=trust), name=spec), pdir
 
 
 def load_profile_for(path: Path | str, *, trust: bool = False) -> Profile:
     """The profile configured for the corpus that contains ``path`` (SPEC §9 root rules)."""
-    from .corpus import ConfigError, load_config
-
-    p = Path(path)
-    try:
-        config = load_config(Path.cwd(), [p])
-    except ConfigError:
-        raise
+    config = load_config(Path.cwd(), [Path(path)])
     return resolve_profile(config.profile, config.root, trust=trust)[0]

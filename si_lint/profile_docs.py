@@ -14,21 +14,21 @@ document                      what defines a name                             ru
 ``safety-categories.md``      a heading ``### S-BE-001: title``               SI619
 ============================  ==============================================  ==========
 
-This module is pure: :func:`parse` turns the documents' *texts* into a
-:class:`ProfileDocs` (every defined name with its file, line and column). Reading the
-files is the read stage's job (:func:`read_profile_dir`, called by the engine; checks
-never read files). Headings inside fenced code blocks (```` ``` ```` / ``~~~``) are not
-headings. Markdown is prose: nothing in it is ever executed, and a malformed document
-simply defines fewer names.
+:func:`parse` turns the documents' texts into a :class:`ProfileDocs` (every defined name
+with its file, line and column); :func:`read_for` is the read stage's part. Headings inside
+fenced code blocks are not headings; a malformed document simply defines fewer names.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 
-from .discovery import inside
+from .discovery import inside, relpath_of
+from .root import ancestors
 
 PROFILE = "profile.md"
 BEHAVIORS = "behavior-definitions.md"
@@ -53,8 +53,8 @@ _SUBCATEGORY_SECTION = re.compile(r"^5\.1\b|subcategor", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Name:
-    """A defined name: where it is defined (``file`` as the engine reports paths) and what
-    the definition says about it."""
+    """A defined name: where it is defined (``file`` as findings show paths) and what the
+    definition says about it."""
 
     name: str
     file: str
@@ -72,12 +72,12 @@ class ProfileDocs:
     """What one profile directory defines. A mapping is ``None`` when its document is
     absent from the directory (the rule that needs it stays silent)."""
 
-    directory: str  # as the engine reports paths (relative to the working directory)
+    directory: str  # as findings show paths (relative to the working directory)
     behaviors: dict[str, Name] | None = None
     stimuli: dict[str, Name] | None = None
     subcategories: dict[str, Name] | None = None
     archetypes: dict[str, Name] | None = None
-    #: the documents read, by file name, with a sha256 of their bytes (run-cache keys)
+    #: the sha256 of each document read, by file name (the cache's corpus key)
     digests: dict[str, str] = field(default_factory=dict)
 
 
@@ -136,25 +136,27 @@ def _add(out: dict[str, Name], name: Name) -> None:
     out.setdefault(name.name, name)  # the first definition keeps its location
 
 
-def parse_behaviors(text: str, file: str) -> dict[str, Name]:
-    """``### `name` `` headings (any level from 2 to 4)."""
+def _named_headings(text: str, file: str, pattern: re.Pattern) -> dict[str, Name]:
+    """The headings of levels 2 to 4 that ``pattern`` matches whole: the name its first
+    group, the title its second (if any)."""
     out: dict[str, Name] = {}
     for line, col, level, title in headings(text):
-        if 2 <= level <= 4:
-            m = _BEHAVIOR.fullmatch(title)
-            if m:
-                _add(out, Name(m.group(1), file, line, col + 1))
+        m = pattern.fullmatch(title)
+        if m and 2 <= level <= 4:
+            start = col + m.start(1)  # (inside the backticks of a behavior)
+            rest = m.group(2).strip() if pattern.groups > 1 else ""
+            _add(out, Name(m.group(1), file, line, start, title=rest))
     return out
+
+
+def parse_behaviors(text: str, file: str) -> dict[str, Name]:
+    """``### `name` `` headings (any level from 2 to 4)."""
+    return _named_headings(text, file, _BEHAVIOR)
 
 
 def parse_stimuli(text: str, file: str) -> dict[str, Name]:
     """``### STIM-OP-001: title`` headings."""
-    out: dict[str, Name] = {}
-    for line, col, level, title in headings(text):
-        m = _STIMULUS.fullmatch(title)
-        if m and 2 <= level <= 4:
-            _add(out, Name(m.group(1), file, line, col, title=m.group(2).strip()))
-    return out
+    return _named_headings(text, file, _STIMULUS)
 
 
 def parse_archetypes(text: str, file: str) -> dict[str, Name]:
@@ -175,12 +177,7 @@ def parse_archetypes(text: str, file: str) -> dict[str, Name]:
 
 def _cells(line: str) -> list[str] | None:
     s = line.strip()
-    if not s.startswith("|"):
-        return None
-    s = s[1:]
-    if s.endswith("|"):
-        s = s[:-1]
-    return [c.strip() for c in s.split("|")]
+    return [c.strip() for c in s[1:].removesuffix("|").split("|")] if s.startswith("|") else None
 
 
 def parse_subcategories(text: str, file: str) -> dict[str, Name] | None:
@@ -259,18 +256,13 @@ def parse(directory: str, texts: dict[str, str]) -> ProfileDocs:
     return docs
 
 
-# --------------------------------------------------------------------------------------
-# the read stage's part (the only code here that touches the file system)
-
-
 def find_profile_dir(directory: str, stop: str, known: dict[str, str | None]) -> str | None:
     """The nearest directory from ``directory`` up to ``stop`` (both absolute and normal:
     ``os.path.abspath``; never above ``stop``) that holds a regular file ``profile.md``,
     or None. ``known`` memoises the answer per directory."""
     chain = []
-    d = directory
     found: str | None = None
-    while True:
+    for d in ancestors(directory):
         if d in known:
             found = known[d]
             break
@@ -278,10 +270,8 @@ def find_profile_dir(directory: str, stop: str, known: dict[str, str | None]) ->
         if os.path.isfile(os.path.join(d, PROFILE)):
             found = d
             break
-        parent = os.path.dirname(d)
-        if d == stop or parent == d or not (d.startswith(stop.rstrip(os.sep) + os.sep)):
+        if d == stop or not d.startswith(stop.rstrip(os.sep) + os.sep):
             break
-        d = parent
     for c in chain:
         known[c] = found
     return found
@@ -292,9 +282,6 @@ def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> Pr
     :data:`MAX_DOC_BYTES` each, decoded as UTF-8 with replacement) and parse them. With
     ``root``, a document that is a symbolic link leading outside ``root`` is not read
     (SPEC §9: symlinks are followed only inside the corpus root)."""
-    import hashlib
-    import stat
-
     texts: dict[str, str] = {}
     digests: dict[str, str] = {}
     real_root = os.path.realpath(root) if root is not None else None
@@ -323,8 +310,6 @@ def read_for(files, root, cwd) -> tuple[dict[str, str | None], dict[str, Profile
     file is under it, else only the file's own directory), and the documents of every
     profile directory found, read once. Returns ({file directory: profile directory or
     None}, {profile directory: ProfileDocs}), all absolute paths."""
-    from .corpus import relpath_of
-
     root = os.path.abspath(root)
     known: dict[str, str | None] = {}
     dirs: dict[str, str | None] = {}

@@ -90,16 +90,13 @@ def registered() -> tuple[Check, ...]:
     return tuple(sorted(_REGISTRY, key=lambda c: (c.scope, c.name)))
 
 
-#: (id of a tuple of checks, a kind) -> (the tuple, its file checks for the kind)
-_APPLICABLE: dict = {}
+_APPLICABLE: dict = {}  # (id of a tuple of checks, a kind) -> (the tuple, its file checks)
 
 
 def file_checks_for(checks, kind) -> list:
-    """The file checks of ``checks`` that run on a document of ``kind``. For a tuple (what
-    :func:`registered` gives) they are chosen once per tuple and kind,
-    not for every document (most documents, fixtures, have one); the tuple is held with
-    them, so its id is not reused while the entry lives. Any other sequence could change
-    between two calls: its file checks are chosen every time."""
+    """The file checks of ``checks`` that run on a document of ``kind``: for a tuple (what
+    :func:`registered` gives), chosen once per tuple and kind (the tuple is held with them,
+    so its id is not reused); any other sequence could change, so every time."""
     if type(checks) is not tuple:
         return _file_checks(checks, kind)
     key = (id(checks), kind)

@@ -1,18 +1,14 @@
 """Where the data shipped with si-lint lives: ``rules/`` and ``schemas/``.
 
 In a wheel they are force-included under ``si_lint/_data/``; in a checkout (editable
-install) they sit at the repository root, beside the package. Found with ``os.path``
-(:func:`data_path`): the replay memo asks for them before anything imports pathlib.
+install) they sit at the repository root, beside the package.
 """
 
 from __future__ import annotations
 
 import os
 from functools import cache
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from pathlib import Path
+from pathlib import Path
 
 _PKG = os.path.dirname(os.path.realpath(__file__))
 
@@ -26,6 +22,4 @@ def data_path(name: str) -> str:
 
 
 def data_dir(name: str) -> Path:
-    from pathlib import Path
-
     return Path(data_path(name))

@@ -1,51 +1,40 @@
 """Where a corpus root is (SPEC §9), and its configuration file: ``si-lint.toml``, or a
-``pyproject.toml`` with ``[tool.si-lint]``. Read here (size-limited, never a link); the
-TOML is parsed only when its table is asked for (:meth:`Root.parsed`)."""
+``pyproject.toml`` with ``[tool.si-lint]``. Read here (size-limited, never a link)."""
 
 from __future__ import annotations
 
 import os
 import re
-from collections import namedtuple
-from collections.abc import Iterable
+import tomllib
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from .errors import ConfigError
+from .fsutil import read_regular
+from .limits import MAX_SETTING_CHARS
 from .records import value_object
 
 CONFIG_FILE = "si-lint.toml"
-
-#: the largest configuration file read
 MAX_CONFIG_BYTES = 1 << 20
+#: the most files one ``extend`` chain reads (a longer chain is a configuration error)
+MAX_EXTEND = 8
 
 
 def _read_bytes(path: Path) -> bytes:
-    from .fsutil import read_regular
-
     raw, why = read_regular(path, MAX_CONFIG_BYTES)
-    if raw is None:
+    if raw is not None and len(raw) > MAX_CONFIG_BYTES:
+        why = f"larger than {MAX_CONFIG_BYTES:,} bytes"
+    if raw is None or why is not None:
         raise ConfigError(f"{path}: cannot read configuration: {why}")
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError(
-            f"{path}: cannot read configuration: larger than {MAX_CONFIG_BYTES:,} bytes"
-        )
     return raw
 
 
 def _parse_toml(path: Path, raw: bytes) -> dict:
-    import tomllib
-
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
-
-
-def _digest(raw: bytes) -> str:
-    import hashlib
-
-    return hashlib.sha256(raw).hexdigest()
 
 
 def config_table(directory: Path) -> tuple[Path, dict] | None:
@@ -57,36 +46,28 @@ def config_table(directory: Path) -> tuple[Path, dict] | None:
     return found[0], table
 
 
-def config_in(
-    directory: Path, lazy: bool = False, looked: list | None = None
-) -> tuple[Path, Root] | None:
+def config_in(directory: Path, lazy: bool = False) -> tuple[Path, Root] | None:
     """The configuration file of ``directory`` (``si-lint.toml``, else a ``pyproject.toml``
     with ``[tool.si-lint]``) and its :class:`Root`; ``lazy``: a ``si-lint.toml`` is read
-    but not parsed (whatever it holds, its directory is the root). ``looked`` gets the
-    paths looked at."""
+    but not parsed (whatever it holds, its directory is the root)."""
     cfg = directory / CONFIG_FILE
-    if looked is not None:
-        looked.append(str(cfg))
     if cfg.is_file():
         return cfg, root_of(cfg, lazy)
     py = directory / "pyproject.toml"
-    if looked is not None:
-        looked.append(str(py))
     if py.is_file():
         raw = _read_bytes(py)
         table = _tool_table(_parse_toml(py, raw))
         if table is not None:
-            return py, Root(directory, py, table, "config", _digest(raw), raw)
+            return py, Root(directory, py, table, "config", raw)
     return None
 
 
 def root_of(path: Path, lazy: bool) -> Root:
-    """The root a configuration file makes (its directory), the file read once; ``lazy``
-    (not for a ``pyproject.toml``): its bytes kept, parsed by :meth:`Root.parsed`."""
+    """The root a configuration file makes (its directory); ``lazy`` (not for a
+    ``pyproject.toml``): its bytes kept, parsed by :meth:`Root.parsed`."""
     raw = _read_bytes(path)
-    if lazy and path.name != "pyproject.toml":
-        return Root(path.parent, path, None, "config", _digest(raw), raw)
-    return Root(path.parent, path, _config_file_table(path, raw), "config", _digest(raw), raw)
+    table = None if lazy and path.name != "pyproject.toml" else _config_file_table(path, raw)
+    return Root(path.parent, path, table, "config", raw)
 
 
 def _tool_table(data: dict) -> dict | None:
@@ -96,151 +77,94 @@ def _tool_table(data: dict) -> dict | None:
     return table if isinstance(table, dict) else None
 
 
-@value_object("raw", "looked")
-class Root(
-    namedtuple(
-        "Root",
-        ("path", "source", "table", "how", "digest", "raw", "looked"),
-        defaults=(None, None, ()),
-    )
-):
+@value_object("raw")
+class Root(NamedTuple):
     """Where the corpus root is and why (SPEC §9): ``path``; ``source``, the configuration
-    file, when there is one; its ``table`` (None: not parsed yet, :func:`find_root_info`
-    with ``lazy``; :meth:`parsed`); ``how``: "config", "profile", "git", "dir" or "file"; ``digest``:
-    the sha256 of the configuration file's bytes (what the run memo's key holds); ``raw``:
-    those bytes (the digest is theirs: never read again; the table is parsed from them,
-    and a finding about a setting is located in them: :func:`value_position`);
-    ``looked``: every path :func:`find_root_info` looked at -- the root is the same while
-    none of them changes (the replay memo records their ``stat``). ``raw`` and ``looked``
-    take no part in ``==`` (nor in ``repr``). A value object: :mod:`si_lint.records`."""
+    file, when there is one; its ``table`` (None: not parsed yet, :meth:`parsed`); ``how``:
+    "config", "profile", "git", "dir" or "file"; ``raw``: the file's bytes (a finding
+    about a setting is located in them: :func:`value_position`), not compared."""
 
-    __slots__ = ()
-    if TYPE_CHECKING:
-        path: Path
-        source: Path | None
-        table: dict | None
-        how: str
-        digest: str | None
-        raw: bytes | None
-        looked: tuple[str, ...]
+    path: Path
+    source: Path | None
+    table: dict | None
+    how: str
+    raw: bytes | None = None
 
     def __repr__(self) -> str:
-        return "Root(path={!r}, source={!r}, table={!r}, how={!r}, digest={!r})".format(*self[:5])
+        return "Root(path={!r}, source={!r}, table={!r}, how={!r})".format(*self[:4])
 
-    def parsed(self, table: dict | None = None) -> Root:
-        """This root with its table: ``table`` (one parsed from the same bytes before),
-        else its bytes parsed now."""
+    def parsed(self) -> Root:
+        """This root with its table parsed."""
         if self.table is not None:
             return self
-        if table is None:
-            assert self.source is not None  # only a configuration file's root is lazy
-            table = _config_file_table(self.source, self.raw)
-        return Root(self.path, self.source, table, self.how, self.digest, self.raw, self.looked)
+        assert self.source is not None  # only a configuration file's root is lazy
+        return self._replace(table=_config_file_table(self.source, self.raw))
+
+
+def ancestors(start: str) -> Iterator[str]:
+    """``start`` and each directory above it, nearest first."""
+    d = start
+    while True:
+        yield d
+        parent = os.path.dirname(d)
+        if parent == d:
+            return
+        d = parent
 
 
 def find_root_info(
-    cwd: Path,
-    paths: Iterable[str | Path] = (),
-    config_file: str | Path | None = None,
-    *,
-    lazy: bool = False,
+    cwd: Path, paths: Iterable[str | Path] = (), config_file: str | Path | None = None
 ) -> Root:
     """The corpus root, the first of (SPEC §9): the directory of ``config_file``; the
     nearest ancestor of ``cwd`` holding ``si-lint.toml`` or a ``pyproject.toml`` with
     ``[tool.si-lint]``; the same search from the first named path; the nearest ancestor
-    holding an OASIS profile layout (``profile.md`` beside ``scenarios/``); the top of the
-    git work tree that holds ``cwd``; else the first named directory, or a named file's
-    directory. (``check`` finds a root for each named path: :mod:`si_lint.roots`; this is
-    the one root of the language server's folder and of ``load_config``.)
-    Never a wider guess: without a configuration or a work tree, a check of one file reads
-    that file's directory, never its parents (nor the current directory).
-
-    ``lazy``: a ``si-lint.toml`` (or ``--config`` file) is read, not parsed: the root's
-    ``table`` is None until :meth:`Root.parsed` (the run memo answers without TOML).
-    ``Root.looked``: the paths looked at on the way."""
-    looked: list[str] = []
-    root = _find(Path(os.path.abspath(cwd)), paths, config_file, lazy, looked)
-    return root._replace(looked=tuple(looked))
-
-
-def _find(cwd: Path, paths, config_file, lazy: bool, looked: list) -> Root:
+    holding an OASIS profile layout; the top of the git work tree that holds ``cwd``; else
+    the first named directory, or a named file's directory. (``check`` finds a root for
+    each named path: :mod:`si_lint.roots`; this is the one root of the language server's
+    folder and of ``load_config``.) Never a wider guess."""
+    cwd = Path(os.path.abspath(cwd))
     if config_file is not None:
-        looked.append(os.path.abspath(config_file))
-        return root_of(Path(os.path.abspath(config_file)), lazy)
+        return root_of(Path(os.path.abspath(config_file)), False)
     first = [Path(os.path.abspath(p)) for p in list(paths)[:1]]
     starts = [cwd] + [p if p.is_dir() else p.parent for p in first]
     for start in starts:
-        d = Path(os.path.realpath(start))
-        while True:
-            found = config_in(d, lazy, looked)
+        for d in ancestors(os.path.realpath(start)):
+            found = config_in(Path(d))
             if found is not None:
                 return found[1]
-            if d.parent == d:
-                break
-            d = d.parent
-    for start in starts:  # an OASIS profile layout (SPEC §9: a profile root)
+    for start in starts:
         layout = profile_ancestor(os.path.realpath(start))
         if layout is not None:
             return Root(Path(layout), None, {}, "profile")
-    top = git_top(cwd, looked)
+    top = git_top(cwd)
     if top is not None:
         return Root(top, None, {}, "git")
-    if first:
-        p = first[0]
-        if p.is_dir():
-            return Root(Path(os.path.realpath(p)), None, {}, "dir")
-        return Root(Path(os.path.realpath(p.parent)), None, {}, "file")
-    return Root(Path(os.path.realpath(cwd)), None, {}, "dir")
-
-
-def is_profile_layout(directory: str) -> bool:
-    """``profile.md`` (a regular file) beside a ``scenarios/`` directory (SPEC §9)."""
-    return os.path.isfile(os.path.join(directory, "profile.md")) and os.path.isdir(
-        os.path.join(directory, "scenarios")
-    )
+    if first and not first[0].is_dir():
+        return Root(Path(os.path.realpath(first[0].parent)), None, {}, "file")
+    return Root(Path(os.path.realpath(first[0] if first else cwd)), None, {}, "dir")
 
 
 def profile_ancestor(start: str) -> str | None:
-    """The nearest ancestor of ``start`` (itself included) holding a profile layout."""
-    d = start
-    while True:
-        if is_profile_layout(d):
+    """The nearest ancestor of ``start`` (itself included) holding an OASIS profile layout:
+    ``profile.md`` (a regular file) beside a ``scenarios/`` directory (SPEC §9)."""
+    for d in ancestors(start):
+        if os.path.isfile(os.path.join(d, "profile.md")) and os.path.isdir(
+            os.path.join(d, "scenarios")
+        ):
             return d
-        parent = os.path.dirname(d)
-        if parent == d:
-            return None
-        d = parent
+    return None
 
 
-def find_root(
-    cwd: Path, paths: Iterable[str | Path] = (), config_file: str | Path | None = None
-) -> tuple[Path, Path | None, dict]:
-    """``(root, config file or None, config table)``; see :func:`find_root_info`."""
-    info = find_root_info(cwd, paths, config_file)
-    assert info.table is not None  # not lazy: the table is parsed
-    return info.path, info.source, info.table
-
-
-def git_top(start: Path, looked: list | None = None) -> Path | None:
+def git_top(start: Path) -> Path | None:
     """The top of the git work tree holding ``start`` (the nearest ancestor with ``.git``,
-    a directory or a worktree's ``.git`` file), or None. Git itself is not run. ``looked``
-    gets each ``.git`` looked for."""
-    d = Path(os.path.realpath(start))
-    while True:
-        if looked is not None:
-            looked.append(str(d / ".git"))
+    a directory or a worktree's ``.git`` file), or None. Git itself is not run."""
+    for d in ancestors(os.path.realpath(start)):
         try:
-            if os.path.lexists(d / ".git"):
-                return d
+            if os.path.lexists(os.path.join(d, ".git")):
+                return Path(d)
         except OSError:
             pass
-        if d.parent == d:
-            return None
-        d = d.parent
-
-
-#: the most files one ``extend`` chain reads (a longer chain is a configuration error)
-MAX_EXTEND = 8
+    return None
 
 
 def extend_boundary(root: Path) -> str:
@@ -254,8 +178,6 @@ def extend_boundary(root: Path) -> str:
 def _extend_target(where: Path, value, boundary: str) -> Path:
     """The file an ``extend`` value of ``where`` names (relative to ``where``'s
     directory), or a ConfigError saying why it is not read."""
-    from .limits import MAX_SETTING_CHARS
-
     if not isinstance(value, str) or not value:
         raise ConfigError(f"{where}: `extend` must be the path of a configuration file")
     shown = value if len(value) <= 80 else value[:77] + "..."
@@ -279,9 +201,8 @@ def _extend_target(where: Path, value, boundary: str) -> Path:
 
 def extended(source: Path, table: dict, boundary: str) -> list[tuple[Path, dict, bytes]]:
     """The files the configuration ``table`` of ``source`` extends, nearest first:
-    ``(path, table, bytes)`` each (a ``pyproject.toml``'s ``[tool.si-lint]``, any other
-    file's top level). Each must lie inside ``boundary`` (:func:`extend_boundary`); a
-    cycle, or a chain of more than :data:`MAX_EXTEND` files, is a ConfigError."""
+    ``(path, table, bytes)`` each. Each must lie inside ``boundary``; a cycle, or a chain
+    of more than :data:`MAX_EXTEND` files, is a ConfigError."""
     chain: list[tuple[Path, dict, bytes]] = []
     seen = [os.path.realpath(source)]
     where, current = source, table
@@ -331,15 +252,13 @@ def _config_file_table(path: Path, raw: bytes | None) -> dict:
 
 
 _TOML_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\\\n]*"|'[^'\n]*')"""
-_TOML_HEADER = re.compile(
-    r"\s*\[(?!\[)\s*(" + _TOML_PART + r"(?:\s*\.\s*" + _TOML_PART + r")*)\s*\]"
-)
-_TOML_KEY = re.compile(r"\s*(" + _TOML_PART + r"(?:\s*\.\s*" + _TOML_PART + r")*)\s*=[ \t]*")
+_TOML_DOTTED = _TOML_PART + r"(?:\s*\.\s*" + _TOML_PART + r")*"
+_TOML_HEADER = re.compile(r"\s*\[(?!\[)\s*(" + _TOML_DOTTED + r")\s*\]")
+_TOML_KEY = re.compile(r"\s*(" + _TOML_DOTTED + r")\s*=[ \t]*")
 
 
 def _toml_parts(dotted: str) -> tuple[str, ...]:
-    parts = re.findall(_TOML_PART, dotted)
-    return tuple(p[1:-1] if p[:1] in "\"'" else p for p in parts)
+    return tuple(p[1:-1] if p[:1] in "\"'" else p for p in re.findall(_TOML_PART, dotted))
 
 
 def value_position(raw: bytes | None, key: tuple[str, ...]) -> tuple[int, int]:
@@ -347,10 +266,8 @@ def value_position(raw: bytes | None, key: tuple[str, ...]) -> tuple[int, int]:
     file: ``("tool", "si-lint", "profile")`` in a ``pyproject.toml``) in the TOML text
     ``raw``: a ``[table]`` header, then a ``key = value`` line in it. ``(1, 1)`` when it
     is not written so (an inline table): a finding about a setting still names its file."""
-    if raw is None:
-        return 1, 1
     table: tuple[str, ...] = ()
-    for number, line in enumerate(raw.decode("utf-8", "replace").split("\n"), 1):
+    for number, line in enumerate((raw or b"").decode("utf-8", "replace").split("\n"), 1):
         if line.lstrip().startswith("[["):
             table = ("[[",)  # an array of tables: no setting of ours is in one
             continue

@@ -12,27 +12,25 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from .discovery import inside, relpath_of
 from .errors import ConfigError, UsageError
-from .root import CONFIG_FILE, Root, config_in, git_top, profile_ancestor, root_of
+from .root import CONFIG_FILE, Root, ancestors, config_in, git_top, profile_ancestor, root_of
 
-#: directories never searched for configuration files (as the walk: discovery.SKIP_DIRS)
+#: directories never searched for configuration files
 _SKIP = frozenset({".git", ".hg", ".svn", ".si-lint-cache", "node_modules", "__pycache__"})
 #: the most directory entries the fallback search for configured roots looks at
 _MAX_WALK = 200_000
 
-#: how a guessed root was found (SPEC §9: the corpus is probably incomplete there)
-GUESSED = ("dir", "file")
 
-
-@dataclass(eq=True)
+@dataclass
 class Group:
-    """The named paths (absolute) checked as one corpus under ``root`` (a :class:`Root`)."""
+    """The named paths (absolute) checked as one corpus under ``root``."""
 
     root: Root
     paths: list[str]
 
 
-@dataclass(eq=True)
+@dataclass
 class Plan:
     """Where each named path is checked: ``groups`` in the order their first path was
     named; ``skipped``: ``(absolute path, reason)`` of the named paths no corpus holds."""
@@ -41,63 +39,27 @@ class Plan:
     skipped: list[tuple[str, str]]
 
 
-def _abs(cwd: Path, p: str) -> str:
-    return os.path.normpath(p if os.path.isabs(p) else os.path.join(cwd, p))
-
-
 def _start(path: str) -> str:
     """The directory the search starts from: a directory itself, else a file's parent."""
     return os.path.realpath(path if os.path.isdir(path) else os.path.dirname(path))
 
 
-def _ancestors(start: str):
-    d = start
-    while True:
-        yield d
-        parent = os.path.dirname(d)
-        if parent == d:
-            return
-        d = parent
-
-
-def configured_ancestor(start: str, looked: list) -> Root | None:
-    """The root of the nearest ancestor of ``start`` holding a configuration, or None."""
-    for d in _ancestors(start):
-        found = config_in(Path(d), True, looked)
-        if found is not None:
-            return found[1]
-    return None
-
-
 def _git_listed(top: str) -> list[str] | None:
     """The configuration files git knows in the work tree ``top`` (tracked, and untracked
     but not ignored), relative to it; None when git cannot tell (not installed, refused)."""
-    import subprocess
+    import subprocess  # (only in a work tree: off a check elsewhere)
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    cmd = [
-        "git",
-        "-c",
-        "core.fsmonitor=false",
-        "-C",
-        top,
-        "ls-files",
-        "-z",
-        "--cached",
-        "--others",
-        "--exclude-standard",
-        "--",
-        f":(glob)**/{CONFIG_FILE}",
-        ":(glob)**/pyproject.toml",
-    ]
+    cmd = ["git", "-c", "core.fsmonitor=false", "-C", top, "ls-files", "-z", "--cached"]
+    cmd += ["--others", "--exclude-standard", "--", f":(glob)**/{CONFIG_FILE}"]
+    cmd += [":(glob)**/pyproject.toml"]
     try:
         proc = subprocess.run(cmd, capture_output=True, env=env, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
     if proc.returncode != 0:
         return None
-    names = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
-    return sorted({n for n in names if n})
+    return sorted({n for n in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if n})
 
 
 def _walked(top: str) -> list[str]:
@@ -120,10 +82,8 @@ def configured_roots(top: str) -> list[str]:
     directories of its ``si-lint.toml`` files and of its ``pyproject.toml`` files with
     ``[tool.si-lint]`` (SPEC §9 "Monorepos")."""
     listed = _git_listed(top)
-    if listed is None:
-        listed = _walked(top)
     roots = set()
-    for rel in listed:
+    for rel in _walked(top) if listed is None else listed:
         parts = rel.split("/")
         if any(p in _SKIP for p in parts[:-1]):
             continue
@@ -136,10 +96,6 @@ def configured_roots(top: str) -> list[str]:
     return sorted(roots)
 
 
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
 class _Planner:
     def __init__(self, cwd: Path, isolated: bool = False):
         self.cwd = cwd
@@ -147,26 +103,19 @@ class _Planner:
         self.groups: dict[tuple, Group] = {}
         self.skipped: list[tuple[str, str]] = []
         self.tops: dict[str, list[str]] = {}  # work tree top -> its configured roots
-        self.looked: list[str] = []
 
     def add(self, root: Root, path: str) -> None:
-        key = (str(root.path), str(root.source))
-        group = self.groups.get(key)
-        if group is None:
-            group = self.groups[key] = Group(root, [])
+        group = self.groups.setdefault((str(root.path), str(root.source)), Group(root, []))
         if path not in group.paths:
             group.paths.append(path)
 
-    def shown(self, path: str) -> str:
-        from .discovery import relpath_of
-
-        return relpath_of(path, self.cwd) or "."
-
     def place(self, path: str) -> None:
         start = _start(path)
-        root = None if self.isolated else configured_ancestor(start, self.looked)
-        if root is not None:
-            return self.add(root, path)
+        if not self.isolated:
+            for d in ancestors(start):
+                found = config_in(Path(d), True)
+                if found is not None:
+                    return self.add(found[1], path)
         top, roots = self.roots_of_tree(start)
         if roots:
             return self.monorepo(path, roots)
@@ -179,64 +128,58 @@ class _Planner:
 
     def roots_of_tree(self, start: str) -> tuple[str | None, list[str]]:
         """The top of the work tree holding ``start`` and its configured roots."""
-        top = git_top(Path(start), self.looked)
+        top = git_top(Path(start))
         if top is None or self.isolated:
             return (None if top is None else str(top)), []
-        top_s = str(top)
-        if top_s not in self.tops:
-            self.tops[top_s] = configured_roots(top_s)
-        return top_s, self.tops[top_s]
+        if str(top) not in self.tops:
+            self.tops[str(top)] = configured_roots(str(top))
+        return str(top), self.tops[str(top)]
 
     def within(self, path: str, root: str) -> str | None:
         """``--config``: what a named path stands for. In a work tree with configured
         roots, a path outside the root is skipped (None) unless it is under one of them,
         and a directory holding the root stands for the root (SPEC §9 "Monorepos")."""
         real = os.path.realpath(path)
-        if _inside(real, root):
+        if inside(real, root):
             return path
         _top, roots = self.roots_of_tree(_start(path))
         if not roots:
             return path
-        if os.path.isdir(path) and _inside(root, real):
+        if os.path.isdir(path) and inside(root, real):
             return root
-        if any(_inside(real, r) for r in roots):
+        if any(inside(real, r) for r in roots):
             return path
         self.skip_outside(path, roots)
         return None
 
     def skip_outside(self, path: str, roots: list[str]) -> None:
-        shown = ", ".join(self.shown(r) for r in roots[:3]) + (", ..." if len(roots) > 3 else "")
+        shown = [relpath_of(r, self.cwd) or "." for r in roots[:3]]
+        listed = ", ".join(shown) + (", ..." if len(roots) > 3 else "")
         self.skipped.append(
-            (path, f"not under a configured corpus root of its work tree ({shown})")
+            (path, f"not under a configured corpus root of its work tree ({listed})")
         )
 
     def monorepo(self, path: str, roots: list[str]) -> None:
         """A path in a work tree with configured roots: a directory stands for the roots
         under it; anything else under none of them is skipped (SPEC §9 "Monorepos")."""
-        if os.path.isdir(path):
-            real = os.path.realpath(path)
-            under = [r for r in roots if _inside(r, real)]
-            for r in under:
-                self.add(root_of(Path(r) / _config_name(r), True), r)
-            if under:
-                return
-        self.skip_outside(path, roots)
+        under = (
+            [r for r in roots if inside(r, os.path.realpath(path))] if os.path.isdir(path) else []
+        )
+        for r in under:
+            name = CONFIG_FILE if os.path.isfile(os.path.join(r, CONFIG_FILE)) else "pyproject.toml"
+            self.add(root_of(Path(r) / name, True), r)
+        if not under:
+            self.skip_outside(path, roots)
 
     def guess(self, path: str, start: str) -> None:
-        home = os.path.realpath(os.path.expanduser("~"))
-        if start == os.path.dirname(start) or start == home:
+        if start == os.path.dirname(start) or start == os.path.realpath(os.path.expanduser("~")):
             raise UsageError(
-                f"{self.shown(path)}: no corpus root found (no si-lint.toml, pyproject.toml "
-                "with [tool.si-lint], OASIS profile layout or git work tree above it), and "
-                f"si-lint does not crawl {start}: name the corpus directory, or add "
-                "si-lint.toml at the corpus root"
+                f"{relpath_of(path, self.cwd) or '.'}: no corpus root found (no si-lint.toml, "
+                "pyproject.toml with [tool.si-lint], OASIS profile layout or git work tree "
+                f"above it), and si-lint does not crawl {start}: name the corpus directory, "
+                "or add si-lint.toml at the corpus root"
             )
-        how = "dir" if os.path.isdir(path) else "file"
-        self.add(Root(Path(start), None, {}, how), path)
-
-
-def _config_name(directory: str) -> str:
-    return CONFIG_FILE if os.path.isfile(os.path.join(directory, CONFIG_FILE)) else "pyproject.toml"
+        self.add(Root(Path(start), None, {}, "dir" if os.path.isdir(path) else "file"), path)
 
 
 def plan_roots(
@@ -248,22 +191,19 @@ def plan_roots(
     tree or the named directory is the root, with the default configuration). A path that
     does not exist is a usage error."""
     given = list(paths or ["."])
-    named = [_abs(cwd, p) for p in given]
+    named = [os.path.normpath(os.path.join(cwd, p)) for p in given]
     planner = _Planner(cwd, isolated)
     for shown, p in zip(given, named):
         if not os.path.lexists(p):
             raise UsageError(f"{shown}: no such file or directory")
-    if config_file is not None:
-        root = root_of(Path(os.path.abspath(config_file)), True)
-        kept: list[str] = []
+    if config_file is None:
         for p in named:
-            inside = planner.within(p, str(root.path))
-            if inside is not None and inside not in kept:
-                kept.append(inside)
-        return Plan([Group(root, kept)] if kept else [], planner.skipped)
+            planner.place(p)
+        return Plan(list(planner.groups.values()), planner.skipped)
+    root = root_of(Path(os.path.abspath(config_file)), True)
+    kept: list[str] = []
     for p in named:
-        planner.place(p)
-    groups = list(planner.groups.values())
-    for g in groups:
-        g.root = g.root._replace(looked=tuple(planner.looked))
-    return Plan(groups, planner.skipped)
+        inside_root = planner.within(p, str(root.path))
+        if inside_root is not None and inside_root not in kept:
+            kept.append(inside_root)
+    return Plan([Group(root, kept)] if kept else [], planner.skipped)

@@ -36,16 +36,7 @@ from .findings import format_path, type_name
 from .resources import data_dir
 
 #: every kind that has a schema: the SPEC §1 document kinds, then the configuration table
-KINDS: tuple[str, ...] = (
-    "scenario",
-    "fixture",
-    "evidence",
-    "eio-module",
-    "eio-input",
-    "registry",
-    "template",
-    "config",
-)
+KINDS = tuple("scenario fixture evidence eio-module eio-input registry template config".split())
 
 #: the schemas of si-lint's own output: ``report`` is ``check --format json``'s
 OUTPUT_KINDS: tuple[str, ...] = ("report",)
@@ -63,22 +54,18 @@ def schema_dir() -> Path:
     return data_dir("schemas")
 
 
-def schema_path(kind: str) -> Path:
-    if kind not in KINDS and kind not in OUTPUT_KINDS:
-        raise UnknownKind(kind)
-    return schema_dir() / f"{kind}.schema.json"
-
-
 @cache
 def load_schema(kind: str) -> dict[str, Any]:
     """The schema of ``kind`` as plain data (cached; do not mutate)."""
-    return json.loads(schema_path(kind).read_text(encoding="utf-8"))
+    if kind not in KINDS and kind not in OUTPUT_KINDS:
+        raise UnknownKind(kind)
+    return json.loads((schema_dir() / f"{kind}.schema.json").read_text(encoding="utf-8"))
 
 
 @cache
 def validator(kind: str) -> Draft202012Validator:
     """The compiled validator of ``kind`` (one per kind and process)."""
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator  # (heavy: only for a document the gate rejects)
 
     return Draft202012Validator(load_schema(kind))
 
@@ -88,7 +75,7 @@ def fast_validator(kind: str) -> Any:
     """jsonschema-rs's compiled validator of ``kind``, or None when it is not installed or
     refuses the schema (then every document goes through jsonschema)."""
     try:
-        import jsonschema_rs
+        import jsonschema_rs  # (optional)
     except ImportError:
         return None
     try:
@@ -105,11 +92,9 @@ def validate(kind: str, data: Any) -> list[SchemaError]:
 
     jsonschema-rs is the gate (:func:`fast_validator`): only its *valid* answer is trusted,
     and jsonschema writes the messages for the documents it rejects (most documents are
-    valid, and jsonschema builds ~100 validator objects for each). Where the two could
-    differ jsonschema-rs is the stricter one (its regex ``$`` does not match before a
-    final newline), so jsonschema may still find nothing for a rejected document; a value
-    jsonschema-rs cannot take (an integer beyond 64 bits, a lone surrogate) goes to
-    jsonschema.
+    valid, and jsonschema builds ~100 validator objects for each). jsonschema-rs is the
+    stricter of the two (its regex ``$`` does not match before a final newline); a value
+    it cannot take (an integer beyond 64 bits, a lone surrogate) goes to jsonschema.
     """
     fast = fast_validator(kind)
     if fast is not None:
@@ -212,12 +197,12 @@ def _unexpected_keys(
         yield path + (name,), 1, f"unexpected key `{name}` in {_where(path)}{hint}", "key"
 
 
-_BOUNDS = {
-    "minimum": "at least",
-    "maximum": "at most",
-    "exclusiveMinimum": "greater than",
-    "exclusiveMaximum": "less than",
-}
+_BOUNDS = dict(
+    minimum="at least",
+    maximum="at most",
+    exclusiveMinimum="greater than",
+    exclusiveMaximum="less than",
+)
 
 
 def _value_problem(err: ValidationError, path: DocPath) -> tuple[int, str]:
@@ -254,47 +239,37 @@ def _value_problem(err: ValidationError, path: DocPath) -> tuple[int, str]:
 
 def _branch_summary(branch: dict[str, Any]) -> str:
     t = branch.get("type")
-    if isinstance(t, str):
-        return _TYPE_NAMES.get(t, t)
-    return "a value of another shape"
+    return _TYPE_NAMES.get(t, t) if isinstance(t, str) else "a value of another shape"
 
 
 def _where(path: DocPath) -> str:
-    if not path:
-        return "the document"
-    return f"`{format_path(path)}`"
+    return f"`{format_path(path)}`" if path else "the document"
 
 
 def _show(value: Any) -> str:
     """A short, human rendering of a wrong value: its type, and the value when it is short."""
-    kind = _kind_of(value)
+    kind = type_name(value)
     if isinstance(value, (dict, list)) or value is None:
         return kind
     text = json.dumps(value, ensure_ascii=False)
-    if len(text) > 40:
-        return kind
-    return f"{kind} {text}"
-
-
-_kind_of = type_name
+    return kind if len(text) > 40 else f"{kind} {text}"
 
 
 def _scalar(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
+def _join(items: Iterable[str], word: str) -> str:
+    items = list(items)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1] if len(items) > 1 else "".join(items)
+
+
 def _and(items: Iterable[str]) -> str:
-    return _join(list(items), "and")
+    return _join(items, "and")
 
 
 def _or(items: Iterable[str]) -> str:
-    return _join(list(items), "or")
-
-
-def _join(items: list[str], word: str) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+    return _join(items, "or")
 
 
 def _path_key(path: DocPath) -> tuple[tuple[int, Any], ...]:

@@ -1,9 +1,10 @@
-"""Source text of reported files and token ends (shared by the reports and ``--fix``).
-
-:class:`SourceCache` reads each reported file once (keeping the few in use); :func:`token_end` finds where the YAML
-token that starts at a column ends (for end positions in SARIF, GitHub and JSON)."""
+"""Source text of reported files and token ends (shared by the reports and ``--fix``)."""
 
 from __future__ import annotations
+
+import functools
+
+from .fsutil import read_regular
 
 #: at most this much of a reported file is read for source lines
 MAX_SOURCE = 6 * 1024 * 1024
@@ -13,43 +14,25 @@ def read_source(path: str, *, follow_symlinks: bool = True) -> bytes | None:
     """The first bytes of a regular file (None for anything else: a FIFO, a device, a
     directory or an unreadable path is never opened, so a report never blocks; with
     ``follow_symlinks=False`` a symbolic link is not followed either)."""
-    from .fsutil import read_regular
+    return read_regular(path, MAX_SOURCE - 1, follow=follow_symlinks)[0]
 
-    raw, _why = read_regular(path, MAX_SOURCE - 1, follow=follow_symlinks)
-    return raw
+
+def _lines(follow_symlinks: bool, path: str) -> list[str] | None:
+    raw = read_source(path, follow_symlinks=follow_symlinks)
+    if raw is None:
+        return None
+    return [ln.rstrip("\r") for ln in raw.decode("utf-8", "replace").split("\n")]
 
 
 class SourceCache:
-    """Lines of the reported files, read once while they are in use (``None`` for a file
-    that cannot be read): the ``keep`` files used last are kept, so a report over a large
-    corpus holds a few files' lines, not the corpus (the reports go through the findings
-    file by file). ``follow_symlinks=False`` (the default): a link is never read (the text
-    report prints the lines, and a link that leaves the corpus must never be printed nor
-    read: SI010 points at a profile's link that leads out of it, SPEC §9 "Trust
-    boundaries")."""
+    """Lines of the reported files (``None`` for a file that cannot be read), the 16 used
+    last kept: a report goes through the findings file by file, so it holds a few
+    files' lines, not the corpus. ``follow_symlinks=False`` (the default): a link is never
+    read (the text report prints the lines, and a link that leaves the corpus must never
+    be printed nor read: SPEC §9 "Trust boundaries")."""
 
-    def __init__(self, *, follow_symlinks: bool = False, keep: int = 16) -> None:
-        self._lines: dict[str, list[str] | None] = {}
-        self._follow = follow_symlinks
-        self._keep = max(keep, 1)
-        self._last: str | None = None
-
-    def lines(self, path: str) -> list[str] | None:
-        if path == self._last:
-            return self._lines[path]
-        if path in self._lines:
-            lines = self._lines[path] = self._lines.pop(path)  # the most recently used
-        else:
-            raw = read_source(path, follow_symlinks=self._follow)
-            lines = None
-            if raw is not None:
-                text = raw.decode("utf-8", "replace")
-                lines = [ln.rstrip("\r") for ln in text.split("\n")]
-            self._lines[path] = lines
-            if len(self._lines) > self._keep:
-                del self._lines[next(iter(self._lines))]  # the least recently used
-        self._last = path
-        return lines
+    def __init__(self, *, follow_symlinks: bool = False) -> None:
+        self.lines = functools.lru_cache(maxsize=16)(functools.partial(_lines, follow_symlinks))
 
     def line(self, path: str, line: int) -> str | None:
         lines = self.lines(path)
