@@ -240,17 +240,9 @@ def graph_edges(index: Index) -> Iterator[tuple[str, str, str, dict]]:
         for imp in index.imports_of(m):
             t = imp.target
             name, version = (imp.module, imp.version) if t is None else (t.id, t.version)
-            attrs = {"path": ("imports", imp.index), "version": imp.version}
-            yield (
-                me,
-                f"eio-module:{name}@{version}",
-                "imports",
-                {
-                    **where,
-                    **attrs,
-                    "resolved": t is not None,
-                },
-            )
+            path = ("imports", imp.index)
+            attrs = {**where, "path": path, "version": imp.version, "resolved": t is not None}
+            yield me, f"eio-module:{name}@{version}", "imports", attrs
         for section, prefix in NODE_PREFIX.items():
             for i, item in model.items(m.data, section):
                 if isinstance(item.get("id"), str):
