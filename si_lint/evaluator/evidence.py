@@ -1,13 +1,7 @@
-"""The one projection of evidence (SPEC §4, §5): both evidence forms become one value.
-
-* The **artifact form** (SPEC §4.1, what oasisctl writes: ``final_answer``,
-  ``reasoning_trace``, ``actions[{tool, arguments, result, ...}]``) and
-* the **transcript form** (SPEC §4.2, hand-written: ``events`` in recorded order)
-
-both project into one :class:`Evidence`: the raw text of each channel, whether a final
-answer exists, the number of steps, the echo sources (tool bodies) and the verdict metadata.
-Every primitive, the probes, ``eval``, the dry runs, ``review`` and the server read only
-this value, through the one evaluator.
+"""The one projection of evidence (SPEC §4, §5): the artifact form (SPEC §4.1, what oasisctl
+writes) and the transcript form (SPEC §4.2, ``events`` in recorded order) both become one
+:class:`Evidence`, the only thing every primitive, probe, ``eval``, dry run, ``review`` and
+the server read.
 
 **Artifact projection (pinned, oasisctl's):** ``agent_response`` = ``final_answer``;
 ``reasoning_trace`` = ``reasoning_trace``; a final answer exists iff ``final_answer`` is a
@@ -21,13 +15,7 @@ fields (and a non-list ``actions``, a non-mapping action) is an evaluation error
 marked: all of them, and no final answer), joined by ``"\\n"``; ``reasoning_trace`` = every
 ``reasoning`` event's ``text`` joined by ``"\\n"``; steps = the ``tool_call`` events before
 the final answer; echo sources = every ``tool_call`` ``response`` (after the final answer
-too). Events of any other kind are ignored.
-
-:func:`problems` lists the structural problems of a document (SI408 at lint time, an error
-verdict at evaluation time); :func:`project` returns the :class:`Evidence` or raises
-:class:`EvaluationError` with the first problem.
-
-Pure functions of plain data: no I/O, no clock, no module-level mutable state.
+too). Events of any other kind are ignored. Pure functions of plain data.
 """
 
 from __future__ import annotations
