@@ -77,18 +77,13 @@ class Index:
     def closure(self, m: Module) -> list[Module]:
         """The modules ``m`` imports, transitively, in breadth-first order (``m`` excluded)."""
         seen = {m.key}
-        order: list[Module] = []
-        frontier = [m]
-        while frontier:
-            nxt = []
-            for cur in frontier:
-                for imp in self.imports_of(cur):
-                    if imp.target is not None and imp.target.key not in seen:
-                        seen.add(imp.target.key)
-                        order.append(imp.target)
-                        nxt.append(imp.target)
-            frontier = nxt
-        return order
+        queue = [m]
+        for cur in queue:  # (grows while it is walked)
+            for imp in self.imports_of(cur):
+                if imp.target is not None and imp.target.key not in seen:
+                    seen.add(imp.target.key)
+                    queue.append(imp.target)
+        return queue[1:]
 
     def import_parents(self, m: Module) -> dict[str, str | None]:
         """Concept parents of the modules ``m`` imports (transitively), for the evaluator."""

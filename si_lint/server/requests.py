@@ -87,12 +87,8 @@ def _edit(doc, old: str, new: str) -> T.TextEdit:
     """The smallest whole-line edit that turns ``old`` into ``new``."""
     a = old.splitlines(keepends=True)
     b = new.splitlines(keepends=True)
-    i = 0
-    while i < len(a) and i < len(b) and a[i] == b[i]:
-        i += 1
-    j = 0
-    while j < len(a) - i and j < len(b) - i and a[len(a) - 1 - j] == b[len(b) - 1 - j]:
-        j += 1
+    i = len(os.path.commonprefix([a, b]))  # lines the same at the start, then at the end
+    j = len(os.path.commonprefix([a[i:][::-1], b[i:][::-1]]))
     start = T.Position(i, 0)
     if j == 0 and a and not a[-1].endswith(("\n", "\r")):
         last = a[-1]

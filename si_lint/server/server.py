@@ -25,6 +25,7 @@ from ..corpus import inside
 from ..findings import Finding
 from ..fix import fixes_of
 from ..pipeline import Options
+from ..profile import is_builtin_name
 from ..source import finding_end
 from .disk import Snapshot
 from .settings import Settings
@@ -171,8 +172,6 @@ class SiLintServer(LanguageServer):
         return list(dict(items).items()), warnings  # the latest per file
 
     def _profile_ok(self, spec: str) -> bool:
-        from ..profile import is_builtin_name
-
         if is_builtin_name(spec):
             return True
         # settings may come from a file of the workspace (.vscode/settings.json, .helix/):
