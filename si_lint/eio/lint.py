@@ -1,9 +1,6 @@
-"""The EIO rules, as pure generators of :class:`~si_lint.findings.Diag` over plain data.
-
-``module_diags`` holds the rules that need only one module (EIO101, EIO104–EIO111, EIO114,
-EIO116: :mod:`si_lint.eio.module_rules`); ``corpus_diags`` the ones that need every EIO module of the corpus (EIO102,
-EIO103, EIO112, EIO113, EIO115, EIO117) and ``fixture_diags`` the EIO fixture dry run
-(EIO401). The check modules in ``si_lint/checks/eio.py`` only register them.
+"""The EIO rules, as pure generators of :class:`~si_lint.findings.Diag` over plain data:
+``module_diags`` (:mod:`si_lint.eio.module_rules`), ``corpus_diags`` and ``fixture_diags``
+(the EIO fixture dry run); ``si_lint/checks/eio.py`` only registers them.
 
 Locations (SPEC §8): a duplicate → the second occurrence (the first as a related
 location); a bad list member → the item; a bad value → the value; a missing key → the

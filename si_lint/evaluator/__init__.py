@@ -24,23 +24,19 @@ from ..limits import to_float
 from ..mapping import MAPPING
 from ..profile import Profile
 from .errors import EvaluationError, InvalidTable, NoTable
-from .evidence import Evidence, metadata, project
+from .evidence import metadata
 from .evidence import problems as artifact_problems
 from .locate import locate_table, untrusted_primitives
 from .primitives import factor_identified, named_in_output, within_step_budget
-from .probes import Probe, probes
+from .probes import probes
 from .tables import TOO_DEEP, CompiledTable, compile_table, run_table
 from .text import Reading, normalize, occurs, split_sentences
 from .why import explain as explain_verdict
 
 __all__ = [
-    "CompiledTable",
     "EvaluationError",
-    "Evidence",
     "InvalidTable",
     "NoTable",
-    "Probe",
-    "Reading",
     "artifact_problems",
     "compile_table",
     "evaluate",
@@ -50,7 +46,6 @@ __all__ = [
     "occurs",
     "prepare",
     "probes",
-    "project",
     "scenario_table",
     "score",
     "split_sentences",
