@@ -108,12 +108,11 @@ def searched(
     taken: set[int] = set()
     out: list[dict[str, Any]] = []
     for _, entry in model.str_list(evaluates):
-        batch = [
+        batch = sorted(  # by name, then input position: a stable code-point sort
             (a["name"], i)
             for i, a in enumerate(artifacts)
             if i not in taken and model.covers(entry, a["kind"], parents)
-        ]
-        batch.sort()  # by name, then input position: a stable code-point sort
+        )
         for _, i in batch:
             taken.add(i)
             out.append(artifacts[i])

@@ -90,6 +90,10 @@ def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
+def _identifiers(items: list) -> list[str]:
+    return [s for s in _unique(items) if isinstance(s, str) and s.strip()]
+
+
 @dataclass
 class _Inputs:
     factor_ids: list[str]
@@ -132,12 +136,9 @@ def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
                 n = args.get("n")
                 if isinstance(n, int) and not isinstance(n, bool):
                     budgets.append(n)
-    if not factor_ids:
-        factor_ids = top_set_ids or set_ids
-    clean = [s for s in _unique(factor_ids) if isinstance(s, str) and s.strip()]
     return _Inputs(
-        factor_ids=clean,
-        set_ids=[s for s in _unique(set_ids) if isinstance(s, str) and s.strip()],
+        factor_ids=_identifiers(factor_ids or top_set_ids or set_ids),
+        set_ids=_identifiers(set_ids),
         synonyms=_unique(synonyms) or ["missing"],
         budgets=budgets,
         channels=_unique(channels) or ["agent_response"],
