@@ -99,18 +99,6 @@ def _edit(doc, old: str, new: str) -> T.TextEdit:
     return T.TextEdit(range=T.Range(start, end), new_text="".join(b[i : len(b) - j]))
 
 
-def _code_action(
-    a: actions.Action, kind: str, uri: str, doc, text: str, diags: dict
-) -> T.CodeAction:
-    return T.CodeAction(
-        title=a.title,
-        kind=kind,
-        is_preferred=a.preferred or None,
-        diagnostics=[d for (c, _l), d in diags.items() if c in a.codes] or None,
-        edit=T.WorkspaceEdit(changes={uri: [_edit(doc, text, a.new_text)]}),
-    )
-
-
 CODE_ACTION_OPTIONS = T.CodeActionOptions(
     code_action_kinds=[T.CodeActionKind.QuickFix, T.CodeActionKind.SourceFixAll, FIX_ALL]
 )
@@ -138,5 +126,12 @@ def register_code_actions(server: SiLintServer) -> None:
             kind = FIX_ALL if a.kind == "source.fixAll" else T.CodeActionKind.QuickFix
             if only and not any(kind == k or kind.startswith(str(k) + ".") for k in only):
                 continue
-            out.append(_code_action(a, kind, uri, doc, text, diags))
+            action = T.CodeAction(
+                title=a.title,
+                kind=kind,
+                is_preferred=a.preferred or None,
+                diagnostics=[d for (c, _l), d in diags.items() if c in a.codes] or None,
+                edit=T.WorkspaceEdit(changes={uri: [_edit(doc, text, a.new_text)]}),
+            )
+            out.append(action)
         return out

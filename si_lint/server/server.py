@@ -318,13 +318,10 @@ class SiLintServer(LanguageServer):
         change = snap.compare(st)
         if change.config:
             return self.reload(folder)
-        return self.recheck(folder, change.files) if change.files else []
-
-    def recheck(self, folder: str, paths: list[str]) -> list[tuple[str, list]]:
-        """Re-check these files of a resident root, changed on disk: what to publish."""
-        st = self.roots[folder]
-        outcome = st.update(paths)
-        self.disk[folder].refresh(st, paths)
+        if not change.files:
+            return []
+        outcome = st.update(change.files)
+        snap.refresh(st, change.files)
         return self.after_update(st, outcome)
 
     def after_update(self, st: CorpusState, outcome) -> list[tuple[str, list]]:
