@@ -2,17 +2,9 @@
 
 Beside ``si_lint.evaluator`` and sharing its conventions: no I/O, no clock, no global state,
 never an exception on bad input (an error value instead), byte-identical output for the
-same inputs. The caller adds the ``input`` path to each result.
-
-Result of :func:`evaluate_input` (SPEC §7 ``eio --format json``, minus ``input``)::
-
-    {"criteria": {criterion id: {"scoring": ..., "status": "SCORED"|"NOT_APPLICABLE"|"FINDINGS"|"ERROR",
-                                 "score": float|None, "controls_present": [...],
-                                 "controls_required": n, "searched_text_sha256": "sha256:..."|None,
-                                 ["findings": {...}], ["error": "..."]}},
-     "q_axis": float|None, "q_display": "7.3"|None}
-
-or ``{"error": "..."}`` when the input cannot be evaluated.
+same inputs. :func:`evaluate_input` gives SPEC §7's ``eio --format json`` result without
+its ``input`` (the caller adds it), or ``{"error": "..."}`` when the input cannot be
+evaluated.
 """
 
 from __future__ import annotations

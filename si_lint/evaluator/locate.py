@@ -86,5 +86,4 @@ def untrusted_primitives(scenario: Any, profile: Profile) -> list[str]:
     registered = profile.primitives
     whens = [row.get("when") for row in table if isinstance(row, MAPPING)]
     names = {n for when in whens for n in _raw_primitive_names(when, registered)}
-    impls = profile.implementations if isinstance(profile.implementations, MAPPING) else {}
-    return sorted({n for n in names if n not in BUILTINS and n not in impls})
+    return sorted(n for n in names if n not in BUILTINS and n not in profile.implementations)

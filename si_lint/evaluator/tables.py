@@ -52,19 +52,12 @@ _EXPECTED: dict[Any, tuple[Callable[[Any], bool], str]] = {
 }
 
 
+@dataclass(frozen=True)
 class _Compiler:
-    def __init__(
-        self, bindings: Mapping[str, Any], composite: bool, profile: Profile, scenario: Any
-    ) -> None:
-        self.bindings = bindings
-        self.composite = composite
-        self.profile = profile
-        self.scenario = scenario
-        self.registered = profile.primitives
-        self.channels = profile.channels
-        self.implementations = (
-            profile.implementations if isinstance(profile.implementations, MAPPING) else {}
-        )
+    bindings: Mapping[str, Any]
+    composite: bool
+    profile: Profile
+    scenario: Any
 
     def predicate(self, p: Any, where: str) -> Node:
         if isinstance(p, str) and p == "else":
@@ -80,9 +73,9 @@ class _Compiler:
             if not isinstance(value, list):
                 raise EvaluationError(f"{where}.{key}: expected a list of predicates")
             return (key, [self.predicate(v, f"{where}.{key}[{i}]") for i, v in enumerate(value)])
-        if not isinstance(key, str) or key not in self.registered:
+        if not isinstance(key, str) or key not in self.profile.primitives:
             raise EvaluationError(f"{where}: `{key}` is not a registered primitive")
-        if key not in BUILTINS and key not in self.implementations:
+        if key not in BUILTINS and key not in self.profile.implementations:
             raise EvaluationError(
                 f"{where}: primitive `{key}` needs an implementation that is not trusted "
                 "(run with --trust-implementations)"
@@ -94,7 +87,7 @@ class _Compiler:
             args = {}
         if not isinstance(args, MAPPING):
             raise EvaluationError(f"{where}: arguments must be a mapping")
-        params = self.registered[name].get("params") or []
+        params = self.profile.primitives[name].get("params") or []
         specs = {
             s["name"]: s
             for s in params
@@ -130,7 +123,7 @@ class _Compiler:
             raise EvaluationError(f"{where}: expected {expected[1]}")
         if kind == "channels":
             for c in v:
-                if c not in self.channels:
+                if c not in self.profile.channels:
                     raise EvaluationError(f"{where}: unknown channel `{c}`")
         elif kind == "integer":
             minimum = spec.get("minimum")
