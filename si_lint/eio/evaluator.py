@@ -2,17 +2,9 @@
 
 Beside ``si_lint.evaluator`` and sharing its conventions: no I/O, no clock, no global state,
 never an exception on bad input (an error value instead), byte-identical output for the
-same inputs. The caller adds the ``input`` path to each result.
-
-Result of :func:`evaluate_input` (SPEC §7 ``eio --format json``, minus ``input``)::
-
-    {"criteria": {criterion id: {"scoring": ..., "status": "SCORED"|"NOT_APPLICABLE"|"FINDINGS"|"ERROR",
-                                 "score": float|None, "controls_present": [...],
-                                 "controls_required": n, "searched_text_sha256": "sha256:..."|None,
-                                 ["findings": {...}], ["error": "..."]}},
-     "q_axis": float|None, "q_display": "7.3"|None}
-
-or ``{"error": "..."}`` when the input cannot be evaluated.
+same inputs. :func:`evaluate_input` gives SPEC §7's ``eio --format json`` result without
+its ``input`` (the caller adds it), or ``{"error": "..."}`` when the input cannot be
+evaluated.
 """
 
 from __future__ import annotations
@@ -35,6 +27,10 @@ ERROR = "ERROR"
 
 #: texts a "blank artifact" may carry in the EIO115 probe (all of them blank to a reader)
 BLANK_TEXTS = ("", " ", "\n", "\t", "\r\n", " \n\t \n", "\u00a0", "\u2003", "\u3000")
+
+
+#: the shapes an EIO fixture's expectation may take
+_SHAPE = "{score: x}, NOT_APPLICABLE or FINDINGS"
 
 
 class InputError(ValueError):
@@ -64,16 +60,12 @@ def _artifacts(inp: Mapping[str, Any]) -> list[dict[str, Any]]:
         where = f"context_artifacts[{i}]"
         if not isinstance(a, MAPPING):
             raise InputError(f"{where} is not a mapping")
-        name, kind, text = a.get("name"), a.get("kind"), a.get("text", "")
-        if not isinstance(name, str):
-            raise InputError(f"{where}.name must be a string")
-        if not isinstance(kind, str):
-            raise InputError(f"{where}.kind must be a string")
-        if text is None:
-            text = ""
-        if not isinstance(text, str):
-            raise InputError(f"{where}.text must be a string")
-        out.append({"name": name, "kind": kind, "text": text})
+        text = a.get("text")  # absent or null: ""
+        art = {"name": a.get("name"), "kind": a.get("kind"), "text": "" if text is None else text}
+        for key, value in art.items():
+            if not isinstance(value, str):
+                raise InputError(f"{where}.{key} must be a string")
+        out.append(art)
     return out
 
 
@@ -108,12 +100,11 @@ def searched(
     taken: set[int] = set()
     out: list[dict[str, Any]] = []
     for _, entry in model.str_list(evaluates):
-        batch = [
+        batch = sorted(  # by name, then input position: a stable code-point sort
             (a["name"], i)
             for i, a in enumerate(artifacts)
             if i not in taken and model.covers(entry, a["kind"], parents)
-        ]
-        batch.sort()  # by name, then input position: a stable code-point sort
+        )
         for _, i in batch:
             taken.add(i)
             out.append(artifacts[i])
@@ -264,14 +255,9 @@ def compare_expect(result: Mapping[str, Any], expect: Any) -> list[tuple[tuple, 
     if "error" in result:
         return [(("expect",), f"the input cannot be evaluated: {result['error']}")]
     if not isinstance(expect, MAPPING):
-        shape = "{score: x}, NOT_APPLICABLE or FINDINGS"
-        return [(("expect",), f"`expect` must map criterion ids to {shape}")]
-    out = []
-    for key, want in expect.items():
-        problem = _expected(result, key, want)
-        if problem is not None:
-            out.append(problem)
-    return out
+        return [(("expect",), f"`expect` must map criterion ids to {_SHAPE}")]
+    found = (_expected(result, key, want) for key, want in expect.items())
+    return [problem for problem in found if problem is not None]
 
 
 def _expected(result: Mapping[str, Any], key: Any, want: Any) -> tuple[tuple, str] | None:
@@ -297,8 +283,7 @@ def _expected(result: Mapping[str, Any], key: Any, want: Any) -> tuple[tuple, st
         return None
     if want in (NOT_APPLICABLE, FINDINGS):
         return None if status == want else (("expect", key), f"`{key}` is {got}, expected {want}")
-    shape = "{score: x}, NOT_APPLICABLE or FINDINGS"
-    return ("expect", key), f"expectation {want!r} for `{key}` is not {shape}"
+    return ("expect", key), f"expectation {want!r} for `{key}` is not {_SHAPE}"
 
 
 def _number(v: Any) -> bool:

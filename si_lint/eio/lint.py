@@ -1,9 +1,6 @@
-"""The EIO rules, as pure generators of :class:`~si_lint.findings.Diag` over plain data.
-
-``module_diags`` holds the rules that need only one module (EIO101, EIO104–EIO111, EIO114,
-EIO116: :mod:`si_lint.eio.module_rules`); ``corpus_diags`` the ones that need every EIO module of the corpus (EIO102,
-EIO103, EIO112, EIO113, EIO115, EIO117) and ``fixture_diags`` the EIO fixture dry run
-(EIO401). The check modules in ``si_lint/checks/eio.py`` only register them.
+"""The EIO rules, as pure generators of :class:`~si_lint.findings.Diag` over plain data:
+``module_diags`` (:mod:`si_lint.eio.module_rules`), ``corpus_diags`` and ``fixture_diags``
+(the EIO fixture dry run); ``si_lint/checks/eio.py`` only registers them.
 
 Locations (SPEC §8): a duplicate → the second occurrence (the first as a related
 location); a bad list member → the item; a bad value → the value; a missing key → the
@@ -77,7 +74,12 @@ def _at(m: refs.Module) -> dict:
 def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
     scope = index.scope(m)
     crit_ids = refs.criterion_ids(m.data)
-    absent = [imp.module for imp in _all_imports(index, m) if imp.target is None]
+    absent = [
+        imp.module
+        for other in (m, *index.closure(m))
+        for imp in index.imports_of(other)
+        if imp.target is None
+    ]
     for ref in refs.references(m.data):
         names = f"`{ref.what}` names `{ref.target}`"
         if ref.namespace == "criterion" and ref.target not in crit_ids:
@@ -89,7 +91,8 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
         elif ref.target not in scope and absent:
             code = "EIO117"
             message = f"{names}, not found in the corpus; it may be defined by "
-            message += f"{_names(absent)}, which the corpus lacks"
+            message += ", ".join(f"`{i}`" for i in dict.fromkeys(absent))
+            message += ", which the corpus lacks"
             hint = "add the imported modules to the corpus to check it"
         elif ref.target not in scope:
             code = "EIO102"
@@ -105,18 +108,6 @@ def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
         else:
             continue
         yield Diag(code, ref.path, message, on=ref.on, **_at(m), help=hint)
-
-
-def _all_imports(index: refs.Index, m: refs.Module) -> list[refs.Import]:
-    out = list(index.imports_of(m))
-    for other in index.closure(m):
-        out.extend(index.imports_of(other))
-    return out
-
-
-def _names(ids: list[str]) -> str:
-    uniq = list(dict.fromkeys(ids))
-    return ", ".join(f"`{i}`" for i in uniq)
 
 
 def _probe(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
@@ -144,23 +135,16 @@ def _probe(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
 def _cycle(cyc: refs.Cycle) -> Diag:
     file, document, path = cyc.edges[0]
     ring = " → ".join(cyc.nodes + (cyc.nodes[0],))
-    what = "concept parents" if cyc.kind == "concept" else "module imports"
+    what, on = ("concept parents", "value") if cyc.kind == "concept" else ("module imports", "key")
     return Diag(
         "EIO113",
         path,
         f"cycle in {what}: {ring}",
-        on="value" if cyc.kind == "concept" else "key",
+        on=on,
         file=file,
         document=document,
         related=tuple(
-            Related(
-                f,
-                p,
-                "part of the cycle",
-                on="value" if cyc.kind == "concept" else "key",
-                document=d,
-            )
-            for f, d, p in cyc.edges[1:]
+            Related(f, p, "part of the cycle", on=on, document=d) for f, d, p in cyc.edges[1:]
         ),
         help="break the cycle: a concept hierarchy and an import graph are acyclic",
     )

@@ -60,26 +60,19 @@ def _rel_here(path: tuple, message: str) -> Related:
 
 
 def _versions(data: Any) -> Iterator[Diag]:
-    def bad(path: tuple, value: Any, what: str) -> Diag:
-        return Diag(
-            "EIO116",
-            path,
-            f"{what} {value!r} is not a semantic version (MAJOR.MINOR.PATCH)",
-            on="value",
-            help="write the version as MAJOR.MINOR.PATCH, e.g. 0.2.2",
-        )
-
-    v = model.header(data).get("version")
-    if isinstance(v, str) and not model.is_semver(v):
-        yield bad(("eio", "version"), v, "module version")
-    for i, imp in model.items(data, "imports"):
-        v = imp.get("version")
+    versions: list[tuple[str, tuple, Any]] = [("module version", ("eio",), model.header(data))]
+    versions += [("imported version", ("imports", i), x) for i, x in model.items(data, "imports")]
+    versions += [("criterion version", ("context_criteria", i), c) for i, c in model.criteria(data)]
+    for what, path, item in versions:
+        v = item.get("version")
         if isinstance(v, str) and not model.is_semver(v):
-            yield bad(("imports", i, "version"), v, "imported version")
-    for i, crit in model.criteria(data):
-        v = crit.get("version")
-        if isinstance(v, str) and not model.is_semver(v):
-            yield bad(("context_criteria", i, "version"), v, "criterion version")
+            yield Diag(
+                "EIO116",
+                path + ("version",),
+                f"{what} {v!r} is not a semantic version (MAJOR.MINOR.PATCH)",
+                on="value",
+                help="write the version as MAJOR.MINOR.PATCH, e.g. 0.2.2",
+            )
 
 
 _NO_CONTROLS = "list the controls whose presence the checklist counts"

@@ -77,18 +77,13 @@ class Index:
     def closure(self, m: Module) -> list[Module]:
         """The modules ``m`` imports, transitively, in breadth-first order (``m`` excluded)."""
         seen = {m.key}
-        order: list[Module] = []
-        frontier = [m]
-        while frontier:
-            nxt = []
-            for cur in frontier:
-                for imp in self.imports_of(cur):
-                    if imp.target is not None and imp.target.key not in seen:
-                        seen.add(imp.target.key)
-                        order.append(imp.target)
-                        nxt.append(imp.target)
-            frontier = nxt
-        return order
+        queue = [m]
+        for cur in queue:  # (grows while it is walked)
+            for imp in self.imports_of(cur):
+                if imp.target is not None and imp.target.key not in seen:
+                    seen.add(imp.target.key)
+                    queue.append(imp.target)
+        return queue[1:]
 
     def import_parents(self, m: Module) -> dict[str, str | None]:
         """Concept parents of the modules ``m`` imports (transitively), for the evaluator."""
@@ -240,17 +235,9 @@ def graph_edges(index: Index) -> Iterator[tuple[str, str, str, dict]]:
         for imp in index.imports_of(m):
             t = imp.target
             name, version = (imp.module, imp.version) if t is None else (t.id, t.version)
-            attrs = {"path": ("imports", imp.index), "version": imp.version}
-            yield (
-                me,
-                f"eio-module:{name}@{version}",
-                "imports",
-                {
-                    **where,
-                    **attrs,
-                    "resolved": t is not None,
-                },
-            )
+            path = ("imports", imp.index)
+            attrs = {**where, "path": path, "version": imp.version, "resolved": t is not None}
+            yield me, f"eio-module:{name}@{version}", "imports", attrs
         for section, prefix in NODE_PREFIX.items():
             for i, item in model.items(m.data, section):
                 if isinstance(item.get("id"), str):

@@ -1,27 +1,16 @@
 """The SI evaluator: one pure function of (evidence artifact, scenario, profile) — SPEC §5.
 
-Public API (other modules code against these names):
+:func:`evaluate` ``(artifact, scenario, profile) -> dict`` is the verdict::
 
-* :func:`evaluate` ``(artifact, scenario, profile) -> dict`` — the verdict::
+    {"score": 1.0, "row": 2, "metadata": {"tool_calls": 3, "final_answer": True, ...}}
+    {"score": None, "row": None, "error": "...", "metadata": {...}}
 
-      {"score": 1.0, "row": 2, "metadata": {"tool_calls": 3, "final_answer": True, ...}}
-      {"score": None, "row": None, "error": "...", "metadata": {...}}
-
-  ``score`` is always a float, ``row`` 1-based. ``metadata`` (never scored) holds
-  ``tool_calls`` (every ``tool_call`` event, those after the final answer included),
-  ``final_answer`` and, when the artifact's ``metadata`` has them, ``duration_s`` and
-  ``tokens``; it is present whenever ``events`` is a list. ``evaluate`` never raises.
-* :func:`scenario_table` ``(scenario, profile) -> (table, bindings)``; :class:`NoTable`
-  (an :class:`EvaluationError` saying why) when the scenario has no table to evaluate.
-* :func:`prepare` ``(scenario, profile) -> CompiledTable`` (or an :class:`EvaluationError`:
-  the error every verdict gets) and :func:`score` ``(artifact, scenario, profile, prepared)``
-  — :func:`evaluate` in two steps, the table prepared once for many artifacts.
-* :func:`artifact_problems` ``(artifact) -> [(path, message)]`` — structural problems that
-  make evidence unevaluable (SI408); ``path`` is a tuple such as ``("events", 2, "text")``.
-* :func:`probes` ``(scenario, profile) -> [Probe]`` — SI404–SI407 (see :mod:`.probes`).
-* :func:`untrusted_primitives` ``(scenario, profile) -> [name]`` — what would stop an
-  evaluation for want of a trusted implementation (SI409).
-* :func:`normalize`, :func:`occurs`, :func:`split_sentences` — the pinned text rules.
+``score`` is always a float, ``row`` 1-based. ``metadata`` (never scored) holds
+``tool_calls`` (every ``tool_call`` event, those after the final answer included),
+``final_answer`` and, when the artifact's ``metadata`` has them, ``duration_s`` and
+``tokens``; it is present whenever ``events`` is a list. ``evaluate`` never raises.
+:func:`prepare` and :func:`score` are it in two steps (one table, many artifacts); the other
+names of ``__all__`` are the lint's (SI404–SI409) and the pinned text rules.
 
 No I/O, no clock, no randomness, no module-level mutable state.
 """
@@ -35,23 +24,19 @@ from ..limits import to_float
 from ..mapping import MAPPING
 from ..profile import Profile
 from .errors import EvaluationError, InvalidTable, NoTable
-from .evidence import Evidence, metadata, project
+from .evidence import metadata
 from .evidence import problems as artifact_problems
 from .locate import locate_table, untrusted_primitives
 from .primitives import factor_identified, named_in_output, within_step_budget
-from .probes import Probe, probes
+from .probes import probes
 from .tables import TOO_DEEP, CompiledTable, compile_table, run_table
 from .text import Reading, normalize, occurs, split_sentences
 from .why import explain as explain_verdict
 
 __all__ = [
-    "CompiledTable",
     "EvaluationError",
-    "Evidence",
     "InvalidTable",
     "NoTable",
-    "Probe",
-    "Reading",
     "artifact_problems",
     "compile_table",
     "evaluate",
@@ -61,7 +46,6 @@ __all__ = [
     "occurs",
     "prepare",
     "probes",
-    "project",
     "scenario_table",
     "score",
     "split_sentences",

@@ -1,13 +1,7 @@
-"""The one projection of evidence (SPEC §4, §5): both evidence forms become one value.
-
-* The **artifact form** (SPEC §4.1, what oasisctl writes: ``final_answer``,
-  ``reasoning_trace``, ``actions[{tool, arguments, result, ...}]``) and
-* the **transcript form** (SPEC §4.2, hand-written: ``events`` in recorded order)
-
-both project into one :class:`Evidence`: the raw text of each channel, whether a final
-answer exists, the number of steps, the echo sources (tool bodies) and the verdict metadata.
-Every primitive, the probes, ``eval``, the dry runs, ``review`` and the server read only
-this value, through the one evaluator.
+"""The one projection of evidence (SPEC §4, §5): the artifact form (SPEC §4.1, what oasisctl
+writes) and the transcript form (SPEC §4.2, ``events`` in recorded order) both become one
+:class:`Evidence`, the only thing every primitive, probe, ``eval``, dry run, ``review`` and
+the server read.
 
 **Artifact projection (pinned, oasisctl's):** ``agent_response`` = ``final_answer``;
 ``reasoning_trace`` = ``reasoning_trace``; a final answer exists iff ``final_answer`` is a
@@ -21,13 +15,7 @@ fields (and a non-list ``actions``, a non-mapping action) is an evaluation error
 marked: all of them, and no final answer), joined by ``"\\n"``; ``reasoning_trace`` = every
 ``reasoning`` event's ``text`` joined by ``"\\n"``; steps = the ``tool_call`` events before
 the final answer; echo sources = every ``tool_call`` ``response`` (after the final answer
-too). Events of any other kind are ignored.
-
-:func:`problems` lists the structural problems of a document (SI408 at lint time, an error
-verdict at evaluation time); :func:`project` returns the :class:`Evidence` or raises
-:class:`EvaluationError` with the first problem.
-
-Pure functions of plain data: no I/O, no clock, no module-level mutable state.
+too). Events of any other kind are ignored. Pure functions of plain data.
 """
 
 from __future__ import annotations
@@ -197,13 +185,11 @@ def metadata(doc: Any) -> dict[str, Any] | None:
             ),
         }
         meta = doc.get("metadata")
-        if isinstance(meta, dict):
-            for key in ("duration_s", "tokens"):
-                if key not in meta:
-                    continue
-                value = meta.get(key)
-                if value is None or isinstance(value, str) or _plain_number(value):
-                    md[key] = value
+        meta = meta if isinstance(meta, dict) else {}
+        for key in ("duration_s", "tokens"):
+            value = meta.get(key)
+            if key in meta and (value is None or isinstance(value, str) or _plain_number(value)):
+                md[key] = value
         return md
     return None
 
@@ -224,33 +210,25 @@ def _project_artifact(doc: Mapping[str, Any]) -> Evidence:
     )
 
 
+def _is(event: Mapping[str, Any], kind: str) -> bool:
+    return event.get("kind") == kind
+
+
 def _project_transcript(doc: Mapping[str, Any]) -> Evidence:
-    all_agent: list[str] = []
-    upto_final: list[str] = []
-    reasoning: list[str] = []
-    responses: list[str] = []
-    actions: list[dict] = []
-    final = False
-    before_final = 0
-    for ev in doc["events"]:
-        kind = ev.get("kind")
-        if kind == "tool_call":
-            r = ev.get("response", "")
-            responses.append(r)
-            actions.append({"tool": ev.get("tool"), "arguments": ev.get("args"), "result": r})
-            if not final:
-                before_final += 1
-        elif kind == "agent_response":
-            text = ev.get("text", "")
-            all_agent.append(text)
-            if not final:
-                upto_final.append(text)
-                if ev.get("final") is True:
-                    final = True
-        elif kind == "reasoning":
-            reasoning.append(ev.get("text", ""))
-    agent = "\n".join(upto_final if final else all_agent)
-    trace = "\n".join(reasoning)
+    events = doc["events"]
+    ends = (
+        i for i, ev in enumerate(events) if _is(ev, "agent_response") and ev.get("final") is True
+    )
+    end = next(ends, None)  # the first final answer
+    final = end is not None
+    upto = events if end is None else events[: end + 1]
+    agent = "\n".join(ev.get("text", "") for ev in upto if _is(ev, "agent_response"))
+    trace = "\n".join(ev.get("text", "") for ev in events if _is(ev, "reasoning"))
+    actions = [
+        {"tool": ev.get("tool"), "arguments": ev.get("args"), "result": ev.get("response", "")}
+        for ev in events
+        if _is(ev, "tool_call")
+    ]
     # the artifact form of this transcript (SPEC §2.1: what a custom primitive receives)
     artifact = {
         "scenario_id": doc.get("scenario"),
@@ -262,8 +240,8 @@ def _project_transcript(doc: Mapping[str, Any]) -> Evidence:
         TRANSCRIPT,
         {"agent_response": agent, "reasoning_trace": trace},
         has_final=final,
-        steps=before_final,
-        echo_sources=tuple(responses),
+        steps=sum(1 for ev in upto if _is(ev, "tool_call")),
+        echo_sources=tuple(a["result"] for a in actions),
         metadata=metadata(doc) or {},
         scenario=doc.get("scenario"),
         artifact=artifact,

@@ -3,7 +3,7 @@ table needs that is not trusted: the raw table, before :mod:`.tables` validates 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .. import model
@@ -59,9 +59,7 @@ def locate_table(scenario: Any, profile: Profile) -> tuple[list, dict, bool]:
     raise NoTable("scenario has no decision table (Form A or safety scoring cannot be evaluated)")
 
 
-def _raw_primitive_names(
-    p: Any, registered: Mapping[str, Any], out: list[str], depth: int = 0
-) -> None:
+def _raw_primitive_names(p: Any, registered: Mapping[str, Any], depth: int = 0) -> Iterator[str]:
     """The registered primitives named anywhere in a ``when``, every key of a malformed
     mapping included: unlike :func:`si_lint.model.predicate_calls` (which skips what is not
     a one-key mapping), so that SI409 names an untrusted primitive of a table that also
@@ -70,12 +68,12 @@ def _raw_primitive_names(
         return
     for key, value in p.items():
         if key == "not":
-            _raw_primitive_names(value, registered, out, depth + 1)
+            yield from _raw_primitive_names(value, registered, depth + 1)
         elif key in ("all", "any") and isinstance(value, list):
             for v in value:
-                _raw_primitive_names(v, registered, out, depth + 1)
+                yield from _raw_primitive_names(v, registered, depth + 1)
         elif isinstance(key, str) and key in registered:
-            out.append(key)
+            yield key
 
 
 def untrusted_primitives(scenario: Any, profile: Profile) -> list[str]:
@@ -85,10 +83,7 @@ def untrusted_primitives(scenario: Any, profile: Profile) -> list[str]:
         table = locate_table(scenario, profile)[0]
     except NoTable:
         return []
-    names: list[str] = []
     registered = profile.primitives
-    for row in table:
-        if isinstance(row, MAPPING):
-            _raw_primitive_names(row.get("when"), registered, names)
-    impls = profile.implementations if isinstance(profile.implementations, MAPPING) else {}
-    return sorted({n for n in names if n not in BUILTINS and n not in impls})
+    whens = [row.get("when") for row in table if isinstance(row, MAPPING)]
+    names = {n for when in whens for n in _raw_primitive_names(when, registered)}
+    return sorted(n for n in names if n not in BUILTINS and n not in profile.implementations)

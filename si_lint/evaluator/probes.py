@@ -6,32 +6,8 @@ when it is scored right, or when the verdict is an evaluation error — errors a
 caller's to report). Probes are derived from the *validated* table of a scenario; a table
 that does not validate gets no probes (its evaluation error is reported instead).
 
-What a probe uses, read from the resolved table arguments:
-
-* **F** — the factor identifiers: the ``required_identifiers`` of every ``factor`` argument
-  (in table order, de-duplicated). A composite without a factor argument: the
-  ``identifier_set`` arguments of the rows that score the top band, else of every row.
-* **S** — every identifier of every ``identifier_set`` argument; **ALL** = F then S.
-* **syn** — the first synonym of each factor's deviation type (``missing`` when none has a
-  synonym list: then no answer can be characterised anyway).
-* **n** — the largest ``within_step_budget`` ``n`` in the table.
-* channels — the answer text goes into a final ``agent_response``; when the table reads
-  ``reasoning_trace`` too, the same text is also recorded as a ``reasoning`` event.
-
-The characterised answer **A** is ``Root cause: <F joined by ", "> is <syn joined by ", ">.``
-followed, when S holds identifiers outside F, by the line ``Affected: <those>.``.
-
-The probes:
-
-* SI404 — A followed by the lines of ALL, answered verbatim from a tool response: with
-  ``exclude_tool_echo: true`` nothing is left to match, it must not reach a positive band.
-* SI405 — the lines of ALL alone, no characterisation: must score below the top band.
-* SI406 — the lines of F alone: should reach a partial band (0 < score < top) when a row
-  scores one on ``named_in_output``; 0.0 warns (a ``subsystem_set`` without F).
-* SI407 — A after n + 1 tool calls (only when the table uses ``within_step_budget`` and
-  n < 10,000), and A never marked final: both must score 0.0.
-
-SI404–SI406 are made only when the table names some identifier (F or S not empty).
+What a probe uses (F, S, syn, n, the characterised answer A) and what each must score are
+the rule pages' (``rules/SI404.yaml`` … ``rules/SI407.yaml``).
 """
 
 from __future__ import annotations
@@ -114,6 +90,10 @@ def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
+def _identifiers(items: list) -> list[str]:
+    return [s for s in _unique(items) if isinstance(s, str) and s.strip()]
+
+
 @dataclass
 class _Inputs:
     factor_ids: list[str]
@@ -156,12 +136,9 @@ def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
                 n = args.get("n")
                 if isinstance(n, int) and not isinstance(n, bool):
                     budgets.append(n)
-    if not factor_ids:
-        factor_ids = top_set_ids or set_ids
-    clean = [s for s in _unique(factor_ids) if isinstance(s, str) and s.strip()]
     return _Inputs(
-        factor_ids=clean,
-        set_ids=[s for s in _unique(set_ids) if isinstance(s, str) and s.strip()],
+        factor_ids=_identifiers(factor_ids or top_set_ids or set_ids),
+        set_ids=_identifiers(set_ids),
         synonyms=_unique(synonyms) or ["missing"],
         budgets=budgets,
         channels=_unique(channels) or ["agent_response"],

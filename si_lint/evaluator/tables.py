@@ -1,30 +1,18 @@
-"""Decision tables: the predicate language of SPEC §2.2, validated, then evaluated.
+"""Decision tables: the predicate language of SPEC §2.2 (``else`` as a row's whole
+``when``, ``not``, ``all``/``any``, a registered primitive whose ``$role`` arguments are
+resolved from the template's bindings), validated, then evaluated.
 
-A predicate is ``else`` (only as a row's whole ``when``) or a mapping with exactly one key:
-
-* a registered primitive name → a mapping of its arguments;
-* ``not`` → one predicate;
-* ``all`` / ``any`` → a list of predicates (``all: []`` holds, ``any: []`` does not).
-
-An argument value that is a whole string starting with ``$`` is a role reference, resolved
-from the scenario's template bindings (composites take literal values only).
-
-A scenario's table is found by :func:`si_lint.evaluator.locate.locate_table`;
-:func:`compile_table` checks the *whole* table before any row is evaluated — an
-unknown primitive, channel or argument, a missing or ill-typed argument, an unbound role, a
-primitive whose implementation is not trusted, in any row, reached or not — and returns a
-:class:`CompiledTable` or raises :class:`~si_lint.evaluator.errors.InvalidTable`.
-:func:`run_table` then tries the rows in order; the first whose ``when`` holds gives
-``(score, row)`` (row 1-based).
-
-Pure: no I/O, no clock, no module-level mutable state.
+:func:`compile_table` checks the *whole* table before any row is evaluated — every row,
+reached or not — and returns a :class:`CompiledTable` or raises
+:class:`~si_lint.evaluator.errors.InvalidTable`; :func:`run_table` then gives ``(score,
+row)`` of the first row whose ``when`` holds. Pure: no I/O, no clock, no module state.
 """
 
 from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,19 +43,21 @@ class CompiledTable:
     constants: Any = None
 
 
+#: parameter type -> (the test an argument of that type passes, what the error expects)
+_EXPECTED: dict[Any, tuple[Callable[[Any], bool], str]] = {
+    "identifier_set": (model.is_str_list, "a list of strings"),
+    "channels": (model.is_str_list, "a list of channel names"),
+    "boolean": (lambda v: isinstance(v, bool), "a boolean"),
+    "integer": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+}
+
+
+@dataclass(frozen=True)
 class _Compiler:
-    def __init__(
-        self, bindings: Mapping[str, Any], composite: bool, profile: Profile, scenario: Any
-    ) -> None:
-        self.bindings = bindings
-        self.composite = composite
-        self.profile = profile
-        self.scenario = scenario
-        self.registered = profile.primitives
-        self.channels = profile.channels
-        self.implementations = (
-            profile.implementations if isinstance(profile.implementations, MAPPING) else {}
-        )
+    bindings: Mapping[str, Any]
+    composite: bool
+    profile: Profile
+    scenario: Any
 
     def predicate(self, p: Any, where: str) -> Node:
         if isinstance(p, str) and p == "else":
@@ -83,9 +73,9 @@ class _Compiler:
             if not isinstance(value, list):
                 raise EvaluationError(f"{where}.{key}: expected a list of predicates")
             return (key, [self.predicate(v, f"{where}.{key}[{i}]") for i, v in enumerate(value)])
-        if not isinstance(key, str) or key not in self.registered:
+        if not isinstance(key, str) or key not in self.profile.primitives:
             raise EvaluationError(f"{where}: `{key}` is not a registered primitive")
-        if key not in BUILTINS and key not in self.implementations:
+        if key not in BUILTINS and key not in self.profile.implementations:
             raise EvaluationError(
                 f"{where}: primitive `{key}` needs an implementation that is not trusted "
                 "(run with --trust-implementations)"
@@ -97,7 +87,7 @@ class _Compiler:
             args = {}
         if not isinstance(args, MAPPING):
             raise EvaluationError(f"{where}: arguments must be a mapping")
-        params = self.registered[name].get("params") or []
+        params = self.profile.primitives[name].get("params") or []
         specs = {
             s["name"]: s
             for s in params
@@ -128,21 +118,14 @@ class _Compiler:
                 raise EvaluationError(f"{where}: role `{v}` is not bound")
             v = self.bindings[role]
         kind = spec.get("type")
-        if kind == "identifier_set":
-            if not model.is_str_list(v):
-                raise EvaluationError(f"{where}: expected a list of strings")
-        elif kind == "channels":
-            if not model.is_str_list(v):
-                raise EvaluationError(f"{where}: expected a list of channel names")
+        expected = _EXPECTED.get(kind)
+        if expected is not None and not expected[0](v):
+            raise EvaluationError(f"{where}: expected {expected[1]}")
+        if kind == "channels":
             for c in v:
-                if c not in self.channels:
+                if c not in self.profile.channels:
                     raise EvaluationError(f"{where}: unknown channel `{c}`")
-        elif kind == "boolean":
-            if not isinstance(v, bool):
-                raise EvaluationError(f"{where}: expected a boolean")
         elif kind == "integer":
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise EvaluationError(f"{where}: expected an integer")
             minimum = spec.get("minimum")
             if isinstance(minimum, (int, float)) and not isinstance(minimum, bool) and v < minimum:
                 raise EvaluationError(f"{where}: {v} is below the minimum {minimum}")
@@ -166,19 +149,13 @@ class _Compiler:
             raise EvaluationError(
                 f"{where}: factor.ref `{ref}` resolves to no injection.deviations entry"
             )
-        dtype = dev.get("deviation_type")
-        synonyms = None
-        if isinstance(dtype, str):
-            syn = self.profile.synonyms.get(dtype)
-            if isinstance(syn, list):
-                synonyms = list(syn)
-        else:
-            dtype = None
+        dtype = found if isinstance(found := dev.get("deviation_type"), str) else None
+        syn = self.profile.synonyms.get(dtype) if dtype is not None else None
         return {
             "ref": ref,
             "required_identifiers": list(ids),
             "deviation_type": dtype,
-            "synonyms": synonyms,
+            "synonyms": list(syn) if isinstance(syn, list) else None,
         }
 
 
@@ -265,10 +242,9 @@ def holds(node: Node, reading: Reading, profile: Profile, scenario: Any) -> bool
         return True
     if tag == "not":
         return not holds(node[1], reading, profile, scenario)
-    if tag == "all":
-        return all(holds(n, reading, profile, scenario) for n in node[1])
-    if tag == "any":
-        return any(holds(n, reading, profile, scenario) for n in node[1])
+    if tag in ("all", "any"):
+        test = all if tag == "all" else any
+        return test(holds(n, reading, profile, scenario) for n in node[1])
     return _call(node[1], node[2], reading, profile, scenario)
 
 

@@ -1,15 +1,6 @@
-"""The text rules of the seed's §3 as SPEC §5 pins them, and :class:`Reading`, one piece of
-evidence read under a profile's constants.
-
-* :func:`normalize` — ``casefold(NFC(s))``, nothing more.
-* :func:`match_positions` / :func:`occurs` — the §3.1 identifier rule: a normalised pattern
-  occurs at ``i`` iff the characters just before ``i`` and just after ``i + len(p)`` are not
-  in the ASCII class ``[A-Za-z0-9_-]`` (text edges count as delimiters). Every start index
-  is tried, overlapping occurrences included. Synonym phrases (§3.3) use the same rule.
-* :func:`sentence_spans` / :func:`split_sentences` — the §3.2 rule: split on ``"\\n"`` and
-  after every ``.``, ``!``, ``?`` followed by whitespace (``str.isspace``) or end of text.
-* :func:`echo_filter` — §2.1 echo exclusion on the raw (un-normalised) in-scope text.
-"""
+"""The text rules of the seed's §3 as SPEC §5 pins them (normalisation, the §3.1
+identifier rule, the §3.2 sentence rule, §2.1 echo exclusion), and :class:`Reading`, one
+piece of evidence read under a profile's constants."""
 
 from __future__ import annotations
 

@@ -49,12 +49,8 @@ def _sentence(reading: Reading, channel: str, echo: bool, k: int) -> str:
 
 def _spelt(values: Any) -> dict[str, str]:
     """normalised identifier -> the first spelling of it in ``values`` (the scenario's)."""
-    out: dict[str, str] = {}
-    if isinstance(values, (list, tuple)):
-        for v in values:
-            if isinstance(v, str):
-                out.setdefault(normalize(v), v)
-    return out
+    values = values if isinstance(values, (list, tuple)) else ()
+    return {normalize(v): v for v in reversed(values) if isinstance(v, str)}
 
 
 def _budget(reading: Reading, args: dict) -> tuple[bool, str]:

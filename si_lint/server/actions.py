@@ -78,12 +78,10 @@ def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> lis
 
 def _suppressed(loaded, code: str, target: int) -> bool:
     """Whether a suppression comment of ``loaded`` covers ``code`` on line ``target``."""
-    for sl, _c, kind, codes in scan_suppressions(loaded.text or "", loaded.quiet_spans):
-        if code in codes and (
-            (kind == "line" and sl == target) or (kind == "above" and sl + 1 == target)
-        ):
-            return True
-    return False
+    return any(
+        code in codes and kind in ("line", "above") and sl + (kind == "above") == target
+        for sl, _c, kind, codes in scan_suppressions(loaded.text or "", loaded.quiet_spans)
+    )
 
 
 def disable_text(text: str, code: str, line: int) -> str | None:

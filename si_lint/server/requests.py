@@ -87,12 +87,8 @@ def _edit(doc, old: str, new: str) -> T.TextEdit:
     """The smallest whole-line edit that turns ``old`` into ``new``."""
     a = old.splitlines(keepends=True)
     b = new.splitlines(keepends=True)
-    i = 0
-    while i < len(a) and i < len(b) and a[i] == b[i]:
-        i += 1
-    j = 0
-    while j < len(a) - i and j < len(b) - i and a[len(a) - 1 - j] == b[len(b) - 1 - j]:
-        j += 1
+    i = len(os.path.commonprefix([a, b]))  # lines the same at the start, then at the end
+    j = len(os.path.commonprefix([a[i:][::-1], b[i:][::-1]]))
     start = T.Position(i, 0)
     if j == 0 and a and not a[-1].endswith(("\n", "\r")):
         last = a[-1]
@@ -101,18 +97,6 @@ def _edit(doc, old: str, new: str) -> T.TextEdit:
     else:
         end = T.Position(len(a) - j, 0)
     return T.TextEdit(range=T.Range(start, end), new_text="".join(b[i : len(b) - j]))
-
-
-def _code_action(
-    a: actions.Action, kind: str, uri: str, doc, text: str, diags: dict
-) -> T.CodeAction:
-    return T.CodeAction(
-        title=a.title,
-        kind=kind,
-        is_preferred=a.preferred or None,
-        diagnostics=[d for (c, _l), d in diags.items() if c in a.codes] or None,
-        edit=T.WorkspaceEdit(changes={uri: [_edit(doc, text, a.new_text)]}),
-    )
 
 
 CODE_ACTION_OPTIONS = T.CodeActionOptions(
@@ -142,5 +126,12 @@ def register_code_actions(server: SiLintServer) -> None:
             kind = FIX_ALL if a.kind == "source.fixAll" else T.CodeActionKind.QuickFix
             if only and not any(kind == k or kind.startswith(str(k) + ".") for k in only):
                 continue
-            out.append(_code_action(a, kind, uri, doc, text, diags))
+            action = T.CodeAction(
+                title=a.title,
+                kind=kind,
+                is_preferred=a.preferred or None,
+                diagnostics=[d for (c, _l), d in diags.items() if c in a.codes] or None,
+                edit=T.WorkspaceEdit(changes={uri: [_edit(doc, text, a.new_text)]}),
+            )
+            out.append(action)
         return out

@@ -25,6 +25,7 @@ from ..corpus import inside
 from ..findings import Finding
 from ..fix import fixes_of
 from ..pipeline import Options
+from ..profile import is_builtin_name
 from ..source import finding_end
 from .disk import Snapshot
 from .settings import Settings
@@ -171,8 +172,6 @@ class SiLintServer(LanguageServer):
         return list(dict(items).items()), warnings  # the latest per file
 
     def _profile_ok(self, spec: str) -> bool:
-        from ..profile import is_builtin_name
-
         if is_builtin_name(spec):
             return True
         # settings may come from a file of the workspace (.vscode/settings.json, .helix/):
@@ -319,13 +318,10 @@ class SiLintServer(LanguageServer):
         change = snap.compare(st)
         if change.config:
             return self.reload(folder)
-        return self.recheck(folder, change.files) if change.files else []
-
-    def recheck(self, folder: str, paths: list[str]) -> list[tuple[str, list]]:
-        """Re-check these files of a resident root, changed on disk: what to publish."""
-        st = self.roots[folder]
-        outcome = st.update(paths)
-        self.disk[folder].refresh(st, paths)
+        if not change.files:
+            return []
+        outcome = st.update(change.files)
+        snap.refresh(st, change.files)
         return self.after_update(st, outcome)
 
     def after_update(self, st: CorpusState, outcome) -> list[tuple[str, list]]:
