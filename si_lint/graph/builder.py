@@ -7,14 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..eio import refs
-from .ids import RECORDS, TESTS, node_id
-from .sources import (
-    add_artifact,
-    add_profile,
-    add_profile_references,
-    add_scenario,
-    define_scenario,
-)
+from . import sources
+from .sources import node_id
 
 if TYPE_CHECKING:  # networkx is imported only where its API is used (see RefGraph)
     import networkx as nx
@@ -41,10 +35,9 @@ class GraphBuilder:
         """What has been built so far."""
         return RefGraph(self._node, self._succ, self._pred)
 
-    def at(self, doc) -> GraphBuilder:
+    def at(self, doc) -> None:
         """Read ``doc`` next: what it defines and references carry its index."""
         self.document = doc.index if doc is not None and doc.multi else None
-        return self
 
     def define(
         self, kind: str, name: str, file: str | None, where: tuple | None, **attrs: Any
@@ -70,7 +63,6 @@ class GraphBuilder:
         return True
 
     def _add(self, nid: str, data: dict) -> None:
-        """A new node with attributes ``data`` (``add_node``'s three dicts)."""
         self._node[nid] = data
         self._succ[nid] = {}
         self._pred[nid] = {}
@@ -115,9 +107,6 @@ class RefGraph:
         self._succ = succ
         self._pred = pred
 
-    def __contains__(self, node) -> bool:
-        return node in self.nodes
-
     def networkx(self) -> nx.MultiDiGraph:
         """A ``networkx.MultiDiGraph`` of these nodes and edges, in the same order, holding
         the same attribute dicts."""
@@ -144,17 +133,17 @@ def build_ref_graph(corpus) -> RefGraph:
     locate a finding from its path, and documents served from the cache carry no
     positions (reading them for every edge would re-read every file)."""
     b = GraphBuilder(corpus)
-    add_profile(b)
+    sources.add_profile(b)
     scenarios = [d for d in corpus.of_kind("scenario") if isinstance(d.data, dict)]
     for doc in scenarios:  # definitions first: the first in path order keeps the node
-        define_scenario(b, doc)
+        sources.define_scenario(b, doc)
     for doc in scenarios:
-        add_scenario(b, doc)
+        sources.add_scenario(b, doc)
     for doc in scenarios:
-        add_profile_references(b, doc)
-    for kind, rel in (("fixture", TESTS), ("evidence", RECORDS)):
+        sources.add_profile_references(b, doc)
+    for kind, rel in (("fixture", sources.TESTS), ("evidence", sources.RECORDS)):
         for doc in corpus.of_kind(kind):  # a mapping (``classify``); read by its refs
-            add_artifact(b, doc, kind, rel)
+            sources.add_artifact(b, doc, kind, rel)
     b.document = None
     graph = b.graph()
     if corpus.of_kind("eio-module"):
@@ -162,11 +151,6 @@ def build_ref_graph(corpus) -> RefGraph:
         add_eio(g, corpus)
         graph = RefGraph(*nx_dicts(g))
     return graph
-
-
-def build_graph(corpus) -> nx.MultiDiGraph:
-    """:func:`build_ref_graph` as a ``networkx.MultiDiGraph``."""
-    return build_ref_graph(corpus).networkx()
 
 
 def add_eio(graph: nx.MultiDiGraph, corpus) -> None:

@@ -21,22 +21,33 @@ from ..model import (
     table_calls,
     template_roles,
 )
-from .ids import (
-    ASSERTS_BEHAVIOR,
-    BINDS_ROLE,
-    CALLS,
-    CHARACTERISED_BY,
-    COMPANION,
-    DECLARES,
-    DECLARES_ROLE,
-    IN_SUBCATEGORY,
-    INSTANCE_OF,
-    REFERENCES_DEVIATION,
-    USES_ROLE,
-    USES_STIMULUS,
-    USES_TEMPLATE,
-    node_id,
-)
+
+#: edge relations
+USES_TEMPLATE = "uses-template"
+BINDS_ROLE = "binds-role"
+DECLARES = "declares"
+REFERENCES_DEVIATION = "references-deviation"
+CALLS = "calls"
+CHARACTERISED_BY = "characterised-by"
+DECLARES_ROLE = "declares-role"
+USES_ROLE = "uses-role"
+TESTS = "tests"
+RECORDS = "records"
+ASSERTS_BEHAVIOR = "asserts-behavior"
+USES_STIMULUS = "uses-stimulus"
+IN_SUBCATEGORY = "in-subcategory"
+INSTANCE_OF = "instance-of"
+COMPANION = "companion"
+
+
+def doc_ref(doc) -> tuple[str, int | None]:
+    """``(file, document)`` as nodes and edges record a document: ``document`` is its
+    index in a file that holds more than one, else None."""
+    return (doc.relpath, doc.index if doc.multi else None)
+
+
+def node_id(kind: str, *parts: str) -> str:
+    return f"{kind}:{'/'.join(parts)}"
 
 
 def add_profile(b) -> None:
@@ -116,9 +127,6 @@ def add_profile_names(b, pdocs) -> None:
     b.document = document
 
 
-Path = tuple
-
-
 def define_scenario(b, doc) -> None:
     sid = doc.data.get("id")
     if not isinstance(sid, str):
@@ -184,7 +192,7 @@ def _scoring(b, doc, sid: str) -> None:
                 _factor_ref(b, snode, sid, value, call.path + (arg,), doc)
 
 
-def _factor_ref(b, snode: str, sid: str, value: Any, path: Path, doc) -> None:
+def _factor_ref(b, snode: str, sid: str, value: Any, path: tuple, doc) -> None:
     if isinstance(value, MAPPING) and isinstance(value.get("ref"), str):
         ref = value["ref"]
         rpath = path + ("ref",)
@@ -206,7 +214,7 @@ def add_profile_references(b, doc) -> None:
     if isinstance(companion, str):
         path = ("quality", "companion_scenario")
         b.edge(snode, b.ref("scenario", companion), COMPANION, f, path, "value")
-    pdocs = b.corpus.profile_docs_for(doc) if hasattr(b.corpus, "profile_docs_for") else None
+    pdocs = b.corpus.profile_docs_for(doc)
     if pdocs is None:
         return
     add_profile_names(b, pdocs)
@@ -214,7 +222,7 @@ def add_profile_references(b, doc) -> None:
         b.edge(snode, b.ref(kind, name), rel, f, path, "value")
 
 
-def profile_refs(data: Mapping) -> Iterator[tuple[str, str, Path, str]]:
+def profile_refs(data: Mapping) -> Iterator[tuple[str, str, tuple, str]]:
     """(node kind, relation, document path of the value, name) of every reference a
     scenario makes into its profile documents, in document order (SPEC §3.2)."""
     archetype = data.get("archetype")
