@@ -1,14 +1,7 @@
-"""`si-lint review`: compare two profiles and say what the change does to a corpus.
-
-:func:`resolve_base` / :func:`resolve_head` read the two profiles (a directory, a git
-revision of the profile directory, or ``builtin``); :func:`build_report` is the rest: the
-profile diff, its reach, the fixture verdicts under both profiles, and the static review
-of the proposed profile's implementations. The report is plain JSON-able data; the
-renderers live in :mod:`si_lint.review.render`.
-
-A corpus's implementations are imported only when ``trust`` is set; otherwise fixtures
-whose table needs an untrusted implementation are listed as not recomputed.
-"""
+"""`si-lint review`: read the two profiles (:func:`resolve_base`, :func:`resolve_head`: a
+directory, a git revision of the profile directory, or a shipped one) and build the report
+(:func:`build_report`), plain JSON-able data (rendered by :mod:`si_lint.review.render`).
+A corpus's implementations are imported only when ``trust`` is set."""
 
 from __future__ import annotations
 
@@ -107,9 +100,9 @@ def _named_dir(option: str, spec: str, cwd: Path, trust: bool) -> Side | None:
     names it); None when ``spec`` is no directory."""
     d = Path(spec)
     d = d if d.is_absolute() else cwd / d
-    if not d.is_dir():
-        return None
-    pdir = _profile_dir_of(d, f"{option} {spec}")
+    if not d.is_dir() and option == "--base":
+        return None  # perhaps a git revision
+    pdir = _profile_dir_of(d, f"{option} {spec}") if d.is_dir() else None
     if pdir is None:
         raise ReviewError(f"{option} {spec}: not a profile directory (no registry.yaml)")
     if option == "--base" and _is_builtin_dir(pdir):
@@ -122,10 +115,7 @@ def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Sid
         if is_builtin_name(profile_opt):
             return _shipped(profile_opt)
         side = _named_dir("--profile", profile_opt, cwd, trust)
-        if side is None:
-            raise ReviewError(
-                f"--profile {profile_opt}: not a profile directory (no registry.yaml)"
-            )
+        assert side is not None  # _named_dir raises for --profile
         return side
     if config.profile_refused:  # SI010: never reviewed under a profile it did not name
         where, line, col, message = config.profile_refused
@@ -137,26 +127,20 @@ def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Sid
     return Side(_norm_rel(pdir, cwd), load_profile(pdir, trust=trust), pdir)
 
 
-def _materialise_rev(rev: str, head_dir: Path | None, tmp: Path) -> list:
-    """The profile directory as it is at git revision ``rev``, copied into ``tmp`` (and
-    nowhere else: :mod:`si_lint.review.gittree`), and the tree entries refused."""
-    check_rev(rev)
-    if head_dir is None or _is_builtin_dir(head_dir):
-        raise ReviewError(
-            f"--base {escape_name(rev)}: the corpus uses the built-in profile; a git revision "
-            "needs a profile directory (configure `profile`, or pass --profile)"
-        )
-    return materialise(rev, head_dir, tmp)
-
-
 def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Side:
     if is_builtin_name(spec):
         return _shipped(spec)
     side = _named_dir("--base", spec, cwd, trust)
     if side is not None:
         return side
-    try:
-        refused = _materialise_rev(spec, head.directory, tmp)
+    check_rev(spec)
+    if head.directory is None or _is_builtin_dir(head.directory):
+        raise ReviewError(
+            f"--base {escape_name(spec)}: the corpus uses the built-in profile; a git revision "
+            "needs a profile directory (configure `profile`, or pass --profile)"
+        )
+    try:  # copied into tmp and nowhere else (gittree)
+        refused = materialise(spec, head.directory, tmp)
     except ReviewError as exc:
         msg = str(exc)
         if msg.startswith("git rev-parse"):
@@ -167,7 +151,7 @@ def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Si
         if msg.startswith("git "):
             raise ReviewError(f"--base {escape_name(spec)}: {msg}") from None
         raise
-    rel = _norm_rel(head.directory, cwd) if head.directory else "."
+    rel = _norm_rel(head.directory, cwd)
     return Side(f"{spec}:{rel}", load_profile(tmp, trust=trust), tmp, tuple(refused))
 
 
@@ -297,35 +281,23 @@ def _verdicts(fixtures: list[str], view: CorpusView, base: Side, head: Side) -> 
     """Each reached fixture scored under both profiles: the verdicts that change, and the
     fixtures a side cannot score without importing an untrusted implementation."""
     by_path = {p: data for p, data in view.fixtures}
-    changed, not_recomputed = [], []
-    evaluated = 0
+    out: dict = {"evaluated": 0, "changed": [], "not_recomputed": []}
     for fpath in fixtures:
         fdata = by_path[fpath]
         sid = named_scenario(fdata)
         scenario = view.scenarios[sid][1]
-        verdicts, whys, missing = {}, {}, {}
-        for name, side in (("base", base), ("head", head)):
-            needs = _untrusted(scenario, side.profile)
-            if needs:
-                missing[name] = needs
-            else:
-                verdicts[name], whys[name] = _score(fdata, scenario, side.profile)
-        if missing:
-            needed = {k: list(v) for k, v in sorted(missing.items())}
-            not_recomputed.append({"fixture": fpath, "scenario": sid, "needs": needed})
+        row = {"fixture": fpath, "scenario": sid}
+        needed = {k: _untrusted(scenario, s.profile) for k, s in (("base", base), ("head", head))}
+        if any(needed.values()):
+            needs = {k: v for k, v in needed.items() if v}
+            out["not_recomputed"].append({**row, "needs": needs})
             continue
-        evaluated += 1
-        if verdicts["base"] != verdicts["head"]:
-            changed.append(
-                {
-                    "fixture": fpath,
-                    "scenario": sid,
-                    "before": verdicts["base"],
-                    "after": verdicts["head"],
-                    "why": whys.get("head"),
-                }
-            )
-    return {"evaluated": evaluated, "changed": changed, "not_recomputed": not_recomputed}
+        out["evaluated"] += 1
+        before, _ = _score(fdata, scenario, base.profile)
+        after, why = _score(fdata, scenario, head.profile)
+        if before != after:
+            out["changed"].append({**row, "before": before, "after": after, "why": why})
+    return out
 
 
 def _untrusted(scenario: Any, profile: Profile) -> list[str]:
