@@ -115,19 +115,13 @@ def _compare(
     out = []
     for key in sorted(set(a) | set(b), key=str):
         n = name(key)
+        x, y = a.get(key), b.get(key)
         if key not in b:
-            out.append(Change(kind, "removed", n, before=show(a[key]), touches=touches(n)))
+            out.append(Change(kind, "removed", n, show(x), touches=touches(n)))
         elif key not in a:
-            out.append(
-                Change(
-                    kind, "added", n, after=show(b[key]), detail=added(b[key]), touches=touches(n)
-                )
-            )
-        elif canon(a[key]) != canon(b[key]):
-            before, after = show(a[key]), show(b[key])
-            out.append(
-                Change(kind, "changed", n, before, after, detail(a[key], b[key]), touches(n))
-            )
+            out.append(Change(kind, "added", n, None, show(y), added(y), touches(n)))
+        elif canon(x) != canon(y):
+            out.append(Change(kind, "changed", n, show(x), show(y), detail(x, y), touches(n)))
     return out
 
 
@@ -158,9 +152,7 @@ def diff_profiles(base: Profile, head: Profile) -> list[Change]:
         + _budget_changes(base, head)
         + _template_changes(base, head)
     )
-    order = {k: i for i, k in enumerate(KIND_ORDER)}
-    # stable: each group is already in name order
-    return sorted(out, key=lambda c: order.get(c.kind, len(order)))
+    return sorted(out, key=lambda c: KIND_ORDER.index(c.kind))  # stable: each group by name
 
 
 def _header_changes(base: Profile, head: Profile) -> list[Change]:
@@ -175,11 +167,16 @@ def _header_changes(base: Profile, head: Profile) -> list[Change]:
 
 def _channel_changes(base: Profile, head: Profile) -> list[Change]:
     bc, hc = (set(_str_list(registry_of(p).get("channels"))) for p in (base, head))
-    groups = (("removed", bc - hc), ("added", hc - bc))
+    return _set_changes("channel", bc - hc, hc - bc, "channels")
+
+
+def _set_changes(kind: str, removed: set[str], added: set[str], touched: str) -> list[Change]:
+    """The names removed, then those added, each in name order."""
+    groups = (("removed", removed), ("added", added))
     return [
-        Change("channel", action, c, touches={"channels": (c,)})
+        Change(kind, action, n, touches={touched: (n,)})
         for action, names in groups
-        for c in sorted(names)
+        for n in sorted(names)
     ]
 
 
@@ -249,13 +246,8 @@ def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) ->
 def _candidate_changes(base: Profile, head: Profile) -> list[Change]:
     """Candidates added and removed, not counting promotions (reported as primitives)."""
     promoted = set(registered_primitives(head)) - set(registered_primitives(base))
-    base_cands, head_cands = _candidates(base), _candidates(head)
-    groups = (("removed", base_cands - head_cands - promoted), ("added", head_cands - base_cands))
-    return [
-        Change("candidate", action, c, touches={"primitives": (c,)})
-        for action, names in groups
-        for c in sorted(names)
-    ]
+    bc, hc = _candidates(base), _candidates(head)
+    return _set_changes("candidate", bc - hc - promoted, hc - bc, "primitives")
 
 
 def _constant_changes(base: Profile, head: Profile) -> list[Change]:
