@@ -117,11 +117,12 @@ def add_profile_names(b, pdocs) -> None:
     ):
         for name in sorted(names or ()):
             n = names[name]
-            attrs = {"title": n.title} if n.title else {}
-            if n.parents:
-                attrs["parents"] = ", ".join(n.parents)
-            if n.category:
-                attrs["category"] = n.category
+            attrs = {
+                "title": n.title,
+                "parents": ", ".join(n.parents or ()),
+                "category": n.category,
+            }
+            attrs = {k: v for k, v in attrs.items() if v}
             if b.define(kind, name, n.file, None, **attrs):
                 b.graph().nodes[node_id(kind, name)].update(line=n.line, col=n.col)
     b.document = document

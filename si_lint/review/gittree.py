@@ -184,15 +184,8 @@ def list_tree(oid: str, top: Path, *, recursive: bool) -> list[Entry]:
         if not tab or len(fields) != 4 or not _OID.fullmatch(fields[2]):
             raise ReviewError(f"git {' '.join(args)}: unexpected output")
         mode, typ, eoid, size = (f.decode("ascii", "replace") for f in fields)
-        entries.append(
-            Entry(
-                mode,
-                typ,
-                eoid,
-                int(size) if size.isdigit() else None,
-                name.decode("utf-8", "surrogateescape"),
-            )
-        )
+        n = int(size) if size.isdigit() else None
+        entries.append(Entry(mode, typ, eoid, n, name.decode("utf-8", "surrogateescape")))
     return entries
 
 
