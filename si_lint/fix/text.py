@@ -98,7 +98,11 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
     crlf = "\r\n" in body and body.count("\r\n") == body.count("\n")
     if crlf:
         body = body.replace("\r\n", "\n")
-    before = _load_clean(body)
+    before = load_bytes(body.encode("utf-8"))
+    if not _clean(before):
+        raise FixError("the file does not load cleanly")
+    if len(before.starts) > 1:
+        raise FixError("the text holds more than one document (see fix_stream)")
     base, mod, applied = (json_versions if json_file else yaml_versions)(body, fixes)
     if not applied or base == mod:
         return text, []
@@ -123,16 +127,6 @@ def _fixed_data(data, fixes: list[Fix]):
 
 def _clean(loaded) -> bool:
     return not loaded.failed and not any(d.code in _UNCLEAN for d in loaded.findings)
-
-
-def _load_clean(body: str):
-    """The loaded text of one document; FixError when it does not load cleanly."""
-    before = load_bytes(body.encode("utf-8"))
-    if not _clean(before):
-        raise FixError("the file does not load cleanly")
-    if len(before.starts) > 1:
-        raise FixError("the text holds more than one document (see fix_stream)")
-    return before
 
 
 def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) -> str:
