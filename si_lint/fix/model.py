@@ -1,5 +1,4 @@
-"""The fix model: a :class:`Fix` is plain data -- an operation on one document path -- that
-a check attaches to a finding (``Diag(fix=...)``), and its JSON form (cache, workers)."""
+"""The fix model (see the package's documentation) and its JSON form (cache, workers)."""
 
 from __future__ import annotations
 
