@@ -134,13 +134,16 @@ def build_ref_graph(corpus) -> RefGraph:
     positions (reading them for every edge would re-read every file)."""
     b = GraphBuilder(corpus)
     sources.add_profile(b)
-    scenarios = [d for d in corpus.of_kind("scenario") if isinstance(d.data, dict)]
-    for doc in scenarios:  # definitions first: the first in path order keeps the node
-        sources.define_scenario(b, doc)
-    for doc in scenarios:
-        sources.add_scenario(b, doc)
-    for doc in scenarios:
-        sources.add_profile_references(b, doc)
+    scenarios = [
+        d
+        for d in corpus.of_kind("scenario")
+        if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)
+    ]
+    # definitions first: the first in path order keeps the node
+    for step in (sources.define_scenario, sources.add_scenario, sources.add_profile_references):
+        for doc in scenarios:
+            b.at(doc)
+            step(b, doc, doc.data["id"])
     for kind, rel in (("fixture", sources.TESTS), ("evidence", sources.RECORDS)):
         for doc in corpus.of_kind(kind):  # a mapping (``classify``); read by its refs
             sources.add_artifact(b, doc, kind, rel)

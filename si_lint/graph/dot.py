@@ -180,17 +180,16 @@ def to_dot(
         '  edge [fontname="Helvetica", fontsize=8];',
     ]
     for i, name in enumerate(files + ([BUILTIN] if BUILTIN in clusters else [])):
-        lines.append(f'  subgraph "cluster_{i}" {{')
-        lines.append(f'    label={dot_id(name)}; style="rounded,dashed"; color=gray50;')
-        lines.append('    fontname="Helvetica"; fontsize=9;')
-        for n in clusters[name]:
-            lines.append(_node_line(n, graph.nodes[n], findings.get(n, []), "    "))
-        lines.append("  }")
-    for n in clusters.get(None, []):
-        lines.append(_node_line(n, graph.nodes[n], findings.get(n, []), "  "))
+        lines += [
+            f'  subgraph "cluster_{i}" {{',
+            f'    label={dot_id(name)}; style="rounded,dashed"; color=gray50;',
+            '    fontname="Helvetica"; fontsize=9;',
+            *(_node_line(n, graph.nodes[n], findings.get(n, []), "    ") for n in clusters[name]),
+            "  }",
+        ]
+    lines += [
+        _node_line(n, graph.nodes[n], findings.get(n, []), "  ") for n in clusters.get(None, [])
+    ]
     visible = set(shown)
-    for u, v, rel, where in _merged_edges(graph):
-        if u in visible and v in visible:
-            lines.append(_edge_line(u, v, rel, where))
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    lines += [_edge_line(*e) for e in _merged_edges(graph) if e[0] in visible and e[1] in visible]
+    return "\n".join([*lines, "}"]) + "\n"

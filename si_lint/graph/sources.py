@@ -128,21 +128,13 @@ def add_profile_names(b, pdocs) -> None:
     b.document = document
 
 
-def define_scenario(b, doc) -> None:
-    sid = doc.data.get("id")
-    if not isinstance(sid, str):
-        return
-    b.at(doc)
+def define_scenario(b, doc, sid: str) -> None:
     if not b.define("scenario", sid, doc.relpath, (("id",), "value"), defined_in=[doc.label]):
         b.graph().nodes[node_id("scenario", sid)]["defined_in"].append(doc.label)
 
 
-def add_scenario(b, doc) -> None:
+def add_scenario(b, doc, sid: str) -> None:
     """A scenario's deviations and the references its scoring makes."""
-    sid = doc.data.get("id")
-    if not isinstance(sid, str):
-        return
-    b.at(doc)
     _deviations(b, doc, sid)
     _scoring(b, doc, sid)
 
@@ -201,13 +193,9 @@ def _factor_ref(b, snode: str, sid: str, value: Any, path: tuple, doc) -> None:
         b.edge(snode, dnode, REFERENCES_DEVIATION, doc.relpath, rpath, "value")
 
 
-def add_profile_references(b, doc) -> None:
+def add_profile_references(b, doc, sid: str) -> None:
     """A scenario's references into its profile documents, and its companion."""
     data = doc.data
-    sid = data.get("id")
-    if not isinstance(sid, str):
-        return
-    b.at(doc)
     f = doc.relpath
     snode = node_id("scenario", sid)
     quality = data.get("quality")
