@@ -4,6 +4,7 @@ in path order, and the EIO modules; :func:`edges_of` and :func:`resolve_position
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..eio import refs
@@ -94,18 +95,16 @@ class GraphBuilder:
             keyed[len(keyed)] = data  # edges are never removed while building
 
 
+@dataclass(slots=True, eq=False)
 class RefGraph:
     """The reference graph as a ``networkx.MultiDiGraph`` holds it, without networkx:
     ``nodes`` (node -> its attributes), ``_succ`` and ``_pred`` (node -> other node -> edge
     key -> attributes). The corpus checks read these (``graph.nodes``, :func:`edges_of`);
     :meth:`networkx` is the ``MultiDiGraph`` over the same attribute dicts."""
 
-    __slots__ = ("nodes", "_succ", "_pred")
-
-    def __init__(self, nodes: dict, succ: dict, pred: dict) -> None:
-        self.nodes = nodes
-        self._succ = succ
-        self._pred = pred
+    nodes: dict
+    _succ: dict
+    _pred: dict
 
     def networkx(self) -> nx.MultiDiGraph:
         """A ``networkx.MultiDiGraph`` of these nodes and edges, in the same order, holding

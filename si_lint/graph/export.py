@@ -71,19 +71,14 @@ def _graphml_value(value: Any) -> Any:
 
 
 def to_graphml(graph) -> str:
+    def attrs(d: dict) -> dict:
+        return {k: _graphml_value(v) for k, v in sorted(d.items()) if v is not None}
+
     out: nx.MultiDiGraph = nx.MultiDiGraph()
     for nid in sorted(graph.nodes):
-        out.add_node(
-            nid,
-            **{k: _graphml_value(v) for k, v in sorted(graph.nodes[nid].items()) if v is not None},
-        )
+        out.add_node(nid, **attrs(graph.nodes[nid]))
     for i, (u, v, d) in enumerate(_sorted_edges(graph)):
-        out.add_edge(
-            u,
-            v,
-            key=f"e{i}",
-            **{k: _graphml_value(val) for k, val in sorted(d.items()) if val is not None},
-        )
+        out.add_edge(u, v, key=f"e{i}", **attrs(d))
     return "\n".join(nx.generate_graphml(out, prettyprint=True)) + "\n"
 
 

@@ -5,6 +5,7 @@ A corpus's implementations are imported only when ``trust`` is set."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -159,16 +160,12 @@ def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Si
 def _impl_sources(side: Side) -> dict[str, str]:
     """primitive name -> implementation source text (when the file can be read)."""
     out: dict[str, str] = {}
-    if side.directory is None:
-        return out
     for name, entry in registered_primitives(side.profile).items():
         parsed = split_spec(entry.get("implementation"))
-        raw = _read_inside(side.directory, parsed[0]) if parsed is not None else None
-        try:
+        raw = _read_inside(side.directory, parsed[0]) if parsed and side.directory else None
+        with contextlib.suppress(UnicodeDecodeError):
             if raw is not None:
                 out[name] = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
     return out
 
 
