@@ -24,17 +24,13 @@ class GraphBuilder:
         self.profile_dirs_done: set[int] = set()
         #: the index of the document being read, in a multi-document file (else None)
         self.document: int | None = None
-        # the graph as a networkx.MultiDiGraph holds it (node -> attributes, node -> other
-        # node -> edge key -> attributes), filled as ``add_node``/``add_edge`` fill them:
-        # networkx is imported only by a caller that asks for the MultiDiGraph (its import,
-        # 0.13-0.2 s, would be a third of a one-file-changed re-check)
-        self._node: dict = {}
-        self._succ: dict = {}
-        self._pred: dict = {}
+        # filled as a MultiDiGraph's ``add_node``/``add_edge`` fill its dicts: networkx is
+        # imported only by a caller that asks for the MultiDiGraph (RefGraph.networkx)
+        self._graph = RefGraph({}, {}, {})
 
     def graph(self) -> RefGraph:
         """What has been built so far."""
-        return RefGraph(self._node, self._succ, self._pred)
+        return self._graph
 
     def at(self, doc) -> None:
         """Read ``doc`` next: what it defines and references carry its index."""
@@ -47,7 +43,7 @@ class GraphBuilder:
         location (``where`` = (document path, "key"|"value")). Returns False when the node
         was already defined."""
         nid = node_id(kind, name)
-        node = self._node.get(nid)
+        node = self._graph.nodes.get(nid)
         if node is not None and not node.get("missing"):
             return False
         path, on = where if where else (None, None)
@@ -64,15 +60,15 @@ class GraphBuilder:
         return True
 
     def _add(self, nid: str, data: dict) -> None:
-        self._node[nid] = data
-        self._succ[nid] = {}
-        self._pred[nid] = {}
+        self._graph.nodes[nid] = data
+        self._graph._succ[nid] = {}
+        self._graph._pred[nid] = {}
 
     def ref(self, kind: str, name: str) -> str:
         """The node ``kind:name``, made (as a ``missing`` node until something defines it)
         when it does not exist yet."""
         nid = node_id(kind, name)
-        if nid not in self._node:
+        if nid not in self._graph.nodes:
             self._add(nid, {"kind": kind, "name": name, "file": None, "missing": True})
         return nid
 
@@ -84,13 +80,13 @@ class GraphBuilder:
         data: dict[str, Any] = {"rel": rel, "file": file, "path": tuple(path), "on": on}
         if self.document is not None and file:
             data["document"] = self.document
-        succ = self._succ
+        succ = self._graph._succ
         for n in (u, v):
             if n not in succ:
                 self._add(n, {})
         keyed = succ[u].get(v)
         if keyed is None:
-            succ[u][v] = self._pred[v][u] = {0: data}
+            succ[u][v] = self._graph._pred[v][u] = {0: data}
         else:
             keyed[len(keyed)] = data  # edges are never removed while building
 
