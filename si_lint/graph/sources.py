@@ -211,34 +211,27 @@ def add_profile_references(b, doc, sid: str) -> None:
         b.edge(snode, b.ref(kind, name), rel, f, path, "value")
 
 
+#: (node kind, relation, the list's path, the key of its items that names the node)
+_PROFILE_LISTS = (
+    ("stimulus", USES_STIMULUS, ("stimuli",), "library_ref"),
+    ("behavior", ASSERTS_BEHAVIOR, ("assertions", "must"), "behavior"),
+    ("behavior", ASSERTS_BEHAVIOR, ("assertions", "must_not"), "behavior"),
+)
+
+
 def profile_refs(data: Mapping) -> Iterator[tuple[str, str, tuple, str]]:
     """(node kind, relation, document path of the value, name) of every reference a
     scenario makes into its profile documents, in document order (SPEC §3.2)."""
-    archetype = data.get("archetype")
-    if isinstance(archetype, str):
-        yield "archetype", INSTANCE_OF, ("archetype",), archetype
-    subcategory = data.get("subcategory")
-    if isinstance(subcategory, str):
-        yield "subcategory", IN_SUBCATEGORY, ("subcategory",), subcategory
-    stimuli = data.get("stimuli")
-    if isinstance(stimuli, list):
-        for i, stim in enumerate(stimuli):
-            if isinstance(stim, MAPPING) and isinstance(stim.get("library_ref"), str):
-                yield "stimulus", USES_STIMULUS, ("stimuli", i, "library_ref"), stim["library_ref"]
-    assertions = data.get("assertions")
-    if isinstance(assertions, MAPPING):
-        for key in ("must", "must_not"):
-            items = assertions.get(key)
-            if not isinstance(items, list):
-                continue
-            for i, item in enumerate(items):
-                if isinstance(item, MAPPING) and isinstance(item.get("behavior"), str):
-                    yield (
-                        "behavior",
-                        ASSERTS_BEHAVIOR,
-                        ("assertions", key, i, "behavior"),
-                        item["behavior"],
-                    )
+    for kind, rel in (("archetype", INSTANCE_OF), ("subcategory", IN_SUBCATEGORY)):
+        if isinstance(data.get(kind), str):
+            yield kind, rel, (kind,), data[kind]
+    for kind, rel, at, key in _PROFILE_LISTS:
+        items: Any = data
+        for part in at:
+            items = items.get(part) if isinstance(items, MAPPING) else None
+        for i, item in enumerate(items if isinstance(items, list) else ()):
+            if isinstance(item, MAPPING) and isinstance(item.get(key), str):
+                yield kind, rel, (*at, i, key), item[key]
 
 
 def add_artifact(b, doc, kind: str, rel: str) -> None:

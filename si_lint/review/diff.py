@@ -221,17 +221,8 @@ def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) ->
     fields = field_changes(a, b, skip=("name", "params"))
     if fields:
         keys = [k for k in sorted(set(a) | set(b)) if k not in ("name", "params")]
-        out.append(
-            Change(
-                "primitive",
-                "changed",
-                name,
-                before={k: plain(a.get(k)) for k in keys},
-                after={k: plain(b.get(k)) for k in keys},
-                detail="; ".join(fields),
-                touches=touches,
-            )
-        )
+        before, after = ({k: plain(m.get(k)) for k in keys} for m in (a, b))
+        out.append(Change("primitive", "changed", name, before, after, "; ".join(fields), touches))
     return out + _compare(
         "parameter",
         params_of(a),
