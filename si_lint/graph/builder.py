@@ -139,7 +139,7 @@ def build_ref_graph(corpus) -> RefGraph:
         for doc in scenarios:
             b.at(doc)
             step(b, doc, doc.data["id"])
-    for kind, rel in (("fixture", sources.TESTS), ("evidence", sources.RECORDS)):
+    for kind, rel in (("fixture", sources.TESTS), ("evidence", "records")):
         for doc in corpus.of_kind(kind):  # a mapping (``classify``); read by its refs
             sources.add_artifact(b, doc, kind, rel)
     b.document = None

@@ -22,22 +22,10 @@ from ..model import (
     template_roles,
 )
 
-#: edge relations
-USES_TEMPLATE = "uses-template"
-BINDS_ROLE = "binds-role"
+#: the edge relations the corpus checks read (all of them: docs/graph.md)
 DECLARES = "declares"
 REFERENCES_DEVIATION = "references-deviation"
-CALLS = "calls"
-CHARACTERISED_BY = "characterised-by"
-DECLARES_ROLE = "declares-role"
-USES_ROLE = "uses-role"
 TESTS = "tests"
-RECORDS = "records"
-ASSERTS_BEHAVIOR = "asserts-behavior"
-USES_STIMULUS = "uses-stimulus"
-IN_SUBCATEGORY = "in-subcategory"
-INSTANCE_OF = "instance-of"
-COMPANION = "companion"
 
 
 def doc_ref(doc) -> tuple[str, int | None]:
@@ -94,13 +82,13 @@ def add_template(b, tid: str, data: Any, doc) -> None:
     for role in roles if isinstance(roles, MAPPING) else ():
         where = (("roles", role), "key") if doc is not None else None
         b.define("role", f"{tid}/{role}", file, where, builtin=doc is None)
-        b.edge(tnode, node_id("role", tid, str(role)), DECLARES_ROLE, file, ("roles", role))
+        b.edge(tnode, node_id("role", tid, str(role)), "declares-role", file, ("roles", role))
     for _, call in table_calls(data.get("table")):
-        b.edge(tnode, b.ref("primitive", call.name), CALLS, file, call.path)
+        b.edge(tnode, b.ref("primitive", call.name), "calls", file, call.path)
         for arg, value in call.arguments.items():
             if is_role_ref(value) and len(value) > 1:
                 rnode = b.ref("role", f"{tid}/{value[1:]}")
-                b.edge(tnode, rnode, USES_ROLE, file, call.path + (arg,), "value")
+                b.edge(tnode, rnode, "uses-role", file, call.path + (arg,), "value")
 
 
 def add_profile_names(b, pdocs) -> None:
@@ -153,7 +141,7 @@ def _deviations(b, doc, sid: str) -> None:
         dtype = dev.get("deviation_type")
         if isinstance(dtype, str):
             tpath = path + ("deviation_type",)
-            b.edge(dnode, b.ref("synonyms", dtype), CHARACTERISED_BY, f, tpath, "value")
+            b.edge(dnode, b.ref("synonyms", dtype), "characterised-by", f, tpath, "value")
 
 
 def _scoring(b, doc, sid: str) -> None:
@@ -166,13 +154,13 @@ def _scoring(b, doc, sid: str) -> None:
     if s.form == TEMPLATE and isinstance(s.template, str):
         template = s.template
         tnode = b.ref("template", template)
-        b.edge(snode, tnode, USES_TEMPLATE, f, ("scoring", TEMPLATE_KEY), "value")
+        b.edge(snode, tnode, "uses-template", f, ("scoring", TEMPLATE_KEY), "value")
         if b.corpus.profile is not None:
             roles = template_roles(find_template(b.corpus.profile, template))
         for role, value in s.bindings.items():
             bpath = Scoring.binding_path(role)
             rnode = b.ref("role", f"{template}/{role}")
-            b.edge(snode, rnode, BINDS_ROLE, f, bpath)
+            b.edge(snode, rnode, "binds-role", f, bpath)
             spec = roles.get(role)
             rtype = spec.get("type") if isinstance(spec, MAPPING) else None
             if rtype in ("factor", None):
@@ -180,7 +168,7 @@ def _scoring(b, doc, sid: str) -> None:
     elif s.form == COMPOSITE and isinstance(s.composite, MAPPING):
         base = ("scoring", "composite", "table")
         for _, call in table_calls(s.composite.get("table"), base):
-            b.edge(snode, b.ref("primitive", call.name), CALLS, f, call.path)
+            b.edge(snode, b.ref("primitive", call.name), "calls", f, call.path)
             for arg, value in call.arguments.items():
                 _factor_ref(b, snode, sid, value, call.path + (arg,), doc)
 
@@ -202,7 +190,7 @@ def add_profile_references(b, doc, sid: str) -> None:
     companion = quality.get("companion_scenario") if isinstance(quality, MAPPING) else None
     if isinstance(companion, str):
         path = ("quality", "companion_scenario")
-        b.edge(snode, b.ref("scenario", companion), COMPANION, f, path, "value")
+        b.edge(snode, b.ref("scenario", companion), "companion", f, path, "value")
     pdocs = b.corpus.profile_docs_for(doc)
     if pdocs is None:
         return
@@ -213,16 +201,16 @@ def add_profile_references(b, doc, sid: str) -> None:
 
 #: (node kind, relation, the list's path, the key of its items that names the node)
 _PROFILE_LISTS = (
-    ("stimulus", USES_STIMULUS, ("stimuli",), "library_ref"),
-    ("behavior", ASSERTS_BEHAVIOR, ("assertions", "must"), "behavior"),
-    ("behavior", ASSERTS_BEHAVIOR, ("assertions", "must_not"), "behavior"),
+    ("stimulus", "uses-stimulus", ("stimuli",), "library_ref"),
+    ("behavior", "asserts-behavior", ("assertions", "must"), "behavior"),
+    ("behavior", "asserts-behavior", ("assertions", "must_not"), "behavior"),
 )
 
 
 def profile_refs(data: Mapping) -> Iterator[tuple[str, str, tuple, str]]:
     """(node kind, relation, document path of the value, name) of every reference a
     scenario makes into its profile documents, in document order (SPEC §3.2)."""
-    for kind, rel in (("archetype", INSTANCE_OF), ("subcategory", IN_SUBCATEGORY)):
+    for kind, rel in (("archetype", "instance-of"), ("subcategory", "in-subcategory")):
         if isinstance(data.get(kind), str):
             yield kind, rel, (kind,), data[kind]
     for kind, rel, at, key in _PROFILE_LISTS:
