@@ -14,6 +14,7 @@ from typing import Any
 
 import networkx as nx
 
+from ..discovery import inside
 from ..findings import format_path
 
 FORMATS = ("dot", "graphml", "json", "svg")
@@ -96,7 +97,7 @@ def resolve_node(graph, name: str) -> str | None:
 
 
 def _under(path: str, roots: list[str]) -> bool:
-    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+    return any(inside(path, r) for r in roots)
 
 
 def restrict(graph, corpus, paths: list[str], cwd: Path):

@@ -22,7 +22,7 @@ from ..checks.primitive_review.profile_review import (
 from ..corpus import ConfigError, config_table
 from ..evaluator import score, untrusted_primitives
 from ..evaluator.evidence import named_scenario
-from ..fsutil import read_regular
+from ..fsutil import read_regular, resolves_inside
 from ..limits import MAX_BYTES
 from ..loader import load_bytes
 from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
@@ -46,20 +46,11 @@ def _norm_rel(path: Path | str, cwd: Path) -> str:
     return os.path.relpath(os.path.abspath(path), cwd).replace(os.sep, "/")
 
 
-def _inside(path: Path | str, directory: Path | str) -> bool:
-    """Whether ``path``, symbolic links resolved, lies inside ``directory`` (resolved)."""
-    try:
-        real, top = os.path.realpath(path), os.path.realpath(directory)
-        return os.path.commonpath([real, top]) == top
-    except (OSError, ValueError):  # another drive, an embedded NUL, a link loop
-        return False
-
-
 def _configured_dir(root: Path, prof: str, where: str) -> Path:
     """``root/prof``, the profile a configuration file in ``root`` names: it must stay
     inside ``root`` (SPEC §9 "Trust boundaries"; only a directory typed on the command
     line may be elsewhere)."""
-    if not _inside(root / prof, root):
+    if not resolves_inside(root / prof, root):
         raise ReviewError(
             f"{where}: the configured profile `{escape_name(prof)}` is outside the "
             "directory of its configuration file; not read"
@@ -173,7 +164,7 @@ def _read_inside(directory: Path, rel: str) -> bytes | None:
     """The bytes of ``directory/rel`` when it resolves inside ``directory`` and is a
     regular file within the size limit; else None (SI501 reports why, for the head)."""
     path = directory / rel
-    if not _inside(path, directory):
+    if not resolves_inside(path, directory):
         return None
     raw, _why = read_regular(os.path.realpath(path), MAX_BYTES)
     return raw if raw is not None and len(raw) <= MAX_BYTES else None
