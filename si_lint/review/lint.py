@@ -34,7 +34,7 @@ def profile_spec(side: Any) -> str:
     name = getattr(side.profile, "name", "")
     if is_builtin_name(name):
         return name
-    if side.directory is None or str(side.directory) == str(BUILTIN_DIR):
+    if str(side.directory) == str(BUILTIN_DIR):
         return "builtin"
     return str(Path(side.directory).resolve())
 

@@ -38,7 +38,7 @@ REPORT_VERSION = 1
 class Side:
     label: str  # how the user named it: "builtin", a directory, "REV:path"
     profile: Profile
-    directory: Path | None  # where its files are (a temporary copy for a git revision)
+    directory: Path  # where its files are (a temporary copy for a git revision)
     refused: tuple = ()  # the entries of a git revision's tree not copied (gittree.Refusal)
 
 
@@ -83,8 +83,8 @@ def _shipped(name: str) -> Side:
     return Side(label, builtin_profile(name), BUILTIN_DIR)
 
 
-def _is_builtin_dir(directory: Path | None) -> bool:
-    return directory is not None and os.path.abspath(directory) == os.path.abspath(BUILTIN_DIR)
+def _is_builtin_dir(directory: Path) -> bool:
+    return os.path.abspath(directory) == os.path.abspath(BUILTIN_DIR)
 
 
 def _named_dir(option: str, spec: str, cwd: Path, trust: bool) -> Side | None:
@@ -126,7 +126,7 @@ def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Si
     if side is not None:
         return side
     check_rev(spec)
-    if head.directory is None or _is_builtin_dir(head.directory):
+    if _is_builtin_dir(head.directory):
         raise ReviewError(
             f"--base {escape_name(spec)}: the corpus uses the built-in profile; a git revision "
             "needs a profile directory (configure `profile`, or pass --profile)"
@@ -153,7 +153,7 @@ def _impl_sources(side: Side) -> dict[str, str]:
     out: dict[str, str] = {}
     for name, entry in registered_primitives(side.profile).items():
         parsed = split_spec(entry.get("implementation"))
-        raw = _read_inside(side.directory, parsed[0]) if parsed and side.directory else None
+        raw = _read_inside(side.directory, parsed[0]) if parsed else None
         with contextlib.suppress(UnicodeDecodeError):
             if raw is not None:
                 out[name] = raw.decode("utf-8")
@@ -186,14 +186,14 @@ def _profile_header(side: Side) -> dict:
 
 
 def _registry_positions(side: Side):
-    raw = _read_inside(side.directory, "registry.yaml") if side.directory is not None else None
+    raw = _read_inside(side.directory, "registry.yaml")
     return load_bytes(raw).pos if raw is not None else None
 
 
 def _located(notices: list[dict], head: Side, cwd: Path) -> list[dict]:
     """Each notice at the proposed registry's ``version`` (when it is a file of a profile
     directory, not the shipped one)."""
-    if not notices or head.directory is None or _is_builtin_dir(head.directory):
+    if not notices or _is_builtin_dir(head.directory):
         return notices
     pos = _registry_positions(head)
     if pos is None:
@@ -207,7 +207,7 @@ def _located(notices: list[dict], head: Side, cwd: Path) -> list[dict]:
 
 
 def implementation_findings(head: Side, cwd: Path) -> list[dict]:
-    if head.directory is None or _is_builtin_dir(head.directory):
+    if _is_builtin_dir(head.directory):
         return []
     pos = _registry_positions(head)
     out = []
