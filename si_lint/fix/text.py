@@ -143,11 +143,20 @@ def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) 
             break
         if _holds(candidate, before, expected):
             return candidate
-    for plain_style in (True, False):  # scalar edits only? then replace them in place
-        substituted = _substitute_scalars(body, before, applied, plain_style)
-        if _holds(substituted, before, expected):
-            return substituted
-    raise FixError(problem)
+    substituted = _substituted(body, before, applied, before, expected)
+    if substituted is None:
+        raise FixError(problem)
+    return substituted
+
+
+def _substituted(text: str, loaded, fixes: list[Fix], before, expected: list) -> str | None:
+    """``text`` with each (scalar) fix made where its old value stands in ``loaded``, plain
+    first, then quoted: the first that loads to ``expected``; None when neither does."""
+    for plain_style in (True, False):
+        candidate = _substitute_scalars(text, loaded, fixes, plain_style)
+        if _holds(candidate, before, expected):
+            return candidate
+    return None
 
 
 def _holds(candidate: str | None, before, expected: list) -> TypeGuard[str]:
@@ -232,10 +241,4 @@ def fix_scalars_in_place(text: str, document: int | None, fixes: list[Fix]) -> s
     if fixed is None:
         return None
     expected = [fixed if d is target else d.data for d in docs]
-    for plain_style in (True, False):
-        candidate = _substitute_scalars(text, target, fixes, plain_style)
-        if candidate is None:
-            return None
-        if _holds(candidate, before, expected):
-            return candidate
-    return None
+    return _substituted(text, target, fixes, before, expected)
