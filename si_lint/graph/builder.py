@@ -169,11 +169,9 @@ def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
         if rel == "defines":  # the definition's location is the node's
             defined.update((src, tgt))
             at = {"document": attrs["document"]} if attrs.get("document") is not None else {}
-            if graph.nodes[src].get("file") is None:
-                graph.nodes[src].update(file=file, path=(), on="key", **at)
-            node = graph.nodes[tgt]
-            if node.get("file") is None:
-                node.update(file=file, path=path, on="key", **at)
+            for nid, npath in ((src, ()), (tgt, path)):
+                if graph.nodes[nid].get("file") is None:
+                    graph.nodes[nid].update(file=file, path=npath, on="key", **at)
         extra = {k: v for k, v in attrs.items() if k not in ("file", "path")}
         graph.add_edge(
             src, tgt, rel=rel, file=file, path=path, on="key", line=None, col=None, **extra
