@@ -22,7 +22,7 @@ from ..model import (
     template_roles,
 )
 
-#: the edge relations the corpus checks read (all of them: docs/graph.md)
+#: the edge relations the corpus checks read (every relation is listed in docs/graph.md)
 DECLARES = "declares"
 REFERENCES_DEVIATION = "references-deviation"
 TESTS = "tests"
