@@ -88,11 +88,8 @@ CONSTANT_DOC = {
 
 def _constants(p: Profile) -> dict:
     """The effective constants (the seed's where absent); raw values when invalid."""
-    block = registry_of(p).get("constants")
-    out = dict(SEED_CONSTANTS)
-    if isinstance(block, MAPPING):
-        out.update({k: block[k] for k in SEED_CONSTANTS if k in block})
-    return out
+    block = _map(registry_of(p).get("constants"))
+    return {k: block.get(k, seed) for k, seed in SEED_CONSTANTS.items()}
 
 
 def _map(v: Any) -> Mapping[str, Any]:
@@ -255,10 +252,7 @@ def _constant_changes(base: Profile, head: Profile) -> list[Change]:
 
 
 def _synonym_changes(base: Profile, head: Profile) -> list[Change]:
-    bs, hs = (
-        {k: _str_list(v) for k, v in _map(registry_of(p).get("synonyms")).items()}
-        for p in (base, head)
-    )
+    bs, hs = ({k: _str_list(v) for k, v in p.synonyms.items()} for p in (base, head))
     return _compare(
         "synonyms", bs, hs, lambda n: {"deviation_types": (n,)}, detail=_synonyms_detail
     )
@@ -272,7 +266,7 @@ def _synonyms_detail(a: list[str], b: list[str]) -> str:
 
 
 def _budget_changes(base: Profile, head: Profile) -> list[Change]:
-    bb, hb = (_map(registry_of(p).get("ratified_budgets")) for p in (base, head))
+    bb, hb = base.ratified_budgets, head.ratified_budgets
     return _compare("ratified_budget", bb, hb, lambda n: {"scenarios": (n,)})
 
 
