@@ -163,7 +163,7 @@ def _header_changes(base: Profile, head: Profile) -> list[Change]:
 
 
 def _channel_changes(base: Profile, head: Profile) -> list[Change]:
-    bc, hc = (set(_str_list(registry_of(p).get("channels"))) for p in (base, head))
+    bc, hc = set(base.channels), set(head.channels)
     return _set_changes("channel", bc - hc, hc - bc, "channels")
 
 
@@ -177,15 +177,11 @@ def _set_changes(kind: str, removed: set[str], added: set[str], touched: str) ->
     ]
 
 
-def _candidates(p: Profile) -> set[str]:
-    return set(_str_list(registry_of(p).get("candidates")))
-
-
 def _primitive_changes(base: Profile, head: Profile) -> list[Change]:
     """Primitives added (or promoted from the base's candidates), removed and changed, each
     followed by the changes of its parameters."""
     bp, hp = registered_primitives(base), registered_primitives(head)
-    base_cands = _candidates(base)
+    base_cands = set(base.candidates)
     out: list[Change] = []
     for name in sorted(set(bp) | set(hp)):
         a, b = bp.get(name), hp.get(name)
@@ -234,7 +230,7 @@ def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) ->
 def _candidate_changes(base: Profile, head: Profile) -> list[Change]:
     """Candidates added and removed, not counting promotions (reported as primitives)."""
     promoted = set(registered_primitives(head)) - set(registered_primitives(base))
-    bc, hc = _candidates(base), _candidates(head)
+    bc, hc = set(base.candidates), set(head.candidates)
     return _set_changes("candidate", bc - hc - promoted, hc - bc, "primitives")
 
 
