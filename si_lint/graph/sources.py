@@ -54,8 +54,7 @@ def add_profile(b) -> None:
         if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
             where: tuple | None = (("primitives", i, "name"), "value") if reg_doc else None
             b.define("primitive", p["name"], file, where, builtin=builtin)
-    syns = registry.get("synonyms")
-    for dtype in syns if isinstance(syns, MAPPING) else ():
+    for dtype in profile.synonyms:
         where = (("synonyms", dtype), "key") if reg_doc else None
         b.define("synonyms", dtype, file, where, builtin=builtin)
     docs: dict[str, Any] = {}
