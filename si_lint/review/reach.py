@@ -62,10 +62,9 @@ def _template_of(data: Any) -> str | None:
     return s.template if s.form == TEMPLATE and isinstance(s.template, str) else None
 
 
-def _composite_table(data: Any) -> list:
+def _composite_table(data: Any) -> Any:
     c = scoring_of(data).block.get("composite")
-    t = c.get("table") if isinstance(c, MAPPING) else None
-    return t if isinstance(t, list) else []
+    return c.get("table") if isinstance(c, MAPPING) else None  # _table_uses vets it
 
 
 def _table_uses(table: Any, names: set[str]) -> bool:
