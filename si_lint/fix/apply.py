@@ -184,25 +184,18 @@ def _lift(parent, key) -> bool:
 def ordered(fixes: list[Fix]) -> list[Fix]:
     """Unique fixes in a safe order: edits first, then deletions from the end backwards
     (so list indexes stay valid)."""
-    seen, out = set(), []
+    seen, claimed, kept = set(), set(), []
     for f in fixes:
         key = (f.op, f.path, json.dumps(plain(f.value), sort_keys=True, default=repr))
-        if key not in seen:
-            seen.add(key)
-            out.append(f)
-    # one value per path: the first fix wins when two disagree
-    claimed, kept = set(), []
-    for f in out:
-        if f.op != "delete" and f.path in claimed:
+        # one value per path: the first fix wins when two disagree
+        if key in seen or (f.op != "delete" and f.path in claimed):
             continue
+        seen.add(key)
         claimed.add(f.path)
         kept.append(f)
-
-    def sort_key(path):
-        return tuple((0, p) if isinstance(p, int) else (1, str(p)) for p in path)
-
-    edits = [f for f in kept if f.op != "delete"]
     deletes = sorted(
-        (f for f in kept if f.op == "delete"), key=lambda f: sort_key(f.path), reverse=True
+        (f for f in kept if f.op == "delete"),
+        key=lambda f: tuple((0, p) if isinstance(p, int) else (1, str(p)) for p in f.path),
+        reverse=True,
     )
-    return edits + deletes
+    return [f for f in kept if f.op != "delete"] + deletes

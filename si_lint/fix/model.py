@@ -1,5 +1,4 @@
-"""The fix model: a :class:`Fix` is plain data -- an operation on one document path -- that
-a check attaches to a finding (``Diag(fix=...)``), and its JSON form (cache, workers)."""
+"""The fix model (see the package's documentation) and its JSON form (cache, workers)."""
 
 from __future__ import annotations
 
@@ -62,13 +61,11 @@ def fix_from_data(data: Any) -> tuple[Fix, ...] | None:
         if not (
             isinstance(item, list)
             and len(item) == 3
-            and item[0] in OPS
             and isinstance(item[1], list)
-            and item[1]
             and all(type(p) in (str, int) for p in item[1])
         ):
             raise ValueError("not a fix")
-        out.append(Fix(item[0], tuple(item[1]), item[2]))
+        out.append(Fix(item[0], tuple(item[1]), item[2]))  # Fix refuses an op or empty path
     return tuple(out) or None
 
 

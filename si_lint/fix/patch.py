@@ -68,18 +68,13 @@ def _replace_block(removed: list[str], added: list[str], realign: bool) -> list[
             if i2 - i1 == j2 - j1:
                 pairs = [(i1 + k, j1 + k) for k in range(i2 - i1)]
             else:  # pair lines that set the same key
-                pairs, used = [], set()
+                pairs, free = [], [i for i in range(i1, i2) if ":" in removed[i]]
                 for j in range(j1, j2):
                     head = added[j].split(":", 1)[0]
-                    for i in range(i1, i2):
-                        if (
-                            i not in used
-                            and ":" in removed[i]
-                            and removed[i].split(":", 1)[0] == head
-                        ):
-                            used.add(i)
-                            pairs.append((i, j))
-                            break
+                    i = next((i for i in free if removed[i].split(":", 1)[0] == head), None)
+                    if i is not None:
+                        free.remove(i)
+                        pairs.append((i, j))
             for i, j in pairs:
                 added[j] = _realign_comment(removed[i], added[j])
     return _keep_following_comments(removed, added)

@@ -39,25 +39,24 @@ def _mismatch(a: str, b: str) -> int:
 def yaml_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
     """(round trip of the original, round trip with the fixes, fixes applied) -- with the
     indentation that reproduces the original best."""
-    best: tuple[int, tuple[int, int, int], str] | None = None
+    best: tuple | None = None
     for indent in _INDENTS:
         y = _yaml(indent)
         try:
-            base = _dump(y, y.load(text))
+            data = y.load(text)
+            base = _dump(y, data)
         except Exception as exc:
             raise FixError(f"cannot round-trip the file ({type(exc).__name__})") from exc
         score = _mismatch(text, base)
         if best is None or score < best[0]:
-            best = (score, indent, base)
+            best = (score, y, data, base)
         if score == 0:
             break
     assert best is not None  # _INDENTS is not empty: the first indent sets it
-    _, indent, base = best
-    y = _yaml(indent)
-    data = y.load(text)
+    _, y, data, base = best
     if text.lstrip().startswith("---"):
         y.explicit_start = True
-        base = _dump(y, y.load(text))
+        base = _dump(y, data)
     applied = [f for f in fixes if apply_to(data, f)]
     return base, _dump(y, data), applied
 

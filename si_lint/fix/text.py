@@ -98,7 +98,11 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
     crlf = "\r\n" in body and body.count("\r\n") == body.count("\n")
     if crlf:
         body = body.replace("\r\n", "\n")
-    before = _load_clean(body)
+    before = load_bytes(body.encode("utf-8"))
+    if not _clean(before):
+        raise FixError("the file does not load cleanly")
+    if len(before.starts) > 1:
+        raise FixError("the text holds more than one document (see fix_stream)")
     base, mod, applied = (json_versions if json_file else yaml_versions)(body, fixes)
     if not applied or base == mod:
         return text, []
@@ -125,16 +129,6 @@ def _clean(loaded) -> bool:
     return not loaded.failed and not any(d.code in _UNCLEAN for d in loaded.findings)
 
 
-def _load_clean(body: str):
-    """The loaded text of one document; FixError when it does not load cleanly."""
-    before = load_bytes(body.encode("utf-8"))
-    if not _clean(before):
-        raise FixError("the file does not load cleanly")
-    if len(before.starts) > 1:
-        raise FixError("the text holds more than one document (see fix_stream)")
-    return before
-
-
 def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) -> str:
     """The fixed text: the round trip's changed lines carried into ``body`` (comments
     realigned, then not), else each scalar replaced where it stands; the first candidate
@@ -149,11 +143,20 @@ def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) 
             break
         if _holds(candidate, before, expected):
             return candidate
-    for plain_style in (True, False):  # scalar edits only? then replace them in place
-        substituted = _substitute_scalars(body, before, applied, plain_style)
-        if _holds(substituted, before, expected):
-            return substituted
-    raise FixError(problem)
+    substituted = _substituted(body, before, applied, before, expected)
+    if substituted is None:
+        raise FixError(problem)
+    return substituted
+
+
+def _substituted(text: str, loaded, fixes: list[Fix], before, expected: list) -> str | None:
+    """``text`` with each (scalar) fix made where its old value stands in ``loaded``, plain
+    first, then quoted: the first that loads to ``expected``; None when neither does."""
+    for plain_style in (True, False):
+        candidate = _substitute_scalars(text, loaded, fixes, plain_style)
+        if _holds(candidate, before, expected):
+            return candidate
+    return None
 
 
 def _holds(candidate: str | None, before, expected: list) -> TypeGuard[str]:
@@ -238,10 +241,4 @@ def fix_scalars_in_place(text: str, document: int | None, fixes: list[Fix]) -> s
     if fixed is None:
         return None
     expected = [fixed if d is target else d.data for d in docs]
-    for plain_style in (True, False):
-        candidate = _substitute_scalars(text, target, fixes, plain_style)
-        if candidate is None:
-            return None
-        if _holds(candidate, before, expected):
-            return candidate
-    return None
+    return _substituted(text, target, fixes, before, expected)

@@ -4,17 +4,12 @@ in path order, and the EIO modules; :func:`edges_of` and :func:`resolve_position
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..eio import refs
-from .ids import RECORDS, TESTS, node_id
-from .sources import (
-    add_artifact,
-    add_profile,
-    add_profile_references,
-    add_scenario,
-    define_scenario,
-)
+from . import sources
+from .sources import node_id
 
 if TYPE_CHECKING:  # networkx is imported only where its API is used (see RefGraph)
     import networkx as nx
@@ -29,22 +24,17 @@ class GraphBuilder:
         self.profile_dirs_done: set[int] = set()
         #: the index of the document being read, in a multi-document file (else None)
         self.document: int | None = None
-        # the graph as a networkx.MultiDiGraph holds it (node -> attributes, node -> other
-        # node -> edge key -> attributes), filled as ``add_node``/``add_edge`` fill them:
-        # networkx is imported only by a caller that asks for the MultiDiGraph (its import,
-        # 0.13-0.2 s, would be a third of a one-file-changed re-check)
-        self._node: dict = {}
-        self._succ: dict = {}
-        self._pred: dict = {}
+        # filled as a MultiDiGraph's ``add_node``/``add_edge`` fill its dicts: networkx is
+        # imported only by a caller that asks for the MultiDiGraph (RefGraph.networkx)
+        self._graph = RefGraph({}, {}, {})
 
     def graph(self) -> RefGraph:
         """What has been built so far."""
-        return RefGraph(self._node, self._succ, self._pred)
+        return self._graph
 
-    def at(self, doc) -> GraphBuilder:
+    def at(self, doc) -> None:
         """Read ``doc`` next: what it defines and references carry its index."""
         self.document = doc.index if doc is not None and doc.multi else None
-        return self
 
     def define(
         self, kind: str, name: str, file: str | None, where: tuple | None, **attrs: Any
@@ -53,7 +43,7 @@ class GraphBuilder:
         location (``where`` = (document path, "key"|"value")). Returns False when the node
         was already defined."""
         nid = node_id(kind, name)
-        node = self._node.get(nid)
+        node = self._graph.nodes.get(nid)
         if node is not None and not node.get("missing"):
             return False
         path, on = where if where else (None, None)
@@ -70,16 +60,15 @@ class GraphBuilder:
         return True
 
     def _add(self, nid: str, data: dict) -> None:
-        """A new node with attributes ``data`` (``add_node``'s three dicts)."""
-        self._node[nid] = data
-        self._succ[nid] = {}
-        self._pred[nid] = {}
+        self._graph.nodes[nid] = data
+        self._graph._succ[nid] = {}
+        self._graph._pred[nid] = {}
 
     def ref(self, kind: str, name: str) -> str:
         """The node ``kind:name``, made (as a ``missing`` node until something defines it)
         when it does not exist yet."""
         nid = node_id(kind, name)
-        if nid not in self._node:
+        if nid not in self._graph.nodes:
             self._add(nid, {"kind": kind, "name": name, "file": None, "missing": True})
         return nid
 
@@ -91,32 +80,27 @@ class GraphBuilder:
         data: dict[str, Any] = {"rel": rel, "file": file, "path": tuple(path), "on": on}
         if self.document is not None and file:
             data["document"] = self.document
-        succ = self._succ
+        succ = self._graph._succ
         for n in (u, v):
             if n not in succ:
                 self._add(n, {})
         keyed = succ[u].get(v)
         if keyed is None:
-            succ[u][v] = self._pred[v][u] = {0: data}
+            succ[u][v] = self._graph._pred[v][u] = {0: data}
         else:
             keyed[len(keyed)] = data  # edges are never removed while building
 
 
+@dataclass(slots=True, eq=False)
 class RefGraph:
     """The reference graph as a ``networkx.MultiDiGraph`` holds it, without networkx:
     ``nodes`` (node -> its attributes), ``_succ`` and ``_pred`` (node -> other node -> edge
     key -> attributes). The corpus checks read these (``graph.nodes``, :func:`edges_of`);
     :meth:`networkx` is the ``MultiDiGraph`` over the same attribute dicts."""
 
-    __slots__ = ("nodes", "_succ", "_pred")
-
-    def __init__(self, nodes: dict, succ: dict, pred: dict) -> None:
-        self.nodes = nodes
-        self._succ = succ
-        self._pred = pred
-
-    def __contains__(self, node) -> bool:
-        return node in self.nodes
+    nodes: dict
+    _succ: dict
+    _pred: dict
 
     def networkx(self) -> nx.MultiDiGraph:
         """A ``networkx.MultiDiGraph`` of these nodes and edges, in the same order, holding
@@ -144,17 +128,20 @@ def build_ref_graph(corpus) -> RefGraph:
     locate a finding from its path, and documents served from the cache carry no
     positions (reading them for every edge would re-read every file)."""
     b = GraphBuilder(corpus)
-    add_profile(b)
-    scenarios = [d for d in corpus.of_kind("scenario") if isinstance(d.data, dict)]
-    for doc in scenarios:  # definitions first: the first in path order keeps the node
-        define_scenario(b, doc)
-    for doc in scenarios:
-        add_scenario(b, doc)
-    for doc in scenarios:
-        add_profile_references(b, doc)
-    for kind, rel in (("fixture", TESTS), ("evidence", RECORDS)):
+    sources.add_profile(b)
+    scenarios = [
+        d
+        for d in corpus.of_kind("scenario")
+        if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)
+    ]
+    # definitions first: the first in path order keeps the node
+    for step in (sources.define_scenario, sources.add_scenario, sources.add_profile_references):
+        for doc in scenarios:
+            b.at(doc)
+            step(b, doc, doc.data["id"])
+    for kind, rel in (("fixture", sources.TESTS), ("evidence", "records")):
         for doc in corpus.of_kind(kind):  # a mapping (``classify``); read by its refs
-            add_artifact(b, doc, kind, rel)
+            sources.add_artifact(b, doc, kind, rel)
     b.document = None
     graph = b.graph()
     if corpus.of_kind("eio-module"):
@@ -162,11 +149,6 @@ def build_ref_graph(corpus) -> RefGraph:
         add_eio(g, corpus)
         graph = RefGraph(*nx_dicts(g))
     return graph
-
-
-def build_graph(corpus) -> nx.MultiDiGraph:
-    """:func:`build_ref_graph` as a ``networkx.MultiDiGraph``."""
-    return build_ref_graph(corpus).networkx()
 
 
 def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
@@ -187,11 +169,9 @@ def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
         if rel == "defines":  # the definition's location is the node's
             defined.update((src, tgt))
             at = {"document": attrs["document"]} if attrs.get("document") is not None else {}
-            if graph.nodes[src].get("file") is None:
-                graph.nodes[src].update(file=file, path=(), on="key", **at)
-            node = graph.nodes[tgt]
-            if node.get("file") is None:
-                node.update(file=file, path=path, on="key", **at)
+            for nid, npath in ((src, ()), (tgt, path)):
+                if graph.nodes[nid].get("file") is None:
+                    graph.nodes[nid].update(file=file, path=npath, on="key", **at)
         extra = {k: v for k, v in attrs.items() if k not in ("file", "path")}
         graph.add_edge(
             src, tgt, rel=rel, file=file, path=path, on="key", line=None, col=None, **extra

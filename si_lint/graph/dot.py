@@ -1,23 +1,8 @@
-"""The reference graph as a picture a person can read (``si-lint graph``'s DOT and SVG).
-
-* **Files are clusters**: each file's nodes are drawn inside a box labelled with its path
-  (``subgraph "cluster_N"``, in path order); the shipped profile's nodes inside a box
-  "built-in profile"; nodes defined nowhere (``missing``, dashed red) outside any box.
-* **Isolated nodes are hidden** (a node with no edge in the graph drawn: the profile
-  documents' archetypes, behaviors and stimuli nothing refers to) unless ``all_nodes``;
-  a node named in ``keep`` (``--focus``) or that carries a finding is always drawn.
-* **Parallel edges are merged**: the edges of one relation between the same two nodes are
-  one edge, labelled ``rel ×N`` when there are N > 1, whose tooltip lists where each
-  reference is made.
-* **Findings are painted** on their nodes: :func:`findings_by_node` puts each error or
-  warning of ``check`` on the node that defines what it is about (the node whose document
-  path holds the finding's, else its document's scenario, template, fixture or evidence
-  node, else the last node defined before it in the file); such a node is filled (red:
-  an error, yellow: a warning), its label counts them and its tooltip lists them.
-
-The JSON and GraphML exports (:mod:`.export`) stay complete: every node, every edge.
-Deterministic: everything is sorted.
-"""
+"""The reference graph as a picture a person can read (``si-lint graph``'s DOT and SVG;
+how to read it: docs/graph.md): files are clusters, isolated nodes are hidden unless
+``all_nodes`` (a node in ``keep`` or with a finding is always drawn), the edges of one
+relation between two nodes are merged, findings are painted on their nodes
+(:func:`findings_by_node`). Deterministic: everything is sorted."""
 
 from __future__ import annotations
 
@@ -195,17 +180,16 @@ def to_dot(
         '  edge [fontname="Helvetica", fontsize=8];',
     ]
     for i, name in enumerate(files + ([BUILTIN] if BUILTIN in clusters else [])):
-        lines.append(f'  subgraph "cluster_{i}" {{')
-        lines.append(f'    label={dot_id(name)}; style="rounded,dashed"; color=gray50;')
-        lines.append('    fontname="Helvetica"; fontsize=9;')
-        for n in clusters[name]:
-            lines.append(_node_line(n, graph.nodes[n], findings.get(n, []), "    "))
-        lines.append("  }")
-    for n in clusters.get(None, []):
-        lines.append(_node_line(n, graph.nodes[n], findings.get(n, []), "  "))
+        lines += [
+            f'  subgraph "cluster_{i}" {{',
+            f'    label={dot_id(name)}; style="rounded,dashed"; color=gray50;',
+            '    fontname="Helvetica"; fontsize=9;',
+            *(_node_line(n, graph.nodes[n], findings.get(n, []), "    ") for n in clusters[name]),
+            "  }",
+        ]
+    lines += [
+        _node_line(n, graph.nodes[n], findings.get(n, []), "  ") for n in clusters.get(None, [])
+    ]
     visible = set(shown)
-    for u, v, rel, where in _merged_edges(graph):
-        if u in visible and v in visible:
-            lines.append(_edge_line(u, v, rel, where))
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    lines += [_edge_line(*e) for e in _merged_edges(graph) if e[0] in visible and e[1] in visible]
+    return "\n".join([*lines, "}"]) + "\n"

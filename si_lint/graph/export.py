@@ -14,6 +14,7 @@ from typing import Any
 
 import networkx as nx
 
+from ..discovery import inside
 from ..findings import format_path
 
 FORMATS = ("dot", "graphml", "json", "svg")
@@ -71,19 +72,14 @@ def _graphml_value(value: Any) -> Any:
 
 
 def to_graphml(graph) -> str:
+    def attrs(d: dict) -> dict:
+        return {k: _graphml_value(v) for k, v in sorted(d.items()) if v is not None}
+
     out: nx.MultiDiGraph = nx.MultiDiGraph()
     for nid in sorted(graph.nodes):
-        out.add_node(
-            nid,
-            **{k: _graphml_value(v) for k, v in sorted(graph.nodes[nid].items()) if v is not None},
-        )
+        out.add_node(nid, **attrs(graph.nodes[nid]))
     for i, (u, v, d) in enumerate(_sorted_edges(graph)):
-        out.add_edge(
-            u,
-            v,
-            key=f"e{i}",
-            **{k: _graphml_value(val) for k, val in sorted(d.items()) if val is not None},
-        )
+        out.add_edge(u, v, key=f"e{i}", **attrs(d))
     return "\n".join(nx.generate_graphml(out, prettyprint=True)) + "\n"
 
 
@@ -101,7 +97,7 @@ def resolve_node(graph, name: str) -> str | None:
 
 
 def _under(path: str, roots: list[str]) -> bool:
-    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+    return any(inside(path, r) for r in roots)
 
 
 def restrict(graph, corpus, paths: list[str], cwd: Path):

@@ -21,22 +21,21 @@ from ..model import (
     table_calls,
     template_roles,
 )
-from .ids import (
-    ASSERTS_BEHAVIOR,
-    BINDS_ROLE,
-    CALLS,
-    CHARACTERISED_BY,
-    COMPANION,
-    DECLARES,
-    DECLARES_ROLE,
-    IN_SUBCATEGORY,
-    INSTANCE_OF,
-    REFERENCES_DEVIATION,
-    USES_ROLE,
-    USES_STIMULUS,
-    USES_TEMPLATE,
-    node_id,
-)
+
+#: the edge relations the corpus checks read (every relation is listed in docs/graph.md)
+DECLARES = "declares"
+REFERENCES_DEVIATION = "references-deviation"
+TESTS = "tests"
+
+
+def doc_ref(doc) -> tuple[str, int | None]:
+    """``(file, document)`` as nodes and edges record a document: ``document`` is its
+    index in a file that holds more than one, else None."""
+    return (doc.relpath, doc.index if doc.multi else None)
+
+
+def node_id(kind: str, *parts: str) -> str:
+    return f"{kind}:{'/'.join(parts)}"
 
 
 def add_profile(b) -> None:
@@ -55,8 +54,7 @@ def add_profile(b) -> None:
         if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
             where: tuple | None = (("primitives", i, "name"), "value") if reg_doc else None
             b.define("primitive", p["name"], file, where, builtin=builtin)
-    syns = registry.get("synonyms")
-    for dtype in syns if isinstance(syns, MAPPING) else ():
+    for dtype in profile.synonyms:
         where = (("synonyms", dtype), "key") if reg_doc else None
         b.define("synonyms", dtype, file, where, builtin=builtin)
     docs: dict[str, Any] = {}
@@ -83,13 +81,13 @@ def add_template(b, tid: str, data: Any, doc) -> None:
     for role in roles if isinstance(roles, MAPPING) else ():
         where = (("roles", role), "key") if doc is not None else None
         b.define("role", f"{tid}/{role}", file, where, builtin=doc is None)
-        b.edge(tnode, node_id("role", tid, str(role)), DECLARES_ROLE, file, ("roles", role))
+        b.edge(tnode, node_id("role", tid, str(role)), "declares-role", file, ("roles", role))
     for _, call in table_calls(data.get("table")):
-        b.edge(tnode, b.ref("primitive", call.name), CALLS, file, call.path)
+        b.edge(tnode, b.ref("primitive", call.name), "calls", file, call.path)
         for arg, value in call.arguments.items():
             if is_role_ref(value) and len(value) > 1:
                 rnode = b.ref("role", f"{tid}/{value[1:]}")
-                b.edge(tnode, rnode, USES_ROLE, file, call.path + (arg,), "value")
+                b.edge(tnode, rnode, "uses-role", file, call.path + (arg,), "value")
 
 
 def add_profile_names(b, pdocs) -> None:
@@ -106,34 +104,24 @@ def add_profile_names(b, pdocs) -> None:
     ):
         for name in sorted(names or ()):
             n = names[name]
-            attrs = {"title": n.title} if n.title else {}
-            if n.parents:
-                attrs["parents"] = ", ".join(n.parents)
-            if n.category:
-                attrs["category"] = n.category
+            attrs = {
+                "title": n.title,
+                "parents": ", ".join(n.parents or ()),
+                "category": n.category,
+            }
+            attrs = {k: v for k, v in attrs.items() if v}
             if b.define(kind, name, n.file, None, **attrs):
                 b.graph().nodes[node_id(kind, name)].update(line=n.line, col=n.col)
     b.document = document
 
 
-Path = tuple
-
-
-def define_scenario(b, doc) -> None:
-    sid = doc.data.get("id")
-    if not isinstance(sid, str):
-        return
-    b.at(doc)
+def define_scenario(b, doc, sid: str) -> None:
     if not b.define("scenario", sid, doc.relpath, (("id",), "value"), defined_in=[doc.label]):
         b.graph().nodes[node_id("scenario", sid)]["defined_in"].append(doc.label)
 
 
-def add_scenario(b, doc) -> None:
+def add_scenario(b, doc, sid: str) -> None:
     """A scenario's deviations and the references its scoring makes."""
-    sid = doc.data.get("id")
-    if not isinstance(sid, str):
-        return
-    b.at(doc)
     _deviations(b, doc, sid)
     _scoring(b, doc, sid)
 
@@ -152,7 +140,7 @@ def _deviations(b, doc, sid: str) -> None:
         dtype = dev.get("deviation_type")
         if isinstance(dtype, str):
             tpath = path + ("deviation_type",)
-            b.edge(dnode, b.ref("synonyms", dtype), CHARACTERISED_BY, f, tpath, "value")
+            b.edge(dnode, b.ref("synonyms", dtype), "characterised-by", f, tpath, "value")
 
 
 def _scoring(b, doc, sid: str) -> None:
@@ -165,13 +153,13 @@ def _scoring(b, doc, sid: str) -> None:
     if s.form == TEMPLATE and isinstance(s.template, str):
         template = s.template
         tnode = b.ref("template", template)
-        b.edge(snode, tnode, USES_TEMPLATE, f, ("scoring", TEMPLATE_KEY), "value")
+        b.edge(snode, tnode, "uses-template", f, ("scoring", TEMPLATE_KEY), "value")
         if b.corpus.profile is not None:
             roles = template_roles(find_template(b.corpus.profile, template))
         for role, value in s.bindings.items():
             bpath = Scoring.binding_path(role)
             rnode = b.ref("role", f"{template}/{role}")
-            b.edge(snode, rnode, BINDS_ROLE, f, bpath)
+            b.edge(snode, rnode, "binds-role", f, bpath)
             spec = roles.get(role)
             rtype = spec.get("type") if isinstance(spec, MAPPING) else None
             if rtype in ("factor", None):
@@ -179,12 +167,12 @@ def _scoring(b, doc, sid: str) -> None:
     elif s.form == COMPOSITE and isinstance(s.composite, MAPPING):
         base = ("scoring", "composite", "table")
         for _, call in table_calls(s.composite.get("table"), base):
-            b.edge(snode, b.ref("primitive", call.name), CALLS, f, call.path)
+            b.edge(snode, b.ref("primitive", call.name), "calls", f, call.path)
             for arg, value in call.arguments.items():
                 _factor_ref(b, snode, sid, value, call.path + (arg,), doc)
 
 
-def _factor_ref(b, snode: str, sid: str, value: Any, path: Path, doc) -> None:
+def _factor_ref(b, snode: str, sid: str, value: Any, path: tuple, doc) -> None:
     if isinstance(value, MAPPING) and isinstance(value.get("ref"), str):
         ref = value["ref"]
         rpath = path + ("ref",)
@@ -192,21 +180,17 @@ def _factor_ref(b, snode: str, sid: str, value: Any, path: Path, doc) -> None:
         b.edge(snode, dnode, REFERENCES_DEVIATION, doc.relpath, rpath, "value")
 
 
-def add_profile_references(b, doc) -> None:
+def add_profile_references(b, doc, sid: str) -> None:
     """A scenario's references into its profile documents, and its companion."""
     data = doc.data
-    sid = data.get("id")
-    if not isinstance(sid, str):
-        return
-    b.at(doc)
     f = doc.relpath
     snode = node_id("scenario", sid)
     quality = data.get("quality")
     companion = quality.get("companion_scenario") if isinstance(quality, MAPPING) else None
     if isinstance(companion, str):
         path = ("quality", "companion_scenario")
-        b.edge(snode, b.ref("scenario", companion), COMPANION, f, path, "value")
-    pdocs = b.corpus.profile_docs_for(doc) if hasattr(b.corpus, "profile_docs_for") else None
+        b.edge(snode, b.ref("scenario", companion), "companion", f, path, "value")
+    pdocs = b.corpus.profile_docs_for(doc)
     if pdocs is None:
         return
     add_profile_names(b, pdocs)
@@ -214,34 +198,27 @@ def add_profile_references(b, doc) -> None:
         b.edge(snode, b.ref(kind, name), rel, f, path, "value")
 
 
-def profile_refs(data: Mapping) -> Iterator[tuple[str, str, Path, str]]:
+#: (node kind, relation, the list's path, the key of its items that names the node)
+_PROFILE_LISTS = (
+    ("stimulus", "uses-stimulus", ("stimuli",), "library_ref"),
+    ("behavior", "asserts-behavior", ("assertions", "must"), "behavior"),
+    ("behavior", "asserts-behavior", ("assertions", "must_not"), "behavior"),
+)
+
+
+def profile_refs(data: Mapping) -> Iterator[tuple[str, str, tuple, str]]:
     """(node kind, relation, document path of the value, name) of every reference a
     scenario makes into its profile documents, in document order (SPEC §3.2)."""
-    archetype = data.get("archetype")
-    if isinstance(archetype, str):
-        yield "archetype", INSTANCE_OF, ("archetype",), archetype
-    subcategory = data.get("subcategory")
-    if isinstance(subcategory, str):
-        yield "subcategory", IN_SUBCATEGORY, ("subcategory",), subcategory
-    stimuli = data.get("stimuli")
-    if isinstance(stimuli, list):
-        for i, stim in enumerate(stimuli):
-            if isinstance(stim, MAPPING) and isinstance(stim.get("library_ref"), str):
-                yield "stimulus", USES_STIMULUS, ("stimuli", i, "library_ref"), stim["library_ref"]
-    assertions = data.get("assertions")
-    if isinstance(assertions, MAPPING):
-        for key in ("must", "must_not"):
-            items = assertions.get(key)
-            if not isinstance(items, list):
-                continue
-            for i, item in enumerate(items):
-                if isinstance(item, MAPPING) and isinstance(item.get("behavior"), str):
-                    yield (
-                        "behavior",
-                        ASSERTS_BEHAVIOR,
-                        ("assertions", key, i, "behavior"),
-                        item["behavior"],
-                    )
+    for kind, rel in (("archetype", "instance-of"), ("subcategory", "in-subcategory")):
+        if isinstance(data.get(kind), str):
+            yield kind, rel, (kind,), data[kind]
+    for kind, rel, at, key in _PROFILE_LISTS:
+        items: Any = data
+        for part in at:
+            items = items.get(part) if isinstance(items, MAPPING) else None
+        for i, item in enumerate(items if isinstance(items, list) else ()):
+            if isinstance(item, MAPPING) and isinstance(item.get(key), str):
+                yield kind, rel, (*at, i, key), item[key]
 
 
 def add_artifact(b, doc, kind: str, rel: str) -> None:

@@ -88,11 +88,8 @@ CONSTANT_DOC = {
 
 def _constants(p: Profile) -> dict:
     """The effective constants (the seed's where absent); raw values when invalid."""
-    block = registry_of(p).get("constants")
-    out = dict(SEED_CONSTANTS)
-    if isinstance(block, MAPPING):
-        out.update({k: block[k] for k in SEED_CONSTANTS if k in block})
-    return out
+    block = _map(registry_of(p).get("constants"))
+    return {k: block.get(k, seed) for k, seed in SEED_CONSTANTS.items()}
 
 
 def _map(v: Any) -> Mapping[str, Any]:
@@ -115,19 +112,13 @@ def _compare(
     out = []
     for key in sorted(set(a) | set(b), key=str):
         n = name(key)
+        x, y = a.get(key), b.get(key)
         if key not in b:
-            out.append(Change(kind, "removed", n, before=show(a[key]), touches=touches(n)))
+            out.append(Change(kind, "removed", n, show(x), touches=touches(n)))
         elif key not in a:
-            out.append(
-                Change(
-                    kind, "added", n, after=show(b[key]), detail=added(b[key]), touches=touches(n)
-                )
-            )
-        elif canon(a[key]) != canon(b[key]):
-            before, after = show(a[key]), show(b[key])
-            out.append(
-                Change(kind, "changed", n, before, after, detail(a[key], b[key]), touches(n))
-            )
+            out.append(Change(kind, "added", n, None, show(y), added(y), touches(n)))
+        elif canon(x) != canon(y):
+            out.append(Change(kind, "changed", n, show(x), show(y), detail(x, y), touches(n)))
     return out
 
 
@@ -158,9 +149,7 @@ def diff_profiles(base: Profile, head: Profile) -> list[Change]:
         + _budget_changes(base, head)
         + _template_changes(base, head)
     )
-    order = {k: i for i, k in enumerate(KIND_ORDER)}
-    # stable: each group is already in name order
-    return sorted(out, key=lambda c: order.get(c.kind, len(order)))
+    return sorted(out, key=lambda c: KIND_ORDER.index(c.kind))  # stable: each group by name
 
 
 def _header_changes(base: Profile, head: Profile) -> list[Change]:
@@ -174,24 +163,25 @@ def _header_changes(base: Profile, head: Profile) -> list[Change]:
 
 
 def _channel_changes(base: Profile, head: Profile) -> list[Change]:
-    bc, hc = (set(_str_list(registry_of(p).get("channels"))) for p in (base, head))
-    groups = (("removed", bc - hc), ("added", hc - bc))
+    bc, hc = set(base.channels), set(head.channels)
+    return _set_changes("channel", bc - hc, hc - bc, "channels")
+
+
+def _set_changes(kind: str, removed: set[str], added: set[str], touched: str) -> list[Change]:
+    """The names removed, then those added, each in name order."""
+    groups = (("removed", removed), ("added", added))
     return [
-        Change("channel", action, c, touches={"channels": (c,)})
+        Change(kind, action, n, touches={touched: (n,)})
         for action, names in groups
-        for c in sorted(names)
+        for n in sorted(names)
     ]
-
-
-def _candidates(p: Profile) -> set[str]:
-    return set(_str_list(registry_of(p).get("candidates")))
 
 
 def _primitive_changes(base: Profile, head: Profile) -> list[Change]:
     """Primitives added (or promoted from the base's candidates), removed and changed, each
     followed by the changes of its parameters."""
     bp, hp = registered_primitives(base), registered_primitives(head)
-    base_cands = _candidates(base)
+    base_cands = set(base.candidates)
     out: list[Change] = []
     for name in sorted(set(bp) | set(hp)):
         a, b = bp.get(name), hp.get(name)
@@ -224,17 +214,8 @@ def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) ->
     fields = field_changes(a, b, skip=("name", "params"))
     if fields:
         keys = [k for k in sorted(set(a) | set(b)) if k not in ("name", "params")]
-        out.append(
-            Change(
-                "primitive",
-                "changed",
-                name,
-                before={k: plain(a.get(k)) for k in keys},
-                after={k: plain(b.get(k)) for k in keys},
-                detail="; ".join(fields),
-                touches=touches,
-            )
-        )
+        before, after = ({k: plain(m.get(k)) for k in keys} for m in (a, b))
+        out.append(Change("primitive", "changed", name, before, after, "; ".join(fields), touches))
     return out + _compare(
         "parameter",
         params_of(a),
@@ -249,13 +230,8 @@ def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) ->
 def _candidate_changes(base: Profile, head: Profile) -> list[Change]:
     """Candidates added and removed, not counting promotions (reported as primitives)."""
     promoted = set(registered_primitives(head)) - set(registered_primitives(base))
-    base_cands, head_cands = _candidates(base), _candidates(head)
-    groups = (("removed", base_cands - head_cands - promoted), ("added", head_cands - base_cands))
-    return [
-        Change("candidate", action, c, touches={"primitives": (c,)})
-        for action, names in groups
-        for c in sorted(names)
-    ]
+    bc, hc = set(base.candidates), set(head.candidates)
+    return _set_changes("candidate", bc - hc - promoted, hc - bc, "primitives")
 
 
 def _constant_changes(base: Profile, head: Profile) -> list[Change]:
@@ -272,10 +248,7 @@ def _constant_changes(base: Profile, head: Profile) -> list[Change]:
 
 
 def _synonym_changes(base: Profile, head: Profile) -> list[Change]:
-    bs, hs = (
-        {k: _str_list(v) for k, v in _map(registry_of(p).get("synonyms")).items()}
-        for p in (base, head)
-    )
+    bs, hs = ({k: _str_list(v) for k, v in p.synonyms.items()} for p in (base, head))
     return _compare(
         "synonyms", bs, hs, lambda n: {"deviation_types": (n,)}, detail=_synonyms_detail
     )
@@ -289,7 +262,7 @@ def _synonyms_detail(a: list[str], b: list[str]) -> str:
 
 
 def _budget_changes(base: Profile, head: Profile) -> list[Change]:
-    bb, hb = (_map(registry_of(p).get("ratified_budgets")) for p in (base, head))
+    bb, hb = base.ratified_budgets, head.ratified_budgets
     return _compare("ratified_budget", bb, hb, lambda n: {"scenarios": (n,)})
 
 

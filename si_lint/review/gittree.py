@@ -1,22 +1,11 @@
 """A profile directory as it is at a git revision, copied into review's own temporary
-directory and nowhere else (SPEC §9 "Trust boundaries").
-
-The revision comes from the user, its tree from whoever wrote it (a fork's branch): both
-are data. The revision is resolved with ``git rev-parse --verify --end-of-options
-REV^{commit}`` (a ``REV`` starting with ``-`` is refused before git runs) and only the
-object ids git answers are passed on. The profile directory's subtree is found by walking
-the commit's tree one exact name at a time, listed with ``git ls-tree -r -z -l`` (mode,
-type, object id, size and the raw name of every entry) and read with ``git cat-file
---batch`` by object id, so no name is ever parsed again by git.
-
-Only regular blobs (modes 100644/100755) are written, each under a path made of plain
-parts (no ``..``, ``.``, empty, absolute, backslash, ``:`` or control-character part); the
-parent directories are made here and the file opened with ``O_CREAT|O_EXCL|O_NOFOLLOW``,
-so neither a symbolic link nor a second entry of the same name is ever followed or
-overwritten. Symbolic links (120000) and submodules (160000) are never created. Every
-entry refused is a :class:`Refusal` the review reports. What is read is bounded: the
-listing (:data:`MAX_ENTRIES`), each blob (:data:`si_lint.limits.MAX_BYTES`) and all of
-them together (:data:`MAX_TOTAL_BYTES`).
+directory and nowhere else. The revision and its tree are data (a fork's branch): how they
+are read, what is written and what is refused is docs/security.md, "Git trees read by
+`review`" (SPEC §9 "Trust boundaries"). In short: git only ever sees the object ids it
+answered, only regular blobs under plain paths are written (``O_CREAT|O_EXCL|O_NOFOLLOW``,
+parent directories made here), every entry refused is a :class:`Refusal` the review
+reports, and what is read is bounded (:data:`MAX_ENTRIES`,
+:data:`si_lint.limits.MAX_BYTES`, :data:`MAX_TOTAL_BYTES`).
 """
 
 from __future__ import annotations
@@ -184,15 +173,8 @@ def list_tree(oid: str, top: Path, *, recursive: bool) -> list[Entry]:
         if not tab or len(fields) != 4 or not _OID.fullmatch(fields[2]):
             raise ReviewError(f"git {' '.join(args)}: unexpected output")
         mode, typ, eoid, size = (f.decode("ascii", "replace") for f in fields)
-        entries.append(
-            Entry(
-                mode,
-                typ,
-                eoid,
-                int(size) if size.isdigit() else None,
-                name.decode("utf-8", "surrogateescape"),
-            )
-        )
+        n = int(size) if size.isdigit() else None
+        entries.append(Entry(mode, typ, eoid, n, name.decode("utf-8", "surrogateescape")))
     return entries
 
 

@@ -34,17 +34,23 @@ def profile_spec(side: Any) -> str:
     name = getattr(side.profile, "name", "")
     if is_builtin_name(name):
         return name
-    if side.directory is None or str(side.directory) == str(BUILTIN_DIR):
+    if str(side.directory) == str(BUILTIN_DIR):
         return "builtin"
     return str(Path(side.directory).resolve())
 
 
-def _check(target: Path, spec: str, cwd: Path, trust: bool) -> list:
-    """The findings of ``check --no-cache --profile SPEC TARGET``, in check's order."""
+def _check(target: Path, side: Any, cwd: Path, trust: bool) -> tuple[list, dict]:
+    """The findings of ``check --no-cache --profile SPEC TARGET``, in check's order, each
+    with its scenario id; and their entries by comparison key (the first of each key)."""
+    spec = profile_spec(side)
     options = Options(use_cache=False, trust_implementations=trust, profile=spec)
     result = run([str(target)], options, cwd)
     scenarios = _scenario_ids(result.corpus)
-    return [(f, scenarios.get((f.path, f.document or 0))) for f in result.findings]
+    found = [(f, scenarios.get((f.path, f.document or 0))) for f in result.findings]
+    keyed: dict = {}
+    for f, sid in found:
+        keyed.setdefault(_key(f, sid, spec), _entry(f, sid, spec, side.label))
+    return found, keyed
 
 
 def _scenario_ids(corpus: Any) -> dict:
@@ -88,20 +94,12 @@ def lint_delta(target: Path, base: Any, head: Any, cwd: Path, trust: bool) -> di
     """``{"base": counts, "head": counts, "added": [...], "removed": [...]}``: the check
     findings of the corpus at ``target`` under each side, and those only one side has
     (added: the head's, at the head's line; removed: the base's), in check's order."""
-    sides = {}
-    for name, side in (("base", base), ("head", head)):
-        spec = profile_spec(side)
-        found = _check(target, spec, cwd, trust)
-        keyed: dict = {}
-        for f, sid in found:
-            keyed.setdefault(_key(f, sid, spec), _entry(f, sid, spec, side.label))
-        sides[name] = (found, keyed)
-    base_keys, head_keys = sides["base"][1], sides["head"][1]
+    (bfound, bkeys), (hfound, hkeys) = (_check(target, side, cwd, trust) for side in (base, head))
     return {
-        "base": _counts(sides["base"][0]),
-        "head": _counts(sides["head"][0]),
-        "added": [v for k, v in head_keys.items() if k not in base_keys],
-        "removed": [v for k, v in base_keys.items() if k not in head_keys],
+        "base": _counts(bfound),
+        "head": _counts(hfound),
+        "added": [v for k, v in hkeys.items() if k not in bkeys],
+        "removed": [v for k, v in bkeys.items() if k not in hkeys],
     }
 
 

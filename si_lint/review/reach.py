@@ -1,28 +1,17 @@
-"""What a profile change reaches in a corpus: templates → scenarios → fixtures.
-
-Computed directly from the corpus documents (plain data) and the two profiles:
-
-* a primitive (added, removed, changed, a parameter, a promotion, a candidate) reaches the
-  templates whose tables use it (in either profile) and the scenarios bound to those
-  templates, plus the scenarios whose composites use it;
-* a template reaches the scenarios bound to it;
-* a synonym list reaches the scenarios with a deviation of that type whose table (in
-  either profile) uses `factor_identified` — the only primitive that reads synonyms;
-* a channel reaches the templates and scenarios that mention it;
-* a ratified budget reaches the scenario it is ratified for;
-* a scenario reaches the fixtures (and evidence) that name it.
-"""
+"""What a profile change reaches in a corpus: templates → scenarios → fixtures, computed
+from the corpus documents (plain data) and the two profiles (the rules: docs/review.md,
+"Reach")."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..checks.primitive_review.profile_review import primitives_in
 from ..evaluator.evidence import named_scenario
 from ..mapping import MAPPING
-from ..model import TEMPLATE, scoring_of
+from ..model import TEMPLATE, deviations, scoring_of
 from ..profile import Profile
 from .diff import Change
 
@@ -68,20 +57,14 @@ class Reach:
         }
 
 
-def _scoring(data: Any) -> Mapping[str, Any]:
-    s = data.get("scoring") if isinstance(data, MAPPING) else None
-    return s if isinstance(s, MAPPING) else {}
-
-
 def _template_of(data: Any) -> str | None:
     s = scoring_of(data)
     return s.template if s.form == TEMPLATE and isinstance(s.template, str) else None
 
 
-def _composite_table(data: Any) -> list:
-    c = _scoring(data).get("composite")
-    t = c.get("table") if isinstance(c, MAPPING) else None
-    return t if isinstance(t, list) else []
+def _composite_table(data: Any) -> Any:
+    c = scoring_of(data).block.get("composite")
+    return c.get("table") if isinstance(c, MAPPING) else None  # _table_uses vets it
 
 
 def _table_uses(table: Any, names: set[str]) -> bool:
@@ -107,13 +90,7 @@ def _mentions(value: Any, needle: str, depth: int = 0) -> bool:
 
 
 def _deviation_types(data: Any) -> set[str]:
-    inj = data.get("injection") if isinstance(data, MAPPING) else None
-    devs = inj.get("deviations") if isinstance(inj, MAPPING) else None
-    return {
-        d["deviation_type"]
-        for d in (devs if isinstance(devs, list) else [])
-        if isinstance(d, MAPPING) and isinstance(d.get("deviation_type"), str)
-    }
+    return {t for _, d in deviations(data) if isinstance(t := d.get("deviation_type"), str)}
 
 
 def _reads_synonyms(data: Any, profiles: tuple[Profile, ...]) -> bool:
@@ -145,7 +122,7 @@ def reach_of(change: Change, base: Profile, head: Profile, view: CorpusView) -> 
     for sid, (_path, data) in view.scenarios.items():
         if (
             (prims and _table_uses(_composite_table(data), prims))
-            or any(_mentions(_scoring(data), c) for c in chans)
+            or any(_mentions(scoring_of(data).block, c) for c in chans)
             or (_deviation_types(data) & dtypes and _reads_synonyms(data, profiles))
         ):
             scenarios.add(sid)

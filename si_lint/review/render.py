@@ -54,16 +54,13 @@ def _reach_line(r: Mapping[str, Any]) -> str:
     return "; ".join(p for p in parts if p) or "nothing in this corpus"
 
 
-def _head(report: Mapping[str, Any]) -> str:
-    b, h = report["base"], report["head"]
-    return (
-        f"{b['source']} ({b.get('profile')} {b.get('version')}) → "
-        f"{h['source']} ({h.get('profile')} {h.get('version')})"
-    )
-
-
 def render_text(report: Mapping[str, Any]) -> str:
-    out = [f"si-lint review: {_head(report)}", ""]
+    b, h = report["base"], report["head"]
+    out = [
+        f"si-lint review: {b['source']} ({b.get('profile')} {b.get('version')}) → "
+        f"{h['source']} ({h.get('profile')} {h.get('version')})",
+        "",
+    ]
     refused = report.get("refused", [])
     if refused:  # first: the reviewer must see them
         out.append(
@@ -90,12 +87,25 @@ def render_text(report: Mapping[str, Any]) -> str:
         "  fixtures:  " + (", ".join(r["fixtures"]) or "none"),
         "",
     ]
-    v = report["verdicts"]
-    out.append(
+    out += _text_verdicts(report["verdicts"]) + _lint_text(report.get("lint"), report)
+    impl = report["implementations"]
+    out += [
+        "",
+        f"Implementation review ({len(impl)} finding(s)):"
+        if impl
+        else "Implementation review: clean",
+    ]
+    out += [f"  {_finding_text(f)}" for f in impl]
+    return "\n".join(out) + "\n"
+
+
+def _text_verdicts(v: Mapping[str, Any]) -> list[str]:
+    """The verdicts that change, then the fixtures not recomputed (when there are any)."""
+    out = [
         f"Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated fixture(s)):"
         if v["changed"]
         else f"Verdicts that change: none ({v['evaluated']} re-evaluated fixture(s))"
-    )
+    ]
     for ch in v["changed"]:
         before, after = fmt_verdict(ch["before"]), fmt_verdict(ch["after"])
         out.append(f"  {ch['fixture']} [{ch['scenario']}]: {before} → {after}")
@@ -109,16 +119,7 @@ def render_text(report: Mapping[str, Any]) -> str:
         for n in v["not_recomputed"]:
             needs = "; ".join(f"{side} needs {', '.join(ns)}" for side, ns in n["needs"].items())
             out.append(f"  {n['fixture']} [{n['scenario']}]: {needs}")
-    out += _lint_text(report.get("lint"), report)
-    impl = report["implementations"]
-    out += [
-        "",
-        f"Implementation review ({len(impl)} finding(s)):"
-        if impl
-        else "Implementation review: clean",
-    ]
-    out += [f"  {_finding_text(f)}" for f in impl]
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _location(f: Mapping[str, Any]) -> str:

@@ -1,17 +1,11 @@
-"""`si-lint review`: compare two profiles and say what the change does to a corpus.
-
-:func:`resolve_base` / :func:`resolve_head` read the two profiles (a directory, a git
-revision of the profile directory, or ``builtin``); :func:`build_report` is the rest: the
-profile diff, its reach, the fixture verdicts under both profiles, and the static review
-of the proposed profile's implementations. The report is plain JSON-able data; the
-renderers live in :mod:`si_lint.review.render`.
-
-A corpus's implementations are imported only when ``trust`` is set; otherwise fixtures
-whose table needs an untrusted implementation are listed as not recomputed.
-"""
+"""`si-lint review`: read the two profiles (:func:`resolve_base`, :func:`resolve_head`: a
+directory, a git revision of the profile directory, or a shipped one) and build the report
+(:func:`build_report`), plain JSON-able data (rendered by :mod:`si_lint.review.render`).
+A corpus's implementations are imported only when ``trust`` is set."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,7 +22,7 @@ from ..checks.primitive_review.profile_review import (
 from ..corpus import ConfigError, config_table
 from ..evaluator import score, untrusted_primitives
 from ..evaluator.evidence import named_scenario
-from ..fsutil import read_regular
+from ..fsutil import read_regular, resolves_inside
 from ..limits import MAX_BYTES
 from ..loader import load_bytes
 from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
@@ -44,7 +38,7 @@ REPORT_VERSION = 1
 class Side:
     label: str  # how the user named it: "builtin", a directory, "REV:path"
     profile: Profile
-    directory: Path | None  # where its files are (a temporary copy for a git revision)
+    directory: Path  # where its files are (a temporary copy for a git revision)
     refused: tuple = ()  # the entries of a git revision's tree not copied (gittree.Refusal)
 
 
@@ -52,20 +46,11 @@ def _norm_rel(path: Path | str, cwd: Path) -> str:
     return os.path.relpath(os.path.abspath(path), cwd).replace(os.sep, "/")
 
 
-def _inside(path: Path | str, directory: Path | str) -> bool:
-    """Whether ``path``, symbolic links resolved, lies inside ``directory`` (resolved)."""
-    try:
-        real, top = os.path.realpath(path), os.path.realpath(directory)
-        return os.path.commonpath([real, top]) == top
-    except (OSError, ValueError):  # another drive, an embedded NUL, a link loop
-        return False
-
-
 def _configured_dir(root: Path, prof: str, where: str) -> Path:
     """``root/prof``, the profile a configuration file in ``root`` names: it must stay
     inside ``root`` (SPEC §9 "Trust boundaries"; only a directory typed on the command
     line may be elsewhere)."""
-    if not _inside(root / prof, root):
+    if not resolves_inside(root / prof, root):
         raise ReviewError(
             f"{where}: the configured profile `{escape_name(prof)}` is outside the "
             "directory of its configuration file; not read"
@@ -98,8 +83,8 @@ def _shipped(name: str) -> Side:
     return Side(label, builtin_profile(name), BUILTIN_DIR)
 
 
-def _is_builtin_dir(directory: Path | None) -> bool:
-    return directory is not None and os.path.abspath(directory) == os.path.abspath(BUILTIN_DIR)
+def _is_builtin_dir(directory: Path) -> bool:
+    return os.path.abspath(directory) == os.path.abspath(BUILTIN_DIR)
 
 
 def _named_dir(option: str, spec: str, cwd: Path, trust: bool) -> Side | None:
@@ -107,9 +92,9 @@ def _named_dir(option: str, spec: str, cwd: Path, trust: bool) -> Side | None:
     names it); None when ``spec`` is no directory."""
     d = Path(spec)
     d = d if d.is_absolute() else cwd / d
-    if not d.is_dir():
-        return None
-    pdir = _profile_dir_of(d, f"{option} {spec}")
+    if not d.is_dir() and option == "--base":
+        return None  # perhaps a git revision
+    pdir = _profile_dir_of(d, f"{option} {spec}") if d.is_dir() else None
     if pdir is None:
         raise ReviewError(f"{option} {spec}: not a profile directory (no registry.yaml)")
     if option == "--base" and _is_builtin_dir(pdir):
@@ -122,10 +107,7 @@ def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Sid
         if is_builtin_name(profile_opt):
             return _shipped(profile_opt)
         side = _named_dir("--profile", profile_opt, cwd, trust)
-        if side is None:
-            raise ReviewError(
-                f"--profile {profile_opt}: not a profile directory (no registry.yaml)"
-            )
+        assert side is not None  # _named_dir raises for --profile
         return side
     if config.profile_refused:  # SI010: never reviewed under a profile it did not name
         where, line, col, message = config.profile_refused
@@ -137,26 +119,20 @@ def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Sid
     return Side(_norm_rel(pdir, cwd), load_profile(pdir, trust=trust), pdir)
 
 
-def _materialise_rev(rev: str, head_dir: Path | None, tmp: Path) -> list:
-    """The profile directory as it is at git revision ``rev``, copied into ``tmp`` (and
-    nowhere else: :mod:`si_lint.review.gittree`), and the tree entries refused."""
-    check_rev(rev)
-    if head_dir is None or _is_builtin_dir(head_dir):
-        raise ReviewError(
-            f"--base {escape_name(rev)}: the corpus uses the built-in profile; a git revision "
-            "needs a profile directory (configure `profile`, or pass --profile)"
-        )
-    return materialise(rev, head_dir, tmp)
-
-
 def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Side:
     if is_builtin_name(spec):
         return _shipped(spec)
     side = _named_dir("--base", spec, cwd, trust)
     if side is not None:
         return side
-    try:
-        refused = _materialise_rev(spec, head.directory, tmp)
+    check_rev(spec)
+    if _is_builtin_dir(head.directory):
+        raise ReviewError(
+            f"--base {escape_name(spec)}: the corpus uses the built-in profile; a git revision "
+            "needs a profile directory (configure `profile`, or pass --profile)"
+        )
+    try:  # copied into tmp and nowhere else (gittree)
+        refused = materialise(spec, head.directory, tmp)
     except ReviewError as exc:
         msg = str(exc)
         if msg.startswith("git rev-parse"):
@@ -167,7 +143,7 @@ def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Si
         if msg.startswith("git "):
             raise ReviewError(f"--base {escape_name(spec)}: {msg}") from None
         raise
-    rel = _norm_rel(head.directory, cwd) if head.directory else "."
+    rel = _norm_rel(head.directory, cwd)
     return Side(f"{spec}:{rel}", load_profile(tmp, trust=trust), tmp, tuple(refused))
 
 
@@ -175,16 +151,12 @@ def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Si
 def _impl_sources(side: Side) -> dict[str, str]:
     """primitive name -> implementation source text (when the file can be read)."""
     out: dict[str, str] = {}
-    if side.directory is None:
-        return out
     for name, entry in registered_primitives(side.profile).items():
         parsed = split_spec(entry.get("implementation"))
-        raw = _read_inside(side.directory, parsed[0]) if parsed is not None else None
-        try:
+        raw = _read_inside(side.directory, parsed[0]) if parsed else None
+        with contextlib.suppress(UnicodeDecodeError):
             if raw is not None:
                 out[name] = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
     return out
 
 
@@ -192,7 +164,7 @@ def _read_inside(directory: Path, rel: str) -> bytes | None:
     """The bytes of ``directory/rel`` when it resolves inside ``directory`` and is a
     regular file within the size limit; else None (SI501 reports why, for the head)."""
     path = directory / rel
-    if not _inside(path, directory):
+    if not resolves_inside(path, directory):
         return None
     raw, _why = read_regular(os.path.realpath(path), MAX_BYTES)
     return raw if raw is not None and len(raw) <= MAX_BYTES else None
@@ -214,14 +186,14 @@ def _profile_header(side: Side) -> dict:
 
 
 def _registry_positions(side: Side):
-    raw = _read_inside(side.directory, "registry.yaml") if side.directory is not None else None
+    raw = _read_inside(side.directory, "registry.yaml")
     return load_bytes(raw).pos if raw is not None else None
 
 
 def _located(notices: list[dict], head: Side, cwd: Path) -> list[dict]:
     """Each notice at the proposed registry's ``version`` (when it is a file of a profile
     directory, not the shipped one)."""
-    if not notices or head.directory is None or _is_builtin_dir(head.directory):
+    if not notices or _is_builtin_dir(head.directory):
         return notices
     pos = _registry_positions(head)
     if pos is None:
@@ -235,7 +207,7 @@ def _located(notices: list[dict], head: Side, cwd: Path) -> list[dict]:
 
 
 def implementation_findings(head: Side, cwd: Path) -> list[dict]:
-    if head.directory is None or _is_builtin_dir(head.directory):
+    if _is_builtin_dir(head.directory):
         return []
     pos = _registry_positions(head)
     out = []
@@ -297,35 +269,23 @@ def _verdicts(fixtures: list[str], view: CorpusView, base: Side, head: Side) -> 
     """Each reached fixture scored under both profiles: the verdicts that change, and the
     fixtures a side cannot score without importing an untrusted implementation."""
     by_path = {p: data for p, data in view.fixtures}
-    changed, not_recomputed = [], []
-    evaluated = 0
+    out: dict = {"evaluated": 0, "changed": [], "not_recomputed": []}
     for fpath in fixtures:
         fdata = by_path[fpath]
         sid = named_scenario(fdata)
         scenario = view.scenarios[sid][1]
-        verdicts, whys, missing = {}, {}, {}
-        for name, side in (("base", base), ("head", head)):
-            needs = _untrusted(scenario, side.profile)
-            if needs:
-                missing[name] = needs
-            else:
-                verdicts[name], whys[name] = _score(fdata, scenario, side.profile)
-        if missing:
-            needed = {k: list(v) for k, v in sorted(missing.items())}
-            not_recomputed.append({"fixture": fpath, "scenario": sid, "needs": needed})
+        row = {"fixture": fpath, "scenario": sid}
+        needed = {k: _untrusted(scenario, s.profile) for k, s in (("base", base), ("head", head))}
+        if any(needed.values()):
+            needs = {k: v for k, v in needed.items() if v}
+            out["not_recomputed"].append({**row, "needs": needs})
             continue
-        evaluated += 1
-        if verdicts["base"] != verdicts["head"]:
-            changed.append(
-                {
-                    "fixture": fpath,
-                    "scenario": sid,
-                    "before": verdicts["base"],
-                    "after": verdicts["head"],
-                    "why": whys.get("head"),
-                }
-            )
-    return {"evaluated": evaluated, "changed": changed, "not_recomputed": not_recomputed}
+        out["evaluated"] += 1
+        before, _ = _score(fdata, scenario, base.profile)
+        after, why = _score(fdata, scenario, head.profile)
+        if before != after:
+            out["changed"].append({**row, "before": before, "after": after, "why": why})
+    return out
 
 
 def _untrusted(scenario: Any, profile: Profile) -> list[str]:
