@@ -19,7 +19,7 @@ from typing import Any
 from si_lint.checks.base import corpus_check, evaluator
 from si_lint.findings import Diag, Related
 from si_lint.limits import to_float
-from si_lint.model import COMPOSITE, scoring_of
+from si_lint.model import COMPOSITE, is_number, scoring_of
 
 from ..mapping import MAPPING
 
@@ -59,9 +59,7 @@ class _Plan:
 
 
 def _num(v: Any) -> float | None:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    return to_float(v)
+    return to_float(v) if is_number(v) else None
 
 
 def _when_summary(when: Any, depth: int = 0) -> str:
@@ -220,14 +218,12 @@ def dry_runs(corpus, ctx):
         sid = doc.artifact_refs()[2]  # named_scenario
         if sid is not None:
             by_sid.setdefault(sid, []).append(doc)
-    required = bool(getattr(ctx.config, "require_band_coverage", False))
+    required = ctx.config.require_band_coverage
     tasks = [
         DryRun(sid, doc, by_sid.get(sid, []), ctx.profile, required)
         for sid, doc in corpus.scenarios.items()
     ]
-    run_all = getattr(ctx, "map", None)
-    results = [task() for task in tasks] if run_all is None else run_all(tasks)
-    for diags in results:
+    for diags in ctx.map(tasks):
         yield from diags
 
 

@@ -192,7 +192,7 @@ def single_signal(corpus, ctx):
 @corpus_check("SI306", reads=("scenario",))
 def scenario_without_fixtures(corpus, ctx):
     graph = corpus.ref_graph
-    required = bool(getattr(ctx.config, "require_fixtures", False))
+    required = ctx.config.require_fixtures
     for doc, snode in _scenario_nodes(corpus):
         sid = doc.data["id"]
         # Form A (SI115) and safety scenarios have no table to exercise
