@@ -154,44 +154,18 @@ def _is_set_expr(mod: ParsedModule, node: cst.BaseExpression) -> bool:
     return False
 
 
-class _ExitFinder(cst.CSTVisitor):
-    """Does a loop body contain a `return`, or a `break` of this loop?"""
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.found = False
-
-    def _skip(self, node: cst.CSTNode) -> bool:
-        return False
-
-    visit_FunctionDef = visit_Lambda = visit_ClassDef = _skip
-
-    def visit_Return(self, node: cst.Return) -> None:
-        self.found = True
-
-    def visit_Break(self, node: cst.Break) -> None:
-        if self.depth == 0:
-            self.found = True
-
-    def visit_For(self, node: cst.For) -> bool:
-        node.iter.visit(self)
-        self.depth += 1
-        node.body.visit(self)
-        self.depth -= 1
-        if node.orelse is not None:
-            node.orelse.visit(self)
-        return False
-
-    def visit_While(self, node: cst.While) -> bool:
-        self.depth += 1
-        node.body.visit(self)
-        self.depth -= 1
-        if node.orelse is not None:
-            node.orelse.visit(self)
-        return False
-
-
 def _can_exit(loop: cst.For) -> bool:
-    f = _ExitFinder()
-    loop.body.visit(f)
-    return f.found
+    """Whether the loop's body holds a ``return``, or a ``break`` of this loop (one in an
+    inner loop's ``else`` breaks this one)."""
+    stack: list[tuple[cst.CSTNode, bool]] = [(loop.body, False)]
+    while stack:
+        node, inner = stack.pop()
+        if isinstance(node, cst.Return) or (isinstance(node, cst.Break) and not inner):
+            return True
+        if isinstance(node, (cst.For, cst.While)):
+            stack.append((node.body, True))
+            if node.orelse is not None:
+                stack.append((node.orelse, inner))
+        elif not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend((child, inner) for child in node.children)
+    return False
