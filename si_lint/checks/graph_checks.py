@@ -38,13 +38,13 @@ def duplicate_scenario_ids(corpus, ctx):
     scenarios = corpus.scenarios
     for doc in _scenario_docs(corpus):
         sid = doc.data["id"]
-        node = graph.nodes.get(node_id("scenario", sid))
-        if node is None:
-            continue
         first = scenarios.get(sid, doc)
-        if first is doc:
+        if graph.nodes.get(node_id("scenario", sid)) is None or first is doc:
             continue
         where = first.relpath + (f" (document {first.index})" if first.multi else "")
+        related = Related(
+            first.relpath, ("id",), "first defined here", on="value", document=first.index
+        )
         yield Diag(
             "SI301",
             ("id",),
@@ -53,44 +53,40 @@ def duplicate_scenario_ids(corpus, ctx):
             file=doc.relpath,
             document=doc.index,
             help="give this scenario an id of its own (ids are unique in the corpus)",
-            related=(
-                Related(
-                    first.relpath, ("id",), "first defined here", on="value", document=first.index
-                ),
-            ),
+            related=(related,),
         )
+
+
+def _declared(graph, snode):
+    """``(key, deviation id, edge, the path of the key's first declaration)`` of each
+    deviation the scenario declares, key: (file, document, deviation node); the path is None
+    for the first declaration (the one a factor binds to: a later one is SI302)."""
+    first: dict[tuple, tuple] = {}
+    for dnode, edge in edges_of(graph, snode, DECLARES):
+        key = (edge["file"], edge.get("document"), dnode)
+        did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
+        yield key, did, edge, first.get(key)
+        first.setdefault(key, edge["path"] + ("id",))
 
 
 @corpus_check("SI302", reads=("scenario",))
 def duplicate_deviation_ids(corpus, ctx):
     graph = corpus.ref_graph
     for _doc, snode in _scenario_nodes(corpus):
-        first: dict[tuple, tuple] = {}  # (file, document, deviation node) -> its path
-        for dnode, edge in edges_of(graph, snode, DECLARES):
-            key = (edge["file"], edge.get("document"), dnode)
-            path = edge["path"] + ("id",)
-            if key not in first:
-                first[key] = path
+        for (file, document, _), did, edge, first in _declared(graph, snode):
+            if first is None:
                 continue
-            did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
+            related = Related(file, first, "first declared here", on="value", document=document)
             yield Diag(
                 "SI302",
-                path,
+                edge["path"] + ("id",),
                 f"duplicate deviation id `{did}` in this scenario "
-                f"(the first, {format_path(first[key][:3])}, is the one a factor binds to)",
+                f"(the first, {format_path(first[:3])}, is the one a factor binds to)",
                 on="value",
-                file=edge["file"],
-                document=edge.get("document"),
+                file=file,
+                document=document,
                 help="give each deviation an id of its own",
-                related=(
-                    Related(
-                        edge["file"],
-                        first[key],
-                        "first declared here",
-                        on="value",
-                        document=edge.get("document"),
-                    ),
-                ),
+                related=(related,),
             )
 
 
@@ -128,15 +124,9 @@ def unreferenced_deviation(corpus, ctx):
             (e["file"], e.get("document"), d)
             for d, e in edges_of(graph, snode, REFERENCES_DEVIATION)
         }
-        seen: set[tuple] = set()
-        for dnode, edge in edges_of(graph, snode, DECLARES):
-            key = (edge["file"], edge.get("document"), dnode)
-            if key in seen:  # a repeated id is SI302
-                continue
-            seen.add(key)
-            if (edge["file"], edge.get("document")) not in form_b or key in referenced:
-                continue
-            did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
+        for key, did, edge, first in _declared(graph, snode):
+            if first is not None or key[:2] not in form_b or key in referenced:
+                continue  # a repeated id is SI302
             yield Diag(
                 "SI304",
                 edge["path"],
