@@ -114,31 +114,28 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
         return None
     names = ", ".join(f"`{n}`" for n in untrusted)
     verb = "has" if len(untrusted) == 1 else "have"
-    return Diag(
-        "SI409",
-        ("scoring",),
+    message = (
         f"fixtures and probes of `{sid}` not evaluated: its table needs {names}, "
-        f"which {verb} no trusted implementation",
-        file=doc.relpath,
-        document=doc.index,
-        help="run `si-lint check --trust-implementations` to import and run the "
-        "profile's implementations",
+        f"which {verb} no trusted implementation"
     )
+    help_ = (
+        "run `si-lint check --trust-implementations` to import and run the "
+        "profile's implementations"
+    )
+    return Diag("SI409", ("scoring",), message, file=doc.relpath, document=doc.index, help=help_)
 
 
 def _problem_diag(doc, path: tuple, message: str) -> Diag:
     on = "value" if path and isinstance(path[-1], str) else "key"
-    return Diag(
-        "SI408",
-        tuple(path),
-        f"evidence is malformed for evaluation: {message}",
-        on=on,
-        file=doc.relpath,
-        document=doc.index,
-        help=("each event is a mapping with a string `kind`; `text`/`response` are strings")
+    help_ = (
+        "each event is a mapping with a string `kind`; `text`/`response` are strings"
         if isinstance(doc.data, dict) and "events" in doc.data
         else "`final_answer`, `reasoning_trace` and each action's `result` are strings "
-        "(or null); `actions` is a list of mappings",
+        "(or null); `actions` is a list of mappings"
+    )
+    message = f"evidence is malformed for evaluation: {message}"
+    return Diag(
+        "SI408", tuple(path), message, on=on, file=doc.relpath, document=doc.index, help=help_
     )
 
 
@@ -158,19 +155,14 @@ def _fixture_diags(doc, plan: _Plan, profile) -> list[Diag]:
 
 def _unscored(doc, expect: Mapping, verdict: Mapping) -> Diag:
     """SI401: the fixture gets no verdict (an evaluation error)."""
-    where = ("expect", "score") if "score" in expect else ("expect",)
-    wanted = (
-        f"`expect.score` is {expect.get('score')!r}" if "score" in expect else "no `expect.score`"
-    )
-    return Diag(
-        "SI401",
-        where,
-        f"fixture cannot be scored ({verdict.get('error')}); {wanted}",
-        on="value" if "score" in expect else "key",
-        file=doc.relpath,
-        document=doc.index,
-        help="fix the evidence or the table so that the fixture gets a verdict",
-    )
+    where: tuple
+    if "score" in expect:
+        where, on, wanted = ("expect", "score"), "value", f"`expect.score` is {expect['score']!r}"
+    else:
+        where, on, wanted = ("expect",), "key", "no `expect.score`"
+    message = f"fixture cannot be scored ({verdict.get('error')}); {wanted}"
+    help_ = "fix the evidence or the table so that the fixture gets a verdict"
+    return Diag("SI401", where, message, on=on, file=doc.relpath, document=doc.index, help=help_)
 
 
 def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterator[Diag]:
