@@ -82,14 +82,12 @@ def _key_paths(node: Any, key: str, path: tuple = ()) -> Iterator[tuple]:
 @file_check("SI104", kinds=("scenario",))
 def scenario_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
     """``synonyms`` may appear nowhere in a scenario (a Layer-1 profile asset)."""
+    help_ = (
+        "synonym lists are a Layer-1 profile asset: remove this and extend the "
+        "profile's registry instead"
+    )
     for path in _key_paths(doc.data, "synonyms"):
-        yield Diag(
-            "SI104",
-            path,
-            "scenario declares its own synonyms",
-            help="synonym lists are a Layer-1 profile asset: remove this and extend the "
-            "profile's registry instead",
-        )
+        yield Diag("SI104", path, "scenario declares its own synonyms", help=help_)
 
 
 @file_check("SI108", kinds=("scenario",))
@@ -139,12 +137,9 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
             yield from form_a_findings(data, scoring, ctx)
     else:
         if s.form == BOTH:
-            yield Diag(
-                "SI116",
-                ("scoring",),
-                "`scoring` declares both `archetype_template` and a `composite`",
-                help="keep one: the template binding or the composite",
-            )
+            message = "`scoring` declares both `archetype_template` and a `composite`"
+            help_ = "keep one: the template binding or the composite"
+            yield Diag("SI116", ("scoring",), message, help=help_)
         yield from _form_a_keys(scoring, is_complete_form_b(data, ctx.profile))
 
 
@@ -153,13 +148,10 @@ def _form_a_keys(scoring: Mapping[str, Any], complete: bool) -> Iterator[Diag]:
     fix when the rest of the scoring is complete)."""
     for key, code in (("type", "SI101"), ("rubric", "SI102"), ("dimensions", "SI103")):
         if key in scoring:
-            yield Diag(
-                code,
-                ("scoring", key),
-                f"Form B scenario declares `scoring.{key}`",
-                help=f"remove `scoring.{key}`: the template (or composite) fixes the scoring",
-                fix=delete_key(("scoring", key)) if complete else None,
-            )
+            message = f"Form B scenario declares `scoring.{key}`"
+            help_ = f"remove `scoring.{key}`: the template (or composite) fixes the scoring"
+            fix = delete_key(("scoring", key)) if complete else None
+            yield Diag(code, ("scoring", key), message, help=help_, fix=fix)
 
 
 def _former_spelling(scoring: Mapping[str, Any]) -> Diag:
