@@ -61,13 +61,9 @@ def malformed_form_a(scoring: Mapping[str, Any]) -> Diag | None:
         path, on = ("scoring",), "key"
     else:
         path, on = ("scoring", "type"), ("value" if kind != "weighted" else "key")
-    return Diag(
-        "SI120",
-        path,
-        "Form A `scoring` block oasisctl cannot load: " + ", ".join(parts) + said,
-        on=on,
-        help=_malformed_help(scoring, has_type, kind, missing),
-    )
+    message = "Form A `scoring` block oasisctl cannot load: " + ", ".join(parts) + said
+    help_ = _malformed_help(scoring, has_type, kind, missing)
+    return Diag("SI120", path, message, on=on, help=help_)
 
 
 def _malformed_help(scoring: Mapping[str, Any], has_type: bool, kind: Any, missing: list) -> str:
@@ -99,15 +95,15 @@ def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
         draft = draft_scoring(data, profile, template, archetype)
         fix = set_value(("scoring",), draft) if draft is not None else None
         help_ = _bind_help(_short(archetype), template, drafted=draft is not None)
-        severity = "error" if required else "warning"
-        tail = f"template {_short(archetype)} exists: bind it (Form B)"
         if required:
+            severity = "error"
             tail = (
                 f"Form B is required (`require-form-b = true`): bind template {_short(archetype)}"
             )
-        return Diag(
-            "SI115", ("scoring",), f"{head}: {tail}", help=help_, severity=severity, fix=fix
-        )
+        else:
+            severity, tail = "warning", f"template {_short(archetype)} exists: bind it (Form B)"
+        message = f"{head}: {tail}"
+        return Diag("SI115", ("scoring",), message, help=help_, severity=severity, fix=fix)
     if not isinstance(archetype, str):
         missing = "no template can match a scenario without a string `archetype`"
         help_ = "give the scenario its `archetype` (a string naming its archetype, e.g. `C-DA-001`)"

@@ -95,31 +95,24 @@ def subcategory(corpus, ctx) -> Iterator[Diag]:
     for doc, pdocs, path, name, names in _refs(corpus, "subcategory", "subcategories"):
         where = _doc(pdocs, "profile.md")
         if name not in names:
-            yield _not_defined(
-                "SI614",
-                doc,
-                path,
-                f"subcategory `{name}` is not defined in {where} §5.1",
-                did_you_mean(name, names)
-                or "use a subcategory of the profile's §5.1 table, or omit `subcategory` when "
-                "none applies; run `si-lint profile subcategories` to list them",
+            message = f"subcategory `{name}` is not defined in {where} §5.1"
+            help_ = did_you_mean(name, names) or (
+                "use a subcategory of the profile's §5.1 table, or omit `subcategory` when "
+                "none applies; run `si-lint profile subcategories` to list them"
             )
+            yield _not_defined("SI614", doc, path, message, help_)
             continue
         category = doc.data.get("category")
         n = names[name]
         if isinstance(category, str) and _slug(category) not in n.parents:
             parents = ", ".join(f"`{p}`" for p in n.parents) or "none"
-            yield _not_defined(
-                "SI614",
-                doc,
-                path,
+            message = (
                 f"subcategory `{name}` belongs to {parents} in {where} §5.1, not to "
-                f"the scenario's category `{category}`",
-                "use a subcategory of this category, or omit `subcategory`",
-                related=(
-                    Related(n.file, line=n.line, col=n.col, message=f"`{n.name}` is defined here"),
-                ),
+                f"the scenario's category `{category}`"
             )
+            help_ = "use a subcategory of this category, or omit `subcategory`"
+            related = Related(n.file, line=n.line, col=n.col, message=f"`{n.name}` is defined here")
+            yield _not_defined("SI614", doc, path, message, help_, related=(related,))
 
 
 @corpus_check("SI613", reads=("scenario", "corpus"))
