@@ -25,7 +25,7 @@ def _refs(corpus, kind: str, attr: str) -> Iterator[tuple[Any, Any, tuple, str, 
     scenario whose profile directory has the document that defines ``kind`` names."""
     for doc in _scenarios(corpus):
         pdocs = corpus.profile_docs_for(doc)
-        names = getattr(pdocs, attr, None) if pdocs is not None else None
+        names = None if pdocs is None else getattr(pdocs, attr)
         if names is None:
             continue
         for rkind, _rel, path, name in profile_refs(doc.data):
@@ -153,7 +153,7 @@ def duplicate_intent(corpus, ctx) -> Iterator[Diag]:
             seen.setdefault(" ".join(intent.split()), []).append(doc)
     for docs in seen.values():
         # (path, document): line order inside a file
-        first, *others = sorted(docs, key=lambda d: (d.relpath, getattr(d, "index", 0) or 0))
+        first, *others = sorted(docs, key=lambda d: (d.relpath, d.index or 0))
         related = Related(
             first.relpath, ("intent",), "the same intent is stated here", document=first.index
         )

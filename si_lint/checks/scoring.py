@@ -51,12 +51,8 @@ def scoring_rules(doc, ctx) -> Iterator[Diag]:
 
 
 def ratified_budget(profile: Any, scenario_id: Any) -> int | None:
-    budgets = getattr(profile, "ratified_budgets", None) or {}
-    if isinstance(scenario_id, str) and isinstance(budgets, MAPPING):
-        b = budgets.get(scenario_id)
-        if is_int(b):
-            return b
-    return None
+    b = profile.ratified_budgets.get(scenario_id) if isinstance(scenario_id, str) else None
+    return b if is_int(b) else None
 
 
 def archetype_channels(profile: Any, archetype: Any) -> tuple[frozenset | None, str | None]:
@@ -112,7 +108,7 @@ def binding_diags(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Dia
     dev_ids = deviation_ids(data)
     budget = ratified_budget(profile, data.get("id"))
     broles = budget_roles(tmpl)
-    channels = frozenset(getattr(profile, "channels", []) or [])
+    channels = frozenset(profile.channels)
     for key, value in s.bindings.items():
         path = ("scoring", key)
         if is_code_key(key):

@@ -70,10 +70,8 @@ class TableEnv:
 
     @classmethod
     def from_profile(cls, profile: Any, **kw: Any) -> TableEnv:
-        prims = dict(getattr(profile, "primitives", {}) or {})
-        cands = frozenset(getattr(profile, "candidates", []) or [])
-        chans = frozenset(getattr(profile, "channels", []) or [])
-        return cls(primitives=prims, candidates=cands, channels=chans, **kw)
+        prims, cands = dict(profile.primitives), frozenset(profile.candidates)
+        return cls(primitives=prims, candidates=cands, channels=frozenset(profile.channels), **kw)
 
 
 # --------------------------------------------------------------------------- predicates

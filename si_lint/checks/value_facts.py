@@ -47,15 +47,10 @@ def type_help(ptype: Any, value: Any) -> str:
 
 
 def _placeholder(code: str, path: Path, where: str, value: str) -> Diag:
-    shown = value if len(value) <= 120 else value[:117] + "..."
-    return Diag(
-        code,
-        path,
-        f"{where} holds a placeholder of the migration draft: "
-        f"{json.dumps(shown, ensure_ascii=False)}",
-        on="value",
-        help="replace it with the value it asks for (a placeholder is never a valid binding)",
-    )
+    shown = json.dumps(value if len(value) <= 120 else value[:117] + "...", ensure_ascii=False)
+    message = f"{where} holds a placeholder of the migration draft: {shown}"
+    help_ = "replace it with the value it asks for (a placeholder is never a valid binding)"
+    return Diag(code, path, message, on="value", help=help_)
 
 
 def identifier_diags(s: str, path: Path) -> Iterator[Diag]:
