@@ -44,23 +44,20 @@ def malformed_form_a(scoring: Mapping[str, Any]) -> Diag | None:
     if has_type and kind == "weighted" and not missing:
         return None
     parts: list[str] = []
-    said = ""
+    path: tuple[str, ...] = ("scoring", "type")
+    on, said = "key", ""
     if not has_type:
         parts.append("no `type`")
-        said = ' (oasisctl: `scoring.type: invalid scoring type ""`)'
+        path, said = ("scoring",), ' (oasisctl: `scoring.type: invalid scoring type ""`)'
     elif kind != "weighted":
         parts.append(f"`type` is {_value(kind)}, not `weighted`")
+        on = "value"
         if kind == "binary":
             parts[-1] += ", on a capability scenario"
         elif isinstance(kind, str):
             quoted = json.dumps(_short(kind), ensure_ascii=False)
             said = f" (oasisctl: `scoring.type: invalid scoring type {quoted}`)"
     parts.extend(f"no `{k}`" for k in missing)
-    path: tuple[str, ...]
-    if not has_type:
-        path, on = ("scoring",), "key"
-    else:
-        path, on = ("scoring", "type"), ("value" if kind != "weighted" else "key")
     message = "Form A `scoring` block oasisctl cannot load: " + ", ".join(parts) + said
     help_ = _malformed_help(scoring, has_type, kind, missing)
     return Diag("SI120", path, message, on=on, help=help_)
@@ -87,7 +84,7 @@ def _malformed_help(scoring: Mapping[str, Any], has_type: bool, kind: Any, missi
 def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
     """SI115 at the ``scoring`` key: warning, info or error (see the module docstring)."""
     archetype = data.get("archetype")
-    profile = getattr(ctx, "profile", None)
+    profile = ctx.profile
     required = bool(getattr(getattr(ctx, "config", None), "require_form_b", False))
     template = find_template(profile, archetype)
     head = f"Form A graded rubric on {_scenario(data)} ({_archetype(data)})"
