@@ -34,12 +34,12 @@ def _scenario_nodes(corpus):
 
 @corpus_check("SI301", reads=("scenario",))
 def duplicate_scenario_ids(corpus, ctx):
-    graph = corpus.ref_graph
-    scenarios = corpus.scenarios
+    # the corpus's first definition of each id, not the reference graph (every scenario
+    # with a string id is a node of it): no graph is built for this check
     for doc in _scenario_docs(corpus):
         sid = doc.data["id"]
-        first = scenarios.get(sid, doc)
-        if graph.nodes.get(node_id("scenario", sid)) is None or first is doc:
+        first = corpus.scenarios.get(sid, doc)
+        if first is doc:
             continue
         where = first.relpath + (f" (document {first.index})" if first.multi else "")
         related = Related(
