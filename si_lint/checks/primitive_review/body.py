@@ -7,7 +7,7 @@ from typing import Any
 
 import libcst as cst
 
-from .names import MUTATORS, match_nondet
+from .names import MUTATORS, nondet_category
 from .parsed import ParsedModule, StaticFinding, base_name, target_name_nodes
 
 
@@ -48,15 +48,10 @@ class BodyVisitor(cst.CSTVisitor):
         if not isinstance(base, cst.Name):
             return False  # `f().attr`: the reference is judged inside, at `f`
         for q in sorted(self.mod.qnames(node)):
-            hit = match_nondet(q)
-            if hit is not None:
-                cat = hit[1]
-                self.add(
-                    "SI503",
-                    node,
-                    f"`{q}` is nondeterministic ({cat}): a primitive "
-                    "must be a pure function of its arguments",
-                )
+            category = nondet_category(q)
+            if category is not None:
+                why = "a primitive must be a pure function of its arguments"
+                self.add("SI503", node, f"`{q}` is nondeterministic ({category}): {why}")
                 return True
         return False
 
