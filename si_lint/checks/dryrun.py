@@ -235,19 +235,18 @@ class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):
         return (self.sid, self.required), (self.doc, *self.fixtures)
 
     def __call__(self) -> list[Diag]:
-        fixtures = [_Doc(f.relpath, f.index, f.label, f.data) for f in self.fixtures]
-        return _scenario_dry_run(self.sid, self.doc, fixtures, self.profile, self.required)
+        return _scenario_dry_run(self.sid, self.doc, self.fixtures, self.profile, self.required)
 
     @property
     def packed(self) -> tuple:
         """(function, marshal bytes of its arguments); ``ValueError`` when the data cannot
         be marshalled (the loader's plain data always can)."""
-        docs = [(d.relpath, d.index, d.label, d.data) for d in (self.doc, *self.fixtures)]
+        docs = [(d.relpath, d.index, d.data) for d in (self.doc, *self.fixtures)]
         return run_packed, marshal.dumps((self.sid, docs, self.required))
 
 
 #: what a dry run reads of a document, in a worker process
-_Doc = namedtuple("_Doc", "relpath index label data")
+_Doc = namedtuple("_Doc", "relpath index data")
 
 
 def run_packed(blob: bytes, ctx) -> list[Diag]:
