@@ -152,11 +152,9 @@ def _scenario(data: Mapping[str, Any]) -> str:
     sid = data.get("id")
     if isinstance(sid, str) and sid.strip():
         return f"scenario `{_short(sid)}`"
-    return (
-        "a scenario without an `id`"
-        if "id" not in data
-        else f"a scenario whose `id` is {_value(sid)}"
-    )
+    if "id" not in data:
+        return "a scenario without an `id`"
+    return f"a scenario whose `id` is {_value(sid)}"
 
 
 def _archetype(data: Mapping[str, Any]) -> str:
