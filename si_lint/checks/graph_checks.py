@@ -141,6 +141,10 @@ def unreferenced_deviation(corpus, ctx):
 #: the single-signal diagnosis archetype (C-DA-002…004 are multi-signal, misleading-signal and
 #: cascading diagnosis: SPEC §8)
 SINGLE_SIGNAL = "C-DA-001"
+SINGLE_SIGNAL_HELP = (
+    "a single-signal diagnosis scenario injects exactly one deviation; split it into one "
+    "scenario per deviation, or use a multi-signal archetype (C-DA-002)"
+)
 
 
 def _archetype(data: Mapping) -> str | None:
@@ -167,16 +171,9 @@ def single_signal(corpus, ctx):
             ids = [d.get("id") for d in devs if isinstance(d, MAPPING)]
             named = ", ".join(f"`{i}`" for i in ids if isinstance(i, str))
             what = f"declares {len(devs)} deviations" + (f" ({named})" if named else "")
-        yield Diag(
-            "SI305",
-            ("injection", "deviations"),
-            f"single-signal archetype {SINGLE_SIGNAL} {what}; it needs exactly one",
-            file=doc.relpath,
-            document=doc.index,
-            help="a single-signal diagnosis scenario injects exactly one deviation; split "
-            "it into one scenario per deviation, or use a multi-signal archetype "
-            "(C-DA-002)",
-        )
+        message = f"single-signal archetype {SINGLE_SIGNAL} {what}; it needs exactly one"
+        at = {"file": doc.relpath, "document": doc.index}
+        yield Diag("SI305", ("injection", "deviations"), message, help=SINGLE_SIGNAL_HELP, **at)
 
 
 @corpus_check("SI306", reads=("scenario",))

@@ -64,16 +64,14 @@ def identifier_diags(s: str, path: Path) -> Iterator[Diag]:
         why = "is not NFC-normalised"
     else:
         return
-    fixed = unicodedata.normalize("NFC", s.strip()) or None
-    yield Diag(
-        "SI117",
-        path,
-        f"identifier {json.dumps(s, ensure_ascii=False)} {why}",
-        help=f"write {json.dumps(fixed, ensure_ascii=False)}"
-        if fixed is not None
-        else "remove the empty identifier: an empty pattern is an evaluation error",
-        fix=replace_item(path, fixed) if fixed is not None else None,
-    )
+    fixed = unicodedata.normalize("NFC", s.strip())
+    message = f"identifier {json.dumps(s, ensure_ascii=False)} {why}"
+    if fixed:
+        help_ = f"write {json.dumps(fixed, ensure_ascii=False)}"
+        yield Diag("SI117", path, message, help=help_, fix=replace_item(path, fixed))
+    else:
+        help_ = "remove the empty identifier: an empty pattern is an evaluation error"
+        yield Diag("SI117", path, message, help=help_)
 
 
 def channel_diags(
