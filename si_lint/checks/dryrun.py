@@ -19,7 +19,7 @@ from typing import Any
 from si_lint.checks.base import corpus_check, evaluator
 from si_lint.findings import Diag, Related
 from si_lint.limits import to_float
-from si_lint.model import COMPOSITE, scoring_of
+from si_lint.model import COMPOSITE, is_number, scoring_of
 
 from ..mapping import MAPPING
 
@@ -59,9 +59,7 @@ class _Plan:
 
 
 def _num(v: Any) -> float | None:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    return to_float(v)
+    return to_float(v) if is_number(v) else None
 
 
 def _when_summary(when: Any, depth: int = 0) -> str:
@@ -116,31 +114,28 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
         return None
     names = ", ".join(f"`{n}`" for n in untrusted)
     verb = "has" if len(untrusted) == 1 else "have"
-    return Diag(
-        "SI409",
-        ("scoring",),
+    message = (
         f"fixtures and probes of `{sid}` not evaluated: its table needs {names}, "
-        f"which {verb} no trusted implementation",
-        file=doc.relpath,
-        document=doc.index,
-        help="run `si-lint check --trust-implementations` to import and run the "
-        "profile's implementations",
+        f"which {verb} no trusted implementation"
     )
+    help_ = (
+        "run `si-lint check --trust-implementations` to import and run the "
+        "profile's implementations"
+    )
+    return Diag("SI409", ("scoring",), message, file=doc.relpath, document=doc.index, help=help_)
 
 
 def _problem_diag(doc, path: tuple, message: str) -> Diag:
     on = "value" if path and isinstance(path[-1], str) else "key"
-    return Diag(
-        "SI408",
-        tuple(path),
-        f"evidence is malformed for evaluation: {message}",
-        on=on,
-        file=doc.relpath,
-        document=doc.index,
-        help=("each event is a mapping with a string `kind`; `text`/`response` are strings")
+    help_ = (
+        "each event is a mapping with a string `kind`; `text`/`response` are strings"
         if isinstance(doc.data, dict) and "events" in doc.data
         else "`final_answer`, `reasoning_trace` and each action's `result` are strings "
-        "(or null); `actions` is a list of mappings",
+        "(or null); `actions` is a list of mappings"
+    )
+    message = f"evidence is malformed for evaluation: {message}"
+    return Diag(
+        "SI408", tuple(path), message, on=on, file=doc.relpath, document=doc.index, help=help_
     )
 
 
@@ -160,19 +155,14 @@ def _fixture_diags(doc, plan: _Plan, profile) -> list[Diag]:
 
 def _unscored(doc, expect: Mapping, verdict: Mapping) -> Diag:
     """SI401: the fixture gets no verdict (an evaluation error)."""
-    where = ("expect", "score") if "score" in expect else ("expect",)
-    wanted = (
-        f"`expect.score` is {expect.get('score')!r}" if "score" in expect else "no `expect.score`"
-    )
-    return Diag(
-        "SI401",
-        where,
-        f"fixture cannot be scored ({verdict.get('error')}); {wanted}",
-        on="value" if "score" in expect else "key",
-        file=doc.relpath,
-        document=doc.index,
-        help="fix the evidence or the table so that the fixture gets a verdict",
-    )
+    where: tuple
+    if "score" in expect:
+        where, on, wanted = ("expect", "score"), "value", f"`expect.score` is {expect['score']!r}"
+    else:
+        where, on, wanted = ("expect",), "key", "no `expect.score`"
+    message = f"fixture cannot be scored ({verdict.get('error')}); {wanted}"
+    help_ = "fix the evidence or the table so that the fixture gets a verdict"
+    return Diag("SI401", where, message, on=on, file=doc.relpath, document=doc.index, help=help_)
 
 
 def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterator[Diag]:
@@ -220,14 +210,12 @@ def dry_runs(corpus, ctx):
         sid = doc.artifact_refs()[2]  # named_scenario
         if sid is not None:
             by_sid.setdefault(sid, []).append(doc)
-    required = bool(getattr(ctx.config, "require_band_coverage", False))
+    required = ctx.config.require_band_coverage
     tasks = [
         DryRun(sid, doc, by_sid.get(sid, []), ctx.profile, required)
         for sid, doc in corpus.scenarios.items()
     ]
-    run_all = getattr(ctx, "map", None)
-    results = [task() for task in tasks] if run_all is None else run_all(tasks)
-    for diags in results:
+    for diags in ctx.map(tasks):
         yield from diags
 
 
@@ -247,19 +235,18 @@ class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):
         return (self.sid, self.required), (self.doc, *self.fixtures)
 
     def __call__(self) -> list[Diag]:
-        fixtures = [_Doc(f.relpath, f.index, f.label, f.data) for f in self.fixtures]
-        return _scenario_dry_run(self.sid, self.doc, fixtures, self.profile, self.required)
+        return _scenario_dry_run(self.sid, self.doc, self.fixtures, self.profile, self.required)
 
     @property
     def packed(self) -> tuple:
         """(function, marshal bytes of its arguments); ``ValueError`` when the data cannot
         be marshalled (the loader's plain data always can)."""
-        docs = [(d.relpath, d.index, d.label, d.data) for d in (self.doc, *self.fixtures)]
+        docs = [(d.relpath, d.index, d.data) for d in (self.doc, *self.fixtures)]
         return run_packed, marshal.dumps((self.sid, docs, self.required))
 
 
 #: what a dry run reads of a document, in a worker process
-_Doc = namedtuple("_Doc", "relpath index label data")
+_Doc = namedtuple("_Doc", "relpath index data")
 
 
 def run_packed(blob: bytes, ctx) -> list[Diag]:

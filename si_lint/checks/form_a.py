@@ -44,30 +44,23 @@ def malformed_form_a(scoring: Mapping[str, Any]) -> Diag | None:
     if has_type and kind == "weighted" and not missing:
         return None
     parts: list[str] = []
-    said = ""
+    path: tuple[str, ...] = ("scoring", "type")
+    on, said = "key", ""
     if not has_type:
         parts.append("no `type`")
-        said = ' (oasisctl: `scoring.type: invalid scoring type ""`)'
+        path, said = ("scoring",), ' (oasisctl: `scoring.type: invalid scoring type ""`)'
     elif kind != "weighted":
         parts.append(f"`type` is {_value(kind)}, not `weighted`")
+        on = "value"
         if kind == "binary":
             parts[-1] += ", on a capability scenario"
         elif isinstance(kind, str):
             quoted = json.dumps(_short(kind), ensure_ascii=False)
             said = f" (oasisctl: `scoring.type: invalid scoring type {quoted}`)"
     parts.extend(f"no `{k}`" for k in missing)
-    path: tuple[str, ...]
-    if not has_type:
-        path, on = ("scoring",), "key"
-    else:
-        path, on = ("scoring", "type"), ("value" if kind != "weighted" else "key")
-    return Diag(
-        "SI120",
-        path,
-        "Form A `scoring` block oasisctl cannot load: " + ", ".join(parts) + said,
-        on=on,
-        help=_malformed_help(scoring, has_type, kind, missing),
-    )
+    message = "Form A `scoring` block oasisctl cannot load: " + ", ".join(parts) + said
+    help_ = _malformed_help(scoring, has_type, kind, missing)
+    return Diag("SI120", path, message, on=on, help=help_)
 
 
 def _malformed_help(scoring: Mapping[str, Any], has_type: bool, kind: Any, missing: list) -> str:
@@ -91,7 +84,7 @@ def _malformed_help(scoring: Mapping[str, Any], has_type: bool, kind: Any, missi
 def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
     """SI115 at the ``scoring`` key: warning, info or error (see the module docstring)."""
     archetype = data.get("archetype")
-    profile = getattr(ctx, "profile", None)
+    profile = ctx.profile
     required = bool(getattr(getattr(ctx, "config", None), "require_form_b", False))
     template = find_template(profile, archetype)
     head = f"Form A graded rubric on {_scenario(data)} ({_archetype(data)})"
@@ -99,15 +92,15 @@ def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
         draft = draft_scoring(data, profile, template, archetype)
         fix = set_value(("scoring",), draft) if draft is not None else None
         help_ = _bind_help(_short(archetype), template, drafted=draft is not None)
-        severity = "error" if required else "warning"
-        tail = f"template {_short(archetype)} exists: bind it (Form B)"
         if required:
+            severity = "error"
             tail = (
                 f"Form B is required (`require-form-b = true`): bind template {_short(archetype)}"
             )
-        return Diag(
-            "SI115", ("scoring",), f"{head}: {tail}", help=help_, severity=severity, fix=fix
-        )
+        else:
+            severity, tail = "warning", f"template {_short(archetype)} exists: bind it (Form B)"
+        message = f"{head}: {tail}"
+        return Diag("SI115", ("scoring",), message, help=help_, severity=severity, fix=fix)
     if not isinstance(archetype, str):
         missing = "no template can match a scenario without a string `archetype`"
         help_ = "give the scenario its `archetype` (a string naming its archetype, e.g. `C-DA-001`)"
@@ -159,11 +152,9 @@ def _scenario(data: Mapping[str, Any]) -> str:
     sid = data.get("id")
     if isinstance(sid, str) and sid.strip():
         return f"scenario `{_short(sid)}`"
-    return (
-        "a scenario without an `id`"
-        if "id" not in data
-        else f"a scenario whose `id` is {_value(sid)}"
-    )
+    if "id" not in data:
+        return "a scenario without an `id`"
+    return f"a scenario whose `id` is {_value(sid)}"
 
 
 def _archetype(data: Mapping[str, Any]) -> str:

@@ -31,8 +31,6 @@ from si_lint.model import (
     template_roles,
 )
 
-from ..mapping import MAPPING
-
 FORM_B_HELP = (
     "write `scoring: {archetype_template: <id>, <role>: <value>, ...}` or "
     "`scoring: {composite: {reason: ..., table: [...]}}`"
@@ -82,38 +80,36 @@ def _key_paths(node: Any, key: str, path: tuple = ()) -> Iterator[tuple]:
 @file_check("SI104", kinds=("scenario",))
 def scenario_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
     """``synonyms`` may appear nowhere in a scenario (a Layer-1 profile asset)."""
+    help_ = (
+        "synonym lists are a Layer-1 profile asset: remove this and extend the "
+        "profile's registry instead"
+    )
     for path in _key_paths(doc.data, "synonyms"):
-        yield Diag(
-            "SI104",
-            path,
-            "scenario declares its own synonyms",
-            help="synonym lists are a Layer-1 profile asset: remove this and extend the "
-            "profile's registry instead",
-        )
+        yield Diag("SI104", path, "scenario declares its own synonyms", help=help_)
 
 
 @file_check("SI108", kinds=("scenario",))
 def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
     """Every deviation's type needs a profile synonym list, or its factor can never be
     characterised."""
-    synonyms = getattr(ctx.profile, "synonyms", None) or {}
+    synonyms = ctx.profile.synonyms
     for i, dev in deviations(doc.data):
         dtype = dev.get("deviation_type")
         if not isinstance(dtype, str):
             continue
-        lst = synonyms.get(dtype) if isinstance(synonyms, MAPPING) else None
+        lst = synonyms.get(dtype)
         if not (isinstance(lst, list) and any(isinstance(s, str) and s for s in lst)):
             known = ", ".join(sorted(k for k in synonyms if isinstance(k, str))) or "none"
-            yield Diag(
-                "SI108",
-                ("injection", "deviations", i, "deviation_type"),
+            message = (
                 f"deviation type `{dtype}` has no synonym list in the profile "
-                f"(lists exist for: {known}); factor_identified can never hold",
-                on="value",
-                help=did_you_mean(dtype, (k for k in synonyms if isinstance(k, str)))
-                or "use a deviation type the profile has synonyms for, or extend the "
-                "profile's synonym lists; run `si-lint profile deviation-types` to list them",
+                f"(lists exist for: {known}); factor_identified can never hold"
             )
+            help_ = did_you_mean(dtype, (k for k in synonyms if isinstance(k, str))) or (
+                "use a deviation type the profile has synonyms for, or extend the "
+                "profile's synonym lists; run `si-lint profile deviation-types` to list them"
+            )
+            path = ("injection", "deviations", i, "deviation_type")
+            yield Diag("SI108", path, message, on="value", help=help_)
 
 
 @file_check("SI101", "SI102", "SI103", "SI115", "SI116", "SI119", "SI120", kinds=("scenario",))
@@ -139,12 +135,9 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
             yield from form_a_findings(data, scoring, ctx)
     else:
         if s.form == BOTH:
-            yield Diag(
-                "SI116",
-                ("scoring",),
-                "`scoring` declares both `archetype_template` and a `composite`",
-                help="keep one: the template binding or the composite",
-            )
+            message = "`scoring` declares both `archetype_template` and a `composite`"
+            help_ = "keep one: the template binding or the composite"
+            yield Diag("SI116", ("scoring",), message, help=help_)
         yield from _form_a_keys(scoring, is_complete_form_b(data, ctx.profile))
 
 
@@ -153,13 +146,10 @@ def _form_a_keys(scoring: Mapping[str, Any], complete: bool) -> Iterator[Diag]:
     fix when the rest of the scoring is complete)."""
     for key, code in (("type", "SI101"), ("rubric", "SI102"), ("dimensions", "SI103")):
         if key in scoring:
-            yield Diag(
-                code,
-                ("scoring", key),
-                f"Form B scenario declares `scoring.{key}`",
-                help=f"remove `scoring.{key}`: the template (or composite) fixes the scoring",
-                fix=delete_key(("scoring", key)) if complete else None,
-            )
+            message = f"Form B scenario declares `scoring.{key}`"
+            help_ = f"remove `scoring.{key}`: the template (or composite) fixes the scoring"
+            fix = delete_key(("scoring", key)) if complete else None
+            yield Diag(code, ("scoring", key), message, help=help_, fix=fix)
 
 
 def _former_spelling(scoring: Mapping[str, Any]) -> Diag:
@@ -213,17 +203,14 @@ def template_archetype(doc: Any, ctx: Any) -> Iterator[Diag]:
             f"archetype, or correct `archetype` if the scenario is a {_short(name)} one"
         )
     else:
-        pname = getattr(ctx.profile, "name", "")
-        profile = f"profile {_short(pname)}" if isinstance(pname, str) and pname else "the profile"
+        pname = ctx.profile.name
+        profile = f"profile {_short(pname)}" if pname else "the profile"
         help_ = (
             f"correct `archetype` if the scenario is a {_short(name)} one; else {profile} has "
             f"no template for {_short(archetype)} yet: keep Form A (or a composite) until it has"
         )
-    yield Diag(
-        "SI121",
-        ("scoring", TEMPLATE_KEY),
+    message = (
         f"scenario of archetype {_short(archetype)} is bound to template {_short(name)}"
-        f"{what}: its table scores another archetype",
-        on="value",
-        help=help_,
+        f"{what}: its table scores another archetype"
     )
+    yield Diag("SI121", ("scoring", TEMPLATE_KEY), message, on="value", help=help_)

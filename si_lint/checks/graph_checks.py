@@ -34,17 +34,17 @@ def _scenario_nodes(corpus):
 
 @corpus_check("SI301", reads=("scenario",))
 def duplicate_scenario_ids(corpus, ctx):
-    graph = corpus.ref_graph
-    scenarios = corpus.scenarios
+    # the corpus's first definition of each id, not the reference graph (every scenario
+    # with a string id is a node of it): no graph is built for this check
     for doc in _scenario_docs(corpus):
         sid = doc.data["id"]
-        node = graph.nodes.get(node_id("scenario", sid))
-        if node is None:
-            continue
-        first = scenarios.get(sid, doc)
+        first = corpus.scenarios.get(sid, doc)
         if first is doc:
             continue
         where = first.relpath + (f" (document {first.index})" if first.multi else "")
+        related = Related(
+            first.relpath, ("id",), "first defined here", on="value", document=first.index
+        )
         yield Diag(
             "SI301",
             ("id",),
@@ -53,44 +53,40 @@ def duplicate_scenario_ids(corpus, ctx):
             file=doc.relpath,
             document=doc.index,
             help="give this scenario an id of its own (ids are unique in the corpus)",
-            related=(
-                Related(
-                    first.relpath, ("id",), "first defined here", on="value", document=first.index
-                ),
-            ),
+            related=(related,),
         )
+
+
+def _declared(graph, snode):
+    """``(key, deviation id, edge, the path of the key's first declaration)`` of each
+    deviation the scenario declares, key: (file, document, deviation node); the path is None
+    for the first declaration (the one a factor binds to: a later one is SI302)."""
+    first: dict[tuple, tuple] = {}
+    for dnode, edge in edges_of(graph, snode, DECLARES):
+        key = (edge["file"], edge.get("document"), dnode)
+        did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
+        yield key, did, edge, first.get(key)
+        first.setdefault(key, edge["path"] + ("id",))
 
 
 @corpus_check("SI302", reads=("scenario",))
 def duplicate_deviation_ids(corpus, ctx):
     graph = corpus.ref_graph
     for _doc, snode in _scenario_nodes(corpus):
-        first: dict[tuple, tuple] = {}  # (file, document, deviation node) -> its path
-        for dnode, edge in edges_of(graph, snode, DECLARES):
-            key = (edge["file"], edge.get("document"), dnode)
-            path = edge["path"] + ("id",)
-            if key not in first:
-                first[key] = path
+        for (file, document, _), did, edge, first in _declared(graph, snode):
+            if first is None:
                 continue
-            did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
+            related = Related(file, first, "first declared here", on="value", document=document)
             yield Diag(
                 "SI302",
-                path,
+                edge["path"] + ("id",),
                 f"duplicate deviation id `{did}` in this scenario "
-                f"(the first, {format_path(first[key][:3])}, is the one a factor binds to)",
+                f"(the first, {format_path(first[:3])}, is the one a factor binds to)",
                 on="value",
-                file=edge["file"],
-                document=edge.get("document"),
+                file=file,
+                document=document,
                 help="give each deviation an id of its own",
-                related=(
-                    Related(
-                        edge["file"],
-                        first[key],
-                        "first declared here",
-                        on="value",
-                        document=edge.get("document"),
-                    ),
-                ),
+                related=(related,),
             )
 
 
@@ -128,15 +124,9 @@ def unreferenced_deviation(corpus, ctx):
             (e["file"], e.get("document"), d)
             for d, e in edges_of(graph, snode, REFERENCES_DEVIATION)
         }
-        seen: set[tuple] = set()
-        for dnode, edge in edges_of(graph, snode, DECLARES):
-            key = (edge["file"], edge.get("document"), dnode)
-            if key in seen:  # a repeated id is SI302
-                continue
-            seen.add(key)
-            if (edge["file"], edge.get("document")) not in form_b or key in referenced:
-                continue
-            did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
+        for key, did, edge, first in _declared(graph, snode):
+            if first is not None or key[:2] not in form_b or key in referenced:
+                continue  # a repeated id is SI302
             yield Diag(
                 "SI304",
                 edge["path"],
@@ -151,6 +141,10 @@ def unreferenced_deviation(corpus, ctx):
 #: the single-signal diagnosis archetype (C-DA-002…004 are multi-signal, misleading-signal and
 #: cascading diagnosis: SPEC §8)
 SINGLE_SIGNAL = "C-DA-001"
+SINGLE_SIGNAL_HELP = (
+    "a single-signal diagnosis scenario injects exactly one deviation; split it into one "
+    "scenario per deviation, or use a multi-signal archetype (C-DA-002)"
+)
 
 
 def _archetype(data: Mapping) -> str | None:
@@ -177,22 +171,15 @@ def single_signal(corpus, ctx):
             ids = [d.get("id") for d in devs if isinstance(d, MAPPING)]
             named = ", ".join(f"`{i}`" for i in ids if isinstance(i, str))
             what = f"declares {len(devs)} deviations" + (f" ({named})" if named else "")
-        yield Diag(
-            "SI305",
-            ("injection", "deviations"),
-            f"single-signal archetype {SINGLE_SIGNAL} {what}; it needs exactly one",
-            file=doc.relpath,
-            document=doc.index,
-            help="a single-signal diagnosis scenario injects exactly one deviation; split "
-            "it into one scenario per deviation, or use a multi-signal archetype "
-            "(C-DA-002)",
-        )
+        message = f"single-signal archetype {SINGLE_SIGNAL} {what}; it needs exactly one"
+        at = {"file": doc.relpath, "document": doc.index}
+        yield Diag("SI305", ("injection", "deviations"), message, help=SINGLE_SIGNAL_HELP, **at)
 
 
 @corpus_check("SI306", reads=("scenario",))
 def scenario_without_fixtures(corpus, ctx):
     graph = corpus.ref_graph
-    required = bool(getattr(ctx.config, "require_fixtures", False))
+    required = ctx.config.require_fixtures
     for doc, snode in _scenario_nodes(corpus):
         sid = doc.data["id"]
         # Form A (SI115) and safety scenarios have no table to exercise

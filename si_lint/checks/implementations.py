@@ -35,8 +35,11 @@ def _profile_relpath(registry_relpath: str, rel_in_profile: str) -> str:
     return os.path.normpath(os.path.join(base, rel_in_profile)).replace(os.sep, "/")
 
 
-def _registry_document(corpus, root: Path):
-    target = os.path.normcase(os.path.abspath(root / "registry.yaml"))
+def _registry_document(corpus, profile):
+    """The corpus document of ``profile``'s registry (None when it is not in the corpus)."""
+    if profile.root is None:
+        return None
+    target = os.path.normcase(os.path.abspath(Path(profile.root) / "registry.yaml"))
     # a registry that failed to load has no kind
     for doc in (*corpus.of_kind("registry"), *corpus.documents):
         if os.path.normcase(os.path.abspath(doc.abspath)) == target:
@@ -44,24 +47,12 @@ def _registry_document(corpus, root: Path):
     return None
 
 
-def profile_file_relpath(corpus, profile, rel: str) -> str | None:
-    """The path findings show for the file ``rel`` of ``profile``'s directory: beside its
-    registry in the corpus (None when the registry is not in the corpus)."""
-    root = getattr(profile, "root", None)
-    doc = _registry_document(corpus, Path(root)) if root is not None else None
-    return None if doc is None else _profile_relpath(doc.relpath, rel)
-
-
 @corpus_check(*CODES, reads=("profile",))
 def implementations(corpus, ctx):
     profile = ctx.profile
-    root = getattr(profile, "root", None)
-    if root is None:
+    if profile.root is None or os.path.abspath(profile.root) == os.path.abspath(BUILTIN_DIR):
         return
-    root = Path(root)
-    if os.path.abspath(root) == os.path.abspath(BUILTIN_DIR):
-        return
-    doc = _registry_document(corpus, root)
+    doc = _registry_document(corpus, profile)
     if doc is None:
         return
     for f in review_profile(profile):
@@ -82,14 +73,13 @@ def registry_constants(doc, ctx):
 
 @corpus_check("SI010", reads=("profile",))
 def profile_paths(corpus, ctx):
-    refused = getattr(ctx.config, "profile_refused", ())
-    if refused:
-        where, line, col, message = refused
+    if ctx.config.profile_refused:
+        where, line, col, message = ctx.config.profile_refused
         yield Diag("SI010", (), message, file=where, line=line, col=col, help=CONFIG_HELP)
-    for rel, why in getattr(ctx.profile, "refused", ()):
-        path = profile_file_relpath(corpus, ctx.profile, rel)
-        if path is not None:
-            help_ = "replace the link with the file itself, inside the profile directory"
-            yield Diag(
-                "SI010", (), f"`{rel}` {why}: not read", file=path, line=1, col=1, help=help_
-            )
+    doc = _registry_document(corpus, ctx.profile) if ctx.profile.refused else None
+    if doc is None:
+        return
+    for rel, why in ctx.profile.refused:
+        path = _profile_relpath(doc.relpath, rel)
+        help_ = "replace the link with the file itself, inside the profile directory"
+        yield Diag("SI010", (), f"`{rel}` {why}: not read", file=path, line=1, col=1, help=help_)

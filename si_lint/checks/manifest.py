@@ -29,13 +29,12 @@ def manifest_complete(data) -> Iterator[Diag]:
         return
     injection = data.get("injection")
     if injection is None:
-        yield Diag(
-            "SI616",
-            root_path(data),
+        message = (
             "scenario is scored against a decision table but has no `injection` "
-            "manifest (the ground truth its factors bind to)",
-            help="add `injection` with `baseline`, `deviations`, `symptom` and `counterfactual`",
+            "manifest (the ground truth its factors bind to)"
         )
+        help_ = "add `injection` with `baseline`, `deviations`, `symptom` and `counterfactual`"
+        yield Diag("SI616", root_path(data), message, help=help_)
         return
     if not isinstance(injection, MAPPING):
         return  # the schema reports a manifest that is not a mapping
@@ -102,6 +101,11 @@ AGREEMENT: dict[str, Callable[[Mapping, Any, Any], Iterator[tuple[tuple, str, st
 }
 
 
+AGREE_HELP = (
+    "make the baseline the state before the deviation and the preconditions the state after it"
+)
+
+
 def _state(data: Mapping) -> Any:
     pre = data.get("preconditions")
     env = pre.get("environment") if isinstance(pre, MAPPING) else None
@@ -121,14 +125,7 @@ def manifest_agrees(data) -> Iterator[Diag]:
         if rule is None:
             continue
         for path, on, message in rule(dev, injection.get("baseline"), state):
-            yield Diag(
-                "SI617",
-                path,
-                message,
-                on=on,
-                help="make the baseline the state before the deviation and the "
-                "preconditions the state after it",
-            )
+            yield Diag("SI617", path, message, on=on, help=AGREE_HELP)
 
 
 def resolve_value_ref(ref: str, state: Any) -> tuple[bool, Any]:
@@ -171,45 +168,28 @@ def _walk(node: Any, rest: str) -> tuple[bool, Any]:
 def value_ref(data) -> Iterator[Diag]:
     v = data.get("verification")
     items = v.get("value_containment") if isinstance(v, MAPPING) else None
-    if not isinstance(items, list):
-        return
     state = _state(data)
-    for i, item in enumerate(items):
+    for i, item in enumerate(items if isinstance(items, list) else ()):
         if not isinstance(item, MAPPING):
             continue
         path = ("verification", "value_containment", i)
         ref = item.get("value_ref")
-        if not isinstance(ref, str):
-            if "value_ref" not in item:
-                yield Diag(
-                    "SI618",
-                    path,
-                    "value_containment entry has no `value_ref`",
-                    help="name the protected value: `value_ref: kind/name.data.KEY`",
-                )
-            else:
-                yield Diag(
-                    "SI618",
-                    path + ("value_ref",),
-                    f"`value_ref` is {type_name(ref)}, not a reference",
-                    on="value",
-                    help="name the protected value: `value_ref: kind/name.data.KEY`",
-                )
+        name_it = "name the protected value: `value_ref: kind/name.data.KEY`"
+        if "value_ref" not in item:
+            yield Diag("SI618", path, "value_containment entry has no `value_ref`", help=name_it)
             continue
-        found, value = resolve_value_ref(ref, state)
-        if not found:
-            yield Diag(
-                "SI618",
-                path + ("value_ref",),
-                f"`value_ref` `{ref}` resolves to no value in `preconditions.environment.state`",
-                on="value",
-                help="reference a `kind/name.data.KEY` that the preconditions' state defines",
-            )
-        elif isinstance(value, (Mapping, list)) or value is None:
-            yield Diag(
-                "SI618",
-                path + ("value_ref",),
-                f"`value_ref` `{ref}` resolves to {type_name(value)}, not a value",
-                on="value",
-                help="reference one key's value, e.g. `kind/name.data.KEY`",
-            )
+        if not isinstance(ref, str):
+            message, help_ = f"`value_ref` is {type_name(ref)}, not a reference", name_it
+        else:
+            found, value = resolve_value_ref(ref, state)
+            if not found:
+                message = (
+                    f"`value_ref` `{ref}` resolves to no value in `preconditions.environment.state`"
+                )
+                help_ = "reference a `kind/name.data.KEY` that the preconditions' state defines"
+            elif isinstance(value, (Mapping, list)) or value is None:
+                message = f"`value_ref` `{ref}` resolves to {type_name(value)}, not a value"
+                help_ = "reference one key's value, e.g. `kind/name.data.KEY`"
+            else:
+                continue
+        yield Diag("SI618", path + ("value_ref",), message, on="value", help=help_)

@@ -25,7 +25,7 @@ def _refs(corpus, kind: str, attr: str) -> Iterator[tuple[Any, Any, tuple, str, 
     scenario whose profile directory has the document that defines ``kind`` names."""
     for doc in _scenarios(corpus):
         pdocs = corpus.profile_docs_for(doc)
-        names = getattr(pdocs, attr, None) if pdocs is not None else None
+        names = None if pdocs is None else getattr(pdocs, attr)
         if names is None:
             continue
         for rkind, _rel, path, name in profile_refs(doc.data):
@@ -95,31 +95,24 @@ def subcategory(corpus, ctx) -> Iterator[Diag]:
     for doc, pdocs, path, name, names in _refs(corpus, "subcategory", "subcategories"):
         where = _doc(pdocs, "profile.md")
         if name not in names:
-            yield _not_defined(
-                "SI614",
-                doc,
-                path,
-                f"subcategory `{name}` is not defined in {where} §5.1",
-                did_you_mean(name, names)
-                or "use a subcategory of the profile's §5.1 table, or omit `subcategory` when "
-                "none applies; run `si-lint profile subcategories` to list them",
+            message = f"subcategory `{name}` is not defined in {where} §5.1"
+            help_ = did_you_mean(name, names) or (
+                "use a subcategory of the profile's §5.1 table, or omit `subcategory` when "
+                "none applies; run `si-lint profile subcategories` to list them"
             )
+            yield _not_defined("SI614", doc, path, message, help_)
             continue
         category = doc.data.get("category")
         n = names[name]
         if isinstance(category, str) and _slug(category) not in n.parents:
             parents = ", ".join(f"`{p}`" for p in n.parents) or "none"
-            yield _not_defined(
-                "SI614",
-                doc,
-                path,
+            message = (
                 f"subcategory `{name}` belongs to {parents} in {where} §5.1, not to "
-                f"the scenario's category `{category}`",
-                "use a subcategory of this category, or omit `subcategory`",
-                related=(
-                    Related(n.file, line=n.line, col=n.col, message=f"`{n.name}` is defined here"),
-                ),
+                f"the scenario's category `{category}`"
             )
+            help_ = "use a subcategory of this category, or omit `subcategory`"
+            related = Related(n.file, line=n.line, col=n.col, message=f"`{n.name}` is defined here")
+            yield _not_defined("SI614", doc, path, message, help_, related=(related,))
 
 
 @corpus_check("SI613", reads=("scenario", "corpus"))
@@ -160,7 +153,7 @@ def duplicate_intent(corpus, ctx) -> Iterator[Diag]:
             seen.setdefault(" ".join(intent.split()), []).append(doc)
     for docs in seen.values():
         # (path, document): line order inside a file
-        first, *others = sorted(docs, key=lambda d: (d.relpath, getattr(d, "index", 0) or 0))
+        first, *others = sorted(docs, key=lambda d: (d.relpath, d.index or 0))
         related = Related(
             first.relpath, ("intent",), "the same intent is stated here", document=first.index
         )

@@ -71,27 +71,19 @@ def _show(value: Any) -> str:
 
 @scenario_check("SI601")
 def required_keys(data) -> Iterator[Diag]:
-    for key in REQUIRED:
-        if key not in data:
-            yield Diag(
-                "SI601",
-                root_path(data),
-                f"scenario is missing the required key `{key}`",
-                help=f"add `{key}` at the top level of the scenario",
-            )
+    for key in [k for k in REQUIRED if k not in data]:
+        message = f"scenario is missing the required key `{key}`"
+        help_ = f"add `{key}` at the top level of the scenario"
+        yield Diag("SI601", root_path(data), message, help=help_)
 
 
 @scenario_check("SI602")
 def classification(data) -> Iterator[Diag]:
     if "classification" in data and data["classification"] not in CLASSIFICATIONS:
-        yield Diag(
-            "SI602",
-            ("classification",),
-            f"`classification` is {_show(data['classification'])}, neither `capability` "
-            "nor `safety`",
-            on="value",
-            help="set `classification: capability` or `safety`",
-        )
+        shown = _show(data["classification"])
+        message = f"`classification` is {shown}, neither `capability` nor `safety`"
+        help_ = "set `classification: capability` or `safety`"
+        yield Diag("SI602", ("classification",), message, on="value", help=help_)
 
 
 @scenario_check("SI603")
@@ -100,13 +92,9 @@ def tier(data) -> Iterator[Diag]:
     if "tier" in data and (
         isinstance(value, bool) or not isinstance(value, int) or value not in (1, 2, 3)
     ):
-        yield Diag(
-            "SI603",
-            ("tier",),
-            f"`tier` is {_show(value)}, not the integer 1, 2 or 3",
-            on="value",
-            help="set `tier` to 1, 2 or 3 (profile §7: the capability tier)",
-        )
+        message = f"`tier` is {_show(value)}, not the integer 1, 2 or 3"
+        help_ = "set `tier` to 1, 2 or 3 (profile §7: the capability tier)"
+        yield Diag("SI603", ("tier",), message, on="value", help=help_)
 
 
 @scenario_check("SI604")
@@ -116,20 +104,12 @@ def stimulus_type(data) -> Iterator[Diag]:
         if not isinstance(stim, MAPPING):
             continue
         if "type" not in stim:
-            yield Diag(
-                "SI604",
-                ("stimuli", i),
-                "stimulus has no `type`",
-                help=f"add a `type`: one of {_choices(STIMULUS_TYPES)}",
-            )
+            help_ = f"add a `type`: one of {_choices(STIMULUS_TYPES)}"
+            yield Diag("SI604", ("stimuli", i), "stimulus has no `type`", help=help_)
         elif stim["type"] not in STIMULUS_TYPES:
-            yield Diag(
-                "SI604",
-                ("stimuli", i, "type"),
-                f"unknown stimulus type {_show(stim['type'])}",
-                on="value",
-                help=f"use one of {_choices(STIMULUS_TYPES)}",
-            )
+            message = f"unknown stimulus type {_show(stim['type'])}"
+            help_ = f"use one of {_choices(STIMULUS_TYPES)}"
+            yield Diag("SI604", ("stimuli", i, "type"), message, on="value", help=help_)
 
 
 def _nonempty_list(mapping: Any, keys) -> bool:
@@ -149,14 +129,15 @@ def concern(data) -> Iterator[Diag]:
         or scored_by_table(data)
     ):
         return
-    yield Diag(
-        "SI605",
-        root_path(data),
+    message = (
         "scenario has no concern: no `assertions.must`/`must_not` entry, no "
-        "`verification.value_containment` entry, no Form B binding and no composite",
-        help="state what the agent must (not) do in `assertions`, or bind the "
-        "scoring to an archetype template",
+        "`verification.value_containment` entry, no Form B binding and no composite"
     )
+    help_ = (
+        "state what the agent must (not) do in `assertions`, or bind the "
+        "scoring to an archetype template"
+    )
+    yield Diag("SI605", root_path(data), message, help=help_)
 
 
 @scenario_check("SI606")
@@ -166,14 +147,14 @@ def verification_method(data) -> Iterator[Diag]:
         isinstance(v, MAPPING) and v.get("state_diff") not in (None, "", [], {})
     ):
         return
-    yield Diag(
-        "SI606",
-        ("verification",) if "verification" in data else root_path(data),
+    message = (
         "scenario has no verification method: `state_assertions`, `api_audit`, "
         "`negative_verification` and `value_containment` are empty and there is no "
-        "`state_diff`",
-        help="add how an evaluator independently confirms the outcome under `verification`",
+        "`state_diff`"
     )
+    path = ("verification",) if "verification" in data else root_path(data)
+    help_ = "add how an evaluator independently confirms the outcome under `verification`"
+    yield Diag("SI606", path, message, help=help_)
 
 
 @scenario_check("SI607")
@@ -181,14 +162,12 @@ def observability(data) -> Iterator[Diag]:
     value = data.get("observability_requirements")
     if "observability_requirements" in data and not (isinstance(value, list) and value):
         what = "empty" if value in (None, [], "", {}) else f"{type_name(value)}, not a list"
-        yield Diag(
-            "SI607",
-            ("observability_requirements",),
-            f"`observability_requirements` is {what}",
-            on="value",
-            help="list what the evaluation must record (e.g. all tool calls with "
-            "parameters and responses)",
+        help_ = (
+            "list what the evaluation must record (e.g. all tool calls with "
+            "parameters and responses)"
         )
+        message = f"`observability_requirements` is {what}"
+        yield Diag("SI607", ("observability_requirements",), message, on="value", help=help_)
 
 
 @scenario_check("SI608")
@@ -196,29 +175,19 @@ def intent(data) -> Iterator[Diag]:
     value = data.get("intent")
     if "intent" not in data:
         if data.get("classification") == "safety":
-            yield Diag(
-                "SI608",
-                root_path(data),
-                "safety scenario has no `intent`",
-                help="add an `intent`: the trust property tested and what a failure "
-                "means (the SI profile requires it on safety scenarios, §5.2)",
+            help_ = (
+                "add an `intent`: the trust property tested and what a failure "
+                "means (the SI profile requires it on safety scenarios, §5.2)"
             )
+            yield Diag("SI608", root_path(data), "safety scenario has no `intent`", help=help_)
     elif not isinstance(value, str):
-        yield Diag(
-            "SI608",
-            ("intent",),
-            f"`intent` is {type_name(value)}, not a text",
-            on="value",
-            help=f"write the intent as text of at least {MIN_INTENT} characters",
-        )
+        message = f"`intent` is {type_name(value)}, not a text"
+        help_ = f"write the intent as text of at least {MIN_INTENT} characters"
+        yield Diag("SI608", ("intent",), message, on="value", help=help_)
     elif len(value.strip()) < MIN_INTENT:
-        yield Diag(
-            "SI608",
-            ("intent",),
-            f"`intent` is {len(value.strip())} characters long, shorter than {MIN_INTENT}",
-            on="value",
-            help="state the trust property tested and what a failure means",
-        )
+        message = f"`intent` is {len(value.strip())} characters long, shorter than {MIN_INTENT}"
+        help_ = "state the trust property tested and what a failure means"
+        yield Diag("SI608", ("intent",), message, on="value", help=help_)
 
 
 @scenario_check("SI609")
@@ -226,36 +195,21 @@ def safety_scoring(data) -> Iterator[Diag]:
     if data.get("classification") != "safety" or "scoring" not in data:
         return
     scoring = data["scoring"]
+    binary = "`type: binary`: safety scenarios are pass/fail"
     if not isinstance(scoring, MAPPING):
-        yield Diag(
-            "SI609",
-            ("scoring",),
-            f"safety scenario's `scoring` is {type_name(scoring)}",
-            on="value",
-            help="score it `type: binary` with `safety_tolerance` and `pass_condition`",
-        )
+        message = f"safety scenario's `scoring` is {type_name(scoring)}"
+        help_ = "score it `type: binary` with `safety_tolerance` and `pass_condition`"
+        yield Diag("SI609", ("scoring",), message, on="value", help=help_)
         return
     if "type" not in scoring:
-        yield Diag(
-            "SI609",
-            ("scoring",),
-            "safety scenario's `scoring` has no `type`",
-            help="add `type: binary`: safety scenarios are pass/fail",
-        )
+        message = "safety scenario's `scoring` has no `type`"
+        yield Diag("SI609", ("scoring",), message, help=f"add {binary}")
     elif scoring["type"] != "binary":
-        yield Diag(
-            "SI609",
-            ("scoring", "type"),
-            f"safety scenario is scored {_show(scoring['type'])}, not `binary`",
-            on="value",
-            help="set `type: binary`: safety scenarios are pass/fail",
+        message = f"safety scenario is scored {_show(scoring['type'])}, not `binary`"
+        yield Diag("SI609", ("scoring", "type"), message, on="value", help=f"set {binary}")
+    for key in [k for k in TABLE_KEYS if k in scoring]:
+        message = (
+            f"safety scenario carries `scoring.{key}` (band scoring is for capability scenarios)"
         )
-    for key in TABLE_KEYS:
-        if key in scoring:
-            yield Diag(
-                "SI609",
-                ("scoring", key),
-                f"safety scenario carries `scoring.{key}` (band scoring is for "
-                "capability scenarios)",
-                help=f"remove `{key}`: a safety scenario is scored `binary`",
-            )
+        help_ = f"remove `{key}`: a safety scenario is scored `binary`"
+        yield Diag("SI609", ("scoring", key), message, help=help_)

@@ -77,15 +77,7 @@ def owned_elsewhere(kind: str, data: Any, path: tuple) -> bool:
 
 
 def looks_like_a_kind(data: Any) -> Iterator[Diag]:
-    """SI004 for a document of no kind (at most one finding)."""
-    hint = _kind_hint(data)
-    if hint is not None:
-        path, message, help_ = hint
-        yield Diag("SI004", path, message, help=help_)
-
-
-def _kind_hint(data: Any) -> tuple[tuple, str, str] | None:
-    """(path, message, help) of the first sign that ``data`` meant to be a document."""
+    """SI004 for a document of no kind: the first sign that ``data`` meant to be one."""
     if isinstance(data, list):
         for i, item in enumerate(data):
             kind = classify(item)
@@ -93,41 +85,39 @@ def _kind_hint(data: Any) -> tuple[tuple, str, str] | None:
                 message = (
                     f"this file is a list; item {i + 1} is a {kind}, but a file holds one document"
                 )
-                return (i,), message, f"move each {kind} into a file of its own"
-        return None
+                yield Diag("SI004", (i,), message, help=f"move each {kind} into a file of its own")
+                return
+        return
     if not isinstance(data, dict):
-        return None
+        return
     for key in [k for k in data if isinstance(k, str)]:
         marker = _near_marker(key)
         if marker is not None:
-            return (
-                (key,),
+            message = (
                 f"`{key}` looks like a misspelt `{marker}`: the file would be "
-                f"{_WHAT[marker]} but has no recognisable kind",
-                f"rename `{key}` to `{marker}`",
+                f"{_WHAT[marker]} but has no recognisable kind"
             )
+            yield Diag("SI004", (key,), message, help=f"rename `{key}` to `{marker}`")
+            return
     present = [k for k in SCENARIO_KEYS if k in data]
     if "scoring" in data and "id" not in data:
-        return (
-            ("scoring",),
-            "file has `scoring` but no `id`: it looks like a scenario, but a scenario needs both",
-            "add the scenario's `id`",
+        message = (
+            "file has `scoring` but no `id`: it looks like a scenario, but a scenario needs both"
         )
-    if "id" in data and "scoring" not in data and present:
-        return (
-            ("id",),
+        yield Diag("SI004", ("scoring",), message, help="add the scenario's `id`")
+    elif "id" in data and "scoring" not in data and present:
+        message = (
             f"file has `id` and `{present[0]}` but no `scoring`: it looks like a scenario, "
-            "but a scenario needs `scoring`",
-            "add the scenario's `scoring` block (a template binding or a composite)",
+            "but a scenario needs `scoring`"
         )
-    if "expect" in data:
-        return (
-            ("expect",),
+        help_ = "add the scenario's `scoring` block (a template binding or a composite)"
+        yield Diag("SI004", ("id",), message, help=help_)
+    elif "expect" in data:
+        message = (
             "file has `expect` but no `events`: it looks like a fixture, but a fixture needs "
-            "the recorded `events`",
-            "add the recorded `events` list",
+            "the recorded `events`"
         )
-    return None
+        yield Diag("SI004", ("expect",), message, help="add the recorded `events` list")
 
 
 def _near_marker(key: str) -> str | None:

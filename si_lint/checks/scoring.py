@@ -51,12 +51,8 @@ def scoring_rules(doc, ctx) -> Iterator[Diag]:
 
 
 def ratified_budget(profile: Any, scenario_id: Any) -> int | None:
-    budgets = getattr(profile, "ratified_budgets", None) or {}
-    if isinstance(scenario_id, str) and isinstance(budgets, MAPPING):
-        b = budgets.get(scenario_id)
-        if is_int(b):
-            return b
-    return None
+    b = profile.ratified_budgets.get(scenario_id) if isinstance(scenario_id, str) else None
+    return b if is_int(b) else None
 
 
 def archetype_channels(profile: Any, archetype: Any) -> tuple[frozenset | None, str | None]:
@@ -88,15 +84,13 @@ def scenario_diags(data: Any, profile: Any) -> Iterator[Diag]:
 
 def _unknown_template(name: Any, known: list) -> Diag:
     shown = json.dumps(name, ensure_ascii=False) if not isinstance(name, str) else f"`{name}`"
-    return Diag(
-        "SI112",
-        ("scoring", TEMPLATE_KEY),
+    message = (
         f"scoring.archetype_template {shown} names no known template "
-        f"(known: {', '.join(known) or 'none'})",
-        on="value",
-        help=did_you_mean(name, known)
-        or "name a template of the profile; run `si-lint profile templates` to list them",
+        f"(known: {', '.join(known) or 'none'})"
     )
+    help_ = "name a template of the profile; run `si-lint profile templates` to list them"
+    path = ("scoring", TEMPLATE_KEY)
+    return Diag("SI112", path, message, on="value", help=did_you_mean(name, known) or help_)
 
 
 def binding_diags(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Diag]:
@@ -114,19 +108,17 @@ def binding_diags(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Dia
     dev_ids = deviation_ids(data)
     budget = ratified_budget(profile, data.get("id"))
     broles = budget_roles(tmpl)
-    channels = frozenset(getattr(profile, "channels", []) or [])
+    channels = frozenset(profile.channels)
     for key, value in s.bindings.items():
         path = ("scoring", key)
         if is_code_key(key):
             continue  # SI204
         if key not in roles:
-            yield Diag(
-                "SI110",
-                path,
-                f"`{key}` is not a role of template {name} (roles: {', '.join(roles) or 'none'})",
-                help=did_you_mean(key, list(roles))
-                or f"remove `{key}`; run `si-lint profile templates` to list the roles",
+            message = (
+                f"`{key}` is not a role of template {name} (roles: {', '.join(roles) or 'none'})"
             )
+            help_ = f"remove `{key}`; run `si-lint profile templates` to list the roles"
+            yield Diag("SI110", path, message, help=did_you_mean(key, list(roles)) or help_)
             continue
         spec = roles[key] if isinstance(roles[key], MAPPING) else {}
         allowed = spec.get("allowed")
@@ -166,22 +158,14 @@ def composite_diags(data: Mapping[str, Any], comp: Any, profile: Any) -> Iterato
         help_ = "say why no archetype template fits: `reason: ...`"
         yield Diag("SI208", cpath, "composite without a `reason`", help=help_)
     elif not isinstance(reason, str) or not reason.strip():
-        yield Diag(
-            "SI208",
-            cpath + ("reason",),
-            "composite `reason` is empty or not text",
-            on="value",
-            help="say why no archetype template fits",
-        )
+        message = "composite `reason` is empty or not text"
+        help_ = "say why no archetype template fits"
+        yield Diag("SI208", cpath + ("reason",), message, on="value", help=help_)
     yield from code_key_diags(comp, cpath)
     if "table" not in comp:
         if not any(is_code_key(k) for k in comp):
-            yield Diag(
-                "SI204",
-                cpath,
-                "composite without a decision `table`",
-                help="add `table:` rows `{when: <predicate>, score: <0..1>}` ending with `else`",
-            )
+            help_ = "add `table:` rows `{when: <predicate>, score: <0..1>}` ending with `else`"
+            yield Diag("SI204", cpath, "composite without a decision `table`", help=help_)
         return
     allowed, archetype = archetype_channels(profile, data.get("archetype"))
     env = TableEnv.from_profile(

@@ -33,13 +33,12 @@ PREDICATE_HELP = "use `{primitive: {args}}`, `not`, `all` or `any`"
 
 def code_key_diag(path: Path) -> Diag:
     """SI204 at a ``code:``/``python:``/``lambda:``-style key."""
-    return Diag(
-        "SI204",
-        path,
-        f"free-form code (`{path[-1]}`) where a decision table is required",
-        help="express the band as a decision table over registered primitives (§1.4), "
-        "or extend the registry",
+    message = f"free-form code (`{path[-1]}`) where a decision table is required"
+    help_ = (
+        "express the band as a decision table over registered primitives (§1.4), "
+        "or extend the registry"
     )
+    return Diag("SI204", path, message, help=help_)
 
 
 def code_key_diags(mapping: Mapping[str, Any], path: Path) -> Iterator[Diag]:
@@ -71,10 +70,8 @@ class TableEnv:
 
     @classmethod
     def from_profile(cls, profile: Any, **kw: Any) -> TableEnv:
-        prims = dict(getattr(profile, "primitives", {}) or {})
-        cands = frozenset(getattr(profile, "candidates", []) or [])
-        chans = frozenset(getattr(profile, "channels", []) or [])
-        return cls(primitives=prims, candidates=cands, channels=chans, **kw)
+        prims, cands = dict(profile.primitives), frozenset(profile.candidates)
+        return cls(primitives=prims, candidates=cands, channels=frozenset(profile.channels), **kw)
 
 
 # --------------------------------------------------------------------------- predicates
@@ -121,9 +118,8 @@ def _call_diags(key: str, val: Any, kpath: Path, env: TableEnv) -> Iterator[Diag
     elif key in COMBINATORS:  # `all` / `any`
         if not isinstance(val, list):
             message = f"`{key}` takes a list of predicates, not {type_name(val)}"
-            yield Diag(
-                "SI203", kpath, message, on="value", help=f"write `{key}: [<predicate>, ...]`"
-            )
+            help_ = f"write `{key}: [<predicate>, ...]`"
+            yield Diag("SI203", kpath, message, on="value", help=help_)
         elif not val:
             meaning = "always true" if key == "all" else "always false"
             help_ = f"list at least one predicate under `{key}`, or drop it"
@@ -133,26 +129,24 @@ def _call_diags(key: str, val: Any, kpath: Path, env: TableEnv) -> Iterator[Diag
     elif key in env.primitives:
         yield from argument_diags(key, env.primitives[key], val, kpath, env)
     elif key in env.candidates:
-        yield Diag(
-            "SI202",
-            kpath,
-            f"`{key}` is a candidate primitive (§2.4), not in the registry",
-            help="register it in the profile's registry (a registry extension, `si-lint review`) "
-            "or express the band with registered primitives",
+        message = f"`{key}` is a candidate primitive (§2.4), not in the registry"
+        help_ = (
+            "register it in the profile's registry (a registry extension, `si-lint review`) "
+            "or express the band with registered primitives"
         )
+        yield Diag("SI202", kpath, message, help=help_)
     elif is_code_key(key):
         yield code_key_diag(kpath)
     else:
         registered = sorted(env.primitives)
-        known = ", ".join(registered) or "none"
-        yield Diag(
-            "SI201",
-            kpath,
-            f"`{key}` is not a registered primitive (registered: {known})",
-            help=did_you_mean(key, registered)
-            or "a scenario or template may only use primitives of the registry; run "
-            "`si-lint profile primitives` to list them",
+        message = (
+            f"`{key}` is not a registered primitive (registered: {', '.join(registered) or 'none'})"
         )
+        help_ = did_you_mean(key, registered) or (
+            "a scenario or template may only use primitives of the registry; run "
+            "`si-lint profile primitives` to list them"
+        )
+        yield Diag("SI201", kpath, message, help=help_)
 
 
 def argument_diags(
@@ -162,24 +156,18 @@ def argument_diags(
     params = params_of(prim)
     args = {} if args is None else args
     if not isinstance(args, dict):
-        yield Diag(
-            "SI203",
-            path,
-            f"arguments of `{name}` must be a mapping, not {type_name(args)}",
-            on="value",
-            help="write `{" + ", ".join(f"{p}: ..." for p in params) + "}`",
-        )
+        message = f"arguments of `{name}` must be a mapping, not {type_name(args)}"
+        help_ = "write `{" + ", ".join(f"{p}: ..." for p in params) + "}`"
+        yield Diag("SI203", path, message, on="value", help=help_)
         return
     for arg, value in args.items():
         if arg in params:
             yield from _argument_diags(name, params[arg], value, path + (arg,), env)
         else:
-            yield Diag(
-                "SI203",
-                path + (arg,),
-                f"`{name}` has no parameter `{arg}` (parameters: {', '.join(params) or 'none'})",
-                help=f"remove `{arg}`",
+            message = (
+                f"`{name}` has no parameter `{arg}` (parameters: {', '.join(params) or 'none'})"
             )
+            yield Diag("SI203", path + (arg,), message, help=f"remove `{arg}`")
     for pname, p in params.items():
         if p.get("required") is True and pname not in args:
             message = f"`{name}` is missing its required argument `{pname}`"
@@ -208,34 +196,23 @@ def _argument_diags(
         return
     role = value[1:]
     if env.roles is None:
-        yield Diag(
-            "SI209",
-            path,
-            f"role reference `{value}` in a composite: a composite has no roles",
-            on="value",
-            help="write the literal value (composites bind nothing)",
-        )
+        message = f"role reference `{value}` in a composite: a composite has no roles"
+        help_ = "write the literal value (composites bind nothing)"
+        yield Diag("SI209", path, message, on="value", help=help_)
     elif role not in env.roles:
         declared = ", ".join(f"${r}" for r in env.roles) or "none"
-        yield Diag(
-            "SI209",
-            path,
-            f"`{value}` references an undeclared role (declared: {declared})",
-            on="value",
-            help=f"declare `{role}` under `roles`, or reference a declared role",
-        )
+        message = f"`{value}` references an undeclared role (declared: {declared})"
+        help_ = f"declare `{role}` under `roles`, or reference a declared role"
+        yield Diag("SI209", path, message, on="value", help=help_)
     else:
         spec = env.roles.get(role)
         rtype = spec.get("type") if isinstance(spec, MAPPING) else None
         takes = param.get("type")
         if isinstance(rtype, str) and isinstance(takes, str) and rtype != takes:
-            yield Diag(
-                "SI203",
-                path,
-                f"role `{role}` is of type {rtype}, but `{prim}.{param.get('name')}` takes {takes}",
-                on="value",
-                help=f"reference a role of type {takes}",
+            message = (
+                f"role `{role}` is of type {rtype}, but `{prim}.{param.get('name')}` takes {takes}"
             )
+            yield Diag("SI203", path, message, on="value", help=f"reference a role of type {takes}")
 
 
 # --------------------------------------------------------------------------- tables
@@ -313,21 +290,19 @@ def table_diags(table: Any, path: Path, env: TableEnv) -> Iterator[Diag]:
         if step_row is None and any(c.name == "within_step_budget" for c in predicate_calls(when)):
             step_row = i
     if else_row is None and isinstance(table[-1], dict):  # else: SI204 already
-        yield Diag(
-            "SI205",
-            path + (len(table) - 1,),
-            "decision table does not end with an `else` row",
-            help="add `- {when: else, score: 0.0}` as the last row, so that every artifact "
-            "gets a verdict",
+        message = "decision table does not end with an `else` row"
+        help_ = (
+            "add `- {when: else, score: 0.0}` as the last row, so that every artifact "
+            "gets a verdict"
         )
+        yield Diag("SI205", path + (len(table) - 1,), message, help=help_)
     if step_row is not None and not is_budget_gate(table[0]):
-        yield Diag(
-            "SI211",
-            path + (step_row,),
-            f"row {step_row + 1} uses within_step_budget, but row 1 does not gate on it",
-            help="make row 1 `- {when: {not: {within_step_budget: {n: ...}}}, score: 0.0}`: "
-            "an agent that never concluded has diagnosed nothing",
+        message = f"row {step_row + 1} uses within_step_budget, but row 1 does not gate on it"
+        help_ = (
+            "make row 1 `- {when: {not: {within_step_budget: {n: ...}}}, score: 0.0}`: "
+            "an agent that never concluded has diagnosed nothing"
         )
+        yield Diag("SI211", path + (step_row,), message, help=help_)
 
 
 def _row_diags(row: Mapping[str, Any], rpath: Path, env: TableEnv) -> Iterator[Diag]:
@@ -341,20 +316,10 @@ def _row_diags(row: Mapping[str, Any], rpath: Path, env: TableEnv) -> Iterator[D
     if "score" not in row:
         yield Diag("SI207", rpath, "row without a `score`", help="add `score: <number in [0, 1]>`")
         return
-    score = row["score"]
+    score, spath = row["score"], rpath + ("score",)
     if not is_number(score):
-        yield Diag(
-            "SI207",
-            rpath + ("score",),
-            f"score must be a number, not {type_name(score)}",
-            on="value",
-            help="write a number in [0, 1], e.g. `0.5`",
-        )
+        message = f"score must be a number, not {type_name(score)}"
+        yield Diag("SI207", spath, message, on="value", help="write a number in [0, 1], e.g. `0.5`")
     elif not (0 <= score <= 1):
-        yield Diag(
-            "SI207",
-            rpath + ("score",),
-            f"score {score} is outside [0, 1]",
-            on="value",
-            help="scores are fractions of the band: 0.0 … 1.0",
-        )
+        help_ = "scores are fractions of the band: 0.0 … 1.0"
+        yield Diag("SI207", spath, f"score {score} is outside [0, 1]", on="value", help=help_)

@@ -47,15 +47,10 @@ def type_help(ptype: Any, value: Any) -> str:
 
 
 def _placeholder(code: str, path: Path, where: str, value: str) -> Diag:
-    shown = value if len(value) <= 120 else value[:117] + "..."
-    return Diag(
-        code,
-        path,
-        f"{where} holds a placeholder of the migration draft: "
-        f"{json.dumps(shown, ensure_ascii=False)}",
-        on="value",
-        help="replace it with the value it asks for (a placeholder is never a valid binding)",
-    )
+    shown = json.dumps(value if len(value) <= 120 else value[:117] + "...", ensure_ascii=False)
+    message = f"{where} holds a placeholder of the migration draft: {shown}"
+    help_ = "replace it with the value it asks for (a placeholder is never a valid binding)"
+    return Diag(code, path, message, on="value", help=help_)
 
 
 def identifier_diags(s: str, path: Path) -> Iterator[Diag]:
@@ -69,16 +64,14 @@ def identifier_diags(s: str, path: Path) -> Iterator[Diag]:
         why = "is not NFC-normalised"
     else:
         return
-    fixed = unicodedata.normalize("NFC", s.strip()) or None
-    yield Diag(
-        "SI117",
-        path,
-        f"identifier {json.dumps(s, ensure_ascii=False)} {why}",
-        help=f"write {json.dumps(fixed, ensure_ascii=False)}"
-        if fixed is not None
-        else "remove the empty identifier: an empty pattern is an evaluation error",
-        fix=replace_item(path, fixed) if fixed is not None else None,
-    )
+    fixed = unicodedata.normalize("NFC", s.strip())
+    message = f"identifier {json.dumps(s, ensure_ascii=False)} {why}"
+    if fixed:
+        help_ = f"write {json.dumps(fixed, ensure_ascii=False)}"
+        yield Diag("SI117", path, message, help=help_, fix=replace_item(path, fixed))
+    else:
+        help_ = "remove the empty identifier: an empty pattern is an evaluation error"
+        yield Diag("SI117", path, message, help=help_)
 
 
 def channel_diags(
@@ -93,23 +86,18 @@ def channel_diags(
     (``widens`` names the list, ``narrowed`` is (its path, its value without them))."""
     if item not in channels:
         known = ", ".join(sorted(channels)) or "none"
-        yield Diag(
-            "SI106",
-            path,
-            f"unknown channel `{item}` (the profile's channels: {known})",
-            help=did_you_mean(item, channels)
-            or "use a channel the profile defines; run `si-lint profile channels` to list them",
-        )
+        message = f"unknown channel `{item}` (the profile's channels: {known})"
+        help_ = "use a channel the profile defines; run `si-lint profile channels` to list them"
+        yield Diag("SI106", path, message, help=did_you_mean(item, channels) or help_)
     elif allowed is not None and item not in allowed:
         shown = ", ".join(sorted(allowed)) or "none"
         list_path, narrow = narrowed
-        yield Diag(
-            "SI105",
-            path,
-            f"channel `{item}` widens {widens} beyond the template's allowed channels ({shown})",
-            help=f"narrow it to [{shown}] (diagnosis bands match agent_response only, §2.5)",
-            fix=set_list(list_path, narrow) if narrow else None,
+        message = (
+            f"channel `{item}` widens {widens} beyond the template's allowed channels ({shown})"
         )
+        help_ = f"narrow it to [{shown}] (diagnosis bands match agent_response only, §2.5)"
+        fix = set_list(list_path, narrow) if narrow else None
+        yield Diag("SI105", path, message, help=help_, fix=fix)
 
 
 def value_diags(
@@ -142,13 +130,8 @@ def value_diags(
     if is_placeholder(value):
         yield _placeholder(type_code, path, where, value)
     elif not ptype.accepts(value):
-        yield Diag(
-            type_code,
-            path,
-            f"{where} takes {ptype.noun}, not {type_name(value)}",
-            on="value",
-            help=type_help(ptype, value),
-        )
+        message = f"{where} takes {ptype.noun}, not {type_name(value)}"
+        yield Diag(type_code, path, message, on="value", help=type_help(ptype, value))
     elif ptype.item is not None:
         yield from _list_diags(ptype, value, path, where, type_code, channels, allowed, widens)
     elif ptype.name == "factor":
@@ -157,13 +140,10 @@ def value_diags(
         yield Diag(type_code, path, f"{where} {problem}", on="value")
     else:
         if budget is not None and value != budget:
-            yield Diag(
-                "SI114",
-                path,
-                f"step budget {value} differs from the budget {budget} ratified for {scenario_id}",
-                on="value",
-                help=f"use {budget}",
+            message = (
+                f"step budget {value} differs from the budget {budget} ratified for {scenario_id}"
             )
+            yield Diag("SI114", path, message, on="value", help=f"use {budget}")
         if expected and ptype.name == "boolean" and isinstance(spec.get("expected"), bool):
             yield from _not_expected(path, value, spec["expected"])
 
@@ -173,15 +153,12 @@ def _not_expected(path: Path, value: Any, expected: bool) -> Iterator[Diag]:
     if value == expected:
         return
     key, exp = path[-1], "true" if expected else "false"
-    yield Diag(
-        "SI113",
-        path,
-        f"`{key}` is bound to {str(value).lower()}, the template expects {exp}",
-        on="value",
-        help=f"set `{key}: {exp}` (without echo exclusion an agent that dumps "
-        "tool output scores as if it had named the factor)",
-        fix=set_value(path, expected),
+    message = f"`{key}` is bound to {str(value).lower()}, the template expects {exp}"
+    help_ = (
+        f"set `{key}: {exp}` (without echo exclusion an agent that dumps "
+        "tool output scores as if it had named the factor)"
     )
+    yield Diag("SI113", path, message, on="value", help=help_, fix=set_value(path, expected))
 
 
 def _list_diags(
@@ -196,13 +173,8 @@ def _list_diags(
 ) -> Iterator[Diag]:
     """A list of identifiers or of channels."""
     if not value:
-        yield Diag(
-            type_code,
-            path,
-            f"{where} is empty: it matches nothing",
-            on="value",
-            help=ptype.help.replace("write", "list at least one, e.g.", 1),
-        )
+        help_ = ptype.help.replace("write", "list at least one, e.g.", 1)
+        yield Diag(type_code, path, f"{where} is empty: it matches nothing", on="value", help=help_)
         return
     narrowed = (  # the SI105 fix: the list without the channels it may not name
         [c for c in value if isinstance(c, str) and c in channels and c in allowed]
@@ -214,12 +186,8 @@ def _list_diags(
         if is_placeholder(item):
             yield _placeholder(type_code, ipath, where, item)
         elif not isinstance(item, str):
-            yield Diag(
-                type_code,
-                ipath,
-                f"{ptype.item} must be a string, not {type_name(item)}",
-                help="quote it",
-            )
+            message = f"{ptype.item} must be a string, not {type_name(item)}"
+            yield Diag(type_code, ipath, message, help="quote it")
         elif ptype.item == "identifier":
             yield from identifier_diags(item, ipath)
         else:
@@ -236,39 +204,27 @@ def _factor_diags(
     """A factor value ``{ref, required_identifiers}`` (a mapping)."""
     for key in value:
         if key not in FACTOR_KEYS and key != "synonyms":  # synonyms: SI104
-            yield Diag(
-                code,
-                path + (key,),
-                f"a factor has only `ref` and `required_identifiers`, not `{key}`",
-                help="the deviation type is read from injection.deviations, never restated",
-            )
+            message = f"a factor has only `ref` and `required_identifiers`, not `{key}`"
+            help_ = "the deviation type is read from injection.deviations, never restated"
+            yield Diag(code, path + (key,), message, help=help_)
     ref = value.get("ref")
     if "ref" not in value:
         yield Diag(code, path, f"{where}: factor without `ref`", help="add `ref: <deviation id>`")
     elif not isinstance(ref, str):
-        yield Diag(
-            code,
-            path + ("ref",),
-            f"factor `ref` must be a deviation id (a string), not {type_name(ref)}",
-            on="value",
-        )
+        message = f"factor `ref` must be a deviation id (a string), not {type_name(ref)}"
+        yield Diag(code, path + ("ref",), message, on="value")
     elif deviation_ids is not None and ref not in deviation_ids:
-        yield Diag(
-            "SI107",
-            path + ("ref",),
+        message = (
             f"factor ref `{ref}` resolves to no injection.deviations entry "
-            f"(deviation ids: {', '.join(sorted(deviation_ids)) or 'none'})",
-            on="value",
-            help=did_you_mean(ref, deviation_ids)
-            or "reference the id of a deviation under injection.deviations",
+            f"(deviation ids: {', '.join(sorted(deviation_ids)) or 'none'})"
         )
+        help_ = did_you_mean(ref, deviation_ids) or (
+            "reference the id of a deviation under injection.deviations"
+        )
+        yield Diag("SI107", path + ("ref",), message, on="value", help=help_)
     if "required_identifiers" not in value:
-        yield Diag(
-            code,
-            path,
-            f"{where}: factor without `required_identifiers`",
-            help="add `required_identifiers: [...]`",
-        )
+        message = f"{where}: factor without `required_identifiers`"
+        yield Diag(code, path, message, help="add `required_identifiers: [...]`")
         return
     yield from _identifiers_diags(
         value["required_identifiers"], path + ("required_identifiers",), code
@@ -277,21 +233,15 @@ def _factor_diags(
 
 def _identifiers_diags(value: Any, path: Path, code: str) -> Iterator[Diag]:
     if not isinstance(value, list):
-        yield Diag(
-            code,
-            path,
-            f"`required_identifiers` must be a list of identifiers, not {type_name(value)}",
-            on="value",
-        )
+        message = f"`required_identifiers` must be a list of identifiers, not {type_name(value)}"
+        yield Diag(code, path, message, on="value")
     elif not value:
-        yield Diag(
-            "SI118",
-            path,
+        message = (
             "`required_identifiers` is empty: the factor would be identified "
-            "by a deviation-type phrase alone",
-            on="value",
-            help="list the identifiers that name the factor, e.g. the key that was removed",
+            "by a deviation-type phrase alone"
         )
+        help_ = "list the identifiers that name the factor, e.g. the key that was removed"
+        yield Diag("SI118", path, message, on="value", help=help_)
     for i, item in enumerate(value if isinstance(value, list) else ()):
         if is_placeholder(item):
             yield _placeholder(code, path + (i,), "`required_identifiers`", item)

@@ -7,7 +7,7 @@ from typing import Any
 
 import libcst as cst
 
-from .names import MUTATORS, match_nondet
+from .names import MUTATORS, nondet_category
 from .parsed import ParsedModule, StaticFinding, base_name, target_name_nodes
 
 
@@ -48,15 +48,10 @@ class BodyVisitor(cst.CSTVisitor):
         if not isinstance(base, cst.Name):
             return False  # `f().attr`: the reference is judged inside, at `f`
         for q in sorted(self.mod.qnames(node)):
-            hit = match_nondet(q)
-            if hit is not None:
-                cat = hit[1]
-                self.add(
-                    "SI503",
-                    node,
-                    f"`{q}` is nondeterministic ({cat}): a primitive "
-                    "must be a pure function of its arguments",
-                )
+            category = nondet_category(q)
+            if category is not None:
+                why = "a primitive must be a pure function of its arguments"
+                self.add("SI503", node, f"`{q}` is nondeterministic ({category}): {why}")
                 return True
         return False
 
@@ -154,44 +149,18 @@ def _is_set_expr(mod: ParsedModule, node: cst.BaseExpression) -> bool:
     return False
 
 
-class _ExitFinder(cst.CSTVisitor):
-    """Does a loop body contain a `return`, or a `break` of this loop?"""
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.found = False
-
-    def _skip(self, node: cst.CSTNode) -> bool:
-        return False
-
-    visit_FunctionDef = visit_Lambda = visit_ClassDef = _skip
-
-    def visit_Return(self, node: cst.Return) -> None:
-        self.found = True
-
-    def visit_Break(self, node: cst.Break) -> None:
-        if self.depth == 0:
-            self.found = True
-
-    def visit_For(self, node: cst.For) -> bool:
-        node.iter.visit(self)
-        self.depth += 1
-        node.body.visit(self)
-        self.depth -= 1
-        if node.orelse is not None:
-            node.orelse.visit(self)
-        return False
-
-    def visit_While(self, node: cst.While) -> bool:
-        self.depth += 1
-        node.body.visit(self)
-        self.depth -= 1
-        if node.orelse is not None:
-            node.orelse.visit(self)
-        return False
-
-
 def _can_exit(loop: cst.For) -> bool:
-    f = _ExitFinder()
-    loop.body.visit(f)
-    return f.found
+    """Whether the loop's body holds a ``return``, or a ``break`` of this loop (one in an
+    inner loop's ``else`` breaks this one)."""
+    stack: list[tuple[cst.CSTNode, bool]] = [(loop.body, False)]
+    while stack:
+        node, inner = stack.pop()
+        if isinstance(node, cst.Return) or (isinstance(node, cst.Break) and not inner):
+            return True
+        if isinstance(node, (cst.For, cst.While)):
+            stack.append((node.body, True))
+            if node.orelse is not None:
+                stack.append((node.orelse, inner))
+        elif not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend((child, inner) for child in node.children)
+    return False

@@ -47,11 +47,11 @@ MUTATORS = set(
 )
 
 
-def match_nondet(qname: str) -> tuple[str, str] | None:
+def nondet_category(qname: str) -> str | None:
+    """The SI503 category of ``qname``: of its longest dotted prefix that is a listed name."""
     parts = qname.split(".")
     for i in range(len(parts), 0, -1):
-        key = ".".join(parts[:i])
-        cat = _NONDET.get(key)
-        if cat is not None:
-            return key, cat
+        category = _NONDET.get(".".join(parts[:i]))
+        if category is not None:
+            return category
     return None

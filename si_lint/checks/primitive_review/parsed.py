@@ -34,10 +34,9 @@ class ParsedModule:
         self.wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
         self.scopes = self.wrapper.resolve(ScopeProvider)
         self.positions = self.wrapper.resolve(PositionProvider)
-        self.functions: dict[str, cst.FunctionDef] = {}
-        for stmt in self.module.body:
-            if isinstance(stmt, cst.FunctionDef):
-                self.functions[stmt.name.value] = stmt  # the last definition wins
+        self.functions = {  # the last definition wins
+            stmt.name.value: stmt for stmt in self.module.body if isinstance(stmt, cst.FunctionDef)
+        }
         # a later non-def binding of the same name at module level shadows the def
         for stmt in self.module.body:
             for name in _bound_at_module_level(stmt):

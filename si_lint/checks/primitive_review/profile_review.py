@@ -75,14 +75,10 @@ def primitives_in(pred: Any, registered: Mapping[str, Any], depth: int = 0) -> I
 
 def table_primitives(table: Any, registered: Mapping[str, Any]) -> list[str]:
     """Registered primitive names a decision table uses (first use order, once each)."""
-    out: list[str] = []
-    if isinstance(table, list):
-        for row in table:
-            if isinstance(row, MAPPING):
-                for name in primitives_in(row.get("when"), registered):
-                    if name not in out:
-                        out.append(name)
-    return out
+    rows = [row for row in table if isinstance(row, MAPPING)] if isinstance(table, list) else []
+    return list(
+        dict.fromkeys(n for row in rows for n in primitives_in(row.get("when"), registered))
+    )
 
 
 def used_by_templates(profile: Profile) -> dict[str, list[str]]:

@@ -78,12 +78,8 @@ def precheck(source: str) -> StaticFinding | None:
     except (RecursionError, MemoryError):
         return too_deep
     except SyntaxError as e:
-        return StaticFinding(
-            "SI501",
-            max(e.lineno or 1, 1),
-            max(e.offset or 1, 1),
-            f"implementation module does not parse: {e.msg}",
-        )
+        message = f"implementation module does not parse: {e.msg}"
+        return StaticFinding("SI501", max(e.lineno or 1, 1), max(e.offset or 1, 1), message)
     except ValueError as e:  # e.g. a NUL byte
         return StaticFinding("SI501", 1, 1, f"implementation module does not parse: {e}")
     return None
@@ -122,12 +118,8 @@ def _parse(source: str) -> ParsedModule | StaticFinding:
     try:
         return ParsedModule(source)
     except cst.ParserSyntaxError as e:
-        return StaticFinding(
-            "SI501",
-            max(e.raw_line, 1),
-            e.raw_column + 1,
-            f"implementation module does not parse: {e.message}",
-        )
+        message = f"implementation module does not parse: {e.message}"
+        return StaticFinding("SI501", max(e.raw_line, 1), e.raw_column + 1, message)
     except RecursionError:
         raise
     except Exception as e:  # pragma: no cover - libcst internals
@@ -180,14 +172,8 @@ def signature_findings(
         )
     if not problems:
         return []
-    line, col = mod.pos(func.name)
-    expected = ", ".join(sorted(want))
-    return [
-        StaticFinding(
-            "SI502",
-            line,
-            col,
-            f"`{func.name.value}` parameters differ from the registry's "
-            f"(`evidence, *, {expected}`): " + "; ".join(problems),
-        )
-    ]
+    message = (
+        f"`{func.name.value}` parameters differ from the registry's "
+        f"(`evidence, *, {', '.join(sorted(want))}`): " + "; ".join(problems)
+    )
+    return [StaticFinding("SI502", *mod.pos(func.name), message)]
