@@ -41,28 +41,25 @@ def run(a) -> int:
     """The check command: returns its exit status, raises :class:`si_lint.errors.SiLintError`."""
     _combinations(a)
     _check_settings(a)
-    if not a.silent:
-        return _dispatch(a)
-    # --silent: nothing on stdout nor stderr but an error (printed by the command group,
-    # outside this block); --output FILE is still written
-    with open(os.devnull, "w", encoding="utf-8") as null:
-        with contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
-            return _dispatch(a)
-
-
-def _dispatch(a) -> int:
-    if a.show_settings or a.show_files:
-        return show(a, _options(a))
-    if a.watch:
-        return watch(a, _options(a), run_once)
-    return run_once(a)
+    with contextlib.ExitStack() as stack:
+        if a.silent:
+            # nothing on stdout nor stderr but an error (printed by the command group,
+            # outside this block); --output FILE is still written
+            null = stack.enter_context(open(os.devnull, "w", encoding="utf-8"))
+            stack.enter_context(contextlib.redirect_stdout(null))
+            stack.enter_context(contextlib.redirect_stderr(null))
+        if a.show_settings or a.show_files:
+            return show(a, _options(a))
+        if a.watch:
+            return watch(a, _options(a), run_once)
+        return run_once(a)
 
 
 def run_once(a) -> int:
     """One check of the named paths, reported; returns the exit status."""
-    paths, stdin = _paths_and_stdin(a)
+    paths, overrides = _paths_and_stdin(a)
     options = _options(a)
-    result = _run(paths, options, stdin)
+    result = run_pipeline(paths, options, overrides=overrides)
     _notes(a, result)
     if a.fix_only:
         return _fix_only(a, result)
@@ -71,10 +68,10 @@ def run_once(a) -> int:
         report = _apply_fixes(a, result)
         changed = len(report.files)
         if a.fix and not a.diff and report.files:
-            result = _run(paths, options, stdin)  # the report shows what remains
+            result = run_pipeline(paths, options)  # the report shows what remains
         fixed = report.fixed
     if a.write_baseline:  # adopting: the findings go to the file, not to the terminal
-        return _write_baseline(a, a.write_baseline, result)
+        return _write_baseline(a, result)
     _baselines(a, result)
     _report(a, result, fixed)
     if a.exit_zero:
@@ -94,8 +91,9 @@ def _fix_only(a, result) -> int:
     return 1 if a.exit_non_zero_on_fix and files and not a.exit_zero else 0
 
 
-def _paths_and_stdin(a) -> tuple[list[str], bytes | None]:
-    """The paths to check, and the bytes of stdin when the path is ``-``."""
+def _paths_and_stdin(a) -> tuple[list[str], dict[str, bytes] | None]:
+    """The paths to check, and for the path ``-`` the bytes of stdin, which stand in for
+    the file named by --stdin-filename in the read stage (the rest is read from disk)."""
     paths = list(a.paths)
     if "-" not in paths:
         if a.stdin_filename:
@@ -108,7 +106,7 @@ def _paths_and_stdin(a) -> tuple[list[str], bytes | None]:
     if a.fix or a.diff:
         raise UsageError("--fix and --diff work on files, not on stdin")
     stdin = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
-    return [a.stdin_filename], stdin
+    return [a.stdin_filename], {os.path.abspath(a.stdin_filename): stdin}
 
 
 def _check_settings(a) -> None:
@@ -202,14 +200,14 @@ def _apply_fixes(a, result):
     return report
 
 
-def _write_baseline(a, path: str, result) -> int:
+def _write_baseline(a, result) -> int:
     """--write-baseline FILE records every finding in FILE and says how many on stderr
     (stdout stays free for a ``--diff`` before it); no report, exit 0: recording today's
     findings is not a failure."""
-    write_file(path, render_baseline(result).encode("utf-8"), "baseline")
+    write_file(a.write_baseline, render_baseline(result).encode("utf-8"), "baseline")
     if not a.quiet:
         n = len(result.findings)
-        say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {path}")
+        say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {a.write_baseline}")
     return 0
 
 
@@ -252,13 +250,6 @@ def _report(a, result, fixed) -> None:
     if a.show_fixes:
         to_stdout = a.output is None and a.fmt == "text" and not a.diff
         _show_fixes(result, fixed, a.fix and not a.diff, a.unsafe_fixes, to_stdout)
-
-
-def _run(paths, options, stdin):
-    if stdin is None:
-        return run_pipeline(paths, options)
-    # the buffer stands in for the named file in the read stage (the rest is read from disk)
-    return run_pipeline(paths, options, overrides={os.path.abspath(paths[0]): stdin})
 
 
 def _show_fixes(result, fixed, written: bool, unsafe: bool, to_stdout: bool) -> None:

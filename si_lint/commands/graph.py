@@ -127,12 +127,7 @@ def _svg(data: bytes) -> bytes:
 def _write(data: bytes, output) -> None:
     if output:
         write_file(output, data)  # atomic; an OSError is a usage error (exit 2)
-        return
-    sys.stdout.flush()
-    out = getattr(sys.stdout, "buffer", None)
-    if out is None:  # a text-only stream: decode (the formats are UTF-8 text)
+    elif hasattr(sys.stdout, "buffer"):
+        click.echo(data, nl=False)  # bytes: written as they are
+    else:  # a text-only stream: decode (the formats are UTF-8 text)
         sys.stdout.write(data.decode("utf-8"))
-        sys.stdout.flush()
-    else:
-        out.write(data)
-        out.flush()
