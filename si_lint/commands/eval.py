@@ -171,9 +171,8 @@ def text_line(entry: dict, other: str | None = None) -> str:
 )
 @options.fmt("text", "json", help=None)
 @options.profile("The profile to score under (default: the corpus's configured profile).")
-@click.option(
+@options.flag(
     "--trust-implementations",
-    is_flag=True,
     help="Import the profile's primitive implementations (corpus code) to run them.",
 )
 @click.option(

@@ -19,6 +19,7 @@ from ..graph.dot import findings_by_node, to_dot
 from ..graph.export import FORMATS, focus, resolve_node, restrict, to_graphml, to_json
 from ..pipeline import Options, build_corpus, run
 from ..report.output import write_file
+from . import options
 
 
 @click.command("graph")
@@ -38,14 +39,11 @@ from ..report.output import write_file
     help="Only NODE (an id like `scenario:<id>`, or a bare name) and its direct "
     "neighbours in the whole corpus graph.",
 )
-@click.option(
-    "--all-nodes",
-    is_flag=True,
-    help="dot/svg: also draw the nodes no edge touches (hidden by default).",
+@options.flag(
+    "--all-nodes", help="dot/svg: also draw the nodes no edge touches (hidden by default)."
 )
-@click.option(
+@options.flag(
     "--no-findings",
-    is_flag=True,
     help="dot/svg: do not run the check to paint the nodes that carry an error or warning.",
 )
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to FILE.")

@@ -21,6 +21,7 @@ from ..fsutil import ReadOnlyFile, atomic_write
 from ..loader import load_bytes
 from ..model import FORM_A, find_template, scoring_of
 from ..profile import is_builtin_name, load_profile_for, resolve_profile
+from . import options
 from .eval_input import load_scenario
 from .migrate_draft import draft_fixtures
 
@@ -46,7 +47,7 @@ from .migrate_draft import draft_fixtures
     help="Where the fixtures go (default: fixtures/<last part of the id>/ beside the "
     "`scenarios/` directory holding the file, else beside the file).",
 )
-@click.option("--write", is_flag=True, help="Rewrite `scoring` and create the fixture files.")
+@options.flag("--write", help="Rewrite `scoring` and create the fixture files.")
 def command(scenario_file, scenario_id, profile_opt, evidence, fixtures_dir, write):
     """Draft the Form B scoring block of a Form A scenario from its injection manifest,
     with one draft fixture per row of the template's table.

@@ -154,3 +154,8 @@ def ruff_refused(f):
                 callback=_refuse(name, equivalent),
             )(f)
     return f
+
+
+def flag(*names: str, help: str):
+    """A boolean option, off unless given."""
+    return click.option(*names, is_flag=True, help=help)

@@ -44,9 +44,8 @@ from . import options
     "text", "json", "markdown", help="Output format (markdown: for a pull-request review)."
 )
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to FILE.")
-@click.option(
+@options.flag(
     "--trust-implementations",
-    is_flag=True,
     help="Import and run the profiles' primitive implementations to recompute every "
     "verdict (otherwise the review is static).",
 )

@@ -26,10 +26,8 @@ MAX_LINES = 30
 
 @click.command("rule")
 @click.argument("code", required=False)
-@click.option("--all", "all_", is_flag=True, help="List every rule (as with no CODE).")
-@click.option(
-    "--full", is_flag=True, help="Print every file of the examples whole (pages are trimmed)."
-)
+@options.flag("--all", "all_", help="List every rule (as with no CODE).")
+@options.flag("--full", help="Print every file of the examples whole (pages are trimmed).")
 @options.fmt("text", "json", help=None)
 def command(code, all_, full, fmt):
     """List the rules, the rules under a code prefix (`SI1`), or explain CODE with its
