@@ -9,7 +9,7 @@ import click
 
 from ..report import FORMATS
 from . import options
-from .check_run import COLOR, FAIL_ON, default_format, run
+from .check_run import COLOR, FAIL_ON, run
 
 
 @click.command("check")
@@ -168,5 +168,4 @@ def command(**kwargs):
 
     Exit status: 0 no finding at or above --fail-on, 1 such findings (or a file fixed,
     under --exit-non-zero-on-fix), 2 usage error."""
-    kwargs["fmt"] = kwargs["fmt"] or default_format()
     return run(SimpleNamespace(**kwargs))

@@ -18,8 +18,7 @@ from ..profile import OASISCTL_NOTICE, is_builtin_name
 from ..report import write as write_report
 from ..report.ansi import use_color
 from ..report.output import report_sink, write, write_file
-from .check_show import show
-from .check_watch import say, watch
+from .check_show import say, show, watch
 from .options import profile_spec, split_codes
 
 FAIL_ON = ("error", "warning", "info")
@@ -32,13 +31,9 @@ def failing(findings, fail_on: str) -> list:
     return [f for f in findings if SEVERITY_RANK.get(f.severity, 0) <= threshold]
 
 
-def default_format() -> str:
-    """``--format`` when none is given: github under GITHUB_ACTIONS=true, else text."""
-    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-
-
 def run(a) -> int:
     """The check command: returns its exit status, raises :class:`si_lint.errors.SiLintError`."""
+    a.fmt = a.fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     _combinations(a)
     _check_settings(a)
     with contextlib.ExitStack() as stack:

@@ -41,10 +41,9 @@ def _lint_note(scen_path: Path, index: int, profile, config) -> str | None:
     rules need the whole corpus and are `check`'s)."""
     try:
         source = source_of(os.path.abspath(scen_path))
-        docs = [d for d in load_documents(source, Path.cwd()) if d.index == index]
-        if not docs:
+        doc = next((d for d in load_documents(source, Path.cwd()) if d.index == index), None)
+        if doc is None:
             return None
-        doc = docs[0]
         ctx = Context(profile=profile, config=config)
         codes = [
             d.code

@@ -41,20 +41,16 @@ def command(code, all_, full, fmt):
         listed = [r for c, r in catalogue.items() if c.startswith(wanted)]
         if not listed:
             raise UsageError(f"unknown rule {code!r}; `si-lint rule` lists them")
-        _listing(listed, fmt)
+        if fmt == "json":
+            click.echo(json.dumps([r.doc_text for r in listed], indent=2))
+        else:
+            for r in listed:
+                click.echo(f"{r.code:<7} {r.severity:<8} {r.name:<40} {r.summary}")
         return
     if fmt == "json":
         click.echo(json.dumps({**rule.doc_text, "examples": rule.examples}, indent=2))
         return
     click.echo(page(rule, full=full), nl=False)
-
-
-def _listing(listed, fmt: str) -> None:
-    if fmt == "json":
-        click.echo(json.dumps([r.doc_text for r in listed], indent=2))
-        return
-    for r in listed:
-        click.echo(f"{r.code:<7} {r.severity:<8} {r.name:<40} {r.summary}")
 
 
 def page(rule, *, full: bool = False) -> str:
