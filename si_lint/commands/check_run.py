@@ -35,7 +35,6 @@ def run(a) -> int:
     """The check command: returns its exit status, raises :class:`si_lint.errors.SiLintError`."""
     a.fmt = a.fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     _combinations(a)
-    _check_settings(a)
     with contextlib.ExitStack() as stack:
         if a.silent:
             # nothing on stdout nor stderr but an error (printed by the command group,
@@ -104,24 +103,12 @@ def _paths_and_stdin(a) -> tuple[list[str], dict[str, bytes] | None]:
     return [a.stdin_filename], {os.path.abspath(a.stdin_filename): stdin}
 
 
-def _check_settings(a) -> None:
-    """Format settings given without their format, and a ``--profile`` that is no profile."""
-    if a.automation_id is not None and a.fmt != "sarif" and not a.sarif_file:
-        raise UsageError(
-            "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
-        )
-    if a.junit_passing is not None and a.fmt != "junit":
-        flag = "--junit-passing" if a.junit_passing else "--no-junit-passing"
-        raise UsageError(f"{flag} is a JUnit setting (use it with --format junit)")
-    if a.profile is not None and not is_builtin_name(profile_spec(a.profile)):
-        a.profile = os.path.abspath(a.profile)
-
-
 def _combinations(a) -> None:
     """What the new ruff options imply and refuse: --fix-only implies --fix (--diff
     writes nothing, so not with it), --silent implies --quiet; --isolated reads no
     configuration file, so not with --config; --watch, --show-files and --show-settings
-    take paths (not stdin), one at a time."""
+    take paths (not stdin), one at a time; a format's settings need that format; a
+    ``--profile`` directory is made absolute (one that is no profile refused)."""
     flags = ("--show-settings", "--show-files", "--watch", "--write-baseline")
     on = (a.show_settings, a.show_files, a.watch, a.write_baseline)
     modes = [n for n, given in zip(flags, on, strict=True) if given]
@@ -143,6 +130,15 @@ def _combinations(a) -> None:
         a.fix = True
     if a.silent:
         a.quiet = True
+    if a.automation_id is not None and a.fmt != "sarif" and not a.sarif_file:
+        raise UsageError(
+            "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
+        )
+    if a.junit_passing is not None and a.fmt != "junit":
+        flag = "--junit-passing" if a.junit_passing else "--no-junit-passing"
+        raise UsageError(f"{flag} is a JUnit setting (use it with --format junit)")
+    if a.profile is not None and not is_builtin_name(profile_spec(a.profile)):
+        a.profile = os.path.abspath(a.profile)
 
 
 def _options(a) -> Options:

@@ -64,13 +64,6 @@ def _toml(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _profile(given: str | None, configured: str, cwd: Path) -> str:
-    """``--profile`` (a directory: as typed relative to here) or the configured one."""
-    if given is None or is_builtin_name(given):
-        return given or configured
-    return _rel(given, cwd)
-
-
 def _settings(group, options, cwd: Path) -> str:
     """One root's block: comments saying where it comes from, then its settings."""
     cfg = load_config(cwd, info=group.root).with_cli(
@@ -86,7 +79,9 @@ def _settings(group, options, cwd: Path) -> str:
     lines.append("# named: " + ", ".join(_rel(p, cwd) for p in group.paths))
     if cfg.profile_refused:
         lines.append(f"# {cfg.profile_refused[3]}")
-    lines.append(f"profile = {_toml(_profile(options.profile, cfg.profile, cwd))}")
+    given = options.profile  # a directory: as typed, relative to here
+    profile = given or cfg.profile if given is None or is_builtin_name(given) else _rel(given, cwd)
+    lines.append(f"profile = {_toml(profile)}")
     for key in SETTINGS:
         value = getattr(cfg, key.replace("-", "_"))
         lines.append(f"{key} = {_toml(dict(value) if key == 'per-file-ignores' else value)}")
