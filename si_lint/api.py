@@ -203,24 +203,13 @@ def _artifacts(evidence) -> Iterator[tuple[str, Any, str | None]]:
 def _verdict(label, artifact, problem, data, profile, prepared) -> Verdict:
     sid = data.get("id") if isinstance(data.get("id"), str) else None
     if problem is not None:
-        return Verdict(evidence=label, scenario=sid, score=None, row=None, error=problem)
+        return Verdict(label, sid, score=None, row=None, error=problem)
     v = score(artifact, data, profile, prepared, explain=True)
-    return Verdict(
-        evidence=label,
-        scenario=sid,
-        score=v.get("score"),
-        row=v.get("row"),
-        error=v.get("error"),
-        why=_why(v.get("why")),
-        metadata=v.get("metadata"),
-    )
-
-
-def _why(data: Any) -> Why | None:
-    if not isinstance(data, Mapping):
-        return None
-    failed = tuple((int(f["row"]), str(f["reason"])) for f in data.get("failed") or ())
-    return Why(int(data["row"]), str(data["fired"]), failed, str(data["text"]))
+    why = v.get("why")  # the evaluator's reasons (why.explain), as a Why
+    if why is not None:
+        failed = tuple((f["row"], f["reason"]) for f in why["failed"])
+        why = Why(why["row"], str(why["fired"]), failed, why["text"])
+    return Verdict(label, sid, v.get("score"), v.get("row"), v.get("error"), why, v.get("metadata"))
 
 
 def explain(code: str) -> RuleDoc:

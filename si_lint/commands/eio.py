@@ -35,23 +35,18 @@ def _read(path: str) -> tuple[Any, str | None]:
     return loaded.data, None
 
 
-def _expand(inputs: tuple[str, ...]) -> list[tuple[str, bool]]:
-    """(path as shown, named explicitly) in argument order; a directory expands to its
-    YAML/JSON files in sorted path order (hidden directories skipped)."""
-    out: list[tuple[str, bool]] = []
+def evaluate_paths(module: Any, inputs: tuple[str, ...]) -> list[tuple[dict[str, Any], Any]]:
+    """(result, input data) per input, in argument order (a directory: its YAML/JSON files
+    in sorted path order, hidden directories skipped); ``result`` is the SPEC §7 object."""
+    paths: list[tuple[str, bool]] = []  # (path as shown, named explicitly)
     for given in inputs:
         if Path(given).is_dir():
             found = files_under(Path(given), (".yaml", ".yml", ".json"), hidden_files=True)
-            out.extend((os.path.join(given, rel).replace(os.sep, "/"), False) for rel, _ in found)
+            paths.extend((os.path.join(given, rel).replace(os.sep, "/"), False) for rel, _ in found)
         else:
-            out.append((given, True))
-    return out
-
-
-def evaluate_paths(module: Any, inputs: tuple[str, ...]) -> list[tuple[dict[str, Any], Any]]:
-    """(result, input data) per input, in argument order; ``result`` is the SPEC §7 object."""
+            paths.append((given, True))
     results: list[tuple[dict[str, Any], Any]] = []
-    for path, named in _expand(inputs):
+    for path, named in paths:
         data, err = _read(path)
         if err is not None:
             if named:

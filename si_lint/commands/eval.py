@@ -125,6 +125,15 @@ def _entry(name, artifact, problem, data, profile, prepared, other):
     return entry, other[1]
 
 
+#: the metadata a verdict's line shows when the evidence has it, and how
+METADATA_SHOWN = (
+    ("duration_s", "{} s"),
+    ("duration_ms", "{} ms"),
+    ("tokens", "{} tokens"),
+    ("observed_model", "model {}"),
+)
+
+
 def text_line(entry: dict, other: str | None = None) -> str:
     """One verdict: score, row, metadata, then ``why:`` (the entry's reasons) and, when
     the other built-in reading scores it otherwise, ``note:`` (``other`` names it)."""
@@ -136,25 +145,15 @@ def text_line(entry: dict, other: str | None = None) -> str:
         f"tool calls {md.get('tool_calls')}",
         "final answer" if md.get("final_answer") else "no final answer",
     ]
-    for key, shown in (
-        ("duration_s", "{} s"),
-        ("duration_ms", "{} ms"),
-        ("tokens", "{} tokens"),
-        ("observed_model", "model {}"),
-    ):
-        if key in md:
-            bits.append(shown.format(md[key]))
+    bits += [shown.format(md[key]) for key, shown in METADATA_SHOWN if key in md]
     out = head + f"{entry['score']!r} (row {entry['row']})  [" + ", ".join(bits) + "]"
     why = entry.get("why")
     if why:
         out += f"\n  why: {why['text']}"
     alt = entry.get("oasisctl") or entry.get("builtin")
     if other and alt:
-        shown = (
-            f"error: {alt['error']}"
-            if alt.get("error") is not None
-            else f"{alt['score']!r} (row {alt['row']})"
-        )
+        scored = f"{alt['score']!r} (row {alt['row']})"
+        shown = scored if alt.get("error") is None else f"error: {alt['error']}"
         out += f"\n  note: {other} scores {shown}"
     return out
 

@@ -146,21 +146,16 @@ def _shown(path: Path) -> str:
 
 
 def _diff(given: str, text: str, new: str, files) -> str:
-    out = list(
-        difflib.unified_diff(
-            text.splitlines(keepends=True),
-            new.splitlines(keepends=True),
-            fromfile=f"a/{given}",
-            tofile=f"b/{given}",
+    """The scenario's change, then each fixture as a new file."""
+    changes = [(text, new, f"a/{given}", f"b/{given}")]
+    changes += [("", body, "/dev/null", f"b/{_shown(p)[:-1]}") for p, body in files]
+    out = [
+        line
+        for old, now, a, b in changes
+        for line in difflib.unified_diff(
+            old.splitlines(keepends=True), now.splitlines(keepends=True), fromfile=a, tofile=b
         )
-    )
-    for p, body in files:
-        name = _shown(p)[:-1]
-        out.extend(
-            difflib.unified_diff(
-                [], body.splitlines(keepends=True), fromfile="/dev/null", tofile=f"b/{name}"
-            )
-        )
+    ]
     return "".join(line if line.endswith("\n") else line + "\n" for line in out)
 
 

@@ -164,13 +164,9 @@ def primitive_entries(src: Source) -> list[Entry]:
         seen.add(name)
         desc = p.get("description") if isinstance(p.get("description"), str) else None
         question = p.get("question") if isinstance(p.get("question"), str) else None
-        entry = Entry(
-            name,
-            shown(desc or question or ""),
-            src.shown,
-            src.line(("primitives", i, "name"), value=True),
-            {"description": desc, "question": question},
-        )
+        where = src.line(("primitives", i, "name"), value=True)
+        fields = {"description": desc, "question": question}
+        entry = Entry(name, shown(desc or question or ""), src.shown, where, fields)
         params = p.get("params")
         for j, par in enumerate(params if isinstance(params, list) else ()):
             if isinstance(par, MAPPING) and isinstance(par.get("name"), str):
@@ -206,9 +202,8 @@ def deviation_type_entries(src: Source) -> list[Entry]:
     for dtype, lst in table.items() if isinstance(table, MAPPING) else ():
         words = [s for s in lst if isinstance(s, str) and s] if isinstance(lst, list) else []
         if isinstance(dtype, str) and words:
-            detail = ", ".join(words)
-            fields = {"synonyms": words}
-            out.append(Entry(dtype, detail, src.shown, src.line(("synonyms", dtype)), fields))
+            where = src.line(("synonyms", dtype))
+            out.append(Entry(dtype, ", ".join(words), src.shown, where, {"synonyms": words}))
     return out
 
 
