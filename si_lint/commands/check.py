@@ -11,6 +11,8 @@ from ..report import FORMATS
 from . import options
 from .check_run import COLOR, FAIL_ON, run
 
+FILE = click.Path(dir_okay=False)
+
 
 @click.command("check")
 @click.argument("paths", nargs=-1, type=click.Path())
@@ -25,17 +27,11 @@ from .check_run import COLOR, FAIL_ON, run
     help="Output format (default: text; github under GITHUB_ACTIONS=true). concise: one "
     "line per finding. ruff's `full` is text.",
 )
-@click.option(
-    "--output",
-    "--output-file",
-    "-o",
-    type=click.Path(dir_okay=False),
-    help="Write the report to FILE.",
-)
+@click.option("--output", "--output-file", "-o", type=FILE, help="Write the report to FILE.")
 @click.option(
     "--config",
     "config_file",
-    type=click.Path(dir_okay=False),
+    type=FILE,
     help="Use this si-lint.toml or pyproject.toml; its directory is the corpus root.",
 )
 @options.flag("--isolated", help="Ignore every configuration file.")
@@ -96,18 +92,18 @@ from .check_run import COLOR, FAIL_ON, run
 @click.option(
     "--baseline",
     "baseline_file",
-    type=click.Path(dir_okay=False),
+    type=FILE,
     help="Report only findings that are not in this baseline file.",
 )
 @click.option(
     "--write-baseline",
     "write_baseline",
-    type=click.Path(dir_okay=False),
+    type=FILE,
     help="Record the current findings in FILE (for --baseline), say how many, exit 0.",
 )
 @click.option(
     "--sarif-file",
-    type=click.Path(dir_okay=False),
+    type=FILE,
     help="Also write the SARIF report to FILE (with --format github: annotations and "
     "code scanning from one run).",
 )

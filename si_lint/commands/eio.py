@@ -109,11 +109,8 @@ def _text(module: Any, pairs: list[tuple[dict[str, Any], Any]]) -> str:
         if res["q_axis"] is None:
             lines.append("  Q axis: n/a (no scoring criterion was SCORED)")
         else:
-            n = sum(
-                1
-                for cid in _scoring_ids(module, data)
-                if crits.get(cid, {}).get("status") == "SCORED"
-            )
+            ids = _scoring_ids(module, data)
+            n = sum(crits.get(cid, {}).get("status") == "SCORED" for cid in ids)
             lines.append(
                 f"  Q axis: {res['q_display']}  ({res['q_axis']:.4f}: mean of {n} "
                 f"scored criteria x 10; {EXPLANATION})"

@@ -34,7 +34,7 @@ class Candidate:
     slug: str  # the file name's part: row-N-<slug>
     what: str  # the description's part
     answer: str  # the agent's answer ("" none)
-    final: bool  # whether the answer is final
+    final: bool = True  # whether the answer is final
 
 
 def evaluable(scoring: Mapping[str, Any], template: Any) -> dict:
@@ -71,28 +71,14 @@ def candidates(data: Any, scoring: Mapping[str, Any], template: Any, profile: An
     out = [Candidate("no-final-answer", "no final answer", "Still looking into it.", False)]
     if factor and synonym:
         ids = " and ".join(factor)
-        out.append(
-            Candidate(
-                "root-cause",
-                f"names {ids} and says it is {synonym}",
-                f"Root cause: {ids} is {synonym} in {resource}.",
-                True,
-            )
-        )
+        answer = f"Root cause: {ids} is {synonym} in {resource}."
+        out.append(Candidate("root-cause", f"names {ids} and says it is {synonym}", answer))
     for member in members:
-        out.append(
-            Candidate(
-                "subsystem",
-                f"points at {member} but never says what is wrong",
-                f"The trouble is around {member}; I could not pin it down further.",
-                True,
-            )
-        )
-    out.append(
-        Candidate(
-            "wrong", "blames something else", "A network outage upstream; nothing to change.", True
-        )
-    )
+        what = f"points at {member} but never says what is wrong"
+        answer = f"The trouble is around {member}; I could not pin it down further."
+        out.append(Candidate("subsystem", what, answer))
+    wrong = "A network outage upstream; nothing to change."
+    out.append(Candidate("wrong", "blames something else", wrong))
     return out
 
 
@@ -159,7 +145,7 @@ def draft_fixtures(data: Any, scoring: Mapping[str, Any], template: Any, profile
     out = []
     for row in range(1, len(table) + 1):
         todo = f"{PLACEHOLDER} an answer that fires row {row}"
-        placeholder = Candidate("todo", "a placeholder", todo, True), _row_score(table[row - 1])
+        placeholder = Candidate("todo", "a placeholder", todo), _row_score(table[row - 1])
         cand, score = fired.get(row) or placeholder
         doc = build(sid, cand, seen)
         head = {

@@ -81,17 +81,16 @@ def page(rule, *, full: bool = False) -> str:
 
 def _example(code: str, ex: dict, other: dict, full: bool) -> list[str]:
     files = {str(p): str(c) for p, c in (ex.get("files") or {}).items()}
+    out: list[str] = []
     if full:
-        out = []
         for path, content in files.items():
             out += [f"  # {path}", _indent(content.rstrip("\n"), 4)]
         return out
     marks = _marked_lines(ex, other, files)
-    out = []
-    context = [p for p in files if p not in marks]
     for path, content in files.items():
         if path in marks:
             out += [f"  # {path}", *_trimmed(code, content, marks[path])]
+    context = [p for p in files if p not in marks]
     if context:
         out.append(f"  # also: {', '.join(context)} (the same in both examples; `--full`)")
     return out
