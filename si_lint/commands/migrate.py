@@ -166,9 +166,8 @@ def _write(path: Path, new: str, files) -> None:
     except ReadOnlyFile:
         raise OutputError(f"{path}: the file is read-only; nothing written") from None
     except OSError as exc:
-        raise OutputError(
-            f"{path}: cannot write it ({exc.strerror or type(exc).__name__})"
-        ) from None
+        why = exc.strerror or type(exc).__name__
+        raise OutputError(f"{path}: cannot write it ({why})") from None
     for p, body in files:
         try:
             p.parent.mkdir(parents=True, exist_ok=True)

@@ -86,11 +86,8 @@ def _section(section: str) -> str:
     folded = section.lower().replace("_", "-")
     if folded in SECTIONS:
         return folded
-    hint = did_you_mean(section, SECTIONS)
-    raise UsageError(
-        f"profile: unknown section {section!r}; "
-        + (hint if hint else f"sections: {', '.join(SECTIONS)}")
-    )
+    hint = did_you_mean(section, SECTIONS) or f"sections: {', '.join(SECTIONS)}"
+    raise UsageError(f"profile: unknown section {section!r}; {hint}")
 
 
 def _resolve(option: str | None, cwd: Path) -> tuple[str, Path, str, Path]:
