@@ -65,7 +65,10 @@ def command(paths, fmt, focus_node, all_nodes, no_findings, output):
     elif fmt == "graphml":
         text = to_graphml(graph)
     else:
-        painted = None if no_findings else findings_by_node(graph, _check_findings(paths))
+        painted = None
+        if not no_findings:  # what `si-lint check --no-cache PATHS` reports
+            found = run(list(paths) or ["."], Options(use_cache=False)).findings
+            painted = findings_by_node(graph, [f.as_json() for f in found])
         text = to_dot(graph, all_nodes=all_nodes, keep=[nid] if nid else [], findings=painted)
     data = text.encode("utf-8")
     if fmt == "svg":
@@ -89,12 +92,6 @@ def _narrowed(corpus, paths, focus_node, cwd):
             "`fixture:<path>`)"
         )
     return focus(corpus.graph, nid), nid
-
-
-def _check_findings(paths) -> list[dict]:
-    """What ``si-lint check --no-cache PATHS`` reports (its JSON diagnostics)."""
-    result = run(list(paths) or ["."], Options(use_cache=False))
-    return [f.as_json() for f in result.findings]
 
 
 def _svg(data: bytes) -> bytes:
