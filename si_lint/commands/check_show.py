@@ -74,8 +74,7 @@ def _settings(group, options, cwd: Path) -> str:
         f"# corpus root: {_rel(cfg.root, cwd)} (found by: {cfg.root_how})",
         f"# configuration file: {_rel(cfg.source, cwd) if cfg.source else source}",
     ]
-    for base in cfg.extends:
-        lines.append(f"# extends: {_rel(base, cwd)}")
+    lines += [f"# extends: {_rel(base, cwd)}" for base in cfg.extends]
     lines.append("# named: " + ", ".join(_rel(p, cwd) for p in group.paths))
     if cfg.profile_refused:
         lines.append(f"# {cfg.profile_refused[3]}")

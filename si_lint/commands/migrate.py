@@ -133,11 +133,9 @@ def default_fixtures_dir(path: Path, sid: str) -> Path:
     beside the file (``<tail>``: the id's last dotted part, every run of characters but
     letters, digits, ``_`` and ``-`` made one ``-``: an id is no path)."""
     tail = re.sub(r"[^A-Za-z0-9_-]+", "-", sid.rsplit(".", 1)[-1]).strip("-") or "scenario"
-    parent = path.parent
-    for up in [parent, *parent.parents]:
-        if up.name == "scenarios":
-            return up.parent / "fixtures" / tail
-    return parent / "fixtures" / tail
+    ups = [path.parent, *path.parent.parents]
+    base = next((up.parent for up in ups if up.name == "scenarios"), path.parent)
+    return base / "fixtures" / tail
 
 
 def _shown(path: Path) -> str:
