@@ -9,6 +9,7 @@ piece of evidence is that verdict's ``error``, as on the command line.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ from .commands.options import profile_spec, split_codes
 from .commands.rule import page
 from .errors import SiLintError, UsageError
 from .evaluator import score
-from .findings import SEVERITY_RANK, Finding, Location
+from .findings import Finding, Location
 from .pipeline import Options, run
 from .profile import is_builtin_name
 
@@ -41,7 +42,6 @@ __all__ = [
     "explain",
 ]
 
-#: a path as the functions take it
 PathLike = str | os.PathLike
 
 FailOn = Literal["error", "warning", "info"]
@@ -49,9 +49,7 @@ FailOn = Literal["error", "warning", "info"]
 
 @dataclass(frozen=True)
 class Report:
-    """What :func:`check` found: every finding in report order (``path`` relative to
-    ``cwd``), how many ``files`` were checked, the count of each severity, and what
-    ``si-lint check --fail-on FAIL_ON`` would exit with."""
+    """What :func:`check` found (docs/api.md)."""
 
     findings: tuple[Finding, ...]
     files: int
@@ -69,9 +67,7 @@ class Report:
 
 @dataclass(frozen=True)
 class Why:
-    """Why a verdict: the ``row`` that fired (1-based), what ``fired`` it, each earlier
-    row's ``failed`` clause as ``(row, reason)``, and ``text``: what ``si-lint eval``
-    prints after ``why:`` (also ``str(why)``)."""
+    """Why a verdict (docs/api.md): ``text`` is what ``si-lint eval`` prints after ``why:``."""
 
     row: int
     fired: str
@@ -84,9 +80,7 @@ class Why:
 
 @dataclass(frozen=True)
 class Verdict:
-    """One piece of evidence scored against a scenario, as ``si-lint eval`` reports it
-    (``evidence``: its label, ``<evidence N>`` for the N-th mapping passed in; ``score``
-    and ``row`` None when ``error`` says why there is none)."""
+    """One piece of evidence scored against a scenario, as ``si-lint eval`` reports it."""
 
     evidence: str
     scenario: str | None
@@ -99,9 +93,7 @@ class Verdict:
 
 @dataclass(frozen=True)
 class RuleDoc:
-    """One rule of the catalogue (``rules/CODE.yaml``): ``check`` is the function that
-    emits it (``module:function``), ``text`` the page ``si-lint rule CODE`` prints and
-    ``full_text`` that of ``--full``."""
+    """One rule of the catalogue (``rules/CODE.yaml``), as docs/api.md describes it."""
 
     code: str
     name: str
@@ -121,18 +113,8 @@ class UnknownRuleError(UsageError, LookupError):
     """:func:`explain` of a code the catalogue does not have."""
 
 
-def _paths(paths: PathLike | Iterable[PathLike]) -> list[str]:
-    if isinstance(paths, str | os.PathLike):
-        return [os.fspath(paths)]
-    return [os.fspath(p) for p in paths]
-
-
 def _codes(codes: str | Iterable[str] | None) -> tuple[str, ...]:
-    """``--select``/``--ignore`` values: a comma-separated string or an iterable of codes
-    and prefixes, in any case."""
-    if codes is None:
-        return ()
-    return split_codes((codes,) if isinstance(codes, str) else tuple(codes))
+    return split_codes((codes,) if isinstance(codes, str) else tuple(codes or ()))
 
 
 def check(
@@ -170,11 +152,10 @@ def check(
         config_file=None if config is None else str(base / os.fspath(config)),
         profile=profile,
     )
-    result = run(_paths(paths), options, cwd=base)
+    named = [paths] if isinstance(paths, str | os.PathLike) else paths
+    result = run([os.fspath(p) for p in named], options, cwd=base)
     findings = tuple(sorted(result.findings, key=Finding.sort_key))
-    counts = {s: 0 for s in SEVERITY_RANK}
-    for f in findings:
-        counts[f.severity if f.severity in counts else "info"] += 1
+    counts = Counter(f.severity for f in findings)
     return Report(
         findings=findings,
         files=result.files,
@@ -211,8 +192,6 @@ def evaluate(
 
 
 def _artifacts(evidence) -> Iterator[tuple[str, Any, str | None]]:
-    """(label, artifact, why it cannot be read) of every piece of ``evidence``, as the
-    command reads its EVIDENCE arguments."""
     items = [evidence] if isinstance(evidence, str | os.PathLike | Mapping) else list(evidence)
     for n, item in enumerate(items):
         if isinstance(item, Mapping):
@@ -224,25 +203,13 @@ def _artifacts(evidence) -> Iterator[tuple[str, Any, str | None]]:
 def _verdict(label, artifact, problem, data, profile, prepared) -> Verdict:
     sid = data.get("id") if isinstance(data.get("id"), str) else None
     if problem is not None:
-        return Verdict(evidence=label, scenario=sid, score=None, row=None, error=problem)
+        return Verdict(label, sid, score=None, row=None, error=problem)
     v = score(artifact, data, profile, prepared, explain=True)
-    return Verdict(
-        evidence=label,
-        scenario=sid,
-        score=v.get("score"),
-        row=v.get("row"),
-        error=v.get("error"),
-        why=_why(v.get("why")),
-        metadata=v.get("metadata"),
-    )
-
-
-def _why(data: Any) -> Why | None:
-    """The evaluator's reasons (``why.explain``: row, fired, failed, text) as a :class:`Why`."""
-    if not isinstance(data, Mapping):
-        return None
-    failed = tuple((int(f["row"]), str(f["reason"])) for f in data.get("failed") or ())
-    return Why(int(data["row"]), str(data["fired"]), failed, str(data["text"]))
+    why = v.get("why")  # the evaluator's reasons (why.explain), as a Why
+    if why is not None:
+        failed = tuple((f["row"], f["reason"]) for f in why["failed"])
+        why = Why(why["row"], str(why["fired"]), failed, why["text"])
+    return Verdict(label, sid, v.get("score"), v.get("row"), v.get("error"), why, v.get("metadata"))
 
 
 def explain(code: str) -> RuleDoc:

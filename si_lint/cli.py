@@ -50,9 +50,8 @@ class LazyGroup(click.Group):
         return status
 
     def format_commands(self, ctx, formatter):
-        rows = [(name, COMMANDS[name]) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
-            formatter.write_dl(rows)
+            formatter.write_dl(list(COMMANDS.items()))
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

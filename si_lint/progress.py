@@ -5,6 +5,7 @@ and the stage has run for more than a second; never when the caller passes
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from collections.abc import Callable
@@ -27,7 +28,7 @@ class Progress:
         self.total = max(int(total), 0)
         self.description = description
         self.done = 0
-        self._stream = stream
+        self._stream = sys.stderr if stream is None else stream
         self._clock = clock
         self._eligible = allowed and self.total > 1
         self._start = self._last = 0.0
@@ -41,8 +42,7 @@ class Progress:
     def __enter__(self) -> Progress:
         self._start = self._clock()
         try:
-            stream = self._stream if self._stream is not None else sys.stderr
-            self._eligible = self._eligible and bool(stream.isatty())
+            self._eligible = self._eligible and bool(self._stream.isatty())
         except (AttributeError, ValueError, OSError):
             self._eligible = False
         return self
@@ -53,25 +53,22 @@ class Progress:
             return
         now = self._clock()
         if self._bar is None:
-            if now - self._start <= DELAY_S or self.done >= self.total:
-                return
-            self._show()
-            if self._bar is None:  # rich could not show it: no bar
+            if now - self._start <= DELAY_S or self.done >= self.total or not self._show():
                 return
         if now - self._last >= _REFRESH_S or self.done >= self.total:
             self._bar.update(self._task, completed=self.done)
             self._bar.refresh()
             self._last = now
 
-    def _show(self) -> None:
+    def _show(self) -> bool:
+        """Start the bar; False when rich cannot show it (then there is none)."""
         # rich is slow to import: only when a bar is shown
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
         from rich.progress import Progress as RichProgress
 
         try:
-            stream = self._stream if self._stream is not None else sys.stderr
-            console = Console(file=stream, force_terminal=True, stderr=self._stream is None)
+            console = Console(file=self._stream, force_terminal=True)
             bar = RichProgress(
                 TextColumn("[progress.description]{task.description}"),
                 BarColumn(),
@@ -83,14 +80,14 @@ class Progress:
             )
             self._task = bar.add_task(self.description, total=self.total, completed=self.done)
             bar.start()
-            self._bar = bar
         except Exception:
             self._eligible = False
+            return False
+        self._bar = bar
+        return True
 
     def __exit__(self, *exc) -> None:
         if self._bar is not None:
-            try:
+            with contextlib.suppress(Exception):
                 self._bar.stop()
-            except Exception:
-                pass
             self._bar = None

@@ -9,7 +9,9 @@ import click
 
 from ..report import FORMATS
 from . import options
-from .check_run import COLOR, FAIL_ON, default_format, run
+from .check_run import COLOR, FAIL_ON, run
+
+FILE = click.Path(dir_okay=False)
 
 
 @click.command("check")
@@ -25,20 +27,14 @@ from .check_run import COLOR, FAIL_ON, default_format, run
     help="Output format (default: text; github under GITHUB_ACTIONS=true). concise: one "
     "line per finding. ruff's `full` is text.",
 )
-@click.option(
-    "--output",
-    "--output-file",
-    "-o",
-    type=click.Path(dir_okay=False),
-    help="Write the report to FILE.",
-)
+@click.option("--output", "--output-file", "-o", type=FILE, help="Write the report to FILE.")
 @click.option(
     "--config",
     "config_file",
-    type=click.Path(dir_okay=False),
+    type=FILE,
     help="Use this si-lint.toml or pyproject.toml; its directory is the corpus root.",
 )
-@click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
+@options.flag("--isolated", help="Ignore every configuration file.")
 @options.select
 @options.ignore
 @options.extend_select
@@ -50,18 +46,15 @@ from .check_run import COLOR, FAIL_ON, default_format, run
     show_default=True,
     help="Lowest severity that makes the exit status 1.",
 )
-@click.option("--exit-zero", "-e", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option(
-    "--exit-non-zero-on-fix",
-    is_flag=True,
-    help="Exit 1 when --fix changed a file, even if no finding remains.",
+@options.flag("--exit-zero", "-e", help="Exit 0 even when there are findings.")
+@options.flag(
+    "--exit-non-zero-on-fix", help="Exit 1 when --fix changed a file, even if no finding remains."
 )
-@click.option("--statistics", is_flag=True, help="Print a count per code instead of each finding.")
-@click.option("--quiet", "-q", is_flag=True, help="Print the findings only (no summary, no notes).")
-@click.option(
+@options.flag("--statistics", help="Print a count per code instead of each finding.")
+@options.flag("--quiet", "-q", help="Print the findings only (no summary, no notes).")
+@options.flag(
     "--silent",
     "-s",
-    is_flag=True,
     help="Print nothing (but errors): the exit status says it all (--output is still written).",
 )
 @click.option(
@@ -77,9 +70,8 @@ from .check_run import COLOR, FAIL_ON, default_format, run
     default=False,
     help="Apply the safe fixes in place (comments and layout survive); --no-fix overrides.",
 )
-@click.option(
+@options.flag(
     "--fix-only",
-    is_flag=True,
     help="Apply the fixes and print only how many (implies --fix; exit 0 unless "
     "--exit-non-zero-on-fix).",
 )
@@ -88,9 +80,8 @@ from .check_run import COLOR, FAIL_ON, default_format, run
     default=False,
     help="With --fix/--diff, also apply the fixes that change what a scenario means.",
 )
-@click.option(
+@options.flag(
     "--diff",
-    is_flag=True,
     help="Print the fixes as a unified diff on stdout (the findings on stderr); write nothing.",
 )
 @click.option(
@@ -101,18 +92,18 @@ from .check_run import COLOR, FAIL_ON, default_format, run
 @click.option(
     "--baseline",
     "baseline_file",
-    type=click.Path(dir_okay=False),
+    type=FILE,
     help="Report only findings that are not in this baseline file.",
 )
 @click.option(
     "--write-baseline",
     "write_baseline",
-    type=click.Path(dir_okay=False),
+    type=FILE,
     help="Record the current findings in FILE (for --baseline), say how many, exit 0.",
 )
 @click.option(
     "--sarif-file",
-    type=click.Path(dir_okay=False),
+    type=FILE,
     help="Also write the SARIF report to FILE (with --format github: annotations and "
     "code scanning from one run).",
 )
@@ -128,7 +119,7 @@ from .check_run import COLOR, FAIL_ON, default_format, run
 @click.option(
     "--stdin-filename", help="With PATH `-`: the path the text read from stdin stands for."
 )
-@click.option("--no-cache", "-n", is_flag=True, help="Do not read or write the cache.")
+@options.flag("--no-cache", "-n", help="Do not read or write the cache.")
 @options.cache_dir
 @click.option(
     "--jobs",
@@ -144,22 +135,19 @@ from .check_run import COLOR, FAIL_ON, default_format, run
     "directory is relative to the current directory).",
     dest="profile",
 )
-@click.option(
+@options.flag(
     "--verbose",
     "-v",
-    is_flag=True,
     help="Show each corpus root and how it was found, skipped files and internal tracebacks.",
 )
-@click.option(
+@options.flag(
     "--show-settings",
-    is_flag=True,
     help="Print the effective configuration of each named path's corpus root, exit 0.",
 )
-@click.option("--show-files", is_flag=True, help="Print the files that would be checked, exit 0.")
-@click.option(
+@options.flag("--show-files", help="Print the files that would be checked, exit 0.")
+@options.flag(
     "--watch",
     "-w",
-    is_flag=True,
     help="Check again whenever a checked file or the configuration changes (Ctrl-C stops).",
 )
 @options.ruff_refused
@@ -176,5 +164,4 @@ def command(**kwargs):
 
     Exit status: 0 no finding at or above --fail-on, 1 such findings (or a file fixed,
     under --exit-non-zero-on-fix), 2 usage error."""
-    kwargs["fmt"] = kwargs["fmt"] or default_format()
     return run(SimpleNamespace(**kwargs))

@@ -17,8 +17,7 @@ from ..pipeline import run as run_pipeline
 from ..profile import OASISCTL_NOTICE, is_builtin_name
 from ..report import write as write_report
 from ..report.output import report_sink, use_color, write, write_file
-from .check_show import show
-from .check_watch import say, watch
+from .check_show import say, show, watch
 from .options import profile_spec, split_codes
 
 FAIL_ON = ("error", "warning", "info")
@@ -31,37 +30,29 @@ def failing(findings, fail_on: str) -> list:
     return [f for f in findings if SEVERITY_RANK.get(f.severity, 0) <= threshold]
 
 
-def default_format() -> str:
-    """``--format`` when none is given: github under GITHUB_ACTIONS=true, else text."""
-    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-
-
 def run(a) -> int:
     """The check command: returns its exit status, raises :class:`si_lint.errors.SiLintError`."""
+    a.fmt = a.fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     _combinations(a)
-    _check_settings(a)
-    if not a.silent:
-        return _dispatch(a)
-    # --silent: nothing on stdout nor stderr but an error (printed by the command group,
-    # outside this block); --output FILE is still written
-    with open(os.devnull, "w", encoding="utf-8") as null:
-        with contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
-            return _dispatch(a)
-
-
-def _dispatch(a) -> int:
-    if a.show_settings or a.show_files:
-        return show(a, _options(a))
-    if a.watch:
-        return watch(a, _options(a), run_once)
-    return run_once(a)
+    with contextlib.ExitStack() as stack:
+        if a.silent:
+            # nothing on stdout nor stderr but an error (printed by the command group,
+            # outside this block); --output FILE is still written
+            null = stack.enter_context(open(os.devnull, "w", encoding="utf-8"))
+            stack.enter_context(contextlib.redirect_stdout(null))
+            stack.enter_context(contextlib.redirect_stderr(null))
+        if a.show_settings or a.show_files:
+            return show(a, _options(a))
+        if a.watch:
+            return watch(a, _options(a), run_once)
+        return run_once(a)
 
 
 def run_once(a) -> int:
     """One check of the named paths, reported; returns the exit status."""
-    paths, stdin = _paths_and_stdin(a)
+    paths, overrides = _paths_and_stdin(a)
     options = _options(a)
-    result = _run(paths, options, stdin)
+    result = run_pipeline(paths, options, overrides=overrides)
     _notes(a, result)
     if a.fix_only:
         return _fix_only(a, result)
@@ -70,10 +61,10 @@ def run_once(a) -> int:
         report = _apply_fixes(a, result)
         changed = len(report.files)
         if a.fix and not a.diff and report.files:
-            result = _run(paths, options, stdin)  # the report shows what remains
+            result = run_pipeline(paths, options)  # the report shows what remains
         fixed = report.fixed
     if a.write_baseline:  # adopting: the findings go to the file, not to the terminal
-        return _write_baseline(a, a.write_baseline, result)
+        return _write_baseline(a, result)
     _baselines(a, result)
     _report(a, result, fixed)
     if a.exit_zero:
@@ -93,8 +84,9 @@ def _fix_only(a, result) -> int:
     return 1 if a.exit_non_zero_on_fix and files and not a.exit_zero else 0
 
 
-def _paths_and_stdin(a) -> tuple[list[str], bytes | None]:
-    """The paths to check, and the bytes of stdin when the path is ``-``."""
+def _paths_and_stdin(a) -> tuple[list[str], dict[str, bytes] | None]:
+    """The paths to check, and for the path ``-`` the bytes of stdin, which stand in for
+    the file named by --stdin-filename in the read stage (the rest is read from disk)."""
     paths = list(a.paths)
     if "-" not in paths:
         if a.stdin_filename:
@@ -107,27 +99,15 @@ def _paths_and_stdin(a) -> tuple[list[str], bytes | None]:
     if a.fix or a.diff:
         raise UsageError("--fix and --diff work on files, not on stdin")
     stdin = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
-    return [a.stdin_filename], stdin
-
-
-def _check_settings(a) -> None:
-    """Format settings given without their format, and a ``--profile`` that is no profile."""
-    if a.automation_id is not None and a.fmt != "sarif" and not a.sarif_file:
-        raise UsageError(
-            "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
-        )
-    if a.junit_passing is not None and a.fmt != "junit":
-        flag = "--junit-passing" if a.junit_passing else "--no-junit-passing"
-        raise UsageError(f"{flag} is a JUnit setting (use it with --format junit)")
-    if a.profile is not None and not is_builtin_name(profile_spec(a.profile)):
-        a.profile = os.path.abspath(a.profile)
+    return [a.stdin_filename], {os.path.abspath(a.stdin_filename): stdin}
 
 
 def _combinations(a) -> None:
     """What the new ruff options imply and refuse: --fix-only implies --fix (--diff
     writes nothing, so not with it), --silent implies --quiet; --isolated reads no
     configuration file, so not with --config; --watch, --show-files and --show-settings
-    take paths (not stdin), one at a time."""
+    take paths (not stdin), one at a time; a format's settings need that format; a
+    ``--profile`` directory is made absolute (one that is no profile refused)."""
     flags = ("--show-settings", "--show-files", "--watch", "--write-baseline")
     on = (a.show_settings, a.show_files, a.watch, a.write_baseline)
     modes = [n for n, given in zip(flags, on, strict=True) if given]
@@ -149,6 +129,15 @@ def _combinations(a) -> None:
         a.fix = True
     if a.silent:
         a.quiet = True
+    if a.automation_id is not None and a.fmt != "sarif" and not a.sarif_file:
+        raise UsageError(
+            "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
+        )
+    if a.junit_passing is not None and a.fmt != "junit":
+        flag = "--junit-passing" if a.junit_passing else "--no-junit-passing"
+        raise UsageError(f"{flag} is a JUnit setting (use it with --format junit)")
+    if a.profile is not None and not is_builtin_name(profile_spec(a.profile)):
+        a.profile = os.path.abspath(a.profile)
 
 
 def _options(a) -> Options:
@@ -201,14 +190,14 @@ def _apply_fixes(a, result):
     return report
 
 
-def _write_baseline(a, path: str, result) -> int:
+def _write_baseline(a, result) -> int:
     """--write-baseline FILE records every finding in FILE and says how many on stderr
     (stdout stays free for a ``--diff`` before it); no report, exit 0: recording today's
     findings is not a failure."""
-    write_file(path, render_baseline(result).encode("utf-8"))
+    write_file(a.write_baseline, render_baseline(result).encode("utf-8"))
     if not a.quiet:
         n = len(result.findings)
-        say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {path}")
+        say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {a.write_baseline}")
     return 0
 
 
@@ -251,13 +240,6 @@ def _report(a, result, fixed) -> None:
     if a.show_fixes:
         to_stdout = a.output is None and a.fmt == "text" and not a.diff
         _show_fixes(result, fixed, a.fix and not a.diff, a.unsafe_fixes, to_stdout)
-
-
-def _run(paths, options, stdin):
-    if stdin is None:
-        return run_pipeline(paths, options)
-    # the buffer stands in for the named file in the read stage (the rest is read from disk)
-    return run_pipeline(paths, options, overrides={os.path.abspath(paths[0]): stdin})
 
 
 def _show_fixes(result, fixed, written: bool, unsafe: bool, to_stdout: bool) -> None:

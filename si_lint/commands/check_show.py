@@ -1,15 +1,20 @@
-"""`si-lint check --show-settings` and `--show-files` (ruff's options, docs/cli.md): what
-a check of the named paths would use, printed without checking anything; exit 0. The
-settings are each root's, as TOML; the files are those whose findings a check reports,
-as findings show paths, sorted."""
+"""What a check of the named paths would read (docs/cli.md): `--show-settings` prints each
+root's settings as TOML and `--show-files` the files whose findings a check reports, as
+findings show them, sorted (exit 0); `--watch` checks, then compares the ``stat`` of every
+file of each root's corpus, their directories and the configuration files every
+:data:`POLL` seconds (or twice the last look's time: at most a third of a core), and checks
+again when one differs, until Ctrl-C (exit 0) or ``SI_LINT_WATCH_RUNS=N`` checks."""
 
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 from ..config import load_config
 from ..discovery import relpath_of
+from ..errors import SiLintError, UsageError
 from ..pipeline.select import make_selection
 from ..profile import is_builtin_name
 from ..report.output import write
@@ -59,13 +64,6 @@ def _toml(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _profile(given: str | None, configured: str, cwd: Path) -> str:
-    """``--profile`` (a directory: as typed relative to here) or the configured one."""
-    if given is None or is_builtin_name(given):
-        return given or configured
-    return _rel(given, cwd)
-
-
 def _settings(group, options, cwd: Path) -> str:
     """One root's block: comments saying where it comes from, then its settings."""
     cfg = load_config(cwd, info=group.root).with_cli(
@@ -76,13 +74,99 @@ def _settings(group, options, cwd: Path) -> str:
         f"# corpus root: {_rel(cfg.root, cwd)} (found by: {cfg.root_how})",
         f"# configuration file: {_rel(cfg.source, cwd) if cfg.source else source}",
     ]
-    for base in cfg.extends:
-        lines.append(f"# extends: {_rel(base, cwd)}")
+    lines += [f"# extends: {_rel(base, cwd)}" for base in cfg.extends]
     lines.append("# named: " + ", ".join(_rel(p, cwd) for p in group.paths))
     if cfg.profile_refused:
         lines.append(f"# {cfg.profile_refused[3]}")
-    lines.append(f"profile = {_toml(_profile(options.profile, cfg.profile, cwd))}")
+    given = options.profile  # a directory: as typed, relative to here
+    profile = given or cfg.profile if given is None or is_builtin_name(given) else _rel(given, cwd)
+    lines.append(f"profile = {_toml(profile)}")
     for key in SETTINGS:
         value = getattr(cfg, key.replace("-", "_"))
         lines.append(f"{key} = {_toml(dict(value) if key == 'per-file-ignores' else value)}")
     return "\n".join(lines) + "\n"
+
+
+#: seconds between two looks at the files
+POLL = 0.5
+#: the environment variable that bounds the number of checks
+RUNS_ENV = "SI_LINT_WATCH_RUNS"
+
+
+def say(message: str) -> None:
+    """A line on stderr (what ``click.echo(message, err=True)`` writes)."""
+    write(message + "\n", err=True, color=None)
+
+
+def _limit() -> int | None:
+    value = os.environ.get(RUNS_ENV)
+    if value is None or value == "":
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise UsageError(f"{RUNS_ENV}={value!r}: must be a whole number of checks, 1 or more")
+    return int(value)
+
+
+def watched(a, options) -> list[str]:
+    """The paths whose ``stat`` the loop compares: the selected files of every root, their
+    directories, the named paths and the configuration files (absolute, sorted)."""
+    out = {os.path.abspath(p) for p in (a.paths or ["."])}
+    for group, config, sel in selections(a, options, Path.cwd().resolve()):
+        if group.root.source is not None:
+            out.add(os.path.abspath(group.root.source))
+        out.update(os.path.abspath(p) for p in config.extends)
+        out.update(sel.files)
+        out.update(os.path.dirname(f) for f in sel.files)
+    return sorted(out)
+
+
+def snapshot(paths: list[str]) -> tuple:
+    """What the loop compares: each path's (modification time, size, inode), or None."""
+    out: list[tuple[int, int, int] | None] = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+        except (OSError, ValueError):
+            out.append(None)
+        else:
+            out.append((st.st_mtime_ns, st.st_size, st.st_ino))
+    return tuple(out)
+
+
+def _wait_for_change(paths: list[str], before: tuple) -> None:
+    """Return when a look at ``paths`` differs from ``before``."""
+    while True:
+        started = time.monotonic()
+        now = snapshot(paths)
+        if now != before:
+            return
+        spent = time.monotonic() - started
+        time.sleep(max(POLL, 2 * spent))
+
+
+def watch(a, options, run_once) -> int:
+    """Check, wait for a change, check again; 0 on Ctrl-C or after ``SI_LINT_WATCH_RUNS``."""
+    limit = _limit()
+    runs = 0
+    paths: list[str] = []
+    try:
+        while True:
+            try:
+                paths = watched(a, options)
+                before = snapshot(paths)
+                run_once(a)
+            except SiLintError as exc:
+                if runs == 0:  # the first check: a usage error ends the command
+                    raise
+                say(f"si-lint: {exc}")  # (the files of the last good check are watched)
+                before = snapshot(paths)
+            runs += 1
+            if limit is not None and runs >= limit:
+                return 0
+            if a.fix:  # the fixes just written are no change to check again for
+                before = snapshot(paths)
+            say(f"si-lint: watching {len(paths)} path(s) for changes (Ctrl-C stops)")
+            _wait_for_change(paths, before)
+            say("si-lint: a file changed: checking again")
+    except KeyboardInterrupt:
+        return 0

@@ -35,23 +35,18 @@ def _read(path: str) -> tuple[Any, str | None]:
     return loaded.data, None
 
 
-def _expand(inputs: tuple[str, ...]) -> list[tuple[str, bool]]:
-    """(path as shown, named explicitly) in argument order; a directory expands to its
-    YAML/JSON files in sorted path order (hidden directories skipped)."""
-    out: list[tuple[str, bool]] = []
+def evaluate_paths(module: Any, inputs: tuple[str, ...]) -> list[tuple[dict[str, Any], Any]]:
+    """(result, input data) per input, in argument order (a directory: its YAML/JSON files
+    in sorted path order, hidden directories skipped); ``result`` is the SPEC §7 object."""
+    paths: list[tuple[str, bool]] = []  # (path as shown, named explicitly)
     for given in inputs:
         if Path(given).is_dir():
             found = files_under(Path(given), (".yaml", ".yml", ".json"), hidden_files=True)
-            out.extend((os.path.join(given, rel).replace(os.sep, "/"), False) for rel, _ in found)
+            paths.extend((os.path.join(given, rel).replace(os.sep, "/"), False) for rel, _ in found)
         else:
-            out.append((given, True))
-    return out
-
-
-def evaluate_paths(module: Any, inputs: tuple[str, ...]) -> list[tuple[dict[str, Any], Any]]:
-    """(result, input data) per input, in argument order; ``result`` is the SPEC §7 object."""
+            paths.append((given, True))
     results: list[tuple[dict[str, Any], Any]] = []
-    for path, named in _expand(inputs):
+    for path, named in paths:
         data, err = _read(path)
         if err is not None:
             if named:
@@ -114,11 +109,8 @@ def _text(module: Any, pairs: list[tuple[dict[str, Any], Any]]) -> str:
         if res["q_axis"] is None:
             lines.append("  Q axis: n/a (no scoring criterion was SCORED)")
         else:
-            n = sum(
-                1
-                for cid in _scoring_ids(module, data)
-                if crits.get(cid, {}).get("status") == "SCORED"
-            )
+            ids = _scoring_ids(module, data)
+            n = sum(crits.get(cid, {}).get("status") == "SCORED" for cid in ids)
             lines.append(
                 f"  Q axis: {res['q_display']}  ({res['q_axis']:.4f}: mean of {n} "
                 f"scored criteria x 10; {EXPLANATION})"

@@ -1,10 +1,7 @@
-"""`si-lint eval SCENARIO EVIDENCE...`: score recorded evidence against one scenario (SPEC §5,
-§7; docs/eval.md). The verdicts are written as they are computed (``--format json`` prints
-the bytes of ``json.dumps(list, indent=2)``), so memory stays flat whatever the input
-size. In one process: 10,000 artifacts (92 MB of ``.jsonl``) take about a second, and a
-pool of workers saved a third of that at twice the start-up memory, so ``--jobs`` is
-accepted and ignored.
-"""
+"""`si-lint eval SCENARIO EVIDENCE...` (SPEC §5, §7; docs/eval.md). The verdicts are written
+as they are computed (``--format json`` prints the bytes of ``json.dumps(list, indent=2)``),
+so memory stays flat whatever the input size; one process scores them (``--jobs`` is
+accepted and ignored: workers saved little and doubled the start-up memory)."""
 
 from __future__ import annotations
 
@@ -44,10 +41,9 @@ def _lint_note(scen_path: Path, index: int, profile, config) -> str | None:
     rules need the whole corpus and are `check`'s)."""
     try:
         source = source_of(os.path.abspath(scen_path))
-        docs = [d for d in load_documents(source, Path.cwd()) if d.index == index]
-        if not docs:
+        doc = next((d for d in load_documents(source, Path.cwd()) if d.index == index), None)
+        if doc is None:
             return None
-        doc = docs[0]
         ctx = Context(profile=profile, config=config)
         codes = [
             d.code
@@ -102,19 +98,14 @@ def scored_table(data: Any, profile, label: str) -> Any:
 
 def _other_reading(prepared: Any):
     """``(JSON key, what the note calls it, the table read so)`` of the other built-in
-    reading: oasisctl's constants (``builtin:oasisctl``), or the seed's (``builtin``)
-    when the profile already reads as oasisctl does; None without a table."""
+    reading: oasisctl's constants, or the seed's when the profile already reads as
+    oasisctl does; None without a table."""
     if not isinstance(prepared, CompiledTable) or prepared.constants is None:
         return None
-    oasisctl = Constants(**OASISCTL_CONSTANTS)
-    if prepared.constants == oasisctl:
-        seed = Constants(**SEED_CONSTANTS)
-        return "builtin", "the seed's reading (builtin)", replace(prepared, constants=seed)
-    return (
-        "oasisctl",
-        "oasisctl's reading (builtin:oasisctl)",
-        replace(prepared, constants=oasisctl),
-    )
+    key, label, constants = "oasisctl", "oasisctl's reading (builtin:oasisctl)", OASISCTL_CONSTANTS
+    if prepared.constants == Constants(**OASISCTL_CONSTANTS):
+        key, label, constants = "builtin", "the seed's reading (builtin)", SEED_CONSTANTS
+    return key, label, replace(prepared, constants=Constants(**constants))
 
 
 def _entry(name, artifact, problem, data, profile, prepared, other):
@@ -124,18 +115,23 @@ def _entry(name, artifact, problem, data, profile, prepared, other):
     if problem is not None:
         entry.update({"score": None, "row": None, "error": problem})
         return entry, None
-    key, label, table = other or (None, None, None)
+    table = other[2] if other else None
     verdict = score(artifact, data, profile, prepared, explain=True, other=table)
     alt = verdict.pop("other", None)
     entry.update(verdict)
-    if (
-        alt is None
-        or key is None
-        or (alt["score"], alt["row"]) == (verdict["score"], verdict["row"])
-    ):
+    if alt is None or (alt["score"], alt["row"]) == (verdict["score"], verdict["row"]):
         return entry, None
-    entry[key] = alt
-    return entry, label
+    entry[other[0]] = alt
+    return entry, other[1]
+
+
+#: the metadata a verdict's line shows when the evidence has it, and how
+METADATA_SHOWN = (
+    ("duration_s", "{} s"),
+    ("duration_ms", "{} ms"),
+    ("tokens", "{} tokens"),
+    ("observed_model", "model {}"),
+)
 
 
 def text_line(entry: dict, other: str | None = None) -> str:
@@ -149,25 +145,15 @@ def text_line(entry: dict, other: str | None = None) -> str:
         f"tool calls {md.get('tool_calls')}",
         "final answer" if md.get("final_answer") else "no final answer",
     ]
-    for key, shown in (
-        ("duration_s", "{} s"),
-        ("duration_ms", "{} ms"),
-        ("tokens", "{} tokens"),
-        ("observed_model", "model {}"),
-    ):
-        if key in md:
-            bits.append(shown.format(md[key]))
+    bits += [shown.format(md[key]) for key, shown in METADATA_SHOWN if key in md]
     out = head + f"{entry['score']!r} (row {entry['row']})  [" + ", ".join(bits) + "]"
     why = entry.get("why")
     if why:
         out += f"\n  why: {why['text']}"
     alt = entry.get("oasisctl") or entry.get("builtin")
     if other and alt:
-        shown = (
-            f"error: {alt['error']}"
-            if alt.get("error") is not None
-            else f"{alt['score']!r} (row {alt['row']})"
-        )
+        scored = f"{alt['score']!r} (row {alt['row']})"
+        shown = scored if alt.get("error") is None else f"error: {alt['error']}"
         out += f"\n  note: {other} scores {shown}"
     return out
 
@@ -183,9 +169,8 @@ def text_line(entry: dict, other: str | None = None) -> str:
 )
 @options.fmt("text", "json", help=None)
 @options.profile("The profile to score under (default: the corpus's configured profile).")
-@click.option(
+@options.flag(
     "--trust-implementations",
-    is_flag=True,
     help="Import the profile's primitive implementations (corpus code) to run them.",
 )
 @click.option(

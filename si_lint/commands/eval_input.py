@@ -72,32 +72,31 @@ def files_under(directory: Path, suffixes: tuple[str, ...], hidden_files: bool =
 def load_scenario(given: str, wanted: str | None) -> tuple[Path, int, Any]:
     """(file, document index, scenario data) named by SCENARIO [--scenario ID]."""
     path = Path(given)
-    if path.is_dir():
-        if wanted is None:
-            raise UsageError(f"{given}: a directory: pass --scenario ID to pick a scenario")
-        for _rel, f in files_under(path, SCENARIO_SUFFIXES):
-            docs, problem = _read_stream(f)
-            for index, data in docs:
-                if classify(data) == "scenario" and data.get("id") == wanted:
-                    return f, index, data
-        raise UsageError(f"{given}: no scenario with id `{wanted}`")
-    docs, problem = _read_stream(path)
-    if problem is not None:
-        raise UsageError(f"{given}: {problem}")
-    scenarios = [(i, d) for i, d in docs if classify(d) == "scenario"]
+    if path.is_dir() and wanted is None:
+        raise UsageError(f"{given}: a directory: pass --scenario ID to pick a scenario")
+    files = [f for _rel, f in files_under(path, SCENARIO_SUFFIXES)] if path.is_dir() else [path]
+    scenarios: list[tuple[Path, int, Any]] = []
+    for f in files:
+        docs, problem = _read_stream(f)
+        if problem is not None and f is path:  # (a directory's unreadable file is skipped)
+            raise UsageError(f"{given}: {problem}")
+        for i, d in docs:
+            if classify(d) != "scenario":
+                continue
+            if wanted is None:
+                scenarios.append((f, i, d))
+            elif d.get("id") == wanted:
+                return f, i, d
     if wanted is not None:
-        for i, d in scenarios:
-            if d.get("id") == wanted:
-                return path, i, d
         raise UsageError(f"{given}: no scenario with id `{wanted}`")
     if not scenarios:
         raise UsageError(f"{given}: holds no scenario (a mapping with `id` and `scoring`)")
     if len(scenarios) > 1:
-        ids = ", ".join(str(d.get("id")) for _, d in scenarios[:10])
+        ids = ", ".join(str(d.get("id")) for _, _, d in scenarios[:10])
         raise UsageError(
             f"{given}: holds {len(scenarios)} scenarios ({ids}): pass --scenario ID to pick one"
         )
-    return path, scenarios[0][0], scenarios[0][1]
+    return scenarios[0]
 
 
 def evidence_artifacts(evidence: Iterable[str]) -> Iterator[Artifact]:

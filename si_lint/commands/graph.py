@@ -19,6 +19,7 @@ from ..graph.dot import findings_by_node, to_dot
 from ..graph.export import FORMATS, focus, resolve_node, restrict, to_graphml, to_json
 from ..pipeline import Options, build_corpus, run
 from ..report.output import write_file
+from . import options
 
 
 @click.command("graph")
@@ -38,14 +39,11 @@ from ..report.output import write_file
     help="Only NODE (an id like `scenario:<id>`, or a bare name) and its direct "
     "neighbours in the whole corpus graph.",
 )
-@click.option(
-    "--all-nodes",
-    is_flag=True,
-    help="dot/svg: also draw the nodes no edge touches (hidden by default).",
+@options.flag(
+    "--all-nodes", help="dot/svg: also draw the nodes no edge touches (hidden by default)."
 )
-@click.option(
+@options.flag(
     "--no-findings",
-    is_flag=True,
     help="dot/svg: do not run the check to paint the nodes that carry an error or warning.",
 )
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to FILE.")
@@ -67,7 +65,10 @@ def command(paths, fmt, focus_node, all_nodes, no_findings, output):
     elif fmt == "graphml":
         text = to_graphml(graph)
     else:
-        painted = None if no_findings else findings_by_node(graph, _check_findings(paths))
+        painted = None
+        if not no_findings:  # what `si-lint check --no-cache PATHS` reports
+            found = run(list(paths) or ["."], Options(use_cache=False)).findings
+            painted = findings_by_node(graph, [f.as_json() for f in found])
         text = to_dot(graph, all_nodes=all_nodes, keep=[nid] if nid else [], findings=painted)
     data = text.encode("utf-8")
     if fmt == "svg":
@@ -91,12 +92,6 @@ def _narrowed(corpus, paths, focus_node, cwd):
             "`fixture:<path>`)"
         )
     return focus(corpus.graph, nid), nid
-
-
-def _check_findings(paths) -> list[dict]:
-    """What ``si-lint check --no-cache PATHS`` reports (its JSON diagnostics)."""
-    result = run(list(paths) or ["."], Options(use_cache=False))
-    return [f.as_json() for f in result.findings]
 
 
 def _svg(data: bytes) -> bytes:
@@ -127,12 +122,7 @@ def _svg(data: bytes) -> bytes:
 def _write(data: bytes, output) -> None:
     if output:
         write_file(output, data)  # atomic; an OSError is a usage error (exit 2)
-        return
-    sys.stdout.flush()
-    out = getattr(sys.stdout, "buffer", None)
-    if out is None:  # a text-only stream: decode (the formats are UTF-8 text)
+    elif hasattr(sys.stdout, "buffer"):
+        click.echo(data, nl=False)  # bytes: written as they are
+    else:  # a text-only stream: decode (the formats are UTF-8 text)
         sys.stdout.write(data.decode("utf-8"))
-        sys.stdout.flush()
-    else:
-        out.write(data)
-        out.flush()

@@ -21,6 +21,7 @@ from ..fsutil import ReadOnlyFile, atomic_write
 from ..loader import load_bytes
 from ..model import FORM_A, find_template, scoring_of
 from ..profile import is_builtin_name, load_profile_for, resolve_profile
+from . import options
 from .eval_input import load_scenario
 from .migrate_draft import draft_fixtures
 
@@ -46,7 +47,7 @@ from .migrate_draft import draft_fixtures
     help="Where the fixtures go (default: fixtures/<last part of the id>/ beside the "
     "`scenarios/` directory holding the file, else beside the file).",
 )
-@click.option("--write", is_flag=True, help="Rewrite `scoring` and create the fixture files.")
+@options.flag("--write", help="Rewrite `scoring` and create the fixture files.")
 def command(scenario_file, scenario_id, profile_opt, evidence, fixtures_dir, write):
     """Draft the Form B scoring block of a Form A scenario from its injection manifest,
     with one draft fixture per row of the template's table.
@@ -132,11 +133,9 @@ def default_fixtures_dir(path: Path, sid: str) -> Path:
     beside the file (``<tail>``: the id's last dotted part, every run of characters but
     letters, digits, ``_`` and ``-`` made one ``-``: an id is no path)."""
     tail = re.sub(r"[^A-Za-z0-9_-]+", "-", sid.rsplit(".", 1)[-1]).strip("-") or "scenario"
-    parent = path.parent
-    for up in [parent, *parent.parents]:
-        if up.name == "scenarios":
-            return up.parent / "fixtures" / tail
-    return parent / "fixtures" / tail
+    ups = [path.parent, *path.parent.parents]
+    base = next((up.parent for up in ups if up.name == "scenarios"), path.parent)
+    return base / "fixtures" / tail
 
 
 def _shown(path: Path) -> str:
@@ -145,21 +144,16 @@ def _shown(path: Path) -> str:
 
 
 def _diff(given: str, text: str, new: str, files) -> str:
-    out = list(
-        difflib.unified_diff(
-            text.splitlines(keepends=True),
-            new.splitlines(keepends=True),
-            fromfile=f"a/{given}",
-            tofile=f"b/{given}",
+    """The scenario's change, then each fixture as a new file."""
+    changes = [(text, new, f"a/{given}", f"b/{given}")]
+    changes += [("", body, "/dev/null", f"b/{_shown(p)[:-1]}") for p, body in files]
+    out = [
+        line
+        for old, now, a, b in changes
+        for line in difflib.unified_diff(
+            old.splitlines(keepends=True), now.splitlines(keepends=True), fromfile=a, tofile=b
         )
-    )
-    for p, body in files:
-        name = _shown(p)[:-1]
-        out.extend(
-            difflib.unified_diff(
-                [], body.splitlines(keepends=True), fromfile="/dev/null", tofile=f"b/{name}"
-            )
-        )
+    ]
     return "".join(line if line.endswith("\n") else line + "\n" for line in out)
 
 
@@ -170,9 +164,8 @@ def _write(path: Path, new: str, files) -> None:
     except ReadOnlyFile:
         raise OutputError(f"{path}: the file is read-only; nothing written") from None
     except OSError as exc:
-        raise OutputError(
-            f"{path}: cannot write it ({exc.strerror or type(exc).__name__})"
-        ) from None
+        why = exc.strerror or type(exc).__name__
+        raise OutputError(f"{path}: cannot write it ({why})") from None
     for p, body in files:
         try:
             p.parent.mkdir(parents=True, exist_ok=True)

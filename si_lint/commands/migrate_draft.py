@@ -34,7 +34,7 @@ class Candidate:
     slug: str  # the file name's part: row-N-<slug>
     what: str  # the description's part
     answer: str  # the agent's answer ("" none)
-    final: bool  # whether the answer is final
+    final: bool = True  # whether the answer is final
 
 
 def evaluable(scoring: Mapping[str, Any], template: Any) -> dict:
@@ -71,28 +71,14 @@ def candidates(data: Any, scoring: Mapping[str, Any], template: Any, profile: An
     out = [Candidate("no-final-answer", "no final answer", "Still looking into it.", False)]
     if factor and synonym:
         ids = " and ".join(factor)
-        out.append(
-            Candidate(
-                "root-cause",
-                f"names {ids} and says it is {synonym}",
-                f"Root cause: {ids} is {synonym} in {resource}.",
-                True,
-            )
-        )
+        answer = f"Root cause: {ids} is {synonym} in {resource}."
+        out.append(Candidate("root-cause", f"names {ids} and says it is {synonym}", answer))
     for member in members:
-        out.append(
-            Candidate(
-                "subsystem",
-                f"points at {member} but never says what is wrong",
-                f"The trouble is around {member}; I could not pin it down further.",
-                True,
-            )
-        )
-    out.append(
-        Candidate(
-            "wrong", "blames something else", "A network outage upstream; nothing to change.", True
-        )
-    )
+        what = f"points at {member} but never says what is wrong"
+        answer = f"The trouble is around {member}; I could not pin it down further."
+        out.append(Candidate("subsystem", what, answer))
+    wrong = "A network outage upstream; nothing to change."
+    out.append(Candidate("wrong", "blames something else", wrong))
     return out
 
 
@@ -143,7 +129,6 @@ def draft_fixtures(data: Any, scoring: Mapping[str, Any], template: Any, profile
     table = template.get("table") if isinstance(template, MAPPING) else None
     if not isinstance(table, list):
         table = []
-    rows = len(table)
     sid = data.get("id") if isinstance(data.get("id"), str) else ""
     scenario = {
         **data,
@@ -158,20 +143,20 @@ def draft_fixtures(data: Any, scoring: Mapping[str, Any], template: Any, profile
         if isinstance(row, int) and row not in fired:
             fired[row] = (cand, verdict["score"])
     out = []
-    for row in range(1, rows + 1):
-        hit = fired.get(row)
-        cand, score = hit if hit is not None else (None, _row_score(table[row - 1]))
-        if cand is None:
-            cand = Candidate(
-                "todo", "a placeholder", f"{PLACEHOLDER} an answer that fires row {row}", True
-            )
+    for row in range(1, len(table) + 1):
+        todo = f"{PLACEHOLDER} an answer that fires row {row}"
+        placeholder = Candidate("todo", "a placeholder", todo), _row_score(table[row - 1])
+        cand, score = fired.get(row) or placeholder
         doc = build(sid, cand, seen)
         head = {
             "description": f"draft: {cand.what} (row {row})",
             "expect": {"score": score, "row": row},
         }
-        suffix = "json" if form == "artifact" else "yaml"
-        out.append((f"row-{row}-{cand.slug}.{suffix}", render({**head, **doc}, form, doc)))
+        if form == "artifact":  # `scenario_id` first
+            text = json.dumps({"scenario_id": sid, **head, **doc}, indent=2, ensure_ascii=False)
+            out.append((f"row-{row}-{cand.slug}.json", text + "\n"))
+        else:
+            out.append((f"row-{row}-{cand.slug}.yaml", _yaml(head, doc)))
     return out
 
 
@@ -180,18 +165,13 @@ def _row_score(row: Any) -> float:
     return float(score) if isinstance(score, (int, float)) and not isinstance(score, bool) else 0.0
 
 
-def render(whole: dict, form: str, doc: dict) -> str:
-    """The fixture's text: JSON (artifact form), or YAML written out key by key (a string
-    plain when it reads back as itself, else a JSON string: a valid YAML double-quoted
-    scalar)."""
-    if form == "artifact":
-        key = "scenario_id"
-        ordered = {key: whole[key], **{k: v for k, v in whole.items() if k != key}}
-        return json.dumps(ordered, indent=2, ensure_ascii=False) + "\n"
-    expect = whole["expect"]
+def _yaml(head: dict, doc: dict) -> str:
+    """A transcript fixture written out key by key (a string plain when it reads back as
+    itself, else a JSON string: a valid YAML double-quoted scalar)."""
+    expect = head["expect"]
     lines = [
-        f"scenario: {scalar(whole['scenario'])}",
-        f"description: {scalar(whole['description'])}",
+        f"scenario: {scalar(doc['scenario'])}",
+        f"description: {scalar(head['description'])}",
         f"expect: {{score: {expect['score']!r}, row: {expect['row']}}}",
         "events:",
     ]

@@ -38,11 +38,6 @@ extend_ignore = click.option(
     multiple=True,
     help="Like --ignore: skip these codes or prefixes too (ruff's name).",
 )
-#: what ``--profile`` takes
-PROFILE = "builtin|builtin:oasisctl|DIR"
-NOT_A_PROFILE = (
-    "not a shipped profile (builtin, builtin:oasisctl) nor a profile directory (no registry.yaml)"
-)
 
 
 def fmt(*choices: str, help: str | None = "Output format."):
@@ -58,7 +53,9 @@ def fmt(*choices: str, help: str | None = "Output format."):
 
 
 def profile(help: str, dest: str = "profile_opt"):
-    return click.option("--profile", dest, default=None, metavar=PROFILE, help=help)
+    return click.option(
+        "--profile", dest, default=None, metavar="builtin|builtin:oasisctl|DIR", help=help
+    )
 
 
 def profile_spec(spec: str, base: str | Path = ".", shown: str | None = None) -> str:
@@ -66,7 +63,10 @@ def profile_spec(spec: str, base: str | Path = ".", shown: str | None = None) ->
     ``base``), else a usage error that names it ``shown`` (default ``--profile SPEC``)."""
     if is_builtin_name(spec) or (Path(base, spec) / "registry.yaml").is_file():
         return spec
-    raise UsageError(f"{shown or '--profile ' + spec}: {NOT_A_PROFILE}")
+    raise UsageError(
+        f"{shown or '--profile ' + spec}: not a shipped profile (builtin, builtin:oasisctl) "
+        "nor a profile directory (no registry.yaml)"
+    )
 
 
 def split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -154,3 +154,8 @@ def ruff_refused(f):
                 callback=_refuse(name, equivalent),
             )(f)
     return f
+
+
+def flag(*names: str, help: str):
+    """A boolean option, off unless given."""
+    return click.option(*names, is_flag=True, help=help)

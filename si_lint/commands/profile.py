@@ -86,11 +86,8 @@ def _section(section: str) -> str:
     folded = section.lower().replace("_", "-")
     if folded in SECTIONS:
         return folded
-    hint = did_you_mean(section, SECTIONS)
-    raise UsageError(
-        f"profile: unknown section {section!r}; "
-        + (hint if hint else f"sections: {', '.join(SECTIONS)}")
-    )
+    hint = did_you_mean(section, SECTIONS) or f"sections: {', '.join(SECTIONS)}"
+    raise UsageError(f"profile: unknown section {section!r}; {hint}")
 
 
 def _resolve(option: str | None, cwd: Path) -> tuple[str, Path, str, Path]:
@@ -121,16 +118,15 @@ def _entry_json(entry: Entry, children: str | None) -> dict:
     return out
 
 
+#: the JSON key of each section's children
 CHILDREN = {"templates": "roles", "primitives": "params"}
 
 
 def render_json(name, shown_dir, header, docs, sections) -> str:
     out = {"profile": name, "directory": shown_dir, "registry": header, "documents": docs}
     for section, entries in sections.items():
-        key = section.replace("-", "_")
-        out[key] = (
-            None if entries is None else [_entry_json(e, CHILDREN.get(section)) for e in entries]
-        )
+        listed = [_entry_json(e, CHILDREN.get(section)) for e in entries or ()]
+        out[section.replace("-", "_")] = None if entries is None else listed
     return json.dumps(out, indent=2, ensure_ascii=False)
 
 
@@ -154,24 +150,16 @@ def render_text(name, shown_dir, header, docs, sections, *, whole: bool) -> str:
     return "\n".join(lines)
 
 
-def _row(indent: str, e: Entry) -> tuple[str, str, str]:
-    return (indent + one_line(e.name), one_line(e.detail), one_line(f"{e.file}:{e.line}"))
-
-
 def _rows(entries: list[Entry]) -> list[str]:
-    rows = []
-    for e in entries:
-        rows.append(_row("  ", e))
-        rows.extend(_row("    ", c) for c in e.children)
-    wname = max(len(r[0]) for r in rows)
-    wdetail = max(len(r[1]) for r in rows)
-    out = []
-    for label, detail, where in rows:
-        if wdetail:
-            out.append(f"{label.ljust(wname)}  {detail.ljust(wdetail)}  {where}")
-        else:
-            out.append(f"{label.ljust(wname)}  {where}")
-    return out
+    """name, detail (a column left out when every entry has none), file:line."""
+    listed = [(i, e) for p in entries for i, e in [("  ", p)] + [("    ", c) for c in p.children]]
+    rows = [
+        (i + one_line(e.name), one_line(e.detail), one_line(f"{e.file}:{e.line}"))
+        for i, e in listed
+    ]
+    widths = [max(len(r[0]) for r in rows), max(len(r[1]) for r in rows), 0]
+    cols = (0, 1, 2) if widths[1] else (0, 2)
+    return ["  ".join(r[c].ljust(widths[c]) for c in cols) for r in rows]
 
 
 def init_profile(target: Path) -> int:

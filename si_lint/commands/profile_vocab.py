@@ -41,14 +41,14 @@ SHIPPED_DIR = "si_lint/profile_data"
 
 @dataclass
 class Entry:
-    """One defined name: ``detail`` is its text rendering, ``fields`` its JSON fields."""
+    """One defined name: ``detail`` is its text rendering, ``fields`` its JSON fields,
+    ``children`` a template's roles or a primitive's parameters."""
 
     name: str
     detail: str
     file: str
     line: int
     fields: dict = field(default_factory=dict)
-    #: a template's roles, a primitive's parameters
     children: list[Entry] = field(default_factory=list)
 
 
@@ -77,28 +77,31 @@ def read_source(directory: Path, rel: str, shown_dir: str) -> Source | None:
     return Source(f"{shown_dir}/{rel}", loaded.data, loaded.pos)
 
 
-def template_sources(directory: Path, shown_dir: str) -> list[Source]:
+def template_entries(directory: Path, shown_dir: str) -> list[Entry]:
     """The band templates of ``templates/*.yaml`` in name order, the first of an id only
-    (as :func:`si_lint.profile.load_profile` reads them)."""
+    (as :func:`si_lint.profile.load_profile` reads them), each with its roles."""
     tdir = directory / "templates"
     if not tdir.is_dir() or not resolves_inside(tdir, directory):
         return []
-    out, seen = [], set()
     try:
         names = sorted(p.name for p in tdir.iterdir())
     except OSError:
         return []
-    for name in names:
-        if not name.endswith((".yaml", ".yml", ".json")):
-            continue
+    out, seen = [], set()
+    for name in filter(lambda n: n.endswith((".yaml", ".yml", ".json")), names):
         src = read_source(directory, f"templates/{name}", shown_dir)
-        if src is None:
-            continue
-        head = src.data.get("template") if isinstance(src.data, MAPPING) else None
+        head: Any = src.data.get("template") if src and isinstance(src.data, MAPPING) else None
         tid = head.get("id") if isinstance(head, MAPPING) else None
-        if isinstance(tid, str) and tid not in seen:
-            seen.add(tid)
-            out.append(src)
+        if src is None or not isinstance(tid, str) or tid in seen:
+            continue
+        seen.add(tid)
+        title = head.get("title") if isinstance(head.get("title"), str) else None
+        where = src.line(("template", "id"), value=True)
+        entry = Entry(tid, shown(title or ""), src.shown, where, {"title": plain(title)})
+        roles = src.data.get("roles")
+        for role, spec in roles.items() if isinstance(roles, MAPPING) else ():
+            entry.children.append(_role(src, role, spec))
+        out.append(entry)
     return out
 
 
@@ -139,25 +142,6 @@ def shown(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
-def template_entries(sources: list[Source]) -> list[Entry]:
-    out = []
-    for src in sources:
-        head = src.data["template"]
-        title = head.get("title")
-        entry = Entry(
-            head["id"],
-            shown(title) if isinstance(title, str) else "",
-            src.shown,
-            src.line(("template", "id"), value=True),
-            {"title": plain(title) if isinstance(title, str) else None},
-        )
-        roles = src.data.get("roles")
-        for name, spec in roles.items() if isinstance(roles, MAPPING) else ():
-            entry.children.append(_role(src, name, spec))
-        out.append(entry)
-    return out
-
-
 def _role(src: Source, name: str, spec: Any) -> Entry:
     spec = spec if isinstance(spec, MAPPING) else {}
     parts, fields = [], {}
@@ -180,13 +164,9 @@ def primitive_entries(src: Source) -> list[Entry]:
         seen.add(name)
         desc = p.get("description") if isinstance(p.get("description"), str) else None
         question = p.get("question") if isinstance(p.get("question"), str) else None
-        entry = Entry(
-            name,
-            shown(desc or question or ""),
-            src.shown,
-            src.line(("primitives", i, "name"), value=True),
-            {"description": desc, "question": question},
-        )
+        where = src.line(("primitives", i, "name"), value=True)
+        fields = {"description": desc, "question": question}
+        entry = Entry(name, shown(desc or question or ""), src.shown, where, fields)
         params = p.get("params")
         for j, par in enumerate(params if isinstance(params, list) else ()):
             if isinstance(par, MAPPING) and isinstance(par.get("name"), str):
@@ -222,9 +202,8 @@ def deviation_type_entries(src: Source) -> list[Entry]:
     for dtype, lst in table.items() if isinstance(table, MAPPING) else ():
         words = [s for s in lst if isinstance(s, str) and s] if isinstance(lst, list) else []
         if isinstance(dtype, str) and words:
-            detail = ", ".join(words)
-            fields = {"synonyms": words}
-            out.append(Entry(dtype, detail, src.shown, src.line(("synonyms", dtype)), fields))
+            where = src.line(("synonyms", dtype))
+            out.append(Entry(dtype, ", ".join(words), src.shown, where, {"synonyms": words}))
     return out
 
 
@@ -296,17 +275,12 @@ def category_entries(pdir: str, shown_as: str, guard: str) -> list[Entry] | None
         file = name if shown_as == "." else f"{shown_as}/{name}"
         kind = "capability" if name == CAPABILITY_CATEGORIES else "safety"
         used = {a.category for a in parse_archetypes(text, file).values()}
-        for line, title, level in _sections(text):
+        for line, _col, level, heading in headings(text):
+            title = re.sub(r"^[0-9.]+\s*", "", heading)  # without its number
             key = slug(title)
             if level <= 2 and key in used and key not in out:
                 out[key] = Entry(key, title, file, line, {"title": title, "kind": kind})
     return list(out.values()) if found else None
-
-
-def _sections(text: str):
-    """(line, title without its number, level) of every heading of ``text``."""
-    for line, _col, level, title in headings(text):
-        yield line, re.sub(r"^[0-9.]+\s*", "", title), level
 
 
 def vocabulary(
@@ -323,9 +297,7 @@ def vocabulary(
         k: head[k] if isinstance(head, MAPPING) and isinstance(head.get(k), str) else None
         for k in ("profile", "version")
     }
-    out: dict[str, list[Entry] | None] = {
-        "templates": template_entries(template_sources(directory, shown_dir))
-    }
+    out: dict[str, list[Entry] | None] = {"templates": template_entries(directory, shown_dir)}
     for section, entries in (
         ("primitives", primitive_entries),
         ("channels", channel_entries),
@@ -333,7 +305,5 @@ def vocabulary(
         ("budgets", budget_entries),
     ):
         out[section] = entries(registry) if registry is not None else []
-    docs = doc_entries(pdir, cwd, root) if pdir is not None else {}
-    for section in DOC_SECTIONS:
-        out[section] = docs.get(section)
+    out.update(doc_entries(pdir, cwd, root) if pdir is not None else dict.fromkeys(DOC_SECTIONS))
     return header, out

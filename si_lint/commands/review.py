@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ..corpus import load_config
+from ..discovery import inside
 from ..errors import UsageError
 from ..pipeline import Options, build_corpus
 from ..report.output import write
@@ -43,9 +44,8 @@ from . import options
     "text", "json", "markdown", help="Output format (markdown: for a pull-request review)."
 )
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to FILE.")
-@click.option(
+@options.flag(
     "--trust-implementations",
-    is_flag=True,
     help="Import and run the profiles' primitive implementations to recompute every "
     "verdict (otherwise the review is static).",
 )
@@ -61,8 +61,7 @@ def command(path, base, profile, fmt, output, trust_implementations):
     Exit status: 0, or 1 when the proposed implementations have an error-severity finding
     or entries of the base revision's tree were refused, 2 on a usage error."""
     cwd = Path.cwd().resolve()
-    target = Path(path)
-    target = target if target.is_absolute() else cwd / target
+    target = cwd / path
     if not target.exists():
         raise UsageError(f"{path}: no such file or directory")
     try:
@@ -71,22 +70,13 @@ def command(path, base, profile, fmt, output, trust_implementations):
         with tempfile.TemporaryDirectory(prefix="si-lint-review-") as tmp:
             base_side = resolve_base(base, head, cwd, trust_implementations, Path(tmp))
             corpus, _sel = build_corpus([str(target)], Options(use_cache=False), cwd, config=config)
-            docs = corpus.documents
-            for d in docs:
-                if head.directory is not None and _under(d.abspath, head.directory):
+            top = head.directory and os.path.abspath(head.directory)
+            for d in corpus.documents:
+                if top and inside(os.path.abspath(d.abspath), top):
                     d.profile_asset = True
-            view = CorpusView.from_documents(docs)
+            view = CorpusView.from_documents(corpus.documents)
             report = build_report(base_side, head, view, cwd, trust_implementations, target)
     except ReviewError as exc:
         raise UsageError(str(exc)) from None
     write(render(report, fmt), output, color=None)
     return exit_status(report)
-
-
-def _under(path, directory) -> bool:
-    try:
-        return os.path.commonpath(
-            [os.path.abspath(path), os.path.abspath(directory)]
-        ) == os.path.abspath(directory)
-    except ValueError:
-        return False

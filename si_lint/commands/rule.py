@@ -26,10 +26,8 @@ MAX_LINES = 30
 
 @click.command("rule")
 @click.argument("code", required=False)
-@click.option("--all", "all_", is_flag=True, help="List every rule (as with no CODE).")
-@click.option(
-    "--full", is_flag=True, help="Print every file of the examples whole (pages are trimmed)."
-)
+@options.flag("--all", "all_", help="List every rule (as with no CODE).")
+@options.flag("--full", help="Print every file of the examples whole (pages are trimmed).")
 @options.fmt("text", "json", help=None)
 def command(code, all_, full, fmt):
     """List the rules, the rules under a code prefix (`SI1`), or explain CODE with its
@@ -43,20 +41,16 @@ def command(code, all_, full, fmt):
         listed = [r for c, r in catalogue.items() if c.startswith(wanted)]
         if not listed:
             raise UsageError(f"unknown rule {code!r}; `si-lint rule` lists them")
-        _listing(listed, fmt)
+        if fmt == "json":
+            click.echo(json.dumps([r.doc_text for r in listed], indent=2))
+        else:
+            for r in listed:
+                click.echo(f"{r.code:<7} {r.severity:<8} {r.name:<40} {r.summary}")
         return
     if fmt == "json":
         click.echo(json.dumps({**rule.doc_text, "examples": rule.examples}, indent=2))
         return
     click.echo(page(rule, full=full), nl=False)
-
-
-def _listing(listed, fmt: str) -> None:
-    if fmt == "json":
-        click.echo(json.dumps([r.doc_text for r in listed], indent=2))
-        return
-    for r in listed:
-        click.echo(f"{r.code:<7} {r.severity:<8} {r.name:<40} {r.summary}")
 
 
 def page(rule, *, full: bool = False) -> str:
@@ -87,17 +81,16 @@ def page(rule, *, full: bool = False) -> str:
 
 def _example(code: str, ex: dict, other: dict, full: bool) -> list[str]:
     files = {str(p): str(c) for p, c in (ex.get("files") or {}).items()}
+    out: list[str] = []
     if full:
-        out = []
         for path, content in files.items():
             out += [f"  # {path}", _indent(content.rstrip("\n"), 4)]
         return out
     marks = _marked_lines(ex, other, files)
-    out = []
-    context = [p for p in files if p not in marks]
     for path, content in files.items():
         if path in marks:
             out += [f"  # {path}", *_trimmed(code, content, marks[path])]
+    context = [p for p in files if p not in marks]
     if context:
         out.append(f"  # also: {', '.join(context)} (the same in both examples; `--full`)")
     return out

@@ -9,11 +9,12 @@ import click
 
 from ..errors import UsageError
 from ..schemas import KINDS, OUTPUT_KINDS, load_schema
+from . import options
 
 
 @click.command("schema")
 @click.argument("kind", required=False)
-@click.option("--list", "list_kinds", is_flag=True, help="List the kinds that have a schema.")
+@options.flag("--list", "list_kinds", help="List the kinds that have a schema.")
 def command(kind, list_kinds):
     """Print the JSON Schema of KIND (indent 2), e.g. for an editor's YAML language server.
 

@@ -15,10 +15,8 @@ from . import options
 @options.no_cache
 @options.cache_dir
 @options.trust_implementations
-@click.option(
-    "--stdio",
-    is_flag=True,
-    help="Speak LSP over stdin/stdout (the default; for clients that pass it).",
+@options.flag(
+    "--stdio", help="Speak LSP over stdin/stdout (the default; for clients that pass it)."
 )
 def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
     """Run the Language Server (LSP over stdio) for editors: every `check` finding as
