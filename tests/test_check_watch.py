@@ -8,7 +8,9 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from conftest import run_cli, write_files
 from test_check_ruff_options import S101, S113, TWO
@@ -32,11 +34,15 @@ def _start(cwd, env, runs: str | None):
     )
 
 
-def _touch(path, text: str) -> None:
-    """Write ``text`` with a modification time surely not the one the loop recorded."""
+def _touch(path, text: str, corpus) -> None:
+    """Write ``text`` with a modification time surely not the one the loop recorded, in one
+    step: written in place, a poll between the truncation and the write would check an
+    empty file; so it is written beside the corpus (no watched directory) and renamed in."""
     before = os.stat(path).st_mtime_ns
-    path.write_text(text, encoding="utf-8")
-    os.utime(path, ns=(before + 2_000_000_000, before + 2_000_000_000))
+    tmp = Path(tempfile.mkdtemp(dir=corpus.parent)) / path.name
+    tmp.write_text(text, encoding="utf-8")
+    os.utime(tmp, ns=(before + 2_000_000_000, before + 2_000_000_000))
+    os.replace(tmp, path)
 
 
 def _corpus(tmp_path):
@@ -49,7 +55,7 @@ def test_watch_checks_again_when_a_file_changes(tmp_path, user_env):
     proc = _start(corpus, user_env, "2")
     try:
         assert proc.stderr.readline() == WATCHING  # the first check is done
-        _touch(corpus / "scenarios/s.yaml", SCENARIO.replace("  type: graded\n", ""))
+        _touch(corpus / "scenarios/s.yaml", SCENARIO.replace("  type: graded\n", ""), corpus)
         out, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
@@ -66,7 +72,7 @@ def test_watch_reports_a_broken_configuration_and_goes_on(tmp_path, user_env):
     proc = _start(corpus, user_env, "2")
     try:
         assert proc.stderr.readline() == WATCHING
-        _touch(corpus / "si-lint.toml", 'select = ["XX9"]\n')
+        _touch(corpus / "si-lint.toml", 'select = ["XX9"]\n', corpus)
         out, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
