@@ -16,12 +16,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .config import load_config
+from .config import YAML_SUFFIXES, load_config
 from .fsutil import resolves_inside
 from .limits import read_input
 from .loader import load_bytes
 from .mapping import MAPPING, lookup
-from .profile_builtin import SUFFIXES, read_rendition
 
 BUILTIN_DIR = Path(__file__).parent / "profile_data"
 
@@ -199,7 +198,7 @@ def _templates(directory: Path, refused: list) -> list:
     tdir = directory / "templates"
     if _leads_out(directory, "templates", refused) or not tdir.is_dir():
         return []
-    names = sorted(p.name for p in tdir.iterdir() if p.suffix in SUFFIXES)
+    names = sorted(p.name for p in tdir.iterdir() if p.suffix in YAML_SUFFIXES)
     return [_read_inside(directory, f"templates/{n}", refused) for n in names]
 
 
@@ -289,8 +288,7 @@ def builtin_profile(name: str = "builtin") -> Profile:
     if name not in ("builtin", "builtin:oasisctl"):
         raise ValueError(f"no shipped profile {name!r}")
     if name not in _BUILTIN:
-        got = read_rendition(BUILTIN_DIR)  # without the YAML parser
-        base = load_profile(BUILTIN_DIR) if got is None else profile_from_data(*got)
+        base = load_profile(BUILTIN_DIR)
         registry = dict(base.registry)
         if name == "builtin:oasisctl":
             registry["constants"] = dict(OASISCTL_CONSTANTS)
