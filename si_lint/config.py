@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from .catalogue import codes as catalogue_codes
 from .errors import ConfigError
-from .fsutil import resolves_inside
+from .fsutil import inside, resolves_inside
 from .limits import MAX_SETTING_CHARS
 from .records import value_object
 from .root import (
@@ -303,7 +303,7 @@ def _outside_root(root: Path, profile: str) -> str | None:
         return "is an absolute path"
     base = os.path.normpath(os.path.abspath(root))
     joined = os.path.normpath(os.path.join(base, profile))
-    if joined != base and not joined.startswith(base.rstrip(os.sep) + os.sep):
+    if not inside(joined, base):
         return "leads outside the corpus root"
     if not resolves_inside(joined, base):
         return "resolves outside the corpus root (through a symbolic link)"

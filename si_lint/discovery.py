@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .config import YAML_SUFFIXES, Config, pattern_spec
 from .errors import UsageError
-from .fsutil import kind_of, read_regular
+from .fsutil import inside, kind_of, read_regular
 from .root import ancestors, git_top
 
 #: directories never walked into
@@ -71,11 +71,6 @@ def _utf8_name(name: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def inside(path: str, root: str) -> bool:
-    """``path`` is ``root`` or under it (both absolute, normalised)."""
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def check_link(path: str, real_root: str) -> tuple[str, str | None]:

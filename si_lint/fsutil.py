@@ -198,12 +198,16 @@ def atomic_write(path, data: bytes, **kwargs) -> None:
         fh.write(data)
 
 
+def inside(path: str, root: str) -> bool:
+    """``path`` is ``root`` or under it (both absolute, normalised)."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
 def resolves_inside(path, top) -> bool:
     """``path`` lies in ``top`` once every symbolic link of both is followed (their real
     paths compared: a link inside ``top`` that leads out of it is outside). A path that
     cannot be resolved is outside (SPEC §9 "Trust boundaries")."""
     try:
-        real, base = os.path.realpath(path), os.path.realpath(top)
+        return inside(os.path.realpath(path), os.path.realpath(top))
     except (OSError, ValueError):
         return False
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)

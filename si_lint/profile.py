@@ -101,7 +101,7 @@ def constants_problems(registry: Any) -> list[tuple[tuple, str]]:
 def _primitive_view(p: Mapping[str, Any]) -> Mapping[str, Any]:
     """A registry entry as checks read it: ``params`` is always a list of mappings with a
     string ``name`` (a registry of another shape is reported by its schema, SI003; every
-    check then sees the part that has the right shape, never a crash — issue 11 item 10)."""
+    check then sees the part that has the right shape, never a crash)."""
     params = p.get("params")
     if params is None:
         return p
@@ -172,14 +172,11 @@ class Profile:
         return self._get("ratified_budgets", MAPPING, {})
 
 
-#: why a profile file is not read (SPEC §9 "Trust boundaries")
-LEADS_OUT = "is a symbolic link that leads outside the profile directory"
-
-
 def _leads_out(directory: Path, rel: str, refused: list) -> bool:
-    """``rel`` resolves outside ``directory`` (then it is noted in ``refused``)."""
+    """``rel`` resolves outside ``directory`` (then it is noted in ``refused``: SPEC §9
+    "Trust boundaries")."""
     if os.path.lexists(directory / rel) and not resolves_inside(directory / rel, directory):
-        refused.append((rel, LEADS_OUT))
+        refused.append((rel, "is a symbolic link that leads outside the profile directory"))
         return True
     return False
 

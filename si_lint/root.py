@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .errors import ConfigError
-from .fsutil import read_regular
+from .fsutil import inside, read_regular
 from .limits import MAX_SETTING_CHARS
 from .records import value_object
 
@@ -190,7 +190,7 @@ def _extend_target(where: Path, value, boundary: str) -> Path:
         )
     target = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(where)), value))
     real = os.path.realpath(target)
-    if real != boundary and not real.startswith(boundary.rstrip(os.sep) + os.sep):
+    if not inside(real, boundary):
         raise ConfigError(
             f"{where}: `extend` {shown!r} leads outside {boundary} (the git work tree of "
             "the corpus root, or the root): not read (SPEC §9 trust boundaries; name a "
