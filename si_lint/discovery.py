@@ -235,7 +235,7 @@ def expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
     files: list[str] = []
     dirs: list[str] = []
     for p in paths:
-        path = (cwd / p) if not os.path.isabs(p) else Path(p)
+        path = cwd / p  # (an absolute p replaces cwd)
         if not os.path.lexists(path):
             raise UsageError(f"{p}: no such file or directory")
         if path.is_dir():

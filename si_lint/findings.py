@@ -41,12 +41,7 @@ def format_path(path: Path_) -> str:
     """Render a document path as ``scoring.bindings.channels[1]``."""
     out = ""
     for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif out:
-            out += "." + str(part)
-        else:
-            out = str(part)
+        out += f"[{part}]" if isinstance(part, int) else f".{part}" if out else str(part)
     return out or "<root>"
 
 

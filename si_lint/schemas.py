@@ -216,7 +216,7 @@ def _value_problem(err: ValidationError, path: DocPath) -> tuple[int, str]:
         return 2, f"{where} must be {_join(options, 'or')}, not {_show(value)}"
     if kw in ("enum", "const"):
         options = schema_value if kw == "enum" else [schema_value]
-        listed = _join([f"`{_scalar(o)}`" for o in options], "or")
+        listed = _join([f"`{o if isinstance(o, str) else json.dumps(o)}`" for o in options], "or")
         return 2, f"{where} must be {listed}, not {_show(value)}"
     if kw in _BOUNDS:
         return 2, f"{where} must be {_BOUNDS[kw]} {schema_value}, not {_show(value)}"
@@ -245,10 +245,6 @@ def _show(value: Any) -> str:
         return kind
     text = json.dumps(value, ensure_ascii=False)
     return kind if len(text) > 40 else f"{kind} {text}"
-
-
-def _scalar(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _join(items: list[str], word: str) -> str:
