@@ -112,11 +112,15 @@ class Config(NamedTuple):
     def check_patterns(self) -> None:
         """A ConfigError when ``include`` or ``exclude`` holds a pattern pathspec refuses
         (the default ``include`` and an empty ``exclude`` are not compiled)."""
-        where = str(self.source)
-        if self.exclude:
-            _patterns(where, "exclude", self.exclude)
-        if self.include != DEFAULT_INCLUDE:
-            _patterns(where, "include", self.include)
+        for key, values in (("exclude", self.exclude), ("include", self.include)):
+            if not values or values == DEFAULT_INCLUDE:
+                continue
+            try:
+                pattern_spec(values)
+            except Exception as exc:  # pathspec raises a few different errors for a bad pattern
+                raise ConfigError(
+                    f"{self.source}: `{key}` holds a pattern that cannot be used: {exc}"
+                ) from exc
 
     def fingerprint(self) -> str:
         """Every field of the effective configuration (the cache's header holds it: a
@@ -156,14 +160,6 @@ def pattern_spec(patterns: tuple[str, ...]):
     import pathspec  # (17 ms: not imported under the default include and exclude)
 
     return pathspec.GitIgnoreSpec.from_lines(patterns)
-
-
-def _patterns(where: str, key: str, values: tuple[str, ...]) -> tuple[str, ...]:
-    try:
-        pattern_spec(values)
-    except Exception as exc:  # pathspec raises a few different errors for a bad pattern
-        raise ConfigError(f"{where}: `{key}` holds a pattern that cannot be used: {exc}") from exc
-    return values
 
 
 _CONFIG_KEYS = set(
