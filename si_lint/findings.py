@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 from collections import namedtuple
 from collections.abc import Mapping
@@ -196,8 +197,6 @@ def _nearest(name: str, names: frozenset) -> str | None:
     key = _fold(name)
     if key in folded:
         return folded[key]
-    import difflib  # (only for a name nobody wrote: off a clean check)
-
     close = difflib.get_close_matches(key, list(folded), n=5, cutoff=NEAREST_CUTOFF)
     if not close:
         return None
