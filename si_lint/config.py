@@ -248,21 +248,19 @@ def load_config(
     for path, base, _raw in chain:
         _checked(_Table(str(path), base))
     merged, origin = merge_tables(files)
-    t = _Table(str(origin.get("profile", source)), merged)
+    where = origin.get("profile", source)
+    t = _Table(str(where), merged)
     profile, refused = t.profile(root)
-    pfi = t.per_file_ignores()
     refusal: tuple = ()
     if refused is not None:
-        where = origin.get("profile", source)
-        raw = next(r for p, _t, r in files if p == where)
-        refusal = _refusal(cwd, where, raw, refused)
+        refusal = _refusal(cwd, where, next(r for p, _t, r in files if p == where), refused)
     return Config(
         root=root,
         source=source,
         profile=profile,
         select=t.str_list("select") if "select" in merged else ("SI", "EIO"),
         ignore=t.str_list("ignore"),
-        per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in pfi.items())),
+        per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in t.per_file_ignores().items())),
         # compiled (and so checked) by check_patterns before the selection walks
         exclude=t.str_list("exclude"),
         include=t.str_list("include") if "include" in merged else DEFAULT_INCLUDE,
