@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 from .fsutil import read_regular
 
@@ -41,6 +42,11 @@ class SourceCache:
         return lines[line - 1]
 
 
+#: a quoted scalar (``''`` in single quotes, a backslash and the next character in double
+#: quotes escape); possessive, so an unclosed one runs to the end of the line
+_QUOTED = {"'": re.compile(r"'(?:[^']|'')*+'"), '"': re.compile(r'"(?:[^"\\]|\\.)*+"', re.S)}
+
+
 def token_end(src: str | None, col: int) -> int:
     """The (exclusive, 1-based) end column of the YAML token that starts at ``col``:
     a quoted scalar to its closing quote, a key to its ``:``, a plain scalar to the end of
@@ -50,17 +56,8 @@ def token_end(src: str | None, col: int) -> int:
     i = col - 1
     ch = src[i]
     if ch in "\"'":
-        j = i + 1
-        while j < len(src):
-            if src[j] == ch:
-                if ch == "'" and j + 1 < len(src) and src[j + 1] == "'":
-                    j += 2
-                    continue
-                return j + 2
-            if ch == '"' and src[j] == "\\":
-                j += 1
-            j += 1
-        return len(src) + 1
+        m = _QUOTED[ch].match(src, i)
+        return m.end() + 1 if m else len(src) + 1
     if ch in "[{":  # a flow collection: to its matching bracket on this line
         depth = 0
         for j in range(i, len(src)):
