@@ -25,10 +25,10 @@ import functools
 import hashlib
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 
 from .discovery import inside, relpath_of
+from .fsutil import read_regular
 from .root import ancestors
 
 PROFILE = "profile.md"
@@ -276,13 +276,8 @@ def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> Pr
         path = os.path.join(abs_dir, name)
         if real_root is not None and not inside(os.path.realpath(path), real_root):
             continue
-        try:
-            st = os.stat(path)
-            if not stat.S_ISREG(st.st_mode):
-                continue
-            with open(path, "rb") as fh:
-                raw = fh.read(MAX_DOC_BYTES)
-        except OSError:
+        raw, _why = read_regular(path, MAX_DOC_BYTES - 1)
+        if raw is None:
             continue
         digests[name] = hashlib.sha256(raw).hexdigest()
         texts[name] = raw.decode("utf-8", "replace")
