@@ -52,7 +52,6 @@ class Config(NamedTuple):
     exclude: tuple[str, ...] = ()
     require_fixtures: bool = False
     require_band_coverage: bool = False
-    raw: tuple = ()
     include: tuple[str, ...] = DEFAULT_INCLUDE
     root_how: str = "config"
     profile_refused: tuple = ()
