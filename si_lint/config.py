@@ -225,17 +225,11 @@ class _Table:
         return pfi
 
 
-def load_config(
-    cwd: Path,
-    paths: Iterable[Path] = (),
-    config_file: Path | None = None,
-    *,
-    info: Root | None = None,
-) -> Config:
-    """The configuration of the corpus root found from ``cwd``, the named ``paths`` and
-    ``config_file`` (or the one in ``info``, already found), validated: each file of its
-    ``extend`` chain against the schema, every code against the catalogue; then merged."""
-    info = (info or find_root_info(cwd, paths, config_file)).parsed()
+def load_config(cwd: Path, paths: Iterable[Path] = (), *, info: Root | None = None) -> Config:
+    """The configuration of the corpus root found from ``cwd`` and the named ``paths`` (or
+    the one in ``info``, already found), validated: each file of its ``extend`` chain
+    against the schema, every code against the catalogue; then merged."""
+    info = (info or find_root_info(cwd, paths)).parsed()
     root, source = info.path, info.source
     if source is None:
         return Config(root=root, root_how=info.how)

@@ -313,7 +313,7 @@ def resolve_profile(
     return dataclasses.replace(load_profile(pdir, trust=trust), name=spec), pdir
 
 
-def load_profile_for(path: Path | str, *, trust: bool = False) -> Profile:
+def load_profile_for(path: Path | str) -> Profile:
     """The profile configured for the corpus that contains ``path`` (SPEC §9 root rules)."""
     config = load_config(Path.cwd(), [Path(path)])
-    return resolve_profile(config.profile, config.root, trust=trust)[0]
+    return resolve_profile(config.profile, config.root)[0]
