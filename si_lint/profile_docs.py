@@ -184,22 +184,21 @@ def parse_subcategories(text: str, file: str) -> dict[str, Name] | None:
     SI614 has nothing to check against)."""
     out: dict[str, Name] = {}
     table = False
-    in_section = False
-    section_level = 0
+    section = 0  # the level of the heading of the section searched (0: none)
     state = "search"  # search → header → rows
     parent_col = 1
     for number, line in _lines(text):
         h = _heading(line)
         if h:
             level, title = h[0], h[2]
-            if in_section and level <= section_level:
+            if section and level <= section:
                 if state == "rows":
                     break
-                in_section = False
-            if not in_section and _SUBCATEGORY_SECTION.search(title):
-                in_section, section_level, state = True, level, "search"
+                section = 0
+            if not section and _SUBCATEGORY_SECTION.search(title):
+                section, state = level, "search"
             continue
-        if not in_section:
+        if not section:
             continue
         cells = _cells(line)
         if state == "search":
