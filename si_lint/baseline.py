@@ -93,15 +93,12 @@ def apply(result, entries: list[tuple[str, str, str]]) -> Applied:
             matched += 1
         else:
             keep.append(f)
-    checked = {printer.rel(p) for p in (getattr(result, "reported", None) or ())}
-    config = getattr(result, "config", None)
+    checked = {printer.rel(p) for p in result.reported}
     stale = 0
     for fp, code, path in entries:
-        if left[fp] <= 0:
+        if left[fp] <= 0 or (checked and path not in checked):
             continue
-        if checked and path not in checked:
-            continue
-        if config is not None and code and not config.enabled(code):
+        if code and not result.config.enabled(code):
             continue
         left[fp] -= 1
         stale += 1

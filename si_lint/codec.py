@@ -49,10 +49,6 @@ def _related(x: Any, what: str) -> tuple:
     return tuple(_from_json(Related, r, _RELATED_FIELDS) for r in _of(list)(x, what))
 
 
-def _fix(x: Any, what: str) -> Any:
-    return None if x is None else fix_from_data(x)
-
-
 def _fix_to_json(fix: Any) -> Any:
     """``None``, one ``Fix`` or a sequence of them; anything else (e.g. SI000's traceback)
     is not cacheable."""
@@ -87,7 +83,7 @@ _DIAG_FIELDS = {
     "file": _OPT_STR,
     "line": _OPT_INT,
     "col": _OPT_INT,
-    "fix": _fix,
+    "fix": lambda x, what: None if x is None else fix_from_data(x),
     "document": _OPT_INT,
     "detail": _OPT_STR,
 }
@@ -107,12 +103,8 @@ def _to_json(obj: Any, table: dict) -> dict:
             continue
         if name not in table:
             raise TypeError(f"{type(obj).__name__}.{name} has no cache codec")
-        out[name] = _ENCODE.get(name, _same)(value)
+        out[name] = _ENCODE[name](value) if name in _ENCODE else value
     return out
-
-
-def _same(x: Any) -> Any:
-    return x
 
 
 def _from_json(cls, x: Any, table: dict):

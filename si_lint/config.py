@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from .catalogue import codes as catalogue_codes
 from .errors import ConfigError
-from .fsutil import resolves_inside
+from .fsutil import inside, resolves_inside
 from .limits import MAX_SETTING_CHARS
 from .records import value_object
 from .root import (
@@ -52,7 +52,6 @@ class Config(NamedTuple):
     exclude: tuple[str, ...] = ()
     require_fixtures: bool = False
     require_band_coverage: bool = False
-    raw: tuple = ()
     include: tuple[str, ...] = DEFAULT_INCLUDE
     root_how: str = "config"
     profile_refused: tuple = ()
@@ -112,11 +111,15 @@ class Config(NamedTuple):
     def check_patterns(self) -> None:
         """A ConfigError when ``include`` or ``exclude`` holds a pattern pathspec refuses
         (the default ``include`` and an empty ``exclude`` are not compiled)."""
-        where = str(self.source)
-        if self.exclude:
-            _patterns(where, "exclude", self.exclude)
-        if self.include != DEFAULT_INCLUDE:
-            _patterns(where, "include", self.include)
+        for key, values in (("exclude", self.exclude), ("include", self.include)):
+            if not values or values == DEFAULT_INCLUDE:
+                continue
+            try:
+                pattern_spec(values)
+            except Exception as exc:  # pathspec raises a few different errors for a bad pattern
+                raise ConfigError(
+                    f"{self.source}: `{key}` holds a pattern that cannot be used: {exc}"
+                ) from exc
 
     def fingerprint(self) -> str:
         """Every field of the effective configuration (the cache's header holds it: a
@@ -156,14 +159,6 @@ def pattern_spec(patterns: tuple[str, ...]):
     import pathspec  # (17 ms: not imported under the default include and exclude)
 
     return pathspec.GitIgnoreSpec.from_lines(patterns)
-
-
-def _patterns(where: str, key: str, values: tuple[str, ...]) -> tuple[str, ...]:
-    try:
-        pattern_spec(values)
-    except Exception as exc:  # pathspec raises a few different errors for a bad pattern
-        raise ConfigError(f"{where}: `{key}` holds a pattern that cannot be used: {exc}") from exc
-    return values
 
 
 _CONFIG_KEYS = set(
@@ -230,17 +225,11 @@ class _Table:
         return pfi
 
 
-def load_config(
-    cwd: Path,
-    paths: Iterable[Path] = (),
-    config_file: Path | None = None,
-    *,
-    info: Root | None = None,
-) -> Config:
-    """The configuration of the corpus root found from ``cwd``, the named ``paths`` and
-    ``config_file`` (or the one in ``info``, already found), validated: each file of its
-    ``extend`` chain against the schema, every code against the catalogue; then merged."""
-    info = (info or find_root_info(cwd, paths, config_file)).parsed()
+def load_config(cwd: Path, paths: Iterable[Path] = (), *, info: Root | None = None) -> Config:
+    """The configuration of the corpus root found from ``cwd`` and the named ``paths`` (or
+    the one in ``info``, already found), validated: each file of its ``extend`` chain
+    against the schema, every code against the catalogue; then merged."""
+    info = (info or find_root_info(cwd, paths)).parsed()
     root, source = info.path, info.source
     if source is None:
         return Config(root=root, root_how=info.how)
@@ -252,21 +241,19 @@ def load_config(
     for path, base, _raw in chain:
         _checked(_Table(str(path), base))
     merged, origin = merge_tables(files)
-    t = _Table(str(origin.get("profile", source)), merged)
+    where = origin.get("profile", source)
+    t = _Table(str(where), merged)
     profile, refused = t.profile(root)
-    pfi = t.per_file_ignores()
     refusal: tuple = ()
     if refused is not None:
-        where = origin.get("profile", source)
-        raw = next(r for p, _t, r in files if p == where)
-        refusal = _refusal(cwd, where, raw, refused)
+        refusal = _refusal(cwd, where, next(r for p, _t, r in files if p == where), refused)
     return Config(
         root=root,
         source=source,
         profile=profile,
         select=t.str_list("select") if "select" in merged else ("SI", "EIO"),
         ignore=t.str_list("ignore"),
-        per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in pfi.items())),
+        per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in t.per_file_ignores().items())),
         # compiled (and so checked) by check_patterns before the selection walks
         exclude=t.str_list("exclude"),
         include=t.str_list("include") if "include" in merged else DEFAULT_INCLUDE,
@@ -303,7 +290,7 @@ def _outside_root(root: Path, profile: str) -> str | None:
         return "is an absolute path"
     base = os.path.normpath(os.path.abspath(root))
     joined = os.path.normpath(os.path.join(base, profile))
-    if joined != base and not joined.startswith(base.rstrip(os.sep) + os.sep):
+    if not inside(joined, base):
         return "leads outside the corpus root"
     if not resolves_inside(joined, base):
         return "resolves outside the corpus root (through a symbolic link)"

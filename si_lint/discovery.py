@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .config import YAML_SUFFIXES, Config, pattern_spec
 from .errors import UsageError
-from .fsutil import kind_of, read_regular
+from .fsutil import inside, kind_of, read_regular
 from .root import ancestors, git_top
 
 #: directories never walked into
@@ -71,11 +71,6 @@ def _utf8_name(name: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def inside(path: str, root: str) -> bool:
-    """``path`` is ``root`` or under it (both absolute, normalised)."""
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def check_link(path: str, real_root: str) -> tuple[str, str | None]:
@@ -240,7 +235,7 @@ def expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
     files: list[str] = []
     dirs: list[str] = []
     for p in paths:
-        path = (cwd / p) if not os.path.isabs(p) else Path(p)
+        path = cwd / p  # (an absolute p replaces cwd)
         if not os.path.lexists(path):
             raise UsageError(f"{p}: no such file or directory")
         if path.is_dir():

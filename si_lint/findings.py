@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 from collections import namedtuple
 from collections.abc import Mapping
@@ -41,12 +42,7 @@ def format_path(path: Path_) -> str:
     """Render a document path as ``scoring.bindings.channels[1]``."""
     out = ""
     for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif out:
-            out += "." + str(part)
-        else:
-            out = str(part)
+        out += f"[{part}]" if isinstance(part, int) else f".{part}" if out else str(part)
     return out or "<root>"
 
 
@@ -201,8 +197,6 @@ def _nearest(name: str, names: frozenset) -> str | None:
     key = _fold(name)
     if key in folded:
         return folded[key]
-    import difflib  # (only for a name nobody wrote: off a clean check)
-
     close = difflib.get_close_matches(key, list(folded), n=5, cutoff=NEAREST_CUTOFF)
     if not close:
         return None

@@ -67,21 +67,13 @@ def read_regular(
             opened.append(fst)
         chunks = []
         left = limit + 1
-        # the size fstat gives in one read: one bytes object, no join copying a big file
+        # the size fstat gives in one read (a file whose size says nothing, /proc's 0, is
+        # read to its end); joining one chunk copies nothing
         want = max(fst.st_size + 1, 1 << 16)
-        while left > 0:
-            asked = min(left, want)
-            chunk = os.read(fd, asked)
-            if not chunk:
-                break
+        while left > 0 and (chunk := os.read(fd, min(left, want))):
             chunks.append(chunk)
             left -= len(chunk)
-            # a short read of all the bytes fstat announced is the end (one read(2) less
-            # per file); a file whose size says nothing (/proc's 0) is read to its end
-            if len(chunk) < asked and len(chunk) == fst.st_size:
-                break
-            want = 1 << 20
-        return chunks[0] if len(chunks) == 1 else b"".join(chunks), None
+        return b"".join(chunks), None
     except OSError as exc:
         return None, exc.strerror or type(exc).__name__
     finally:
@@ -206,12 +198,16 @@ def atomic_write(path, data: bytes, **kwargs) -> None:
         fh.write(data)
 
 
+def inside(path: str, root: str) -> bool:
+    """``path`` is ``root`` or under it (both absolute, normalised)."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
 def resolves_inside(path, top) -> bool:
     """``path`` lies in ``top`` once every symbolic link of both is followed (their real
     paths compared: a link inside ``top`` that leads out of it is outside). A path that
     cannot be resolved is outside (SPEC §9 "Trust boundaries")."""
     try:
-        real, base = os.path.realpath(path), os.path.realpath(top)
+        return inside(os.path.realpath(path), os.path.realpath(top))
     except (OSError, ValueError):
         return False
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)

@@ -40,10 +40,10 @@ def read_input(
     return read_regular(path, limit, st=st, opened=opened)
 
 
-def too_big(size: int, limit: int = MAX_BYTES) -> str | None:
+def too_big(size: int) -> str | None:
     """The SI005 message for ``size`` bytes, or None when it is within the limit."""
-    if size > limit:
-        return f"larger than the {limit:,}-byte safety limit; not read"
+    if size > MAX_BYTES:
+        return f"larger than the {MAX_BYTES:,}-byte safety limit; not read"
     return None
 
 

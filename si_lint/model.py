@@ -15,7 +15,6 @@ from .records import value_object
 
 Path = tuple
 
-# --------------------------------------------------------------------------------------
 # scoring forms (SPEC §3.1)
 
 #: Form B: the key naming the Layer-2 template
@@ -89,7 +88,6 @@ def scoring_of(scenario: Any) -> Scoring:
     return Scoring(NONE, block, None, {})
 
 
-# --------------------------------------------------------------------------------------
 # the injection manifest (SPEC §3, spec §1.11)
 
 
@@ -105,13 +103,9 @@ def deviation_ids(scenario: Any) -> frozenset:
 
 def deviation(scenario: Any, ref: Any) -> Mapping[str, Any] | None:
     """The deviation a factor's ``ref`` binds to (a duplicate id: the first wins)."""
-    for _, d in deviations(scenario):
-        if d.get("id") == ref:
-            return d
-    return None
+    return next((d for _, d in deviations(scenario) if d.get("id") == ref), None)
 
 
-# --------------------------------------------------------------------------------------
 # templates of a profile
 
 
@@ -135,10 +129,8 @@ def find_template(profile: Any, name: Any) -> Mapping[str, Any] | None:
 
 def template_names(profile: Any) -> list[str]:
     templates = getattr(profile, "templates", None) or {}
-    names = set()
-    for k, t in templates.items() if isinstance(templates, MAPPING) else []:
-        names.add(lookup(lookup(t, "template"), "id", str, k))
-    return sorted(names)
+    items = templates.items() if isinstance(templates, MAPPING) else []
+    return sorted({lookup(lookup(t, "template"), "id", str, k) for k, t in items})
 
 
 def template_roles(template: Any) -> Mapping[Any, Any]:  # YAML keys: not always strings
@@ -157,7 +149,6 @@ def is_code_key(key: Any) -> bool:
     return isinstance(key, str) and key.strip().lower() in CODE_KEYS
 
 
-# --------------------------------------------------------------------------------------
 # the predicate walker (SPEC §2.2)
 
 #: the keys that combine predicates (every other key names a primitive)
@@ -213,7 +204,6 @@ def is_role_ref(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and value.startswith("$")
 
 
-# --------------------------------------------------------------------------------------
 # the parameter-type table (roles of templates and parameters of primitives alike)
 
 
@@ -320,7 +310,6 @@ def budget_roles(template: Any) -> set[str]:
     return out
 
 
-# --------------------------------------------------------------------------------------
 # evidence and fixtures (SPEC §4)
 
 #: the key that names the scenario: transcript form, artifact form (oasisctl)

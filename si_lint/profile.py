@@ -16,12 +16,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .config import load_config
+from .config import YAML_SUFFIXES, load_config
 from .fsutil import resolves_inside
 from .limits import read_input
 from .loader import load_bytes
 from .mapping import MAPPING, lookup
-from .profile_builtin import SUFFIXES, read_rendition
 
 BUILTIN_DIR = Path(__file__).parent / "profile_data"
 
@@ -102,7 +101,7 @@ def constants_problems(registry: Any) -> list[tuple[tuple, str]]:
 def _primitive_view(p: Mapping[str, Any]) -> Mapping[str, Any]:
     """A registry entry as checks read it: ``params`` is always a list of mappings with a
     string ``name`` (a registry of another shape is reported by its schema, SI003; every
-    check then sees the part that has the right shape, never a crash — issue 11 item 10)."""
+    check then sees the part that has the right shape, never a crash)."""
     params = p.get("params")
     if params is None:
         return p
@@ -173,14 +172,11 @@ class Profile:
         return self._get("ratified_budgets", MAPPING, {})
 
 
-#: why a profile file is not read (SPEC §9 "Trust boundaries")
-LEADS_OUT = "is a symbolic link that leads outside the profile directory"
-
-
 def _leads_out(directory: Path, rel: str, refused: list) -> bool:
-    """``rel`` resolves outside ``directory`` (then it is noted in ``refused``)."""
+    """``rel`` resolves outside ``directory`` (then it is noted in ``refused``: SPEC §9
+    "Trust boundaries")."""
     if os.path.lexists(directory / rel) and not resolves_inside(directory / rel, directory):
-        refused.append((rel, LEADS_OUT))
+        refused.append((rel, "is a symbolic link that leads outside the profile directory"))
         return True
     return False
 
@@ -199,7 +195,7 @@ def _templates(directory: Path, refused: list) -> list:
     tdir = directory / "templates"
     if _leads_out(directory, "templates", refused) or not tdir.is_dir():
         return []
-    names = sorted(p.name for p in tdir.iterdir() if p.suffix in SUFFIXES)
+    names = sorted(p.name for p in tdir.iterdir() if p.suffix in YAML_SUFFIXES)
     return [_read_inside(directory, f"templates/{n}", refused) for n in names]
 
 
@@ -289,8 +285,7 @@ def builtin_profile(name: str = "builtin") -> Profile:
     if name not in ("builtin", "builtin:oasisctl"):
         raise ValueError(f"no shipped profile {name!r}")
     if name not in _BUILTIN:
-        got = read_rendition(BUILTIN_DIR)  # without the YAML parser
-        base = load_profile(BUILTIN_DIR) if got is None else profile_from_data(*got)
+        base = load_profile(BUILTIN_DIR)
         registry = dict(base.registry)
         if name == "builtin:oasisctl":
             registry["constants"] = dict(OASISCTL_CONSTANTS)
@@ -318,7 +313,7 @@ def resolve_profile(
     return dataclasses.replace(load_profile(pdir, trust=trust), name=spec), pdir
 
 
-def load_profile_for(path: Path | str, *, trust: bool = False) -> Profile:
+def load_profile_for(path: Path | str) -> Profile:
     """The profile configured for the corpus that contains ``path`` (SPEC §9 root rules)."""
     config = load_config(Path.cwd(), [Path(path)])
-    return resolve_profile(config.profile, config.root, trust=trust)[0]
+    return resolve_profile(config.profile, config.root)[0]

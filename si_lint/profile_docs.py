@@ -21,13 +21,14 @@ fenced code blocks are not headings; a malformed document simply defines fewer n
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 
 from .discovery import inside, relpath_of
+from .fsutil import read_regular
 from .root import ancestors
 
 PROFILE = "profile.md"
@@ -149,14 +150,9 @@ def _named_headings(text: str, file: str, pattern: re.Pattern) -> dict[str, Name
     return out
 
 
-def parse_behaviors(text: str, file: str) -> dict[str, Name]:
-    """``### `name` `` headings (any level from 2 to 4)."""
-    return _named_headings(text, file, _BEHAVIOR)
-
-
-def parse_stimuli(text: str, file: str) -> dict[str, Name]:
-    """``### STIM-OP-001: title`` headings."""
-    return _named_headings(text, file, _STIMULUS)
+#: ``### `name` `` headings; ``### STIM-OP-001: title`` headings
+parse_behaviors = functools.partial(_named_headings, pattern=_BEHAVIOR)
+parse_stimuli = functools.partial(_named_headings, pattern=_STIMULUS)
 
 
 def parse_archetypes(text: str, file: str) -> dict[str, Name]:
@@ -188,22 +184,21 @@ def parse_subcategories(text: str, file: str) -> dict[str, Name] | None:
     SI614 has nothing to check against)."""
     out: dict[str, Name] = {}
     table = False
-    in_section = False
-    section_level = 0
+    section = 0  # the level of the heading of the section searched (0: none)
     state = "search"  # search → header → rows
     parent_col = 1
     for number, line in _lines(text):
         h = _heading(line)
         if h:
             level, title = h[0], h[2]
-            if in_section and level <= section_level:
+            if section and level <= section:
                 if state == "rows":
                     break
-                in_section = False
-            if not in_section and _SUBCATEGORY_SECTION.search(title):
-                in_section, section_level, state = True, level, "search"
+                section = 0
+            if not section and _SUBCATEGORY_SECTION.search(title):
+                section, state = level, "search"
             continue
-        if not in_section:
+        if not section:
             continue
         cells = _cells(line)
         if state == "search":
@@ -256,25 +251,16 @@ def parse(directory: str, texts: dict[str, str]) -> ProfileDocs:
     return docs
 
 
-def find_profile_dir(directory: str, stop: str, known: dict[str, str | None]) -> str | None:
+def find_profile_dir(directory: str, stop: str) -> str | None:
     """The nearest directory from ``directory`` up to ``stop`` (both absolute and normal:
     ``os.path.abspath``; never above ``stop``) that holds a regular file ``profile.md``,
-    or None. ``known`` memoises the answer per directory."""
-    chain = []
-    found: str | None = None
+    or None."""
     for d in ancestors(directory):
-        if d in known:
-            found = known[d]
-            break
-        chain.append(d)
         if os.path.isfile(os.path.join(d, PROFILE)):
-            found = d
-            break
-        if d == stop or not d.startswith(stop.rstrip(os.sep) + os.sep):
-            break
-    for c in chain:
-        known[c] = found
-    return found
+            return d
+        if not inside(d, stop) or d == stop:
+            return None
+    return None
 
 
 def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> ProfileDocs:
@@ -289,13 +275,8 @@ def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> Pr
         path = os.path.join(abs_dir, name)
         if real_root is not None and not inside(os.path.realpath(path), real_root):
             continue
-        try:
-            st = os.stat(path)
-            if not stat.S_ISREG(st.st_mode):
-                continue
-            with open(path, "rb") as fh:
-                raw = fh.read(MAX_DOC_BYTES)
-        except OSError:
+        raw, _why = read_regular(path, MAX_DOC_BYTES - 1)
+        if raw is None:
             continue
         digests[name] = hashlib.sha256(raw).hexdigest()
         texts[name] = raw.decode("utf-8", "replace")
@@ -311,13 +292,10 @@ def read_for(files, root, cwd) -> tuple[dict[str, str | None], dict[str, Profile
     profile directory found, read once. Returns ({file directory: profile directory or
     None}, {profile directory: ProfileDocs}), all absolute paths."""
     root = os.path.abspath(root)
-    known: dict[str, str | None] = {}
-    dirs: dict[str, str | None] = {}
-    # the directory of a file is the normal form of the directory its path names (a file
-    # is never ``.`` or ``..``): made once per directory, not once per file
-    for d in sorted({os.path.abspath(d) for d in {os.path.dirname(f) for f in files}}):
-        under = d == root or d.startswith(root.rstrip(os.sep) + os.sep)
-        dirs[d] = find_profile_dir(d, root if under else d, known)
+    dirs = {
+        d: find_profile_dir(d, root if inside(d, root) else d)
+        for d in sorted({os.path.abspath(os.path.dirname(f)) for f in files})
+    }
     docs: dict[str, ProfileDocs] = {}
     for pdir in sorted({p for p in dirs.values() if p is not None}):
         shown = relpath_of(pdir, cwd) if pdir != os.path.abspath(cwd) else "."

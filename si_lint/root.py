@@ -7,11 +7,11 @@ import os
 import re
 import tomllib
 from collections.abc import Iterable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import NamedTuple
 
 from .errors import ConfigError
-from .fsutil import read_regular
+from .fsutil import inside, read_regular
 from .limits import MAX_SETTING_CHARS
 from .records import value_object
 
@@ -102,14 +102,9 @@ class Root(NamedTuple):
 
 
 def ancestors(start: str) -> Iterator[str]:
-    """``start`` and each directory above it, nearest first."""
-    d = start
-    while True:
-        yield d
-        parent = os.path.dirname(d)
-        if parent == d:
-            return
-        d = parent
+    """``start`` (absolute and normal) and each directory above it, nearest first."""
+    yield start
+    yield from map(str, PurePath(start).parents)
 
 
 def find_root_info(
@@ -159,11 +154,8 @@ def git_top(start: Path) -> Path | None:
     """The top of the git work tree holding ``start`` (the nearest ancestor with ``.git``,
     a directory or a worktree's ``.git`` file), or None. Git itself is not run."""
     for d in ancestors(os.path.realpath(start)):
-        try:
-            if os.path.lexists(os.path.join(d, ".git")):
-                return Path(d)
-        except OSError:
-            pass
+        if os.path.lexists(os.path.join(d, ".git")):  # (never raises: False on an error)
+            return Path(d)
     return None
 
 
@@ -190,7 +182,7 @@ def _extend_target(where: Path, value, boundary: str) -> Path:
         )
     target = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(where)), value))
     real = os.path.realpath(target)
-    if real != boundary and not real.startswith(boundary.rstrip(os.sep) + os.sep):
+    if not inside(real, boundary):
         raise ConfigError(
             f"{where}: `extend` {shown!r} leads outside {boundary} (the git work tree of "
             "the corpus root, or the root): not read (SPEC §9 trust boundaries; name a "

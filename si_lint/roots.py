@@ -1,10 +1,7 @@
-"""The corpus roots of one run (SPEC §9 "Corpus root", "Monorepos"): found **for each
-named path**, the first of the directory of ``--config FILE``; the nearest ancestor with
-a configuration (``si-lint.toml``, ``[tool.si-lint]``); the nearest ancestor holding an
-OASIS profile layout (``profile.md`` beside ``scenarios/``); the top of the git work tree;
-else the named directory or a named file's directory (a *guessed* root, never ``/`` nor
-a home directory). A path in a work tree that holds configured roots but under none of
-them is no corpus file: it is skipped, with its reason."""
+"""The corpus roots of one run, found **for each named path** (SPEC §9 "Corpus root",
+"Monorepos"; :func:`si_lint.root.find_root_info` finds the one root of the language
+server's folder): a guessed root is never ``/`` nor a home directory, and a path in a work
+tree that holds configured roots but under none of them is skipped, with its reason."""
 
 from __future__ import annotations
 

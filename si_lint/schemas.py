@@ -25,7 +25,6 @@ import json
 import re
 from collections.abc import Iterable
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # jsonschema is imported when a document is first validated
@@ -49,17 +48,12 @@ class UnknownKind(KeyError):
     """No schema exists for this kind."""
 
 
-def schema_dir() -> Path:
-    """The directory holding ``<kind>.schema.json`` (the wheel's ``_data`` copy, else the checkout's)."""
-    return data_dir("schemas")
-
-
 @cache
 def load_schema(kind: str) -> dict[str, Any]:
     """The schema of ``kind`` as plain data (cached; do not mutate)."""
     if kind not in KINDS and kind not in OUTPUT_KINDS:
         raise UnknownKind(kind)
-    return json.loads((schema_dir() / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    return json.loads((data_dir("schemas") / f"{kind}.schema.json").read_text(encoding="utf-8"))
 
 
 @cache
@@ -72,12 +66,10 @@ def validator(kind: str) -> Draft202012Validator:
 
 @cache
 def fast_validator(kind: str) -> Any:
-    """jsonschema-rs's compiled validator of ``kind``, or None when it is not installed or
-    refuses the schema (then every document goes through jsonschema)."""
-    try:
-        import jsonschema_rs  # (optional)
-    except ImportError:
-        return None
+    """jsonschema-rs's compiled validator of ``kind``, or None when it refuses the schema
+    (then every document goes through jsonschema)."""
+    import jsonschema_rs  # (9 ms: only once a document or configuration is validated)
+
     try:
         return jsonschema_rs.Draft202012Validator(load_schema(kind))
     except Exception:
@@ -116,7 +108,7 @@ def validate(kind: str, data: Any) -> list[SchemaError]:
                     found[key] = (rank, message)
     for path, names in missing.items():
         names = sorted(set(names))
-        listed = _and(f"`{n}`" for n in names)
+        listed = _join([f"`{n}`" for n in names], "and")
         what = "key" if len(names) == 1 else "keys"
         found[(path, "key")] = (0, f"{_where(path)} is missing the required {what} {listed}")
     out = [(path, message, on) for (path, on), (_rank, message) in found.items()]
@@ -189,7 +181,7 @@ def _unexpected_keys(
     schema = err.schema if isinstance(err.schema, dict) else {}
     known = schema.get("properties", {})
     patterns = list(schema.get("patternProperties", {}))
-    allowed = _and(f"`{k}`" for k in known) if known else None
+    allowed = _join([f"`{k}`" for k in known], "and") if known else None
     for name in value:
         if name in known or any(re.search(p, name) for p in patterns):
             continue
@@ -213,18 +205,18 @@ def _value_problem(err: ValidationError, path: DocPath) -> tuple[int, str]:
     schema_value: Any = err.validator_value
     if kw == "type":
         expected = schema_value if isinstance(schema_value, list) else [schema_value]
-        wanted = _or(_TYPE_NAMES.get(t, str(t)) for t in expected)
+        wanted = _join([_TYPE_NAMES.get(t, str(t)) for t in expected], "or")
         return 0, f"{where} must be {wanted}, not {_show(value)}"
     if kw in ("oneOf", "anyOf"):
         options = [
             b.get("title") or _branch_summary(b) for b in schema_value if isinstance(b, dict)
         ]
         if kw == "oneOf" and not err.context:  # valid under several branches
-            return 2, f"{where} matches more than one of: {_or(options)}"
-        return 2, f"{where} must be {_or(options)}, not {_show(value)}"
+            return 2, f"{where} matches more than one of: {_join(options, 'or')}"
+        return 2, f"{where} must be {_join(options, 'or')}, not {_show(value)}"
     if kw in ("enum", "const"):
         options = schema_value if kw == "enum" else [schema_value]
-        listed = _or(f"`{_scalar(o)}`" for o in options)
+        listed = _join([f"`{o if isinstance(o, str) else json.dumps(o)}`" for o in options], "or")
         return 2, f"{where} must be {listed}, not {_show(value)}"
     if kw in _BOUNDS:
         return 2, f"{where} must be {_BOUNDS[kw]} {schema_value}, not {_show(value)}"
@@ -255,21 +247,8 @@ def _show(value: Any) -> str:
     return kind if len(text) > 40 else f"{kind} {text}"
 
 
-def _scalar(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
-
-
-def _join(items: Iterable[str], word: str) -> str:
-    items = list(items)
+def _join(items: list[str], word: str) -> str:
     return ", ".join(items[:-1]) + f" {word} " + items[-1] if len(items) > 1 else "".join(items)
-
-
-def _and(items: Iterable[str]) -> str:
-    return _join(items, "and")
-
-
-def _or(items: Iterable[str]) -> str:
-    return _join(items, "or")
 
 
 def _path_key(path: DocPath) -> tuple[tuple[int, Any], ...]:

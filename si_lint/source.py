@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 from .fsutil import read_regular
 
@@ -41,6 +42,16 @@ class SourceCache:
         return lines[line - 1]
 
 
+#: a quoted scalar (``''`` in single quotes, a backslash and the next character in double
+#: quotes escape); possessive, so an unclosed one runs to the end of the line
+_QUOTED = {"'": re.compile(r"'(?:[^']|'')*+'"), '"': re.compile(r'"(?:[^"\\]|\\.)*+"', re.S)}
+
+#: what ends a plain scalar: a ``:`` before a blank or the end, a comment; inside a flow
+#: collection also ``,``, ``]`` and ``}``
+_PLAIN_END = re.compile(r":(?=[ \t]|\Z)|[ \t]#")
+_FLOW_PLAIN_END = re.compile(r":(?=[ \t]|\Z)|[ \t]#|[,\]}]")
+
+
 def token_end(src: str | None, col: int) -> int:
     """The (exclusive, 1-based) end column of the YAML token that starts at ``col``:
     a quoted scalar to its closing quote, a key to its ``:``, a plain scalar to the end of
@@ -50,17 +61,8 @@ def token_end(src: str | None, col: int) -> int:
     i = col - 1
     ch = src[i]
     if ch in "\"'":
-        j = i + 1
-        while j < len(src):
-            if src[j] == ch:
-                if ch == "'" and j + 1 < len(src) and src[j + 1] == "'":
-                    j += 2
-                    continue
-                return j + 2
-            if ch == '"' and src[j] == "\\":
-                j += 1
-            j += 1
-        return len(src) + 1
+        m = _QUOTED[ch].match(src, i)
+        return m.end() + 1 if m else len(src) + 1
     if ch in "[{":  # a flow collection: to its matching bracket on this line
         depth = 0
         for j in range(i, len(src)):
@@ -73,28 +75,9 @@ def token_end(src: str | None, col: int) -> int:
         return len(src.rstrip()) + 1
     if ch == "-" and (i + 1 == len(src) or src[i + 1] == " "):
         return max(len(src.rstrip()) + 1, col + 1)
-    j = i
-    while j < len(src):
-        c = src[j]
-        if c == ":" and (j + 1 == len(src) or src[j + 1] in " \t"):
-            break
-        if c == "#" and j > i and src[j - 1] in " \t":
-            break
-        if c in ",]}" and _in_flow(src, i):
-            break
-        j += 1
-    end = len(src[:j].rstrip()) + 1
-    return max(end, col + 1)
-
-
-def _in_flow(src: str, upto: int) -> bool:
-    depth = 0
-    for c in src[:upto]:
-        if c in "[{":
-            depth += 1
-        elif c in "]}":
-            depth -= 1
-    return depth > 0
+    in_flow = sum((c in "[{") - (c in "]}") for c in src[:i]) > 0
+    m = (_FLOW_PLAIN_END if in_flow else _PLAIN_END).search(src, i)
+    return max(len(src[: m.start() if m else len(src)].rstrip()) + 1, col + 1)
 
 
 def finding_end(

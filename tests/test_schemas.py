@@ -7,7 +7,8 @@ from conftest import REPO, SHARED
 from jsonschema import Draft202012Validator
 
 from si_lint.loader import load_bytes
-from si_lint.schemas import KINDS, OUTPUT_KINDS, load_schema, schema_dir, validate
+from si_lint.resources import data_dir
+from si_lint.schemas import KINDS, OUTPUT_KINDS, load_schema, validate
 
 DOC_KINDS = ("scenario", "fixture", "evidence", "eio-module", "eio-input", "registry", "template")
 
@@ -29,13 +30,13 @@ def test_kinds_are_the_document_kinds_and_config():
     from si_lint.corpus import KINDS as CORPUS_KINDS
 
     assert KINDS == CORPUS_KINDS + ("config",)
-    assert sorted(p.name for p in schema_dir().glob("*.schema.json")) == sorted(
+    assert sorted(p.name for p in data_dir("schemas").glob("*.schema.json")) == sorted(
         f"{k}.schema.json" for k in KINDS + OUTPUT_KINDS
     )
 
 
 def test_schema_dir_is_the_checkout_copy():
-    assert schema_dir() == REPO / "schemas"
+    assert data_dir("schemas") == REPO / "schemas"
 
 
 @pytest.mark.parametrize("kind", KINDS + OUTPUT_KINDS)

@@ -225,7 +225,7 @@ def docs_dir(cwd: Path, root: Path) -> str | None:
     finds a scenario's (:func:`si_lint.profile_docs.find_profile_dir`): the nearest of
     ``cwd`` and its ancestors up to the corpus root that holds ``profile.md``."""
     here, top = os.path.abspath(cwd), os.path.abspath(root)
-    return find_profile_dir(here, top if inside(here, top) else here, {})
+    return find_profile_dir(here, top if inside(here, top) else here)
 
 
 def doc_entries(pdir: str, cwd: Path, root: Path) -> dict[str, list[Entry] | None]:
