@@ -97,7 +97,7 @@ class Builder:
                 self.findings[i] = self.findings[i]._replace(document=index)
             # an empty or comment-only document is skipped
             if cls != _SCALAR or data is not None or root.value or root.tag or root.anchor:
-                documents.append(LoadedDoc(index, data, PosMap(self.kpos, self.vpos, marks=True)))
+                documents.append(LoadedDoc(index, data, PosMap(self.kpos, self.vpos)))
             index += 1
         return Loaded(
             documents=documents, findings=self.findings, quiet_spans=self.quiet_spans, starts=starts
@@ -110,7 +110,8 @@ class Builder:
     def _node(self, ev, cls: str, path: tuple, depth: int) -> Any:
         """The value of the node ``ev`` starts, at ``path`` inside ``depth`` collections,
         read to its end."""
-        self.vpos[path] = start = ev.start_mark
+        start = ev.start_mark
+        self.vpos[path] = mark(start)
         self.total += 1
         if self.total > MAX_NODES:
             raise Abort(diags.too_many_nodes(*mark(start)))
@@ -193,11 +194,9 @@ class Builder:
             return None
         path = parent + (key,)
         if key in container:
-            first = self.kpos.get(path)
-            first = None if first is None else mark(first)
-            self.findings.append(diags.duplicate_key(key, first, *mark(start)))
+            self.findings.append(diags.duplicate_key(key, self.kpos.get(path), *mark(start)))
             return None
-        self.kpos[path] = start
+        self.kpos[path] = mark(start)
         return path
 
     def _skip_node(self, cls: str) -> None:

@@ -9,60 +9,29 @@ from typing import Any
 from ..findings import Diag
 
 
-def _pair(mark) -> tuple[int, int]:
-    """A (line, column) pair, or a parser's mark (0-based) made one."""
-    return mark if type(mark) is tuple else (mark.line + 1, mark.column + 1)
-
-
+@dataclass
 class PosMap:
     """Positions (1-based line, column) of keys (``k``) and values (``v``) by document
-    path. The builder's map holds the parser's start marks, made pairs when ``k`` or ``v``
-    is first read: most documents' positions are never read (only a finding needs them),
-    and keeping the mark costs less than a tuple per node. Pickled as pairs."""
+    path."""
 
-    __slots__ = ("_k", "_v", "_marks")
-
-    def __init__(self, k: dict | None = None, v: dict | None = None, *, marks: bool = False):
-        self._k: dict = {} if k is None else k
-        self._v: dict = {} if v is None else v
-        self._marks = marks
-
-    @property
-    def k(self) -> dict[tuple, tuple[int, int]]:
-        self._pairs()
-        return self._k
-
-    @property
-    def v(self) -> dict[tuple, tuple[int, int]]:
-        self._pairs()
-        return self._v
-
-    def _pairs(self) -> None:
-        if self._marks:
-            self._k, self._v = ({p: _pair(m) for p, m in d.items()} for d in (self._k, self._v))
-            self._marks = False
+    k: dict[tuple, tuple[int, int]] = field(default_factory=dict)
+    v: dict[tuple, tuple[int, int]] = field(default_factory=dict)
 
     def key(self, path: tuple) -> tuple[int, int]:
         """Where the node at ``path`` is named: its key, or the item itself in a list (or
         its nearest ancestor's)."""
         path = tuple(path)
         while True:
-            hit = self._k.get(path)
-            if hit is None:
-                hit = self._v.get(path)
+            hit = self.k.get(path) or self.v.get(path)
             if hit is not None:
-                return _pair(hit)
+                return hit
             if not path:
                 return (1, 1)
             path = path[:-1]
 
     def value(self, path: tuple) -> tuple[int, int]:
         """Where the value node at ``path`` starts."""
-        hit = self._v.get(tuple(path))
-        return self.key(path) if hit is None else _pair(hit)
-
-    def __reduce__(self):
-        return (PosMap, (self.k, self.v))
+        return self.v.get(tuple(path)) or self.key(path)
 
     def to_blob(self, data: Any) -> str | None:
         """Positions as one plain string (for the cache), given the document's ``data``:
