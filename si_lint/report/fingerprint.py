@@ -1,20 +1,8 @@
-"""Line-independent finding fingerprints (SPEC §9), shared by SARIF ``partialFingerprints``
-and ``--baseline``/``--write-baseline``.
-
-A finding's identity is (code, path relative to the corpus root, the document it is in,
-its anchor, occurrence):
-
-- the document: ``id:<scenario id>`` when the document has a string ``id`` (a scenario), else
-  ``doc:<index>`` (its position in a multi-document file; 0 for a single document);
-- the anchor: ``path:<document path of the node>`` (e.g. ``scoring.bindings.channels[1]``) when
-  the finding has one, else ``line:<the offending source line, stripped>`` (parse errors,
-  implementation files);
-- occurrence: 0, 1, ... among findings that share everything above (two findings of one code
-  on one node stay distinct).
-
-No line or column takes part, so inserting lines above a finding keeps its fingerprint;
-two findings on one line differ in their anchor (or occurrence).
-"""
+"""Line-independent finding fingerprints (SPEC §9), shared by SARIF ``partialFingerprints``,
+GitLab's ``fingerprint`` and ``--baseline``: a hash of (code, path relative to the corpus
+root, ``id:<scenario id>`` or ``doc:<index>``, ``path:<document path>`` or ``line:<the
+stripped source line>``, occurrence) -- no line or column, so inserting lines above a
+finding keeps it (docs/integration.md)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""`--format json`: SPEC §7, plus ``end_line``/``end_column`` (exclusive, 1-based) where the
-end of the offending key or value is known (the file can be read), ``url`` (the rule's
-page) and ``fix`` (:mod:`.json_fix`: the edits ``--fix`` would make, as ruff writes them);
-with ``--statistics``, ``statistics`` (code, name, count, fixable) instead of the findings.
-Its JSON Schema is ``schemas/report.schema.json`` (``si-lint schema report``).
-
-Written one diagnostic at a time: byte for byte what ``json.dumps(doc, indent=2,
-ensure_ascii=False)`` gives for the whole document, but with DEL, C1 and the bidi controls
-written as ``\\u`` escapes too (:func:`si_lint.report.controls.json_safe`)."""
+"""`--format json` (SPEC §7; its fields: docs/integration.md; its JSON Schema:
+``schemas/report.schema.json``). Written one diagnostic at a time: byte for byte what
+``json.dumps(doc, indent=2, ensure_ascii=False)`` gives for the whole document, but with
+DEL, C1 and the bidi controls as ``\\u`` escapes too (:func:`.controls.json_safe`)."""
 
 from __future__ import annotations
 

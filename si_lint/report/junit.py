@@ -1,12 +1,6 @@
-"""`--format junit`: JUnit XML (SPEC §9), valid against Jenkins' ``junit-10.xsd``.
-
-A ``testsuite`` per reported file; in it a ``testcase`` per finding, named by its code and
-location so every failure survives in GitLab, Jenkins and junit2html (a ``failure`` when
-``--fail-on`` counts it, else ``system-out``), then a passing ``testcase`` per enabled rule
-that ran clean on the file -- unless ``--no-junit-passing``, for reports that would reach
-a CI system's limit (GitLab: 250,000 objects, about 1,500 files with the passing
-testcases). Deterministic: files sorted, no timestamps or host names.
-"""
+"""`--format junit`: JUnit XML valid against Jenkins' ``junit-10.xsd`` (SPEC §9; its
+suites and testcases: docs/integration.md). Deterministic: files sorted, no timestamps or
+host names."""
 
 from __future__ import annotations
 
@@ -30,13 +24,6 @@ def _describe(f) -> str:
     return escape("\n".join(printable(line, XML) for line in [headline(f), *notes(f)]))
 
 
-def _enabled(config, code: str) -> bool:
-    try:
-        return config.enabled(code)
-    except Exception:
-        return True
-
-
 def _clean_rules(result):
     """``clean(path, findings)``: the codes of the rules that ran on ``path`` without a
     finding, in code order: the loader's, and the file checks of its documents' kinds,
@@ -54,7 +41,8 @@ def _clean_rules(result):
             for check in all_checks() if kinds else ():
                 if check.scope == "file" and (check.kinds is None or kinds & set(check.kinds)):
                     codes.update(check.codes)
-            ran_for[key] = frozenset(c for c in codes if _enabled(result.config, c))
+            config = result.config
+            ran_for[key] = frozenset(c for c in codes if config is None or config.enabled(c))
         return sorted(ran_for[key] - {f.code for f in findings}, key=code_key)
 
     return clean
