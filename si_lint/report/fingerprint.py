@@ -17,21 +17,15 @@ from ..source import SourceCache, read_source
 VERSION = "v1"
 
 
-def _scenario_ids(path: str, corpus) -> dict[int, str | None]:
+def _scenario_ids(path: str, corpus) -> dict[int, str]:
     """Scenario ids of a file's documents by document index: the corpus's, else read from
     the file (a run answered without building a corpus)."""
     docs = corpus.by_file.get(path) if corpus is not None else None
-    if docs:
-        return {d.index: _id_of(d.data) for d in docs}
-    raw = read_source(path)
-    if raw is None:
-        return {}
-    return {d.index: _id_of(d.data) for d in load_bytes(raw).documents}
-
-
-def _id_of(data) -> str | None:
-    sid = data.get("id") if isinstance(data, dict) else None
-    return sid if isinstance(sid, str) and sid else None
+    if not docs:
+        raw = read_source(path)
+        docs = load_bytes(raw).documents if raw is not None else []
+    ids = {d.index: d.data.get("id") if isinstance(d.data, dict) else None for d in docs}
+    return {index: sid for index, sid in ids.items() if isinstance(sid, str) and sid}
 
 
 def digest(identity: tuple) -> str:
@@ -72,22 +66,17 @@ class Fingerprinter:
             if grouped and f.path != current:
                 current = f.path
                 seen.clear()
-            yield self._identity(f, seen)
+            if f.doc_path:
+                anchor = "path:" + f.doc_path
+            else:
+                anchor = "line:" + (self.sources.line(f.path, f.line) or "").strip()
+            index = f.document if isinstance(f.document, int) else 0
+            if f.path not in self._ids:
+                self._ids[f.path] = _scenario_ids(f.path, self.corpus)
+            sid = self._ids[f.path].get(index)
+            key = (f.code, self.rel(f.path), f"id:{sid}" if sid else f"doc:{index}", anchor)
+            seen[key] = seen.get(key, -1) + 1
+            yield (*key, seen[key])
 
     def fingerprints(self, findings) -> list[str]:
         return list(map(digest, self.identities(findings)))
-
-    def _identity(self, f, seen: dict) -> tuple[str, str, str, str, int]:
-        if f.doc_path:
-            anchor = "path:" + f.doc_path
-        else:
-            src = self.sources.line(f.path, f.line)
-            anchor = "line:" + (src.strip() if src is not None else "")
-        index = f.document if isinstance(getattr(f, "document", None), int) else 0
-        if f.path not in self._ids:
-            self._ids[f.path] = _scenario_ids(f.path, self.corpus)
-        sid = self._ids[f.path].get(index)
-        key = (f.code, self.rel(f.path), f"id:{sid}" if sid else f"doc:{index}", anchor)
-        n = seen.get(key, 0)
-        seen[key] = n + 1
-        return (*key, n)
