@@ -67,9 +67,8 @@ def annotation(f, cache: SourceCache | None = None) -> str:
 
 
 def ordered(findings) -> list:
-    """The findings in the order their annotations are printed: by severity (errors,
-    warnings, infos), then by how rare their code is in the run (rarest first: one real
-    defect is not hidden behind 25 findings of one code), then code, path, line, column."""
+    """The annotations' order: by severity, then the code rarest in the run first (one real
+    defect is not hidden behind 25 findings of one code), then code and place."""
     counts = Counter(f.code for f in findings)
     return sorted(
         findings,
@@ -91,9 +90,8 @@ def more_line(level: str, n: int, summary: bool) -> str:
 
 
 def write(result, out, step_summary: str | None = None, **_options) -> None:
-    """The annotations, a line after each level that went over GitHub's cap, the run's
-    summary line; and the Markdown summary appended to ``step_summary`` (default:
-    ``$GITHUB_STEP_SUMMARY``, when set)."""
+    """The annotations and the run's summary line; the Markdown summary appended to
+    ``step_summary`` (default: ``$GITHUB_STEP_SUMMARY``, when set)."""
     if step_summary is None:
         step_summary = os.environ.get("GITHUB_STEP_SUMMARY") or None
     cache = SourceCache()

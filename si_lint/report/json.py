@@ -16,8 +16,7 @@ from .text import code_counts
 
 
 def diagnostic(f, cache: SourceCache, fix_of) -> dict:
-    """One finding as the report writes it: :meth:`Finding.as_json`, its end, ``url`` and
-    ``fix`` when there is one."""
+    """One finding as the report writes it."""
     out = f.as_json()
     end_line, end_col = f.end_line, f.end_column
     if end_line is None or end_col is None:
@@ -47,8 +46,7 @@ def dump_items(items, out, indent: str, *, sort_keys: bool = False) -> None:
 
 
 def statistics_of(findings, unsafe_fixes: bool = False) -> list[dict]:
-    """``--statistics``: ``code``, ``name`` (the rule's), ``count`` and ``fixable``
-    (``--fix``, with ``--unsafe-fixes`` when given, would fix some of them) per code."""
+    """``--statistics``: one entry per code."""
     fixable_codes: set = set()
     if findings:  # a clean run does not load the fixer (ruamel's round trip)
         from ..fix.files import fixable

@@ -154,9 +154,8 @@ def write(result, out, automation_id: str | None = None, **_options) -> None:
 
 
 def _results(result, index: dict):
-    """The results: one per finding, or when there are more than :data:`MAX_RESULTS`, the
-    first ``MAX_RESULTS - 1`` by severity (errors, then warnings, then infos, each in path
-    order; written in path order) and a notice of how many were left out (SPEC §9)."""
+    """The results: one per finding, or past :data:`MAX_RESULTS` the first by severity and
+    a notice of how many were left out (SPEC §9, docs/integration.md)."""
     findings = result.findings
     printer = Fingerprinter(result)
     # kept: every finding ranked under ``cut``, the first ``room`` of those ranked ``cut``
