@@ -47,8 +47,7 @@ class Builder:
     """Reads one event stream (``parser.get_event``) into a :class:`Loaded`."""
 
     def __init__(self, parser, text: str):
-        self.text = text
-        self._lines: list[str] | None = None
+        self._lines = text.split("\n")
         self.kpos: dict = {}
         self.vpos: dict = {}
         self.findings: list[Diag] = []
@@ -273,8 +272,6 @@ class Builder:
 
     # the text around the events ----------------------------------------------------
     def _line(self, n: int) -> str:
-        if self._lines is None:
-            self._lines = self.text.split("\n")
         return self._lines[n] if 0 <= n < len(self._lines) else ""
 
     def _glued(self, end) -> None:

@@ -76,19 +76,6 @@ def ordered(findings) -> list:
     )
 
 
-def more_line(level: str, n: int, summary: bool) -> str:
-    """What follows the annotations of ``level`` when more than :data:`ANNOTATION_CAP` were
-    printed: a notice (a plain line after the infos, whose notices are capped too)."""
-    where = "the job summary or the SARIF upload" if summary else "the SARIF upload"
-    text = (
-        f"{n - ANNOTATION_CAP} more {_NAMES[level]} not shown as annotations (GitHub shows "
-        f"{ANNOTATION_CAP} per step); see {where}"
-    )
-    if level == "info":
-        return f"si-lint: {text}"
-    return f"::notice title=si-lint::{escape_data(text)}"
-
-
 def write(result, out, step_summary: str | None = None, **_options) -> None:
     """The annotations and the run's summary line; the Markdown summary appended to
     ``step_summary`` (default: ``$GITHUB_STEP_SUMMARY``, when set)."""
@@ -101,8 +88,16 @@ def write(result, out, step_summary: str | None = None, **_options) -> None:
         out.write(annotation(f, cache) + "\n")
         last = i + 1 == len(findings) or findings[i + 1].severity != f.severity
         n = counts[_NAMES.get(f.severity, "errors")]
-        if last and n > ANNOTATION_CAP:
-            out.write(more_line(f.severity, n, step_summary is not None) + "\n")
+        if last and n > ANNOTATION_CAP:  # a notice, but a plain line after the notices
+            where = "the job summary or the SARIF upload" if step_summary else "the SARIF upload"
+            more = (
+                f"{n - ANNOTATION_CAP} more {_NAMES[f.severity]} not shown as annotations "
+                f"(GitHub shows {ANNOTATION_CAP} per step); see {where}"
+            )
+            if f.severity == "info":
+                out.write(f"si-lint: {more}\n")
+            else:
+                out.write(f"::notice title=si-lint::{escape_data(more)}\n")
     line = found_line(result) if findings else passed_line(result)
     out.write("si-lint: " + line[0].lower() + line[1:] + "\n")
     if step_summary is None:
