@@ -1,12 +1,9 @@
-"""Read a YAML stream (one or more documents) or a JSON document into plain data plus a
-position map per document (:mod:`.documents`), built from the parser's events
-(:mod:`.builder`; the YAML 1.2 core schema: :mod:`.scalars`).
+"""Read a YAML stream or a JSON document into plain data and positions per document.
 
 The events are libyaml's (PyYAML's C binding); a file libyaml rejects (it rejects some
 valid YAML 1.2), or any file where PyYAML has no C extension, is read by ruamel's
 pure-Python parser before a parse error is reported. Nothing here raises on bad input:
-every problem is a finding (:mod:`.diags`).
-"""
+every problem is a finding (:mod:`.diags`)."""
 
 from __future__ import annotations
 

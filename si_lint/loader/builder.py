@@ -25,8 +25,7 @@ from .scalars import (
     resolve_plain,
 )
 
-# the kinds of event: their class names (PyYAML's and ruamel's event classes have the same
-# names and fields: both wrap libyaml's events)
+# the kinds of event: their class names (PyYAML's and ruamel's events are named alike)
 _SCALAR, _ALIAS, _STREAM_END = "ScalarEvent", "AliasEvent", "StreamEndEvent"
 _MAP_START, _SEQ_START = "MappingStartEvent", "SequenceStartEvent"
 _MAP_END, _SEQ_END = "MappingEndEvent", "SequenceEndEvent"
@@ -87,8 +86,7 @@ class Builder:
                 return Loaded(failed=True, findings=[*self.findings, ab.args[0]])
             end = self._next()  # DocumentEnd
             self._end_explicit = bool(getattr(end, "explicit", True))
-            for i in range(first, len(self.findings)):
-                self.findings[i] = self.findings[i]._replace(document=index)
+            self.findings[first:] = [d._replace(document=index) for d in self.findings[first:]]
             # an empty or comment-only document is skipped
             if cls != _SCALAR or data is not None or root.value or root.tag or root.anchor:
                 documents.append(LoadedDoc(index, data, PosMap(self.kpos, self.vpos)))

@@ -1,5 +1,4 @@
-"""What the loader returns: a stream's documents (:class:`Loaded`, :class:`LoadedDoc`)
-and the position map of each (:class:`PosMap`: 1-based line, column by document path)."""
+"""What the loader returns: a stream's documents and the position map of each."""
 
 from __future__ import annotations
 
@@ -121,8 +120,7 @@ class Loaded:
     failed: bool = False  # the text could not be read at all (SI001/SI005/SI006)
     text: str | None = None
     #: spans ((line, col), (line, col)), 1-based, of scalars whose text holds
-    #: ``si-lint:``: a suppression-looking text there is data, not a comment (kept only
-    #: when the file's text holds ``si-lint:``)
+    #: ``si-lint:``: a suppression-looking text there is data, not a comment
     quiet_spans: list = field(default_factory=list)
     #: 0-based line where each document the parser yields starts (its ``---``, or its
     #: first node), empty ones included: where ``--fix`` cuts the file into documents
@@ -130,8 +128,7 @@ class Loaded:
 
     @property
     def data(self) -> Any:
-        """The first document's data (None for a file without documents): for callers
-        that read a file holding one document (profile assets, ``eval``, ``eio``)."""
+        """The first document's data (None for a file without documents)."""
         return self.documents[0].data if self.documents else None
 
     @property
