@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+import re
 from collections.abc import Callable
 from functools import lru_cache, partial
 
@@ -84,8 +85,8 @@ def edits(old: str, new: str) -> list[dict]:
         was, now = "".join(a[i1:i2]), "".join(b[j1:j2])
         head = _shared(was, now, len(was))
         tail = _shared(was[::-1], now[::-1], min(len(was), len(now)) - head)
-        start = _location(a, i1, was[:head])
-        end = _location(a, i1, was[: len(was) - tail])
+        start = _location(i1, was[:head])
+        end = _location(i1, was[: len(was) - tail])
         out.append({"content": now[head : len(now) - tail], "location": start, "end_location": end})
     return out
 
@@ -105,13 +106,9 @@ def _word(text: str, i: int) -> bool:
 
 def _lines(text: str) -> list[str]:
     """The lines of ``text``, each with its ``\\n`` (only ``\\n`` ends a row)."""
-    parts = text.split("\n")
-    return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+    return re.findall(r"[^\n]*\n|[^\n]+", text)
 
 
-def _location(lines: list[str], row: int, before: str) -> dict:
+def _location(row: int, before: str) -> dict:
     """Where ``before`` (text from the start of line ``row``, 0-based) ends."""
-    newlines = before.count("\n")
-    if newlines:
-        return {"row": row + 1 + newlines, "column": len(before) - before.rindex("\n")}
-    return {"row": row + 1, "column": len(before) + 1}
+    return {"row": row + 1 + before.count("\n"), "column": len(before) - before.rfind("\n")}
