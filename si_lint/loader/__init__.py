@@ -8,7 +8,6 @@ every problem is a finding (:mod:`.diags`)."""
 from __future__ import annotations
 
 import copy
-from types import SimpleNamespace
 from typing import Any
 
 from ..findings import Diag
@@ -53,7 +52,7 @@ def load_text(text: str) -> Loaded:
     first_error: Any = None
     if _CParser is not None:
         try:
-            return Builder(_CParser(text), text).build()
+            return Builder(_CParser(text).get_event, text).build()
         except Exception as exc:  # libyaml rejected it: ask the pure parser
             first_error = exc
     # ruamel.yaml (50 ms to import) only for a text libyaml rejects
@@ -118,8 +117,8 @@ def _parser_failure(err: Exception, text: str) -> Diag:
     return diags.invalid_yaml(msg, line, col)
 
 
-def _pure_events(text: str) -> SimpleNamespace:
-    """ruamel's pure-Python parser with the CParser event interface."""
+def _pure_events(text: str):
+    """The next event of ruamel's pure-Python parser (the CParser's ``get_event``)."""
     from ruamel.yaml import YAML  # see load_text
 
-    return SimpleNamespace(get_event=YAML(typ="safe", pure=True).parse(text).__next__)
+    return YAML(typ="safe", pure=True).parse(text).__next__

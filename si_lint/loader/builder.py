@@ -43,9 +43,9 @@ def mark(m) -> tuple[int, int]:
 
 
 class Builder:
-    """Reads one event stream (``parser.get_event``) into a :class:`Loaded`."""
+    """Reads one event stream (``get_event``: the next event) into a :class:`Loaded`."""
 
-    def __init__(self, parser, text: str):
+    def __init__(self, get_event, text: str):
         self._lines = text.split("\n")
         self.kpos: dict = {}
         self.vpos: dict = {}
@@ -53,7 +53,7 @@ class Builder:
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.expanded = 0  # over the whole stream: the alias limit is per file
         self.total = 0
-        self._next = parser.get_event
+        self._next = get_event
         self.quiet_spans: list = []
         self._flow = 0  # depth of flow collections
         self._end_explicit = True  # the last document ended with `...`
@@ -170,7 +170,7 @@ class Builder:
             if ev.tag is not None:
                 self._tag_kind(ev)
             self._note_span(ev)
-            key = sys.intern(ev.value if ev.value.isascii() else self._encodable(ev))
+            key = sys.intern(self._encodable(ev))
             if ev.anchor:  # an anchor on a key (`&a a: b`) names the key's scalar
                 plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
                 self.anchors[ev.anchor] = (resolve_plain(key) if plain else key, 1)
@@ -207,14 +207,12 @@ class Builder:
     # scalars ---------------------------------------------------------------------------
     def _scalar(self, ev) -> Any:
         kind = None if ev.tag is None else self._tag_kind(ev)
-        value = ev.value
         if self._hash:
             if ev.style:
                 self._check_header(ev)
             elif self._flow:
                 self._glued(ev.end_mark)
-        if not value.isascii():
-            value = self._encodable(ev)
+        value = self._encodable(ev)
         self._note_span(ev)
         if "---" in value and ev.start_mark.line != ev.end_mark.line:
             self._split_lines(ev)

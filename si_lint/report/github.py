@@ -156,13 +156,6 @@ def _table(findings) -> list[str]:
     return lines
 
 
-def _item(f) -> str:
-    where = md(f"{f.path}:{f.line}:{f.column}")
-    url = file_url(f.path, f.line)
-    place = f"[{where}]({url})" if url else where
-    return f"- {place} **{md(f.code)}** ({md(f.severity)}): {md(f.message)}"
-
-
 def summary(result, findings) -> str:
     """The summary of a run whose findings are ``findings`` (in annotation order)."""
     total = len(findings)
@@ -182,7 +175,10 @@ def summary(result, findings) -> str:
     size = sum(len(s.encode("utf-8")) + 1 for s in head)
     shown = []
     for f in findings[:FIRST]:
-        item = _item(f)
+        where = md(f"{f.path}:{f.line}:{f.column}")
+        url = file_url(f.path, f.line)
+        place = f"[{where}]({url})" if url else where
+        item = f"- {place} **{md(f.code)}** ({md(f.severity)}): {md(f.message)}"
         size += len(item.encode("utf-8")) + 1
         if size > SUMMARY_MAX - 1024:
             break
