@@ -20,13 +20,11 @@ class PosMap:
         """Where the node at ``path`` is named: its key, or the item itself in a list (or
         its nearest ancestor's)."""
         path = tuple(path)
-        while True:
-            hit = self.k.get(path) or self.v.get(path)
+        for at in (path[:n] for n in range(len(path), -1, -1)):
+            hit = self.k.get(at) or self.v.get(at)
             if hit is not None:
                 return hit
-            if not path:
-                return (1, 1)
-            path = path[:-1]
+        return (1, 1)
 
     def value(self, path: tuple) -> tuple[int, int]:
         """Where the value node at ``path`` starts."""
@@ -61,22 +59,20 @@ class PosMap:
             it = iter([int(n) for n in blob.split(",")])
         except ValueError:
             return None
-        k: dict = {}
-        v: dict = {}
-        last = 0
+        pos, last = cls(), 0
         try:
             for path in walk(data):
                 vl, vc, kl, kc = next(it), next(it), next(it), next(it)
                 if vc > 0:
                     last += vl
-                    v[path] = (last, vc)
+                    pos.v[path] = (last, vc)
                 if kc > 0:
-                    k[path] = (last + kl, kc)
+                    pos.k[path] = (last + kl, kc)
         except StopIteration:
             return None
         if next(it, None) is not None:  # more numbers than nodes: not this data's
             return None
-        return cls(k, v)
+        return pos
 
 
 #: the most nodes :func:`walk` visits (the loader's limits keep a document far below it)

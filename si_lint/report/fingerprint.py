@@ -55,9 +55,8 @@ class Fingerprinter:
         return rel
 
     def identities(self, findings):
-        """(code, relative path, document, anchor, occurrence) of each finding, one at a
-        time: findings grouped by file (a run's are: sorted by path) keep one file's
-        occurrence counts at a time, so that a report streams in bounded memory."""
+        """(code, relative path, document, anchor, occurrence) of each finding; findings
+        grouped by file (a run's are) keep one file's counts at a time (bounded memory)."""
         runs = [path for path, _ in groupby(f.path for f in findings)]
         grouped = len(runs) == len(set(runs))  # each file's findings next to each other
         current = None

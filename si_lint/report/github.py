@@ -111,8 +111,7 @@ def write(result, out, step_summary: str | None = None, **_options) -> None:
 
 # the job summary ----------------------------------------------------------------------
 def md(text: str, limit: int = MESSAGE_MAX) -> str:
-    """``text`` as literal Markdown on one line: control characters as escapes, line
-    breaks as spaces, every Markdown punctuation backslash-escaped, cut to ``limit``."""
+    """``text`` as literal Markdown on one line, cut to ``limit``."""
     text = printable(str(text)).replace("\r", " ").replace("\n", " ")
     if len(text) > limit:
         text = text[: limit - 1] + "…"

@@ -4,6 +4,7 @@ host names."""
 
 from __future__ import annotations
 
+from functools import cache
 from xml.sax.saxutils import escape, quoteattr
 
 from ..catalogue import code_key, rules
@@ -29,21 +30,21 @@ def _clean_rules(result):
     finding, in code order: the loader's, and the file checks of its documents' kinds,
     if enabled."""
     docs_of = result.corpus.by_file if result.corpus is not None else {}
-    ran_for: dict[tuple, frozenset] = {}  # the same for every file of the same kinds
+    config = result.config
+
+    @cache  # the same for every file of the same kinds
+    def ran(loaded: bool, kinds: frozenset) -> frozenset:
+        codes = set(LOADER_CODES) if loaded else set()
+        for check in all_checks() if kinds else ():
+            if check.scope == "file" and (check.kinds is None or kinds & set(check.kinds)):
+                codes.update(check.codes)
+        return frozenset(c for c in codes if config is None or config.enabled(c))
 
     def clean(path: str, findings: list) -> list[str]:
         yaml = path.endswith((".yaml", ".yml", ".json"))  # the rules run on any document
         docs = (docs_of.get(path) or [None]) if yaml else []
-        key = (yaml, *sorted({"-" if d is None else repr(d.kind) for d in docs}))
-        if key not in ran_for:
-            codes = set(LOADER_CODES) if docs else set()
-            kinds = {d.kind for d in docs if d is not None}
-            for check in all_checks() if kinds else ():
-                if check.scope == "file" and (check.kinds is None or kinds & set(check.kinds)):
-                    codes.update(check.codes)
-            config = result.config
-            ran_for[key] = frozenset(c for c in codes if config is None or config.enabled(c))
-        return sorted(ran_for[key] - {f.code for f in findings}, key=code_key)
+        codes = ran(bool(docs), frozenset(d.kind for d in docs if d is not None))
+        return sorted(codes - {f.code for f in findings}, key=code_key)
 
     return clean
 

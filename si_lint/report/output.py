@@ -30,8 +30,8 @@ def output_error(path: str, exc: OSError) -> OutputError:
 def write(
     text: str, output: str | None = None, *, err: bool = False, color: bool | None = False
 ) -> None:
-    """``text`` to ``output`` (a path), or to stdout (stderr with ``err``). ``color``:
-    True keeps ANSI styles, False strips them, None keeps them on a terminal only."""
+    """``text`` to ``output`` (a path), or to stdout (stderr with ``err``). ``color=None``
+    keeps ANSI styles on a terminal only."""
     with report_sink(output, err=err, color=color) as sink:
         sink.write(text)
 

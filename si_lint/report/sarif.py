@@ -81,8 +81,7 @@ def _rule_descriptor(code: str, rule) -> dict:
 
 
 def _physical(cache: SourceCache, path: str, line, col, end_line=None, end_col=None) -> dict:
-    """A ``physicalLocation``: the relative, percent-encoded path and the region (the end
-    of the token at the start when the finding gives none)."""
+    """A ``physicalLocation`` (the region ends at the end of the token when not given)."""
     line, col = max(int(line), 1), max(int(col), 1)
     if end_line is None or end_col is None or (end_line, end_col) <= (line, col):
         end_line, end_col = line, token_end(cache.line(path, line), col)
