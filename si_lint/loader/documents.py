@@ -36,11 +36,10 @@ class PosMap:
         value column, key line (as the change from the value line) and key column (0: no
         such position); the paths are the data's own. None when the data is too large to
         walk (the file is read again if its positions are needed)."""
-        k, v = self.k, self.v
         out: list = []
         last = 0
         for path in walk(data):
-            vp, kp = v.get(path), k.get(path)
+            vp, kp = self.v.get(path), self.k.get(path)
             if vp is not None:
                 last, vp = vp[0], (vp[0] - last, vp[1])
             out += vp or (0, 0)
