@@ -26,6 +26,7 @@ from .output import output_error
 from .text import found_line, passed_line
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
+_PROPERTIES = ("file", "line", "col", "endLine", "endColumn", "title")
 #: GitHub shows at most this many annotations of each level (error, warning, notice) per
 #: step; the rest are in the log only
 ANNOTATION_CAP = 10
@@ -53,15 +54,8 @@ def annotation(f, cache: SourceCache | None = None) -> str:
     if end_line is None or end_col is None:
         src = (cache or SourceCache()).line(f.path, f.line)
         end_line, end_col = f.line, token_end(src, f.column)
-    props = {
-        "file": f.path,
-        "line": f.line,
-        "col": f.column,
-        "endLine": end_line,
-        "endColumn": end_col,
-        "title": f.code,
-    }
-    head = ",".join(f"{k}={escape_property(str(v))}" for k, v in props.items())
+    values = (f.path, f.line, f.column, end_line, end_col, f.code)
+    head = ",".join(f"{k}={escape_property(str(v))}" for k, v in zip(_PROPERTIES, values))
     body = escape_data("\n".join([f.message, *notes(f)]))
     return f"::{_COMMAND.get(f.severity, 'error')} {head}::{body}"
 
