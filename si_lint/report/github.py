@@ -121,10 +121,7 @@ def file_url(path: str, line: int) -> str | None:
     if not (server and repo and sha):
         return None
     workspace = os.environ.get("GITHUB_WORKSPACE")
-    rel = path
-    if workspace:
-        rel = os.path.relpath(os.path.abspath(path), os.path.abspath(workspace))
-    rel = rel.replace(os.sep, "/")
+    rel = (os.path.relpath(path, workspace) if workspace else path).replace(os.sep, "/")
     if os.path.isabs(rel) or rel == ".." or rel.startswith("../"):
         return None
     return f"{server}/{repo}/blob/{quote(sha, safe='')}/{quote(rel, safe='/-._~')}#L{int(line)}"
