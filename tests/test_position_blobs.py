@@ -105,13 +105,9 @@ def test_data_too_large_to_walk_keeps_no_blob(monkeypatch):
     assert len(list(walk(doc.data))) == 5
 
 
-def test_the_builder_keeps_the_parser_s_marks_until_the_positions_are_asked_for():
-    # the builder stores each node's start mark; the (line, column) pairs are made once,
-    # on first use, and are the 1-based ones every reader of PosMap expects
+def test_the_builder_s_positions_are_1_based_pairs():
     doc = load_bytes(TEXT).documents[0]
-    assert doc.pos._marks
     assert doc.pos.k == {("a",): (1, 1), ("b",): (2, 1), ("b", 1, "c"): (4, 6)}
-    assert not doc.pos._marks
     assert doc.pos.v == {
         (): (1, 1),
         ("a",): (1, 4),
@@ -123,29 +119,21 @@ def test_the_builder_keeps_the_parser_s_marks_until_the_positions_are_asked_for(
     }
 
 
-def test_a_mark_map_answers_a_lookup_from_its_marks_as_the_plain_map_would():
-    # locating one finding reads one mark; the whole map is not made for it
-    paths = [(), ("a",), ("b",), ("b", 0), ("b", 1), ("b", 1, "c"), ("b", 1, "c", 0)]
-    paths += [("b", 1, "c", 0, "deeper"), ("b", 7), ("nope",), ("b", 1, "d", 3)]
-    doc = load_bytes(TEXT).documents[0]
-    marks = doc.pos
-    looked = [(marks.key(p), marks.value(p)) for p in paths]
-    assert marks._marks  # nothing made
-    plain = PosMap(marks.k, marks.v)  # made now
-    assert not marks._marks
-    assert looked == [(plain.key(p), plain.value(p)) for p in paths]
-    assert looked == [(marks.key(p), marks.value(p)) for p in paths]  # and after
-    assert looked[7] == ((4, 10), (4, 10))  # under ("b", 1, "c", 0): where that item is
-    assert looked[9] == ((1, 1), (1, 1))
+def test_a_lookup_falls_back_to_the_item_or_the_nearest_ancestor():
+    pos = load_bytes(TEXT).documents[0].pos
+    assert (pos.key(("b", 1, "c", 0, "deeper")), pos.value(("b", 1, "c", 0, "deeper"))) == (
+        (4, 10),
+        (4, 10),
+    )
+    assert (pos.key(("nope",)), pos.value(("nope",))) == ((1, 1), (1, 1))
+    assert (pos.key(("b", 1, "c")), pos.value(("b", 1, "c"))) == ((4, 6), (4, 9))
 
 
-def test_a_mark_map_pickles_as_the_plain_map_it_stands_for():
+def test_a_position_map_pickles():
     import pickle
 
     doc = load_bytes(TEXT).documents[0]
-    back = pickle.loads(pickle.dumps(doc.pos))
-    assert not back._marks
-    assert (back.k, back.v) == (doc.pos.k, doc.pos.v)
+    assert pickle.loads(pickle.dumps(doc.pos)) == doc.pos
 
 
 def test_the_pure_parser_s_marks_give_the_same_positions(monkeypatch):

@@ -224,12 +224,12 @@ def test_job_summary_is_appended_whole(tmp_path, monkeypatch):
 
 
 def test_job_summary_is_bounded(tmp_path):
-    from si_lint.report.github_summary import FIRST, MAX_BYTES, render
+    from si_lint.report.github import FIRST, SUMMARY_MAX, summary
 
     long = "x" * 5000
     findings = [_finding(f"{long}/{n}.yaml", n, "SI105", "error", long) for n in range(1, 80)]
-    text = render(_run(findings, 79), findings)
-    assert len(text.encode("utf-8")) < MAX_BYTES
+    text = summary(_run(findings, 79), findings)
+    assert len(text.encode("utf-8")) < SUMMARY_MAX
     assert text.count("\n- ") == FIRST
     assert f"#### The first {FIRST} of 79 findings\n" in text
 

@@ -1,17 +1,13 @@
-"""Read a YAML stream (one or more documents) or a JSON document into plain data plus a
-position map per document (:mod:`.documents`), built from the parser's events
-(:mod:`.builder`; the YAML 1.2 core schema: :mod:`.scalars`).
+"""Read a YAML stream or a JSON document into plain data and positions per document.
 
 The events are libyaml's (PyYAML's C binding); a file libyaml rejects (it rejects some
 valid YAML 1.2), or any file where PyYAML has no C extension, is read by ruamel's
 pure-Python parser before a parse error is reported. Nothing here raises on bad input:
-every problem is a finding (:mod:`.diags`).
-"""
+every problem is a finding (:mod:`.diags`)."""
 
 from __future__ import annotations
 
 import copy
-from types import SimpleNamespace
 from typing import Any
 
 from ..findings import Diag
@@ -30,43 +26,33 @@ except ImportError:  # pragma: no cover - PyYAML built without its C extension
 __all__ = ["CODES", "MAX_BYTES", "PosMap", "load_bytes", "load_text", "resolve_plain"]
 
 
-def decode(raw: bytes) -> tuple[str | None, Diag | None]:
-    """UTF-8 (BOM allowed) or an SI006 finding at the first bad byte."""
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    try:
-        return raw.decode("utf-8"), None
-    except UnicodeDecodeError as exc:
-        where = _line_col(raw[: exc.start].decode("utf-8", "replace"))
-        return None, diags.not_utf8(raw[exc.start], exc.start, *where)
-
-
 def _line_col(before: str) -> tuple[int, int]:
     """The 1-based line and column of what follows ``before``."""
     return before.count("\n") + 1, len(before) - before.rfind("\n")
 
 
 def load_bytes(raw: bytes) -> Loaded:
-    """Read a stream of documents from raw bytes. Never raises on bad input."""
+    """Read a stream of documents from UTF-8 bytes (a BOM allowed)."""
     if len(raw) > MAX_BYTES:
         return Loaded(failed=True, findings=[diags.too_large()])
-    text, bad = decode(raw)
-    if bad is not None:
-        return Loaded(failed=True, findings=[bad])
-    assert text is not None  # decode gives the text or the finding
+    raw = raw.removeprefix(b"\xef\xbb\xbf")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:  # SI006 at the first bad byte
+        where = _line_col(raw[: exc.start].decode("utf-8", "replace"))
+        return Loaded(failed=True, findings=[diags.not_utf8(raw[exc.start], exc.start, *where)])
     out = load_text(text)
     out.text = text
     return out
 
 
 def load_text(text: str) -> Loaded:
-    """Read a stream of documents from text (a JSON text is YAML 1.2 too): libyaml's
-    events first, ruamel's pure-Python parser when libyaml rejects the text (or is
-    missing); SI001 when both reject it."""
+    """Read a stream of documents from text (a JSON text is YAML 1.2 too); SI001 when
+    both parsers reject it."""
     first_error: Any = None
     if _CParser is not None:
         try:
-            return Builder(_CParser(text), text).build()
+            return Builder(_CParser(text).get_event, text).build()
         except Exception as exc:  # libyaml rejected it: ask the pure parser
             first_error = exc
     # ruamel.yaml (50 ms to import) only for a text libyaml rejects
@@ -88,8 +74,7 @@ def load_text(text: str) -> Loaded:
 
 def _short_answer(text: str) -> Loaded | None:
     """The parse error ruamel's pure parser stops on in ``text``, found in the shortened
-    text (:mod:`.shorten`: a long run of letters takes it seconds), at its place in
-    ``text``; None when it cannot be told that way (the whole text is read then)."""
+    text (:mod:`.shorten`), at its place in ``text``; None when it cannot be told that way."""
     from ruamel.yaml.error import MarkedYAMLError  # see load_text
 
     short = shorten.shorten(text)
@@ -108,7 +93,7 @@ def _short_answer(text: str) -> Loaded | None:
         return Loaded(failed=True, findings=[_marked_error(exc)])
     except Exception:  # anything but a parse error with marks: the whole text says
         return None
-    return None  # read: the whole text is read as the answer
+    return None  # read: the whole text's answer is the answer
 
 
 def _marked_error(exc) -> Diag:
@@ -132,8 +117,8 @@ def _parser_failure(err: Exception, text: str) -> Diag:
     return diags.invalid_yaml(msg, line, col)
 
 
-def _pure_events(text: str) -> SimpleNamespace:
-    """ruamel's pure-Python parser with the CParser event interface."""
+def _pure_events(text: str):
+    """The next event of ruamel's pure-Python parser (the CParser's ``get_event``)."""
     from ruamel.yaml import YAML  # see load_text
 
-    return SimpleNamespace(get_event=YAML(typ="safe", pure=True).parse(text).__next__)
+    return YAML(typ="safe", pure=True).parse(text).__next__

@@ -1,10 +1,7 @@
-"""Plain data and positions from a parser's event stream.
-
-Building the data ourselves from events lets the loader enforce the safety limits while
-reading (nesting depth, node count, alias expansion), report duplicate keys and non-core
-tags with their positions, and resolve scalars with the YAML 1.2 core schema. Bad input
-is a finding (:mod:`si_lint.loader.diags`), never an exception: a finding that stops the
-reading (:class:`Abort`) ends the file as ``Loaded(failed=True)``."""
+"""Plain data and positions from a parser's event stream, built here so that the safety
+limits hold while reading (nesting depth, node count, alias expansion), duplicate keys and
+non-core tags are findings with their positions, and scalars resolve under the YAML 1.2
+core schema. A finding that stops the reading (:class:`Abort`) fails the file."""
 
 from __future__ import annotations
 
@@ -28,13 +25,10 @@ from .scalars import (
     resolve_plain,
 )
 
-# the kinds of event: their class names (PyYAML's and ruamel's event classes have the same
-# names and fields: both wrap libyaml's events)
+# the kinds of event: their class names (PyYAML's and ruamel's events are named alike)
 _SCALAR, _ALIAS, _STREAM_END = "ScalarEvent", "AliasEvent", "StreamEndEvent"
 _MAP_START, _SEQ_START = "MappingStartEvent", "SequenceStartEvent"
 _MAP_END, _SEQ_END = "MappingEndEvent", "SequenceEndEvent"
-
-_intern = sys.intern  # keys and short strings (scalars.INTERN_MAX)
 
 _GLUED_HEADER = re.compile(r"[|>][0-9+-]*#")
 
@@ -49,18 +43,17 @@ def mark(m) -> tuple[int, int]:
 
 
 class Builder:
-    """Reads one event stream (``parser.get_event``) into a :class:`Loaded`."""
+    """Reads one event stream (``get_event``: the next event) into a :class:`Loaded`."""
 
-    def __init__(self, parser, text: str = ""):
-        self.text = text
-        self._lines: list[str] | None = None
+    def __init__(self, get_event, text: str):
+        self._lines = text.split("\n")
         self.kpos: dict = {}
         self.vpos: dict = {}
         self.findings: list[Diag] = []
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.expanded = 0  # over the whole stream: the alias limit is per file
         self.total = 0
-        self._next = parser.get_event
+        self._next = get_event
         self.quiet_spans: list = []
         self._flow = 0  # depth of flow collections
         self._end_explicit = True  # the last document ended with `...`
@@ -93,11 +86,10 @@ class Builder:
                 return Loaded(failed=True, findings=[*self.findings, ab.args[0]])
             end = self._next()  # DocumentEnd
             self._end_explicit = bool(getattr(end, "explicit", True))
-            for i in range(first, len(self.findings)):
-                self.findings[i] = self.findings[i]._replace(document=index)
+            self.findings[first:] = [d._replace(document=index) for d in self.findings[first:]]
             # an empty or comment-only document is skipped
             if cls != _SCALAR or data is not None or root.value or root.tag or root.anchor:
-                documents.append(LoadedDoc(index, data, PosMap(self.kpos, self.vpos, marks=True)))
+                documents.append(LoadedDoc(index, data, PosMap(self.kpos, self.vpos)))
             index += 1
         return Loaded(
             documents=documents, findings=self.findings, quiet_spans=self.quiet_spans, starts=starts
@@ -108,9 +100,9 @@ class Builder:
         return ev, type(ev).__name__
 
     def _node(self, ev, cls: str, path: tuple, depth: int) -> Any:
-        """The value of the node ``ev`` starts, at ``path`` inside ``depth`` collections,
-        read to its end."""
-        self.vpos[path] = start = ev.start_mark
+        """The value of the node ``ev`` starts (at ``path``, ``depth`` deep)."""
+        start = ev.start_mark
+        self.vpos[path] = mark(start)
         self.total += 1
         if self.total > MAX_NODES:
             raise Abort(diags.too_many_nodes(*mark(start)))
@@ -177,9 +169,8 @@ class Builder:
         if cls == _SCALAR:
             if ev.tag is not None:
                 self._tag_kind(ev)
-            if self._quiet:
-                self._note_span(ev)
-            key = _intern(ev.value if ev.value.isascii() else self._encodable(ev))
+            self._note_span(ev)
+            key = sys.intern(self._encodable(ev))
             if ev.anchor:  # an anchor on a key (`&a a: b`) names the key's scalar
                 plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
                 self.anchors[ev.anchor] = (resolve_plain(key) if plain else key, 1)
@@ -193,11 +184,9 @@ class Builder:
             return None
         path = parent + (key,)
         if key in container:
-            first = self.kpos.get(path)
-            first = None if first is None else mark(first)
-            self.findings.append(diags.duplicate_key(key, first, *mark(start)))
+            self.findings.append(diags.duplicate_key(key, self.kpos.get(path), *mark(start)))
             return None
-        self.kpos[path] = start
+        self.kpos[path] = mark(start)
         return path
 
     def _skip_node(self, cls: str) -> None:
@@ -218,16 +207,13 @@ class Builder:
     # scalars ---------------------------------------------------------------------------
     def _scalar(self, ev) -> Any:
         kind = None if ev.tag is None else self._tag_kind(ev)
-        value = ev.value
         if self._hash:
             if ev.style:
                 self._check_header(ev)
             elif self._flow:
                 self._glued(ev.end_mark)
-        if not value.isascii():
-            value = self._encodable(ev)
-        if self._quiet and "si-lint:" in value:
-            self._note_span(ev)
+        value = self._encodable(ev)
+        self._note_span(ev)
         if "---" in value and ev.start_mark.line != ev.end_mark.line:
             self._split_lines(ev)
         if kind is not None:
@@ -238,7 +224,7 @@ class Builder:
             if value is text and len(text) > HUGE_MIN and is_int(text):
                 self.findings.append(diags.huge_int(text, *mark(ev.start_mark)))
         if type(value) is str and len(value) <= INTERN_MAX:
-            value = _intern(value)
+            value = sys.intern(value)
         return value
 
     def _tagged(self, ev, kind: str, value: str) -> Any:
@@ -258,8 +244,7 @@ class Builder:
         return value
 
     def _tag_kind(self, ev) -> str | None:
-        """The core-schema kind the explicit tag of ``ev`` asks for, or None; SI007 for
-        others."""
+        """The core-schema kind the tag of ``ev`` asks for; None (and SI007) for others."""
         tag = ev.tag
         if not isinstance(tag, str):  # ruamel Tag object
             tag = getattr(tag, "value", None) or str(tag)
@@ -272,7 +257,7 @@ class Builder:
         return kind
 
     def _note_span(self, ev) -> None:
-        if "si-lint:" in ev.value:
+        if self._quiet and "si-lint:" in ev.value:
             self.quiet_spans.append((mark(ev.start_mark), mark(ev.end_mark)))
 
     def _encodable(self, ev) -> str:
@@ -283,16 +268,14 @@ class Builder:
 
     # the text around the events ----------------------------------------------------
     def _line(self, n: int) -> str:
-        if self._lines is None:
-            self._lines = self.text.split("\n")
         return self._lines[n] if 0 <= n < len(self._lines) else ""
 
     def _glued(self, end) -> None:
         """A comment must be separated from what precedes it by white space: ``"a"#x``,
         ``]#x``, ``[a,#x]`` are invalid YAML that libyaml reads as a comment (the YAML
         test suite's SU5Z, 9JBA, CVW2). SI001 at the ``#``."""
-        # the two characters after the token only: slicing the rest of the line for every
-        # scalar of a one-line JSON document was quadratic in its length
+        # the two characters after the token only: the rest of the line, for every scalar
+        # of a one-line JSON document, would be quadratic in its length
         after = self._line(end.line)[end.column : end.column + 2]
         if after[:1] == "#" or after == ",#":
             raise Abort(diags.glued_comment(end.line + 1, end.column + after.index("#") + 1))

@@ -1,5 +1,4 @@
-"""What the loader returns: a stream's documents (:class:`Loaded`, :class:`LoadedDoc`)
-and the position map of each (:class:`PosMap`: 1-based line, column by document path)."""
+"""What the loader returns: a stream's documents and the position map of each."""
 
 from __future__ import annotations
 
@@ -9,60 +8,27 @@ from typing import Any
 from ..findings import Diag
 
 
-def _pair(mark) -> tuple[int, int]:
-    """A (line, column) pair, or a parser's mark (0-based) made one."""
-    return mark if type(mark) is tuple else (mark.line + 1, mark.column + 1)
-
-
+@dataclass
 class PosMap:
     """Positions (1-based line, column) of keys (``k``) and values (``v``) by document
-    path. The builder's map holds the parser's start marks, made pairs when ``k`` or ``v``
-    is first read: most documents' positions are never read (only a finding needs them),
-    and keeping the mark costs less than a tuple per node. Pickled as pairs."""
+    path."""
 
-    __slots__ = ("_k", "_v", "_marks")
-
-    def __init__(self, k: dict | None = None, v: dict | None = None, *, marks: bool = False):
-        self._k: dict = {} if k is None else k
-        self._v: dict = {} if v is None else v
-        self._marks = marks
-
-    @property
-    def k(self) -> dict[tuple, tuple[int, int]]:
-        self._pairs()
-        return self._k
-
-    @property
-    def v(self) -> dict[tuple, tuple[int, int]]:
-        self._pairs()
-        return self._v
-
-    def _pairs(self) -> None:
-        if self._marks:
-            self._k, self._v = ({p: _pair(m) for p, m in d.items()} for d in (self._k, self._v))
-            self._marks = False
+    k: dict[tuple, tuple[int, int]] = field(default_factory=dict)
+    v: dict[tuple, tuple[int, int]] = field(default_factory=dict)
 
     def key(self, path: tuple) -> tuple[int, int]:
         """Where the node at ``path`` is named: its key, or the item itself in a list (or
         its nearest ancestor's)."""
         path = tuple(path)
-        while True:
-            hit = self._k.get(path)
-            if hit is None:
-                hit = self._v.get(path)
+        for at in (path[:n] for n in range(len(path), -1, -1)):
+            hit = self.k.get(at) or self.v.get(at)
             if hit is not None:
-                return _pair(hit)
-            if not path:
-                return (1, 1)
-            path = path[:-1]
+                return hit
+        return (1, 1)
 
     def value(self, path: tuple) -> tuple[int, int]:
         """Where the value node at ``path`` starts."""
-        hit = self._v.get(tuple(path))
-        return self.key(path) if hit is None else _pair(hit)
-
-    def __reduce__(self):
-        return (PosMap, (self.k, self.v))
+        return self.v.get(tuple(path)) or self.key(path)
 
     def to_blob(self, data: Any) -> str | None:
         """Positions as one plain string (for the cache), given the document's ``data``:
@@ -70,11 +36,10 @@ class PosMap:
         value column, key line (as the change from the value line) and key column (0: no
         such position); the paths are the data's own. None when the data is too large to
         walk (the file is read again if its positions are needed)."""
-        k, v = self.k, self.v
         out: list = []
         last = 0
         for path in walk(data):
-            vp, kp = v.get(path), k.get(path)
+            vp, kp = self.v.get(path), self.k.get(path)
             if vp is not None:
                 last, vp = vp[0], (vp[0] - last, vp[1])
             out += vp or (0, 0)
@@ -93,22 +58,20 @@ class PosMap:
             it = iter([int(n) for n in blob.split(",")])
         except ValueError:
             return None
-        k: dict = {}
-        v: dict = {}
-        last = 0
+        pos, last = cls(), 0
         try:
             for path in walk(data):
                 vl, vc, kl, kc = next(it), next(it), next(it), next(it)
                 if vc > 0:
                     last += vl
-                    v[path] = (last, vc)
+                    pos.v[path] = (last, vc)
                 if kc > 0:
-                    k[path] = (last + kl, kc)
+                    pos.k[path] = (last + kl, kc)
         except StopIteration:
             return None
         if next(it, None) is not None:  # more numbers than nodes: not this data's
             return None
-        return cls(k, v)
+        return pos
 
 
 #: the most nodes :func:`walk` visits (the loader's limits keep a document far below it)
@@ -152,8 +115,7 @@ class Loaded:
     failed: bool = False  # the text could not be read at all (SI001/SI005/SI006)
     text: str | None = None
     #: spans ((line, col), (line, col)), 1-based, of scalars whose text holds
-    #: ``si-lint:``: a suppression-looking text there is data, not a comment (kept only
-    #: when the file's text holds ``si-lint:``)
+    #: ``si-lint:``: a suppression-looking text there is data, not a comment
     quiet_spans: list = field(default_factory=list)
     #: 0-based line where each document the parser yields starts (its ``---``, or its
     #: first node), empty ones included: where ``--fix`` cuts the file into documents
@@ -161,8 +123,7 @@ class Loaded:
 
     @property
     def data(self) -> Any:
-        """The first document's data (None for a file without documents): for callers
-        that read a file holding one document (profile assets, ``eval``, ``eio``)."""
+        """The first document's data (None for a file without documents)."""
         return self.documents[0].data if self.documents else None
 
     @property

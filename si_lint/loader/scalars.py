@@ -21,11 +21,14 @@ KIND_TYPES: dict[str, type | tuple[type, ...]] = {
 CORE_TAGS = {p + kind: kind for kind in ("str", *KIND_TYPES, "map", "seq") for p in (CORE, "!!")}
 CORE_TAGS["!"] = "str"
 
-#: the nulls and booleans a plain scalar may spell (but the empty one, a null too)
+#: the nulls (the empty scalar one too), booleans, infinities and NaNs a plain scalar spells
 _WORDS = {
-    **dict.fromkeys(("~", "null", "Null", "NULL")),
+    **dict.fromkeys(("", "~", "null", "Null", "NULL")),
     **dict.fromkeys(("true", "True", "TRUE"), True),
     **dict.fromkeys(("false", "False", "FALSE"), False),
+    **{s + w: math.inf for w in (".inf", ".Inf", ".INF") for s in ("", "+")},
+    **{"-" + w: -math.inf for w in (".inf", ".Inf", ".INF")},
+    **dict.fromkeys((".nan", ".NaN", ".NAN"), math.nan),
 }
 #: integer literals: (pattern, base, characters before the digits, decimal digits a digit
 #: stands for: a base-8/16 literal has more than its length)
@@ -35,12 +38,8 @@ _INTS = (
     (re.compile(r"0x[0-9a-fA-F]+\Z"), 16, 2, 1.205),
 )
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
-_INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
-_NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
-# characters that make a plain scalar possibly non-string: fast path for the common case
-_MAYBE_SPECIAL = frozenset("0123456789+-.~nNtTfF")
-#: the first characters of the nulls and booleans above (every number starts otherwise)
-_WORD_START = frozenset("~nNtTfF")
+#: the characters a number starts with
+_NUMBER_START = frozenset("0123456789+-.")
 
 #: keys and string values up to this long are interned by both reading paths: a corpus
 #: repeats them thousands of times (``kind``, ``tool_call``, ``agent_response`` …), so a
@@ -67,25 +66,16 @@ def encodable(text: str) -> tuple[str, bool]:
 def resolve_plain(text: str) -> Any:
     """Resolve an untagged plain scalar with the YAML 1.2 core schema. An integer of more
     than ``MAX_INT_DIGITS`` digits stays its text (the loader reports it: SI005)."""
-    if not text:
-        return None
-    first = text[0]
-    if first not in _MAYBE_SPECIAL:
+    if text in _WORDS:
+        return _WORDS[text]
+    if text[0] not in _NUMBER_START:  # most scalars: text
         return text
-    if first in _WORD_START:  # a null or a boolean, or text: no number starts so
-        return _WORDS.get(text, text)
     for pattern, base, skip, per_digit in _INTS:
         if pattern.match(text):
             if len(text.lstrip("+-")[skip:]) * per_digit > MAX_INT_DIGITS:
                 return text
             return int(text[skip:], base)
-    if _FLOAT.match(text):
-        return float(text)
-    if first in "+-." and _INF.match(text):
-        return -math.inf if first == "-" else math.inf
-    if first == "." and _NAN.match(text):
-        return math.nan
-    return text
+    return float(text) if _FLOAT.match(text) else text
 
 
 def is_int(text: str) -> bool:

@@ -1,10 +1,9 @@
-"""Report stage: findings → text, concise text, JSON, SARIF, JUnit, GitHub annotations, GitLab Code Quality.
+"""Report stage: findings → text, concise text, JSON, SARIF, JUnit, GitHub annotations,
+GitLab Code Quality (docs/integration.md).
 
-Each format is a module ``si_lint.report.<name>`` with ``write(result, out, **options)``:
-the report written piece by piece to ``out`` (anything with ``write(str)``), never built
-whole in memory (SPEC §9 "Output is bounded": a run of 1,000,000 findings stays under
-1 GB in every format). ``result`` is a :class:`si_lint.pipeline.RunResult`.
-"""
+Each format is a module ``si_lint.report.<name>`` with ``write(result, out, **options)``
+(``result``: a :class:`si_lint.pipeline.RunResult`; ``out``: anything with ``write(str)``),
+written piece by piece, never whole in memory (SPEC §9 "Output is bounded")."""
 
 from __future__ import annotations
 

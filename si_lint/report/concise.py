@@ -1,7 +1,5 @@
-"""`--format concise`: one line per finding, ``path:line:col: CODE [severity] message``,
-and nothing else (no source line, no ``help:``/``note:`` lines, no summary): for a grep,
-an editor's error format or a CI log (ruff's ``concise``, yamllint's ``parsable``). Under
-``--statistics``: the count per code, as the text format prints it."""
+"""`--format concise`: ``path:line:col: CODE [severity] message`` per finding and nothing
+else, for a grep, an editor's error format or a CI log (ruff's ``concise``)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""Control characters in reports (SPEC §9 "Trust boundaries": control characters from any
-input are escaped in every format).
-
-Every string a report prints may come from a pull request: a file name, a message that
-quotes a YAML value, a source line. Where a report is read by a person or a terminal (text,
-GitHub annotations, JUnit's XML) they are shown as visible escapes (``\\x1b``, ``\\u202e``:
-:func:`printable`); where it is JSON (JSON, SARIF, GitLab) they are JSON escapes
-(``\\u001b``: :func:`json_safe`), so the value a program reads is exact and the file holds
-no raw control character."""
+"""Control characters in reports (SPEC §9 "Trust boundaries", docs/security.md): any
+string a report prints may come from a pull request. Text, GitHub annotations and JUnit
+show them as visible escapes (:func:`printable`), the JSON formats as JSON escapes
+(:func:`json_safe`), so the value a program reads is exact."""
 
 from __future__ import annotations
 

@@ -1,20 +1,8 @@
-"""Line-independent finding fingerprints (SPEC §9), shared by SARIF ``partialFingerprints``
-and ``--baseline``/``--write-baseline``.
-
-A finding's identity is (code, path relative to the corpus root, the document it is in,
-its anchor, occurrence):
-
-- the document: ``id:<scenario id>`` when the document has a string ``id`` (a scenario), else
-  ``doc:<index>`` (its position in a multi-document file; 0 for a single document);
-- the anchor: ``path:<document path of the node>`` (e.g. ``scoring.bindings.channels[1]``) when
-  the finding has one, else ``line:<the offending source line, stripped>`` (parse errors,
-  implementation files);
-- occurrence: 0, 1, ... among findings that share everything above (two findings of one code
-  on one node stay distinct).
-
-No line or column takes part, so inserting lines above a finding keeps its fingerprint;
-two findings on one line differ in their anchor (or occurrence).
-"""
+"""Line-independent finding fingerprints (SPEC §9), shared by SARIF ``partialFingerprints``,
+GitLab's ``fingerprint`` and ``--baseline``: a hash of (code, path relative to the corpus
+root, ``id:<scenario id>`` or ``doc:<index>``, ``path:<document path>`` or ``line:<the
+stripped source line>``, occurrence) -- no line or column, so inserting lines above a
+finding keeps it (docs/integration.md)."""
 
 from __future__ import annotations
 
@@ -29,21 +17,15 @@ from ..source import SourceCache, read_source
 VERSION = "v1"
 
 
-def _scenario_ids(path: str, corpus) -> dict[int, str | None]:
+def _scenario_ids(path: str, corpus) -> dict[int, str]:
     """Scenario ids of a file's documents by document index: the corpus's, else read from
     the file (a run answered without building a corpus)."""
     docs = corpus.by_file.get(path) if corpus is not None else None
-    if docs:
-        return {d.index: _id_of(d.data) for d in docs}
-    raw = read_source(path)
-    if raw is None:
-        return {}
-    return {d.index: _id_of(d.data) for d in load_bytes(raw).documents}
-
-
-def _id_of(data) -> str | None:
-    sid = data.get("id") if isinstance(data, dict) else None
-    return sid if isinstance(sid, str) and sid else None
+    if not docs:
+        raw = read_source(path)
+        docs = load_bytes(raw).documents if raw is not None else []
+    ids = {d.index: d.data.get("id") if isinstance(d.data, dict) else None for d in docs}
+    return {index: sid for index, sid in ids.items() if isinstance(sid, str) and sid}
 
 
 def digest(identity: tuple) -> str:
@@ -73,9 +55,8 @@ class Fingerprinter:
         return rel
 
     def identities(self, findings):
-        """(code, relative path, document, anchor, occurrence) of each finding, one at a
-        time: findings grouped by file (a run's are: sorted by path) keep one file's
-        occurrence counts at a time, so that a report streams in bounded memory."""
+        """(code, relative path, document, anchor, occurrence) of each finding; findings
+        grouped by file (a run's are) keep one file's counts at a time (bounded memory)."""
         runs = [path for path, _ in groupby(f.path for f in findings)]
         grouped = len(runs) == len(set(runs))  # each file's findings next to each other
         current = None
@@ -84,22 +65,17 @@ class Fingerprinter:
             if grouped and f.path != current:
                 current = f.path
                 seen.clear()
-            yield self._identity(f, seen)
+            if f.doc_path:
+                anchor = "path:" + f.doc_path
+            else:
+                anchor = "line:" + (self.sources.line(f.path, f.line) or "").strip()
+            index = f.document if isinstance(f.document, int) else 0
+            if f.path not in self._ids:
+                self._ids[f.path] = _scenario_ids(f.path, self.corpus)
+            sid = self._ids[f.path].get(index)
+            key = (f.code, self.rel(f.path), f"id:{sid}" if sid else f"doc:{index}", anchor)
+            seen[key] = seen.get(key, -1) + 1
+            yield (*key, seen[key])
 
     def fingerprints(self, findings) -> list[str]:
         return list(map(digest, self.identities(findings)))
-
-    def _identity(self, f, seen: dict) -> tuple[str, str, str, str, int]:
-        if f.doc_path:
-            anchor = "path:" + f.doc_path
-        else:
-            src = self.sources.line(f.path, f.line)
-            anchor = "line:" + (src.strip() if src is not None else "")
-        index = f.document if isinstance(getattr(f, "document", None), int) else 0
-        if f.path not in self._ids:
-            self._ids[f.path] = _scenario_ids(f.path, self.corpus)
-        sid = self._ids[f.path].get(index)
-        key = (f.code, self.rel(f.path), f"id:{sid}" if sid else f"doc:{index}", anchor)
-        n = seen.get(key, 0)
-        seen[key] = n + 1
-        return (*key, n)

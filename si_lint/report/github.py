@@ -1,37 +1,43 @@
-"""`--format github`: GitHub Actions workflow commands (SPEC §9), chosen automatically
-under ``GITHUB_ACTIONS=true``.
+"""`--format github`: GitHub Actions workflow commands, chosen automatically under
+``GITHUB_ACTIONS=true``, and the Markdown job summary appended to ``$GITHUB_STEP_SUMMARY``
+(SPEC §9; what they hold, in which order: docs/integration.md).
 
-One ``::error|warning|notice file=...,line=...,col=...,endLine=...,endColumn=...,title=CODE::message``
-per finding (info → ``notice``). Escaping follows GitHub's runner (``toolkit/core``
-``escapeData``/``escapeProperty``): in the message ``%``, ``\\r`` and ``\\n`` become ``%25``,
-``%0D`` and ``%0A``; in properties ``:`` and ``,`` also become ``%3A`` and ``%2C``. Every
-other control character and the bidi controls are shown as escapes (``\\x1b``;
-:mod:`.controls`): the runner prints annotations to the job log, and a file name holding
-``ESC ] 8 ;;`` ... ``BEL`` must not become a link or a terminal command there.
-
-GitHub shows at most 10 annotations of each level per step (:data:`ANNOTATION_CAP`), so
-the order matters (:func:`ordered`). After the annotations of a level that went over the
-cap, a ``::notice`` says how many more there are (a plain line after the notices). When
-``$GITHUB_STEP_SUMMARY`` is set, a bounded Markdown summary (counts by code, the first
-findings with links) is appended to it (:mod:`.github_summary`).
+Escaping follows GitHub's runner (``toolkit/core`` ``escapeData``/``escapeProperty``), and
+every other control character is shown as an escape (:mod:`.controls`): the runner prints
+annotations to the job log, where a file name holding ``ESC ] 8 ;;`` ... ``BEL`` must not
+become a link or a terminal command. Corpus text in the summary is Markdown-escaped: it
+cannot make a link, an image, HTML or a table cell of its own.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
+from urllib.parse import quote
 
+from .. import rule_url
+from ..catalogue import code_key, rules
 from ..findings import SEVERITY_RANK
 from ..source import SourceCache, token_end
-from . import github_summary, notes, summary_counts
+from . import notes, summary_counts
 from .controls import GITHUB, printable
+from .output import output_error
 from .text import found_line, passed_line
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
+_PROPERTIES = ("file", "line", "col", "endLine", "endColumn", "title")
 #: GitHub shows at most this many annotations of each level (error, warning, notice) per
 #: step; the rest are in the log only
 ANNOTATION_CAP = 10
 _NAMES = {"error": "errors", "warning": "warnings", "info": "infos"}
+#: the findings listed in the summary after the table
+FIRST = 50
+#: a message (or path) is cut to this many characters in the summary
+MESSAGE_MAX = 300
+#: the summary's bound in bytes (GitHub refuses one over 1 MiB)
+SUMMARY_MAX = 256 * 1024
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>|~&$])")
 
 
 def escape_data(text: str) -> str:
@@ -48,23 +54,15 @@ def annotation(f, cache: SourceCache | None = None) -> str:
     if end_line is None or end_col is None:
         src = (cache or SourceCache()).line(f.path, f.line)
         end_line, end_col = f.line, token_end(src, f.column)
-    props = {
-        "file": f.path,
-        "line": f.line,
-        "col": f.column,
-        "endLine": end_line,
-        "endColumn": end_col,
-        "title": f.code,
-    }
-    head = ",".join(f"{k}={escape_property(str(v))}" for k, v in props.items())
+    values = (f.path, f.line, f.column, end_line, end_col, f.code)
+    head = ",".join(f"{k}={escape_property(str(v))}" for k, v in zip(_PROPERTIES, values))
     body = escape_data("\n".join([f.message, *notes(f)]))
     return f"::{_COMMAND.get(f.severity, 'error')} {head}::{body}"
 
 
 def ordered(findings) -> list:
-    """The findings in the order their annotations are printed: by severity (errors,
-    warnings, infos), then by how rare their code is in the run (rarest first: one real
-    defect is not hidden behind 25 findings of one code), then code, path, line, column."""
+    """The annotations' order: by severity, then the code rarest in the run first (one real
+    defect is not hidden behind 25 findings of one code), then code and place."""
     counts = Counter(f.code for f in findings)
     return sorted(
         findings,
@@ -72,23 +70,9 @@ def ordered(findings) -> list:
     )
 
 
-def more_line(level: str, n: int, summary: bool) -> str:
-    """What follows the annotations of ``level`` when more than :data:`ANNOTATION_CAP` were
-    printed: a notice (a plain line after the infos, whose notices are capped too)."""
-    where = "the job summary or the SARIF upload" if summary else "the SARIF upload"
-    text = (
-        f"{n - ANNOTATION_CAP} more {_NAMES[level]} not shown as annotations (GitHub shows "
-        f"{ANNOTATION_CAP} per step); see {where}"
-    )
-    if level == "info":
-        return f"si-lint: {text}"
-    return f"::notice title=si-lint::{escape_data(text)}"
-
-
 def write(result, out, step_summary: str | None = None, **_options) -> None:
-    """The annotations, a line after each level that went over GitHub's cap, the run's
-    summary line; and the Markdown summary appended to ``step_summary`` (default:
-    ``$GITHUB_STEP_SUMMARY``, when set)."""
+    """The annotations and the run's summary line; the Markdown summary appended to
+    ``step_summary`` (default: ``$GITHUB_STEP_SUMMARY``, when set)."""
     if step_summary is None:
         step_summary = os.environ.get("GITHUB_STEP_SUMMARY") or None
     cache = SourceCache()
@@ -98,9 +82,96 @@ def write(result, out, step_summary: str | None = None, **_options) -> None:
         out.write(annotation(f, cache) + "\n")
         last = i + 1 == len(findings) or findings[i + 1].severity != f.severity
         n = counts[_NAMES.get(f.severity, "errors")]
-        if last and n > ANNOTATION_CAP:
-            out.write(more_line(f.severity, n, step_summary is not None) + "\n")
+        if last and n > ANNOTATION_CAP:  # a notice, but a plain line after the notices
+            where = "the job summary or the SARIF upload" if step_summary else "the SARIF upload"
+            more = (
+                f"{n - ANNOTATION_CAP} more {_NAMES[f.severity]} not shown as annotations "
+                f"(GitHub shows {ANNOTATION_CAP} per step); see {where}"
+            )
+            if f.severity == "info":
+                out.write(f"si-lint: {more}\n")
+            else:
+                out.write(f"::notice title=si-lint::{escape_data(more)}\n")
     line = found_line(result) if findings else passed_line(result)
     out.write("si-lint: " + line[0].lower() + line[1:] + "\n")
-    if step_summary is not None:
-        github_summary.append(step_summary, result, findings)
+    if step_summary is None:
+        return
+    try:
+        with open(step_summary, "a", encoding="utf-8", newline="\n") as fh:
+            fh.write(summary(result, findings))
+    except OSError as exc:
+        raise output_error(step_summary, exc) from None
+
+
+# the job summary ----------------------------------------------------------------------
+def md(text: str, limit: int = MESSAGE_MAX) -> str:
+    """``text`` as literal Markdown on one line, cut to ``limit``."""
+    text = printable(str(text)).replace("\r", " ").replace("\n", " ")
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def file_url(path: str, line: int) -> str | None:
+    """The page of ``path`` at ``line`` in the commit the run checked, or None (not in
+    GitHub Actions, or the file is outside the checked-out repository)."""
+    server, repo, sha = (
+        os.environ.get(k) for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA")
+    )
+    if not (server and repo and sha):
+        return None
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    rel = (os.path.relpath(path, workspace) if workspace else path).replace(os.sep, "/")
+    if os.path.isabs(rel) or rel == ".." or rel.startswith("../"):
+        return None
+    return f"{server}/{repo}/blob/{quote(sha, safe='')}/{quote(rel, safe='/-._~')}#L{int(line)}"
+
+
+def _table(findings) -> list[str]:
+    catalogue = rules()
+    counts = Counter(f.code for f in findings)
+    # each code's most severe severity (written last)
+    rank = SEVERITY_RANK.get
+    severity = {f.code: f.severity for f in sorted(findings, key=lambda f: -rank(f.severity, 0))}
+    order = sorted(counts, key=lambda c: (SEVERITY_RANK.get(severity[c], 0), code_key(c)))
+    lines = ["| Code | Severity | Count | Rule |", "| --- | --- | ---: | --- |"]
+    for code in order:
+        rule = catalogue.get(code)
+        if rule is None:
+            lines.append(f"| {md(code)} | {md(severity[code])} | {counts[code]} | |")
+            continue
+        url = rule_url(code)
+        name = md(rule.name or code)
+        lines.append(f"| [{code}]({url}) | {severity[code]} | {counts[code]} | [{name}]({url}) |")
+    return lines
+
+
+def summary(result, findings) -> str:
+    """The summary of a run whose findings are ``findings`` (in annotation order)."""
+    total = len(findings)
+    if not total:
+        return f"### si-lint\n\n{md(passed_line(result), 1000)}\n"
+    counts = summary_counts(findings)
+    head = [
+        f"### si-lint: {total} finding(s) in {result.files} file(s)",
+        "",
+        f"{counts['errors']} error(s), {counts['warnings']} warning(s), "
+        f"{counts['infos']} info(s). GitHub shows at most 10 annotations of each level "
+        "per step; every finding is in the step's log.",
+        "",
+        *_table(findings),
+        "",
+    ]
+    size = sum(len(s.encode("utf-8")) + 1 for s in head)
+    shown = []
+    for f in findings[:FIRST]:
+        where = md(f"{f.path}:{f.line}:{f.column}")
+        url = file_url(f.path, f.line)
+        place = f"[{where}]({url})" if url else where
+        item = f"- {place} **{md(f.code)}** ({md(f.severity)}): {md(f.message)}"
+        size += len(item.encode("utf-8")) + 1
+        if size > SUMMARY_MAX - 1024:
+            break
+        shown.append(item)
+    title = "Findings" if len(shown) == total else f"The first {len(shown)} of {total} findings"
+    return "\n".join([*head, f"#### {title}", "", *shown]) + "\n"

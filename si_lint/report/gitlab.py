@@ -1,13 +1,5 @@
-"""`--format gitlab`: a GitLab Code Quality report (SPEC §9).
-
-A JSON array with one object per finding: ``description`` (the code and message),
-``check_name`` (the code), ``fingerprint`` (the line-independent fingerprint shared with SARIF
-and ``--baseline``, so GitLab tracks a finding across commits), ``severity`` (``major`` for
-errors, ``minor`` for warnings, ``info`` for infos), ``location.path`` (relative, ``/``) and
-``location.lines.begin``; plus ``categories`` and ``content.body`` (the help).
-Load it in ``.gitlab-ci.yml`` with ``artifacts: reports: codequality: si-lint.json``.
-Written one object at a time; control characters are JSON escapes
-(:func:`si_lint.report.controls.json_safe`)."""
+"""`--format gitlab`: a GitLab Code Quality report (SPEC §9; its fields:
+docs/integration.md), written one object at a time."""
 
 from __future__ import annotations
 

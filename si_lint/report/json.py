@@ -1,12 +1,7 @@
-"""`--format json`: SPEC §7, plus ``end_line``/``end_column`` (exclusive, 1-based) where the
-end of the offending key or value is known (the file can be read), ``url`` (the rule's
-page) and ``fix`` (:mod:`.json_fix`: the edits ``--fix`` would make, as ruff writes them);
-with ``--statistics``, ``statistics`` (code, name, count, fixable) instead of the findings.
-Its JSON Schema is ``schemas/report.schema.json`` (``si-lint schema report``).
-
-Written one diagnostic at a time: byte for byte what ``json.dumps(doc, indent=2,
-ensure_ascii=False)`` gives for the whole document, but with DEL, C1 and the bidi controls
-written as ``\\u`` escapes too (:func:`si_lint.report.controls.json_safe`)."""
+"""`--format json` (SPEC §7; its fields: docs/integration.md; its JSON Schema:
+``schemas/report.schema.json``). Written one diagnostic at a time: byte for byte what
+``json.dumps(doc, indent=2, ensure_ascii=False)`` gives for the whole document, but with
+DEL, C1 and the bidi controls as ``\\u`` escapes too (:func:`.controls.json_safe`)."""
 
 from __future__ import annotations
 
@@ -21,8 +16,7 @@ from .text import code_counts
 
 
 def diagnostic(f, cache: SourceCache, fix_of) -> dict:
-    """One finding as the report writes it: :meth:`Finding.as_json`, its end, ``url`` and
-    ``fix`` when there is one."""
+    """One finding as the report writes it."""
     out = f.as_json()
     end_line, end_col = f.end_line, f.end_column
     if end_line is None or end_col is None:
@@ -52,8 +46,7 @@ def dump_items(items, out, indent: str, *, sort_keys: bool = False) -> None:
 
 
 def statistics_of(findings, unsafe_fixes: bool = False) -> list[dict]:
-    """``--statistics``: ``code``, ``name`` (the rule's), ``count`` and ``fixable``
-    (``--fix``, with ``--unsafe-fixes`` when given, would fix some of them) per code."""
+    """``--statistics``: one entry per code."""
     fixable_codes: set = set()
     if findings:  # a clean run does not load the fixer (ruamel's round trip)
         from ..fix.files import fixable

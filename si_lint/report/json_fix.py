@@ -1,24 +1,14 @@
-"""The ``fix`` of a finding in `--format json`, as ruff writes it: what ``--fix`` (a safe
-fix) or ``--fix --unsafe-fixes`` (an unsafe one) would change in the file, as text edits::
-
-    {"applicability": "safe" | "unsafe", "message": <the finding's help, or null>,
-     "edits": [{"content": "...", "location": {"row": R, "column": C},
-                "end_location": {"row": R, "column": C}}]}
-
-Rows and columns are 1-based, columns in characters, ``end_location`` exclusive; the edits
-replace the text of the file as it is now, in file order, and do not overlap. They come
-from applying the finding's fix alone to the file's text in memory (what ``--fix`` runs)
-and comparing the result with the text. A fix that would not apply, or a file whose bytes
-are not the ones checked (stdin, a file changed since), gives no ``fix``. ``--fix`` applies
-all the fixes of a file together, which gives the same edits unless two fixes touch one
-node.
-"""
+"""The ``fix`` of a finding in `--format json`, as ruff writes it (docs/integration.md):
+the finding's fix applied alone to the file's text in memory (what ``--fix`` runs),
+compared with the text. A file whose bytes are not the ones checked (stdin, a file
+changed since) gives no ``fix``."""
 
 from __future__ import annotations
 
 import difflib
 import hashlib
 import os
+import re
 from collections.abc import Callable
 from functools import lru_cache, partial
 
@@ -33,11 +23,11 @@ def fix_edits(corpus) -> Callable:
     read = lru_cache(maxsize=1)(partial(_read_text, corpus))
 
     def edit(f) -> dict | None:
-        fixes = fixes_of(getattr(f, "fix", None))
+        fixes = fixes_of(f.fix)
         text = read(f.path) if fixes else None
         if text is None:
             return None
-        new = _fixed(text, f, list(fixes))
+        new = _fixed(text, f, fixes)
         if new is None or new == text:
             return None
         from ..fix.files import is_safe  # the fixer (ruamel's round trip): only for a fix
@@ -55,7 +45,7 @@ def _fixed(text: str, f, fixes: list) -> str | None:
     """The file's text with the finding's fixes made: in place when they only replace
     scalars (two quick loads), else through the round trip ``--fix`` runs; None when the
     fix does not apply."""
-    from ..fix.text import fix_scalars_in_place, fix_stream  # see FixEdits
+    from ..fix.text import fix_scalars_in_place, fix_stream  # the fixer: see fix_edits
 
     json_file = f.path.endswith(".json")
     if not json_file:
@@ -93,21 +83,21 @@ def edits(old: str, new: str) -> list[dict]:
         if tag == "equal":
             continue
         was, now = "".join(a[i1:i2]), "".join(b[j1:j2])
-        # the characters the two blocks share at their start and at their end
-        head = len(os.path.commonprefix([was, now]))
-        while head and _word(was, head - 1) and (_word(was, head) or _word(now, head)):
-            head -= 1  # a word is replaced whole: `false` → `true`, not `fals` → `tru`
-        tail = len(os.path.commonprefix([was[head:][::-1], now[head:][::-1]]))
-        while (
-            tail
-            and _word(was, len(was) - tail)
-            and (_word(was, len(was) - tail - 1) or _word(now, len(now) - tail - 1))
-        ):
-            tail -= 1
-        start = _location(a, i1, was[:head])
-        end = _location(a, i1, was[: len(was) - tail])
+        head = _shared(was, now, len(was))
+        tail = _shared(was[::-1], now[::-1], min(len(was), len(now)) - head)
+        start = _location(i1, was[:head])
+        end = _location(i1, was[: len(was) - tail])
         out.append({"content": now[head : len(now) - tail], "location": start, "end_location": end})
     return out
+
+
+def _shared(a: str, b: str, limit: int) -> int:
+    """How many of their first ``limit`` characters ``a`` and ``b`` share, less a word cut
+    in two: a word is replaced whole (`false` → `true`, not `fals` → `tru`)."""
+    n = len(os.path.commonprefix([a[:limit], b[:limit]]))
+    while n and _word(a, n - 1) and (_word(a, n) or _word(b, n)):
+        n -= 1
+    return n
 
 
 def _word(text: str, i: int) -> bool:
@@ -116,13 +106,9 @@ def _word(text: str, i: int) -> bool:
 
 def _lines(text: str) -> list[str]:
     """The lines of ``text``, each with its ``\\n`` (only ``\\n`` ends a row)."""
-    parts = text.split("\n")
-    return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+    return re.findall(r"[^\n]*\n|[^\n]+", text)
 
 
-def _location(lines: list[str], row: int, before: str) -> dict:
+def _location(row: int, before: str) -> dict:
     """Where ``before`` (text from the start of line ``row``, 0-based) ends."""
-    newlines = before.count("\n")
-    if newlines:
-        return {"row": row + 1 + newlines, "column": len(before) - before.rindex("\n")}
-    return {"row": row + 1, "column": len(before) + 1}
+    return {"row": row + 1 + before.count("\n"), "column": len(before) - before.rfind("\n")}

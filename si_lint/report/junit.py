@@ -1,15 +1,10 @@
-"""`--format junit`: JUnit XML (SPEC §9), valid against Jenkins' ``junit-10.xsd``.
-
-A ``testsuite`` per reported file; in it a ``testcase`` per finding, named by its code and
-location so every failure survives in GitLab, Jenkins and junit2html (a ``failure`` when
-``--fail-on`` counts it, else ``system-out``), then a passing ``testcase`` per enabled rule
-that ran clean on the file -- unless ``--no-junit-passing``, for reports that would reach
-a CI system's limit (GitLab: 250,000 objects, about 1,500 files with the passing
-testcases). Deterministic: files sorted, no timestamps or host names.
-"""
+"""`--format junit`: JUnit XML valid against Jenkins' ``junit-10.xsd`` (SPEC §9; its
+suites and testcases: docs/integration.md). Deterministic: files sorted, no timestamps or
+host names."""
 
 from __future__ import annotations
 
+from functools import cache
 from xml.sax.saxutils import escape, quoteattr
 
 from ..catalogue import code_key, rules
@@ -30,32 +25,26 @@ def _describe(f) -> str:
     return escape("\n".join(printable(line, XML) for line in [headline(f), *notes(f)]))
 
 
-def _enabled(config, code: str) -> bool:
-    try:
-        return config.enabled(code)
-    except Exception:
-        return True
-
-
 def _clean_rules(result):
     """``clean(path, findings)``: the codes of the rules that ran on ``path`` without a
     finding, in code order: the loader's, and the file checks of its documents' kinds,
     if enabled."""
     docs_of = result.corpus.by_file if result.corpus is not None else {}
-    ran_for: dict[tuple, frozenset] = {}  # the same for every file of the same kinds
+    config = result.config
+
+    @cache  # the same for every file of the same kinds
+    def ran(loaded: bool, kinds: frozenset) -> frozenset:
+        codes = set(LOADER_CODES) if loaded else set()
+        for check in all_checks() if kinds else ():
+            if check.scope == "file" and (check.kinds is None or kinds & set(check.kinds)):
+                codes.update(check.codes)
+        return frozenset(c for c in codes if config is None or config.enabled(c))
 
     def clean(path: str, findings: list) -> list[str]:
         yaml = path.endswith((".yaml", ".yml", ".json"))  # the rules run on any document
         docs = (docs_of.get(path) or [None]) if yaml else []
-        key = (yaml, *sorted({"-" if d is None else repr(d.kind) for d in docs}))
-        if key not in ran_for:
-            codes = set(LOADER_CODES) if docs else set()
-            kinds = {d.kind for d in docs if d is not None}
-            for check in all_checks() if kinds else ():
-                if check.scope == "file" and (check.kinds is None or kinds & set(check.kinds)):
-                    codes.update(check.codes)
-            ran_for[key] = frozenset(c for c in codes if _enabled(result.config, c))
-        return sorted(ran_for[key] - {f.code for f in findings}, key=code_key)
+        codes = ran(bool(docs), frozenset(d.kind for d in docs if d is not None))
+        return sorted(codes - {f.code for f in findings}, key=code_key)
 
     return clean
 

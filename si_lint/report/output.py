@@ -1,9 +1,6 @@
 """The one output writer: reports, baselines and ``--diff`` go through :func:`write`, and a
-report streams through :func:`report_sink`.
-
-``--output FILE`` is written atomically (temporary file + rename); an ``OSError`` (missing
-directory, permission, a directory in the way) is a usage error with the reason, exit 2 --
-never an internal error."""
+report streams through :func:`report_sink`. ``--output FILE`` is written atomically; an
+``OSError`` there is a usage error with the reason (exit 2), never an internal error."""
 
 from __future__ import annotations
 
@@ -33,8 +30,8 @@ def output_error(path: str, exc: OSError) -> OutputError:
 def write(
     text: str, output: str | None = None, *, err: bool = False, color: bool | None = False
 ) -> None:
-    """``text`` to ``output`` (a path), or to stdout (stderr with ``err``). ``color``:
-    True keeps ANSI styles, False strips them, None keeps them on a terminal only."""
+    """``text`` to ``output`` (a path), or to stdout (stderr with ``err``). ``color=None``
+    keeps ANSI styles on a terminal only."""
     with report_sink(output, err=err, color=color) as sink:
         sink.write(text)
 
@@ -89,15 +86,9 @@ def report_sink(output: str | None, *, err: bool = False, color: bool | None = F
         sink.flush()
         return
 
-    def emit(text: str) -> None:
-        try:
-            fh.write((text if color else click.unstyle(text)).encode("utf-8"))
-        except OSError as exc:
-            raise output_error(output, exc) from None
-
-    try:
+    try:  # an OSError of the file, whether writing a chunk or renaming it into place
         with atomic_writer(output) as fh:
-            sink = Sink(emit)
+            sink = Sink(lambda s: fh.write((s if color else click.unstyle(s)).encode("utf-8")))
             yield sink
             sink.flush()
     except OSError as exc:

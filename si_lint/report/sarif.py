@@ -1,49 +1,28 @@
-"""`--format sarif`: SARIF 2.1.0 for GitHub code scanning and IDEs (SPEC §9).
-
-- ``tool.driver.rules``: every rule of the catalogue (plus any code a result uses that the
-  catalogue lacks), with ``fullDescription`` cut to GitHub's limit of 1,024 characters
-  and the properties GitHub recommends (``precision``, ``problem.severity``).
-- results: an embedded link ``[text](id)`` in the message to each related location, a
-  relative, percent-encoded ``artifactLocation.uri`` (``uriBaseId: %SRCROOT%``, the
-  current directory), and ``partialFingerprints``: ``siLint/v1`` (the line-independent
-  identity of :mod:`si_lint.report.fingerprint`, shared with ``--baseline``) and
-  ``primaryLocationLineHash`` derived from it. Code scanning keys alerts on
-  ``primaryLocationLineHash`` and computes one from the source line when a result has
-  none, which would merge two findings on one line: si-lint sets it itself.
-- ``automationDetails.id`` when ``--automation-id`` is given (GitHub's ``category``).
-- at most 25,000 results (:data:`MAX_RESULTS`, GitHub's limit per run: a run over it is
-  rejected; :func:`_results`).
-
-Output is deterministic: sorted keys, no timestamps, no absolute paths.
-"""
+"""`--format sarif`: SARIF 2.1.0 for GitHub code scanning and IDEs (SPEC §9; what it holds:
+docs/integration.md). Deterministic: sorted keys, no timestamps, no absolute paths."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from typing import Any
 from urllib.parse import quote
 
 from .. import REPOSITORY_URL, __version__, rule_url
 from ..catalogue import code_key, reflow, rules
-from ..findings import SEVERITY_RANK, Finding
+from ..findings import SEVERITIES, SEVERITY_RANK
 from ..source import SourceCache, token_end
 from .controls import json_safe
 from .fingerprint import Fingerprinter, digest
 from .json import dump_items
 
-SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-FINGERPRINT_KEY = "siLint/v1"
-LINE_HASH_KEY = "primaryLocationLineHash"
 URI_BASE = "%SRCROOT%"
 #: GitHub code scanning's limit on ``fullDescription.text``
 FULL_DESCRIPTION_MAX = 1024
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
-#: ``properties.precision`` of every rule: each is a deterministic check of the parsed
-#: documents and the corpus (no heuristic, no sampling), so a finding is the rule's
-#: definition met, not a guess (GitHub: ``very-high`` ranks first in code scanning)
+#: ``properties.precision`` of every rule: each is a deterministic check, no heuristic
 PRECISION = "very-high"
-#: ``properties.problem.severity`` (GitHub's ``error``/``warning``/``recommendation``)
 _PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "info": "recommendation"}
 
 
@@ -102,8 +81,7 @@ def _rule_descriptor(code: str, rule) -> dict:
 
 
 def _physical(cache: SourceCache, path: str, line, col, end_line=None, end_col=None) -> dict:
-    """A ``physicalLocation``: the relative, percent-encoded path and the region (the end
-    of the token at the start when the finding gives none)."""
+    """A ``physicalLocation`` (the region ends at the end of the token when not given)."""
     line, col = max(int(line), 1), max(int(col), 1)
     if end_line is None or end_col is None or (end_line, end_col) <= (line, col):
         end_line, end_col = line, token_end(cache.line(path, line), col)
@@ -159,7 +137,11 @@ def write(result, out, automation_id: str | None = None, **_options) -> None:
     }
     if automation_id:
         run["automationDetails"] = {"id": automation_id}
-    doc = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [run],
+    }
     text = json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     head, tail = text.split(json.dumps(_RESULTS))
     out.write(json_safe(head))
@@ -171,46 +153,28 @@ def write(result, out, automation_id: str | None = None, **_options) -> None:
 
 
 def _results(result, index: dict):
-    """The results: one per finding, or when there are more than :data:`MAX_RESULTS`, the
-    first ``MAX_RESULTS - 1`` by severity (errors, then warnings, then infos, each in path
-    order; written in path order) and a notice (SI005, level ``note``) that says how many
-    were left out, at the first one left out."""
+    """The results: one per finding, or past :data:`MAX_RESULTS` the first by severity and
+    a notice of how many were left out (SPEC §9, docs/integration.md)."""
     findings = result.findings
     printer = Fingerprinter(result)
-    keep = Keep(findings, MAX_RESULTS - 1) if len(findings) > MAX_RESULTS else None
+    # kept: every finding ranked under ``cut``, the first ``room`` of those ranked ``cut``
+    counts = Counter(SEVERITY_RANK.get(f.severity, 0) for f in findings)
+    cut, room = 0, len(findings) if len(findings) <= MAX_RESULTS else MAX_RESULTS - 1
+    while cut < 2 and counts[cut] <= room:
+        room -= counts[cut]
+        cut += 1
+    left: Counter = Counter()
+    first_left = None
     for f, identity in zip(findings, printer.identities(findings)):
-        if keep is None or keep(f):
+        r = SEVERITY_RANK.get(f.severity, 0)
+        if r < cut or (r == cut and room > 0):
+            room -= r == cut
             yield _result(f, digest(identity), index[f.code], printer.sources)
-    if keep is not None:
-        yield _notice(keep, len(findings), index["SI005"], printer.sources)
-
-
-class Keep:
-    """Which findings a capped report keeps: ``limit`` of them, errors before warnings
-    before infos, each severity in the findings' (path) order; called once per finding,
-    in order. ``first_left``: the first finding left out; ``left``: how many of each
-    severity were."""
-
-    def __init__(self, findings, limit: int) -> None:
-        counts = [0, 0, 0]
-        for f in findings:
-            counts[SEVERITY_RANK.get(f.severity, 0)] += 1
-        self.cut, room = 0, limit  # every finding ranked under ``cut``; ``room`` of ``cut``
-        while self.cut < 2 and counts[self.cut] <= room:
-            room -= counts[self.cut]
-            self.cut += 1
-        self.room = room
-        self.left = {s: 0 for s in ("error", "warning", "info")}
-        self.first_left: Finding | None = None
-
-    def __call__(self, f) -> bool:
-        rank = SEVERITY_RANK.get(f.severity, 0)
-        if rank < self.cut or (rank == self.cut and self.room > 0):
-            self.room -= rank == self.cut
-            return True
-        self.left[("error", "warning", "info")[rank]] += 1
-        self.first_left = self.first_left or f
-        return False
+        else:
+            left[SEVERITIES[r]] += 1
+            first_left = first_left or f
+    if first_left is not None:
+        yield _notice(first_left, left, len(findings), index["SI005"], printer.sources)
 
 
 def _shape(code: str, index: int, level: str, text: str, loc: dict, fp: str, props: dict):
@@ -222,17 +186,15 @@ def _shape(code: str, index: int, level: str, text: str, loc: dict, fp: str, pro
         "level": level,
         "message": {"text": text},
         "locations": [loc],
-        "partialFingerprints": {FINGERPRINT_KEY: fp, LINE_HASH_KEY: f"{fp[:16]}:1"},
+        "partialFingerprints": {"siLint/v1": fp, "primaryLocationLineHash": f"{fp[:16]}:1"},
         "properties": props,
     }
 
 
-def _notice(keep: Keep, total: int, rule_index: int, cache: SourceCache) -> dict:
-    """The result that says how many findings a capped report left out (SPEC §9)."""
-    f = keep.first_left
-    assert f is not None  # a notice is made when findings were left out
-    left = sum(keep.left.values())
-    by = ", ".join(f"{n:,} {s}(s)" for s, n in keep.left.items() if n)
+def _notice(f, by_severity: Counter, total: int, rule_index: int, cache: SourceCache) -> dict:
+    """The result at ``f``, the first finding left out, that says how many were."""
+    left = sum(by_severity.values())
+    by = ", ".join(f"{by_severity[s]:,} {s}(s)" for s in SEVERITIES if by_severity[s])
     text = (
         f"{left:,} of {total:,} findings are not in this report ({by}): GitHub code "
         f"scanning accepts at most {MAX_RESULTS:,} results per run, so it holds the first "

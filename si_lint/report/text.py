@@ -1,8 +1,6 @@
-"""`--format text`: ``path:line:col: CODE [severity] message``, the source line with a
-caret under the column, then ``help:`` (marked ``[*]`` when ``--fix`` can apply the fix) and
-``note:`` lines (SPEC §9). Styles are ANSI styles; the caller decides whether they reach
-the stream (``--color``, ``NO_COLOR``/``FORCE_COLOR``, a terminal). Control characters of
-the source and the messages are shown escaped, never sent to a terminal (:mod:`.controls`)."""
+"""`--format text` (SPEC §9): each finding with its source line, a caret, ``help:`` and
+``note:`` lines, then the counts. Styled with ANSI styles; the caller decides whether they
+reach the stream. Control characters are shown escaped (:mod:`.controls`)."""
 
 from __future__ import annotations
 
@@ -70,7 +68,7 @@ def write(
         for code, n, name in code_counts(result.findings):
             out.write(f"{n:5d}  {printable(code):<7} {name or ''}\n")
     else:
-        cache = SourceCache(follow_symlinks=False)  # a link is never printed
+        cache = SourceCache()  # follows no link: a link is never printed
         for f in result.findings:
             out.write("\n".join(format_finding(f, cache, verbose, fixable(f, unsafe_fixes))))
             out.write("\n\n")
@@ -106,8 +104,7 @@ def _summary(result, unsafe_fixes: bool) -> list[str]:
 
 
 def found_line(result) -> str:
-    """The counts of a run with findings, and `` (N named path(s) skipped)`` when some
-    named path was not checked (SPEC §9)."""
+    """The counts of a run with findings (SPEC §9)."""
     n = len(getattr(result, "skipped_paths", ()))
     skipped = f" ({n} named path(s) skipped)" if n else ""
     c = summary_counts(result.findings)
@@ -118,8 +115,7 @@ def found_line(result) -> str:
 
 
 def passed_line(result) -> str:
-    """The summary of a run without findings (SPEC §9: when nothing named was checked,
-    it says so instead of "All checks passed")."""
+    """The summary of a run without findings (SPEC §9)."""
     n = len(getattr(result, "skipped_paths", ()))
     if not n:
         return f"All checks passed ({result.files} file(s))"
