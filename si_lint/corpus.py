@@ -1,6 +1,5 @@
 """The corpus: its documents, classified by kind (SPEC §1), and the reference graph over
-them. The configuration lives in :mod:`si_lint.config`, the file selection in
-:mod:`si_lint.discovery`; their public names are re-exported here."""
+them."""
 
 from __future__ import annotations
 
@@ -8,32 +7,9 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .config import (  # noqa: F401  (re-exported)
-    DEFAULT_INCLUDE,
-    YAML_SUFFIXES,
-    Config,
-    check_codes,
-    load_config,
-)
-from .discovery import (  # noqa: F401  (re-exported)
-    SKIP_DIRS,
-    Selection,
-    check_link,
-    discover,
-    inside,
-    named_file_check,
-    relpath_of,
-)
-from .errors import ConfigError  # noqa: F401  (re-exported: corpus.ConfigError)
+from .config import Config
 from .loader import PosMap
 from .model import evidence_scenario
-from .root import (  # noqa: F401  (re-exported)
-    CONFIG_FILE,
-    Root,
-    config_table,
-    find_root_info,
-    git_top,
-)
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from ..cache.bodies import Stored
-from ..corpus import ARTIFACT_KINDS, KINDS, Document, relpath_of
+from ..corpus import ARTIFACT_KINDS, KINDS, Document
+from ..discovery import relpath_of
 from ..findings import Finding, Location
 from ..fsutil import read_regular
 from ..loader import MAX_BYTES, PosMap, load_bytes

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from ..catalogue import codes as catalogue_codes
 from ..catalogue import severity_of
-from ..corpus import Corpus, Document, relpath_of
+from ..corpus import Corpus, Document
+from ..discovery import relpath_of
 from ..findings import Diag, Finding, Location, did_you_mean, format_path
 from ..limits import MAX_FINDINGS_PER_FILE
 from .context import State

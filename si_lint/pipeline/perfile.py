@@ -12,7 +12,8 @@ import traceback
 from pathlib import Path
 
 from ..contract import enforce
-from ..corpus import Document, classify, relpath_of
+from ..corpus import Document, classify
+from ..discovery import relpath_of
 from ..findings import Diag, Finding
 from ..limits import MAX_CACHED_FINDINGS
 from ..loader import load_bytes
