@@ -28,7 +28,11 @@ def code_fingerprint() -> str:
         (data_path("schemas"), ".json"),
         (os.path.join(pkg, "profile_data"), ".yaml"),
     ):
-        for path in _files_under(base, suffix):
+        found: list[str] = []
+        for directory, dirs, files in os.walk(base):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            found.extend(os.path.join(directory, f) for f in files if f.endswith(suffix))
+        for path in sorted(found):
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
@@ -38,16 +42,6 @@ def code_fingerprint() -> str:
             h.update(f"{rel}\0{len(data)}\0".encode("utf-8", "surrogatepass"))
             h.update(data)
     return h.hexdigest()
-
-
-def _files_under(base: str, suffix: str) -> list[str]:
-    """The files named ``*suffix`` under ``base``, sorted."""
-    out: list[str] = []
-    for directory, dirs, files in os.walk(base):
-        dirs[:] = [d for d in dirs if d != "__pycache__"]
-        out.extend(os.path.join(directory, f) for f in files if f.endswith(suffix))
-    out.sort()
-    return out
 
 
 def profile_fingerprint(profile) -> str:

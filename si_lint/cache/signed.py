@@ -17,8 +17,9 @@ import os
 import re
 import stat
 from collections.abc import Iterable
-from functools import cache
 from typing import Any
+
+import msgspec
 
 from ..fsutil import atomic_writer, read_regular
 
@@ -216,7 +217,7 @@ def decode_json(body: bytes | memoryview, shape: Any = None) -> Any:
     value is always its. ``shape`` (a ``TypedDict``) is the type msgspec decodes into:
     where it says ``msgspec.Raw``, the JSON text is checked and left undecoded."""
     try:
-        return _msgspec()[0](body, type=Any if shape is None else shape)
+        return msgspec.json.decode(body, type=Any if shape is None else shape)
     except Exception:  # DecodeError, ValidationError, RecursionError
         pass
     try:
@@ -234,14 +235,8 @@ _ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 #: NaN bits would match strings and integers too, sending large tables to the stdlib.
 _NONFINITE = re.compile(b"\xcb[\x7f\xff][\xf0\xf8]\x00{6}").search
 
-
-@cache
-def _msgspec() -> tuple:
-    """(msgspec's JSON decoder, its JSON encoder, its msgpack encoder); imported on first
-    use (a run without a cache never needs it)."""
-    import msgspec
-
-    return msgspec.json.decode, msgspec.json.Encoder().encode, msgspec.msgpack.Encoder().encode
+_JSON = msgspec.json.Encoder().encode
+_MSGPACK = msgspec.msgpack.Encoder().encode
 
 
 def dumps(value: Any) -> bytes:
@@ -251,10 +246,9 @@ def dumps(value: Any) -> bytes:
     and NaN and Infinity, which it writes as ``null`` -- a text with a ``null`` in it is
     checked for them in the value's msgpack (:data:`_NONFINITE`). Those go to the stdlib,
     which writes lone surrogates as ``\\udXXXX`` escapes, never as invalid UTF-8."""
-    _decode, encode, msgpack = _msgspec()
     try:
-        out = encode(value)
-        if b"null" not in out or _NONFINITE(msgpack(value)) is None:
+        out = _JSON(value)
+        if b"null" not in out or _NONFINITE(_MSGPACK(value)) is None:
             return out
     except Exception:  # TypeError, UnicodeEncodeError, OverflowError, RecursionError
         pass

@@ -13,7 +13,7 @@ from ..fsutil import atomic_writer
 from .bodies import Stored, bodies_file, body_text, digest, new_id, remove_others
 from .directory import CacheDirUnusable, check_usable, prepare
 from .keys import code_fingerprint
-from .layout import entry_json, object_chunks, shapes
+from .layout import Delta, Table, entry_json, object_chunks
 from .signed import distrust, dumps, verified_json, write_signed
 from .statindex import StatIndex
 
@@ -73,7 +73,7 @@ class Cache:
         if self._loaded:
             return
         self._loaded = True
-        obj = verified_json(self._dir() / FILENAME, shape=shapes()[0])
+        obj = verified_json(self._dir() / FILENAME, shape=Table)
         if not (
             type(obj) is dict
             and obj.get("header") == self.header
@@ -91,7 +91,7 @@ class Cache:
     def _apply_delta(self) -> None:
         """Apply ``delta.json`` when it was written over this very table (its ``base``
         is the table's ``id``); anything else there is ignored."""
-        obj = verified_json(self._dir() / DELTA_FILENAME, shape=shapes()[1])
+        obj = verified_json(self._dir() / DELTA_FILENAME, shape=Delta)
         if not (
             self._base_id is not None
             and type(obj) is dict
@@ -169,7 +169,7 @@ class Cache:
         """Write what this run used (stale entries are dropped), atomically."""
         if self.directory is None:
             return
-        self._save_stats()
+        self.stats.save()
         if not self._loaded:
             return
         if (
@@ -189,15 +189,6 @@ class Cache:
             os.unlink(self.directory / DELTA_FILENAME)
         except OSError:
             pass
-
-    def _save_stats(self) -> None:
-        if not self.stats.changed():
-            return
-        try:
-            prepare(self._dir())
-        except OSError:
-            return
-        self.stats.save()
 
     def _write_bodies(self, old: str | None) -> bool:
         """Write the bodies of the entries this run used as the bodies file of a new table

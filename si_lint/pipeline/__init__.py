@@ -9,17 +9,20 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..config import Config
 from ..corpus import Corpus
+from ..discovery import inside, relpath_of
+from ..roots import plan_roots
 from .configure import configure
 from .context import Context, Options, RunResult, Source, State, UsageError
 from .corpus import corpus_checks, make_corpus
 from .dryruns import dry_runs
 from .locate import locate_stage
-from .multi import run_roots
+from .multi import merge
 from .perfile import per_file
 from .read import read
 from .report import report
@@ -42,18 +45,6 @@ STAGES = (
 CORPUS_STAGES = (configure, select, read, per_file, make_corpus)
 
 
-def _state(paths, options, cwd, overrides, with_checks, config=None, root=None) -> State:
-    return State(
-        paths=list(paths),
-        options=options or Options(),
-        cwd=(Path(cwd) if cwd else Path.cwd()).resolve(),
-        overrides=dict(overrides or {}),
-        with_checks=with_checks,
-        config=config,
-        root_info=root,  # (None: the configure stage finds it)
-    )
-
-
 def run(
     paths: list[str],
     options: Options,
@@ -61,20 +52,30 @@ def run(
     overrides: dict[str, bytes] | None = None,
 ) -> RunResult:
     """``si-lint check``: every stage, in order, for each corpus root of the named paths
-    (:mod:`.multi`: one run per root, merged). ``overrides`` maps absolute paths to bytes
-    that stand in for the files on disk (unsaved editor buffers)."""
+    (SPEC §9 "Corpus root": paths under different roots are separate corpora, each with
+    its own configuration), the results merged (:func:`.multi.merge`). ``overrides`` maps
+    absolute paths to bytes that stand in for the files on disk (unsaved editor buffers)."""
     options = options or Options()
     cwd = (Path(cwd) if cwd else Path.cwd()).resolve()
-    return run_roots(paths, options, cwd, overrides, _run_one)
-
-
-def _run_one(paths, options, cwd, overrides, root) -> RunResult:
-    """Every stage, in order, over the paths of one corpus root (``root``: a ``Root``)."""
-    state = _state(paths, options, cwd, overrides, True, root=root)
-    for stage in STAGES:
-        stage(state)
-    assert state.result is not None  # the report stage made it
-    return state.result
+    plan = plan_roots(cwd, list(paths), options.config_file, options.isolated)
+    skipped = [(relpath_of(p, cwd), why) for p, why in plan.skipped]
+    results = []
+    for group in plan.groups:
+        root = str(group.root.path)
+        # the unsaved buffers of the group: those under its root or named in it
+        sub = {
+            k: v
+            for k, v in (overrides or {}).items()
+            if inside(os.path.abspath(k), root) or os.path.abspath(k) in group.paths
+        }
+        state = State(list(group.paths), options, cwd, sub, root_info=group.root)
+        for stage in STAGES:
+            stage(state)
+        assert state.result is not None  # the report stage made it
+        results.append(state.result)
+    if len(results) == 1 and not skipped:
+        return results[0]
+    return merge(results, skipped, cwd)
 
 
 def build_corpus(
@@ -90,8 +91,9 @@ def build_corpus(
     for ``graph``, ``review`` and the language server. ``config`` replaces the one found
     from the current directory (``review`` finds it from its target). Documents keep their
     positions. Returns (corpus, selection)."""
+    cwd = (Path(cwd) if cwd else Path.cwd()).resolve()
     options = options or Options(use_cache=False)
-    state = _state(paths, options, cwd, overrides, False, config)
+    state = State(list(paths), options, cwd, dict(overrides or {}), False, config)
     for stage in CORPUS_STAGES:
         stage(state)
     assert state.corpus is not None  # make_corpus made it

@@ -32,7 +32,6 @@ class Options:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     trust_implementations: bool = False
-    verbose: bool = False
     use_cache: bool = True
     cache_dir: str | None = None
     jobs: int | None = None

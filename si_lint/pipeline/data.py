@@ -58,13 +58,7 @@ def finding_from_data(d: Any) -> Finding:
             opt[key] = value
     related = []
     for r in d.get("related") or ():
-        if not (
-            isinstance(r, list)
-            and len(r) == 4
-            and [type(v) for v in r[1:3]] == [int, int]
-            and isinstance(r[0], str)
-            and isinstance(r[3], str)
-        ):
+        if not (type(r) is list and [type(v) for v in r] == [str, int, int, str]):
             raise ValueError("bad related location")
         related.append(Location(*r))
     fix = None

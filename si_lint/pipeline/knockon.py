@@ -11,7 +11,6 @@ import re
 from ..findings import Finding
 from ..fsutil import read_regular
 from ..limits import MAX_BYTES
-from .context import State
 
 #: the failed reads
 FAILED = ("SI001", "SI005", "SI006", "SI007")
@@ -39,15 +38,6 @@ def failed_texts(per_file: dict, absolute, overrides: dict) -> list[str | None]:
         else:
             out.append(raw.decode("utf-8", "replace"))
     return out
-
-
-def held_back(findings: list[Finding], state: State) -> list[Finding]:
-    """``findings`` without the references to ids a failed file could define."""
-    if not any(f.code in REFERENCES for f in findings):
-        return findings
-    return held_back_by(
-        findings, failed_texts(state.per_file, state.selection.absolute, state.overrides)
-    )
 
 
 def held_back_by(findings: list[Finding], texts: list[str | None]) -> list[Finding]:

@@ -1,45 +1,13 @@
-"""One run over paths under several corpus roots (SPEC §9 "Corpus root": roots are found
-for each named path, and paths under different roots are checked as separate corpora in
-one run, each with its own configuration): one pipeline run per root
-(:func:`si_lint.roots.plan_roots`), their results merged in the usual sort order, and the
-named paths no corpus holds counted as skipped."""
+"""The results of one run over paths under several corpus roots (SPEC §9 "Corpus root"),
+merged in the usual sort order, the named paths no corpus holds counted as skipped."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from ..config import Config
-from ..discovery import inside, relpath_of
 from ..findings import Finding
-from ..roots import plan_roots
 from .context import MergedCorpus, RunResult
-
-
-def _overrides_for(overrides: dict | None, root: str, paths: list[str]) -> dict | None:
-    """The unsaved buffers of one group: those under its root or named in it."""
-    if not overrides:
-        return overrides
-    return {
-        k: v
-        for k, v in overrides.items()
-        if inside(os.path.abspath(k), root) or os.path.abspath(k) in paths
-    }
-
-
-def run_roots(paths, options, cwd: Path, overrides, run_one) -> RunResult:
-    """``run_one(paths, options, cwd, overrides, root)`` for each root of the plan, the
-    results merged; a single root with nothing skipped is that run's result as it is."""
-    plan = plan_roots(cwd, list(paths), options.config_file, options.isolated)
-    skipped = [(relpath_of(p, cwd), why) for p, why in plan.skipped]
-    results = []
-    for group in plan.groups:
-        root = str(group.root.path)
-        sub = _overrides_for(overrides, root, group.paths)
-        results.append(run_one(group.paths, options, cwd, sub, group.root))
-    if len(results) == 1 and not skipped:
-        return results[0]
-    return merge(results, skipped, cwd)
 
 
 def merge(results: list[RunResult], skipped: list[tuple[str, str]], cwd: Path) -> RunResult:
