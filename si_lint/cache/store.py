@@ -282,23 +282,13 @@ def _jsonable_header(value: Any) -> Any:
     return value if isinstance(value, (str, bool, int)) or value is None else str(value)
 
 
-def cache_dir_for(root: Path, options) -> Path | None:
-    if not options.use_cache:
-        return None
-    if options.cache_dir:
-        return Path(options.cache_dir).resolve()
-    env = os.environ.get("SI_LINT_CACHE_DIR")
-    if env:
-        return Path(env).resolve()
-    return root / ".si-lint-cache"
-
-
 def open_cache(root: Path, options, header: tuple) -> Cache:
     """The cache for a run at ``root`` (disabled under ``--no-cache``); no key inside
     ``root`` or its git work tree signs it (:func:`.signed.distrust`)."""
     distrust([root])
-    directory = cache_dir_for(root, options)
-    owned = (
-        directory is not None and not options.cache_dir and not os.environ.get("SI_LINT_CACHE_DIR")
-    )
-    return Cache(directory, header, owned=owned)
+    if not options.use_cache:
+        return Cache(None, header)
+    given = options.cache_dir or os.environ.get("SI_LINT_CACHE_DIR")
+    if given:
+        return Cache(Path(given).resolve(), header)
+    return Cache(root / ".si-lint-cache", header, owned=True)

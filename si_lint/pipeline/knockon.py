@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
-from ..fsutil import read_regular
 from ..limits import MAX_BYTES
+from .read import raw_of
 
 #: the failed reads
 FAILED = ("SI001", "SI005", "SI006", "SI007")
@@ -29,10 +29,7 @@ def failed_texts(per_file: dict, absolute, overrides: dict) -> list[str | None]:
     for rel, findings in sorted(per_file.items()):
         if not any(f.code in FAILED for f in findings):
             continue
-        abspath = absolute(rel)
-        raw = overrides.get(abspath)
-        if raw is None:
-            raw, _why = read_regular(abspath, MAX_BYTES)
+        raw = raw_of(absolute(rel), overrides)
         if raw is None or len(raw) > MAX_BYTES:
             out.append(None)
         else:

@@ -5,6 +5,8 @@ and the findings sorted."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..catalogue import codes as catalogue_codes
 from ..catalogue import severity_of
 from ..corpus import Corpus, Document
@@ -239,9 +241,7 @@ def ordered(findings: list[Finding]) -> list[Finding]:
 def cap_per_file(findings: list[Finding], limit: int = MAX_FINDINGS_PER_FILE) -> list[Finding]:
     """At most ``limit`` findings per file (sorted input), then one SI005 saying how many
     more there are, at the first one left out."""
-    counts: dict[str, int] = {}
-    for f in findings:
-        counts[f.path] = counts.get(f.path, 0) + 1
+    counts = Counter(f.path for f in findings)
     if all(n <= limit for n in counts.values()):
         return findings
     out: list[Finding] = []
