@@ -16,13 +16,13 @@ from pathlib import Path
 from ..config import Config
 from ..corpus import Corpus
 from ..discovery import inside, relpath_of
+from ..findings import Finding
 from ..roots import plan_roots
 from .configure import configure
-from .context import Context, Options, RunResult, Source, State, UsageError
+from .context import Context, MergedCorpus, Options, RunResult, Source, State, UsageError
 from .corpus import corpus_checks, make_corpus
 from .dryruns import dry_runs
 from .locate import locate_stage
-from .multi import merge
 from .perfile import per_file
 from .read import read
 from .report import report
@@ -53,7 +53,7 @@ def run(
 ) -> RunResult:
     """``si-lint check``: every stage, in order, for each corpus root of the named paths
     (SPEC §9 "Corpus root": paths under different roots are separate corpora, each with
-    its own configuration), the results merged (:func:`.multi.merge`). ``overrides`` maps
+    its own configuration), the results merged (:func:`merge`). ``overrides`` maps
     absolute paths to bytes that stand in for the files on disk (unsaved editor buffers)."""
     options = options or Options()
     cwd = (Path(cwd) if cwd else Path.cwd()).resolve()
@@ -76,6 +76,33 @@ def run(
     if len(results) == 1 and not skipped:
         return results[0]
     return merge(results, skipped, cwd)
+
+
+def merge(results: list[RunResult], skipped: list[tuple[str, str]], cwd: Path) -> RunResult:
+    """The results of the runs over several roots as one (``skipped``: the named paths no
+    root holds, with their reasons)."""
+    findings: list[Finding] = []
+    seen = set()
+    for r in results:
+        for f in r.findings:
+            key = (f.path, f.document, f.line, f.column, f.code, f.message)
+            if key not in seen:
+                seen.add(key)
+                findings.append(f)
+    findings.sort(key=Finding.sort_key)
+    corpora = [r.corpus for r in results if r.corpus is not None]
+    config = results[0].config if results else Config(root=Path(cwd), root_how="none")
+    return RunResult(
+        findings,
+        sum(r.files for r in results),
+        MergedCorpus(corpora) if corpora and len(corpora) == len(results) else None,
+        config,
+        [s for r in results for s in r.skipped],
+        [p for r in results for p in r.reported],
+        [n for r in results for n in r.notes] + [f"skipped {p}: {why}" for p, why in skipped],
+        [p for r in results for p in r.skipped_paths] + skipped,
+        sorted({w for r in results for w in r.warnings}),  # (one line each)
+    )
 
 
 def build_corpus(

@@ -121,32 +121,19 @@ def make_selection(paths: list[str], options: Options, cwd: Path, config: Config
     )
 
 
-def build_profile(config: Config, options: Options):
-    # builtin, builtin:si-0.3.0-rc1, builtin:oasisctl, or a directory under the root
-    spec = options.profile or config.profile
-    return resolve_profile(spec, config.root, trust=options.trust_implementations)
-
-
 def select(state: State) -> None:
     """The configuration, the selection, the profile, the context and the cache."""
     if state.config is None:
         state.config = load_config(state.cwd, info=state.root_info)
-    sel = make_selection(state.paths, state.options, state.cwd, state.config)
-    state.selection = sel
-    profile, _pdir = build_profile(sel.config, state.options)
-    state.profile = profile
-    state.ctx = Context(profile=profile, config=sel.config, options=state.options)
-    cache = open_cache(
-        sel.config.root,
-        state.options,
-        (
-            profile_fingerprint(profile),
-            sel.config.fingerprint(),
-            state.options.trust_implementations,
-        ),
-    )
+    options = state.options
+    sel = make_selection(state.paths, options, state.cwd, state.config)
+    # builtin, builtin:si-0.3.0-rc1, builtin:oasisctl, or a directory under the root
+    spec = options.profile or sel.config.profile
+    profile, _pdir = resolve_profile(spec, sel.config.root, trust=options.trust_implementations)
+    header = (profile_fingerprint(profile), sel.config.fingerprint(), options.trust_implementations)
+    cache = open_cache(sel.config.root, options, header)
     if cache.note:
-        state.selection = sel = replace(sel, notes=sel.notes + (cache.note,))
-    state.cache = cache
-    state.ctx.cache = cache
-    state.ctx.memo_tasks = True  # the dry runs' results are kept (Context.map)
+        sel = replace(sel, notes=sel.notes + (cache.note,))
+    state.selection, state.profile, state.cache = sel, profile, cache
+    # the dry runs' results are kept (Context.map)
+    state.ctx = Context(profile, sel.config, options, cache=cache, memo_tasks=True)
