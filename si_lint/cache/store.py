@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .. import __version__
 from ..codec import diags_from_json, diags_to_json
@@ -16,9 +16,6 @@ from .keys import code_fingerprint
 from .layout import Delta, Table, entry_json, object_chunks
 from .signed import distrust, dumps, verified_json, write_signed
 from .statindex import StatIndex
-
-if TYPE_CHECKING:
-    from typing import Any
 
 MAGIC = "si-lint-cache/5"
 FILENAME = "results.json"
@@ -35,8 +32,8 @@ class Cache:
         """``directory`` None disables the cache. ``owned``: the directory is the default
         ``.si-lint-cache`` (it may be adopted even when it has no ``CACHEDIR.TAG`` yet)."""
         self.directory = directory
-        self.header = [MAGIC, __version__, code_fingerprint()] + [
-            _jsonable_header(h) for h in header
+        self.header: list[Any] = [MAGIC, __version__, code_fingerprint()] + [
+            h if isinstance(h, (str, bool, int)) or h is None else str(h) for h in header
         ]
         self.note: str | None = None  # why the cache is not used (for --verbose)
         if directory is not None:
@@ -183,7 +180,14 @@ class Cache:
         old = self._bodies
         if not self._write_bodies(old):
             return  # no bodies file: no table either
-        self._write_signed(FILENAME, self._chunks())
+        # the per-file table written one entry at a time (no second copy of it in memory)
+        table = {
+            "header": self.header,
+            "id": self._base_id,
+            "files": (self._used_files, entry_json),
+            "memo": (self._used_memo, dumps),
+        }
+        self._write_signed(FILENAME, object_chunks(table))
         remove_others(self.directory, {self._bodies, old})  # the last two generations
         try:
             os.unlink(self.directory / DELTA_FILENAME)
@@ -250,18 +254,6 @@ class Cache:
         self._write_signed(DELTA_FILENAME, object_chunks(delta))
         return True
 
-    def _chunks(self):
-        """The per-file table as JSON text, one entry at a time (no second copy of the
-        whole cache in memory)."""
-        return object_chunks(
-            {
-                "header": self.header,
-                "id": self._base_id,
-                "files": (self._used_files, entry_json),
-                "memo": (self._used_memo, dumps),
-            }
-        )
-
     def _write_signed(self, name: str, chunks) -> None:
         try:
             prepare(self._dir())
@@ -276,10 +268,6 @@ def _is_pair(entry: Any) -> bool:
 
 def _memo_key(key) -> str:
     return dumps(list(key) if isinstance(key, (tuple, list)) else key).decode()
-
-
-def _jsonable_header(value: Any) -> Any:
-    return value if isinstance(value, (str, bool, int)) or value is None else str(value)
 
 
 def open_cache(root: Path, options, header: tuple) -> Cache:

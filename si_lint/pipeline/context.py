@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..config import Config
+from ..corpus import Corpus
 from ..errors import UsageError  # noqa: F401  (re-exported: pipeline.UsageError)
 from ..findings import Diag, Finding
 from ..limits import MAX_CACHED_FINDINGS
 from . import forkmap
-
-if TYPE_CHECKING:  # annotations only
-    from ..config import Config
-    from ..corpus import Corpus
 
 
 @dataclass
@@ -83,7 +81,7 @@ class Context:
             else:
                 todo.append(i)
         done = forkmap.fork_map([tasks[i] for i in todo], self.workers, meanwhile)
-        stored = sum(len(out[i]) for i in range(len(tasks)) if out[i] is not None)
+        stored = sum(len(value) for value in out if value is not None)
         for i, value in zip(todo, done):
             out[i] = value
             stored += len(value)

@@ -156,8 +156,7 @@ def _document_at(docs: list[Document], line: int) -> int | None:
         return None
     best = docs[0]
     for d in docs:
-        start = min((v[0] for v in d.pos.v.values()), default=None) if d.pos.v else None
-        if start is not None and start <= line:
+        if min((v[0] for v in d.pos.v.values()), default=line + 1) <= line:
             best = d
     return best.index
 
