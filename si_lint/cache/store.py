@@ -152,8 +152,8 @@ class Cache:
                 self._used_memo.setdefault(k, v)
 
     def memo_put(self, key, value) -> None:
-        """Store a list of Diags under ``key`` (a tuple of strings, or one string; a value
-        that cannot be stored is computed again next time)."""
+        """Store a list of Diags under ``key`` (a tuple of strings; a value that cannot be
+        stored is computed again next time)."""
         k = _memo_key(key)
         try:
             self._used_memo[k] = diags_to_json(value)
@@ -266,8 +266,8 @@ def _is_pair(entry: Any) -> bool:
     return type(entry) in (list, tuple) and len(entry) == 2
 
 
-def _memo_key(key) -> str:
-    return dumps(list(key) if isinstance(key, (tuple, list)) else key).decode()
+def _memo_key(key: tuple | list) -> str:
+    return dumps(list(key)).decode()
 
 
 def open_cache(root: Path, options, header: tuple) -> Cache:

@@ -264,14 +264,12 @@ def per_file(state: State) -> None:
     sel = state.selection
     assert state.ctx is not None  # the select stage made it
     state.ctx.jobs = forkmap.jobs_of(state.options.jobs, len(state.sources))
-    overrides = {os.path.abspath(p) for p in state.overrides or ()}
+    overrides = {os.path.abspath(p) for p in state.overrides}
     checks = (lambda: state.checks) if state.with_checks else ()  # imported if used
-    args = (state.sources, state.cwd, state.ctx, checks, state.cache, overrides)
-    docs, found = process(*args)
-    if sel.profile_dir is not None:
-        for d in docs:
-            if sel.in_profile(d.abspath):
-                d.profile_asset = True
+    docs, state.per_file = process(
+        state.sources, state.cwd, state.ctx, checks, state.cache, overrides
+    )
+    for d in docs:
+        d.profile_asset = sel.in_profile(d.abspath)
     state.docs = docs
-    state.per_file = found
     set_aside(state)  # not corpus files (SPEC §9): their findings dropped
