@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..config import Config
@@ -189,14 +190,10 @@ class State:
     root_info: Any = None
     not_corpus: set[str] = field(default_factory=set)
     corpus_key: tuple[str, str] | None = None
-    _checks: tuple | None = None
 
-    @property
+    @cached_property
     def checks(self) -> tuple:
-        """Every check when the run checks (``with_checks``), else none; their modules are
-        imported on first use, so a re-check the cache answers whole imports none."""
-        if self._checks is None:
-            from ..checks import all_checks  # (the checks: a warm re-check imports none)
+        """Every check when the run checks (``with_checks``), else none."""
+        from ..checks import all_checks  # (the checks: a warm re-check imports none)
 
-            self._checks = all_checks() if self.with_checks else ()
-        return self._checks
+        return all_checks() if self.with_checks else ()
