@@ -1,39 +1,16 @@
 """The corpus: its documents, classified by kind (SPEC §1), and the reference graph over
-them. The configuration lives in :mod:`si_lint.config`, the file selection in
-:mod:`si_lint.discovery`; their public names are re-exported here."""
+them."""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from .config import (  # noqa: F401  (re-exported)
-    DEFAULT_INCLUDE,
-    YAML_SUFFIXES,
-    Config,
-    check_codes,
-    load_config,
-)
-from .discovery import (  # noqa: F401  (re-exported)
-    SKIP_DIRS,
-    Selection,
-    check_link,
-    discover,
-    inside,
-    named_file_check,
-    relpath_of,
-)
-from .errors import ConfigError  # noqa: F401  (re-exported: corpus.ConfigError)
+from .config import Config
 from .loader import PosMap
 from .model import evidence_scenario
-from .root import (  # noqa: F401  (re-exported)
-    CONFIG_FILE,
-    Root,
-    config_table,
-    find_root_info,
-    git_top,
-)
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -152,10 +129,6 @@ class Document:
         return self.ndocs > 1
 
     @property
-    def key(self) -> tuple[str, int]:
-        return (self.relpath, self.index)
-
-    @property
     def label(self) -> str:
         """The file's path, with ``#index`` for a document of a multi-document file."""
         return f"{self.relpath}#{self.index}" if self.ndocs > 1 else self.relpath
@@ -186,32 +159,23 @@ class Corpus:
         self.profile = profile
         self.config = config
         self._by_kind: dict[str | None, list[Document]] = {}
+        self.by_path: dict[tuple[str, int], Document] = {
+            (d.relpath, d.index): d for d in self.documents
+        }
+        self.by_file: dict[str, list[Document]] = {}  # relpath -> its documents, in order
         for d in self.documents:
             self._by_kind.setdefault(d.kind, []).append(d)
-        #: (relpath, index) -> document
-        self.by_path: dict[tuple[str, int], Document] = {d.key: d for d in self.documents}
-        #: relpath -> the file's documents, in order
-        self.by_file: dict[str, list[Document]] = {}
-        for d in self.documents:
             self.by_file.setdefault(d.relpath, []).append(d)
-        self._graph: nx.MultiDiGraph | None = None
-        self._ref_graph: RefGraph | None = None
-        self._scenarios: dict[str, Document] | None = None
         #: OASIS profile directories (SPEC §1), filled in by the read stage: the profile
         #: directory of each file's directory (absolute paths; None: there is none), and
         #: what each profile directory's Markdown documents define (si_lint.profile_docs)
         self.profile_dirs: dict[str, str | None] = {}
         self.profile_docs: dict = {}
-        self._parents: dict[str, str] = {}  # dirname -> its absolute, normal form
 
     def profile_docs_for(self, doc: Document):
         """The :class:`si_lint.profile_docs.ProfileDocs` of ``doc``'s OASIS profile
         directory, or None when it has none."""
-        parent = os.path.dirname(doc.abspath)
-        directory = self._parents.get(parent)
-        if directory is None:  # once per directory: most documents share theirs
-            directory = self._parents[parent] = os.path.abspath(parent)
-        pdir = self.profile_dirs.get(directory)
+        pdir = self.profile_dirs.get(os.path.abspath(os.path.dirname(doc.abspath)))
         return self.profile_docs.get(pdir) if pdir is not None else None
 
     def doc(self, relpath: str | None, index: int | None = None) -> Document | None:
@@ -229,38 +193,35 @@ class Corpus:
     def of_kind(self, kind: str | None) -> list[Document]:
         return self._by_kind.get(kind, [])
 
+    @cached_property
+    def _scenarios(self) -> dict[str, Document]:
+        out: dict[str, Document] = {}
+        for d in self.of_kind("scenario"):
+            sid = d.scenario_id()
+            if sid is not None:
+                out.setdefault(sid, d)
+        return out
+
     @property
     def scenarios(self) -> dict[str, Document]:
-        """Scenario documents by id (the first in (path, index) order wins a duplicate);
-        computed once (the corpus does not change after it is built)."""
-        if self._scenarios is None:
-            out: dict[str, Document] = {}
-            for d in self.of_kind("scenario"):
-                sid = d.scenario_id()
-                if sid is not None:
-                    out.setdefault(sid, d)
-            self._scenarios = out
+        """Scenario documents by id (the first in (path, index) order wins a duplicate)."""
         return dict(self._scenarios)
 
-    @property
+    @cached_property
     def ref_graph(self) -> RefGraph:
         """The reference graph (:class:`si_lint.graph.RefGraph`: the dicts a
-        ``networkx.MultiDiGraph`` holds), built once: what the corpus checks read."""
-        if self._ref_graph is None:
-            from .graph import build_ref_graph
+        ``networkx.MultiDiGraph`` holds): what the corpus checks read."""
+        from .graph import build_ref_graph  # (a re-check the cache answers builds none)
 
-            self._ref_graph = build_ref_graph(self)
-        return self._ref_graph
+        return build_ref_graph(self)
 
-    @property
+    @cached_property
     def graph(self) -> nx.MultiDiGraph:
-        """The reference graph as a ``networkx.MultiDiGraph`` (over :attr:`ref_graph`'s
-        attribute dicts; networkx is imported here)."""
-        if self._graph is None:
-            self._graph = self.ref_graph.networkx()
-        return self._graph
+        """The reference graph as a ``networkx.MultiDiGraph`` (networkx is imported here)."""
+        return self.ref_graph.networkx()
 
     def drop_graph(self) -> None:
         """Forget the reference graph (built again on next use): ``check`` drops it once
         the corpus checks have run, so that the rest of the run does not hold it."""
-        self._graph = self._ref_graph = None
+        self.__dict__.pop("graph", None)
+        self.__dict__.pop("ref_graph", None)

@@ -26,13 +26,11 @@ class Selection:
     """What :func:`discover` found: the ``files`` to read (sorted; absolute, normalised),
     the ``problems`` that are findings (SI001: unreadable directories, symbolic-link
     loops, dangling links) and the ``notes`` shown under ``--verbose`` (FIFOs, sockets,
-    devices, links that leave the root). ``links``: a symbolic link was met. Unpacks as
-    ``files, problems``."""
+    devices, links that leave the root). Unpacks as ``files, problems``."""
 
     files: list[str] = field(default_factory=list)
     problems: list[tuple[Path, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    links: bool = False
 
     def __iter__(self):
         return iter((self.files, self.problems))
@@ -199,7 +197,6 @@ class _Walk:
             self.sel.problems.append((Path(path), exc.strerror or type(exc).__name__))
             return
         if stat_mod.S_ISLNK(mode):
-            self.sel.links = True
             what, why = check_link(path, self.real_root)
             if why is None:  # "read"
                 self.sel.files.append(path)

@@ -14,23 +14,16 @@ def value_object(*ignored: str):
     class; ordering stays the tuple's (field by field, as ``order=True``)."""
 
     def wrap(cls):
-        if ignored:
-            key = itemgetter(*(i for i, f in enumerate(cls._fields) if f not in ignored))
+        key = itemgetter(*(i for i, f in enumerate(cls._fields) if f not in ignored))
 
-            def __eq__(self, other):
-                return other.__class__ is self.__class__ and key(self) == key(other)
-
-            def __hash__(self):
-                return hash(key(self))
-        else:
-
-            def __eq__(self, other):
-                return other.__class__ is self.__class__ and tuple.__eq__(self, other)
-
-            __hash__ = tuple.__hash__
+        def __eq__(self, other):
+            return other.__class__ is self.__class__ and key(self) == key(other)
 
         def __ne__(self, other):
             return not __eq__(self, other)
+
+        def __hash__(self):
+            return hash(key(self))
 
         cls.__eq__, cls.__ne__, cls.__hash__ = __eq__, __ne__, __hash__
         return cls

@@ -90,23 +90,6 @@ def registered() -> tuple[Check, ...]:
     return tuple(sorted(_REGISTRY, key=lambda c: (c.scope, c.name)))
 
 
-_APPLICABLE: dict = {}  # (id of a tuple of checks, a kind) -> (the tuple, its file checks)
-
-
 def file_checks_for(checks, kind) -> list:
-    """The file checks of ``checks`` that run on a document of ``kind``: for a tuple (what
-    :func:`registered` gives), chosen once per tuple and kind (the tuple is held with them,
-    so its id is not reused); any other sequence could change, so every time."""
-    if type(checks) is not tuple:
-        return _file_checks(checks, kind)
-    key = (id(checks), kind)
-    hit = _APPLICABLE.get(key)
-    if hit is None:
-        if len(_APPLICABLE) > 64:
-            _APPLICABLE.clear()
-        hit = _APPLICABLE[key] = (checks, _file_checks(checks, kind))
-    return hit[1]
-
-
-def _file_checks(checks, kind) -> list:
+    """The file checks of ``checks`` that run on a document of ``kind``."""
     return [c for c in checks if c.scope == "file" and (c.kinds is None or kind in c.kinds)]

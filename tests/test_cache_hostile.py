@@ -267,7 +267,7 @@ def test_entries_for_other_content_are_never_served(tmp_path):
     ],
 )
 def test_memo_entries_of_the_wrong_shape_are_misses(tmp_path, stored):
-    from si_lint import cache as cache_mod
+    from si_lint.cache import store as cache_mod
 
     c = cache_mod.Cache(tmp_path / "c", ("h",))
     c.memo = {json.dumps(["k"], separators=(",", ":")): stored}

@@ -250,8 +250,7 @@ def test_usage_errors_are_printed_once_by_the_cli(corpus):
 
 
 def test_error_classes_carry_their_exit_code():
-    from si_lint.corpus import ConfigError
-    from si_lint.errors import OutputError, SiLintError
+    from si_lint.errors import ConfigError, OutputError, SiLintError
     from si_lint.pipeline import UsageError
 
     for cls in (UsageError, ConfigError, OutputError):

@@ -343,13 +343,12 @@ def test_the_cache_entries_are_decoded_under_the_raised_threshold(monkeypatch, t
     assert gc.get_threshold() == before
 
 
-def test_file_checks_are_chosen_once_per_tuple_and_every_time_for_a_list():
+def test_file_checks_are_chosen_by_scope_and_kind_every_time():
     from si_lint.checks import all_checks
     from si_lint.registry import file_checks_for
 
     checks = all_checks()
     fixture = file_checks_for(checks, "fixture")
-    assert fixture is file_checks_for(checks, "fixture")  # chosen once
     assert fixture == [
         c for c in checks if c.scope == "file" and (c.kinds is None or "fixture" in c.kinds)
     ]

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from conftest import run_cli, si_lint_process, write_files
 
-from si_lint.corpus import discover, find_root_info, load_config
+from si_lint.config import load_config
+from si_lint.discovery import discover
+from si_lint.root import find_root_info
 
 DUP = "title: t\nowner: a\nowner: b\n"
 

@@ -7,16 +7,7 @@ of si-lint's code and of the profile in the header."""
 
 from __future__ import annotations
 
-from .keys import canonical_text, code_fingerprint, profile_fingerprint
-from .store import FILENAME, MAGIC, Cache, cache_dir_for, open_cache
+from .keys import profile_fingerprint
+from .store import open_cache
 
-__all__ = [
-    "FILENAME",
-    "MAGIC",
-    "Cache",
-    "cache_dir_for",
-    "canonical_text",
-    "code_fingerprint",
-    "open_cache",
-    "profile_fingerprint",
-]
+__all__ = ["open_cache", "profile_fingerprint"]

@@ -11,13 +11,10 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ..fsutil import read_range
 from .signed import decode_json, dumps
-
-if TYPE_CHECKING:
-    from typing import Any
 
 PREFIX, SUFFIX = "bodies-", ".bin"
 _ID = re.compile(r"[0-9a-f]{16}\Z")

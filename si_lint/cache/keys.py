@@ -28,7 +28,11 @@ def code_fingerprint() -> str:
         (data_path("schemas"), ".json"),
         (os.path.join(pkg, "profile_data"), ".yaml"),
     ):
-        for path in _files_under(base, suffix):
+        found: list[str] = []
+        for directory, dirs, files in os.walk(base):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            found.extend(os.path.join(directory, f) for f in files if f.endswith(suffix))
+        for path in sorted(found):
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
@@ -40,24 +44,15 @@ def code_fingerprint() -> str:
     return h.hexdigest()
 
 
-def _files_under(base: str, suffix: str) -> list[str]:
-    """The files named ``*suffix`` under ``base``, sorted."""
-    out: list[str] = []
-    for directory, dirs, files in os.walk(base):
-        dirs[:] = [d for d in dirs if d != "__pycache__"]
-        out.extend(os.path.join(directory, f) for f in files if f.endswith(suffix))
-    out.sort()
-    return out
-
-
 def profile_fingerprint(profile) -> str:
     """Hash of everything in the profile that results depend on."""
-    h = hashlib.sha256()
-    h.update(canonical_text(profile.registry).encode("utf-8", "surrogatepass"))
-    h.update(canonical_text(profile.templates).encode("utf-8", "surrogatepass"))
-    # its name as the user gave it: SI115's messages name the profile
-    h.update(repr(getattr(profile, "name", "")).encode("utf-8", "surrogatepass"))
-    root = getattr(profile, "root", None)
+    # (its name as the user gave it: SI115's messages name the profile)
+    text = (
+        f"{canonical_text(profile.registry)}\0{canonical_text(profile.templates)}\0"
+        f"{profile.name!r}\0{sorted(profile.implementations)!r}\0{profile.refused!r}\0"
+    )
+    h = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+    root = profile.root
     if root is not None:
         for path in sorted(Path(root).rglob("*.py")):
             if not resolves_inside(path, root):  # never read (SPEC §9 "Trust boundaries")
@@ -66,10 +61,6 @@ def profile_fingerprint(profile) -> str:
                 h.update(os.fsencode(path.relative_to(root)) + b"\0" + path.read_bytes())
             except OSError:
                 pass
-    h.update(
-        repr(sorted(getattr(profile, "implementations", {}) or {})).encode("utf-8", "surrogatepass")
-    )
-    h.update(repr(getattr(profile, "refused", ())).encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 

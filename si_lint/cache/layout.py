@@ -4,7 +4,9 @@ them as (an entry's body left undecoded)."""
 
 from __future__ import annotations
 
-from functools import cache
+from typing import Any, TypedDict
+
+from msgspec import Raw
 
 from .signed import dumps
 
@@ -37,40 +39,27 @@ def entry_json(entry) -> bytes:
     """A per-file entry as JSON text: ``[head, body]``, with a body the cache read and left
     undecoded (``msgspec.Raw``) written as it was read."""
     head, body = entry
-    if type(body) is not list:
-        from msgspec import Raw
-
-        if type(body) is Raw:
-            return b"[" + dumps(head) + b"," + bytes(body) + b"]"
+    if type(body) is Raw:
+        return b"[" + dumps(head) + b"," + bytes(body) + b"]"
     return dumps([head, body])
 
 
-@cache
-def shapes() -> tuple:
-    """The shapes (:func:`~.signed.decode_json`) of the per-file table and of its delta:
-    an entry's body (``pipeline.data.to_entry``) is left undecoded, ``msgspec.Raw``, until
-    a run reads a document of its file (most runs read none)."""
-    from typing import Any, TypedDict
+# the shapes (:func:`~.signed.decode_json`) of the per-file table and of its delta: an
+# entry's body (``pipeline.data.to_entry``) is left undecoded, ``msgspec.Raw``, until a run
+# reads a document of its file (most runs read none)
 
-    from msgspec import Raw  # (imported on first use: a run without a cache never needs it)
 
-    # the functional form: a class's annotations would be strings here (__future__), which
-    # msgspec resolves in the module's globals, not this function's (NameError: Any)
-    Table = TypedDict(  # noqa: UP013
-        "Table",
-        {"header": Any, "id": Any, "files": dict[str, tuple[Any, Raw]], "memo": Any},
-        total=False,
-    )
-    Delta = TypedDict(  # noqa: UP013
-        "Delta",
-        {
-            "header": Any,
-            "base": Any,
-            "files_added": dict[str, tuple[Any, Raw]],
-            "files_removed": Any,
-            "memo_added": Any,
-            "memo_removed": Any,
-        },
-        total=False,
-    )
-    return (Table, Delta)
+class Table(TypedDict, total=False):
+    header: Any
+    id: Any
+    files: dict[str, tuple[Any, Raw]]
+    memo: Any
+
+
+class Delta(TypedDict, total=False):
+    header: Any
+    base: Any
+    files_added: dict[str, tuple[Any, Raw]]
+    files_removed: Any
+    memo_added: Any
+    memo_removed: Any

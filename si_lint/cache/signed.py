@@ -17,10 +17,13 @@ import os
 import re
 import stat
 from collections.abc import Iterable
-from functools import cache
+from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from ..fsutil import atomic_writer, read_regular
+from ..root import git_top
 
 #: the largest cache file that is read (a bigger one is a miss)
 MAX_CACHE_BYTES = 1 << 31
@@ -44,8 +47,6 @@ _KEY_FILE: str | None = None
 #: real paths no key is trusted inside: the corpus roots and checked directories of this
 #: process's runs and the git work trees holding them (:func:`distrust`)
 _UNTRUSTED: set[str] = set()
-#: directory -> the top of the git work tree holding it ("" for none), as found
-_TOPS: dict[str, str] = {}
 _O_KEY = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 _O_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -86,38 +87,22 @@ def distrust(paths: Iterable[str | os.PathLike]) -> None:
     nearest ancestor with a ``.git``) is trusted from now on. A run calls it before it
     reads any signed file; a key in use that lies in one is dropped."""
     global _SECRET, _KEY_FILE
-    found: set[str | None] = set()  # (None: a path in no work tree)
-    parents: set[str] = set()
+    found: set[str] = set()
+    dirs: set[str] = set()  # (a file: its directory; pre-commit names many in a few)
     for p in paths:
         if os.path.isdir(p):
-            real = os.path.realpath(p)
-            found.update((real, _work_tree(real)))
-        else:  # a file: the work tree of its directory (pre-commit names many in a few)
-            parents.add(os.path.dirname(os.path.abspath(p)))
-    found.update(_work_tree(os.path.realpath(d)) for d in parents)
-    added = [d for d in found if d and d not in _UNTRUSTED]
+            found.add(os.path.realpath(p))
+            dirs.add(os.path.realpath(p))
+        else:
+            dirs.add(os.path.dirname(os.path.abspath(p)))
+    for d in dirs:
+        top = git_top(Path(d))
+        if top is not None:
+            found.add(str(top))
+    added = [d for d in found if d not in _UNTRUSTED]
     _UNTRUSTED.update(added)
     if _KEY_FILE is not None and _inside(_KEY_FILE, added):
         _SECRET = _KEY_FILE = None
-
-
-def _work_tree(directory: str) -> str | None:
-    """The top of the git work tree holding ``directory`` (a real path), or None (git is
-    not run: a ``.git`` directory or file is looked for on the way up)."""
-    seen, d = [], directory
-    while d not in _TOPS:
-        seen.append(d)
-        if os.path.lexists(os.path.join(d, ".git")):
-            _TOPS[d] = d
-            break
-        parent = os.path.dirname(d)
-        if parent == d:
-            _TOPS[d] = ""
-            break
-        d = parent
-    top = _TOPS[d]
-    _TOPS.update(dict.fromkeys(seen, top))
-    return top or None
 
 
 def _inside(path: str, directories) -> bool:
@@ -216,7 +201,7 @@ def decode_json(body: bytes | memoryview, shape: Any = None) -> Any:
     value is always its. ``shape`` (a ``TypedDict``) is the type msgspec decodes into:
     where it says ``msgspec.Raw``, the JSON text is checked and left undecoded."""
     try:
-        return _msgspec()[0](body, type=Any if shape is None else shape)
+        return msgspec.json.decode(body, type=Any if shape is None else shape)
     except Exception:  # DecodeError, ValidationError, RecursionError
         pass
     try:
@@ -234,14 +219,8 @@ _ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 #: NaN bits would match strings and integers too, sending large tables to the stdlib.
 _NONFINITE = re.compile(b"\xcb[\x7f\xff][\xf0\xf8]\x00{6}").search
 
-
-@cache
-def _msgspec() -> tuple:
-    """(msgspec's JSON decoder, its JSON encoder, its msgpack encoder); imported on first
-    use (a run without a cache never needs it)."""
-    import msgspec
-
-    return msgspec.json.decode, msgspec.json.Encoder().encode, msgspec.msgpack.Encoder().encode
+_JSON = msgspec.json.Encoder().encode
+_MSGPACK = msgspec.msgpack.Encoder().encode
 
 
 def dumps(value: Any) -> bytes:
@@ -251,10 +230,9 @@ def dumps(value: Any) -> bytes:
     and NaN and Infinity, which it writes as ``null`` -- a text with a ``null`` in it is
     checked for them in the value's msgpack (:data:`_NONFINITE`). Those go to the stdlib,
     which writes lone surrogates as ``\\udXXXX`` escapes, never as invalid UTF-8."""
-    _decode, encode, msgpack = _msgspec()
     try:
-        out = encode(value)
-        if b"null" not in out or _NONFINITE(msgpack(value)) is None:
+        out = _JSON(value)
+        if b"null" not in out or _NONFINITE(_MSGPACK(value)) is None:
             return out
     except Exception:  # TypeError, UnicodeEncodeError, OverflowError, RecursionError
         pass

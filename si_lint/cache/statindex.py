@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .directory import prepare
 from .signed import dumps, verified_json, write_signed
 
 FILENAME = "stat.json"
@@ -83,18 +84,14 @@ class StatIndex:
         else:
             self._new.pop(abspath, None)
 
-    def changed(self) -> bool:
-        """Whether the entries this run confirmed or made differ from the file's."""
-        if self.directory is None:
-            return False
-        return self._new != self._old if self._old is not None else bool(self._new)
-
     def save(self) -> None:
         """Write the entries this run confirmed or made, when they differ from the file's."""
-        if self.directory is None or not self.changed():
+        unchanged = self._new == self._old if self._old is not None else not self._new
+        if self.directory is None or unchanged:
             return
         body = dumps({"header": self.header, "files": self._new})
         try:
+            prepare(self.directory)
             write_signed(self.directory / FILENAME, [body], mode=0o600)
         except (OSError, TypeError, ValueError, RecursionError):
             pass  # not indexed: hashed again next time

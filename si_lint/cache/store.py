@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .. import __version__
 from ..codec import diags_from_json, diags_to_json
@@ -13,12 +13,9 @@ from ..fsutil import atomic_writer
 from .bodies import Stored, bodies_file, body_text, digest, new_id, remove_others
 from .directory import CacheDirUnusable, check_usable, prepare
 from .keys import code_fingerprint
-from .layout import entry_json, object_chunks, shapes
+from .layout import Delta, Table, entry_json, object_chunks
 from .signed import distrust, dumps, verified_json, write_signed
 from .statindex import StatIndex
-
-if TYPE_CHECKING:
-    from typing import Any
 
 MAGIC = "si-lint-cache/5"
 FILENAME = "results.json"
@@ -35,8 +32,8 @@ class Cache:
         """``directory`` None disables the cache. ``owned``: the directory is the default
         ``.si-lint-cache`` (it may be adopted even when it has no ``CACHEDIR.TAG`` yet)."""
         self.directory = directory
-        self.header = [MAGIC, __version__, code_fingerprint()] + [
-            _jsonable_header(h) for h in header
+        self.header: list[Any] = [MAGIC, __version__, code_fingerprint()] + [
+            h if isinstance(h, (str, bool, int)) or h is None else str(h) for h in header
         ]
         self.note: str | None = None  # why the cache is not used (for --verbose)
         if directory is not None:
@@ -73,7 +70,7 @@ class Cache:
         if self._loaded:
             return
         self._loaded = True
-        obj = verified_json(self._dir() / FILENAME, shape=shapes()[0])
+        obj = verified_json(self._dir() / FILENAME, shape=Table)
         if not (
             type(obj) is dict
             and obj.get("header") == self.header
@@ -91,7 +88,7 @@ class Cache:
     def _apply_delta(self) -> None:
         """Apply ``delta.json`` when it was written over this very table (its ``base``
         is the table's ``id``); anything else there is ignored."""
-        obj = verified_json(self._dir() / DELTA_FILENAME, shape=shapes()[1])
+        obj = verified_json(self._dir() / DELTA_FILENAME, shape=Delta)
         if not (
             self._base_id is not None
             and type(obj) is dict
@@ -155,8 +152,8 @@ class Cache:
                 self._used_memo.setdefault(k, v)
 
     def memo_put(self, key, value) -> None:
-        """Store a list of Diags under ``key`` (a tuple of strings, or one string; a value
-        that cannot be stored is computed again next time)."""
+        """Store a list of Diags under ``key`` (a tuple of strings; a value that cannot be
+        stored is computed again next time)."""
         k = _memo_key(key)
         try:
             self._used_memo[k] = diags_to_json(value)
@@ -169,7 +166,7 @@ class Cache:
         """Write what this run used (stale entries are dropped), atomically."""
         if self.directory is None:
             return
-        self._save_stats()
+        self.stats.save()
         if not self._loaded:
             return
         if (
@@ -183,21 +180,19 @@ class Cache:
         old = self._bodies
         if not self._write_bodies(old):
             return  # no bodies file: no table either
-        self._write_signed(FILENAME, self._chunks())
+        # the per-file table written one entry at a time (no second copy of it in memory)
+        table = {
+            "header": self.header,
+            "id": self._base_id,
+            "files": (self._used_files, entry_json),
+            "memo": (self._used_memo, dumps),
+        }
+        self._write_signed(FILENAME, object_chunks(table))
         remove_others(self.directory, {self._bodies, old})  # the last two generations
         try:
             os.unlink(self.directory / DELTA_FILENAME)
         except OSError:
             pass
-
-    def _save_stats(self) -> None:
-        if not self.stats.changed():
-            return
-        try:
-            prepare(self._dir())
-        except OSError:
-            return
-        self.stats.save()
 
     def _write_bodies(self, old: str | None) -> bool:
         """Write the bodies of the entries this run used as the bodies file of a new table
@@ -259,18 +254,6 @@ class Cache:
         self._write_signed(DELTA_FILENAME, object_chunks(delta))
         return True
 
-    def _chunks(self):
-        """The per-file table as JSON text, one entry at a time (no second copy of the
-        whole cache in memory)."""
-        return object_chunks(
-            {
-                "header": self.header,
-                "id": self._base_id,
-                "files": (self._used_files, entry_json),
-                "memo": (self._used_memo, dumps),
-            }
-        )
-
     def _write_signed(self, name: str, chunks) -> None:
         try:
             prepare(self._dir())
@@ -283,31 +266,17 @@ def _is_pair(entry: Any) -> bool:
     return type(entry) in (list, tuple) and len(entry) == 2
 
 
-def _memo_key(key) -> str:
-    return dumps(list(key) if isinstance(key, (tuple, list)) else key).decode()
-
-
-def _jsonable_header(value: Any) -> Any:
-    return value if isinstance(value, (str, bool, int)) or value is None else str(value)
-
-
-def cache_dir_for(root: Path, options) -> Path | None:
-    if not options.use_cache:
-        return None
-    if options.cache_dir:
-        return Path(options.cache_dir).resolve()
-    env = os.environ.get("SI_LINT_CACHE_DIR")
-    if env:
-        return Path(env).resolve()
-    return root / ".si-lint-cache"
+def _memo_key(key: tuple | list) -> str:
+    return dumps(list(key)).decode()
 
 
 def open_cache(root: Path, options, header: tuple) -> Cache:
     """The cache for a run at ``root`` (disabled under ``--no-cache``); no key inside
     ``root`` or its git work tree signs it (:func:`.signed.distrust`)."""
     distrust([root])
-    directory = cache_dir_for(root, options)
-    owned = (
-        directory is not None and not options.cache_dir and not os.environ.get("SI_LINT_CACHE_DIR")
-    )
-    return Cache(directory, header, owned=owned)
+    if not options.use_cache:
+        return Cache(None, header)
+    given = options.cache_dir or os.environ.get("SI_LINT_CACHE_DIR")
+    if given:
+        return Cache(Path(given).resolve(), header)
+    return Cache(root / ".si-lint-cache", header, owned=True)

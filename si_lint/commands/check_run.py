@@ -148,7 +148,6 @@ def _options(a) -> Options:
         extend_ignore=split_codes(a.extend_ignore),
         isolated=a.isolated,
         trust_implementations=a.trust_implementations,
-        verbose=a.verbose,
         use_cache=not a.no_cache,
         cache_dir=a.cache_dir,
         jobs=a.jobs,

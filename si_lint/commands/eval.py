@@ -16,7 +16,7 @@ import click
 
 from ..catalogue import severity_of
 from ..checks import all_checks
-from ..corpus import load_config
+from ..config import load_config
 from ..errors import UsageError
 from ..evaluator import EvaluationError, NoTable, prepare, score, untrusted_primitives
 from ..evaluator.locate import locate_table

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..corpus import load_config
+from ..config import load_config
 from ..discovery import inside
 from ..errors import UsageError
 from ..pipeline import Options, build_corpus

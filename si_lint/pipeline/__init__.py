@@ -9,17 +9,20 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..config import Config
 from ..corpus import Corpus
+from ..discovery import inside, relpath_of
+from ..findings import Finding
+from ..roots import plan_roots
 from .configure import configure
-from .context import Context, Options, RunResult, Source, State, UsageError
+from .context import Context, MergedCorpus, Options, RunResult, Source, State, UsageError
 from .corpus import corpus_checks, make_corpus
 from .dryruns import dry_runs
 from .locate import locate_stage
-from .multi import run_roots
 from .perfile import per_file
 from .read import read
 from .report import report
@@ -42,18 +45,6 @@ STAGES = (
 CORPUS_STAGES = (configure, select, read, per_file, make_corpus)
 
 
-def _state(paths, options, cwd, overrides, with_checks, config=None, root=None) -> State:
-    return State(
-        paths=list(paths),
-        options=options or Options(),
-        cwd=(Path(cwd) if cwd else Path.cwd()).resolve(),
-        overrides=dict(overrides or {}),
-        with_checks=with_checks,
-        config=config,
-        root_info=root,  # (None: the configure stage finds it)
-    )
-
-
 def run(
     paths: list[str],
     options: Options,
@@ -61,20 +52,57 @@ def run(
     overrides: dict[str, bytes] | None = None,
 ) -> RunResult:
     """``si-lint check``: every stage, in order, for each corpus root of the named paths
-    (:mod:`.multi`: one run per root, merged). ``overrides`` maps absolute paths to bytes
-    that stand in for the files on disk (unsaved editor buffers)."""
+    (SPEC §9 "Corpus root": paths under different roots are separate corpora, each with
+    its own configuration), the results merged (:func:`merge`). ``overrides`` maps
+    absolute paths to bytes that stand in for the files on disk (unsaved editor buffers)."""
     options = options or Options()
     cwd = (Path(cwd) if cwd else Path.cwd()).resolve()
-    return run_roots(paths, options, cwd, overrides, _run_one)
+    plan = plan_roots(cwd, list(paths), options.config_file, options.isolated)
+    skipped = [(relpath_of(p, cwd), why) for p, why in plan.skipped]
+    results = []
+    for group in plan.groups:
+        root = str(group.root.path)
+        # the unsaved buffers of the group: those under its root or named in it
+        sub = {
+            k: v
+            for k, v in (overrides or {}).items()
+            if inside(os.path.abspath(k), root) or os.path.abspath(k) in group.paths
+        }
+        state = State(list(group.paths), options, cwd, sub, root_info=group.root)
+        for stage in STAGES:
+            stage(state)
+        assert state.result is not None  # the report stage made it
+        results.append(state.result)
+    if len(results) == 1 and not skipped:
+        return results[0]
+    return merge(results, skipped, cwd)
 
 
-def _run_one(paths, options, cwd, overrides, root) -> RunResult:
-    """Every stage, in order, over the paths of one corpus root (``root``: a ``Root``)."""
-    state = _state(paths, options, cwd, overrides, True, root=root)
-    for stage in STAGES:
-        stage(state)
-    assert state.result is not None  # the report stage made it
-    return state.result
+def merge(results: list[RunResult], skipped: list[tuple[str, str]], cwd: Path) -> RunResult:
+    """The results of the runs over several roots as one (``skipped``: the named paths no
+    root holds, with their reasons)."""
+    findings: list[Finding] = []
+    seen = set()
+    for r in results:
+        for f in r.findings:
+            key = (f.path, f.document, f.line, f.column, f.code, f.message)
+            if key not in seen:
+                seen.add(key)
+                findings.append(f)
+    findings.sort(key=Finding.sort_key)
+    corpora = [r.corpus for r in results if r.corpus is not None]
+    config = results[0].config if results else Config(root=Path(cwd), root_how="none")
+    return RunResult(
+        findings,
+        sum(r.files for r in results),
+        MergedCorpus(corpora) if corpora and len(corpora) == len(results) else None,
+        config,
+        [s for r in results for s in r.skipped],
+        [p for r in results for p in r.reported],
+        [n for r in results for n in r.notes] + [f"skipped {p}: {why}" for p, why in skipped],
+        [p for r in results for p in r.skipped_paths] + skipped,
+        sorted({w for r in results for w in r.warnings}),  # (one line each)
+    )
 
 
 def build_corpus(
@@ -90,8 +118,9 @@ def build_corpus(
     for ``graph``, ``review`` and the language server. ``config`` replaces the one found
     from the current directory (``review`` finds it from its target). Documents keep their
     positions. Returns (corpus, selection)."""
+    cwd = (Path(cwd) if cwd else Path.cwd()).resolve()
     options = options or Options(use_cache=False)
-    state = _state(paths, options, cwd, overrides, False, config)
+    state = State(list(paths), options, cwd, dict(overrides or {}), False, config)
     for stage in CORPUS_STAGES:
         stage(state)
     assert state.corpus is not None  # make_corpus made it

@@ -14,19 +14,13 @@ from .context import State
 
 def configure(state: State) -> None:
     """The root and configuration table, unless the caller gave a configuration or the
-    root (``pipeline.run`` finds the roots of every named path: :mod:`.multi`; here, for
-    the corpus of ``graph``, ``review`` and the language server, the first named path's
-    root); then no cache key inside the root, the named paths or their git work trees is
-    trusted (``cache.signed.distrust``: before any cache file is read)."""
+    root (``pipeline.run`` gives each root's; ``build_corpus`` takes the first named
+    path's); then no cache key inside the root, the named paths or their git work trees
+    is trusted (before any cache file is read)."""
     named = [Path(p) if os.path.isabs(p) else state.cwd / p for p in state.paths]
     named = [p for p in named if p.exists()]
     if state.config is None and state.root_info is None:
-        plan = plan_roots(
-            state.cwd,
-            state.paths,
-            state.options.config_file,
-            state.options.isolated,
-        )
+        plan = plan_roots(state.cwd, state.paths, state.options.config_file, state.options.isolated)
         if plan.groups:
             state.root_info = plan.groups[0].root
         else:

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from functools import cached_property
+from typing import Any
 
+from ..config import Config
+from ..corpus import Corpus
 from ..errors import UsageError  # noqa: F401  (re-exported: pipeline.UsageError)
 from ..findings import Diag, Finding
 from ..limits import MAX_CACHED_FINDINGS
 from . import forkmap
-
-if TYPE_CHECKING:  # annotations only
-    from ..config import Config
-    from ..corpus import Corpus
 
 
 @dataclass
@@ -32,7 +31,6 @@ class Options:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     trust_implementations: bool = False
-    verbose: bool = False
     use_cache: bool = True
     cache_dir: str | None = None
     jobs: int | None = None
@@ -47,11 +45,9 @@ class Options:
 @dataclass(eq=False)
 class Context:
     """What a check gets besides its document or corpus. ``meanwhile``: the parent's own
-    work while workers compute (:func:`pipeline.forkmap.fork_map`): under ``--jobs`` > 1
-    the corpus checks, while the dry runs are in workers. ``jobs``: the worker processes
-    of this run, ``--jobs`` or by the corpus size when it is not given
-    (``forkmap.jobs_of``; set by the per-file stage); None: ``--jobs``. Under
-    ``memo_tasks`` (``check``) the dry runs' results are kept in the cache."""
+    work while workers compute (under ``--jobs`` > 1 the corpus checks, while the dry runs
+    are in workers). ``jobs``: set by the per-file stage (``forkmap.jobs_of``); None:
+    ``--jobs``. Under ``memo_tasks`` (``check``) the dry runs' results are cached."""
 
     profile: Any
     config: Config
@@ -67,12 +63,10 @@ class Context:
         return self.jobs if self.jobs is not None else self.options.jobs
 
     def map(self, tasks: list) -> list:
-        """``[task() for task in tasks]``, in order; in worker processes under ``--jobs``
-        > 1 (they must be pure: what they return is all that is kept), while the parent
-        runs :attr:`meanwhile`. Under :attr:`memo_tasks`, a task that declares what it
-        reads (``task.inputs()``: its parameters and the documents it reads; it returns
-        a list of Diags) is answered from the cache under :func:`task_key`, and what is
-        computed is stored there: the task itself never sees the cache."""
+        """``[task() for task in tasks]`` (:func:`forkmap.fork_map`). Under
+        :attr:`memo_tasks`, a task that declares what it reads (``task.inputs()``; it
+        returns a list of Diags) is answered from the cache under :func:`task_key`, and
+        what is computed is stored there: the task itself never sees the cache."""
         meanwhile, self.meanwhile = self.meanwhile, None
         tasks = list(tasks)
         cache = self.cache if self.memo_tasks else None
@@ -88,7 +82,7 @@ class Context:
             else:
                 todo.append(i)
         done = forkmap.fork_map([tasks[i] for i in todo], self.workers, meanwhile)
-        stored = sum(len(out[i]) for i in range(len(tasks)) if out[i] is not None)
+        stored = sum(len(value) for value in out if value is not None)
         for i, value in zip(todo, done):
             out[i] = value
             stored += len(value)
@@ -118,8 +112,7 @@ def task_key(task: Any) -> tuple[str, str] | None:
 
 
 class MergedCorpus:
-    """What the reporters read of the corpora of a run over several roots: every
-    document, and the documents of each file (``by_file``)."""
+    """What the reporters read of the corpora of a run over several roots."""
 
     def __init__(self, corpora: list):
         self.documents = [d for c in corpora for d in c.documents]
@@ -131,12 +124,10 @@ class MergedCorpus:
 @dataclass(eq=True)
 class RunResult:
     """What a run found: the findings the reporters render, and what they say about
-    the run: files checked, ``skipped``, ``reported`` (the files findings are reported
-    for), ``notes`` (shown under --verbose: root, skipped files); ``skipped_paths``:
-    ``(path, reason)`` of each named path that was not checked (SPEC §9: excluded, not a
-    corpus file, under no configured root, not a regular file, a link out of the root),
-    counted in the summary; ``warnings``: lines always shown on stderr (the cross-file
-    checks a guessed root leaves out)."""
+    the run: files checked, ``skipped`` (documents of no kind), ``reported`` (the files
+    findings are reported for), ``notes`` (shown under --verbose); ``skipped_paths``:
+    ``(path, reason)`` of each named path that was not checked (SPEC §9), counted in the
+    summary; ``warnings``: lines always shown on stderr."""
 
     findings: list[Finding]
     files: int
@@ -199,14 +190,10 @@ class State:
     root_info: Any = None
     not_corpus: set[str] = field(default_factory=set)
     corpus_key: tuple[str, str] | None = None
-    _checks: tuple | None = None
 
-    @property
+    @cached_property
     def checks(self) -> tuple:
-        """Every check when the run checks (``with_checks``), else none; their modules are
-        imported on first use, so a re-check the cache answers whole imports none."""
-        if self._checks is None:
-            from ..checks import all_checks  # (the checks: a warm re-check imports none)
+        """Every check when the run checks (``with_checks``), else none."""
+        from ..checks import all_checks  # (the checks: a warm re-check imports none)
 
-            self._checks = all_checks() if self.with_checks else ()
-        return self._checks
+        return all_checks() if self.with_checks else ()

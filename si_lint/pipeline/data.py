@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from ..cache.bodies import Stored
-from ..corpus import ARTIFACT_KINDS, KINDS, Document, relpath_of
+from ..corpus import ARTIFACT_KINDS, KINDS, Document
+from ..discovery import relpath_of
 from ..findings import Finding, Location
 from ..fsutil import read_regular
 from ..loader import MAX_BYTES, PosMap, load_bytes
@@ -57,13 +58,7 @@ def finding_from_data(d: Any) -> Finding:
             opt[key] = value
     related = []
     for r in d.get("related") or ():
-        if not (
-            isinstance(r, list)
-            and len(r) == 4
-            and [type(v) for v in r[1:3]] == [int, int]
-            and isinstance(r[0], str)
-            and isinstance(r[3], str)
-        ):
+        if not (type(r) is list and [type(v) for v in r] == [str, int, int, str]):
             raise ValueError("bad related location")
         related.append(Location(*r))
     fix = None
@@ -152,8 +147,7 @@ def from_entry(
 ) -> tuple[list[Document], list[Finding]] | None:
     """The documents and findings of an entry, each document's data and positions left in
     the entry's body until first used (:class:`Content`); None when the head is not what
-    :func:`to_entry` writes. ``relpath``: the source's path relative to ``cwd``, when the
-    caller has it."""
+    :func:`to_entry` writes. ``relpath``: the source's path relative to ``cwd``, if known."""
     try:
         head, body = entry
         relpath = relpath_of(source.abspath, cwd) if relpath is None else relpath
@@ -199,12 +193,10 @@ def from_entry(
 
 class Content:
     """The data and positions of one file's documents, where they were not kept: the body
-    of its entry (JSON text the cache has not decoded, ``msgspec.Raw``; data; a worker's
-    marshal bytes), decoded
+    of its entry (``msgspec.Raw`` JSON text, data, or a worker's marshal bytes), decoded
     once for every document on the first read of one's data (:meth:`fill`); positions from
     the body's blobs, else from the file read again -- once for all its documents. A body
-    that is not what :func:`to_entry` writes (it cannot be: the cache is signed) leaves the
-    documents to read their file again."""
+    that is not what :func:`to_entry` writes leaves the documents to read their file."""
 
     __slots__ = ("abspath", "raw", "docs", "blobs", "again")
 

@@ -10,9 +10,6 @@ from ..limits import MAX_CACHED_FINDINGS
 from .context import State
 from .corpus import corpus_diags, corpus_key
 
-#: the first element of the dry-run tasks' keys in the cache's memo (``Context.map``)
-TASK_TAG = "task"
-
 
 def dry_runs(state: State) -> None:
     """The dry-run stage's findings: from the cache when it holds them under the corpus
@@ -27,7 +24,7 @@ def dry_runs(state: State) -> None:
         found, cached = state.cache.memo_get(key) if key is not None else (False, None)
         if found:
             diags: list = cached or []
-            state.cache.keep_memo(TASK_TAG)
+            state.cache.keep_memo("task")  # (context.task_key's tag)
         else:
             diags = corpus_diags(corpus, ctx, state.checks, "dryrun")
             if key is not None and len(diags) <= MAX_CACHED_FINDINGS:

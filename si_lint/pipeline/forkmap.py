@@ -67,21 +67,15 @@ def fork_map(
                 parts = None
             if meanwhile is not None:
                 meanwhile()
-            got = _collect(parts)
+            try:
+                got = [value for part in parts for value in part] if parts is not None else None
+            except Exception:
+                got = None
     finally:
         _TASKS = ()
         gc.unfreeze()
     # pool trouble, or a task's own exception: serially, as it would be
     return got if got is not None else [task() for task in tasks]
-
-
-def _collect(parts) -> list | None:
-    if parts is None:
-        return None
-    try:
-        return [value for part in parts for value in part]
-    except Exception:
-        return None
 
 
 def fork_pool(jobs: int):

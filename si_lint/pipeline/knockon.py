@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
-from ..fsutil import read_regular
 from ..limits import MAX_BYTES
-from .context import State
+from .read import raw_of
 
 #: the failed reads
 FAILED = ("SI001", "SI005", "SI006", "SI007")
@@ -30,24 +29,12 @@ def failed_texts(per_file: dict, absolute, overrides: dict) -> list[str | None]:
     for rel, findings in sorted(per_file.items()):
         if not any(f.code in FAILED for f in findings):
             continue
-        abspath = absolute(rel)
-        raw = overrides.get(abspath)
-        if raw is None:
-            raw, _why = read_regular(abspath, MAX_BYTES)
+        raw = raw_of(absolute(rel), overrides)
         if raw is None or len(raw) > MAX_BYTES:
             out.append(None)
         else:
             out.append(raw.decode("utf-8", "replace"))
     return out
-
-
-def held_back(findings: list[Finding], state: State) -> list[Finding]:
-    """``findings`` without the references to ids a failed file could define."""
-    if not any(f.code in REFERENCES for f in findings):
-        return findings
-    return held_back_by(
-        findings, failed_texts(state.per_file, state.selection.absolute, state.overrides)
-    )
 
 
 def held_back_by(findings: list[Finding], texts: list[str | None]) -> list[Finding]:

@@ -5,13 +5,16 @@ and the findings sorted."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..catalogue import codes as catalogue_codes
 from ..catalogue import severity_of
-from ..corpus import Corpus, Document, relpath_of
+from ..corpus import Corpus, Document
+from ..discovery import relpath_of
 from ..findings import Diag, Finding, Location, did_you_mean, format_path
 from ..limits import MAX_FINDINGS_PER_FILE
 from .context import State
-from .knockon import held_back
+from .knockon import REFERENCES, failed_texts, held_back_by
 
 
 def _position(doc: Document | None, path, on: str) -> tuple[int, int]:
@@ -153,8 +156,7 @@ def _document_at(docs: list[Document], line: int) -> int | None:
         return None
     best = docs[0]
     for d in docs:
-        start = min((v[0] for v in d.pos.v.values()), default=None) if d.pos.v else None
-        if start is not None and start <= line:
+        if min((v[0] for v in d.pos.v.values()), default=line + 1) <= line:
             best = d
     return best.index
 
@@ -171,23 +173,17 @@ UNRESOLVED = {"EIO102": "eio-module", "EIO117": "eio-module"}
 EVERY_RUN = frozenset({"SI010"})
 
 
-def concerns_named(f: Finding, sel, corpus: Corpus, _named: dict | None = None) -> bool:
+def concerns_named(f: Finding, sel, named_kinds: set[str]) -> bool:
     """Whether a finding belongs in a report on the named paths only (pre-commit's staged
     files): it is in a named file; or one of its other locations is (a staged duplicate id
     that sorts first: SI301 sits on the later, unstaged file); or it is an unresolved
-    reference and a document of the kind that could resolve it is named; or its code is
-    one of :data:`EVERY_RUN`."""
+    reference and a document of the kind that could resolve it is named (``named_kinds``);
+    or its code is one of :data:`EVERY_RUN`."""
     if sel.reports(sel.absolute(f.path)) or f.code in EVERY_RUN:
         return True
     if any(sel.reports(sel.absolute(r.path)) for r in f.related):
         return True
-    kind = UNRESOLVED.get(f.code)
-    if kind is None:
-        return False
-    named = {} if _named is None else _named
-    if kind not in named:
-        named[kind] = any(sel.reports(d.abspath) for d in corpus.of_kind(kind))
-    return named[kind]
+    return UNRESOLVED.get(f.code) in named_kinds
 
 
 def locate_stage(state: State) -> None:
@@ -195,9 +191,7 @@ def locate_stage(state: State) -> None:
     corpus = state.corpus
     assert corpus is not None  # the corpus stage ran
     config = sel.config
-    findings: list[Finding] = []
-    for doc_findings in state.per_file.values():
-        findings.extend(doc_findings)
+    findings = [f for doc_findings in state.per_file.values() for f in doc_findings]
     root_rel = sel.relpath(sel.root)
     findings.extend(locate(diag, corpus, root_rel) for diag in state.diags)
     for path, reason in sel.walk_problems:
@@ -207,9 +201,15 @@ def locate_stage(state: State) -> None:
             )
         )
     findings = configured(findings, corpus.by_file, config, sel.absolute)
-    named_kinds: dict = {}
-    findings = [f for f in findings if concerns_named(f, sel, corpus, named_kinds)]
-    findings = held_back(findings, state)  # references a failed read could resolve
+    named_kinds = {
+        kind
+        for kind in set(UNRESOLVED.values())
+        if any(sel.reports(d.abspath) for d in corpus.of_kind(kind))
+    }
+    findings = [f for f in findings if concerns_named(f, sel, named_kinds)]
+    if any(f.code in REFERENCES for f in findings):  # a failed read could resolve them
+        texts = failed_texts(state.per_file, sel.absolute, state.overrides)
+        findings = held_back_by(findings, texts)
     state.findings = ordered(findings)
 
 
@@ -240,9 +240,7 @@ def ordered(findings: list[Finding]) -> list[Finding]:
 def cap_per_file(findings: list[Finding], limit: int = MAX_FINDINGS_PER_FILE) -> list[Finding]:
     """At most ``limit`` findings per file (sorted input), then one SI005 saying how many
     more there are, at the first one left out."""
-    counts: dict[str, int] = {}
-    for f in findings:
-        counts[f.path] = counts.get(f.path, 0) + 1
+    counts = Counter(f.path for f in findings)
     if all(n <= limit for n in counts.values()):
         return findings
     out: list[Finding] = []

@@ -11,24 +11,14 @@ import json
 import re
 
 from ..findings import Diag
-from ..fsutil import read_regular
-from ..limits import MAX_BYTES
 from .context import State
+from .read import raw_of
 
 #: the top-level keys that recognise a document's kind (SPEC §1)
-KIND_KEYS = (
-    "id",
-    "classification",
-    "scoring",
-    "events",
-    "final_answer",
-    "actions",
-    "eio",
-    "context_artifacts",
-    "primitives",
-    "template",
+_KEYS = (
+    "id|classification|scoring|events|final_answer|actions|eio|context_artifacts|primitives"
+    "|template"
 )
-_KEYS = "|".join(KIND_KEYS)
 #: a line that starts a top-level key of the kind table (plain or quoted)
 _YAML_SIGN = re.compile(rf"^(?:{_KEYS}|\"(?:{_KEYS})\"|'(?:{_KEYS})')[ \t]*:", re.MULTILINE)
 #: a JSON object member with such a key (anywhere: a broken JSON text has no structure)
@@ -86,9 +76,7 @@ def set_aside(state: State) -> None:
     codes = {rel: c for rel, c in codes.items() if _unreadable(c, docs.get(rel, []))}
     for rel in sorted(codes):
         abspath = sel.absolute(rel)
-        raw = state.overrides.get(abspath)
-        if raw is None:
-            raw, _why = read_regular(abspath, MAX_BYTES)
+        raw = raw_of(abspath, state.overrides)
         if raw is None or corpus_sign(raw, abspath):
             continue
         state.per_file[rel] = []

@@ -12,7 +12,8 @@ import traceback
 from pathlib import Path
 
 from ..contract import enforce
-from ..corpus import Document, classify, relpath_of
+from ..corpus import Document, classify
+from ..discovery import relpath_of
 from ..findings import Diag, Finding
 from ..limits import MAX_CACHED_FINDINGS
 from ..loader import load_bytes
@@ -32,12 +33,6 @@ POOL_THRESHOLD = 200
 _FATAL = ("SI001", "SI005", "SI006")
 
 
-def strict_json(config) -> bool:
-    """Whether ``.json`` files are read as strict JSON: under a configured root (SPEC §9
-    "Not a corpus file"; ``check`` and the language server ask this one question)."""
-    return config.root_how == "config"
-
-
 def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list[Document]:
     """The documents of one file (at least one: a file that cannot be read, or holds no
     document, is one document of no kind that carries the file's loader findings).
@@ -48,8 +43,11 @@ def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list
         diag = Diag("SI001", (), f"file cannot be read: {source.error}", line=1, col=1)
         return [Document(relpath, source.abspath, None, None, None, load_findings=[diag], ndocs=0)]
     loaded = load_bytes(source.raw)
-    if strict_json and source.abspath.endswith(".json"):
-        _strict_json(loaded)
+    if strict_json and source.abspath.endswith(".json") and loaded.text is not None:
+        # (a text not decoded keeps its SI005/SI006)
+        invalid = strict_json_diag(loaded.text)
+        if invalid is not None:
+            loaded.documents, loaded.findings, loaded.failed = [], [invalid], True
     sups = scan_suppressions(loaded.text, loaded.quiet_spans) if loaded.text else []
     n = len(loaded.documents)
     parts: list[tuple] = [(d.data, d.pos, d.index) for d in loaded.documents]
@@ -71,15 +69,6 @@ def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list
     for diag in loaded.findings:  # a document's own findings; the file's on the first
         by_index.get(diag.document, docs[0]).load_findings.append(diag)
     return docs
-
-
-def _strict_json(loaded) -> None:
-    """A ``.json`` file is parsed as strict JSON; when it is not, its one finding is SI001."""
-    if loaded.text is None:  # (not decoded: its SI005/SI006 stands)
-        return
-    diag = strict_json_diag(loaded.text)
-    if diag is not None:
-        loaded.documents, loaded.findings, loaded.failed = [], [diag], True
 
 
 def crash(check, exc: BaseException, file: str | None, document: int | None = None) -> Diag:
@@ -248,7 +237,7 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
             cached=use_cache,  # entries are written: positions kept, fixtures as JSON
             sources=sources,
             overrides=frozenset(overrides),
-            strict_json=strict_json(ctx.config),
+            strict_json=ctx.config.root_how == "config",  # SPEC §9 "Not a corpus file"
         )
         outputs = _check_all(todo, sources, ctx)
         stored = sum(len(f) for _, f in results.values())  # what the cache holds already
@@ -275,14 +264,12 @@ def per_file(state: State) -> None:
     sel = state.selection
     assert state.ctx is not None  # the select stage made it
     state.ctx.jobs = forkmap.jobs_of(state.options.jobs, len(state.sources))
-    overrides = {os.path.abspath(p) for p in state.overrides or ()}
+    overrides = {os.path.abspath(p) for p in state.overrides}
     checks = (lambda: state.checks) if state.with_checks else ()  # imported if used
-    args = (state.sources, state.cwd, state.ctx, checks, state.cache, overrides)
-    docs, found = process(*args)
-    if sel.profile_dir is not None:
-        for d in docs:
-            if sel.in_profile(d.abspath):
-                d.profile_asset = True
+    docs, state.per_file = process(
+        state.sources, state.cwd, state.ctx, checks, state.cache, overrides
+    )
+    for d in docs:
+        d.profile_asset = sel.in_profile(d.abspath)
     state.docs = docs
-    state.per_file = found
     set_aside(state)  # not corpus files (SPEC §9): their findings dropped

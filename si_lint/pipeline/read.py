@@ -11,16 +11,15 @@ import hashlib
 import os
 import stat
 
+from ..fsutil import read_regular
 from ..limits import MAX_BYTES, read_input
 from ..profile_docs import read_for
 from .context import Source, State
 
 
 def read_file(path, **stats) -> tuple[bytes | None, str | None]:
-    """The file's bytes, or why it cannot be read. Only regular files are opened (never
-    blocks on a FIFO or a device; checked again on the open descriptor), never more than
-    the size limit allows (a larger file is refused by SI005). ``stats``: ``st`` and
-    ``opened``, as :func:`si_lint.limits.read_input` takes them."""
+    """The file's bytes, or why it cannot be read (:func:`si_lint.limits.read_input`:
+    regular files only, never more than the size limit allows)."""
     return read_input(path, MAX_BYTES, **stats)
 
 
@@ -53,6 +52,12 @@ def indexed_source(abspath: str, stats) -> Source:
     return source
 
 
+def raw_of(abspath: str, overrides: dict) -> bytes | None:
+    """An unsaved buffer's bytes (``overrides``), else the file's; None: it cannot be read."""
+    raw = overrides.get(abspath)
+    return raw if raw is not None else read_regular(abspath, MAX_BYTES)[0]
+
+
 def ensure_read(source: Source) -> None:
     """Read a source the stat index answered (its bytes are needed after all: its hash
     has no cache entry), and hash the bytes read."""
@@ -62,9 +67,8 @@ def ensure_read(source: Source) -> None:
 
 
 def read(state: State) -> None:
-    """Every selected file (and every override) read once and hashed: the per-file stage
-    checks these very bytes, or takes the cache's entry for their hash. Under a cache, a
-    file whose stat the cache's stat index holds is not read: its hash is the index's."""
+    """Every selected file (and every override) read once and hashed; under a cache, a
+    file whose stat the stat index holds is not read: its hash is the index's."""
     overrides = {os.path.abspath(k): v for k, v in (state.overrides or {}).items()}
     files = list(state.selection.files)
     known = set(files)

@@ -12,8 +12,9 @@ def report(state: State) -> None:
     corpus = state.corpus
     assert corpus is not None  # the corpus stage ran
     aside = {sel.relpath(p) for p in state.not_corpus}
-    reported = [r for r in reported_files(state) if r not in aside]
-    wanted = set(reported)
+    wanted = {sel.relpath(s.abspath) for s in state.sources if sel.reports(s.abspath)}
+    wanted = (wanted | {sel.relpath(f) for f in sel.named_files}) - aside
+    reported = sorted(wanted)
     skipped = [d.label for d in corpus.documents if d.kind is None and d.relpath in wanted]
     warnings = guessed_scope(state, reported)
     state.cache.save()
@@ -27,7 +28,9 @@ def report(state: State) -> None:
         list(sel.notes)
         + [not_corpus_note(r) for r in sorted(aside)]
         + profile_notes(corpus, wanted),
-        skipped_paths=skipped_named(state, aside),
+        # the named paths that were not checked, with why (SPEC §9: counted in the summary)
+        skipped_paths=list(sel.skipped_named)
+        + [(rel, "not a corpus file") for rel in map(sel.relpath, sel.named_files) if rel in aside],
         warnings=warnings,
     )
 
@@ -53,17 +56,6 @@ def guessed_scope(state: State, reported: list[str]) -> list[str]:
     return [GUESSED_WARNING]
 
 
-def skipped_named(state: State, aside: set[str]) -> list[tuple[str, str]]:
-    """The named paths that were not checked, with why (SPEC §9: counted in the summary)."""
-    sel = state.selection
-    out = list(sel.skipped_named)
-    for f in sel.named_files:
-        rel = sel.relpath(f)
-        if rel in aside:
-            out.append((rel, "not a corpus file"))
-    return out
-
-
 def profile_notes(corpus, reported) -> list[str]:
     """One --verbose line when some reported scenario file has no OASIS profile directory
     (SI611, SI612, SI614 and SI619 are silent there)."""
@@ -77,12 +69,3 @@ def profile_notes(corpus, reported) -> list[str]:
         f"{len(alone)} scenario file(s) ({shown}): SI611, SI612, SI614 and SI619 are not "
         "checked there"
     ]
-
-
-def reported_files(state: State) -> list[str]:
-    """The files findings are reported for (relative paths), sorted."""
-    sel = state.selection
-    return sorted(
-        {sel.relpath(s.abspath) for s in state.sources if sel.reports(s.abspath)}
-        | {sel.relpath(f) for f in sel.named_files}
-    )

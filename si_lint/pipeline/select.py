@@ -37,8 +37,6 @@ class Selection:
     #: shown under --verbose: the root and how it was found, files skipped and why
     #: (FIFOs, sockets, devices, links out of the root, excluded named files)
     notes: tuple[str, ...] = ()
-    #: the walk met a symbolic link (what it selects then depends on where links lead)
-    links: bool = False
     #: named files not read, with why: (relpath, reason) -- counted in the summary
     skipped_named: tuple[tuple[str, str], ...] = ()
 
@@ -70,41 +68,6 @@ class Selection:
         return self.profile_dir is not None and inside(abspath, self.profile_dir)
 
 
-class _Files:
-    """The files a selection reads, in the order found, each once (absolute paths), and
-    what the walks noted."""
-
-    def __init__(self):
-        self.files: dict[str, None] = {}  # (an ordered set)
-        self.problems: list = []
-        self.notes: list[str] = []
-        self.skipped: list[tuple[str, str]] = []  # named files not read: (relpath, why)
-        self.links = False
-
-    def walk(self, top: Path, config: Config, cwd: Path) -> None:
-        found = discover(top, config, cwd)
-        self.problems += found.problems
-        self.notes += found.notes
-        self.links = self.links or found.links
-        self.files.update(dict.fromkeys(found.files))  # absolute and normal already
-
-
-def _kept_named(named_files, config: Config, cwd: Path, out: _Files) -> list[str]:
-    """The named files that are read (an excluded one, or a link out of the root, is a
-    note and a skipped named path: pre-commit passes every staged file)."""
-    kept = []
-    for f in named_files:
-        why = named_file_check(Path(f), config)
-        if why is None:
-            kept.append(f)
-            continue
-        note = f"skipped {relpath_of(f, cwd)}: {why}"
-        if note not in out.notes:  # (the walk of the root may have noted it)
-            out.notes.append(note)
-        out.skipped.append((relpath_of(f, cwd), why))
-    return kept
-
-
 def make_selection(paths: list[str], options: Options, cwd: Path, config: Config) -> Selection:
     """The selection of a run under ``config``."""
     config = config.with_cli(
@@ -117,60 +80,60 @@ def make_selection(paths: list[str], options: Options, cwd: Path, config: Config
     profile_dir = (
         None if is_builtin_name(config.profile) else str((config.root / config.profile).resolve())
     )
-    out = _Files()
-    out.notes.append(
+    files: dict[str, None] = {}  # (an ordered set of absolute, normal paths)
+    problems: list = []
+    notes = [
         f"corpus root: {relpath_of(config.root, cwd) or '.'} ({config.root_how}); "
         f"configuration: {config.source or 'none'}"
-    )
-    out.walk(config.root, config, cwd)
+    ]
     root = str(config.root)
-    for d in named_dirs:  # named directories outside the corpus root
-        if not inside(d, root):
-            out.walk(Path(d), config, cwd)
-    named_files = _kept_named(named_files, config, cwd, out)
-    out.files.update(dict.fromkeys(os.path.abspath(f) for f in named_files))
+    # the root, then named directories outside it
+    for top in [root, *(d for d in named_dirs if not inside(d, root))]:
+        found = discover(Path(top), config, cwd)
+        problems += found.problems
+        notes += found.notes
+        files.update(dict.fromkeys(found.files))
+    # an excluded named file, or a link out of the root, is a note and a skipped named
+    # path (pre-commit passes every staged file)
+    kept, skipped = [], []
+    for f in named_files:
+        why = named_file_check(Path(f), config)
+        if why is None:
+            kept.append(f)
+            continue
+        note = f"skipped {relpath_of(f, cwd)}: {why}"
+        if note not in notes:  # (the walk of the root may have noted it)
+            notes.append(note)
+        skipped.append((relpath_of(f, cwd), why))
+    files.update(dict.fromkeys(os.path.abspath(f) for f in kept))
     if profile_dir is not None and not inside(profile_dir, root):
-        out.files.update(dict.fromkeys(discover(Path(profile_dir), config, cwd).files))
+        files.update(dict.fromkeys(discover(Path(profile_dir), config, cwd).files))
     return Selection(
         cwd=str(cwd),
         config=config,
-        named_files=tuple(named_files),
+        named_files=tuple(kept),
         named_dirs=tuple(named_dirs),
-        files=tuple(out.files),
-        walk_problems=tuple((str(p), r) for p, r in out.problems),
+        files=tuple(files),
+        walk_problems=tuple((str(p), r) for p, r in problems),
         profile_dir=profile_dir,
-        notes=tuple(out.notes),
-        links=out.links,
-        skipped_named=tuple(out.skipped),
+        notes=tuple(notes),
+        skipped_named=tuple(skipped),
     )
-
-
-def build_profile(config: Config, options: Options):
-    # builtin, builtin:si-0.3.0-rc1, builtin:oasisctl, or a directory under the root
-    spec = options.profile or config.profile
-    return resolve_profile(spec, config.root, trust=options.trust_implementations)
 
 
 def select(state: State) -> None:
     """The configuration, the selection, the profile, the context and the cache."""
     if state.config is None:
         state.config = load_config(state.cwd, info=state.root_info)
-    sel = make_selection(state.paths, state.options, state.cwd, state.config)
-    state.selection = sel
-    profile, _pdir = build_profile(sel.config, state.options)
-    state.profile = profile
-    state.ctx = Context(profile=profile, config=sel.config, options=state.options)
-    cache = open_cache(
-        sel.config.root,
-        state.options,
-        (
-            profile_fingerprint(profile),
-            sel.config.fingerprint(),
-            state.options.trust_implementations,
-        ),
-    )
+    options = state.options
+    sel = make_selection(state.paths, options, state.cwd, state.config)
+    # builtin, builtin:si-0.3.0-rc1, builtin:oasisctl, or a directory under the root
+    spec = options.profile or sel.config.profile
+    profile, _pdir = resolve_profile(spec, sel.config.root, trust=options.trust_implementations)
+    header = (profile_fingerprint(profile), sel.config.fingerprint(), options.trust_implementations)
+    cache = open_cache(sel.config.root, options, header)
     if cache.note:
-        state.selection = sel = replace(sel, notes=sel.notes + (cache.note,))
-    state.cache = cache
-    state.ctx.cache = cache
-    state.ctx.memo_tasks = True  # the dry runs' results are kept (Context.map)
+        sel = replace(sel, notes=sel.notes + (cache.note,))
+    state.selection, state.profile, state.cache = sel, profile, cache
+    # the dry runs' results are kept (Context.map)
+    state.ctx = Context(profile, sel.config, options, cache=cache, memo_tasks=True)

@@ -19,13 +19,14 @@ from ..checks.primitive_review.profile_review import (
     review_profile,
     split_spec,
 )
-from ..corpus import ConfigError, config_table
+from ..errors import ConfigError
 from ..evaluator import score, untrusted_primitives
 from ..evaluator.evidence import named_scenario
 from ..fsutil import read_regular, resolves_inside
 from ..limits import MAX_BYTES
 from ..loader import load_bytes
 from ..profile import BUILTIN_DIR, Profile, builtin_profile, is_builtin_name, load_profile
+from ..root import config_table
 from .diff import Change, diff_profiles
 from .gittree import ReviewError, check_rev, escape_name, materialise
 from .lint import lint_delta, registry_header, registry_version_notices

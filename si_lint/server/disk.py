@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..cache.statindex import RACY_NS
-from ..corpus import inside
+from ..discovery import inside
 from ..profile_docs import DOCUMENTS
 
 CONFIG_NAMES = ("si-lint.toml", "pyproject.toml")

@@ -21,7 +21,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__, rule_url
 from ..catalogue import codes
-from ..corpus import inside
+from ..discovery import inside
 from ..findings import Finding
 from ..fix import fixes_of
 from ..pipeline import Options
