@@ -54,7 +54,7 @@ def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) 
     lines = body.split("\n")
     edits = []
     for f in fixes:
-        if f.op not in ("set", "replace_item"):
+        if f.op != "set":
             return None
         found = resolve(loaded.data, f.path)
         if found is None:
