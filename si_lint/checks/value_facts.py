@@ -19,7 +19,7 @@ from si_lint.model import FACTOR_KEYS, PARAM_TYPES, ParamType, range_problem
 Path = tuple
 
 #: how a value the migration draft could not derive starts (``si-lint migrate``,
-#: :mod:`si_lint.checks.migration`): never a valid binding, so a draft lints clean only
+#: :mod:`si_lint.checks.form_a`): never a valid binding, so a draft lints clean only
 #: once it is filled in (SI111)
 PLACEHOLDER = "TODO(si-lint):"
 
