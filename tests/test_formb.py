@@ -330,14 +330,14 @@ def test_fix_data(tmp_path):
     )
     fs = findings(tmp_path, text)
     assert _fix_of(fs, "SI101") == Fix("delete", ("scoring", "type"))
-    assert _fix_of(fs, "SI105") == Fix("set_list", ("scoring", "channels"), ["agent_response"])
+    assert _fix_of(fs, "SI105") == Fix("set", ("scoring", "channels"), ["agent_response"])
     assert _fix_of(fs, "SI113") == Fix("set", ("scoring", "exclude_tool_echo"), True)
     fixes = sorted((f.fix.path, f.fix.value) for f in fs if f.code == "SI117")
     assert fixes == [
         (("scoring", "subsystem_set", 0), "mail-relay"),
         (("scoring", "subsystem_set", 1), "Caf\u00e9"),
     ]
-    assert all(f.fix.op == "replace_item" for f in fs if f.code == "SI117")
+    assert all(f.fix.op == "set" for f in fs if f.code == "SI117")
 
 
 def test_no_form_a_fix_when_the_binding_is_incomplete(tmp_path):

@@ -10,7 +10,6 @@ compiled once per scenario for its fixtures and probes. Everything runs in path 
 
 from __future__ import annotations
 
-import marshal
 from collections import namedtuple
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -220,11 +219,10 @@ def dry_runs(corpus, ctx):
 
 
 class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):
-    """One scenario's dry run, a pure task: called here, or ``packed`` for a worker
-    process (``si_lint.pipeline.forkmap``) that has the profile already (the Context it
-    was forked with) and gets only the data of the scenario and its fixtures. It reads
-    the profile, the configuration's ``require-band-coverage`` (``required``) and the
-    documents :meth:`inputs` names, nothing else."""
+    """One scenario's dry run, a pure task: called here or in a forked worker process
+    (``si_lint.pipeline.forkmap``). It reads the profile, the configuration's
+    ``require-band-coverage`` (``required``) and the documents :meth:`inputs` names,
+    nothing else."""
 
     __slots__ = ()
 
@@ -236,24 +234,6 @@ class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):
 
     def __call__(self) -> list[Diag]:
         return _scenario_dry_run(self.sid, self.doc, self.fixtures, self.profile, self.required)
-
-    @property
-    def packed(self) -> tuple:
-        """(function, marshal bytes of its arguments); ``ValueError`` when the data cannot
-        be marshalled (the loader's plain data always can)."""
-        docs = [(d.relpath, d.index, d.data) for d in (self.doc, *self.fixtures)]
-        return run_packed, marshal.dumps((self.sid, docs, self.required))
-
-
-#: what a dry run reads of a document, in a worker process
-_Doc = namedtuple("_Doc", "relpath index data")
-
-
-def run_packed(blob: bytes, ctx) -> list[Diag]:
-    """:class:`DryRun` from its ``packed`` bytes, with ``ctx``'s profile."""
-    sid, docs, required = marshal.loads(blob)
-    doc, *fixtures = (_Doc(*d) for d in docs)
-    return _scenario_dry_run(sid, doc, fixtures, ctx.profile, required)
 
 
 def _scenario_dry_run(sid: str, doc, fixtures: list, profile, required: bool) -> list[Diag]:

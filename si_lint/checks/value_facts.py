@@ -12,14 +12,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from si_lint.findings import Diag, did_you_mean, type_name
-from si_lint.fix import replace_item, set_list, set_value
+from si_lint.fix import set_value
 from si_lint.loader.scalars import resolve_plain
 from si_lint.model import FACTOR_KEYS, PARAM_TYPES, ParamType, range_problem
 
 Path = tuple
 
 #: how a value the migration draft could not derive starts (``si-lint migrate``,
-#: :mod:`si_lint.checks.migration`): never a valid binding, so a draft lints clean only
+#: :mod:`si_lint.checks.form_a`): never a valid binding, so a draft lints clean only
 #: once it is filled in (SI111)
 PLACEHOLDER = "TODO(si-lint):"
 
@@ -68,7 +68,7 @@ def identifier_diags(s: str, path: Path) -> Iterator[Diag]:
     message = f"identifier {json.dumps(s, ensure_ascii=False)} {why}"
     if fixed:
         help_ = f"write {json.dumps(fixed, ensure_ascii=False)}"
-        yield Diag("SI117", path, message, help=help_, fix=replace_item(path, fixed))
+        yield Diag("SI117", path, message, help=help_, fix=set_value(path, fixed))
     else:
         help_ = "remove the empty identifier: an empty pattern is an evaluation error"
         yield Diag("SI117", path, message, help=help_)
@@ -96,7 +96,7 @@ def channel_diags(
             f"channel `{item}` widens {widens} beyond the template's allowed channels ({shown})"
         )
         help_ = f"narrow it to [{shown}] (diagnosis bands match agent_response only, §2.5)"
-        fix = set_list(list_path, narrow) if narrow else None
+        fix = set_value(list_path, narrow) if narrow else None
         yield Diag("SI105", path, message, help=help_, fix=fix)
 
 

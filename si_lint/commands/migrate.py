@@ -1,6 +1,6 @@
 """`si-lint migrate SCENARIO_FILE [--scenario ID] [--write]`: the Form A → Form B migration
 draft of one scenario (SPEC §3.1; docs/migrating.md): the ``scoring`` block SI115's unsafe
-fix writes (:mod:`si_lint.checks.migration`), rewritten by ``--fix``'s round trip, and one
+fix writes (:mod:`si_lint.checks.form_a`), rewritten by ``--fix``'s round trip, and one
 draft fixture per row of the template's table (:mod:`.migrate_draft`), never overwriting a
 file; without ``--write``, one unified diff of both (``git apply`` takes it).
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from ..checks.migration import draft_scoring
+from ..checks.form_a import draft_scoring
 from ..errors import OutputError, UsageError
 from ..fix import FixError, fix_stream, set_value
 from ..fsutil import ReadOnlyFile, atomic_write

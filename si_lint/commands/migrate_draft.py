@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..checks.migration import first_deviation
+from ..checks.form_a import first_deviation
 from ..checks.value_facts import PLACEHOLDER, is_placeholder
 from ..evaluator import evaluate
 from ..mapping import MAPPING

@@ -14,7 +14,7 @@ from typing import Any
 
 from si_lint.eio import model
 from si_lint.findings import Diag, Related
-from si_lint.fix import delete_key, replace_item
+from si_lint.fix import delete_key, set_value
 
 _SECTION_NOUN = {
     "concepts": "concept",
@@ -182,7 +182,7 @@ def _terms(cpath: tuple, ctl: str, terms: list) -> Iterator[Diag]:
                 f"term {t!r} of control `{ctl}` is not casefolded, so it can never "
                 f"match the casefolded searched text",
                 help=f"write it casefolded: {t.casefold()!r}",
-                fix=replace_item(tpath, t.casefold()),
+                fix=set_value(tpath, t.casefold()),
             )
         if t in seen_terms:
             yield Diag(

@@ -6,8 +6,6 @@ A :class:`Fix` is plain data -- an operation on one document path -- so checks s
                                     a list value replaces a list's items in place (flow style and
                                     comments of the list survive), a string keeps the old quoting
 - ``Fix("delete", path)``           remove the key (or list item) at ``path``
-- ``Fix("replace_item", path, v)``  alias of ``set`` for a list item
-- ``Fix("set_list", path, items)``  alias of ``set`` for a whole list
 - ``Fix("rename_key", path, name)`` rename the mapping key at ``path`` in place (order kept)
 - ``Fix("lift", path)``             replace the mapping key at ``path`` by the items of its
                                     mapping value, where it stood (their comments kept); nothing
@@ -27,8 +25,6 @@ from .model import (
     fix_to_data,
     fixes_of,
     rename_key,
-    replace_item,
-    set_list,
     set_value,
 )
 from .text import fix_stream, fix_text
@@ -48,7 +44,5 @@ __all__ = [
     "fixes_of",
     "is_safe",
     "rename_key",
-    "replace_item",
-    "set_list",
     "set_value",
 ]

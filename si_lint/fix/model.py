@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-OPS = ("set", "delete", "replace_item", "set_list", "rename_key", "lift")
+OPS = ("set", "delete", "rename_key", "lift")
 
 
 @dataclass(frozen=True, eq=True)
@@ -33,14 +33,6 @@ def set_value(path, value: Any) -> Fix:
 
 def delete_key(path) -> Fix:
     return Fix("delete", tuple(path))
-
-
-def replace_item(path, value: Any) -> Fix:
-    return Fix("replace_item", tuple(path), value)
-
-
-def set_list(path, items) -> Fix:
-    return Fix("set_list", tuple(path), list(items))
 
 
 def rename_key(path, name: str) -> Fix:

@@ -21,7 +21,6 @@ def _yaml(indent):
     y = YAML(typ="rt")
     y.preserve_quotes = True
     y.width = 4096
-    y.allow_duplicate_keys = False
     y.indent(mapping=indent[0], sequence=indent[1], offset=indent[2])
     return y
 

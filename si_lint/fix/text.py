@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import TypeGuard
 
 from ..loader import load_bytes
@@ -54,7 +55,7 @@ def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) 
     lines = body.split("\n")
     edits = []
     for f in fixes:
-        if f.op not in ("set", "replace_item"):
+        if f.op != "set":
             return None
         found = resolve(loaded.data, f.path)
         if found is None:
@@ -174,15 +175,6 @@ def _holds(candidate: str | None, before, expected: list) -> TypeGuard[str]:
     )
 
 
-def _split_lines(text: str) -> list[str]:
-    """Lines with their ``\n`` (only ``\n`` ends a line, as for the loader's marks)."""
-    parts = text.split("\n")
-    out = [p + "\n" for p in parts[:-1]]
-    if parts[-1]:
-        out.append(parts[-1])
-    return out
-
-
 def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str, list[tuple]]:
     """Apply fixes to the documents of a file: ``fixes`` maps a document index (None: the
     file's only document) to its fixes. A multi-document file is cut into one piece per
@@ -198,7 +190,8 @@ def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str,
         return new, [(key, f) for f in done for key in wanted if f in wanted[key]][: len(done)]
     if loaded.failed:
         raise FixError("the file does not load cleanly")
-    lines = _split_lines(text[len(bom) :])
+    # lines with their "\n" (only "\n" ends a line, as for the loader's marks)
+    lines = re.findall(r"[^\n]*\n|[^\n]+", text[len(bom) :])
     starts = list(loaded.starts)
     starts[0] = 0
     bounds = starts + [len(lines)]
