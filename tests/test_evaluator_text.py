@@ -4,7 +4,10 @@ echo exclusion. Every expectation below is derived by hand from the SPEC wording
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import si_lint.evaluator.text as text_module
 from si_lint.evaluator import EvaluationError, normalize, occurs, split_sentences
 from si_lint.evaluator.text import (
     Reading,
@@ -183,3 +186,30 @@ def test_echo_sources_are_each_response_separately():
     assert is_echo("a", src) is True
     assert is_echo("aSMTP_PORT", src) is False  # would straddle the two responses
     assert is_echo("a SMTP_PORT", src) is False
+
+
+# -- echo exclusion's index answers as the plain substring test ----------------------------
+
+_ECHO_ALPHABET = st.sampled_from(list("ab_-. \n\r!?ßSsK\u212a/"))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    st.lists(st.text(_ECHO_ALPHABET, max_size=80), max_size=4),
+    st.text(_ECHO_ALPHABET, max_size=80),
+)
+def test_the_echo_index_is_the_verbatim_substring_test(bodies, line):
+    """With the index forced on short text (no direct search, 2-character slices every 3rd
+    position), every candidate line gets the answer of ``any(line in body)``."""
+    saved = text_module.DIRECT, text_module.GRAM, text_module.SAMPLE
+    text_module.DIRECT, text_module.GRAM, text_module.SAMPLE = -1, 2, 3
+    try:
+        test = text_module.echo_test(bodies)
+        cands = [line] + [
+            b[i:j] for b in bodies for i in range(0, len(b), 7) for j in (i + 5, i + 31)
+        ]
+        for cand in cands:
+            if "\n" not in cand:
+                assert test(cand) == any(cand in b for b in bodies), (bodies, cand)
+    finally:
+        text_module.DIRECT, text_module.GRAM, text_module.SAMPLE = saved

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 from ..profile import Constants
@@ -76,14 +77,66 @@ def split_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
 
 
+#: tool bodies of up to this many characters in all are searched directly, line by line
+DIRECT = 1 << 16
+#: the sampled index of larger bodies: every SAMPLE-th slice of GRAM characters
+GRAM = SAMPLE = 16
+
+
+def echo_test(bodies: Sequence[str]) -> Callable[[str], bool]:
+    """``line -> any(line in body for body in bodies)``, answered in time linear in the
+    bodies rather than in bodies × lines: an answer of many lines beside large tool bodies
+    is evidence a pull request can send (SPEC §9 "Trust boundaries").
+
+    Small bodies are searched directly. Larger ones: a line holds no newline, so it occurs
+    in a body iff it occurs in one of the body's lines; the distinct body lines are joined
+    once, and every SAMPLE-th GRAM-character slice of the join is indexed. An occurrence of
+    a line of at least GRAM + SAMPLE - 1 characters covers one indexed slice, so a lookup
+    is SAMPLE dictionary probes and a check of each candidate; a shorter line is searched
+    in the join."""
+    if not bodies or sum(map(len, bodies)) <= DIRECT:
+        return lambda line: any(line in body for body in bodies)
+    lines = dict.fromkeys(
+        part
+        for body in bodies
+        for raw in body.split("\n")
+        for part in (raw, raw.removesuffix("\r"))
+    )
+    join = "\n".join(lines)
+    grams: dict[str, list[int]] = {}
+    for i in range(0, len(join) - GRAM + 1, SAMPLE):
+        grams.setdefault(join[i : i + GRAM], []).append(i)
+
+    @cache
+    def test(line: str) -> bool:
+        if line in lines:
+            return True
+        if "\n" in line:  # not a line: the join would answer wrongly
+            return any(line in body for body in bodies)
+        if len(line) < GRAM + SAMPLE - 1:
+            return line in join
+        return any(
+            join.startswith(line, i - o)
+            for o in range(SAMPLE)
+            for i in grams.get(line[o : o + GRAM], ())
+            if i >= o
+        )
+
+    return test
+
+
 def is_echo(line: str, bodies: Sequence[str], trimmed: bool = False) -> bool:
     """Whether ``line`` occurs verbatim (un-normalised) in some tool body; under
     ``trimmed`` the line is stripped first, and a line blank after that never is."""
+    return _echo(line, echo_test(bodies), trimmed)
+
+
+def _echo(line: str, test: Callable[[str], bool], trimmed: bool) -> bool:
     if trimmed:
         line = line.strip()
         if not line:
             return False
-    return any(line in body for body in bodies)
+    return test(line)
 
 
 def echo_filter(
@@ -95,9 +148,10 @@ def echo_filter(
     line is removed, or left as an empty line when ``keep_slots`` (a co-occurrence radius
     ≥ 1, SPEC §2.1). The result is raw: callers normalise it.
     """
+    test = echo_test(bodies)
     kept = []
     for line in split_lines(text):
-        if not is_echo(line, bodies, trimmed):
+        if not _echo(line, test, trimmed):
             kept.append(line)
         elif keep_slots:
             kept.append("")
