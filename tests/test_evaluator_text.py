@@ -213,3 +213,18 @@ def test_the_echo_index_is_the_verbatim_substring_test(bodies, line):
                 assert test(cand) == any(cand in b for b in bodies), (bodies, cand)
     finally:
         text_module.DIRECT, text_module.GRAM, text_module.SAMPLE = saved
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    st.text(_ECHO_ALPHABET, max_size=60),
+    st.lists(st.text(_ECHO_ALPHABET, min_size=1, max_size=5), max_size=8),
+)
+def test_the_identifier_runs_answer_as_the_identifier_rule(raw, patterns):
+    """Reading.positions (through the scope's identifier runs) equals match_positions."""
+    reading = Reading({"events": [{"kind": "agent_response", "text": raw, "final": True}]})
+    text = reading.scope("agent_response", False)
+    for p in (normalize(p) for p in patterns):
+        if p:
+            assert reading.positions(p, "agent_response", False) == match_positions(p, text)
+            assert reading.occurs(p, "agent_response", False) == occurs(p, text)

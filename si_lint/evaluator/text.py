@@ -17,6 +17,8 @@ from .evidence import project
 
 #: the ASCII identifier class of §3.1 (a string: ``c in WORD_CHARS`` for one character)
 WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+#: a maximal run of those characters
+_RUN = re.compile(r"[A-Za-z0-9_-]+")
 
 #: the output channels this evaluator can read
 KNOWN_CHANNELS = ("agent_response", "reasoning_trace")
@@ -168,6 +170,7 @@ class Reading:
         self.constants = constants if constants is not None else Constants()
         self._scopes: dict[tuple[str, bool], str] = {}
         self._spans: dict[tuple[str, bool], list[tuple[int, int]]] = {}
+        self._runs: dict[tuple[str, bool], dict[str, list[int]]] = {}
 
     def raw_scope(self, channel: str, exclude_tool_echo: bool) -> str:
         """The in-scope text of ``channel`` as the artifact wrote it (echo lines removed
@@ -202,14 +205,47 @@ class Reading:
         return self._spans[key]
 
     def occurs(self, pattern: str, channel: str, echo: bool) -> bool:
-        return occurs(pattern, self.scope(channel, echo))
+        return bool(self.positions(pattern, channel, echo))
+
+    def positions(self, pattern: str, channel: str, echo: bool) -> list[int]:
+        """:func:`match_positions` (§3.1, whole) of ``pattern`` in :meth:`scope`, through the
+        scope's identifier runs: a pattern of identifier characters occurs exactly where it
+        is a whole run, and one whose leading run is followed by another character only
+        where that run is whole. So a scenario of thousands of identifiers beside a large
+        answer (both a pull request's to send) costs a lookup each, not a scan each."""
+        text = self.scope(channel, echo)
+        lead = _RUN.match(pattern)
+        if lead is None:
+            return match_positions(pattern, text)
+        key = (channel, echo)
+        if key not in self._runs:
+            runs: dict[str, list[int]] = {}
+            for m in _RUN.finditer(text):
+                runs.setdefault(m.group(), []).append(m.start())
+            self._runs[key] = runs
+        starts = self._runs[key].get(lead.group(), [])
+        if lead.end() == len(pattern):
+            return starts
+        end = len(pattern)
+        return [
+            i
+            for i in starts
+            if text.startswith(pattern, i)
+            and (i + end == len(text) or text[i + end] not in WORD_CHARS)
+        ]
 
     def sentences(self, pattern: str, channel: str, echo: bool, *, whole: bool = True) -> list[int]:
         """Indexes (into :meth:`spans`) of the non-blank sentences that wholly hold an
         occurrence of ``pattern``, ascending, unique."""
         spans = self.spans(channel, echo)
         out: list[int] = []
-        for pos in match_positions(pattern, self.scope(channel, echo), whole=whole):
+        text = self.scope(channel, echo)
+        found = (
+            self.positions(pattern, channel, echo)
+            if whole
+            else match_positions(pattern, text, whole=False)
+        )
+        for pos in found:
             k = bisect_right(spans, pos, key=lambda span: span[0]) - 1
             if k >= 0 and pos + len(pattern) <= spans[k][1] and (not out or out[-1] != k):
                 out.append(k)
