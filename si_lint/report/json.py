@@ -9,10 +9,9 @@ import json
 
 from .. import rule_url
 from ..source import SourceCache, token_end
-from . import summary_counts
 from .controls import json_safe
 from .json_fix import fix_edits
-from .text import code_counts
+from .text import code_counts, summary_counts
 
 
 def diagnostic(f, cache: SourceCache, fix_of) -> dict:

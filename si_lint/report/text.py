@@ -10,7 +10,6 @@ from click import style
 
 from ..catalogue import rules
 from ..source import SourceCache
-from . import summary_counts
 from .controls import printable
 
 _COLOUR = {"error": "red", "warning": "yellow", "info": "blue"}
@@ -125,3 +124,24 @@ def passed_line(result) -> str:
             "(not corpus files or excluded; --verbose says why)"
         )
     return f"All checks passed ({result.files} file(s) checked, {n} named path(s) skipped)"
+
+
+def summary_counts(findings) -> dict[str, int]:
+    counts = {"errors": 0, "warnings": 0, "infos": 0}
+    for f in findings:
+        counts[{"error": "errors", "warning": "warnings"}.get(f.severity, "infos")] += 1
+    return counts
+
+
+def headline(f) -> str:
+    """A finding on one line (escape it for the format)."""
+    return f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity}] {f.message}"
+
+
+def notes(f) -> list[str]:
+    """A finding's ``help:`` line and a ``note:`` line per related location."""
+    lines = [f"help: {f.help}"] if f.help else []
+    for r in f.related:
+        msg = f": {r.message}" if r.message else ""
+        lines.append(f"note: {r.path}:{r.line}:{r.column}{msg}")
+    return lines
