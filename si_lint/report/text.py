@@ -9,6 +9,7 @@ from collections import Counter
 from click import style
 
 from ..catalogue import rules
+from ..fix.files import fixable, is_safe
 from ..source import SourceCache
 from .controls import printable
 
@@ -60,9 +61,6 @@ def write(
     unsafe_fixes: bool = False,
     **_options,
 ) -> None:
-    if result.findings:  # a clean run does not load the fixer (ruamel's round trip)
-        from ..fix.files import fixable
-
     if statistics:
         for code, n, name in code_counts(result.findings):
             out.write(f"{n:5d}  {printable(code):<7} {name or ''}\n")
@@ -85,8 +83,6 @@ def _summary(result, unsafe_fixes: bool) -> list[str]:
     total = len(result.findings)
     if not total:
         return [passed_line(result) + "."]
-    from ..fix.files import fixable, is_safe  # the fixer (ruamel's round trip): see write
-
     lines = [f"Found {found_line(result)}."]
     safe = hidden = 0
     for f in result.findings:
