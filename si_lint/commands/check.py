@@ -21,7 +21,6 @@ FILE = click.Path(dir_okay=False)
     "--output-format",
     "fmt",
     type=options.FormatChoice(FORMATS),
-    default=None,
     envvar="SI_LINT_OUTPUT_FORMAT",
     show_envvar=True,
     help="Output format (default: text; github under GITHUB_ACTIONS=true). concise: one "
@@ -120,7 +119,6 @@ FILE = click.Path(dir_okay=False)
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
-    default=None,
     help="Worker processes for per-file work and dry runs (default: one below 10,000 "
     "files, the machine's cores from there).",
 )
