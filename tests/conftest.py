@@ -1,4 +1,5 @@
 import base64
+import io
 import json
 import os
 import shutil
@@ -58,6 +59,15 @@ def need_shared(path: Path) -> Path:
     if not path.exists():
         pytest.skip(f"../shared is absent: {path} is not here")
     return path
+
+
+def report_of(result, fmt: str, **options) -> str:
+    """The ``fmt`` report of ``result`` as one string, through ``si_lint.report.write``."""
+    from si_lint.report import write
+
+    buf = io.StringIO()
+    write(result, fmt, buf, **options)
+    return buf.getvalue()
 
 
 def write_files(root: Path, files: dict) -> None:

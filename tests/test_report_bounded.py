@@ -18,12 +18,12 @@ import xml.etree.ElementTree as ET
 from types import SimpleNamespace
 
 import pytest
-from conftest import bench_module, run_cli, write_files
+from conftest import bench_module, report_of, run_cli, write_files
 from test_report_sarif import validator
 
 from si_lint.findings import SEVERITIES, Finding, Location
 from si_lint.pipeline import RunResult
-from si_lint.report import FORMATS, render, write
+from si_lint.report import FORMATS, write
 from si_lint.report.fingerprint import digest
 from si_lint.report.output import report_sink
 
@@ -148,7 +148,7 @@ def test_sarif_over_25000_results_keeps_errors_first_and_a_notice_of_what_was_le
     findings = [Finding("a.yaml", i, 1, "SI113", "warning", "w") for i in range(1, 15_001)]
     findings += [Finding("b.yaml", i, 3, "SI002", "error", "e") for i in range(1, 10_001)]
     findings += [Finding("c.yaml", i, 1, "SI306", "info", "i") for i in range(1, 5_001)]
-    doc = json.loads(render(RunResult(findings, 3, None, None), "sarif"))
+    doc = json.loads(report_of(RunResult(findings, 3, None, None), "sarif"))
     assert_valid_sarif(doc)
     results = doc["runs"][0]["results"]
     assert len(results) == 25_000  # GitHub rejects a run of more (the notice included)
@@ -190,7 +190,7 @@ def test_sarif_over_25000_results_keeps_errors_first_and_a_notice_of_what_was_le
         "properties": {"severity": "info", "leftOut": 5_001, "total": 30_000},
     }
     # at the limit: every finding, no notice
-    doc = json.loads(render(RunResult(findings[:25_000], 2, None, None), "sarif"))
+    doc = json.loads(report_of(RunResult(findings[:25_000], 2, None, None), "sarif"))
     assert len(doc["runs"][0]["results"]) == 25_000
     assert {r["ruleId"] for r in doc["runs"][0]["results"]} == {"SI113", "SI002"}
 
@@ -292,7 +292,7 @@ def test_junit_escapes_what_xml_cannot_carry_visibly(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     f = Finding("s.yaml", 1, 1, "SI117", "error", "a\x00b\x0bc\ufffed\x9be\u202ef\nnext")
     result = RunResult([f], 1, None, None, reported=["s.yaml"])
-    case = ET.fromstring(render(result, "junit").encode("utf-8")).find("testsuite/testcase")
+    case = ET.fromstring(report_of(result, "junit").encode("utf-8")).find("testsuite/testcase")
     shown = "a\\x00b\\x0bc\\ufffed\\x9be\\u202ef\\nnext"
     assert case.find("failure").get("message") == f"[error] {shown}"
     assert case.find("failure").text == f"s.yaml:1:1: SI117 [error] {shown}"
@@ -305,7 +305,7 @@ def test_json_formats_escape_del_c1_and_bidi_controls_and_read_back_exactly(
     monkeypatch.chdir(tmp_path)
     message = "esc \x1b del \x7f csi \x9b rlo \u202e ls \u2028 é"
     f = Finding("s\x1b.yaml", 1, 1, "SI117", "error", message, help="h\x9b")
-    text = render(RunResult([f], 1, None, None, reported=["s\x1b.yaml"]), fmt)
+    text = report_of(RunResult([f], 1, None, None, reported=["s\x1b.yaml"]), fmt)
     raw = [c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F]
     assert raw == []
     assert "\u202e" not in text and "\u2028" not in text
@@ -325,7 +325,7 @@ def test_json_formats_escape_del_c1_and_bidi_controls_and_read_back_exactly(
 def test_text_report_escapes_skipped_file_names(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = RunResult([], 1, None, None, skipped=["x\x1b]0;t\x07.yaml"])
-    assert render(result, "text", verbose=True) == (
+    assert report_of(result, "text", verbose=True) == (
         "All checks passed (1 file(s)).\nSkipped (no recognised kind): x\\x1b]0;t\\x07.yaml\n"
     )
 

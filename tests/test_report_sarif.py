@@ -7,11 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, write_files
+from conftest import report_of, run_cli, write_files
 
 from si_lint.findings import Finding, Location
 from si_lint.pipeline import Options, run
-from si_lint.report import render
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA = Path(__file__).resolve().parents[2] / "shared/data/sarif-schema-2.1.0.json"
@@ -161,7 +160,7 @@ def test_related_locations_for_a_cross_file_finding(tmp_path, monkeypatch):
     )
     result.findings = [dup]
     monkeypatch.chdir(tmp_path)
-    doc = json.loads(render(result, "sarif"))
+    doc = json.loads(report_of(result, "sarif"))
     assert_valid(doc)
     (res,) = doc["runs"][0]["results"]
     # the related location is linked from the message (SARIF embedded link `[text](id)`)
@@ -303,7 +302,7 @@ def test_every_rule_has_precision_and_problem_severity():
 
     from si_lint.catalogue import rules
 
-    doc = json.loads(render(SimpleNamespace(findings=[], files=0), "sarif"))
+    doc = json.loads(report_of(SimpleNamespace(findings=[], files=0), "sarif"))
     assert_valid(doc)
     catalogue = rules()
     problem = {"error": "error", "warning": "warning", "info": "recommendation"}

@@ -21,7 +21,6 @@ FILE = click.Path(dir_okay=False)
     "--output-format",
     "fmt",
     type=options.FormatChoice(FORMATS),
-    default=None,
     envvar="SI_LINT_OUTPUT_FORMAT",
     show_envvar=True,
     help="Output format (default: text; github under GITHUB_ACTIONS=true). concise: one "
@@ -65,9 +64,8 @@ FILE = click.Path(dir_okay=False)
     show_default=True,
     help="Colour the text output (auto: only on a terminal; NO_COLOR/FORCE_COLOR respected).",
 )
-@click.option(
+@options.flag(
     "--fix/--no-fix",
-    default=False,
     help="Apply the safe fixes in place (comments and layout survive); --no-fix overrides.",
 )
 @options.flag(
@@ -75,19 +73,16 @@ FILE = click.Path(dir_okay=False)
     help="Apply the fixes and print only how many (implies --fix; exit 0 unless "
     "--exit-non-zero-on-fix).",
 )
-@click.option(
+@options.flag(
     "--unsafe-fixes/--no-unsafe-fixes",
-    default=False,
     help="With --fix/--diff, also apply the fixes that change what a scenario means.",
 )
 @options.flag(
     "--diff",
     help="Print the fixes as a unified diff on stdout (the findings on stderr); write nothing.",
 )
-@click.option(
-    "--show-fixes/--no-show-fixes",
-    default=False,
-    help="List the findings that were (or would be) fixed.",
+@options.flag(
+    "--show-fixes/--no-show-fixes", help="List the findings that were (or would be) fixed."
 )
 @click.option(
     "--baseline",
@@ -97,7 +92,6 @@ FILE = click.Path(dir_okay=False)
 )
 @click.option(
     "--write-baseline",
-    "write_baseline",
     type=FILE,
     help="Record the current findings in FILE (for --baseline), say how many, exit 0.",
 )
@@ -125,7 +119,6 @@ FILE = click.Path(dir_okay=False)
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
-    default=None,
     help="Worker processes for per-file work and dry runs (default: one below 10,000 "
     "files, the machine's cores from there).",
 )

@@ -177,7 +177,6 @@ def text_line(entry: dict, other: str | None = None) -> str:
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
-    default=None,
     help="Accepted and ignored: the artifacts are scored in this process.",
 )
 def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementations, jobs):

@@ -53,9 +53,7 @@ def fmt(*choices: str, help: str | None = "Output format."):
 
 
 def profile(help: str, dest: str = "profile_opt"):
-    return click.option(
-        "--profile", dest, default=None, metavar="builtin|builtin:oasisctl|DIR", help=help
-    )
+    return click.option("--profile", dest, metavar="builtin|builtin:oasisctl|DIR", help=help)
 
 
 def profile_spec(spec: str, base: str | Path = ".", shown: str | None = None) -> str:

@@ -45,8 +45,6 @@ NO_DOCS = "no profile.md in the current directory or above it in the corpus"
 @options.fmt("text", "json")
 @click.option(
     "--init",
-    "init",
-    default=None,
     metavar="DIR",
     help="Write a new profile directory DIR (registry.yaml, templates/) copied from the "
     "built-in profile; an existing DIR must be empty.",

@@ -23,7 +23,6 @@ from . import options
 @click.argument("path", required=False, default=".", type=click.Path())
 @click.option(
     "--base",
-    "base",
     required=True,
     metavar="DIR|REV|builtin|builtin:oasisctl",
     help="The profile to compare against: a profile directory, a git revision of the "
@@ -34,8 +33,6 @@ from . import options
 )
 @click.option(
     "--profile",
-    "profile",
-    default=None,
     metavar="DIR|builtin|builtin:oasisctl",
     help="The proposed profile: a directory or a shipped profile (default: the "
     "corpus's configured profile).",

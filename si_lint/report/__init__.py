@@ -7,41 +7,17 @@ written piece by piece, never whole in memory (SPEC §9 "Output is bounded")."""
 
 from __future__ import annotations
 
-import importlib
-import io
+from . import concise, github, gitlab, json, sarif, text
 
 FORMATS = ("text", "concise", "json", "sarif", "junit", "github", "gitlab")
+_MODULES = dict(text=text, concise=concise, json=json, sarif=sarif, github=github, gitlab=gitlab)
 
 
 def write(result, fmt: str, out, **options) -> None:
     """The ``fmt`` report of ``result``, streamed to ``out`` (``out.write(str)``)."""
-    # imported when used: junit reads every check, json the fixer
-    importlib.import_module(f"{__name__}.{fmt}").write(result, out, **options)
+    if fmt == "junit":  # imported when used: its xml.sax.saxutils imports urllib.request
+        from . import junit
 
-
-def render(result, fmt: str, **options) -> str:
-    """The ``fmt`` report of ``result`` as one string (tests, small reports)."""
-    buf = io.StringIO()
-    write(result, fmt, buf, **options)
-    return buf.getvalue()
-
-
-def summary_counts(findings) -> dict[str, int]:
-    counts = {"errors": 0, "warnings": 0, "infos": 0}
-    for f in findings:
-        counts[{"error": "errors", "warning": "warnings"}.get(f.severity, "infos")] += 1
-    return counts
-
-
-def headline(f) -> str:
-    """A finding on one line (escape it for the format)."""
-    return f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity}] {f.message}"
-
-
-def notes(f) -> list[str]:
-    """A finding's ``help:`` line and a ``note:`` line per related location."""
-    lines = [f"help: {f.help}"] if f.help else []
-    for r in f.related:
-        msg = f": {r.message}" if r.message else ""
-        lines.append(f"note: {r.path}:{r.line}:{r.column}{msg}")
-    return lines
+        junit.write(result, out, **options)
+    else:
+        _MODULES[fmt].write(result, out, **options)

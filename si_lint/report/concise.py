@@ -3,9 +3,8 @@ else, for a grep, an editor's error format or a CI log (ruff's ``concise``)."""
 
 from __future__ import annotations
 
-from . import headline
 from .controls import printable
-from .text import code_counts
+from .text import code_counts, headline
 
 
 def write(result, out, statistics: bool = False, **_options) -> None:

@@ -20,10 +20,9 @@ from .. import rule_url
 from ..catalogue import code_key, rules
 from ..findings import SEVERITY_RANK
 from ..source import SourceCache, token_end
-from . import notes, summary_counts
 from .controls import GITHUB, printable
 from .output import output_error
-from .text import found_line, passed_line
+from .text import found_line, notes, passed_line, summary_counts
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 _PROPERTIES = ("file", "line", "col", "endLine", "endColumn", "title")

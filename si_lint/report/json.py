@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 
 from .. import rule_url
+from ..fix.files import fixable
 from ..source import SourceCache, token_end
-from . import summary_counts
 from .controls import json_safe
 from .json_fix import fix_edits
-from .text import code_counts
+from .text import code_counts, summary_counts
 
 
 def diagnostic(f, cache: SourceCache, fix_of) -> dict:
@@ -47,11 +47,7 @@ def dump_items(items, out, indent: str, *, sort_keys: bool = False) -> None:
 
 def statistics_of(findings, unsafe_fixes: bool = False) -> list[dict]:
     """``--statistics``: one entry per code."""
-    fixable_codes: set = set()
-    if findings:  # a clean run does not load the fixer (ruamel's round trip)
-        from ..fix.files import fixable
-
-        fixable_codes = {f.code for f in findings if fixable(f, unsafe_fixes)}
+    fixable_codes = {f.code for f in findings if fixable(f, unsafe_fixes)}
     return [
         {"code": code, "name": name, "count": n, "fixable": code in fixable_codes}
         for code, n, name in code_counts(findings)

@@ -12,7 +12,9 @@ import re
 from collections.abc import Callable
 from functools import lru_cache, partial
 
+from ..fix.files import is_safe
 from ..fix.model import fixes_of
+from ..fix.text import fix_scalars_in_place, fix_stream
 from ..fsutil import read_regular
 from ..limits import MAX_BYTES
 
@@ -30,8 +32,6 @@ def fix_edits(corpus) -> Callable:
         new = _fixed(text, f, fixes)
         if new is None or new == text:
             return None
-        from ..fix.files import is_safe  # the fixer (ruamel's round trip): only for a fix
-
         return {
             "applicability": "safe" if is_safe(f) else "unsafe",
             "message": f.help or None,
@@ -45,8 +45,6 @@ def _fixed(text: str, f, fixes: list) -> str | None:
     """The file's text with the finding's fixes made: in place when they only replace
     scalars (two quick loads), else through the round trip ``--fix`` runs; None when the
     fix does not apply."""
-    from ..fix.text import fix_scalars_in_place, fix_stream  # the fixer: see fix_edits
-
     json_file = f.path.endswith(".json")
     if not json_file:
         new = fix_scalars_in_place(text, f.document, fixes)

@@ -11,8 +11,8 @@ from ..catalogue import code_key, rules
 from ..checks import all_checks
 from ..findings import SEVERITY_RANK
 from ..loader.diags import CODES as LOADER_CODES
-from . import headline, notes
 from .controls import XML, printable
+from .text import headline, notes
 
 
 def _attr(value) -> str:

@@ -9,8 +9,8 @@ from collections import Counter
 from click import style
 
 from ..catalogue import rules
+from ..fix.files import fixable, is_safe
 from ..source import SourceCache
-from . import summary_counts
 from .controls import printable
 
 _COLOUR = {"error": "red", "warning": "yellow", "info": "blue"}
@@ -61,9 +61,6 @@ def write(
     unsafe_fixes: bool = False,
     **_options,
 ) -> None:
-    if result.findings:  # a clean run does not load the fixer (ruamel's round trip)
-        from ..fix.files import fixable
-
     if statistics:
         for code, n, name in code_counts(result.findings):
             out.write(f"{n:5d}  {printable(code):<7} {name or ''}\n")
@@ -86,8 +83,6 @@ def _summary(result, unsafe_fixes: bool) -> list[str]:
     total = len(result.findings)
     if not total:
         return [passed_line(result) + "."]
-    from ..fix.files import fixable, is_safe  # the fixer (ruamel's round trip): see write
-
     lines = [f"Found {found_line(result)}."]
     safe = hidden = 0
     for f in result.findings:
@@ -125,3 +120,24 @@ def passed_line(result) -> str:
             "(not corpus files or excluded; --verbose says why)"
         )
     return f"All checks passed ({result.files} file(s) checked, {n} named path(s) skipped)"
+
+
+def summary_counts(findings) -> dict[str, int]:
+    counts = {"errors": 0, "warnings": 0, "infos": 0}
+    for f in findings:
+        counts[{"error": "errors", "warning": "warnings"}.get(f.severity, "infos")] += 1
+    return counts
+
+
+def headline(f) -> str:
+    """A finding on one line (escape it for the format)."""
+    return f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity}] {f.message}"
+
+
+def notes(f) -> list[str]:
+    """A finding's ``help:`` line and a ``note:`` line per related location."""
+    lines = [f"help: {f.help}"] if f.help else []
+    for r in f.related:
+        msg = f": {r.message}" if r.message else ""
+        lines.append(f"note: {r.path}:{r.line}:{r.column}{msg}")
+    return lines
