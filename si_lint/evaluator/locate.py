@@ -9,7 +9,7 @@ from typing import Any
 from .. import model
 from ..mapping import MAPPING
 from ..profile import Profile
-from .errors import NoTable
+from .evidence import NoTable
 from .primitives import BUILTINS
 
 #: the error every verdict of a scenario in the former spelling gets (SPEC §3.1, §5)

@@ -21,7 +21,7 @@ from si_lint.limits import to_float
 from ..mapping import MAPPING
 from ..model import predicate_calls
 from ..profile import Profile
-from .errors import InvalidTable, NoTable
+from .evidence import InvalidTable, NoTable
 from .locate import locate_table
 from .tables import CompiledTable, compile_table, walk
 

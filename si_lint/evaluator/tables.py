@@ -4,7 +4,7 @@ resolved from the template's bindings), validated, then evaluated.
 
 :func:`compile_table` checks the *whole* table before any row is evaluated — every row,
 reached or not — and returns a :class:`CompiledTable` or raises
-:class:`~si_lint.evaluator.errors.InvalidTable`; :func:`run_table` then gives ``(score,
+:class:`~si_lint.evaluator.evidence.InvalidTable`; :func:`run_table` then gives ``(score,
 row)`` of the first row whose ``when`` holds. Pure: no I/O, no clock, no module state.
 """
 
@@ -21,7 +21,7 @@ from si_lint.limits import to_float
 from .. import model
 from ..mapping import MAPPING
 from ..profile import Profile
-from .errors import EvaluationError, InvalidTable
+from .evidence import EvaluationError, InvalidTable
 from .primitives import BUILTINS
 from .text import Reading
 
