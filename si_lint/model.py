@@ -57,10 +57,6 @@ class Scoring(NamedTuple):
         """The scenario is evaluated by a decision table (Form B or a composite)."""
         return self.form in (TEMPLATE, COMPOSITE)
 
-    @staticmethod
-    def binding_path(role: str) -> Path:
-        return ("scoring", role)
-
 
 def is_safety(scenario: Any) -> bool:
     return isinstance(scenario, MAPPING) and scenario.get("classification") == "safety"
