@@ -103,14 +103,10 @@ def _primitive_view(p: Mapping[str, Any]) -> Mapping[str, Any]:
     string ``name`` (a registry of another shape is reported by its schema, SI003; every
     check then sees the part that has the right shape, never a crash)."""
     params = p.get("params")
-    if params is None:
-        return p
-    good = (
-        [x for x in params if isinstance(x, MAPPING) and isinstance(x.get("name"), str)]
-        if isinstance(params, list)
-        else []
-    )
-    return p if isinstance(params, list) and len(good) == len(params) else {**p, "params": good}
+    if not isinstance(params, list):
+        return p if params is None else {**p, "params": []}
+    good = [x for x in params if isinstance(x, MAPPING) and isinstance(x.get("name"), str)]
+    return p if good == params else {**p, "params": good}
 
 
 @dataclass(frozen=True)
