@@ -21,6 +21,7 @@ from .fsutil import resolves_inside
 from .limits import read_input
 from .loader import load_bytes
 from .mapping import MAPPING, lookup
+from .model import is_int
 
 BUILTIN_DIR = Path(__file__).parent / "profile_data"
 
@@ -76,7 +77,7 @@ def _shown(v: Any) -> str:
 #: each constant's test and what it must be
 _CONSTANT_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "cooccurrence_radius": (
-        lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+        lambda v: is_int(v) and v >= 0,
         "a non-negative integer",
     ),
     "synonym_match": (lambda v: v in ("token", "substring"), "'token' or 'substring'"),

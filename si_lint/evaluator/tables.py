@@ -16,9 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from si_lint.limits import to_float
-
 from .. import model
+from ..limits import to_float
 from ..mapping import MAPPING
 from ..profile import Profile
 from .evidence import EvaluationError, InvalidTable
@@ -48,7 +47,7 @@ _EXPECTED: dict[Any, tuple[Callable[[Any], bool], str]] = {
     "identifier_set": (model.is_str_list, "a list of strings"),
     "channels": (model.is_str_list, "a list of channel names"),
     "boolean": (lambda v: isinstance(v, bool), "a boolean"),
-    "integer": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+    "integer": (model.is_int, "an integer"),
 }
 
 
@@ -127,7 +126,7 @@ class _Compiler:
                     raise EvaluationError(f"{where}: unknown channel `{c}`")
         elif kind == "integer":
             minimum = spec.get("minimum")
-            if isinstance(minimum, (int, float)) and not isinstance(minimum, bool) and v < minimum:
+            if model.is_number(minimum) and v < minimum:
                 raise EvaluationError(f"{where}: {v} is below the minimum {minimum}")
         elif kind == "factor":
             v = self.factor(v, where)
