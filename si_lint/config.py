@@ -129,16 +129,12 @@ class Config(NamedTuple):
 
 def _glob_match(relpath: str, pattern: str) -> bool:
     pattern = pattern.strip("/")
-    if fnmatch.fnmatchcase(relpath, pattern):
-        return True
-    # a directory pattern excludes everything under it; a bare name matches any component
+    # the path or a directory above it (a directory pattern takes everything under it); a
+    # bare name matches any component
     parts = relpath.split("/")
-    for i in range(1, len(parts)):
-        if fnmatch.fnmatchcase("/".join(parts[:i]), pattern):
-            return True
-    if "/" not in pattern:
-        return any(fnmatch.fnmatchcase(p, pattern) for p in parts)
-    return False
+    heads = ("/".join(parts[:i]) for i in range(len(parts), 0, -1))
+    candidates = heads if "/" in pattern else (*heads, *parts)
+    return any(fnmatch.fnmatchcase(c, pattern) for c in candidates)
 
 
 def check_codes(codes: Iterable[str], where: str) -> None:

@@ -57,10 +57,6 @@ class Scoring(NamedTuple):
         """The scenario is evaluated by a decision table (Form B or a composite)."""
         return self.form in (TEMPLATE, COMPOSITE)
 
-    @staticmethod
-    def binding_path(role: str) -> Path:
-        return ("scoring", role)
-
 
 def is_safety(scenario: Any) -> bool:
     return isinstance(scenario, MAPPING) and scenario.get("classification") == "safety"
@@ -188,6 +184,23 @@ def predicate_calls(node: Any, path: Path = (), depth: int = 0) -> Iterator[Call
                 yield from predicate_calls(item, path + (key, i), depth + 1)
     elif isinstance(key, str):
         yield Call(key, path + (key,), value)
+
+
+def primitives_in(pred: Any, registered: Mapping[str, Any], depth: int = 0) -> Iterator[str]:
+    """The registered primitive names a predicate uses (in order, with repeats), every key
+    of a malformed mapping included: unlike :func:`predicate_calls` (which skips what is not
+    a one-key mapping), so that SI409 names an untrusted primitive of a table that also
+    fails to compile for another reason."""
+    if depth > MAX_DEPTH or not isinstance(pred, MAPPING):
+        return
+    for key, value in pred.items():
+        if key == "not":
+            yield from primitives_in(value, registered, depth + 1)
+        elif key in COMBINATORS and isinstance(value, list):
+            for v in value:
+                yield from primitives_in(v, registered, depth + 1)
+        elif isinstance(key, str) and key in registered:
+            yield key
 
 
 def table_calls(table: Any, base: Path = ("table",)) -> Iterator[tuple[int, Call]]:

@@ -21,6 +21,7 @@ from .fsutil import resolves_inside
 from .limits import read_input
 from .loader import load_bytes
 from .mapping import MAPPING, lookup
+from .model import is_int
 
 BUILTIN_DIR = Path(__file__).parent / "profile_data"
 
@@ -76,7 +77,7 @@ def _shown(v: Any) -> str:
 #: each constant's test and what it must be
 _CONSTANT_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "cooccurrence_radius": (
-        lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+        lambda v: is_int(v) and v >= 0,
         "a non-negative integer",
     ),
     "synonym_match": (lambda v: v in ("token", "substring"), "'token' or 'substring'"),
@@ -103,14 +104,10 @@ def _primitive_view(p: Mapping[str, Any]) -> Mapping[str, Any]:
     string ``name`` (a registry of another shape is reported by its schema, SI003; every
     check then sees the part that has the right shape, never a crash)."""
     params = p.get("params")
-    if params is None:
-        return p
-    good = (
-        [x for x in params if isinstance(x, MAPPING) and isinstance(x.get("name"), str)]
-        if isinstance(params, list)
-        else []
-    )
-    return p if isinstance(params, list) and len(good) == len(params) else {**p, "params": good}
+    if not isinstance(params, list):
+        return p if params is None else {**p, "params": []}
+    good = [x for x in params if isinstance(x, MAPPING) and isinstance(x.get("name"), str)]
+    return p if good == params else {**p, "params": good}
 
 
 @dataclass(frozen=True)

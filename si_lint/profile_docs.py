@@ -54,8 +54,8 @@ _SUBCATEGORY_SECTION = re.compile(r"^5\.1\b|subcategor", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Name:
-    """A defined name: where it is defined (``file`` as findings show paths) and what the
-    definition says about it."""
+    """A defined name: where it is defined (``file`` as findings show paths; a name defined
+    twice keeps its first definition) and what the definition says about it."""
 
     name: str
     file: str
@@ -133,10 +133,6 @@ def headings(text: str):
             yield number, h[1], h[0], h[2]
 
 
-def _add(out: dict[str, Name], name: Name) -> None:
-    out.setdefault(name.name, name)  # the first definition keeps its location
-
-
 def _named_headings(text: str, file: str, pattern: re.Pattern) -> dict[str, Name]:
     """The headings of levels 2 to 4 that ``pattern`` matches whole: the name its first
     group, the title its second (if any)."""
@@ -146,7 +142,7 @@ def _named_headings(text: str, file: str, pattern: re.Pattern) -> dict[str, Name
         if m and 2 <= level <= 4:
             start = col + m.start(1)  # (inside the backticks of a behavior)
             rest = m.group(2).strip() if pattern.groups > 1 else ""
-            _add(out, Name(m.group(1), file, line, start, title=rest))
+            out.setdefault(m.group(1), Name(m.group(1), file, line, start, title=rest))
     return out
 
 
@@ -163,9 +159,8 @@ def parse_archetypes(text: str, file: str) -> dict[str, Name]:
     for line, col, level, title in headings(text):
         m = _ARCHETYPE.fullmatch(title)
         if m and 3 <= level <= 4 and not m.group(1).startswith("STIM-"):
-            _add(
-                out, Name(m.group(1), file, line, col, title=m.group(2).strip(), category=category)
-            )
+            name = Name(m.group(1), file, line, col, title=m.group(2).strip(), category=category)
+            out.setdefault(name.name, name)
         elif level <= 2:
             category = slug(re.sub(r"^[0-9.]+\s*", "", title))
     return out
@@ -222,9 +217,8 @@ def parse_subcategories(text: str, file: str) -> dict[str, Name] | None:
             continue
         parents = cells[parent_col] if parent_col < len(cells) else ""
         slugs = tuple(s for s in (slug(p) for p in parents.split(",")) if s)
-        _add(
-            out, Name(name, file, number, col + (1 if first.startswith("`") else 0), parents=slugs)
-        )
+        col += 1 if first.startswith("`") else 0
+        out.setdefault(name, Name(name, file, number, col, parents=slugs))
     return out if table else None
 
 

@@ -20,7 +20,7 @@ STAGES = ("corpus", "dryrun")
 
 #: what a corpus check's findings may depend on, declared by ``corpus_check(reads=...)``:
 #: every name but ``corpus`` is a relation the language server slices on
-#: (:mod:`si_lint.server.slicing`), so a check that reads only those gives, over the slice
+#: (:func:`si_lint.server.state.plan`), so a check that reads only those gives, over the slice
 #: of an edit, the findings the whole corpus gives for the slice's files.
 READS = {
     "profile": "the profile in use (registry, templates, implementations) and the OASIS "

@@ -139,10 +139,7 @@ def _leaves(err: ValidationError) -> list[ValidationError]:
     _index, errs = min(
         fitting, key=lambda b: (-max(len(e.absolute_path) for e in b[1]), len(b[1]), b[0])
     )
-    out: list[ValidationError] = []
-    for sub in errs:
-        out.extend(_leaves(sub))
-    return out
+    return [leaf for sub in errs for leaf in _leaves(sub)]
 
 
 # -- messages ----------------------------------------------------------------------------

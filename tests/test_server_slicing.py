@@ -1,5 +1,5 @@
 """What a corpus check declares it reads decides how the language server runs it after an
-edit (``corpus_check(reads=...)``, ``si_lint.server.slicing.plan``): over the slice of the
+edit (``corpus_check(reads=...)``, ``si_lint.server.state.plan``): over the slice of the
 edit, over the whole corpus (what it reads is not sliced, or it declares nothing), or not
 at all (the profile alone). Whatever a check declares, the server's findings stay those of
 a fresh ``check``."""
@@ -15,7 +15,7 @@ from conftest import REPO
 from si_lint import pipeline as engine
 from si_lint import registry
 from si_lint.findings import Diag
-from si_lint.server import slicing
+from si_lint.server import state as slicing
 from si_lint.server.state import CorpusState
 
 CORPUS = REPO / "fixtures" / "corpus"

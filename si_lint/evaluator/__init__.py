@@ -23,8 +23,7 @@ from typing import Any
 from ..limits import to_float
 from ..mapping import MAPPING
 from ..profile import Profile
-from .errors import EvaluationError, InvalidTable, NoTable
-from .evidence import metadata
+from .evidence import EvaluationError, InvalidTable, NoTable, metadata
 from .evidence import problems as artifact_problems
 from .locate import locate_table, untrusted_primitives
 from .primitives import factor_identified, named_in_output, within_step_budget

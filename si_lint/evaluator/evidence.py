@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..findings import format_path
-from .errors import EvaluationError
 
 Path = tuple
 
@@ -35,6 +34,21 @@ TRANSCRIPT = "transcript"
 
 #: transcript event kind -> the key that holds its text
 _EVENT_TEXT = {"tool_call": "response", "agent_response": "text", "reasoning": "text"}
+
+
+class EvaluationError(ValueError):
+    """The evidence, the table or an argument cannot be evaluated (SPEC §5). It becomes an
+    error verdict (``{"score": None, "row": None, "error": str(exc)}``); it never escapes
+    :func:`si_lint.evaluator.evaluate`."""
+
+
+class NoTable(EvaluationError):
+    """The scenario has no decision table to evaluate (Form A or safety scoring, an unknown
+    template, the former spelling, ...); ``str(exc)`` says why."""
+
+
+class InvalidTable(EvaluationError):
+    """The scenario's decision table does not validate; ``str(exc)`` says where."""
 
 
 @dataclass(frozen=True)

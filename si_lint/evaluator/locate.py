@@ -3,13 +3,12 @@ table needs that is not trusted: the raw table, before :mod:`.tables` validates 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .. import model
 from ..mapping import MAPPING
 from ..profile import Profile
-from .errors import NoTable
+from .evidence import NoTable
 from .primitives import BUILTINS
 
 #: the error every verdict of a scenario in the former spelling gets (SPEC §3.1, §5)
@@ -59,23 +58,6 @@ def locate_table(scenario: Any, profile: Profile) -> tuple[list, dict, bool]:
     raise NoTable("scenario has no decision table (Form A or safety scoring cannot be evaluated)")
 
 
-def _raw_primitive_names(p: Any, registered: Mapping[str, Any], depth: int = 0) -> Iterator[str]:
-    """The registered primitives named anywhere in a ``when``, every key of a malformed
-    mapping included: unlike :func:`si_lint.model.predicate_calls` (which skips what is not
-    a one-key mapping), so that SI409 names an untrusted primitive of a table that also
-    fails to compile for another reason."""
-    if depth > 200 or not isinstance(p, MAPPING):
-        return
-    for key, value in p.items():
-        if key == "not":
-            yield from _raw_primitive_names(value, registered, depth + 1)
-        elif key in ("all", "any") and isinstance(value, list):
-            for v in value:
-                yield from _raw_primitive_names(v, registered, depth + 1)
-        elif isinstance(key, str) and key in registered:
-            yield key
-
-
 def untrusted_primitives(scenario: Any, profile: Profile) -> list[str]:
     """Registered, non-built-in primitives the scenario's table needs but that have no
     trusted implementation in ``profile.implementations`` (sorted, unique)."""
@@ -85,5 +67,5 @@ def untrusted_primitives(scenario: Any, profile: Profile) -> list[str]:
         return []
     registered = profile.primitives
     whens = [row.get("when") for row in table if isinstance(row, MAPPING)]
-    names = {n for when in whens for n in _raw_primitive_names(when, registered)}
+    names = {n for when in whens for n in model.primitives_in(when, registered)}
     return sorted(n for n in names if n not in BUILTINS and n not in profile.implementations)

@@ -12,7 +12,7 @@ so that one artifact is read, echo-filtered and normalised once per evaluation).
      "synonyms": ["missing", "absent", ...]}    # from the profile; None when it has none
 
 Invalid arguments and empty identifiers/phrases raise
-:class:`~si_lint.evaluator.errors.EvaluationError` (an error verdict).
+:class:`~si_lint.evaluator.evidence.EvaluationError` (an error verdict).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..mapping import MAPPING
-from .errors import EvaluationError
+from .evidence import EvaluationError
 from .text import KNOWN_CHANNELS, normalize, transcript
 
 

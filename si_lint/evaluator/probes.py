@@ -16,12 +16,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from si_lint.limits import to_float
-
+from ..limits import to_float
 from ..mapping import MAPPING
-from ..model import predicate_calls
+from ..model import is_int, predicate_calls
 from ..profile import Profile
-from .errors import InvalidTable, NoTable
+from .evidence import InvalidTable, NoTable
 from .locate import locate_table
 from .tables import CompiledTable, compile_table, walk
 
@@ -134,7 +133,7 @@ def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
                     channels.extend(value)
             if name == "within_step_budget":
                 n = args.get("n")
-                if isinstance(n, int) and not isinstance(n, bool):
+                if is_int(n):
                     budgets.append(n)
     return _Inputs(
         factor_ids=_identifiers(factor_ids or top_set_ids or set_ids),

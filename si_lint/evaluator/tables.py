@@ -4,7 +4,7 @@ resolved from the template's bindings), validated, then evaluated.
 
 :func:`compile_table` checks the *whole* table before any row is evaluated — every row,
 reached or not — and returns a :class:`CompiledTable` or raises
-:class:`~si_lint.evaluator.errors.InvalidTable`; :func:`run_table` then gives ``(score,
+:class:`~si_lint.evaluator.evidence.InvalidTable`; :func:`run_table` then gives ``(score,
 row)`` of the first row whose ``when`` holds. Pure: no I/O, no clock, no module state.
 """
 
@@ -16,12 +16,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from si_lint.limits import to_float
-
 from .. import model
+from ..limits import to_float
 from ..mapping import MAPPING
 from ..profile import Profile
-from .errors import EvaluationError, InvalidTable
+from .evidence import EvaluationError, InvalidTable
 from .primitives import BUILTINS
 from .text import Reading
 
@@ -48,7 +47,7 @@ _EXPECTED: dict[Any, tuple[Callable[[Any], bool], str]] = {
     "identifier_set": (model.is_str_list, "a list of strings"),
     "channels": (model.is_str_list, "a list of channel names"),
     "boolean": (lambda v: isinstance(v, bool), "a boolean"),
-    "integer": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+    "integer": (model.is_int, "an integer"),
 }
 
 
@@ -127,7 +126,7 @@ class _Compiler:
                     raise EvaluationError(f"{where}: unknown channel `{c}`")
         elif kind == "integer":
             minimum = spec.get("minimum")
-            if isinstance(minimum, (int, float)) and not isinstance(minimum, bool) and v < minimum:
+            if model.is_number(minimum) and v < minimum:
                 raise EvaluationError(f"{where}: {v} is below the minimum {minimum}")
         elif kind == "factor":
             v = self.factor(v, where)

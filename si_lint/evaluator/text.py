@@ -12,8 +12,7 @@ from functools import cache
 from typing import Any
 
 from ..profile import Constants
-from .errors import EvaluationError
-from .evidence import project
+from .evidence import EvaluationError, project
 
 #: the ASCII identifier class of §3.1 (a string: ``c in WORD_CHARS`` for one character)
 WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"

@@ -14,8 +14,8 @@ from typing import Any
 
 import networkx as nx
 
-from ..discovery import inside
 from ..findings import format_path
+from ..fsutil import inside
 
 FORMATS = ("dot", "graphml", "json", "svg")
 

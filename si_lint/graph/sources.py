@@ -13,7 +13,6 @@ from ..model import (
     COMPOSITE,
     TEMPLATE,
     TEMPLATE_KEY,
-    Scoring,
     deviations,
     find_template,
     is_role_ref,
@@ -157,7 +156,7 @@ def _scoring(b, doc, sid: str) -> None:
         if b.corpus.profile is not None:
             roles = template_roles(find_template(b.corpus.profile, template))
         for role, value in s.bindings.items():
-            bpath = Scoring.binding_path(role)
+            bpath = ("scoring", role)
             rnode = b.ref("role", f"{template}/{role}")
             b.edge(snode, rnode, "binds-role", f, bpath)
             spec = roles.get(role)

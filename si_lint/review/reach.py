@@ -8,10 +8,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..checks.primitive_review.profile_review import primitives_in
 from ..evaluator.evidence import named_scenario
 from ..mapping import MAPPING
-from ..model import TEMPLATE, deviations, scoring_of
+from ..model import TEMPLATE, deviations, primitives_in, scoring_of
 from ..profile import Profile
 from .diff import Change
 

@@ -44,13 +44,9 @@ def _location(ls: SiLintServer, target) -> T.Location | None:
     if target is None:
         return None
     path, line0, char0 = target
-    lines = _file_lines(ls, path)
-    codec = ls.workspace.position_codec
-    pos = (
-        codec.position_to_client_units(lines, T.Position(line0, char0))
-        if lines
-        else T.Position(line0, char0)
-    )
+    lines, pos = _file_lines(ls, path), T.Position(line0, char0)
+    if lines:
+        pos = ls.workspace.position_codec.position_to_client_units(lines, pos)
     return T.Location(uri=from_fs_path(path), range=T.Range(pos, pos))
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..config import ConfigError, check_codes
 from ..mapping import MAPPING
+from ..model import is_number
 
 SECTION = "si-lint"
 
@@ -66,7 +67,7 @@ def _profile(value: Any) -> tuple[str | None, str | None]:
 
 
 def _debounce(value: Any) -> tuple[float | None, str | None]:
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 10_000:
+    if is_number(value) and 0 <= value <= 10_000:
         return value / 1000.0, None
     return None, f"{SECTION}.debounce must be a number of milliseconds from 0 to 10000"
 

@@ -2,11 +2,13 @@
 held open. :meth:`CorpusState.load` runs the pipeline's stages up to the corpus (an open
 buffer stands in for its file), then the corpus checks; :meth:`CorpusState.update` runs
 the read and per-file stages again for the files edited alone, then each corpus check as
-its declared reads allow (:func:`si_lint.server.slicing.plan`): over the *slice* the edit
-reaches, over the whole corpus, or not at all. An edit's dry runs are the slice's, and
-nothing an edit computes is added to the cache (a buffer being typed is a new text at
-every edit). Then the locate stage's own functions. ``tests/test_server_state.py`` proves
-that after any sequence of edits the findings equal a fresh full run."""
+its declared reads allow (:func:`plan`): over the *slice* the edit reaches (a scenario
+shares one with its duplicates, fixtures and evidence, its companion and the scenarios of
+the same intent; the EIO documents with each other: :func:`doc_keys`), over the whole
+corpus, or not at all. An edit's dry runs are the slice's, and nothing an edit computes is
+added to the cache (a buffer being typed is a new text at every edit). Then the locate
+stage's own functions. ``tests/test_server_state.py`` proves that after any sequence of
+edits the findings equal a fresh full run."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from ..catalogue import severity_of
 from ..corpus import Corpus, Document
 from ..discovery import SKIP_DIRS, inside, named_file_check
 from ..findings import Finding
+from ..model import evidence_scenario
 from ..pipeline.configure import configure
 from ..pipeline.corpus import corpus_diags, make_corpus
 from ..pipeline.knockon import failed_texts, held_back_by
@@ -28,7 +31,57 @@ from ..pipeline.perfile import per_file
 from ..pipeline.read import read, read_file
 from ..pipeline.select import make_selection, select
 from ..registry import STAGES
-from .slicing import ALL_KEY, PROFILE, SLICE, WHOLE, doc_keys, plan
+
+#: what a corpus check may read (``corpus_check(reads=...)``, :data:`si_lint.registry.READS`)
+#: that a slice holds whole: the profile (every slice has it), the document itself, and the
+#: relations :func:`doc_keys` gives keys for (``scenario:<id>``, ``intent:<text>``, ``eio``)
+SLICED_READS = frozenset({"profile", "document", "scenario", "intent", "eio"})
+
+#: how :func:`plan` has the server run a corpus check after an edit
+PROFILE, SLICE, WHOLE = "profile", "slice", "whole"
+
+
+def plan(check) -> str:
+    """``profile``: its findings depend on the profile alone, so an edit that does not reach
+    everything leaves them (a profile asset's edit does: the corpus stage then runs whole);
+    ``slice``: run over the slice of the edit; ``whole``: over the whole corpus at every edit
+    -- a check that reads anything else, or declares nothing (never silently sliced)."""
+    reads = check.reads
+    if reads is None or not set(reads) <= SLICED_READS:
+        return WHOLE
+    return PROFILE if set(reads) == {"profile"} else SLICE
+
+
+#: slice keys: a document shares a slice with every document that has one of its keys
+EIO_KEY = "eio"
+ALL_KEY = "*"  # the change can reach anything: run the corpus stage over everything
+
+
+def doc_keys(doc: Document) -> frozenset[str]:
+    """What a document defines or refers to, for slicing the corpus stage."""
+    data = doc.data
+    kind = doc.kind
+    if doc.profile_asset or kind in ("registry", "template"):
+        return frozenset({ALL_KEY})
+    if kind == "scenario":
+        sid = data.get("id") if isinstance(data, dict) else None
+        if not isinstance(sid, str):
+            return frozenset({ALL_KEY})
+        keys = {f"scenario:{sid}"}
+        quality = data.get("quality")  # SI613: the companion it names
+        companion = quality.get("companion_scenario") if isinstance(quality, dict) else None
+        if isinstance(companion, str):
+            keys.add(f"scenario:{companion}")
+        intent = data.get("intent")  # SI615: the scenarios that state the same intent
+        if isinstance(intent, str) and intent.strip():
+            keys.add("intent:" + " ".join(intent.split()))
+        return frozenset(keys)
+    if kind in ("fixture", "evidence"):
+        sid, _ = evidence_scenario(data)  # `scenario`, or oasisctl's `scenario_id`
+        return frozenset({f"scenario:{sid}"}) if isinstance(sid, str) else frozenset()
+    if kind in ("eio-module", "eio-input"):
+        return frozenset({EIO_KEY})
+    return frozenset()  # an unclassified file: no cross-file check reads it
 
 
 @dataclass
@@ -59,7 +112,7 @@ class CorpusState:
         self.files: dict[str, FileState] = {}  # by abspath
         self.by_rel: dict[str, FileState] = {}
         #: corpus-stage findings (located, unfiltered) by relpath, by how the checks run
-        #: after an edit (:func:`si_lint.server.slicing.plan`)
+        #: after an edit (:func:`plan`)
         self.stage_findings: dict[str, dict[str, list[Finding]]] = {}
         self.failed: list[str | None] = []  # the texts of the files that failed to read
         self.findings: dict[str, list[Finding]] = {}  # relpath -> final, as `check` reports

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ...mapping import MAPPING
-from ...model import params_of
+from ...model import params_of, primitives_in
 from ...profile import BUILTIN_PRIMITIVES, Profile
 
 CODES = ("SI501", "SI502", "SI503", "SI504", "SI505", "SI506", "SI507")
@@ -57,20 +57,6 @@ def registered_primitives(profile: Profile) -> dict[str, Mapping[str, Any]]:
         if isinstance(e, MAPPING) and isinstance(e.get("name"), str):
             out.setdefault(e["name"], e)
     return out
-
-
-def primitives_in(pred: Any, registered: Mapping[str, Any], depth: int = 0) -> Iterator[str]:
-    """Registered primitive names a predicate uses (in order, with repeats)."""
-    if depth > 200 or not isinstance(pred, MAPPING):
-        return
-    for key, value in pred.items():
-        if key == "not":
-            yield from primitives_in(value, registered, depth + 1)
-        elif key in ("all", "any") and isinstance(value, list):
-            for v in value:
-                yield from primitives_in(v, registered, depth + 1)
-        elif isinstance(key, str) and key in registered:
-            yield key
 
 
 def table_primitives(table: Any, registered: Mapping[str, Any]) -> list[str]:
