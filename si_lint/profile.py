@@ -22,6 +22,7 @@ from .limits import read_input
 from .loader import load_bytes
 from .mapping import MAPPING, lookup
 from .model import is_int
+from .profile_builtin import read_rendition
 
 BUILTIN_DIR = Path(__file__).parent / "profile_data"
 
@@ -282,7 +283,8 @@ def builtin_profile(name: str = "builtin") -> Profile:
     if name not in ("builtin", "builtin:oasisctl"):
         raise ValueError(f"no shipped profile {name!r}")
     if name not in _BUILTIN:
-        base = load_profile(BUILTIN_DIR)
+        got = read_rendition(BUILTIN_DIR)  # without the YAML parser
+        base = load_profile(BUILTIN_DIR) if got is None else profile_from_data(*got)
         registry = dict(base.registry)
         if name == "builtin:oasisctl":
             registry["constants"] = dict(OASISCTL_CONSTANTS)
