@@ -286,10 +286,23 @@ def read_for(files, root, cwd) -> tuple[dict[str, str | None], dict[str, Profile
     profile directory found, read once. Returns ({file directory: profile directory or
     None}, {profile directory: ProfileDocs}), all absolute paths."""
     root = os.path.abspath(root)
-    dirs = {
-        d: find_profile_dir(d, root if inside(d, root) else d)
-        for d in sorted({os.path.abspath(os.path.dirname(f)) for f in files})
-    }
+    found: dict[str, str | None] = {}  # every directory looked at: one stat each a run
+
+    def nearest(d: str) -> str | None:  # find_profile_dir, sharing the walk's steps
+        walked = []
+        while d not in found:
+            walked.append(d)
+            if os.path.isfile(os.path.join(d, PROFILE)):
+                found[d] = d
+            elif d == root or not inside(d, root):
+                found[d] = None
+            else:
+                d = os.path.dirname(d)
+        for w in walked:
+            found[w] = found[d]
+        return found[d]
+
+    dirs = {d: nearest(d) for d in sorted({os.path.abspath(os.path.dirname(f)) for f in files})}
     docs: dict[str, ProfileDocs] = {}
     for pdir in sorted({p for p in dirs.values() if p is not None}):
         shown = relpath_of(pdir, cwd) if pdir != os.path.abspath(cwd) else "."

@@ -140,7 +140,7 @@ def test_the_pure_parser_s_marks_give_the_same_positions(monkeypatch):
     # a text libyaml rejects is read by ruamel's pure parser, whose marks differ in type
     from si_lint import loader
 
-    monkeypatch.setattr(loader, "_CParser", None)
+    monkeypatch.setattr(loader, "_c_parser", lambda: None)
     pure = load_bytes(TEXT).documents[0]
     monkeypatch.undo()
     c = load_bytes(TEXT).documents[0]

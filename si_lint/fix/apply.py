@@ -6,8 +6,6 @@ from __future__ import annotations
 import copy
 import json
 
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
 from .model import Fix
 
 
@@ -81,6 +79,8 @@ def _set_list_in_place(old: list, new: list) -> None:
 def apply_to(root, fix: Fix) -> bool:
     """Apply one fix to a loaded document (in place). False when the path is gone or the
     fix does not fit the node there (nothing is changed then)."""
+    from ruamel.yaml.comments import CommentedMap  # (ruamel: when a fix is applied)
+
     found = resolve(root, fix.path)
     if found is None:
         return False
@@ -119,6 +119,7 @@ def _block(old, new: dict):
     """``new`` as a ruamel block mapping in place of ``old``: lists of scalars in flow style
     (``channels: [agent_response]``), and the comment or blank lines that followed ``old``'s
     last line kept after the new block's."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq  # (when fixing)
 
     def styled(value):
         if isinstance(value, dict):
@@ -146,6 +147,8 @@ def _block(old, new: dict):
 def _splice(parent, key, items: list[tuple], comments: dict) -> None:
     """``parent[key]`` replaced by ``items`` (key, value) where it stood; a round-trip
     mapping keeps its comments, ``comments`` those of the new keys."""
+    from ruamel.yaml.comments import CommentedMap  # (ruamel: when a fix is applied)
+
     if isinstance(parent, CommentedMap):
         pos = list(parent).index(key)
         del parent[key]
@@ -164,6 +167,8 @@ def _splice(parent, key, items: list[tuple], comments: dict) -> None:
 
 def _lift(parent, key) -> bool:
     """``parent[key]`` (a mapping) replaced by its items, in place (see ``Fix("lift")``)."""
+    from ruamel.yaml.comments import CommentedMap  # (ruamel: when a fix is applied)
+
     inner = parent[key]
     if not isinstance(parent, dict) or not isinstance(inner, dict):
         return False

@@ -9,8 +9,6 @@ import difflib
 import io
 import json
 
-from ruamel.yaml import YAML
-
 from .apply import apply_to
 from .model import Fix, FixError
 
@@ -18,6 +16,8 @@ _INDENTS = ((2, 2, 0), (2, 4, 2), (4, 4, 2), (4, 4, 0), (2, 3, 1), (4, 6, 4), (3
 
 
 def _yaml(indent):
+    from ruamel.yaml import YAML  # (ruamel, ~10 ms: only when a fix is written)
+
     y = YAML(typ="rt")
     y.preserve_quotes = True
     y.width = 4096

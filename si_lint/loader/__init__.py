@@ -8,6 +8,7 @@ every problem is a finding (:mod:`.diags`)."""
 from __future__ import annotations
 
 import copy
+from functools import cache
 from typing import Any
 
 from ..findings import Diag
@@ -18,10 +19,17 @@ from .diags import CODES
 from .documents import Loaded, PosMap
 from .scalars import resolve_plain
 
-try:
-    from yaml._yaml import CParser as _CParser
-except ImportError:  # pragma: no cover - PyYAML built without its C extension
-    _CParser = None  # type: ignore[misc,assignment]
+
+@cache
+def _c_parser() -> Any:
+    """libyaml's parser (PyYAML's C binding), or None; imported when a first text is parsed
+    (PyYAML, ~12 ms: a warm run parses nothing)."""
+    try:
+        from yaml._yaml import CParser
+    except ImportError:  # pragma: no cover - PyYAML built without its C extension
+        return None
+    return CParser
+
 
 __all__ = ["CODES", "MAX_BYTES", "PosMap", "load_bytes", "load_text", "resolve_plain"]
 
@@ -50,9 +58,10 @@ def load_text(text: str) -> Loaded:
     """Read a stream of documents from text (a JSON text is YAML 1.2 too); SI001 when
     both parsers reject it."""
     first_error: Any = None
-    if _CParser is not None:
+    c_parser = _c_parser()
+    if c_parser is not None:
         try:
-            return Builder(_CParser(text).get_event, text).build()
+            return Builder(c_parser(text).get_event, text).build()
         except Exception as exc:  # libyaml rejected it: ask the pure parser
             first_error = exc
     # ruamel.yaml (50 ms to import) only for a text libyaml rejects
