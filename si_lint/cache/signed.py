@@ -73,14 +73,6 @@ def secret() -> bytes:
     return _SECRET
 
 
-def trusted() -> bool:
-    """The key is the user's (read from or made in the user's cache directory): what it
-    signs verifies in a later run too (a key of this process only signs nothing worth
-    keeping outside the process's own cache directory)."""
-    secret()
-    return _KEY_FILE is not None
-
-
 def distrust(paths: Iterable[str | os.PathLike]) -> None:
     """No key inside any of ``paths`` (a run's corpus root, the files and directories it
     checks: a directory itself, and for each the git work tree that holds it -- the

@@ -20,7 +20,7 @@ from .statindex import StatIndex
 MAGIC = "si-lint-cache/5"
 FILENAME = "results.json"
 #: what changed since ``results.json`` was written: a run that changes a few entries of a
-#: large table writes only them (a one-file-changed run of 4,000 files: 0.61 -> 0.50 s)
+#: large table writes only them
 DELTA_FILENAME = "delta.json"
 #: a delta larger than this share of the table (or than the floor) rewrites the table
 DELTA_SHARE = 0.1
