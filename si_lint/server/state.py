@@ -20,12 +20,11 @@ from ..catalogue import severity_of
 from ..corpus import Corpus, Document
 from ..discovery import SKIP_DIRS, inside, named_file_check
 from ..findings import Finding
-from ..pipeline.configure import configure
 from ..pipeline.corpus import corpus_diags, make_corpus
 from ..pipeline.locate import configured, failed_texts, held_back_by, locate, ordered
 from ..pipeline.perfile import per_file
 from ..pipeline.read import read, read_file
-from ..pipeline.select import make_selection, select
+from ..pipeline.select import configure, make_selection, select
 from ..registry import STAGES
 from .slicing import ALL_KEY, PROFILE, SLICE, WHOLE, doc_keys, plan
 
