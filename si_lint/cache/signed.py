@@ -10,6 +10,7 @@ never a crash. Writes are atomic (temporary file + rename)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -155,10 +156,8 @@ def _new_key(path: str, euid: int) -> bytes | None:
     except OSError:
         return None
     finally:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
 
 
 def mac(body: bytes | memoryview) -> bytes:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -189,10 +190,8 @@ class Cache:
         }
         self._write_signed(FILENAME, object_chunks(table))
         remove_others(self.directory, {self._bodies, old})  # the last two generations
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(self.directory / DELTA_FILENAME)
-        except OSError:
-            pass
 
     def _write_bodies(self, old: str | None) -> bool:
         """Write the bodies of the entries this run used as the bodies file of a new table
