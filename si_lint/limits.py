@@ -2,15 +2,13 @@
 
 Everything si-lint reads may come from a stranger's pull request: a corpus file, a
 profile, evidence (``.yaml``/``.json``/``.jsonl``, one line at a time), an EIO input, a
-language-server buffer. Each of them goes through :func:`read_input` (regular files only,
-never more than :data:`MAX_BYTES` + 1 bytes), then through the loader
+language-server buffer. Each of them goes through :func:`si_lint.fsutil.read_regular`
+(regular files only, never more than :data:`MAX_BYTES` + 1 bytes), then through the loader
 (:mod:`si_lint.loader`), which enforces depth, alias expansion and number size while
 parsing. Findings of these limits are SI005.
 """
 
 from __future__ import annotations
-
-from .fsutil import read_regular
 
 #: the largest file (or buffer, or ``.jsonl`` line) read, in bytes
 MAX_BYTES = 5 * 1024 * 1024
@@ -31,13 +29,6 @@ MAX_FINDINGS_PER_FILE = 1_000
 MAX_CACHED_FINDINGS = 100_000
 #: a setting's value (``profile``, ``extend``) longer than this is a configuration error
 MAX_SETTING_CHARS = 4_096
-
-
-def read_input(
-    path, limit: int = MAX_BYTES, st=None, opened: list | None = None
-) -> tuple[bytes | None, str | None]:
-    """:func:`si_lint.fsutil.read_regular` under :data:`MAX_BYTES`."""
-    return read_regular(path, limit, st=st, opened=opened)
 
 
 def too_big(size: int) -> str | None:

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from .config import YAML_SUFFIXES, load_config
-from .fsutil import resolves_inside
-from .limits import read_input
+from .fsutil import read_regular, resolves_inside
+from .limits import MAX_BYTES
 from .loader import load_bytes
 from .mapping import MAPPING, lookup
 from .model import is_int
@@ -184,7 +184,7 @@ def _read_inside(directory: Path, rel: str, refused: list) -> Any:
     ``directory``."""
     if _leads_out(directory, rel, refused):
         return None
-    raw, _why = read_input(directory / rel)
+    raw, _why = read_regular(directory / rel, MAX_BYTES)
     return load_bytes(raw).data if raw is not None else None
 
 

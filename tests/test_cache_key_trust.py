@@ -135,7 +135,8 @@ def test_the_pipeline_distrusts_the_key_before_it_reads_a_memo(tmp_path, user_en
     for name, value in (("_SECRET", None), ("_KEY_FILE", None), ("_UNTRUSTED", set())):
         monkeypatch.setattr(signed, name, value)
     assert run_cli(["check"], root) == (1, REPORT, "")
-    assert not signed.trusted()
+    signed.secret()
+    assert signed._KEY_FILE is None  # the key in use is no user's key
 
 
 def test_a_key_others_may_read_is_replaced(tmp_path, user_env):
@@ -181,11 +182,11 @@ def test_distrust_drops_a_key_in_use_inside_a_new_root(tmp_path, monkeypatch):
     monkeypatch.setattr(signed, "_KEY_FILE", None)
     monkeypatch.setattr(signed, "_UNTRUSTED", set())
     key = signed.secret()
-    assert signed.trusted() and (xdg / "si-lint" / "cache-key").read_bytes() == key
+    assert signed._KEY_FILE is not None and (xdg / "si-lint" / "cache-key").read_bytes() == key
     signed.distrust([tmp_path / "elsewhere"])
     assert signed.secret() == key
     os.unlink(xdg / "si-lint" / "cache-key")
     signed.distrust([tmp_path / "corpus"])
     other = signed.secret()
-    assert other != key and not signed.trusted()
+    assert other != key and signed._KEY_FILE is None
     assert not (xdg / "si-lint" / "cache-key").exists()  # never made inside the root

@@ -8,6 +8,7 @@ does not check reads as None, and the documents read their file again
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -107,7 +108,5 @@ def remove_others(directory, keep: set) -> None:
     for name in names:
         path = os.path.join(directory, name)
         if name.startswith(PREFIX) and name.endswith(SUFFIX) and path not in keep:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(path)
-            except OSError:
-                pass

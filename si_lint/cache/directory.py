@@ -6,6 +6,7 @@ not a si-lint cache (``--cache-dir .``) is not used at all; a cache directory ho
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
@@ -56,18 +57,14 @@ def check_usable(directory: Path, owned: bool) -> None:
 def prepare(directory: Path) -> None:
     """Make the cache directory (or check it is still one) and its two marker files;
     remove the files of earlier versions. Raises ``OSError``."""
-    try:
+    with contextlib.suppress(FileExistsError):
         os.mkdir(directory, 0o755)
-    except FileExistsError:
-        pass
     check_usable(directory, True)
     for name, text in ((".gitignore", "*\n"), ("CACHEDIR.TAG", CACHEDIR_TAG)):
         raw, _ = read_regular(directory / name, 4096, follow=False)
         if raw != text.encode():
             atomic_write(directory / name, text.encode())  # replaces a symlink, never follows it
     for name in LEGACY:
-        try:
+        with contextlib.suppress(OSError):
             if os.path.lexists(directory / name):
                 os.unlink(directory / name)  # unlinks a symlink itself, not its target
-        except OSError:
-            pass

@@ -10,6 +10,7 @@ never a crash. Writes are atomic (temporary file + rename)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -22,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from ..fsutil import atomic_writer, read_regular
+from ..fsutil import atomic_writer, inside, read_regular
 from ..root import git_top
 
 #: the largest cache file that is read (a bigger one is a miss)
@@ -73,14 +74,6 @@ def secret() -> bytes:
     return _SECRET
 
 
-def trusted() -> bool:
-    """The key is the user's (read from or made in the user's cache directory): what it
-    signs verifies in a later run too (a key of this process only signs nothing worth
-    keeping outside the process's own cache directory)."""
-    secret()
-    return _KEY_FILE is not None
-
-
 def distrust(paths: Iterable[str | os.PathLike]) -> None:
     """No key inside any of ``paths`` (a run's corpus root, the files and directories it
     checks: a directory itself, and for each the git work tree that holds it -- the
@@ -101,18 +94,14 @@ def distrust(paths: Iterable[str | os.PathLike]) -> None:
             found.add(str(top))
     added = [d for d in found if d not in _UNTRUSTED]
     _UNTRUSTED.update(added)
-    if _KEY_FILE is not None and _inside(_KEY_FILE, added):
+    if _KEY_FILE is not None and any(inside(_KEY_FILE, d) for d in added):
         _SECRET = _KEY_FILE = None
-
-
-def _inside(path: str, directories) -> bool:
-    return any(path == d or path.startswith(d.rstrip(os.sep) + os.sep) for d in directories)
 
 
 def _user_key(directory: str) -> tuple[bytes, str] | None:
     """(the key, its file's real path) in ``directory``, made there when it has none it
     can trust; None where no key may be kept (nothing is written then)."""
-    if _inside(os.path.realpath(directory), _UNTRUSTED):
+    if any(inside(os.path.realpath(directory), d) for d in _UNTRUSTED):
         return None  # never a key made inside a corpus
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
@@ -121,7 +110,7 @@ def _user_key(directory: str) -> tuple[bytes, str] | None:
     except (OSError, ValueError):
         return None
     euid = os.geteuid() if hasattr(os, "geteuid") else st.st_uid
-    if _inside(real, _UNTRUSTED) or st.st_uid != euid or st.st_mode & 0o022:
+    if any(inside(real, d) for d in _UNTRUSTED) or st.st_uid != euid or st.st_mode & 0o022:
         return None
     path = os.path.join(real, "cache-key")
     key = _read_key(path, euid)
@@ -167,10 +156,8 @@ def _new_key(path: str, euid: int) -> bytes | None:
     except OSError:
         return None
     finally:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
 
 
 def mac(body: bytes | memoryview) -> bytes:

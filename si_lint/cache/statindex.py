@@ -18,6 +18,7 @@ covers file-system timestamp granularity (FAT: 2 s) and the kernel's coarse cloc
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -90,8 +91,7 @@ class StatIndex:
         if self.directory is None or unchanged:
             return
         body = dumps({"header": self.header, "files": self._new})
-        try:
+        # not indexed: hashed again next time
+        with contextlib.suppress(OSError, TypeError, ValueError, RecursionError):
             prepare(self.directory)
             write_signed(self.directory / FILENAME, [body], mode=0o600)
-        except (OSError, TypeError, ValueError, RecursionError):
-            pass  # not indexed: hashed again next time

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from .statindex import StatIndex
 MAGIC = "si-lint-cache/5"
 FILENAME = "results.json"
 #: what changed since ``results.json`` was written: a run that changes a few entries of a
-#: large table writes only them (a one-file-changed run of 4,000 files: 0.61 -> 0.50 s)
+#: large table writes only them
 DELTA_FILENAME = "delta.json"
 #: a delta larger than this share of the table (or than the floor) rewrites the table
 DELTA_SHARE = 0.1
@@ -189,10 +190,8 @@ class Cache:
         }
         self._write_signed(FILENAME, object_chunks(table))
         remove_others(self.directory, {self._bodies, old})  # the last two generations
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(self.directory / DELTA_FILENAME)
-        except OSError:
-            pass
 
     def _write_bodies(self, old: str | None) -> bool:
         """Write the bodies of the entries this run used as the bodies file of a new table

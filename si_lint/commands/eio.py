@@ -13,7 +13,8 @@ from ..corpus import classify
 from ..eio import model
 from ..eio.evaluator import evaluate_input
 from ..errors import UsageError
-from ..limits import read_input
+from ..fsutil import read_regular
+from ..limits import MAX_BYTES
 from ..loader import load_bytes
 from . import options
 from .eval_input import files_under
@@ -23,7 +24,7 @@ EXPLANATION = "lexical presence of the controls was measured, not their sufficie
 
 def _read(path: str) -> tuple[Any, str | None]:
     """(data, error) for one YAML/JSON file, through si-lint's loader."""
-    raw, why = read_input(path)
+    raw, why = read_regular(path, MAX_BYTES)
     if raw is None:
         return None, f"cannot read: {why}"
     loaded = load_bytes(raw)

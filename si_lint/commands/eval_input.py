@@ -18,9 +18,10 @@ import click
 from ..corpus import classify
 from ..errors import UsageError
 from ..evaluator.evidence import form_of
+from ..fsutil import read_regular
 from ..limits import MAX_BYTES as MAX_LINE_BYTES  # a `.jsonl` line over it: not parsed
 from ..limits import MAX_DEPTH as MAX_LINE_DEPTH  # nesting deeper (outside strings): not parsed
-from ..limits import MAX_INT_DIGITS, read_input  # a longer integer is read as a float
+from ..limits import MAX_INT_DIGITS  # a longer integer is read as a float
 from ..loader import load_bytes
 
 EVIDENCE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
@@ -46,7 +47,7 @@ def _loader_message(loaded) -> str | None:
 
 def _read_stream(path: Path) -> tuple[list[tuple[int, Any]], str | None]:
     """(index, data) of every non-empty document of a file, or why it cannot be read."""
-    raw, why = read_input(path)  # regular files only, never more than the size limit
+    raw, why = read_regular(path, MAX_LINE_BYTES)  # regular files only, within the limit
     if raw is None:
         return [], f"cannot read file: {why}"
     loaded = load_bytes(raw)

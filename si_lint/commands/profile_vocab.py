@@ -17,7 +17,7 @@ from typing import Any
 
 from ..discovery import inside, relpath_of
 from ..fsutil import read_regular, resolves_inside
-from ..limits import read_input
+from ..limits import MAX_BYTES
 from ..loader import load_bytes
 from ..mapping import MAPPING
 from ..profile_docs import (
@@ -70,7 +70,7 @@ def read_source(directory: Path, rel: str, shown_dir: str) -> Source | None:
     path = directory / rel
     if os.path.lexists(path) and not resolves_inside(path, directory):
         return None
-    raw, _why = read_input(path)
+    raw, _why = read_regular(path, MAX_BYTES)
     if raw is None:
         return None
     loaded = load_bytes(raw)

@@ -18,15 +18,13 @@ from ..corpus import Corpus
 from ..discovery import inside, relpath_of
 from ..findings import Finding
 from ..roots import plan_roots
-from .configure import configure
 from .context import Context, MergedCorpus, Options, RunResult, Source, State, UsageError
-from .corpus import corpus_checks, make_corpus
-from .dryruns import dry_runs
+from .corpus import corpus_checks, dry_runs, make_corpus
 from .locate import locate_stage
 from .perfile import per_file
 from .read import read
 from .report import report
-from .select import Selection, select
+from .select import Selection, configure, select
 
 #: the stages of ``si-lint check``, in order
 STAGES = (

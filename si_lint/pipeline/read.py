@@ -12,15 +12,15 @@ import os
 import stat
 
 from ..fsutil import read_regular
-from ..limits import MAX_BYTES, read_input
+from ..limits import MAX_BYTES
 from ..profile_docs import read_for
 from .context import Source, State
 
 
 def read_file(path, **stats) -> tuple[bytes | None, str | None]:
-    """The file's bytes, or why it cannot be read (:func:`si_lint.limits.read_input`:
-    regular files only, never more than the size limit allows)."""
-    return read_input(path, MAX_BYTES, **stats)
+    """The file's bytes, or why it cannot be read (regular files only, never more than
+    the size limit allows)."""
+    return read_regular(path, MAX_BYTES, **stats)
 
 
 def source_of(abspath: str, raw: bytes | None = None, error: str | None = None) -> Source:

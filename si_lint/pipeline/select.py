@@ -9,9 +9,12 @@ from functools import cached_property
 from pathlib import Path
 
 from ..cache import open_cache, profile_fingerprint
+from ..cache.signed import distrust
 from ..config import Config, load_config
 from ..discovery import discover, expand_named, inside, named_file_check, relpath_of
 from ..profile import is_builtin_name, resolve_profile
+from ..root import find_root_info
+from ..roots import plan_roots
 from .context import Context, Options, State
 
 
@@ -137,3 +140,22 @@ def select(state: State) -> None:
     state.selection, state.profile, state.cache = sel, profile, cache
     # the dry runs' results are kept (Context.map)
     state.ctx = Context(profile, sel.config, options, cache=cache, memo_tasks=True)
+
+
+# Stage 1a, configure: the corpus root and its configuration table (SPEC §9), found
+# from the named paths and the working directory (``root.find_root_info``).
+def configure(state: State) -> None:
+    """The root and configuration table, unless the caller gave a configuration or the
+    root (``pipeline.run`` gives each root's; ``build_corpus`` takes the first named
+    path's); then no cache key inside the root, the named paths or their git work trees
+    is trusted (before any cache file is read)."""
+    named = [Path(p) if os.path.isabs(p) else state.cwd / p for p in state.paths]
+    named = [p for p in named if p.exists()]
+    if state.config is None and state.root_info is None:
+        plan = plan_roots(state.cwd, state.paths, state.options.config_file, state.options.isolated)
+        if plan.groups:
+            state.root_info = plan.groups[0].root
+        else:
+            state.root_info = find_root_info(state.cwd, named, state.options.config_file)
+    root = state.config.root if state.config is not None else state.root_info.path
+    distrust([root, *named])

@@ -23,13 +23,11 @@ from ..corpus import Corpus, Document
 from ..discovery import SKIP_DIRS, inside, named_file_check
 from ..findings import Finding
 from ..model import evidence_scenario
-from ..pipeline.configure import configure
 from ..pipeline.corpus import corpus_diags, make_corpus
-from ..pipeline.knockon import failed_texts, held_back_by
-from ..pipeline.locate import configured, locate, ordered
+from ..pipeline.locate import configured, failed_texts, held_back_by, locate, ordered
 from ..pipeline.perfile import per_file
 from ..pipeline.read import read, read_file
-from ..pipeline.select import make_selection, select
+from ..pipeline.select import configure, make_selection, select
 from ..registry import STAGES
 
 #: what a corpus check may read (``corpus_check(reads=...)``, :data:`si_lint.registry.READS`)
@@ -281,7 +279,7 @@ class CorpusState:
 
     def _finalise(self, rel: str) -> None:
         """A file's findings as ``check`` reports them: the locate stage's steps
-        (:mod:`si_lint.pipeline.locate`, :mod:`si_lint.pipeline.knockon`) on the file's."""
+        (:mod:`si_lint.pipeline.locate`) on the file's."""
         fs = self.by_rel.get(rel)
         items = list(fs.per_file) if fs is not None else []
         for found in self.stage_findings.values():
