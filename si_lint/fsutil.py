@@ -6,11 +6,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import shutil
-import signal
 import stat
-import tempfile
-import threading
 from collections.abc import Iterator
 from typing import BinaryIO
 
@@ -112,6 +108,11 @@ class ReadOnlyFile(PermissionError):
 def _terminate_cleanly() -> Iterator[None]:
     """Turn SIGTERM into an exception while a temporary file exists (main thread only),
     so the ``except`` below removes it; SIGINT already is one (KeyboardInterrupt)."""
+    # signal, threading, tempfile and shutil (~4 ms) are imported where a file is written:
+    # a warm run writes none
+    import signal
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -157,6 +158,8 @@ def atomic_writer(
         not (st.st_mode & 0o222) or not os.access(target, os.W_OK, follow_symlinks=False)
     ):
         raise ReadOnlyFile(errno.EACCES, "the file is read-only", path)
+    import tempfile  # (see _terminate_cleanly)
+
     with _terminate_cleanly():
         fd, tmp = tempfile.mkstemp(prefix=".si-lint-", suffix=".tmp", dir=os.path.dirname(target))
         try:
@@ -184,6 +187,8 @@ def atomic_writer(
 
 
 def _copy_in_place(src: str, dst: str) -> None:
+    import shutil  # (see _terminate_cleanly)
+
     with open(src, "rb") as fin, open(dst, "r+b") as fout:
         shutil.copyfileobj(fin, fout)
         fout.truncate()

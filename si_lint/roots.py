@@ -6,7 +6,6 @@ tree that holds configured roots but under none of them is skipped, with its rea
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +44,8 @@ def _start(path: str) -> str:
 def _git_listed(top: str) -> list[str] | None:
     """The configuration files git knows in the work tree ``top`` (tracked, and untracked
     but not ignored), relative to it; None when git cannot tell (not installed, refused)."""
+    import subprocess  # (~1 ms: only where a monorepo's configured roots are listed)
+
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     cmd = ["git", "-c", "core.fsmonitor=false", "-C", top, "ls-files", "-z", "--cached"]
     cmd += ["--others", "--exclude-standard", "--", f":(glob)**/{CONFIG_FILE}"]
