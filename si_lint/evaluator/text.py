@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from typing import Any
 
@@ -17,7 +17,7 @@ from .evidence import EvaluationError, project
 #: the ASCII identifier class of §3.1 (a string: ``c in WORD_CHARS`` for one character)
 WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 #: a maximal run of those characters
-_RUN = re.compile(r"[A-Za-z0-9_-]+")
+_RUN = re.compile(f"[{re.escape(WORD_CHARS)}]+")
 
 #: the output channels this evaluator can read
 KNOWN_CHANNELS = ("agent_response", "reasoning_trace")
@@ -32,13 +32,9 @@ def normalize(s: str) -> str:
     return unicodedata.normalize("NFC", s).casefold()
 
 
-def match_positions(pattern: str, text: str, *, whole: bool = True) -> list[int]:
-    """Every start index at which normalised ``pattern`` occurs in normalised ``text``,
-    overlapping occurrences included: delimited by the §3.1 rule, or anywhere when not
-    ``whole`` (``synonym_match: substring``)."""
+def _matches(pattern: str, text: str, whole: bool = True) -> Iterator[int]:
     if not pattern:
         raise EvaluationError("empty identifier or phrase")
-    out: list[int] = []
     i = text.find(pattern)
     while i >= 0:
         j = i + len(pattern)
@@ -46,14 +42,21 @@ def match_positions(pattern: str, text: str, *, whole: bool = True) -> list[int]
             (i == 0 or text[i - 1] not in WORD_CHARS)
             and (j == len(text) or text[j] not in WORD_CHARS)
         ):
-            out.append(i)
+            yield i
         i = text.find(pattern, i + 1)
-    return out
+
+
+def match_positions(pattern: str, text: str, *, whole: bool = True) -> list[int]:
+    """Every start index at which normalised ``pattern`` occurs in normalised ``text``,
+    overlapping occurrences included: delimited by the §3.1 rule, or anywhere when not
+    ``whole`` (``synonym_match: substring``)."""
+    return list(_matches(pattern, text, whole))
 
 
 def occurs(pattern: str, text: str) -> bool:
-    """True iff normalised ``pattern`` occurs in normalised ``text`` under the §3.1 rule."""
-    return bool(match_positions(pattern, text))
+    """True iff normalised ``pattern`` occurs in normalised ``text`` under the §3.1 rule
+    (the first occurrence answers)."""
+    return next(_matches(pattern, text), None) is not None
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -204,34 +207,36 @@ class Reading:
         return self._spans[key]
 
     def occurs(self, pattern: str, channel: str, echo: bool) -> bool:
-        return bool(self.positions(pattern, channel, echo))
+        return next(self._at(pattern, channel, echo), None) is not None
 
     def positions(self, pattern: str, channel: str, echo: bool) -> list[int]:
-        """:func:`match_positions` (§3.1, whole) of ``pattern`` in :meth:`scope`, through the
-        scope's identifier runs: a pattern of identifier characters occurs exactly where it
-        is a whole run, and one whose leading run is followed by another character only
-        where that run is whole. So a scenario of thousands of identifiers beside a large
-        answer (both a pull request's to send) costs a lookup each, not a scan each."""
+        """:func:`match_positions` (§3.1, whole) of ``pattern`` in :meth:`scope`."""
+        return list(self._at(pattern, channel, echo))
+
+    def _at(self, pattern: str, channel: str, echo: bool) -> Iterator[int]:
+        """The whole occurrences of ``pattern`` in :meth:`scope`, through the scope's
+        identifier runs: a pattern of identifier characters occurs exactly where it is a
+        whole run, and one whose leading run is followed by another character only where
+        that run is whole. So a scenario of thousands of identifiers beside a large answer
+        (both a pull request's to send) costs a lookup each, not a scan each."""
         text = self.scope(channel, echo)
         lead = _RUN.match(pattern)
         if lead is None:
-            return match_positions(pattern, text)
+            yield from _matches(pattern, text)
+            return
         key = (channel, echo)
         if key not in self._runs:
             runs: dict[str, list[int]] = {}
             for m in _RUN.finditer(text):
                 runs.setdefault(m.group(), []).append(m.start())
             self._runs[key] = runs
-        starts = self._runs[key].get(lead.group(), [])
-        if lead.end() == len(pattern):
-            return starts
         end = len(pattern)
-        return [
-            i
-            for i in starts
-            if text.startswith(pattern, i)
-            and (i + end == len(text) or text[i + end] not in WORD_CHARS)
-        ]
+        for i in self._runs[key].get(lead.group(), ()):
+            if lead.end() == end or (
+                text.startswith(pattern, i)
+                and (i + end == len(text) or text[i + end] not in WORD_CHARS)
+            ):
+                yield i
 
     def sentences(self, pattern: str, channel: str, echo: bool, *, whole: bool = True) -> list[int]:
         """Indexes (into :meth:`spans`) of the non-blank sentences that wholly hold an
