@@ -245,16 +245,27 @@ def parse(directory: str, texts: dict[str, str]) -> ProfileDocs:
     return docs
 
 
-def find_profile_dir(directory: str, stop: str) -> str | None:
+def find_profile_dir(directory: str, stop: str, seen: dict | None = None) -> str | None:
     """The nearest directory from ``directory`` up to ``stop`` (both absolute and normal:
     ``os.path.abspath``; never above ``stop``) that holds a regular file ``profile.md``,
-    or None."""
+    or None. ``seen`` (directory -> answer), shared by calls whose ``stop`` is the same for
+    a directory and its parents, walks each directory once (one stat each)."""
+    seen = {} if seen is None else seen
+    walked = []
+    answer = None
     for d in ancestors(directory):
+        if d in seen:
+            answer = seen[d]
+            break
+        walked.append(d)
         if os.path.isfile(os.path.join(d, PROFILE)):
-            return d
+            answer = d
+            break
         if not inside(d, stop) or d == stop:
-            return None
-    return None
+            break
+    for w in walked:
+        seen[w] = answer
+    return answer
 
 
 def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> ProfileDocs:
@@ -286,23 +297,11 @@ def read_for(files, root, cwd) -> tuple[dict[str, str | None], dict[str, Profile
     profile directory found, read once. Returns ({file directory: profile directory or
     None}, {profile directory: ProfileDocs}), all absolute paths."""
     root = os.path.abspath(root)
-    found: dict[str, str | None] = {}  # every directory looked at: one stat each a run
-
-    def nearest(d: str) -> str | None:  # find_profile_dir, sharing the walk's steps
-        walked = []
-        while d not in found:
-            walked.append(d)
-            if os.path.isfile(os.path.join(d, PROFILE)):
-                found[d] = d
-            elif d == root or not inside(d, root):
-                found[d] = None
-            else:
-                d = os.path.dirname(d)
-        for w in walked:
-            found[w] = found[d]
-        return found[d]
-
-    dirs = {d: nearest(d) for d in sorted({os.path.abspath(os.path.dirname(f)) for f in files})}
+    seen: dict[str, str | None] = {}
+    dirs = {
+        d: find_profile_dir(d, root if inside(d, root) else d, seen)
+        for d in sorted({os.path.abspath(os.path.dirname(f)) for f in files})
+    }
     docs: dict[str, ProfileDocs] = {}
     for pdir in sorted({p for p in dirs.values() if p is not None}):
         shown = relpath_of(pdir, cwd) if pdir != os.path.abspath(cwd) else "."
