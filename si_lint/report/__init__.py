@@ -7,17 +7,14 @@ written piece by piece, never whole in memory (SPEC §9 "Output is bounded")."""
 
 from __future__ import annotations
 
-from . import concise, github, gitlab, json, sarif, text
+import importlib
 
 FORMATS = ("text", "concise", "json", "sarif", "junit", "github", "gitlab")
-_MODULES = dict(text=text, concise=concise, json=json, sarif=sarif, github=github, gitlab=gitlab)
 
 
 def write(result, fmt: str, out, **options) -> None:
     """The ``fmt`` report of ``result``, streamed to ``out`` (``out.write(str)``)."""
-    if fmt == "junit":  # imported when used: its xml.sax.saxutils imports urllib.request
-        from . import junit
-
-        junit.write(result, out, **options)
-    else:
-        _MODULES[fmt].write(result, out, **options)
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown report format {fmt!r}")
+    # only the format written is imported: a run writes one (or two, with --sarif-file)
+    importlib.import_module(f"{__name__}.{fmt}").write(result, out, **options)
