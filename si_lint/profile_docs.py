@@ -295,12 +295,12 @@ def read_for(files, root, cwd) -> tuple[dict[str, str | None], dict[str, Profile
     (absolute paths), its profile directory (searched up to the corpus ``root`` when the
     file is under it, else only the file's own directory), and the documents of every
     profile directory found, read once. Returns ({file directory: profile directory or
-    None}, {profile directory: ProfileDocs}), all absolute paths."""
+    None}, {profile directory: ProfileDocs}), all absolute paths (``files``: normal too)."""
     root = os.path.abspath(root)
     seen: dict[str, str | None] = {}
     dirs = {
         d: find_profile_dir(d, root if inside(d, root) else d, seen)
-        for d in sorted({os.path.abspath(os.path.dirname(f)) for f in files})
+        for d in sorted({os.path.dirname(f) for f in files})
     }
     docs: dict[str, ProfileDocs] = {}
     for pdir in sorted({p for p in dirs.values() if p is not None}):

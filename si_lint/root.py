@@ -7,7 +7,7 @@ import os
 import re
 import tomllib
 from collections.abc import Iterable, Iterator
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import NamedTuple
 
 from .errors import ConfigError
@@ -103,8 +103,12 @@ class Root(NamedTuple):
 
 def ancestors(start: str) -> Iterator[str]:
     """``start`` (absolute and normal) and each directory above it, nearest first."""
-    yield start
-    yield from map(str, PurePath(start).parents)
+    while True:
+        yield start
+        parent = os.path.dirname(start)
+        if parent == start:
+            return
+        start = parent
 
 
 def find_root_info(
