@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import os
 import stat as stat_mod
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -126,19 +127,20 @@ class _Walk:
     def note(self, abspath: str, why: str) -> None:
         self.sel.notes.append(f"skipped {relpath_of(abspath, self.cwd)}: {why}")
 
-    def directory(self, directory: str, specs: list) -> list:
-        """List one directory; returns its subdirectories to walk, as ``(path, specs)``."""
+    def directory(self, directory: str, specs: list) -> Iterator[tuple[str, list]]:
+        """Select the files of one directory in name order, yielding each subdirectory to
+        walk, as ``(path, specs)``, at its place in that order (so that the files come in
+        pathlib's order)."""
         try:
             with os.scandir(directory) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
             self.sel.problems.append((Path(directory), exc.strerror or type(exc).__name__))
-            return []
+            return
         if any(e.name == ".gitignore" for e in entries):
             own = _gitignore(directory)
             if own is not None:
                 specs = specs + [(directory, own)]
-        subdirs = []
         by_name = self.by_name and not specs
         for entry in entries:
             if by_name and entry.name.endswith(YAML_SUFFIXES) and entry.name.isascii():
@@ -152,8 +154,7 @@ class _Walk:
                     pass  # (the long way reports it)
             sub = self.entry(entry, specs)
             if sub is not None:
-                subdirs.append((sub, specs))
-        return subdirs
+                yield sub, specs
 
     def entry(self, entry, specs: list) -> str | None:
         """Select, note or refuse one directory entry; a directory to walk is returned.
@@ -219,11 +220,15 @@ def discover(root: Path, config: Config, cwd: Path) -> Selection:
     linked directories are not entered."""
     base = os.path.abspath(root)
     walk = _Walk(base, config, cwd)
-    stack = [(base, _gitignores_above(base))]
+    # depth first, each directory's entries in name order: pathlib's order, with no sort
+    # (a stack of listings, not recursion: a corpus may nest deeper than Python recurses)
+    stack = [walk.directory(base, _gitignores_above(base))]
     while stack:
-        directory, specs = stack.pop()
-        stack.extend(reversed(walk.directory(directory, specs)))
-    walk.sel.files.sort(key=lambda path: path.split(os.sep))  # pathlib's order
+        sub = next(stack[-1], None)
+        if sub is None:
+            stack.pop()
+        else:
+            stack.append(walk.directory(*sub))
     return walk.sel
 
 
