@@ -1,8 +1,6 @@
-"""`si-lint graph [PATHS]`: export the corpus reference graph (SPEC §7) of the corpus
-``check`` builds (``pipeline.build_corpus``: the whole corpus under the root, no check
-run); PATHS keep the nodes defined and the references made in the named files, and the
-nodes those references point at. Every format sorts nodes and edges (deterministic).
-"""
+"""`si-lint graph [PATHS]`: export the reference graph (SPEC §7) of the corpus ``check``
+builds; PATHS keep the nodes defined and the references made in the named files, and the
+nodes those references point at."""
 
 from __future__ import annotations
 
@@ -77,8 +75,7 @@ def command(paths, fmt, focus_node, all_nodes, no_findings, output):
 
 
 def _narrowed(corpus, paths, focus_node, cwd):
-    """The graph to export (positions resolved), narrowed to PATHS or --focus, and the
-    focused node's id."""
+    """The graph narrowed to PATHS or --focus, and the focused node's id."""
     graph = resolve_positions(corpus.graph, corpus)
     if paths:
         graph = restrict(graph, corpus, list(paths), cwd)
@@ -95,9 +92,8 @@ def _narrowed(corpus, paths, focus_node, cwd):
 
 
 def _svg(data: bytes) -> bytes:
-    """The DOT text laid out by Graphviz; through its ``unflatten`` first when installed
-    (the many leaves of one scenario staggered over a few ranks: a picture about as wide
-    as it is tall, not a column)."""
+    """The DOT text laid out by Graphviz; through ``unflatten`` first when installed (the
+    many leaves of one scenario staggered over a few ranks, not one column)."""
     try:
         if shutil.which("unflatten") is not None:
             flat = subprocess.run(

@@ -155,5 +155,4 @@ def ruff_refused(f):
 
 
 def flag(*names: str, help: str):
-    """A boolean option, off unless given."""
     return click.option(*names, is_flag=True, help=help)
