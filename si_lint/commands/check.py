@@ -23,142 +23,121 @@ from ..report import write as write_report
 from ..report.output import report_sink, use_color, write, write_file
 from . import options
 from .check_show import say, show, watch
-from .options import profile_spec, split_codes
+from .options import FILE, MANY, choice, profile_spec, split_codes
 
-FILE = click.Path(dir_okay=False)
+ENV_FORMAT = "SI_LINT_OUTPUT_FORMAT"
 FAIL_ON = ("error", "warning", "info")
 COLOR = ("auto", "always", "never")
 
 
+#: check's options in --help order (:func:`.options.declare`)
+OPTIONS: tuple[tuple, ...] = (
+    (
+        "--format --output-format fmt",
+        "Output format (default: text; github under GITHUB_ACTIONS=true). concise: one "
+        "line per finding. ruff's `full` is text.",
+        {"type": options.FormatChoice(FORMATS), "envvar": ENV_FORMAT, "show_envvar": True},
+    ),
+    ("--output --output-file -o", "Write the report to FILE.", FILE),
+    (
+        "--config config_file",
+        "Use this si-lint.toml or pyproject.toml; its directory is the corpus root.",
+        FILE,
+    ),
+    ("--isolated", "Ignore every configuration file."),
+    options.SELECT,
+    options.IGNORE,
+    (
+        "--extend-select",
+        "Like --select, but add these codes or prefixes to the selected ones.",
+        MANY,
+    ),
+    ("--extend-ignore", "Like --ignore: skip these codes or prefixes too (ruff's name).", MANY),
+    ("--fail-on", "Lowest severity that makes the exit status 1.", choice(FAIL_ON)),
+    ("--exit-zero -e", "Exit 0 even when there are findings."),
+    ("--exit-non-zero-on-fix", "Exit 1 when --fix changed a file, even if no finding remains."),
+    ("--statistics", "Print a count per code instead of each finding."),
+    ("--quiet -q", "Print the findings only (no summary, no notes)."),
+    (
+        "--silent -s",
+        "Print nothing (but errors): the exit status says it all (--output is still written).",
+    ),
+    (
+        "--color color_mode",
+        "Colour the text output (auto: only on a terminal; NO_COLOR/FORCE_COLOR respected).",
+        choice(COLOR),
+    ),
+    (
+        "--fix/--no-fix",
+        "Apply the safe fixes in place (comments and layout survive); --no-fix overrides.",
+    ),
+    (
+        "--fix-only",
+        "Apply the fixes and print only how many (implies --fix; exit 0 unless "
+        "--exit-non-zero-on-fix).",
+    ),
+    (
+        "--unsafe-fixes/--no-unsafe-fixes",
+        "With --fix/--diff, also apply the fixes that change what a scenario means.",
+    ),
+    (
+        "--diff",
+        "Print the fixes as a unified diff on stdout (the findings on stderr); write nothing.",
+    ),
+    ("--show-fixes/--no-show-fixes", "List the findings that were (or would be) fixed."),
+    ("--baseline baseline_file", "Report only findings that are not in this baseline file.", FILE),
+    (
+        "--write-baseline",
+        "Record the current findings in FILE (for --baseline), say how many, exit 0.",
+        FILE,
+    ),
+    (
+        "--sarif-file",
+        "Also write the SARIF report to FILE (with --format github: annotations and "
+        "code scanning from one run).",
+        FILE,
+    ),
+    ("--automation-id", "SARIF runs[].automationDetails.id (code scanning's category).", {}),
+    (
+        "--junit-passing/--no-junit-passing",
+        "With --format junit: a passing testcase per rule that ran clean on each file "
+        "(default), or only the findings' testcases.",
+        {"default": None},
+    ),
+    ("--stdin-filename", "With PATH `-`: the path the text read from stdin stands for.", {}),
+    ("--no-cache -n", "Do not read or write the cache."),
+    options.CACHE_DIR,
+    (
+        "--jobs -j",
+        "Worker processes for per-file work and dry runs (default: one below 10,000 "
+        "files, the machine's cores from there).",
+        {"type": click.IntRange(min=1)},
+    ),
+    options.TRUST,
+    options.profile(
+        "The profile to check under, replacing the configured `profile` (a "
+        "directory is relative to the current directory).",
+        dest="profile",
+    ),
+    (
+        "--verbose -v",
+        "Show each corpus root and how it was found, skipped files and internal tracebacks.",
+    ),
+    (
+        "--show-settings",
+        "Print the effective configuration of each named path's corpus root, exit 0.",
+    ),
+    ("--show-files", "Print the files that would be checked, exit 0."),
+    (
+        "--watch -w",
+        "Check again whenever a checked file or the configuration changes (Ctrl-C stops).",
+    ),
+)
+
+
 @click.command("check")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option(
-    "--format",
-    "--output-format",
-    "fmt",
-    type=options.FormatChoice(FORMATS),
-    envvar="SI_LINT_OUTPUT_FORMAT",
-    show_envvar=True,
-    help="Output format (default: text; github under GITHUB_ACTIONS=true). concise: one "
-    "line per finding. ruff's `full` is text.",
-)
-@click.option("--output", "--output-file", "-o", type=FILE, help="Write the report to FILE.")
-@click.option(
-    "--config",
-    "config_file",
-    type=FILE,
-    help="Use this si-lint.toml or pyproject.toml; its directory is the corpus root.",
-)
-@options.flag("--isolated", help="Ignore every configuration file.")
-@options.select
-@options.ignore
-@options.extend_select
-@options.extend_ignore
-@click.option(
-    "--fail-on",
-    type=click.Choice(FAIL_ON),
-    default="error",
-    show_default=True,
-    help="Lowest severity that makes the exit status 1.",
-)
-@options.flag("--exit-zero", "-e", help="Exit 0 even when there are findings.")
-@options.flag(
-    "--exit-non-zero-on-fix", help="Exit 1 when --fix changed a file, even if no finding remains."
-)
-@options.flag("--statistics", help="Print a count per code instead of each finding.")
-@options.flag("--quiet", "-q", help="Print the findings only (no summary, no notes).")
-@options.flag(
-    "--silent",
-    "-s",
-    help="Print nothing (but errors): the exit status says it all (--output is still written).",
-)
-@click.option(
-    "--color",
-    "color_mode",
-    type=click.Choice(COLOR),
-    default="auto",
-    show_default=True,
-    help="Colour the text output (auto: only on a terminal; NO_COLOR/FORCE_COLOR respected).",
-)
-@options.flag(
-    "--fix/--no-fix",
-    help="Apply the safe fixes in place (comments and layout survive); --no-fix overrides.",
-)
-@options.flag(
-    "--fix-only",
-    help="Apply the fixes and print only how many (implies --fix; exit 0 unless "
-    "--exit-non-zero-on-fix).",
-)
-@options.flag(
-    "--unsafe-fixes/--no-unsafe-fixes",
-    help="With --fix/--diff, also apply the fixes that change what a scenario means.",
-)
-@options.flag(
-    "--diff",
-    help="Print the fixes as a unified diff on stdout (the findings on stderr); write nothing.",
-)
-@options.flag(
-    "--show-fixes/--no-show-fixes", help="List the findings that were (or would be) fixed."
-)
-@click.option(
-    "--baseline",
-    "baseline_file",
-    type=FILE,
-    help="Report only findings that are not in this baseline file.",
-)
-@click.option(
-    "--write-baseline",
-    type=FILE,
-    help="Record the current findings in FILE (for --baseline), say how many, exit 0.",
-)
-@click.option(
-    "--sarif-file",
-    type=FILE,
-    help="Also write the SARIF report to FILE (with --format github: annotations and "
-    "code scanning from one run).",
-)
-@click.option(
-    "--automation-id", help="SARIF runs[].automationDetails.id (code scanning's category)."
-)
-@click.option(
-    "--junit-passing/--no-junit-passing",
-    default=None,
-    help="With --format junit: a passing testcase per rule that ran clean on each file "
-    "(default), or only the findings' testcases.",
-)
-@click.option(
-    "--stdin-filename", help="With PATH `-`: the path the text read from stdin stands for."
-)
-@options.flag("--no-cache", "-n", help="Do not read or write the cache.")
-@options.cache_dir
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    help="Worker processes for per-file work and dry runs (default: one below 10,000 "
-    "files, the machine's cores from there).",
-)
-@options.trust_implementations
-@options.profile(
-    "The profile to check under, replacing the configured `profile` (a "
-    "directory is relative to the current directory).",
-    dest="profile",
-)
-@options.flag(
-    "--verbose",
-    "-v",
-    help="Show each corpus root and how it was found, skipped files and internal tracebacks.",
-)
-@options.flag(
-    "--show-settings",
-    help="Print the effective configuration of each named path's corpus root, exit 0.",
-)
-@options.flag("--show-files", help="Print the files that would be checked, exit 0.")
-@options.flag(
-    "--watch",
-    "-w",
-    help="Check again whenever a checked file or the configuration changes (Ctrl-C stops).",
-)
+@options.declare(*OPTIONS)
 @options.ruff_refused
 def command(**kwargs):
     """Lint files or directories: schemas, Form B rules, the reference graph, EIO rules
@@ -248,7 +227,6 @@ def _paths_and_stdin(a) -> tuple[list[str], dict[str, bytes] | None]:
 
 
 def _combinations(a) -> None:
-    """What options imply, and the combinations refused."""
     flags = ("--show-settings", "--show-files", "--watch", "--write-baseline")
     on = (a.show_settings, a.show_files, a.watch, a.write_baseline)
     modes = [n for n, given in zip(flags, on, strict=True) if given]
@@ -301,9 +279,9 @@ def _options(a) -> Options:
 def _notes(a, result) -> None:
     """The notice of builtin:oasisctl, the run's warnings (SPEC §9) and, under --verbose,
     its notes."""
-    if (a.profile or getattr(result.config, "profile", None)) == "builtin:oasisctl":
-        if not a.quiet:
-            say(OASISCTL_NOTICE)
+    profile = a.profile or getattr(result.config, "profile", None)
+    if profile == "builtin:oasisctl" and not a.quiet:
+        say(OASISCTL_NOTICE)
     for warning in result.warnings:
         say(f"si-lint: {warning}")
     if a.verbose:

@@ -136,7 +136,7 @@ def _missing(module: Any, cid: str, present: list[str]) -> list[str]:
 @click.command("eio")
 @click.argument("module_path", metavar="MODULE", type=click.Path())
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True, type=click.Path())
-@options.fmt("text", "json")
+@options.declare(options.fmt("text", "json"))
 def command(module_path, inputs, fmt):
     """Evaluate EIO inputs against MODULE's criteria: checklist scores (controls present /
     required), assessor ratings, findings of non_scoring criteria, and the Q axis

@@ -155,23 +155,23 @@ def text_line(entry: dict, other: str | None = None) -> str:
 @click.command("eval")
 @click.argument("scenario", type=click.Path())
 @click.argument("evidence", nargs=-1, required=True, type=click.Path())
-@click.option(
-    "--scenario",
-    "scenario_id",
-    metavar="ID",
-    help="Pick the scenario with this id out of a multi-document file or a corpus directory.",
-)
-@options.fmt("text", "json", help=None)
-@options.profile("The profile to score under (default: the corpus's configured profile).")
-@options.flag(
-    "--trust-implementations",
-    help="Import the profile's primitive implementations (corpus code) to run them.",
-)
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    help="Accepted and ignored: the artifacts are scored in this process.",
+@options.declare(
+    (
+        "--scenario scenario_id",
+        "Pick the scenario with this id out of a multi-document file or a corpus directory.",
+        {"metavar": "ID"},
+    ),
+    options.fmt("text", "json", help=None),
+    options.profile("The profile to score under (default: the corpus's configured profile)."),
+    (
+        "--trust-implementations",
+        "Import the profile's primitive implementations (corpus code) to run them.",
+    ),
+    (
+        "--jobs -j",
+        "Accepted and ignored: the artifacts are scored in this process.",
+        {"type": click.IntRange(min=1)},
+    ),
 )
 def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementations, jobs):
     """Score recorded EVIDENCE (oasisctl artifacts or transcripts: yaml/json/jsonl files or

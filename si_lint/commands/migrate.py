@@ -38,26 +38,26 @@ from .eval_input import load_scenario
 
 @click.command(name="migrate")
 @click.argument("scenario_file", type=click.Path(dir_okay=False))
-@click.option("--scenario", "scenario_id", help="The scenario's id (a file holding several).")
-@click.option(
-    "--profile",
-    "profile_opt",
-    help="The profile whose template to bind (default: the corpus's configured one).",
+@options.declare(
+    ("--scenario scenario_id", "The scenario's id (a file holding several).", {}),
+    (
+        "--profile profile_opt",
+        "The profile whose template to bind (default: the corpus's configured one).",
+        {},
+    ),
+    (
+        "--evidence",
+        "The fixtures' evidence form: YAML transcripts or oasisctl's JSON artifacts.",
+        options.choice(["transcript", "artifact"]),
+    ),
+    (
+        "--fixtures-dir",
+        "Where the fixtures go (default: fixtures/<last part of the id>/ beside the "
+        "`scenarios/` directory holding the file, else beside the file).",
+        {"type": click.Path(file_okay=False)},
+    ),
+    ("--write", "Rewrite `scoring` and create the fixture files."),
 )
-@click.option(
-    "--evidence",
-    type=click.Choice(["transcript", "artifact"]),
-    default="transcript",
-    show_default=True,
-    help="The fixtures' evidence form: YAML transcripts or oasisctl's JSON artifacts.",
-)
-@click.option(
-    "--fixtures-dir",
-    type=click.Path(file_okay=False),
-    help="Where the fixtures go (default: fixtures/<last part of the id>/ beside the "
-    "`scenarios/` directory holding the file, else beside the file).",
-)
-@options.flag("--write", help="Rewrite `scoring` and create the fixture files.")
 def command(scenario_file, scenario_id, profile_opt, evidence, fixtures_dir, write):
     """Draft the Form B scoring block of a Form A scenario from its injection manifest,
     with one draft fixture per row of the template's table.

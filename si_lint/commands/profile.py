@@ -33,17 +33,19 @@ NO_DOCS = "no profile.md in the current directory or above it in the corpus"
 
 @click.command("profile")
 @click.argument("section", required=False, metavar="[SECTION]")
-@options.profile(
-    "The profile to list (default: the corpus's configured `profile`, else builtin; "
-    "a directory is relative to the current directory).",
-    dest="profile",
-)
-@options.fmt("text", "json")
-@click.option(
-    "--init",
-    metavar="DIR",
-    help="Write a new profile directory DIR (registry.yaml, templates/) copied from the "
-    "built-in profile; an existing DIR must be empty.",
+@options.declare(
+    options.profile(
+        "The profile to list (default: the corpus's configured `profile`, else builtin; "
+        "a directory is relative to the current directory).",
+        dest="profile",
+    ),
+    options.fmt("text", "json"),
+    (
+        "--init",
+        "Write a new profile directory DIR (registry.yaml, templates/) copied from the "
+        "built-in profile; an existing DIR must be empty.",
+        {"metavar": "DIR"},
+    ),
 )
 def command(section, profile, fmt, init):
     """List the vocabulary of a profile, each entry with where it is defined.

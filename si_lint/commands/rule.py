@@ -23,9 +23,11 @@ MAX_LINES = 30
 
 @click.command("rule")
 @click.argument("code", required=False)
-@options.flag("--all", "all_", help="List every rule (as with no CODE).")
-@options.flag("--full", help="Print every file of the examples whole (pages are trimmed).")
-@options.fmt("text", "json", help=None)
+@options.declare(
+    ("--all all_", "List every rule (as with no CODE)."),
+    ("--full", "Print every file of the examples whole (pages are trimmed)."),
+    options.fmt("text", "json", help=None),
+)
 def command(code, all_, full, fmt):
     """List the rules, the rules under a code prefix (`SI1`), or explain CODE with its
     rationale and examples. CODE and prefixes are read in any case (`si115`)."""
