@@ -128,11 +128,9 @@ def snapshot(paths: list[str]) -> tuple:
 def _wait_for_change(paths: list[str], before: tuple) -> None:
     while True:
         started = time.monotonic()
-        now = snapshot(paths)
-        if now != before:
+        if snapshot(paths) != before:
             return
-        spent = time.monotonic() - started
-        time.sleep(max(POLL, 2 * spent))
+        time.sleep(max(POLL, 2 * (time.monotonic() - started)))
 
 
 def watch(a, options, run_once) -> int:

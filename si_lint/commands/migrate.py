@@ -168,21 +168,18 @@ def _diff(given: str, text: str, new: str, files) -> str:
 
 def _write(path: Path, new: str, files) -> None:
     """The scenario first (a read-only one stops everything), then the fixtures."""
+    target = path
     try:
         atomic_write(str(path), new.encode("utf-8"), follow_symlinks=True)
+        for target, body in files:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "x", encoding="utf-8") as fh:
+                fh.write(body)
     except ReadOnlyFile:
         raise OutputError(f"{path}: the file is read-only; nothing written") from None
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
-        raise OutputError(f"{path}: cannot write it ({why})") from None
-    for p, body in files:
-        try:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            with open(p, "x", encoding="utf-8") as fh:
-                fh.write(body)
-        except OSError as exc:
-            why = exc.strerror or type(exc).__name__
-            raise OutputError(f"{p}: cannot write it ({why})") from None
+        raise OutputError(f"{target}: cannot write it ({why})") from None
 
 
 @dataclass(frozen=True)
