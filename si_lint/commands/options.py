@@ -1,5 +1,5 @@
-"""Options that several commands take, declared once (the same names, types and help
-everywhere they appear)."""
+"""The commands' options as tables (:func:`declare`); those several commands take are
+declared once here (the same names, types and help everywhere they appear)."""
 
 from __future__ import annotations
 
