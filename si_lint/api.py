@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from . import rule_url
 from .catalogue import rules
-from .commands.check_run import FAIL_ON, failing
+from .commands.check import FAIL_ON, failing
 from .commands.eval import profile_for, scored_table
 from .commands.eval_input import evidence_artifacts, load_scenario
 from .commands.options import profile_spec, split_codes

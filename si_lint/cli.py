@@ -1,6 +1,5 @@
-"""Command-line entry point: :func:`main` runs the click group :func:`cli`, a lazy group:
-each sub-command lives in ``si_lint/commands/<name>.py`` as ``command``, imported only when
-it runs."""
+"""Command-line entry point: the lazy click group of the sub-commands in
+``si_lint/commands/``."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ block oasisctl cannot load, SI115 (warning, info or error: ``rules/SI115.yaml``)
 Form A rubric, with the migration draft as its fix when the profile has the template.
 
 The migration draft (also what ``si-lint migrate`` prints or writes, with one draft
-fixture per row of the template's table: :mod:`si_lint.commands.migrate_draft`) is the
+fixture per row of the template's table: :mod:`si_lint.commands.migrate`) is the
 Form B ``scoring`` block the injection manifest gives (the ground truth is the manifest,
 seed §5.1). Each role gets a value by its type in the template (the C-DA-001 roles, seed
 §5.1); what the manifest cannot say is a **placeholder**

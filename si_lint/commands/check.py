@@ -1,148 +1,143 @@
-"""`si-lint check [PATHS]`: its command line, as click declares and parses it. What the
-command does is :func:`.check_run.run`."""
+"""`si-lint check [PATHS]`: its command line, and what the command does with it (``a``
+holds the options by their click names)."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 from types import SimpleNamespace
 
 import click
 
+from ..baseline import apply, load
+from ..baseline import render as render_baseline
+from ..errors import UsageError
+from ..findings import SEVERITY_RANK
+from ..fix import fix_files, fixable
+from ..pipeline import Options
+from ..pipeline import run as run_pipeline
+from ..profile import OASISCTL_NOTICE, is_builtin_name
 from ..report import FORMATS
+from ..report import write as write_report
+from ..report.output import report_sink, use_color, write, write_file
 from . import options
-from .check_run import COLOR, FAIL_ON, run
+from .check_show import say, show, watch
+from .options import FILE, MANY, choice, profile_spec, split_codes
 
-FILE = click.Path(dir_okay=False)
+ENV_FORMAT = "SI_LINT_OUTPUT_FORMAT"
+FAIL_ON = ("error", "warning", "info")
+COLOR = ("auto", "always", "never")
+
+
+#: check's options in --help order (:func:`.options.declare`)
+OPTIONS: tuple[tuple, ...] = (
+    (
+        "--format --output-format fmt",
+        "Output format (default: text; github under GITHUB_ACTIONS=true). concise: one "
+        "line per finding. ruff's `full` is text.",
+        {"type": options.FormatChoice(FORMATS), "envvar": ENV_FORMAT, "show_envvar": True},
+    ),
+    ("--output --output-file -o", "Write the report to FILE.", FILE),
+    (
+        "--config config_file",
+        "Use this si-lint.toml or pyproject.toml; its directory is the corpus root.",
+        FILE,
+    ),
+    ("--isolated", "Ignore every configuration file."),
+    options.SELECT,
+    options.IGNORE,
+    (
+        "--extend-select",
+        "Like --select, but add these codes or prefixes to the selected ones.",
+        MANY,
+    ),
+    ("--extend-ignore", "Like --ignore: skip these codes or prefixes too (ruff's name).", MANY),
+    ("--fail-on", "Lowest severity that makes the exit status 1.", choice(FAIL_ON)),
+    ("--exit-zero -e", "Exit 0 even when there are findings."),
+    ("--exit-non-zero-on-fix", "Exit 1 when --fix changed a file, even if no finding remains."),
+    ("--statistics", "Print a count per code instead of each finding."),
+    ("--quiet -q", "Print the findings only (no summary, no notes)."),
+    (
+        "--silent -s",
+        "Print nothing (but errors): the exit status says it all (--output is still written).",
+    ),
+    (
+        "--color color_mode",
+        "Colour the text output (auto: only on a terminal; NO_COLOR/FORCE_COLOR respected).",
+        choice(COLOR),
+    ),
+    (
+        "--fix/--no-fix",
+        "Apply the safe fixes in place (comments and layout survive); --no-fix overrides.",
+    ),
+    (
+        "--fix-only",
+        "Apply the fixes and print only how many (implies --fix; exit 0 unless "
+        "--exit-non-zero-on-fix).",
+    ),
+    (
+        "--unsafe-fixes/--no-unsafe-fixes",
+        "With --fix/--diff, also apply the fixes that change what a scenario means.",
+    ),
+    (
+        "--diff",
+        "Print the fixes as a unified diff on stdout (the findings on stderr); write nothing.",
+    ),
+    ("--show-fixes/--no-show-fixes", "List the findings that were (or would be) fixed."),
+    ("--baseline baseline_file", "Report only findings that are not in this baseline file.", FILE),
+    (
+        "--write-baseline",
+        "Record the current findings in FILE (for --baseline), say how many, exit 0.",
+        FILE,
+    ),
+    (
+        "--sarif-file",
+        "Also write the SARIF report to FILE (with --format github: annotations and "
+        "code scanning from one run).",
+        FILE,
+    ),
+    ("--automation-id", "SARIF runs[].automationDetails.id (code scanning's category).", {}),
+    (
+        "--junit-passing/--no-junit-passing",
+        "With --format junit: a passing testcase per rule that ran clean on each file "
+        "(default), or only the findings' testcases.",
+        {"default": None},
+    ),
+    ("--stdin-filename", "With PATH `-`: the path the text read from stdin stands for.", {}),
+    ("--no-cache -n", "Do not read or write the cache."),
+    options.CACHE_DIR,
+    (
+        "--jobs -j",
+        "Worker processes for per-file work and dry runs (default: one below 10,000 "
+        "files, the machine's cores from there).",
+        {"type": click.IntRange(min=1)},
+    ),
+    options.TRUST,
+    options.profile(
+        "The profile to check under, replacing the configured `profile` (a "
+        "directory is relative to the current directory).",
+        dest="profile",
+    ),
+    (
+        "--verbose -v",
+        "Show each corpus root and how it was found, skipped files and internal tracebacks.",
+    ),
+    (
+        "--show-settings",
+        "Print the effective configuration of each named path's corpus root, exit 0.",
+    ),
+    ("--show-files", "Print the files that would be checked, exit 0."),
+    (
+        "--watch -w",
+        "Check again whenever a checked file or the configuration changes (Ctrl-C stops).",
+    ),
+)
 
 
 @click.command("check")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option(
-    "--format",
-    "--output-format",
-    "fmt",
-    type=options.FormatChoice(FORMATS),
-    envvar="SI_LINT_OUTPUT_FORMAT",
-    show_envvar=True,
-    help="Output format (default: text; github under GITHUB_ACTIONS=true). concise: one "
-    "line per finding. ruff's `full` is text.",
-)
-@click.option("--output", "--output-file", "-o", type=FILE, help="Write the report to FILE.")
-@click.option(
-    "--config",
-    "config_file",
-    type=FILE,
-    help="Use this si-lint.toml or pyproject.toml; its directory is the corpus root.",
-)
-@options.flag("--isolated", help="Ignore every configuration file.")
-@options.select
-@options.ignore
-@options.extend_select
-@options.extend_ignore
-@click.option(
-    "--fail-on",
-    type=click.Choice(FAIL_ON),
-    default="error",
-    show_default=True,
-    help="Lowest severity that makes the exit status 1.",
-)
-@options.flag("--exit-zero", "-e", help="Exit 0 even when there are findings.")
-@options.flag(
-    "--exit-non-zero-on-fix", help="Exit 1 when --fix changed a file, even if no finding remains."
-)
-@options.flag("--statistics", help="Print a count per code instead of each finding.")
-@options.flag("--quiet", "-q", help="Print the findings only (no summary, no notes).")
-@options.flag(
-    "--silent",
-    "-s",
-    help="Print nothing (but errors): the exit status says it all (--output is still written).",
-)
-@click.option(
-    "--color",
-    "color_mode",
-    type=click.Choice(COLOR),
-    default="auto",
-    show_default=True,
-    help="Colour the text output (auto: only on a terminal; NO_COLOR/FORCE_COLOR respected).",
-)
-@options.flag(
-    "--fix/--no-fix",
-    help="Apply the safe fixes in place (comments and layout survive); --no-fix overrides.",
-)
-@options.flag(
-    "--fix-only",
-    help="Apply the fixes and print only how many (implies --fix; exit 0 unless "
-    "--exit-non-zero-on-fix).",
-)
-@options.flag(
-    "--unsafe-fixes/--no-unsafe-fixes",
-    help="With --fix/--diff, also apply the fixes that change what a scenario means.",
-)
-@options.flag(
-    "--diff",
-    help="Print the fixes as a unified diff on stdout (the findings on stderr); write nothing.",
-)
-@options.flag(
-    "--show-fixes/--no-show-fixes", help="List the findings that were (or would be) fixed."
-)
-@click.option(
-    "--baseline",
-    "baseline_file",
-    type=FILE,
-    help="Report only findings that are not in this baseline file.",
-)
-@click.option(
-    "--write-baseline",
-    type=FILE,
-    help="Record the current findings in FILE (for --baseline), say how many, exit 0.",
-)
-@click.option(
-    "--sarif-file",
-    type=FILE,
-    help="Also write the SARIF report to FILE (with --format github: annotations and "
-    "code scanning from one run).",
-)
-@click.option(
-    "--automation-id", help="SARIF runs[].automationDetails.id (code scanning's category)."
-)
-@click.option(
-    "--junit-passing/--no-junit-passing",
-    default=None,
-    help="With --format junit: a passing testcase per rule that ran clean on each file "
-    "(default), or only the findings' testcases.",
-)
-@click.option(
-    "--stdin-filename", help="With PATH `-`: the path the text read from stdin stands for."
-)
-@options.flag("--no-cache", "-n", help="Do not read or write the cache.")
-@options.cache_dir
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    help="Worker processes for per-file work and dry runs (default: one below 10,000 "
-    "files, the machine's cores from there).",
-)
-@options.trust_implementations
-@options.profile(
-    "The profile to check under, replacing the configured `profile` (a "
-    "directory is relative to the current directory).",
-    dest="profile",
-)
-@options.flag(
-    "--verbose",
-    "-v",
-    help="Show each corpus root and how it was found, skipped files and internal tracebacks.",
-)
-@options.flag(
-    "--show-settings",
-    help="Print the effective configuration of each named path's corpus root, exit 0.",
-)
-@options.flag("--show-files", help="Print the files that would be checked, exit 0.")
-@options.flag(
-    "--watch",
-    "-w",
-    help="Check again whenever a checked file or the configuration changes (Ctrl-C stops).",
-)
+@options.declare(*OPTIONS)
 @options.ruff_refused
 def command(**kwargs):
     """Lint files or directories: schemas, Form B rules, the reference graph, EIO rules
@@ -157,4 +152,219 @@ def command(**kwargs):
 
     Exit status: 0 no finding at or above --fail-on, 1 such findings (or a file fixed,
     under --exit-non-zero-on-fix), 2 usage error."""
-    return run(SimpleNamespace(**kwargs))
+    a = SimpleNamespace(**kwargs)
+    a.fmt = a.fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    _combinations(a)
+    with contextlib.ExitStack() as stack:
+        if a.silent:
+            # an error is printed by the command group, outside this block
+            null = stack.enter_context(open(os.devnull, "w", encoding="utf-8"))
+            stack.enter_context(contextlib.redirect_stdout(null))
+            stack.enter_context(contextlib.redirect_stderr(null))
+        if a.show_settings or a.show_files:
+            return show(a, _options(a))
+        if a.watch:
+            return watch(a, _options(a), run_once)
+        return run_once(a)
+
+
+def failing(findings, fail_on: str) -> list:
+    """The findings that make the exit status 1 under ``--fail-on`` (JUnit counts the same)."""
+    threshold = SEVERITY_RANK[fail_on]
+    return [f for f in findings if SEVERITY_RANK.get(f.severity, 0) <= threshold]
+
+
+def run_once(a) -> int:
+    paths, overrides = _paths_and_stdin(a)
+    options = _options(a)
+    result = run_pipeline(paths, options, overrides=overrides)
+    _notes(a, result)
+    if a.fix_only:
+        return _fix_only(a, result)
+    fixed, changed = [], 0
+    if a.fix or a.diff:
+        report = _apply_fixes(a, result)
+        changed = len(report.files)
+        if a.fix and not a.diff and report.files:
+            result = run_pipeline(paths, options)  # the report shows what remains
+        fixed = report.fixed
+    if a.write_baseline:  # adopting: the findings go to the file, not to the terminal
+        return _write_baseline(a, result)
+    _baselines(a, result)
+    _report(a, result, fixed)
+    if a.exit_zero:
+        return 0
+    fixed_fails = a.exit_non_zero_on_fix and a.fix and not a.diff and changed
+    return 1 if failing(result.findings, a.fail_on) or fixed_fails else 0
+
+
+def _fix_only(a, result) -> int:
+    """--fix-only as ruff means it: the fixes written, no finding reported."""
+    report = _apply_fixes(a, result)
+    n, files = report.fixed_findings, len(report.files)
+    write(f"Fixed {n} finding(s) in {files} file(s).\n" if n else "No fixes applied.\n", a.output)
+    if a.show_fixes:
+        _show_fixes(result, report.fixed, True, a.unsafe_fixes, a.output is None)
+    return 1 if a.exit_non_zero_on_fix and files and not a.exit_zero else 0
+
+
+def _paths_and_stdin(a) -> tuple[list[str], dict[str, bytes] | None]:
+    """The paths to check, and for the path ``-`` the bytes of stdin, which stand in for
+    the file named by --stdin-filename in the read stage."""
+    paths = list(a.paths)
+    if "-" not in paths:
+        if a.stdin_filename:
+            raise UsageError("--stdin-filename is used with the path `-` only")
+        return paths, None
+    if paths != ["-"]:
+        raise UsageError("`-` (read stdin) cannot be combined with other paths")
+    if not a.stdin_filename:
+        raise UsageError("`-` (read stdin) needs --stdin-filename PATH (the file it stands for)")
+    if a.fix or a.diff:
+        raise UsageError("--fix and --diff work on files, not on stdin")
+    stdin = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+    return [a.stdin_filename], {os.path.abspath(a.stdin_filename): stdin}
+
+
+def _combinations(a) -> None:
+    flags = ("--show-settings", "--show-files", "--watch", "--write-baseline")
+    on = (a.show_settings, a.show_files, a.watch, a.write_baseline)
+    modes = [n for n, given in zip(flags, on, strict=True) if given]
+    if len(modes) > 1:
+        raise UsageError(f"{modes[0]} and {modes[1]} cannot be used together")
+    if modes and modes[0] != "--write-baseline" and "-" in a.paths:
+        raise UsageError(f"{modes[0]} works on files, not on stdin (`-`)")
+    if a.isolated and a.config_file:
+        raise UsageError("--isolated ignores every configuration file: leave out --config")
+    if a.config_file and "=" in a.config_file and not os.path.lexists(a.config_file):
+        raise UsageError(
+            f"--config {a.config_file!r}: --config names a file; ruff's `--config KEY = VALUE` "
+            "has no equivalent: --select, --ignore, --extend-select, --extend-ignore and "
+            "--profile on the command line, anything else in si-lint.toml"
+        )
+    if a.fix_only:
+        if a.diff:
+            raise UsageError("--fix-only writes the fixes, --diff writes nothing: use one")
+        a.fix = True
+    if a.silent:
+        a.quiet = True
+    if a.automation_id is not None and a.fmt != "sarif" and not a.sarif_file:
+        raise UsageError(
+            "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
+        )
+    if a.junit_passing is not None and a.fmt != "junit":
+        flag = "--junit-passing" if a.junit_passing else "--no-junit-passing"
+        raise UsageError(f"{flag} is a JUnit setting (use it with --format junit)")
+    if a.profile is not None and not is_builtin_name(profile_spec(a.profile)):
+        a.profile = os.path.abspath(a.profile)
+
+
+def _options(a) -> Options:
+    return Options(
+        select=split_codes(a.select),
+        ignore=split_codes(a.ignore),
+        extend_select=split_codes(a.extend_select),
+        extend_ignore=split_codes(a.extend_ignore),
+        isolated=a.isolated,
+        trust_implementations=a.trust_implementations,
+        use_cache=not a.no_cache,
+        cache_dir=a.cache_dir,
+        jobs=a.jobs,
+        config_file=a.config_file,
+        profile=a.profile,
+        progress=a.fmt not in ("json", "sarif", "gitlab") and not a.quiet and not a.watch,
+    )
+
+
+def _notes(a, result) -> None:
+    """The notice of builtin:oasisctl, the run's warnings (SPEC §9) and, under --verbose,
+    its notes."""
+    profile = a.profile or getattr(result.config, "profile", None)
+    if profile == "builtin:oasisctl" and not a.quiet:
+        say(OASISCTL_NOTICE)
+    for warning in result.warnings:
+        say(f"si-lint: {warning}")
+    if a.verbose:
+        for note in result.notes:
+            say(f"si-lint: {note}")
+
+
+def _apply_fixes(a, result):
+    report = fix_files(
+        result,
+        write=a.fix and not a.diff,
+        diff_stream=sys.stdout if a.diff else None,
+        unsafe=a.unsafe_fixes,
+    )
+    for relpath, reason in report.skipped:
+        say(f"si-lint: {relpath}: not fixed: {reason}")
+    n, files = report.fixed_findings, len(report.files)
+    if not a.quiet and not a.fix_only and (report.files or a.diff):
+        if a.fix and not a.diff:
+            say(f"si-lint: fixed {n} finding(s) in {files} file(s)")
+        else:
+            say(f"si-lint: {n} finding(s) fixable in {files} file(s) (--diff: nothing written)")
+    return report
+
+
+def _write_baseline(a, result) -> int:
+    """Says how many on stderr: stdout stays free for a ``--diff`` before it."""
+    write_file(a.write_baseline, render_baseline(result).encode("utf-8"))
+    if not a.quiet:
+        n = len(result.findings)
+        say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {a.write_baseline}")
+    return 0
+
+
+def _baselines(a, result) -> None:
+    if a.baseline_file:
+        applied = apply(result, load(a.baseline_file))
+        result.findings = applied.findings
+        if not a.quiet:
+            stale = f"{applied.stale} stale entr{'y' if applied.stale == 1 else 'ies'}"
+            say(
+                f"si-lint: baseline {a.baseline_file}: {applied.matched} finding(s) hidden, "
+                f"{stale} (no longer found)"
+            )
+
+
+def _report(a, result, fixed) -> None:
+    """The report, written as it is made (SPEC §9 "Output is bounded"); on stderr under
+    --diff, whose patch is the output; a --sarif-file first (one it cannot write prints
+    no report)."""
+    report_err = a.diff and not a.output
+    stream = sys.stderr if report_err else sys.stdout
+    colour = a.fmt == "text" and not a.output and use_color(a.color_mode, stream)
+    if a.sarif_file:
+        with report_sink(a.sarif_file) as sink:
+            write_report(result, "sarif", sink, automation_id=a.automation_id)
+    with report_sink(a.output, err=report_err, color=colour) as sink:
+        write_report(
+            result,
+            a.fmt,
+            sink,
+            verbose=a.verbose,
+            statistics=a.statistics,
+            quiet=a.quiet,
+            unsafe_fixes=a.unsafe_fixes,
+            automation_id=a.automation_id,
+            fail_on=a.fail_on,
+            junit_passing=a.junit_passing is not False,
+        )
+    if a.show_fixes:
+        to_stdout = a.output is None and a.fmt == "text" and not a.diff
+        _show_fixes(result, fixed, a.fix and not a.diff, a.unsafe_fixes, to_stdout)
+
+
+def _show_fixes(result, fixed, written: bool, unsafe: bool, to_stdout: bool) -> None:
+    if written:
+        items, title = fixed, "Fixed"
+    else:
+        items = fixed or [f for f in result.findings if fixable(f, unsafe)]
+        title = "Would fix" if items else "Fixable"
+    hidden = 0 if written or unsafe else sum(1 for f in result.findings if fixable(f, True))
+    none = f"No fixes available ({hidden} hidden with --unsafe-fixes)." if hidden else None
+    lines = [f"{title} {len(items)} finding(s):"] if items else [none or "No fixes available."]
+    for f in sorted(items, key=lambda f: f.sort_key()):
+        lines.append(f"  {f.path}:{f.line}:{f.column}: {f.code} {f.message}")
+    write("\n".join(lines) + "\n", err=not to_stdout, color=None)

@@ -1,9 +1,5 @@
-"""What a check of the named paths would read (docs/cli.md): `--show-settings` prints each
-root's settings as TOML and `--show-files` the files whose findings a check reports, as
-findings show them, sorted (exit 0); `--watch` checks, then compares the ``stat`` of every
-file of each root's corpus, their directories and the configuration files every
-:data:`POLL` seconds (or twice the last look's time: at most a third of a core), and checks
-again when one differs, until Ctrl-C (exit 0) or ``SI_LINT_WATCH_RUNS=N`` checks."""
+"""`si-lint check --show-settings`, `--show-files` and `--watch` (docs/cli.md): what a check
+of the named paths would read, and the loop that checks again when a file of it changes."""
 
 from __future__ import annotations
 
@@ -65,7 +61,6 @@ def _toml(value) -> str:
 
 
 def _settings(group, options, cwd: Path) -> str:
-    """One root's block: comments saying where it comes from, then its settings."""
     cfg = load_config(cwd, info=group.root).with_cli(
         options.select, options.ignore, options.extend_select, options.extend_ignore
     )
@@ -87,14 +82,13 @@ def _settings(group, options, cwd: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-#: seconds between two looks at the files
+#: seconds between two looks at the files (or twice a look's time: at most a third of a core)
 POLL = 0.5
 #: the environment variable that bounds the number of checks
 RUNS_ENV = "SI_LINT_WATCH_RUNS"
 
 
 def say(message: str) -> None:
-    """A line on stderr (what ``click.echo(message, err=True)`` writes)."""
     write(message + "\n", err=True, color=None)
 
 
@@ -108,8 +102,7 @@ def _limit() -> int | None:
 
 
 def watched(a, options) -> list[str]:
-    """The paths whose ``stat`` the loop compares: the selected files of every root, their
-    directories, the named paths and the configuration files (absolute, sorted)."""
+    """The paths whose ``stat`` the loop compares (absolute, sorted)."""
     out = {os.path.abspath(p) for p in (a.paths or ["."])}
     for group, config, sel in selections(a, options, Path.cwd().resolve()):
         if group.root.source is not None:
@@ -121,7 +114,6 @@ def watched(a, options) -> list[str]:
 
 
 def snapshot(paths: list[str]) -> tuple:
-    """What the loop compares: each path's (modification time, size, inode), or None."""
     out: list[tuple[int, int, int] | None] = []
     for p in paths:
         try:
@@ -134,18 +126,14 @@ def snapshot(paths: list[str]) -> tuple:
 
 
 def _wait_for_change(paths: list[str], before: tuple) -> None:
-    """Return when a look at ``paths`` differs from ``before``."""
     while True:
         started = time.monotonic()
-        now = snapshot(paths)
-        if now != before:
+        if snapshot(paths) != before:
             return
-        spent = time.monotonic() - started
-        time.sleep(max(POLL, 2 * spent))
+        time.sleep(max(POLL, 2 * (time.monotonic() - started)))
 
 
 def watch(a, options, run_once) -> int:
-    """Check, wait for a change, check again; 0 on Ctrl-C or after ``SI_LINT_WATCH_RUNS``."""
     limit = _limit()
     runs = 0
     paths: list[str] = []

@@ -23,7 +23,6 @@ EXPLANATION = "lexical presence of the controls was measured, not their sufficie
 
 
 def _read(path: str) -> tuple[Any, str | None]:
-    """(data, error) for one YAML/JSON file, through si-lint's loader."""
     raw, why = read_regular(path, MAX_BYTES)
     if raw is None:
         return None, f"cannot read: {why}"
@@ -37,8 +36,7 @@ def _read(path: str) -> tuple[Any, str | None]:
 
 
 def evaluate_paths(module: Any, inputs: tuple[str, ...]) -> list[tuple[dict[str, Any], Any]]:
-    """(result, input data) per input, in argument order (a directory: its YAML/JSON files
-    in sorted path order, hidden directories skipped); ``result`` is the SPEC §7 object."""
+    """(result, input data) per input; ``result`` is the SPEC §7 object."""
     paths: list[tuple[str, bool]] = []  # (path as shown, named explicitly)
     for given in inputs:
         if Path(given).is_dir():
@@ -138,7 +136,7 @@ def _missing(module: Any, cid: str, present: list[str]) -> list[str]:
 @click.command("eio")
 @click.argument("module_path", metavar="MODULE", type=click.Path())
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True, type=click.Path())
-@options.fmt("text", "json")
+@options.declare(options.fmt("text", "json"))
 def command(module_path, inputs, fmt):
     """Evaluate EIO inputs against MODULE's criteria: checklist scores (controls present /
     required), assessor ratings, findings of non_scoring criteria, and the Q axis

@@ -1,7 +1,5 @@
 """`si-lint eval SCENARIO EVIDENCE...` (SPEC §5, §7; docs/eval.md). The verdicts are written
-as they are computed (``--format json`` prints the bytes of ``json.dumps(list, indent=2)``),
-so memory stays flat whatever the input size; one process scores them (``--jobs`` is
-accepted and ignored: workers saved little and doubled the start-up memory)."""
+as they are computed, so memory stays flat whatever the input size."""
 
 from __future__ import annotations
 
@@ -36,9 +34,8 @@ from .eval_input import evidence_artifacts, load_scenario
 
 
 def _lint_note(scen_path: Path, index: int, profile, config) -> str | None:
-    """`note: the scenario has N lint errors (...)` when `check`'s per-document rules
-    reject the scenario's document (its schema, Form B and table rules; the cross-file
-    rules need the whole corpus and are `check`'s)."""
+    """The note when `check`'s per-document rules reject the scenario (the cross-file
+    rules need the whole corpus)."""
     try:
         source = source_of(os.path.abspath(scen_path))
         doc = next((d for d in load_documents(source, Path.cwd()) if d.index == index), None)
@@ -75,9 +72,8 @@ def profile_for(scen_path: Path, profile_opt: str | None, trust: bool):
 
 
 def scored_table(data: Any, profile, label: str) -> Any:
-    """The scenario's prepared table, or the error every verdict gets (SI409: the table
-    needs a primitive without a trusted implementation); a scenario with no decision
-    table at all is a usage error, ``label: why``."""
+    """The scenario's prepared table, or the error every verdict gets; a scenario with no
+    decision table is a usage error."""
     try:
         locate_table(data, profile)
     except NoTable as exc:  # other reasons are every verdict's error
@@ -98,8 +94,7 @@ def scored_table(data: Any, profile, label: str) -> Any:
 
 def _other_reading(prepared: Any):
     """``(JSON key, what the note calls it, the table read so)`` of the other built-in
-    reading: oasisctl's constants, or the seed's when the profile already reads as
-    oasisctl does; None without a table."""
+    reading: oasisctl's constants, or the seed's when the profile already has those."""
     if not isinstance(prepared, CompiledTable) or prepared.constants is None:
         return None
     key, label, constants = "oasisctl", "oasisctl's reading (builtin:oasisctl)", OASISCTL_CONSTANTS
@@ -109,8 +104,8 @@ def _other_reading(prepared: Any):
 
 
 def _entry(name, artifact, problem, data, profile, prepared, other):
-    """The verdict entry (``why``: the reasons as data; the other built-in reading's
-    verdict under its key when it differs), and the note's name for that reading."""
+    """The verdict entry (the other built-in reading's verdict under its key when it
+    differs), and the note's name for that reading."""
     entry: dict[str, Any] = {"evidence": name, "scenario": data.get("id")}
     if problem is not None:
         entry.update({"score": None, "row": None, "error": problem})
@@ -135,8 +130,7 @@ METADATA_SHOWN = (
 
 
 def text_line(entry: dict, other: str | None = None) -> str:
-    """One verdict: score, row, metadata, then ``why:`` (the entry's reasons) and, when
-    the other built-in reading scores it otherwise, ``note:`` (``other`` names it)."""
+    """One verdict, its ``why:`` and the ``note:`` naming ``other`` (the other reading)."""
     head = f"{entry['evidence']}: "
     if entry.get("error") is not None:
         return head + f"error: {entry['error']}"
@@ -161,23 +155,23 @@ def text_line(entry: dict, other: str | None = None) -> str:
 @click.command("eval")
 @click.argument("scenario", type=click.Path())
 @click.argument("evidence", nargs=-1, required=True, type=click.Path())
-@click.option(
-    "--scenario",
-    "scenario_id",
-    metavar="ID",
-    help="Pick the scenario with this id out of a multi-document file or a corpus directory.",
-)
-@options.fmt("text", "json", help=None)
-@options.profile("The profile to score under (default: the corpus's configured profile).")
-@options.flag(
-    "--trust-implementations",
-    help="Import the profile's primitive implementations (corpus code) to run them.",
-)
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    help="Accepted and ignored: the artifacts are scored in this process.",
+@options.declare(
+    (
+        "--scenario scenario_id",
+        "Pick the scenario with this id out of a multi-document file or a corpus directory.",
+        {"metavar": "ID"},
+    ),
+    options.fmt("text", "json", help=None),
+    options.profile("The profile to score under (default: the corpus's configured profile)."),
+    (
+        "--trust-implementations",
+        "Import the profile's primitive implementations (corpus code) to run them.",
+    ),
+    (
+        "--jobs -j",
+        "Accepted and ignored: the artifacts are scored in this process.",
+        {"type": click.IntRange(min=1)},
+    ),
 )
 def command(scenario, evidence, scenario_id, fmt, profile_opt, trust_implementations, jobs):
     """Score recorded EVIDENCE (oasisctl artifacts or transcripts: yaml/json/jsonl files or

@@ -1,7 +1,5 @@
-"""What ``si-lint eval`` reads: the scenario (SCENARIO [--scenario ID]) and the evidence
-artifacts of every EVIDENCE argument (files, directories, ``.jsonl`` line by line), each
-with the label it is reported under and the reason it could not be read (SPEC §4, §7).
-"""
+"""What ``si-lint eval`` reads: the scenario and the evidence artifacts, each with the label
+it is reported under and the reason it could not be read (SPEC §4, §7)."""
 
 from __future__ import annotations
 
@@ -58,8 +56,7 @@ def _read_stream(path: Path) -> tuple[list[tuple[int, Any]], str | None]:
 
 
 def files_under(directory: Path, suffixes: tuple[str, ...], hidden_files: bool = False):
-    """(path relative to ``directory`` with ``/``, path) of its files with one of
-    ``suffixes``, hidden directories skipped, in sorted order of the relative paths."""
+    """(relative path with ``/``, path) of its files with one of ``suffixes``, sorted."""
     found = []
     for dirpath, dirnames, filenames in os.walk(directory):
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
@@ -101,8 +98,6 @@ def load_scenario(given: str, wanted: str | None) -> tuple[Path, int, Any]:
 
 
 def evidence_artifacts(evidence: Iterable[str]) -> Iterator[Artifact]:
-    """Every artifact of the EVIDENCE arguments, in order: a file as given, a directory's
-    evidence files in sorted path order."""
     for given in evidence:
         p = Path(given)
         if not p.is_dir():
@@ -153,8 +148,8 @@ def line_artifact(n: int, raw: bytes) -> tuple[Any, str | None]:
 
 
 def _jsonl(label: str, path: Path) -> Iterator[Artifact]:
-    """One artifact per non-blank line, read line by line with a size limit per line (the
-    file itself may be of any size: it is never held in memory). Regular files only."""
+    """One artifact per non-blank line, with a size limit per line: the file itself may be
+    of any size (it is never held in memory)."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             yield label, None, "cannot read file: not a regular file"
@@ -178,8 +173,6 @@ def _jsonl(label: str, path: Path) -> Iterator[Artifact]:
 
 
 def artifacts(label: str, path: Path, from_dir: bool) -> Iterator[Artifact]:
-    """(evidence label, artifact, read error) for one evidence file; a directory member
-    holding no evidence is skipped with a line on stderr."""
     if path.suffix == ".jsonl":
         yield from _jsonl(label, path)
         return

@@ -1,8 +1,6 @@
-"""`si-lint graph [PATHS]`: export the corpus reference graph (SPEC §7) of the corpus
-``check`` builds (``pipeline.build_corpus``: the whole corpus under the root, no check
-run); PATHS keep the nodes defined and the references made in the named files, and the
-nodes those references point at. Every format sorts nodes and edges (deterministic).
-"""
+"""`si-lint graph [PATHS]`: export the reference graph (SPEC §7) of the corpus ``check``
+builds; PATHS keep the nodes defined and the references made in the named files, and the
+nodes those references point at."""
 
 from __future__ import annotations
 
@@ -24,29 +22,21 @@ from . import options
 
 @click.command("graph")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="dot",
-    show_default=True,
-    help="Export format (svg needs Graphviz's `dot`).",
+@options.declare(
+    options.fmt(*FORMATS, help="Export format (svg needs Graphviz's `dot`)."),
+    (
+        "--focus focus_node",
+        "Only NODE (an id like `scenario:<id>`, or a bare name) and its direct "
+        "neighbours in the whole corpus graph.",
+        {"metavar": "NODE"},
+    ),
+    ("--all-nodes", "dot/svg: also draw the nodes no edge touches (hidden by default)."),
+    (
+        "--no-findings",
+        "dot/svg: do not run the check to paint the nodes that carry an error or warning.",
+    ),
+    ("--output -o", "Write to FILE.", options.FILE),
 )
-@click.option(
-    "--focus",
-    "focus_node",
-    metavar="NODE",
-    help="Only NODE (an id like `scenario:<id>`, or a bare name) and its direct "
-    "neighbours in the whole corpus graph.",
-)
-@options.flag(
-    "--all-nodes", help="dot/svg: also draw the nodes no edge touches (hidden by default)."
-)
-@options.flag(
-    "--no-findings",
-    help="dot/svg: do not run the check to paint the nodes that carry an error or warning.",
-)
-@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to FILE.")
 def command(paths, fmt, focus_node, all_nodes, no_findings, output):
     """Export the corpus reference graph: scenarios, templates, roles, primitives, synonym
     lists, deviations, fixtures and evidence, and every reference between them (with the
@@ -77,8 +67,6 @@ def command(paths, fmt, focus_node, all_nodes, no_findings, output):
 
 
 def _narrowed(corpus, paths, focus_node, cwd):
-    """The graph to export (positions resolved), narrowed to PATHS or --focus, and the
-    focused node's id."""
     graph = resolve_positions(corpus.graph, corpus)
     if paths:
         graph = restrict(graph, corpus, list(paths), cwd)
@@ -95,9 +83,8 @@ def _narrowed(corpus, paths, focus_node, cwd):
 
 
 def _svg(data: bytes) -> bytes:
-    """The DOT text laid out by Graphviz; through its ``unflatten`` first when installed
-    (the many leaves of one scenario staggered over a few ranks: a picture about as wide
-    as it is tall, not a column)."""
+    """The DOT text laid out by Graphviz; through ``unflatten`` first when installed (the
+    many leaves of one scenario staggered over a few ranks, not one column)."""
     try:
         if shutil.which("unflatten") is not None:
             flat = subprocess.run(

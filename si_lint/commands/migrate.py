@@ -1,53 +1,63 @@
-"""`si-lint migrate SCENARIO_FILE [--scenario ID] [--write]`: the Form A → Form B migration
-draft of one scenario (SPEC §3.1; docs/migrating.md): the ``scoring`` block SI115's unsafe
-fix writes (:mod:`si_lint.checks.form_a`), rewritten by ``--fix``'s round trip, and one
-draft fixture per row of the template's table (:mod:`.migrate_draft`), never overwriting a
-file; without ``--write``, one unified diff of both (``git apply`` takes it).
+"""`si-lint migrate`: the Form A → Form B migration draft of one scenario (SPEC §3.1;
+docs/migrating.md), rewritten by ``--fix``'s round trip; never overwrites a fixture.
+
+The draft fixtures: one per row of the template's decision table, so that the dry runs
+(SI401/SI402) and the band coverage (SI403) have something to bite on. A few candidate
+answers built from the drafted binding are scored by the evaluator itself; each row gets
+the first candidate that fires it, with that verdict's score as ``expect``. A row none
+fires gets a placeholder answer: its dry run fails until an author writes one. Both
+evidence forms (SPEC §4.3): transcripts (YAML) and oasisctl's artifacts (JSON).
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 
-from ..checks.form_a import draft_scoring
+from ..checks.form_a import draft_scoring, first_deviation
+from ..checks.value_facts import PLACEHOLDER, is_placeholder
 from ..errors import OutputError, UsageError
+from ..evaluator import evaluate
 from ..fix import FixError, fix_stream, set_value
 from ..fsutil import ReadOnlyFile, atomic_write
 from ..loader import load_bytes
-from ..model import FORM_A, find_template, scoring_of
+from ..mapping import MAPPING
+from ..model import FORM_A, TEMPLATE_KEY, budget_roles, find_template, scoring_of, template_roles
 from ..profile import is_builtin_name, load_profile_for, resolve_profile
 from . import options
 from .eval_input import load_scenario
-from .migrate_draft import draft_fixtures
 
 
 @click.command(name="migrate")
 @click.argument("scenario_file", type=click.Path(dir_okay=False))
-@click.option("--scenario", "scenario_id", help="The scenario's id (a file holding several).")
-@click.option(
-    "--profile",
-    "profile_opt",
-    help="The profile whose template to bind (default: the corpus's configured one).",
+@options.declare(
+    ("--scenario scenario_id", "The scenario's id (a file holding several).", {}),
+    (
+        "--profile profile_opt",
+        "The profile whose template to bind (default: the corpus's configured one).",
+        {},
+    ),
+    (
+        "--evidence",
+        "The fixtures' evidence form: YAML transcripts or oasisctl's JSON artifacts.",
+        options.choice(["transcript", "artifact"]),
+    ),
+    (
+        "--fixtures-dir",
+        "Where the fixtures go (default: fixtures/<last part of the id>/ beside the "
+        "`scenarios/` directory holding the file, else beside the file).",
+        {"type": click.Path(file_okay=False)},
+    ),
+    ("--write", "Rewrite `scoring` and create the fixture files."),
 )
-@click.option(
-    "--evidence",
-    type=click.Choice(["transcript", "artifact"]),
-    default="transcript",
-    show_default=True,
-    help="The fixtures' evidence form: YAML transcripts or oasisctl's JSON artifacts.",
-)
-@click.option(
-    "--fixtures-dir",
-    type=click.Path(file_okay=False),
-    help="Where the fixtures go (default: fixtures/<last part of the id>/ beside the "
-    "`scenarios/` directory holding the file, else beside the file).",
-)
-@options.flag("--write", help="Rewrite `scoring` and create the fixture files.")
 def command(scenario_file, scenario_id, profile_opt, evidence, fixtures_dir, write):
     """Draft the Form B scoring block of a Form A scenario from its injection manifest,
     with one draft fixture per row of the template's table.
@@ -96,7 +106,6 @@ def command(scenario_file, scenario_id, profile_opt, evidence, fixtures_dir, wri
 
 
 def _draft_block(given: str, data, profile):
-    """(the drafted scoring block, the template), or the reason there is none (exit 2)."""
     sid = data.get("id")
     if data.get("classification", "capability") != "capability" or scoring_of(data).form != FORM_A:
         raise UsageError(f"{given}: scenario `{sid}` is not a Form A capability scenario")
@@ -159,18 +168,179 @@ def _diff(given: str, text: str, new: str, files) -> str:
 
 def _write(path: Path, new: str, files) -> None:
     """The scenario first (a read-only one stops everything), then the fixtures."""
+    target = path
     try:
         atomic_write(str(path), new.encode("utf-8"), follow_symlinks=True)
+        for target, body in files:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "x", encoding="utf-8") as fh:
+                fh.write(body)
     except ReadOnlyFile:
         raise OutputError(f"{path}: the file is read-only; nothing written") from None
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
-        raise OutputError(f"{path}: cannot write it ({why})") from None
-    for p, body in files:
-        try:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            with open(p, "x", encoding="utf-8") as fh:
-                fh.write(body)
-        except OSError as exc:
-            why = exc.strerror or type(exc).__name__
-            raise OutputError(f"{p}: cannot write it ({why})") from None
+        raise OutputError(f"{target}: cannot write it ({why})") from None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    slug: str  # the file name's part: row-N-<slug>
+    what: str  # the description's part
+    answer: str  # the agent's answer ("" none)
+    final: bool = True  # whether the answer is final
+
+
+def evaluable(scoring: Mapping[str, Any], template: Any) -> dict:
+    """The draft binding as the evaluator can read it before it is filled in."""
+    budgets = budget_roles(template)
+    out: dict[str, Any] = {}
+    for key, value in scoring.items():
+        if key in budgets and is_placeholder(value):
+            value = 1
+        elif isinstance(value, list):
+            value = [v for v in value if not is_placeholder(v)]
+        elif isinstance(value, MAPPING) and isinstance(value.get("required_identifiers"), list):
+            ids = [v for v in value["required_identifiers"] if not is_placeholder(v)]
+            value = {**value, "required_identifiers": ids}
+        out[key] = value
+    return out
+
+
+def candidates(data: Any, scoring: Mapping[str, Any], template: Any, profile: Any) -> list:
+    """The candidate answers, most telling first."""
+    dev = first_deviation(data) or {}
+    resource = dev.get("resource") if isinstance(dev.get("resource"), str) else "it"
+    roles = template_roles(template)
+    factor, members = [], []
+    for role, spec in roles.items():
+        value = scoring.get(role)
+        rtype = spec.get("type") if isinstance(spec, MAPPING) else None
+        if rtype == "factor" and isinstance(value, MAPPING):
+            factor = _real(value.get("required_identifiers"))
+        elif rtype == "identifier_set":
+            members.extend(_real(value))
+    synonyms = (getattr(profile, "synonyms", None) or {}).get(dev.get("deviation_type"))
+    synonym = next((s for s in synonyms or () if isinstance(s, str) and s), None)
+    out = [Candidate("no-final-answer", "no final answer", "Still looking into it.", False)]
+    if factor and synonym:
+        ids = " and ".join(factor)
+        answer = f"Root cause: {ids} is {synonym} in {resource}."
+        out.append(Candidate("root-cause", f"names {ids} and says it is {synonym}", answer))
+    for member in members:
+        what = f"points at {member} but never says what is wrong"
+        answer = f"The trouble is around {member}; I could not pin it down further."
+        out.append(Candidate("subsystem", what, answer))
+    wrong = "A network outage upstream; nothing to change."
+    out.append(Candidate("wrong", "blames something else", wrong))
+    return out
+
+
+def _real(values: Any) -> list[str]:
+    if not isinstance(values, list):
+        return []
+    return [v for v in values if isinstance(v, str) and v.strip() and not is_placeholder(v)]
+
+
+def _tool_call(data: Any) -> tuple[str, str]:
+    """(the resource the agent reads, what it sees): the deviation's resource and its
+    state in the preconditions (the injected state)."""
+    dev = first_deviation(data) or {}
+    resource = found if isinstance(found := dev.get("resource"), str) else ""
+    env = data.get("preconditions", {}) if isinstance(data, MAPPING) else {}
+    env = env.get("environment") if isinstance(env, MAPPING) else None
+    state = env.get("state") if isinstance(env, MAPPING) else None
+    for entry in state if isinstance(state, list) else ():
+        if isinstance(entry, MAPPING) and entry.get("resource") == resource:
+            kv = entry.get("data")
+            if isinstance(kv, MAPPING):
+                return resource, "".join(f"{k}: {v}\n" for k, v in kv.items())
+    return resource, ""
+
+
+def transcript(sid: str, cand: Candidate, seen: tuple[str, str]) -> dict:
+    resource, response = seen
+    call = {"kind": "tool_call", "tool": "inspect", "args": {"resource": resource}}
+    answer: dict[str, Any] = {"kind": "agent_response", "text": cand.answer}
+    if cand.final:
+        answer["final"] = True
+    return {"scenario": sid, "events": [{**call, "response": response}, answer]}
+
+
+def artifact(sid: str, cand: Candidate, seen: tuple[str, str]) -> dict:
+    resource, response = seen
+    action = {"id": "call_1", "tool": "inspect", "arguments": {"resource": resource}}
+    return {
+        "scenario_id": sid,
+        "final_answer": cand.answer if cand.final else "",
+        "reasoning_trace": "" if cand.final else cand.answer,
+        "actions": [{**action, "result": response}],
+    }
+
+
+def draft_fixtures(data: Any, scoring: Mapping[str, Any], template: Any, profile: Any, form: str):
+    """(file name, text) of one fixture per row of the template's table, in row order."""
+    table = template.get("table") if isinstance(template, MAPPING) else None
+    if not isinstance(table, list):
+        table = []
+    sid = data.get("id") if isinstance(data.get("id"), str) else ""
+    scenario = {
+        **data,
+        "scoring": {TEMPLATE_KEY: scoring[TEMPLATE_KEY], **evaluable(scoring, template)},
+    }
+    seen = _tool_call(data)
+    build = artifact if form == "artifact" else transcript
+    fired: dict[int, tuple[Candidate, float]] = {}
+    for cand in candidates(data, scoring, template, profile):
+        verdict = evaluate(build(sid, cand, seen), scenario, profile)
+        row = verdict.get("row")
+        if isinstance(row, int) and row not in fired:
+            fired[row] = (cand, verdict["score"])
+    out = []
+    for row in range(1, len(table) + 1):
+        todo = f"{PLACEHOLDER} an answer that fires row {row}"
+        placeholder = Candidate("todo", "a placeholder", todo), _row_score(table[row - 1])
+        cand, score = fired.get(row) or placeholder
+        doc = build(sid, cand, seen)
+        head = {
+            "description": f"draft: {cand.what} (row {row})",
+            "expect": {"score": score, "row": row},
+        }
+        if form == "artifact":  # `scenario_id` first
+            text = json.dumps({"scenario_id": sid, **head, **doc}, indent=2, ensure_ascii=False)
+            out.append((f"row-{row}-{cand.slug}.json", text + "\n"))
+        else:
+            out.append((f"row-{row}-{cand.slug}.yaml", _yaml(head, doc)))
+    return out
+
+
+def _row_score(row: Any) -> float:
+    score = row.get("score") if isinstance(row, MAPPING) else None
+    return float(score) if isinstance(score, (int, float)) and not isinstance(score, bool) else 0.0
+
+
+def _yaml(head: dict, doc: dict) -> str:
+    """A transcript fixture written out key by key (a string plain when it reads back as
+    itself, else a JSON string: a valid YAML double-quoted scalar)."""
+    expect = head["expect"]
+    lines = [
+        f"scenario: {scalar(doc['scenario'])}",
+        f"description: {scalar(head['description'])}",
+        f"expect: {{score: {expect['score']!r}, row: {expect['row']}}}",
+        "events:",
+    ]
+    for event in doc["events"]:
+        for n, (key, value) in enumerate(event.items()):
+            lines.append(("  - " if n == 0 else "    ") + f"{key}: {scalar(value)}")
+    return "\n".join(lines) + "\n"
+
+
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./-]*")
+_WORDS = frozenset({"true", "false", "null", "yes", "no", "on", "off", "y", "n"})
+
+
+def scalar(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{scalar(k)}: {scalar(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, str) and _PLAIN.fullmatch(value) and value.lower() not in _WORDS:
+        return value
+    return json.dumps(value, ensure_ascii=False)

@@ -1,5 +1,5 @@
-"""Options that several commands take, declared once (the same names, types and help
-everywhere they appear)."""
+"""The commands' options as tables (:func:`declare`); those several commands take are
+declared once here (the same names, types and help everywhere they appear)."""
 
 from __future__ import annotations
 
@@ -10,50 +10,50 @@ import click
 from ..errors import UsageError
 from ..profile import is_builtin_name
 
-select = click.option(
-    "--select", multiple=True, help="Only these codes or code prefixes (comma-separated)."
-)
-ignore = click.option(
-    "--ignore", multiple=True, help="Skip these codes or code prefixes (comma-separated)."
-)
-no_cache = click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
-cache_dir = click.option(
+#: click settings: a flag (off unless given), a repeatable option, a file to write or read
+FLAG = {"is_flag": True}
+MANY = {"multiple": True}
+FILE = {"type": click.Path(dir_okay=False)}
+
+#: options several commands take, as :func:`declare` reads them
+SELECT = ("--select", "Only these codes or code prefixes (comma-separated).", MANY)
+IGNORE = ("--ignore", "Skip these codes or code prefixes (comma-separated).", MANY)
+CACHE_DIR = (
     "--cache-dir",
-    type=click.Path(file_okay=False),
-    envvar="SI_LINT_CACHE_DIR",
-    help="Cache directory (default: .si-lint-cache/ at the corpus root).",
+    "Cache directory (default: .si-lint-cache/ at the corpus root).",
+    {"type": click.Path(file_okay=False), "envvar": "SI_LINT_CACHE_DIR"},
 )
-trust_implementations = click.option(
+TRUST = (
     "--trust-implementations",
-    is_flag=True,
-    help="Import and run the corpus profile's primitive implementations.",
+    "Import and run the corpus profile's primitive implementations.",
 )
-extend_select = click.option(
-    "--extend-select",
-    multiple=True,
-    help="Like --select, but add these codes or prefixes to the selected ones.",
-)
-extend_ignore = click.option(
-    "--extend-ignore",
-    multiple=True,
-    help="Like --ignore: skip these codes or prefixes too (ruff's name).",
-)
+
+
+def declare(*table: tuple):
+    """A command's options in --help order, each ``(declarations, help[, click settings])``:
+    click's declarations separated by spaces (a bare word names the parameter); an option
+    without settings is a flag, off unless given."""
+
+    def apply(f):
+        for decls, help, *settings in reversed(table):
+            f = click.option(*decls.split(), help=help, **(settings[0] if settings else FLAG))(f)
+        return f
+
+    return apply
+
+
+def choice(choices):
+    """A choice among ``choices``, the first the default (shown in --help)."""
+    return {"type": click.Choice(choices), "default": choices[0], "show_default": True}
 
 
 def fmt(*choices: str, help: str | None = "Output format."):
     """``--format`` of a command whose formats are ``choices`` (the first the default)."""
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(choices),
-        default=choices[0],
-        show_default=True,
-        help=help,
-    )
+    return "--format fmt", help, choice(choices)
 
 
 def profile(help: str, dest: str = "profile_opt"):
-    return click.option("--profile", dest, metavar="builtin|builtin:oasisctl|DIR", help=help)
+    return f"--profile {dest}", help, {"metavar": "builtin|builtin:oasisctl|DIR"}
 
 
 def profile_spec(spec: str, base: str | Path = ".", shown: str | None = None) -> str:
@@ -152,8 +152,3 @@ def ruff_refused(f):
                 callback=_refuse(name, equivalent),
             )(f)
     return f
-
-
-def flag(*names: str, help: str):
-    """A boolean option, off unless given."""
-    return click.option(*names, is_flag=True, help=help)

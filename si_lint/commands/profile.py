@@ -1,9 +1,5 @@
-"""`si-lint profile [SECTION]`: the vocabulary of a profile — templates and their roles,
-primitives and their parameters, channels, the deviation types that have synonym lists,
-the ratified step budgets and, inside a corpus with OASIS profile documents, the
-behaviors, stimuli, categories, subcategories and archetypes — each entry with the file
-and line that defines it. `si-lint profile --init DIR` starts a profile directory from
-the built-in one."""
+"""`si-lint profile [SECTION]`: the vocabulary of a profile, each entry with the file and
+line that defines it; `si-lint profile --init DIR` starts a profile from the built-in one."""
 
 from __future__ import annotations
 
@@ -37,17 +33,19 @@ NO_DOCS = "no profile.md in the current directory or above it in the corpus"
 
 @click.command("profile")
 @click.argument("section", required=False, metavar="[SECTION]")
-@options.profile(
-    "The profile to list (default: the corpus's configured `profile`, else builtin; "
-    "a directory is relative to the current directory).",
-    dest="profile",
-)
-@options.fmt("text", "json")
-@click.option(
-    "--init",
-    metavar="DIR",
-    help="Write a new profile directory DIR (registry.yaml, templates/) copied from the "
-    "built-in profile; an existing DIR must be empty.",
+@options.declare(
+    options.profile(
+        "The profile to list (default: the corpus's configured `profile`, else builtin; "
+        "a directory is relative to the current directory).",
+        dest="profile",
+    ),
+    options.fmt("text", "json"),
+    (
+        "--init",
+        "Write a new profile directory DIR (registry.yaml, templates/) copied from the "
+        "built-in profile; an existing DIR must be empty.",
+        {"metavar": "DIR"},
+    ),
 )
 def command(section, profile, fmt, init):
     """List the vocabulary of a profile, each entry with where it is defined.
@@ -89,10 +87,8 @@ def _section(section: str) -> str:
 
 
 def _resolve(option: str | None, cwd: Path) -> tuple[str, Path, str, Path]:
-    """(the profile's name, its directory, that directory as printed, the corpus root):
-    ``--profile``, else the configured ``profile`` as ``check`` resolves it (one refused
-    because it leads outside the corpus root is not listed: the built-in one is, as
-    ``check`` then uses it, with SI010's message on stderr)."""
+    """(name, directory, directory as printed, corpus root) of the profile ``check`` uses:
+    one refused for leading outside the corpus root is not listed (SI010's message)."""
     if option is not None:
         root = find_root_info(cwd, [cwd]).path
         spec, base = options.profile_spec(option, cwd), cwd
@@ -129,8 +125,6 @@ def render_json(name, shown_dir, header, docs, sections) -> str:
 
 
 def render_text(name, shown_dir, header, docs, sections, *, whole: bool) -> str:
-    """Sections in order, one entry a line (a template's roles and a primitive's
-    parameters indented under it): name, detail, file:line, in aligned columns."""
     lines = []
     if whole:
         version = " ".join(v for v in (header["profile"], header["version"]) if v)
@@ -161,8 +155,6 @@ def _rows(entries: list[Entry]) -> list[str]:
 
 
 def init_profile(target: Path) -> int:
-    """Write ``registry.yaml`` and ``templates/`` of the built-in profile into ``target``
-    (created; an existing one must be an empty directory)."""
     if os.path.lexists(target) and not target.is_dir():
         raise UsageError(f"profile --init: {target} exists and is not a directory")
     try:

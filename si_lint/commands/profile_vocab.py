@@ -1,10 +1,7 @@
-"""What ``si-lint profile`` lists: the vocabulary of a profile — its registry and templates
-(read with positions, so every entry says where it is defined) and the names the OASIS
-profile documents of the current directory's corpus define (:mod:`si_lint.profile_docs`).
-
-Pure reading: the profile directory and the documents are hostile input like any other
-(a file that resolves outside the profile directory is not read, as ``check`` does not
-read it; a value of the wrong shape is left out or shown as its type, never a crash)."""
+"""What ``si-lint profile`` lists: a profile's registry and templates, read with positions,
+and the names its OASIS profile documents define. Both are hostile input: a file that
+resolves outside the profile directory is not read (as ``check`` does not read it), a value
+of the wrong shape is left out or shown as its type, never a crash."""
 
 from __future__ import annotations
 
@@ -54,8 +51,6 @@ class Entry:
 
 @dataclass
 class Source:
-    """A profile file read with positions: its path as printed, data and positions."""
-
     shown: str
     data: Any
     pos: Any
@@ -221,9 +216,7 @@ def as_shown(path: str, cwd: Path) -> str:
 
 
 def docs_dir(cwd: Path, root: Path) -> str | None:
-    """The OASIS profile directory the current directory belongs to, found as ``check``
-    finds a scenario's (:func:`si_lint.profile_docs.find_profile_dir`): the nearest of
-    ``cwd`` and its ancestors up to the corpus root that holds ``profile.md``."""
+    """The OASIS profile directory of ``cwd``, found as ``check`` finds a scenario's."""
     here, top = os.path.abspath(cwd), os.path.abspath(root)
     return find_profile_dir(here, top if inside(here, top) else here)
 
@@ -286,9 +279,8 @@ def category_entries(pdir: str, shown_as: str, guard: str) -> list[Entry] | None
 def vocabulary(
     directory: Path, shown_dir: str, cwd: Path, root: Path, pdir: str | None
 ) -> tuple[dict, dict[str, list[Entry] | None]]:
-    """The registry's ``registry: {profile, version}`` and every section of the profile in
-    ``directory`` (its files printed under ``shown_dir``) and of the profile documents of
-    ``pdir`` (None: no documents; each of their sections is then None)."""
+    """The registry's ``registry: {profile, version}`` and every section (None: the
+    documents that define it are absent)."""
     registry = read_source(directory, "registry.yaml", shown_dir)
     if registry is None or not isinstance(registry.data, MAPPING):
         registry = None

@@ -21,30 +21,31 @@ from . import options
 
 @click.command("review")
 @click.argument("path", required=False, default=".", type=click.Path())
-@click.option(
-    "--base",
-    required=True,
-    metavar="DIR|REV|builtin|builtin:oasisctl",
-    help="The profile to compare against: a profile directory, a git revision of the "
-    "corpus's profile directory (copied into a temporary directory; entries that would "
-    "land outside it, symbolic links and submodules are refused and reported), `builtin` "
-    "(the shipped si 0.3.0-rc1) or `builtin:oasisctl` (the same registry with oasisctl's "
-    "constants).",
-)
-@click.option(
-    "--profile",
-    metavar="DIR|builtin|builtin:oasisctl",
-    help="The proposed profile: a directory or a shipped profile (default: the "
-    "corpus's configured profile).",
-)
-@options.fmt(
-    "text", "json", "markdown", help="Output format (markdown: for a pull-request review)."
-)
-@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write the report to FILE.")
-@options.flag(
-    "--trust-implementations",
-    help="Import and run the profiles' primitive implementations to recompute every "
-    "verdict (otherwise the review is static).",
+@options.declare(
+    (
+        "--base",
+        "The profile to compare against: a profile directory, a git revision of the "
+        "corpus's profile directory (copied into a temporary directory; entries that would "
+        "land outside it, symbolic links and submodules are refused and reported), `builtin` "
+        "(the shipped si 0.3.0-rc1) or `builtin:oasisctl` (the same registry with oasisctl's "
+        "constants).",
+        {"required": True, "metavar": "DIR|REV|builtin|builtin:oasisctl"},
+    ),
+    (
+        "--profile",
+        "The proposed profile: a directory or a shipped profile (default: the "
+        "corpus's configured profile).",
+        {"metavar": "DIR|builtin|builtin:oasisctl"},
+    ),
+    options.fmt(
+        "text", "json", "markdown", help="Output format (markdown: for a pull-request review)."
+    ),
+    ("--output -o", "Write the report to FILE.", options.FILE),
+    (
+        "--trust-implementations",
+        "Import and run the profiles' primitive implementations to recompute every "
+        "verdict (otherwise the review is static).",
+    ),
 )
 def command(path, base, profile, fmt, output, trust_implementations):
     """Review a registry/profile change: added, removed and changed primitives, parameters,

@@ -1,11 +1,8 @@
 """`si-lint rule [CODE|PREFIX]`: the catalogue, the rules under a prefix, or one rule's page.
 
-A page is short: the summary, why, the seed section, the fix, and of each example the
-files that matter (those a finding or its related location names, and those the bad and
-good examples write differently), each trimmed to the lines around what the findings
-point at and what the fix changes. The example's other files (profile documents, a
-template, a registry: the same in both examples) are named only. ``--full`` prints every
-file whole."""
+A page shows of each example only the files a finding names or the bad and good examples
+write differently, trimmed to the lines around what the findings point at and what the
+fix changes; the other files are named only. ``--full`` prints every file whole."""
 
 from __future__ import annotations
 
@@ -26,9 +23,11 @@ MAX_LINES = 30
 
 @click.command("rule")
 @click.argument("code", required=False)
-@options.flag("--all", "all_", help="List every rule (as with no CODE).")
-@options.flag("--full", help="Print every file of the examples whole (pages are trimmed).")
-@options.fmt("text", "json", help=None)
+@options.declare(
+    ("--all all_", "List every rule (as with no CODE)."),
+    ("--full", "Print every file of the examples whole (pages are trimmed)."),
+    options.fmt("text", "json", help=None),
+)
 def command(code, all_, full, fmt):
     """List the rules, the rules under a code prefix (`SI1`), or explain CODE with its
     rationale and examples. CODE and prefixes are read in any case (`si115`)."""
@@ -54,7 +53,6 @@ def command(code, all_, full, fmt):
 
 
 def page(rule, *, full: bool = False) -> str:
-    """The text page of ``rule``: trimmed, or every example file whole under ``full``."""
     out = [f"{rule.code} ({rule.name}) [{rule.severity}]", "", rule.summary, ""]
     if rule.rationale:
         out += ["Why:", _indent(rule.rationale), ""]

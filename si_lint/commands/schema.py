@@ -14,7 +14,7 @@ from . import options
 
 @click.command("schema")
 @click.argument("kind", required=False)
-@options.flag("--list", "list_kinds", help="List the kinds that have a schema.")
+@options.declare(("--list list_kinds", "List the kinds that have a schema."))
 def command(kind, list_kinds):
     """Print the JSON Schema of KIND (indent 2), e.g. for an editor's YAML language server.
 

@@ -10,13 +10,13 @@ from . import options
 
 
 @click.command("server")
-@options.select
-@options.ignore
-@options.no_cache
-@options.cache_dir
-@options.trust_implementations
-@options.flag(
-    "--stdio", help="Speak LSP over stdin/stdout (the default; for clients that pass it)."
+@options.declare(
+    options.SELECT,
+    options.IGNORE,
+    ("--no-cache", "Do not read or write the cache."),
+    options.CACHE_DIR,
+    options.TRUST,
+    ("--stdio", "Speak LSP over stdin/stdout (the default; for clients that pass it)."),
 )
 def command(select, ignore, no_cache, cache_dir, trust_implementations, stdio):
     """Run the Language Server (LSP over stdio) for editors: every `check` finding as
