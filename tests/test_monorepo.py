@@ -29,6 +29,11 @@ NON_CORPUS = {
         '  name: {{ .Values.x }}\n  labels:\n    {{- include "web.labels" . | nindent 4 }}\n'
         "{{- end }}\n"
     ),
+    # no `{{- if }}` line: it parses, `{{ .Release.Name }}` as a mapping used as a key (SI003)
+    "charts/web/templates/service.yaml": (
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n"
+        "  ports:\n    - port: {{ .Values.port }}\n"
+    ),
     ".github/workflows/ci.yml": (
         "name: ci\non:\n  push:\n    branches: [main]\njobs:\n  test:\n    runs-on: ubuntu-latest\n"
         "    steps:\n      - uses: actions/checkout@v4\n      - id: lint\n"
@@ -156,10 +161,10 @@ def test_the_text_output_counts_the_skipped_named_paths(repo):
     code, out, err = run_cli(["check", "--no-cache", *_named(with_pub)], repo)
     checked = 2 if with_pub else 1
     tail = (
-        f"Found 1 finding(s) in {checked} file(s) (9 named path(s) skipped): "
+        f"Found 1 finding(s) in {checked} file(s) (10 named path(s) skipped): "
         "1 error(s), 0 warning(s), 0 info(s).\n"
         if with_pub
-        else f"All checks passed ({checked} file(s) checked, 9 named path(s) skipped).\n"
+        else f"All checks passed ({checked} file(s) checked, 10 named path(s) skipped).\n"
     )
     assert (code, out, err) == ((1 if with_pub else 0), (SI614_TEXT if with_pub else "") + tail, "")
     code, out, err = run_cli(["check", "--no-cache", "--verbose", "tsconfig.json", "k8s"], repo)
@@ -231,13 +236,15 @@ def test_without_any_configuration_the_other_files_get_no_finding(repo, tmp_path
     assert [d for d in diags if d["path"] in NON_CORPUS] == []
     code, out, err = run_cli(["check", "--no-cache", "--verbose", *NON_CORPUS], bare)
     assert out == (
-        "All checks passed (6 file(s) checked, 3 named path(s) skipped).\n"
+        "All checks passed (6 file(s) checked, 4 named path(s) skipped).\n"
         "Skipped (no recognised kind): .github/workflows/ci.yml, api/openapi.yaml, "
         "charts/web/Chart.yaml, docker-compose.yml, k8s/app.yaml#0, k8s/app.yaml#1, "
         "k8s/app.yaml#2, package.json\n"
     )
     assert [line for line in err.splitlines() if "not a corpus file" in line] == [
         "si-lint: skipped charts/web/templates/deployment.yaml: not a corpus file (it does not "
+        "parse, and no top-level key names a corpus document)",
+        "si-lint: skipped charts/web/templates/service.yaml: not a corpus file (it does not "
         "parse, and no top-level key names a corpus document)",
         "si-lint: skipped infra/stack.yaml: not a corpus file (it does not parse, and no "
         "top-level key names a corpus document)",

@@ -24,9 +24,10 @@ _YAML_SIGN = re.compile(rf"^(?:{_KEYS}|\"(?:{_KEYS})\"|'(?:{_KEYS})')[ \t]*:", r
 #: a JSON object member with such a key (anywhere: a broken JSON text has no structure)
 _JSON_SIGN = re.compile(rf"\"(?:{_KEYS})\"\s*:")
 #: the loader's findings that say a file could not be read as (core-schema) YAML/JSON:
-#: invalid YAML, not UTF-8, an application's local tag (CloudFormation's ``!Ref``); a
-#: safety limit (SI005) or a ``!!`` tag is reported whatever the file is
-UNREADABLE = ("SI001", "SI006", "SI007")
+#: invalid YAML, a complex key (a Helm template's ``name: {{ .Release.Name }}`` parses as
+#: a mapping used as a key), not UTF-8, an application's local tag (CloudFormation's
+#: ``!Ref``); a safety limit (SI005) or a ``!!`` tag is reported whatever the file is
+UNREADABLE = ("SI001", "SI003", "SI006", "SI007")
 
 
 def corpus_sign(raw: bytes, abspath: str) -> bool:
@@ -92,11 +93,11 @@ def _global_tag(finding) -> bool:
 
 def _unreadable(codes: set[str], docs: list) -> bool:
     """The file could not be read as core-schema YAML/JSON: no document of a kind, and
-    either no document at all (invalid YAML, not UTF-8) or a tag outside the core schema
-    (a lone surrogate escape is SI006 in a file that was read: not this)."""
+    either no document at all (invalid YAML, not UTF-8), a complex key or a tag outside
+    the core schema (a lone surrogate escape is SI006 in a file that was read: not this)."""
     if any(d.kind is not None for d in docs):
         return False
-    return "SI007" in codes or all(d.ndocs == 0 for d in docs)
+    return "SI003" in codes or "SI007" in codes or all(d.ndocs == 0 for d in docs)
 
 
 def not_corpus_note(relpath: str) -> str:
