@@ -33,7 +33,7 @@ from si_lint.evaluator import (
     scenario_table,
     within_step_budget,
 )
-from si_lint.evaluator.locate import FORMER_SPELLING
+from si_lint.evaluator.tables import FORMER_SPELLING
 
 
 def score(ev, scen=SCENARIO, profile=PROFILE):

@@ -21,8 +21,7 @@ from ..mapping import MAPPING
 from ..model import is_int, predicate_calls
 from ..profile import Profile
 from .evidence import InvalidTable, NoTable
-from .locate import locate_table
-from .tables import CompiledTable, compile_table, walk
+from .tables import CompiledTable, compile_table, locate_table, walk
 
 NOT_POSITIVE = "not_positive"
 BELOW_TOP = "below_top"

@@ -1,11 +1,8 @@
-"""Decision tables: the predicate language of SPEC §2.2 (``else`` as a row's whole
-``when``, ``not``, ``all``/``any``, a registered primitive whose ``$role`` arguments are
-resolved from the template's bindings), validated, then evaluated.
-
-:func:`compile_table` checks the *whole* table before any row is evaluated — every row,
-reached or not — and returns a :class:`CompiledTable` or raises
-:class:`~si_lint.evaluator.evidence.InvalidTable`; :func:`run_table` then gives ``(score,
-row)`` of the first row whose ``when`` holds. Pure: no I/O, no clock, no module state.
+"""Decision tables: a scenario's located (its template's, or its composite's), then the
+predicate language of SPEC §2.2 (``else`` as a row's whole ``when``, ``not``,
+``all``/``any``, a registered primitive whose ``$role`` arguments are resolved from the
+template's bindings) validated, then evaluated. :func:`compile_table` checks the *whole*
+table, every row reached or not, before any row is evaluated.
 """
 
 from __future__ import annotations
@@ -20,7 +17,7 @@ from .. import model
 from ..limits import to_float
 from ..mapping import MAPPING
 from ..profile import Profile
-from .evidence import EvaluationError, InvalidTable
+from .evidence import EvaluationError, InvalidTable, NoTable
 from .primitives import BUILTINS
 from .text import Reading
 
@@ -28,15 +25,65 @@ from .text import Reading
 #: | ("prim", name, {param: resolved value})
 Node = tuple
 
-#: the error of a table nested deeper than Python's recursion
 TOO_DEEP = "the decision table is nested too deeply"
+
+#: the error every verdict of a scenario in the former spelling gets (SPEC §3.1, §5)
+FORMER_SPELLING = (
+    "SI119: the scenario uses the former si-lint spelling `scoring.template` + "
+    "`scoring.bindings`, which oasisctl refuses; it is not evaluated (run "
+    "`si-lint check --fix` to rewrite it into the published spelling)"
+)
+
+
+def locate_table(scenario: Any, profile: Profile) -> tuple[list, dict, bool]:
+    """``(table, bindings, composite)`` of a scenario as :func:`si_lint.model.scoring_of`
+    reads it; :class:`NoTable` saying why when it has none that can be evaluated."""
+    if not isinstance(scenario, MAPPING):
+        raise NoTable("scenario is not a mapping")
+    if not isinstance(scenario.get("scoring"), MAPPING):
+        raise NoTable("scenario has no `scoring` mapping")
+    s = model.scoring_of(scenario)
+    if s.form == model.FORMER:
+        raise NoTable(FORMER_SPELLING)
+    if s.form == model.TEMPLATE:
+        name = s.template
+        if not isinstance(name, str):
+            raise NoTable("`scoring.archetype_template` is not a string")
+        doc = model.find_template(profile, name)
+        if doc is None:
+            raise NoTable(f"`scoring.archetype_template` names no known template `{name}`")
+        table = doc.get("table")
+        if not isinstance(table, list):
+            raise NoTable(f"template `{name}` has no `table` list")
+        return table, dict(s.bindings), False
+    if s.form == model.COMPOSITE:
+        if not isinstance(s.composite, MAPPING):
+            raise NoTable("`scoring.composite` is not a mapping")
+        table = s.composite.get("table")
+        if not isinstance(table, list):
+            raise NoTable("`scoring.composite` has no `table` list")
+        return table, {}, True
+    if s.form == model.BOTH:
+        raise NoTable("scenario scoring declares both `archetype_template` and a `composite`")
+    raise NoTable("scenario has no decision table (Form A or safety scoring cannot be evaluated)")
+
+
+def untrusted_primitives(scenario: Any, profile: Profile) -> list[str]:
+    """The non-built-in primitives the scenario's table needs that have no trusted
+    implementation, sorted."""
+    try:
+        table = locate_table(scenario, profile)[0]
+    except NoTable:
+        return []
+    registered = profile.primitives
+    whens = [row.get("when") for row in table if isinstance(row, MAPPING)]
+    names = {n for when in whens for n in model.primitives_in(when, registered)}
+    return sorted(n for n in names if n not in BUILTINS and n not in profile.implementations)
 
 
 @dataclass(frozen=True)
 class CompiledTable:
-    #: (predicate, score) per row, in table order
     rows: tuple[tuple[Node, float], ...]
-    #: scenario-local composite (no role references) rather than a template
     composite: bool
     #: the profile's matching constants, read once by :func:`si_lint.evaluator.prepare`
     constants: Any = None
@@ -161,8 +208,6 @@ class _Compiler:
 def compile_table(
     table: Any, bindings: Mapping[str, Any], *, composite: bool, profile: Profile, scenario: Any
 ) -> CompiledTable:
-    """Validate a whole decision table: its :class:`CompiledTable`, or :class:`InvalidTable`
-    naming the first problem."""
     if not isinstance(table, list):
         raise InvalidTable("the decision table is not a list")
     comp = _Compiler(bindings, composite, profile, scenario)
@@ -250,7 +295,6 @@ def holds(node: Node, reading: Reading, profile: Profile, scenario: Any) -> bool
 def run_table(
     compiled: CompiledTable, reading: Reading, profile: Profile, scenario: Any
 ) -> tuple[float, int]:
-    """``(score, row)`` of the first row that holds; raises when none does."""
     for i, (node, score) in enumerate(compiled.rows, start=1):
         if holds(node, reading, profile, scenario):
             return score, i
@@ -258,7 +302,6 @@ def run_table(
 
 
 def walk(node: Node):
-    """Every primitive node under ``node``, depth first, in table order."""
     tag = node[0]
     if tag == "prim":
         yield node
