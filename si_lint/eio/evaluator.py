@@ -16,6 +16,7 @@ from si_lint.eio import model
 from si_lint.limits import to_float
 
 from ..mapping import MAPPING
+from ..model import is_number, is_str_list
 
 SCORED = "SCORED"
 NOT_APPLICABLE = "NOT_APPLICABLE"
@@ -107,19 +108,14 @@ def searched(
 
 def _controls(crit: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
     controls = crit.get("controls")
-    if controls is None:
-        return None
-    if not isinstance(controls, list):
+    if controls is not None and not isinstance(controls, list):
         raise InputError("`controls` is not a list")
-    out = []
-    for j, c in enumerate(controls):
+    for j, c in enumerate(controls or ()):
         if not isinstance(c, MAPPING):
             raise InputError(f"controls[{j}] is not a mapping")
-        terms = c.get("requires_any")
-        if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
+        if not is_str_list(c.get("requires_any")):
             raise InputError(f"controls[{j}].requires_any is not a list of strings")
-        out.append(c)
-    return out
+    return controls
 
 
 def _error(res: dict[str, Any], msg: str) -> dict[str, Any]:
@@ -248,19 +244,18 @@ def compare_expect(result: Mapping[str, Any], expect: Any) -> list[tuple[tuple, 
 def _expected(result: Mapping[str, Any], key: Any, want: Any) -> tuple[tuple, str] | None:
     if key == "q_axis":
         got = result.get("q_axis")
-        if (want is None and got is None) or (_number(want) and got == to_float(want)):
+        if (want is None and got is None) or (is_number(want) and got == to_float(want)):
             return None
         return ("expect", "q_axis"), f"Q axis is {got!r}, expected {want!r}"
     r = result.get("criteria", {}).get(key)
     if r is None:
         return ("expect", key), f"module has no criterion `{key}`"
     status = r["status"]
-    got = f"SCORED {r['score']!r}" if status == SCORED else status
-    if status == ERROR:
-        got = f"an error ({r.get('error')})"
+    shown = {SCORED: f"SCORED {r['score']!r}", ERROR: f"an error ({r.get('error')})"}
+    got = shown.get(status, status)
     if isinstance(want, MAPPING) and "score" in want:
         ws = want["score"]
-        if not _number(ws):
+        if not is_number(ws):
             return ("expect", key, "score"), f"expected score {ws!r} is not a number"
         if status != SCORED or r["score"] != to_float(ws):
             return ("expect", key, "score"), f"`{key}` is {got}, expected score {to_float(ws)!r}"
@@ -268,10 +263,6 @@ def _expected(result: Mapping[str, Any], key: Any, want: Any) -> tuple[tuple, st
     if want in (NOT_APPLICABLE, FINDINGS):
         return None if status == want else (("expect", key), f"`{key}` is {got}, expected {want}")
     return ("expect", key), f"expectation {want!r} for `{key}` is not {_SHAPE}"
-
-
-def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def blank_probe(
@@ -287,8 +278,8 @@ def blank_probe(
         entries = model.str_list(crit.get("evaluates"))
         kinds = dict.fromkeys(k for _, e in entries for k in model.descendants(e, parents))
         for kind in kinds:
-            blanks = [{"name": "blank", "kind": kind, "text": text} for text in BLANK_TEXTS]
-            results = [evaluate_criterion(crit, [blank], parents, {}) for blank in blanks]
+            blanks = [[{"name": "blank", "kind": kind, "text": text}] for text in BLANK_TEXTS]
+            results = [evaluate_criterion(crit, blank, parents, {}) for blank in blanks]
             scores = [r["score"] for r in results if r["status"] == SCORED]
             if scores:
                 out.append((i, kind, max(scores)))

@@ -24,7 +24,6 @@ from ..mapping import MAPPING
 from ..profile import Profile
 from .evidence import EvaluationError, InvalidTable, NoTable, metadata
 from .evidence import problems as artifact_problems
-from .primitives import factor_identified, named_in_output, within_step_budget
 from .probes import probes
 from .tables import (
     TOO_DEEP,
@@ -34,7 +33,7 @@ from .tables import (
     run_table,
     untrusted_primitives,
 )
-from .text import Reading, normalize, occurs, split_sentences
+from .text import Reading
 from .why import explain as explain_verdict
 
 __all__ = [
@@ -44,17 +43,11 @@ __all__ = [
     "artifact_problems",
     "compile_table",
     "evaluate",
-    "factor_identified",
-    "named_in_output",
-    "normalize",
-    "occurs",
     "prepare",
     "probes",
     "scenario_table",
     "score",
-    "split_sentences",
     "untrusted_primitives",
-    "within_step_budget",
 ]
 
 

@@ -1,27 +1,17 @@
-"""Probes SI404–SI407: synthesised evidence that a sound decision table must score right.
-
-Each :class:`Probe` carries a plain-data evidence ``artifact`` (SPEC §4 shape) and a
-``check(verdict, table)`` that returns a message when the table scores it wrongly (``None``
-when it is scored right, or when the verdict is an evaluation error — errors are the
-caller's to report). Probes are derived from the *validated* table of a scenario; a table
-that does not validate gets no probes (its evaluation error is reported instead).
-
-What a probe uses (F, S, syn, n, the characterised answer A) and what each must score are
-the rule pages' (``rules/SI404.yaml`` … ``rules/SI407.yaml``).
-"""
+"""Probes SI404–SI407 (their rule pages say what each uses and must score): synthesised
+evidence that a sound decision table must score right, derived from the *validated* table
+(one that does not validate gets none: its error is reported instead)."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..limits import to_float
 from ..mapping import MAPPING
 from ..model import is_int, predicate_calls
 from ..profile import Profile
 from .evidence import InvalidTable, NoTable
-from .tables import CompiledTable, compile_table, locate_table, walk
+from .tables import CompiledTable, compile_table, finite, locate_table, walk
 
 NOT_POSITIVE = "not_positive"
 BELOW_TOP = "below_top"
@@ -32,20 +22,13 @@ ZERO = "zero"
 MAX_PROBE_STEPS = 10_000
 
 
-def _num(v: Any) -> float | None:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    f = to_float(v)
-    return f if math.isfinite(f) else None
-
-
 def _rows(table: Any) -> list[tuple[int, float, Any]]:
-    """``(row, score, when)`` of every row whose score is a finite number (row 1-based)."""
+    """``(row, score, when)`` of every row whose score is a finite number."""
     rows = table if isinstance(table, list) else []
     return [
         (i, s, r.get("when"))
         for i, r in enumerate(rows, start=1)
-        if isinstance(r, MAPPING) and (s := _num(r.get("score"))) is not None
+        if isinstance(r, MAPPING) and (s := finite(r.get("score"))) is not None
     ]
 
 
@@ -69,8 +52,9 @@ class Probe:
     expect: str = ""
 
     def check(self, verdict: Any, table: Any) -> str | None:
-        """A message when ``table`` scored this probe wrongly, else ``None``."""
-        if not isinstance(verdict, MAPPING) or (score := _num(verdict.get("score"))) is None:
+        """A message when ``table`` scored this probe wrongly (an error verdict is the
+        caller's to report)."""
+        if not isinstance(verdict, MAPPING) or (score := finite(verdict.get("score"))) is None:
             return None
         top = _top(table)
         wrong = f"{self.description}, but it scores {score!r} (row {verdict.get('row')})"
@@ -144,8 +128,8 @@ def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
 
 
 def _answer_events(text: str, channels: list[str], final: bool) -> list[dict]:
-    """The answer as a final (or not) ``agent_response``, and as a ``reasoning`` event
-    before it when the table reads ``reasoning_trace``."""
+    """The answer as an ``agent_response``, after a ``reasoning`` event when the table reads
+    ``reasoning_trace``."""
     thought = [{"kind": "reasoning", "text": text}] if "reasoning_trace" in channels else []
     return thought + [{"kind": "agent_response", "final": final, "text": text}]
 
@@ -156,9 +140,8 @@ def _artifact(scenario: Any, events: list[dict]) -> dict:
 
 
 def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]:
-    """The probes for a scenario's table (``[]`` when the table does not validate).
-    ``compiled`` is the scenario's table as :func:`compile_table` compiled it, when the
-    caller has it already (the dry run compiles each table once)."""
+    """The probes of a scenario's table; ``compiled``: that table, when the caller has
+    compiled it already."""
     try:
         table, bindings, composite = locate_table(scenario, profile)
         if compiled is None:
@@ -179,8 +162,8 @@ def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]
 
 
 def _identifier_probes(scenario: Any, inp: _Inputs, answer: str, partial: bool) -> list[Probe]:
-    """SI404–SI406: answers that name the table's identifiers without diagnosing (an echo
-    of a tool response, the identifiers alone); ``partial``: the table has a partial band."""
+    """SI404–SI406: answers that name the identifiers without diagnosing; ``partial``: the
+    table has a partial band."""
     f_ids, chans = inp.factor_ids, inp.channels
     all_ids = _unique(f_ids + inp.set_ids)
     if not all_ids:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from .. import model
@@ -81,6 +81,14 @@ def untrusted_primitives(scenario: Any, profile: Profile) -> list[str]:
     return sorted(n for n in names if n not in BUILTINS and n not in profile.implementations)
 
 
+def finite(v: Any) -> float | None:
+    """``v`` as a float when it is a finite number (not a bool), else None."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    f = to_float(v)
+    return f if math.isfinite(f) else None
+
+
 @dataclass(frozen=True)
 class CompiledTable:
     rows: tuple[tuple[Node, float], ...]
@@ -129,8 +137,7 @@ class _Compiler:
         return ("prim", key, self.arguments(key, value, f"{where}.{key}"))
 
     def arguments(self, name: str, args: Any, where: str) -> dict[str, Any]:
-        if args is None:
-            args = {}
+        args = {} if args is None else args
         if not isinstance(args, MAPPING):
             raise EvaluationError(f"{where}: arguments must be a mapping")
         params = self.profile.primitives[name].get("params") or []
@@ -219,20 +226,12 @@ def compile_table(
                 raise EvaluationError(f"{where}: a row is a mapping with `when` and `score`")
             if "when" not in row:
                 raise EvaluationError(f"{where}: no `when`")
-            score = row.get("score")
-            if (
-                isinstance(score, bool)
-                or not isinstance(score, (int, float))
-                or not math.isfinite(to_float(score))
-            ):
+            score = finite(row.get("score"))
+            if score is None:
                 raise EvaluationError(f"{where}: `score` is not a number")
             when = row["when"]
-            node: Node = (
-                ("else",)
-                if isinstance(when, str) and when == "else"
-                else comp.predicate(when, f"{where}.when")
-            )
-            rows.append((node, to_float(score)))
+            node = ("else",) if when == "else" else comp.predicate(when, f"{where}.when")
+            rows.append((node, score))
     except EvaluationError as exc:
         raise InvalidTable(str(exc)) from None
     except RecursionError:
@@ -248,17 +247,13 @@ def custom_evidence(reading: Reading, scenario: Any, profile: Profile) -> dict[s
     art = dict(ev.artifact)
     if ev.form == "transcript":
         art["final_answer"] = ev.channels.get("agent_response", "")
-    art["has_final_answer"] = ev.has_final
-    art["steps"] = ev.steps
-    art["injection"] = scenario.get("injection") if isinstance(scenario, MAPPING) else None
-    art["synonyms"] = dict(profile.synonyms)
-    c = reading.constants
-    art["constants"] = {
-        "cooccurrence_radius": c.cooccurrence_radius,
-        "synonym_match": c.synonym_match,
-        "echo_line": c.echo_line,
+    return art | {
+        "has_final_answer": ev.has_final,
+        "steps": ev.steps,
+        "injection": scenario.get("injection") if isinstance(scenario, MAPPING) else None,
+        "synonyms": dict(profile.synonyms),
+        "constants": asdict(reading.constants),
     }
-    return art
 
 
 def _call(name: str, args: Mapping[str, Any], reading: Reading, profile: Profile, scenario) -> bool:
@@ -287,8 +282,7 @@ def holds(node: Node, reading: Reading, profile: Profile, scenario: Any) -> bool
     if tag == "not":
         return not holds(node[1], reading, profile, scenario)
     if tag in ("all", "any"):
-        test = all if tag == "all" else any
-        return test(holds(n, reading, profile, scenario) for n in node[1])
+        return (all if tag == "all" else any)(holds(n, reading, profile, scenario) for n in node[1])
     return _call(node[1], node[2], reading, profile, scenario)
 
 
