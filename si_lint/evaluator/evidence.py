@@ -80,9 +80,7 @@ def named_scenario(doc: Any) -> Any:
     ``scenario``), or None."""
     if not isinstance(doc, dict):
         return None
-    if form_of(doc) == ARTIFACT:
-        return doc.get("scenario_id")
-    return doc.get("scenario")
+    return doc.get("scenario_id" if form_of(doc) == ARTIFACT else "scenario")
 
 
 def _type(v: Any) -> str:
@@ -102,11 +100,10 @@ def _artifact_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
         out.append((("actions",), f"`actions` is not a list (got {_type(actions)})"))
         return out
     for i, a in enumerate(actions):
+        r = a.get("result") if isinstance(a, dict) else None
         if not isinstance(a, dict):
             out.append((("actions", i), f"action is not a mapping (got {_type(a)})"))
-            continue
-        r = a.get("result")
-        if r is not None and not isinstance(r, str):
+        elif r is not None and not isinstance(r, str):
             why = f"`result` is not a string (got {_type(r)}): oasisctl records the tool body"
             out.append((("actions", i, "result"), why + " as a string"))
     return out
@@ -118,18 +115,15 @@ def _transcript_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
         return [(("events",), "`events` is not a list")]
     out: list[tuple[Path, str]] = []
     for i, ev in enumerate(events):
+        kind = ev.get("kind") if isinstance(ev, dict) else None
+        key = _EVENT_TEXT.get(kind) if isinstance(kind, str) else None
         if not isinstance(ev, dict):
             out.append((("events", i), "event is not a mapping"))
-            continue
-        if ev.get("kind") is None:
+        elif kind is None:
             out.append((("events", i), "event has no `kind`"))
-            continue
-        kind = ev["kind"]
-        if not isinstance(kind, str):
+        elif not isinstance(kind, str):
             out.append((("events", i, "kind"), "event `kind` is not a string"))
-            continue
-        key = _EVENT_TEXT.get(kind)
-        if key is not None and key in ev and not isinstance(ev[key], str):
+        elif key is not None and key in ev and not isinstance(ev[key], str):
             out.append((("events", i, key), f"`{key}` is not a string (got {_type(ev[key])})"))
     return out
 

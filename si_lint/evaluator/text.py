@@ -67,6 +67,11 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def nonblank_spans(text: str) -> list[tuple[int, int]]:
+    """The sentences that count towards a distance: not empty after ``str.strip``."""
+    return [(a, b) for a, b in sentence_spans(text) if b > a and not text[a:b].isspace()]
+
+
 def split_sentences(text: str) -> list[str]:
     """The sentences of ``text`` (§3.2), empty ones dropped."""
     return [text[a:b] for a, b in sentence_spans(text) if b > a]
@@ -134,8 +139,7 @@ def is_echo(line: str, bodies: Sequence[str], trimmed: bool = False) -> bool:
 def _echo(line: str, test: Callable[[str], bool], trimmed: bool) -> bool:
     if trimmed:
         line = line.strip()
-        if not line:
-            return False
+        return bool(line) and test(line)
     return test(line)
 
 
@@ -187,13 +191,9 @@ class Reading:
         return self._scopes[key]
 
     def spans(self, channel: str, exclude_tool_echo: bool) -> list[tuple[int, int]]:
-        """The non-blank sentences of :meth:`scope` (a blank one never counts towards a
-        distance)."""
         key = (channel, exclude_tool_echo)
         if key not in self._spans:
-            text = self.scope(channel, exclude_tool_echo)
-            spans = sentence_spans(text)
-            self._spans[key] = [(a, b) for a, b in spans if b > a and not text[a:b].isspace()]
+            self._spans[key] = nonblank_spans(self.scope(channel, exclude_tool_echo))
         return self._spans[key]
 
     def occurs(self, pattern: str, channel: str, echo: bool) -> bool:
@@ -233,12 +233,7 @@ class Reading:
         spans = self.spans(channel, echo)
         out: list[int] = []
         text = self.scope(channel, echo)
-        found = (
-            self.positions(pattern, channel, echo)
-            if whole
-            else match_positions(pattern, text, whole=False)
-        )
-        for pos in found:
+        for pos in self._at(pattern, channel, echo) if whole else _matches(pattern, text, False):
             k = bisect_right(spans, pos, key=lambda span: span[0]) - 1
             if k >= 0 and pos + len(pattern) <= spans[k][1] and (not out or out[-1] != k):
                 out.append(k)

@@ -11,7 +11,7 @@ from typing import Any
 
 from .primitives import channels_of, factor_check, flag_of, patterns_of
 from .tables import CompiledTable
-from .text import Reading, normalize, sentence_spans
+from .text import Reading, nonblank_spans, normalize
 
 _MAX_QUOTE = 100
 
@@ -30,7 +30,7 @@ def _sentence(reading: Reading, channel: str, echo: bool, k: int) -> str:
     a, b = spans[k]
     shown = reading.scope(channel, echo)[a:b]
     raw = reading.raw_scope(channel, echo)
-    raw_spans = [(x, y) for x, y in sentence_spans(raw) if y > x and not raw[x:y].isspace()]
+    raw_spans = nonblank_spans(raw)
     if len(raw_spans) == len(spans):
         x, y = raw_spans[k]
         if normalize(raw[x:y]) == shown:
