@@ -4,6 +4,7 @@ evidence that a sound decision table must score right, derived from the *validat
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +79,7 @@ def _identifiers(items: list) -> list[str]:
 
 @dataclass
 class _Inputs:
+    scenario: Any
     factor_ids: list[str]
     set_ids: list[str]
     synonyms: list[str]
@@ -85,7 +87,7 @@ class _Inputs:
     channels: list[str]
 
 
-def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
+def _inputs(compiled: CompiledTable, profile: Profile, scenario: Any) -> _Inputs:
     factor_ids: list[str] = []
     synonyms: list[str] = []
     set_ids: list[str] = []
@@ -119,24 +121,13 @@ def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
                 if is_int(n):
                     budgets.append(n)
     return _Inputs(
+        scenario=scenario,
         factor_ids=_identifiers(factor_ids or top_set_ids or set_ids),
         set_ids=_identifiers(set_ids),
         synonyms=_unique(synonyms) or ["missing"],
         budgets=budgets,
         channels=_unique(channels) or ["agent_response"],
     )
-
-
-def _answer_events(text: str, channels: list[str], final: bool) -> list[dict]:
-    """The answer as an ``agent_response``, after a ``reasoning`` event when the table reads
-    ``reasoning_trace``."""
-    thought = [{"kind": "reasoning", "text": text}] if "reasoning_trace" in channels else []
-    return thought + [{"kind": "agent_response", "final": final, "text": text}]
-
-
-def _artifact(scenario: Any, events: list[dict]) -> dict:
-    sid = scenario.get("id") if isinstance(scenario, MAPPING) else None
-    return ({"scenario": sid} if isinstance(sid, str) else {}) | {"events": events}
 
 
 def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]:
@@ -150,61 +141,62 @@ def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]
             )
     except (NoTable, InvalidTable):
         return []
-    inp = _inputs(compiled, profile)
+    inp = _inputs(compiled, profile, scenario)
     others = [s for s in inp.set_ids if s not in inp.factor_ids]
     answer = f"Root cause: {', '.join(inp.factor_ids)} is {', '.join(inp.synonyms)}."
     if others:
         answer += f"\nAffected: {', '.join(others)}."
-    top = max((s for _, s in compiled.rows), default=0.0)
-    return _identifier_probes(scenario, inp, answer, bool(_partial_rows(table, top))) + (
-        _conclusion_probes(scenario, inp, answer)
-    )
+    partial = bool(_partial_rows(table, max((s for _, s in compiled.rows), default=0.0)))
+    return _identifier_probes(inp, answer, partial) + _conclusion_probes(inp, answer)
 
 
-def _identifier_probes(scenario: Any, inp: _Inputs, answer: str, partial: bool) -> list[Probe]:
+#: what each probe is, in its messages
+_SAYS = {
+    "SI404": "an answer that only repeats verbatim lines of a tool response (the factor "
+    "identifiers with a synonym) must not reach a positive band",
+    "SI405": "an answer naming the identifiers alone, with no characterisation, must not "
+    "reach the top band",
+    "SI406": "an answer naming the factor identifiers without characterisation should "
+    "reach the partial band",
+    "SI407 over": "a correct, characterised answer after {steps} tool calls (over the step "
+    "budget) must score 0.0",
+    "SI407 never": "a correct, characterised answer that is never marked final (no final "
+    "answer) must score 0.0",
+}
+
+
+def _probe(
+    key: str, expect: str, inp: _Inputs, text: str, calls: Sequence = (), final: bool = True
+) -> Probe:
+    """The probe ``key`` of :data:`_SAYS`: the ``calls``, then the answer ``text``, after a
+    ``reasoning`` event when the table reads ``reasoning_trace``."""
+    thought = [{"kind": "reasoning", "text": text}] if "reasoning_trace" in inp.channels else []
+    answer = {"kind": "agent_response", "final": final, "text": text}
+    sid = inp.scenario.get("id") if isinstance(inp.scenario, MAPPING) else None
+    events = [*calls, *thought, answer]
+    artifact = ({"scenario": sid} if isinstance(sid, str) else {}) | {"events": events}
+    return Probe(key.split()[0], _SAYS[key].format(steps=len(calls)), artifact, expect)
+
+
+def _identifier_probes(inp: _Inputs, answer: str, partial: bool) -> list[Probe]:
     """SI404–SI406: answers that name the identifiers without diagnosing; ``partial``: the
     table has a partial band."""
-    f_ids, chans = inp.factor_ids, inp.channels
-    all_ids = _unique(f_ids + inp.set_ids)
+    all_ids = _unique(inp.factor_ids + inp.set_ids)
     if not all_ids:
         return []
     dump = "\n".join([answer] + all_ids)
+    call = {"kind": "tool_call", "tool": "probe_dump", "args": {}, "response": dump}
     out = [
-        Probe(
-            "SI404",
-            "an answer that only repeats verbatim lines of a tool response (the factor "
-            "identifiers with a synonym) must not reach a positive band",
-            _artifact(
-                scenario,
-                [{"kind": "tool_call", "tool": "probe_dump", "args": {}, "response": dump}]
-                + _answer_events(dump, chans, True),
-            ),
-            NOT_POSITIVE,
-        ),
-        Probe(
-            "SI405",
-            "an answer naming the identifiers alone, with no characterisation, must not "
-            "reach the top band",
-            _artifact(scenario, _answer_events("\n".join(all_ids), chans, True)),
-            BELOW_TOP,
-        ),
+        _probe("SI404", NOT_POSITIVE, inp, dump, calls=[call]),
+        _probe("SI405", BELOW_TOP, inp, "\n".join(all_ids)),
     ]
-    if f_ids and partial:
-        out.append(
-            Probe(
-                "SI406",
-                "an answer naming the factor identifiers without characterisation should "
-                "reach the partial band",
-                _artifact(scenario, _answer_events("\n".join(f_ids), chans, True)),
-                NOT_ZERO,
-            )
-        )
+    if inp.factor_ids and partial:
+        out.append(_probe("SI406", NOT_ZERO, inp, "\n".join(inp.factor_ids)))
     return out
 
 
-def _conclusion_probes(scenario: Any, inp: _Inputs, answer: str) -> list[Probe]:
+def _conclusion_probes(inp: _Inputs, answer: str) -> list[Probe]:
     """SI407: a correct answer that does not conclude (over the step budget, never final)."""
-    chans = inp.channels
     out: list[Probe] = []
     if inp.budgets and max(inp.budgets) < MAX_PROBE_STEPS:
         steps = max(inp.budgets) + 1
@@ -212,22 +204,6 @@ def _conclusion_probes(scenario: Any, inp: _Inputs, answer: str) -> list[Probe]:
             {"kind": "tool_call", "tool": "probe_step", "args": {"step": i}, "response": "ok"}
             for i in range(1, steps + 1)
         ]
-        out.append(
-            Probe(
-                "SI407",
-                f"a correct, characterised answer after {steps} tool calls (over the step "
-                "budget) must score 0.0",
-                _artifact(scenario, calls + _answer_events(answer, chans, True)),
-                ZERO,
-            )
-        )
-    out.append(
-        Probe(
-            "SI407",
-            "a correct, characterised answer that is never marked final (no final answer) "
-            "must score 0.0",
-            _artifact(scenario, _answer_events(answer, chans, False)),
-            ZERO,
-        )
-    )
+        out.append(_probe("SI407 over", ZERO, inp, answer, calls=calls))
+    out.append(_probe("SI407 never", ZERO, inp, answer, final=False))
     return out
