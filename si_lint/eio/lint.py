@@ -112,10 +112,8 @@ def _probe(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
     for i, kind, score in evaluator.blank_probe(m.data, index.import_parents(m)):
         if score > 0:
             bad.setdefault(i, []).append((kind, score))
-    crits = m.data.get("context_criteria") if isinstance(m.data, dict) else None
     for i, hits in sorted(bad.items()):
-        assert crits is not None  # blank_probe scored these criteria: the module has them
-        crit = crits[i]
+        crit = m.data["context_criteria"][i]  # blank_probe scored it: the module has it
         cid = crit.get("id") if isinstance(crit.get("id"), str) else f"context_criteria[{i}]"
         path = ("context_criteria", i) + (("controls",) if "controls" in crit else ())
         shown = ", ".join(f"{k} {s!r}" for k, s in hits)

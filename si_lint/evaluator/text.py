@@ -150,13 +150,8 @@ def echo_filter(
     left empty under ``keep_slots`` (a co-occurrence radius ≥ 1, SPEC §2.1); only the echo
     test strips a line (under ``trimmed``)."""
     test = echo_test(bodies)
-    kept = []
-    for line in split_lines(text):
-        if not _echo(line, test, trimmed):
-            kept.append(line)
-        elif keep_slots:
-            kept.append("")
-    return "\n".join(kept)
+    marked = [(line, _echo(line, test, trimmed)) for line in split_lines(text)]
+    return "\n".join("" if echo else line for line, echo in marked if keep_slots or not echo)
 
 
 class Reading:
