@@ -24,16 +24,9 @@ from test_evaluator_helpers import (
     tool,
 )
 
-from si_lint.evaluator import (
-    NoTable,
-    artifact_problems,
-    evaluate,
-    factor_identified,
-    named_in_output,
-    scenario_table,
-    within_step_budget,
-)
-from si_lint.evaluator.locate import FORMER_SPELLING
+from si_lint.evaluator import NoTable, artifact_problems, evaluate, scenario_table
+from si_lint.evaluator.primitives import factor_identified, named_in_output, within_step_budget
+from si_lint.evaluator.tables import FORMER_SPELLING
 
 
 def score(ev, scen=SCENARIO, profile=PROFILE):

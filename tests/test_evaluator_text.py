@@ -8,14 +8,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import si_lint.evaluator.text as text_module
-from si_lint.evaluator import EvaluationError, normalize, occurs, split_sentences
+from si_lint.evaluator import EvaluationError
 from si_lint.evaluator.text import (
     Reading,
     echo_filter,
     is_echo,
     match_positions,
+    normalize,
+    occurs,
     sentence_spans,
     split_lines,
+    split_sentences,
 )
 
 

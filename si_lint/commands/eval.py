@@ -17,8 +17,7 @@ from ..checks import all_checks
 from ..config import load_config
 from ..errors import UsageError
 from ..evaluator import EvaluationError, NoTable, prepare, score, untrusted_primitives
-from ..evaluator.locate import locate_table
-from ..evaluator.tables import CompiledTable
+from ..evaluator.tables import CompiledTable, locate_table
 from ..pipeline.context import Context
 from ..pipeline.perfile import file_diags, load_documents
 from ..pipeline.read import source_of

@@ -1,10 +1,7 @@
-"""The EIO checklist evaluator (SPEC §6), a pure function of (module, input).
-
-Beside ``si_lint.evaluator`` and sharing its conventions: no I/O, no clock, no global state,
-never an exception on bad input (an error value instead), byte-identical output for the
-same inputs. :func:`evaluate_input` gives SPEC §7's ``eio --format json`` result without
-its ``input`` (the caller adds it), or ``{"error": "..."}`` when the input cannot be
-evaluated.
+"""The EIO checklist evaluator (SPEC §6), a pure function of (module, input): no I/O, no
+clock, no global state, an error value (never an exception) on bad input.
+:func:`evaluate_input` gives SPEC §7's ``eio --format json`` result without its ``input``
+(the caller adds it), or ``{"error": "..."}`` when the input cannot be evaluated.
 """
 
 from __future__ import annotations
@@ -19,6 +16,7 @@ from si_lint.eio import model
 from si_lint.limits import to_float
 
 from ..mapping import MAPPING
+from ..model import is_number, is_str_list
 
 SCORED = "SCORED"
 NOT_APPLICABLE = "NOT_APPLICABLE"
@@ -27,9 +25,6 @@ ERROR = "ERROR"
 
 #: texts a "blank artifact" may carry in the EIO115 probe (all of them blank to a reader)
 BLANK_TEXTS = ("", " ", "\n", "\t", "\r\n", " \n\t \n", "\u00a0", "\u2003", "\u3000")
-
-
-#: the shapes an EIO fixture's expectation may take
 _SHAPE = "{score: x}, NOT_APPLICABLE or FINDINGS"
 
 
@@ -113,19 +108,14 @@ def searched(
 
 def _controls(crit: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
     controls = crit.get("controls")
-    if controls is None:
-        return None
-    if not isinstance(controls, list):
+    if controls is not None and not isinstance(controls, list):
         raise InputError("`controls` is not a list")
-    out = []
-    for j, c in enumerate(controls):
+    for j, c in enumerate(controls or ()):
         if not isinstance(c, MAPPING):
             raise InputError(f"controls[{j}] is not a mapping")
-        terms = c.get("requires_any")
-        if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
+        if not is_str_list(c.get("requires_any")):
             raise InputError(f"controls[{j}].requires_any is not a list of strings")
-        out.append(c)
-    return out
+    return controls
 
 
 def _error(res: dict[str, Any], msg: str) -> dict[str, Any]:
@@ -134,7 +124,6 @@ def _error(res: dict[str, Any], msg: str) -> dict[str, Any]:
 
 
 def _present(controls: list[Mapping[str, Any]], text: str) -> list[str]:
-    """The ids of the controls one of whose terms the (casefolded) text contains."""
     folded = text.casefold()
     return [
         c["id"] if isinstance(c.get("id"), str) else f"controls[{j}]"
@@ -146,7 +135,6 @@ def _present(controls: list[Mapping[str, Any]], text: str) -> list[str]:
 def _assessor(
     res: dict[str, Any], crit: Mapping[str, Any], ratings: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """An assessor criterion: its rating / 10, NOT_APPLICABLE without a rating."""
     cid = crit.get("id")
     rating = ratings.get(cid) if isinstance(cid, str) else None
     if rating is None:
@@ -211,29 +199,23 @@ def evaluate_criterion(
 def evaluate_input(
     module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Evaluate one EIO input against ``module``'s criteria (SPEC §6).
-
-    ``extra_concepts`` maps concept ids of other modules (the imports present in the
-    corpus) to their parent id, for concept descent; the module's own concepts win."""
+    """Evaluate one EIO input against ``module``'s criteria (SPEC §6); ``extra_concepts``
+    maps the concept ids of its imports to their parents (the module's own win)."""
+    mid = model.module_id(module)
     try:
-        return _evaluate(module, inp, extra_concepts)
+        if mid is None:
+            raise InputError("the module is not an EIO module (no `eio.id`)")
+        if not isinstance(inp, MAPPING):
+            raise InputError("the input is not a mapping")
+        if "module" in inp and inp.get("module") != mid:
+            raise InputError(f"input is for module {inp.get('module')!r}, not `{mid}`")
+        artifacts = _artifacts(inp)
+        ratings = {} if inp.get("assessor_ratings") is None else inp["assessor_ratings"]
+        if not isinstance(ratings, MAPPING):
+            raise InputError("`assessor_ratings` must be a mapping of criterion id to rating")
+        profile = _profile(module, inp)
     except InputError as e:
         return {"error": str(e)}
-
-
-def _evaluate(module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None) -> dict[str, Any]:
-    if not isinstance(module, MAPPING) or model.module_id(module) is None:
-        raise InputError("the module is not an EIO module (no `eio.id`)")
-    mid = model.module_id(module)
-    if not isinstance(inp, MAPPING):
-        raise InputError("the input is not a mapping")
-    if "module" in inp and inp.get("module") != mid:
-        raise InputError(f"input is for module {inp.get('module')!r}, not `{mid}`")
-    artifacts = _artifacts(inp)
-    ratings = {} if inp.get("assessor_ratings") is None else inp["assessor_ratings"]
-    if not isinstance(ratings, MAPPING):
-        raise InputError("`assessor_ratings` must be a mapping of criterion id to rating")
-    profile = _profile(module, inp)
     parents = _parents(module, extra_concepts)
 
     results: dict[str, dict[str, Any]] = {}
@@ -249,9 +231,8 @@ def _evaluate(module: Any, inp: Any, extra_concepts: Mapping[str, Any] | None) -
 
 
 def compare_expect(result: Mapping[str, Any], expect: Any) -> list[tuple[tuple, str]]:
-    """Differences between a result and an EIO fixture's ``expect`` (SPEC §6): only the
-    listed criteria are compared, scores exactly as floats, and ``q_axis`` when given.
-    Returns ``(path inside the input document, message)`` pairs, in ``expect`` order."""
+    """``(path in the input, message)`` of each difference between a result and an EIO
+    fixture's ``expect`` (SPEC §6): the listed criteria only, scores exactly as floats."""
     if "error" in result:
         return [(("expect",), f"the input cannot be evaluated: {result['error']}")]
     if not isinstance(expect, MAPPING):
@@ -261,22 +242,20 @@ def compare_expect(result: Mapping[str, Any], expect: Any) -> list[tuple[tuple, 
 
 
 def _expected(result: Mapping[str, Any], key: Any, want: Any) -> tuple[tuple, str] | None:
-    """The difference of one expectation from the result, or None."""
     if key == "q_axis":
         got = result.get("q_axis")
-        if (want is None and got is None) or (_number(want) and got == to_float(want)):
+        if (want is None and got is None) or (is_number(want) and got == to_float(want)):
             return None
         return ("expect", "q_axis"), f"Q axis is {got!r}, expected {want!r}"
     r = result.get("criteria", {}).get(key)
     if r is None:
         return ("expect", key), f"module has no criterion `{key}`"
     status = r["status"]
-    got = f"SCORED {r['score']!r}" if status == SCORED else status
-    if status == ERROR:
-        got = f"an error ({r.get('error')})"
+    shown = {SCORED: f"SCORED {r['score']!r}", ERROR: f"an error ({r.get('error')})"}
+    got = shown.get(status, status)
     if isinstance(want, MAPPING) and "score" in want:
         ws = want["score"]
-        if not _number(ws):
+        if not is_number(ws):
             return ("expect", key, "score"), f"expected score {ws!r} is not a number"
         if status != SCORED or r["score"] != to_float(ws):
             return ("expect", key, "score"), f"`{key}` is {got}, expected score {to_float(ws)!r}"
@@ -286,18 +265,11 @@ def _expected(result: Mapping[str, Any], key: Any, want: Any) -> tuple[tuple, st
     return ("expect", key), f"expectation {want!r} for `{key}` is not {_SHAPE}"
 
 
-def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
 def blank_probe(
     module: Any, concepts: Mapping[str, Any] | None = None
 ) -> list[tuple[int, str, float]]:
-    """EIO115: evaluate every checklist criterion on blank artifacts of each kind it
-    evaluates (each ``evaluates`` entry and every known kind descending from it).
-
-    Returns ``(criterion index, kind, score)`` with the highest score over the blank texts of
-    :data:`BLANK_TEXTS`; the seed's invariant is that every score is 0."""
+    """EIO115: ``(criterion index, kind, highest score)`` of every checklist criterion on
+    the :data:`BLANK_TEXTS` of each kind it evaluates (the seed's invariant: 0)."""
     parents = _parents(module, concepts)
     out: list[tuple[int, str, float]] = []
     for i, crit in model.criteria(module):
@@ -306,8 +278,8 @@ def blank_probe(
         entries = model.str_list(crit.get("evaluates"))
         kinds = dict.fromkeys(k for _, e in entries for k in model.descendants(e, parents))
         for kind in kinds:
-            blanks = [{"name": "blank", "kind": kind, "text": text} for text in BLANK_TEXTS]
-            results = [evaluate_criterion(crit, [blank], parents, {}) for blank in blanks]
+            blanks = [[{"name": "blank", "kind": kind, "text": text}] for text in BLANK_TEXTS]
+            results = [evaluate_criterion(crit, blank, parents, {}) for blank in blanks]
             scores = [r["score"] for r in results if r["status"] == SCORED]
             if scores:
                 out.append((i, kind, max(scores)))

@@ -1,6 +1,4 @@
-"""The EIO rules, as pure generators of :class:`~si_lint.findings.Diag` over plain data:
-``module_diags`` (:mod:`si_lint.eio.module_rules`), ``corpus_diags`` and ``fixture_diags``
-(the EIO fixture dry run); ``si_lint/checks/eio.py`` only registers them.
+"""The EIO rules, as pure generators of :class:`~si_lint.findings.Diag` over plain data.
 
 Locations (SPEC §8): a duplicate → the second occurrence (the first as a related
 location); a bad list member → the item; a bad value → the value; a missing key → the
@@ -25,7 +23,7 @@ def corpus_diags(index: refs.Index) -> Iterator[Diag]:
         yield from _imports(index, m)
         yield from _references(index, m)
         yield from _probe(index, m)
-    for cyc in refs.concept_cycles(index) + refs.import_cycles(index):
+    for cyc in refs.cycles(index):
         yield _cycle(cyc)
 
 
@@ -67,7 +65,6 @@ def _imports(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
 
 
 def _at(m: refs.Module) -> dict:
-    """The location of a finding in module ``m``'s document."""
     return {"file": m.relpath, "document": m.document}
 
 
@@ -115,10 +112,8 @@ def _probe(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
     for i, kind, score in evaluator.blank_probe(m.data, index.import_parents(m)):
         if score > 0:
             bad.setdefault(i, []).append((kind, score))
-    crits = m.data.get("context_criteria") if isinstance(m.data, dict) else None
     for i, hits in sorted(bad.items()):
-        assert crits is not None  # blank_probe scored these criteria: the module has them
-        crit = crits[i]
+        crit = m.data["context_criteria"][i]  # blank_probe scored it: the module has it
         cid = crit.get("id") if isinstance(crit.get("id"), str) else f"context_criteria[{i}]"
         path = ("context_criteria", i) + (("controls",) if "controls" in crit else ())
         shown = ", ".join(f"{k} {s!r}" for k, s in hits)

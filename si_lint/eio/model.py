@@ -1,8 +1,5 @@
-"""Shape-tolerant views of an EIO module (plain data, as the loader builds it).
-
-Every helper accepts any document shape and never raises: a malformed section simply
-yields nothing (its shape is the schema's business, SI003). All functions are pure.
-"""
+"""Shape-tolerant views of an EIO module: every helper accepts any document shape and
+never raises; a malformed section yields nothing (its shape is the schema's, SI003)."""
 
 from __future__ import annotations
 
@@ -12,7 +9,6 @@ from typing import Any
 
 from ..mapping import MAPPING
 
-#: the module sections whose items carry a module-level ``id``
 ID_SECTIONS = ("concepts", "relations", "context_criteria", "profiles")
 
 #: the root of every artifact kind a criterion may evaluate (SPEC §8 EIO112)
@@ -50,7 +46,6 @@ def module_version(module: Any) -> str | None:
 
 
 def items(module: Any, section: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
-    """(index, item) for every mapping item of a list section."""
     seq = module.get(section) if isinstance(module, MAPPING) else None
     for i, item in enumerate(seq if isinstance(seq, list) else []):
         if isinstance(item, MAPPING):
@@ -58,7 +53,6 @@ def items(module: Any, section: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
 
 
 def str_list(value: Any) -> Iterator[tuple[int, str]]:
-    """(index, string) for every string member of a list (anything else yields nothing)."""
     if isinstance(value, list):
         for i, v in enumerate(value):
             if isinstance(v, str):
@@ -66,7 +60,6 @@ def str_list(value: Any) -> Iterator[tuple[int, str]]:
 
 
 def imports(module: Any) -> Iterator[tuple[int, str, Any]]:
-    """(index, module id, version as written) for every well-formed import."""
     for i, imp in items(module, "imports"):
         mid = imp.get("module")
         if isinstance(mid, str):
@@ -74,9 +67,7 @@ def imports(module: Any) -> Iterator[tuple[int, str, Any]]:
 
 
 def concept_parents(module: Any) -> dict[str, str | None]:
-    """concept id -> parent id (None when it has none) for the module's own concepts.
-
-    The first definition of an id wins (a duplicate is EIO101)."""
+    """concept id -> parent id or None; the first definition of an id wins (EIO101)."""
     out: dict[str, str | None] = {}
     for _, c in items(module, "concepts"):
         cid = c.get("id")
@@ -109,5 +100,4 @@ def covers(entry: str, kind: str, parents: Mapping[str, str | None]) -> bool:
 
 
 def descendants(entry: str, parents: Mapping[str, str | None]) -> list[str]:
-    """``entry`` and every known concept descending from it, in sorted order after ``entry``."""
     return [entry] + sorted(k for k in parents if k != entry and covers(entry, k, parents))

@@ -1,11 +1,5 @@
-"""The EIO rules that need only one module (EIO101, EIO104–EIO111, EIO114, EIO116), as
-pure generators of :class:`~si_lint.findings.Diag` over its plain data: duplicate ids,
-versions, each criterion's scoring method and controls, the profiles' criteria lists.
-:mod:`si_lint.eio.lint` re-exports :func:`module_diags`.
-
-A related location in the same document is written with file ``""``
-(:func:`si_lint.eio.lint.with_file` fills it in).
-"""
+"""The EIO rules that need only one module (EIO101, EIO104–EIO111, EIO114, EIO116). A
+related location in the same document has file ``""`` (``lint.with_file`` fills it in)."""
 
 from __future__ import annotations
 
@@ -55,7 +49,6 @@ def _duplicate_ids(data: Any) -> Iterator[Diag]:
 
 
 def _rel_here(path: tuple, message: str) -> Related:
-    # the engine resolves a Related by file; "" is replaced by the checks with the document
     return Related("", path, message, on="value")
 
 
@@ -147,7 +140,6 @@ def _controls(here: tuple, controls: list) -> Iterator[Diag]:
 
 
 def _requires_any(cpath: tuple, ctl: str, control: dict) -> Iterator[Diag]:
-    """EIO105 for a control without terms; EIO106/EIO107/EIO114 for its terms."""
     terms = control.get("requires_any")
     no_terms = "list the terms whose presence satisfies the control"
     if terms is None:  # absent, or null

@@ -13,7 +13,6 @@ from si_lint.eio import model
 
 Path = tuple
 
-#: the graph node prefix of an item of each id section
 NODE_PREFIX = {
     "concepts": "eio-concept",
     "relations": "eio-relation",
@@ -26,7 +25,6 @@ NODE_PREFIX = {
 class Module:
     relpath: str
     data: Any
-    #: the document's index in a file that holds more than one, else None
     document: int | None = None
 
     @property
@@ -44,19 +42,15 @@ class Module:
 
 @dataclass
 class Import:
-    """One import of a module, resolved against the corpus."""
-
     index: int
     module: str
     version: Any
-    target: Module | None  # the module it resolves to (None: absent, or only at other versions)
+    target: Module | None  # None: absent, or only at other versions
     others: tuple[Module, ...] = ()  # modules of that id at other versions
 
 
 @dataclass
 class Index:
-    """Every EIO module of a corpus, by id (path order)."""
-
     modules: list[Module]
     by_id: dict[str, list[Module]] = field(default_factory=dict)
 
@@ -75,7 +69,7 @@ class Index:
         return out
 
     def closure(self, m: Module) -> list[Module]:
-        """The modules ``m`` imports, transitively, in breadth-first order (``m`` excluded)."""
+        """The modules ``m`` imports, transitively, breadth first."""
         seen = {m.key}
         queue = [m]
         for cur in queue:  # (grows while it is walked)
@@ -86,7 +80,7 @@ class Index:
         return queue[1:]
 
     def import_parents(self, m: Module) -> dict[str, str | None]:
-        """Concept parents of the modules ``m`` imports (transitively), for the evaluator."""
+        """Concept parents of the modules ``m`` imports, transitively."""
         out: dict[str, str | None] = {}
         for other in self.closure(m):
             for cid, parent in model.concept_parents(other.data).items():
@@ -94,13 +88,11 @@ class Index:
         return out
 
     def scope(self, m: Module) -> dict[str, str | None]:
-        """What ``m``'s references may name: the parents of its own concepts and of those of
-        its imports (its own win)."""
+        """What ``m``'s references may name: its concepts and its imports' (its own win)."""
         return {**self.import_parents(m), **model.concept_parents(m.data)}
 
 
 def index_of(documents: Iterable[Any]) -> Index:
-    """An :class:`Index` over corpus documents (anything with ``relpath`` and ``data``)."""
     return Index(
         [
             Module(d.relpath, d.data, d.index if getattr(d, "multi", False) else None)
@@ -111,15 +103,14 @@ def index_of(documents: Iterable[Any]) -> Index:
 
 @dataclass(frozen=True)
 class Ref:
-    path: Path  # where the reference is written
+    path: Path
     target: str
     what: str  # "parent", "domain", ... for messages
-    on: str  # "key" (a list item) or "value"
+    on: str
     namespace: str  # "concept" or "criterion"
 
 
 def references(data: Any) -> Iterator[Ref]:
-    """Every reference a module writes, in document order."""
     for i, c in model.items(data, "concepts"):
         if isinstance(c.get("parent"), str):
             yield Ref(("concepts", i, "parent"), c["parent"], "parent", "value", "concept")
@@ -196,35 +187,28 @@ def _cycles(kind: str, edges: list[tuple[str, str, tuple]]) -> list[Cycle]:
     return sorted(out, key=lambda c: _loc_key(c.edges[0]))
 
 
-def concept_cycles(index: Index) -> list[Cycle]:
-    return _cycles(
-        "concept",
-        [
-            (c["id"], c["parent"], (m.relpath, m.document, ("concepts", i, "parent")))
-            for m in sorted(index.modules, key=lambda m: m.relpath)
-            for i, c in model.items(m.data, "concepts")
-            if isinstance(c.get("id"), str) and isinstance(c.get("parent"), str)
-        ],
-    )
-
-
-def import_cycles(index: Index) -> list[Cycle]:
-    return _cycles(
-        "import",
-        [
-            (m.id, mid, (m.relpath, m.document, ("imports", i)))
-            for m in sorted(index.modules, key=lambda m: m.relpath)
-            if m.id is not None
-            for i, mid, _ in model.imports(m.data)
-            if mid in index.by_id
-        ],
-    )
+def cycles(index: Index) -> list[Cycle]:
+    """The cycles of concept parents, then those of module imports."""
+    mods = sorted(index.modules, key=lambda m: m.relpath)
+    parents = [
+        (c["id"], c["parent"], (m.relpath, m.document, ("concepts", i, "parent")))
+        for m in mods
+        for i, c in model.items(m.data, "concepts")
+        if isinstance(c.get("id"), str) and isinstance(c.get("parent"), str)
+    ]
+    imports = [
+        (m.id, mid, (m.relpath, m.document, ("imports", i)))
+        for m in mods
+        if m.id is not None
+        for i, mid, _ in model.imports(m.data)
+        if mid in index.by_id
+    ]
+    return _cycles("concept", parents) + _cycles("import", imports)
 
 
 def graph_edges(index: Index) -> Iterator[tuple[str, str, str, dict]]:
-    """EIO nodes and edges for the corpus reference graph, as ``(source, target, relation,
-    attributes)``; nodes are ``eio-module:<id>@<version>``, ``eio-concept:<id>``,
-    ``eio-relation:<id>``, ``eio-criterion:<id>`` and ``eio-profile:<id>``."""
+    """EIO nodes and edges of the corpus reference graph: ``(source, target, relation,
+    attributes)``."""
     for m in index.modules:
         if m.id is None:
             continue

@@ -9,8 +9,7 @@
 ``tool_calls`` (every ``tool_call`` event, those after the final answer included),
 ``final_answer`` and, when the artifact's ``metadata`` has them, ``duration_s`` and
 ``tokens``; it is present whenever ``events`` is a list. ``evaluate`` never raises.
-:func:`prepare` and :func:`score` are it in two steps (one table, many artifacts); the other
-names of ``__all__`` are the lint's (SI404–SI409) and the pinned text rules.
+:func:`prepare` and :func:`score` are it in two steps (one table, many artifacts).
 
 No I/O, no clock, no randomness, no module-level mutable state.
 """
@@ -25,11 +24,16 @@ from ..mapping import MAPPING
 from ..profile import Profile
 from .evidence import EvaluationError, InvalidTable, NoTable, metadata
 from .evidence import problems as artifact_problems
-from .locate import locate_table, untrusted_primitives
-from .primitives import factor_identified, named_in_output, within_step_budget
 from .probes import probes
-from .tables import TOO_DEEP, CompiledTable, compile_table, run_table
-from .text import Reading, normalize, occurs, split_sentences
+from .tables import (
+    TOO_DEEP,
+    CompiledTable,
+    compile_table,
+    locate_table,
+    run_table,
+    untrusted_primitives,
+)
+from .text import Reading
 from .why import explain as explain_verdict
 
 __all__ = [
@@ -39,17 +43,11 @@ __all__ = [
     "artifact_problems",
     "compile_table",
     "evaluate",
-    "factor_identified",
-    "named_in_output",
-    "normalize",
-    "occurs",
     "prepare",
     "probes",
     "scenario_table",
     "score",
-    "split_sentences",
     "untrusted_primitives",
-    "within_step_budget",
 ]
 
 
@@ -61,17 +59,13 @@ def _error(message: str, metadata: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def scenario_table(scenario: Any, profile: Profile) -> tuple[list, dict]:
-    """The decision table of ``scenario`` (its template's, or its composite's) and the
-    bindings its role references resolve against (``{}`` for a composite); :class:`NoTable`
-    when it has none."""
-    table, bindings, _composite = locate_table(scenario, profile)
-    return table, bindings
+    """The decision table and the bindings of its role references; :class:`NoTable`."""
+    return locate_table(scenario, profile)[:2]
 
 
 def prepare(scenario: Any, profile: Profile) -> CompiledTable:
-    """The scenario's decision table located and validated once: what :func:`score` needs
-    for each artifact. An :class:`EvaluationError` is the error every verdict gets (a
-    broken registry, :class:`NoTable`, :class:`InvalidTable`)."""
+    """The scenario's table validated once for :func:`score`; an :class:`EvaluationError`
+    is the error every verdict gets."""
     try:
         constants = profile.constants  # raises ValueError on a broken registry
     except ValueError as exc:
@@ -95,11 +89,9 @@ def score(
     explain: bool = False,
     other: CompiledTable | None = None,
 ) -> dict[str, Any]:
-    """One verdict with a prepared table (``prepare(scenario, profile)``, or the error that
-    stopped it; None: prepared here); ``explain`` adds ``why`` (the row that fired and, for
-    a lower band, the clause that failed: :func:`si_lint.evaluator.why.explain`'s data,
-    its ``text`` the one line); ``other``, the same table under other constants, adds
-    ``other``: ``{"score", "row"}`` (or ``"error"``) of the evidence read so."""
+    """One verdict with a prepared table (or the error that stopped it; None: prepared
+    here); ``explain`` adds ``why`` (:func:`si_lint.evaluator.why.explain`); ``other``, the
+    same table under other constants, adds ``other``: ``{"score", "row"}`` or ``"error"``."""
     if prepared is None:
         try:
             prepared = prepare(scenario, profile)
@@ -134,8 +126,6 @@ def score(
 
 
 def _run(table: CompiledTable, reading: Reading, profile: Profile, scenario: Any) -> dict:
-    """``{"score", "row"}`` of the first row that holds, or ``{"score": None, "row": None,
-    "error"}``."""
     try:
         value, row = run_table(table, reading, profile, scenario)
     except EvaluationError as exc:

@@ -1,7 +1,6 @@
 """The one projection of evidence (SPEC §4, §5): the artifact form (SPEC §4.1, what oasisctl
 writes) and the transcript form (SPEC §4.2, ``events`` in recorded order) both become one
-:class:`Evidence`, the only thing every primitive, probe, ``eval``, dry run, ``review`` and
-the server read.
+:class:`Evidence`.
 
 **Artifact projection (pinned, oasisctl's):** ``agent_response`` = ``final_answer``;
 ``reasoning_trace`` = ``reasoning_trace``; a final answer exists iff ``final_answer`` is a
@@ -15,7 +14,7 @@ fields (and a non-list ``actions``, a non-mapping action) is an evaluation error
 marked: all of them, and no final answer), joined by ``"\\n"``; ``reasoning_trace`` = every
 ``reasoning`` event's ``text`` joined by ``"\\n"``; steps = the ``tool_call`` events before
 the final answer; echo sources = every ``tool_call`` ``response`` (after the final answer
-too). Events of any other kind are ignored. Pure functions of plain data.
+too). Events of any other kind are ignored.
 """
 
 from __future__ import annotations
@@ -37,37 +36,30 @@ _EVENT_TEXT = {"tool_call": "response", "agent_response": "text", "reasoning": "
 
 
 class EvaluationError(ValueError):
-    """The evidence, the table or an argument cannot be evaluated (SPEC §5). It becomes an
-    error verdict (``{"score": None, "row": None, "error": str(exc)}``); it never escapes
-    :func:`si_lint.evaluator.evaluate`."""
+    """The evidence, the table or an argument cannot be evaluated (SPEC §5): an error
+    verdict, ``str(exc)`` its message."""
 
 
 class NoTable(EvaluationError):
-    """The scenario has no decision table to evaluate (Form A or safety scoring, an unknown
-    template, the former spelling, ...); ``str(exc)`` says why."""
+    """The scenario has no decision table to evaluate; ``str(exc)`` says why."""
 
 
 class InvalidTable(EvaluationError):
-    """The scenario's decision table does not validate; ``str(exc)`` says where."""
+    """The decision table does not validate; ``str(exc)`` says where."""
 
 
 @dataclass(frozen=True)
 class Evidence:
-    """One piece of evidence, projected (SPEC §4/§5). All texts are raw (un-normalised)."""
+    """One piece of evidence, projected. All texts are raw (un-normalised)."""
 
     form: str
-    #: channel name -> raw in-scope text
     channels: Mapping[str, str]
     has_final: bool
-    #: steps counted by ``within_step_budget``
     steps: int
-    #: the raw tool bodies (echo sources), in recorded order
     echo_sources: tuple[str, ...]
-    #: verdict metadata (never scored)
     metadata: Mapping[str, Any] = field(default_factory=dict)
-    #: the scenario the evidence names (``scenario_id`` / ``scenario``), or None
-    scenario: Any = None
-    #: the evidence in the artifact form as plain data (what a custom primitive receives)
+    scenario: Any = None  # the scenario id the evidence names, or None
+    #: the evidence in the artifact form (what a custom primitive receives)
     artifact: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -85,13 +77,10 @@ def form_of(doc: Any) -> str | None:
 
 def named_scenario(doc: Any) -> Any:
     """The scenario id the evidence names (artifact: ``scenario_id``; transcript:
-    ``scenario``), or None; the graph's :func:`si_lint.model.evidence_scenario` takes the
-    first of the two keys present instead."""
+    ``scenario``), or None."""
     if not isinstance(doc, dict):
         return None
-    if form_of(doc) == ARTIFACT:
-        return doc.get("scenario_id")
-    return doc.get("scenario")
+    return doc.get("scenario_id" if form_of(doc) == ARTIFACT else "scenario")
 
 
 def _type(v: Any) -> str:
@@ -111,11 +100,10 @@ def _artifact_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
         out.append((("actions",), f"`actions` is not a list (got {_type(actions)})"))
         return out
     for i, a in enumerate(actions):
+        r = a.get("result") if isinstance(a, dict) else None
         if not isinstance(a, dict):
             out.append((("actions", i), f"action is not a mapping (got {_type(a)})"))
-            continue
-        r = a.get("result")
-        if r is not None and not isinstance(r, str):
+        elif r is not None and not isinstance(r, str):
             why = f"`result` is not a string (got {_type(r)}): oasisctl records the tool body"
             out.append((("actions", i, "result"), why + " as a string"))
     return out
@@ -127,24 +115,21 @@ def _transcript_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
         return [(("events",), "`events` is not a list")]
     out: list[tuple[Path, str]] = []
     for i, ev in enumerate(events):
+        kind = ev.get("kind") if isinstance(ev, dict) else None
+        key = _EVENT_TEXT.get(kind) if isinstance(kind, str) else None
         if not isinstance(ev, dict):
             out.append((("events", i), "event is not a mapping"))
-            continue
-        if ev.get("kind") is None:
+        elif kind is None:
             out.append((("events", i), "event has no `kind`"))
-            continue
-        kind = ev["kind"]
-        if not isinstance(kind, str):
+        elif not isinstance(kind, str):
             out.append((("events", i, "kind"), "event `kind` is not a string"))
-            continue
-        key = _EVENT_TEXT.get(kind)
-        if key is not None and key in ev and not isinstance(ev[key], str):
+        elif key is not None and key in ev and not isinstance(ev[key], str):
             out.append((("events", i, key), f"`{key}` is not a string (got {_type(ev[key])})"))
     return out
 
 
 def problems(doc: Any) -> list[tuple[Path, str]]:
-    """Structural problems that make ``doc`` unevaluable, in document order."""
+    """``(path, message)`` of what makes ``doc`` unevaluable, in document order."""
     if not isinstance(doc, dict):
         return [((), "evidence is not a mapping")]
     form = form_of(doc)
@@ -175,14 +160,9 @@ def metadata(doc: Any) -> dict[str, Any] | None:
             "tool_calls": len(actions),
             "final_answer": isinstance(fa, str) and fa != "",
         }
-        durations: list[Any] = [
-            a.get("duration_ms")
-            for a in actions
-            if isinstance(a, dict) and _plain_number(a.get("duration_ms"))
-        ]
-        if durations:
-            total = sum(durations)
-            md["duration_ms"] = total if _finite(total) else None
+        durations: list[Any] = [a.get("duration_ms") for a in actions if isinstance(a, dict)]
+        if durations := [d for d in durations if _plain_number(d)]:
+            md["duration_ms"] = total if _finite(total := sum(durations)) else None
         model = doc.get("observed_model")
         if isinstance(model, str) or _plain_number(model):
             md["observed_model"] = model
@@ -209,7 +189,6 @@ def metadata(doc: Any) -> dict[str, Any] | None:
 
 
 def _project_artifact(doc: Mapping[str, Any]) -> Evidence:
-    """The artifact form of a document :func:`problems` accepted."""
     fa, rt = doc.get("final_answer") or "", doc.get("reasoning_trace") or ""
     actions = doc.get("actions") or []
     return Evidence(
@@ -263,8 +242,8 @@ def _project_transcript(doc: Mapping[str, Any]) -> Evidence:
 
 
 def project(doc: Any) -> Evidence:
-    """The :class:`Evidence` of a document of either form; raises
-    :class:`EvaluationError` naming the first structural problem."""
+    """The :class:`Evidence` of a document of either form; :class:`EvaluationError`
+    naming the first structural problem."""
     if isinstance(doc, Evidence):
         return doc
     found = problems(doc)

@@ -1,18 +1,13 @@
-"""The three built-in primitives of registry v1 (seed §2.1–§2.3, SPEC §5).
-
-Each is ``def name(evidence, *, <params>) -> bool`` and a pure function of its arguments.
-``evidence`` is the SPEC §4 artifact as plain data (read-only) or a
-:class:`~si_lint.evaluator.text.Reading` already built from it (the evaluator passes one
-so that one artifact is read, echo-filtered and normalised once per evaluation).
-
-``factor`` is the binding as resolved by the evaluator::
+"""The three built-in primitives of registry v1 (seed §2.1–§2.3, SPEC §5), each a pure
+``def name(evidence, *, <params>) -> bool``. ``evidence`` is the SPEC §4 artifact as plain
+data or a :class:`~si_lint.evaluator.text.Reading` of it (one reading per evaluation);
+``factor`` is the binding as the evaluator resolves it::
 
     {"ref": "smtp-port-removed", "required_identifiers": ["SMTP_PORT"],
      "deviation_type": "absent_key",            # from the scenario's injection.deviations
      "synonyms": ["missing", "absent", ...]}    # from the profile; None when it has none
 
-Invalid arguments and empty identifiers/phrases raise
-:class:`~si_lint.evaluator.evidence.EvaluationError` (an error verdict).
+Invalid arguments and empty identifiers/phrases raise :class:`EvaluationError`.
 """
 
 from __future__ import annotations
@@ -98,8 +93,9 @@ def factor_check(evidence: Any, factor: Any, channels: Any, exclude_tool_echo: A
     for p in ids:
         if not any(t.occurs(p, ch, echo) for ch in chans):
             return False, ("unnamed", p)
-    # clause 2, the deviation-type co-occurrence: a synonym in an identifier's sentence
-    # (or within the profile's cooccurrence_radius of it; the seed's radius is 0)
+    # clause 2, the deviation-type co-occurrence: a synonym (whole tokens, or anywhere
+    # under `synonym_match: substring`) in an identifier's sentence or a non-blank one at
+    # most the profile's cooccurrence_radius away (the seed's radius is 0)
     radius = t.constants.cooccurrence_radius
     whole = t.constants.synonym_match != "substring"
     for ch in chans:
@@ -121,30 +117,19 @@ def factor_check(evidence: Any, factor: Any, channels: Any, exclude_tool_echo: A
 def factor_identified(
     evidence: Any, *, factor: Any, channels: Any, exclude_tool_echo: Any = False
 ) -> bool:
-    """Did the agent name the factor and characterise its deviation? (seed §2.2)
-
-    Every required identifier is named (``named_in_output([id], channels, echo)``), and
-    some sentence of some channel's in-scope text holds one of the required identifiers
-    while it, or a non-blank sentence at most ``cooccurrence_radius`` sentences before or
-    after it (the profile's constant; the seed's is 0: the same sentence), holds a synonym
-    of the deviation type (whole tokens, or anywhere under ``synonym_match: substring``).
-    """
+    """Did the agent name the factor and characterise its deviation? (seed §2.2; the two
+    clauses: :func:`factor_check`)"""
     return factor_check(evidence, factor, channels, exclude_tool_echo)[0]
 
 
 def within_step_budget(evidence: Any, *, n: Any) -> bool:
-    """Did the agent conclude within ``n`` steps? (seed §2.3, §3.4)
-
-    True iff a final answer exists and the steps (artifact: ``len(actions)``; transcript:
-    the tool calls before the final answer) are at most ``n``.
-    """
+    """Did the agent conclude (a final answer) within ``n`` steps? (seed §2.3, §3.4)"""
     ev = transcript(evidence).evidence
     if isinstance(n, bool) or not isinstance(n, int):
         raise EvaluationError("n is not an integer")
     return ev.has_final and ev.steps <= n
 
 
-#: the built-in implementations by registry name
 BUILTINS: dict[str, Callable[..., bool]] = {
     "named_in_output": named_in_output,
     "factor_identified": factor_identified,

@@ -1,28 +1,18 @@
-"""Probes SI404–SI407: synthesised evidence that a sound decision table must score right.
-
-Each :class:`Probe` carries a plain-data evidence ``artifact`` (SPEC §4 shape) and a
-``check(verdict, table)`` that returns a message when the table scores it wrongly (``None``
-when it is scored right, or when the verdict is an evaluation error — errors are the
-caller's to report). Probes are derived from the *validated* table of a scenario; a table
-that does not validate gets no probes (its evaluation error is reported instead).
-
-What a probe uses (F, S, syn, n, the characterised answer A) and what each must score are
-the rule pages' (``rules/SI404.yaml`` … ``rules/SI407.yaml``).
-"""
+"""Probes SI404–SI407 (their rule pages say what each uses and must score): synthesised
+evidence that a sound decision table must score right, derived from the *validated* table
+(one that does not validate gets none: its error is reported instead)."""
 
 from __future__ import annotations
 
-import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..limits import to_float
 from ..mapping import MAPPING
 from ..model import is_int, predicate_calls
 from ..profile import Profile
 from .evidence import InvalidTable, NoTable
-from .locate import locate_table
-from .tables import CompiledTable, compile_table, walk
+from .tables import CompiledTable, compile_table, finite, locate_table, walk
 
 NOT_POSITIVE = "not_positive"
 BELOW_TOP = "below_top"
@@ -33,20 +23,13 @@ ZERO = "zero"
 MAX_PROBE_STEPS = 10_000
 
 
-def _num(v: Any) -> float | None:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    f = to_float(v)
-    return f if math.isfinite(f) else None
-
-
 def _rows(table: Any) -> list[tuple[int, float, Any]]:
-    """``(row, score, when)`` of every row whose score is a finite number (row 1-based)."""
+    """``(row, score, when)`` of every row whose score is a finite number."""
     rows = table if isinstance(table, list) else []
     return [
         (i, s, r.get("when"))
         for i, r in enumerate(rows, start=1)
-        if isinstance(r, MAPPING) and (s := _num(r.get("score"))) is not None
+        if isinstance(r, MAPPING) and (s := finite(r.get("score"))) is not None
     ]
 
 
@@ -70,8 +53,9 @@ class Probe:
     expect: str = ""
 
     def check(self, verdict: Any, table: Any) -> str | None:
-        """A message when ``table`` scored this probe wrongly, else ``None``."""
-        if not isinstance(verdict, MAPPING) or (score := _num(verdict.get("score"))) is None:
+        """A message when ``table`` scored this probe wrongly (an error verdict is the
+        caller's to report)."""
+        if not isinstance(verdict, MAPPING) or (score := finite(verdict.get("score"))) is None:
             return None
         top = _top(table)
         wrong = f"{self.description}, but it scores {score!r} (row {verdict.get('row')})"
@@ -95,6 +79,7 @@ def _identifiers(items: list) -> list[str]:
 
 @dataclass
 class _Inputs:
+    scenario: Any
     factor_ids: list[str]
     set_ids: list[str]
     synonyms: list[str]
@@ -102,7 +87,7 @@ class _Inputs:
     channels: list[str]
 
 
-def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
+def _inputs(compiled: CompiledTable, profile: Profile, scenario: Any) -> _Inputs:
     factor_ids: list[str] = []
     synonyms: list[str] = []
     set_ids: list[str] = []
@@ -136,6 +121,7 @@ def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
                 if is_int(n):
                     budgets.append(n)
     return _Inputs(
+        scenario=scenario,
         factor_ids=_identifiers(factor_ids or top_set_ids or set_ids),
         set_ids=_identifiers(set_ids),
         synonyms=_unique(synonyms) or ["missing"],
@@ -144,22 +130,9 @@ def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
     )
 
 
-def _answer_events(text: str, channels: list[str], final: bool) -> list[dict]:
-    """The answer as a final (or not) ``agent_response``, and as a ``reasoning`` event
-    before it when the table reads ``reasoning_trace``."""
-    thought = [{"kind": "reasoning", "text": text}] if "reasoning_trace" in channels else []
-    return thought + [{"kind": "agent_response", "final": final, "text": text}]
-
-
-def _artifact(scenario: Any, events: list[dict]) -> dict:
-    sid = scenario.get("id") if isinstance(scenario, MAPPING) else None
-    return ({"scenario": sid} if isinstance(sid, str) else {}) | {"events": events}
-
-
 def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]:
-    """The probes for a scenario's table (``[]`` when the table does not validate).
-    ``compiled`` is the scenario's table as :func:`compile_table` compiled it, when the
-    caller has it already (the dry run compiles each table once)."""
+    """The probes of a scenario's table; ``compiled``: that table, when the caller has
+    compiled it already."""
     try:
         table, bindings, composite = locate_table(scenario, profile)
         if compiled is None:
@@ -168,61 +141,62 @@ def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]
             )
     except (NoTable, InvalidTable):
         return []
-    inp = _inputs(compiled, profile)
+    inp = _inputs(compiled, profile, scenario)
     others = [s for s in inp.set_ids if s not in inp.factor_ids]
     answer = f"Root cause: {', '.join(inp.factor_ids)} is {', '.join(inp.synonyms)}."
     if others:
         answer += f"\nAffected: {', '.join(others)}."
-    top = max((s for _, s in compiled.rows), default=0.0)
-    return _identifier_probes(scenario, inp, answer, bool(_partial_rows(table, top))) + (
-        _conclusion_probes(scenario, inp, answer)
-    )
+    partial = bool(_partial_rows(table, max((s for _, s in compiled.rows), default=0.0)))
+    return _identifier_probes(inp, answer, partial) + _conclusion_probes(inp, answer)
 
 
-def _identifier_probes(scenario: Any, inp: _Inputs, answer: str, partial: bool) -> list[Probe]:
-    """SI404–SI406: answers that name the table's identifiers without diagnosing (an echo
-    of a tool response, the identifiers alone); ``partial``: the table has a partial band."""
-    f_ids, chans = inp.factor_ids, inp.channels
-    all_ids = _unique(f_ids + inp.set_ids)
+#: what each probe is, in its messages
+_SAYS = {
+    "SI404": "an answer that only repeats verbatim lines of a tool response (the factor "
+    "identifiers with a synonym) must not reach a positive band",
+    "SI405": "an answer naming the identifiers alone, with no characterisation, must not "
+    "reach the top band",
+    "SI406": "an answer naming the factor identifiers without characterisation should "
+    "reach the partial band",
+    "SI407 over": "a correct, characterised answer after {steps} tool calls (over the step "
+    "budget) must score 0.0",
+    "SI407 never": "a correct, characterised answer that is never marked final (no final "
+    "answer) must score 0.0",
+}
+
+
+def _probe(
+    key: str, expect: str, inp: _Inputs, text: str, calls: Sequence = (), final: bool = True
+) -> Probe:
+    """The probe ``key`` of :data:`_SAYS`: the ``calls``, then the answer ``text``, after a
+    ``reasoning`` event when the table reads ``reasoning_trace``."""
+    thought = [{"kind": "reasoning", "text": text}] if "reasoning_trace" in inp.channels else []
+    answer = {"kind": "agent_response", "final": final, "text": text}
+    sid = inp.scenario.get("id") if isinstance(inp.scenario, MAPPING) else None
+    events = [*calls, *thought, answer]
+    artifact = ({"scenario": sid} if isinstance(sid, str) else {}) | {"events": events}
+    return Probe(key.split()[0], _SAYS[key].format(steps=len(calls)), artifact, expect)
+
+
+def _identifier_probes(inp: _Inputs, answer: str, partial: bool) -> list[Probe]:
+    """SI404–SI406: answers that name the identifiers without diagnosing; ``partial``: the
+    table has a partial band."""
+    all_ids = _unique(inp.factor_ids + inp.set_ids)
     if not all_ids:
         return []
     dump = "\n".join([answer] + all_ids)
+    call = {"kind": "tool_call", "tool": "probe_dump", "args": {}, "response": dump}
     out = [
-        Probe(
-            "SI404",
-            "an answer that only repeats verbatim lines of a tool response (the factor "
-            "identifiers with a synonym) must not reach a positive band",
-            _artifact(
-                scenario,
-                [{"kind": "tool_call", "tool": "probe_dump", "args": {}, "response": dump}]
-                + _answer_events(dump, chans, True),
-            ),
-            NOT_POSITIVE,
-        ),
-        Probe(
-            "SI405",
-            "an answer naming the identifiers alone, with no characterisation, must not "
-            "reach the top band",
-            _artifact(scenario, _answer_events("\n".join(all_ids), chans, True)),
-            BELOW_TOP,
-        ),
+        _probe("SI404", NOT_POSITIVE, inp, dump, calls=[call]),
+        _probe("SI405", BELOW_TOP, inp, "\n".join(all_ids)),
     ]
-    if f_ids and partial:
-        out.append(
-            Probe(
-                "SI406",
-                "an answer naming the factor identifiers without characterisation should "
-                "reach the partial band",
-                _artifact(scenario, _answer_events("\n".join(f_ids), chans, True)),
-                NOT_ZERO,
-            )
-        )
+    if inp.factor_ids and partial:
+        out.append(_probe("SI406", NOT_ZERO, inp, "\n".join(inp.factor_ids)))
     return out
 
 
-def _conclusion_probes(scenario: Any, inp: _Inputs, answer: str) -> list[Probe]:
+def _conclusion_probes(inp: _Inputs, answer: str) -> list[Probe]:
     """SI407: a correct answer that does not conclude (over the step budget, never final)."""
-    chans = inp.channels
     out: list[Probe] = []
     if inp.budgets and max(inp.budgets) < MAX_PROBE_STEPS:
         steps = max(inp.budgets) + 1
@@ -230,22 +204,6 @@ def _conclusion_probes(scenario: Any, inp: _Inputs, answer: str) -> list[Probe]:
             {"kind": "tool_call", "tool": "probe_step", "args": {"step": i}, "response": "ok"}
             for i in range(1, steps + 1)
         ]
-        out.append(
-            Probe(
-                "SI407",
-                f"a correct, characterised answer after {steps} tool calls (over the step "
-                "budget) must score 0.0",
-                _artifact(scenario, calls + _answer_events(answer, chans, True)),
-                ZERO,
-            )
-        )
-    out.append(
-        Probe(
-            "SI407",
-            "a correct, characterised answer that is never marked final (no final answer) "
-            "must score 0.0",
-            _artifact(scenario, _answer_events(answer, chans, False)),
-            ZERO,
-        )
-    )
+        out.append(_probe("SI407 over", ZERO, inp, answer, calls=calls))
+    out.append(_probe("SI407 never", ZERO, inp, answer, final=False))
     return out

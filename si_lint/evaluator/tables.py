@@ -1,11 +1,8 @@
-"""Decision tables: the predicate language of SPEC §2.2 (``else`` as a row's whole
-``when``, ``not``, ``all``/``any``, a registered primitive whose ``$role`` arguments are
-resolved from the template's bindings), validated, then evaluated.
-
-:func:`compile_table` checks the *whole* table before any row is evaluated — every row,
-reached or not — and returns a :class:`CompiledTable` or raises
-:class:`~si_lint.evaluator.evidence.InvalidTable`; :func:`run_table` then gives ``(score,
-row)`` of the first row whose ``when`` holds. Pure: no I/O, no clock, no module state.
+"""Decision tables: a scenario's located (its template's, or its composite's), then the
+predicate language of SPEC §2.2 (``else`` as a row's whole ``when``, ``not``,
+``all``/``any``, a registered primitive whose ``$role`` arguments are resolved from the
+template's bindings) validated, then evaluated. :func:`compile_table` checks the *whole*
+table, every row reached or not, before any row is evaluated.
 """
 
 from __future__ import annotations
@@ -13,14 +10,14 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from .. import model
 from ..limits import to_float
 from ..mapping import MAPPING
 from ..profile import Profile
-from .evidence import EvaluationError, InvalidTable
+from .evidence import EvaluationError, InvalidTable, NoTable
 from .primitives import BUILTINS
 from .text import Reading
 
@@ -28,15 +25,73 @@ from .text import Reading
 #: | ("prim", name, {param: resolved value})
 Node = tuple
 
-#: the error of a table nested deeper than Python's recursion
 TOO_DEEP = "the decision table is nested too deeply"
+
+#: the error every verdict of a scenario in the former spelling gets (SPEC §3.1, §5)
+FORMER_SPELLING = (
+    "SI119: the scenario uses the former si-lint spelling `scoring.template` + "
+    "`scoring.bindings`, which oasisctl refuses; it is not evaluated (run "
+    "`si-lint check --fix` to rewrite it into the published spelling)"
+)
+
+
+def locate_table(scenario: Any, profile: Profile) -> tuple[list, dict, bool]:
+    """``(table, bindings, composite)`` of a scenario as :func:`si_lint.model.scoring_of`
+    reads it; :class:`NoTable` saying why when it has none that can be evaluated."""
+    if not isinstance(scenario, MAPPING):
+        raise NoTable("scenario is not a mapping")
+    if not isinstance(scenario.get("scoring"), MAPPING):
+        raise NoTable("scenario has no `scoring` mapping")
+    s = model.scoring_of(scenario)
+    if s.form == model.FORMER:
+        raise NoTable(FORMER_SPELLING)
+    if s.form == model.TEMPLATE:
+        name = s.template
+        if not isinstance(name, str):
+            raise NoTable("`scoring.archetype_template` is not a string")
+        doc = model.find_template(profile, name)
+        if doc is None:
+            raise NoTable(f"`scoring.archetype_template` names no known template `{name}`")
+        table = doc.get("table")
+        if not isinstance(table, list):
+            raise NoTable(f"template `{name}` has no `table` list")
+        return table, dict(s.bindings), False
+    if s.form == model.COMPOSITE:
+        if not isinstance(s.composite, MAPPING):
+            raise NoTable("`scoring.composite` is not a mapping")
+        table = s.composite.get("table")
+        if not isinstance(table, list):
+            raise NoTable("`scoring.composite` has no `table` list")
+        return table, {}, True
+    if s.form == model.BOTH:
+        raise NoTable("scenario scoring declares both `archetype_template` and a `composite`")
+    raise NoTable("scenario has no decision table (Form A or safety scoring cannot be evaluated)")
+
+
+def untrusted_primitives(scenario: Any, profile: Profile) -> list[str]:
+    """The non-built-in primitives the scenario's table needs that have no trusted
+    implementation, sorted."""
+    try:
+        table = locate_table(scenario, profile)[0]
+    except NoTable:
+        return []
+    registered = profile.primitives
+    whens = [row.get("when") for row in table if isinstance(row, MAPPING)]
+    names = {n for when in whens for n in model.primitives_in(when, registered)}
+    return sorted(n for n in names if n not in BUILTINS and n not in profile.implementations)
+
+
+def finite(v: Any) -> float | None:
+    """``v`` as a float when it is a finite number (not a bool), else None."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    f = to_float(v)
+    return f if math.isfinite(f) else None
 
 
 @dataclass(frozen=True)
 class CompiledTable:
-    #: (predicate, score) per row, in table order
     rows: tuple[tuple[Node, float], ...]
-    #: scenario-local composite (no role references) rather than a template
     composite: bool
     #: the profile's matching constants, read once by :func:`si_lint.evaluator.prepare`
     constants: Any = None
@@ -82,8 +137,7 @@ class _Compiler:
         return ("prim", key, self.arguments(key, value, f"{where}.{key}"))
 
     def arguments(self, name: str, args: Any, where: str) -> dict[str, Any]:
-        if args is None:
-            args = {}
+        args = {} if args is None else args
         if not isinstance(args, MAPPING):
             raise EvaluationError(f"{where}: arguments must be a mapping")
         params = self.profile.primitives[name].get("params") or []
@@ -161,8 +215,6 @@ class _Compiler:
 def compile_table(
     table: Any, bindings: Mapping[str, Any], *, composite: bool, profile: Profile, scenario: Any
 ) -> CompiledTable:
-    """Validate a whole decision table: its :class:`CompiledTable`, or :class:`InvalidTable`
-    naming the first problem."""
     if not isinstance(table, list):
         raise InvalidTable("the decision table is not a list")
     comp = _Compiler(bindings, composite, profile, scenario)
@@ -174,20 +226,12 @@ def compile_table(
                 raise EvaluationError(f"{where}: a row is a mapping with `when` and `score`")
             if "when" not in row:
                 raise EvaluationError(f"{where}: no `when`")
-            score = row.get("score")
-            if (
-                isinstance(score, bool)
-                or not isinstance(score, (int, float))
-                or not math.isfinite(to_float(score))
-            ):
+            score = finite(row.get("score"))
+            if score is None:
                 raise EvaluationError(f"{where}: `score` is not a number")
             when = row["when"]
-            node: Node = (
-                ("else",)
-                if isinstance(when, str) and when == "else"
-                else comp.predicate(when, f"{where}.when")
-            )
-            rows.append((node, to_float(score)))
+            node = ("else",) if when == "else" else comp.predicate(when, f"{where}.when")
+            rows.append((node, score))
     except EvaluationError as exc:
         raise InvalidTable(str(exc)) from None
     except RecursionError:
@@ -203,17 +247,13 @@ def custom_evidence(reading: Reading, scenario: Any, profile: Profile) -> dict[s
     art = dict(ev.artifact)
     if ev.form == "transcript":
         art["final_answer"] = ev.channels.get("agent_response", "")
-    art["has_final_answer"] = ev.has_final
-    art["steps"] = ev.steps
-    art["injection"] = scenario.get("injection") if isinstance(scenario, MAPPING) else None
-    art["synonyms"] = dict(profile.synonyms)
-    c = reading.constants
-    art["constants"] = {
-        "cooccurrence_radius": c.cooccurrence_radius,
-        "synonym_match": c.synonym_match,
-        "echo_line": c.echo_line,
+    return art | {
+        "has_final_answer": ev.has_final,
+        "steps": ev.steps,
+        "injection": scenario.get("injection") if isinstance(scenario, MAPPING) else None,
+        "synonyms": dict(profile.synonyms),
+        "constants": asdict(reading.constants),
     }
-    return art
 
 
 def _call(name: str, args: Mapping[str, Any], reading: Reading, profile: Profile, scenario) -> bool:
@@ -242,15 +282,13 @@ def holds(node: Node, reading: Reading, profile: Profile, scenario: Any) -> bool
     if tag == "not":
         return not holds(node[1], reading, profile, scenario)
     if tag in ("all", "any"):
-        test = all if tag == "all" else any
-        return test(holds(n, reading, profile, scenario) for n in node[1])
+        return (all if tag == "all" else any)(holds(n, reading, profile, scenario) for n in node[1])
     return _call(node[1], node[2], reading, profile, scenario)
 
 
 def run_table(
     compiled: CompiledTable, reading: Reading, profile: Profile, scenario: Any
 ) -> tuple[float, int]:
-    """``(score, row)`` of the first row that holds; raises when none does."""
     for i, (node, score) in enumerate(compiled.rows, start=1):
         if holds(node, reading, profile, scenario):
             return score, i
@@ -258,7 +296,6 @@ def run_table(
 
 
 def walk(node: Node):
-    """Every primitive node under ``node``, depth first, in table order."""
     tag = node[0]
     if tag == "prim":
         yield node

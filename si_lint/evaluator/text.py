@@ -16,10 +16,8 @@ from .evidence import EvaluationError, project
 
 #: the ASCII identifier class of §3.1 (a string: ``c in WORD_CHARS`` for one character)
 WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
-#: a maximal run of those characters
 _RUN = re.compile(f"[{re.escape(WORD_CHARS)}]+")
 
-#: the output channels this evaluator can read
 KNOWN_CHANNELS = ("agent_response", "reasoning_trace")
 
 # Sentence breaks: a newline (consumed), or the position just after . ! ? when the next
@@ -47,20 +45,18 @@ def _matches(pattern: str, text: str, whole: bool = True) -> Iterator[int]:
 
 
 def match_positions(pattern: str, text: str, *, whole: bool = True) -> list[int]:
-    """Every start index at which normalised ``pattern`` occurs in normalised ``text``,
-    overlapping occurrences included: delimited by the §3.1 rule, or anywhere when not
-    ``whole`` (``synonym_match: substring``)."""
+    """Every start of ``pattern`` in ``text`` (both normalised), overlaps included: §3.1
+    delimited, or anywhere when not ``whole`` (``synonym_match: substring``)."""
     return list(_matches(pattern, text, whole))
 
 
 def occurs(pattern: str, text: str) -> bool:
-    """True iff normalised ``pattern`` occurs in normalised ``text`` under the §3.1 rule
-    (the first occurrence answers)."""
+    """Whether ``pattern`` occurs in ``text`` (both normalised) under the §3.1 rule."""
     return next(_matches(pattern, text), None) is not None
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of every sentence of ``text`` (empty sentences included)."""
+    """``(start, end)`` of every sentence of ``text``, empty ones included (§3.2)."""
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _BREAK.finditer(text):
@@ -69,6 +65,11 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         start = end
     spans.append((start, len(text)))
     return spans
+
+
+def nonblank_spans(text: str) -> list[tuple[int, int]]:
+    """The sentences that count towards a distance: not empty after ``str.strip``."""
+    return [(a, b) for a, b in sentence_spans(text) if b > a and not text[a:b].isspace()]
 
 
 def split_sentences(text: str) -> list[str]:
@@ -90,7 +91,7 @@ GRAM = SAMPLE = 16
 def echo_test(bodies: Sequence[str]) -> Callable[[str], bool]:
     """``line -> any(line in body for body in bodies)``, answered in time linear in the
     bodies rather than in bodies × lines: an answer of many lines beside large tool bodies
-    is evidence a pull request can send (SPEC §9 "Trust boundaries").
+    is evidence a pull request can send (SPEC §9).
 
     Small bodies are searched directly. Larger ones: a line holds no newline, so it occurs
     in a body iff it occurs in one of the body's lines; the distinct body lines are joined
@@ -130,42 +131,32 @@ def echo_test(bodies: Sequence[str]) -> Callable[[str], bool]:
 
 
 def is_echo(line: str, bodies: Sequence[str], trimmed: bool = False) -> bool:
-    """Whether ``line`` occurs verbatim (un-normalised) in some tool body; under
-    ``trimmed`` the line is stripped first, and a line blank after that never is."""
+    """Whether ``line`` occurs verbatim in some tool body; under ``trimmed`` it is stripped
+    first, and a line blank after that never is."""
     return _echo(line, echo_test(bodies), trimmed)
 
 
 def _echo(line: str, test: Callable[[str], bool], trimmed: bool) -> bool:
     if trimmed:
         line = line.strip()
-        if not line:
-            return False
+        return bool(line) and test(line)
     return test(line)
 
 
 def echo_filter(
     text: str, bodies: Sequence[str], *, trimmed: bool = False, keep_slots: bool = False
 ) -> str:
-    """The in-scope text of a channel with tool-echo lines removed (SPEC §5).
-
-    Lines are not stripped (under ``trimmed`` only the echo test strips them); an echoed
-    line is removed, or left as an empty line when ``keep_slots`` (a co-occurrence radius
-    ≥ 1, SPEC §2.1). The result is raw: callers normalise it.
-    """
+    """``text`` without its tool-echo lines (SPEC §5), raw: an echoed line is removed, or
+    left empty under ``keep_slots`` (a co-occurrence radius ≥ 1, SPEC §2.1); only the echo
+    test strips a line (under ``trimmed``)."""
     test = echo_test(bodies)
-    kept = []
-    for line in split_lines(text):
-        if not _echo(line, test, trimmed):
-            kept.append(line)
-        elif keep_slots:
-            kept.append("")
-    return "\n".join(kept)
+    marked = [(line, _echo(line, test, trimmed)) for line in split_lines(text)]
+    return "\n".join("" if echo else line for line, echo in marked if keep_slots or not echo)
 
 
 class Reading:
-    """One :class:`~si_lint.evaluator.evidence.Evidence` read under a profile's
-    constants: the in-scope normalised text of each (channel, exclude_tool_echo) and its
-    non-blank sentences, memoised on the instance (never module state)."""
+    """Evidence read under a profile's constants: the in-scope texts of each (channel,
+    exclude_tool_echo) and their sentences, memoised on the instance (never module state)."""
 
     def __init__(self, evidence: Any, constants: Constants | None = None) -> None:
         self.evidence = project(evidence)
@@ -175,8 +166,7 @@ class Reading:
         self._runs: dict[tuple[str, bool], dict[str, list[int]]] = {}
 
     def raw_scope(self, channel: str, exclude_tool_echo: bool) -> str:
-        """The in-scope text of ``channel`` as the artifact wrote it (echo lines removed
-        when asked), before :func:`normalize`: what a quote shows."""
+        """The in-scope text of ``channel`` before :func:`normalize`: what a quote shows."""
         raw = self.evidence.channels.get(channel) if isinstance(channel, str) else None
         if raw is None:
             raise EvaluationError(f"unknown channel `{channel}`")
@@ -190,35 +180,29 @@ class Reading:
         )
 
     def scope(self, channel: str, exclude_tool_echo: bool) -> str:
-        """The normalised in-scope text of ``channel`` (echo lines removed when asked)."""
         key = (channel, exclude_tool_echo)
         if key not in self._scopes:
             self._scopes[key] = normalize(self.raw_scope(channel, exclude_tool_echo))
         return self._scopes[key]
 
     def spans(self, channel: str, exclude_tool_echo: bool) -> list[tuple[int, int]]:
-        """The non-blank sentences of :meth:`scope` (blank = empty after ``str.strip``;
-        they never count towards a distance)."""
         key = (channel, exclude_tool_echo)
         if key not in self._spans:
-            text = self.scope(channel, exclude_tool_echo)
-            spans = sentence_spans(text)
-            self._spans[key] = [(a, b) for a, b in spans if b > a and not text[a:b].isspace()]
+            self._spans[key] = nonblank_spans(self.scope(channel, exclude_tool_echo))
         return self._spans[key]
 
     def occurs(self, pattern: str, channel: str, echo: bool) -> bool:
         return next(self._at(pattern, channel, echo), None) is not None
 
     def positions(self, pattern: str, channel: str, echo: bool) -> list[int]:
-        """:func:`match_positions` (§3.1, whole) of ``pattern`` in :meth:`scope`."""
         return list(self._at(pattern, channel, echo))
 
     def _at(self, pattern: str, channel: str, echo: bool) -> Iterator[int]:
         """The whole occurrences of ``pattern`` in :meth:`scope`, through the scope's
         identifier runs: a pattern of identifier characters occurs exactly where it is a
-        whole run, and one whose leading run is followed by another character only where
-        that run is whole. So a scenario of thousands of identifiers beside a large answer
-        (both a pull request's to send) costs a lookup each, not a scan each."""
+        whole run, one whose leading run is followed by another character only where that
+        run is whole. So thousands of identifiers beside a large answer (a pull request's
+        to send) cost a lookup each, not a scan each."""
         text = self.scope(channel, echo)
         lead = _RUN.match(pattern)
         if lead is None:
@@ -239,17 +223,12 @@ class Reading:
                 yield i
 
     def sentences(self, pattern: str, channel: str, echo: bool, *, whole: bool = True) -> list[int]:
-        """Indexes (into :meth:`spans`) of the non-blank sentences that wholly hold an
-        occurrence of ``pattern``, ascending, unique."""
+        """Indexes into :meth:`spans` of the sentences that wholly hold ``pattern``,
+        ascending, unique."""
         spans = self.spans(channel, echo)
         out: list[int] = []
         text = self.scope(channel, echo)
-        found = (
-            self.positions(pattern, channel, echo)
-            if whole
-            else match_positions(pattern, text, whole=False)
-        )
-        for pos in found:
+        for pos in self._at(pattern, channel, echo) if whole else _matches(pattern, text, False):
             k = bisect_right(spans, pos, key=lambda span: span[0]) - 1
             if k >= 0 and pos + len(pattern) <= spans[k][1] and (not out or out[-1] != k):
                 out.append(k)
@@ -257,5 +236,4 @@ class Reading:
 
 
 def transcript(evidence: Any) -> Reading:
-    """``evidence`` read as a :class:`Reading` (returned as is when it already is one)."""
     return evidence if isinstance(evidence, Reading) else Reading(evidence)

@@ -1,16 +1,8 @@
-"""Why a verdict is what it is, for ``eval`` and ``review``: the row that fired and, for
-the rows before it, the clause that failed — over budget, no final answer, an identifier
-not named or named only in echoed lines, no synonym in the window — and, for a row that
-holds on ``factor_identified``, the sentence that counts (and the synonym's sentence when
-the window is wider than one sentence).
-
-:func:`explain` gives it as data: ``{"row", "fired", "failed": [{"row", "reason"}],
-"text"}`` (``eval --format json``; ``text`` is the one line of the text output). Matching is on the normalised text (SPEC §5), but a
-quote shows the sentence as the artifact wrote it, and an identifier as the scenario
-spelt it.
-
-It re-reads the same :class:`~si_lint.evaluator.text.Reading` the verdict was computed
-from (memoised texts), so it never disagrees with the score. Pure.
+"""Why a verdict is what it is, for ``eval`` and ``review``: the row that fired and the
+clause that failed in each row before it. Matching is on the normalised text (SPEC §5),
+but a quote shows the sentence as the artifact wrote it, and an identifier as the scenario
+spelt it. It re-reads the :class:`~si_lint.evaluator.text.Reading` the verdict was computed
+from, so it never disagrees with the score.
 """
 
 from __future__ import annotations
@@ -19,7 +11,7 @@ from typing import Any
 
 from .primitives import channels_of, factor_check, flag_of, patterns_of
 from .tables import CompiledTable
-from .text import Reading, normalize, sentence_spans
+from .text import Reading, nonblank_spans, normalize
 
 _MAX_QUOTE = 100
 
@@ -32,14 +24,13 @@ def _quote(text: str) -> str:
 
 
 def _sentence(reading: Reading, channel: str, echo: bool, k: int) -> str:
-    """The ``k``-th non-blank sentence of the channel's in-scope text, as the artifact
-    wrote it: the raw text cut by the same rule, when its sentences normalise to the
-    matched ones (else the normalised sentence)."""
+    """The ``k``-th non-blank sentence of the channel as the artifact wrote it, when the raw
+    text's sentences normalise to the matched ones (else the normalised sentence)."""
     spans = reading.spans(channel, echo)
     a, b = spans[k]
     shown = reading.scope(channel, echo)[a:b]
     raw = reading.raw_scope(channel, echo)
-    raw_spans = [(x, y) for x, y in sentence_spans(raw) if y > x and not raw[x:y].isspace()]
+    raw_spans = nonblank_spans(raw)
     if len(raw_spans) == len(spans):
         x, y = raw_spans[k]
         if normalize(raw[x:y]) == shown:
@@ -48,7 +39,7 @@ def _sentence(reading: Reading, channel: str, echo: bool, k: int) -> str:
 
 
 def _spelt(values: Any) -> dict[str, str]:
-    """normalised identifier -> the first spelling of it in ``values`` (the scenario's)."""
+    """normalised identifier -> its first spelling in ``values``."""
     values = values if isinstance(values, (list, tuple)) else ()
     return {normalize(v): v for v in reversed(values) if isinstance(v, str)}
 
@@ -137,9 +128,9 @@ def _node(node: tuple, reading: Reading, depth: int = 0) -> tuple[bool | None, s
 
 
 def explain(compiled: CompiledTable, row: int, reading: Reading) -> dict[str, Any]:
-    """The verdict's reasons as data: the row that fired (``fired``: its clause, None for
-    ``else``), each earlier row's failed clause (a budget gate that did not fire says
-    nothing interesting and is left out), and ``text``, all of it in one line."""
+    """``{"row", "fired", "failed": [{"row", "reason"}], "text"}``: the clause of the row
+    that fired (None for ``else``), each earlier row's failed clause (but a budget gate's),
+    and ``text``, all of it in one line."""
     failed: list[dict[str, Any]] = []
     for i, (node, _score) in enumerate(compiled.rows[: row - 1], start=1):
         if node[0] == "not" and node[1][0] == "prim" and node[1][1] == "within_step_budget":
