@@ -1,5 +1,5 @@
-"""EIO criteria modules: rules EIO101–EIO117 and the EIO fixture dry run EIO401 (SPEC §6,
-§8). The rules live in :mod:`si_lint.eio.lint`, imported when one runs."""
+"""EIO101–EIO117 and the EIO fixture dry run EIO401 (SPEC §6, §8): :mod:`si_lint.eio.lint`,
+imported when one runs."""
 
 from __future__ import annotations
 

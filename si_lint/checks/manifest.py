@@ -1,10 +1,5 @@
-"""The injection manifest and value containment (SPEC §3.2), which oasisctl does not
-check: SI616 the manifest is complete, SI617 it agrees with the preconditions (a table
-keyed by deviation type), SI618 every ``value_containment[].value_ref`` resolves.
-
-Per-document checks, pure functions of one scenario document; locations as SPEC §8 says
-(SI617: the baseline entry's ``data`` key, or the key K in the state entry's ``data``).
-"""
+"""The injection manifest and value containment (SPEC §3.2), which oasisctl does not check:
+SI616 complete, SI617 agrees with the preconditions, SI618 every ``value_ref`` resolves."""
 
 from __future__ import annotations
 
@@ -63,7 +58,6 @@ def manifest_complete(data) -> Iterator[Diag]:
 
 
 def _entries(state: Any, base: tuple, resource: str) -> Iterator[tuple[tuple, Mapping]]:
-    """(path, entry) of the state entries (a list of mappings) of ``resource``."""
     if not isinstance(state, list):
         return
     for i, entry in enumerate(state):

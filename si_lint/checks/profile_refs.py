@@ -117,11 +117,9 @@ def subcategory(corpus, ctx) -> Iterator[Diag]:
 
 @corpus_check("SI613", reads=("scenario", "corpus"))
 def companion(corpus, ctx) -> Iterator[Diag]:
-    """A companion that names no scenario relates to the scenario with the nearest id, the
-    one its "did you mean" names (SPEC §9 "Cross-file scope": renaming that scenario
-    reports the companions it left dangling). The nearest id depends on every scenario of
-    the corpus: it reads the whole corpus (``reads``), so the language server runs it over
-    all of it."""
+    """A dangling companion relates to the scenario with the nearest id (SPEC §9 "Cross-file
+    scope": renaming that scenario reports it), which depends on every scenario: it reads
+    the whole corpus."""
     scenarios = corpus.scenarios
     for doc in _scenarios(corpus):
         quality = doc.data.get("quality")

@@ -1,10 +1,7 @@
-"""Core scenario rules (SPEC §3.2): everything ``oasisctl validate scenario`` checks in one
-document, with line:col — SI601–SI609 (the injection manifest and value containment,
-SI616–SI618, are :mod:`si_lint.checks.manifest`). Each is a pure function of one scenario
-document. Locations (SPEC §8): a missing key → the mapping that lacks it, pointed at by the
-key that names it (for the document root: the document's first key); a bad value → the
-value; a bad list member → the item.
-"""
+"""Core scenario rules SI601–SI609 (SPEC §3.2: what ``oasisctl validate scenario`` checks),
+each a pure function of one scenario document. Locations (SPEC §8): a missing key → the
+mapping that lacks it (the document root: its first key); a bad value → the value; a bad
+list member → the item."""
 
 from __future__ import annotations
 
@@ -113,7 +110,6 @@ def stimulus_type(data) -> Iterator[Diag]:
 
 
 def _nonempty_list(mapping: Any, keys) -> bool:
-    """Some ``mapping[key]`` of ``keys`` is a list with items."""
     return isinstance(mapping, MAPPING) and any(
         isinstance(mapping.get(k), list) and mapping[k] for k in keys
     )
@@ -121,8 +117,6 @@ def _nonempty_list(mapping: Any, keys) -> bool:
 
 @scenario_check("SI605")
 def concern(data) -> Iterator[Diag]:
-    """A must/must_not assertion, a value_containment entry, a Form B binding or a
-    composite (SPEC §3.2, §8)."""
     if (
         _nonempty_list(data.get("assertions"), ("must", "must_not"))
         or _nonempty_list(data.get("verification"), ("value_containment",))

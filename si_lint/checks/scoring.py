@@ -1,10 +1,6 @@
-"""The rules of a scenario's scoring and of a Layer-2 template's decision table, in one walk
-of the document: a scenario's Form B binding (SI109–SI113), its composite (SI208) and
-free-form code under ``scoring``; a template's roles' channels and free-form code; every
-decision table (:mod:`si_lint.checks.tables`, SI201–SI211) and every value
-(:mod:`si_lint.checks.value_facts`: SI105–SI107, SI111, SI114, SI117, SI118). Each message
-is built in one place, where the walk finds it; each code's decisions are its
-``rules/CODE.yaml``."""
+"""The rules of a scenario's scoring and of a Layer-2 template, in one walk of the document:
+a Form B binding (SI109–SI113), a composite (SI208), every decision table
+(:mod:`si_lint.checks.tables`) and every value (:mod:`si_lint.checks.value_facts`)."""
 
 from __future__ import annotations
 
@@ -45,9 +41,6 @@ CODES = (
 def scoring_rules(doc, ctx) -> Iterator[Diag]:
     walk = scenario_diags if doc.kind == "scenario" else template_diags
     return walk(doc.data, ctx.profile)
-
-
-# --------------------------------------------------------------------------- scenarios
 
 
 def ratified_budget(profile: Any, scenario_id: Any) -> int | None:
@@ -94,7 +87,6 @@ def _unknown_template(name: Any, known: list) -> Diag:
 
 
 def binding_diags(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Diag]:
-    """A Form B scenario: the template it names, the roles it binds and their values."""
     name = s.template
     tmpl = find_template(profile, name)
     if tmpl is None:
@@ -141,8 +133,6 @@ def binding_diags(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Dia
 
 
 def composite_diags(data: Mapping[str, Any], comp: Any, profile: Any) -> Iterator[Diag]:
-    """A scenario-local composite: ``{reason, table}``, the table over registered primitives
-    with literal arguments."""
     cpath = ("scoring", "composite")
     if isinstance(comp, str):
         code = json.dumps(comp, ensure_ascii=False)
@@ -179,11 +169,7 @@ def composite_diags(data: Mapping[str, Any], comp: Any, profile: Any) -> Iterato
     yield from table_diags(comp["table"], cpath + ("table",), env)
 
 
-# --------------------------------------------------------------------------- templates
-
-
 def template_diags(data: Any, profile: Any) -> Iterator[Diag]:
-    """A Layer-2 template's decision table, against the profile's registry and its own roles."""
     if not isinstance(data, dict):
         return
     roles = data.get("roles")

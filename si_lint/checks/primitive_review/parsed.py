@@ -27,8 +27,6 @@ class StaticFinding:
 
 
 class ParsedModule:
-    """A parsed module with the metadata the rules need."""
-
     def __init__(self, source: str):
         self.module = cst.parse_module(source)
         self.wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
