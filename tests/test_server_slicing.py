@@ -97,10 +97,7 @@ def test_the_plans_of_the_registered_checks():
         "eio_fixtures": "slice",
         "dry_runs": "slice",
         "profile_paths": "profile",
-        "undefined_behavior": "slice",
-        "undefined_stimulus": "slice",
-        "subcategory": "slice",
-        "undefined_archetype": "slice",
+        "undefined_refs": "slice",
         "companion": "whole",  # SI613: the nearest of every id too
         "duplicate_intent": "slice",
     }
