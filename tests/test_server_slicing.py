@@ -87,9 +87,8 @@ def test_the_plans_of_the_registered_checks():
     plans = {c.name.rsplit(".", 1)[1]: slicing.plan(c) for c in all_checks() if c.scope == "corpus"}
     assert plans == {
         "duplicate_scenario_ids": "slice",
-        "duplicate_deviation_ids": "slice",
+        "declared_deviations": "slice",
         "unknown_scenario": "whole",  # SI303: "did you mean" the nearest of every id
-        "unreferenced_deviation": "slice",
         "single_signal": "slice",
         "scenario_without_fixtures": "slice",
         "implementations": "profile",
