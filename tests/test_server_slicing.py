@@ -93,7 +93,6 @@ def test_the_plans_of_the_registered_checks():
         "scenario_without_fixtures": "slice",
         "implementations": "profile",
         "eio_corpus_rules": "slice",
-        "eio_fixtures": "slice",
         "dry_runs": "slice",
         "profile_paths": "profile",
         "undefined_refs": "slice",
