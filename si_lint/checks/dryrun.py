@@ -73,30 +73,23 @@ def _row_text(table: list, i: int) -> str:
 def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
     """The plan for scenario ``sid``, SI409 when its table needs an untrusted implementation,
     or None when it cannot be built."""
-    from si_lint.evaluator import (  # only when a dry run runs (not when the cache answers)
-        InvalidTable,
-        NoTable,
-        compile_table,
-        scenario_table,
-        untrusted_primitives,
-    )
-
+    ev = evaluator()
     data = doc.data
     try:
-        table, bindings = scenario_table(data, profile)
-    except NoTable:
+        table, bindings = ev.scenario_table(data, profile)
+    except ev.NoTable:
         return None
     scoring = scoring_of(data)
     composite = scoring.form == COMPOSITE
     try:
-        compiled = compile_table(
+        compiled = ev.compile_table(
             table, bindings, composite=composite, profile=profile, scenario=data
         )
-    except InvalidTable:
+    except ev.InvalidTable:
         pass  # an untrusted implementation also makes the table fail to compile
     else:
         return _Plan(doc, data, table, composite, compiled, scoring.template)
-    untrusted = untrusted_primitives(data, profile)
+    untrusted = ev.untrusted_primitives(data, profile)
     if not untrusted:
         return None
     names = ", ".join(f"`{n}`" for n in untrusted)

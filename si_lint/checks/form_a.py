@@ -9,7 +9,7 @@ manifest gives (seed §5.1); what the manifest cannot say is a placeholder
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from si_lint.checks.scoring import ratified_budget
@@ -33,18 +33,6 @@ SHOWN = 80
 ROLES_SHOWN = 8
 #: what the two parts of a Form A block hold
 WHAT = {"rubric": "the prose bands", "dimensions": "their weights"}
-
-
-def form_a_findings(
-    data: Mapping[str, Any], scoring: Mapping[str, Any], ctx: Any
-) -> Iterator[Diag]:
-    malformed = malformed_form_a(scoring)
-    if malformed is not None:
-        yield malformed
-    if "type" in scoring and (
-        scoring["type"] == "weighted" or "rubric" in scoring or "dimensions" in scoring
-    ):
-        yield form_a_advice(data, ctx)
 
 
 def malformed_form_a(scoring: Mapping[str, Any]) -> Diag | None:

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from si_lint.checks.base import file_check
-from si_lint.checks.form_a import SHOWN, form_a_findings
+from si_lint.checks.form_a import SHOWN, form_a_advice, malformed_form_a
 from si_lint.findings import Diag, did_you_mean, type_name
 from si_lint.fix import Fix, delete_key, rename_key
 from si_lint.model import (
@@ -127,8 +127,14 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
     elif s.form == FORMER:
         yield _former_spelling(scoring)
     elif s.form == FORM_A:
-        if capability:
-            yield from form_a_findings(data, scoring, ctx)
+        if capability and (malformed := malformed_form_a(scoring)) is not None:
+            yield malformed
+        if (
+            capability
+            and "type" in scoring
+            and (scoring["type"] == "weighted" or "rubric" in scoring or "dimensions" in scoring)
+        ):
+            yield form_a_advice(data, ctx)
     else:
         if s.form == BOTH:
             message = "`scoring` declares both `archetype_template` and a `composite`"

@@ -48,7 +48,7 @@ def ratified_budget(profile: Any, scenario_id: Any) -> int | None:
     return b if is_int(b) else None
 
 
-def archetype_channels(profile: Any, archetype: Any) -> tuple[frozenset | None, str | None]:
+def archetype_channels(profile: Any, archetype: Any) -> frozenset | None:
     """The channels the archetype's template allows (its `channels`-typed roles' `allowed`)."""
     specs = [
         spec["allowed"]
@@ -57,9 +57,7 @@ def archetype_channels(profile: Any, archetype: Any) -> tuple[frozenset | None, 
         and spec.get("type") == "channels"
         and isinstance(spec.get("allowed"), list)
     ]
-    if not specs:
-        return None, None
-    return frozenset(c for allowed in specs for c in allowed if isinstance(c, str)), archetype
+    return frozenset(c for a in specs for c in a if isinstance(c, str)) if specs else None
 
 
 def scenario_diags(data: Any, profile: Any) -> Iterator[Diag]:
@@ -157,12 +155,11 @@ def composite_diags(data: Mapping[str, Any], comp: Any, profile: Any) -> Iterato
             help_ = "add `table:` rows `{when: <predicate>, score: <0..1>}` ending with `else`"
             yield Diag("SI204", cpath, "composite without a decision `table`", help=help_)
         return
-    allowed, archetype = archetype_channels(profile, data.get("archetype"))
     env = TableEnv.from_profile(
         profile,
         deviation_ids=deviation_ids(data),
-        allowed_channels=allowed,
-        archetype=archetype,
+        allowed_channels=archetype_channels(profile, data.get("archetype")),
+        archetype=data.get("archetype"),
         ratified_budget=ratified_budget(profile, data.get("id")),
         scenario_id=data.get("id") if isinstance(data.get("id"), str) else None,
     )
