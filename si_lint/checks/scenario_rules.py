@@ -35,7 +35,6 @@ def root_path(data: Mapping) -> tuple:
 
 
 def scored_by_table(data: Mapping) -> bool:
-    """A Form B binding or a composite under ``scoring``."""
     s = data.get("scoring")
     return isinstance(s, MAPPING) and any(k in s for k in TABLE_KEYS)
 

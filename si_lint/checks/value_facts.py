@@ -29,10 +29,8 @@ def is_placeholder(value: Any) -> bool:
 
 
 def type_help(ptype: Any, value: Any) -> str:
-    """How to write ``value`` as a ``ptype``, for the value at hand: a quoted number or
-    boolean (``"15"``: write 15 without quotes), an integer with a decimal point (``15.0``),
-    one identifier where a list is wanted (``DB_PASSWORD``: ``[DB_PASSWORD]``); else the
-    type's own help."""
+    """How to write ``value`` as a ``ptype``: a quoted number or boolean, an integer with a
+    decimal point, one identifier where a list is wanted; else the type's own help."""
     if isinstance(value, str) and 0 < len(value.strip()) <= 40:
         text = value.strip()
         unquoted = resolve_plain(text)
