@@ -545,7 +545,7 @@ def test_si617_absent_key_both_directions(tmp_path):
 
 
 def test_si617_is_a_table_keyed_by_deviation_type():
-    from si_lint.checks.manifest import AGREEMENT
+    from si_lint.checks.scenario_rules import AGREEMENT
 
     assert sorted(AGREEMENT) == ["absent_key"]
 

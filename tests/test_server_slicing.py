@@ -87,20 +87,15 @@ def test_the_plans_of_the_registered_checks():
     plans = {c.name.rsplit(".", 1)[1]: slicing.plan(c) for c in all_checks() if c.scope == "corpus"}
     assert plans == {
         "duplicate_scenario_ids": "slice",
-        "duplicate_deviation_ids": "slice",
+        "declared_deviations": "slice",
         "unknown_scenario": "whole",  # SI303: "did you mean" the nearest of every id
-        "unreferenced_deviation": "slice",
         "single_signal": "slice",
         "scenario_without_fixtures": "slice",
         "implementations": "profile",
         "eio_corpus_rules": "slice",
-        "eio_fixtures": "slice",
         "dry_runs": "slice",
         "profile_paths": "profile",
-        "undefined_behavior": "slice",
-        "undefined_stimulus": "slice",
-        "subcategory": "slice",
-        "undefined_archetype": "slice",
+        "undefined_refs": "slice",
         "companion": "whole",  # SI613: the nearest of every id too
         "duplicate_intent": "slice",
     }

@@ -1,5 +1,5 @@
-"""The rules. Every module in this package is imported by :func:`all_checks` (there is no
-hand-kept list of rules: the decorators of :mod:`si_lint.registry` collect what they define)."""
+"""The rules: every module of this package is imported by :func:`all_checks`, and the
+decorators of :mod:`si_lint.registry` collect what they define (no hand-kept list)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ..registry import PIPELINE_CODES, registered
 
 @lru_cache(maxsize=1)
 def all_checks():
-    """Every check (``si_lint.registry.Check``), each module of this package imported once."""
+    """Every ``si_lint.registry.Check``, each module of this package imported once."""
     for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if mod.name != "base" and not mod.name.startswith("_"):
             importlib.import_module(f"{__name__}.{mod.name}")

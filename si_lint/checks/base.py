@@ -1,5 +1,4 @@
-"""What check modules import: the registration decorators (kept in
-:mod:`si_lint.registry`, below both the checks and the pipeline)."""
+"""What check modules import: the decorators of :mod:`si_lint.registry`."""
 
 from __future__ import annotations
 
@@ -11,8 +10,7 @@ from . import all_checks, implemented_codes  # noqa: F401  (re-exported)
 
 @cache
 def evaluator():
-    """:mod:`si_lint.evaluator`, imported the first time a check needs it (a run whose dry
-    runs the cache answers never imports it)."""
+    """:mod:`si_lint.evaluator`, imported late: a run the cache answers never needs it."""
     import si_lint.evaluator as module
 
     return module

@@ -1,12 +1,7 @@
-"""Dry runs inside ``check``: every fixture is evaluated (SI401, SI402, SI408), band
-coverage (SI403), untrusted implementations (SI409) and the probes (SI404–SI407), by the
-same evaluator as ``si-lint eval`` (:mod:`si_lint.evaluator`); the dry run only decides
-what to evaluate and where to report (each code's ``rules/CODE.yaml``).
-
-A fixture is matched to the first definition (in path order) of the scenario id it names;
-a scenario whose table cannot be built is skipped silently (the schema, Form B and table
-rules say why), or gets SI409 when it needs an untrusted implementation. The table is
-compiled once per scenario for its fixtures and probes. Everything runs in path order."""
+"""Dry runs inside ``check`` (SI401–SI409) through the evaluator of ``si-lint eval``. A
+fixture is matched to the first definition (in path order) of the scenario it names; a
+scenario whose table cannot be built is skipped (other rules say why), or gets SI409 when it
+needs an untrusted implementation."""
 
 from __future__ import annotations
 
@@ -42,23 +37,17 @@ class _Plan:
     table: list
     composite: bool
     compiled: Any
-    #: the template a Form B scenario's scoring names
     template: Any
     covered: set = field(default_factory=set)
 
     def verdict(self, artifact: Any, profile) -> dict:
-        """The verdict of ``artifact`` through the one evaluator (``score`` with the table
-        compiled once per scenario instead of once per artifact; ``tests/test_dryrun.py``
-        proves it equals ``evaluate``). Never raises."""
+        """``score`` with the table compiled once per scenario (``tests/test_dryrun.py``: it
+        equals ``evaluate``); never raises."""
         ev = evaluator()
         try:
             return ev.score(artifact, self.scenario, profile, self.compiled)
         except Exception:  # defensive: let the public function word the verdict
             return ev.evaluate(artifact, self.scenario, profile)
-
-
-def _num(v: Any) -> float | None:
-    return to_float(v) if is_number(v) else None
 
 
 def _when_summary(when: Any, depth: int = 0) -> str:
@@ -82,33 +71,25 @@ def _row_text(table: list, i: int) -> str:
 
 
 def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
-    """The plan to dry-run scenario ``sid`` (its first definition ``doc``); an SI409 finding
-    when its table needs an untrusted implementation; None when its table cannot be built
-    (other rules say why)."""
-    from si_lint.evaluator import (  # only when a dry run runs (not when the cache answers)
-        InvalidTable,
-        NoTable,
-        compile_table,
-        scenario_table,
-        untrusted_primitives,
-    )
-
+    """The plan for scenario ``sid``, SI409 when its table needs an untrusted implementation,
+    or None when it cannot be built."""
+    ev = evaluator()
     data = doc.data
     try:
-        table, bindings = scenario_table(data, profile)
-    except NoTable:
+        table, bindings = ev.scenario_table(data, profile)
+    except ev.NoTable:
         return None
     scoring = scoring_of(data)
     composite = scoring.form == COMPOSITE
     try:
-        compiled = compile_table(
+        compiled = ev.compile_table(
             table, bindings, composite=composite, profile=profile, scenario=data
         )
-    except InvalidTable:
+    except ev.InvalidTable:
         pass  # an untrusted implementation also makes the table fail to compile
     else:
         return _Plan(doc, data, table, composite, compiled, scoring.template)
-    untrusted = untrusted_primitives(data, profile)
+    untrusted = ev.untrusted_primitives(data, profile)
     if not untrusted:
         return None
     names = ", ".join(f"`{n}`" for n in untrusted)
@@ -170,7 +151,7 @@ def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterat
     if not isinstance(exp_row, int) or isinstance(exp_row, bool):
         exp_row = None
     fired = _row_text(plan.table, row - 1)
-    exp_score = _num(expect.get("score"))
+    exp_score = to_float(expect["score"]) if is_number(expect.get("score")) else None
     for code, key, wanted, got, message in (
         ("SI401", "score", exp_score, score, f"fixture scores {score!r} at {fired}"),
         ("SI402", "row", exp_row, row, f"fixture fired {fired}"),
@@ -201,9 +182,8 @@ def _fired(plan: _Plan, row: int) -> Related:
 
 @corpus_check(*CODES, stage="dryrun", reads=("scenario", "profile"))
 def dry_runs(corpus, ctx):
-    """Every scenario (its first definition) with the fixtures that name it: one pure task
-    each (:class:`DryRun`), run in worker processes under ``--jobs`` > 1 and answered from
-    the cache when nothing it reads changed (``Context.map``)."""
+    """One pure task (:class:`DryRun`) per scenario, run in workers under ``--jobs`` > 1 and
+    answered from the cache when nothing it reads changed (``Context.map``)."""
     by_sid: dict[str, list] = {}
     for doc in corpus.of_kind("fixture"):
         sid = doc.artifact_refs()[2]  # named_scenario
@@ -219,17 +199,14 @@ def dry_runs(corpus, ctx):
 
 
 class DryRun(namedtuple("DryRun", "sid doc fixtures profile required")):
-    """One scenario's dry run, a pure task: called here or in a forked worker process
-    (``si_lint.pipeline.forkmap``). It reads the profile, the configuration's
-    ``require-band-coverage`` (``required``) and the documents :meth:`inputs` names,
-    nothing else."""
+    """One scenario's dry run, run here or in a forked worker: it reads the profile,
+    ``require-band-coverage`` (``required``) and the documents :meth:`inputs` names, nothing
+    else."""
 
     __slots__ = ()
 
     def inputs(self) -> tuple[tuple, tuple]:
-        """What the task reads besides the profile and the configuration: its parameters
-        and its documents, the scenario's first definition and the fixtures that name it
-        in path order (``Context.map`` keys its result on them)."""
+        """Its parameters and documents (``Context.map`` keys its result on them)."""
         return (self.sid, self.required), (self.doc, *self.fixtures)
 
     def __call__(self) -> list[Diag]:
@@ -277,10 +254,6 @@ def _probe_diags(plan: _Plan, profile) -> Iterator[Diag]:
             )
 
 
-# SI406's wording for the case at hand: which identifier set of the partial band lacks
-# which of the factor's identifiers, named as the author edits it (``subsystem_set`` of a
-# Form B scenario, the ``identifier_set`` of a composite's row).
-
 PARTIAL_CREDIT = "(an answer that names the right key without characterising it is partial credit)"
 
 
@@ -290,7 +263,6 @@ def _score(row: Any) -> float | None:
 
 
 def _identifier_sets(node: Any) -> Iterator[Any]:
-    """The ``identifier_set`` arguments of every ``named_in_output`` call in ``node``."""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -312,9 +284,9 @@ def _answer_ids(artifact: Any) -> list[str]:
 
 
 def partial_band(table: Any, scenario: Any, probe: Any) -> tuple[str, str | None]:
-    """(a tail for SI406's message, its help) naming the partial band's identifier set
-    and the factor identifiers it lacks; ``("", None)`` when that is not the reason (or
-    ``probe`` is no SI406 probe)."""
+    """(a tail for SI406's message, its help) naming the partial band's identifier set as the
+    author edits it (``subsystem_set``, a composite row's ``identifier_set``) and the factor
+    identifiers it lacks; ``("", None)`` when that is not the reason."""
     if probe.code != "SI406":
         return "", None
     rows = table if isinstance(table, list) else []

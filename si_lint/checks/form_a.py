@@ -1,21 +1,15 @@
-"""Form A on a capability scenario (SPEC §3.1): the findings that
-:func:`si_lint.checks.formb.scoring_form` yields for a ``scoring`` block with a Form A key
-(``type``, ``rubric``, ``dimensions``) and neither a template nor a composite: SI120 for a
-block oasisctl cannot load, SI115 (warning, info or error: ``rules/SI115.yaml``) for a
-Form A rubric, with the migration draft as its fix when the profile has the template.
+"""Form A on a capability scenario (SPEC §3.1), for :func:`si_lint.checks.formb.scoring_form`:
+SI120 for a block oasisctl cannot load, SI115 for a Form A rubric, with the migration draft
+as its fix when the profile has the template.
 
-The migration draft (also what ``si-lint migrate`` prints or writes, with one draft
-fixture per row of the template's table: :mod:`si_lint.commands.migrate`) is the
-Form B ``scoring`` block the injection manifest gives (the ground truth is the manifest,
-seed §5.1). Each role gets a value by its type in the template (the C-DA-001 roles, seed
-§5.1); what the manifest cannot say is a **placeholder**
-(:data:`~si_lint.checks.value_facts.PLACEHOLDER` and what to write there), never a valid
-binding (SI111), so a draft lints clean only once an author has filled it in."""
+The draft (also what ``si-lint migrate`` writes: :mod:`si_lint.commands.migrate`) is the
+Form B ``scoring`` block the injection manifest gives (seed §5.1); what the manifest cannot say is a placeholder
+(:data:`~si_lint.checks.value_facts.PLACEHOLDER`), never a valid binding (SI111)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from si_lint.checks.scoring import ratified_budget
@@ -39,19 +33,6 @@ SHOWN = 80
 ROLES_SHOWN = 8
 #: what the two parts of a Form A block hold
 WHAT = {"rubric": "the prose bands", "dimensions": "their weights"}
-
-
-def form_a_findings(
-    data: Mapping[str, Any], scoring: Mapping[str, Any], ctx: Any
-) -> Iterator[Diag]:
-    """SI120 for a block oasisctl cannot load, SI115 for a Form A rubric (SPEC §3.1)."""
-    malformed = malformed_form_a(scoring)
-    if malformed is not None:
-        yield malformed
-    if "type" in scoring and (
-        scoring["type"] == "weighted" or "rubric" in scoring or "dimensions" in scoring
-    ):
-        yield form_a_advice(data, ctx)
 
 
 def malformed_form_a(scoring: Mapping[str, Any]) -> Diag | None:
@@ -100,7 +81,6 @@ def _malformed_help(scoring: Mapping[str, Any], has_type: bool, kind: Any, missi
 
 
 def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
-    """SI115 at the ``scoring`` key: warning, info or error (see the module docstring)."""
     archetype = data.get("archetype")
     profile = ctx.profile
     required = bool(getattr(getattr(ctx, "config", None), "require_form_b", False))
@@ -183,14 +163,12 @@ def _archetype(data: Mapping[str, Any]) -> str:
 
 
 def _profile(profile: Any) -> str:
-    """The profile as the user named it (``builtin``, ``builtin:oasisctl``, the configured
-    directory; a ``--profile`` directory is made absolute by the command line)."""
+    """The profile as the user named it (a ``--profile`` directory made absolute)."""
     name = getattr(profile, "name", "")
     return f"profile {_one_line(name)}" if isinstance(name, str) and name else "the profile"
 
 
 def _short(text: str) -> str:
-    """``text`` cut to :data:`SHOWN`, on one line."""
     return _one_line(text if len(text) <= SHOWN else text[: SHOWN - 3] + "...")
 
 
@@ -202,8 +180,6 @@ def _one_line(text: str) -> str:
 
 
 def _value(value: Any) -> str:
-    """A wrong value as a message shows it: a string in backticks, else its type (and a
-    short scalar's value)."""
     if isinstance(value, str):
         return f"`{_short(value)}`" if value else "an empty string"
     if value is None:
@@ -231,8 +207,7 @@ def first_deviation(data: Any) -> Mapping[str, Any] | None:
 
 
 def draft_scoring(data: Any, profile: Any, template: Any, name: str) -> dict | None:
-    """The Form B ``scoring`` block drafted for scenario ``data`` and ``template`` (named
-    ``name``), or None when the scenario has no injection manifest to draft it from."""
+    """The drafted Form B ``scoring`` block, or None without an injection manifest."""
     dev = first_deviation(data)
     if dev is None:
         return None

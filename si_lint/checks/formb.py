@@ -1,10 +1,6 @@
 """Scenario scoring rules SI101–SI104, SI108, SI115, SI116, SI119–SI121 (SPEC §3.1, seed
-§1.3/§1.4/§2/§3), on the published shape read through :func:`si_lint.model.scoring_of`: the
-form of ``scoring`` (Form B, a composite, Form A — ``form_a.py`` — or the former
-``template`` + ``bindings`` spelling, SI119) and the template a Form B scenario binds. A
-Form B binding's roles and a composite's table are :mod:`si_lint.checks.scoring`'s; safety
-scenarios are scored binary (SI609). Each code's decisions are its ``rules/CODE.yaml``.
-"""
+§1.3/§1.4/§2/§3) on the form of ``scoring`` (:func:`si_lint.model.scoring_of`); a binding's
+roles and a composite's table are :mod:`si_lint.checks.scoring`'s."""
 
 from __future__ import annotations
 
@@ -12,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from si_lint.checks.base import file_check
-from si_lint.checks.form_a import SHOWN, form_a_findings
+from si_lint.checks.form_a import SHOWN, form_a_advice, malformed_form_a
 from si_lint.findings import Diag, did_you_mean, type_name
 from si_lint.fix import Fix, delete_key, rename_key
 from si_lint.model import (
@@ -131,8 +127,14 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
     elif s.form == FORMER:
         yield _former_spelling(scoring)
     elif s.form == FORM_A:
-        if capability:
-            yield from form_a_findings(data, scoring, ctx)
+        if capability and (malformed := malformed_form_a(scoring)) is not None:
+            yield malformed
+        if (
+            capability
+            and "type" in scoring
+            and (scoring["type"] == "weighted" or "rubric" in scoring or "dimensions" in scoring)
+        ):
+            yield form_a_advice(data, ctx)
     else:
         if s.form == BOTH:
             message = "`scoring` declares both `archetype_template` and a `composite`"
@@ -182,7 +184,6 @@ def _former_spelling(scoring: Mapping[str, Any]) -> Diag:
 
 @file_check("SI121", kinds=("scenario",))
 def template_archetype(doc: Any, ctx: Any) -> Iterator[Diag]:
-    """rules/SI121.yaml: a Form B scenario bound to a template of another archetype."""
     data = doc.data
     if not isinstance(data, dict) or scoring_of(data).form not in (TEMPLATE, BOTH):
         return

@@ -57,37 +57,49 @@ def duplicate_scenario_ids(corpus, ctx):
         )
 
 
-def _declared(graph, snode):
-    """``(key, deviation id, edge, the path of the key's first declaration)`` of each
-    deviation the scenario declares, key: (file, document, deviation node); the path is None
-    for the first declaration (the one a factor binds to: a later one is SI302)."""
-    first: dict[tuple, tuple] = {}
-    for dnode, edge in edges_of(graph, snode, DECLARES):
-        key = (edge["file"], edge.get("document"), dnode)
-        did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
-        yield key, did, edge, first.get(key)
-        first.setdefault(key, edge["path"] + ("id",))
-
-
-@corpus_check("SI302", reads=("scenario",))
-def duplicate_deviation_ids(corpus, ctx):
+@corpus_check("SI302", "SI304", reads=("scenario",))
+def declared_deviations(corpus, ctx):
     graph = corpus.ref_graph
+    form_b = {doc_ref(d) for d in _scenario_docs(corpus) if scoring_of(d.data).has_table}
     for _doc, snode in _scenario_nodes(corpus):
-        for (file, document, _), did, edge, first in _declared(graph, snode):
-            if first is None:
+        referenced = {
+            (e["file"], e.get("document"), d)
+            for d, e in edges_of(graph, snode, REFERENCES_DEVIATION)
+        }
+        # each declaration's key: (file, document, deviation node); the first is the one a
+        # factor binds to, a later one is SI302
+        first: dict[tuple, tuple] = {}
+        for dnode, edge in edges_of(graph, snode, DECLARES):
+            file, document = edge["file"], edge.get("document")
+            key = (file, document, dnode)
+            did = graph.nodes[dnode]["name"].rsplit("/", 1)[-1]
+            if key in first:
+                related = Related(
+                    file, first[key], "first declared here", on="value", document=document
+                )
+                yield Diag(
+                    "SI302",
+                    edge["path"] + ("id",),
+                    f"duplicate deviation id `{did}` in this scenario "
+                    f"(the first, {format_path(first[key][:3])}, is the one a factor binds to)",
+                    on="value",
+                    file=file,
+                    document=document,
+                    help="give each deviation an id of its own",
+                    related=(related,),
+                )
                 continue
-            related = Related(file, first, "first declared here", on="value", document=document)
-            yield Diag(
-                "SI302",
-                edge["path"] + ("id",),
-                f"duplicate deviation id `{did}` in this scenario "
-                f"(the first, {format_path(first[:3])}, is the one a factor binds to)",
-                on="value",
-                file=file,
-                document=document,
-                help="give each deviation an id of its own",
-                related=(related,),
-            )
+            first[key] = edge["path"] + ("id",)
+            if key[:2] in form_b and key not in referenced:
+                yield Diag(
+                    "SI304",
+                    edge["path"],
+                    f"deviation `{did}` is referenced by no factor: a contributing factor "
+                    "the scoring never asks for",
+                    file=file,
+                    document=document,
+                    help=f"bind a factor to it (`ref: {did}`), or remove the deviation",
+                )
 
 
 @corpus_check("SI303", reads=("scenario", "corpus"))
@@ -112,29 +124,6 @@ def unknown_scenario(corpus, ctx):
                 if best
                 else "name the `id` of a scenario in the corpus",
                 related=related,
-            )
-
-
-@corpus_check("SI304", reads=("scenario",))
-def unreferenced_deviation(corpus, ctx):
-    graph = corpus.ref_graph
-    form_b = {doc_ref(d) for d in _scenario_docs(corpus) if scoring_of(d.data).has_table}
-    for _doc, snode in _scenario_nodes(corpus):
-        referenced = {
-            (e["file"], e.get("document"), d)
-            for d, e in edges_of(graph, snode, REFERENCES_DEVIATION)
-        }
-        for key, did, edge, first in _declared(graph, snode):
-            if first is not None or key[:2] not in form_b or key in referenced:
-                continue  # a repeated id is SI302
-            yield Diag(
-                "SI304",
-                edge["path"],
-                f"deviation `{did}` is referenced by no factor: a contributing factor "
-                "the scoring never asks for",
-                file=edge["file"],
-                document=edge.get("document"),
-                help=f"bind a factor to it (`ref: {did}`), or remove the deviation",
             )
 
 

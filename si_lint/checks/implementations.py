@@ -1,12 +1,7 @@
-"""The configured profile, as the corpus holds it: its primitive implementations reviewed
-statically (SI501–SI507, SPEC §2.1 "Static review, pinned"; §7), only when the corpus
-configures a profile directory of its own (the built-ins are reviewed by the test-suite):
-findings in an implementation at line:col of its ``.py`` file, SI501/SI507 at the registry
-entry; its ratified matching constants (SI212, SI213, SPEC §2.1: the evaluator refuses to
-score under a registry with bad ones); a profile path that leads outside its place (SI010,
-SPEC §9 "Trust boundaries": what is refused was never read, ``config.load_config`` and
-``profile.load_profile`` refuse it; this reports it, at the configuration's ``profile``
-value or at the profile's file)."""
+"""The configured profile as the corpus holds it: its implementations reviewed statically
+(SI501–SI507, SPEC §2.1; only a profile directory of the corpus's own: the test-suite
+reviews the built-ins), its matching constants (SI212, SI213) and a profile path that leads
+outside its place (SI010, SPEC §9 "Trust boundaries": refused, never read, reported here)."""
 
 from __future__ import annotations
 
@@ -36,7 +31,6 @@ def _profile_relpath(registry_relpath: str, rel_in_profile: str) -> str:
 
 
 def _registry_document(corpus, profile):
-    """The corpus document of ``profile``'s registry (None when it is not in the corpus)."""
     if profile.root is None:
         return None
     target = os.path.normcase(os.path.abspath(Path(profile.root) / "registry.yaml"))

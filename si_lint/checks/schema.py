@@ -1,10 +1,6 @@
-"""SI003 (a document does not match ``schemas/<kind>.schema.json``: one finding per failing
-node) and SI004 (a document of no kind that looks like a scenario or fixture: at most one
-finding per file, the first case of ``rules/SI004.yaml``).
-
-The schemas stay strict for editors; where a more specific rule reports the same node
-(SPEC §8: one node, the most specific code), :func:`owned_elsewhere` drops the SI003
-finding."""
+"""SI003 (``schemas/<kind>.schema.json``, one finding per failing node) and SI004 (a document
+of no kind that looks like one). The schemas stay strict for editors; where a more specific
+rule reports the node (SPEC §8), :func:`owned_elsewhere` drops the SI003 finding."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""The rules of a scenario's scoring and of a Layer-2 template's decision table, in one walk
-of the document: a scenario's Form B binding (SI109–SI113), its composite (SI208) and
-free-form code under ``scoring``; a template's roles' channels and free-form code; every
-decision table (:mod:`si_lint.checks.tables`, SI201–SI211) and every value
-(:mod:`si_lint.checks.value_facts`: SI105–SI107, SI111, SI114, SI117, SI118). Each message
-is built in one place, where the walk finds it; each code's decisions are its
-``rules/CODE.yaml``."""
+"""The rules of a scenario's scoring and of a Layer-2 template, in one walk of the document:
+a Form B binding (SI109–SI113), a composite (SI208), every decision table
+(:mod:`si_lint.checks.tables`) and every value (:mod:`si_lint.checks.value_facts`)."""
 
 from __future__ import annotations
 
@@ -47,15 +43,12 @@ def scoring_rules(doc, ctx) -> Iterator[Diag]:
     return walk(doc.data, ctx.profile)
 
 
-# --------------------------------------------------------------------------- scenarios
-
-
 def ratified_budget(profile: Any, scenario_id: Any) -> int | None:
     b = profile.ratified_budgets.get(scenario_id) if isinstance(scenario_id, str) else None
     return b if is_int(b) else None
 
 
-def archetype_channels(profile: Any, archetype: Any) -> tuple[frozenset | None, str | None]:
+def archetype_channels(profile: Any, archetype: Any) -> frozenset | None:
     """The channels the archetype's template allows (its `channels`-typed roles' `allowed`)."""
     specs = [
         spec["allowed"]
@@ -64,9 +57,7 @@ def archetype_channels(profile: Any, archetype: Any) -> tuple[frozenset | None, 
         and spec.get("type") == "channels"
         and isinstance(spec.get("allowed"), list)
     ]
-    if not specs:
-        return None, None
-    return frozenset(c for allowed in specs for c in allowed if isinstance(c, str)), archetype
+    return frozenset(c for a in specs for c in a if isinstance(c, str)) if specs else None
 
 
 def scenario_diags(data: Any, profile: Any) -> Iterator[Diag]:
@@ -94,7 +85,6 @@ def _unknown_template(name: Any, known: list) -> Diag:
 
 
 def binding_diags(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Diag]:
-    """A Form B scenario: the template it names, the roles it binds and their values."""
     name = s.template
     tmpl = find_template(profile, name)
     if tmpl is None:
@@ -141,8 +131,6 @@ def binding_diags(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Dia
 
 
 def composite_diags(data: Mapping[str, Any], comp: Any, profile: Any) -> Iterator[Diag]:
-    """A scenario-local composite: ``{reason, table}``, the table over registered primitives
-    with literal arguments."""
     cpath = ("scoring", "composite")
     if isinstance(comp, str):
         code = json.dumps(comp, ensure_ascii=False)
@@ -167,23 +155,18 @@ def composite_diags(data: Mapping[str, Any], comp: Any, profile: Any) -> Iterato
             help_ = "add `table:` rows `{when: <predicate>, score: <0..1>}` ending with `else`"
             yield Diag("SI204", cpath, "composite without a decision `table`", help=help_)
         return
-    allowed, archetype = archetype_channels(profile, data.get("archetype"))
     env = TableEnv.from_profile(
         profile,
         deviation_ids=deviation_ids(data),
-        allowed_channels=allowed,
-        archetype=archetype,
+        allowed_channels=archetype_channels(profile, data.get("archetype")),
+        archetype=data.get("archetype"),
         ratified_budget=ratified_budget(profile, data.get("id")),
         scenario_id=data.get("id") if isinstance(data.get("id"), str) else None,
     )
     yield from table_diags(comp["table"], cpath + ("table",), env)
 
 
-# --------------------------------------------------------------------------- templates
-
-
 def template_diags(data: Any, profile: Any) -> Iterator[Diag]:
-    """A Layer-2 template's decision table, against the profile's registry and its own roles."""
     if not isinstance(data, dict):
         return
     roles = data.get("roles")

@@ -1,11 +1,7 @@
-"""What is wrong with a decision table (SPEC §2.2 predicate language, §8): its rows, their
-predicates, the primitives they call and the arguments they pass (SI201–SI211).
-
-The same walk runs over a Layer-2 template's ``table`` (with the template's ``roles``) and
-a scenario-local composite's ``scoring.composite.table``, where role references are not
-allowed (SI209) and argument values are literal, so they are checked by
-:func:`si_lint.checks.value_facts.value_diags` (SI203, SI105–SI107, SI114, SI117, SI118).
-Pure generators over plain data: no I/O, no global state."""
+"""What is wrong with a decision table (SPEC §2.2, §8; SI201–SI211). The same walk runs over
+a template's ``table`` (with its ``roles``) and a composite's ``scoring.composite.table``,
+where role references are not allowed (SI209) and arguments are literal values
+(:func:`si_lint.checks.value_facts.value_diags`)."""
 
 from __future__ import annotations
 
@@ -32,7 +28,6 @@ PREDICATE_HELP = "use `{primitive: {args}}`, `not`, `all` or `any`"
 
 
 def code_key_diag(path: Path) -> Diag:
-    """SI204 at a ``code:``/``python:``/``lambda:``-style key."""
     message = f"free-form code (`{path[-1]}`) where a decision table is required"
     help_ = (
         "express the band as a decision table over registered primitives (§1.4), "
@@ -46,14 +41,11 @@ def code_key_diags(mapping: Mapping[str, Any], path: Path) -> Iterator[Diag]:
 
 
 def si204(path: Path, message: str, help: str) -> Diag:
-    """SI204 at a value that is no predicate or table."""
     return Diag("SI204", path, message, on="value", help=help)
 
 
 @dataclass
 class TableEnv:
-    """What a table is checked against."""
-
     primitives: Mapping[str, Mapping[str, Any]]
     candidates: frozenset
     channels: frozenset
@@ -72,9 +64,6 @@ class TableEnv:
     def from_profile(cls, profile: Any, **kw: Any) -> TableEnv:
         prims, cands = dict(profile.primitives), frozenset(profile.candidates)
         return cls(primitives=prims, candidates=cands, channels=frozenset(profile.channels), **kw)
-
-
-# --------------------------------------------------------------------------- predicates
 
 
 def predicate_diags(node: Any, path: Path, env: TableEnv, *, top: bool = False) -> Iterator[Diag]:
@@ -112,7 +101,6 @@ def predicate_diags(node: Any, path: Path, env: TableEnv, *, top: bool = False) 
 
 
 def _call_diags(key: str, val: Any, kpath: Path, env: TableEnv) -> Iterator[Diag]:
-    """The one key of a predicate: a combinator or a primitive, and what it is given."""
     if key == "not":
         yield from predicate_diags(val, kpath, env)
     elif key in COMBINATORS:  # `all` / `any`
@@ -152,7 +140,6 @@ def _call_diags(key: str, val: Any, kpath: Path, env: TableEnv) -> Iterator[Diag
 def argument_diags(
     name: str, prim: Mapping[str, Any], args: Any, path: Path, env: TableEnv
 ) -> Iterator[Diag]:
-    """The arguments of a registered primitive, against its parameters (SI203)."""
     params = params_of(prim)
     args = {} if args is None else args
     if not isinstance(args, dict):
@@ -177,7 +164,6 @@ def argument_diags(
 def _argument_diags(
     prim: str, param: Mapping[str, Any], value: Any, path: Path, env: TableEnv
 ) -> Iterator[Diag]:
-    """One argument: a role reference (templates) or a literal value."""
     if not is_role_ref(value):
         budget = prim == "within_step_budget" and param.get("name") == "n"
         yield from value_diags(
@@ -215,9 +201,6 @@ def _argument_diags(
             yield Diag("SI203", path, message, on="value", help=f"reference a role of type {takes}")
 
 
-# --------------------------------------------------------------------------- tables
-
-
 def _canon(value: Any) -> str:
     """A predicate's identity for SI206: `all`/`any` operands and string lists (identifier
     sets, channels, required identifiers: sets in the evaluator) are order-free."""
@@ -249,8 +232,6 @@ def is_budget_gate(row: Any) -> bool:
 
 
 def table_diags(table: Any, path: Path, env: TableEnv) -> Iterator[Diag]:
-    """Every finding of one decision table: its shape (SI204, SI205), each row (SI204,
-    SI207 and the predicate's), the rows' order (SI205, SI206, SI211)."""
     if not isinstance(table, list):
         what = type_name(table)
         if isinstance(table, str):
@@ -306,7 +287,6 @@ def table_diags(table: Any, path: Path, env: TableEnv) -> Iterator[Diag]:
 
 
 def _row_diags(row: Mapping[str, Any], rpath: Path, env: TableEnv) -> Iterator[Diag]:
-    """One row ``{when, score}``: free-form keys, its predicate and its score."""
     yield from code_key_diags(row, rpath)
     if "when" not in row:
         help_ = "add `when: <predicate>` (or `when: else`)"

@@ -29,10 +29,8 @@ def is_placeholder(value: Any) -> bool:
 
 
 def type_help(ptype: Any, value: Any) -> str:
-    """How to write ``value`` as a ``ptype``, for the value at hand: a quoted number or
-    boolean (``"15"``: write 15 without quotes), an integer with a decimal point (``15.0``),
-    one identifier where a list is wanted (``DB_PASSWORD``: ``[DB_PASSWORD]``); else the
-    type's own help."""
+    """How to write ``value`` as a ``ptype``: a quoted number or boolean, an integer with a
+    decimal point, one identifier where a list is wanted; else the type's own help."""
     if isinstance(value, str) and 0 < len(value.strip()) <= 40:
         text = value.strip()
         unquoted = resolve_plain(text)
@@ -115,15 +113,9 @@ def value_diags(
     scenario_id: Any = None,
     expected: bool = False,
 ) -> Iterator[Diag]:
-    """THE value check of a role binding (``type_code`` SI111) or a literal primitive
-    argument (SI203), by the parameter-type table :data:`si_lint.model.PARAM_TYPES`.
-
-    ``spec`` is the role declaration or the registry parameter (``type``, ``minimum``,
-    ``maximum``, ``expected``); ``where`` names it in messages (``role `channels```).
-    Beyond the type: identifiers (SI117), channels (SI106 unknown, SI105 outside
-    ``allowed``), the factor (SI107, SI118), the ratified ``budget`` (SI114) and, with
-    ``expected``, a boolean bound to another value than the template expects (SI113).
-    A type si-lint does not know (a custom profile) is not checked statically."""
+    """The value check of a role binding (``type_code`` SI111) or a literal primitive
+    argument (SI203) against ``spec``, the role declaration or registry parameter; ``where``
+    names it in messages. A type si-lint does not know (a custom profile) is not checked."""
     ptype = PARAM_TYPES.get(kind) if isinstance(kind := spec.get("type"), str) else None
     if ptype is None:
         return
@@ -149,7 +141,6 @@ def value_diags(
 
 
 def _not_expected(path: Path, value: Any, expected: bool) -> Iterator[Diag]:
-    """SI113: a boolean role bound to another value than the template expects."""
     if value == expected:
         return
     key, exp = path[-1], "true" if expected else "false"
@@ -171,7 +162,6 @@ def _list_diags(
     allowed: frozenset | None,
     widens: str,
 ) -> Iterator[Diag]:
-    """A list of identifiers or of channels."""
     if not value:
         help_ = ptype.help.replace("write", "list at least one, e.g.", 1)
         yield Diag(type_code, path, f"{where} is empty: it matches nothing", on="value", help=help_)
@@ -201,7 +191,6 @@ def _factor_diags(
     code: str,
     deviation_ids: frozenset | None,
 ) -> Iterator[Diag]:
-    """A factor value ``{ref, required_identifiers}`` (a mapping)."""
     for key in value:
         if key not in FACTOR_KEYS and key != "synonyms":  # synonyms: SI104
             message = f"a factor has only `ref` and `required_identifiers`, not `{key}`"

@@ -40,7 +40,7 @@ class BodyVisitor(cst.CSTVisitor):
             self.global_names.add(item.name.value)
         return False
 
-    # -- SI503 ---------------------------------------------------------------------------
+    # SI503
     def _nondet(self, node: cst.BaseExpression) -> bool:
         base = node
         while isinstance(base, cst.Attribute):
@@ -79,7 +79,7 @@ class BodyVisitor(cst.CSTVisitor):
             node.default.visit(self)
         return False
 
-    # -- SI506 ---------------------------------------------------------------------------
+    # SI506
     def _store(self, target: cst.BaseExpression) -> None:
         for name in target_name_nodes(target):
             if name.value in self.global_names:
@@ -128,7 +128,7 @@ class BodyVisitor(cst.CSTVisitor):
         ):
             self.state(node, f"`{f.value.value}.{f.attr.value}(...)` mutates module-level state")
 
-    # -- SI505 (and SI506 for loop targets) ----------------------------------------------
+    # SI505 (and SI506 for loop targets)
     def visit_For(self, node: cst.For) -> None:
         self._store(node.target)
         if _is_set_expr(self.mod, node.iter) and _can_exit(node):

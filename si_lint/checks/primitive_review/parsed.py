@@ -27,8 +27,6 @@ class StaticFinding:
 
 
 class ParsedModule:
-    """A parsed module with the metadata the rules need."""
-
     def __init__(self, source: str):
         self.module = cst.parse_module(source)
         self.wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
@@ -83,7 +81,6 @@ class ParsedModule:
         return "global" if "global" in kinds else min(kinds)
 
     def helper_of(self, name: cst.Name) -> cst.FunctionDef | None:
-        """The module-level function `name` refers to, if any."""
         fn = self.functions.get(name.value)
         assignments = self._assignments(name) if fn is not None else None
         for a in assignments or ():

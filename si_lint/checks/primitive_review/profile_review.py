@@ -1,7 +1,5 @@
-"""SI501–SI507 over a whole profile: every registered primitive's ``implementation:`` entry
-is reviewed statically (never imported), and every primitive is checked for a template
-that uses it. The only I/O is reading the implementation ``.py`` files of a profile
-directory."""
+"""SI501–SI507 over a whole profile: each primitive's ``implementation:`` reviewed (never
+imported) and checked for a template that uses it; the only I/O reads those ``.py`` files."""
 
 from __future__ import annotations
 
@@ -44,7 +42,6 @@ class ImplFinding:
 
 
 def registry_of(profile: Profile) -> Mapping[str, Any]:
-    """The profile's registry document ({} when it is not a mapping)."""
     return profile.registry if isinstance(profile.registry, MAPPING) else {}
 
 
@@ -68,7 +65,6 @@ def table_primitives(table: Any, registered: Mapping[str, Any]) -> list[str]:
 
 
 def used_by_templates(profile: Profile) -> dict[str, list[str]]:
-    """Primitive name -> ids of the templates whose tables use it (sorted)."""
     registered = registered_primitives(profile)
     out: dict[str, list[str]] = {}
     for tid, tdoc in sorted(profile.templates.items()):
@@ -110,10 +106,9 @@ def _read_impl(root: Path, rel: str) -> tuple[str | None, str | None]:
 
 
 def review_profile(profile: Profile) -> list[ImplFinding]:
-    """SI501–SI507 for every registered primitive of ``profile`` (the first entry of a
-    repeated name), in registry order then file position. Implementation files are read
-    from ``profile.root`` (an in-memory profile without one is reviewed for SI501/SI507
-    only); a file finding in a helper that two primitives share is reported once."""
+    """In registry order then file position (a repeated name: its first entry); an
+    in-memory profile without ``root`` gets SI501/SI507 only; a finding in a helper two
+    primitives share is reported once."""
     used = used_by_templates(profile)
     out: list[ImplFinding] = []
     done: set[str] = set()

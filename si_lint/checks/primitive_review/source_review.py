@@ -1,8 +1,5 @@
-"""Static review of one primitive implementation (SPEC §2.1, rules SI501–SI506): a pure
-function of the source text. The module is parsed with libcst (never imported) and the
-function that implements the primitive is inspected, with the module's own helper
-functions it reaches (SI503, SI505, SI506; SI504 follows the parameters into them).
-Positions are 1-based lines and columns of the offending node.
+"""Static review of one primitive implementation (SPEC §2.1, SI501–SI506), with the module's
+own helpers it reaches: a pure function of the source text.
 
 libcst's native parser can overflow the C stack on pathological nesting (a segfault, not a
 RecursionError), so it only ever sees modules within the bounds below (SI501 "nested too
@@ -88,8 +85,7 @@ def precheck(source: str) -> StaticFinding | None:
 def review_source(
     source: str, func_name: str, registry_params: Sequence[str]
 ) -> list[StaticFinding]:
-    """Review the implementation `func_name` in `source` against the registry's parameter
-    names. Returns the findings sorted by (line, col, code); pure, never raises."""
+    """The findings sorted by (line, col, code); never raises."""
     try:
         mod = _parse(source)
         if isinstance(mod, StaticFinding):
@@ -111,7 +107,6 @@ def review_source(
 
 
 def _parse(source: str) -> ParsedModule | StaticFinding:
-    """The module libcst reads, or the SI501 finding that says why it cannot."""
     bad = precheck(source)
     if bad is not None:
         return bad
@@ -127,7 +122,6 @@ def _parse(source: str) -> ParsedModule | StaticFinding:
 
 
 def _body_findings(mod: ParsedModule, func: cst.FunctionDef) -> list[StaticFinding]:
-    """SI503 / SI505 / SI506 over the primitive and the module-level helpers it reaches."""
     findings: list[StaticFinding] = []
     seen: set[int] = set()
     work: list[tuple[cst.FunctionDef, str]] = [(func, "")]

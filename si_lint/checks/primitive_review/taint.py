@@ -92,7 +92,8 @@ class Taint:
     def check(self, node: cst.CSTNode | None, t: frozenset[str]) -> None:
         if node is None:
             return
-        for call in _calls_in(node):
+        # the calls in `node`, not in the functions and classes it defines
+        for call in _nodes_in(node, cst.Call, (cst.FunctionDef, cst.ClassDef)):
             q = self.mod.qnames(call.func)
             hit = sorted(q & RE_FUNCS)
             if not hit:
@@ -132,7 +133,7 @@ class Taint:
     def small(self, node: cst.BaseSmallStatement, t: set[str]) -> None:
         ft = frozenset(t)
         self.check(node, ft)
-        for ne in _named_exprs_in(node):
+        for ne in _nodes_in(node, cst.NamedExpr, ()):
             self.assign(ne.target, self.expr(ne.value, ft), t)
         if isinstance(node, cst.Assign):
             v = self.expr(node.value, ft)
@@ -224,15 +225,6 @@ class Taint:
         # anything else: check the expressions it holds
         self.check(s, frozenset(t))
         return t
-
-
-def _calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
-    """The calls in ``node``, not in the functions and classes it defines."""
-    return _nodes_in(node, cst.Call, (cst.FunctionDef, cst.ClassDef))
-
-
-def _named_exprs_in(node: cst.CSTNode) -> Iterator[cst.NamedExpr]:
-    return _nodes_in(node, cst.NamedExpr, ())
 
 
 def _nodes_in(node: cst.CSTNode, kind: type, skip: tuple) -> Iterator[Any]:
