@@ -472,7 +472,7 @@ def test_the_builder_fills_networkx_dicts_as_add_node_and_add_edge_do(ops):
             (u, v), extra = arg, ({"document": document} if document is not None else {})
             ref.add_edge(f"k:{u}", f"k:{v}", rel="r", file="f", path=("e", u, v), on="key", **extra)
             b.edge(f"k:{u}", f"k:{v}", "r", "f", ["e", u, v])
-    g = b.graph().networkx()
+    g = b.graph.networkx()
     assert list(g.nodes(data=True)) == list(ref.nodes(data=True))
     assert list(g.edges(keys=True, data=True)) == list(ref.edges(keys=True, data=True))
     assert list(g.in_edges(keys=True, data=True)) == list(ref.in_edges(keys=True, data=True))

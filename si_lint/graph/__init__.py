@@ -1,12 +1,6 @@
-"""The corpus reference graph (a ``networkx.MultiDiGraph``; its nodes and edges are
-listed in docs/graph.md).
-
-Built once per run from the documents' plain data by :func:`build_ref_graph`, as the
-dicts a ``MultiDiGraph`` holds (:class:`RefGraph`: what the corpus checks read, without
-importing networkx); :attr:`si_lint.corpus.Corpus.ref_graph` calls it lazily, and
-:attr:`si_lint.corpus.Corpus.graph` is the ``networkx.MultiDiGraph`` over it.
-``line``/``col`` of nodes and edges are filled in only by :func:`resolve_positions`.
-"""
+"""The corpus reference graph (its nodes and edges: docs/graph.md): built per run by
+:func:`build_ref_graph` as the dicts a ``networkx.MultiDiGraph`` holds (:class:`RefGraph`),
+so that the corpus checks read it without importing networkx."""
 
 from __future__ import annotations
 

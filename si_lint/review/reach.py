@@ -1,6 +1,5 @@
-"""What a profile change reaches in a corpus: templates → scenarios → fixtures, computed
-from the corpus documents (plain data) and the two profiles (the rules: docs/review.md,
-"Reach")."""
+"""What a profile change reaches in a corpus: templates → scenarios → fixtures (the rules:
+docs/review.md, "Reach")."""
 
 from __future__ import annotations
 
@@ -17,8 +16,7 @@ from .diff import Change
 
 @dataclass
 class CorpusView:
-    """The corpus documents review needs: scenarios by id (first in path order wins),
-    and the fixtures with the scenario id they name."""
+    """Scenarios by id (the first in path order wins) and fixtures."""
 
     scenarios: dict[str, tuple[str, Any]] = field(default_factory=dict)  # id -> (relpath, data)
     fixtures: list[tuple[str, Any]] = field(default_factory=list)  # (relpath, data)

@@ -1,5 +1,4 @@
-"""Render a review report (see :func:`si_lint.review.run.build_report`) as text, JSON or
-Markdown (for pasting into a pull-request review)."""
+"""A review report as text, JSON or Markdown (for a pull-request review)."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ def _fmt_val(v: Any) -> str:
     return json.dumps(v, ensure_ascii=False, sort_keys=True)
 
 
-def fmt_verdict(v: Mapping[str, Any]) -> str:
+def _verdict(v: Mapping[str, Any]) -> str:
     if v.get("error") is not None:
         return f"error: {v['error']}"
     return f"{v.get('score')!r} (row {v.get('row')})"
@@ -100,14 +99,13 @@ def render_text(report: Mapping[str, Any]) -> str:
 
 
 def _text_verdicts(v: Mapping[str, Any]) -> list[str]:
-    """The verdicts that change, then the fixtures not recomputed (when there are any)."""
     out = [
         f"Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated fixture(s)):"
         if v["changed"]
         else f"Verdicts that change: none ({v['evaluated']} re-evaluated fixture(s))"
     ]
     for ch in v["changed"]:
-        before, after = fmt_verdict(ch["before"]), fmt_verdict(ch["after"])
+        before, after = _verdict(ch["before"]), _verdict(ch["after"])
         out.append(f"  {ch['fixture']} [{ch['scenario']}]: {before} → {after}")
         out += [f"      now: {ch['why']}"] if ch.get("why") else []
     if v["not_recomputed"]:
@@ -131,22 +129,22 @@ def _finding_text(f: Mapping[str, Any]) -> str:
     return f"{_location(f)}: {f['code']} [{f['severity']}] {f['message']}{where}"
 
 
-def _counts_text(c: Mapping[str, Any]) -> str:
-    return (
-        f"{c['findings']} finding(s): {c['errors']} error(s), {c['warnings']} warning(s), "
-        f"{c['infos']} info(s)"
-    )
+def _counts(lint: Mapping[str, Any], report: Mapping[str, Any], quote: str = "") -> str:
+    """``Check under BASE: counts; under HEAD: counts``."""
+    sides = []
+    for side in ("base", "head"):
+        c = lint[side]
+        sides.append(
+            f"under {quote}{report[side]['source']}{quote}: {c['findings']} finding(s): "
+            f"{c['errors']} error(s), {c['warnings']} warning(s), {c['infos']} info(s)"
+        )
+    return "Check " + "; ".join(sides)
 
 
 def _lint_text(lint: Mapping[str, Any] | None, report: Mapping[str, Any]) -> list[str]:
-    """The check findings the change adds and removes (each at its own side's line)."""
     if lint is None:
         return []
-    out = [
-        "",
-        f"Check under {report['base']['source']}: {_counts_text(lint['base'])}; "
-        f"under {report['head']['source']}: {_counts_text(lint['head'])}",
-    ]
+    out = ["", _counts(lint, report)]
     for title, key in (("adds", "added"), ("removes", "removed")):
         rows = lint[key]
         count = f" ({len(rows)}):" if rows else ": none"
@@ -219,14 +217,13 @@ def _md_changes(changes: list, notices: list) -> list[str]:
 
 
 def _md_verdicts(v: Mapping[str, Any]) -> list[str]:
-    """The verdicts that change, then the fixtures not recomputed (when there are any)."""
     out = [f"#### Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated)", ""]
     rows = [
         [
             f"`{ch['fixture']}`",
             f"`{ch['scenario']}`",
-            _md_cell(fmt_verdict(ch["before"])),
-            _md_cell(fmt_verdict(ch["after"])),
+            _md_cell(_verdict(ch["before"])),
+            _md_cell(_verdict(ch["after"])),
             _md_cell(ch.get("why") or ""),
         ]
         for ch in v["changed"]
@@ -256,11 +253,7 @@ def _md_verdicts(v: Mapping[str, Any]) -> list[str]:
 def _md_lint(lint: Mapping[str, Any] | None, report: Mapping[str, Any]) -> list[str]:
     if lint is None:
         return []
-    out = [
-        "",
-        f"Check under `{report['base']['source']}`: {_counts_text(lint['base'])}; "
-        f"under `{report['head']['source']}`: {_counts_text(lint['head'])}.",
-    ]
+    out = ["", _counts(lint, report, "`") + "."]
     for title, key in (("adds", "added"), ("removes", "removed")):
         out += ["", f"#### Check findings the change {title} ({len(lint[key])})", ""]
         rows = [
