@@ -129,14 +129,20 @@ def _describe_param(p: Mapping[str, Any]) -> str:
 
 
 def diff_profiles(base: Profile, head: Profile) -> list[Change]:
+    promoted = set(registered_primitives(head)) - set(registered_primitives(base))
+    bc, hc = set(base.channels), set(head.channels)
+    bk, hk = set(base.candidates), set(head.candidates)
+    bs, hs = ({k: _str_list(v) for k, v in p.synonyms.items()} for p in (base, head))
+    bb, hb = base.ratified_budgets, head.ratified_budgets
     out = (
         _header_changes(base, head)
-        + _channel_changes(base, head)
+        + _set_changes("channel", bc - hc, hc - bc, "channels")
         + _primitive_changes(base, head)
-        + _candidate_changes(base, head)
+        # a promotion is reported as a primitive, not as a candidate removed
+        + _set_changes("candidate", bk - hk - promoted, hk - bk, "primitives")
         + _constant_changes(base, head)
-        + _synonym_changes(base, head)
-        + _budget_changes(base, head)
+        + _compare("synonyms", bs, hs, lambda n: {"deviation_types": (n,)}, detail=_synonyms_detail)
+        + _compare("ratified_budget", bb, hb, lambda n: {"scenarios": (n,)})
         + _template_changes(base, head)
     )
     return sorted(out, key=lambda c: KIND_ORDER.index(c.kind))  # stable: each group by name
@@ -149,11 +155,6 @@ def _header_changes(base: Profile, head: Profile) -> list[Change]:
         for key in sorted(set(bh) | set(hh), key=str)
         if canon(bh.get(key)) != canon(hh.get(key))
     ]
-
-
-def _channel_changes(base: Profile, head: Profile) -> list[Change]:
-    bc, hc = set(base.channels), set(head.channels)
-    return _set_changes("channel", bc - hc, hc - bc, "channels")
 
 
 def _set_changes(kind: str, removed: set[str], added: set[str], touched: str) -> list[Change]:
@@ -212,13 +213,6 @@ def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) ->
     )
 
 
-def _candidate_changes(base: Profile, head: Profile) -> list[Change]:
-    """Promotions are reported as primitives."""
-    promoted = set(registered_primitives(head)) - set(registered_primitives(base))
-    bc, hc = set(base.candidates), set(head.candidates)
-    return _set_changes("candidate", bc - hc - promoted, hc - bc, "primitives")
-
-
 def _constant_changes(base: Profile, head: Profile) -> list[Change]:
     """The ratified constants (SPEC §2.1)."""
     bk, hk = _constants(base), _constants(head)
@@ -232,22 +226,10 @@ def _constant_changes(base: Profile, head: Profile) -> list[Change]:
     return out
 
 
-def _synonym_changes(base: Profile, head: Profile) -> list[Change]:
-    bs, hs = ({k: _str_list(v) for k, v in p.synonyms.items()} for p in (base, head))
-    return _compare(
-        "synonyms", bs, hs, lambda n: {"deviation_types": (n,)}, detail=_synonyms_detail
-    )
-
-
 def _synonyms_detail(a: list[str], b: list[str]) -> str:
     groups = (("added", [x for x in b if x not in a]), ("removed", [x for x in a if x not in b]))
     bits = [f"{word} " + ", ".join(json.dumps(x) for x in xs) for word, xs in groups if xs]
     return "; ".join(bits) if bits else "reordered"
-
-
-def _budget_changes(base: Profile, head: Profile) -> list[Change]:
-    bb, hb = base.ratified_budgets, head.ratified_budgets
-    return _compare("ratified_budget", bb, hb, lambda n: {"scenarios": (n,)})
 
 
 def _template_changes(base: Profile, head: Profile) -> list[Change]:

@@ -51,13 +51,7 @@ def _scenario_ids(corpus: Any) -> dict:
 
 
 def _entry(finding: Any, scenario: str | None, spec: str, label: str) -> dict:
-    row = {
-        "code": finding.code,
-        "severity": finding.severity,
-        "path": finding.path,
-        "line": finding.line,
-        "column": finding.column,
-    }
+    row = {k: getattr(finding, k) for k in ("code", "severity", "path", "line", "column")}
     if finding.document is not None:
         row["document"] = finding.document
     if scenario is not None:

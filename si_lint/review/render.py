@@ -115,9 +115,12 @@ def _text_verdicts(v: Mapping[str, Any]) -> list[str]:
             "trusted — rerun with --trust-implementations to import them):",
         ]
         for n in v["not_recomputed"]:
-            needs = "; ".join(f"{side} needs {', '.join(ns)}" for side, ns in n["needs"].items())
-            out.append(f"  {n['fixture']} [{n['scenario']}]: {needs}")
+            out.append(f"  {n['fixture']} [{n['scenario']}]: {_needs(n, ' needs ')}")
     return out
+
+
+def _needs(n: Mapping[str, Any], sep: str) -> str:
+    return "; ".join(f"{side}{sep}{', '.join(ns)}" for side, ns in n["needs"].items())
 
 
 def _location(f: Mapping[str, Any]) -> str:
@@ -157,12 +160,18 @@ def _md_cell(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
 
-def _md_table(head: list[str], rows: list[list[str]]) -> list[str]:
+def _md_table(head: list[str], rows: list[list[str]], empty: str = "None.") -> list[str]:
+    if not rows:
+        return [empty]
     return [
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),
         *("| " + " | ".join(row) + " |" for row in rows),
     ]
+
+
+def _fixture_row(n: Mapping[str, Any], *cells: str) -> list[str]:
+    return [f"`{n['fixture']}`", f"`{n['scenario']}`", *map(_md_cell, cells)]
 
 
 def render_markdown(report: Mapping[str, Any]) -> str:
@@ -198,7 +207,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     impl = report["implementations"]
     out += ["", f"#### Implementation review ({len(impl)} finding(s))", ""]
     rows = [[f["code"], f["severity"], f"`{_location(f)}`", _md_cell(f["message"])] for f in impl]
-    out += _md_table(["code", "severity", "location", "message"], rows) if impl else ["Clean."]
+    out += _md_table(["code", "severity", "location", "message"], rows, "Clean.")
     return "\n".join(out) + "\n"
 
 
@@ -210,26 +219,19 @@ def _md_changes(changes: list, notices: list) -> list[str]:
             f"> **{n['severity']}:** {where}{_md_cell(n['message'])} — {_md_cell(n['help'])}"
         )
     out += [""] if notices else []
-    if not changes:
-        return out + ["No profile changes."]
     rows = [[_md_cell(_change_line(c)), _md_cell(_reach_line(c["reaches"]))] for c in changes]
-    return out + _md_table(["change", "reaches"], rows)
+    return out + _md_table(["change", "reaches"], rows, "No profile changes.")
 
 
 def _md_verdicts(v: Mapping[str, Any]) -> list[str]:
     out = [f"#### Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated)", ""]
     rows = [
-        [
-            f"`{ch['fixture']}`",
-            f"`{ch['scenario']}`",
-            _md_cell(_verdict(ch["before"])),
-            _md_cell(_verdict(ch["after"])),
-            _md_cell(ch.get("why") or ""),
-        ]
+        _fixture_row(ch, _verdict(ch["before"]), _verdict(ch["after"]), ch.get("why") or "")
         for ch in v["changed"]
     ]
-    head = ["fixture", "scenario", "before", "after", "why (under the proposed profile)"]
-    out += _md_table(head, rows) if rows else ["None."]
+    out += _md_table(
+        ["fixture", "scenario", "before", "after", "why (under the proposed profile)"], rows
+    )
     if v["not_recomputed"]:
         out += [
             "",
@@ -238,14 +240,7 @@ def _md_verdicts(v: Mapping[str, Any]) -> list[str]:
             "Implementations were not trusted; rerun with `--trust-implementations` to import them.",
             "",
         ]
-        rows = [
-            [
-                f"`{n['fixture']}`",
-                f"`{n['scenario']}`",
-                _md_cell("; ".join(f"{side}: {', '.join(ns)}" for side, ns in n["needs"].items())),
-            ]
-            for n in v["not_recomputed"]
-        ]
+        rows = [_fixture_row(n, _needs(n, ": ")) for n in v["not_recomputed"]]
         out += _md_table(["fixture", "scenario", "needs"], rows)
     return out
 
@@ -257,17 +252,11 @@ def _md_lint(lint: Mapping[str, Any] | None, report: Mapping[str, Any]) -> list[
     for title, key in (("adds", "added"), ("removes", "removed")):
         out += ["", f"#### Check findings the change {title} ({len(lint[key])})", ""]
         rows = [
-            [
-                f"`{_md_cell(_location(f))}`",
-                f["code"],
-                f["severity"],
-                f"`{f['scenario']}`" if f.get("scenario") else "",
-                _md_cell(f["message"]),
-            ]
+            [f"`{_md_cell(_location(f))}`", f["code"], f["severity"]]
+            + [f"`{f['scenario']}`" if f.get("scenario") else "", _md_cell(f["message"])]
             for f in lint[key]
         ]
-        head = ["location", "code", "severity", "scenario", "message"]
-        out += _md_table(head, rows) if rows else ["None."]
+        out += _md_table(["location", "code", "severity", "scenario", "message"], rows)
     return out
 
 

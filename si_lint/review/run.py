@@ -213,18 +213,10 @@ def implementation_findings(head: Side, cwd: Path) -> list[dict]:
         else:
             where = pos.value if f.on == "value" else pos.key
             path, (line, col) = reg_rel, where(f.registry_path)
-        out.append(
-            {
-                "code": f.code,
-                "severity": severity_of(f.code),
-                "primitive": f.primitive,
-                "path": path,
-                "line": line,
-                "column": col,
-                "message": f.message,
-                "help": HELP.get(f.code),
-            }
-        )
+        sev = severity_of(f.code)
+        row: dict[str, Any] = {"code": f.code, "severity": sev, "primitive": f.primitive}
+        row |= {"path": path, "line": line, "column": col, "message": f.message}
+        out.append(row | {"help": HELP.get(f.code)})
     out.sort(key=lambda d: (d["path"], d["line"], d["column"], d["code"], d["message"]))
     return out
 
