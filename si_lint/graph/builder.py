@@ -31,12 +31,12 @@ class GraphBuilder:
         self, kind: str, name: str, file: str | None, where: tuple | None, **attrs: Any
     ) -> bool:
         """Define the node ``kind:name`` unless defined already (then False): the first
-        definition in path order keeps its location, ``where`` = (path, "key"|"value")."""
+        definition in path order keeps its location, ``where`` = (path, "key"|"value") in ``file``."""
         nid = node_id(kind, name)
         node = self.graph.nodes.get(nid)
         if node is not None and not node.get("missing"):
             return False
-        path, on = where if where else (None, None)
+        path, on = where if where and file is not None else (None, None)
         data: dict[str, Any] = {"kind": kind, "name": name, "file": file, "missing": False}
         if path is not None:
             data.update(path=tuple(path), on=on)

@@ -46,11 +46,10 @@ def add_profile(b) -> None:
     prims = registry.get("primitives")
     for i, p in enumerate(prims if isinstance(prims, list) else []):
         if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
-            where: tuple | None = (("primitives", i, "name"), "value") if reg_doc else None
+            where = (("primitives", i, "name"), "value")
             b.define("primitive", p["name"], file, where, builtin=builtin)
     for dtype in profile.synonyms:
-        where = (("synonyms", dtype), "key") if reg_doc else None
-        b.define("synonyms", dtype, file, where, builtin=builtin)
+        b.define("synonyms", dtype, file, (("synonyms", dtype), "key"), builtin=builtin)
     docs: dict[str, Any] = {}
     for d in b.corpus.of_kind("template"):
         t = d.data.get("template") if isinstance(d.data, dict) else None
@@ -68,12 +67,10 @@ def add_template(b, tid: str, data: Any, doc) -> None:
     b.at(doc)
     file = doc.relpath if doc is not None else None
     tnode = node_id("template", tid)
-    where = (("template", "id"), "value") if doc is not None else None
-    b.define("template", tid, file, where, builtin=doc is None)
+    b.define("template", tid, file, (("template", "id"), "value"), builtin=doc is None)
     roles = data.get("roles")
     for role in roles if isinstance(roles, MAPPING) else ():
-        where = (("roles", role), "key") if doc is not None else None
-        b.define("role", f"{tid}/{role}", file, where, builtin=doc is None)
+        b.define("role", f"{tid}/{role}", file, (("roles", role), "key"), builtin=doc is None)
         b.edge(tnode, node_id("role", tid, str(role)), "declares-role", file, ("roles", role))
     for _, call in table_calls(data.get("table")):
         b.edge(tnode, b.ref("primitive", call.name), "calls", file, call.path)

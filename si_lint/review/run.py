@@ -85,12 +85,8 @@ def _is_builtin_dir(directory: Path) -> bool:
     return os.path.abspath(directory) == os.path.abspath(BUILTIN_DIR)
 
 
-def _named_dir(option: str, spec: str, cwd: Path, trust: bool) -> Side | None:
-    """The profile a directory on the command line holds; None when a --base is no directory."""
-    d = Path(spec)
-    d = d if d.is_absolute() else cwd / d
-    if not d.is_dir() and option == "--base":
-        return None  # perhaps a git revision
+def _named_dir(option: str, spec: str, cwd: Path, trust: bool) -> Side:
+    d = cwd / spec  # (an absolute spec stays itself)
     pdir = _profile_dir_of(d, f"{option} {spec}") if d.is_dir() else None
     if pdir is None:
         raise ReviewError(f"{option} {spec}: not a profile directory (no registry.yaml)")
@@ -103,9 +99,7 @@ def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Sid
     if profile_opt:
         if is_builtin_name(profile_opt):
             return _shipped(profile_opt)
-        side = _named_dir("--profile", profile_opt, cwd, trust)
-        assert side is not None  # _named_dir raises for --profile
-        return side
+        return _named_dir("--profile", profile_opt, cwd, trust)
     if config.profile_refused:  # SI010: never reviewed under a profile it did not name
         where, line, col, message = config.profile_refused
         raise ReviewError(f"{where}:{line}:{col}: {message}")
@@ -119,9 +113,8 @@ def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Sid
 def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Side:
     if is_builtin_name(spec):
         return _shipped(spec)
-    side = _named_dir("--base", spec, cwd, trust)
-    if side is not None:
-        return side
+    if (cwd / spec).is_dir():  # else perhaps a git revision
+        return _named_dir("--base", spec, cwd, trust)
     check_rev(spec)
     if _is_builtin_dir(head.directory):
         raise ReviewError(
