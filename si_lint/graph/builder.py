@@ -31,15 +31,14 @@ class GraphBuilder:
         self, kind: str, name: str, file: str | None, where: tuple | None, **attrs: Any
     ) -> bool:
         """Define the node ``kind:name`` unless defined already (then False): the first
-        definition in path order keeps its location, ``where`` = (path, "key"|"value") in ``file``."""
+        definition in path order keeps its location ``where``, (path in ``file``, "key"|"value")."""
         nid = node_id(kind, name)
         node = self.graph.nodes.get(nid)
         if node is not None and not node.get("missing"):
             return False
-        path, on = where if where and file is not None else (None, None)
         data: dict[str, Any] = {"kind": kind, "name": name, "file": file, "missing": False}
-        if path is not None:
-            data.update(path=tuple(path), on=on)
+        if where and file is not None:
+            data.update(path=tuple(where[0]), on=where[1])
         if self.document is not None and file is not None:
             data["document"] = self.document
         data.update(attrs)
@@ -93,10 +92,8 @@ class RefGraph:
         import networkx as nx  # heavy: only where its API is used
 
         g: nx.MultiDiGraph = nx.MultiDiGraph()
-        nodes, succ, pred = nx_dicts(g)
-        nodes.update(self.nodes)
-        succ.update(self._succ)  # (a MultiDiGraph's _adj is its _succ)
-        pred.update(self._pred)
+        for theirs, ours in zip(nx_dicts(g), (self.nodes, self._succ, self._pred)):
+            theirs.update(ours)  # (a MultiDiGraph's _adj is its _succ)
         return g
 
 

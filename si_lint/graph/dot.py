@@ -10,20 +10,12 @@ from typing import Any
 from .export import path_text
 
 #: DOT shape per node kind
-SHAPES = {
-    "scenario": "box",
-    "template": "component",
-    "role": "ellipse",
-    "primitive": "hexagon",
-    "synonyms": "note",
-    "deviation": "diamond",
-    "fixture": "folder",
-    "evidence": "folder",
-    "behavior": "cds",
-    "stimulus": "parallelogram",
-    "subcategory": "tab",
-    "archetype": "house",
-}
+SHAPES = dict(
+    pair.split(":")
+    for pair in "scenario:box template:component role:ellipse primitive:hexagon synonyms:note "
+    "deviation:diamond fixture:folder evidence:folder behavior:cds stimulus:parallelogram "
+    "subcategory:tab archetype:house".split()
+)
 #: nodes that stand for their whole document
 DOC_KINDS = ("scenario", "template", "fixture", "evidence")
 #: fill colour per severity painted

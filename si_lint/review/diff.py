@@ -251,15 +251,10 @@ def _template_changes(base: Profile, head: Profile) -> list[Change]:
     )
 
 
-def _list_at(doc: Mapping[str, Any], key: str) -> list:
-    v = doc.get(key)
-    return v if isinstance(v, list) else []
-
-
 def _template_detail(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
     bits = [f"header {f}" for f in field_changes(_map(a.get("template")), _map(b.get("template")))]
     bits += [f"role {f}" for f in field_changes(_map(a.get("roles")), _map(b.get("roles")))]
-    ta, tb = _list_at(a, "table"), _list_at(b, "table")
+    ta, tb = (t if isinstance(t := m.get("table"), list) else [] for m in (a, b))
     rows = [
         str(i + 1)
         for i in range(max(len(ta), len(tb)))

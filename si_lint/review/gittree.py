@@ -132,14 +132,6 @@ def check_rev(rev: str) -> None:
         )
 
 
-def resolve_commit(rev: str, top: Path) -> str:
-    check_rev(rev)
-    out = git(["rev-parse", "--verify", "--end-of-options", rev + "^{commit}"], top).strip()
-    if not _OID.fullmatch(out):
-        raise ReviewError(f"--base {escape_name(rev)}: git rev-parse gave no object id")
-    return out.decode("ascii")
-
-
 def list_tree(oid: str, top: Path, *, recursive: bool) -> list[Entry]:
     args = ["ls-tree", "-z", "-l", *(["-r"] if recursive else []), oid]
     out = git(args, top)
@@ -163,8 +155,8 @@ def subtree(commit: str, parts: list[str], top: Path) -> str | None:
     tree = git(["rev-parse", "--verify", "--end-of-options", commit + "^{tree}"], top)
     oid = tree.strip().decode("ascii", "replace")
     for part in parts:
-        found = [e for e in list_tree(oid, top, recursive=False) if e.name == part]
-        trees = [e for e in found if e.type == "tree"]
+        entries = list_tree(oid, top, recursive=False)
+        trees = [e for e in entries if e.name == part and e.type == "tree"]
         if not trees:
             return None
         oid = trees[0].oid
@@ -262,7 +254,11 @@ def wanted(sub: str) -> bool:
 def materialise(rev: str, head_dir: Path, tmp: Path) -> list[Refusal]:
     """Copy the profile directory ``head_dir`` at revision ``rev`` into ``tmp``; the refusals."""
     top = Path(git(["rev-parse", "--show-toplevel"], head_dir).decode("utf-8", "replace").strip())
-    commit = resolve_commit(rev, top)
+    check_rev(rev)
+    out = git(["rev-parse", "--verify", "--end-of-options", rev + "^{commit}"], top).strip()
+    if not _OID.fullmatch(out):
+        raise ReviewError(f"--base {escape_name(rev)}: git rev-parse gave no object id")
+    commit = out.decode("ascii")
     rel = os.path.relpath(os.path.realpath(head_dir), os.path.realpath(top)).replace(os.sep, "/")
     parts = [] if rel == "." else rel.split("/")
     prefix = "".join(p + "/" for p in parts)

@@ -36,9 +36,6 @@ class CorpusView:
                 view.fixtures.append((getattr(d, "label", d.relpath), d.data))
         return view
 
-    def fixtures_of(self, sid: str) -> list[str]:
-        return [p for p, data in self.fixtures if named_scenario(data) == sid]
-
 
 @dataclass
 class Reach:
@@ -126,7 +123,7 @@ def reach_of(change: Change, base: Profile, head: Profile, view: CorpusView) -> 
     scenarios.update(
         sid for sid, (_, data) in view.scenarios.items() if _template_of(data) in templates
     )
-    fixtures = {p for sid in scenarios for p in view.fixtures_of(sid)}
+    fixtures = {p for p, data in view.fixtures if named_scenario(data) in scenarios}
     return Reach(sorted(templates), sorted(scenarios), sorted(fixtures))
 
 
