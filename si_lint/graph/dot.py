@@ -116,9 +116,7 @@ def _node_line(nid: str, d: Mapping[str, Any], found: list[dict], indent: str) -
 
 
 def _cluster_of(d: Mapping[str, Any]) -> str | None:
-    if d.get("missing"):
-        return None
-    return d.get("file") or (BUILTIN if d.get("builtin") else None)
+    return None if d.get("missing") else d.get("file") or (BUILTIN if d.get("builtin") else None)
 
 
 def _merged_edges(graph) -> list[tuple[str, str, str, list[str]]]:

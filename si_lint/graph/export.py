@@ -21,13 +21,8 @@ def path_text(path: Any) -> str:
 
 
 def _record(head: dict[str, Any], data: dict) -> dict:
-    out: dict[str, Any] = dict(head)
-    for key in sorted(data):
-        value = data[key]
-        if value is None:
-            continue
-        out[key] = path_text(value) if key == "path" else value
-    return out
+    body = {k: path_text(v) if k == "path" else v for k, v in sorted(data.items()) if v is not None}
+    return head | body
 
 
 def _sorted_edges(graph) -> list[tuple[str, str, dict]]:

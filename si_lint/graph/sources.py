@@ -125,7 +125,7 @@ def _deviations(b, doc, sid: str) -> None:
         b.edge(snode, dnode, DECLARES, f, path)
         dtype = dev.get("deviation_type")
         if isinstance(dtype, str):
-            tpath = path + ("deviation_type",)
+            tpath = (*path, "deviation_type")
             b.edge(dnode, b.ref("synonyms", dtype), "characterised-by", f, tpath, "value")
 
 
@@ -158,10 +158,8 @@ def _scoring(b, doc, sid: str) -> None:
 
 def _factor_ref(b, snode: str, sid: str, value: Any, path: tuple, doc) -> None:
     if isinstance(value, MAPPING) and isinstance(value.get("ref"), str):
-        ref = value["ref"]
-        rpath = path + ("ref",)
-        dnode = b.ref("deviation", f"{sid}/{ref}")
-        b.edge(snode, dnode, REFERENCES_DEVIATION, doc.relpath, rpath, "value")
+        dnode = b.ref("deviation", f"{sid}/{value['ref']}")
+        b.edge(snode, dnode, REFERENCES_DEVIATION, doc.relpath, path + ("ref",), "value")
 
 
 def add_profile_references(b, doc, sid: str) -> None:

@@ -168,12 +168,8 @@ def read_blobs(oids: list[str], top: Path, total: int) -> dict[str, bytes]:
     if not oids:
         return {}
     unique = sorted(set(oids))
-    out = git(
-        ["cat-file", "--batch"],
-        top,
-        stdin=("\n".join(unique) + "\n").encode("ascii"),
-        limit=total + 100 * len(unique),
-    )
+    ask = ("\n".join(unique) + "\n").encode("ascii")
+    out = git(["cat-file", "--batch"], top, stdin=ask, limit=total + 100 * len(unique))
     blobs: dict[str, bytes] = {}
     at = 0
     for oid in unique:
@@ -223,9 +219,8 @@ def write_confined(root: Path, name: str, data: bytes) -> str | None:
     """Write ``data`` at ``root/name`` (a path :func:`path_problem` accepts), making the
     parent directories here and never following a symbolic link or replacing a file;
     None, or why it was not written."""
-    real_root = os.path.realpath(root)
     parts = name.split("/")
-    d = real_root
+    d = real_root = os.path.realpath(root)
     try:
         for part in parts[:-1]:
             d = os.path.join(d, part)

@@ -72,15 +72,12 @@ def _table_uses(table: Any, names: set[str]) -> bool:
 
 
 def _mentions(value: Any, needle: str, depth: int = 0) -> bool:
-    if depth > 100:
-        return False
     if isinstance(value, str):
         return value == needle
     if isinstance(value, MAPPING):
-        return any(_mentions(v, needle, depth + 1) for v in value.values())
-    if isinstance(value, list):
-        return any(_mentions(v, needle, depth + 1) for v in value)
-    return False
+        value = list(value.values())
+    deeper = depth < 100 and isinstance(value, list)  # a string at most 100 levels down
+    return deeper and any(_mentions(v, needle, depth + 1) for v in value)
 
 
 def _deviation_types(data: Any) -> set[str]:

@@ -62,9 +62,7 @@ def render_text(report: Mapping[str, Any]) -> str:
     ]
     refused = report.get("refused", [])
     if refused:  # first: the reviewer must see them
-        out.append(
-            f"Refused from the base revision's tree ({len(refused)} entry(ies), not written):"
-        )
+        out += [f"Refused from the base revision's tree ({len(refused)} entry(ies), not written):"]
         out += [f"  {r['path']}: {r['message']}" for r in refused] + [""]
     changes = report["changes"]
     out.append(f"Changes ({len(changes)}):" if changes else "Changes: none")
@@ -88,22 +86,15 @@ def render_text(report: Mapping[str, Any]) -> str:
     ]
     out += _text_verdicts(report["verdicts"]) + _lint_text(report.get("lint"), report)
     impl = report["implementations"]
-    out += [
-        "",
-        f"Implementation review ({len(impl)} finding(s)):"
-        if impl
-        else "Implementation review: clean",
-    ]
+    n = len(impl)
+    out += ["", f"Implementation review ({n} finding(s)):" if n else "Implementation review: clean"]
     out += [f"  {_finding_text(f)}" for f in impl]
     return "\n".join(out) + "\n"
 
 
 def _text_verdicts(v: Mapping[str, Any]) -> list[str]:
-    out = [
-        f"Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated fixture(s)):"
-        if v["changed"]
-        else f"Verdicts that change: none ({v['evaluated']} re-evaluated fixture(s))"
-    ]
+    n, of = len(v["changed"]), f"{v['evaluated']} re-evaluated fixture(s)"
+    out = [f"Verdicts that change ({n} of {of}):" if n else f"Verdicts that change: none ({of})"]
     for ch in v["changed"]:
         before, after = _verdict(ch["before"]), _verdict(ch["after"])
         out.append(f"  {ch['fixture']} [{ch['scenario']}]: {before} → {after}")
@@ -215,9 +206,8 @@ def _md_changes(changes: list, notices: list) -> list[str]:
     out = [f"#### Changes ({len(changes)})", ""]
     for n in notices:  # the review's own findings about the change
         where = f"`{_md_cell(_location(n))}`: " if n.get("path") else ""
-        out.append(
-            f"> **{n['severity']}:** {where}{_md_cell(n['message'])} — {_md_cell(n['help'])}"
-        )
+        msg, help_ = _md_cell(n["message"]), _md_cell(n["help"])
+        out.append(f"> **{n['severity']}:** {where}{msg} — {help_}")
     out += [""] if notices else []
     rows = [[_md_cell(_change_line(c)), _md_cell(_reach_line(c["reaches"]))] for c in changes]
     return out + _md_table(["change", "reaches"], rows, "No profile changes.")

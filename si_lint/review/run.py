@@ -247,9 +247,9 @@ def _verdicts(fixtures: list[str], view: CorpusView, base: Side, head: Side) -> 
         sid = named_scenario(fdata)
         scenario = view.scenarios[sid][1]
         row = {"fixture": fpath, "scenario": sid}
-        needed = {k: _untrusted(scenario, s.profile) for k, s in (("base", base), ("head", head))}
-        if any(needed.values()):
-            needs = {k: v for k, v in needed.items() if v}
+        sides = (("base", base), ("head", head))
+        needs = {k: v for k, s in sides if (v := _untrusted(scenario, s.profile))}
+        if needs:
             out["not_recomputed"].append({**row, "needs": needs})
             continue
         out["evaluated"] += 1
