@@ -15,7 +15,7 @@ from .model import evidence_scenario
 if TYPE_CHECKING:
     import networkx as nx
 
-    from .graph import RefGraph
+    from .graph.builder import RefGraph
 
 KINDS = ("scenario", "fixture", "evidence", "eio-module", "eio-input", "registry", "template")
 
@@ -209,9 +209,9 @@ class Corpus:
 
     @cached_property
     def ref_graph(self) -> RefGraph:
-        """The reference graph (:class:`si_lint.graph.RefGraph`: the dicts a
+        """The reference graph (:class:`si_lint.graph.builder.RefGraph`: the dicts a
         ``networkx.MultiDiGraph`` holds): what the corpus checks read."""
-        from .graph import build_ref_graph  # (a re-check the cache answers builds none)
+        from .graph.builder import build_ref_graph  # (a re-check the cache answers builds none)
 
         return build_ref_graph(self)
 

@@ -12,7 +12,7 @@ from conftest import REPO, si_lint_process, write_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from si_lint.graph import resolve_positions
+from si_lint.graph.builder import resolve_positions
 from si_lint.pipeline import Options, run
 
 MAIL = """\
@@ -346,7 +346,7 @@ def test_any_shape_builds(tmp_path):
 def test_check_does_not_keep_the_graph(tmp_path):
     """``check`` drops the graph once the corpus checks have run (the dry runs, the
     report and the memo do not hold it); asked for again, the same graph is built."""
-    from si_lint.graph import build_ref_graph
+    from si_lint.graph.builder import build_ref_graph
 
     write_files(tmp_path, {"mail.yaml": MAIL, "tls.yaml": TLS})
     for jobs in (1, 2):  # under --jobs 2 the corpus checks run during the dry runs
@@ -410,7 +410,7 @@ def test_edges_of_reads_the_adjacency_in_the_order_of_networkx_views(edges, node
     filtering ``out_edges``/``in_edges`` (and none for a node not in the graph)."""
     import networkx as nx
 
-    from si_lint.graph import edges_of
+    from si_lint.graph.builder import edges_of
 
     g = nx.MultiDiGraph()
     for i, (u, v, rel) in enumerate(edges):
@@ -472,7 +472,7 @@ def test_the_builder_fills_networkx_dicts_as_add_node_and_add_edge_do(ops):
             (u, v), extra = arg, ({"document": document} if document is not None else {})
             ref.add_edge(f"k:{u}", f"k:{v}", rel="r", file="f", path=("e", u, v), on="key", **extra)
             b.edge(f"k:{u}", f"k:{v}", "r", "f", ["e", u, v])
-    g = b.graph().networkx()
+    g = b.graph.networkx()
     assert list(g.nodes(data=True)) == list(ref.nodes(data=True))
     assert list(g.edges(keys=True, data=True)) == list(ref.edges(keys=True, data=True))
     assert list(g.in_edges(keys=True, data=True)) == list(ref.in_edges(keys=True, data=True))

@@ -156,7 +156,7 @@ def test_each_file_is_read_once_and_a_warm_run_runs_no_check(tmp_path, monkeypat
     scenario's dry run, no graph."""
     import importlib
 
-    from si_lint import graph
+    from si_lint.graph import builder as graph
     from si_lint.pipeline import forkmap, perfile
 
     read = importlib.import_module("si_lint.pipeline.read")  # the package exports a `read`

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 
 from si_lint.checks.base import corpus_check
 from si_lint.findings import Diag, Related, format_path, nearest_scenario
-from si_lint.graph import DECLARES, REFERENCES_DEVIATION, TESTS, doc_ref, edges_of, node_id
+from si_lint.graph.builder import edges_of
+from si_lint.graph.sources import DECLARES, REFERENCES_DEVIATION, TESTS, doc_ref, node_id
 from si_lint.model import TEMPLATE, scoring_of
 
 from ..mapping import MAPPING

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from si_lint.checks.base import corpus_check
 from si_lint.findings import Diag, Related, did_you_mean, nearest_scenario
-from si_lint.graph import profile_refs
+from si_lint.graph.sources import profile_refs
 from si_lint.profile_docs import slug as _slug
 
 from ..mapping import MAPPING

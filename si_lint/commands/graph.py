@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
-from ..graph import resolve_positions
+from ..graph.builder import resolve_positions
 from ..graph.dot import findings_by_node, to_dot
 from ..graph.export import FORMATS, focus, resolve_node, restrict, to_graphml, to_json
 from ..pipeline import Options, build_corpus, run

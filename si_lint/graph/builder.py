@@ -1,6 +1,5 @@
-"""Building and reading the graph: the :class:`GraphBuilder` (nodes, edges and the
-document being read), :func:`build_ref_graph`, which reads the profile, then the documents,
-in path order, and the EIO modules; :func:`edges_of` and :func:`resolve_positions`."""
+"""Building the reference graph (the profile, then the documents in path order, then the
+EIO modules) and reading it."""
 
 from __future__ import annotations
 
@@ -20,36 +19,26 @@ class GraphBuilder:
 
     def __init__(self, corpus) -> None:
         self.corpus = corpus
-        #: profile directories whose documents' names are in the graph already
         self.profile_dirs_done: set[int] = set()
         #: the index of the document being read, in a multi-document file (else None)
         self.document: int | None = None
-        # filled as a MultiDiGraph's ``add_node``/``add_edge`` fill its dicts: networkx is
-        # imported only by a caller that asks for the MultiDiGraph (RefGraph.networkx)
-        self._graph = RefGraph({}, {}, {})
-
-    def graph(self) -> RefGraph:
-        """What has been built so far."""
-        return self._graph
+        self.graph = RefGraph({}, {}, {})  # filled as add_node/add_edge fill a MultiDiGraph
 
     def at(self, doc) -> None:
-        """Read ``doc`` next: what it defines and references carry its index."""
         self.document = doc.index if doc is not None and doc.multi else None
 
     def define(
         self, kind: str, name: str, file: str | None, where: tuple | None, **attrs: Any
     ) -> bool:
-        """Define the node ``kind:name``; the first definition (in path order) keeps its
-        location (``where`` = (document path, "key"|"value")). Returns False when the node
-        was already defined."""
+        """Define the node ``kind:name`` unless defined already (then False): the first
+        definition in path order keeps its location ``where``, (path in ``file``, "key"|"value")."""
         nid = node_id(kind, name)
-        node = self._graph.nodes.get(nid)
+        node = self.graph.nodes.get(nid)
         if node is not None and not node.get("missing"):
             return False
-        path, on = where if where else (None, None)
         data: dict[str, Any] = {"kind": kind, "name": name, "file": file, "missing": False}
-        if path is not None:
-            data.update(path=tuple(path), on=on)
+        if where and file is not None:
+            data.update(path=tuple(where[0]), on=where[1])
         if self.document is not None and file is not None:
             data["document"] = self.document
         data.update(attrs)
@@ -60,73 +49,62 @@ class GraphBuilder:
         return True
 
     def _add(self, nid: str, data: dict) -> None:
-        self._graph.nodes[nid] = data
-        self._graph._succ[nid] = {}
-        self._graph._pred[nid] = {}
+        self.graph.nodes[nid] = data
+        self.graph._succ[nid] = {}
+        self.graph._pred[nid] = {}
 
     def ref(self, kind: str, name: str) -> str:
-        """The node ``kind:name``, made (as a ``missing`` node until something defines it)
-        when it does not exist yet."""
+        """The node ``kind:name``, made ``missing`` until something defines it."""
         nid = node_id(kind, name)
-        if nid not in self._graph.nodes:
+        if nid not in self.graph.nodes:
             self._add(nid, {"kind": kind, "name": name, "file": None, "missing": True})
         return nid
 
     def edge(
         self, u: str, v: str, rel: str, file: str | None, path: tuple, on: str = "key"
     ) -> None:
-        """An edge ``u`` -> ``v`` (``add_edge``: its key is the number of ``u`` -> ``v``
-        edges before it; nodes not in the graph yet are added without attributes)."""
+        """``add_edge``: the key is the number of ``u`` -> ``v`` edges before it."""
         data: dict[str, Any] = {"rel": rel, "file": file, "path": tuple(path), "on": on}
         if self.document is not None and file:
             data["document"] = self.document
-        succ = self._graph._succ
+        succ = self.graph._succ
         for n in (u, v):
             if n not in succ:
                 self._add(n, {})
         keyed = succ[u].get(v)
         if keyed is None:
-            succ[u][v] = self._graph._pred[v][u] = {0: data}
+            succ[u][v] = self.graph._pred[v][u] = {0: data}
         else:
             keyed[len(keyed)] = data  # edges are never removed while building
 
 
 @dataclass(slots=True, eq=False)
 class RefGraph:
-    """The reference graph as a ``networkx.MultiDiGraph`` holds it, without networkx:
-    ``nodes`` (node -> its attributes), ``_succ`` and ``_pred`` (node -> other node -> edge
-    key -> attributes). The corpus checks read these (``graph.nodes``, :func:`edges_of`);
-    :meth:`networkx` is the ``MultiDiGraph`` over the same attribute dicts."""
+    """A ``MultiDiGraph``'s dicts without networkx: ``nodes`` (node -> attributes), ``_succ``
+    and ``_pred`` (node -> other node -> edge key -> attributes)."""
 
     nodes: dict
     _succ: dict
     _pred: dict
 
     def networkx(self) -> nx.MultiDiGraph:
-        """A ``networkx.MultiDiGraph`` of these nodes and edges, in the same order, holding
-        the same attribute dicts."""
-        import networkx as nx
+        """The ``MultiDiGraph`` holding these very dicts."""
+        import networkx as nx  # heavy: only where its API is used
 
         g: nx.MultiDiGraph = nx.MultiDiGraph()
-        nodes, succ, pred = nx_dicts(g)
-        nodes.update(self.nodes)
-        succ.update(self._succ)  # (a MultiDiGraph's _adj is its _succ)
-        pred.update(self._pred)
+        for theirs, ours in zip(nx_dicts(g), (self.nodes, self._succ, self._pred)):
+            theirs.update(ours)  # (a MultiDiGraph's _adj is its _succ)
         return g
 
 
 def nx_dicts(g: Any) -> tuple[dict, dict, dict]:
-    """A ``MultiDiGraph``'s own dicts: node attributes, successors, predecessors
-    (networkx's private ``_node``, ``_succ``, ``_pred``, which its stubs do not declare)."""
+    """networkx's private ``_node``, ``_succ``, ``_pred`` (its stubs do not declare them)."""
     return g._node, g._succ, g._pred
 
 
 def build_ref_graph(corpus) -> RefGraph:
-    """The reference graph of ``corpus`` (deterministic: built in path order).
-
-    ``line``/``col`` are absent until :func:`resolve_positions` fills them in: the checks
-    locate a finding from its path, and documents served from the cache carry no
-    positions (reading them for every edge would re-read every file)."""
+    """The reference graph of ``corpus``, without ``line``/``col`` (:func:`resolve_positions`):
+    documents served from the cache carry no positions."""
     b = GraphBuilder(corpus)
     sources.add_profile(b)
     scenarios = [
@@ -143,7 +121,7 @@ def build_ref_graph(corpus) -> RefGraph:
         for doc in corpus.of_kind(kind):  # a mapping (``classify``); read by its refs
             sources.add_artifact(b, doc, kind, rel)
     b.document = None
-    graph = b.graph()
+    graph = b.graph
     if corpus.of_kind("eio-module"):
         g = graph.networkx()
         add_eio(g, corpus)
@@ -152,7 +130,6 @@ def build_ref_graph(corpus) -> RefGraph:
 
 
 def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
-    """Add the EIO modules' nodes and edges (``si_lint.eio.refs.graph_edges``)."""
     index = refs.index_of(corpus.of_kind("eio-module"))
     defined: set[str] = set()
     added: list[str] = []
@@ -184,8 +161,7 @@ def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
 
 
 def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
-    """Fill in ``line``/``col`` (1-based) of every node and edge that has a ``file`` and a
-    ``path`` in ``corpus`` (in place; returns ``graph``)."""
+    """Fill in (in place) ``line``/``col`` of the nodes and edges that have a file and path."""
 
     def locate(data: dict) -> None:
         doc = corpus.doc(data.get("file"), data.get("document"))
@@ -202,10 +178,7 @@ def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
 
 
 def edges_of(graph: RefGraph | nx.MultiDiGraph, node: str, rel: str, *, incoming: bool = False):
-    """``(other node, edge attributes)`` of ``node``'s edges of relation ``rel``, in the
-    order they were added (document order), in a :class:`RefGraph` or the
-    ``MultiDiGraph`` over it: both hold the same dicts."""
-    # (a MultiDiGraph's _pred/_succ are private: its stubs do not declare them)
+    """``(other node, edge attributes)`` of ``node``'s ``rel`` edges, in the order added."""
     adjacent = (graph._pred if incoming else graph._succ).get(node, {})  # type: ignore[union-attr]
     for other, keyed in adjacent.items():
         for data in keyed.values():

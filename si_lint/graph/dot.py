@@ -1,8 +1,6 @@
-"""The reference graph as a picture a person can read (``si-lint graph``'s DOT and SVG;
-how to read it: docs/graph.md): files are clusters, isolated nodes are hidden unless
-``all_nodes`` (a node in ``keep`` or with a finding is always drawn), the edges of one
-relation between two nodes are merged, findings are painted on their nodes
-(:func:`findings_by_node`). Deterministic: everything is sorted."""
+"""The reference graph as a picture to read (``si-lint graph``'s DOT and SVG; docs/graph.md):
+files are clusters, isolated nodes hidden unless ``all_nodes`` (or in ``keep``, or with a
+finding), the edges of one relation between two nodes merged, findings painted. Sorted."""
 
 from __future__ import annotations
 
@@ -12,20 +10,12 @@ from typing import Any
 from .export import path_text
 
 #: DOT shape per node kind
-SHAPES = {
-    "scenario": "box",
-    "template": "component",
-    "role": "ellipse",
-    "primitive": "hexagon",
-    "synonyms": "note",
-    "deviation": "diamond",
-    "fixture": "folder",
-    "evidence": "folder",
-    "behavior": "cds",
-    "stimulus": "parallelogram",
-    "subcategory": "tab",
-    "archetype": "house",
-}
+SHAPES = dict(
+    pair.split(":")
+    for pair in "scenario:box template:component role:ellipse primitive:hexagon synonyms:note "
+    "deviation:diamond fixture:folder evidence:folder behavior:cds stimulus:parallelogram "
+    "subcategory:tab archetype:house".split()
+)
 #: nodes that stand for their whole document
 DOC_KINDS = ("scenario", "template", "fixture", "evidence")
 #: fill colour per severity painted
@@ -60,22 +50,19 @@ def _inside(path: str, scope: str) -> bool:
 
 
 def _owner(finding: Mapping[str, Any], candidates: list[tuple[str, Mapping]]) -> str | None:
-    """The node a finding is about, among the nodes of its document (see module doc)."""
+    """The node a finding is about: the innermost node whose part of the document holds its
+    json_path, else the node of the whole document, else the last node before it."""
     at = finding.get("json_path")
     if at:
         scoped = [(len(s), n) for n, d in candidates if (s := _scope(d)) and _inside(at, s)]
         if scoped:
             return max(scoped)[1]
-    whole = sorted(n for n, d in candidates if d.get("kind") in DOC_KINDS)
-    if whole:
-        return whole[0]
+    whole = min((n for n, d in candidates if d.get("kind") in DOC_KINDS), default=None)
+    if whole is not None:
+        return whole
     pos = (finding.get("line") or 0, finding.get("column") or 0)
-    before = [
-        ((d.get("line") or 0, d.get("col") or 0), n)
-        for n, d in candidates
-        if (d.get("line") or 0, d.get("col") or 0) <= pos
-    ]
-    return max(before)[1] if before else None
+    at = [((d.get("line") or 0, d.get("col") or 0), n) for n, d in candidates]
+    return max((a for a in at if a[0] <= pos), default=((0, 0), None))[1]
 
 
 def findings_by_node(graph, findings: Iterable[Mapping[str, Any]]) -> dict[str, list[dict]]:
@@ -102,8 +89,7 @@ def _counted(found: list[dict]) -> str:
 
 
 def _short(nid: str, d: Mapping[str, Any]) -> str:
-    """The node's label inside its file's box: its kind and the part of its name the box
-    does not already say (a deviation's or role's own id, a fixture's file name)."""
+    """Its kind and the part of its name its file's box does not already say."""
     kind, name = d.get("kind"), d.get("name")
     if d.get("missing") or not isinstance(kind, str) or not isinstance(name, str):
         return nid
@@ -130,13 +116,10 @@ def _node_line(nid: str, d: Mapping[str, Any], found: list[dict], indent: str) -
 
 
 def _cluster_of(d: Mapping[str, Any]) -> str | None:
-    if d.get("missing"):
-        return None
-    return d.get("file") or (BUILTIN if d.get("builtin") else None)
+    return None if d.get("missing") else d.get("file") or (BUILTIN if d.get("builtin") else None)
 
 
 def _merged_edges(graph) -> list[tuple[str, str, str, list[str]]]:
-    """(source, target, relation, where each reference is made), one per relation."""
     groups: dict[tuple[str, str, str], list[str]] = {}
     for u, v, d in graph.edges(data=True):
         where = groups.setdefault((u, v, str(d.get("rel", ""))), [])
@@ -162,8 +145,6 @@ def to_dot(
     keep: Iterable[str] = (),
     findings: Mapping[str, list[dict]] | None = None,
 ) -> str:
-    """DOT text of ``graph`` drawn for reading (see module doc); ``findings`` is
-    :func:`findings_by_node`'s map (None: nothing painted)."""
     findings = findings or {}
     keep = set(keep)
     shown = sorted(

@@ -1,9 +1,5 @@
-"""The graph exported (``si-lint graph``): node-link JSON and GraphML (every node and edge;
-DOT, the picture, is :mod:`.dot`), and the parts of a graph an export can be narrowed to
-(the named files, one node's neighbourhood).
-
-Every format is deterministic: nodes and edges are sorted, whatever the file order or the
-hash seed."""
+"""``si-lint graph``'s node-link JSON and GraphML (every node and edge, sorted: the same
+whatever the file order or hash seed), and the parts of a graph an export narrows to."""
 
 from __future__ import annotations
 
@@ -25,14 +21,8 @@ def path_text(path: Any) -> str:
 
 
 def _record(head: dict[str, Any], data: dict) -> dict:
-    """``head`` then the attributes in key order, None left out, paths rendered."""
-    out: dict[str, Any] = dict(head)
-    for key in sorted(data):
-        value = data[key]
-        if value is None:
-            continue
-        out[key] = path_text(value) if key == "path" else value
-    return out
+    body = {k: path_text(v) if k == "path" else v for k, v in sorted(data.items()) if v is not None}
+    return head | body
 
 
 def _sorted_edges(graph) -> list[tuple[str, str, dict]]:
@@ -52,7 +42,7 @@ def _sorted_edges(graph) -> list[tuple[str, str, dict]]:
 
 
 def to_json(graph) -> str:
-    """Node-link JSON (networkx's ``node_link_data`` layout), sorted."""
+    """Node-link JSON (networkx's ``node_link_data`` layout)."""
     data = {
         "directed": True,
         "multigraph": True,
@@ -84,7 +74,6 @@ def to_graphml(graph) -> str:
 
 
 def focus(graph, node: str):
-    """The node and its direct neighbours (either direction), with the edges among them."""
     return nx.ego_graph(graph, node, radius=1, undirected=True)
 
 

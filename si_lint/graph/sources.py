@@ -1,7 +1,5 @@
-"""What the sources add to the graph: the profile (the registry's primitives and synonym
-lists, templates with their roles and calls, the names the profile directory's Markdown
-documents define), the scenarios (deviations, template bindings, composite tables,
-profile documents, companions) and fixtures/evidence."""
+"""What the profile, the scenarios, the profile documents and the fixtures/evidence add to
+the graph (``b``: the :class:`~si_lint.graph.builder.GraphBuilder`)."""
 
 from __future__ import annotations
 
@@ -28,8 +26,7 @@ TESTS = "tests"
 
 
 def doc_ref(doc) -> tuple[str, int | None]:
-    """``(file, document)`` as nodes and edges record a document: ``document`` is its
-    index in a file that holds more than one, else None."""
+    """``(file, document)`` as nodes and edges record a document (index only when multi)."""
     return (doc.relpath, doc.index if doc.multi else None)
 
 
@@ -38,8 +35,6 @@ def node_id(kind: str, *parts: str) -> str:
 
 
 def add_profile(b) -> None:
-    """The registry's primitives and synonym lists, and every template of the profile
-    (``b``: the :class:`~si_lint.graph.builder.GraphBuilder`)."""
     profile = b.corpus.profile
     if profile is None:
         return
@@ -51,11 +46,10 @@ def add_profile(b) -> None:
     prims = registry.get("primitives")
     for i, p in enumerate(prims if isinstance(prims, list) else []):
         if isinstance(p, MAPPING) and isinstance(p.get("name"), str):
-            where: tuple | None = (("primitives", i, "name"), "value") if reg_doc else None
+            where = (("primitives", i, "name"), "value")
             b.define("primitive", p["name"], file, where, builtin=builtin)
     for dtype in profile.synonyms:
-        where = (("synonyms", dtype), "key") if reg_doc else None
-        b.define("synonyms", dtype, file, where, builtin=builtin)
+        b.define("synonyms", dtype, file, (("synonyms", dtype), "key"), builtin=builtin)
     docs: dict[str, Any] = {}
     for d in b.corpus.of_kind("template"):
         t = d.data.get("template") if isinstance(d.data, dict) else None
@@ -67,19 +61,16 @@ def add_profile(b) -> None:
 
 
 def add_template(b, tid: str, data: Any, doc) -> None:
-    """A template, its roles, the primitives its table calls and the roles it uses
-    (``doc``: the profile asset that defines it; None for the built-in profile)."""
+    """``doc``: the profile asset that defines the template; None for the built-in profile."""
     if not isinstance(data, MAPPING):
         return
     b.at(doc)
     file = doc.relpath if doc is not None else None
     tnode = node_id("template", tid)
-    where = (("template", "id"), "value") if doc is not None else None
-    b.define("template", tid, file, where, builtin=doc is None)
+    b.define("template", tid, file, (("template", "id"), "value"), builtin=doc is None)
     roles = data.get("roles")
     for role in roles if isinstance(roles, MAPPING) else ():
-        where = (("roles", role), "key") if doc is not None else None
-        b.define("role", f"{tid}/{role}", file, where, builtin=doc is None)
+        b.define("role", f"{tid}/{role}", file, (("roles", role), "key"), builtin=doc is None)
         b.edge(tnode, node_id("role", tid, str(role)), "declares-role", file, ("roles", role))
     for _, call in table_calls(data.get("table")):
         b.edge(tnode, b.ref("primitive", call.name), "calls", file, call.path)
@@ -90,7 +81,6 @@ def add_template(b, tid: str, data: Any, doc) -> None:
 
 
 def add_profile_names(b, pdocs) -> None:
-    """The names one profile directory's documents define (once per directory)."""
     if id(pdocs) in b.profile_dirs_done:
         return
     b.profile_dirs_done.add(id(pdocs))
@@ -109,24 +99,21 @@ def add_profile_names(b, pdocs) -> None:
                 "category": n.category,
             }
             attrs = {k: v for k, v in attrs.items() if v}
-            if b.define(kind, name, n.file, None, **attrs):
-                b.graph().nodes[node_id(kind, name)].update(line=n.line, col=n.col)
+            b.define(kind, name, n.file, None, **attrs, line=n.line, col=n.col)
     b.document = document
 
 
 def define_scenario(b, doc, sid: str) -> None:
     if not b.define("scenario", sid, doc.relpath, (("id",), "value"), defined_in=[doc.label]):
-        b.graph().nodes[node_id("scenario", sid)]["defined_in"].append(doc.label)
+        b.graph.nodes[node_id("scenario", sid)]["defined_in"].append(doc.label)
 
 
 def add_scenario(b, doc, sid: str) -> None:
-    """A scenario's deviations and the references its scoring makes."""
     _deviations(b, doc, sid)
     _scoring(b, doc, sid)
 
 
 def _deviations(b, doc, sid: str) -> None:
-    """``injection.deviations``: declared by the scenario, characterised by a synonym list."""
     f = doc.relpath
     snode = node_id("scenario", sid)
     for i, dev in deviations(doc.data):
@@ -138,13 +125,11 @@ def _deviations(b, doc, sid: str) -> None:
         b.edge(snode, dnode, DECLARES, f, path)
         dtype = dev.get("deviation_type")
         if isinstance(dtype, str):
-            tpath = path + ("deviation_type",)
+            tpath = (*path, "deviation_type")
             b.edge(dnode, b.ref("synonyms", dtype), "characterised-by", f, tpath, "value")
 
 
 def _scoring(b, doc, sid: str) -> None:
-    """Form B: the template, the roles bound and the deviations the factors name; a
-    composite: the primitives its table calls and the deviations their arguments name."""
     f = doc.relpath
     snode = node_id("scenario", sid)
     s = scoring_of(doc.data)
@@ -173,14 +158,11 @@ def _scoring(b, doc, sid: str) -> None:
 
 def _factor_ref(b, snode: str, sid: str, value: Any, path: tuple, doc) -> None:
     if isinstance(value, MAPPING) and isinstance(value.get("ref"), str):
-        ref = value["ref"]
-        rpath = path + ("ref",)
-        dnode = b.ref("deviation", f"{sid}/{ref}")
-        b.edge(snode, dnode, REFERENCES_DEVIATION, doc.relpath, rpath, "value")
+        dnode = b.ref("deviation", f"{sid}/{value['ref']}")
+        b.edge(snode, dnode, REFERENCES_DEVIATION, doc.relpath, path + ("ref",), "value")
 
 
 def add_profile_references(b, doc, sid: str) -> None:
-    """A scenario's references into its profile documents, and its companion."""
     data = doc.data
     f = doc.relpath
     snode = node_id("scenario", sid)
@@ -223,6 +205,6 @@ def profile_refs(data: Mapping) -> Iterator[tuple[str, str, tuple, str]]:
 def add_artifact(b, doc, kind: str, rel: str) -> None:
     b.at(doc)
     b.define(kind, doc.label, doc.relpath, ((), "key"))
-    sid, spath, _named = doc.artifact_refs()  # (from a cache entry's head: its body not decoded)
+    sid, spath, _named = doc.artifact_refs()
     if sid is not None:
         b.edge(node_id(kind, doc.label), b.ref("scenario", sid), rel, doc.relpath, spath, "value")

@@ -1,3 +1,2 @@
-"""`si-lint review`: a registry/profile change compared with its base (:mod:`.run`). The
-static review of the proposed implementations (SI501–SI507) is the rules' own
-(:mod:`si_lint.checks.primitive_review`: review sits above checks)."""
+"""`si-lint review`: a registry/profile change compared with its base (SI501–SI507, its
+static review, are the rules' own: si_lint.checks.primitive_review)."""

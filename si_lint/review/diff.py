@@ -1,10 +1,5 @@
-"""What changed between two profiles (a pure function of two :class:`Profile` objects).
-
-`diff_profiles(base, head)` returns a list of :class:`Change`, in a fixed order
-(:data:`KIND_ORDER`): registry header, channels, candidates promoted, primitives, their
-parameters, candidates, synonym lists, ratified budgets, matching constants, templates.
-Within a group, by name. Two profile values are equal when their canonical JSON is.
-"""
+"""What changed between two profiles: :class:`Change` rows in :data:`KIND_ORDER`, each
+group by name. Two profile values are equal when their canonical JSON is."""
 
 from __future__ import annotations
 
@@ -36,8 +31,7 @@ class Change:
     before: Any = None
     after: Any = None
     detail: str = ""
-    #: what the change touches in the profile: primitive names, template ids, deviation
-    #: types, channels and scenario ids (used to compute its reach in a corpus)
+    #: the primitives, templates, deviation types, channels and scenarios it touches (reach)
     touches: Mapping[str, tuple] = field(default_factory=dict, compare=False, hash=False)
 
     def as_dict(self) -> dict:
@@ -46,7 +40,6 @@ class Change:
 
 
 def plain(v: Any) -> Any:
-    """``v`` as JSON data (mapping keys as strings, tuples as lists)."""
     if isinstance(v, MAPPING):
         return {str(k): plain(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
@@ -55,12 +48,10 @@ def plain(v: Any) -> Any:
 
 
 def canon(v: Any) -> str:
-    """A value's canonical JSON text: two values are equal when their texts are."""
     return json.dumps(plain(v), sort_keys=True, default=str)
 
 
 def field_changes(a: Mapping[str, Any], b: Mapping[str, Any], skip: tuple = ()) -> list[str]:
-    """``key added`` / ``key removed`` / ``key changed`` for each key of two mappings."""
     a, b = ({k: v for k, v in m.items() if k not in skip} for m in (a, b))
     return [f"{c.name} {c.action}" for c in _compare("field", a, b, lambda n: {})]
 
@@ -87,7 +78,7 @@ CONSTANT_DOC = {
 
 
 def _constants(p: Profile) -> dict:
-    """The effective constants (the seed's where absent); raw values when invalid."""
+    """The effective constants (the seed's where absent)."""
     block = _map(registry_of(p).get("constants"))
     return {k: block.get(k, seed) for k, seed in SEED_CONSTANTS.items()}
 
@@ -107,8 +98,7 @@ def _compare(
     detail: Callable[[Any, Any], str] = lambda x, y: "",
     added: Callable[[Any], str] = lambda v: "",
 ) -> list[Change]:
-    """A Change per key only one mapping has (``removed``/``added``) or whose values
-    differ (``changed``), by key; ``show`` is a value as the change holds it."""
+    """A Change per key removed, added or changed; ``show`` is a value as the change holds it."""
     out = []
     for key in sorted(set(a) | set(b), key=str):
         n = name(key)
@@ -139,21 +129,26 @@ def _describe_param(p: Mapping[str, Any]) -> str:
 
 
 def diff_profiles(base: Profile, head: Profile) -> list[Change]:
+    promoted = set(registered_primitives(head)) - set(registered_primitives(base))
+    bc, hc = set(base.channels), set(head.channels)
+    bk, hk = set(base.candidates), set(head.candidates)
+    bs, hs = ({k: _str_list(v) for k, v in p.synonyms.items()} for p in (base, head))
+    bb, hb = base.ratified_budgets, head.ratified_budgets
     out = (
         _header_changes(base, head)
-        + _channel_changes(base, head)
+        + _set_changes("channel", bc - hc, hc - bc, "channels")
         + _primitive_changes(base, head)
-        + _candidate_changes(base, head)
+        # a promotion is reported as a primitive, not as a candidate removed
+        + _set_changes("candidate", bk - hk - promoted, hk - bk, "primitives")
         + _constant_changes(base, head)
-        + _synonym_changes(base, head)
-        + _budget_changes(base, head)
+        + _compare("synonyms", bs, hs, lambda n: {"deviation_types": (n,)}, detail=_synonyms_detail)
+        + _compare("ratified_budget", bb, hb, lambda n: {"scenarios": (n,)})
         + _template_changes(base, head)
     )
     return sorted(out, key=lambda c: KIND_ORDER.index(c.kind))  # stable: each group by name
 
 
 def _header_changes(base: Profile, head: Profile) -> list[Change]:
-    """The registry header (``registry: {profile, version, ...}``), key by key."""
     bh, hh = _map(registry_of(base).get("registry")), _map(registry_of(head).get("registry"))
     return [
         Change("registry", "changed", str(key), bh.get(key), hh.get(key))
@@ -162,13 +157,7 @@ def _header_changes(base: Profile, head: Profile) -> list[Change]:
     ]
 
 
-def _channel_changes(base: Profile, head: Profile) -> list[Change]:
-    bc, hc = set(base.channels), set(head.channels)
-    return _set_changes("channel", bc - hc, hc - bc, "channels")
-
-
 def _set_changes(kind: str, removed: set[str], added: set[str], touched: str) -> list[Change]:
-    """The names removed, then those added, each in name order."""
     groups = (("removed", removed), ("added", added))
     return [
         Change(kind, action, n, touches={touched: (n,)})
@@ -178,8 +167,6 @@ def _set_changes(kind: str, removed: set[str], added: set[str], touched: str) ->
 
 
 def _primitive_changes(base: Profile, head: Profile) -> list[Change]:
-    """Primitives added (or promoted from the base's candidates), removed and changed, each
-    followed by the changes of its parameters."""
     bp, hp = registered_primitives(base), registered_primitives(head)
     base_cands = set(base.candidates)
     out: list[Change] = []
@@ -197,7 +184,7 @@ def _primitive_changes(base: Profile, head: Profile) -> list[Change]:
 
 
 def _added_primitive(name: str, b: Mapping[str, Any], promoted: bool) -> Change:
-    """A new primitive; ``promoted`` when it was a candidate of seed §2.4 in the base."""
+    """``promoted``: it was a candidate of seed §2.4 in the base."""
     params = ", ".join(f"{k}: {_describe_param(v)}" for k, v in params_of(b).items())
     impl = b.get("implementation")
     detail = f"params ({params})" + (f"; implementation {impl}" if impl else "")
@@ -208,7 +195,6 @@ def _added_primitive(name: str, b: Mapping[str, Any], promoted: bool) -> Change:
 
 
 def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Change]:
-    """A primitive in both profiles: its own fields, then its parameters."""
     touches = {"primitives": (name,)}
     out: list[Change] = []
     fields = field_changes(a, b, skip=("name", "params"))
@@ -227,15 +213,8 @@ def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) ->
     )
 
 
-def _candidate_changes(base: Profile, head: Profile) -> list[Change]:
-    """Candidates added and removed, not counting promotions (reported as primitives)."""
-    promoted = set(registered_primitives(head)) - set(registered_primitives(base))
-    bc, hc = set(base.candidates), set(head.candidates)
-    return _set_changes("candidate", bc - hc - promoted, hc - bc, "primitives")
-
-
 def _constant_changes(base: Profile, head: Profile) -> list[Change]:
-    """The ratified constants (SPEC §2.1; absent = the seed's value)."""
+    """The ratified constants (SPEC §2.1)."""
     bk, hk = _constants(base), _constants(head)
     out = []
     for key in sorted(bk):
@@ -247,23 +226,10 @@ def _constant_changes(base: Profile, head: Profile) -> list[Change]:
     return out
 
 
-def _synonym_changes(base: Profile, head: Profile) -> list[Change]:
-    bs, hs = ({k: _str_list(v) for k, v in p.synonyms.items()} for p in (base, head))
-    return _compare(
-        "synonyms", bs, hs, lambda n: {"deviation_types": (n,)}, detail=_synonyms_detail
-    )
-
-
 def _synonyms_detail(a: list[str], b: list[str]) -> str:
-    """``added "x"; removed "y"`` (or ``reordered``) between two synonym lists."""
     groups = (("added", [x for x in b if x not in a]), ("removed", [x for x in a if x not in b]))
     bits = [f"{word} " + ", ".join(json.dumps(x) for x in xs) for word, xs in groups if xs]
     return "; ".join(bits) if bits else "reordered"
-
-
-def _budget_changes(base: Profile, head: Profile) -> list[Change]:
-    bb, hb = base.ratified_budgets, head.ratified_budgets
-    return _compare("ratified_budget", bb, hb, lambda n: {"scenarios": (n,)})
 
 
 def _template_changes(base: Profile, head: Profile) -> list[Change]:
@@ -285,16 +251,10 @@ def _template_changes(base: Profile, head: Profile) -> list[Change]:
     )
 
 
-def _list_at(doc: Mapping[str, Any], key: str) -> list:
-    v = doc.get(key)
-    return v if isinstance(v, list) else []
-
-
 def _template_detail(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
-    """What changed in a template: its header, roles, table rows and other keys."""
     bits = [f"header {f}" for f in field_changes(_map(a.get("template")), _map(b.get("template")))]
     bits += [f"role {f}" for f in field_changes(_map(a.get("roles")), _map(b.get("roles")))]
-    ta, tb = _list_at(a, "table"), _list_at(b, "table")
+    ta, tb = (t if isinstance(t := m.get("table"), list) else [] for m in (a, b))
     rows = [
         str(i + 1)
         for i in range(max(len(ta), len(tb)))

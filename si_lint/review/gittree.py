@@ -10,6 +10,7 @@ reports, and what is read is bounded (:data:`MAX_ENTRIES`,
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
@@ -81,13 +82,8 @@ def escape_name(name: str) -> str:
     return "".join(out)
 
 
-# --------------------------------------------------------------------------------------
-# git
-
-
 def git(args: list[str], cwd: Path, *, limit: int = MAX_LISTING_BYTES, stdin: bytes = b"") -> bytes:
-    """The standard output of ``git ARGS`` (at most ``limit`` bytes, and within
-    :data:`TIMEOUT` seconds, else an error)."""
+    """The standard output of ``git ARGS``: at most ``limit`` bytes within :data:`TIMEOUT`."""
     where = escape_name(f"git {' '.join(args)}")
     try:
         with (
@@ -103,7 +99,13 @@ def git(args: list[str], cwd: Path, *, limit: int = MAX_LISTING_BYTES, stdin: by
             timer = threading.Timer(TIMEOUT, proc.kill)
             timer.start()
             try:
-                out = _bounded_output(proc, stdin, limit)
+                if stdin:  # the caller bounds the answer (the sizes of the blobs it asks for)
+                    out, _ = proc.communicate(stdin, timeout=TIMEOUT)
+                else:
+                    assert proc.stdout is not None
+                    out = proc.stdout.read(limit + 1)
+                    if len(out) <= limit:
+                        proc.wait(timeout=TIMEOUT)
             finally:
                 timer.cancel()
                 if proc.poll() is None:
@@ -113,30 +115,12 @@ def git(args: list[str], cwd: Path, *, limit: int = MAX_LISTING_BYTES, stdin: by
             msg = err.read(64 * 1024).decode("utf-8", "replace").strip().splitlines()
     except (OSError, subprocess.SubprocessError) as exc:
         raise ReviewError(f"{where}: {exc}") from None
-    if out is None:
+    if len(out) > limit:
         raise ReviewError(f"{where}: more than {limit:,} bytes of output; not read")
     if proc.returncode != 0:
         why = escape_name(msg[-1]) if msg else f"failed (status {proc.returncode})"
         raise ReviewError(f"{where}: {why}")
     return out
-
-
-def _bounded_output(proc: subprocess.Popen, stdin: bytes, limit: int) -> bytes | None:
-    if stdin:  # the caller bounds what this answers (the sizes of the blobs it asks for)
-        out, _ = proc.communicate(stdin, timeout=TIMEOUT)
-        return out if len(out) <= limit else None
-    assert proc.stdout is not None
-    chunks, got = [], 0
-    while got <= limit:
-        chunk = proc.stdout.read(min(1 << 20, limit + 1 - got))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        got += len(chunk)
-    if got > limit:
-        return None
-    proc.wait(timeout=TIMEOUT)
-    return b"".join(chunks)
 
 
 def check_rev(rev: str) -> None:
@@ -148,22 +132,10 @@ def check_rev(rev: str) -> None:
         )
 
 
-def resolve_commit(rev: str, top: Path) -> str:
-    """The object id of the commit ``rev`` names (checked by :func:`check_rev` first)."""
-    check_rev(rev)
-    out = git(["rev-parse", "--verify", "--end-of-options", rev + "^{commit}"], top).strip()
-    if not _OID.fullmatch(out):
-        raise ReviewError(f"--base {escape_name(rev)}: git rev-parse gave no object id")
-    return out.decode("ascii")
-
-
 def list_tree(oid: str, top: Path, *, recursive: bool) -> list[Entry]:
-    """The entries of the tree ``oid`` (recursively: every blob and gitlink under it)."""
     args = ["ls-tree", "-z", "-l", *(["-r"] if recursive else []), oid]
     out = git(args, top)
-    records = out.split(b"\0")
-    if records and records[-1] == b"":
-        records.pop()
+    records = out.removesuffix(b"\0").split(b"\0") if out else []
     if len(records) > MAX_ENTRIES:
         raise ReviewError(f"git {' '.join(args)}: more than {MAX_ENTRIES:,} entries; not read")
     entries = []
@@ -179,13 +151,12 @@ def list_tree(oid: str, top: Path, *, recursive: bool) -> list[Entry]:
 
 
 def subtree(commit: str, parts: list[str], top: Path) -> str | None:
-    """The object id of the tree at ``parts`` (exact names, one level at a time) under
-    ``commit``, or None when there is none."""
+    """The tree at ``parts`` (exact names, one level at a time) under ``commit``, or None."""
     tree = git(["rev-parse", "--verify", "--end-of-options", commit + "^{tree}"], top)
     oid = tree.strip().decode("ascii", "replace")
     for part in parts:
-        found = [e for e in list_tree(oid, top, recursive=False) if e.name == part]
-        trees = [e for e in found if e.type == "tree"]
+        entries = list_tree(oid, top, recursive=False)
+        trees = [e for e in entries if e.name == part and e.type == "tree"]
         if not trees:
             return None
         oid = trees[0].oid
@@ -193,17 +164,12 @@ def subtree(commit: str, parts: list[str], top: Path) -> str | None:
 
 
 def read_blobs(oids: list[str], top: Path, total: int) -> dict[str, bytes]:
-    """The contents of blobs ``oids`` whose sizes add up to ``total`` (checked by the
-    caller), read in one ``git cat-file --batch``."""
+    """Blobs whose sizes add up to ``total`` (checked by the caller), in one cat-file --batch."""
     if not oids:
         return {}
     unique = sorted(set(oids))
-    out = git(
-        ["cat-file", "--batch"],
-        top,
-        stdin=("\n".join(unique) + "\n").encode("ascii"),
-        limit=total + 100 * len(unique),
-    )
+    ask = ("\n".join(unique) + "\n").encode("ascii")
+    out = git(["cat-file", "--batch"], top, stdin=ask, limit=total + 100 * len(unique))
     blobs: dict[str, bytes] = {}
     at = 0
     for oid in unique:
@@ -215,10 +181,6 @@ def read_blobs(oids: list[str], top: Path, total: int) -> dict[str, bytes]:
         blobs[oid] = out[nl + 1 : nl + 1 + size]
         at = nl + 1 + size + 1
     return blobs
-
-
-# --------------------------------------------------------------------------------------
-# what may be written
 
 
 def path_problem(name: str) -> str | None:
@@ -257,16 +219,13 @@ def write_confined(root: Path, name: str, data: bytes) -> str | None:
     """Write ``data`` at ``root/name`` (a path :func:`path_problem` accepts), making the
     parent directories here and never following a symbolic link or replacing a file;
     None, or why it was not written."""
-    real_root = os.path.realpath(root)
     parts = name.split("/")
-    d = real_root
+    d = real_root = os.path.realpath(root)
     try:
         for part in parts[:-1]:
             d = os.path.join(d, part)
-            try:
+            with contextlib.suppress(FileExistsError):
                 os.mkdir(d, 0o700)
-            except FileExistsError:
-                pass
             if not stat.S_ISDIR(os.lstat(d).st_mode):
                 return "another entry of the tree is in its way; not written"
         if os.path.commonpath([os.path.realpath(d), real_root]) != real_root:
@@ -282,20 +241,19 @@ def write_confined(root: Path, name: str, data: bytes) -> str | None:
     return None
 
 
-# --------------------------------------------------------------------------------------
-# the profile directory at a revision
-
-
 def wanted(sub: str) -> bool:
     """Whether the profile needs the file ``sub`` (relative to the profile directory)."""
     return sub == "registry.yaml" or sub.startswith("templates/") or sub.endswith(".py")
 
 
 def materialise(rev: str, head_dir: Path, tmp: Path) -> list[Refusal]:
-    """Copy the profile directory ``head_dir`` as it is at git revision ``rev`` into
-    ``tmp``; the entries refused, sorted by path."""
+    """Copy the profile directory ``head_dir`` at revision ``rev`` into ``tmp``; the refusals."""
     top = Path(git(["rev-parse", "--show-toplevel"], head_dir).decode("utf-8", "replace").strip())
-    commit = resolve_commit(rev, top)
+    check_rev(rev)
+    out = git(["rev-parse", "--verify", "--end-of-options", rev + "^{commit}"], top).strip()
+    if not _OID.fullmatch(out):
+        raise ReviewError(f"--base {escape_name(rev)}: git rev-parse gave no object id")
+    commit = out.decode("ascii")
     rel = os.path.relpath(os.path.realpath(head_dir), os.path.realpath(top)).replace(os.sep, "/")
     parts = [] if rel == "." else rel.split("/")
     prefix = "".join(p + "/" for p in parts)

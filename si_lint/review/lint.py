@@ -1,18 +1,8 @@
-"""The lint impact of a profile change: the corpus's ``check`` under the base profile and
-under the proposed one, and the findings the change adds and removes.
-
-Both runs go through the pipeline as ``si-lint check --no-cache --profile P PATH`` does
-(in this process; the corpus's configuration applies: select, ignore, per-file-ignores,
-suppressions). Two findings are the same when their **key** is: code, path, document
-index, the scenario the document defines, and the message -- not the line and column, so
-an edit that moves a finding is no change. A message that names the profile in use
-(SI115's "no template … in profile builtin") is compared with that name replaced, and
-shown with the name the user gave the side (a git revision's temporary copy is shown as
-``REV:path``).
-
-:func:`registry_version_notices` is the other half of "what did this change do": content
-changed under an unchanged ``registry.version``.
-"""
+"""The lint impact of a profile change: ``check --no-cache --profile P`` of the corpus under
+each side (its configuration applies), and the findings only one side has. Two findings are
+the same when code, path, document, scenario and message are (not the line: a moved finding
+is no change); a message naming the profile in use (SI115) is compared with that name
+replaced and shown with the side's label (a git revision's copy as ``REV:path``)."""
 
 from __future__ import annotations
 
@@ -30,7 +20,6 @@ _PROFILE_TOKEN = "\x00profile\x00"
 
 
 def profile_spec(side: Any) -> str:
-    """What ``check --profile`` takes for a review side: a shipped name or a directory."""
     name = getattr(side.profile, "name", "")
     if is_builtin_name(name):
         return name
@@ -40,8 +29,7 @@ def profile_spec(side: Any) -> str:
 
 
 def _check(target: Path, side: Any, cwd: Path, trust: bool) -> tuple[list, dict]:
-    """The findings of ``check --no-cache --profile SPEC TARGET``, in check's order, each
-    with its scenario id; and their entries by comparison key (the first of each key)."""
+    """The findings with their scenario ids, in check's order; the first entry of each key."""
     spec = profile_spec(side)
     options = Options(use_cache=False, trust_implementations=trust, profile=spec)
     result = run([str(target)], options, cwd)
@@ -54,7 +42,6 @@ def _check(target: Path, side: Any, cwd: Path, trust: bool) -> tuple[list, dict]
 
 
 def _scenario_ids(corpus: Any) -> dict:
-    """(relpath, document index) -> the id of the scenario that document defines."""
     out: dict = {}
     for d in getattr(corpus, "documents", None) or ():
         sid = d.data.get("id") if d.kind == "scenario" and isinstance(d.data, MAPPING) else None
@@ -64,13 +51,7 @@ def _scenario_ids(corpus: Any) -> dict:
 
 
 def _entry(finding: Any, scenario: str | None, spec: str, label: str) -> dict:
-    row = {
-        "code": finding.code,
-        "severity": finding.severity,
-        "path": finding.path,
-        "line": finding.line,
-        "column": finding.column,
-    }
+    row = {k: getattr(finding, k) for k in ("code", "severity", "path", "line", "column")}
     if finding.document is not None:
         row["document"] = finding.document
     if scenario is not None:
@@ -91,9 +72,7 @@ def _key(finding: Any, scenario: str | None, spec: str) -> tuple:
 
 
 def lint_delta(target: Path, base: Any, head: Any, cwd: Path, trust: bool) -> dict:
-    """``{"base": counts, "head": counts, "added": [...], "removed": [...]}``: the check
-    findings of the corpus at ``target`` under each side, and those only one side has
-    (added: the head's, at the head's line; removed: the base's), in check's order."""
+    """Counts per side; added (at the head's line) and removed findings, in check's order."""
     (bfound, bkeys), (hfound, hkeys) = (_check(target, side, cwd, trust) for side in (base, head))
     return {
         "base": _counts(bfound),
@@ -110,7 +89,6 @@ def _counts(found: list) -> dict:
     }
 
 
-# --------------------------------------------------------------------------------------
 def _canon(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
 
@@ -121,7 +99,6 @@ def registry_header(registry: Any) -> Mapping[str, Any]:
 
 
 def _content(registry: Any) -> str:
-    """The registry's data without its version (the header's other keys stay)."""
     if not isinstance(registry, MAPPING):
         return _canon(registry)
     data = dict(registry)
@@ -132,11 +109,9 @@ def _content(registry: Any) -> str:
 def registry_version_notices(
     base: Any, head: Any, implementations: Iterable[str] = ()
 ) -> list[dict]:
-    """A warning when the registry's, the templates' or the implementations' content
-    (``implementations``: the primitives whose source changed) changed but
-    ``registry.version`` did not: two different profiles under one version cannot be told
-    apart in a report. Not raised between the two shipped profiles (``builtin`` and
-    ``builtin:oasisctl`` are one version read two ways, on purpose)."""
+    """A warning when content changed but ``registry.version`` did not (two profiles under one
+    version cannot be told apart in a report); not between the two shipped profiles, which
+    are one version read two ways on purpose."""
     if is_builtin_name(base.profile.name) and is_builtin_name(head.profile.name):
         return []
     version = registry_header(head.profile.registry).get("version")

@@ -1,6 +1,5 @@
-"""What a profile change reaches in a corpus: templates → scenarios → fixtures, computed
-from the corpus documents (plain data) and the two profiles (the rules: docs/review.md,
-"Reach")."""
+"""What a profile change reaches in a corpus: templates → scenarios → fixtures (the rules:
+docs/review.md, "Reach")."""
 
 from __future__ import annotations
 
@@ -17,8 +16,7 @@ from .diff import Change
 
 @dataclass
 class CorpusView:
-    """The corpus documents review needs: scenarios by id (first in path order wins),
-    and the fixtures with the scenario id they name."""
+    """Scenarios by id (the first in path order wins) and fixtures."""
 
     scenarios: dict[str, tuple[str, Any]] = field(default_factory=dict)  # id -> (relpath, data)
     fixtures: list[tuple[str, Any]] = field(default_factory=list)  # (relpath, data)
@@ -37,9 +35,6 @@ class CorpusView:
                 # a document of a multi-document file is `path#index`
                 view.fixtures.append((getattr(d, "label", d.relpath), d.data))
         return view
-
-    def fixtures_of(self, sid: str) -> list[str]:
-        return [p for p, data in self.fixtures if named_scenario(data) == sid]
 
 
 @dataclass
@@ -77,15 +72,12 @@ def _table_uses(table: Any, names: set[str]) -> bool:
 
 
 def _mentions(value: Any, needle: str, depth: int = 0) -> bool:
-    if depth > 100:
-        return False
     if isinstance(value, str):
         return value == needle
     if isinstance(value, MAPPING):
-        return any(_mentions(v, needle, depth + 1) for v in value.values())
-    if isinstance(value, list):
-        return any(_mentions(v, needle, depth + 1) for v in value)
-    return False
+        value = list(value.values())
+    deeper = depth < 100 and isinstance(value, list)  # a string at most 100 levels down
+    return deeper and any(_mentions(v, needle, depth + 1) for v in value)
 
 
 def _deviation_types(data: Any) -> set[str]:
@@ -128,7 +120,7 @@ def reach_of(change: Change, base: Profile, head: Profile, view: CorpusView) -> 
     scenarios.update(
         sid for sid, (_, data) in view.scenarios.items() if _template_of(data) in templates
     )
-    fixtures = {p for sid in scenarios for p in view.fixtures_of(sid)}
+    fixtures = {p for p, data in view.fixtures if named_scenario(data) in scenarios}
     return Reach(sorted(templates), sorted(scenarios), sorted(fixtures))
 
 

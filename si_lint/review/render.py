@@ -1,5 +1,4 @@
-"""Render a review report (see :func:`si_lint.review.run.build_report`) as text, JSON or
-Markdown (for pasting into a pull-request review)."""
+"""A review report as text, JSON or Markdown (for a pull-request review)."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ def _fmt_val(v: Any) -> str:
     return json.dumps(v, ensure_ascii=False, sort_keys=True)
 
 
-def fmt_verdict(v: Mapping[str, Any]) -> str:
+def _verdict(v: Mapping[str, Any]) -> str:
     if v.get("error") is not None:
         return f"error: {v['error']}"
     return f"{v.get('score')!r} (row {v.get('row')})"
@@ -63,9 +62,7 @@ def render_text(report: Mapping[str, Any]) -> str:
     ]
     refused = report.get("refused", [])
     if refused:  # first: the reviewer must see them
-        out.append(
-            f"Refused from the base revision's tree ({len(refused)} entry(ies), not written):"
-        )
+        out += [f"Refused from the base revision's tree ({len(refused)} entry(ies), not written):"]
         out += [f"  {r['path']}: {r['message']}" for r in refused] + [""]
     changes = report["changes"]
     out.append(f"Changes ({len(changes)}):" if changes else "Changes: none")
@@ -89,25 +86,17 @@ def render_text(report: Mapping[str, Any]) -> str:
     ]
     out += _text_verdicts(report["verdicts"]) + _lint_text(report.get("lint"), report)
     impl = report["implementations"]
-    out += [
-        "",
-        f"Implementation review ({len(impl)} finding(s)):"
-        if impl
-        else "Implementation review: clean",
-    ]
+    n = len(impl)
+    out += ["", f"Implementation review ({n} finding(s)):" if n else "Implementation review: clean"]
     out += [f"  {_finding_text(f)}" for f in impl]
     return "\n".join(out) + "\n"
 
 
 def _text_verdicts(v: Mapping[str, Any]) -> list[str]:
-    """The verdicts that change, then the fixtures not recomputed (when there are any)."""
-    out = [
-        f"Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated fixture(s)):"
-        if v["changed"]
-        else f"Verdicts that change: none ({v['evaluated']} re-evaluated fixture(s))"
-    ]
+    n, of = len(v["changed"]), f"{v['evaluated']} re-evaluated fixture(s)"
+    out = [f"Verdicts that change ({n} of {of}):" if n else f"Verdicts that change: none ({of})"]
     for ch in v["changed"]:
-        before, after = fmt_verdict(ch["before"]), fmt_verdict(ch["after"])
+        before, after = _verdict(ch["before"]), _verdict(ch["after"])
         out.append(f"  {ch['fixture']} [{ch['scenario']}]: {before} → {after}")
         out += [f"      now: {ch['why']}"] if ch.get("why") else []
     if v["not_recomputed"]:
@@ -117,9 +106,12 @@ def _text_verdicts(v: Mapping[str, Any]) -> list[str]:
             "trusted — rerun with --trust-implementations to import them):",
         ]
         for n in v["not_recomputed"]:
-            needs = "; ".join(f"{side} needs {', '.join(ns)}" for side, ns in n["needs"].items())
-            out.append(f"  {n['fixture']} [{n['scenario']}]: {needs}")
+            out.append(f"  {n['fixture']} [{n['scenario']}]: {_needs(n, ' needs ')}")
     return out
+
+
+def _needs(n: Mapping[str, Any], sep: str) -> str:
+    return "; ".join(f"{side}{sep}{', '.join(ns)}" for side, ns in n["needs"].items())
 
 
 def _location(f: Mapping[str, Any]) -> str:
@@ -131,22 +123,22 @@ def _finding_text(f: Mapping[str, Any]) -> str:
     return f"{_location(f)}: {f['code']} [{f['severity']}] {f['message']}{where}"
 
 
-def _counts_text(c: Mapping[str, Any]) -> str:
-    return (
-        f"{c['findings']} finding(s): {c['errors']} error(s), {c['warnings']} warning(s), "
-        f"{c['infos']} info(s)"
-    )
+def _counts(lint: Mapping[str, Any], report: Mapping[str, Any], quote: str = "") -> str:
+    """``Check under BASE: counts; under HEAD: counts``."""
+    sides = []
+    for side in ("base", "head"):
+        c = lint[side]
+        sides.append(
+            f"under {quote}{report[side]['source']}{quote}: {c['findings']} finding(s): "
+            f"{c['errors']} error(s), {c['warnings']} warning(s), {c['infos']} info(s)"
+        )
+    return "Check " + "; ".join(sides)
 
 
 def _lint_text(lint: Mapping[str, Any] | None, report: Mapping[str, Any]) -> list[str]:
-    """The check findings the change adds and removes (each at its own side's line)."""
     if lint is None:
         return []
-    out = [
-        "",
-        f"Check under {report['base']['source']}: {_counts_text(lint['base'])}; "
-        f"under {report['head']['source']}: {_counts_text(lint['head'])}",
-    ]
+    out = ["", _counts(lint, report)]
     for title, key in (("adds", "added"), ("removes", "removed")):
         rows = lint[key]
         count = f" ({len(rows)}):" if rows else ": none"
@@ -159,12 +151,18 @@ def _md_cell(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
 
-def _md_table(head: list[str], rows: list[list[str]]) -> list[str]:
+def _md_table(head: list[str], rows: list[list[str]], empty: str = "None.") -> list[str]:
+    if not rows:
+        return [empty]
     return [
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),
         *("| " + " | ".join(row) + " |" for row in rows),
     ]
+
+
+def _fixture_row(n: Mapping[str, Any], *cells: str) -> list[str]:
+    return [f"`{n['fixture']}`", f"`{n['scenario']}`", *map(_md_cell, cells)]
 
 
 def render_markdown(report: Mapping[str, Any]) -> str:
@@ -200,7 +198,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     impl = report["implementations"]
     out += ["", f"#### Implementation review ({len(impl)} finding(s))", ""]
     rows = [[f["code"], f["severity"], f"`{_location(f)}`", _md_cell(f["message"])] for f in impl]
-    out += _md_table(["code", "severity", "location", "message"], rows) if impl else ["Clean."]
+    out += _md_table(["code", "severity", "location", "message"], rows, "Clean.")
     return "\n".join(out) + "\n"
 
 
@@ -208,31 +206,22 @@ def _md_changes(changes: list, notices: list) -> list[str]:
     out = [f"#### Changes ({len(changes)})", ""]
     for n in notices:  # the review's own findings about the change
         where = f"`{_md_cell(_location(n))}`: " if n.get("path") else ""
-        out.append(
-            f"> **{n['severity']}:** {where}{_md_cell(n['message'])} — {_md_cell(n['help'])}"
-        )
+        msg, help_ = _md_cell(n["message"]), _md_cell(n["help"])
+        out.append(f"> **{n['severity']}:** {where}{msg} — {help_}")
     out += [""] if notices else []
-    if not changes:
-        return out + ["No profile changes."]
     rows = [[_md_cell(_change_line(c)), _md_cell(_reach_line(c["reaches"]))] for c in changes]
-    return out + _md_table(["change", "reaches"], rows)
+    return out + _md_table(["change", "reaches"], rows, "No profile changes.")
 
 
 def _md_verdicts(v: Mapping[str, Any]) -> list[str]:
-    """The verdicts that change, then the fixtures not recomputed (when there are any)."""
     out = [f"#### Verdicts that change ({len(v['changed'])} of {v['evaluated']} re-evaluated)", ""]
     rows = [
-        [
-            f"`{ch['fixture']}`",
-            f"`{ch['scenario']}`",
-            _md_cell(fmt_verdict(ch["before"])),
-            _md_cell(fmt_verdict(ch["after"])),
-            _md_cell(ch.get("why") or ""),
-        ]
+        _fixture_row(ch, _verdict(ch["before"]), _verdict(ch["after"]), ch.get("why") or "")
         for ch in v["changed"]
     ]
-    head = ["fixture", "scenario", "before", "after", "why (under the proposed profile)"]
-    out += _md_table(head, rows) if rows else ["None."]
+    out += _md_table(
+        ["fixture", "scenario", "before", "after", "why (under the proposed profile)"], rows
+    )
     if v["not_recomputed"]:
         out += [
             "",
@@ -241,14 +230,7 @@ def _md_verdicts(v: Mapping[str, Any]) -> list[str]:
             "Implementations were not trusted; rerun with `--trust-implementations` to import them.",
             "",
         ]
-        rows = [
-            [
-                f"`{n['fixture']}`",
-                f"`{n['scenario']}`",
-                _md_cell("; ".join(f"{side}: {', '.join(ns)}" for side, ns in n["needs"].items())),
-            ]
-            for n in v["not_recomputed"]
-        ]
+        rows = [_fixture_row(n, _needs(n, ": ")) for n in v["not_recomputed"]]
         out += _md_table(["fixture", "scenario", "needs"], rows)
     return out
 
@@ -256,25 +238,15 @@ def _md_verdicts(v: Mapping[str, Any]) -> list[str]:
 def _md_lint(lint: Mapping[str, Any] | None, report: Mapping[str, Any]) -> list[str]:
     if lint is None:
         return []
-    out = [
-        "",
-        f"Check under `{report['base']['source']}`: {_counts_text(lint['base'])}; "
-        f"under `{report['head']['source']}`: {_counts_text(lint['head'])}.",
-    ]
+    out = ["", _counts(lint, report, "`") + "."]
     for title, key in (("adds", "added"), ("removes", "removed")):
         out += ["", f"#### Check findings the change {title} ({len(lint[key])})", ""]
         rows = [
-            [
-                f"`{_md_cell(_location(f))}`",
-                f["code"],
-                f["severity"],
-                f"`{f['scenario']}`" if f.get("scenario") else "",
-                _md_cell(f["message"]),
-            ]
+            [f"`{_md_cell(_location(f))}`", f["code"], f["severity"]]
+            + [f"`{f['scenario']}`" if f.get("scenario") else "", _md_cell(f["message"])]
             for f in lint[key]
         ]
-        head = ["location", "code", "severity", "scenario", "message"]
-        out += _md_table(head, rows) if rows else ["None."]
+        out += _md_table(["location", "code", "severity", "scenario", "message"], rows)
     return out
 
 

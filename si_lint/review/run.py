@@ -1,7 +1,6 @@
-"""`si-lint review`: read the two profiles (:func:`resolve_base`, :func:`resolve_head`: a
-directory, a git revision of the profile directory, or a shipped one) and build the report
-(:func:`build_report`), plain JSON-able data (rendered by :mod:`si_lint.review.render`).
-A corpus's implementations are imported only when ``trust`` is set."""
+"""`si-lint review`: the two profiles (a directory, a git revision of the profile directory,
+or a shipped one) and the report as JSON-able data. Implementations are imported only when
+``trust`` is set."""
 
 from __future__ import annotations
 
@@ -48,9 +47,8 @@ def _norm_rel(path: Path | str, cwd: Path) -> str:
 
 
 def _configured_dir(root: Path, prof: str, where: str) -> Path:
-    """``root/prof``, the profile a configuration file in ``root`` names: it must stay
-    inside ``root`` (SPEC §9 "Trust boundaries"; only a directory typed on the command
-    line may be elsewhere)."""
+    """The profile a configuration file in ``root`` names: it must stay inside ``root`` (SPEC
+    §9 "Trust boundaries"; only a directory typed on the command line may be elsewhere)."""
     if not resolves_inside(root / prof, root):
         raise ReviewError(
             f"{where}: the configured profile `{escape_name(prof)}` is outside the "
@@ -60,8 +58,7 @@ def _configured_dir(root: Path, prof: str, where: str) -> Path:
 
 
 def _profile_dir_of(directory: Path, where: str) -> Path | None:
-    """A profile directory: DIR itself when it holds registry.yaml, else the profile a
-    corpus config in DIR points at (which must lie inside DIR)."""
+    """DIR when it holds registry.yaml, else the profile its corpus config names."""
     if (directory / "registry.yaml").is_file():
         return directory
     try:
@@ -88,13 +85,8 @@ def _is_builtin_dir(directory: Path) -> bool:
     return os.path.abspath(directory) == os.path.abspath(BUILTIN_DIR)
 
 
-def _named_dir(option: str, spec: str, cwd: Path, trust: bool) -> Side | None:
-    """The profile a directory named on the command line holds (``option``: the option that
-    names it); None when ``spec`` is no directory."""
-    d = Path(spec)
-    d = d if d.is_absolute() else cwd / d
-    if not d.is_dir() and option == "--base":
-        return None  # perhaps a git revision
+def _named_dir(option: str, spec: str, cwd: Path, trust: bool) -> Side:
+    d = cwd / spec  # (an absolute spec stays itself)
     pdir = _profile_dir_of(d, f"{option} {spec}") if d.is_dir() else None
     if pdir is None:
         raise ReviewError(f"{option} {spec}: not a profile directory (no registry.yaml)")
@@ -107,9 +99,7 @@ def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Sid
     if profile_opt:
         if is_builtin_name(profile_opt):
             return _shipped(profile_opt)
-        side = _named_dir("--profile", profile_opt, cwd, trust)
-        assert side is not None  # _named_dir raises for --profile
-        return side
+        return _named_dir("--profile", profile_opt, cwd, trust)
     if config.profile_refused:  # SI010: never reviewed under a profile it did not name
         where, line, col, message = config.profile_refused
         raise ReviewError(f"{where}:{line}:{col}: {message}")
@@ -123,9 +113,8 @@ def resolve_head(profile_opt: str | None, config, cwd: Path, trust: bool) -> Sid
 def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Side:
     if is_builtin_name(spec):
         return _shipped(spec)
-    side = _named_dir("--base", spec, cwd, trust)
-    if side is not None:
-        return side
+    if (cwd / spec).is_dir():  # else perhaps a git revision
+        return _named_dir("--base", spec, cwd, trust)
     check_rev(spec)
     if _is_builtin_dir(head.directory):
         raise ReviewError(
@@ -148,9 +137,7 @@ def resolve_base(spec: str, head: Side, cwd: Path, trust: bool, tmp: Path) -> Si
     return Side(f"{spec}:{rel}", load_profile(tmp, trust=trust), tmp, tuple(refused))
 
 
-# --------------------------------------------------------------------------------------
 def _impl_sources(side: Side) -> dict[str, str]:
-    """primitive name -> implementation source text (when the file can be read)."""
     out: dict[str, str] = {}
     for name, entry in registered_primitives(side.profile).items():
         parsed = split_spec(entry.get("implementation"))
@@ -162,8 +149,7 @@ def _impl_sources(side: Side) -> dict[str, str]:
 
 
 def _read_inside(directory: Path, rel: str) -> bytes | None:
-    """The bytes of ``directory/rel`` when it resolves inside ``directory`` and is a
-    regular file within the size limit; else None (SI501 reports why, for the head)."""
+    """``directory/rel`` when it resolves inside and is a regular file within the size limit."""
     path = directory / rel
     if not resolves_inside(path, directory):
         return None
@@ -192,8 +178,7 @@ def _registry_positions(side: Side):
 
 
 def _located(notices: list[dict], head: Side, cwd: Path) -> list[dict]:
-    """Each notice at the proposed registry's ``version`` (when it is a file of a profile
-    directory, not the shipped one)."""
+    """Each notice at the proposed registry's ``version`` (when not the shipped one)."""
     if not notices or _is_builtin_dir(head.directory):
         return notices
     pos = _registry_positions(head)
@@ -221,18 +206,10 @@ def implementation_findings(head: Side, cwd: Path) -> list[dict]:
         else:
             where = pos.value if f.on == "value" else pos.key
             path, (line, col) = reg_rel, where(f.registry_path)
-        out.append(
-            {
-                "code": f.code,
-                "severity": severity_of(f.code),
-                "primitive": f.primitive,
-                "path": path,
-                "line": line,
-                "column": col,
-                "message": f.message,
-                "help": HELP.get(f.code),
-            }
-        )
+        sev = severity_of(f.code)
+        row: dict[str, Any] = {"code": f.code, "severity": sev, "primitive": f.primitive}
+        row |= {"path": path, "line": line, "column": col, "message": f.message}
+        out.append(row | {"help": HELP.get(f.code)})
     out.sort(key=lambda d: (d["path"], d["line"], d["column"], d["code"], d["message"]))
     return out
 
@@ -240,10 +217,6 @@ def implementation_findings(head: Side, cwd: Path) -> list[dict]:
 def build_report(
     base: Side, head: Side, view: CorpusView, cwd: Path, trust: bool, target: Path | None = None
 ) -> dict:
-    """The review: changes and their reach, the verdicts that change, the ``check``
-    findings the change adds and removes (``lint``: when ``target``, the corpus, is
-    given), notices (content changed under an unchanged version), the implementation
-    review of the proposed profile, and the base tree's refused entries."""
     sources = _impl_source_changes(base, head)
     changes = diff_profiles(base.profile, head.profile) + sources
     reaches = [reach_of(c, base.profile, head.profile, view) for c in changes]
@@ -267,8 +240,6 @@ def build_report(
 
 
 def _verdicts(fixtures: list[str], view: CorpusView, base: Side, head: Side) -> dict:
-    """Each reached fixture scored under both profiles: the verdicts that change, and the
-    fixtures a side cannot score without importing an untrusted implementation."""
     by_path = {p: data for p, data in view.fixtures}
     out: dict = {"evaluated": 0, "changed": [], "not_recomputed": []}
     for fpath in fixtures:
@@ -276,9 +247,9 @@ def _verdicts(fixtures: list[str], view: CorpusView, base: Side, head: Side) -> 
         sid = named_scenario(fdata)
         scenario = view.scenarios[sid][1]
         row = {"fixture": fpath, "scenario": sid}
-        needed = {k: _untrusted(scenario, s.profile) for k, s in (("base", base), ("head", head))}
-        if any(needed.values()):
-            needs = {k: v for k, v in needed.items() if v}
+        sides = (("base", base), ("head", head))
+        needs = {k: v for k, s in sides if (v := _untrusted(scenario, s.profile))}
+        if needs:
             out["not_recomputed"].append({**row, "needs": needs})
             continue
         out["evaluated"] += 1
@@ -297,7 +268,6 @@ def _untrusted(scenario: Any, profile: Profile) -> list[str]:
 
 
 def _score(fixture: Any, scenario: Any, profile: Profile) -> tuple[dict, Any]:
-    """(the verdict, why) of a fixture under one profile."""
     v = score(fixture, scenario, profile, explain=True)
     why = v["why"]["text"] if v.get("why") else None
     if v.get("error") is not None or v.get("score") is None:
@@ -306,7 +276,5 @@ def _score(fixture: Any, scenario: Any, profile: Profile) -> tuple[dict, Any]:
 
 
 def exit_status(report: Mapping[str, Any]) -> int:
-    """1 when the proposed profile's implementations have an error-severity finding, or
-    when entries of the base revision's tree were refused."""
     impl = report.get("implementations", [])
     return int(bool(report.get("refused")) or any(f["severity"] == "error" for f in impl))
