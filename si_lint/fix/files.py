@@ -27,7 +27,6 @@ def is_safe(finding) -> bool:
 
 
 def fixable(finding, unsafe: bool = False) -> bool:
-    """Whether ``--fix`` (with ``--unsafe-fixes`` when ``unsafe``) would fix ``finding``."""
     return bool(fixes_of(finding.fix)) and (unsafe or is_safe(finding))
 
 
@@ -43,9 +42,8 @@ class FixReport:
 
 
 def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) -> FixReport:
-    """Rewrite (or, with ``write=False``, only diff) every file that has findings with fixes
-    (the safe ones; the unsafe ones too with ``unsafe``). A file that cannot be fixed is
-    left alone, with the reason in ``FixReport.skipped``."""
+    """Rewrite (or with ``write=False`` only diff) every file with fixable findings; a file
+    that cannot be fixed is left alone, with the reason in ``FixReport.skipped``."""
     report = FixReport()
     plan: dict[str, list] = {}  # file -> [(finding, its fixes)]
     for f in result.findings:
@@ -66,8 +64,7 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
 
 
 def _fix_file(relpath: str, items, corpus, *, write: bool, diff_stream) -> list | None:
-    """Fix (or diff) one file: the findings fixed, None when nothing changes; FixError
-    (with the reason) when the file is left alone."""
+    """The findings fixed, None when nothing changes; FixError when the file is left alone."""
     doc = corpus.doc(relpath) if corpus is not None else None
     abspath = doc.abspath if doc is not None else os.path.abspath(relpath)
     text = _read_text(abspath)
@@ -94,7 +91,6 @@ def _fix_file(relpath: str, items, corpus, *, write: bool, diff_stream) -> list 
 
 
 def _read_text(abspath: str) -> str:
-    """The file's text: a regular file only, bounded, UTF-8 (FixError otherwise)."""
     raw, why = read_regular(abspath, MAX_BYTES)
     if raw is None or len(raw) > MAX_BYTES:
         raise FixError(f"cannot read it ({why or 'over the size limit'})")

@@ -10,8 +10,6 @@ OPS = ("set", "delete", "rename_key", "lift")
 
 @dataclass(frozen=True, eq=True)
 class Fix:
-    """One safe, data-only rewrite of one document path."""
-
     op: str
     path: tuple
     value: Any = None
@@ -40,7 +38,6 @@ def rename_key(path, name: str) -> Fix:
 
 
 def fix_to_data(obj: Any) -> Any:
-    """A finding's fix (one ``Fix`` or a sequence of them) as JSON-able data."""
     return [[f.op, list(f.path), f.value] for f in fixes_of(obj)]
 
 
@@ -62,7 +59,6 @@ def fix_from_data(data: Any) -> tuple[Fix, ...] | None:
 
 
 def fixes_of(obj: Any) -> list[Fix]:
-    """The ``Fix`` objects a finding carries (``None``, one ``Fix`` or a sequence of them)."""
     if isinstance(obj, Fix):
         return [obj]
     if isinstance(obj, (list, tuple)) and all(isinstance(x, Fix) for x in obj):

@@ -36,8 +36,7 @@ def _mismatch(a: str, b: str) -> int:
 
 
 def yaml_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
-    """(round trip of the original, round trip with the fixes, fixes applied) -- with the
-    indentation that reproduces the original best."""
+    """(round trip of the original, round trip with the fixes, fixes applied)."""
     best: tuple | None = None
     for indent in _INDENTS:
         y = _yaml(indent)

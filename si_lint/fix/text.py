@@ -88,9 +88,8 @@ def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) 
 
 
 def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[str, list[Fix]]:
-    """Apply ``fixes`` to one document's text. Returns (new text, the fixes applied); the
-    text is returned unchanged when no fix applies. Raises :class:`FixError` when the file
-    cannot be rewritten safely."""
+    """(new text, the fixes applied) of one document; FixError when the file cannot be
+    rewritten safely."""
     fixes = ordered(fixes)
     if not fixes:
         return text, []
@@ -118,7 +117,7 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
 
 
 def _fixed_data(data, fixes: list[Fix]):
-    """A copy of ``data`` with ``fixes`` applied (as plain data); None when one does not apply."""
+    """A fixed copy of ``data``; None when a fix does not apply."""
     data = copy.deepcopy(data)
     for f in fixes:
         if not apply_to(data, Fix(f.op, f.path, plain(f.value))):
@@ -131,9 +130,9 @@ def _clean(loaded) -> bool:
 
 
 def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) -> str:
-    """The fixed text: the round trip's changed lines carried into ``body`` (comments
-    realigned, then not), else each scalar replaced where it stands; the first candidate
-    that loads to exactly ``expected`` wins. FixError when none does."""
+    """The first candidate that loads to exactly ``expected``: the round trip's changed
+    lines carried into ``body`` (comments realigned, then not), else each scalar replaced
+    where it stands. FixError when none does."""
     base, mod = renderings
     problem = "the rewritten file would not hold exactly the fixed data"
     for realign in (True, False):
@@ -151,8 +150,8 @@ def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) 
 
 
 def _substituted(text: str, loaded, fixes: list[Fix], before, expected: list) -> str | None:
-    """``text`` with each (scalar) fix made where its old value stands in ``loaded``, plain
-    first, then quoted: the first that loads to ``expected``; None when neither does."""
+    """``text`` with each scalar fix made where its old value stands in ``loaded``, plain,
+    then quoted: the first that loads to ``expected``, else None."""
     for plain_style in (True, False):
         candidate = _substitute_scalars(text, loaded, fixes, plain_style)
         if _holds(candidate, before, expected):
@@ -176,12 +175,10 @@ def _holds(candidate: str | None, before, expected: list) -> TypeGuard[str]:
 
 
 def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str, list[tuple]]:
-    """Apply fixes to the documents of a file: ``fixes`` maps a document index (None: the
-    file's only document) to its fixes. A multi-document file is cut into one piece per
-    document (at each document's start: its ``---``; the header before the first stays
-    with it), each piece is fixed on its own, and the pieces are joined again, so every
-    other document, comment and ``---`` is kept byte for byte. Returns (new text, the
-    fixes applied as (document, fix) pairs)."""
+    """(new text, the (document, fix) pairs applied); ``fixes`` maps a document index (None:
+    the file's only document) to its fixes. Each document's piece of the file (from its
+    ``---``; the header stays with the first) is fixed on its own, so every other document,
+    comment and ``---`` is kept byte for byte."""
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     loaded = load_bytes(text[len(bom) :].encode("utf-8"))
     wanted = {k: v for k, v in fixes.items() if v}
@@ -215,12 +212,10 @@ def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str,
 
 
 def fix_scalars_in_place(text: str, document: int | None, fixes: list[Fix]) -> str | None:
-    """``text`` with each fix of ``fixes`` -- all scalar-for-scalar ``set`` fixes in
-    document ``document`` (None: the file's first) -- made where its old value stands, in
-    the old value's quoting: the quick way to the edit ``--fix`` makes when no structure
-    changes (``--format json``'s ``fix``). None when a fix is of another kind, the file
-    does not load cleanly (or has a BOM or CRLF line ends), or the result would not load
-    to exactly the fixed data: then :func:`fix_stream` is the way."""
+    """The quick way to the edit ``--fix`` makes when scalar-for-scalar ``set`` fixes of
+    ``document`` (None: the first) change no structure (``--format json``'s ``fix``). None
+    when they are not, the file does not load cleanly (or has a BOM or CRLF line ends), or
+    the result would not load to the fixed data: then :func:`fix_stream` is the way."""
     if text.startswith("\ufeff") or "\r" in text or not fixes:
         return None
     before = load_bytes(text.encode("utf-8"))

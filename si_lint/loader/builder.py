@@ -34,17 +34,14 @@ _GLUED_HEADER = re.compile(r"[|>][0-9+-]*#")
 
 
 class Abort(Exception):
-    """A finding (``args[0]``) that stops reading the file (a safety limit, invalid YAML)."""
+    """A finding (``args[0]``) that stops reading the file."""
 
 
 def mark(m) -> tuple[int, int]:
-    """A parser mark as (1-based line, 1-based column)."""
     return (m.line + 1, m.column + 1)
 
 
 class Builder:
-    """Reads one event stream (``get_event``: the next event) into a :class:`Loaded`."""
-
     def __init__(self, get_event, text: str):
         self._lines = text.split("\n")
         self.kpos: dict = {}
@@ -74,7 +71,7 @@ class Builder:
             # DocumentStart: anchors and positions are per document
             if index and not self._end_explicit and self._line(ev.start_mark.line).startswith("%"):
                 # a directive after a document needs `...` first (9HCY, EB22, RHX7, MUS6)
-                diag = diags.directive_after_document(ev.start_mark.line + 1)
+                diag = diags.diag("directive_after_document", ev.start_mark.line + 1)
                 return Loaded(failed=True, findings=self.findings + [diag])
             starts.append(ev.start_mark.line)
             self.kpos, self.vpos, self.anchors = {}, {}, {}
@@ -100,12 +97,11 @@ class Builder:
         return ev, type(ev).__name__
 
     def _node(self, ev, cls: str, path: tuple, depth: int) -> Any:
-        """The value of the node ``ev`` starts (at ``path``, ``depth`` deep)."""
         start = ev.start_mark
         self.vpos[path] = mark(start)
         self.total += 1
         if self.total > MAX_NODES:
-            raise Abort(diags.too_many_nodes(*mark(start)))
+            raise Abort(diags.diag("too_many_nodes", *mark(start)))
         anchor = ev.anchor
         if cls == _SCALAR:
             value = self._scalar(ev)
@@ -119,7 +115,7 @@ class Builder:
         if ev.tag is not None:
             self._tag_kind(ev)  # SI007 for a non-core tag; the node is built as usual
         if depth >= MAX_DEPTH:
-            raise Abort(diags.too_deep(*mark(start)))
+            raise Abort(diags.diag("too_deep", *mark(start)))
         before = self.total - 1
         flow = bool(getattr(ev, "flow_style", False))
         self._flow += flow
@@ -153,12 +149,12 @@ class Builder:
         """The value an alias names (counted as the nodes it expands to)."""
         self.total -= 1
         if ev.anchor not in self.anchors:
-            raise Abort(diags.unknown_alias(ev.anchor, *mark(ev.start_mark)))
+            raise Abort(diags.diag("unknown_alias", *mark(ev.start_mark), anchor=ev.anchor))
         value, size = self.anchors[ev.anchor]
         self.total += size
         self.expanded += size
         if self.expanded > MAX_ALIAS_NODES:
-            raise Abort(diags.alias_bomb(*mark(ev.start_mark)))
+            raise Abort(diags.diag("alias_bomb", *mark(ev.start_mark)))
         return value
 
     def _key(self, ev, cls: str, container: dict, parent: tuple) -> tuple | None:
@@ -179,7 +175,7 @@ class Builder:
             if not isinstance(val, (dict, list)):
                 key = "" if val is None else str(val)
         if key is None:
-            self.findings.append(diags.complex_key(*mark(start)))
+            self.findings.append(diags.diag("complex_key", *mark(start)))
             self._skip_node(cls)
             return None
         path = parent + (key,)
@@ -190,7 +186,7 @@ class Builder:
         return path
 
     def _skip_node(self, cls: str) -> None:
-        """Consume a node's events without building it (still bounded by the limits)."""
+        """Consume a node's events without building it (still bounded by the depth limit)."""
         if cls == _SCALAR or cls == _ALIAS:
             return
         level = 1
@@ -200,7 +196,7 @@ class Builder:
             if c == _MAP_START or c == _SEQ_START:
                 level += 1
                 if level > MAX_DEPTH:
-                    raise Abort(diags.too_deep(*mark(ev.start_mark)))
+                    raise Abort(diags.diag("too_deep", *mark(ev.start_mark)))
             elif c == _MAP_END or c == _SEQ_END:
                 level -= 1
 
@@ -222,7 +218,7 @@ class Builder:
             text = value
             value = resolve_plain(value)
             if value is text and len(text) > HUGE_MIN and is_int(text):
-                self.findings.append(diags.huge_int(text, *mark(ev.start_mark)))
+                self.findings.append(diags.diag("huge_int", *mark(ev.start_mark), digits=len(text)))
         if type(value) is str and len(value) <= INTERN_MAX:
             value = sys.intern(value)
         return value
@@ -234,17 +230,18 @@ class Builder:
             return value
         resolved = resolve_plain(value)
         if resolved is value and len(value) > HUGE_MIN and is_int(value):
-            self.findings.append(diags.huge_int(value, *mark(ev.start_mark)))
+            self.findings.append(diags.diag("huge_int", *mark(ev.start_mark), digits=len(value)))
             return value
         if kind not in KIND_TYPES:  # !!map / !!seq on a scalar
             return value
         if fits(kind, resolved):
             return float(resolved) if kind == "float" else resolved
-        self.findings.append(diags.tag_mismatch(value, kind, *mark(ev.start_mark)))
+        self.findings.append(
+            diags.diag("tag_mismatch", *mark(ev.start_mark), value=value, kind=kind)
+        )
         return value
 
     def _tag_kind(self, ev) -> str | None:
-        """The core-schema kind the tag of ``ev`` asks for; None (and SI007) for others."""
         tag = ev.tag
         if not isinstance(tag, str):  # ruamel Tag object
             tag = getattr(tag, "value", None) or str(tag)
@@ -252,7 +249,7 @@ class Builder:
         if kind is None:
             if tag.startswith(CORE):
                 tag = "!!" + tag[len(CORE) :]
-            self.findings.append(diags.non_core_tag(tag, *mark(ev.start_mark)))
+            self.findings.append(diags.diag("non_core_tag", *mark(ev.start_mark), tag=tag))
             return None
         return kind
 
@@ -263,7 +260,7 @@ class Builder:
     def _encodable(self, ev) -> str:
         value, changed = encodable(ev.value)
         if changed:
-            self.findings.append(diags.lone_surrogate(*mark(ev.start_mark)))
+            self.findings.append(diags.diag("lone_surrogate", *mark(ev.start_mark)))
         return value
 
     # the text around the events ----------------------------------------------------
@@ -278,7 +275,9 @@ class Builder:
         # of a one-line JSON document, would be quadratic in its length
         after = self._line(end.line)[end.column : end.column + 2]
         if after[:1] == "#" or after == ",#":
-            raise Abort(diags.glued_comment(end.line + 1, end.column + after.index("#") + 1))
+            raise Abort(
+                diags.diag("glued_comment", end.line + 1, end.column + after.index("#") + 1)
+            )
 
     def _check_header(self, ev) -> None:
         """After a quoted scalar, or in a block scalar's header (``>#x``: X4QW), a ``#``
@@ -291,7 +290,7 @@ class Builder:
             header = self._line(start.line)[start.column :]
             if _GLUED_HEADER.match(header):
                 col = start.column + header.index("#") + 1
-                raise Abort(diags.glued_comment(start.line + 1, col, with_help=False))
+                raise Abort(diags.diag("glued_header", start.line + 1, col))
 
     def _split_lines(self, ev) -> None:
         """SI008: a line whose trimmed text is exactly ``---`` inside a scalar (a block
@@ -302,4 +301,6 @@ class Builder:
             line = self._line(n)
             if line.strip() == "---" and not line.startswith("---"):
                 kind = "block scalar" if ev.style in ("|", ">") else "multi-line scalar"
-                self.findings.append(diags.marker_in_scalar(kind, n + 1, line.index("-") + 1))
+                self.findings.append(
+                    diags.diag("marker_in_scalar", n + 1, line.index("-") + 1, kind=kind)
+                )

@@ -79,7 +79,6 @@ def resolve_plain(text: str) -> Any:
 
 
 def is_int(text: str) -> bool:
-    """Whether ``text`` is an integer literal of the core schema (in any base)."""
     return any(pattern.match(text) for pattern, *_ in _INTS)
 
 
