@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 from dataclasses import dataclass, field
 
@@ -65,9 +66,7 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
 
 def _fix_file(relpath: str, items, corpus, *, write: bool, diff_stream) -> list | None:
     """The findings fixed, None when nothing changes; FixError when the file is left alone."""
-    doc = corpus.doc(relpath) if corpus is not None else None
-    abspath = doc.abspath if doc is not None else os.path.abspath(relpath)
-    text = _read_text(abspath)
+    abspath, text = read_text(relpath, corpus)
     fixes: dict = {}
     for f, fxs in items:
         fixes.setdefault(f.document, []).extend(fxs)
@@ -90,12 +89,19 @@ def _fix_file(relpath: str, items, corpus, *, write: bool, diff_stream) -> list 
     return done
 
 
-def _read_text(abspath: str) -> str:
+def read_text(relpath: str, corpus, checked: bool = False) -> tuple[str, str]:
+    """(absolute path, text) of a file: regular, bounded, UTF-8 and, when ``checked``, the
+    bytes the run checked (FixError otherwise)."""
+    doc = corpus.doc(relpath) if corpus is not None else None
+    abspath = doc.abspath if doc is not None else os.path.abspath(relpath)
     raw, why = read_regular(abspath, MAX_BYTES)
     if raw is None or len(raw) > MAX_BYTES:
         raise FixError(f"cannot read it ({why or 'over the size limit'})")
+    sha = getattr(doc, "sha", "")
+    if checked and sha and hashlib.sha256(raw).hexdigest() != sha:
+        raise FixError("the file changed since it was checked")
     try:
-        return raw.decode("utf-8")
+        return abspath, raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise FixError(f"cannot read it ({type(exc).__name__})") from None
 

@@ -6,22 +6,18 @@ changed since) gives no ``fix``."""
 from __future__ import annotations
 
 import difflib
-import hashlib
 import os
 import re
 from collections.abc import Callable
 from functools import lru_cache, partial
 
-from ..fix.files import is_safe
-from ..fix.model import fixes_of
+from ..fix.files import is_safe, read_text
+from ..fix.model import FixError, fixes_of
 from ..fix.text import fix_scalars_in_place, fix_stream
-from ..fsutil import read_regular
-from ..limits import MAX_BYTES
 
 
 def fix_edits(corpus) -> Callable:
-    """``edit(f)``: the ``fix`` of a finding of a run, or None; each file read once in a
-    row (the findings come sorted by path: one file's text is kept at a time)."""
+    """``edit(f)``: a finding's ``fix``, or None (findings come by path: one file is kept)."""
     read = lru_cache(maxsize=1)(partial(_read_text, corpus))
 
     def edit(f) -> dict | None:
@@ -42,9 +38,8 @@ def fix_edits(corpus) -> Callable:
 
 
 def _fixed(text: str, f, fixes: list) -> str | None:
-    """The file's text with the finding's fixes made: in place when they only replace
-    scalars (two quick loads), else through the round trip ``--fix`` runs; None when the
-    fix does not apply."""
+    """The fixed text (in place when only scalars change: two quick loads, else by the
+    round trip ``--fix`` runs); None when the fix does not apply."""
     json_file = f.path.endswith(".json")
     if not json_file:
         new = fix_scalars_in_place(text, f.document, fixes)
@@ -58,22 +53,13 @@ def _fixed(text: str, f, fixes: list) -> str | None:
 
 
 def _read_text(corpus, path: str) -> str | None:
-    doc = corpus.doc(path) if corpus is not None else None
-    abspath = doc.abspath if doc is not None else os.path.abspath(path)
-    raw, _why = read_regular(abspath, MAX_BYTES)
-    if raw is None or len(raw) > MAX_BYTES:
-        return None
-    sha = getattr(doc, "sha", "")
-    if sha and hashlib.sha256(raw).hexdigest() != sha:
-        return None  # not the text checked (stdin's, or the file changed since): no edits
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
+        return read_text(path, corpus, checked=True)[1]
+    except FixError:  # not the text checked (stdin's, or the file changed since): no edits
         return None
 
 
 def edits(old: str, new: str) -> list[dict]:
-    """The edits that turn ``old`` into ``new`` (see the module's documentation)."""
     a, b = _lines(old), _lines(new)
     out = []
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
@@ -103,7 +89,6 @@ def _word(text: str, i: int) -> bool:
 
 
 def _lines(text: str) -> list[str]:
-    """The lines of ``text``, each with its ``\\n`` (only ``\\n`` ends a row)."""
     return re.findall(r"[^\n]*\n|[^\n]+", text)
 
 
