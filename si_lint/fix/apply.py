@@ -140,8 +140,7 @@ def _block(old, new: dict):
 
 
 def _splice(parent, key, items: list[tuple], comments: dict) -> None:
-    """``parent[key]`` replaced by ``items`` (key, value) where it stood; a round-trip
-    mapping keeps its comments, ``comments`` those of the new keys."""
+    """``parent[key]`` replaced by ``items`` where it stood (``comments``: the new keys')."""
     if hasattr(parent, "ca"):
         pos = list(parent).index(key)
         del parent[key]
@@ -177,8 +176,7 @@ def _lift(parent, key) -> bool:
 
 
 def ordered(fixes: list[Fix]) -> list[Fix]:
-    """Unique fixes in a safe order: edits first, then deletions from the end backwards
-    (so list indexes stay valid)."""
+    """Unique fixes, edits first, then deletions from the end (list indexes stay valid)."""
     seen, claimed, kept = set(), set(), []
     for f in fixes:
         key = (f.op, f.path, json.dumps(plain(f.value), sort_keys=True, default=repr))

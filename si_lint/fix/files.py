@@ -43,8 +43,7 @@ class FixReport:
 
 
 def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) -> FixReport:
-    """Rewrite (or with ``write=False`` only diff) every file with fixable findings; a file
-    that cannot be fixed is left alone, with the reason in ``FixReport.skipped``."""
+    """Rewrite (``write=False``: only diff) each file with fixable findings, or skip it."""
     report = FixReport()
     plan: dict[str, list] = {}  # file -> [(finding, its fixes)]
     for f in result.findings:
@@ -90,8 +89,7 @@ def _fix_file(relpath: str, items, corpus, *, write: bool, diff_stream) -> list 
 
 
 def read_text(relpath: str, corpus, checked: bool = False) -> tuple[str, str]:
-    """(absolute path, text) of a file: regular, bounded, UTF-8 and, when ``checked``, the
-    bytes the run checked (FixError otherwise)."""
+    """(absolute path, text): regular, bounded, UTF-8, and the bytes checked if ``checked``."""
     doc = corpus.doc(relpath) if corpus is not None else None
     abspath = doc.abspath if doc is not None else os.path.abspath(relpath)
     raw, why = read_regular(abspath, MAX_BYTES)
@@ -118,9 +116,8 @@ def _write_diff(stream, relpath: str, text: str, new: str) -> None:
 
 
 def _write_text(abspath: str, new: str) -> None:
-    """Through a symbolic link to its target (discovery only keeps links that stay inside
-    the root), keeping the mode and hard links (``fsutil.atomic_write``); a read-only file
-    is refused and its findings stay reported."""
+    """Through a link to its target (discovery keeps only links inside the root), keeping
+    the mode and hard links; a read-only file is refused (its findings stay reported)."""
     try:
         atomic_write(abspath, new.encode("utf-8"), follow_symlinks=True)
     except ReadOnlyFile:

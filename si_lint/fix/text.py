@@ -1,10 +1,14 @@
 """Fixing the text of a file: one document (:func:`fix_text`) or a stream of them
-(:func:`fix_stream`). The result must load to exactly the fixed data, or the file stays
-as it was (:class:`~si_lint.fix.model.FixError`)."""
+(:func:`fix_stream`). The round trip of the original and the one with the fixes (YAML: the
+indentation that reproduces the original best; JSON: the original's indent) differ where
+:mod:`.patch` changes the original; the result must load to exactly the fixed data, or the
+file stays as it was (:class:`~si_lint.fix.model.FixError`)."""
 
 from __future__ import annotations
 
 import copy
+import difflib
+import io
 import json
 import re
 from typing import TypeGuard
@@ -14,10 +18,69 @@ from ..source import token_end
 from .apply import apply_to, ordered, plain, resolve
 from .model import Fix, FixError
 from .patch import patch
-from .roundtrip import json_versions, yaml_versions
 
 #: loader findings that mean the text cannot be rewritten safely
 _UNCLEAN = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007")
+
+_INDENTS = ((2, 2, 0), (2, 4, 2), (4, 4, 2), (4, 4, 0), (2, 3, 1), (4, 6, 4), (3, 3, 0), (4, 5, 3))
+
+
+def _yaml(indent):
+    from ruamel.yaml import YAML  # (ruamel, ~10 ms: only when a fix is written)
+
+    y = YAML(typ="rt")
+    y.preserve_quotes = True
+    y.width = 4096
+    y.indent(mapping=indent[0], sequence=indent[1], offset=indent[2])
+    return y
+
+
+def _dump(y, data) -> str:
+    buf = io.StringIO()
+    y.dump(data, buf)
+    return buf.getvalue()
+
+
+def _mismatch(a: str, b: str) -> int:
+    return sum(1 for line in difflib.ndiff(a.splitlines(), b.splitlines()) if line[:1] in "+-")
+
+
+def yaml_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
+    """(round trip of the original, round trip with the fixes, fixes applied)."""
+    best: tuple | None = None
+    for indent in _INDENTS:
+        y = _yaml(indent)
+        try:
+            data = y.load(text)
+            base = _dump(y, data)
+        except Exception as exc:
+            raise FixError(f"cannot round-trip the file ({type(exc).__name__})") from exc
+        score = _mismatch(text, base)
+        if best is None or score < best[0]:
+            best = (score, y, data, base)
+        if score == 0:
+            break
+    assert best is not None  # _INDENTS is not empty: the first indent sets it
+    _, y, data, base = best
+    if text.lstrip().startswith("---"):
+        y.explicit_start = True
+        base = _dump(y, data)
+    applied = [f for f in fixes if apply_to(data, f)]
+    return base, _dump(y, data), applied
+
+
+def json_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise FixError("cannot parse the JSON file") from exc
+    lines = text.splitlines()[1:]
+    indent = next(
+        (len(ln) - len(ln.lstrip(" ")) for ln in lines if ln.strip(" ") and ln[0] == " "), 2
+    )
+    base = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+    applied = [f for f in fixes if apply_to(data, f)]
+    return base, json.dumps(data, indent=indent, ensure_ascii=False) + "\n", applied
 
 
 def _render_scalar(old_text: str, value, plain_style: bool) -> str | None:
@@ -75,8 +138,7 @@ def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) 
 
 
 def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[str, list[Fix]]:
-    """(new text, the fixes applied) of one document; FixError when the file cannot be
-    rewritten safely."""
+    """(new text, fixes applied) of one document; FixError when it cannot be done safely."""
     fixes = ordered(fixes)
     if not fixes:
         return text, []
@@ -137,8 +199,7 @@ def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) 
 
 
 def _substituted(text: str, loaded, fixes: list[Fix], before, expected: list) -> str | None:
-    """``text`` with each scalar fix made where its old value stands in ``loaded``, plain,
-    then quoted: the first that loads to ``expected``, else None."""
+    """``text`` with each scalar fix made in place, plain, then quoted, loading to ``expected``."""
     for plain_style in (True, False):
         candidate = _substitute_scalars(text, loaded, fixes, plain_style)
         if _holds(candidate, before, expected):
@@ -147,8 +208,7 @@ def _substituted(text: str, loaded, fixes: list[Fix], before, expected: list) ->
 
 
 def _holds(candidate: str | None, before, expected: list) -> TypeGuard[str]:
-    """Whether ``candidate`` loads cleanly (SI008 is a warning), with as many documents as
-    ``before``, to ``expected`` (each document's data)."""
+    """Whether ``candidate`` loads cleanly (SI008 aside) to ``expected``, document for document."""
     if candidate is None:
         return False
     after = load_bytes(candidate.encode("utf-8"))

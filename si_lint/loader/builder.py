@@ -158,8 +158,7 @@ class Builder:
         return value
 
     def _key(self, ev, cls: str, container: dict, parent: tuple) -> tuple | None:
-        """The path of the value the key ``ev`` names; None when that value is dropped (a
-        complex or duplicate key: a finding)."""
+        """The path of the key's value; None when it is dropped (complex or duplicate key)."""
         start = ev.start_mark
         key: str | None = None
         if cls == _SCALAR:
@@ -224,8 +223,7 @@ class Builder:
         return value
 
     def _tagged(self, ev, kind: str, value: str) -> Any:
-        """A scalar with an explicit core tag: its value when it fits the tag (SI007 and
-        its text when it does not)."""
+        """A core-tagged scalar's value when it fits the tag, else SI007 and its text."""
         if kind == "str":
             return value
         resolved = resolve_plain(value)

@@ -77,8 +77,7 @@ MAX_WALK = 200_000
 
 
 def walk(data: Any):
-    """The path of every node of ``data`` (dicts and lists), the root first, then each
-    child before its next sibling (document order), at most :data:`MAX_WALK` of them."""
+    """The path of each node of ``data`` in document order, at most :data:`MAX_WALK`."""
     stack: list[tuple[tuple, Any]] = [((), data)]
     n = 0
     while stack and n < MAX_WALK:

@@ -64,8 +64,7 @@ def encodable(text: str) -> tuple[str, bool]:
 
 
 def resolve_plain(text: str) -> Any:
-    """Resolve an untagged plain scalar with the YAML 1.2 core schema. An integer of more
-    than ``MAX_INT_DIGITS`` digits stays its text (the loader reports it: SI005)."""
+    """A plain scalar under the YAML 1.2 core schema; an over-long integer stays text (SI005)."""
     if text in _WORDS:
         return _WORDS[text]
     if text[0] not in _NUMBER_START:  # most scalars: text
@@ -83,8 +82,7 @@ def is_int(text: str) -> bool:
 
 
 def fits(kind: str, resolved: Any) -> bool:
-    """Whether a scalar resolved as ``resolved`` fits the tag ``!!kind`` (a boolean is
-    no integer or float here)."""
+    """Whether ``resolved`` fits the tag ``!!kind`` (a boolean is no int or float here)."""
     return isinstance(resolved, KIND_TYPES[kind]) and not (
         kind in ("int", "float") and isinstance(resolved, bool)
     )

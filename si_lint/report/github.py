@@ -103,8 +103,7 @@ def md(text: str, limit: int = MESSAGE_MAX) -> str:
 
 
 def file_url(path: str, line: int) -> str | None:
-    """The page of ``path`` at ``line`` in the commit the run checked, or None (not in
-    GitHub Actions, or the file is outside the checked-out repository)."""
+    """``path``'s page at ``line`` in the checked commit; None outside Actions or the repository."""
     server, repo, sha = (
         os.environ.get(k) for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA")
     )

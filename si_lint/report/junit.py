@@ -26,8 +26,7 @@ def _describe(f) -> str:
 
 
 def _clean_rules(result):
-    """``clean(path, findings)``: the enabled loader and file rules that ran on ``path``
-    without a finding, in code order."""
+    """``clean(path, findings)``: the enabled loader and file rules clean on ``path``."""
     docs_of = result.corpus.by_file if result.corpus is not None else {}
     config = result.config
 
