@@ -174,7 +174,7 @@ class Builder:
             if not isinstance(val, (dict, list)):
                 key = "" if val is None else str(val)
         if key is None:
-            self.findings.append(diags.diag("complex_key", *mark(start)))
+            self._note("complex_key", ev)
             self._skip_node(cls)
             return None
         path = parent + (key,)
@@ -214,10 +214,7 @@ class Builder:
         if kind is not None:
             return self._tagged(ev, kind, value)
         if ev.style in (None, "") and (ev.implicit is None or ev.implicit[0]):  # plain
-            text = value
-            value = resolve_plain(value)
-            if value is text and len(text) > HUGE_MIN and is_int(text):
-                self.findings.append(diags.diag("huge_int", *mark(ev.start_mark), digits=len(text)))
+            value = self._resolve(ev, value)
         if type(value) is str and len(value) <= INTERN_MAX:
             value = sys.intern(value)
         return value
@@ -226,18 +223,23 @@ class Builder:
         """A core-tagged scalar's value when it fits the tag, else SI007 and its text."""
         if kind == "str":
             return value
-        resolved = resolve_plain(value)
-        if resolved is value and len(value) > HUGE_MIN and is_int(value):
-            self.findings.append(diags.diag("huge_int", *mark(ev.start_mark), digits=len(value)))
-            return value
-        if kind not in KIND_TYPES:  # !!map / !!seq on a scalar
+        resolved = self._resolve(ev, value)
+        # an integer past the digit limit (SI005), or !!map / !!seq on a scalar
+        if (resolved is value and is_int(value)) or kind not in KIND_TYPES:
             return value
         if fits(kind, resolved):
             return float(resolved) if kind == "float" else resolved
-        self.findings.append(
-            diags.diag("tag_mismatch", *mark(ev.start_mark), value=value, kind=kind)
-        )
+        self._note("tag_mismatch", ev, value=value, kind=kind)
         return value
+
+    def _resolve(self, ev, text: str) -> Any:
+        value = resolve_plain(text)
+        if value is text and len(text) > HUGE_MIN and is_int(text):
+            self._note("huge_int", ev, digits=len(text))
+        return value
+
+    def _note(self, name: str, ev, **fields) -> None:
+        self.findings.append(diags.diag(name, *mark(ev.start_mark), **fields))
 
     def _tag_kind(self, ev) -> str | None:
         tag = ev.tag
@@ -247,7 +249,7 @@ class Builder:
         if kind is None:
             if tag.startswith(CORE):
                 tag = "!!" + tag[len(CORE) :]
-            self.findings.append(diags.diag("non_core_tag", *mark(ev.start_mark), tag=tag))
+            self._note("non_core_tag", ev, tag=tag)
             return None
         return kind
 
@@ -258,7 +260,7 @@ class Builder:
     def _encodable(self, ev) -> str:
         value, changed = encodable(ev.value)
         if changed:
-            self.findings.append(diags.diag("lone_surrogate", *mark(ev.start_mark)))
+            self._note("lone_surrogate", ev)
         return value
 
     # the text around the events ----------------------------------------------------

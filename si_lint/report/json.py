@@ -55,20 +55,16 @@ def dump_items(items, out, indent: str, *, sort_keys: bool = False) -> None:
     out.write("[]" if first else "\n" + indent + "]")
 
 
-def statistics_of(findings, unsafe_fixes: bool = False) -> list[dict]:
-    """``--statistics``: one entry per code."""
-    fixable_codes = {f.code for f in findings if fixable(f, unsafe_fixes)}
-    return [
-        {"code": code, "name": name, "count": n, "fixable": code in fixable_codes}
-        for code, n, name in code_counts(findings)
-    ]
-
-
 def write(result, out, statistics: bool = False, unsafe_fixes: bool = False, **_options) -> None:
     out.write('{\n  "version": 1,\n')
     if statistics:
+        fixable_codes = {f.code for f in result.findings if fixable(f, unsafe_fixes)}
         out.write('  "statistics": ')
-        dump_items(statistics_of(result.findings, unsafe_fixes), out, "  ")
+        stats = (
+            {"code": code, "name": name, "count": n, "fixable": code in fixable_codes}
+            for code, n, name in code_counts(result.findings)
+        )
+        dump_items(stats, out, "  ")
     else:
         cache = SourceCache()
         fix_of = fix_edits(getattr(result, "corpus", None))
