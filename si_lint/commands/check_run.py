@@ -77,7 +77,7 @@ def _fix_only(a, result) -> int:
     """--fix-only: the fixes written, and one line saying how many -- no finding reported
     (ruff's meaning); exit 0, or 1 under --exit-non-zero-on-fix when a file changed."""
     report = _apply_fixes(a, result)
-    n, files = report.fixed_findings, len(report.files)
+    n, files = len(report.fixed), len(report.files)
     write(f"Fixed {n} finding(s) in {files} file(s).\n" if n else "No fixes applied.\n", a.output)
     if a.show_fixes:
         _show_fixes(result, report.fixed, True, a.unsafe_fixes, a.output is None)
@@ -180,7 +180,7 @@ def _apply_fixes(a, result):
     )
     for relpath, reason in report.skipped:
         say(f"si-lint: {relpath}: not fixed: {reason}")
-    n, files = report.fixed_findings, len(report.files)
+    n, files = len(report.fixed), len(report.files)
     if not a.quiet and not a.fix_only and (report.files or a.diff):
         if a.fix and not a.diff:
             say(f"si-lint: fixed {n} finding(s) in {files} file(s)")

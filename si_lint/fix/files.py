@@ -37,10 +37,6 @@ class FixReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, reason)
     fixed: list = field(default_factory=list)  # the findings fixed (or fixable, for --diff)
 
-    @property
-    def fixed_findings(self) -> int:
-        return len(self.fixed)
-
 
 def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) -> FixReport:
     """Rewrite (``write=False``: only diff) each file with fixable findings, or skip it."""

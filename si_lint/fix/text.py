@@ -222,6 +222,11 @@ def _holds(candidate: str | None, before, expected: list) -> TypeGuard[str]:
     )
 
 
+def lines_of(text: str) -> list[str]:
+    """The lines of ``text`` with their ``\\n`` (only ``\\n`` ends one, as for the loader's marks)."""
+    return re.findall(r"[^\n]*\n|[^\n]+", text)
+
+
 def _json(data) -> str:
     return json.dumps(data, default=repr)
 
@@ -239,8 +244,7 @@ def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str,
         return new, [(key, f) for f in done for key in wanted if f in wanted[key]][: len(done)]
     if loaded.failed:
         raise FixError("the file does not load cleanly")
-    # lines with their "\n" (only "\n" ends a line, as for the loader's marks)
-    lines = re.findall(r"[^\n]*\n|[^\n]+", text[len(bom) :])
+    lines = lines_of(text[len(bom) :])
     starts = list(loaded.starts)
     starts[0] = 0
     bounds = starts + [len(lines)]

@@ -199,7 +199,6 @@ class Builder:
             elif c == _MAP_END or c == _SEQ_END:
                 level -= 1
 
-    # scalars ---------------------------------------------------------------------------
     def _scalar(self, ev) -> Any:
         kind = None if ev.tag is None else self._tag_kind(ev)
         if self._hash:
@@ -263,7 +262,6 @@ class Builder:
             self._note("lone_surrogate", ev)
         return value
 
-    # the text around the events ----------------------------------------------------
     def _line(self, n: int) -> str:
         return self._lines[n] if 0 <= n < len(self._lines) else ""
 

@@ -41,9 +41,8 @@ _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\
 #: the characters a number starts with
 _NUMBER_START = frozenset("0123456789+-.")
 
-#: keys and string values up to this long are interned by both reading paths: a corpus
-#: repeats them thousands of times (``kind``, ``tool_call``, ``agent_response`` …), so a
-#: large corpus holds one copy of each
+#: keys and string values up to this long are interned: a corpus repeats them thousands of
+#: times (``kind``, ``tool_call``, ``agent_response`` …)
 INTERN_MAX = 40
 
 #: the shortest literal that can be over the digit limit (a hex one: 1.2 digits a character)

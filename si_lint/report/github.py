@@ -94,7 +94,6 @@ def write(result, out, **_options) -> None:
         raise output_error(step_summary, exc) from None
 
 
-# the job summary ----------------------------------------------------------------------
 def md(text: str, limit: int = MESSAGE_MAX) -> str:
     text = printable(str(text)).replace("\r", " ").replace("\n", " ")
     if len(text) > limit:

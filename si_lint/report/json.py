@@ -12,14 +12,13 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import re
 from collections.abc import Callable
 from functools import lru_cache, partial
 
 from .. import rule_url
 from ..fix.files import fixable, is_safe, read_text
 from ..fix.model import FixError, fixes_of
-from ..fix.text import fix_scalars_in_place, fix_stream
+from ..fix.text import fix_scalars_in_place, fix_stream, lines_of
 from ..source import SourceCache, token_end
 from .controls import json_safe
 from .text import code_counts, summary_counts
@@ -75,7 +74,6 @@ def write(result, out, statistics: bool = False, unsafe_fixes: bool = False, **_
     out.write(",\n" + text[2:] + "\n")
 
 
-# a finding's fix as edits ---------------------------------------------------------------
 def fix_edits(corpus) -> Callable:
     """``edit(f)``: a finding's ``fix``, or None (findings come by path: one file is kept)."""
     read = lru_cache(maxsize=1)(partial(_read_text, corpus))
@@ -119,7 +117,7 @@ def _read_text(corpus, path: str) -> str | None:
 
 
 def edits(old: str, new: str) -> list[dict]:
-    a, b = _lines(old), _lines(new)
+    a, b = lines_of(old), lines_of(new)
     out = []
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -145,10 +143,6 @@ def _shared(a: str, b: str, limit: int) -> int:
 
 def _word(text: str, i: int) -> bool:
     return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
-
-
-def _lines(text: str) -> list[str]:
-    return re.findall(r"[^\n]*\n|[^\n]+", text)
 
 
 def _location(row: int, before: str) -> dict:
