@@ -11,7 +11,7 @@ from ..baseline import apply, load
 from ..baseline import render as render_baseline
 from ..errors import UsageError
 from ..findings import SEVERITY_RANK
-from ..fix import fix_files, fixable
+from ..fix.files import fix_files, fixable
 from ..pipeline import Options
 from ..pipeline import run as run_pipeline
 from ..profile import OASISCTL_NOTICE, is_builtin_name

@@ -16,7 +16,8 @@ import click
 
 from ..checks.form_a import draft_scoring
 from ..errors import OutputError, UsageError
-from ..fix import FixError, fix_stream, set_value
+from ..fix import FixError, set_value
+from ..fix.text import fix_stream
 from ..fsutil import ReadOnlyFile, atomic_write
 from ..loader import load_bytes
 from ..model import FORM_A, find_template, scoring_of

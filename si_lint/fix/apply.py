@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import json
 
-from .model import Fix
+from . import Fix
 
 
 def _key_of(mapping, part):

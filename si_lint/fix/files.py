@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..fsutil import ReadOnlyFile, atomic_write, read_regular
 from ..limits import MAX_BYTES
-from .model import FixError, fixes_of
+from . import FixError, fixes_of
 from .text import fix_stream
 
 #: fixes ``--fix`` applies: they keep what a scenario means (SPEC §9). Every other fix

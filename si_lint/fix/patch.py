@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from .model import FixError
+from . import FixError
 
 _REFORMATTED = "the change falls in a part of the file the round trip reformats"
 

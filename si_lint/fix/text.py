@@ -2,7 +2,7 @@
 (:func:`fix_stream`). The round trip of the original and the one with the fixes (YAML: the
 indentation that reproduces the original best; JSON: the original's indent) differ where
 :mod:`.patch` changes the original; the result must load to exactly the fixed data, or the
-file stays as it was (:class:`~si_lint.fix.model.FixError`)."""
+file stays as it was (:class:`~si_lint.fix.FixError`)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from typing import TypeGuard
 
 from ..loader import load_bytes
 from ..source import token_end
+from . import Fix, FixError
 from .apply import apply_to, ordered, plain, resolve
-from .model import Fix, FixError
 from .patch import patch
 
 #: loader findings that mean the text cannot be rewritten safely

@@ -11,19 +11,8 @@ from typing import Any
 
 from ..findings import Diag
 from ..limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_NODES
-from . import diags
+from . import diags, scalars
 from .documents import Loaded, LoadedDoc, PosMap
-from .scalars import (
-    CORE,
-    CORE_TAGS,
-    HUGE_MIN,
-    INTERN_MAX,
-    KIND_TYPES,
-    encodable,
-    fits,
-    is_int,
-    resolve_plain,
-)
 
 # the kinds of event: their class names (PyYAML's and ruamel's events are named alike)
 _SCALAR, _ALIAS, _STREAM_END = "ScalarEvent", "AliasEvent", "StreamEndEvent"
@@ -168,7 +157,7 @@ class Builder:
             key = sys.intern(self._encodable(ev))
             if ev.anchor:  # an anchor on a key (`&a a: b`) names the key's scalar
                 plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
-                self.anchors[ev.anchor] = (resolve_plain(key) if plain else key, 1)
+                self.anchors[ev.anchor] = (scalars.resolve_plain(key) if plain else key, 1)
         elif cls == _ALIAS:
             val = self.anchors.get(ev.anchor, (None, 1))[0]
             if not isinstance(val, (dict, list)):
@@ -214,7 +203,7 @@ class Builder:
             return self._tagged(ev, kind, value)
         if ev.style in (None, "") and (ev.implicit is None or ev.implicit[0]):  # plain
             value = self._resolve(ev, value)
-        if type(value) is str and len(value) <= INTERN_MAX:
+        if type(value) is str and len(value) <= scalars.INTERN_MAX:
             value = sys.intern(value)
         return value
 
@@ -224,16 +213,16 @@ class Builder:
             return value
         resolved = self._resolve(ev, value)
         # an integer past the digit limit (SI005), or !!map / !!seq on a scalar
-        if (resolved is value and is_int(value)) or kind not in KIND_TYPES:
+        if (resolved is value and scalars.is_int(value)) or kind not in scalars.KIND_TYPES:
             return value
-        if fits(kind, resolved):
+        if scalars.fits(kind, resolved):
             return float(resolved) if kind == "float" else resolved
         self._note("tag_mismatch", ev, value=value, kind=kind)
         return value
 
     def _resolve(self, ev, text: str) -> Any:
-        value = resolve_plain(text)
-        if value is text and len(text) > HUGE_MIN and is_int(text):
+        value = scalars.resolve_plain(text)
+        if value is text and len(text) > scalars.HUGE_MIN and scalars.is_int(text):
             self._note("huge_int", ev, digits=len(text))
         return value
 
@@ -244,10 +233,10 @@ class Builder:
         tag = ev.tag
         if not isinstance(tag, str):  # ruamel Tag object
             tag = getattr(tag, "value", None) or str(tag)
-        kind = CORE_TAGS.get(tag)
+        kind = scalars.CORE_TAGS.get(tag)
         if kind is None:
-            if tag.startswith(CORE):
-                tag = "!!" + tag[len(CORE) :]
+            if tag.startswith(scalars.CORE):
+                tag = "!!" + tag[len(scalars.CORE) :]
             self._note("non_core_tag", ev, tag=tag)
             return None
         return kind
@@ -257,7 +246,7 @@ class Builder:
             self.quiet_spans.append((mark(ev.start_mark), mark(ev.end_mark)))
 
     def _encodable(self, ev) -> str:
-        value, changed = encodable(ev.value)
+        value, changed = scalars.encodable(ev.value)
         if changed:
             self._note("lone_surrogate", ev)
         return value

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from functools import lru_cache, partial
 
 from .. import rule_url
+from ..fix import FixError, fixes_of
 from ..fix.files import fixable, is_safe, read_text
-from ..fix.model import FixError, fixes_of
 from ..fix.text import fix_scalars_in_place, fix_stream, lines_of
 from ..source import SourceCache, token_end
 from .controls import json_safe
