@@ -21,13 +21,12 @@ def _key_of(mapping, part):
 
 def resolve(root, path):
     """(parent container, actual key/index) of ``path``, or None when the path does not exist."""
-    node, found = root, None
+    node = found = None
     for part in path:
-        if found is not None:
-            node = found[0][found[1]]
+        node = root if found is None else found[0][found[1]]
         if isinstance(node, dict) and isinstance(part, str):
             key, ok = _key_of(node, part)
-        elif isinstance(node, list) and isinstance(part, int) and not isinstance(part, bool):
+        elif isinstance(node, list) and type(part) is int:
             key, ok = part, 0 <= part < len(node)
         else:
             return None

@@ -43,10 +43,8 @@ def load_bytes(raw: bytes) -> Loaded:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:  # SI006 at the first bad byte
         where = _line_col(raw[: exc.start].decode("utf-8", "replace"))
-        return Loaded(
-            failed=True,
-            findings=[diags.diag("not_utf8", *where, byte=raw[exc.start], offset=exc.start)],
-        )
+        diag = diags.diag("not_utf8", *where, byte=raw[exc.start], offset=exc.start)
+        return Loaded(failed=True, findings=[diag])
     out = load_text(text)
     out.text = text
     return out
