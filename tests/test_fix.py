@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, write_files
 
-from si_lint.fix import Fix, FixError, delete_key, fix_text, rename_key, set_value
+from si_lint.fix import Fix, FixError, delete_key, rename_key, set_value
+from si_lint.fix.text import fix_text
 
 BROKEN = """\
 # Alertmanager smarthost scenario

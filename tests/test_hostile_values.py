@@ -68,7 +68,8 @@ def test_lone_surrogate_escapes_in_a_json_file_are_findings(tmp_path):
         code, out, err = run_cli(["check", "--no-cache", flag], tmp_path)
         assert code == 1 and "internal error" not in out + err
     assert (tmp_path / "scenarios" / "s.json").read_text() == text
-    from si_lint.fix import FixError, fix_text, set_value
+    from si_lint.fix import FixError, set_value
+    from si_lint.fix.text import fix_text
 
     with pytest.raises(FixError, match="does not load cleanly"):
         fix_text(text, [set_value(("pair",), "z")], json_file=True)

@@ -12,7 +12,7 @@ import pytest
 from conftest import REPO, assert_report, run_cli, write_files
 
 from si_lint import rule_url
-from si_lint.report.json_fix import edits
+from si_lint.report.json import edits
 
 SCENARIO = """\
 id: infra.capability.da.alertmanager-smarthost-001

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from conftest import check_json, diag_tuples, run_cli, write_files
 
-from si_lint.fix import Fix, fix_text
+from si_lint.fix import Fix
+from si_lint.fix.text import fix_text
 
 S = "scenarios/s.yaml"
 TOML = 'ignore = ["SI306", "SI403", "SI6"]   # minimal scenarios: the core rules (SI6xx) have their own tests\n'

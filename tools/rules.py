@@ -98,11 +98,11 @@ def _source_of(ref: str) -> str:
 
 
 def _fixability(code: str) -> str:
-    from si_lint.fix import SAFE_FIX_CODES
+    from si_lint.fix.files import SAFE_FIX_CODES
 
     if code in SAFE_FIX_CODES:
         return "safe (`--fix`)"
-    from si_lint.fix import UNSAFE_FIX_CODES
+    from si_lint.fix.files import UNSAFE_FIX_CODES
 
     if code in UNSAFE_FIX_CODES:
         return "unsafe (`--fix --unsafe-fixes`: it changes what the document means)"

@@ -14,7 +14,7 @@ from ..baseline import apply, load
 from ..baseline import render as render_baseline
 from ..errors import UsageError
 from ..findings import SEVERITY_RANK
-from ..fix import fix_files, fixable
+from ..fix.files import fix_files, fixable
 from ..pipeline import Options
 from ..pipeline import run as run_pipeline
 from ..profile import OASISCTL_NOTICE, is_builtin_name
@@ -201,7 +201,7 @@ def run_once(a) -> int:
 def _fix_only(a, result) -> int:
     """--fix-only as ruff means it: the fixes written, no finding reported."""
     report = _apply_fixes(a, result)
-    n, files = report.fixed_findings, len(report.files)
+    n, files = len(report.fixed), len(report.files)
     write(f"Fixed {n} finding(s) in {files} file(s).\n" if n else "No fixes applied.\n", a.output)
     if a.show_fixes:
         _show_fixes(result, report.fixed, True, a.unsafe_fixes, a.output is None)
@@ -298,7 +298,7 @@ def _apply_fixes(a, result):
     )
     for relpath, reason in report.skipped:
         say(f"si-lint: {relpath}: not fixed: {reason}")
-    n, files = report.fixed_findings, len(report.files)
+    n, files = len(report.fixed), len(report.files)
     if not a.quiet and not a.fix_only and (report.files or a.diff):
         if a.fix and not a.diff:
             say(f"si-lint: fixed {n} finding(s) in {files} file(s)")

@@ -26,7 +26,8 @@ from ..checks.form_a import draft_scoring, first_deviation
 from ..checks.value_facts import PLACEHOLDER, is_placeholder
 from ..errors import OutputError, UsageError
 from ..evaluator import evaluate
-from ..fix import FixError, fix_stream, set_value
+from ..fix import FixError, set_value
+from ..fix.text import fix_stream
 from ..fsutil import ReadOnlyFile, atomic_write
 from ..loader import load_bytes
 from ..mapping import MAPPING

@@ -1,4 +1,5 @@
-"""Safe fixes: the data a check attaches to a finding (``Diag(fix=...)``) and ``--fix``/``--diff``.
+"""Fixes: the data a check attaches to a finding (``Diag(fix=...)``) and its JSON form (cache,
+workers); ``--fix`` and ``--diff`` are :mod:`.files`.
 
 A :class:`Fix` is plain data -- an operation on one document path -- so checks stay pure:
 
@@ -16,33 +17,71 @@ are document paths as in ``si_lint.findings`` (tuples of ``str`` keys and ``int`
 indexes), always into the document the finding is reported on.
 """
 
-from .files import SAFE_FIX_CODES, UNSAFE_FIX_CODES, fix_files, fixable, is_safe
-from .model import (
-    Fix,
-    FixError,
-    delete_key,
-    fix_from_data,
-    fix_to_data,
-    fixes_of,
-    rename_key,
-    set_value,
-)
-from .text import fix_stream, fix_text
+from __future__ import annotations
 
-__all__ = [
-    "SAFE_FIX_CODES",
-    "UNSAFE_FIX_CODES",
-    "Fix",
-    "FixError",
-    "delete_key",
-    "fix_files",
-    "fix_from_data",
-    "fix_stream",
-    "fix_text",
-    "fix_to_data",
-    "fixable",
-    "fixes_of",
-    "is_safe",
-    "rename_key",
-    "set_value",
-]
+from dataclasses import dataclass
+from typing import Any
+
+OPS = ("set", "delete", "rename_key", "lift")
+
+
+@dataclass(frozen=True, eq=True)
+class Fix:
+    op: str
+    path: tuple
+    value: Any = None
+
+    def __post_init__(self) -> None:
+        if self.op not in OPS:
+            raise ValueError(f"unknown fix op {self.op!r} (one of {', '.join(OPS)})")
+        object.__setattr__(self, "path", tuple(self.path))
+        if not self.path:
+            raise ValueError("a fix needs a non-empty document path")
+
+    # value may be a list: unhashable (typeshed's object.__hash__ is a method)
+    __hash__ = None  # type: ignore[assignment]
+
+
+def set_value(path, value: Any) -> Fix:
+    return Fix("set", tuple(path), value)
+
+
+def delete_key(path) -> Fix:
+    return Fix("delete", tuple(path))
+
+
+def rename_key(path, name: str) -> Fix:
+    return Fix("rename_key", tuple(path), name)
+
+
+def fix_to_data(obj: Any) -> Any:
+    return [[f.op, list(f.path), f.value] for f in fixes_of(obj)]
+
+
+def fix_from_data(data: Any) -> tuple[Fix, ...] | None:
+    """The inverse of :func:`fix_to_data`; raises ``ValueError`` on anything else."""
+    if not isinstance(data, list):
+        raise ValueError("not a fix")
+    out = []
+    for item in data:
+        if not (
+            isinstance(item, list)
+            and len(item) == 3
+            and isinstance(item[1], list)
+            and all(type(p) in (str, int) for p in item[1])
+        ):
+            raise ValueError("not a fix")
+        out.append(Fix(item[0], tuple(item[1]), item[2]))  # Fix refuses an op or empty path
+    return tuple(out) or None
+
+
+def fixes_of(obj: Any) -> list[Fix]:
+    if isinstance(obj, Fix):
+        return [obj]
+    if isinstance(obj, (list, tuple)) and all(isinstance(x, Fix) for x in obj):
+        return list(obj)
+    return []
+
+
+class FixError(Exception):
+    """The file cannot be fixed safely (it is left alone)."""

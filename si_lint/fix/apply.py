@@ -6,11 +6,11 @@ from __future__ import annotations
 import copy
 import json
 
-from .model import Fix
+from . import Fix
 
 
 def _key_of(mapping, part):
-    """The actual key of ``mapping`` that the path part names (ruamel may load `1:` as int)."""
+    """(key of ``mapping`` the path part names, found?): ruamel may load `1:` as an int."""
     if part in mapping:
         return part, True
     for k in mapping:
@@ -21,13 +21,12 @@ def _key_of(mapping, part):
 
 def resolve(root, path):
     """(parent container, actual key/index) of ``path``, or None when the path does not exist."""
-    node, found = root, None
+    node = found = None
     for part in path:
-        if found is not None:
-            node = found[0][found[1]]
+        node = root if found is None else found[0][found[1]]
         if isinstance(node, dict) and isinstance(part, str):
             key, ok = _key_of(node, part)
-        elif isinstance(node, list) and isinstance(part, int) and not isinstance(part, bool):
+        elif isinstance(node, list) and type(part) is int:
             key, ok = part, 0 <= part < len(node)
         else:
             return None
@@ -38,7 +37,6 @@ def resolve(root, path):
 
 
 def plain(value):
-    """A fix value as plain data (for comparisons)."""
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -49,7 +47,7 @@ def plain(value):
 
 
 def _converted(old, new):
-    """The new value, in the old one's clothes: a string keeps the old quoting style."""
+    """The new value, a string in the old one's quoting style."""
     if isinstance(new, str) and isinstance(old, str) and type(old) is not str:
         try:
             return type(old)(new)
@@ -59,8 +57,7 @@ def _converted(old, new):
 
 
 def _set_list_in_place(old: list, new: list) -> None:
-    """Make ``old`` equal ``new`` without replacing the node (keeps flow style and the
-    comments of the items that stay). Narrowing deletes the items that go."""
+    """Make ``old`` equal ``new`` in place (flow style and the items' comments stay)."""
     plain_new = [plain(x) for x in new]
     # is `new` a subsequence of `old`? then delete the others, last first
     keep, j = set(), 0
@@ -77,10 +74,7 @@ def _set_list_in_place(old: list, new: list) -> None:
 
 
 def apply_to(root, fix: Fix) -> bool:
-    """Apply one fix to a loaded document (in place). False when the path is gone or the
-    fix does not fit the node there (nothing is changed then)."""
-    from ruamel.yaml.comments import CommentedMap  # (ruamel: when a fix is applied)
-
+    """False (nothing changed) when the path is gone or the fix does not fit its node."""
     found = resolve(root, fix.path)
     if found is None:
         return False
@@ -97,7 +91,7 @@ def apply_to(root, fix: Fix) -> bool:
         if exists and new_key != key:
             return False  # would create a duplicate key
         if new_key != key:
-            comment = parent.ca.items.pop(key, None) if isinstance(parent, CommentedMap) else None
+            comment = parent.ca.items.pop(key, None) if hasattr(parent, "ca") else None
             comments = {fix.value: comment} if comment is not None else {}
             _splice(parent, key, [(fix.value, parent[key])], comments)
         return True
@@ -145,11 +139,8 @@ def _block(old, new: dict):
 
 
 def _splice(parent, key, items: list[tuple], comments: dict) -> None:
-    """``parent[key]`` replaced by ``items`` (key, value) where it stood; a round-trip
-    mapping keeps its comments, ``comments`` those of the new keys."""
-    from ruamel.yaml.comments import CommentedMap  # (ruamel: when a fix is applied)
-
-    if isinstance(parent, CommentedMap):
+    """``parent[key]`` replaced by ``items`` where it stood (``comments``: the new keys')."""
+    if hasattr(parent, "ca"):
         pos = list(parent).index(key)
         del parent[key]
         for offset, (k, v) in enumerate(items):
@@ -166,9 +157,6 @@ def _splice(parent, key, items: list[tuple], comments: dict) -> None:
 
 
 def _lift(parent, key) -> bool:
-    """``parent[key]`` (a mapping) replaced by its items, in place (see ``Fix("lift")``)."""
-    from ruamel.yaml.comments import CommentedMap  # (ruamel: when a fix is applied)
-
     inner = parent[key]
     if not isinstance(parent, dict) or not isinstance(inner, dict):
         return False
@@ -176,7 +164,7 @@ def _lift(parent, key) -> bool:
         return False  # a lifted key would duplicate one beside it
     items = list(inner.items())
     comments = {}
-    if isinstance(parent, CommentedMap) and isinstance(inner, CommentedMap):
+    if hasattr(parent, "ca") and hasattr(inner, "ca"):
         before = parent.ca.items.pop(key, None)
         comments = {k: inner.ca.items[k] for k in inner if k in inner.ca.items}
         if before is not None and items and items[-1][0] not in comments:
@@ -187,8 +175,7 @@ def _lift(parent, key) -> bool:
 
 
 def ordered(fixes: list[Fix]) -> list[Fix]:
-    """Unique fixes in a safe order: edits first, then deletions from the end backwards
-    (so list indexes stay valid)."""
+    """Unique fixes, edits first, then deletions from the end (list indexes stay valid)."""
     seen, claimed, kept = set(), set(), []
     for f in fixes:
         key = (f.op, f.path, json.dumps(plain(f.value), sort_keys=True, default=repr))

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 from dataclasses import dataclass, field
 
 from ..fsutil import ReadOnlyFile, atomic_write, read_regular
 from ..limits import MAX_BYTES
-from .model import FixError, fixes_of
+from . import FixError, fixes_of
 from .text import fix_stream
 
 #: fixes ``--fix`` applies: they keep what a scenario means (SPEC §9). Every other fix
@@ -27,7 +28,6 @@ def is_safe(finding) -> bool:
 
 
 def fixable(finding, unsafe: bool = False) -> bool:
-    """Whether ``--fix`` (with ``--unsafe-fixes`` when ``unsafe``) would fix ``finding``."""
     return bool(fixes_of(finding.fix)) and (unsafe or is_safe(finding))
 
 
@@ -37,15 +37,9 @@ class FixReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, reason)
     fixed: list = field(default_factory=list)  # the findings fixed (or fixable, for --diff)
 
-    @property
-    def fixed_findings(self) -> int:
-        return len(self.fixed)
-
 
 def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) -> FixReport:
-    """Rewrite (or, with ``write=False``, only diff) every file that has findings with fixes
-    (the safe ones; the unsafe ones too with ``unsafe``). A file that cannot be fixed is
-    left alone, with the reason in ``FixReport.skipped``."""
+    """Rewrite (``write=False``: only diff) each file with fixable findings, or skip it."""
     report = FixReport()
     plan: dict[str, list] = {}  # file -> [(finding, its fixes)]
     for f in result.findings:
@@ -66,11 +60,8 @@ def fix_files(result, *, write: bool, diff_stream=None, unsafe: bool = False) ->
 
 
 def _fix_file(relpath: str, items, corpus, *, write: bool, diff_stream) -> list | None:
-    """Fix (or diff) one file: the findings fixed, None when nothing changes; FixError
-    (with the reason) when the file is left alone."""
-    doc = corpus.doc(relpath) if corpus is not None else None
-    abspath = doc.abspath if doc is not None else os.path.abspath(relpath)
-    text = _read_text(abspath)
+    """The findings fixed, None when nothing changes; FixError when the file is left alone."""
+    abspath, text = read_text(relpath, corpus)
     fixes: dict = {}
     for f, fxs in items:
         fixes.setdefault(f.document, []).extend(fxs)
@@ -93,13 +84,18 @@ def _fix_file(relpath: str, items, corpus, *, write: bool, diff_stream) -> list 
     return done
 
 
-def _read_text(abspath: str) -> str:
-    """The file's text: a regular file only, bounded, UTF-8 (FixError otherwise)."""
+def read_text(relpath: str, corpus, checked: bool = False) -> tuple[str, str]:
+    """(absolute path, text): regular, bounded, UTF-8, and the bytes checked if ``checked``."""
+    doc = corpus.doc(relpath) if corpus is not None else None
+    abspath = doc.abspath if doc is not None else os.path.abspath(relpath)
     raw, why = read_regular(abspath, MAX_BYTES)
     if raw is None or len(raw) > MAX_BYTES:
         raise FixError(f"cannot read it ({why or 'over the size limit'})")
+    sha = getattr(doc, "sha", "")
+    if checked and sha and hashlib.sha256(raw).hexdigest() != sha:
+        raise FixError("the file changed since it was checked")
     try:
-        return raw.decode("utf-8")
+        return abspath, raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise FixError(f"cannot read it ({type(exc).__name__})") from None
 
@@ -116,9 +112,8 @@ def _write_diff(stream, relpath: str, text: str, new: str) -> None:
 
 
 def _write_text(abspath: str, new: str) -> None:
-    """Through a symbolic link to its target (discovery only keeps links that stay inside
-    the root), keeping the mode and hard links (``fsutil.atomic_write``); a read-only file
-    is refused and its findings stay reported."""
+    """Through a link to its target (discovery keeps only links inside the root), keeping
+    the mode and hard links; a read-only file is refused (its findings stay reported)."""
     try:
         atomic_write(abspath, new.encode("utf-8"), follow_symlinks=True)
     except ReadOnlyFile:

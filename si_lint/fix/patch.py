@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from .model import FixError
+from . import FixError
 
 _REFORMATTED = "the change falls in a part of the file the round trip reformats"
 
@@ -153,9 +153,8 @@ def _line_map(o_lines: list[str], b_lines: list[str]) -> tuple[dict[int, int], d
 
 
 def _respaced(o_lines, b_lines, m_lines, maps, span, realign: bool):
-    """Lines the round trip re-spaces (aligned values, say): the edit of base lines
-    [i1, i2) into mod lines [j1, j2) carried over character by character, line for line,
-    when each line's original is known. Returns (start, end, the new original lines)."""
+    """(start, end, new original lines): lines the round trip re-spaces (aligned values),
+    the edit of each carried over character by character when its original is known."""
     mapped, loose = maps
     i1, i2, j1, _j2 = span
     origin = [mapped.get(i, loose.get(i)) for i in range(i1, i2)]
@@ -175,9 +174,8 @@ def _respaced(o_lines, b_lines, m_lines, maps, span, realign: bool):
 
 
 def _with_comments_above(o_lines: list[str], start: int, pos: int) -> int:
-    """Where a deleted key's lines start once the comment lines directly above it (at
-    its indentation) go with it; a comment block that opens the file is its header and
-    stays."""
+    """Where a deleted key's lines start with the comment lines directly above it (at its
+    indentation); a comment block that opens the file is its header and stays."""
     m = _KEY_LINE.match(o_lines[start]) if start < len(o_lines) else None
     if not m:
         return start

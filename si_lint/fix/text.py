@@ -1,36 +1,86 @@
 """Fixing the text of a file: one document (:func:`fix_text`) or a stream of them
-(:func:`fix_stream`). The result must load to exactly the fixed data, or the file stays
-as it was (:class:`~si_lint.fix.model.FixError`)."""
+(:func:`fix_stream`). The round trip of the original and the one with the fixes (YAML: the
+indentation that reproduces the original best; JSON: the original's indent) differ where
+:mod:`.patch` changes the original; the result must load to exactly the fixed data, or the
+file stays as it was (:class:`~si_lint.fix.FixError`)."""
 
 from __future__ import annotations
 
 import copy
+import difflib
+import io
 import json
 import re
 from typing import TypeGuard
 
 from ..loader import load_bytes
 from ..source import token_end
+from . import Fix, FixError
 from .apply import apply_to, ordered, plain, resolve
-from .model import Fix, FixError
 from .patch import patch
-from .roundtrip import json_versions, yaml_versions
 
 #: loader findings that mean the text cannot be rewritten safely
 _UNCLEAN = ("SI001", "SI002", "SI003", "SI005", "SI006", "SI007")
 
+_INDENTS = ((2, 2, 0), (2, 4, 2), (4, 4, 2), (4, 4, 0), (2, 3, 1), (4, 6, 4), (3, 3, 0), (4, 5, 3))
 
-def _same(a, b) -> bool:
-    """Equal as data, types included (``1 == True`` must not hide a change)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and a != a:
-        return b != b
-    return a == b
+
+def _yaml(indent):
+    from ruamel.yaml import YAML  # (ruamel, ~10 ms: only when a fix is written)
+
+    y = YAML(typ="rt")
+    y.preserve_quotes = True
+    y.width = 4096
+    y.indent(mapping=indent[0], sequence=indent[1], offset=indent[2])
+    return y
+
+
+def _dump(y, data) -> str:
+    buf = io.StringIO()
+    y.dump(data, buf)
+    return buf.getvalue()
+
+
+def _mismatch(a: str, b: str) -> int:
+    return sum(1 for line in difflib.ndiff(a.splitlines(), b.splitlines()) if line[:1] in "+-")
+
+
+def yaml_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
+    """(round trip of the original, round trip with the fixes, fixes applied)."""
+    best: tuple | None = None
+    for indent in _INDENTS:
+        y = _yaml(indent)
+        try:
+            data = y.load(text)
+            base = _dump(y, data)
+        except Exception as exc:
+            raise FixError(f"cannot round-trip the file ({type(exc).__name__})") from exc
+        score = _mismatch(text, base)
+        if best is None or score < best[0]:
+            best = (score, y, data, base)
+        if score == 0:
+            break
+    assert best is not None  # _INDENTS is not empty: the first indent sets it
+    _, y, data, base = best
+    if text.lstrip().startswith("---"):
+        y.explicit_start = True
+        base = _dump(y, data)
+    applied = [f for f in fixes if apply_to(data, f)]
+    return base, _dump(y, data), applied
+
+
+def json_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise FixError("cannot parse the JSON file") from exc
+    lines = text.splitlines()[1:]
+    indent = next(
+        (len(ln) - len(ln.lstrip(" ")) for ln in lines if ln.strip(" ") and ln[0] == " "), 2
+    )
+    base = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+    applied = [f for f in fixes if apply_to(data, f)]
+    return base, json.dumps(data, indent=indent, ensure_ascii=False) + "\n", applied
 
 
 def _render_scalar(old_text: str, value, plain_style: bool) -> str | None:
@@ -88,9 +138,7 @@ def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) 
 
 
 def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[str, list[Fix]]:
-    """Apply ``fixes`` to one document's text. Returns (new text, the fixes applied); the
-    text is returned unchanged when no fix applies. Raises :class:`FixError` when the file
-    cannot be rewritten safely."""
+    """(new text, fixes applied) of one document; FixError when it cannot be done safely."""
     fixes = ordered(fixes)
     if not fixes:
         return text, []
@@ -118,7 +166,7 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
 
 
 def _fixed_data(data, fixes: list[Fix]):
-    """A copy of ``data`` with ``fixes`` applied (as plain data); None when one does not apply."""
+    """A fixed copy of ``data``; None when a fix does not apply."""
     data = copy.deepcopy(data)
     for f in fixes:
         if not apply_to(data, Fix(f.op, f.path, plain(f.value))):
@@ -131,9 +179,9 @@ def _clean(loaded) -> bool:
 
 
 def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) -> str:
-    """The fixed text: the round trip's changed lines carried into ``body`` (comments
-    realigned, then not), else each scalar replaced where it stands; the first candidate
-    that loads to exactly ``expected`` wins. FixError when none does."""
+    """The first candidate that loads to exactly ``expected``: the round trip's changed
+    lines carried into ``body`` (comments realigned, then not), else each scalar replaced
+    where it stands. FixError when none does."""
     base, mod = renderings
     problem = "the rewritten file would not hold exactly the fixed data"
     for realign in (True, False):
@@ -151,8 +199,7 @@ def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) 
 
 
 def _substituted(text: str, loaded, fixes: list[Fix], before, expected: list) -> str | None:
-    """``text`` with each (scalar) fix made where its old value stands in ``loaded``, plain
-    first, then quoted: the first that loads to ``expected``; None when neither does."""
+    """``text`` with each scalar fix made in place, plain, then quoted, loading to ``expected``."""
     for plain_style in (True, False):
         candidate = _substitute_scalars(text, loaded, fixes, plain_style)
         if _holds(candidate, before, expected):
@@ -161,8 +208,7 @@ def _substituted(text: str, loaded, fixes: list[Fix], before, expected: list) ->
 
 
 def _holds(candidate: str | None, before, expected: list) -> TypeGuard[str]:
-    """Whether ``candidate`` loads cleanly (SI008 is a warning), with as many documents as
-    ``before``, to ``expected`` (each document's data)."""
+    """Whether ``candidate`` loads cleanly (SI008 aside) to ``expected``, document for document."""
     if candidate is None:
         return False
     after = load_bytes(candidate.encode("utf-8"))
@@ -171,17 +217,25 @@ def _holds(candidate: str | None, before, expected: list) -> TypeGuard[str]:
         and all(d.code == "SI008" for d in after.findings)
         and len(after.starts) == len(before.starts)
         and len(after.documents) == len(expected)
-        and all(_same(a.data, e) for a, e in zip(after.documents, expected))
+        # compared as JSON text: types count (``1 == True`` must not hide a change)
+        and all(_json(a.data) == _json(e) for a, e in zip(after.documents, expected))
     )
 
 
+def lines_of(text: str) -> list[str]:
+    """The lines of ``text`` with their ``\\n`` (only ``\\n`` ends one, as for the loader's marks)."""
+    return re.findall(r"[^\n]*\n|[^\n]+", text)
+
+
+def _json(data) -> str:
+    return json.dumps(data, default=repr)
+
+
 def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str, list[tuple]]:
-    """Apply fixes to the documents of a file: ``fixes`` maps a document index (None: the
-    file's only document) to its fixes. A multi-document file is cut into one piece per
-    document (at each document's start: its ``---``; the header before the first stays
-    with it), each piece is fixed on its own, and the pieces are joined again, so every
-    other document, comment and ``---`` is kept byte for byte. Returns (new text, the
-    fixes applied as (document, fix) pairs)."""
+    """(new text, the (document, fix) pairs applied); ``fixes`` maps a document index (None:
+    the file's only document) to its fixes. Each document's piece of the file (from its
+    ``---``; the header stays with the first) is fixed on its own, so every other document,
+    comment and ``---`` is kept byte for byte."""
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     loaded = load_bytes(text[len(bom) :].encode("utf-8"))
     wanted = {k: v for k, v in fixes.items() if v}
@@ -190,8 +244,7 @@ def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str,
         return new, [(key, f) for f in done for key in wanted if f in wanted[key]][: len(done)]
     if loaded.failed:
         raise FixError("the file does not load cleanly")
-    # lines with their "\n" (only "\n" ends a line, as for the loader's marks)
-    lines = re.findall(r"[^\n]*\n|[^\n]+", text[len(bom) :])
+    lines = lines_of(text[len(bom) :])
     starts = list(loaded.starts)
     starts[0] = 0
     bounds = starts + [len(lines)]
@@ -215,12 +268,10 @@ def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str,
 
 
 def fix_scalars_in_place(text: str, document: int | None, fixes: list[Fix]) -> str | None:
-    """``text`` with each fix of ``fixes`` -- all scalar-for-scalar ``set`` fixes in
-    document ``document`` (None: the file's first) -- made where its old value stands, in
-    the old value's quoting: the quick way to the edit ``--fix`` makes when no structure
-    changes (``--format json``'s ``fix``). None when a fix is of another kind, the file
-    does not load cleanly (or has a BOM or CRLF line ends), or the result would not load
-    to exactly the fixed data: then :func:`fix_stream` is the way."""
+    """The quick way to the edit ``--fix`` makes when scalar-for-scalar ``set`` fixes of
+    ``document`` (None: the first) change no structure (``--format json``'s ``fix``). None
+    when they are not, the file does not load cleanly (or has a BOM or CRLF line ends), or
+    the result would not load to the fixed data: then :func:`fix_stream` is the way."""
     if text.startswith("\ufeff") or "\r" in text or not fixes:
         return None
     before = load_bytes(text.encode("utf-8"))

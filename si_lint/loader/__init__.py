@@ -1,9 +1,6 @@
-"""Read a YAML stream or a JSON document into plain data and positions per document.
-
-The events are libyaml's (PyYAML's C binding); a file libyaml rejects (it rejects some
-valid YAML 1.2), or any file where PyYAML has no C extension, is read by ruamel's
-pure-Python parser before a parse error is reported. Nothing here raises on bad input:
-every problem is a finding (:mod:`.diags`)."""
+"""Read a YAML stream or a JSON document into plain data and positions per document: with
+libyaml, and with ruamel's pure-Python parser where libyaml rejects the text (it rejects some
+valid YAML 1.2). Nothing here raises on bad input: every problem is a finding (:mod:`.diags`)."""
 
 from __future__ import annotations
 
@@ -22,8 +19,7 @@ from .scalars import resolve_plain
 
 @cache
 def _c_parser() -> Any:
-    """libyaml's parser (PyYAML's C binding), or None; imported when a first text is parsed
-    (PyYAML, ~12 ms: a warm run parses nothing)."""
+    """libyaml's parser, or None; imported on first use (a warm run parses nothing)."""
     try:
         from yaml._yaml import CParser
     except ImportError:  # pragma: no cover - PyYAML built without its C extension
@@ -35,28 +31,27 @@ __all__ = ["CODES", "MAX_BYTES", "PosMap", "load_bytes", "load_text", "resolve_p
 
 
 def _line_col(before: str) -> tuple[int, int]:
-    """The 1-based line and column of what follows ``before``."""
     return before.count("\n") + 1, len(before) - before.rfind("\n")
 
 
 def load_bytes(raw: bytes) -> Loaded:
     """Read a stream of documents from UTF-8 bytes (a BOM allowed)."""
     if len(raw) > MAX_BYTES:
-        return Loaded(failed=True, findings=[diags.too_large()])
+        return Loaded(failed=True, findings=[diags.diag("too_large")])
     raw = raw.removeprefix(b"\xef\xbb\xbf")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:  # SI006 at the first bad byte
         where = _line_col(raw[: exc.start].decode("utf-8", "replace"))
-        return Loaded(failed=True, findings=[diags.not_utf8(raw[exc.start], exc.start, *where)])
+        diag = diags.diag("not_utf8", *where, byte=raw[exc.start], offset=exc.start)
+        return Loaded(failed=True, findings=[diag])
     out = load_text(text)
     out.text = text
     return out
 
 
 def load_text(text: str) -> Loaded:
-    """Read a stream of documents from text (a JSON text is YAML 1.2 too); SI001 when
-    both parsers reject it."""
+    """SI001 when both parsers reject ``text`` (a JSON text is YAML 1.2 too)."""
     first_error: Any = None
     c_parser = _c_parser()
     if c_parser is not None:
@@ -82,8 +77,8 @@ def load_text(text: str) -> Loaded:
 
 
 def _short_answer(text: str) -> Loaded | None:
-    """The parse error ruamel's pure parser stops on in ``text``, found in the shortened
-    text (:mod:`.shorten`), at its place in ``text``; None when it cannot be told that way."""
+    """The parse error of ``text``, found in its shortened text (:mod:`.shorten`); None
+    when it cannot be told that way."""
     from ruamel.yaml.error import MarkedYAMLError  # see load_text
 
     short = shorten.shorten(text)
@@ -106,7 +101,6 @@ def _short_answer(text: str) -> Loaded | None:
 
 
 def _marked_error(exc) -> Diag:
-    """SI001 for a parse error that says where it is (a ``MarkedYAMLError``)."""
     where = exc.problem_mark or exc.context_mark
     line, col = mark(where) if where is not None else (1, 1)
     problem = exc.problem or exc.context or "invalid YAML"
@@ -116,7 +110,6 @@ def _marked_error(exc) -> Diag:
 
 
 def _parser_failure(err: Exception, text: str) -> Diag:
-    """SI001 for any other parser failure, at its mark or character offset if it has one."""
     where = getattr(err, "problem_mark", None)
     line, col = mark(where) if where is not None else (1, 1)
     position = getattr(err, "position", None)  # ReaderError: a character offset
@@ -127,7 +120,6 @@ def _parser_failure(err: Exception, text: str) -> Diag:
 
 
 def _pure_events(text: str):
-    """The next event of ruamel's pure-Python parser (the CParser's ``get_event``)."""
     from ruamel.yaml import YAML  # see load_text
 
     return YAML(typ="safe", pure=True).parse(text).__next__

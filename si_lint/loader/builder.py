@@ -11,19 +11,8 @@ from typing import Any
 
 from ..findings import Diag
 from ..limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_NODES
-from . import diags
+from . import diags, scalars
 from .documents import Loaded, LoadedDoc, PosMap
-from .scalars import (
-    CORE,
-    CORE_TAGS,
-    HUGE_MIN,
-    INTERN_MAX,
-    KIND_TYPES,
-    encodable,
-    fits,
-    is_int,
-    resolve_plain,
-)
 
 # the kinds of event: their class names (PyYAML's and ruamel's events are named alike)
 _SCALAR, _ALIAS, _STREAM_END = "ScalarEvent", "AliasEvent", "StreamEndEvent"
@@ -34,17 +23,14 @@ _GLUED_HEADER = re.compile(r"[|>][0-9+-]*#")
 
 
 class Abort(Exception):
-    """A finding (``args[0]``) that stops reading the file (a safety limit, invalid YAML)."""
+    """A finding (``args[0]``) that stops reading the file."""
 
 
 def mark(m) -> tuple[int, int]:
-    """A parser mark as (1-based line, 1-based column)."""
     return (m.line + 1, m.column + 1)
 
 
 class Builder:
-    """Reads one event stream (``get_event``: the next event) into a :class:`Loaded`."""
-
     def __init__(self, get_event, text: str):
         self._lines = text.split("\n")
         self.kpos: dict = {}
@@ -74,7 +60,7 @@ class Builder:
             # DocumentStart: anchors and positions are per document
             if index and not self._end_explicit and self._line(ev.start_mark.line).startswith("%"):
                 # a directive after a document needs `...` first (9HCY, EB22, RHX7, MUS6)
-                diag = diags.directive_after_document(ev.start_mark.line + 1)
+                diag = diags.diag("directive_after_document", ev.start_mark.line + 1)
                 return Loaded(failed=True, findings=self.findings + [diag])
             starts.append(ev.start_mark.line)
             self.kpos, self.vpos, self.anchors = {}, {}, {}
@@ -100,12 +86,11 @@ class Builder:
         return ev, type(ev).__name__
 
     def _node(self, ev, cls: str, path: tuple, depth: int) -> Any:
-        """The value of the node ``ev`` starts (at ``path``, ``depth`` deep)."""
         start = ev.start_mark
         self.vpos[path] = mark(start)
         self.total += 1
         if self.total > MAX_NODES:
-            raise Abort(diags.too_many_nodes(*mark(start)))
+            raise Abort(diags.diag("too_many_nodes", *mark(start)))
         anchor = ev.anchor
         if cls == _SCALAR:
             value = self._scalar(ev)
@@ -119,7 +104,7 @@ class Builder:
         if ev.tag is not None:
             self._tag_kind(ev)  # SI007 for a non-core tag; the node is built as usual
         if depth >= MAX_DEPTH:
-            raise Abort(diags.too_deep(*mark(start)))
+            raise Abort(diags.diag("too_deep", *mark(start)))
         before = self.total - 1
         flow = bool(getattr(ev, "flow_style", False))
         self._flow += flow
@@ -153,17 +138,16 @@ class Builder:
         """The value an alias names (counted as the nodes it expands to)."""
         self.total -= 1
         if ev.anchor not in self.anchors:
-            raise Abort(diags.unknown_alias(ev.anchor, *mark(ev.start_mark)))
+            raise Abort(diags.diag("unknown_alias", *mark(ev.start_mark), anchor=ev.anchor))
         value, size = self.anchors[ev.anchor]
         self.total += size
         self.expanded += size
         if self.expanded > MAX_ALIAS_NODES:
-            raise Abort(diags.alias_bomb(*mark(ev.start_mark)))
+            raise Abort(diags.diag("alias_bomb", *mark(ev.start_mark)))
         return value
 
     def _key(self, ev, cls: str, container: dict, parent: tuple) -> tuple | None:
-        """The path of the value the key ``ev`` names; None when that value is dropped (a
-        complex or duplicate key: a finding)."""
+        """The path of the key's value; None when it is dropped (complex or duplicate key)."""
         start = ev.start_mark
         key: str | None = None
         if cls == _SCALAR:
@@ -173,13 +157,13 @@ class Builder:
             key = sys.intern(self._encodable(ev))
             if ev.anchor:  # an anchor on a key (`&a a: b`) names the key's scalar
                 plain = ev.style in (None, "") and (ev.implicit is None or ev.implicit[0])
-                self.anchors[ev.anchor] = (resolve_plain(key) if plain else key, 1)
+                self.anchors[ev.anchor] = (scalars.resolve_plain(key) if plain else key, 1)
         elif cls == _ALIAS:
             val = self.anchors.get(ev.anchor, (None, 1))[0]
             if not isinstance(val, (dict, list)):
                 key = "" if val is None else str(val)
         if key is None:
-            self.findings.append(diags.complex_key(*mark(start)))
+            self._note("complex_key", ev)
             self._skip_node(cls)
             return None
         path = parent + (key,)
@@ -190,7 +174,7 @@ class Builder:
         return path
 
     def _skip_node(self, cls: str) -> None:
-        """Consume a node's events without building it (still bounded by the limits)."""
+        """Consume a node's events without building it (still bounded by the depth limit)."""
         if cls == _SCALAR or cls == _ALIAS:
             return
         level = 1
@@ -200,11 +184,10 @@ class Builder:
             if c == _MAP_START or c == _SEQ_START:
                 level += 1
                 if level > MAX_DEPTH:
-                    raise Abort(diags.too_deep(*mark(ev.start_mark)))
+                    raise Abort(diags.diag("too_deep", *mark(ev.start_mark)))
             elif c == _MAP_END or c == _SEQ_END:
                 level -= 1
 
-    # scalars ---------------------------------------------------------------------------
     def _scalar(self, ev) -> Any:
         kind = None if ev.tag is None else self._tag_kind(ev)
         if self._hash:
@@ -219,40 +202,42 @@ class Builder:
         if kind is not None:
             return self._tagged(ev, kind, value)
         if ev.style in (None, "") and (ev.implicit is None or ev.implicit[0]):  # plain
-            text = value
-            value = resolve_plain(value)
-            if value is text and len(text) > HUGE_MIN and is_int(text):
-                self.findings.append(diags.huge_int(text, *mark(ev.start_mark)))
-        if type(value) is str and len(value) <= INTERN_MAX:
+            value = self._resolve(ev, value)
+        if type(value) is str and len(value) <= scalars.INTERN_MAX:
             value = sys.intern(value)
         return value
 
     def _tagged(self, ev, kind: str, value: str) -> Any:
-        """A scalar with an explicit core tag: its value when it fits the tag (SI007 and
-        its text when it does not)."""
+        """A core-tagged scalar's value when it fits the tag, else SI007 and its text."""
         if kind == "str":
             return value
-        resolved = resolve_plain(value)
-        if resolved is value and len(value) > HUGE_MIN and is_int(value):
-            self.findings.append(diags.huge_int(value, *mark(ev.start_mark)))
+        resolved = self._resolve(ev, value)
+        # an integer past the digit limit (SI005), or !!map / !!seq on a scalar
+        if (resolved is value and scalars.is_int(value)) or kind not in scalars.KIND_TYPES:
             return value
-        if kind not in KIND_TYPES:  # !!map / !!seq on a scalar
-            return value
-        if fits(kind, resolved):
+        if scalars.fits(kind, resolved):
             return float(resolved) if kind == "float" else resolved
-        self.findings.append(diags.tag_mismatch(value, kind, *mark(ev.start_mark)))
+        self._note("tag_mismatch", ev, value=value, kind=kind)
         return value
 
+    def _resolve(self, ev, text: str) -> Any:
+        value = scalars.resolve_plain(text)
+        if value is text and len(text) > scalars.HUGE_MIN and scalars.is_int(text):
+            self._note("huge_int", ev, digits=len(text))
+        return value
+
+    def _note(self, name: str, ev, **fields) -> None:
+        self.findings.append(diags.diag(name, *mark(ev.start_mark), **fields))
+
     def _tag_kind(self, ev) -> str | None:
-        """The core-schema kind the tag of ``ev`` asks for; None (and SI007) for others."""
         tag = ev.tag
         if not isinstance(tag, str):  # ruamel Tag object
             tag = getattr(tag, "value", None) or str(tag)
-        kind = CORE_TAGS.get(tag)
+        kind = scalars.CORE_TAGS.get(tag)
         if kind is None:
-            if tag.startswith(CORE):
-                tag = "!!" + tag[len(CORE) :]
-            self.findings.append(diags.non_core_tag(tag, *mark(ev.start_mark)))
+            if tag.startswith(scalars.CORE):
+                tag = "!!" + tag[len(scalars.CORE) :]
+            self._note("non_core_tag", ev, tag=tag)
             return None
         return kind
 
@@ -261,12 +246,11 @@ class Builder:
             self.quiet_spans.append((mark(ev.start_mark), mark(ev.end_mark)))
 
     def _encodable(self, ev) -> str:
-        value, changed = encodable(ev.value)
+        value, changed = scalars.encodable(ev.value)
         if changed:
-            self.findings.append(diags.lone_surrogate(*mark(ev.start_mark)))
+            self._note("lone_surrogate", ev)
         return value
 
-    # the text around the events ----------------------------------------------------
     def _line(self, n: int) -> str:
         return self._lines[n] if 0 <= n < len(self._lines) else ""
 
@@ -278,7 +262,9 @@ class Builder:
         # of a one-line JSON document, would be quadratic in its length
         after = self._line(end.line)[end.column : end.column + 2]
         if after[:1] == "#" or after == ",#":
-            raise Abort(diags.glued_comment(end.line + 1, end.column + after.index("#") + 1))
+            raise Abort(
+                diags.diag("glued_comment", end.line + 1, end.column + after.index("#") + 1)
+            )
 
     def _check_header(self, ev) -> None:
         """After a quoted scalar, or in a block scalar's header (``>#x``: X4QW), a ``#``
@@ -291,7 +277,7 @@ class Builder:
             header = self._line(start.line)[start.column :]
             if _GLUED_HEADER.match(header):
                 col = start.column + header.index("#") + 1
-                raise Abort(diags.glued_comment(start.line + 1, col, with_help=False))
+                raise Abort(diags.diag("glued_header", start.line + 1, col))
 
     def _split_lines(self, ev) -> None:
         """SI008: a line whose trimmed text is exactly ``---`` inside a scalar (a block
@@ -302,4 +288,6 @@ class Builder:
             line = self._line(n)
             if line.strip() == "---" and not line.startswith("---"):
                 kind = "block scalar" if ev.style in ("|", ">") else "multi-line scalar"
-                self.findings.append(diags.marker_in_scalar(kind, n + 1, line.index("-") + 1))
+                self.findings.append(
+                    diags.diag("marker_in_scalar", n + 1, line.index("-") + 1, kind=kind)
+                )

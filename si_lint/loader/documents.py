@@ -10,8 +10,7 @@ from ..findings import Diag
 
 @dataclass
 class PosMap:
-    """Positions (1-based line, column) of keys (``k``) and values (``v``) by document
-    path."""
+    """Positions (1-based line, column) of keys (``k``) and values (``v``) by path."""
 
     k: dict[tuple, tuple[int, int]] = field(default_factory=dict)
     v: dict[tuple, tuple[int, int]] = field(default_factory=dict)
@@ -27,7 +26,6 @@ class PosMap:
         return (1, 1)
 
     def value(self, path: tuple) -> tuple[int, int]:
-        """Where the value node at ``path`` starts."""
         return self.v.get(tuple(path)) or self.key(path)
 
     def to_blob(self, data: Any) -> str | None:
@@ -79,8 +77,7 @@ MAX_WALK = 200_000
 
 
 def walk(data: Any):
-    """The path of every node of ``data`` (dicts and lists), the root first, then each
-    child before its next sibling (document order), at most :data:`MAX_WALK` of them."""
+    """The path of each node of ``data`` in document order, at most :data:`MAX_WALK`."""
     stack: list[tuple[tuple, Any]] = [((), data)]
     n = 0
     while stack and n < MAX_WALK:
@@ -96,8 +93,6 @@ def walk(data: Any):
 
 @dataclass
 class LoadedDoc:
-    """One document of a stream."""
-
     #: 0-based index among the documents the parser yields (a comment-only prefix before
     #: the first ``---`` is no document; empty documents count, but are not kept)
     index: int
@@ -122,8 +117,7 @@ class Loaded:
     starts: list = field(default_factory=list)
 
     @property
-    def data(self) -> Any:
-        """The first document's data (None for a file without documents)."""
+    def data(self) -> Any:  # the first document's
         return self.documents[0].data if self.documents else None
 
     @property

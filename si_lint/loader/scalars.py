@@ -41,9 +41,8 @@ _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\
 #: the characters a number starts with
 _NUMBER_START = frozenset("0123456789+-.")
 
-#: keys and string values up to this long are interned by both reading paths: a corpus
-#: repeats them thousands of times (``kind``, ``tool_call``, ``agent_response`` …), so a
-#: large corpus holds one copy of each
+#: keys and string values up to this long are interned: a corpus repeats them thousands of
+#: times (``kind``, ``tool_call``, ``agent_response`` …)
 INTERN_MAX = 40
 
 #: the shortest literal that can be over the digit limit (a hex one: 1.2 digits a character)
@@ -64,8 +63,7 @@ def encodable(text: str) -> tuple[str, bool]:
 
 
 def resolve_plain(text: str) -> Any:
-    """Resolve an untagged plain scalar with the YAML 1.2 core schema. An integer of more
-    than ``MAX_INT_DIGITS`` digits stays its text (the loader reports it: SI005)."""
+    """A plain scalar under the YAML 1.2 core schema; an over-long integer stays text (SI005)."""
     if text in _WORDS:
         return _WORDS[text]
     if text[0] not in _NUMBER_START:  # most scalars: text
@@ -79,13 +77,11 @@ def resolve_plain(text: str) -> Any:
 
 
 def is_int(text: str) -> bool:
-    """Whether ``text`` is an integer literal of the core schema (in any base)."""
     return any(pattern.match(text) for pattern, *_ in _INTS)
 
 
 def fits(kind: str, resolved: Any) -> bool:
-    """Whether a scalar resolved as ``resolved`` fits the tag ``!!kind`` (a boolean is
-    no integer or float here)."""
+    """Whether ``resolved`` fits the tag ``!!kind`` (a boolean is no int or float here)."""
     return isinstance(resolved, KIND_TYPES[kind]) and not (
         kind in ("int", "float") and isinstance(resolved, bool)
     )

@@ -1,17 +1,12 @@
-"""A text libyaml rejected, read by ruamel's pure-Python parser at the speed of its
-structure, not of its length: that parser reads about a megabyte a second (a 4 MB
-mapping key, an implicit key longer than YAML's 1,024 characters, which both parsers
-refuse, would take it 4 s). It is asked first about a *shortened* text, in which the middle of every
-run of more than :data:`LONG` ASCII letters is replaced by :data:`MARK` letters spelling
-a digest of it (so runs that differ stay different: anchors, aliases, tag handles and
-duplicate keys compare as before). Letters take no part in YAML's structure: they
-cannot end, start or break a token, and a shortened run is still longer than 1,024
-characters, so a simple key spanning one is too long in both texts. Only the columns of
-what follows a run on its line move, and the marks of the error are moved back. When
-that parser *reads* the shortened text, or stops on something other than a parse error
-with marks, or its message could hold a shortened run, or a column could matter (a line
-indented past :data:`INDENT` columns sets an indentation a moved column could cross), the
-whole text is read as before: the answer is always the whole text's."""
+"""A text libyaml rejected, read by ruamel's pure-Python parser (about a megabyte a second)
+at the speed of its structure, not of its length: the parser is asked first about a text
+whose runs of more than :data:`LONG` ASCII letters have their middle replaced by
+:data:`MARK` letters spelling its digest (runs that differ stay different). Letters cannot
+end, start or break a token, and a shortened run is still longer than YAML's 1,024-character
+simple key, so only the columns after a run move, and the error's marks are moved back.
+When that parser *reads* the shortened text, or stops on anything but a parse error with
+marks, or its message could hold a shortened run, or an indentation past :data:`INDENT`
+could cross a moved column, the whole text is read: the answer is always the whole text's."""
 
 from __future__ import annotations
 
@@ -37,8 +32,7 @@ _AS_LETTERS = str.maketrans("0123456789", "ghijklmnop")
 
 @dataclass
 class Short:
-    """A shortened text and where its runs were cut: ``cuts``, ``(start of the digest in
-    the shortened text, characters removed there)``, in order."""
+    """``cuts``: (start of a digest in ``text``, characters removed there), in order."""
 
     text: str
     cuts: list[tuple[int, int]]
@@ -88,5 +82,4 @@ def shorten(text: str) -> Short | None:
 
 
 def holds_a_run(*messages) -> bool:
-    """A message that could hold a shortened run (the whole text's is then read)."""
     return any(m and _LETTERS.search(m) for m in messages)

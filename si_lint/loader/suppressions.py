@@ -27,11 +27,7 @@ def scan_suppressions(text: str, quiet_spans=()) -> list[tuple[int, int, str, tu
         else:
             continue
         codes = tuple(c.strip() for c in m.group(2).split(",") if c.strip())
-        if m.group(1) == "disable-file":
-            kind = "file"
-        elif line[: m.start()].strip():
-            kind = "line"
-        else:
-            kind = "above"
+        inline = bool(line[: m.start()].strip())
+        kind = "file" if m.group(1) == "disable-file" else "line" if inline else "above"
         out.append((i, m.start() + 1, kind, codes))
     return out

@@ -18,8 +18,7 @@ VERSION = "v1"
 
 
 def _scenario_ids(path: str, corpus) -> dict[int, str]:
-    """Scenario ids of a file's documents by document index: the corpus's, else read from
-    the file (a run answered without building a corpus)."""
+    """Scenario ids by document index: the corpus's, else the file's (no corpus built)."""
     docs = corpus.by_file.get(path) if corpus is not None else None
     if not docs:
         raw = read_source(path)

@@ -1,13 +1,8 @@
-"""`--format github`: GitHub Actions workflow commands, chosen automatically under
-``GITHUB_ACTIONS=true``, and the Markdown job summary appended to ``$GITHUB_STEP_SUMMARY``
-(SPEC §9; what they hold, in which order: docs/integration.md).
-
-Escaping follows GitHub's runner (``toolkit/core`` ``escapeData``/``escapeProperty``), and
-every other control character is shown as an escape (:mod:`.controls`): the runner prints
-annotations to the job log, where a file name holding ``ESC ] 8 ;;`` ... ``BEL`` must not
-become a link or a terminal command. Corpus text in the summary is Markdown-escaped: it
-cannot make a link, an image, HTML or a table cell of its own.
-"""
+"""`--format github`: GitHub Actions workflow commands and the Markdown job summary appended
+to ``$GITHUB_STEP_SUMMARY`` (SPEC §9, docs/integration.md). Escaping follows the runner's
+``escapeData``/``escapeProperty``, every other control character is shown escaped (the job
+log must not take ``ESC ] 8 ;;`` ... ``BEL`` in a file name as a link or a terminal command),
+and corpus text in the summary is Markdown-escaped (no link, image, HTML or table cell)."""
 
 from __future__ import annotations
 
@@ -69,11 +64,8 @@ def ordered(findings) -> list:
     )
 
 
-def write(result, out, step_summary: str | None = None, **_options) -> None:
-    """The annotations and the run's summary line; the Markdown summary appended to
-    ``step_summary`` (default: ``$GITHUB_STEP_SUMMARY``, when set)."""
-    if step_summary is None:
-        step_summary = os.environ.get("GITHUB_STEP_SUMMARY") or None
+def write(result, out, **_options) -> None:
+    step_summary = os.environ.get("GITHUB_STEP_SUMMARY") or None
     cache = SourceCache()
     findings = ordered(result.findings)
     counts = summary_counts(findings)
@@ -102,9 +94,7 @@ def write(result, out, step_summary: str | None = None, **_options) -> None:
         raise output_error(step_summary, exc) from None
 
 
-# the job summary ----------------------------------------------------------------------
 def md(text: str, limit: int = MESSAGE_MAX) -> str:
-    """``text`` as literal Markdown on one line, cut to ``limit``."""
     text = printable(str(text)).replace("\r", " ").replace("\n", " ")
     if len(text) > limit:
         text = text[: limit - 1] + "…"
@@ -112,8 +102,7 @@ def md(text: str, limit: int = MESSAGE_MAX) -> str:
 
 
 def file_url(path: str, line: int) -> str | None:
-    """The page of ``path`` at ``line`` in the commit the run checked, or None (not in
-    GitHub Actions, or the file is outside the checked-out repository)."""
+    """``path``'s page at ``line`` in the checked commit; None outside Actions or the repository."""
     server, repo, sha = (
         os.environ.get(k) for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA")
     )

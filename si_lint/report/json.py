@@ -1,17 +1,26 @@
 """`--format json` (SPEC §7; its fields: docs/integration.md; its JSON Schema:
 ``schemas/report.schema.json``). Written one diagnostic at a time: byte for byte what
 ``json.dumps(doc, indent=2, ensure_ascii=False)`` gives for the whole document, but with
-DEL, C1 and the bidi controls as ``\\u`` escapes too (:func:`.controls.json_safe`)."""
+DEL, C1 and the bidi controls as ``\\u`` escapes too (:func:`.controls.json_safe`).
+
+A finding's ``fix``, as ruff writes it, is its fix applied alone to the file's text in memory
+(what ``--fix`` runs), compared with the text; a file whose bytes are not the ones checked
+(stdin, a file changed since) gives none."""
 
 from __future__ import annotations
 
+import difflib
 import json
+import os
+from collections.abc import Callable
+from functools import lru_cache, partial
 
 from .. import rule_url
-from ..fix.files import fixable
+from ..fix import FixError, fixes_of
+from ..fix.files import fixable, is_safe, read_text
+from ..fix.text import fix_scalars_in_place, fix_stream, lines_of
 from ..source import SourceCache, token_end
 from .controls import json_safe
-from .json_fix import fix_edits
 from .text import code_counts, summary_counts
 
 
@@ -45,20 +54,16 @@ def dump_items(items, out, indent: str, *, sort_keys: bool = False) -> None:
     out.write("[]" if first else "\n" + indent + "]")
 
 
-def statistics_of(findings, unsafe_fixes: bool = False) -> list[dict]:
-    """``--statistics``: one entry per code."""
-    fixable_codes = {f.code for f in findings if fixable(f, unsafe_fixes)}
-    return [
-        {"code": code, "name": name, "count": n, "fixable": code in fixable_codes}
-        for code, n, name in code_counts(findings)
-    ]
-
-
 def write(result, out, statistics: bool = False, unsafe_fixes: bool = False, **_options) -> None:
     out.write('{\n  "version": 1,\n')
     if statistics:
+        fixable_codes = {f.code for f in result.findings if fixable(f, unsafe_fixes)}
         out.write('  "statistics": ')
-        dump_items(statistics_of(result.findings, unsafe_fixes), out, "  ")
+        stats = (
+            {"code": code, "name": name, "count": n, "fixable": code in fixable_codes}
+            for code, n, name in code_counts(result.findings)
+        )
+        dump_items(stats, out, "  ")
     else:
         cache = SourceCache()
         fix_of = fix_edits(getattr(result, "corpus", None))
@@ -67,3 +72,79 @@ def write(result, out, statistics: bool = False, unsafe_fixes: bool = False, **_
     summary = {"files": result.files, **summary_counts(result.findings)}
     text = json.dumps({"summary": summary}, indent=2, ensure_ascii=False)
     out.write(",\n" + text[2:] + "\n")
+
+
+def fix_edits(corpus) -> Callable:
+    """``edit(f)``: a finding's ``fix``, or None (findings come by path: one file is kept)."""
+    read = lru_cache(maxsize=1)(partial(_read_text, corpus))
+
+    def edit(f) -> dict | None:
+        fixes = fixes_of(f.fix)
+        text = read(f.path) if fixes else None
+        if text is None:
+            return None
+        new = _fixed(text, f, fixes)
+        if new is None or new == text:
+            return None
+        return {
+            "applicability": "safe" if is_safe(f) else "unsafe",
+            "message": f.help or None,
+            "edits": edits(text, new),
+        }
+
+    return edit
+
+
+def _fixed(text: str, f, fixes: list) -> str | None:
+    """The fixed text: in place when only scalars change (quick), else by ``--fix``'s way."""
+    json_file = f.path.endswith(".json")
+    if not json_file:
+        new = fix_scalars_in_place(text, f.document, fixes)
+        if new is not None:
+            return new
+    try:
+        new, applied = fix_stream(text, {f.document: fixes}, json_file=json_file)
+    except Exception:  # FixError, or a fix the file cannot take: --fix skips it too
+        return None
+    return new if applied else None
+
+
+def _read_text(corpus, path: str) -> str | None:
+    try:
+        return read_text(path, corpus, checked=True)[1]
+    except FixError:  # not the text checked (stdin's, or the file changed since): no edits
+        return None
+
+
+def edits(old: str, new: str) -> list[dict]:
+    a, b = lines_of(old), lines_of(new)
+    out = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        was, now = "".join(a[i1:i2]), "".join(b[j1:j2])
+        head = _shared(was, now, len(was))
+        tail = _shared(was[::-1], now[::-1], min(len(was), len(now)) - head)
+        start = _location(i1, was[:head])
+        end = _location(i1, was[: len(was) - tail])
+        out.append({"content": now[head : len(now) - tail], "location": start, "end_location": end})
+    return out
+
+
+def _shared(a: str, b: str, limit: int) -> int:
+    """How many of their first ``limit`` characters ``a`` and ``b`` share, less a word cut
+    in two: a word is replaced whole (`false` → `true`, not `fals` → `tru`)."""
+    n = len(os.path.commonprefix([a[:limit], b[:limit]]))
+    while n and _word(a, n - 1) and (_word(a, n) or _word(b, n)):
+        n -= 1
+    return n
+
+
+def _word(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
+
+
+def _location(row: int, before: str) -> dict:
+    """Where ``before`` (text from the start of line ``row``, 0-based) ends."""
+    return {"row": row + 1 + before.count("\n"), "column": len(before) - before.rfind("\n")}

@@ -26,9 +26,7 @@ def _describe(f) -> str:
 
 
 def _clean_rules(result):
-    """``clean(path, findings)``: the codes of the rules that ran on ``path`` without a
-    finding, in code order: the loader's, and the file checks of its documents' kinds,
-    if enabled."""
+    """``clean(path, findings)``: the enabled loader and file rules clean on ``path``."""
     docs_of = result.corpus.by_file if result.corpus is not None else {}
     config = result.config
 

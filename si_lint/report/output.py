@@ -30,8 +30,7 @@ def output_error(path: str, exc: OSError) -> OutputError:
 def write(
     text: str, output: str | None = None, *, err: bool = False, color: bool | None = False
 ) -> None:
-    """``text`` to ``output`` (a path), or to stdout (stderr with ``err``). ``color=None``
-    keeps ANSI styles on a terminal only."""
+    """``color=None`` keeps ANSI styles on a terminal only."""
     with report_sink(output, err=err, color=color) as sink:
         sink.write(text)
 
@@ -52,8 +51,7 @@ def use_color(mode: str, stream) -> bool:
 
 
 class Sink:
-    """Where a report streams to (``write(str)``): the pieces are gathered into chunks of
-    about :data:`CHUNK` characters, each handed to ``emit``."""
+    """Gathers what is written into chunks of about :data:`CHUNK` characters for ``emit``."""
 
     def __init__(self, emit) -> None:
         self._emit = emit
@@ -76,10 +74,9 @@ class Sink:
 
 @contextmanager
 def report_sink(output: str | None, *, err: bool = False, color: bool | None = False):
-    """A :class:`Sink` to ``output`` (a path, written atomically: the file appears whole
-    when the report is complete, and not at all when it fails; without ANSI styles unless
-    ``color``) or to stdout (stderr with ``err``; styles as ``click.echo`` keeps them),
-    flushed when the block ends. Each piece holds whole styles: none is cut in two."""
+    """A :class:`Sink` to ``output`` (written atomically: whole when the report is complete,
+    else not at all; unstyled unless ``color``) or to stdout/stderr as ``click.echo``
+    styles it. Each piece holds whole styles: none is cut in two."""
     if not output:
         sink = Sink(lambda s: click.echo(s, nl=False, err=err, color=color))
         yield sink

@@ -27,8 +27,7 @@ _PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "info": "recommenda
 
 
 def shorten(text: str, limit: int = FULL_DESCRIPTION_MAX) -> str:
-    """``text`` within ``limit`` characters: whole when it fits, else cut at the last
-    sentence end (or word) that fits, with an ellipsis."""
+    """``text``, or its part up to the last sentence end (or word) that fits, and "…"."""
     if len(text) <= limit:
         return text
     room = text[: limit - 2]
@@ -100,7 +99,6 @@ def escape_message(text: str) -> str:
 
 
 def message_text(f) -> str:
-    """The message, with one embedded link per related location."""
     links = [
         f"[{escape_message(r.message or f'{r.path}:{r.line}:{r.column}')}]({i})"
         for i, r in enumerate(f.related, start=1)
@@ -208,7 +206,6 @@ def _notice(f, by_severity: Counter, total: int, rule_index: int, cache: SourceC
 
 
 def _result(f, fp: str, rule_index: int, cache: SourceCache) -> dict:
-    """One finding as a SARIF result (``fp``: its line-independent fingerprint)."""
     loc: dict[str, Any] = {
         "physicalLocation": _physical(cache, f.path, f.line, f.column, f.end_line, f.end_column)
     }

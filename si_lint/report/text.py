@@ -79,7 +79,6 @@ def write(
 
 
 def _summary(result, unsafe_fixes: bool) -> list[str]:
-    """The closing lines: the counts and what ``--fix`` can do, or "All checks passed"."""
     total = len(result.findings)
     if not total:
         return [passed_line(result) + "."]
@@ -99,7 +98,6 @@ def _summary(result, unsafe_fixes: bool) -> list[str]:
 
 
 def found_line(result) -> str:
-    """The counts of a run with findings (SPEC §9)."""
     n = len(getattr(result, "skipped_paths", ()))
     skipped = f" ({n} named path(s) skipped)" if n else ""
     c = summary_counts(result.findings)
@@ -110,7 +108,6 @@ def found_line(result) -> str:
 
 
 def passed_line(result) -> str:
-    """The summary of a run without findings (SPEC §9)."""
     n = len(getattr(result, "skipped_paths", ()))
     if not n:
         return f"All checks passed ({result.files} file(s))"

@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..fix import FixError, fix_stream, fixes_of, is_safe
+from ..fix import FixError, fixes_of
+from ..fix.files import is_safe
+from ..fix.text import fix_stream
 from ..loader import load_bytes
 from ..loader.suppressions import scan_suppressions
 
