@@ -1,6 +1,5 @@
 """Code actions: each finding's fix (the text ``--fix`` writes for it), "disable CODE for
-this line", and "fix all" of the safe fixes. An action carries the whole buffer after
-it; ``requests.py`` turns that into the smallest edit."""
+this line", and "fix all" of the safe fixes, each as the whole buffer after it."""
 
 from __future__ import annotations
 
@@ -24,8 +23,7 @@ class Action:
 
 
 def _fixed(text: str, findings: list, path: str) -> str | None:
-    """The text after the fixes of ``findings`` -- what ``--fix`` writes for them (each
-    applied to the document of its file it is about); None when none applies."""
+    """What ``--fix`` writes for ``findings``; None when none applies."""
     by_doc: dict = {}
     for f in findings:
         by_doc.setdefault(f.document, []).extend(fixes_of(f.fix))
@@ -52,7 +50,6 @@ def _fix_action(text: str, f, path: str) -> Action | None:
 
 
 def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> list[Action]:
-    """Fixes and "disable CODE for this line" for the findings on lines first0..last0."""
     findings = state.findings_of(abspath)
     out: list[Action] = []
     seen_disable: set[tuple[str, int]] = set()
@@ -77,7 +74,6 @@ def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> lis
 
 
 def _suppressed(loaded, code: str, target: int) -> bool:
-    """Whether a suppression comment of ``loaded`` covers ``code`` on line ``target``."""
     return any(
         code in codes and kind in ("line", "above") and sl + (kind == "above") == target
         for sl, _c, kind, codes in scan_suppressions(loaded.text or "", loaded.quiet_spans)
@@ -85,10 +81,9 @@ def _suppressed(loaded, code: str, target: int) -> bool:
 
 
 def disable_text(text: str, code: str, line: int) -> str | None:
-    """The buffer with a suppression of ``code`` for ``line`` (1-based): appended to the
-    line's own ``si-lint: disable=`` comment, or a new comment at its end, or — when the
-    end of the line is inside a scalar — a comment line above it. The result must load to
-    the same data and hold a suppression that covers the line, or nothing is offered."""
+    """The buffer with a suppression of ``code`` for ``line`` (1-based): in the line's own
+    comment, or a new comment at its end, or a comment line above it (its end is inside a
+    scalar). It must load to the same data and cover the line, or nothing is offered."""
     nl = "\r\n" if "\r\n" in text else "\n"
     lines = text.split(nl)
     if not 1 <= line <= len(lines):

@@ -1,9 +1,6 @@
-"""Completion on half-typed text: the roles of the scenario's Layer-2 template and
-``archetype_template`` under ``scoring:``, the profile's template names after
-``archetype_template:``, the profile's behaviors after ``behavior:``.
-
-The buffer may not parse while it is typed, so where the cursor is comes from the
-indentation of the lines above it, not from the loader."""
+"""Completion: the template's roles and ``archetype_template`` under ``scoring:``, the
+profile's templates after ``archetype_template:``, its behaviors after ``behavior:``. The
+buffer may not parse while it is typed: where the cursor is comes from the indentation."""
 
 from __future__ import annotations
 
@@ -30,8 +27,7 @@ class Item:
 
 
 def _parents(lines: list[str], line0: int, indent: int) -> list[str]:
-    """The chain of mapping keys that encloses a line indented by ``indent`` (from the
-    indentation alone)."""
+    """The chain of mapping keys that encloses a line indented by ``indent``."""
     chain: list[str] = []
     want = indent
     for i in range(line0 - 1, -1, -1):
@@ -51,7 +47,6 @@ def _parents(lines: list[str], line0: int, indent: int) -> list[str]:
 
 
 def _buffer_template(lines: list[str]) -> str | None:
-    """The ``scoring.archetype_template`` of the buffer, read line by line."""
     in_scoring = False
     for src in lines:
         if re.match(r"^scoring\s*:", src):
@@ -101,8 +96,7 @@ _DOC_START = re.compile(r"^(---|\.\.\.)(\s|$)")
 
 
 def document_lines(lines: list[str], line0: int) -> tuple[list[str], int]:
-    """The lines of the YAML document the cursor's line is in (a multi-document file
-    holds one scenario per document), and the cursor's line among them."""
+    """The lines of the YAML document the cursor's line is in, and its line among them."""
     starts = [i for i, src in enumerate(lines) if _DOC_START.match(src)]
     first = max((i + 1 for i in starts if i < line0), default=0)
     last = min((i for i in starts if i > line0), default=len(lines))

@@ -23,8 +23,7 @@ DIAGNOSTIC_OPTIONS = T.DiagnosticOptions(
 
 
 def on_initialize(ls: SiLintServer, params: T.InitializeParams) -> list[str]:
-    """The client's way of taking diagnostics and its ``initializationOptions``: the
-    warnings to show once the session is initialised."""
+    """The warnings to show once the session is initialised."""
     caps = params.capabilities
     ls.pull = can_pull(caps)
     if not ls.pull:  # not advertised (diagnosticProvider): the client takes pushes only
@@ -48,8 +47,7 @@ def warn(ls: SiLintServer, warnings: list[str]) -> None:
 
 
 async def take_settings(ls: SiLintServer, raw, *, ask: bool) -> None:
-    """New settings from the client (``raw``; or asked for with ``workspace/configuration``
-    when ``ask`` and the client answers that): applied, the open documents checked again."""
+    """New settings from the client (``raw``, or asked for when ``ask``) applied."""
     ws = ls.client_capabilities.workspace
     if ask and ws and ws.configuration:
         item = T.ConfigurationItem(section=SECTION)
@@ -69,7 +67,6 @@ async def take_settings(ls: SiLintServer, raw, *, ask: bool) -> None:
 def after_unasked_work(
     ls: SiLintServer, items: list[tuple[str, list]], force: AbstractSet[str] = frozenset()
 ) -> None:
-    """Publish what changed; a client that pulls is asked to pull again."""
     if items:
         ls.publish(items, force=force)
         if ls.pull:

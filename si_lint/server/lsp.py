@@ -1,8 +1,6 @@
 """``si-lint server``: the Language Server (LSP 3.17 over stdio, pygls). Each workspace
 folder is a corpus root of its own (a file outside every folder gets the root ``check``
-would give it); the feature groups are registered from ``sync.py`` (notifications),
-``live.py`` (settings, pull diagnostics) and ``requests.py`` (hover, definition,
-completion, code actions) on the server object of ``server.py``."""
+would give it)."""
 
 from __future__ import annotations
 

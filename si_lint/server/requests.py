@@ -1,6 +1,5 @@
-"""The requests a user makes in the editor: hover, go-to-definition, completion and code
-actions. The answers come from ``lookup.py``, ``completion.py`` and ``actions.py`` (plain
-functions, code points); here they become LSP types, in the client's position encoding."""
+"""Hover, go-to-definition, completion and code actions: the answers of ``lookup.py``,
+``completion.py`` and ``actions.py`` (code points) as LSP types, in the client's encoding."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
 """The language server object: the corpus roots it keeps resident, the diagnostics it has
-published (findings as LSP diagnostics: the range's end is the reports' own,
-``source.finding_end``), and the one worker thread all work on a root's state runs in.
-
-The LSP features are registered on it by :func:`si_lint.server.lsp.build_server`
-(``sync.py``: the document and workspace notifications; ``requests.py``: hover,
-definition, completion and code actions)."""
+published, and the one worker thread all work on a root's state runs in."""
 
 from __future__ import annotations
 
@@ -39,9 +34,8 @@ SEVERITY = {
 
 
 def lsp_range(codec, lines: list[str], line: int, col: int, end_line=None, end_col=None) -> T.Range:
-    """The range of a finding at ``line:col`` (1-based, code points) to its end
-    (:func:`si_lint.source.finding_end`, as the reports compute it), in the client's
-    position encoding."""
+    """A finding's range (1-based code points) in the client's position encoding; the end
+    is the reports' own (:func:`si_lint.source.finding_end`)."""
 
     def text(n: int) -> str:
         return (lines[n - 1] if 1 <= n <= len(lines) else "").rstrip("\r")
@@ -63,11 +57,8 @@ class Protocol(LanguageServerProtocol):
 
     @lsp_method(T.INITIALIZE)
     def lsp_initialize(self, params: T.InitializeParams):
-        """Columns in code points (``utf-32``) whenever the client offers them: the unit of
-        ``check``'s JSON, SARIF and text output, so a range reads as the same numbers in
-        the editor (one less: 0-based) as in the reports. Else the client's own choice
-        (LSP's default, ``utf-16``, counts a character outside the BMP twice; ``utf-8``
-        counts bytes)."""
+        """Columns in code points (``utf-32``) whenever the client offers them, the unit of
+        ``check``'s reports; else the client's own choice."""
         general = params.capabilities.general
         offered = list(general.position_encodings or []) if general is not None else []
         if general is not None and T.PositionEncodingKind.Utf32 in offered:
@@ -109,9 +100,6 @@ class SiLintServer(LanguageServer):
         self.folders: list[str] = []
         self.shut_down = False  # a `shutdown` request came: the exit status will be 0
 
-    # ---------------------------------------------------------------------------
-    # roots
-
     def folder_of(self, abspath: str) -> str:
         """The innermost workspace folder that holds the file, else a root made earlier
         for it, else its directory."""
@@ -122,7 +110,6 @@ class SiLintServer(LanguageServer):
         return next(owner, os.path.dirname(abspath))
 
     def state_for(self, abspath: str) -> CorpusState:
-        """The resident state of the root that holds ``abspath`` (loaded on first use)."""
         folder = self.folder_of(abspath)
         st = self.roots.get(folder)
         if st is None:
@@ -147,9 +134,8 @@ class SiLintServer(LanguageServer):
         return out + self.publishable(new, set(new.findings))
 
     def apply_settings(self) -> tuple[list[tuple[str, list]], list[str]]:
-        """Make the client's settings (the latest configuration over ``initializationOptions``,
-        over the command line) the server's: every resident root is checked again when the
-        selection or the profile changed. (what to publish, warnings for the user)"""
+        """The client's settings (the latest configuration over ``initializationOptions``, over
+        the command line) made the server's: (what to publish, warnings for the user)."""
         s = self.client_settings.over(self.init_settings)
         warnings = []
         if s.profile is not None and not self._profile_ok(s.profile):
@@ -183,20 +169,15 @@ class SiLintServer(LanguageServer):
                 return False
         return True
 
-    # ---------------------------------------------------------------------------
-    # diagnostics
-
     def lines_of(self, st: CorpusState, abspath: str) -> list[str]:
-        """The text of a file as the client sees it: its open buffer, else the file."""
         uri = from_fs_path(abspath)
         doc = self.workspace.text_documents.get(uri) if uri else None
         text = doc.source if doc is not None else (st.text_of(abspath) or "")
         return text.split("\n")
 
     def publishable(self, st: CorpusState, rels) -> list[tuple[str, list]]:
-        """(uri, findings) to publish for these files of ``st``: open documents always,
-        other files when their findings differ from the root's baseline, or to withdraw
-        what was published for them."""
+        """(uri, findings) to publish: open documents always, other files when their findings
+        differ from the root's baseline, or to withdraw what was published for them."""
         base = self.baseline.get(str(st.folder), {})
         out = []
         for rel in sorted(rels):
@@ -212,8 +193,7 @@ class SiLintServer(LanguageServer):
         return out
 
     def diagnostics(self, uri: str, findings: list[Finding]) -> list[T.Diagnostic] | None:
-        """The LSP diagnostics of a file's findings (None: the file is in no resident root);
-        related locations in files with no URI are left out."""
+        """None: the file is in no resident root."""
         path = to_fs_path(uri) or ""
         st = self.roots.get(self.folder_of(path))
         if st is None:
@@ -274,16 +254,13 @@ class SiLintServer(LanguageServer):
                 )
             )
 
-    # ---------------------------------------------------------------------------
-    # running work off the event loop
-
     async def run(self, fn, *args):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.worker, lambda: self._guarded(fn, *args))
 
     def _guarded(self, fn, *args):
-        """The one guard: whatever a feature raises is logged to the client, never sent
-        as a crash (a crashing check is already an SI000 finding)."""
+        """Whatever a feature raises is logged to the client, never sent as a crash (a
+        crashing check is already an SI000 finding)."""
         try:
             return fn(*args)
         except Exception:
@@ -294,7 +271,7 @@ class SiLintServer(LanguageServer):
 
     def check_buffer(self, uri: str, text: str | None) -> list[tuple[str, list]]:
         """Check a buffer (None: its file again) after the files changed on disk: what to
-        publish (the buffer's own findings always among it)."""
+        publish, the buffer's own findings always among it."""
         path = os.path.abspath(to_fs_path(uri) or "")
         if not path.endswith((".yaml", ".yml", ".json")):
             return []
@@ -310,8 +287,7 @@ class SiLintServer(LanguageServer):
         return list(dict(items + self.after_update(st, outcome)).items())
 
     def sync_disk(self, folder: str) -> list[tuple[str, list]]:
-        """Re-check what changed on disk in a resident root since it was last looked at
-        (``disk.py``; the client's file watchers are not needed): what to publish."""
+        """Re-check what changed on disk in a resident root (``disk.py``): what to publish."""
         st, snap = self.roots.get(folder), self.disk.get(folder)
         if st is None or snap is None:
             return []
@@ -325,8 +301,8 @@ class SiLintServer(LanguageServer):
         return self.after_update(st, outcome)
 
     def after_update(self, st: CorpusState, outcome) -> list[tuple[str, list]]:
-        """What to publish after an update: the files it touched; after an update of the
-        whole corpus also what was published for files no longer in it (withdrawn)."""
+        """The files an update touched; after a whole-corpus one also what was published for
+        files no longer in it (withdrawn)."""
         rels = set(outcome.touched)
         if outcome.full:
             paths = [to_fs_path(u) or "" for u in self.published]

@@ -20,7 +20,7 @@ SECTION = "si-lint"
 
 @dataclass(frozen=True)
 class Settings:
-    """What the client set (None: not set, the command line's or the default applies)."""
+    """None: not set (the command line's or the default applies)."""
 
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] | None = None
@@ -28,7 +28,6 @@ class Settings:
     debounce: float | None = None  # seconds
 
     def over(self, older: Settings) -> Settings:
-        """These settings, and the older ones where these leave a key unset."""
         mine = {f.name: getattr(self, f.name) for f in fields(self)}
         return replace(older, **{k: v for k, v in mine.items() if v is not None})
 
@@ -81,8 +80,7 @@ READERS = {
 
 
 def parse(raw: Any) -> tuple[Settings, list[str]]:
-    """The settings of a client's object, and a warning per value left out (an unknown
-    key, a value of the wrong type, a code no rule has)."""
+    """The settings of a client's object, and a warning per value left out."""
     raw = section_of(raw)
     if raw is None:
         return Settings(), []

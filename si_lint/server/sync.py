@@ -1,6 +1,5 @@
-"""The notifications the server reacts to: initialisation, the open documents (open,
-change, save, close) and the workspace (watched files, workspace folders). Each group is
-registered on a :class:`~si_lint.server.server.SiLintServer` by one function."""
+"""The notifications the server reacts to: initialisation, the open documents and the
+workspace (watched files, workspace folders)."""
 
 from __future__ import annotations
 
@@ -45,9 +44,6 @@ def _watch_registration() -> T.RegistrationParams:
 
 
 def register_lifecycle(server: SiLintServer) -> None:
-    """``initialize`` (the folders, the debounce option), ``initialized`` (the file
-    watchers, when the client registers them dynamically) and ``shutdown`` (remembered: it
-    decides the exit status, :func:`si_lint.server.lsp.serve`)."""
 
     @server.feature(T.SHUTDOWN)
     def shutdown(ls: SiLintServer, params: None):
@@ -74,7 +70,6 @@ def register_lifecycle(server: SiLintServer) -> None:
 
 
 def register_document_sync(server: SiLintServer) -> None:
-    """Open, change (debounced), save (a configuration file reloads its root), close."""
 
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: SiLintServer, params: T.DidOpenTextDocumentParams):
@@ -118,14 +113,12 @@ async def _sync_disk(ls: SiLintServer, uri: str) -> None:
 
 
 def watched_changes(ls: SiLintServer, changes: list[T.FileEvent]) -> list[tuple[str, list]]:
-    """The resident roots the client saw files change in, compared with the disk again
-    (:meth:`SiLintServer.sync_disk`: an open buffer wins over its file): what to publish."""
+    """The resident roots the client saw files change in, compared with the disk again."""
     folders = {ls.folder_of(_abspath(ev.uri)) for ev in changes} & set(ls.roots)
     return [item for folder in sorted(folders) for item in ls.sync_disk(folder)]
 
 
 def register_workspace(server: SiLintServer) -> None:
-    """Watched files changed on disk; workspace folders added or removed."""
 
     @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     async def watched(ls: SiLintServer, params: T.DidChangeWatchedFilesParams):
