@@ -71,8 +71,7 @@ def _template_values(profile) -> list[Item]:
 
 
 def _scoring_keys(profile, lines: list[str], indent: str, typed: str) -> list[Item]:
-    """The roles of the buffer's template not bound yet, and ``archetype_template`` when
-    it is not there."""
+    """The roles of the buffer's template not bound yet, and ``archetype_template``."""
     template = _buffer_template(lines)
     roles = model.template_roles(model.find_template(profile, template))
     present = {
@@ -116,7 +115,8 @@ def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[I
         if key == model.TEMPLATE_KEY and chain == ["scoring"]:
             return _template_values(state.profile)
         if key == "behavior":
-            return [Item(name, desc, "value") for name, desc in lookup.behaviors(state, abspath)]
+            names = sorted(lookup.profile_behaviors(state, abspath).items())
+            return [Item(k, v.title or "behavior-definitions.md", "value") for k, v in names]
         return []
     m = _ON_KEY.match(before)
     if not m or _parents(lines, line0, len(m.group(1))) != ["scoring"]:

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..cache import statindex
 from ..cache.statindex import RACY_NS
 from ..discovery import inside
 from ..profile_docs import DOCUMENTS
@@ -21,10 +22,9 @@ CONFIG_NAMES = ("si-lint.toml", "pyproject.toml")
 
 def stat_key(path: str) -> tuple | None:
     try:
-        s = os.stat(path)
+        return tuple(statindex.stat_key(os.stat(path)))  # (size, mtime_ns, ...)
     except OSError:
         return None
-    return (s.st_size, s.st_mtime_ns, s.st_ino, s.st_ctime_ns)
 
 
 def _digest(path: str) -> str | None:

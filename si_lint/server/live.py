@@ -1,11 +1,8 @@
-"""Settings taken live (``settings.py``) and pull diagnostics (``textDocument/diagnostic``).
-
-Push or pull, by the client's capabilities (as ruff's server decides): a client that
-pulls and takes ``workspace/diagnostic/refresh`` (:func:`can_pull`) gets an open
-document's diagnostics when it asks, never pushed (``interFileDependencies``: it asks
-again for the other open documents too); pushed are the closed files an edit changed, and
-after work the client did not ask for comes a refresh. Every other client gets every
-diagnostic pushed and is not offered ``diagnosticProvider``: never the same findings twice."""
+"""Settings taken live (``settings.py``) and pull diagnostics. A client that pulls and
+takes ``workspace/diagnostic/refresh`` (:func:`can_pull`) gets an open document's
+diagnostics when it asks, never pushed (closed files are pushed; work it did not ask for
+ends with a refresh); every other client gets every diagnostic pushed and is not offered
+``diagnosticProvider``: never the same findings twice."""
 
 from __future__ import annotations
 

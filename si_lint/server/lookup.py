@@ -245,7 +245,7 @@ def _synonyms(state, abspath: str, text: str, spot: Spot) -> Named | None:
 
 def _behavior(state, abspath: str, text: str, spot: Spot) -> Named | None:
     name = spot.names("behavior")
-    n = profile_names(state, abspath, "behaviors").get(name) if name is not None else None
+    n = profile_behaviors(state, abspath).get(name) if name is not None else None
     if n is None:
         return None
     file = os.path.normpath(os.path.join(str(state.cwd), n.file))
@@ -293,13 +293,12 @@ def definition(state, abspath: str, text: str, line0: int, char0: int) -> Target
     return n.target() if n is not None else None
 
 
-def profile_names(state, abspath: str, kind: str) -> dict:
-    """The names (``behaviors``, …) the OASIS profile documents of the file's directory
-    define, as ``check`` reads them."""
+def profile_behaviors(state, abspath: str) -> dict:
+    """The behaviors the OASIS profile documents of the file's directory define, as
+    ``check`` reads them."""
     pdir = state.profile_dirs.get(os.path.dirname(abspath))
     docs = state.profile_docs.get(pdir) if pdir is not None else None
-    names = getattr(docs, kind, None) if docs is not None else None
-    return names if isinstance(names, dict) else {}
+    return (docs.behaviors if docs is not None else None) or {}
 
 
 def markdown_section(path: str, line: int) -> str:
@@ -314,8 +313,3 @@ def markdown_section(path: str, line: int) -> str:
     end = next((n - 1 for n, _c, lv, _t in found if n > line and lv <= level), None)
     out = text.splitlines()[line - 1 : end]
     return "\n".join(out[:60] + ["…"] * (len(out) >= 60)).strip()
-
-
-def behaviors(state, abspath: str) -> list[tuple[str, str]]:
-    names = profile_names(state, abspath, "behaviors")
-    return [(k, v.title or "behavior-definitions.md") for k, v in sorted(names.items())]

@@ -20,8 +20,7 @@ def _request(ls: SiLintServer, uri: str):
 
 
 async def _ask(ls: SiLintServer, params, feature):
-    """``feature(state, path, text, line0, char0)`` at the request's position (in code
-    points), run in the worker."""
+    """``feature(state, path, text, line0, char0)`` at the request's position, in the worker."""
     path, doc = _request(ls, params.text_document.uri)
     where = T.Position(params.position.line, params.position.character)
     p = doc.position_codec.position_from_client_units(doc.lines, where)

@@ -181,7 +181,7 @@ class SiLintServer(LanguageServer):
         base = self.baseline.get(str(st.folder), {})
         out = []
         for rel in sorted(rels):
-            abspath = st.abspath_of(rel)
+            abspath = st.selection.absolute(rel)
             uri = from_fs_path(abspath)
             if uri is None or os.path.isdir(abspath):
                 continue
@@ -203,7 +203,7 @@ class SiLintServer(LanguageServer):
         for f in findings:
             related = []
             for r in f.related:
-                rpath = st.abspath_of(r.path)
+                rpath = st.selection.absolute(r.path)
                 ruri = from_fs_path(rpath)
                 if ruri is not None:
                     where = lsp_range(codec, self.lines_of(st, rpath), r.line, r.column)

@@ -265,9 +265,6 @@ class CorpusState:
     def findings_of(self, abspath: str) -> list[Finding]:
         return self.findings.get(self.selection.relpath(os.path.abspath(abspath)), [])
 
-    def abspath_of(self, relpath: str) -> str:
-        return self.selection.absolute(relpath)
-
     def all_findings(self) -> list[Finding]:
         return sorted((f for items in self.findings.values() for f in items), key=Finding.sort_key)
 

@@ -29,18 +29,13 @@ def root_folders(params: T.InitializeParams) -> list[str]:
     return [os.path.abspath(p) for p in paths if p]
 
 
-def _watch_registration() -> T.RegistrationParams:
-    return T.RegistrationParams(
-        registrations=[
-            T.Registration(
-                id="si-lint-watch",
-                method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                register_options=T.DidChangeWatchedFilesRegistrationOptions(
-                    watchers=[T.FileSystemWatcher(glob_pattern=g) for g in WATCHED]
-                ),
-            )
-        ]
-    )
+WATCH = T.Registration(
+    id="si-lint-watch",
+    method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+    register_options=T.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[T.FileSystemWatcher(glob_pattern=g) for g in WATCHED]
+    ),
+)
 
 
 def register_lifecycle(server: SiLintServer) -> None:
@@ -64,7 +59,7 @@ def register_lifecycle(server: SiLintServer) -> None:
             await live.take_settings(ls, None, ask=True)
         if ws and ws.did_change_watched_files and ws.did_change_watched_files.dynamic_registration:
             try:
-                await ls.client_register_capability_async(_watch_registration())
+                await ls.client_register_capability_async(T.RegistrationParams([WATCH]))
             except JsonRpcException:
                 pass  # the client refused: files changed outside the editor go unseen
 
