@@ -5,7 +5,8 @@ buffer may not parse while it is typed: where the cursor is comes from the inden
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from lsprotocol import types as T
 
 from .. import model
 from . import lookup
@@ -18,12 +19,11 @@ _ON_KEY = re.compile(r"^(\s*)(?:-\s+)?([A-Za-z_]*)$")
 _TEMPLATE_LINE = re.compile(rf"^\s+{model.TEMPLATE_KEY}\s*:\s*['\"]?([^'\"#\s]+)")
 
 
-@dataclass
-class Item:
-    label: str
-    detail: str
-    kind: str  # "property" | "value"
-    insert: str | None = None
+VALUE, PROPERTY = T.CompletionItemKind.Value, T.CompletionItemKind.Property
+
+
+def _item(label: str, detail: str, kind=VALUE, insert: str | None = None) -> T.CompletionItem:
+    return T.CompletionItem(label, detail=detail or None, kind=kind, insert_text=insert or label)
 
 
 def _parents(lines: list[str], line0: int, indent: int) -> list[str]:
@@ -61,16 +61,16 @@ def _buffer_template(lines: list[str]) -> str | None:
     return None
 
 
-def _template_values(profile) -> list[Item]:
+def _template_values(profile) -> list[T.CompletionItem]:
     out = []
     for name, tdata in sorted((profile.templates or {}).items()):
         head = tdata.get("template") if isinstance(tdata, dict) else None
         title = head.get("title", "") if isinstance(head, dict) else ""
-        out.append(Item(name, str(title), "value"))
+        out.append(_item(name, str(title)))
     return out
 
 
-def _scoring_keys(profile, lines: list[str], indent: str, typed: str) -> list[Item]:
+def _scoring_keys(profile, lines: list[str], indent: str, typed: str) -> list[T.CompletionItem]:
     """The roles of the buffer's template not bound yet, and ``archetype_template``."""
     template = _buffer_template(lines)
     roles = model.template_roles(model.find_template(profile, template))
@@ -79,15 +79,15 @@ def _scoring_keys(profile, lines: list[str], indent: str, typed: str) -> list[It
         for src in lines
         if (mm := _KEY_LINE.match(src)) and len(mm.group(1)) == len(indent)
     }
-    out: list[Item] = []
+    out: list[T.CompletionItem] = []
     for role, spec in roles.items():
         if role in present and role != typed:
             continue
         rtype = spec.get("type") if isinstance(spec, dict) else ""
-        out.append(Item(str(role), f"{template} role ({rtype})", "property", f"{role}: "))
+        out.append(_item(str(role), f"{template} role ({rtype})", PROPERTY, f"{role}: "))
     key = model.TEMPLATE_KEY
     if key not in present:
-        out.append(Item(key, "the Layer-2 template this scenario binds", "property", f"{key}: "))
+        out.append(_item(key, "the Layer-2 template this scenario binds", PROPERTY, f"{key}: "))
     return out
 
 
@@ -102,7 +102,7 @@ def document_lines(lines: list[str], line0: int) -> tuple[list[str], int]:
     return lines[first:last], line0 - first
 
 
-def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[Item]:
+def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[T.CompletionItem]:
     lines = text.split("\n")
     if not 0 <= line0 < len(lines):
         return []
@@ -116,7 +116,7 @@ def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[I
             return _template_values(state.profile)
         if key == "behavior":
             names = sorted(lookup.profile_behaviors(state, abspath).items())
-            return [Item(k, v.title or "behavior-definitions.md", "value") for k, v in names]
+            return [_item(k, v.title or "behavior-definitions.md") for k, v in names]
         return []
     m = _ON_KEY.match(before)
     if not m or _parents(lines, line0, len(m.group(1))) != ["scoring"]:

@@ -15,7 +15,7 @@ from typing import Any
 from .. import model
 from ..catalogue import rules
 from ..loader import load_bytes
-from ..mapping import MAPPING
+from ..mapping import MAPPING, lookup
 from ..profile_docs import headings
 from ..source import token_end
 
@@ -149,9 +149,7 @@ def _in_template(state, tid: str, path: tuple, on: str) -> Target | None:
     root = state.profile.root
     tdir = Path(root) / "templates" if root is not None else None
     for file in sorted(tdir.iterdir()) if tdir is not None and tdir.is_dir() else ():
-        data = _load(file)
-        head = data.get("template") if isinstance(data, MAPPING) else None
-        if isinstance(head, MAPPING) and head.get("id") == tid:
+        if lookup(lookup(_load(file), "template"), "id") == tid:
             return _position(str(file), path, on)
     return None
 
@@ -160,10 +158,8 @@ def _in_registry(state, name: str) -> Target | None:
     if state.profile.root is None:
         return None
     reg = Path(state.profile.root) / "registry.yaml"
-    data = _load(reg)
-    prims = data.get("primitives") if isinstance(data, MAPPING) else None
-    for i, p in enumerate(prims if isinstance(prims, list) else ()):
-        if isinstance(p, MAPPING) and p.get("name") == name:
+    for i, p in enumerate(lookup(_load(reg), "primitives", list, ())):
+        if lookup(p, "name") == name:
             return _position(str(reg), ("primitives", i, "name"), "value")
     return None
 

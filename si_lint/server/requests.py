@@ -61,20 +61,13 @@ def register_hover_and_definition(server: SiLintServer) -> None:
         return _location(ls, await _ask(ls, params, lookup.definition))
 
 
-def _completion_item(i: completion.Item) -> T.CompletionItem:
-    kind = T.CompletionItemKind.Property if i.kind == "property" else T.CompletionItemKind.Value
-    return T.CompletionItem(
-        i.label, detail=i.detail or None, kind=kind, insert_text=i.insert or i.label
-    )
-
-
 def register_completion(server: SiLintServer) -> None:
     @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " "]))
     async def on_completion(ls: SiLintServer, params: T.CompletionParams):
         items = await _ask(ls, params, completion.completion)
         if not items:
             return None
-        return T.CompletionList(is_incomplete=False, items=[_completion_item(i) for i in items])
+        return T.CompletionList(is_incomplete=False, items=items)
 
 
 def _edit(doc, old: str, new: str) -> T.TextEdit:
