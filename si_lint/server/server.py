@@ -97,8 +97,13 @@ class SiLintServer(LanguageServer):
         self.published: dict[str, tuple] = {}  # uri -> last published diagnostics (as a key)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="si-lint")
         self.generation: dict[str, int] = {}  # uri -> number of its latest change
-        self.folders: list[str] = []
         self.shut_down = False  # a `shutdown` request came: the exit status will be 0
+
+    @property
+    def folders(self) -> list[str]:
+        """The workspace folders (pygls keeps them as the client adds and removes them)."""
+        paths = (to_fs_path(wf.uri) for wf in self.workspace.folders.values())
+        return [os.path.abspath(p) for p in paths if p]
 
     def folder_of(self, abspath: str) -> str:
         """The innermost workspace folder that holds the file, else a root made earlier

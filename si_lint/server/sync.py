@@ -7,7 +7,7 @@ import os
 
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
-from pygls.uris import to_fs_path
+from pygls.uris import from_fs_path, to_fs_path
 
 from . import live
 from .server import SiLintServer
@@ -17,16 +17,6 @@ WATCHED = ("**/*.yaml", "**/*.yml", "**/*.json", "**/si-lint.toml", "**/pyprojec
 
 def _abspath(uri: str) -> str:
     return os.path.abspath(to_fs_path(uri) or "")
-
-
-def root_folders(params: T.InitializeParams) -> list[str]:
-    """The workspace folders of an ``initialize`` request (else its root URI or path)."""
-    paths = [to_fs_path(wf.uri) for wf in params.workspace_folders or []]
-    if not any(paths) and params.root_uri:
-        paths = [to_fs_path(params.root_uri)]
-    if not any(paths):
-        paths = [params.root_path]
-    return [os.path.abspath(p) for p in paths if p]
 
 
 WATCH = T.Registration(
@@ -39,7 +29,6 @@ WATCH = T.Registration(
 
 
 def register_lifecycle(server: SiLintServer) -> None:
-
     @server.feature(T.SHUTDOWN)
     def shutdown(ls: SiLintServer, params: None):
         ls.shut_down = True
@@ -48,7 +37,10 @@ def register_lifecycle(server: SiLintServer) -> None:
 
     @server.feature(T.INITIALIZE)
     def initialize(ls: SiLintServer, params: T.InitializeParams):
-        ls.folders = root_folders(params)
+        root = (params.root_uri and to_fs_path(params.root_uri)) or params.root_path
+        if not ls.folders and root:  # no workspace folder: the root is the one
+            root = os.path.abspath(root)
+            ls.workspace.add_folder(T.WorkspaceFolder(from_fs_path(root) or root, root))
         warnings[:] = live.on_initialize(ls, params)
 
     @server.feature(T.INITIALIZED)
@@ -65,7 +57,6 @@ def register_lifecycle(server: SiLintServer) -> None:
 
 
 def register_document_sync(server: SiLintServer) -> None:
-
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: SiLintServer, params: T.DidOpenTextDocumentParams):
         uri = params.text_document.uri
@@ -114,7 +105,6 @@ def watched_changes(ls: SiLintServer, changes: list[T.FileEvent]) -> list[tuple[
 
 
 def register_workspace(server: SiLintServer) -> None:
-
     @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     async def watched(ls: SiLintServer, params: T.DidChangeWatchedFilesParams):
         items = await ls.run(watched_changes, ls, params.changes)
@@ -124,11 +114,6 @@ def register_workspace(server: SiLintServer) -> None:
     async def folders_changed(ls: SiLintServer, params: T.DidChangeWorkspaceFoldersParams):
         for wf in params.event.removed:
             p = _abspath(wf.uri)
-            ls.folders = [f for f in ls.folders if f != p]
             ls.roots.pop(p, None)
             withdrawn = [u for u in ls.published if (to_fs_path(u) or "").startswith(p + os.sep)]
             ls.publish([(u, []) for u in withdrawn if u not in ls.workspace.text_documents])
-        for wf in params.event.added:
-            p = _abspath(wf.uri)
-            if p not in ls.folders:
-                ls.folders.append(p)
