@@ -34,21 +34,6 @@ def _fixed(text: str, findings: list, path: str) -> str | None:
     return new if applied and new != text else None
 
 
-def _fix_action(text: str, f, path: str) -> Action | None:
-    new = _fixed(text, [f], path)
-    if new is None:
-        return None
-    safe = is_safe(f)
-    label = f.help or f.message
-    return Action(
-        f"Fix {f.code}: {label}" + ("" if safe else " (unsafe fix)"),
-        "quickfix",
-        new,
-        (f.code,),
-        preferred=safe,
-    )
-
-
 def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> list[Action]:
     findings = state.findings_of(abspath)
     out: list[Action] = []
@@ -56,10 +41,11 @@ def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> lis
     for f in findings:
         if not first0 <= f.line - 1 <= last0:
             continue
-        if fixes_of(f.fix):
-            action = _fix_action(text, f, abspath)
-            if action is not None:
-                out.append(action)
+        new = _fixed(text, [f], abspath) if fixes_of(f.fix) else None
+        if new is not None:
+            safe = is_safe(f)
+            title = f"Fix {f.code}: {f.help or f.message}" + ("" if safe else " (unsafe fix)")
+            out.append(Action(title, "quickfix", new, (f.code,), preferred=safe))
         if f.code != "SI000" and (f.code, f.line) not in seen_disable:
             seen_disable.add((f.code, f.line))
             new = disable_text(text, f.code, f.line)

@@ -7,23 +7,22 @@ import os
 from pathlib import Path
 
 from lsprotocol import types as T
-from pygls.uris import from_fs_path, to_fs_path
+from pygls.uris import from_fs_path
 
 from . import actions, completion, lookup
-from .server import SiLintServer
+from .server import SiLintServer, path_of
 
 FIX_ALL = "source.fixAll.si-lint"
 
 
 def _request(ls: SiLintServer, uri: str):
-    return os.path.abspath(to_fs_path(uri) or ""), ls.workspace.get_text_document(uri)
+    return path_of(uri), ls.workspace.get_text_document(uri)
 
 
 async def _ask(ls: SiLintServer, params, feature):
     """``feature(state, path, text, line0, char0)`` at the request's position, in the worker."""
     path, doc = _request(ls, params.text_document.uri)
-    where = T.Position(params.position.line, params.position.character)
-    p = doc.position_codec.position_from_client_units(doc.lines, where)
+    p = doc.position_codec.position_from_client_units(doc.lines, params.position)
     text = doc.source
     return await ls.run(lambda: feature(ls.state_for(path), path, text, p.line, p.character))
 
@@ -78,9 +77,7 @@ def _edit(doc, old: str, new: str) -> T.TextEdit:
     j = len(os.path.commonprefix([a[i:][::-1], b[i:][::-1]]))
     start = T.Position(i, 0)
     if j == 0 and a and not a[-1].endswith(("\n", "\r")):
-        last = a[-1]
-        codec = doc.position_codec
-        end = T.Position(len(a) - 1, codec.client_num_units(last))
+        end = T.Position(len(a) - 1, doc.position_codec.client_num_units(a[-1]))
     else:
         end = T.Position(len(a) - j, 0)
     return T.TextEdit(range=T.Range(start, end), new_text="".join(b[i : len(b) - j]))

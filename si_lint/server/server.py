@@ -74,6 +74,10 @@ class Protocol(LanguageServerProtocol):
         super()._execute_handler(msg_id, handler, callback, args, kwargs)
 
 
+def path_of(uri: str) -> str:
+    return os.path.abspath(to_fs_path(uri) or "")
+
+
 class SiLintServer(LanguageServer):
     def __init__(self, options: Options | None = None, debounce: float = 0.05):
         super().__init__(
@@ -88,9 +92,7 @@ class SiLintServer(LanguageServer):
         self.cli_options, self.cli_debounce = Options(**vars(self.options)), debounce
         self.init_settings = Settings()  # initializationOptions
         self.client_settings = Settings()  # the latest workspace configuration
-        #: the client asks for diagnostics (textDocument/diagnostic): open documents are
-        #: answered when pulled, never pushed (pushed: closed files only)
-        self.pull = False
+        self.pull = False  # the client pulls an open document's diagnostics (live.py)
         self.disk: dict[str, Snapshot] = {}  # folder -> the stat of its corpus files
         self.roots: dict[str, CorpusState] = {}  # folder (absolute) -> state
         self.baseline: dict[str, dict[str, list[Finding]]] = {}  # folder -> relpath -> findings
@@ -277,7 +279,7 @@ class SiLintServer(LanguageServer):
     def check_buffer(self, uri: str, text: str | None) -> list[tuple[str, list]]:
         """Check a buffer (None: its file again) after the files changed on disk: what to
         publish, the buffer's own findings always among it."""
-        path = os.path.abspath(to_fs_path(uri) or "")
+        path = path_of(uri)
         if not path.endswith((".yaml", ".yml", ".json")):
             return []
         items = self.sync_disk(self.folder_of(path))

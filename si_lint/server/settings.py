@@ -8,7 +8,7 @@ cannot be used is left out, with a warning for the user; the others still apply.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..config import ConfigError, check_codes
@@ -28,8 +28,7 @@ class Settings:
     debounce: float | None = None  # seconds
 
     def over(self, older: Settings) -> Settings:
-        mine = {f.name: getattr(self, f.name) for f in fields(self)}
-        return replace(older, **{k: v for k, v in mine.items() if v is not None})
+        return replace(older, **{k: v for k, v in vars(self).items() if v is not None})
 
 
 def section_of(raw: Any) -> Any:

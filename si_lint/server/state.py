@@ -95,8 +95,7 @@ class CorpusState:
         self.overrides: dict[str, bytes] = {}  # the open buffers, by absolute path
         self.files: dict[str, FileState] = {}  # by abspath
         self.by_rel: dict[str, FileState] = {}
-        #: corpus-stage findings (located, unfiltered) by relpath, by how the checks run
-        #: after an edit (:func:`plan`)
+        #: corpus-stage findings (located, unfiltered): plan -> relpath -> findings
         self.stage_findings: dict[str, dict[str, list[Finding]]] = {}
         self.failed: list[str | None] = []  # the texts of the files that failed to read
         self.findings: dict[str, list[Finding]] = {}  # relpath -> final, as `check` reports

@@ -10,13 +10,9 @@ from pygls.exceptions import JsonRpcException
 from pygls.uris import from_fs_path, to_fs_path
 
 from . import live
-from .server import SiLintServer
+from .server import SiLintServer, path_of
 
 WATCHED = ("**/*.yaml", "**/*.yml", "**/*.json", "**/si-lint.toml", "**/pyproject.toml")
-
-
-def _abspath(uri: str) -> str:
-    return os.path.abspath(to_fs_path(uri) or "")
 
 
 WATCH = T.Registration(
@@ -93,14 +89,14 @@ def register_document_sync(server: SiLintServer) -> None:
 
 async def _sync_disk(ls: SiLintServer, uri: str) -> None:
     """For a client that pulls: files changed on disk re-checked; asked to pull again."""
-    folder = ls.folder_of(_abspath(uri))
+    folder = ls.folder_of(path_of(uri))
     if folder in ls.roots:
         live.after_unasked_work(ls, await ls.run(ls.sync_disk, folder) or [])
 
 
 def watched_changes(ls: SiLintServer, changes: list[T.FileEvent]) -> list[tuple[str, list]]:
     """The resident roots the client saw files change in, compared with the disk again."""
-    folders = {ls.folder_of(_abspath(ev.uri)) for ev in changes} & set(ls.roots)
+    folders = {ls.folder_of(path_of(ev.uri)) for ev in changes} & set(ls.roots)
     return [item for folder in sorted(folders) for item in ls.sync_disk(folder)]
 
 
@@ -113,7 +109,7 @@ def register_workspace(server: SiLintServer) -> None:
     @server.feature(T.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     async def folders_changed(ls: SiLintServer, params: T.DidChangeWorkspaceFoldersParams):
         for wf in params.event.removed:
-            p = _abspath(wf.uri)
+            p = path_of(wf.uri)
             ls.roots.pop(p, None)
             withdrawn = [u for u in ls.published if (to_fs_path(u) or "").startswith(p + os.sep)]
             ls.publish([(u, []) for u in withdrawn if u not in ls.workspace.text_documents])
