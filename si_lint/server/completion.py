@@ -34,15 +34,14 @@ def _parents(lines: list[str], line0: int, indent: int) -> list[str]:
         src = lines[i]
         if not src.strip() or src.lstrip().startswith("#"):
             continue
-        m = _KEY_LINE.match(src)
         ind = len(src) - len(src.lstrip(" "))
-        if ind < want and m:
+        if ind >= want:
+            continue
+        want = ind
+        if m := _KEY_LINE.match(src):
             chain.append(m.group(2).strip("'\""))
-            want = ind
             if ind == 0:
                 break
-        elif ind < want:
-            want = ind
     return list(reversed(chain))
 
 

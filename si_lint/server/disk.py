@@ -1,8 +1,7 @@
 """Files changed on disk behind the editor's back, seen without the client's file watchers
-(Neovim on Linux registers none): the ``stat`` of a resident corpus's files, directories
-and configuration files, compared at each diagnostic cycle. A file written within the racy
-window (git's "racily clean") has its content hash compared too; a changed directory has
-the select stage's selection made again."""
+(Neovim on Linux registers none): the ``stat`` of a root's files, directories and
+configuration files at each diagnostic cycle; a file written within the racy window (git's
+"racily clean") has its hash compared too; a changed directory is selected again."""
 
 from __future__ import annotations
 

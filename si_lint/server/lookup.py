@@ -72,10 +72,8 @@ class Spot:
         return value_at(self.data, self.path)
 
     def names(self, key: str) -> str | None:
-        if self.on == "value" and self.path and self.path[-1] == key:
-            value = self.value
-            return value if isinstance(value, str) else None
-        return None
+        value = self.value if self.on == "value" and self.path[-1:] == (key,) else None
+        return value if isinstance(value, str) else None
 
 
 def value_at(data: Any, path: tuple) -> Any:
@@ -147,8 +145,7 @@ def _position(
 
 def _in_template(state, tid: str, path: tuple, on: str) -> Target | None:
     root = state.profile.root
-    tdir = Path(root) / "templates" if root is not None else None
-    for file in sorted(tdir.iterdir()) if tdir is not None and tdir.is_dir() else ():
+    for file in sorted(Path(root).glob("templates/*")) if root is not None else ():
         if lookup(lookup(_load(file), "template"), "id") == tid:
             return _position(str(file), path, on)
     return None

@@ -49,11 +49,9 @@ def lsp_range(codec, lines: list[str], line: int, col: int, end_line=None, end_c
 
 
 class Protocol(LanguageServerProtocol):
-    """pygls' protocol, less a leak: pygls keeps the future of every handler it runs in
-    ``_request_futures`` (what ``$/cancelRequest`` and ``shutdown`` cancel) and forgets
-    only those of answered requests, so each notification's stayed for the session. The
-    finished ones are dropped when a handler starts (not from a done-callback:
-    ``shutdown`` cancels while it walks the table)."""
+    """pygls' protocol, less a leak: pygls forgets the futures in ``_request_futures`` of
+    answered requests only, so each notification's would stay for the session. The finished
+    ones go when a handler starts (not in a done-callback: ``shutdown`` walks the table)."""
 
     @lsp_method(T.INITIALIZE)
     def lsp_initialize(self, params: T.InitializeParams):

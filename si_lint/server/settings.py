@@ -1,10 +1,7 @@
-"""The settings a client gives the server: ``select``, ``ignore``, ``profile`` and
-``debounce``, from ``initializationOptions``, ``workspace/didChangeConfiguration`` or
-``workspace/configuration`` (section ``si-lint``): the keys themselves or an object under
-``"si-lint"`` holding them. ``select`` replaces the configured selection and ``ignore``
-extends it, as ``--select`` and ``--ignore`` do (a setting replaces the server's own
-option); ``profile`` is ``--profile``'s value; ``debounce`` is in milliseconds. A value that
-cannot be used is left out, with a warning for the user; the others still apply."""
+"""The settings a client gives the server (the keys, or an object under ``"si-lint"``):
+``select`` replaces the configured selection and ``ignore`` extends it, as ``--select`` and
+``--ignore`` do (over the server's own options); ``profile`` is ``--profile``'s value;
+``debounce`` is in milliseconds. A value that cannot be used is left out with a warning."""
 
 from __future__ import annotations
 

@@ -14,6 +14,7 @@ from ..catalogue import severity_of
 from ..corpus import Corpus, Document
 from ..discovery import SKIP_DIRS, inside, named_file_check
 from ..findings import Finding
+from ..mapping import lookup
 from ..model import evidence_scenario
 from ..pipeline.corpus import corpus_diags, make_corpus
 from ..pipeline.locate import configured, failed_texts, held_back_by, locate, ordered
@@ -47,21 +48,19 @@ ALL_KEY = "*"  # the change can reach anything: run the corpus stage over everyt
 
 
 def doc_keys(doc: Document) -> frozenset[str]:
-    data = doc.data
-    kind = doc.kind
+    data, kind = doc.data, doc.kind
     if doc.profile_asset or kind in ("registry", "template"):
         return frozenset({ALL_KEY})
     if kind == "scenario":
-        sid = data.get("id") if isinstance(data, dict) else None
-        if not isinstance(sid, str):
+        sid = lookup(data, "id", str)
+        if sid is None:
             return frozenset({ALL_KEY})
         keys = {f"scenario:{sid}"}
-        quality = data.get("quality")  # SI613: the companion it names
-        companion = quality.get("companion_scenario") if isinstance(quality, dict) else None
-        if isinstance(companion, str):
+        companion = lookup(data.get("quality"), "companion_scenario", str)  # SI613
+        if companion is not None:
             keys.add(f"scenario:{companion}")
-        intent = data.get("intent")  # SI615: the scenarios that state the same intent
-        if isinstance(intent, str) and intent.strip():
+        intent = lookup(data, "intent", str, "")  # SI615: the scenarios of the same intent
+        if intent.strip():
             keys.add("intent:" + " ".join(intent.split()))
         return frozenset(keys)
     if kind in ("fixture", "evidence"):
