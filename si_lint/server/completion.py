@@ -8,7 +8,7 @@ import re
 
 from lsprotocol import types as T
 
-from .. import model
+from .. import mapping, model
 from . import lookup
 
 _KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?([^\s#:][^:#]*?)\s*:(?:\s|$)")
@@ -61,12 +61,9 @@ def _buffer_template(lines: list[str]) -> str | None:
 
 
 def _template_values(profile) -> list[T.CompletionItem]:
-    out = []
-    for name, tdata in sorted((profile.templates or {}).items()):
-        head = tdata.get("template") if isinstance(tdata, dict) else None
-        title = head.get("title", "") if isinstance(head, dict) else ""
-        out.append(_item(name, str(title)))
-    return out
+    templates = sorted((profile.templates or {}).items())
+    heads = [(n, mapping.lookup(t, "template", dict, {})) for n, t in templates]
+    return [_item(n, str(head.get("title", ""))) for n, head in heads]
 
 
 def _scoring_keys(profile, lines: list[str], indent: str, typed: str) -> list[T.CompletionItem]:

@@ -219,7 +219,7 @@ def _template(state, abspath: str, text: str, spot: Spot) -> Named | None:
     tdata = model.find_template(state.profile, name)
     if tdata is None:
         return None
-    head = found if isinstance(found := tdata.get("template"), dict) else {}
+    head = lookup(tdata, "template", dict, {})
     roles = ", ".join(f"`{r}`" for r in model.template_roles(tdata))
     return Named(
         f"**template** `{name}` {head.get('title', '')}\n\n{head.get('bands', '')}\n\n"

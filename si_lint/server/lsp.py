@@ -47,6 +47,3 @@ def serve(options: Options | None = None) -> int:
     finally:
         out.close()
     return 0 if server.shut_down else 1
-
-
-__all__ = ["SiLintServer", "build_server", "serve"]

@@ -23,9 +23,8 @@ from ..pipeline.read import raw_of, read
 from ..pipeline.select import configure, make_selection, select
 from ..registry import STAGES
 
-#: what a corpus check may read (``corpus_check(reads=...)``, :data:`si_lint.registry.READS`)
-#: that a slice holds whole: the profile (every slice has it), the document itself, and the
-#: relations :func:`doc_keys` gives keys for (``scenario:<id>``, ``intent:<text>``, ``eio``)
+#: what a corpus check may read (``corpus_check(reads=...)``) that a slice holds whole: the
+#: profile (every slice has it), the document itself, and what :func:`doc_keys` keys
 SLICED_READS = frozenset({"profile", "document", "scenario", "intent", "eio"})
 
 #: how :func:`plan` has the server run a corpus check after an edit
