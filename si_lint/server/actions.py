@@ -1,6 +1,5 @@
 """Code actions: each finding's fix (the text ``--fix`` writes for it), "disable CODE for
-this line", and "fix all" of the safe fixes. An action carries the whole buffer after
-it; ``requests.py`` turns that into the smallest edit."""
+this line", and "fix all" of the safe fixes, each as the whole buffer after it."""
 
 from __future__ import annotations
 
@@ -26,8 +25,7 @@ class Action:
 
 
 def _fixed(text: str, findings: list, path: str) -> str | None:
-    """The text after the fixes of ``findings`` -- what ``--fix`` writes for them (each
-    applied to the document of its file it is about); None when none applies."""
+    """What ``--fix`` writes for ``findings``; None when none applies."""
     by_doc: dict = {}
     for f in findings:
         by_doc.setdefault(f.document, []).extend(fixes_of(f.fix))
@@ -38,33 +36,18 @@ def _fixed(text: str, findings: list, path: str) -> str | None:
     return new if applied and new != text else None
 
 
-def _fix_action(text: str, f, path: str) -> Action | None:
-    new = _fixed(text, [f], path)
-    if new is None:
-        return None
-    safe = is_safe(f)
-    label = f.help or f.message
-    return Action(
-        f"Fix {f.code}: {label}" + ("" if safe else " (unsafe fix)"),
-        "quickfix",
-        new,
-        (f.code,),
-        preferred=safe,
-    )
-
-
 def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> list[Action]:
-    """Fixes and "disable CODE for this line" for the findings on lines first0..last0."""
     findings = state.findings_of(abspath)
     out: list[Action] = []
     seen_disable: set[tuple[str, int]] = set()
     for f in findings:
         if not first0 <= f.line - 1 <= last0:
             continue
-        if fixes_of(f.fix):
-            action = _fix_action(text, f, abspath)
-            if action is not None:
-                out.append(action)
+        new = _fixed(text, [f], abspath) if fixes_of(f.fix) else None
+        if new is not None:
+            safe = is_safe(f)
+            title = f"Fix {f.code}: {f.help or f.message}" + ("" if safe else " (unsafe fix)")
+            out.append(Action(title, "quickfix", new, (f.code,), preferred=safe))
         if f.code != "SI000" and (f.code, f.line) not in seen_disable:
             seen_disable.add((f.code, f.line))
             new = disable_text(text, f.code, f.line)
@@ -79,7 +62,6 @@ def code_actions(state, abspath: str, text: str, first0: int, last0: int) -> lis
 
 
 def _suppressed(loaded, code: str, target: int) -> bool:
-    """Whether a suppression comment of ``loaded`` covers ``code`` on line ``target``."""
     return any(
         code in codes and kind in ("line", "above") and sl + (kind == "above") == target
         for sl, _c, kind, codes in scan_suppressions(loaded.text or "", loaded.quiet_spans)
@@ -87,10 +69,9 @@ def _suppressed(loaded, code: str, target: int) -> bool:
 
 
 def disable_text(text: str, code: str, line: int) -> str | None:
-    """The buffer with a suppression of ``code`` for ``line`` (1-based): appended to the
-    line's own ``si-lint: disable=`` comment, or a new comment at its end, or — when the
-    end of the line is inside a scalar — a comment line above it. The result must load to
-    the same data and hold a suppression that covers the line, or nothing is offered."""
+    """The buffer with a suppression of ``code`` for ``line`` (1-based): in the line's own
+    comment, or a new comment at its end, or a comment line above it (its end is inside a
+    scalar). It must load to the same data and cover the line, or nothing is offered."""
     nl = "\r\n" if "\r\n" in text else "\n"
     lines = text.split(nl)
     if not 1 <= line <= len(lines):

@@ -1,16 +1,14 @@
-"""Completion on half-typed text: the roles of the scenario's Layer-2 template and
-``archetype_template`` under ``scoring:``, the profile's template names after
-``archetype_template:``, the profile's behaviors after ``behavior:``.
-
-The buffer may not parse while it is typed, so where the cursor is comes from the
-indentation of the lines above it, not from the loader."""
+"""Completion: the template's roles and ``archetype_template`` under ``scoring:``, the
+profile's templates after ``archetype_template:``, its behaviors after ``behavior:``. The
+buffer may not parse while it is typed: where the cursor is comes from the indentation."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from .. import model
+from lsprotocol import types as T
+
+from .. import mapping, model
 from . import lookup
 
 _KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?([^\s#:][^:#]*?)\s*:(?:\s|$)")
@@ -21,37 +19,33 @@ _ON_KEY = re.compile(r"^(\s*)(?:-\s+)?([A-Za-z_]*)$")
 _TEMPLATE_LINE = re.compile(rf"^\s+{model.TEMPLATE_KEY}\s*:\s*['\"]?([^'\"#\s]+)")
 
 
-@dataclass
-class Item:
-    label: str
-    detail: str
-    kind: str  # "property" | "value"
-    insert: str | None = None
+VALUE, PROPERTY = T.CompletionItemKind.Value, T.CompletionItemKind.Property
+
+
+def _item(label: str, detail: str, kind=VALUE, insert: str | None = None) -> T.CompletionItem:
+    return T.CompletionItem(label, detail=detail or None, kind=kind, insert_text=insert or label)
 
 
 def _parents(lines: list[str], line0: int, indent: int) -> list[str]:
-    """The chain of mapping keys that encloses a line indented by ``indent`` (from the
-    indentation alone)."""
+    """The chain of mapping keys that encloses a line indented by ``indent``."""
     chain: list[str] = []
     want = indent
     for i in range(line0 - 1, -1, -1):
         src = lines[i]
         if not src.strip() or src.lstrip().startswith("#"):
             continue
-        m = _KEY_LINE.match(src)
         ind = len(src) - len(src.lstrip(" "))
-        if ind < want and m:
+        if ind >= want:
+            continue
+        want = ind
+        if m := _KEY_LINE.match(src):
             chain.append(m.group(2).strip("'\""))
-            want = ind
             if ind == 0:
                 break
-        elif ind < want:
-            want = ind
     return list(reversed(chain))
 
 
 def _buffer_template(lines: list[str]) -> str | None:
-    """The ``scoring.archetype_template`` of the buffer, read line by line."""
     in_scoring = False
     for src in lines:
         if re.match(r"^scoring\s*:", src):
@@ -66,18 +60,14 @@ def _buffer_template(lines: list[str]) -> str | None:
     return None
 
 
-def _template_values(profile) -> list[Item]:
-    out = []
-    for name, tdata in sorted((profile.templates or {}).items()):
-        head = tdata.get("template") if isinstance(tdata, dict) else None
-        title = head.get("title", "") if isinstance(head, dict) else ""
-        out.append(Item(name, str(title), "value"))
-    return out
+def _template_values(profile) -> list[T.CompletionItem]:
+    templates = sorted((profile.templates or {}).items())
+    heads = [(n, mapping.lookup(t, "template", dict, {})) for n, t in templates]
+    return [_item(n, str(head.get("title", ""))) for n, head in heads]
 
 
-def _scoring_keys(profile, lines: list[str], indent: str, typed: str) -> list[Item]:
-    """The roles of the buffer's template not bound yet, and ``archetype_template`` when
-    it is not there."""
+def _scoring_keys(profile, lines: list[str], indent: str, typed: str) -> list[T.CompletionItem]:
+    """The roles of the buffer's template not bound yet, and ``archetype_template``."""
     template = _buffer_template(lines)
     roles = model.template_roles(model.find_template(profile, template))
     present = {
@@ -85,15 +75,15 @@ def _scoring_keys(profile, lines: list[str], indent: str, typed: str) -> list[It
         for src in lines
         if (mm := _KEY_LINE.match(src)) and len(mm.group(1)) == len(indent)
     }
-    out: list[Item] = []
+    out: list[T.CompletionItem] = []
     for role, spec in roles.items():
         if role in present and role != typed:
             continue
         rtype = spec.get("type") if isinstance(spec, dict) else ""
-        out.append(Item(str(role), f"{template} role ({rtype})", "property", f"{role}: "))
+        out.append(_item(str(role), f"{template} role ({rtype})", PROPERTY, f"{role}: "))
     key = model.TEMPLATE_KEY
     if key not in present:
-        out.append(Item(key, "the Layer-2 template this scenario binds", "property", f"{key}: "))
+        out.append(_item(key, "the Layer-2 template this scenario binds", PROPERTY, f"{key}: "))
     return out
 
 
@@ -101,15 +91,14 @@ _DOC_START = re.compile(r"^(---|\.\.\.)(\s|$)")
 
 
 def document_lines(lines: list[str], line0: int) -> tuple[list[str], int]:
-    """The lines of the YAML document the cursor's line is in (a multi-document file
-    holds one scenario per document), and the cursor's line among them."""
+    """The lines of the YAML document the cursor's line is in, and its line among them."""
     starts = [i for i, src in enumerate(lines) if _DOC_START.match(src)]
     first = max((i + 1 for i in starts if i < line0), default=0)
     last = min((i for i in starts if i > line0), default=len(lines))
     return lines[first:last], line0 - first
 
 
-def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[Item]:
+def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[T.CompletionItem]:
     lines = text.split("\n")
     if not 0 <= line0 < len(lines):
         return []
@@ -122,7 +111,8 @@ def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[I
         if key == model.TEMPLATE_KEY and chain == ["scoring"]:
             return _template_values(state.profile)
         if key == "behavior":
-            return [Item(name, desc, "value") for name, desc in lookup.behaviors(state, abspath)]
+            names = sorted(lookup.profile_behaviors(state, abspath).items())
+            return [_item(k, v.title or "behavior-definitions.md") for k, v in names]
         return []
     m = _ON_KEY.match(before)
     if not m or _parents(lines, line0, len(m.group(1))) != ["scoring"]:

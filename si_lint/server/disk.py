@@ -1,10 +1,7 @@
 """Files changed on disk behind the editor's back, seen without the client's file watchers
-(Neovim on Linux registers none): the ``stat`` of every file of a resident corpus, of the
-directories that hold them and of the root's configuration files, compared at each
-diagnostic cycle. A file changed when its size, ``mtime_ns``, inode or ``ctime_ns`` differ
-(``sed -i`` writes a new inode); one written within the racy window of the snapshot (git's
-"racily clean") has its content hash compared too. A changed directory may hold a new or a
-removed file: the select stage's selection is made again and the difference re-checked."""
+(Neovim on Linux registers none): the ``stat`` of a root's files, directories and
+configuration files at each diagnostic cycle; a file written within the racy window (git's
+"racily clean") has its hash compared too; a changed directory is selected again."""
 
 from __future__ import annotations
 
@@ -14,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..cache import statindex
 from ..cache.statindex import RACY_NS
 from ..discovery import inside
 from ..profile_docs import DOCUMENTS
@@ -23,10 +21,9 @@ CONFIG_NAMES = ("si-lint.toml", "pyproject.toml")
 
 def stat_key(path: str) -> tuple | None:
     try:
-        s = os.stat(path)
+        return tuple(statindex.stat_key(os.stat(path)))  # (size, mtime_ns, ...)
     except OSError:
         return None
-    return (s.st_size, s.st_mtime_ns, s.st_ino, s.st_ctime_ns)
 
 
 def _digest(path: str) -> str | None:
@@ -38,8 +35,6 @@ def _digest(path: str) -> str | None:
 
 @dataclass
 class Change:
-    """What a comparison found: files to re-check, or the root's configuration changed."""
-
     files: list[str] = field(default_factory=list)
     config: bool = False
 
@@ -58,7 +53,6 @@ class Snapshot:
         return snap
 
     def refresh(self, st, paths) -> None:
-        """Take the ``stat`` of these files (and of the directories above them) again."""
         now = time.time_ns()
         root = str(st.config.root)
         for a in paths:
@@ -76,8 +70,7 @@ class Snapshot:
                 d = os.path.dirname(d)
 
     def compare(self, st) -> Change:
-        """The corpus files whose content may differ from what ``st`` checked (an open
-        buffer is left out: the buffer wins), or a changed configuration file."""
+        """An open buffer is left out: the buffer wins."""
         if any(stat_key(p) != k for p, k in self.configs.items()):
             return Change(config=True)
         out = []
@@ -97,8 +90,7 @@ class Snapshot:
 
 def _config_paths(st) -> list[str]:
     """The files whose change reloads the root: its configuration files and the OASIS
-    profile documents its scenarios were read with (they define the names SI611–SI619
-    check)."""
+    profile documents (they define the names SI611–SI619 check)."""
     out = [os.path.join(str(st.config.root), n) for n in CONFIG_NAMES]
     for pdir in sorted(st.profile_docs):
         out += [os.path.join(pdir, n) for n in DOCUMENTS]
@@ -106,6 +98,5 @@ def _config_paths(st) -> list[str]:
 
 
 def _walk_difference(st) -> list[str]:
-    """Files the select stage selects now and the state has not, and the other way round."""
     now, known = set(st.selected()), set(st.files)
     return [*filter(st.owns, now - known), *(a for a in known - now if a not in st.overrides)]

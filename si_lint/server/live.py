@@ -1,11 +1,8 @@
-"""Settings taken live (``settings.py``) and pull diagnostics (``textDocument/diagnostic``).
-
-Push or pull, by the client's capabilities (as ruff's server decides): a client that
-pulls and takes ``workspace/diagnostic/refresh`` (:func:`can_pull`) gets an open
-document's diagnostics when it asks, never pushed (``interFileDependencies``: it asks
-again for the other open documents too); pushed are the closed files an edit changed, and
-after work the client did not ask for comes a refresh. Every other client gets every
-diagnostic pushed and is not offered ``diagnosticProvider``: never the same findings twice."""
+"""Settings taken live (``settings.py``) and pull diagnostics. A client that pulls and
+takes ``workspace/diagnostic/refresh`` (:func:`can_pull`) gets an open document's
+diagnostics when it asks, never pushed (closed files are pushed; work it did not ask for
+ends with a refresh); every other client gets every diagnostic pushed and is not offered
+``diagnosticProvider``: never the same findings twice."""
 
 from __future__ import annotations
 
@@ -23,10 +20,8 @@ DIAGNOSTIC_OPTIONS = T.DiagnosticOptions(
 
 
 def on_initialize(ls: SiLintServer, params: T.InitializeParams) -> list[str]:
-    """The client's way of taking diagnostics and its ``initializationOptions``: the
-    warnings to show once the session is initialised."""
-    caps = params.capabilities
-    ls.pull = can_pull(caps)
+    """The warnings to show once the session is initialised."""
+    ls.pull = can_pull(params.capabilities)
     if not ls.pull:  # not advertised (diagnosticProvider): the client takes pushes only
         ls.protocol.fm.features.pop(T.TEXT_DOCUMENT_DIAGNOSTIC, None)
     ls.init_settings, warnings = parse(params.initialization_options)
@@ -36,8 +31,7 @@ def on_initialize(ls: SiLintServer, params: T.InitializeParams) -> list[str]:
 
 def can_pull(caps: T.ClientCapabilities) -> bool:
     """The client pulls and can be told to pull again: without a refresh, what the server
-    finds unasked (a file changed on disk, a setting) would not reach an open document
-    until its next edit (Neovim 0.11 pulls on open and change only)."""
+    finds unasked would not reach an open document (Neovim 0.11 pulls on open and change)."""
     td, ws = caps.text_document, caps.workspace
     return bool(td and td.diagnostic and ws and ws.diagnostics and ws.diagnostics.refresh_support)
 
@@ -48,8 +42,7 @@ def warn(ls: SiLintServer, warnings: list[str]) -> None:
 
 
 async def take_settings(ls: SiLintServer, raw, *, ask: bool) -> None:
-    """New settings from the client (``raw``; or asked for with ``workspace/configuration``
-    when ``ask`` and the client answers that): applied, the open documents checked again."""
+    """New settings from the client (``raw``, or asked for when ``ask``) applied."""
     ws = ls.client_capabilities.workspace
     if ask and ws and ws.configuration:
         item = T.ConfigurationItem(section=SECTION)
@@ -59,8 +52,7 @@ async def take_settings(ls: SiLintServer, raw, *, ask: bool) -> None:
         except JsonRpcException:
             raw = None
     ls.client_settings, warnings = parse(raw)
-    result = await ls.run(ls.apply_settings)
-    items, more = result if result is not None else ([], [])
+    items, more = await ls.run(ls.apply_settings) or ([], [])
     warn(ls, warnings + more)
     # the open documents were checked again: published even when nothing changed
     after_unasked_work(ls, items, force=set(ls.workspace.text_documents))
@@ -69,7 +61,6 @@ async def take_settings(ls: SiLintServer, raw, *, ask: bool) -> None:
 def after_unasked_work(
     ls: SiLintServer, items: list[tuple[str, list]], force: AbstractSet[str] = frozenset()
 ) -> None:
-    """Publish what changed; a client that pulls is asked to pull again."""
     if items:
         ls.publish(items, force=force)
         if ls.pull:
@@ -88,8 +79,7 @@ def register_pull_diagnostics(server: SiLintServer) -> None:
     async def pulled(ls: SiLintServer, params: T.DocumentDiagnosticParams):
         uri = params.text_document.uri
         doc = ls.workspace.text_documents.get(uri)
-        items = await ls.run(ls.check_buffer, uri, doc.source if doc is not None else None)
-        items = items or []
+        items = await ls.run(ls.check_buffer, uri, doc.source if doc is not None else None) or []
         ls.publish([i for i in items if i[0] != uri])
         own: list = next((f for u, f in items if u == uri), [])
         return T.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(uri, own) or [])

@@ -1,9 +1,6 @@
-"""Hover and go to definition: what the node under the cursor (:func:`node_at`) names,
-read through the SI document model (:mod:`si_lint.model`) and the state's profile -- a
-role binding of the scenario's Layer-2 template, a primitive call in a predicate, a
-deviation, a template, synonyms, a behavior of the OASIS profile documents, a scenario
--- and the rule a suppression comment names. Hover is Markdown; a definition is
-``(abspath, line0, char0)``."""
+"""Hover and go to definition: what the node under the cursor names (read through
+:mod:`si_lint.model` and the state's profile), and the rule a suppression comment names.
+Hover is Markdown; a definition is ``(abspath, line0, char0)``."""
 
 from __future__ import annotations
 
@@ -18,7 +15,8 @@ from typing import Any
 from .. import model
 from ..catalogue import rules
 from ..loader import load_bytes
-from ..mapping import MAPPING
+from ..mapping import MAPPING, lookup
+from ..profile_docs import headings
 from ..source import token_end
 
 Target = tuple[str, int, int]
@@ -29,14 +27,11 @@ _CODE = re.compile(r"[A-Za-z0-9_]+")
 
 @dataclass
 class Named:
-    """What a node names: its hover text, and where it is defined (found when asked)."""
-
     markdown: str
     target: Callable[[], Target | None] = lambda: None
 
 
 def suppression_code_at(line_text: str, char0: int) -> str | None:
-    """The code under the cursor in a ``si-lint: disable=`` comment."""
     m = _SUPPRESS.search(line_text)
     if not m:
         return None
@@ -65,11 +60,6 @@ def _json_block(value: Any) -> str:
     return "```json\n" + json.dumps(value, indent=2, ensure_ascii=False, default=str) + "\n```"
 
 
-# --------------------------------------------------------------------------------------
-# what is under the cursor: the key or scalar value of the buffer's document, read from
-# the buffer as it is
-
-
 @dataclass
 class Spot:
     path: tuple  # document path of the node under the cursor
@@ -82,15 +72,11 @@ class Spot:
         return value_at(self.data, self.path)
 
     def names(self, key: str) -> str | None:
-        """The string value under the cursor when it is the value of a ``key`` key."""
-        if self.on == "value" and self.path and self.path[-1] == key:
-            value = self.value
-            return value if isinstance(value, str) else None
-        return None
+        value = self.value if self.on == "value" and self.path[-1:] == (key,) else None
+        return value if isinstance(value, str) else None
 
 
 def value_at(data: Any, path: tuple) -> Any:
-    """The node at a document path (None when there is none)."""
     node = data
     for p in path:
         if isinstance(node, MAPPING) and p in node:
@@ -103,8 +89,6 @@ def value_at(data: Any, path: tuple) -> Any:
 
 
 def node_at(text: str, line0: int, char0: int) -> Spot | None:
-    """The key or scalar value under the cursor, from the buffer as it is (None when the
-    buffer does not load, or the cursor is on no key or scalar)."""
     loaded = load_bytes(text.encode("utf-8"))
     if loaded.failed:
         return None
@@ -135,10 +119,6 @@ def node_at(text: str, line0: int, char0: int) -> Spot | None:
     return Spot(path, on, doc.data, doc.index)
 
 
-# --------------------------------------------------------------------------------------
-# where things are defined
-
-
 def _load(path: Path) -> Any:
     try:
         return load_bytes(path.read_bytes()).data
@@ -149,8 +129,7 @@ def _load(path: Path) -> Any:
 def _position(
     abspath: str, path: tuple, on: str, text: str | None = None, index: int | None = None
 ) -> Target:
-    """Where the key (or value) at ``path`` is in a file's document ``index`` (None: its
-    first), or the file's start."""
+    """In a file's document ``index`` (None: its first), else the file's start."""
     if text is None:
         try:
             text = Path(abspath).read_bytes().decode("utf-8", errors="replace")
@@ -165,36 +144,27 @@ def _position(
 
 
 def _in_template(state, tid: str, path: tuple, on: str) -> Target | None:
-    """Where ``path`` is in the profile's template file whose ``template.id`` is ``tid``."""
     root = state.profile.root
-    tdir = Path(root) / "templates" if root is not None else None
-    for file in sorted(tdir.iterdir()) if tdir is not None and tdir.is_dir() else ():
-        data = _load(file)
-        head = data.get("template") if isinstance(data, MAPPING) else None
-        if isinstance(head, MAPPING) and head.get("id") == tid:
+    for file in sorted(Path(root).glob("templates/*")) if root is not None else ():
+        if lookup(lookup(_load(file), "template"), "id") == tid:
             return _position(str(file), path, on)
     return None
 
 
 def _in_registry(state, name: str) -> Target | None:
-    """Where the primitive ``name`` is in the profile's ``registry.yaml``."""
     if state.profile.root is None:
         return None
     reg = Path(state.profile.root) / "registry.yaml"
-    data = _load(reg)
-    prims = data.get("primitives") if isinstance(data, MAPPING) else None
-    for i, p in enumerate(prims if isinstance(prims, list) else ()):
-        if isinstance(p, MAPPING) and p.get("name") == name:
+    for i, p in enumerate(lookup(_load(reg), "primitives", list, ())):
+        if lookup(p, "name") == name:
             return _position(str(reg), ("primitives", i, "name"), "value")
     return None
 
 
-# --------------------------------------------------------------------------------------
 # one function per thing a node can name: (state, abspath, text, spot) -> Named or None
 
 
 def _role(state, abspath: str, text: str, spot: Spot) -> Named | None:
-    """The key of a Form B role binding (``scoring.<role>``) the template defines."""
     path = spot.path
     if spot.on != "key" or len(path) != 2 or path[0] != "scoring":
         return None
@@ -212,7 +182,6 @@ def _role(state, abspath: str, text: str, spot: Spot) -> Named | None:
 
 
 def _primitive(state, abspath: str, text: str, spot: Spot) -> Named | None:
-    """The key of a registered primitive's call in a predicate (a ``when``)."""
     path, prims = spot.path, state.profile.primitives
     if spot.on != "key" or "when" not in path:
         return None
@@ -250,7 +219,7 @@ def _template(state, abspath: str, text: str, spot: Spot) -> Named | None:
     tdata = model.find_template(state.profile, name)
     if tdata is None:
         return None
-    head = found if isinstance(found := tdata.get("template"), dict) else {}
+    head = lookup(tdata, "template", dict, {})
     roles = ", ".join(f"`{r}`" for r in model.template_roles(tdata))
     return Named(
         f"**template** `{name}` {head.get('title', '')}\n\n{head.get('bands', '')}\n\n"
@@ -269,7 +238,7 @@ def _synonyms(state, abspath: str, text: str, spot: Spot) -> Named | None:
 
 def _behavior(state, abspath: str, text: str, spot: Spot) -> Named | None:
     name = spot.names("behavior")
-    n = profile_names(state, abspath, "behaviors").get(name) if name is not None else None
+    n = profile_behaviors(state, abspath).get(name) if name is not None else None
     if n is None:
         return None
     file = os.path.normpath(os.path.join(str(state.cwd), n.file))
@@ -280,7 +249,6 @@ def _behavior(state, abspath: str, text: str, spot: Spot) -> Named | None:
 
 
 def _scenario(state, abspath: str, text: str, spot: Spot) -> Named | None:
-    """The scenario an evidence or fixture names, when the cursor is on its id."""
     sid, key_path = model.evidence_scenario(spot.data)
     if spot.on != "value" or spot.path != key_path or not isinstance(sid, str):
         return None
@@ -318,48 +286,23 @@ def definition(state, abspath: str, text: str, line0: int, char0: int) -> Target
     return n.target() if n is not None else None
 
 
-# --------------------------------------------------------------------------------------
-# the OASIS profile documents (behavior-definitions.md, ...)
-
-
-def profile_names(state, abspath: str, kind: str) -> dict:
-    """The names (``behaviors``, ``stimuli``, …) the OASIS profile documents of the file's
-    directory define (si_lint.profile_docs, read as ``check`` reads them)."""
+def profile_behaviors(state, abspath: str) -> dict:
+    """The behaviors the OASIS profile documents of the file's directory define, as
+    ``check`` reads them."""
     pdir = state.profile_dirs.get(os.path.dirname(abspath))
     docs = state.profile_docs.get(pdir) if pdir is not None else None
-    names = getattr(docs, kind, None) if docs is not None else None
-    return names if isinstance(names, dict) else {}
+    return (docs.behaviors if docs is not None else None) or {}
 
 
 def markdown_section(path: str, line: int) -> str:
     """The Markdown section that starts at the heading on ``line`` (1-based): up to the
     next heading of the same or a higher level, at most 60 lines."""
     try:
-        lines = Path(path).read_text(encoding="utf-8", errors="replace").split("\n")
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ""
-    if not 1 <= line <= len(lines):
-        return ""
-    head = lines[line - 1].lstrip()
-    level = len(head) - len(head.lstrip("#"))
-    out = [lines[line - 1]]
-    fenced = False
-    for src in lines[line : line + 200]:
-        stripped = src.lstrip()
-        if stripped.startswith(("```", "~~~")):
-            fenced = not fenced
-        if not fenced and stripped.startswith("#"):
-            lv = len(stripped) - len(stripped.lstrip("#"))
-            if 0 < lv <= level and stripped[lv : lv + 1] in (" ", ""):
-                break
-        out.append(src)
-        if len(out) >= 60:
-            out.append("…")
-            break
-    return "\n".join(out).strip()
-
-
-def behaviors(state, abspath: str) -> list[tuple[str, str]]:
-    """(name, title) of every behavior of the file's profile, by name."""
-    names = profile_names(state, abspath, "behaviors")
-    return [(k, v.title or "behavior-definitions.md") for k, v in sorted(names.items())]
+    found = list(headings(text))
+    level = next((lv for n, _c, lv, _t in found if n == line), 0)
+    end = next((n - 1 for n, _c, lv, _t in found if n > line and lv <= level), None)
+    out = text.splitlines()[line - 1 : end]
+    return "\n".join(out[:60] + ["…"] * (len(out) >= 60)).strip()

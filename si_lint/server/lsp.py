@@ -1,8 +1,6 @@
 """``si-lint server``: the Language Server (LSP 3.17 over stdio, pygls). Each workspace
 folder is a corpus root of its own (a file outside every folder gets the root ``check``
-would give it); the feature groups are registered from ``sync.py`` (notifications),
-``live.py`` (settings, pull diagnostics) and ``requests.py`` (hover, definition,
-completion, code actions) on the server object of ``server.py``."""
+would give it)."""
 
 from __future__ import annotations
 
@@ -49,6 +47,3 @@ def serve(options: Options | None = None) -> int:
     finally:
         out.close()
     return 0 if server.shut_down else 1
-
-
-__all__ = ["SiLintServer", "build_server", "serve"]

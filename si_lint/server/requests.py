@@ -1,6 +1,5 @@
-"""The requests a user makes in the editor: hover, go-to-definition, completion and code
-actions. The answers come from ``lookup.py``, ``completion.py`` and ``actions.py`` (plain
-functions, code points); here they become LSP types, in the client's position encoding."""
+"""Hover, go-to-definition, completion and code actions: the answers of ``lookup.py``,
+``completion.py`` and ``actions.py`` (code points) as LSP types, in the client's encoding."""
 
 from __future__ import annotations
 
@@ -8,24 +7,22 @@ import os
 from pathlib import Path
 
 from lsprotocol import types as T
-from pygls.uris import from_fs_path, to_fs_path
+from pygls.uris import from_fs_path
 
 from . import actions, completion, lookup
-from .server import SiLintServer
+from .server import SiLintServer, path_of
 
 FIX_ALL = "source.fixAll.si-lint"
 
 
 def _request(ls: SiLintServer, uri: str):
-    return os.path.abspath(to_fs_path(uri) or ""), ls.workspace.get_text_document(uri)
+    return path_of(uri), ls.workspace.get_text_document(uri)
 
 
 async def _ask(ls: SiLintServer, params, feature):
-    """``feature(state, path, text, line0, char0)`` at the request's position (in code
-    points), run in the worker."""
+    """``feature(state, path, text, line0, char0)`` at the request's position, in the worker."""
     path, doc = _request(ls, params.text_document.uri)
-    where = T.Position(params.position.line, params.position.character)
-    p = doc.position_codec.position_from_client_units(doc.lines, where)
+    p = doc.position_codec.position_from_client_units(doc.lines, params.position)
     text = doc.source
     return await ls.run(lambda: feature(ls.state_for(path), path, text, p.line, p.character))
 
@@ -63,20 +60,13 @@ def register_hover_and_definition(server: SiLintServer) -> None:
         return _location(ls, await _ask(ls, params, lookup.definition))
 
 
-def _completion_item(i: completion.Item) -> T.CompletionItem:
-    kind = T.CompletionItemKind.Property if i.kind == "property" else T.CompletionItemKind.Value
-    return T.CompletionItem(
-        i.label, detail=i.detail or None, kind=kind, insert_text=i.insert or i.label
-    )
-
-
 def register_completion(server: SiLintServer) -> None:
     @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " "]))
     async def on_completion(ls: SiLintServer, params: T.CompletionParams):
         items = await _ask(ls, params, completion.completion)
         if not items:
             return None
-        return T.CompletionList(is_incomplete=False, items=[_completion_item(i) for i in items])
+        return T.CompletionList(is_incomplete=False, items=items)
 
 
 def _edit(doc, old: str, new: str) -> T.TextEdit:
@@ -87,9 +77,7 @@ def _edit(doc, old: str, new: str) -> T.TextEdit:
     j = len(os.path.commonprefix([a[i:][::-1], b[i:][::-1]]))
     start = T.Position(i, 0)
     if j == 0 and a and not a[-1].endswith(("\n", "\r")):
-        last = a[-1]
-        codec = doc.position_codec
-        end = T.Position(len(a) - 1, codec.client_num_units(last))
+        end = T.Position(len(a) - 1, doc.position_codec.client_num_units(a[-1]))
     else:
         end = T.Position(len(a) - j, 0)
     return T.TextEdit(range=T.Range(start, end), new_text="".join(b[i : len(b) - j]))

@@ -1,10 +1,5 @@
 """The language server object: the corpus roots it keeps resident, the diagnostics it has
-published (findings as LSP diagnostics: the range's end is the reports' own,
-``source.finding_end``), and the one worker thread all work on a root's state runs in.
-
-The LSP features are registered on it by :func:`si_lint.server.lsp.build_server`
-(``sync.py``: the document and workspace notifications; ``requests.py``: hover,
-definition, completion and code actions)."""
+published, and the one worker thread all work on a root's state runs in."""
 
 from __future__ import annotations
 
@@ -39,9 +34,8 @@ SEVERITY = {
 
 
 def lsp_range(codec, lines: list[str], line: int, col: int, end_line=None, end_col=None) -> T.Range:
-    """The range of a finding at ``line:col`` (1-based, code points) to its end
-    (:func:`si_lint.source.finding_end`, as the reports compute it), in the client's
-    position encoding."""
+    """A finding's range (1-based code points) in the client's position encoding; the end
+    is the reports' own (:func:`si_lint.source.finding_end`)."""
 
     def text(n: int) -> str:
         return (lines[n - 1] if 1 <= n <= len(lines) else "").rstrip("\r")
@@ -55,19 +49,14 @@ def lsp_range(codec, lines: list[str], line: int, col: int, end_line=None, end_c
 
 
 class Protocol(LanguageServerProtocol):
-    """pygls' protocol, less a leak: pygls keeps the future of every handler it runs in
-    ``_request_futures`` (what ``$/cancelRequest`` and ``shutdown`` cancel) and forgets
-    only those of answered requests, so each notification's stayed for the session. The
-    finished ones are dropped when a handler starts (not from a done-callback:
-    ``shutdown`` cancels while it walks the table)."""
+    """pygls' protocol, less a leak: pygls forgets the futures in ``_request_futures`` of
+    answered requests only, so each notification's would stay for the session. The finished
+    ones go when a handler starts (not in a done-callback: ``shutdown`` walks the table)."""
 
     @lsp_method(T.INITIALIZE)
     def lsp_initialize(self, params: T.InitializeParams):
-        """Columns in code points (``utf-32``) whenever the client offers them: the unit of
-        ``check``'s JSON, SARIF and text output, so a range reads as the same numbers in
-        the editor (one less: 0-based) as in the reports. Else the client's own choice
-        (LSP's default, ``utf-16``, counts a character outside the BMP twice; ``utf-8``
-        counts bytes)."""
+        """Columns in code points (``utf-32``) whenever the client offers them, the unit of
+        ``check``'s reports; else the client's own choice."""
         general = params.capabilities.general
         offered = list(general.position_encodings or []) if general is not None else []
         if general is not None and T.PositionEncodingKind.Utf32 in offered:
@@ -81,6 +70,10 @@ class Protocol(LanguageServerProtocol):
         for done in [k for k, f in table.items() if f.done()]:
             del table[done]
         super()._execute_handler(msg_id, handler, callback, args, kwargs)
+
+
+def path_of(uri: str) -> str:
+    return os.path.abspath(to_fs_path(uri) or "")
 
 
 class SiLintServer(LanguageServer):
@@ -97,20 +90,20 @@ class SiLintServer(LanguageServer):
         self.cli_options, self.cli_debounce = Options(**vars(self.options)), debounce
         self.init_settings = Settings()  # initializationOptions
         self.client_settings = Settings()  # the latest workspace configuration
-        #: the client asks for diagnostics (textDocument/diagnostic): open documents are
-        #: answered when pulled, never pushed (pushed: closed files only)
-        self.pull = False
+        self.pull = False  # the client pulls an open document's diagnostics (live.py)
         self.disk: dict[str, Snapshot] = {}  # folder -> the stat of its corpus files
         self.roots: dict[str, CorpusState] = {}  # folder (absolute) -> state
         self.baseline: dict[str, dict[str, list[Finding]]] = {}  # folder -> relpath -> findings
         self.published: dict[str, tuple] = {}  # uri -> last published diagnostics (as a key)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="si-lint")
         self.generation: dict[str, int] = {}  # uri -> number of its latest change
-        self.folders: list[str] = []
         self.shut_down = False  # a `shutdown` request came: the exit status will be 0
 
-    # ---------------------------------------------------------------------------
-    # roots
+    @property
+    def folders(self) -> list[str]:
+        """The workspace folders (pygls keeps them as the client adds and removes them)."""
+        paths = (to_fs_path(wf.uri) for wf in self.workspace.folders.values())
+        return [os.path.abspath(p) for p in paths if p]
 
     def folder_of(self, abspath: str) -> str:
         """The innermost workspace folder that holds the file, else a root made earlier
@@ -122,7 +115,6 @@ class SiLintServer(LanguageServer):
         return next(owner, os.path.dirname(abspath))
 
     def state_for(self, abspath: str) -> CorpusState:
-        """The resident state of the root that holds ``abspath`` (loaded on first use)."""
         folder = self.folder_of(abspath)
         st = self.roots.get(folder)
         if st is None:
@@ -147,9 +139,8 @@ class SiLintServer(LanguageServer):
         return out + self.publishable(new, set(new.findings))
 
     def apply_settings(self) -> tuple[list[tuple[str, list]], list[str]]:
-        """Make the client's settings (the latest configuration over ``initializationOptions``,
-        over the command line) the server's: every resident root is checked again when the
-        selection or the profile changed. (what to publish, warnings for the user)"""
+        """The client's settings (the latest configuration over ``initializationOptions``, over
+        the command line) made the server's: (what to publish, warnings for the user)."""
         s = self.client_settings.over(self.init_settings)
         warnings = []
         if s.profile is not None and not self._profile_ok(s.profile):
@@ -183,24 +174,19 @@ class SiLintServer(LanguageServer):
                 return False
         return True
 
-    # ---------------------------------------------------------------------------
-    # diagnostics
-
     def lines_of(self, st: CorpusState, abspath: str) -> list[str]:
-        """The text of a file as the client sees it: its open buffer, else the file."""
         uri = from_fs_path(abspath)
         doc = self.workspace.text_documents.get(uri) if uri else None
         text = doc.source if doc is not None else (st.text_of(abspath) or "")
         return text.split("\n")
 
     def publishable(self, st: CorpusState, rels) -> list[tuple[str, list]]:
-        """(uri, findings) to publish for these files of ``st``: open documents always,
-        other files when their findings differ from the root's baseline, or to withdraw
-        what was published for them."""
+        """(uri, findings) to publish: open documents always, other files when their findings
+        differ from the root's baseline, or to withdraw what was published for them."""
         base = self.baseline.get(str(st.folder), {})
         out = []
         for rel in sorted(rels):
-            abspath = st.abspath_of(rel)
+            abspath = st.selection.absolute(rel)
             uri = from_fs_path(abspath)
             if uri is None or os.path.isdir(abspath):
                 continue
@@ -212,8 +198,7 @@ class SiLintServer(LanguageServer):
         return out
 
     def diagnostics(self, uri: str, findings: list[Finding]) -> list[T.Diagnostic] | None:
-        """The LSP diagnostics of a file's findings (None: the file is in no resident root);
-        related locations in files with no URI are left out."""
+        """None: the file is in no resident root."""
         path = to_fs_path(uri) or ""
         st = self.roots.get(self.folder_of(path))
         if st is None:
@@ -223,7 +208,7 @@ class SiLintServer(LanguageServer):
         for f in findings:
             related = []
             for r in f.related:
-                rpath = st.abspath_of(r.path)
+                rpath = st.selection.absolute(r.path)
                 ruri = from_fs_path(rpath)
                 if ruri is not None:
                     where = lsp_range(codec, self.lines_of(st, rpath), r.line, r.column)
@@ -274,16 +259,13 @@ class SiLintServer(LanguageServer):
                 )
             )
 
-    # ---------------------------------------------------------------------------
-    # running work off the event loop
-
     async def run(self, fn, *args):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.worker, lambda: self._guarded(fn, *args))
 
     def _guarded(self, fn, *args):
-        """The one guard: whatever a feature raises is logged to the client, never sent
-        as a crash (a crashing check is already an SI000 finding)."""
+        """Whatever a feature raises is logged to the client, never sent as a crash (a
+        crashing check is already an SI000 finding)."""
         try:
             return fn(*args)
         except Exception:
@@ -294,8 +276,8 @@ class SiLintServer(LanguageServer):
 
     def check_buffer(self, uri: str, text: str | None) -> list[tuple[str, list]]:
         """Check a buffer (None: its file again) after the files changed on disk: what to
-        publish (the buffer's own findings always among it)."""
-        path = os.path.abspath(to_fs_path(uri) or "")
+        publish, the buffer's own findings always among it."""
+        path = path_of(uri)
         if not path.endswith((".yaml", ".yml", ".json")):
             return []
         items = self.sync_disk(self.folder_of(path))
@@ -310,8 +292,7 @@ class SiLintServer(LanguageServer):
         return list(dict(items + self.after_update(st, outcome)).items())
 
     def sync_disk(self, folder: str) -> list[tuple[str, list]]:
-        """Re-check what changed on disk in a resident root since it was last looked at
-        (``disk.py``; the client's file watchers are not needed): what to publish."""
+        """Re-check what changed on disk in a resident root (``disk.py``): what to publish."""
         st, snap = self.roots.get(folder), self.disk.get(folder)
         if st is None or snap is None:
             return []
@@ -325,8 +306,8 @@ class SiLintServer(LanguageServer):
         return self.after_update(st, outcome)
 
     def after_update(self, st: CorpusState, outcome) -> list[tuple[str, list]]:
-        """What to publish after an update: the files it touched; after an update of the
-        whole corpus also what was published for files no longer in it (withdrawn)."""
+        """The files an update touched; after a whole-corpus one also what was published for
+        files no longer in it (withdrawn)."""
         rels = set(outcome.touched)
         if outcome.full:
             paths = [to_fs_path(u) or "" for u in self.published]

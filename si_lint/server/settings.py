@@ -1,14 +1,11 @@
-"""The settings a client gives the server: ``select``, ``ignore``, ``profile`` and
-``debounce``, from ``initializationOptions``, ``workspace/didChangeConfiguration`` or
-``workspace/configuration`` (section ``si-lint``): the keys themselves or an object under
-``"si-lint"`` holding them. ``select`` replaces the configured selection and ``ignore``
-extends it, as ``--select`` and ``--ignore`` do (a setting replaces the server's own
-option); ``profile`` is ``--profile``'s value; ``debounce`` is in milliseconds. A value that
-cannot be used is left out, with a warning for the user; the others still apply."""
+"""The settings a client gives the server (the keys, or an object under ``"si-lint"``):
+``select`` replaces the configured selection and ``ignore`` extends it, as ``--select`` and
+``--ignore`` do (over the server's own options); ``profile`` is ``--profile``'s value;
+``debounce`` is in milliseconds. A value that cannot be used is left out with a warning."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..config import ConfigError, check_codes
@@ -20,7 +17,7 @@ SECTION = "si-lint"
 
 @dataclass(frozen=True)
 class Settings:
-    """What the client set (None: not set, the command line's or the default applies)."""
+    """None: not set (the command line's or the default applies)."""
 
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] | None = None
@@ -28,9 +25,7 @@ class Settings:
     debounce: float | None = None  # seconds
 
     def over(self, older: Settings) -> Settings:
-        """These settings, and the older ones where these leave a key unset."""
-        mine = {f.name: getattr(self, f.name) for f in fields(self)}
-        return replace(older, **{k: v for k, v in mine.items() if v is not None})
+        return replace(older, **{k: v for k, v in vars(self).items() if v is not None})
 
 
 def section_of(raw: Any) -> Any:
@@ -81,8 +76,7 @@ READERS = {
 
 
 def parse(raw: Any) -> tuple[Settings, list[str]]:
-    """The settings of a client's object, and a warning per value left out (an unknown
-    key, a value of the wrong type, a code no rule has)."""
+    """The settings of a client's object, and a warning per value left out."""
     raw = section_of(raw)
     if raw is None:
         return Settings(), []

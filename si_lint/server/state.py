@@ -1,14 +1,6 @@
-"""The language server's resident corpus (no LSP): one per corpus root, the pipeline
-held open. :meth:`CorpusState.load` runs the pipeline's stages up to the corpus (an open
-buffer stands in for its file), then the corpus checks; :meth:`CorpusState.update` runs
-the read and per-file stages again for the files edited alone, then each corpus check as
-its declared reads allow (:func:`plan`): over the *slice* the edit reaches (a scenario
-shares one with its duplicates, fixtures and evidence, its companion and the scenarios of
-the same intent; the EIO documents with each other: :func:`doc_keys`), over the whole
-corpus, or not at all. An edit's dry runs are the slice's, and nothing an edit computes is
-added to the cache (a buffer being typed is a new text at every edit). Then the locate
-stage's own functions. ``tests/test_server_state.py`` proves that after any sequence of
-edits the findings equal a fresh full run."""
+"""The language server's resident corpus (no LSP): one per corpus root, the pipeline's
+stages held open and re-run over the slice an edit reaches (ARCHITECTURE.md). Nothing an
+edit computes is added to the cache: a buffer being typed is a new text at every edit."""
 
 from __future__ import annotations
 
@@ -22,17 +14,17 @@ from ..catalogue import severity_of
 from ..corpus import Corpus, Document
 from ..discovery import SKIP_DIRS, inside, named_file_check
 from ..findings import Finding
+from ..mapping import lookup
 from ..model import evidence_scenario
 from ..pipeline.corpus import corpus_diags, make_corpus
 from ..pipeline.locate import configured, failed_texts, held_back_by, locate, ordered
 from ..pipeline.perfile import per_file
-from ..pipeline.read import read, read_file
+from ..pipeline.read import raw_of, read
 from ..pipeline.select import configure, make_selection, select
 from ..registry import STAGES
 
-#: what a corpus check may read (``corpus_check(reads=...)``, :data:`si_lint.registry.READS`)
-#: that a slice holds whole: the profile (every slice has it), the document itself, and the
-#: relations :func:`doc_keys` gives keys for (``scenario:<id>``, ``intent:<text>``, ``eio``)
+#: what a corpus check may read (``corpus_check(reads=...)``) that a slice holds whole: the
+#: profile (every slice has it), the document itself, and what :func:`doc_keys` keys
 SLICED_READS = frozenset({"profile", "document", "scenario", "intent", "eio"})
 
 #: how :func:`plan` has the server run a corpus check after an edit
@@ -40,10 +32,9 @@ PROFILE, SLICE, WHOLE = "profile", "slice", "whole"
 
 
 def plan(check) -> str:
-    """``profile``: its findings depend on the profile alone, so an edit that does not reach
-    everything leaves them (a profile asset's edit does: the corpus stage then runs whole);
-    ``slice``: run over the slice of the edit; ``whole``: over the whole corpus at every edit
-    -- a check that reads anything else, or declares nothing (never silently sliced)."""
+    """``profile``: its findings depend on the profile alone (a profile asset's edit runs
+    the corpus stage whole); ``slice``: run over the slice of the edit; ``whole``: a check
+    that reads anything else, or declares nothing (never silently sliced)."""
     reads = check.reads
     if reads is None or not set(reads) <= SLICED_READS:
         return WHOLE
@@ -56,22 +47,19 @@ ALL_KEY = "*"  # the change can reach anything: run the corpus stage over everyt
 
 
 def doc_keys(doc: Document) -> frozenset[str]:
-    """What a document defines or refers to, for slicing the corpus stage."""
-    data = doc.data
-    kind = doc.kind
+    data, kind = doc.data, doc.kind
     if doc.profile_asset or kind in ("registry", "template"):
         return frozenset({ALL_KEY})
     if kind == "scenario":
-        sid = data.get("id") if isinstance(data, dict) else None
-        if not isinstance(sid, str):
+        sid = lookup(data, "id", str)
+        if sid is None:
             return frozenset({ALL_KEY})
         keys = {f"scenario:{sid}"}
-        quality = data.get("quality")  # SI613: the companion it names
-        companion = quality.get("companion_scenario") if isinstance(quality, dict) else None
-        if isinstance(companion, str):
+        companion = lookup(data.get("quality"), "companion_scenario", str)  # SI613
+        if companion is not None:
             keys.add(f"scenario:{companion}")
-        intent = data.get("intent")  # SI615: the scenarios that state the same intent
-        if isinstance(intent, str) and intent.strip():
+        intent = lookup(data, "intent", str, "")  # SI615: the scenarios of the same intent
+        if intent.strip():
             keys.add("intent:" + " ".join(intent.split()))
         return frozenset(keys)
     if kind in ("fixture", "evidence"):
@@ -93,15 +81,11 @@ class FileState:
 
 @dataclass
 class Outcome:
-    """What an update changed: the files (relpaths) whose findings may differ."""
-
-    touched: set[str] = field(default_factory=set)
+    touched: set[str] = field(default_factory=set)  # relpaths whose findings may differ
     full: bool = False
 
 
 class CorpusState:
-    """One corpus root, checked like ``si-lint check`` from that root, kept resident."""
-
     def __init__(self, folder: Path | str, options: pipeline.Options | None = None):
         self.folder = Path(folder).resolve()
         self.options = options or pipeline.Options()
@@ -109,15 +93,13 @@ class CorpusState:
         self.overrides: dict[str, bytes] = {}  # the open buffers, by absolute path
         self.files: dict[str, FileState] = {}  # by abspath
         self.by_rel: dict[str, FileState] = {}
-        #: corpus-stage findings (located, unfiltered) by relpath, by how the checks run
-        #: after an edit (:func:`plan`)
+        #: corpus-stage findings (located, unfiltered): plan -> relpath -> findings
         self.stage_findings: dict[str, dict[str, list[Finding]]] = {}
         self.failed: list[str | None] = []  # the texts of the files that failed to read
         self.findings: dict[str, list[Finding]] = {}  # relpath -> final, as `check` reports
         self.corpus: Corpus | None = None
 
     def load(self) -> Outcome:
-        """Read and check the whole corpus (buffers in ``overrides`` instead of their files)."""
         run = self.run = pipeline.State([str(self.folder)], self.options, self.folder)
         configure(run)
         run.cwd = self.cwd = run.root_info.path  # paths are shown from the root
@@ -140,11 +122,10 @@ class CorpusState:
         ]
         self._corpus_stage(None)
         self.cache.save()
-        self.ctx.memo_tasks = False  # an edit's dry runs are not kept (see the docstring)
+        self.ctx.memo_tasks = False  # an edit's dry runs are not kept (module docstring)
         return Outcome(set(self.findings), full=True)
 
     def _take(self, run: pipeline.State) -> list[FileState]:
-        """The files of a per-file stage's documents, now resident."""
         grouped: dict[str, list[Document]] = {}
         for d in run.docs:  # a file holds one or more documents
             grouped.setdefault(d.abspath, []).append(d)
@@ -157,9 +138,7 @@ class CorpusState:
         return out
 
     def _belongs(self, abspath: str) -> bool:
-        """Would ``check`` of this root read this file, not found by the first discovery (a
-        file created since)? Under the root, ``include``d and not ``exclude``d, not in a
-        directory discovery skips, and a link only when it stays inside the root."""
+        """Would ``check`` of this root read this file (one created since the load)?"""
         root = str(self.config.root)
         if not inside(abspath, root):
             return False
@@ -174,14 +153,10 @@ class CorpusState:
         return abspath in self.files or self._belongs(abspath)
 
     def selected(self) -> tuple[str, ...]:
-        """The files the select stage selects now (files added and removed since the load)."""
         return make_selection(self.run.paths, self.options, self.cwd, self.base_config).files
 
-    # ------------------------------------------------------------------------------
-    # edits
-
     def set_buffer(self, abspath: str, text: str | bytes | None) -> Outcome:
-        """The editor's unsaved text of a file (``None``: the file as on disk again)."""
+        """The editor's unsaved text of a file (``None``: the file on disk again)."""
         abspath = os.path.abspath(abspath)
         if text is None:
             self.overrides.pop(abspath, None)
@@ -190,7 +165,6 @@ class CorpusState:
         return self.update([abspath])
 
     def update(self, abspaths: Iterable[str]) -> Outcome:
-        """Re-check these files (their buffer or their file on disk; gone = removed)."""
         todo = {os.path.abspath(a) for a in abspaths}
         keys: set[str] = set()
         touched: set[str] = set()
@@ -219,9 +193,6 @@ class CorpusState:
         self._corpus_stage(in_slice | touched)
         return Outcome(in_slice | touched)
 
-    # ------------------------------------------------------------------------------
-    # the corpus stage and the locate stage's steps
-
     def _corpus_of(self, docs: list[Document]) -> Corpus:
         self.run.docs = docs
         make_corpus(self.run)  # (the context's corpus too)
@@ -229,8 +200,6 @@ class CorpusState:
         return self.run.corpus
 
     def _run_checks(self, checks, corpus: Corpus) -> dict[str, list[Finding]]:
-        """The located findings of ``checks`` over ``corpus``, by relpath: the corpus and
-        dry-run stages' own function (a check that raises is one SI000)."""
         root_rel = self.selection.relpath(self.selection.root)
         fresh: dict[str, list[Finding]] = {}
         for stage in STAGES:
@@ -240,10 +209,9 @@ class CorpusState:
         return fresh
 
     def _corpus_stage(self, core: set[str] | None) -> None:
-        """The corpus checks over everything (``core`` None), or, by their :func:`plan`: the
-        slice's checks over the files ``core`` names (with the profile's assets as context),
-        the whole-corpus ones over all of it, the profile's ones not at all; then the final
-        findings of the files whose findings may have changed."""
+        """The corpus checks over everything (``core`` None), or by their :func:`plan` after an
+        edit of the files ``core`` names; then the final findings of the files that may
+        have changed."""
         by_plan: dict[str, list] = {PROFILE: [], SLICE: [], WHOLE: []}
         for c in self.run.checks:
             if c.scope == "corpus":
@@ -278,8 +246,6 @@ class CorpusState:
             self._finalise(rel)
 
     def _finalise(self, rel: str) -> None:
-        """A file's findings as ``check`` reports them: the locate stage's steps
-        (:mod:`si_lint.pipeline.locate`) on the file's."""
         fs = self.by_rel.get(rel)
         items = list(fs.per_file) if fs is not None else []
         for found in self.stage_findings.values():
@@ -293,14 +259,8 @@ class CorpusState:
         else:
             self.findings.pop(rel, None)
 
-    # ------------------------------------------------------------------------------
-    # queries
-
     def findings_of(self, abspath: str) -> list[Finding]:
         return self.findings.get(self.selection.relpath(os.path.abspath(abspath)), [])
-
-    def abspath_of(self, relpath: str) -> str:
-        return self.selection.absolute(relpath)
 
     def all_findings(self) -> list[Finding]:
         return sorted((f for items in self.findings.values() for f in items), key=Finding.sort_key)
@@ -309,13 +269,10 @@ class CorpusState:
         return [d for fs in self.files.values() for d in fs.docs]
 
     def text_of(self, abspath: str) -> str | None:
-        raw = self.overrides.get(abspath)
-        if raw is None:
-            raw, _ = read_file(abspath)
+        raw = raw_of(abspath, self.overrides)
         return None if raw is None else raw.decode("utf-8", errors="replace")
 
     def full_corpus(self) -> Corpus:
-        """A corpus of every document as it is now (rebuilt after an edit, on first use)."""
         if self.corpus is None:
             self.corpus = self._corpus_of(self.documents())
         return self.corpus

@@ -1,6 +1,5 @@
-"""The notifications the server reacts to: initialisation, the open documents (open,
-change, save, close) and the workspace (watched files, workspace folders). Each group is
-registered on a :class:`~si_lint.server.server.SiLintServer` by one function."""
+"""The notifications the server reacts to: initialisation, the open documents and the
+workspace (watched files, workspace folders)."""
 
 from __future__ import annotations
 
@@ -8,47 +7,24 @@ import os
 
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
-from pygls.uris import to_fs_path
+from pygls.uris import from_fs_path, to_fs_path
 
 from . import live
-from .server import SiLintServer
+from .server import SiLintServer, path_of
 
 WATCHED = ("**/*.yaml", "**/*.yml", "**/*.json", "**/si-lint.toml", "**/pyproject.toml")
 
 
-def _abspath(uri: str) -> str:
-    return os.path.abspath(to_fs_path(uri) or "")
-
-
-def root_folders(params: T.InitializeParams) -> list[str]:
-    """The workspace folders of an ``initialize`` request (else its root URI or path)."""
-    paths = [to_fs_path(wf.uri) for wf in params.workspace_folders or []]
-    if not any(paths) and params.root_uri:
-        paths = [to_fs_path(params.root_uri)]
-    if not any(paths):
-        paths = [params.root_path]
-    return [os.path.abspath(p) for p in paths if p]
-
-
-def _watch_registration() -> T.RegistrationParams:
-    return T.RegistrationParams(
-        registrations=[
-            T.Registration(
-                id="si-lint-watch",
-                method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                register_options=T.DidChangeWatchedFilesRegistrationOptions(
-                    watchers=[T.FileSystemWatcher(glob_pattern=g) for g in WATCHED]
-                ),
-            )
-        ]
-    )
+WATCH = T.Registration(
+    id="si-lint-watch",
+    method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+    register_options=T.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[T.FileSystemWatcher(glob_pattern=g) for g in WATCHED]
+    ),
+)
 
 
 def register_lifecycle(server: SiLintServer) -> None:
-    """``initialize`` (the folders, the debounce option), ``initialized`` (the file
-    watchers, when the client registers them dynamically) and ``shutdown`` (remembered: it
-    decides the exit status, :func:`si_lint.server.lsp.serve`)."""
-
     @server.feature(T.SHUTDOWN)
     def shutdown(ls: SiLintServer, params: None):
         ls.shut_down = True
@@ -57,7 +33,10 @@ def register_lifecycle(server: SiLintServer) -> None:
 
     @server.feature(T.INITIALIZE)
     def initialize(ls: SiLintServer, params: T.InitializeParams):
-        ls.folders = root_folders(params)
+        root = (params.root_uri and to_fs_path(params.root_uri)) or params.root_path
+        if not ls.folders and root:  # no workspace folder: the root is the one
+            root = os.path.abspath(root)
+            ls.workspace.add_folder(T.WorkspaceFolder(from_fs_path(root) or root, root))
         warnings[:] = live.on_initialize(ls, params)
 
     @server.feature(T.INITIALIZED)
@@ -68,14 +47,12 @@ def register_lifecycle(server: SiLintServer) -> None:
             await live.take_settings(ls, None, ask=True)
         if ws and ws.did_change_watched_files and ws.did_change_watched_files.dynamic_registration:
             try:
-                await ls.client_register_capability_async(_watch_registration())
+                await ls.client_register_capability_async(T.RegistrationParams([WATCH]))
             except JsonRpcException:
                 pass  # the client refused: files changed outside the editor go unseen
 
 
 def register_document_sync(server: SiLintServer) -> None:
-    """Open, change (debounced), save (a configuration file reloads its root), close."""
-
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: SiLintServer, params: T.DidOpenTextDocumentParams):
         uri = params.text_document.uri
@@ -112,21 +89,18 @@ def register_document_sync(server: SiLintServer) -> None:
 
 async def _sync_disk(ls: SiLintServer, uri: str) -> None:
     """For a client that pulls: files changed on disk re-checked; asked to pull again."""
-    folder = ls.folder_of(_abspath(uri))
+    folder = ls.folder_of(path_of(uri))
     if folder in ls.roots:
         live.after_unasked_work(ls, await ls.run(ls.sync_disk, folder) or [])
 
 
 def watched_changes(ls: SiLintServer, changes: list[T.FileEvent]) -> list[tuple[str, list]]:
-    """The resident roots the client saw files change in, compared with the disk again
-    (:meth:`SiLintServer.sync_disk`: an open buffer wins over its file): what to publish."""
-    folders = {ls.folder_of(_abspath(ev.uri)) for ev in changes} & set(ls.roots)
+    """The resident roots the client saw files change in, compared with the disk again."""
+    folders = {ls.folder_of(path_of(ev.uri)) for ev in changes} & set(ls.roots)
     return [item for folder in sorted(folders) for item in ls.sync_disk(folder)]
 
 
 def register_workspace(server: SiLintServer) -> None:
-    """Watched files changed on disk; workspace folders added or removed."""
-
     @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     async def watched(ls: SiLintServer, params: T.DidChangeWatchedFilesParams):
         items = await ls.run(watched_changes, ls, params.changes)
@@ -135,12 +109,7 @@ def register_workspace(server: SiLintServer) -> None:
     @server.feature(T.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     async def folders_changed(ls: SiLintServer, params: T.DidChangeWorkspaceFoldersParams):
         for wf in params.event.removed:
-            p = _abspath(wf.uri)
-            ls.folders = [f for f in ls.folders if f != p]
+            p = path_of(wf.uri)
             ls.roots.pop(p, None)
             withdrawn = [u for u in ls.published if (to_fs_path(u) or "").startswith(p + os.sep)]
             ls.publish([(u, []) for u in withdrawn if u not in ls.workspace.text_documents])
-        for wf in params.event.added:
-            p = _abspath(wf.uri)
-            if p not in ls.folders:
-                ls.folders.append(p)
