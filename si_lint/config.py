@@ -1,6 +1,4 @@
-"""The configuration of a corpus (SPEC §7, §9): the ``si-lint.toml`` /
-``[tool.si-lint]`` table at its root (:mod:`si_lint.root` finds both), validated, and what
-it selects."""
+"""The configuration of a corpus (SPEC §7, §9), validated, and what it selects."""
 
 from __future__ import annotations
 
@@ -22,7 +20,6 @@ from .root import (
     extended,
     find_root_info,
     merge_tables,
-    setting_key,
     value_position,
 )
 from .schemas import validate
@@ -34,14 +31,10 @@ DEFAULT_INCLUDE = ("**/*.yaml", "**/*.yml", "**/*.json")
 
 @value_object()
 class Config(NamedTuple):
-    """The effective configuration of a corpus root (``si-lint.toml`` or
-    ``[tool.si-lint]``, then ``--select``/``--ignore``). ``root_how``: how the root was
-    found (SPEC §9): "config", "git", "dir" (a named directory, or the current one) or
-    "file" (a named file's directory). ``profile_refused``: ``(file, line, column,
-    message)`` when the file's ``profile`` names a directory outside the corpus root (SPEC
-    §9 "Trust boundaries": nothing under it is read, ``profile`` is then "builtin"; SI010
-    reports it at the value), else ``()``. ``extends``: the files its ``extend`` chain
-    read, nearest first."""
+    """The effective configuration of a corpus root. ``root_how``: :attr:`Root.how`.
+    ``profile_refused``: ``(file, line, column, message)`` when the file's ``profile``
+    leads outside the root (SPEC §9 "Trust boundaries": nothing under it is read,
+    ``profile`` is "builtin", SI010 reports it at the value)."""
 
     root: Path
     source: Path | None = None
@@ -65,9 +58,7 @@ class Config(NamedTuple):
         extend_select: Iterable[str] = (),
         extend_ignore: Iterable[str] = (),
     ) -> Config:
-        """The command line's codes: ``--select`` replaces the configured ``select``,
-        ``--extend-select`` adds to it (to ``--select``'s when both are given);
-        ``--ignore`` and ``--extend-ignore`` add to ``ignore`` (ruff's meanings)."""
+        """The command line's codes, with ruff's meanings."""
         select, ignore = tuple(select or ()), tuple(ignore or ())
         extend_select, extend_ignore = tuple(extend_select or ()), tuple(extend_ignore or ())
         check_codes(select, "--select")
@@ -92,25 +83,20 @@ class Config(NamedTuple):
         return sel >= 0 and sel > ign
 
     def excluded(self, relpath: str, is_dir: bool = False) -> bool:
-        """``exclude`` (gitignore-style, relative to the root) matches ``relpath``."""
         return bool(self.exclude) and pattern_spec(self.exclude).match_file(
             relpath + ("/" if is_dir else "")
         )
 
     def name_decides(self) -> bool:
-        """:meth:`included` and :meth:`excluded` look at a file's name alone: the default
-        ``include`` (the YAML and JSON suffixes) and no ``exclude``."""
+        """:meth:`included` and :meth:`excluded` look at a file's name alone."""
         return self.include == DEFAULT_INCLUDE and not self.exclude
 
     def included(self, relpath: str) -> bool:
-        """``include`` (gitignore-style, relative to the root) matches the file ``relpath``."""
         if self.include == DEFAULT_INCLUDE:
             return relpath.endswith(YAML_SUFFIXES)
         return pattern_spec(self.include).match_file(relpath)
 
     def check_patterns(self) -> None:
-        """A ConfigError when ``include`` or ``exclude`` holds a pattern pathspec refuses
-        (the default ``include`` and an empty ``exclude`` are not compiled)."""
         for key, values in (("exclude", self.exclude), ("include", self.include)):
             if not values or values == DEFAULT_INCLUDE:
                 continue
@@ -122,8 +108,7 @@ class Config(NamedTuple):
                 ) from exc
 
     def fingerprint(self) -> str:
-        """Every field of the effective configuration (the cache's header holds it: a
-        field added later is part of it without anyone remembering to add it)."""
+        """Every field (the cache's header holds it: a field added later is in it too)."""
         return repr(tuple(self))
 
 
@@ -151,7 +136,6 @@ def check_codes(codes: Iterable[str], where: str) -> None:
 
 @functools.lru_cache(maxsize=64)
 def pattern_spec(patterns: tuple[str, ...]):
-    """A compiled gitignore-style pattern list (pathspec: the same rules as git)."""
     import pathspec  # (17 ms: not imported under the default include and exclude)
 
     return pathspec.GitIgnoreSpec.from_lines(patterns)
@@ -164,7 +148,7 @@ _CONFIG_KEYS = set(
 
 
 class _Table:
-    """A configuration table read with the messages of SPEC §7 (``where``: its file)."""
+    """A configuration table read with the messages of SPEC §7."""
 
     def __init__(self, where: str, table: dict):
         self.where = where
@@ -186,10 +170,8 @@ class _Table:
         return value
 
     def profile(self, root: Path) -> tuple[str, str | None]:
-        """``profile``: a shipped one, or a directory under the root holding a registry;
-        and why a directory is refused (None: it is not). A directory that leads outside
-        the root is refused before anything under it is looked at (SPEC §9 "Trust
-        boundaries"): ``("builtin", why)``."""
+        """``profile``, and why it is refused (then "builtin"): a directory that leads
+        outside the root, before anything under it is looked at (SPEC §9 "Trust boundaries")."""
         profile = self.table.get("profile", "builtin")
         if not isinstance(profile, str) or not profile:
             raise self.error('`profile` must be "builtin", "builtin:oasisctl" or a directory')
@@ -222,9 +204,8 @@ class _Table:
 
 
 def load_config(cwd: Path, paths: Iterable[Path] = (), *, info: Root | None = None) -> Config:
-    """The configuration of the corpus root found from ``cwd`` and the named ``paths`` (or
-    the one in ``info``, already found), validated: each file of its ``extend`` chain
-    against the schema, every code against the catalogue; then merged."""
+    """The configuration of the corpus root found from ``cwd`` and ``paths`` (or ``info``),
+    each file of its ``extend`` chain validated, then merged."""
     info = (info or find_root_info(cwd, paths)).parsed()
     root, source = info.path, info.source
     if source is None:
@@ -263,7 +244,6 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), *, info: Root | None = No
 
 
 def _checked(t: _Table) -> None:
-    """One configuration file's table: the schema, the keys it allows, its codes."""
     problems = validate("config", t.table)
     if problems:
         raise t.error("invalid si-lint configuration: " + "; ".join(m for _p, m, _o in problems))
@@ -278,10 +258,9 @@ def _checked(t: _Table) -> None:
 
 
 def _outside_root(root: Path, profile: str) -> str | None:
-    """Why the configured profile directory ``profile`` is not inside the corpus ``root``
-    (None: it is). Absolute and ``..`` paths are refused without touching the file system;
-    then the real paths (every symbolic link followed) are compared, the directory's and
-    its ``registry.yaml``'s (SPEC §9 "Trust boundaries")."""
+    """Why ``profile`` is not inside ``root`` (SPEC §9 "Trust boundaries"): absolute and
+    ``..`` paths are refused without touching the file system, then the real paths of the
+    directory and its ``registry.yaml`` are compared."""
     if os.path.isabs(profile):
         return "is an absolute path"
     base = os.path.normpath(os.path.abspath(root))
@@ -296,9 +275,8 @@ def _outside_root(root: Path, profile: str) -> str | None:
 
 
 def _refusal(cwd: Path, source: Path, raw: bytes | None, why: str) -> tuple[str, int, int, str]:
-    """``Config.profile_refused``: the configuration file (as findings show a path), the
-    line and column of its ``profile`` value, and the message."""
-    line, col = value_position(raw, setting_key(source, "profile"))
+    key = ("tool", "si-lint", "profile") if source.name == "pyproject.toml" else ("profile",)
+    line, col = value_position(raw, key)
     where = os.path.relpath(os.path.abspath(source), os.path.abspath(cwd))
     message = (
         f"{why}: not used (a profile named in a configuration file must be a directory "
