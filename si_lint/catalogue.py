@@ -33,14 +33,12 @@ class Rule:
 
 @lru_cache(maxsize=1)
 def codes() -> tuple[str, ...]:
-    """Every code of the catalogue, in code order: the names of ``rules/CODE.yaml`` (a
-    directory listing; validating ``--select``/``--ignore`` needs no rule parsed)."""
+    """A directory listing: validating ``--select``/``--ignore`` needs no rule parsed."""
     return tuple(sorted((p.stem for p in data_dir("rules").glob("*.yaml")), key=code_key))
 
 
 @lru_cache(maxsize=1)
 def rules() -> dict[str, Rule]:
-    """Every rule of the catalogue, by code, in code order."""
     out: dict[str, Rule] = {}
     for path in sorted(data_dir("rules").glob("*.yaml")):
         found = _read_rule(path)
@@ -50,7 +48,6 @@ def rules() -> dict[str, Rule]:
 
 
 def _read_rule(path) -> Rule | None:
-    """The rule ``path`` holds (None when it holds no mapping with a string ``code``)."""
     data = load_bytes(path.read_bytes()).data
     if not isinstance(data, dict) or not isinstance(data.get("code"), str):
         return None
@@ -70,9 +67,8 @@ def _read_rule(path) -> Rule | None:
 
 @cache
 def rule(code: str) -> Rule | None:
-    """The rule of ``code`` (None for a code the catalogue does not have), read from its
-    own file unless the whole catalogue is read already (a finding's severity needs its
-    rule only: reading all 99 files costs 20 ms)."""
+    """Read from its own file unless the whole catalogue is read already (a finding's
+    severity needs its rule only)."""
     if rules.cache_info().currsize:
         return rules().get(code)
     if code not in codes():
@@ -88,7 +84,7 @@ def reflow(text: str) -> str:
 
 
 def code_key(code: str) -> tuple:
-    """The order of codes: by prefix, then number (``SI9`` before ``SI10``)."""
+    """``SI9`` before ``SI10``"""
     prefix = code.rstrip("0123456789")
     return (prefix, int(code[len(prefix) :] or 0))
 

@@ -11,9 +11,9 @@ from typing import NamedTuple
 
 from .catalogue import codes as catalogue_codes
 from .errors import ConfigError
+from .findings import value_object
 from .fsutil import inside, resolves_inside
 from .limits import MAX_SETTING_CHARS
-from .records import value_object
 from .root import (
     Root,
     extend_boundary,

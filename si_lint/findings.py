@@ -6,14 +6,36 @@ import difflib
 import functools
 from collections import namedtuple
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
-
-from .records import value_object
 
 Path_ = tuple  # a document path: tuple of str (mapping keys) and int (list indexes)
 
 SEVERITIES = ("error", "warning", "info")
 SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+
+
+def value_object(*ignored: str):
+    """Class decorator for a named tuple's subclass (flake8's value objects): ``==``,
+    ``!=`` and ``hash`` over its fields but ``ignored``, only ever equal to its own class;
+    ordering stays the tuple's."""
+
+    def wrap(cls):
+        key = itemgetter(*(i for i, f in enumerate(cls._fields) if f not in ignored))
+
+        def __eq__(self, other):
+            return other.__class__ is self.__class__ and key(self) == key(other)
+
+        def __ne__(self, other):
+            return not __eq__(self, other)
+
+        def __hash__(self):
+            return hash(key(self))
+
+        cls.__eq__, cls.__ne__, cls.__hash__ = __eq__, __ne__, __hash__
+        return cls
+
+    return wrap
 
 
 _TYPE_NAMES = (

@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeGuard
 
+from .findings import value_object
 from .mapping import MAPPING, lookup
-from .records import value_object
 
 Path = tuple
 

@@ -11,9 +11,9 @@ from pathlib import Path, PurePath
 from typing import NamedTuple
 
 from .errors import ConfigError
+from .findings import value_object
 from .fsutil import inside, read_regular
 from .limits import MAX_SETTING_CHARS
-from .records import value_object
 
 CONFIG_FILE = "si-lint.toml"
 MAX_CONFIG_BYTES = 1 << 20

@@ -105,7 +105,6 @@ LAYERS = [
     [
         "si_lint",
         "si_lint.findings",
-        "si_lint.records",
         "si_lint.mapping",
         "si_lint.errors",
         "si_lint.limits",
@@ -129,7 +128,6 @@ LAYERS = [
         "si_lint.graph",
         "si_lint.evaluator",
         "si_lint.eio",
-        "si_lint.contract",
         "si_lint.progress",
     ],
     ["si_lint.checks"],
