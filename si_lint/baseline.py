@@ -1,11 +1,6 @@
-"""``--write-baseline FILE`` / ``--baseline FILE`` (SPEC §9): adopt si-lint on a corpus with
-known findings and be held to "no new ones".
-
-A baseline is a JSON file listing each finding's line-independent fingerprint (the one
-SARIF's ``partialFingerprints["siLint/v1"]`` carries, see :mod:`si_lint.report.fingerprint`)
-with its code, path and message for people reading it. ``--baseline`` drops the findings
-whose fingerprint is in the file and counts the entries that matched nothing (stale: the
-finding was fixed, or moved to another node)."""
+"""``--write-baseline FILE`` / ``--baseline FILE`` (SPEC §9): each finding's line-independent
+fingerprint (SARIF's ``partialFingerprints["siLint/v1"]``), with its code, path and message
+for people reading it."""
 
 from __future__ import annotations
 
@@ -42,8 +37,6 @@ def render(result) -> str:
 
 
 def load(path: str) -> list[tuple[str, str, str]]:
-    """The entries (fingerprint, code, path) of a baseline file (a usage error when it
-    cannot be used)."""
     try:
         with open(path, "rb") as fh:
             raw = fh.read(256 * 1024 * 1024)
@@ -79,10 +72,8 @@ def load(path: str) -> list[tuple[str, str, str]]:
 
 
 def apply(result, entries: list[tuple[str, str, str]]) -> Applied:
-    """Hide the findings of ``result`` that the baseline lists (a multiset: a baseline entry
-    hides one finding). An entry is stale when it matches no finding although its file was
-    checked and its code is enabled (a run on some files only leaves the others' entries
-    alone)."""
+    """A baseline entry hides one finding. An entry is stale when it matches none although
+    its file was checked and its code is enabled."""
     printer = Fingerprinter(result)
     left = Counter(fp for fp, _code, _path in entries)
     keep = []

@@ -1,10 +1,6 @@
-"""The shipped profile's data without the YAML parser: ``profile_data/builtin.json``, a
-rendition of ``registry.yaml`` and ``templates/*`` written by
-``python tools/builtin_profile.py``, recording the sha256 of each YAML file it was made
-from. It is used only while those digests are the shipped files' (the same set of
-files, the same bytes); otherwise the YAML files are read (:func:`si_lint.profile.
-load_profile`), so an edited profile is never answered by a stale rendition.
-``tests/test_profile_builtin.py`` requires the committed rendition to be current."""
+"""The shipped profile's data without the YAML parser: ``profile_data/builtin.json``
+(``tools/builtin_profile.py``), used only while the sha256 it records of each YAML file is
+the shipped file's, so an edited profile is never answered by a stale rendition."""
 
 from __future__ import annotations
 
@@ -19,7 +15,6 @@ SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def sources(directory: Path) -> dict[str, str]:
-    """``{relpath: sha256}`` of the files ``load_profile`` reads in ``directory``."""
     names = ["registry.yaml"]
     tdir = directory / "templates"
     if tdir.is_dir():
@@ -35,14 +30,11 @@ def sources(directory: Path) -> dict[str, str]:
 
 
 def rendition(directory: Path, registry: Any, templates: Any) -> str:
-    """The rendition's text for a profile read from ``directory``."""
     data = {"sources": sources(directory), "registry": registry, "templates": templates}
     return json.dumps(data, indent=1, sort_keys=False, ensure_ascii=False) + "\n"
 
 
 def read_rendition(directory: Path) -> tuple[dict, dict] | None:
-    """(registry, templates) from the rendition when it is that of the YAML files in
-    ``directory`` now, else None."""
     try:
         with open(directory / RENDITION, encoding="utf-8") as fh:
             data = json.load(fh)

@@ -1,8 +1,5 @@
-"""Where the data shipped with si-lint lives: ``rules/`` and ``schemas/``.
-
-In a wheel they are force-included under ``si_lint/_data/``; in a checkout (editable
-install) they sit at the repository root, beside the package.
-"""
+"""Where ``rules/`` and ``schemas/`` live: ``si_lint/_data/`` in a wheel, beside the package
+in a checkout."""
 
 from __future__ import annotations
 
