@@ -59,11 +59,7 @@ def _ignored(specs: list, abspath: str, is_dir: bool) -> bool:
 
 
 def _utf8_name(name: str) -> bool:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    return not any("\ud800" <= c <= "\udfff" for c in name)  # os.fsdecode's escapes
 
 
 def check_link(path: str, real_root: str) -> tuple[str, str | None]:

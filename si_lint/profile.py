@@ -4,7 +4,9 @@ plus the primitive implementations that may be called (the evaluator reads only 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import importlib.util
+import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -18,7 +20,6 @@ from .limits import MAX_BYTES
 from .loader import load_bytes
 from .mapping import MAPPING, lookup
 from .model import is_int
-from .profile_builtin import read_rendition
 
 BUILTIN_DIR = Path(__file__).parent / "profile_data"
 
@@ -248,6 +249,46 @@ def load_implementations(profile: Profile) -> dict[str, Callable[..., bool]]:
         if callable(fn):
             out[name] = fn
     return out
+
+
+#: the shipped profile without the YAML parser (ARCHITECTURE.md: never a stale rendition)
+RENDITION = "builtin.json"
+
+
+def sources(directory: Path) -> dict[str, str]:
+    names = ["registry.yaml"]
+    tdir = directory / "templates"
+    if tdir.is_dir():
+        names += [f"templates/{n}" for n in sorted(os.listdir(tdir)) if n.endswith(YAML_SUFFIXES)]
+    out = {}
+    for rel in names:
+        try:
+            with open(directory / rel, "rb") as fh:
+                out[rel] = hashlib.sha256(fh.read()).hexdigest()
+        except OSError:
+            out[rel] = ""
+    return out
+
+
+def rendition(directory: Path, registry: Any, templates: Any) -> str:
+    data = {"sources": sources(directory), "registry": registry, "templates": templates}
+    return json.dumps(data, indent=1, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def read_rendition(directory: Path) -> tuple[dict, dict] | None:
+    try:
+        with open(directory / RENDITION, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    if not (
+        type(data) is dict
+        and data.get("sources") == sources(directory)
+        and type(data.get("registry")) is dict
+        and type(data.get("templates")) is dict
+    ):
+        return None
+    return data["registry"], data["templates"]
 
 
 _BUILTIN: dict[str, Profile] = {}

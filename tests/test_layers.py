@@ -123,7 +123,6 @@ LAYERS = [
         "si_lint.corpus",
         "si_lint.model",
         "si_lint.profile",
-        "si_lint.profile_builtin",
         "si_lint.profile_docs",
         "si_lint.graph",
         "si_lint.evaluator",
