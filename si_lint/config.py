@@ -141,120 +141,80 @@ def pattern_spec(patterns: tuple[str, ...]):
     return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
-_CONFIG_KEYS = set(
-    "extend profile select ignore per-file-ignores exclude include require-fixtures "
-    "require-band-coverage require-form-b".split()
-)
-
-
-class _Table:
-    """A configuration table read with the messages of SPEC §7."""
-
-    def __init__(self, where: str, table: dict):
-        self.where = where
-        self.table = table
-
-    def error(self, what: str) -> ConfigError:
-        return ConfigError(f"{self.where}: {what}")
-
-    def str_list(self, key: str) -> tuple[str, ...]:
-        value = self.table.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self.error(f"`{key}` must be a list of strings")
-        return tuple(value)
-
-    def flag(self, key: str) -> bool:
-        value = self.table.get(key, False)
-        if not isinstance(value, bool):
-            raise self.error(f"`{key}` must be true or false")
-        return value
-
-    def profile(self, root: Path) -> tuple[str, str | None]:
-        """``profile``, and why it is refused (then "builtin"): a directory that leads
-        outside the root, before anything under it is looked at (SPEC §9 "Trust boundaries")."""
-        profile = self.table.get("profile", "builtin")
-        if not isinstance(profile, str) or not profile:
-            raise self.error('`profile` must be "builtin", "builtin:oasisctl" or a directory')
-        if profile in ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl"):
-            return profile, None
-        shown = profile if len(profile) <= 80 else profile[:77] + "..."
-        if len(profile) > MAX_SETTING_CHARS or "\0" in profile:
-            raise self.error(f"`profile` {shown!r} is not a usable directory name")
-        why = _outside_root(root, profile)
-        if why is not None:
-            return "builtin", f"`profile` {shown!r} {why}"
-        try:
-            ok = (root / profile / "registry.yaml").is_file()
-        except (OSError, ValueError) as exc:  # a name too long for the file system
-            raise self.error(
-                f"profile directory {shown!r} cannot be used: "
-                f"{getattr(exc, 'strerror', None) or exc}"
-            ) from exc
-        if not ok:
-            raise self.error(f"profile directory {shown!r} has no registry.yaml")
+def _profile(profile: str, root: Path, where: str) -> tuple[str, str | None]:
+    """``profile``, and why it is refused (then "builtin"): a directory that leads outside
+    the root, before anything under it is looked at (SPEC §9 "Trust boundaries")."""
+    if profile in ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl"):
         return profile, None
-
-    def per_file_ignores(self) -> dict:
-        pfi = self.table.get("per-file-ignores", {})
-        if not isinstance(pfi, dict) or not all(
-            isinstance(v, list) and all(isinstance(c, str) for c in v) for v in pfi.values()
-        ):
-            raise self.error("`per-file-ignores` must map globs to lists of codes")
-        return pfi
+    shown = profile if len(profile) <= 80 else profile[:77] + "..."
+    if len(profile) > MAX_SETTING_CHARS or "\0" in profile:
+        raise ConfigError(f"{where}: `profile` {shown!r} is not a usable directory name")
+    why = _outside_root(root, profile)
+    if why is not None:
+        return "builtin", f"`profile` {shown!r} {why}"
+    try:
+        ok = (root / profile / "registry.yaml").is_file()
+    except (OSError, ValueError) as exc:  # a name too long for the file system
+        raise ConfigError(
+            f"{where}: profile directory {shown!r} cannot be used: "
+            f"{getattr(exc, 'strerror', None) or exc}"
+        ) from exc
+    if not ok:
+        raise ConfigError(f"{where}: profile directory {shown!r} has no registry.yaml")
+    return profile, None
 
 
 def load_config(cwd: Path, paths: Iterable[Path] = (), *, info: Root | None = None) -> Config:
     """The configuration of the corpus root found from ``cwd`` and ``paths`` (or ``info``),
-    each file of its ``extend`` chain validated, then merged."""
+    each file of its ``extend`` chain validated (the schema holds every key's type), then
+    merged."""
     info = (info or find_root_info(cwd, paths)).parsed()
     root, source = info.path, info.source
     if source is None:
         return Config(root=root, root_how=info.how)
     table = info.table
     assert table is not None  # parsed() read it
-    _checked(_Table(str(source), table))  # (before any file it extends is read)
+    _checked(str(source), table)  # (before any file it extends is read)
     chain = extended(source, table, extend_boundary(root)) if "extend" in table else []
     files = [(source, table, info.raw)] + chain  # nearest first
     for path, base, _raw in chain:
-        _checked(_Table(str(path), base))
+        _checked(str(path), base)
     merged, origin = merge_tables(files)
     where = origin.get("profile", source)
-    t = _Table(str(where), merged)
-    profile, refused = t.profile(root)
+    profile, refused = _profile(merged.get("profile", "builtin"), root, str(where))
     refusal: tuple = ()
     if refused is not None:
         refusal = _refusal(cwd, where, next(r for p, _t, r in files if p == where), refused)
+    pfi = merged.get("per-file-ignores", {})
     return Config(
         root=root,
         source=source,
         profile=profile,
-        select=t.str_list("select") if "select" in merged else ("SI", "EIO"),
-        ignore=t.str_list("ignore"),
-        per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in t.per_file_ignores().items())),
+        select=tuple(merged.get("select", ("SI", "EIO"))),
+        ignore=tuple(merged.get("ignore", ())),
+        per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in pfi.items())),
         # compiled (and so checked) by check_patterns before the selection walks
-        exclude=t.str_list("exclude"),
-        include=t.str_list("include") if "include" in merged else DEFAULT_INCLUDE,
+        exclude=tuple(merged.get("exclude", ())),
+        include=tuple(merged.get("include", DEFAULT_INCLUDE)),
         root_how=info.how,
-        require_fixtures=t.flag("require-fixtures"),
-        require_band_coverage=t.flag("require-band-coverage"),
+        require_fixtures=merged.get("require-fixtures", False),
+        require_band_coverage=merged.get("require-band-coverage", False),
         profile_refused=refusal,
-        require_form_b=t.flag("require-form-b"),
+        require_form_b=merged.get("require-form-b", False),
         extends=tuple(p for p, _t, _r in chain),
     )
 
 
-def _checked(t: _Table) -> None:
-    problems = validate("config", t.table)
+def _checked(where: str, table: dict) -> None:
+    problems = validate("config", table)
     if problems:
-        raise t.error("invalid si-lint configuration: " + "; ".join(m for _p, m, _o in problems))
-    unknown = sorted(set(t.table) - _CONFIG_KEYS)
-    if unknown:
-        raise t.error(f"unknown si-lint setting(s): {', '.join(unknown)}")
-    pfi = t.per_file_ignores()
-    check_codes(t.str_list("select"), f"{t.where}: `select`")
-    check_codes(t.str_list("ignore"), f"{t.where}: `ignore`")
-    for pattern, codes in sorted(pfi.items()):
-        check_codes(codes, f"{t.where}: `per-file-ignores` {pattern!r}")
+        raise ConfigError(
+            f"{where}: invalid si-lint configuration: " + "; ".join(m for _p, m, _o in problems)
+        )
+    check_codes(table.get("select", ()), f"{where}: `select`")
+    check_codes(table.get("ignore", ()), f"{where}: `ignore`")
+    for pattern, codes in sorted(table.get("per-file-ignores", {}).items()):
+        check_codes(codes, f"{where}: `per-file-ignores` {pattern!r}")
 
 
 def _outside_root(root: Path, profile: str) -> str | None:
