@@ -19,17 +19,13 @@ SKIP_DIRS = frozenset(
 )
 
 
-@dataclass(eq=True)
+@dataclass
 class Selection:
-    """``problems`` are SI001 findings; ``notes`` are shown under ``--verbose``. Unpacks
-    as ``files, problems``."""
+    """``problems`` are SI001 findings; ``notes`` are shown under ``--verbose``."""
 
     files: list[str] = field(default_factory=list)
     problems: list[tuple[Path, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-
-    def __iter__(self):
-        return iter((self.files, self.problems))
 
 
 #: the largest .gitignore file read
