@@ -37,36 +37,31 @@ def render(result) -> str:
 
 
 def load(path: str) -> list[tuple[str, str, str]]:
+    def refused(why: str) -> UsageError:
+        return UsageError(f"--baseline {path}: {why}")
+
     try:
         with open(path, "rb") as fh:
             raw = fh.read(256 * 1024 * 1024)
     except OSError as exc:
-        raise UsageError(
-            f"--baseline {path}: cannot read it: {exc.strerror or type(exc).__name__}"
-        ) from None
+        raise refused(f"cannot read it: {exc.strerror or type(exc).__name__}") from None
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise UsageError(
-            f"--baseline {path}: not a si-lint baseline (invalid JSON: {exc})"
-        ) from None
+        raise refused(f"not a si-lint baseline (invalid JSON: {exc})") from None
     if (
         not isinstance(doc, dict)
         or doc.get("format") != FORMAT
         or not isinstance(doc.get("findings"), list)
     ):
-        raise UsageError(
-            f"--baseline {path}: not a si-lint baseline (write one with --write-baseline)"
-        )
+        raise refused("not a si-lint baseline (write one with --write-baseline)")
     if doc.get("version") != VERSION:
-        raise UsageError(
-            f"--baseline {path}: baseline version {doc.get('version')!r} is not {VERSION}"
-        )
+        raise refused(f"baseline version {doc.get('version')!r} is not {VERSION}")
     out = []
     for entry in doc["findings"]:
         fp = entry.get("fingerprint") if isinstance(entry, dict) else None
         if not isinstance(fp, str):
-            raise UsageError(f"--baseline {path}: an entry without a fingerprint")
+            raise refused("an entry without a fingerprint")
         out.append((fp, str(entry.get("code", "")), str(entry.get("path", ""))))
     return out
 

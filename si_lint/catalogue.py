@@ -51,14 +51,13 @@ def _read_rule(path) -> Rule | None:
     data = load_bytes(path.read_bytes()).data
     if not isinstance(data, dict) or not isinstance(data.get("code"), str):
         return None
+    prose = {k: str(data.get(k, "") or "").strip() for k in ("rationale", "seed", "fix")}
     return Rule(
         code=data["code"],
         name=str(data.get("name", "")),
         severity=str(data.get("severity", "error")),
         summary=str(data.get("summary", "")).strip(),
-        rationale=str(data.get("rationale", "") or "").strip(),
-        seed=str(data.get("seed", "") or "").strip(),
-        fix=str(data.get("fix", "") or "").strip(),
+        **prose,
         examples=examples if isinstance(examples := data.get("examples"), dict) else {},
         source=str(path),
         check=str(data.get("check", "") or ""),
