@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
+from .fsutil import data_dir
 from .loader import load_bytes
-from .resources import data_dir
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,7 @@
 """Small file-system helpers shared by the reader, the cache, --fix and --output: reading
-only regular files (:func:`read_regular`), atomic replacement (:func:`atomic_writer`)."""
+only regular files (:func:`read_regular`), atomic replacement (:func:`atomic_writer`), and
+where ``rules/`` and ``schemas/`` live (``si_lint/_data/`` in a wheel, beside the package in
+a checkout)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
 from typing import BinaryIO
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -200,3 +204,18 @@ def resolves_inside(path, top) -> bool:
         return inside(os.path.realpath(path), os.path.realpath(top))
     except (OSError, ValueError):
         return False
+
+
+_PKG = os.path.dirname(os.path.realpath(__file__))
+
+
+@cache
+def data_path(name: str) -> str:
+    for candidate in (os.path.join(_PKG, "_data", name), os.path.join(os.path.dirname(_PKG), name)):
+        if os.path.isdir(candidate):
+            return candidate
+    return os.path.join(_PKG, "_data", name)
+
+
+def data_dir(name: str) -> Path:
+    return Path(data_path(name))

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # jsonschema is imported when a document is first validated
     from jsonschema.exceptions import ValidationError
 
 from .findings import format_path, type_name
-from .resources import data_dir
+from .fsutil import data_dir
 
 #: every kind that has a schema: the SPEC §1 document kinds, then the configuration table
 KINDS = tuple("scenario fixture evidence eio-module eio-input registry template config".split())

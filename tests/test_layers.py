@@ -111,7 +111,6 @@ LAYERS = [
         "si_lint.fsutil",
         "si_lint.source",
         "si_lint.registry",
-        "si_lint.resources",
     ],
     ["si_lint.loader", "si_lint.root", "si_lint.config", "si_lint.catalogue", "si_lint.schemas"],
     [
