@@ -16,19 +16,19 @@ def read_source(path: str, *, follow_symlinks: bool = True) -> bytes | None:
     return read_regular(path, MAX_SOURCE - 1, follow=follow_symlinks)[0]
 
 
-def _lines(follow_symlinks: bool, path: str) -> list[str] | None:
-    raw = read_source(path, follow_symlinks=follow_symlinks)
+def _lines(path: str) -> list[str] | None:
+    raw = read_source(path, follow_symlinks=False)
     if raw is None:
         return None
     return [ln.rstrip("\r") for ln in raw.decode("utf-8", "replace").split("\n")]
 
 
 class SourceCache:
-    """Lines of the 16 reported files used last. By default a link is never read (a link
-    that leaves the corpus must never be printed: SPEC §9 "Trust boundaries")."""
+    """Lines of the 16 reported files used last. A link is never read (a link that leaves
+    the corpus must never be printed: SPEC §9 "Trust boundaries")."""
 
-    def __init__(self, *, follow_symlinks: bool = False) -> None:
-        self.lines = functools.lru_cache(maxsize=16)(functools.partial(_lines, follow_symlinks))
+    def __init__(self) -> None:
+        self.lines = functools.lru_cache(maxsize=16)(_lines)
 
     def line(self, path: str, line: int) -> str | None:
         lines = self.lines(path)
