@@ -237,27 +237,27 @@ class ParamType:
     ranged: bool = False
 
 
+def _is(kind: type | tuple) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, kind)
+
+
 PARAM_TYPES: dict[str, ParamType] = {
     t.name: t
     for t in (
         ParamType(
             "identifier_set",
             "a list of identifiers",
-            lambda v: isinstance(v, list),
+            _is(list),
             "write `[IDENTIFIER, ...]`",
             "identifier",
         ),
         ParamType(
-            "channels",
-            "a list of channels",
-            lambda v: isinstance(v, list),
-            "write `[agent_response]`",
-            "channel",
+            "channels", "a list of channels", _is(list), "write `[agent_response]`", "channel"
         ),
         ParamType(
             "factor",
             "a factor `{ref, required_identifiers}`",
-            lambda v: isinstance(v, MAPPING),
+            _is(MAPPING),
             "write `{ref: <deviation id>, required_identifiers: [...]}`",
         ),
         ParamType(
@@ -268,13 +268,8 @@ PARAM_TYPES: dict[str, ParamType] = {
             ranged=True,
         ),
         ParamType("number", "a number", is_number, "write a number", ranged=True),
-        ParamType("string", "a string", lambda v: isinstance(v, str), "quote it"),
-        ParamType(
-            "boolean",
-            "a boolean",
-            lambda v: isinstance(v, bool),
-            "write `true` or `false` (unquoted)",
-        ),
+        ParamType("string", "a string", _is(str), "quote it"),
+        ParamType("boolean", "a boolean", _is(bool), "write `true` or `false` (unquoted)"),
     )
 }
 
