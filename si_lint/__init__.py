@@ -1,8 +1,7 @@
 """si-lint: static analysis and linting for SI scenario corpora and EIO criteria modules.
 
-The Python API is :mod:`si_lint.api` (``check``, ``evaluate``, ``explain`` and their
-result types), also reachable here (``si_lint.check(...)``): imported on first use, as the
-API imports every command's implementation (eval, rule) that ``si-lint check`` never needs.
+The Python API, :mod:`si_lint.api`, is also reachable here (``si_lint.check(...)``): imported
+on first use, as it imports every command's implementation that ``si-lint check`` never needs.
 """
 
 from typing import TYPE_CHECKING
@@ -15,8 +14,8 @@ REPOSITORY_URL = "https://github.com/oasis-si/si-lint"
 
 
 def rule_url(code: str) -> str:
-    """The generated page of one rule, on the default branch (the repository has no
-    release tags yet: a URL at ``v{__version__}`` would lead nowhere)."""
+    """On the default branch (no release tags yet: a URL at ``v{__version__}`` would lead
+    nowhere)."""
     return f"{REPOSITORY_URL}/blob/main/docs/rules/{code}.md"
 
 
@@ -37,8 +36,6 @@ __all__ = [
     "evaluate",
     "explain",
 ]
-
-#: the names of :mod:`si_lint.api` this package hands out
 _API = frozenset(__all__[3:])
 
 if TYPE_CHECKING:  # what type checkers see of the names __getattr__ hands out
@@ -58,7 +55,6 @@ if TYPE_CHECKING:  # what type checkers see of the names __getattr__ hands out
 
 
 def __getattr__(name: str):
-    """The API's names, from :mod:`si_lint.api` when first asked for."""
     if name in _API:
         from . import api
 

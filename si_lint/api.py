@@ -1,10 +1,7 @@
-"""si-lint as a library (``docs/api.md``): :func:`check`, :func:`evaluate` and
-:func:`explain` run the code of ``si-lint check``, ``eval`` and ``rule CODE`` and return
-frozen values. Nothing here prints (but for eval's line on stderr for an evidence
-directory's file that is no evidence) or exits: what the command refuses with exit status
-2 raises :class:`SiLintError`; a problem in the corpus is a finding, and a problem in one
-piece of evidence is that verdict's ``error``, as on the command line.
-"""
+"""si-lint as a library (``docs/api.md``): the code of ``si-lint check``, ``eval`` and ``rule
+CODE``, returning frozen values. Nothing here prints (but eval's line on stderr for a file
+that is no evidence) or exits: what the command refuses with exit status 2 raises
+:class:`SiLintError`."""
 
 from __future__ import annotations
 
@@ -49,8 +46,6 @@ FailOn = Literal["error", "warning", "info"]
 
 @dataclass(frozen=True)
 class Report:
-    """What :func:`check` found (docs/api.md)."""
-
     findings: tuple[Finding, ...]
     files: int
     errors: int
@@ -61,13 +56,12 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        """No finding at or above ``fail_on`` (``exit_status == 0``)."""
         return self.exit_status == 0
 
 
 @dataclass(frozen=True)
 class Why:
-    """Why a verdict (docs/api.md): ``text`` is what ``si-lint eval`` prints after ``why:``."""
+    """``text`` is what ``si-lint eval`` prints after ``why:``."""
 
     row: int
     fired: str
@@ -93,8 +87,6 @@ class Verdict:
 
 @dataclass(frozen=True)
 class RuleDoc:
-    """One rule of the catalogue (``rules/CODE.yaml``), as docs/api.md describes it."""
-
     code: str
     name: str
     severity: str
@@ -131,10 +123,8 @@ def check(
     jobs: int = 1,
     trust_implementations: bool = False,
 ) -> Report:
-    """Lint ``paths`` (relative to ``cwd``, where the corpus root and its configuration
-    are found from) as ``si-lint check`` does; each keyword means the command line's
-    option of the same name (docs/api.md), but the cache is off and ``jobs`` is 1 unless
-    asked for. Raises :class:`SiLintError` where the command exits 2."""
+    """``si-lint check`` from ``cwd``; each keyword is the option of the same name, but
+    the cache is off and ``jobs`` is 1 unless asked for."""
     if fail_on not in FAIL_ON:
         raise UsageError(f"fail_on={fail_on!r}: one of {', '.join(FAIL_ON)}")
     base = Path(os.fspath(cwd) if cwd is not None else os.getcwd()).resolve()
@@ -175,10 +165,8 @@ def evaluate(
     scenario_id: str | None = None,
     trust_implementations: bool = False,
 ) -> list[Verdict]:
-    """One :class:`Verdict` per artifact of ``evidence`` (paths as ``si-lint eval`` takes
-    them, or mappings already loaded) scored against ``scenario`` (a file, with
-    ``scenario_id`` as ``--scenario``, or a mapping) under ``profile`` (None: the
-    configured one). Raises :class:`SiLintError` where the command exits 2."""
+    """One :class:`Verdict` per artifact of ``evidence`` (paths or loaded mappings), as
+    ``si-lint eval`` scores them; ``profile`` None: the configured one."""
     if isinstance(scenario, Mapping):
         where, data = Path("."), dict(scenario)
     else:
@@ -213,9 +201,7 @@ def _verdict(label, artifact, problem, data, profile, prepared) -> Verdict:
 
 
 def explain(code: str) -> RuleDoc:
-    """The rule ``code`` (any case: ``"si115"`` is SI115) from the catalogue, with its
-    examples and the page ``si-lint rule CODE`` prints. Raises :class:`UnknownRuleError`
-    (a :class:`LookupError` and a :class:`SiLintError`) for a code it does not have."""
+    """The rule ``code`` (any case), with the page ``si-lint rule CODE`` prints."""
     found = rules().get(str(code).strip().upper())
     if found is None:
         raise UnknownRuleError(f"unknown rule {code!r}; `si-lint rule` lists them")

@@ -1,11 +1,6 @@
-"""``--write-baseline FILE`` / ``--baseline FILE`` (SPEC §9): adopt si-lint on a corpus with
-known findings and be held to "no new ones".
-
-A baseline is a JSON file listing each finding's line-independent fingerprint (the one
-SARIF's ``partialFingerprints["siLint/v1"]`` carries, see :mod:`si_lint.report.fingerprint`)
-with its code, path and message for people reading it. ``--baseline`` drops the findings
-whose fingerprint is in the file and counts the entries that matched nothing (stale: the
-finding was fixed, or moved to another node)."""
+"""``--write-baseline FILE`` / ``--baseline FILE`` (SPEC §9): each finding's line-independent
+fingerprint (SARIF's ``partialFingerprints["siLint/v1"]``), with its code, path and message
+for people reading it."""
 
 from __future__ import annotations
 
@@ -42,47 +37,38 @@ def render(result) -> str:
 
 
 def load(path: str) -> list[tuple[str, str, str]]:
-    """The entries (fingerprint, code, path) of a baseline file (a usage error when it
-    cannot be used)."""
+    def refused(why: str) -> UsageError:
+        return UsageError(f"--baseline {path}: {why}")
+
     try:
         with open(path, "rb") as fh:
             raw = fh.read(256 * 1024 * 1024)
     except OSError as exc:
-        raise UsageError(
-            f"--baseline {path}: cannot read it: {exc.strerror or type(exc).__name__}"
-        ) from None
+        raise refused(f"cannot read it: {exc.strerror or type(exc).__name__}") from None
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise UsageError(
-            f"--baseline {path}: not a si-lint baseline (invalid JSON: {exc})"
-        ) from None
+        raise refused(f"not a si-lint baseline (invalid JSON: {exc})") from None
     if (
         not isinstance(doc, dict)
         or doc.get("format") != FORMAT
         or not isinstance(doc.get("findings"), list)
     ):
-        raise UsageError(
-            f"--baseline {path}: not a si-lint baseline (write one with --write-baseline)"
-        )
+        raise refused("not a si-lint baseline (write one with --write-baseline)")
     if doc.get("version") != VERSION:
-        raise UsageError(
-            f"--baseline {path}: baseline version {doc.get('version')!r} is not {VERSION}"
-        )
+        raise refused(f"baseline version {doc.get('version')!r} is not {VERSION}")
     out = []
     for entry in doc["findings"]:
         fp = entry.get("fingerprint") if isinstance(entry, dict) else None
         if not isinstance(fp, str):
-            raise UsageError(f"--baseline {path}: an entry without a fingerprint")
+            raise refused("an entry without a fingerprint")
         out.append((fp, str(entry.get("code", "")), str(entry.get("path", ""))))
     return out
 
 
 def apply(result, entries: list[tuple[str, str, str]]) -> Applied:
-    """Hide the findings of ``result`` that the baseline lists (a multiset: a baseline entry
-    hides one finding). An entry is stale when it matches no finding although its file was
-    checked and its code is enabled (a run on some files only leaves the others' entries
-    alone)."""
+    """A baseline entry hides one finding. An entry is stale when it matches none although
+    its file was checked and its code is enabled."""
     printer = Fingerprinter(result)
     left = Counter(fp for fp, _code, _path in entries)
     keep = []

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
+from .fsutil import data_dir
 from .loader import load_bytes
-from .resources import data_dir
 
 
 @dataclass(frozen=True)
@@ -33,14 +33,12 @@ class Rule:
 
 @lru_cache(maxsize=1)
 def codes() -> tuple[str, ...]:
-    """Every code of the catalogue, in code order: the names of ``rules/CODE.yaml`` (a
-    directory listing; validating ``--select``/``--ignore`` needs no rule parsed)."""
+    """A directory listing: validating ``--select``/``--ignore`` needs no rule parsed."""
     return tuple(sorted((p.stem for p in data_dir("rules").glob("*.yaml")), key=code_key))
 
 
 @lru_cache(maxsize=1)
 def rules() -> dict[str, Rule]:
-    """Every rule of the catalogue, by code, in code order."""
     out: dict[str, Rule] = {}
     for path in sorted(data_dir("rules").glob("*.yaml")):
         found = _read_rule(path)
@@ -50,18 +48,16 @@ def rules() -> dict[str, Rule]:
 
 
 def _read_rule(path) -> Rule | None:
-    """The rule ``path`` holds (None when it holds no mapping with a string ``code``)."""
     data = load_bytes(path.read_bytes()).data
     if not isinstance(data, dict) or not isinstance(data.get("code"), str):
         return None
+    prose = {k: str(data.get(k, "") or "").strip() for k in ("rationale", "seed", "fix")}
     return Rule(
         code=data["code"],
         name=str(data.get("name", "")),
         severity=str(data.get("severity", "error")),
         summary=str(data.get("summary", "")).strip(),
-        rationale=str(data.get("rationale", "") or "").strip(),
-        seed=str(data.get("seed", "") or "").strip(),
-        fix=str(data.get("fix", "") or "").strip(),
+        **prose,
         examples=examples if isinstance(examples := data.get("examples"), dict) else {},
         source=str(path),
         check=str(data.get("check", "") or ""),
@@ -70,9 +66,8 @@ def _read_rule(path) -> Rule | None:
 
 @cache
 def rule(code: str) -> Rule | None:
-    """The rule of ``code`` (None for a code the catalogue does not have), read from its
-    own file unless the whole catalogue is read already (a finding's severity needs its
-    rule only: reading all 99 files costs 20 ms)."""
+    """Read from its own file unless the whole catalogue is read already (a finding's
+    severity needs its rule only)."""
     if rules.cache_info().currsize:
         return rules().get(code)
     if code not in codes():
@@ -88,7 +83,7 @@ def reflow(text: str) -> str:
 
 
 def code_key(code: str) -> tuple:
-    """The order of codes: by prefix, then number (``SI9`` before ``SI10``)."""
+    """``SI9`` before ``SI10``"""
     prefix = code.rstrip("0123456789")
     return (prefix, int(code[len(prefix) :] or 0))
 

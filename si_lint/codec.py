@@ -1,11 +1,7 @@
-"""Check results (:class:`~si_lint.findings.Diag`) as plain JSON data, and back, with
-every field checked — what the result cache's ``memo`` table stores (the corpus checks'
-and dry runs' findings).
-
-The result cache (SPEC §9) is *data only*: what it reads back becomes a ``Diag`` through a
-fixed schema alone — every field's type checked, nothing chosen by the data (no class
-names, no callables). Anything that does not fit raises :class:`Invalid` (a
-``ValueError``), which the cache treats as a miss."""
+"""Diags as plain JSON data and back, as the result cache stores them. The cache (SPEC §9)
+is *data only*: what it reads back becomes a ``Diag`` through a fixed schema alone, every
+field's type checked, nothing chosen by the data; what does not fit raises :class:`Invalid`
+(a miss)."""
 
 from __future__ import annotations
 
@@ -20,7 +16,6 @@ class Invalid(ValueError):
 
 
 def _of(*types: type):
-    """A decoder that takes a value of exactly one of ``types``."""
 
     def decode(x: Any, what: str) -> Any:
         if type(x) not in types:
@@ -50,8 +45,7 @@ def _related(x: Any, what: str) -> tuple:
 
 
 def _fix_to_json(fix: Any) -> Any:
-    """``None``, one ``Fix`` or a sequence of them; anything else (e.g. SI000's traceback)
-    is not cacheable."""
+    """Anything but ``None`` or Fixes (e.g. SI000's traceback) is not cacheable."""
     if fix is not None and not fixes_of(fix):
         raise TypeError(f"fix {type(fix).__name__} is not cacheable")
     return None if fix is None else fix_to_data(fix)
@@ -87,7 +81,6 @@ _DIAG_FIELDS = {
     "document": _OPT_INT,
     "detail": _OPT_STR,
 }
-#: the fields not stored as they are
 _ENCODE = {
     "path": list,
     "related": lambda rs: [_to_json(r, _RELATED_FIELDS) for r in rs],

@@ -1,6 +1,4 @@
-"""The configuration of a corpus (SPEC §7, §9): the ``si-lint.toml`` /
-``[tool.si-lint]`` table at its root (:mod:`si_lint.root` finds both), validated, and what
-it selects."""
+"""The configuration of a corpus (SPEC §7, §9), validated, and what it selects."""
 
 from __future__ import annotations
 
@@ -13,16 +11,15 @@ from typing import NamedTuple
 
 from .catalogue import codes as catalogue_codes
 from .errors import ConfigError
+from .findings import value_object
 from .fsutil import inside, resolves_inside
 from .limits import MAX_SETTING_CHARS
-from .records import value_object
 from .root import (
     Root,
     extend_boundary,
     extended,
     find_root_info,
     merge_tables,
-    setting_key,
     value_position,
 )
 from .schemas import validate
@@ -34,14 +31,10 @@ DEFAULT_INCLUDE = ("**/*.yaml", "**/*.yml", "**/*.json")
 
 @value_object()
 class Config(NamedTuple):
-    """The effective configuration of a corpus root (``si-lint.toml`` or
-    ``[tool.si-lint]``, then ``--select``/``--ignore``). ``root_how``: how the root was
-    found (SPEC §9): "config", "git", "dir" (a named directory, or the current one) or
-    "file" (a named file's directory). ``profile_refused``: ``(file, line, column,
-    message)`` when the file's ``profile`` names a directory outside the corpus root (SPEC
-    §9 "Trust boundaries": nothing under it is read, ``profile`` is then "builtin"; SI010
-    reports it at the value), else ``()``. ``extends``: the files its ``extend`` chain
-    read, nearest first."""
+    """The effective configuration of a corpus root. ``root_how``: :attr:`Root.how`.
+    ``profile_refused``: ``(file, line, column, message)`` when the file's ``profile``
+    leads outside the root (SPEC §9 "Trust boundaries": nothing under it is read,
+    ``profile`` is "builtin", SI010 reports it at the value)."""
 
     root: Path
     source: Path | None = None
@@ -65,9 +58,7 @@ class Config(NamedTuple):
         extend_select: Iterable[str] = (),
         extend_ignore: Iterable[str] = (),
     ) -> Config:
-        """The command line's codes: ``--select`` replaces the configured ``select``,
-        ``--extend-select`` adds to it (to ``--select``'s when both are given);
-        ``--ignore`` and ``--extend-ignore`` add to ``ignore`` (ruff's meanings)."""
+        """The command line's codes, with ruff's meanings."""
         select, ignore = tuple(select or ()), tuple(ignore or ())
         extend_select, extend_ignore = tuple(extend_select or ()), tuple(extend_ignore or ())
         check_codes(select, "--select")
@@ -92,25 +83,20 @@ class Config(NamedTuple):
         return sel >= 0 and sel > ign
 
     def excluded(self, relpath: str, is_dir: bool = False) -> bool:
-        """``exclude`` (gitignore-style, relative to the root) matches ``relpath``."""
         return bool(self.exclude) and pattern_spec(self.exclude).match_file(
             relpath + ("/" if is_dir else "")
         )
 
     def name_decides(self) -> bool:
-        """:meth:`included` and :meth:`excluded` look at a file's name alone: the default
-        ``include`` (the YAML and JSON suffixes) and no ``exclude``."""
+        """:meth:`included` and :meth:`excluded` look at a file's name alone."""
         return self.include == DEFAULT_INCLUDE and not self.exclude
 
     def included(self, relpath: str) -> bool:
-        """``include`` (gitignore-style, relative to the root) matches the file ``relpath``."""
         if self.include == DEFAULT_INCLUDE:
             return relpath.endswith(YAML_SUFFIXES)
         return pattern_spec(self.include).match_file(relpath)
 
     def check_patterns(self) -> None:
-        """A ConfigError when ``include`` or ``exclude`` holds a pattern pathspec refuses
-        (the default ``include`` and an empty ``exclude`` are not compiled)."""
         for key, values in (("exclude", self.exclude), ("include", self.include)):
             if not values or values == DEFAULT_INCLUDE:
                 continue
@@ -122,8 +108,7 @@ class Config(NamedTuple):
                 ) from exc
 
     def fingerprint(self) -> str:
-        """Every field of the effective configuration (the cache's header holds it: a
-        field added later is part of it without anyone remembering to add it)."""
+        """Every field (the cache's header holds it: a field added later is in it too)."""
         return repr(tuple(self))
 
 
@@ -151,137 +136,91 @@ def check_codes(codes: Iterable[str], where: str) -> None:
 
 @functools.lru_cache(maxsize=64)
 def pattern_spec(patterns: tuple[str, ...]):
-    """A compiled gitignore-style pattern list (pathspec: the same rules as git)."""
     import pathspec  # (17 ms: not imported under the default include and exclude)
 
     return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
-_CONFIG_KEYS = set(
-    "extend profile select ignore per-file-ignores exclude include require-fixtures "
-    "require-band-coverage require-form-b".split()
-)
-
-
-class _Table:
-    """A configuration table read with the messages of SPEC §7 (``where``: its file)."""
-
-    def __init__(self, where: str, table: dict):
-        self.where = where
-        self.table = table
-
-    def error(self, what: str) -> ConfigError:
-        return ConfigError(f"{self.where}: {what}")
-
-    def str_list(self, key: str) -> tuple[str, ...]:
-        value = self.table.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self.error(f"`{key}` must be a list of strings")
-        return tuple(value)
-
-    def flag(self, key: str) -> bool:
-        value = self.table.get(key, False)
-        if not isinstance(value, bool):
-            raise self.error(f"`{key}` must be true or false")
-        return value
-
-    def profile(self, root: Path) -> tuple[str, str | None]:
-        """``profile``: a shipped one, or a directory under the root holding a registry;
-        and why a directory is refused (None: it is not). A directory that leads outside
-        the root is refused before anything under it is looked at (SPEC §9 "Trust
-        boundaries"): ``("builtin", why)``."""
-        profile = self.table.get("profile", "builtin")
-        if not isinstance(profile, str) or not profile:
-            raise self.error('`profile` must be "builtin", "builtin:oasisctl" or a directory')
-        if profile in ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl"):
-            return profile, None
-        shown = profile if len(profile) <= 80 else profile[:77] + "..."
-        if len(profile) > MAX_SETTING_CHARS or "\0" in profile:
-            raise self.error(f"`profile` {shown!r} is not a usable directory name")
-        why = _outside_root(root, profile)
-        if why is not None:
-            return "builtin", f"`profile` {shown!r} {why}"
-        try:
-            ok = (root / profile / "registry.yaml").is_file()
-        except (OSError, ValueError) as exc:  # a name too long for the file system
-            raise self.error(
-                f"profile directory {shown!r} cannot be used: "
-                f"{getattr(exc, 'strerror', None) or exc}"
-            ) from exc
-        if not ok:
-            raise self.error(f"profile directory {shown!r} has no registry.yaml")
+def _profile(profile: str, root: Path, where: str) -> tuple[str, str | None]:
+    """``profile``, and why it is refused (then "builtin"): a directory that leads outside
+    the root, before anything under it is looked at (SPEC §9 "Trust boundaries")."""
+    if profile in ("builtin", "builtin:si-0.3.0-rc1", "builtin:oasisctl"):
         return profile, None
-
-    def per_file_ignores(self) -> dict:
-        pfi = self.table.get("per-file-ignores", {})
-        if not isinstance(pfi, dict) or not all(
-            isinstance(v, list) and all(isinstance(c, str) for c in v) for v in pfi.values()
-        ):
-            raise self.error("`per-file-ignores` must map globs to lists of codes")
-        return pfi
+    shown = profile if len(profile) <= 80 else profile[:77] + "..."
+    if len(profile) > MAX_SETTING_CHARS or "\0" in profile:
+        raise ConfigError(f"{where}: `profile` {shown!r} is not a usable directory name")
+    why = _outside_root(root, profile)
+    if why is not None:
+        return "builtin", f"`profile` {shown!r} {why}"
+    try:
+        ok = (root / profile / "registry.yaml").is_file()
+    except (OSError, ValueError) as exc:  # a name too long for the file system
+        raise ConfigError(
+            f"{where}: profile directory {shown!r} cannot be used: "
+            f"{getattr(exc, 'strerror', None) or exc}"
+        ) from exc
+    if not ok:
+        raise ConfigError(f"{where}: profile directory {shown!r} has no registry.yaml")
+    return profile, None
 
 
 def load_config(cwd: Path, paths: Iterable[Path] = (), *, info: Root | None = None) -> Config:
-    """The configuration of the corpus root found from ``cwd`` and the named ``paths`` (or
-    the one in ``info``, already found), validated: each file of its ``extend`` chain
-    against the schema, every code against the catalogue; then merged."""
+    """The configuration of the corpus root found from ``cwd`` and ``paths`` (or ``info``),
+    each file of its ``extend`` chain validated (the schema holds every key's type), then
+    merged."""
     info = (info or find_root_info(cwd, paths)).parsed()
     root, source = info.path, info.source
     if source is None:
         return Config(root=root, root_how=info.how)
     table = info.table
     assert table is not None  # parsed() read it
-    _checked(_Table(str(source), table))  # (before any file it extends is read)
+    _checked(str(source), table)  # (before any file it extends is read)
     chain = extended(source, table, extend_boundary(root)) if "extend" in table else []
     files = [(source, table, info.raw)] + chain  # nearest first
     for path, base, _raw in chain:
-        _checked(_Table(str(path), base))
+        _checked(str(path), base)
     merged, origin = merge_tables(files)
     where = origin.get("profile", source)
-    t = _Table(str(where), merged)
-    profile, refused = t.profile(root)
+    profile, refused = _profile(merged.get("profile", "builtin"), root, str(where))
     refusal: tuple = ()
     if refused is not None:
         refusal = _refusal(cwd, where, next(r for p, _t, r in files if p == where), refused)
+    pfi = merged.get("per-file-ignores", {})
     return Config(
         root=root,
         source=source,
         profile=profile,
-        select=t.str_list("select") if "select" in merged else ("SI", "EIO"),
-        ignore=t.str_list("ignore"),
-        per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in t.per_file_ignores().items())),
+        select=tuple(merged.get("select", ("SI", "EIO"))),
+        ignore=tuple(merged.get("ignore", ())),
+        per_file_ignores=tuple(sorted((k, tuple(v)) for k, v in pfi.items())),
         # compiled (and so checked) by check_patterns before the selection walks
-        exclude=t.str_list("exclude"),
-        include=t.str_list("include") if "include" in merged else DEFAULT_INCLUDE,
+        exclude=tuple(merged.get("exclude", ())),
+        include=tuple(merged.get("include", DEFAULT_INCLUDE)),
         root_how=info.how,
-        require_fixtures=t.flag("require-fixtures"),
-        require_band_coverage=t.flag("require-band-coverage"),
+        require_fixtures=merged.get("require-fixtures", False),
+        require_band_coverage=merged.get("require-band-coverage", False),
         profile_refused=refusal,
-        require_form_b=t.flag("require-form-b"),
+        require_form_b=merged.get("require-form-b", False),
         extends=tuple(p for p, _t, _r in chain),
     )
 
 
-def _checked(t: _Table) -> None:
-    """One configuration file's table: the schema, the keys it allows, its codes."""
-    problems = validate("config", t.table)
+def _checked(where: str, table: dict) -> None:
+    problems = validate("config", table)
     if problems:
-        raise t.error("invalid si-lint configuration: " + "; ".join(m for _p, m, _o in problems))
-    unknown = sorted(set(t.table) - _CONFIG_KEYS)
-    if unknown:
-        raise t.error(f"unknown si-lint setting(s): {', '.join(unknown)}")
-    pfi = t.per_file_ignores()
-    check_codes(t.str_list("select"), f"{t.where}: `select`")
-    check_codes(t.str_list("ignore"), f"{t.where}: `ignore`")
-    for pattern, codes in sorted(pfi.items()):
-        check_codes(codes, f"{t.where}: `per-file-ignores` {pattern!r}")
+        raise ConfigError(
+            f"{where}: invalid si-lint configuration: " + "; ".join(m for _p, m, _o in problems)
+        )
+    check_codes(table.get("select", ()), f"{where}: `select`")
+    check_codes(table.get("ignore", ()), f"{where}: `ignore`")
+    for pattern, codes in sorted(table.get("per-file-ignores", {}).items()):
+        check_codes(codes, f"{where}: `per-file-ignores` {pattern!r}")
 
 
 def _outside_root(root: Path, profile: str) -> str | None:
-    """Why the configured profile directory ``profile`` is not inside the corpus ``root``
-    (None: it is). Absolute and ``..`` paths are refused without touching the file system;
-    then the real paths (every symbolic link followed) are compared, the directory's and
-    its ``registry.yaml``'s (SPEC §9 "Trust boundaries")."""
+    """Why ``profile`` is not inside ``root`` (SPEC §9 "Trust boundaries"): absolute and
+    ``..`` paths are refused without touching the file system, then the real paths of the
+    directory and its ``registry.yaml`` are compared."""
     if os.path.isabs(profile):
         return "is an absolute path"
     base = os.path.normpath(os.path.abspath(root))
@@ -296,9 +235,8 @@ def _outside_root(root: Path, profile: str) -> str | None:
 
 
 def _refusal(cwd: Path, source: Path, raw: bytes | None, why: str) -> tuple[str, int, int, str]:
-    """``Config.profile_refused``: the configuration file (as findings show a path), the
-    line and column of its ``profile`` value, and the message."""
-    line, col = value_position(raw, setting_key(source, "profile"))
+    key = ("tool", "si-lint", "profile") if source.name == "pyproject.toml" else ("profile",)
+    line, col = value_position(raw, key)
     where = os.path.relpath(os.path.abspath(source), os.path.abspath(cwd))
     message = (
         f"{why}: not used (a profile named in a configuration file must be a directory "

@@ -1,5 +1,4 @@
-"""The corpus: its documents, classified by kind (SPEC §1), and the reference graph over
-them."""
+"""The corpus: its documents, classified by kind (SPEC §1), and the reference graph."""
 
 from __future__ import annotations
 
@@ -19,13 +18,13 @@ if TYPE_CHECKING:
 
 KINDS = ("scenario", "fixture", "evidence", "eio-module", "eio-input", "registry", "template")
 
-#: the kinds :func:`artifact_refs` reads: the bulk of a corpus, which the corpus stages
-#: read only through :meth:`Document.artifact_refs` (kept in a cache entry's head)
+#: the bulk of a corpus, which the corpus stages read only through
+#: :meth:`Document.artifact_refs` (kept in a cache entry's head)
 ARTIFACT_KINDS = frozenset(("fixture", "evidence"))
 
 
 def classify(data: Any) -> str | None:
-    """The document kind by top-level keys (SPEC §1), or None."""
+    """SPEC §1: the document kind by top-level keys."""
     if not isinstance(data, dict):
         return None
     if ("id" in data) + ("classification" in data) + ("scoring" in data) >= 2:
@@ -45,10 +44,8 @@ def classify(data: Any) -> str | None:
 
 
 def artifact_refs(data: Any) -> tuple:
-    """What the corpus stages read of a fixture or evidence document: ``(scenario id the
-    graph links it to, the path of that key, scenario id the dry runs group it under)``
-    (:func:`si_lint.model.evidence_scenario`,
-    :func:`si_lint.evaluator.evidence.named_scenario`); an id that is not a string is None."""
+    """``(scenario id the graph links to, that key's path, scenario id the dry runs group
+    under)`` of a fixture or evidence document; an id that is not a string is None."""
     from .evaluator.evidence import named_scenario  # (the evaluator: loaded on first use)
 
     sid, spath = evidence_scenario(data)
@@ -68,29 +65,24 @@ def artifact_refs(data: Any) -> tuple:
 class Document:
     """One YAML document: a file holds one or more (a YAML stream, SPEC §1)."""
 
-    relpath: str  # the file's path relative to the current directory, '/'-separated
+    relpath: str  # relative to the current directory, '/'-separated
     abspath: str
     kind: str | None
     data: Any
     _pos: PosMap | None = field(default=None, repr=False)
-    sha: str = ""  # the file's content hash (shared by the documents of one file)
+    sha: str = ""  # the file's content hash
     #: loader findings (SI001…SI008) of this document (file-level ones on the first)
     load_findings: list = field(default_factory=list)
     #: the file's suppression comments: (line, col, kind, codes) — kind 'line'|'above'|'file'
     suppressions: list = field(default_factory=list)
-    #: True when the file is part of the profile in use (registry.yaml, templates)
     profile_asset: bool = False
-    #: 0-based index of the document among the documents the parser yields
     index: int = 0
-    #: how many (non-empty) documents the file holds
-    ndocs: int = 1
+    ndocs: int = 1  # (non-empty) documents in the file
     #: what the corpus stages read of ``data``, kept in a cache entry's head so that they
-    #: need not decode its body: for fixtures and evidence what :func:`artifact_refs`
-    #: gives (the graph, the dry runs' grouping), for a scenario ``(its id,)``
+    #: need not decode its body: :func:`artifact_refs`, or a scenario's ``(id,)``
     refs: tuple | None = field(default=None, repr=False, compare=False)
-    #: where ``data`` (when not given) and the positions (when not kept) come from, shared
-    #: by the documents of one file: ``pipeline.data.Content`` (a cache entry's body, or
-    #: the file read again once for all of them)
+    #: ``pipeline.data.Content``, shared by the file's documents: where ``data`` (when not
+    #: given) and the positions (when not kept) come from
     content: Any = field(default=None, repr=False, compare=False)
 
     def __getattr__(self, name: str):  # only called for an attribute that is not set
@@ -103,20 +95,16 @@ class Document:
         return self.__dict__["data"]
 
     def artifact_refs(self) -> tuple:
-        """:func:`artifact_refs` of ``data`` (:attr:`refs` when the cache gave them)."""
         if self.refs is None:
             self.refs = artifact_refs(self.data)
         return self.refs
 
     def detach(self) -> None:
-        """Decode what the document holds of its cache entry, so that it no longer reads
-        the cache directory (what the language server does with every document it keeps)."""
+        """Decode its cache entry (the language server keeps documents, not the cache)."""
         if self.content is not None:
             self.content.fill()
 
     def scenario_id(self) -> str | None:
-        """A scenario document's id (None for another kind, or an id that is not a string),
-        from :attr:`refs` when the data is not decoded."""
         if self.kind != "scenario":
             return None
         if self.refs is None:
@@ -130,15 +118,12 @@ class Document:
 
     @property
     def label(self) -> str:
-        """The file's path, with ``#index`` for a document of a multi-document file."""
         return f"{self.relpath}#{self.index}" if self.ndocs > 1 else self.relpath
 
     @property
     def pos(self) -> PosMap:
-        """Positions of keys and values (lines and columns inside the file). Documents
-        from the cache or a worker process carry none (they are large): :attr:`content`
-        gives them on first use, which only happens for the few documents a cross-file
-        finding points into."""
+        """Documents from the cache or a worker carry no positions (they are large):
+        :attr:`content` gives them for the few a cross-file finding points into."""
         if self._pos is None:
             self._pos = self.content.pos(self) if self.content is not None else PosMap()
         return self._pos
@@ -152,8 +137,6 @@ class Document:
 
 
 class Corpus:
-    """Every document under the corpus root (plus named files), in (path, index) order."""
-
     def __init__(self, documents: list[Document], profile, config: Config):
         self.documents = sorted(documents, key=lambda d: (d.relpath, d.index))
         self.profile = profile
@@ -166,21 +149,17 @@ class Corpus:
         for d in self.documents:
             self._by_kind.setdefault(d.kind, []).append(d)
             self.by_file.setdefault(d.relpath, []).append(d)
-        #: OASIS profile directories (SPEC §1), filled in by the read stage: the profile
-        #: directory of each file's directory (absolute paths; None: there is none), and
-        #: what each profile directory's Markdown documents define (si_lint.profile_docs)
+        #: filled in by the read stage (SPEC §1): each file's directory's OASIS profile
+        #: directory (or None), and what each one's Markdown documents define
         self.profile_dirs: dict[str, str | None] = {}
         self.profile_docs: dict = {}
 
     def profile_docs_for(self, doc: Document):
-        """The :class:`si_lint.profile_docs.ProfileDocs` of ``doc``'s OASIS profile
-        directory, or None when it has none."""
         pdir = self.profile_dirs.get(os.path.abspath(os.path.dirname(doc.abspath)))
         return self.profile_docs.get(pdir) if pdir is not None else None
 
     def doc(self, relpath: str | None, index: int | None = None) -> Document | None:
-        """The document ``index`` of file ``relpath``; with ``index`` None (or not in the
-        file), the file's first document. None when the corpus has no such file."""
+        """With ``index`` None (or not in the file), the file's first document."""
         if relpath is None:
             return None
         if index is not None:
@@ -209,19 +188,15 @@ class Corpus:
 
     @cached_property
     def ref_graph(self) -> RefGraph:
-        """The reference graph (:class:`si_lint.graph.builder.RefGraph`: the dicts a
-        ``networkx.MultiDiGraph`` holds): what the corpus checks read."""
         from .graph.builder import build_ref_graph  # (a re-check the cache answers builds none)
 
         return build_ref_graph(self)
 
     @cached_property
     def graph(self) -> nx.MultiDiGraph:
-        """The reference graph as a ``networkx.MultiDiGraph`` (networkx is imported here)."""
         return self.ref_graph.networkx()
 
     def drop_graph(self) -> None:
-        """Forget the reference graph (built again on next use): ``check`` drops it once
-        the corpus checks have run, so that the rest of the run does not hold it."""
+        """``check`` drops it once the corpus checks have run (built again on next use)."""
         self.__dict__.pop("graph", None)
         self.__dict__.pop("ref_graph", None)

@@ -1,6 +1,4 @@
-"""Which files a run reads (SPEC §9 "Which files"): the walk of the corpus root, with
-``include``/``exclude``, the ``.gitignore`` files, and symbolic links followed only inside
-the root; paths as findings show them."""
+"""Which files a run reads (SPEC §9 "Which files"), and paths as findings show them."""
 
 from __future__ import annotations
 
@@ -22,19 +20,13 @@ SKIP_DIRS = frozenset(
 )
 
 
-@dataclass(eq=True)
+@dataclass
 class Selection:
-    """What :func:`discover` found: the ``files`` to read (sorted; absolute, normalised),
-    the ``problems`` that are findings (SI001: unreadable directories, symbolic-link
-    loops, dangling links) and the ``notes`` shown under ``--verbose`` (FIFOs, sockets,
-    devices, links that leave the root). Unpacks as ``files, problems``."""
+    """``problems`` are SI001 findings; ``notes`` are shown under ``--verbose``."""
 
     files: list[str] = field(default_factory=list)
     problems: list[tuple[Path, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-
-    def __iter__(self):
-        return iter((self.files, self.problems))
 
 
 #: the largest .gitignore file read
@@ -42,7 +34,6 @@ MAX_GITIGNORE_BYTES = 1 << 20
 
 
 def _gitignore(directory: str):
-    """The compiled ``.gitignore`` of ``directory``, or None (only a regular file is read)."""
     raw, _ = read_regular(os.path.join(directory, ".gitignore"), MAX_GITIGNORE_BYTES)
     if not raw or len(raw) > MAX_GITIGNORE_BYTES:
         return None
@@ -65,18 +56,11 @@ def _ignored(specs: list, abspath: str, is_dir: bool) -> bool:
 
 
 def _utf8_name(name: str) -> bool:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    return not any("\ud800" <= c <= "\udfff" for c in name)  # os.fsdecode's escapes
 
 
 def check_link(path: str, real_root: str) -> tuple[str, str | None]:
-    """What to do with the symbolic link ``path``: ("read", None) when it leads to a regular
-    file inside the root; ("problem", why) for a loop or a dangling link (SI001);
-    ("note", why) when it leaves the root or leads to something that is not a regular file
-    — such a link is never read."""
+    """("read", None), ("problem", why) for SI001, or ("note", why): never read."""
     try:
         st = os.stat(path)
     except OSError as exc:
@@ -94,8 +78,7 @@ def check_link(path: str, real_root: str) -> tuple[str, str | None]:
 
 
 def _gitignores_above(base: str) -> list:
-    """The ``.gitignore`` files above the walked directory ``base``, up to the top of its
-    work tree, as ``(directory, spec)`` from the top down."""
+    """``(directory, spec)`` from the top of ``base``'s work tree down."""
     top = git_top(Path(base))
     chain = []
     for d in ancestors(os.path.dirname(base)) if top is not None else ():
@@ -108,8 +91,6 @@ def _gitignores_above(base: str) -> list:
 
 
 class _Walk:
-    """One walk of :func:`discover`: the selection it fills and the rules it applies."""
-
     def __init__(self, base: str, config: Config, cwd: Path):
         self.sel = Selection()
         self.base = base
@@ -128,9 +109,8 @@ class _Walk:
         self.sel.notes.append(f"skipped {relpath_of(abspath, self.cwd)}: {why}")
 
     def directory(self, directory: str, specs: list) -> Iterator[tuple[str, list]]:
-        """Select the files of one directory in name order, yielding each subdirectory to
-        walk, as ``(path, specs)``, at its place in that order (so that the files come in
-        pathlib's order)."""
+        """The files of one directory in name order; yields each subdirectory to walk,
+        ``(path, specs)``, at its place in that order (pathlib's order, no sort)."""
         try:
             with os.scandir(directory) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -157,8 +137,7 @@ class _Walk:
                 yield sub, specs
 
     def entry(self, entry, specs: list) -> str | None:
-        """Select, note or refuse one directory entry; a directory to walk is returned.
-        Its type comes from the listing where the file system gives it (no ``stat``)."""
+        """A directory to walk, or None. The type comes from the listing (no ``stat``)."""
         name, path, config = entry.name, entry.path, self.config
         if not name.isascii() and not _utf8_name(name):
             # an undecodable name (os.fsdecode's surrogate escapes) is reported under
@@ -187,7 +166,6 @@ class _Walk:
         return None
 
     def file(self, entry) -> None:
-        """A selected name: a regular file is read, a link only to a file inside the root."""
         path = entry.path
         try:
             if entry.is_file(follow_symlinks=False):
@@ -212,12 +190,7 @@ class _Walk:
 
 
 def discover(root: Path, config: Config, cwd: Path) -> Selection:
-    """The files under ``root`` that the configuration selects (SPEC §9 "Which files"):
-    ``include`` minus ``exclude`` (gitignore-style, relative to ``config.root``) minus what
-    the ``.gitignore`` files ignore; regular files only (a FIFO, socket or device is a note,
-    never opened); symbolic links only when they lead to a regular file inside the corpus
-    root (others are notes or, for loops and dangling links, SI001 problems, never read);
-    linked directories are not entered."""
+    """SPEC §9 "Which files": linked directories are not entered."""
     base = os.path.abspath(root)
     walk = _Walk(base, config, cwd)
     # depth first, each directory's entries in name order: pathlib's order, with no sort
@@ -233,7 +206,6 @@ def discover(root: Path, config: Config, cwd: Path) -> Selection:
 
 
 def expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
-    """Named files and directories → (files, directories), both absolute."""
     files: list[str] = []
     dirs: list[str] = []
     for p in paths:
@@ -250,10 +222,8 @@ def expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
 
 
 def named_file_check(path: Path, config: Config) -> str | None:
-    """Why a file named on the command line is not read (a --verbose note), or None:
-    the configuration excludes it (pre-commit passes every staged file), it is no regular
-    file (a FIFO, socket or device: never opened), or it is a symbolic link that leaves
-    the corpus root or leads to something other than a file."""
+    """Why a named file is not read (a --verbose note), or None; pre-commit passes every
+    staged file, so the configuration's include/exclude apply."""
     abspath = os.path.abspath(path)
     if not abspath.isascii() and not _utf8_name(abspath):
         return "its name is not UTF-8; not read"

@@ -1,13 +1,10 @@
-"""Every error si-lint reports to the user (rather than as a finding) is a
-:class:`SiLintError` carrying its exit status; ``si_lint.cli`` is the only place that prints
-one (``si-lint: <message>`` on stderr) and exits. Commands and library code raise."""
+"""Errors reported to the user rather than as findings; ``si_lint.cli`` is the only place
+that prints one (``si-lint: <message>`` on stderr) and exits."""
 
 from __future__ import annotations
 
 
 class SiLintError(Exception):
-    """An error the user can act on. ``exit_code`` is the process exit status."""
-
     exit_code = 2
 
     def __init__(self, message: str, *, exit_code: int | None = None):

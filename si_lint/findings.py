@@ -6,14 +6,36 @@ import difflib
 import functools
 from collections import namedtuple
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
-
-from .records import value_object
 
 Path_ = tuple  # a document path: tuple of str (mapping keys) and int (list indexes)
 
 SEVERITIES = ("error", "warning", "info")
 SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+
+
+def value_object(*ignored: str):
+    """Class decorator for a named tuple's subclass (flake8's value objects): ``==``,
+    ``!=`` and ``hash`` over its fields but ``ignored``, only ever equal to its own class;
+    ordering stays the tuple's."""
+
+    def wrap(cls):
+        key = itemgetter(*(i for i, f in enumerate(cls._fields) if f not in ignored))
+
+        def __eq__(self, other):
+            return other.__class__ is self.__class__ and key(self) == key(other)
+
+        def __ne__(self, other):
+            return not __eq__(self, other)
+
+        def __hash__(self):
+            return hash(key(self))
+
+        cls.__eq__, cls.__ne__, cls.__hash__ = __eq__, __ne__, __hash__
+        return cls
+
+    return wrap
 
 
 _TYPE_NAMES = (
@@ -27,8 +49,7 @@ _TYPE_NAMES = (
 
 
 def type_name(value: Any) -> str:
-    """A value's YAML type as messages name it, with its article: ``an integer``,
-    ``a string``, ``a float``, ``null``."""
+    """A value's YAML type as messages name it: ``an integer``, ``null``."""
     if value is None:
         return "null"
     name = next((n for t, n in _TYPE_NAMES if isinstance(value, t)), None)
@@ -39,7 +60,7 @@ def type_name(value: Any) -> str:
 
 
 def format_path(path: Path_) -> str:
-    """Render a document path as ``scoring.bindings.channels[1]``."""
+    """``scoring.bindings.channels[1]``"""
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else f".{part}" if out else str(part)
@@ -48,10 +69,8 @@ def format_path(path: Path_) -> str:
 
 @value_object()
 class Related(NamedTuple):
-    """Another location of a cross-file finding: ``file``; ``path`` (a document path, or
-    None); ``message``; ``on`` (``"key"`` or ``"value"``); ``line``/``col`` when known;
-    ``document``: the document of ``file`` (its ``Document.index``; None: the file's first
-    document)."""
+    """Another location of a cross-file finding; ``document``: ``Document.index`` (None:
+    the file's first document)."""
 
     file: str
     path: Path_ | None = None
@@ -71,13 +90,8 @@ class Diag(
         defaults=("key", None, (), None, None, None, None, None, None, None),
     )
 ):
-    """A finding as a check yields it: a ``code`` and a ``path`` into a document, its
-    ``message``; ``on`` the key or the value there; ``help``; ``related`` (Related
-    locations); ``severity`` (None: the rule's); ``file``/``line``/``col`` (corpus checks
-    that point into another file, or at a place no path names); ``fix``; ``document``: the
-    document of ``file`` a corpus check points into (``Document.index``; None for per-file
-    checks and for a file's first document); ``detail``: SI000's traceback (shown under
-    ``--verbose``)."""
+    """A finding as a check yields it: ``severity`` None is the rule's; ``file``/``line``/
+    ``col`` for corpus checks that point into another file, or at a place no path names."""
 
     __slots__ = ()
     if TYPE_CHECKING:
@@ -117,8 +131,7 @@ class Finding(
         defaults=(None, None, (), None, None, None, None, None),
     )
 ):
-    """A finding with a resolved location, ready for a report (SPEC §1: ``document``
-    only in files holding more than one document)."""
+    """A finding with a resolved location, ready for a report."""
 
     __slots__ = ()
     if TYPE_CHECKING:
@@ -177,12 +190,9 @@ def _fold(name: str) -> str:
 
 
 def nearest(name: Any, known: Any) -> str | None:
-    """The name of ``known`` nearest to ``name`` (a misspelling of it), or None: one that
-    reads the same but for case, ``-``/``_`` or a lookalike character (``fl`` → ``f1``,
-    ``si113`` → ``SI113``), else the closest by :func:`difflib.get_close_matches` at
-    :data:`NEAREST_CUTOFF`; ties go to the longer common prefix, then to the first in sorted order,
-    whatever order ``known`` lists them in (the answer is remembered: the language server
-    asks again at every edit)."""
+    """The name of ``known`` that ``name`` misspells: one the same but for case, ``-``/``_``
+    or a lookalike (``si113`` → ``SI113``), else the closest by difflib; ties go to the
+    longer common prefix, then the first sorted (remembered: the server asks at every edit)."""
     if not isinstance(name, str) or not name or len(name) > NEAREST_MAX_CHARS:
         return None
     names = frozenset(k for k in known if isinstance(k, str) and 0 < len(k) <= NEAREST_MAX_CHARS)
@@ -209,17 +219,14 @@ def _nearest(name: str, names: frozenset) -> str | None:
 
 
 def did_you_mean(name: Any, known: Any) -> str | None:
-    """The help line that suggests the known name nearest to ``name`` (SI303's wording),
-    or None when none is near."""
+    """SI303's help line."""
     best = nearest(name, known)
     return None if best is None else f"did you mean `{best}`?"
 
 
 def nearest_scenario(name: Any, scenarios: Mapping[str, Any]) -> tuple[str | None, tuple]:
-    """A dangling scenario reference's nearest existing id and the related location that
-    points at it (SPEC §9 "Cross-file scope": renaming that scenario reports the references
-    it left behind); ``scenarios`` maps ids to their defining documents. (None, ()) when
-    no id is near."""
+    """A dangling reference's nearest scenario id and a Related at it (SPEC §9 "Cross-file
+    scope": renaming a scenario reports the references it left behind)."""
     best = nearest(name, scenarios)
     if best is None:
         return None, ()

@@ -1,5 +1,7 @@
 """Small file-system helpers shared by the reader, the cache, --fix and --output: reading
-only regular files (:func:`read_regular`), atomic replacement (:func:`atomic_writer`)."""
+only regular files (:func:`read_regular`), atomic replacement (:func:`atomic_writer`), and
+where ``rules/`` and ``schemas/`` live (``si_lint/_data/`` in a wheel, beside the package in
+a checkout)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
 from typing import BinaryIO
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -26,7 +30,6 @@ _KINDS = (
 
 
 def kind_of(mode: int) -> str:
-    """What a non-regular file is, in words."""
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
@@ -38,12 +41,10 @@ def read_regular(
     st: os.stat_result | None = None,
     opened: list | None = None,
 ) -> tuple[bytes | None, str | None]:
-    """At most ``limit + 1`` bytes of ``path`` (so a caller sees that it is over the
-    limit), or ``(None, reason)``. Only regular files are opened (a FIFO could block
-    forever), checked again on the open descriptor (``O_NONBLOCK``: a file swapped for a
-    FIFO meanwhile cannot hang a run); with ``follow=False`` a link is not followed either.
-    ``st``: the caller's fresh ``os.stat`` of ``path``; ``opened`` gets the descriptor's
-    ``fstat`` (the stat of the very file the bytes were read from)."""
+    """At most ``limit + 1`` bytes (so a caller sees it is over), or ``(None, reason)``.
+    Only regular files are opened (a FIFO could block forever), checked again on the open
+    descriptor (``O_NONBLOCK``: a file swapped for a FIFO meanwhile cannot hang a run).
+    ``st``: the caller's fresh stat; ``opened`` gets the descriptor's ``fstat``."""
     try:
         st = os.stat(path, follow_symlinks=follow) if st is None or not follow else st
     except OSError as exc:
@@ -81,8 +82,7 @@ def read_regular(
 
 
 def read_range(path, offset: int, length: int) -> bytes | None:
-    """``length`` bytes of the regular file ``path`` from ``offset`` (never through a
-    symbolic link), or None: not a regular file, fewer bytes there, or unreadable."""
+    """Exactly ``length`` bytes of a regular file (never through a link), or None."""
     if offset < 0 or length < 0:
         return None
     try:
@@ -101,7 +101,7 @@ def read_range(path, offset: int, length: int) -> bytes | None:
 
 
 class ReadOnlyFile(PermissionError):
-    """The file to replace is read-only: it is left as it is."""
+    """The file to replace is read-only."""
 
 
 @contextlib.contextmanager
@@ -139,13 +139,10 @@ def _terminate_cleanly() -> Iterator[None]:
 def atomic_writer(
     path, *, follow_symlinks: bool = False, mode: int | None = None
 ) -> Iterator[BinaryIO]:
-    """A binary file handle whose contents replace ``path`` when the block ends: a
-    temporary file in the same directory, then a rename (readers see the old file or the
-    new one, never half). On an exception, SIGINT or SIGTERM ``path`` is untouched and the
-    temporary file is removed. ``follow_symlinks``: a link's target is replaced (``--fix``),
-    else the link itself. The new file keeps ``path``'s permission bits (a new one:
-    ``mode``, else 0666 minus the umask); a read-only ``path`` is refused; a file with
-    several hard links is rewritten in place, so every name keeps seeing it."""
+    """A handle whose contents replace ``path`` by a rename when the block ends (readers
+    never see half); on an exception, SIGINT or SIGTERM ``path`` is untouched. The file
+    keeps its permission bits (a new one: ``mode``, else 0666 minus the umask); a file
+    with several hard links is rewritten in place, so every name keeps seeing it."""
     path = os.fspath(path)
     target = os.path.realpath(path) if follow_symlinks else os.path.abspath(path)
     try:
@@ -167,7 +164,11 @@ def atomic_writer(
                 yield fh
                 fh.flush()
             if st is not None and st.st_nlink > 1:
-                _copy_in_place(tmp, target)
+                import shutil  # (see _terminate_cleanly)
+
+                with open(tmp, "rb") as fin, open(target, "r+b") as fout:
+                    shutil.copyfileobj(fin, fout)
+                    fout.truncate()
                 os.unlink(tmp)
             else:
                 if st is not None:
@@ -186,16 +187,7 @@ def atomic_writer(
             raise
 
 
-def _copy_in_place(src: str, dst: str) -> None:
-    import shutil  # (see _terminate_cleanly)
-
-    with open(src, "rb") as fin, open(dst, "r+b") as fout:
-        shutil.copyfileobj(fin, fout)
-        fout.truncate()
-
-
 def atomic_write(path, data: bytes, **kwargs) -> None:
-    """Write ``data`` to ``path`` atomically (see :func:`atomic_writer`)."""
     with atomic_writer(path, **kwargs) as fh:
         fh.write(data)
 
@@ -206,10 +198,24 @@ def inside(path: str, root: str) -> bool:
 
 
 def resolves_inside(path, top) -> bool:
-    """``path`` lies in ``top`` once every symbolic link of both is followed (their real
-    paths compared: a link inside ``top`` that leads out of it is outside). A path that
-    cannot be resolved is outside (SPEC §9 "Trust boundaries")."""
+    """SPEC §9 "Trust boundaries": real paths compared; one that cannot be resolved is
+    outside."""
     try:
         return inside(os.path.realpath(path), os.path.realpath(top))
     except (OSError, ValueError):
         return False
+
+
+_PKG = os.path.dirname(os.path.realpath(__file__))
+
+
+@cache
+def data_path(name: str) -> str:
+    for candidate in (os.path.join(_PKG, "_data", name), os.path.join(os.path.dirname(_PKG), name)):
+        if os.path.isdir(candidate):
+            return candidate
+    return os.path.join(_PKG, "_data", name)
+
+
+def data_dir(name: str) -> Path:
+    return Path(data_path(name))

@@ -1,11 +1,5 @@
-"""The safety limits, in one place, for every input path (SPEC §9).
-
-Everything si-lint reads may come from a stranger's pull request: a corpus file, a
-profile, evidence (``.yaml``/``.json``/``.jsonl``, one line at a time), an EIO input, a
-language-server buffer. Each of them goes through :func:`si_lint.fsutil.read_regular`
-(regular files only, never more than :data:`MAX_BYTES` + 1 bytes), then through the loader
-(:mod:`si_lint.loader`), which enforces depth, alias expansion and number size while
-parsing. Findings of these limits are SI005.
+"""The safety limits for every input path (SPEC §9): everything si-lint reads may come from
+a stranger's pull request. Findings of these limits are SI005.
 """
 
 from __future__ import annotations
@@ -32,7 +26,6 @@ MAX_SETTING_CHARS = 4_096
 
 
 def too_big(size: int) -> str | None:
-    """The SI005 message for ``size`` bytes, or None when it is within the limit."""
     if size > MAX_BYTES:
         return f"larger than the {MAX_BYTES:,}-byte safety limit; not read"
     return None

@@ -10,7 +10,5 @@ MAPPING = (dict, Mapping)
 
 
 def lookup(node: Any, key: Any, kind: type | tuple = object, default: Any = None) -> Any:
-    """``node[key]`` when ``node`` is a mapping holding a value of ``kind`` there, else
-    ``default``."""
     value = node.get(key) if isinstance(node, MAPPING) else None
     return value if value is not None and isinstance(value, kind) else default

@@ -1,8 +1,6 @@
-"""The document model of SI documents (scenarios, templates, evidence): one reading of the
-published shape (SPEC §3), shared by the checks, the graph, the evaluator and review (the
-SI counterpart of :mod:`si_lint.eio.model`). Pure functions of plain data that tolerate any
-shape (a wrong shape reads as "absent"); :func:`predicate_calls` is THE predicate walker,
-:data:`PARAM_TYPES` THE parameter-type table."""
+"""The one reading of SI documents' published shape (SPEC §3) that the checks, graph,
+evaluator and review share: pure functions of plain data where a wrong shape reads as
+"absent"."""
 
 from __future__ import annotations
 
@@ -10,8 +8,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeGuard
 
+from .findings import value_object
 from .mapping import MAPPING, lookup
-from .records import value_object
 
 Path = tuple
 
@@ -40,11 +38,9 @@ NONE = "none"  # neither form (or scoring is not a mapping)
 
 @value_object()
 class Scoring(NamedTuple):
-    """How a scenario is scored: ``form``; ``block``, the ``scoring`` mapping ({} when it
-    is not one); ``template``, the template name (Form B), as written (may be any type);
-    ``bindings``, role -> bound value (Form B: the non-reserved keys of ``scoring``, in
-    order; else {}); ``composite``, the composite value (``scoring.composite``), as
-    written."""
+    """How a scenario is scored. ``block`` is {} when ``scoring`` is no mapping;
+    ``template`` and ``composite`` are as written (any type); ``bindings`` are Form B's
+    non-reserved keys of ``scoring``, in order."""
 
     form: str
     block: Mapping[str, Any]
@@ -54,7 +50,6 @@ class Scoring(NamedTuple):
 
     @property
     def has_table(self) -> bool:
-        """The scenario is evaluated by a decision table (Form B or a composite)."""
         return self.form in (TEMPLATE, COMPOSITE)
 
 
@@ -88,7 +83,6 @@ def scoring_of(scenario: Any) -> Scoring:
 
 
 def deviations(scenario: Any) -> list[tuple[int, Mapping[str, Any]]]:
-    """``(index, deviation)`` of every mapping in ``injection.deviations``."""
     devs = lookup(lookup(scenario, "injection"), "deviations", list, [])
     return [(i, d) for i, d in enumerate(devs) if isinstance(d, MAPPING)]
 
@@ -141,7 +135,6 @@ CODE_KEYS = frozenset(
 
 
 def is_code_key(key: Any) -> bool:
-    """A key of :data:`CODE_KEYS` (any case, surrounding spaces ignored)."""
     return isinstance(key, str) and key.strip().lower() in CODE_KEYS
 
 
@@ -155,9 +148,8 @@ MAX_DEPTH = 200
 
 @value_object()
 class Call(NamedTuple):
-    """One primitive call in a predicate: its ``name``, the document ``path`` of the
-    primitive's key (``base + ("all", 0, "named_in_output")``) and its ``args`` as written
-    (any shape)."""
+    """One primitive call in a predicate: ``path`` is that of the primitive's key
+    (``base + ("all", 0, "named_in_output")``), ``args`` as written (any shape)."""
 
     name: str
     path: Path
@@ -165,14 +157,12 @@ class Call(NamedTuple):
 
     @property
     def arguments(self) -> Mapping[str, Any]:
-        """The arguments when they are a mapping, else ``{}``."""
         return self.args if isinstance(self.args, MAPPING) else {}
 
 
 def predicate_calls(node: Any, path: Path = (), depth: int = 0) -> Iterator[Call]:
-    """Every primitive call of a predicate, depth first in document order. Malformed parts
-    (not a one-key mapping, a combinator of the wrong shape) are skipped: the table rules
-    report them."""
+    """Every primitive call of a predicate, depth first. Malformed parts are skipped: the
+    table rules report them."""
     if depth > MAX_DEPTH or not isinstance(node, MAPPING) or len(node) != 1:
         return
     ((key, value),) = node.items()
@@ -204,7 +194,6 @@ def primitives_in(pred: Any, registered: Mapping[str, Any], depth: int = 0) -> I
 
 
 def table_calls(table: Any, base: Path = ("table",)) -> Iterator[tuple[int, Call]]:
-    """``(row index, call)`` of every primitive call in a decision table's ``when``s."""
     if not isinstance(table, list):
         return
     for i, row in enumerate(table):
@@ -241,7 +230,6 @@ class ParamType:
     noun: str
     #: the value's shape is right (items are checked separately for lists)
     accepts: Callable[[Any], bool]
-    #: how to write one
     help: str
     #: lists: what one item is ("identifier", "channel"); None for scalars
     item: str | None = None
@@ -249,8 +237,8 @@ class ParamType:
     ranged: bool = False
 
 
-def _is_list(v: Any) -> bool:
-    return isinstance(v, list)
+def _is(kind: type | tuple) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, kind)
 
 
 PARAM_TYPES: dict[str, ParamType] = {
@@ -259,17 +247,17 @@ PARAM_TYPES: dict[str, ParamType] = {
         ParamType(
             "identifier_set",
             "a list of identifiers",
-            _is_list,
+            _is(list),
             "write `[IDENTIFIER, ...]`",
             "identifier",
         ),
         ParamType(
-            "channels", "a list of channels", _is_list, "write `[agent_response]`", "channel"
+            "channels", "a list of channels", _is(list), "write `[agent_response]`", "channel"
         ),
         ParamType(
             "factor",
             "a factor `{ref, required_identifiers}`",
-            lambda v: isinstance(v, MAPPING),
+            _is(MAPPING),
             "write `{ref: <deviation id>, required_identifiers: [...]}`",
         ),
         ParamType(
@@ -280,13 +268,8 @@ PARAM_TYPES: dict[str, ParamType] = {
             ranged=True,
         ),
         ParamType("number", "a number", is_number, "write a number", ranged=True),
-        ParamType("string", "a string", lambda v: isinstance(v, str), "quote it"),
-        ParamType(
-            "boolean",
-            "a boolean",
-            lambda v: isinstance(v, bool),
-            "write `true` or `false` (unquoted)",
-        ),
+        ParamType("string", "a string", _is(str), "quote it"),
+        ParamType("boolean", "a boolean", _is(bool), "write `true` or `false` (unquoted)"),
     )
 }
 
@@ -295,7 +278,6 @@ FACTOR_KEYS = ("ref", "required_identifiers")
 
 
 def range_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
-    """``must be at least 1, is 0`` when a number is outside ``minimum``/``maximum``."""
     lo, hi = spec.get("minimum"), spec.get("maximum")
     if is_number(lo) and value < lo:
         return f"must be at least {lo}, is {value}"
@@ -330,10 +312,9 @@ SCENARIO_KEYS = ("scenario", "scenario_id")
 
 
 def evidence_scenario(doc: Any) -> tuple[Any, Path | None]:
-    """(the scenario id an evidence/fixture document names, the path of that key): the first
-    of ``scenario``, ``scenario_id`` it holds. The evaluator's
-    :func:`si_lint.evaluator.evidence.named_scenario` reads the key of the document's form
-    instead; the two differ only on a document holding the other form's key."""
+    """The scenario id an evidence or fixture document names and that key's path. The
+    evaluator's ``named_scenario`` reads the key of the document's form instead; the two
+    differ only on a document holding the other form's key."""
     if isinstance(doc, MAPPING):
         for key in SCENARIO_KEYS:
             if key in doc:

@@ -1,14 +1,12 @@
-"""Layer-1/2 profile assets: the primitive registry and the band templates.
-
-A :class:`Profile` is plain data (what ``registry.yaml`` and ``templates/*.yaml`` hold) plus
-the primitive implementations that may be called for it. The evaluator reads only this
-object; it never touches the file system.
-"""
+"""Layer-1/2 profile assets: the primitive registry and the band templates, as plain data
+plus the primitive implementations that may be called (the evaluator reads only this)."""
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import importlib.util
+import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -22,7 +20,6 @@ from .limits import MAX_BYTES
 from .loader import load_bytes
 from .mapping import MAPPING, lookup
 from .model import is_int
-from .profile_builtin import read_rendition
 
 BUILTIN_DIR = Path(__file__).parent / "profile_data"
 
@@ -64,7 +61,6 @@ class Constants:
 
 
 def _shown(v: Any) -> str:
-    """A short, never-failing rendering of a value for a message (huge ints included)."""
     if isinstance(v, int) and not -(10**30) < v < 10**30:
         return "a huge negative integer" if v < 0 else "a huge integer"
     if isinstance(v, int) or v is None:
@@ -75,7 +71,6 @@ def _shown(v: Any) -> str:
     return f"a {type(v).__name__}"
 
 
-#: each constant's test and what it must be
 _CONSTANT_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "cooccurrence_radius": (
         lambda v: is_int(v) and v >= 0,
@@ -101,9 +96,8 @@ def constants_problems(registry: Any) -> list[tuple[tuple, str]]:
 
 
 def _primitive_view(p: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A registry entry as checks read it: ``params`` is always a list of mappings with a
-    string ``name`` (a registry of another shape is reported by its schema, SI003; every
-    check then sees the part that has the right shape, never a crash)."""
+    """A registry entry whose ``params`` is a list of mappings with a string ``name``:
+    checks see the part of a malformed registry (SI003) that has the right shape."""
     params = p.get("params")
     if not isinstance(params, list):
         return p if params is None else {**p, "params": []}
@@ -117,9 +111,7 @@ class Profile:
     templates: Mapping[str, Mapping[str, Any]]
     #: trusted implementations of non-built-in primitives, by name
     implementations: Mapping[str, Callable[..., bool]] = field(default_factory=dict)
-    #: the directory the profile was read from (None for in-memory profiles)
     root: Path | None = None
-    #: how the profile was named (``builtin``, ``builtin:oasisctl``, a directory)
     name: str = ""
     #: ``(path in the directory, why)`` of each file or directory of the profile that was
     #: not read because it resolves outside the profile directory (SI010)
@@ -152,8 +144,7 @@ class Profile:
 
     @cached_property
     def constants(self) -> Constants:
-        """The matching constants (the seed's values where absent). Raises
-        :class:`ValueError` naming the first invalid one (the evaluator turns it into an
+        """The seed's values where absent; a ValueError naming the first invalid one (an
         error verdict; ``check`` reports SI212/SI213)."""
         problems = constants_problems(self.registry)
         if problems:
@@ -171,8 +162,8 @@ class Profile:
 
 
 def _leads_out(directory: Path, rel: str, refused: list) -> bool:
-    """``rel`` resolves outside ``directory`` (then it is noted in ``refused``: SPEC §9
-    "Trust boundaries")."""
+    """SPEC §9 "Trust boundaries": ``rel`` resolves outside ``directory`` (noted in
+    ``refused``)."""
     if os.path.lexists(directory / rel) and not resolves_inside(directory / rel, directory):
         refused.append((rel, "is a symbolic link that leads outside the profile directory"))
         return True
@@ -180,8 +171,6 @@ def _leads_out(directory: Path, rel: str, refused: list) -> bool:
 
 
 def _read_inside(directory: Path, rel: str, refused: list) -> Any:
-    """The data of the profile file ``rel``, read only when it resolves inside
-    ``directory``."""
     if _leads_out(directory, rel, refused):
         return None
     raw, _why = read_regular(directory / rel, MAX_BYTES)
@@ -189,7 +178,6 @@ def _read_inside(directory: Path, rel: str, refused: list) -> Any:
 
 
 def _templates(directory: Path, refused: list) -> list:
-    """The documents of ``templates/*.yaml``."""
     tdir = directory / "templates"
     if _leads_out(directory, "templates", refused) or not tdir.is_dir():
         return []
@@ -198,13 +186,8 @@ def _templates(directory: Path, refused: list) -> list:
 
 
 def load_profile(directory: Path | str, *, trust: bool = False) -> Profile:
-    """A profile from a directory holding ``registry.yaml`` and ``templates/*.yaml``.
-
-    Unreadable or malformed files give an emptier profile, never an exception: the
-    linter reports their problems as findings on those files. A file (or ``templates``)
-    that resolves outside the directory is not read (``Profile.refused``; SI010), and an
-    implementation outside it is never imported.
-    """
+    """A profile directory. Unreadable or malformed files give an emptier profile (their
+    findings report them); a file that resolves outside the directory is not read (SI010)."""
     directory = Path(directory)
     refused: list[tuple[str, str]] = []
     registry = _read_inside(directory, "registry.yaml", refused)
@@ -217,8 +200,7 @@ def load_profile(directory: Path | str, *, trust: bool = False) -> Profile:
 
 
 def profile_from_data(registry: Mapping[str, Any], templates: list | Mapping) -> Profile:
-    """An in-memory profile (tests, ``review`` of a git revision); a list of templates is
-    keyed by ``template.id`` (the first of an id wins)."""
+    """A list of templates is keyed by ``template.id`` (the first of an id wins)."""
     if isinstance(templates, MAPPING):
         return Profile(registry=registry, templates=dict(templates))
     tmap: dict[str, Any] = {}
@@ -230,9 +212,8 @@ def profile_from_data(registry: Mapping[str, Any], templates: list | Mapping) ->
 
 
 def implementation_file(root: Path, rel: str) -> Path | None:
-    """The regular file the implementation path ``rel`` names in the profile directory
-    ``root`` (every link followed), or None when it resolves outside ``root`` (SPEC §9
-    "Trust boundaries": such a file is never imported) or is no regular file."""
+    """The regular file ``rel`` names (links followed); None outside ``root`` (SPEC §9
+    "Trust boundaries": never imported)."""
     path = root / rel
     if not resolves_inside(path, root):
         return None
@@ -244,8 +225,7 @@ def implementation_file(root: Path, rel: str) -> Path | None:
 
 
 def load_implementations(profile: Profile) -> dict[str, Callable[..., bool]]:
-    """Import the ``implementation:`` functions of a profile directory. Only ever called
-    under ``--trust-implementations``: this runs the corpus's own code."""
+    """Only under ``--trust-implementations``: this runs the corpus's own code."""
     out: dict[str, Callable[..., bool]] = {}
     if profile.root is None:
         return out
@@ -271,13 +251,50 @@ def load_implementations(profile: Profile) -> dict[str, Callable[..., bool]]:
     return out
 
 
+#: the shipped profile without the YAML parser (ARCHITECTURE.md: never a stale rendition)
+RENDITION = "builtin.json"
+
+
+def sources(directory: Path) -> dict[str, str]:
+    names = ["registry.yaml"]
+    tdir = directory / "templates"
+    if tdir.is_dir():
+        names += [f"templates/{n}" for n in sorted(os.listdir(tdir)) if n.endswith(YAML_SUFFIXES)]
+    out = {}
+    for rel in names:
+        try:
+            with open(directory / rel, "rb") as fh:
+                out[rel] = hashlib.sha256(fh.read()).hexdigest()
+        except OSError:
+            out[rel] = ""
+    return out
+
+
+def rendition(directory: Path, registry: Any, templates: Any) -> str:
+    data = {"sources": sources(directory), "registry": registry, "templates": templates}
+    return json.dumps(data, indent=1, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def read_rendition(directory: Path) -> tuple[dict, dict] | None:
+    try:
+        with open(directory / RENDITION, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    if not (
+        type(data) is dict
+        and data.get("sources") == sources(directory)
+        and type(data.get("registry")) is dict
+        and type(data.get("templates")) is dict
+    ):
+        return None
+    return data["registry"], data["templates"]
+
+
 _BUILTIN: dict[str, Profile] = {}
 
 
 def builtin_profile(name: str = "builtin") -> Profile:
-    """A shipped profile (read once per process): ``builtin`` (=
-    ``builtin:si-0.3.0-rc1``, the seed) or ``builtin:oasisctl`` (the same registry with
-    oasisctl's constants)."""
     if name == "builtin:si-0.3.0-rc1":
         name = "builtin"
     if name not in ("builtin", "builtin:oasisctl"):
@@ -301,8 +318,7 @@ def is_builtin_name(spec: Any) -> bool:
 def resolve_profile(
     spec: str, root: Path | None, *, trust: bool = False
 ) -> tuple[Profile, Path | None]:
-    """The profile ``spec`` names — a shipped one, or a directory relative to ``root`` —
-    and its directory (None for a shipped one)."""
+    """The profile and its directory (None for a shipped one)."""
     if is_builtin_name(spec):
         return builtin_profile(spec), None
     pdir = Path(spec)
@@ -313,6 +329,5 @@ def resolve_profile(
 
 
 def load_profile_for(path: Path | str) -> Profile:
-    """The profile configured for the corpus that contains ``path`` (SPEC §9 root rules)."""
     config = load_config(Path.cwd(), [Path(path)])
     return resolve_profile(config.profile, config.root)[0]

@@ -1,7 +1,6 @@
-"""The names an OASIS profile directory's Markdown documents define (SPEC §1, §3.2).
-
-An OASIS profile directory (the nearest ancestor directory of a scenario file that holds
-``profile.md``) defines, in prose documents, the names scenarios refer to:
+"""The names an OASIS profile directory's Markdown documents define (SPEC §1, §3.2): the
+nearest ancestor of a scenario file holding ``profile.md`` defines, in prose, the names
+scenarios refer to:
 
 ============================  ==============================================  ==========
 document                      what defines a name                             rule
@@ -14,9 +13,8 @@ document                      what defines a name                             ru
 ``safety-categories.md``      a heading ``### S-BE-001: title``               SI619
 ============================  ==============================================  ==========
 
-:func:`parse` turns the documents' texts into a :class:`ProfileDocs` (every defined name
-with its file, line and column); :func:`read_for` is the read stage's part. Headings inside
-fenced code blocks are not headings; a malformed document simply defines fewer names.
+Headings inside fenced code blocks are not headings; a malformed document simply defines
+fewer names.
 """
 
 from __future__ import annotations
@@ -54,8 +52,7 @@ _SUBCATEGORY_SECTION = re.compile(r"^5\.1\b|subcategor", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Name:
-    """A defined name: where it is defined (``file`` as findings show paths; a name defined
-    twice keeps its first definition) and what the definition says about it."""
+    """A defined name (a name defined twice keeps its first definition)."""
 
     name: str
     file: str
@@ -70,8 +67,8 @@ class Name:
 
 @dataclass
 class ProfileDocs:
-    """What one profile directory defines. A mapping is ``None`` when its document is
-    absent from the directory (the rule that needs it stays silent)."""
+    """A mapping is ``None`` when its document is absent (the rule that needs it stays
+    silent)."""
 
     directory: str  # as findings show paths (relative to the working directory)
     behaviors: dict[str, Name] | None = None
@@ -83,13 +80,11 @@ class ProfileDocs:
 
 
 def slug(text: str) -> str:
-    """A display name as a category slug: "Destructive Operation Safeguarding" →
-    ``destructive-operation-safeguarding``."""
+    """ "Destructive Operation Safeguarding" → ``destructive-operation-safeguarding``"""
     return "-".join(re.findall(r"[a-z0-9]+", text.casefold()))
 
 
 def _lines(text: str):
-    """(1-based line number, line) of the lines outside fenced code blocks."""
     fence: str | None = None
     for number, line in enumerate(text.splitlines(), start=1):
         m = _FENCE.match(line)
@@ -109,9 +104,8 @@ def _lines(text: str):
 
 
 def _heading(line: str) -> tuple[int, int, str] | None:
-    """(level, col of the text, text) of an ATX heading line (CommonMark: up to three
-    spaces, 1–6 ``#``, a space, the text, an optional closing ``#`` sequence), or None.
-    Linear in the line's length (no backtracking regular expression)."""
+    """(level, col of the text, text) of a CommonMark ATX heading line, or None; linear
+    in the line's length (no backtracking regular expression)."""
     if len(line) > MAX_HEADING or "#" not in line[:4]:
         return None
     m = _HEADING.match(line)
@@ -126,7 +120,6 @@ def _heading(line: str) -> tuple[int, int, str] | None:
 
 
 def headings(text: str):
-    """(line, col of the heading text, level, heading text) of every ATX heading."""
     for number, line in _lines(text):
         h = _heading(line)
         if h:
@@ -134,8 +127,7 @@ def headings(text: str):
 
 
 def _named_headings(text: str, file: str, pattern: re.Pattern) -> dict[str, Name]:
-    """The headings of levels 2 to 4 that ``pattern`` matches whole: the name its first
-    group, the title its second (if any)."""
+    """Headings of levels 2 to 4 that ``pattern`` matches whole: (name, title) groups."""
     out: dict[str, Name] = {}
     for line, col, level, title in headings(text):
         m = pattern.fullmatch(title)
@@ -152,8 +144,7 @@ parse_stimuli = functools.partial(_named_headings, pattern=_STIMULUS)
 
 
 def parse_archetypes(text: str, file: str) -> dict[str, Name]:
-    """``### C-DA-001: title`` headings, with the category of the enclosing section
-    (``## 1. Diagnostic Accuracy`` → ``diagnostic-accuracy``)."""
+    """With the category of the enclosing section (``## 1. Diagnostic Accuracy``)."""
     out: dict[str, Name] = {}
     category = ""
     for line, col, level, title in headings(text):
@@ -172,11 +163,8 @@ def _cells(line: str) -> list[str] | None:
 
 
 def parse_subcategories(text: str, file: str) -> dict[str, Name] | None:
-    """The subcategory table of ``profile.md`` §5.1: the first table under a heading
-    "5.1 …" or "… subcategories", whose header's first cell is "Subcategory"; each row
-    `` | `name` | Parent A, Parent B | description | `` defines ``name`` with the parents'
-    slugs. Returns None when the document has no such table (it defines no subcategories:
-    SI614 has nothing to check against)."""
+    """The first table under a heading "5.1 …" or "… subcategories" whose header's first
+    cell is "Subcategory"; None when there is none (SI614 has nothing to check against)."""
     out: dict[str, Name] = {}
     table = False
     section = 0  # the level of the heading of the section searched (0: none)
@@ -223,9 +211,6 @@ def parse_subcategories(text: str, file: str) -> dict[str, Name] | None:
 
 
 def parse(directory: str, texts: dict[str, str]) -> ProfileDocs:
-    """The names the documents ``texts`` ({file name: text}) of one profile directory
-    define; ``directory`` is the directory's path as findings print it."""
-
     def where(name: str) -> str:
         return name if directory in ("", ".") else f"{directory}/{name}"
 
@@ -269,10 +254,8 @@ def find_profile_dir(directory: str, stop: str, seen: dict | None = None) -> str
 
 
 def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> ProfileDocs:
-    """Read the profile documents of ``abs_dir`` (regular files only, at most
-    :data:`MAX_DOC_BYTES` each, decoded as UTF-8 with replacement) and parse them. With
-    ``root``, a document that is a symbolic link leading outside ``root`` is not read
-    (SPEC §9: symlinks are followed only inside the corpus root)."""
+    """With ``root``, a document that is a link leading outside it is not read (SPEC §9:
+    symlinks are followed only inside the corpus root)."""
     texts: dict[str, str] = {}
     digests: dict[str, str] = {}
     real_root = os.path.realpath(root) if root is not None else None

@@ -1,7 +1,5 @@
-"""Progress on stderr for long runs: a transient rich progress bar (gone when the stage
-ends, so the report that follows is unchanged), shown only when the stream is a terminal
-and the stage has run for more than a second; never when the caller passes
-``allowed=False`` (JSON and SARIF reports), never on a pipe or in CI logs."""
+"""A transient rich progress bar on stderr (gone when the stage ends, so the report is
+unchanged), only on a terminal, after a second, and when ``allowed``."""
 
 from __future__ import annotations
 
@@ -61,7 +59,6 @@ class Progress:
             self._last = now
 
     def _show(self) -> bool:
-        """Start the bar; False when rich cannot show it (then there is none)."""
         # rich is slow to import: only when a bar is shown
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn

@@ -1,15 +1,12 @@
-"""The registry of checks and codes: below both the checks and the pipeline.
-
-Check modules register their functions here through the decorators re-exported by
-:mod:`si_lint.checks.base`; :func:`si_lint.checks.all_checks` imports every check module
-and returns what registered. Nothing here imports the pipeline or the checks, so neither
-points up at the other.
-"""
+"""The registry of checks and codes, and the rule contract: below both the checks and the
+pipeline, so that neither points up at the other."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+
+from .findings import Diag
 
 #: codes the pipeline itself emits: a crashed check, a suppression that suppresses nothing
 PIPELINE_CODES = ("SI000", "SI009")
@@ -54,7 +51,7 @@ _REGISTRY: list[Check] = []
 
 
 def file_check(*codes: str, kinds: Iterable | None = None):
-    """Register ``func(doc, ctx) -> Iterator[Diag]`` to run on each document of ``kinds``."""
+    """``func(doc, ctx) -> Iterator[Diag]``"""
 
     def deco(func):
         _REGISTRY.append(
@@ -66,10 +63,8 @@ def file_check(*codes: str, kinds: Iterable | None = None):
 
 
 def corpus_check(*codes: str, stage: str = "corpus", reads: Iterable[str] | None = None):
-    """Register ``func(corpus, ctx) -> Iterator[Diag]`` to run once on the whole corpus,
-    in the pipeline stage ``stage`` (``corpus`` or ``dryrun``). ``reads`` names what its
-    findings may depend on (:data:`READS`); without it the check is taken to read the
-    whole corpus (the language server then runs it over all of it at every edit)."""
+    """``func(corpus, ctx) -> Iterator[Diag]``; without ``reads`` the language server runs
+    it over the whole corpus at every edit."""
     if stage not in STAGES:
         raise ValueError(f"unknown stage {stage!r}")
     declared = None if reads is None else tuple(sorted(set(reads)))
@@ -85,11 +80,28 @@ def corpus_check(*codes: str, stage: str = "corpus", reads: Iterable[str] | None
 
 
 def registered() -> tuple[Check, ...]:
-    """The checks registered so far (by (scope, name)); :func:`si_lint.checks.all_checks`
-    imports every check module first."""
     return tuple(sorted(_REGISTRY, key=lambda c: (c.scope, c.name)))
 
 
 def file_checks_for(checks, kind) -> list:
-    """The file checks of ``checks`` that run on a document of ``kind``."""
     return [c for c in checks if c.scope == "file" and (c.kinds is None or kind in c.kinds)]
+
+
+def enforce(check: Check, diags: Iterable[Diag] | None) -> list[Diag]:
+    """The rule contract (ARCHITECTURE.md): a Diag with a code its check does not declare
+    becomes one SI000 naming the check and the code, so that a mistake in a check shows up
+    as an internal error, not as a finding ``select``, the catalogue and the docs ignore."""
+    return [d if d.code in check.codes else _undeclared(check, d) for d in diags or ()]
+
+
+def _undeclared(check: Check, diag: Diag) -> Diag:
+    return Diag(
+        "SI000",
+        (),
+        f"internal error: check {check.name} emitted {diag.code}, which it does not declare "
+        f"(it declares {', '.join(check.codes) or 'no codes'}); the finding was: {diag.message}",
+        file=diag.file,
+        line=1,
+        col=1,
+        help="please report this: the check's decorator and its rules/CODE.yaml must name the code",
+    )

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .errors import ConfigError
+from .findings import value_object
 from .fsutil import inside, read_regular
 from .limits import MAX_SETTING_CHARS
-from .records import value_object
 
 CONFIG_FILE = "si-lint.toml"
 MAX_CONFIG_BYTES = 1 << 20
@@ -47,9 +47,8 @@ def config_table(directory: Path) -> tuple[Path, dict] | None:
 
 
 def config_in(directory: Path, lazy: bool = False) -> tuple[Path, Root] | None:
-    """The configuration file of ``directory`` (``si-lint.toml``, else a ``pyproject.toml``
-    with ``[tool.si-lint]``) and its :class:`Root`; ``lazy``: a ``si-lint.toml`` is read
-    but not parsed (whatever it holds, its directory is the root)."""
+    """``si-lint.toml``, else a ``pyproject.toml`` with ``[tool.si-lint]``; ``lazy``: a
+    ``si-lint.toml`` is read but not parsed (whatever it holds, its directory is the root)."""
     cfg = directory / CONFIG_FILE
     if cfg.is_file():
         return cfg, root_of(cfg, lazy)
@@ -63,15 +62,12 @@ def config_in(directory: Path, lazy: bool = False) -> tuple[Path, Root] | None:
 
 
 def root_of(path: Path, lazy: bool) -> Root:
-    """The root a configuration file makes (its directory); ``lazy`` (not for a
-    ``pyproject.toml``): its bytes kept, parsed by :meth:`Root.parsed`."""
     raw = _read_bytes(path)
     table = None if lazy and path.name != "pyproject.toml" else _config_file_table(path, raw)
     return Root(path.parent, path, table, "config", raw)
 
 
 def _tool_table(data: dict) -> dict | None:
-    """A ``pyproject.toml``'s ``[tool.si-lint]`` table, or None."""
     tool = data.get("tool")
     table = tool.get("si-lint") if isinstance(tool, dict) else None
     return table if isinstance(table, dict) else None
@@ -79,10 +75,9 @@ def _tool_table(data: dict) -> dict | None:
 
 @value_object("raw")
 class Root(NamedTuple):
-    """Where the corpus root is and why (SPEC §9): ``path``; ``source``, the configuration
-    file, when there is one; its ``table`` (None: not parsed yet, :meth:`parsed`); ``how``:
-    "config", "profile", "git", "dir" or "file"; ``raw``: the file's bytes (a finding
-    about a setting is located in them: :func:`value_position`), not compared."""
+    """Where the corpus root is and why (SPEC §9). ``table`` None: not parsed yet;
+    ``how``: "config", "profile", "git", "dir" or "file"; ``raw``: the file's bytes (where
+    :func:`value_position` locates a setting), not compared."""
 
     path: Path
     source: Path | None
@@ -94,7 +89,6 @@ class Root(NamedTuple):
         return "Root(path={!r}, source={!r}, table={!r}, how={!r})".format(*self[:4])
 
     def parsed(self) -> Root:
-        """This root with its table parsed."""
         if self.table is not None:
             return self
         assert self.source is not None  # only a configuration file's root is lazy
@@ -114,13 +108,8 @@ def ancestors(start: str) -> Iterator[str]:
 def find_root_info(
     cwd: Path, paths: Iterable[str | Path] = (), config_file: str | Path | None = None
 ) -> Root:
-    """The corpus root, the first of (SPEC §9): the directory of ``config_file``; the
-    nearest ancestor of ``cwd`` holding ``si-lint.toml`` or a ``pyproject.toml`` with
-    ``[tool.si-lint]``; the same search from the first named path; the nearest ancestor
-    holding an OASIS profile layout; the top of the git work tree that holds ``cwd``; else
-    the first named directory, or a named file's directory. (``check`` finds a root for
-    each named path: :mod:`si_lint.roots`; this is the one root of the language server's
-    folder and of ``load_config``.) Never a wider guess."""
+    """The one corpus root (SPEC §9) of the language server's folder and of
+    ``load_config`` (``check`` finds one per named path: :mod:`si_lint.roots`)."""
     cwd = Path(os.path.abspath(cwd))
     if config_file is not None:
         return root_of(Path(os.path.abspath(config_file)), False)
@@ -144,8 +133,7 @@ def find_root_info(
 
 
 def profile_ancestor(start: str) -> str | None:
-    """The nearest ancestor of ``start`` (itself included) holding an OASIS profile layout:
-    ``profile.md`` (a regular file) beside a ``scenarios/`` directory (SPEC §9)."""
+    """SPEC §9's OASIS profile layout: ``profile.md`` (a regular file) beside ``scenarios/``."""
     for d in ancestors(start):
         if os.path.isfile(os.path.join(d, "profile.md")) and os.path.isdir(
             os.path.join(d, "scenarios")
@@ -155,8 +143,7 @@ def profile_ancestor(start: str) -> str | None:
 
 
 def git_top(start: Path) -> Path | None:
-    """The top of the git work tree holding ``start`` (the nearest ancestor with ``.git``,
-    a directory or a worktree's ``.git`` file), or None. Git itself is not run."""
+    """The nearest ancestor with ``.git`` (a directory, or a worktree's file); git is not run."""
     for d in ancestors(os.path.realpath(start)):
         if os.path.lexists(os.path.join(d, ".git")):  # (never raises: False on an error)
             return Path(d)
@@ -164,16 +151,13 @@ def git_top(start: Path) -> Path | None:
 
 
 def extend_boundary(root: Path) -> str:
-    """Where an ``extend``ed file may be (SPEC §9 "Trust boundaries"): inside the git work
-    tree that holds the corpus ``root`` -- what one commit can change anyway -- else
-    inside the root itself. Real paths (links followed)."""
+    """Where an ``extend``ed file may be (SPEC §9 "Trust boundaries"): the git work tree
+    of ``root`` -- what one commit can change anyway -- else the root. A real path."""
     top = git_top(root)
     return os.path.realpath(top if top is not None else root)
 
 
 def _extend_target(where: Path, value, boundary: str) -> Path:
-    """The file an ``extend`` value of ``where`` names (relative to ``where``'s
-    directory), or a ConfigError saying why it is not read."""
     if not isinstance(value, str) or not value:
         raise ConfigError(f"{where}: `extend` must be the path of a configuration file")
     shown = value if len(value) <= 80 else value[:77] + "..."
@@ -196,9 +180,7 @@ def _extend_target(where: Path, value, boundary: str) -> Path:
 
 
 def extended(source: Path, table: dict, boundary: str) -> list[tuple[Path, dict, bytes]]:
-    """The files the configuration ``table`` of ``source`` extends, nearest first:
-    ``(path, table, bytes)`` each. Each must lie inside ``boundary``; a cycle, or a chain
-    of more than :data:`MAX_EXTEND` files, is a ConfigError."""
+    """The files ``source`` extends, nearest first."""
     chain: list[tuple[Path, dict, bytes]] = []
     seen = [os.path.realpath(source)]
     where, current = source, table
@@ -219,10 +201,8 @@ def extended(source: Path, table: dict, boundary: str) -> list[tuple[Path, dict,
 
 
 def merge_tables(files: list) -> tuple[dict, dict]:
-    """The tables of an ``extend`` chain (nearest first) as one, as ruff merges them: a
-    file's setting replaces the one it extends, except that ``ignore`` accumulates while
-    no nearer file sets ``select`` (a ``select`` starts the selection afresh, dropping the
-    ``ignore`` of the files it extends). Returns (table, key -> the file that set it)."""
+    """One table, and key -> the file that set it, as ruff merges: a nearer setting
+    replaces, but ``ignore`` accumulates until a ``select`` starts afresh."""
     merged: dict = {}
     origin: dict = {}
     for path, table, _raw in reversed(files):  # the farthest first
@@ -239,8 +219,7 @@ def merge_tables(files: list) -> tuple[dict, dict]:
 
 
 def _config_file_table(path: Path, raw: bytes | None) -> dict:
-    """The table of a configuration file (``--config``'s ``pyproject.toml`` without
-    ``[tool.si-lint]``: an empty one)."""
+    """(``--config``'s ``pyproject.toml`` without ``[tool.si-lint]``: an empty table)"""
     data = _parse_toml(path, _read_bytes(path) if raw is None else raw)
     if path.name == "pyproject.toml":
         return _tool_table(data) or {}
@@ -258,10 +237,8 @@ def _toml_parts(dotted: str) -> tuple[str, ...]:
 
 
 def value_position(raw: bytes | None, key: tuple[str, ...]) -> tuple[int, int]:
-    """``(line, column)``, 1-based, of the value of the dotted ``key`` (from the top of the
-    file: ``("tool", "si-lint", "profile")`` in a ``pyproject.toml``) in the TOML text
-    ``raw``: a ``[table]`` header, then a ``key = value`` line in it. ``(1, 1)`` when it
-    is not written so (an inline table): a finding about a setting still names its file."""
+    """1-based ``(line, column)`` of the dotted ``key``'s value written as ``key = value``
+    under a ``[table]`` header; ``(1, 1)`` otherwise (an inline table)."""
     table: tuple[str, ...] = ()
     for number, line in enumerate((raw or b"").decode("utf-8", "replace").split("\n"), 1):
         if line.lstrip().startswith("[["):
@@ -275,10 +252,3 @@ def value_position(raw: bytes | None, key: tuple[str, ...]) -> tuple[int, int]:
         if m is not None and table + _toml_parts(m.group(1)) == key:
             return number, m.end() + 1
     return 1, 1
-
-
-def setting_key(source: Path | None, name: str) -> tuple[str, ...]:
-    """The dotted key of the setting ``name`` in the configuration file ``source``."""
-    if source is not None and source.name == "pyproject.toml":
-        return ("tool", "si-lint", name)
-    return (name,)

@@ -1,7 +1,5 @@
-"""The corpus roots of one run, found **for each named path** (SPEC §9 "Corpus root",
-"Monorepos"; :func:`si_lint.root.find_root_info` finds the one root of the language
-server's folder): a guessed root is never ``/`` nor a home directory, and a path in a work
-tree that holds configured roots but under none of them is skipped, with its reason."""
+"""The corpus roots of one run, found for each named path (SPEC §9 "Corpus root",
+"Monorepos"): a guessed root is never ``/`` nor a home directory."""
 
 from __future__ import annotations
 
@@ -21,29 +19,26 @@ _MAX_WALK = 200_000
 
 @dataclass
 class Group:
-    """The named paths (absolute) checked as one corpus under ``root``."""
-
     root: Root
     paths: list[str]
 
 
 @dataclass
 class Plan:
-    """Where each named path is checked: ``groups`` in the order their first path was
-    named; ``skipped``: ``(absolute path, reason)`` of the named paths no corpus holds."""
+    """``groups`` in the order their first path was named; ``skipped``: ``(absolute path,
+    reason)``."""
 
     groups: list[Group]
     skipped: list[tuple[str, str]]
 
 
 def _start(path: str) -> str:
-    """The directory the search starts from: a directory itself, else a file's parent."""
     return os.path.realpath(path if os.path.isdir(path) else os.path.dirname(path))
 
 
 def _git_listed(top: str) -> list[str] | None:
-    """The configuration files git knows in the work tree ``top`` (tracked, and untracked
-    but not ignored), relative to it; None when git cannot tell (not installed, refused)."""
+    """The configuration files git knows in ``top`` (tracked, or untracked but not
+    ignored); None when git cannot tell."""
     import subprocess  # (~1 ms: only where a monorepo's configured roots are listed)
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
@@ -60,7 +55,6 @@ def _git_listed(top: str) -> list[str] | None:
 
 
 def _walked(top: str) -> list[str]:
-    """The configuration files under ``top`` found by a walk (git could not list them)."""
     out: list[str] = []
     seen = 0
     for d, dirs, files in os.walk(top):
@@ -75,9 +69,7 @@ def _walked(top: str) -> list[str]:
 
 
 def configured_roots(top: str) -> list[str]:
-    """The configured roots inside the git work tree ``top`` (absolute, sorted): the
-    directories of its ``si-lint.toml`` files and of its ``pyproject.toml`` files with
-    ``[tool.si-lint]`` (SPEC §9 "Monorepos")."""
+    """The configured roots inside the git work tree ``top`` (SPEC §9 "Monorepos")."""
     listed = _git_listed(top)
     roots = set()
     for rel in _walked(top) if listed is None else listed:
@@ -124,7 +116,6 @@ class _Planner:
         self.guess(path, start)
 
     def roots_of_tree(self, start: str) -> tuple[str | None, list[str]]:
-        """The top of the work tree holding ``start`` and its configured roots."""
         top = git_top(Path(start))
         if top is None or self.isolated:
             return (None if top is None else str(top)), []
@@ -133,9 +124,7 @@ class _Planner:
         return str(top), self.tops[str(top)]
 
     def within(self, path: str, root: str) -> str | None:
-        """``--config``: what a named path stands for. In a work tree with configured
-        roots, a path outside the root is skipped (None) unless it is under one of them,
-        and a directory holding the root stands for the root (SPEC §9 "Monorepos")."""
+        """``--config``: what a named path stands for, None: skipped (SPEC §9 "Monorepos")."""
         real = os.path.realpath(path)
         if inside(real, root):
             return path
@@ -157,8 +146,7 @@ class _Planner:
         )
 
     def monorepo(self, path: str, roots: list[str]) -> None:
-        """A path in a work tree with configured roots: a directory stands for the roots
-        under it; anything else under none of them is skipped (SPEC §9 "Monorepos")."""
+        """A directory stands for the roots under it; anything else is skipped (SPEC §9)."""
         under = (
             [r for r in roots if inside(r, os.path.realpath(path))] if os.path.isdir(path) else []
         )
@@ -182,11 +170,8 @@ class _Planner:
 def plan_roots(
     cwd: Path, paths: list[str], config_file: str | None = None, isolated: bool = False
 ) -> Plan:
-    """The roots of a run over ``paths`` (``.`` when none) from ``cwd``; ``config_file``
-    (``--config``): its directory is the one root of every path; ``isolated``
-    (``--isolated``): no configuration file is looked for (a profile layout, the git work
-    tree or the named directory is the root, with the default configuration). A path that
-    does not exist is a usage error."""
+    """The roots of a run over ``paths`` (``.`` when none); ``--config``'s directory is
+    the one root of every path."""
     given = list(paths or ["."])
     named = [os.path.normpath(os.path.join(cwd, p)) for p in given]
     planner = _Planner(cwd, isolated)

@@ -1,11 +1,6 @@
-"""The JSON Schemas (draft 2020-12) of si-lint's document kinds, and human-readable errors.
-
-``schemas/<kind>.schema.json`` is the single source: the files ship inside the wheel as
-``si_lint/_data/schemas`` (hatch force-include) and are read from ``<repo>/schemas`` in a
-checkout. Each schema is read and compiled once per process, on first use.
-
-:func:`validate` turns jsonschema's errors into one ``(path, message, on)`` per failing
-node, in the conventions of :class:`si_lint.findings.Diag` (SPEC §8 locations):
+"""The JSON Schemas (draft 2020-12, ``schemas/<kind>.schema.json``) of si-lint's document
+kinds, and human-readable errors. :func:`validate` turns jsonschema's errors into one
+``(path, message, on)`` per failing node, in the conventions of Diag (SPEC §8 locations):
 
 - a missing required key  -> the mapping that lacks it, ``on="key"`` (all its missing keys
   in one message);
@@ -32,7 +27,7 @@ if TYPE_CHECKING:  # jsonschema is imported when a document is first validated
     from jsonschema.exceptions import ValidationError
 
 from .findings import format_path, type_name
-from .resources import data_dir
+from .fsutil import data_dir
 
 #: every kind that has a schema: the SPEC §1 document kinds, then the configuration table
 KINDS = tuple("scenario fixture evidence eio-module eio-input registry template config".split())
@@ -44,21 +39,16 @@ DocPath = tuple[str | int, ...]
 SchemaError = tuple[DocPath, str, str]  # (path, message, on)
 
 
-class UnknownKind(KeyError):
-    """No schema exists for this kind."""
-
-
 @cache
 def load_schema(kind: str) -> dict[str, Any]:
-    """The schema of ``kind`` as plain data (cached; do not mutate)."""
+    """(cached: do not mutate)"""
     if kind not in KINDS and kind not in OUTPUT_KINDS:
-        raise UnknownKind(kind)
+        raise KeyError(kind)
     return json.loads((data_dir("schemas") / f"{kind}.schema.json").read_text(encoding="utf-8"))
 
 
 @cache
 def validator(kind: str) -> Draft202012Validator:
-    """The compiled validator of ``kind`` (one per kind and process)."""
     from jsonschema import Draft202012Validator  # (heavy: only for a document the gate rejects)
 
     return Draft202012Validator(load_schema(kind))
@@ -66,8 +56,7 @@ def validator(kind: str) -> Draft202012Validator:
 
 @cache
 def fast_validator(kind: str) -> Any:
-    """jsonschema-rs's compiled validator of ``kind``, or None when it refuses the schema
-    (then every document goes through jsonschema)."""
+    """jsonschema-rs's validator, or None when it refuses the schema."""
     import jsonschema_rs  # (9 ms: only once a document or configuration is validated)
 
     try:
@@ -77,16 +66,12 @@ def fast_validator(kind: str) -> Any:
 
 
 def validate(kind: str, data: Any) -> list[SchemaError]:
-    """Validate ``data`` (plain data) against the schema of ``kind``.
+    """One ``(path, message, on)`` per failing node, sorted by path, ``on``, message.
 
-    Returns one ``(path, message, on)`` per failing node, sorted by path, then ``on``, then
-    message. ``[]`` when the document is valid.
-
-    jsonschema-rs is the gate (:func:`fast_validator`): only its *valid* answer is trusted,
-    and jsonschema writes the messages for the documents it rejects (most documents are
-    valid, and jsonschema builds ~100 validator objects for each). jsonschema-rs is the
-    stricter of the two (its regex ``$`` does not match before a final newline); a value
-    it cannot take (an integer beyond 64 bits, a lone surrogate) goes to jsonschema.
+    jsonschema-rs is the gate: only its *valid* answer is trusted, and jsonschema writes the
+    messages for the documents it rejects. jsonschema-rs is the stricter (its regex ``$``
+    does not match before a final newline); a value it cannot take (an integer beyond 64
+    bits, a lone surrogate) goes to jsonschema.
     """
     fast = fast_validator(kind)
     if fast is not None:
@@ -120,7 +105,6 @@ def validate(kind: str, data: Any) -> list[SchemaError]:
 
 
 def _leaves(err: ValidationError) -> list[ValidationError]:
-    """The errors to report for ``err``: itself, or the best ``oneOf``/``anyOf`` branch's."""
     if err.validator not in ("oneOf", "anyOf") or not err.context:
         return [err]
     branches: dict[str | int, list[ValidationError]] = {}
@@ -195,7 +179,6 @@ _BOUNDS = dict(
 
 
 def _value_problem(err: ValidationError, path: DocPath) -> tuple[int, str]:
-    """(rank, message) for an error about the value at ``path``."""
     kw, value, where = err.validator, err.instance, _where(path)
     # the keyword's value in the schema: set on every error a validator yields (the stubs
     # also allow jsonschema's Unset, which only an error made by hand holds)
@@ -236,7 +219,6 @@ def _where(path: DocPath) -> str:
 
 
 def _show(value: Any) -> str:
-    """A short, human rendering of a wrong value: its type, and the value when it is short."""
     kind = type_name(value)
     if isinstance(value, (dict, list)) or value is None:
         return kind

@@ -12,28 +12,23 @@ MAX_SOURCE = 6 * 1024 * 1024
 
 
 def read_source(path: str, *, follow_symlinks: bool = True) -> bytes | None:
-    """The first bytes of a regular file (None for anything else: a FIFO, a device, a
-    directory or an unreadable path is never opened, so a report never blocks; with
-    ``follow_symlinks=False`` a symbolic link is not followed either)."""
+    """None for anything but a regular file (never opened: a report never blocks)."""
     return read_regular(path, MAX_SOURCE - 1, follow=follow_symlinks)[0]
 
 
-def _lines(follow_symlinks: bool, path: str) -> list[str] | None:
-    raw = read_source(path, follow_symlinks=follow_symlinks)
+def _lines(path: str) -> list[str] | None:
+    raw = read_source(path, follow_symlinks=False)
     if raw is None:
         return None
     return [ln.rstrip("\r") for ln in raw.decode("utf-8", "replace").split("\n")]
 
 
 class SourceCache:
-    """Lines of the reported files (``None`` for a file that cannot be read), the 16 used
-    last kept: a report goes through the findings file by file, so it holds a few
-    files' lines, not the corpus. ``follow_symlinks=False`` (the default): a link is never
-    read (the text report prints the lines, and a link that leaves the corpus must never
-    be printed nor read: SPEC §9 "Trust boundaries")."""
+    """Lines of the 16 reported files used last. A link is never read (a link that leaves
+    the corpus must never be printed: SPEC §9 "Trust boundaries")."""
 
-    def __init__(self, *, follow_symlinks: bool = False) -> None:
-        self.lines = functools.lru_cache(maxsize=16)(functools.partial(_lines, follow_symlinks))
+    def __init__(self) -> None:
+        self.lines = functools.lru_cache(maxsize=16)(_lines)
 
     def line(self, path: str, line: int) -> str | None:
         lines = self.lines(path)
@@ -53,9 +48,7 @@ _FLOW_PLAIN_END = re.compile(r":(?=[ \t]|\Z)|[ \t]#|[,\]}]")
 
 
 def token_end(src: str | None, col: int) -> int:
-    """The (exclusive, 1-based) end column of the YAML token that starts at ``col``:
-    a quoted scalar to its closing quote, a key to its ``:``, a plain scalar to the end of
-    the line (before a comment) or to the flow indicator that ends it."""
+    """The exclusive, 1-based end column of the YAML token that starts at ``col``."""
     if src is None or not 1 <= col <= len(src):
         return col + 1
     i = col - 1
@@ -83,11 +76,8 @@ def token_end(src: str | None, col: int) -> int:
 def finding_end(
     src: str | None, line: int, col: int, end_line: int | None = None, end_col: int | None = None
 ) -> tuple[int, int]:
-    """The end (line, exclusive 1-based column, code points) of a finding's range that
-    starts at ``line:col`` on the line ``src``: its own end when it has one after its
-    start, else the end of the token there (:func:`token_end`). The one end computation:
-    the editor's diagnostics use it, and the JSON, SARIF and GitHub reports compute the
-    same (``token_end`` of the same line)."""
+    """A finding's end (exclusive column, code points): its own when after its start, else
+    the token's. The editor and the JSON, SARIF and GitHub reports all use it."""
     if end_line is None or end_col is None or (end_line, end_col) <= (line, col):
         return line, token_end(src, col)
     return end_line, end_col

@@ -7,7 +7,7 @@ import shutil
 
 from si_lint import profile
 from si_lint.cache.keys import profile_fingerprint
-from si_lint.profile_builtin import RENDITION, read_rendition, rendition
+from si_lint.profile import RENDITION, read_rendition, rendition
 
 
 def _types(value):
@@ -28,7 +28,7 @@ def test_the_builtin_profile_from_the_rendition_is_the_yaml_profile(monkeypatch)
     monkeypatch.setattr(profile, "_BUILTIN", {})
     fast = profile.builtin_profile("builtin:oasisctl")
     monkeypatch.setattr(profile, "_BUILTIN", {})
-    monkeypatch.setattr("si_lint.profile_builtin.read_rendition", lambda directory: None)
+    monkeypatch.setattr("si_lint.profile.read_rendition", lambda directory: None)
     slow = profile.builtin_profile("builtin:oasisctl")
     assert (fast.registry, fast.templates) == (slow.registry, slow.templates)
     assert _types(fast.registry) == _types(slow.registry)

@@ -1,4 +1,4 @@
-"""The records si-lint's data travels in (si_lint.records): value objects compare by
+"""The records si-lint's data travels in (si_lint.findings.value_object): value objects compare by
 their fields but the ignored ones, and only with their own class; records by attributes."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Write ``si_lint/profile_data/builtin.json``, the shipped profile as JSON (read without
-the YAML parser: :mod:`si_lint.profile_builtin`). Run after editing the profile's YAML.
+the YAML parser: :func:`si_lint.profile.read_rendition`). Run after editing the profile's YAML.
 
     python tools/builtin_profile.py [--check]
 """
@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from si_lint.profile import BUILTIN_DIR, load_profile
-from si_lint.profile_builtin import RENDITION, rendition
+from si_lint.profile import BUILTIN_DIR, RENDITION, load_profile, rendition
 
 
 def main(argv: list[str]) -> int:

@@ -10,8 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..fsutil import resolves_inside
-from ..resources import data_path
+from ..fsutil import data_path, resolves_inside
 
 
 @lru_cache(maxsize=1)

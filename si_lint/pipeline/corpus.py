@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import hashlib
 
-from ..contract import enforce
 from ..corpus import Corpus
 from ..findings import Diag
 from ..limits import MAX_CACHED_FINDINGS
+from ..registry import enforce
 from .context import Context, State
 from .forkmap import jobs_of
 from .perfile import crash

@@ -10,7 +10,6 @@ import os
 import traceback
 from pathlib import Path
 
-from ..contract import enforce
 from ..corpus import Document, classify
 from ..discovery import relpath_of
 from ..findings import Diag, Finding
@@ -18,7 +17,7 @@ from ..limits import MAX_CACHED_FINDINGS
 from ..loader import load_bytes
 from ..loader.suppressions import scan_suppressions
 from ..progress import Progress
-from ..registry import file_checks_for
+from ..registry import enforce, file_checks_for
 from . import forkmap
 from .context import Context, Source, State
 from .data import Content, from_entry, to_entry
