@@ -1,11 +1,5 @@
-"""The pipeline, one module per stage; data flows one way:
-
-    configure → select → read → per-file → corpus → dry runs → locate → report
-
-:func:`run` calls the stages (:data:`STAGES`) in order on one :class:`State`.
-:func:`build_corpus` runs the stages up to the corpus without any check — what
-``graph``, ``review`` and the language server need.
-"""
+"""The pipeline, one module per stage (:data:`STAGES`), run in order on one :class:`State`;
+:func:`build_corpus` runs those up to the corpus, without checks."""
 
 from __future__ import annotations
 
@@ -16,9 +10,10 @@ from pathlib import Path
 from ..config import Config
 from ..corpus import Corpus
 from ..discovery import inside, relpath_of
+from ..errors import UsageError
 from ..findings import Finding
 from ..roots import plan_roots
-from .context import Context, MergedCorpus, Options, RunResult, Source, State, UsageError
+from .context import Context, MergedCorpus, Options, RunResult, Source, State
 from .corpus import corpus_checks, dry_runs, make_corpus
 from .locate import locate_stage
 from .perfile import per_file
@@ -26,7 +21,6 @@ from .read import read
 from .report import report
 from .select import Selection, configure, select
 
-#: the stages of ``si-lint check``, in order
 STAGES = (
     configure,
     select,
@@ -39,7 +33,6 @@ STAGES = (
     report,
 )
 
-#: the stages that build a corpus without checking it
 CORPUS_STAGES = (configure, select, read, per_file, make_corpus)
 
 
@@ -49,10 +42,8 @@ def run(
     cwd: Path | None = None,
     overrides: dict[str, bytes] | None = None,
 ) -> RunResult:
-    """``si-lint check``: every stage, in order, for each corpus root of the named paths
-    (SPEC §9 "Corpus root": paths under different roots are separate corpora, each with
-    its own configuration), the results merged (:func:`merge`). ``overrides`` maps
-    absolute paths to bytes that stand in for the files on disk (unsaved editor buffers)."""
+    """``si-lint check``: every stage for each corpus root of the named paths (SPEC §9
+    "Corpus root"), the results merged. ``overrides``: unsaved buffers by absolute path."""
     options = options or Options()
     cwd = (Path(cwd) if cwd else Path.cwd()).resolve()
     plan = plan_roots(cwd, list(paths), options.config_file, options.isolated)
@@ -77,8 +68,7 @@ def run(
 
 
 def merge(results: list[RunResult], skipped: list[tuple[str, str]], cwd: Path) -> RunResult:
-    """The results of the runs over several roots as one (``skipped``: the named paths no
-    root holds, with their reasons)."""
+    """``skipped``: the named paths no root holds, with their reasons."""
     findings: list[Finding] = []
     seen = set()
     for r in results:
@@ -111,11 +101,8 @@ def build_corpus(
     *,
     config: Config | None = None,
 ) -> tuple[Corpus, Selection]:
-    """The corpus ``check`` would build for ``paths`` (the whole corpus under the root,
-    the profile in use, ``overrides`` in place of files on disk), with no check run:
-    for ``graph``, ``review`` and the language server. ``config`` replaces the one found
-    from the current directory (``review`` finds it from its target). Documents keep their
-    positions. Returns (corpus, selection)."""
+    """The corpus ``check`` would build for ``paths``, with no check run, documents keeping
+    their positions. ``config`` replaces the one found from ``cwd``."""
     cwd = (Path(cwd) if cwd else Path.cwd()).resolve()
     options = options or Options(use_cache=False)
     state = State(list(paths), options, cwd, dict(overrides or {}), False, config)

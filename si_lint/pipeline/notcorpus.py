@@ -30,7 +30,6 @@ UNREADABLE = ("SI001", "SI006", "SI007")
 
 
 def corpus_sign(raw: bytes, abspath: str) -> bool:
-    """The text shows a sign of being a corpus document (SPEC §9)."""
     text = raw.decode("utf-8", "replace")
     if _YAML_SIGN.search(text) is not None:
         return True
@@ -39,8 +38,8 @@ def corpus_sign(raw: bytes, abspath: str) -> bool:
 
 
 def strict_json_diag(text: str) -> Diag | None:
-    """SI001 "invalid JSON" for a ``.json`` text that is not strict JSON (a trailing
-    comma, a comment, NaN), else None."""
+    """SI001 for a ``.json`` text that is not strict JSON (a trailing comma, a comment,
+    NaN)."""
 
     def refuse(name: str):
         raise ValueError(f"{name} is not JSON")
@@ -57,9 +56,8 @@ def strict_json_diag(text: str) -> Diag | None:
 
 
 def set_aside(state: State) -> None:
-    """After the per-file stage: under a root that is not configured, the files that could
-    not be read and show no sign of being corpus files lose their findings and are noted
-    (``state.not_corpus``: their absolute paths)."""
+    """After the per-file stage: unreadable files with no sign of being corpus files lose
+    their findings and go to ``state.not_corpus``."""
     sel = state.selection
     if sel.config.root_how == "config":
         return
@@ -84,16 +82,14 @@ def set_aside(state: State) -> None:
 
 
 def _global_tag(finding) -> bool:
-    """SI007 for a ``!!`` tag (``!!python/object``: code execution in a reader that honours
-    it) -- reported whatever the file is; an application's local tag (CloudFormation's
-    ``!Sub``, GitLab CI's ``!reference``) is a sign of another tool's file."""
+    """SI007 for a ``!!`` tag (code execution in a reader that honours it) is reported
+    whatever the file is; a local tag (``!Sub``, ``!reference``) signs another tool's."""
     return finding.code == "SI007" and finding.message.startswith("YAML tag '!!")
 
 
 def _unreadable(codes: set[str], docs: list) -> bool:
-    """The file could not be read as core-schema YAML/JSON: no document of a kind, and
-    either no document at all (invalid YAML, not UTF-8) or a tag outside the core schema
-    (a lone surrogate escape is SI006 in a file that was read: not this)."""
+    """No document of a kind, and either no document at all or a tag outside the core
+    schema (a lone surrogate escape is SI006 in a file that was read: not this)."""
     if any(d.kind is not None for d in docs):
         return False
     return "SI007" in codes or all(d.ndocs == 0 for d in docs)

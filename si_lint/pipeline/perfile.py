@@ -1,7 +1,5 @@
-"""Stage 3, per-file: each file's documents are loaded, classified and checked by the
-file checks (one ``Document`` per YAML document), and their findings located. Results
-come from the cache where a file's content is unchanged, the rest are computed serially
-or in a process pool (``--jobs``); the output depends on neither."""
+"""Stage 3, per-file: each file's documents loaded, classified and checked by the file
+checks, their findings located; from the cache where a file's content is unchanged."""
 
 from __future__ import annotations
 
@@ -33,10 +31,9 @@ _FATAL = ("SI001", "SI005", "SI006")
 
 
 def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list[Document]:
-    """The documents of one file (at least one: a file that cannot be read, or holds no
-    document, is one document of no kind that carries the file's loader findings).
-    ``strict_json`` (under a configured root, SPEC §9): a ``.json`` file that is not
-    strict JSON is SI001, never read leniently as YAML."""
+    """The documents of one file (at least one: one of no kind carries the findings of a
+    file that cannot be read or holds none). ``strict_json`` (SPEC §9): a ``.json`` file
+    that is not strict JSON is SI001, never read leniently as YAML."""
     relpath = relpath_of(source.abspath, cwd)
     if source.raw is None:
         diag = Diag("SI001", (), f"file cannot be read: {source.error}", line=1, col=1)
@@ -71,7 +68,6 @@ def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list
 
 
 def crash(check, exc: BaseException, file: str | None, document: int | None = None) -> Diag:
-    """A check that raised: SI000 (its traceback shown under ``--verbose``)."""
     tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     return Diag(
         "SI000",
@@ -99,18 +95,12 @@ def file_diags(doc: Document, ctx: Context, checks) -> list[Diag]:
     return out
 
 
-# --------------------------------------------------------------------------------------
-# one file
-
-
 _WORKER: dict = {}
 
 
 def _work(i: int) -> tuple[list[Document], list[Finding]]:
-    """Per-file stage for source ``i``: load, classify, run the file checks on each
-    document, locate the findings. The documents keep no positions (see
-    ``Document.pos``); under a cache, or for an unsaved buffer, as blobs in their
-    ``content`` (what the cache entry holds; a buffer's file cannot be read again)."""
+    """Load, classify and check source ``i``. The documents keep no positions; under a
+    cache, or for an unsaved buffer (whose file cannot be read again), as blobs."""
     source: Source = _WORKER["sources"][i]
     ctx, checks, cwd = _WORKER["ctx"], _WORKER["checks"], _WORKER["cwd"]
     docs = load_documents(source, cwd, _WORKER.get("strict_json", False))
@@ -132,11 +122,9 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
 
 
 def _work_sent(i: int) -> tuple:
-    """``_work`` in a pool worker: the file's entry (``data.to_entry``), its head and its
-    body as marshal bytes (which keep the loader's interned keys interned); the parent
-    decodes a body only when it reads the file's data (most fixtures' data is read only
-    by the dry runs' workers). The documents and findings themselves when marshal cannot
-    write them."""
+    """``_work`` in a pool worker: the entry's head and body as marshal bytes (which keep
+    interned keys interned; the parent decodes a body only when it reads the data), else
+    the documents and findings themselves."""
     docs, findings = _work(i)
     try:
         head, body = to_entry(docs, findings)
@@ -147,7 +135,7 @@ def _work_sent(i: int) -> tuple:
 
 def _pool_map(items: list[int], jobs: int, advance) -> list:
     """``_work`` of ``items`` in ``jobs`` workers, forked before any document is loaded
-    here (they read their files themselves); serially if the pool breaks."""
+    here; serially if the pool breaks."""
     sources, cwd = _WORKER["sources"], _WORKER["cwd"]
     chunk = max(1, min(64, len(items) // (jobs * 4) or 1))
     pool = forkmap.fork_pool(jobs)
@@ -166,12 +154,7 @@ def _pool_map(items: list[int], jobs: int, advance) -> list:
         return [_work(i) for i in items]
 
 
-# --------------------------------------------------------------------------------------
-# the stage
-
-
 def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[int]]:
-    """The per-file results the cache holds, by source index, and the indexes to check."""
     results: dict[int, tuple[list[Document], list[Finding]]] = {}
     todo: list[int] = []
     same = str(root) == str(cwd)  # the key's relative path is the documents' too
@@ -192,13 +175,11 @@ def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[i
 
 
 def _hit(cache, s: Source, rel: str, cwd: Path, same: bool):
-    """The cache's per-file result for ``s`` (its documents and findings), or None."""
     hit = cache.get_file(s.sha, rel)
     return None if hit is None else from_entry(hit, s, cwd, rel if same else None)
 
 
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
-    """Load and check the sources ``todo`` (in worker processes when there are many)."""
     from ..checks.base import evaluator  # (the checks: a warm re-check imports none)
 
     jobs = ctx.jobs if ctx.jobs is not None else forkmap.jobs_of(ctx.options.jobs)
@@ -215,9 +196,8 @@ def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
 
 
 def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overrides=()):
-    """(documents of every file, in file order; findings per file relpath). ``checks``
-    empty: load only (no file checks run, nothing is written to the cache); a callable:
-    the checks, asked for only when some file is not in the cache."""
+    """(documents of every file; findings per relpath). ``checks`` empty: load only;
+    a callable: asked for only when some file is not in the cache."""
     root = ctx.config.root
     use_cache = cache is not None and cache.enabled
     try:

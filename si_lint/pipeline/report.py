@@ -1,5 +1,4 @@
-"""Stage 7, report: the :class:`RunResult` the reporters (``si_lint.report``) render —
-the located findings and the files they cover; the cache is written here."""
+"""Stage 7, report: the :class:`RunResult` the reporters render; the cache is written."""
 
 from __future__ import annotations
 
@@ -48,8 +47,8 @@ GUESSED_WARNING = (
 
 
 def guessed_scope(state: State, reported: list[str]) -> list[str]:
-    """Under a guessed root (a named file's directory, SPEC §9) the checks whose targets
-    may lie outside it report nothing; the one warning line that says so."""
+    """Under a guessed root (SPEC §9) the checks whose targets may lie outside it report
+    nothing, and one warning says so."""
     if state.selection.config.root_how != "file" or not reported:
         return []
     state.findings = [f for f in state.findings if f.code not in OUTSIDE_CODES]
@@ -57,8 +56,6 @@ def guessed_scope(state: State, reported: list[str]) -> list[str]:
 
 
 def profile_notes(corpus, reported) -> list[str]:
-    """One --verbose line when some reported scenario file has no OASIS profile directory
-    (SI611, SI612, SI614 and SI619 are silent there)."""
     files = {d.relpath: d for d in corpus.of_kind("scenario") if d.relpath in reported}
     alone = sorted(rel for rel, d in files.items() if corpus.profile_docs_for(d) is None)
     if not alone:
