@@ -1,10 +1,6 @@
-"""The bodies of the per-file table's entries (``pipeline.data.to_entry``), kept out of
-``results.json`` in ``bodies-<id>.bin`` beside it (``id``: the table's), which holds
-``[offset, length, digest]`` for each: a run reads only the bodies of the files whose
-data it reads. The bodies file is not signed: each body is checked against the BLAKE2b
-digest the signed table holds, so a body is trusted exactly as the table is; one that
-does not check reads as None, and the documents read their file again
-(``pipeline.data.Content``). An entry in ``delta.json`` keeps its body inline."""
+"""The per-file entries' bodies, in ``bodies-<id>.bin`` beside ``results.json``. The file is
+not signed: each body is checked against the BLAKE2b digest the signed table holds, so
+it is trusted exactly as the table is (ARCHITECTURE.md, "The cache")."""
 
 from __future__ import annotations
 

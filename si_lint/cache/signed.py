@@ -1,15 +1,8 @@
-"""The cache directory and its signed data files.
-
-Each file is JSON (dicts, lists, strings, numbers and nothing else; :func:`dumps`)
-followed by an HMAC-SHA256 of its body under a key kept outside the corpus, in the
-user's cache directory (:func:`secret`), trusted only outside every corpus root and git
-work tree a run checks (:func:`distrust`, which a run calls before it reads a signed
-file) and only when no one else may read or write it. A file that is not a regular
-file, too big, unsigned, signed with another key or not JSON reads as None — a miss,
-never a crash. Writes are atomic (temporary file + rename). A cache directory must be a
-real directory (never a symbolic link); one that already exists and is not a si-lint cache
-(``--cache-dir .``) is not used at all; it holds a ``.gitignore`` (``*``) and a
-``CACHEDIR.TAG``."""
+"""The cache directory and its signed files: JSON followed by an HMAC-SHA256 of the body
+under the key :func:`secret`. A file that is not a regular file, too big, unsigned,
+signed with another key or not JSON reads as None: a miss, never a crash. A cache
+directory is never a symbolic link, and one that is not a si-lint cache already
+(``--cache-dir .``) is not used at all."""
 
 from __future__ import annotations
 
@@ -71,10 +64,9 @@ def secret() -> bytes:
 
 
 def distrust(paths: Iterable[str | os.PathLike]) -> None:
-    """No key inside any of ``paths`` (a run's corpus root, the files and directories it
-    checks: a directory itself, and for each the git work tree that holds it -- the
-    nearest ancestor with a ``.git``) is trusted from now on. A run calls it before it
-    reads any signed file; a key in use that lies in one is dropped."""
+    """No key inside any of ``paths`` (a directory itself, and the git work tree holding
+    each) is trusted from now on; a key in use that lies in one is dropped. A run calls it
+    before it reads any signed file."""
     global _SECRET, _KEY_FILE
     found: set[str] = set()
     dirs: set[str] = set()  # (a file: its directory; pre-commit names many in a few)
@@ -131,8 +123,8 @@ def _read_key(path: str, euid: int) -> bytes | None:
 
 
 def _new_key(path: str, euid: int) -> bytes | None:
-    """A fresh key in ``path`` (0600): made when there is none, and put in place of one
-    that is not trusted; a key another run made meanwhile is taken instead."""
+    """A fresh key in ``path`` (0600), replacing one not trusted; a key another run made
+    meanwhile is taken instead."""
     fresh = os.urandom(32)
     tmp = f"{path}.{os.getpid()}.{fresh[:4].hex()}.tmp"
     try:

@@ -79,10 +79,8 @@ def corpus_checks(state: State) -> None:
 
 
 def dry_runs(state: State) -> None:
-    """Every fixture scored against its scenario and the probes run (``stage="dryrun"``).
-    Cached whole under the corpus key (the per-task answers then kept for the next edit),
-    else each scenario's dry run on what it reads (``Context.map``). The Diags keep the
-    order: corpus checks, then dry runs."""
+    """Stage 5: every fixture scored and the probes run; cached whole under the corpus key
+    (the per-task answers kept for the next edit), else per scenario (``Context.map``)."""
     corpus, ctx = state.corpus, state.ctx
     assert corpus is not None and ctx is not None  # the corpus stage ran
     key = corpus_key(state)

@@ -182,10 +182,9 @@ def from_entry(
 
 
 class Content:
-    """One file's documents' data and positions where not kept: its entry's body (JSON
-    text, data, or a worker's marshal bytes), decoded for all on the first read of one's
-    data; positions from its blobs, else the file read again once. A body not of
-    :func:`to_entry`'s shape leaves the documents to read their file."""
+    """One file's documents' data and positions where not kept: its entry's body, decoded
+    for all on the first read of one's data, else (a body not of :func:`to_entry`'s shape,
+    no blob) the file read again once."""
 
     __slots__ = ("abspath", "raw", "docs", "blobs", "again")
 

@@ -1,9 +1,6 @@
-"""SPEC §9 "Not a corpus file": under a root that is not configured (profile, git or
-guessed), a file that does not parse and shows no sign of being a corpus document (no
-line starting a top-level key of the §1 kind table, no JSON object with such a key) is
-not si-lint's to judge: set aside with a ``--verbose`` note, its findings dropped. Under
-a configured root every included file is judged, and a ``.json`` file must be strict
-JSON (:func:`strict_json_diag`)."""
+"""SPEC §9 "Not a corpus file": under a root that is not configured, a file that does not
+parse and has no top-level key of the §1 kind table is set aside with a ``--verbose``
+note, its findings dropped. Under a configured root a ``.json`` file must be strict JSON."""
 
 from __future__ import annotations
 
