@@ -11,11 +11,10 @@ from ..config import Config
 from ..corpus import Corpus
 from ..discovery import inside, relpath_of
 from ..errors import UsageError
-from ..findings import Finding
 from ..roots import plan_roots
 from .context import Context, MergedCorpus, Options, RunResult, Source, State
 from .corpus import corpus_checks, dry_runs, make_corpus
-from .locate import locate_stage
+from .locate import locate_stage, sorted_unique
 from .notcorpus import not_corpus_note
 from .perfile import per_file
 from .read import read
@@ -133,19 +132,10 @@ def run(
 
 def merge(results: list[RunResult], skipped: list[tuple[str, str]], cwd: Path) -> RunResult:
     """``skipped``: the named paths no root holds, with their reasons."""
-    findings: list[Finding] = []
-    seen = set()
-    for r in results:
-        for f in r.findings:
-            key = (f.path, f.document, f.line, f.column, f.code, f.message)
-            if key not in seen:
-                seen.add(key)
-                findings.append(f)
-    findings.sort(key=Finding.sort_key)
     corpora = [r.corpus for r in results if r.corpus is not None]
     config = results[0].config if results else Config(root=Path(cwd), root_how="none")
     return RunResult(
-        findings,
+        sorted_unique([f for r in results for f in r.findings]),
         sum(r.files for r in results),
         MergedCorpus(corpora) if corpora and len(corpora) == len(results) else None,
         config,

@@ -58,16 +58,13 @@ def locate_in(diag: Diag, doc: Document) -> Finding:
 
 def locate(diag: Diag, corpus: Corpus, fallback: str) -> Finding:
     """A corpus check's Diag (no ``file``: at the corpus root, ``fallback``)."""
-    path = diag.file or fallback
-    target = corpus.doc(diag.file, diag.document)
-    related = []
-    for r in diag.related:
-        if r.line is not None:
-            related.append(Location(r.file, r.line, r.col or 1, r.message))
-            continue
-        rdoc = corpus.doc(r.file, r.document)
-        related.append(Location(r.file, *_position(rdoc, r.path, r.on), r.message))
-    return _finding(diag, path, target, tuple(related))
+    related = tuple(
+        Location(r.file, r.line, r.col or 1, r.message)
+        if r.line is not None
+        else Location(r.file, *_position(corpus.doc(r.file, r.document), r.path, r.on), r.message)
+        for r in diag.related
+    )
+    return _finding(diag, diag.file or fallback, corpus.doc(diag.file, diag.document), related)
 
 
 def apply_suppressions(
@@ -91,18 +88,16 @@ def apply_suppressions(
         # codes are upper case (SPEC §7); a lower-case one works as in `--select`
         upper = [tuple(c.upper() for c in codes) for _line, _col, _kind, codes in sups]
         for f in items:
-            hit = False
-            for i, (line, _col, kind, _codes) in enumerate(sups):
-                if not any(f.code.startswith(c) for c in upper[i]):
-                    continue
-                if (
-                    kind == "file"
-                    or (kind == "line" and f.line == line)
-                    or (kind == "above" and f.line == line + 1)
-                ):
-                    used[i] = True
-                    hit = True
-            if not hit:
+            # kind "line": the finding's line; "above": the next one; "file": any
+            hits = [
+                i
+                for i, (line, _col, kind, _codes) in enumerate(sups)
+                if any(f.code.startswith(c) for c in upper[i])
+                and (kind == "file" or f.line == line + (kind == "above"))
+            ]
+            for i in hits:
+                used[i] = True
+            if not hits:
                 out.append(f)
         for i, sup in enumerate(sups):
             if config.enabled("SI009", path):
@@ -260,16 +255,16 @@ def configured(findings: list[Finding], files: dict, config, absolute) -> list[F
     return apply_suppressions(findings, files, config)
 
 
-def ordered(findings: list[Finding]) -> list[Finding]:
-    """The report order (stable), repeats dropped, at most the per-file cap."""
-    seen = set()
-    out = []
+def sorted_unique(findings: list[Finding]) -> list[Finding]:
+    """The report order (stable), repeats dropped."""
+    unique: dict[tuple, Finding] = {}
     for f in sorted(findings, key=Finding.sort_key):
-        key = (f.path, f.document, f.line, f.column, f.code, f.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(f)
-    return cap_per_file(out)
+        unique.setdefault((f.path, f.document, f.line, f.column, f.code, f.message), f)
+    return list(unique.values())
+
+
+def ordered(findings: list[Finding]) -> list[Finding]:
+    return cap_per_file(sorted_unique(findings))
 
 
 def cap_per_file(findings: list[Finding], limit: int = MAX_FINDINGS_PER_FILE) -> list[Finding]:
