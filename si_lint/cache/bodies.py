@@ -22,14 +22,10 @@ def digest(data: bytes) -> str:
 
 
 def bodies_file(directory, table_id: Any) -> str | None:
-    """None for an id :func:`new_id` never makes."""
+    """None for an id ``Cache`` never makes (16 hex digits)."""
     if type(table_id) is not str or _ID.match(table_id) is None:
         return None
     return os.path.join(directory, PREFIX + table_id + SUFFIX)
-
-
-def new_id() -> str:
-    return os.urandom(8).hex()
 
 
 def is_ref(value: Any) -> bool:

@@ -36,11 +36,9 @@ def user_cache_home() -> str | None:
 
 
 _SECRET: bytes | None = None
-#: the real path of the key file :data:`_SECRET` was read from (None: a key of this
-#: process only, or none yet)
+#: the real path of :data:`_SECRET`'s file (None: a key of this process only, or none yet)
 _KEY_FILE: str | None = None
-#: real paths no key is trusted inside: the corpus roots and checked directories of this
-#: process's runs and the git work trees holding them (:func:`distrust`)
+#: real paths no key is trusted inside (:func:`distrust`)
 _UNTRUSTED: set[str] = set()
 _O_KEY = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 _O_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
@@ -182,8 +180,7 @@ def decode_json(body: bytes | memoryview, shape: Any = None) -> Any:
         return None
 
 
-#: ``json.dumps(value, ensure_ascii=True, separators=(",", ":"))``, made once: dumps with
-#: arguments builds an encoder on every call
+#: made once: ``json.dumps`` with arguments builds an encoder on every call
 _ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 
 #: a non-finite float64 in msgpack as Python makes one: the marker, then a sign bit, an

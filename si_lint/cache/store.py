@@ -13,7 +13,7 @@ from msgspec import Raw
 from .. import __version__
 from ..codec import diags_from_json, diags_to_json
 from ..fsutil import atomic_writer
-from .bodies import Stored, bodies_file, body_text, digest, new_id, remove_others
+from .bodies import Stored, bodies_file, body_text, digest, remove_others
 from .keys import code_fingerprint
 from .signed import (
     CacheDirUnusable,
@@ -246,7 +246,7 @@ class Cache:
         """Write the used entries' bodies as a new table's bodies file (refs copied from
         ``old``); each entry becomes ``[head, ref]`` in place, one whose body cannot be had
         is left out. False when the file cannot be written."""
-        self._base_id = new_id()
+        self._base_id = os.urandom(8).hex()
         path = bodies_file(self.directory, self._base_id)
         used = self._used_files
         try:

@@ -15,8 +15,7 @@ from ..roots import plan_roots
 from .context import Context, MergedCorpus, Options, RunResult, Source, State
 from .corpus import corpus_checks, dry_runs, make_corpus
 from .locate import locate_stage, sorted_unique
-from .notcorpus import not_corpus_note
-from .perfile import per_file
+from .perfile import not_corpus_note, per_file
 from .read import read
 from .select import Selection, configure, select
 

@@ -232,8 +232,7 @@ def _body_rows(raw: Any, n: int) -> list | None:
         rows = marshal.loads(raw)
     else:
         rows = (raw if isinstance(raw, Stored) else Stored(raw, None)).load()
-    if type(rows) is not list or len(rows) != n:
-        return None
-    if not all(type(row) is list and len(row) == 2 for row in rows):
-        return None
-    return rows
+    if type(rows) is list and len(rows) == n:
+        if all(type(row) is list and len(row) == 2 for row in rows):
+            return rows
+    return None

@@ -175,13 +175,9 @@ def concerns_named(f: Finding, sel, named_kinds: set[str]) -> bool:
     return UNRESOLVED.get(f.code) in named_kinds
 
 
-# Knock-on findings held back (SPEC §9 "Cross-file scope"): a file that failed to read
-# (SI001, SI005–SI007) may define ids that other files reference, so a reference to an id
-# that could be in it (fixtures' and evidence's scenario, SI303; a companion, SI613) is not
-# reported as missing -- the file's own finding is the one to fix first. "Could be in it":
-# its text holds the id, or its text could not be read whole.
-
-#: the failed reads
+# Knock-on findings held back (SPEC §9 "Cross-file scope"): a reference (SI303, SI613) to
+# an id a file that failed to read could define (its text holds the id, or could not be
+# read whole) is not reported as missing: the file's own finding is the one to fix first.
 FAILED = ("SI001", "SI005", "SI006", "SI007")
 #: the missing-reference findings, and the id each names
 REFERENCES = {
@@ -193,16 +189,9 @@ REFERENCES = {
 def failed_texts(per_file: dict, absolute, overrides: dict) -> list[str | None]:
     """The text of each file of ``per_file`` that failed to read (None: it could not be
     read whole)."""
-    out: list[str | None] = []
-    for rel, findings in sorted(per_file.items()):
-        if not any(f.code in FAILED for f in findings):
-            continue
-        raw = raw_of(absolute(rel), overrides)
-        if raw is None or len(raw) > MAX_BYTES:
-            out.append(None)
-        else:
-            out.append(raw.decode("utf-8", "replace"))
-    return out
+    failed = [rel for rel, fs in sorted(per_file.items()) if any(f.code in FAILED for f in fs)]
+    raws = [raw_of(absolute(rel), overrides) for rel in failed]
+    return [None if r is None or len(r) > MAX_BYTES else r.decode("utf-8", "replace") for r in raws]
 
 
 def held_back_by(findings: list[Finding], texts: list[str | None]) -> list[Finding]:

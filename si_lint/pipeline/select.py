@@ -8,8 +8,9 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
-from ..cache import open_cache, profile_fingerprint
+from ..cache.keys import profile_fingerprint
 from ..cache.signed import distrust
+from ..cache.store import open_cache
 from ..config import Config, load_config
 from ..discovery import discover, expand_named, inside, named_file_check, relpath_of
 from ..profile import is_builtin_name, resolve_profile
