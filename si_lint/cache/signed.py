@@ -206,14 +206,17 @@ def dumps(value: Any) -> bytes:
     return _ENCODE(value).encode("ascii")
 
 
-def write_signed(path, chunks: Iterable[bytes], *, mode: int = 0o600) -> None:
-    """Raises ``OSError`` (and whatever a chunk's producer raises): the caller decides."""
+def write_signed(directory: Path, name: str, chunks: Iterable[bytes]) -> None:
+    """Write ``chunks`` (JSON text) and their signature atomically (0600) to ``name`` in the
+    cache ``directory``; on an error nothing is written (a read-only tree still lints)."""
     digest = hmac.new(secret(), digestmod=hashlib.sha256)
-    with atomic_writer(path, mode=mode) as fh:
-        for chunk in chunks:
-            fh.write(chunk)
-            digest.update(chunk)
-        fh.write(MAC_SEP + digest.hexdigest().encode() + b"\n")
+    with contextlib.suppress(OSError, TypeError, ValueError, RecursionError):
+        prepare(directory)
+        with atomic_writer(directory / name, mode=0o600) as fh:
+            for chunk in chunks:
+                fh.write(chunk)
+                digest.update(chunk)
+            fh.write(MAC_SEP + digest.hexdigest().encode() + b"\n")
 
 
 #: files of earlier versions (pickle): removed when the cache is rewritten, never read

@@ -7,13 +7,12 @@ margin covers timestamp granularity (FAT: 2 s) and the kernel's coarse clock."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 from pathlib import Path
 from typing import Any
 
-from .signed import dumps, prepare, verified_json, write_signed
+from .signed import dumps, verified_json, write_signed
 
 FILENAME = "stat.json"
 #: a file changed less than this long before a run began reading is never indexed
@@ -73,7 +72,4 @@ class StatIndex:
         if self.directory is None or unchanged:
             return
         body = dumps({"header": self.header, "files": self._new})
-        # not indexed: hashed again next time
-        with contextlib.suppress(OSError, TypeError, ValueError, RecursionError):
-            prepare(self.directory)
-            write_signed(self.directory / FILENAME, [body], mode=0o600)
+        write_signed(self.directory, FILENAME, [body])

@@ -112,7 +112,6 @@ class Cache:
         self._bodies: str | None = None  # its bodies file (:mod:`.bodies`)
         self._base_size = (0, 0)
         self._delta: dict | None = None  # the delta.json applied over it
-        #: a file's content hash by its stat (:mod:`.statindex`), under the same header
         self.stats = StatIndex(self.directory, self.header)
 
     @property
@@ -237,7 +236,7 @@ class Cache:
             "files": (self._used_files, entry_json),
             "memo": (self._used_memo, dumps),
         }
-        self._write_signed(FILENAME, object_chunks(table))
+        write_signed(self._dir(), FILENAME, object_chunks(table))
         remove_others(self.directory, {self._bodies, old})  # the last two generations
         with contextlib.suppress(OSError):
             os.unlink(self.directory / DELTA_FILENAME)
@@ -298,15 +297,8 @@ class Cache:
             size += len(added) + len(removed)
             if size > max(DELTA_FLOOR, DELTA_SHARE * base_n):
                 return False
-        self._write_signed(DELTA_FILENAME, object_chunks(delta))
+        write_signed(self._dir(), DELTA_FILENAME, object_chunks(delta))
         return True
-
-    def _write_signed(self, name: str, chunks) -> None:
-        try:
-            prepare(self._dir())
-            write_signed(self._dir() / name, chunks, mode=0o600)
-        except (OSError, TypeError, ValueError, RecursionError):
-            pass  # a read-only tree still lints; it just isn't cached
 
 
 def _is_pair(entry: Any) -> bool:

@@ -42,7 +42,6 @@ def report(state: State) -> None:
         list(sel.notes)
         + [not_corpus_note(r) for r in sorted(aside)]
         + profile_notes(corpus, wanted),
-        # the named paths that were not checked, with why (SPEC §9: counted in the summary)
         skipped_paths=list(sel.skipped_named)
         + [(rel, "not a corpus file") for rel in map(sel.relpath, sel.named_files) if rel in aside],
         warnings=warnings,

@@ -216,12 +216,10 @@ def locate_stage(state: State) -> None:
     findings = [f for doc_findings in state.per_file.values() for f in doc_findings]
     root_rel = sel.relpath(sel.root)
     findings.extend(locate(diag, corpus, root_rel) for diag in state.diags)
-    for path, reason in sel.walk_problems:
-        findings.append(
-            Finding(
-                sel.relpath(path), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {reason}"
-            )
-        )
+    findings += [
+        Finding(sel.relpath(p), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {why}")
+        for p, why in sel.walk_problems
+    ]
     findings = configured(findings, corpus.by_file, config, sel.absolute)
     named_kinds = {
         kind

@@ -183,7 +183,7 @@ def _hit(cache, s: Source, rel: str, cwd: Path, same: bool):
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
     from ..checks.base import evaluator  # (the checks: a warm re-check imports none)
 
-    jobs = ctx.jobs if ctx.jobs is not None else forkmap.jobs_of(ctx.options.jobs)
+    jobs = forkmap.jobs_of(ctx.workers)
     with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
         if jobs > 1 and len(todo) >= POOL_THRESHOLD:
             if _WORKER["checks"]:  # the evaluator, which their dry runs import, once here
@@ -217,18 +217,14 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
         outputs = _check_all(todo, sources, ctx)
         stored = sum(len(f) for _, f in results.values())  # what the cache holds already
         for i, (file_docs, findings) in zip(todo, outputs):
-            sources[i].raw = None
-            results[i] = (file_docs, findings)
-            s = sources[i]
+            s, results[i] = sources[i], (file_docs, findings)
+            s.raw = None
             if use_cache and checks and s.sha and stored + len(findings) <= MAX_CACHED_FINDINGS:
                 stored += len(findings)
                 cache.put_file(s.sha, relpath_of(s.abspath, root), to_entry(file_docs, findings))
-        docs: list[Document] = []
-        per_file: dict[str, list[Finding]] = {}
-        for i in range(len(sources)):
-            fdocs, findings = results[i]
-            docs.extend(fdocs)
-            per_file[fdocs[0].relpath] = findings
+        in_order = [results[i] for i in range(len(sources))]
+        docs = [d for fdocs, _ in in_order for d in fdocs]
+        per_file = {fdocs[0].relpath: findings for fdocs, findings in in_order}
     finally:
         _WORKER.clear()
     return docs, per_file

@@ -33,7 +33,6 @@ class Selection:
     files: tuple[str, ...]
     walk_problems: tuple[tuple[str, str], ...]
     profile_dir: str | None
-    #: shown under --verbose
     notes: tuple[str, ...] = ()
     #: named files not read: (relpath, reason), counted in the summary
     skipped_named: tuple[tuple[str, str], ...] = ()
