@@ -150,9 +150,9 @@ def mac(body: bytes | memoryview) -> bytes:
     return hmac.new(secret(), body, hashlib.sha256).hexdigest().encode()
 
 
-def verified_json(path, shape: Any = None) -> Any:
-    """The JSON body of a signed cache file, or None (see the module docstring; also
-    nested too deeply, a number too long)."""
+def verified_json(path, header: list, shape: Any = None) -> Any:
+    """The JSON object of a signed cache file written under ``header``, or None (see the
+    module docstring; also nested too deeply, a number too long)."""
     raw, _why = read_regular(path, MAX_CACHE_BYTES, follow=False)
     if raw is None:
         return None
@@ -163,7 +163,8 @@ def verified_json(path, shape: Any = None) -> Any:
     body, signature = memoryview(raw)[:cut], raw[cut + len(MAC_SEP) :].rstrip(b"\n")
     if not hmac.compare_digest(signature, mac(body)):
         return None
-    return decode_json(body, shape=shape)
+    obj = decode_json(body, shape=shape)
+    return obj if type(obj) is dict and obj.get("header") == header else None
 
 
 def decode_json(body: bytes | memoryview, shape: Any = None) -> Any:

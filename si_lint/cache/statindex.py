@@ -35,12 +35,8 @@ class StatIndex:
         if self._old is None:
             self._old = {}
             if self.directory is not None:
-                obj = verified_json(self.directory / FILENAME)
-                if (
-                    type(obj) is dict
-                    and obj.get("header") == self.header
-                    and type(obj.get("files")) is dict
-                ):
+                obj = verified_json(self.directory / FILENAME, self.header)
+                if obj is not None and type(obj.get("files")) is dict:
                     self._old = obj["files"]
         return self._old
 

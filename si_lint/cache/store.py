@@ -126,13 +126,8 @@ class Cache:
         if self._loaded:
             return
         self._loaded = True
-        obj = verified_json(self._dir() / FILENAME, shape=Table)
-        if not (
-            type(obj) is dict
-            and obj.get("header") == self.header
-            and type(obj.get("files")) is dict
-            and type(obj.get("memo")) is dict
-        ):
+        obj = verified_json(self._dir() / FILENAME, self.header, Table)
+        if obj is None or type(obj.get("files")) is not dict or type(obj.get("memo")) is not dict:
             self.dirty = True
             return
         self.files, self.memo = obj["files"], obj["memo"]
@@ -144,13 +139,8 @@ class Cache:
     def _apply_delta(self) -> None:
         """Apply ``delta.json`` when it was written over this very table (its ``base``
         is the table's ``id``); anything else there is ignored."""
-        obj = verified_json(self._dir() / DELTA_FILENAME, shape=Delta)
-        if not (
-            self._base_id is not None
-            and type(obj) is dict
-            and obj.get("header") == self.header
-            and obj.get("base") == self._base_id
-        ):
+        obj = verified_json(self._dir() / DELTA_FILENAME, self.header, Delta)
+        if self._base_id is None or obj is None or obj.get("base") != self._base_id:
             return
         for table, name in ((self.files, "files"), (self.memo, "memo")):
             added, removed = obj.get(name + "_added"), obj.get(name + "_removed")

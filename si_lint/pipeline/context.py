@@ -101,9 +101,7 @@ def task_key(task: Any) -> tuple[str, str] | None:
 class MergedCorpus:
     def __init__(self, corpora: list):
         self.documents = [d for c in corpora for d in c.documents]
-        self.by_file: dict = {}
-        for c in corpora:
-            self.by_file.update(c.by_file)
+        self.by_file = {path: docs for c in corpora for path, docs in c.by_file.items()}
 
 
 @dataclass(eq=True)
