@@ -88,7 +88,7 @@ def apply_suppressions(
         # codes are upper case (SPEC §7); a lower-case one works as in `--select`
         upper = [tuple(c.upper() for c in codes) for _line, _col, _kind, codes in sups]
         for f in items:
-            # kind "line": the finding's line; "above": the next one; "file": any
+            # a finding on the comment's line ("line"), the next one ("above"), any ("file")
             hits = [
                 i
                 for i, (line, _col, kind, _codes) in enumerate(sups)
