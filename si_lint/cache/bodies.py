@@ -1,10 +1,6 @@
-"""The bodies of the per-file table's entries (``pipeline.data.to_entry``), kept out of
-``results.json`` in ``bodies-<id>.bin`` beside it (``id``: the table's), which holds
-``[offset, length, digest]`` for each: a run reads only the bodies of the files whose
-data it reads. The bodies file is not signed: each body is checked against the BLAKE2b
-digest the signed table holds, so a body is trusted exactly as the table is; one that
-does not check reads as None, and the documents read their file again
-(``pipeline.data.Content``). An entry in ``delta.json`` keeps its body inline."""
+"""The per-file entries' bodies, in ``bodies-<id>.bin`` beside ``results.json``. The file is
+not signed: each body is checked against the BLAKE2b digest the signed table holds, so
+it is trusted exactly as the table is (ARCHITECTURE.md, "The cache")."""
 
 from __future__ import annotations
 
@@ -26,20 +22,14 @@ def digest(data: bytes) -> str:
 
 
 def bodies_file(directory, table_id: Any) -> str | None:
-    """The bodies file of the table ``table_id`` (None for an id :func:`new_id` never
-    makes)."""
+    """None for an id ``Cache`` never makes (16 hex digits)."""
     if type(table_id) is not str or _ID.match(table_id) is None:
         return None
     return os.path.join(directory, PREFIX + table_id + SUFFIX)
 
 
-def new_id() -> str:
-    return os.urandom(8).hex()
-
-
 def is_ref(value: Any) -> bool:
-    """``[offset, length, digest]``: a body in the bodies file (a body itself is a list
-    of rows, each a list)."""
+    """``[offset, length, digest]`` (a body itself is a list of lists)."""
     return (
         type(value) in (list, tuple)
         and len(value) == 3
@@ -50,8 +40,8 @@ def is_ref(value: Any) -> bool:
 
 
 class Stored:
-    """An entry's body as the cache holds it: data (a table the stdlib decoded), JSON
-    text (``msgspec.Raw``), or the ref of one in the bodies file ``path``."""
+    """An entry's body as the cache holds it: data, JSON text (``msgspec.Raw``), or the
+    ref of one in the bodies file ``path``."""
 
     __slots__ = ("raw", "path")
 
@@ -60,7 +50,7 @@ class Stored:
         self.path = path
 
     def load(self) -> Any:
-        """The body as data; None when it cannot be had (a ref that does not check)."""
+        """None for a ref that does not check."""
         value = self.raw
         if type(value) is not list:
             try:
@@ -73,16 +63,14 @@ class Stored:
         return None if data is None else decode_json(data)
 
     def text_of(self, ref) -> bytes | None:
-        """The bytes of the body ``ref`` names, when they check against its digest."""
         offset, length, want = ref
         data = read_range(self.path, offset, length) if self.path is not None else None
         return data if data is not None and digest(data) == want else None
 
 
 def body_text(body: Any, path: str | None) -> bytes | None:
-    """An entry's body as JSON text, for a new bodies file: data written, JSON text the
-    table left undecoded as it was read, a ref's bytes read back and checked; None when
-    it cannot be had (the entry is left out: computed again next time)."""
+    """An entry's body as JSON text for a new bodies file (a ref's bytes read back and
+    checked); None when it cannot be had."""
     if type(body) is list:
         return dumps(body)
     try:
@@ -98,9 +86,8 @@ def body_text(body: Any, path: str | None) -> bytes | None:
 
 
 def remove_others(directory, keep: set) -> None:
-    """Remove the bodies files but those of ``keep``: the table written and the one it
-    replaced (which a run that read it may still be reading; one reading an older one
-    reads its documents' files instead)."""
+    """Remove the bodies files but ``keep``: the table written and the one it replaced,
+    which a run may still be reading (one reading an older one reads its files again)."""
     try:
         names = os.listdir(directory)
     except OSError:

@@ -15,11 +15,8 @@ from ..fsutil import data_path, resolves_inside
 
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
-    """A digest of si-lint's own source and data as installed: the path (relative to its
-    directory) and the bytes of every ``.py`` file of the package, of the rule catalogue,
-    the schemas and the built-in profile. Any change to what si-lint runs is a new digest,
-    so no version string has to be bumped by hand for a cached answer to go. Computed
-    once per process."""
+    """A digest of every ``.py`` file, rule, schema and built-in profile file of si-lint
+    as installed (path and bytes): no version string is bumped by hand."""
     pkg = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     h = hashlib.sha256()
     for base, suffix in (
@@ -45,7 +42,6 @@ def code_fingerprint() -> str:
 
 
 def profile_fingerprint(profile) -> str:
-    """Hash of everything in the profile that results depend on."""
     # (its name as the user gave it: SI115's messages name the profile)
     text = (
         f"{canonical_text(profile.registry)}\0{canonical_text(profile.templates)}\0"
@@ -63,8 +59,8 @@ def profile_fingerprint(profile) -> str:
 
 
 def canonical_text(value: Any) -> str:
-    """A canonical text of plain data (integers of any size, surrogates and NaN included;
-    profile data comes from the loader, so its depth is bounded)."""
+    """Plain data as text (integers of any size, surrogates and NaN included; the
+    loader bounds profile data's depth)."""
     out: list[str] = []
     _canon(value, out)
     return "".join(out)

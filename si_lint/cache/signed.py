@@ -1,12 +1,8 @@
-"""Signed data files: how the cache's files are read and written.
-
-Each file is JSON (dicts, lists, strings, numbers and nothing else; :func:`dumps`)
-followed by an HMAC-SHA256 of its body under a key kept outside the corpus, in the
-user's cache directory (:func:`secret`), trusted only outside every corpus root and git
-work tree a run checks (:func:`distrust`, which a run calls before it reads a signed
-file) and only when no one else may read or write it. A file that is not a regular
-file, too big, unsigned, signed with another key or not JSON reads as None — a miss,
-never a crash. Writes are atomic (temporary file + rename)."""
+"""The cache directory and its signed files: JSON followed by an HMAC-SHA256 of the body
+under the key :func:`secret`. A file that is not a regular file, too big, unsigned,
+signed with another key or not JSON reads as None: a miss, never a crash. A cache
+directory is never a symbolic link, and one that is not a si-lint cache already
+(``--cache-dir .``) is not used at all."""
 
 from __future__ import annotations
 
@@ -23,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from ..fsutil import atomic_writer, inside, read_regular
+from ..fsutil import atomic_write, atomic_writer, inside, read_regular
 from ..root import git_top
 
 #: the largest cache file that is read (a bigger one is a miss)
@@ -32,8 +28,6 @@ MAC_SEP = b"\n#mac "
 
 
 def user_cache_home() -> str | None:
-    """The user's cache directory (``$XDG_CACHE_HOME``, else ``~/.cache``), outside any
-    corpus: where the key lives."""
     base = os.environ.get("XDG_CACHE_HOME")
     if base and os.path.isabs(base):
         return base
@@ -42,11 +36,9 @@ def user_cache_home() -> str | None:
 
 
 _SECRET: bytes | None = None
-#: the real path of the key file :data:`_SECRET` was read from (None: a key of this
-#: process only, or none yet)
+#: the real path of :data:`_SECRET`'s file (None: a key of this process only, or none yet)
 _KEY_FILE: str | None = None
-#: real paths no key is trusted inside: the corpus roots and checked directories of this
-#: process's runs and the git work trees holding them (:func:`distrust`)
+#: real paths no key is trusted inside (:func:`distrust`)
 _UNTRUSTED: set[str] = set()
 _O_KEY = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 _O_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
@@ -54,17 +46,12 @@ _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def secret() -> bytes:
-    """The key cache files are signed with: ``si-lint/cache-key`` in the user's cache
-    directory (0600, made once) -- a cache file from someone else's machine (or a pull
-    request) never verifies. The key file is trusted only when it is a regular file (not a
-    link) owned by this user that no one else may read or write, in a directory of this
-    user's that no one else may write, and lies inside no corpus root, checked directory
-    or git work tree this process was told of (:func:`distrust`; SPEC §9 "Trust
-    boundaries"): a committed key, or one in a workspace's ``XDG_CACHE_HOME``, signs
-    nothing si-lint reads. A key file that is not trusted where a key may be kept is
-    replaced by a fresh one; elsewhere, or when none can be read or made, the key is this
-    process's only (never written): the cache then works within a run and is rebuilt by
-    the next."""
+    """``si-lint/cache-key`` in the user's cache directory (0600): a cache file from another
+    machine (or a pull request) never verifies. Trusted only as a regular file of this
+    user's no one else may read or write, in a directory no one else may write, inside no
+    path :func:`distrust` was given (SPEC §9 "Trust boundaries"): a committed key signs
+    nothing si-lint reads. An untrusted one is replaced; where none can be kept the key is
+    this process's only (the cache works within a run)."""
     global _SECRET, _KEY_FILE
     if _SECRET is not None:
         return _SECRET
@@ -75,10 +62,9 @@ def secret() -> bytes:
 
 
 def distrust(paths: Iterable[str | os.PathLike]) -> None:
-    """No key inside any of ``paths`` (a run's corpus root, the files and directories it
-    checks: a directory itself, and for each the git work tree that holds it -- the
-    nearest ancestor with a ``.git``) is trusted from now on. A run calls it before it
-    reads any signed file; a key in use that lies in one is dropped."""
+    """No key inside any of ``paths`` (a directory itself, and the git work tree holding
+    each) is trusted from now on; a key in use that lies in one is dropped. A run calls it
+    before it reads any signed file."""
     global _SECRET, _KEY_FILE
     found: set[str] = set()
     dirs: set[str] = set()  # (a file: its directory; pre-commit names many in a few)
@@ -135,8 +121,8 @@ def _read_key(path: str, euid: int) -> bytes | None:
 
 
 def _new_key(path: str, euid: int) -> bytes | None:
-    """A fresh key in ``path`` (0600): made when there is none, and put in place of one
-    that is not trusted; a key another run made meanwhile is taken instead."""
+    """A fresh key in ``path`` (0600), replacing one not trusted; a key another run made
+    meanwhile is taken instead."""
     fresh = os.urandom(32)
     tmp = f"{path}.{os.getpid()}.{fresh[:4].hex()}.tmp"
     try:
@@ -164,10 +150,9 @@ def mac(body: bytes | memoryview) -> bytes:
     return hmac.new(secret(), body, hashlib.sha256).hexdigest().encode()
 
 
-def verified_json(path, shape: Any = None) -> Any:
-    """The JSON body of a signed cache file, or None (missing, not a regular file, too big,
-    unsigned, signed with another key, not JSON, nested too deeply, a number too long).
-    ``shape``: what msgspec decodes it as (see :func:`decode_json`)."""
+def verified_json(path, header: list, shape: Any = None) -> Any:
+    """The JSON object of a signed cache file written under ``header``, or None (see the
+    module docstring; also nested too deeply, a number too long)."""
     raw, _why = read_regular(path, MAX_CACHE_BYTES, follow=False)
     if raw is None:
         return None
@@ -178,15 +163,14 @@ def verified_json(path, shape: Any = None) -> Any:
     body, signature = memoryview(raw)[:cut], raw[cut + len(MAC_SEP) :].rstrip(b"\n")
     if not hmac.compare_digest(signature, mac(body)):
         return None
-    return decode_json(body, shape=shape)
+    obj = decode_json(body, shape=shape)
+    return obj if type(obj) is dict and obj.get("header") == header else None
 
 
 def decode_json(body: bytes | memoryview, shape: Any = None) -> Any:
-    """``json.loads(body)``, or None where it raises. msgspec decodes the same about twice
-    as fast; what it refuses and the stdlib reads (NaN and Infinity, which :func:`dumps`
-    writes for YAML's ``.nan`` and ``.inf``; lone surrogates) goes to the stdlib, so the
-    value is always its. ``shape`` (a ``TypedDict``) is the type msgspec decodes into:
-    where it says ``msgspec.Raw``, the JSON text is checked and left undecoded."""
+    """``json.loads(body)``, or None where it raises. What msgspec refuses and the stdlib
+    reads (NaN, Infinity, lone surrogates) goes to the stdlib, so the value is always its.
+    ``shape``: a ``TypedDict`` msgspec decodes into (``msgspec.Raw``: left undecoded)."""
     try:
         return msgspec.json.decode(body, type=Any if shape is None else shape)
     except Exception:  # DecodeError, ValidationError, RecursionError
@@ -197,8 +181,7 @@ def decode_json(body: bytes | memoryview, shape: Any = None) -> Any:
         return None
 
 
-#: ``json.dumps(value, ensure_ascii=True, separators=(",", ":"))``, made once: dumps with
-#: arguments builds an encoder on every call
+#: made once: ``json.dumps`` with arguments builds an encoder on every call
 _ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 
 #: a non-finite float64 in msgpack as Python makes one: the marker, then a sign bit, an
@@ -211,12 +194,10 @@ _MSGPACK = msgspec.msgpack.Encoder().encode
 
 
 def dumps(value: Any) -> bytes:
-    """``value`` (JSON data) as compact JSON text. msgspec's encoder writes it 10-40x faster
-    and what it writes decodes to what the stdlib's text decodes to, except where it
-    cannot: a lone surrogate (it raises), an integer past 64 bits (its msgpack raises),
-    and NaN and Infinity, which it writes as ``null`` -- a text with a ``null`` in it is
-    checked for them in the value's msgpack (:data:`_NONFINITE`). Those go to the stdlib,
-    which writes lone surrogates as ``\\udXXXX`` escapes, never as invalid UTF-8."""
+    """``value`` as compact JSON text, decoding to what the stdlib's text decodes to. msgspec
+    cannot write a lone surrogate or an integer past 64 bits (it raises) and writes NaN
+    and Infinity as ``null`` (a text with ``null`` is checked: :data:`_NONFINITE`): those
+    go to the stdlib, which escapes lone surrogates, never writing invalid UTF-8."""
     try:
         out = _JSON(value)
         if b"null" not in out or _NONFINITE(_MSGPACK(value)) is None:
@@ -226,12 +207,70 @@ def dumps(value: Any) -> bytes:
     return _ENCODE(value).encode("ascii")
 
 
-def write_signed(path, chunks: Iterable[bytes], *, mode: int = 0o600) -> None:
-    """Write ``chunks`` (JSON text) and their signature to ``path`` atomically. Raises
-    ``OSError`` (and whatever a chunk's producer raises) — the caller decides."""
+def write_signed(directory: Path, name: str, chunks: Iterable[bytes]) -> None:
+    """Write ``chunks`` (JSON text) and their signature atomically (0600) to ``name`` in the
+    cache ``directory``; on an error nothing is written (a read-only tree still lints)."""
     digest = hmac.new(secret(), digestmod=hashlib.sha256)
-    with atomic_writer(path, mode=mode) as fh:
-        for chunk in chunks:
-            fh.write(chunk)
-            digest.update(chunk)
-        fh.write(MAC_SEP + digest.hexdigest().encode() + b"\n")
+    with contextlib.suppress(OSError, TypeError, ValueError, RecursionError):
+        prepare(directory)
+        with atomic_writer(directory / name, mode=0o600) as fh:
+            for chunk in chunks:
+                fh.write(chunk)
+                digest.update(chunk)
+            fh.write(MAC_SEP + digest.hexdigest().encode() + b"\n")
+
+
+#: files of earlier versions (pickle): removed when the cache is rewritten, never read
+LEGACY = ("results.pickle", "run.pickle")
+CACHEDIR_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by si-lint.\n"
+    "# For information about cache directory tags, see https://bford.info/cachedir/\n"
+)
+
+
+class CacheDirUnusable(OSError):
+    """The reason is the message."""
+
+
+def check_usable(directory: Path, owned: bool) -> None:
+    """Raise :class:`CacheDirUnusable` when ``directory`` cannot be the cache directory; a
+    non-empty one with no ``CACHEDIR.TAG`` is used only when it is the default
+    ``.si-lint-cache`` (``owned``). A missing one is made when first written."""
+    try:
+        st = os.lstat(directory)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise CacheDirUnusable(exc.strerror or type(exc).__name__) from None
+    if stat.S_ISLNK(st.st_mode):
+        raise CacheDirUnusable("it is a symbolic link")
+    if not stat.S_ISDIR(st.st_mode):
+        raise CacheDirUnusable("it is not a directory")
+    if owned:
+        return
+    raw, _ = read_regular(directory / "CACHEDIR.TAG", 4096, follow=False)
+    if raw is not None and raw.startswith(CACHEDIR_TAG.encode()[:43]):
+        return
+    try:
+        if not any(os.scandir(directory)):
+            return
+    except OSError as exc:
+        raise CacheDirUnusable(exc.strerror or type(exc).__name__) from None
+    raise CacheDirUnusable("it is not empty and not a si-lint cache (no CACHEDIR.TAG)")
+
+
+def prepare(directory: Path) -> None:
+    """Make the cache directory (or check it is still one) and its marker files; remove
+    those of earlier versions. Raises ``OSError``."""
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(directory, 0o755)
+    check_usable(directory, True)
+    for name, text in ((".gitignore", "*\n"), ("CACHEDIR.TAG", CACHEDIR_TAG)):
+        raw, _ = read_regular(directory / name, 4096, follow=False)
+        if raw != text.encode():
+            atomic_write(directory / name, text.encode())  # replaces a symlink, never follows it
+    for name in LEGACY:
+        with contextlib.suppress(OSError):
+            if os.path.lexists(directory / name):
+                os.unlink(directory / name)  # unlinks a symlink itself, not its target

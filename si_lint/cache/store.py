@@ -1,21 +1,29 @@
-"""The cache's tables: per-file results and the corpus-wide results (see
-:mod:`si_lint.cache`), read on first use and written back with what this run used."""
+"""The cache's tables, per-file and corpus-wide results, read on first use and written
+back with what this run used."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
+
+from msgspec import Raw
 
 from .. import __version__
 from ..codec import diags_from_json, diags_to_json
 from ..fsutil import atomic_writer
-from .bodies import Stored, bodies_file, body_text, digest, new_id, remove_others
-from .directory import CacheDirUnusable, check_usable, prepare
+from .bodies import Stored, bodies_file, body_text, digest, remove_others
 from .keys import code_fingerprint
-from .layout import Delta, Table, entry_json, object_chunks
-from .signed import distrust, dumps, verified_json, write_signed
+from .signed import (
+    CacheDirUnusable,
+    check_usable,
+    distrust,
+    dumps,
+    prepare,
+    verified_json,
+    write_signed,
+)
 from .statindex import StatIndex
 
 MAGIC = "si-lint-cache/5"
@@ -26,6 +34,56 @@ DELTA_FILENAME = "delta.json"
 #: a delta larger than this share of the table (or than the floor) rewrites the table
 DELTA_SHARE = 0.1
 DELTA_FLOOR = 256
+
+
+def object_chunks(fields: dict):
+    """A JSON object as text, a piece at a time: a field given as ``(table, encode)`` is
+    written entry by entry (one ``encode`` cannot write is left out)."""
+    sep = b"{"
+    for name, value in fields.items():
+        if type(value) is not tuple:
+            yield sep + dumps(name) + b":" + dumps(value)
+        else:
+            table, encode = value
+            yield sep + dumps(name) + b":{"
+            first = True
+            for key, entry in table.items():
+                try:
+                    piece = dumps(key) + b":" + encode(entry)
+                except (TypeError, ValueError, RecursionError):
+                    continue
+                yield piece if first else b"," + piece
+                first = False
+            yield b"}"
+        sep = b","
+    yield b"}"
+
+
+def entry_json(entry) -> bytes:
+    """``[head, body]`` as JSON text; a body left undecoded (``msgspec.Raw``) as read."""
+    head, body = entry
+    if type(body) is Raw:
+        return b"[" + dumps(head) + b"," + bytes(body) + b"]"
+    return dumps([head, body])
+
+
+# what msgspec decodes the table and its delta as: a body stays ``Raw`` until read
+
+
+class Table(TypedDict, total=False):
+    header: Any
+    id: Any
+    files: dict[str, tuple[Any, Raw]]
+    memo: Any
+
+
+class Delta(TypedDict, total=False):
+    header: Any
+    base: Any
+    files_added: dict[str, tuple[Any, Raw]]
+    files_removed: Any
+    memo_added: Any
+    memo_removed: Any
 
 
 class Cache:
@@ -54,7 +112,6 @@ class Cache:
         self._bodies: str | None = None  # its bodies file (:mod:`.bodies`)
         self._base_size = (0, 0)
         self._delta: dict | None = None  # the delta.json applied over it
-        #: a file's content hash by its stat (:mod:`.statindex`), under the same header
         self.stats = StatIndex(self.directory, self.header)
 
     @property
@@ -62,22 +119,15 @@ class Cache:
         return self.directory is not None
 
     def _dir(self) -> Path:
-        """The cache directory: read and written only while the cache is enabled."""
         assert self.directory is not None
         return self.directory
 
     def _read(self) -> None:
-        """Read the tables on first use."""
         if self._loaded:
             return
         self._loaded = True
-        obj = verified_json(self._dir() / FILENAME, shape=Table)
-        if not (
-            type(obj) is dict
-            and obj.get("header") == self.header
-            and type(obj.get("files")) is dict
-            and type(obj.get("memo")) is dict
-        ):
+        obj = verified_json(self._dir() / FILENAME, self.header, Table)
+        if obj is None or type(obj.get("files")) is not dict or type(obj.get("memo")) is not dict:
             self.dirty = True
             return
         self.files, self.memo = obj["files"], obj["memo"]
@@ -89,13 +139,8 @@ class Cache:
     def _apply_delta(self) -> None:
         """Apply ``delta.json`` when it was written over this very table (its ``base``
         is the table's ``id``); anything else there is ignored."""
-        obj = verified_json(self._dir() / DELTA_FILENAME, shape=Delta)
-        if not (
-            self._base_id is not None
-            and type(obj) is dict
-            and obj.get("header") == self.header
-            and obj.get("base") == self._base_id
-        ):
+        obj = verified_json(self._dir() / DELTA_FILENAME, self.header, Delta)
+        if self._base_id is None or obj is None or obj.get("base") != self._base_id:
             return
         for table, name in ((self.files, "files"), (self.memo, "memo")):
             added, removed = obj.get(name + "_added"), obj.get(name + "_removed")
@@ -107,10 +152,8 @@ class Cache:
             table.update(added)
         self._delta = obj
 
-    # per-file results -------------------------------------------------------------------
     def get_file(self, sha: str, relpath: str):
-        """The entry stored for this content and path (``[head, body]``, the body a
-        :class:`~.bodies.Stored`), or None."""
+        """``[head, Stored body]`` for this content and path, or None."""
         self._read()
         k = f"{sha}:{relpath}"
         hit = self.files.get(k)
@@ -120,14 +163,11 @@ class Cache:
         return (hit[0], Stored(hit[1], self._bodies)) if _is_pair(hit) else hit
 
     def put_file(self, sha: str, relpath: str, entry) -> None:
-        """Store an entry: plain JSON data (an entry that is not is simply not stored)."""
         self._used_files[f"{sha}:{relpath}"] = entry
         self.dirty = True
 
-    # cross-file memo --------------------------------------------------------------------
     def memo_get(self, key) -> tuple[bool, Any]:
-        """(True, the list of :class:`~si_lint.findings.Diag` stored under ``key``) or
-        (False, None)."""
+        """(True, the Diags stored under ``key``) or (False, None)."""
         k = _memo_key(key)
         if k in self._memo_values:
             return True, self._memo_values[k]
@@ -153,8 +193,6 @@ class Cache:
                 self._used_memo.setdefault(k, v)
 
     def memo_put(self, key, value) -> None:
-        """Store a list of Diags under ``key`` (a tuple of strings; a value that cannot be
-        stored is computed again next time)."""
         k = _memo_key(key)
         try:
             self._used_memo[k] = diags_to_json(value)
@@ -188,17 +226,16 @@ class Cache:
             "files": (self._used_files, entry_json),
             "memo": (self._used_memo, dumps),
         }
-        self._write_signed(FILENAME, object_chunks(table))
+        write_signed(self._dir(), FILENAME, object_chunks(table))
         remove_others(self.directory, {self._bodies, old})  # the last two generations
         with contextlib.suppress(OSError):
             os.unlink(self.directory / DELTA_FILENAME)
 
     def _write_bodies(self, old: str | None) -> bool:
-        """Write the bodies of the entries this run used as the bodies file of a new table
-        (:mod:`.bodies`), copying those held as refs from ``old``; each entry becomes
-        ``[head, ref]``, in place (one whose body cannot be had is left out). False when
-        the file cannot be written."""
-        self._base_id = new_id()
+        """Write the used entries' bodies as a new table's bodies file (refs copied from
+        ``old``); each entry becomes ``[head, ref]`` in place, one whose body cannot be had
+        is left out. False when the file cannot be written."""
+        self._base_id = os.urandom(8).hex()
         path = bodies_file(self.directory, self._base_id)
         used = self._used_files
         try:
@@ -225,8 +262,8 @@ class Cache:
         return True
 
     def _save_delta(self) -> bool:
-        """Write what changed since the table was read as ``delta.json``; False when the
-        change is too large for a delta (the table is rewritten instead)."""
+        """Write what changed since the table was read as ``delta.json``; False when too
+        large for a delta."""
         delta: dict[str, Any] = {"header": self.header, "base": self._base_id}
         size = 0
         base = self._delta or {}
@@ -250,15 +287,8 @@ class Cache:
             size += len(added) + len(removed)
             if size > max(DELTA_FLOOR, DELTA_SHARE * base_n):
                 return False
-        self._write_signed(DELTA_FILENAME, object_chunks(delta))
+        write_signed(self._dir(), DELTA_FILENAME, object_chunks(delta))
         return True
-
-    def _write_signed(self, name: str, chunks) -> None:
-        try:
-            prepare(self._dir())
-            write_signed(self._dir() / name, chunks, mode=0o600)
-        except (OSError, TypeError, ValueError, RecursionError):
-            pass  # a read-only tree still lints; it just isn't cached
 
 
 def _is_pair(entry: Any) -> bool:
@@ -270,8 +300,8 @@ def _memo_key(key: tuple | list) -> str:
 
 
 def open_cache(root: Path, options, header: tuple) -> Cache:
-    """The cache for a run at ``root`` (disabled under ``--no-cache``); no key inside
-    ``root`` or its git work tree signs it (:func:`.signed.distrust`)."""
+    """The cache for a run at ``root``; no key inside ``root`` or its git work tree signs
+    it (:func:`.signed.distrust`)."""
     distrust([root])
     if not options.use_cache:
         return Cache(None, header)

@@ -1,11 +1,5 @@
-"""The pipeline, one module per stage; data flows one way:
-
-    configure → select → read → per-file → corpus → dry runs → locate → report
-
-:func:`run` calls the stages (:data:`STAGES`) in order on one :class:`State`.
-:func:`build_corpus` runs the stages up to the corpus without any check — what
-``graph``, ``review`` and the language server need.
-"""
+"""The pipeline: the stages (:data:`STAGES`) run in order on one :class:`State`;
+:func:`build_corpus` runs those up to the corpus, without checks."""
 
 from __future__ import annotations
 
@@ -16,17 +10,78 @@ from pathlib import Path
 from ..config import Config
 from ..corpus import Corpus
 from ..discovery import inside, relpath_of
-from ..findings import Finding
+from ..errors import UsageError
 from ..roots import plan_roots
-from .context import Context, MergedCorpus, Options, RunResult, Source, State, UsageError
+from .context import Context, MergedCorpus, Options, RunResult, Source, State
 from .corpus import corpus_checks, dry_runs, make_corpus
-from .locate import locate_stage
-from .perfile import per_file
+from .locate import locate_stage, sorted_unique
+from .perfile import not_corpus_note, per_file
 from .read import read
-from .report import report
 from .select import Selection, configure, select
 
-#: the stages of ``si-lint check``, in order
+
+def report(state: State) -> None:
+    """Stage 7: the :class:`RunResult` the reporters render; the cache is written."""
+    sel = state.selection
+    corpus = state.corpus
+    assert corpus is not None  # the corpus stage ran
+    aside = {sel.relpath(p) for p in state.not_corpus}
+    wanted = {sel.relpath(s.abspath) for s in state.sources if sel.reports(s.abspath)}
+    wanted = (wanted | {sel.relpath(f) for f in sel.named_files}) - aside
+    reported = sorted(wanted)
+    skipped = [d.label for d in corpus.documents if d.kind is None and d.relpath in wanted]
+    warnings = guessed_scope(state, reported)
+    state.cache.save()
+    state.result = RunResult(
+        state.findings,
+        len(reported),
+        corpus,
+        sel.config,
+        skipped,
+        reported,
+        list(sel.notes)
+        + [not_corpus_note(r) for r in sorted(aside)]
+        + profile_notes(corpus, wanted),
+        skipped_paths=list(sel.skipped_named)
+        + [(rel, "not a corpus file") for rel in map(sel.relpath, sel.named_files) if rel in aside],
+        warnings=warnings,
+    )
+
+
+#: the checks whose targets may lie outside a guessed root (SPEC §9 "Cross-file scope")
+OUTSIDE_CODES = ("SI303", "SI611", "SI612", "SI613", "SI614", "SI619")
+GUESSED_WARNING = (
+    "no corpus root found for the named file(s) (no si-lint.toml, pyproject.toml with "
+    "[tool.si-lint], OASIS profile layout or git work tree above): the corpus was guessed "
+    "as the file's directory and may be incomplete, so "
+    + ", ".join(OUTSIDE_CODES)
+    + " (whose targets may lie outside it) were not checked; name the corpus directory or "
+    "add si-lint.toml at the corpus root"
+)
+
+
+def guessed_scope(state: State, reported: list[str]) -> list[str]:
+    """Under a guessed root (SPEC §9) the checks whose targets may lie outside it report
+    nothing, and one warning says so."""
+    if state.selection.config.root_how != "file" or not reported:
+        return []
+    state.findings = [f for f in state.findings if f.code not in OUTSIDE_CODES]
+    return [GUESSED_WARNING]
+
+
+def profile_notes(corpus, reported) -> list[str]:
+    files = {d.relpath: d for d in corpus.of_kind("scenario") if d.relpath in reported}
+    alone = sorted(rel for rel, d in files.items() if corpus.profile_docs_for(d) is None)
+    if not alone:
+        return []
+    shown = ", ".join(alone[:3]) + (", ..." if len(alone) > 3 else "")
+    return [
+        f"no OASIS profile directory (profile.md in an ancestor up to the corpus root) for "
+        f"{len(alone)} scenario file(s) ({shown}): SI611, SI612, SI614 and SI619 are not "
+        "checked there"
+    ]
+
+
 STAGES = (
     configure,
     select,
@@ -39,7 +94,6 @@ STAGES = (
     report,
 )
 
-#: the stages that build a corpus without checking it
 CORPUS_STAGES = (configure, select, read, per_file, make_corpus)
 
 
@@ -49,10 +103,8 @@ def run(
     cwd: Path | None = None,
     overrides: dict[str, bytes] | None = None,
 ) -> RunResult:
-    """``si-lint check``: every stage, in order, for each corpus root of the named paths
-    (SPEC §9 "Corpus root": paths under different roots are separate corpora, each with
-    its own configuration), the results merged (:func:`merge`). ``overrides`` maps
-    absolute paths to bytes that stand in for the files on disk (unsaved editor buffers)."""
+    """``si-lint check``: every stage for each corpus root of the named paths (SPEC §9
+    "Corpus root"), the results merged. ``overrides``: unsaved buffers by absolute path."""
     options = options or Options()
     cwd = (Path(cwd) if cwd else Path.cwd()).resolve()
     plan = plan_roots(cwd, list(paths), options.config_file, options.isolated)
@@ -77,21 +129,11 @@ def run(
 
 
 def merge(results: list[RunResult], skipped: list[tuple[str, str]], cwd: Path) -> RunResult:
-    """The results of the runs over several roots as one (``skipped``: the named paths no
-    root holds, with their reasons)."""
-    findings: list[Finding] = []
-    seen = set()
-    for r in results:
-        for f in r.findings:
-            key = (f.path, f.document, f.line, f.column, f.code, f.message)
-            if key not in seen:
-                seen.add(key)
-                findings.append(f)
-    findings.sort(key=Finding.sort_key)
+    """``skipped``: the named paths no root holds, with their reasons."""
     corpora = [r.corpus for r in results if r.corpus is not None]
     config = results[0].config if results else Config(root=Path(cwd), root_how="none")
     return RunResult(
-        findings,
+        sorted_unique([f for r in results for f in r.findings]),
         sum(r.files for r in results),
         MergedCorpus(corpora) if corpora and len(corpora) == len(results) else None,
         config,
@@ -111,11 +153,8 @@ def build_corpus(
     *,
     config: Config | None = None,
 ) -> tuple[Corpus, Selection]:
-    """The corpus ``check`` would build for ``paths`` (the whole corpus under the root,
-    the profile in use, ``overrides`` in place of files on disk), with no check run:
-    for ``graph``, ``review`` and the language server. ``config`` replaces the one found
-    from the current directory (``review`` finds it from its target). Documents keep their
-    positions. Returns (corpus, selection)."""
+    """The corpus ``check`` would build for ``paths``, with no check run, documents keeping
+    their positions. ``config`` replaces the one found from ``cwd``."""
     cwd = (Path(cwd) if cwd else Path.cwd()).resolve()
     options = options or Options(use_cache=False)
     state = State(list(paths), options, cwd, dict(overrides or {}), False, config)

@@ -1,5 +1,5 @@
-"""What flows through the pipeline: the options, the context checks see, the run state
-the stages fill in one after another, and the result the reporters read."""
+"""What flows through the pipeline: options, the checks' context, the run state, the
+result."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from typing import Any
 
 from ..config import Config
 from ..corpus import Corpus
-from ..errors import UsageError  # noqa: F401  (re-exported: pipeline.UsageError)
 from ..findings import Diag, Finding
 from ..limits import MAX_CACHED_FINDINGS
 from . import forkmap
@@ -18,15 +17,8 @@ from . import forkmap
 
 @dataclass
 class Options:
-    """What a run was asked for besides its paths (the command line's options).
-
-    - ``progress``: a transient bar on stderr (only on a terminal, runs over 1 s)
-    - ``config_file``: ``--config FILE`` (its directory is the corpus root)
-    - ``profile``: ``--profile``, replaces the configured ``profile`` (builtin,
-      builtin:oasisctl, DIR)
-    - ``extend_select``/``extend_ignore``: codes added to the selected/ignored ones
-    - ``isolated``: ``--isolated``, no configuration file is read (roots: profile, git, dir)
-    """
+    """The command line's options besides its paths (``progress``: a transient bar on
+    stderr, only on a terminal, runs over 1 s)."""
 
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -45,9 +37,8 @@ class Options:
 @dataclass(eq=False)
 class Context:
     """What a check gets besides its document or corpus. ``meanwhile``: the parent's own
-    work while workers compute (under ``--jobs`` > 1 the corpus checks, while the dry runs
-    are in workers). ``jobs``: set by the per-file stage (``forkmap.jobs_of``); None:
-    ``--jobs``. Under ``memo_tasks`` (``check``) the dry runs' results are cached."""
+    work while workers compute (the corpus checks, while the dry runs are in workers).
+    ``jobs``: set by the per-file stage; None: ``--jobs``."""
 
     profile: Any
     config: Config
@@ -63,10 +54,9 @@ class Context:
         return self.jobs if self.jobs is not None else self.options.jobs
 
     def map(self, tasks: list) -> list:
-        """``[task() for task in tasks]`` (:func:`forkmap.fork_map`). Under
-        :attr:`memo_tasks`, a task that declares what it reads (``task.inputs()``; it
-        returns a list of Diags) is answered from the cache under :func:`task_key`, and
-        what is computed is stored there: the task itself never sees the cache."""
+        """``[task() for task in tasks]``. Under :attr:`memo_tasks`, a task that declares
+        what it reads (``task.inputs()``) is answered from the cache under
+        :func:`task_key`: the task itself never sees the cache."""
         meanwhile, self.meanwhile = self.meanwhile, None
         tasks = list(tasks)
         cache = self.cache if self.memo_tasks else None
@@ -92,12 +82,9 @@ class Context:
 
 
 def task_key(task: Any) -> tuple[str, str] | None:
-    """The cache key of a task's result: a digest of everything it reads that the cache's
-    header (si-lint's code, the profile, the effective configuration, the options) does
-    not hold -- the task's kind, its parameters and, for each document it reads, its path
-    (findings name it), its index in its file and its file's content hash (the bytes the
-    document was loaded from). None when the task declares no inputs, or reads a
-    document whose bytes have no hash: it is computed every time."""
+    """A digest of what a task reads beyond the cache's header: its kind, its parameters
+    and each document's path, index and content hash. None (computed every time) when it
+    declares no inputs or reads a document whose bytes have no hash."""
     inputs = getattr(task, "inputs", None)
     if inputs is None:
         return None
@@ -112,22 +99,16 @@ def task_key(task: Any) -> tuple[str, str] | None:
 
 
 class MergedCorpus:
-    """What the reporters read of the corpora of a run over several roots."""
-
     def __init__(self, corpora: list):
         self.documents = [d for c in corpora for d in c.documents]
-        self.by_file: dict = {}
-        for c in corpora:
-            self.by_file.update(c.by_file)
+        self.by_file = {path: docs for c in corpora for path, docs in c.by_file.items()}
 
 
 @dataclass(eq=True)
 class RunResult:
-    """What a run found: the findings the reporters render, and what they say about
-    the run: files checked, ``skipped`` (documents of no kind), ``reported`` (the files
-    findings are reported for), ``notes`` (shown under --verbose); ``skipped_paths``:
-    ``(path, reason)`` of each named path that was not checked (SPEC §9), counted in the
-    summary; ``warnings``: lines always shown on stderr."""
+    """What a run found. ``skipped``: documents of no kind; ``notes``: shown under
+    --verbose; ``skipped_paths``: ``(path, reason)`` of each named path not checked
+    (SPEC §9), counted in the summary; ``warnings``: always shown on stderr."""
 
     findings: list[Finding]
     files: int
@@ -142,9 +123,8 @@ class RunResult:
 
 @dataclass(eq=True)
 class Source:
-    """One file as the read stage read it: its bytes (dropped once the per-file stage is
-    done with them), or why it could not be read, and ``sha``: the sha256 of ``raw`` (""
-    when the file could not be read). The bytes hashed are the bytes checked."""
+    """One file as read: its bytes (dropped once checked) or why it could not be read,
+    and the sha256 of ``raw`` ("": unread). The bytes hashed are the bytes checked."""
 
     abspath: str
     raw: bytes | None
@@ -154,19 +134,8 @@ class Source:
 
 @dataclass(eq=False)
 class State:
-    """The run state: each stage reads what earlier stages wrote and adds its part.
-
-    - ``cwd``: a resolved ``pathlib.Path``; ``config``: given, used instead of the one
-      found from ``cwd``; ``root_info``: the corpus root and configuration table found
-      (configure)
-    - ``profile_dirs``/``profile_docs``: OASIS profile directories (SPEC §1;
-      si_lint.profile_docs.read_for): the profile directory of each file's directory, and
-      what each one's Markdown documents define
-    - ``diags``: the corpus and dry-run stages' output
-    - ``not_corpus``: files set aside as no corpus files (SPEC §9; pipeline.notcorpus)
-    - ``corpus_key``: the corpus-wide key of this run's cached answers
-      (pipeline.corpus.corpus_key)
-    """
+    """The run state: each stage reads what earlier stages wrote and adds its part
+    (``profile_dirs``/``profile_docs``: SPEC §1, ``profile_docs.read_for``)."""
 
     paths: list[str]
     options: Options
@@ -193,7 +162,6 @@ class State:
 
     @cached_property
     def checks(self) -> tuple:
-        """Every check when the run checks (``with_checks``), else none."""
         from ..checks import all_checks  # (the checks: a warm re-check imports none)
 
         return all_checks() if self.with_checks else ()

@@ -1,8 +1,6 @@
-"""Stage 4, corpus: the documents become one :class:`~si_lint.corpus.Corpus` (the
-reference graph is built from it on first use) and the corpus checks run on it. Their
-findings are cached under a digest of every file the run read (:func:`corpus_key`): a
-re-check of an unchanged corpus builds no graph and runs none. (The dry runs are cached
-each on what it reads: ``Context.map``.)"""
+"""Stage 4, corpus: the documents become one :class:`~si_lint.corpus.Corpus` and the
+corpus checks run on it, their findings cached under :func:`corpus_key`; stage 5, the dry
+runs."""
 
 from __future__ import annotations
 
@@ -18,8 +16,7 @@ from .perfile import crash
 
 
 def corpus_diags(corpus: Corpus, ctx: Context, checks, stage: str) -> list[Diag]:
-    """The Diags of the corpus checks of ``stage`` (``corpus`` or ``dryrun``); a check
-    that raises is one SI000, the others still run."""
+    """The Diags of the corpus checks of ``stage`` (``corpus`` or ``dryrun``)."""
     out: list[Diag] = []
     for check in checks:
         if check.scope != "corpus" or check.stage != stage:
@@ -39,11 +36,9 @@ def make_corpus(state: State) -> None:
 
 
 def corpus_key(state: State) -> tuple[str, str] | None:
-    """The key of the corpus checks' findings: a digest of everything they may read that
-    the cache's header does not hold -- every file's path and content hash (or why it
-    could not be read), the profile documents and the working directory (findings name
-    paths relative to it). The header holds the rest: si-lint's code, the profile, the
-    effective configuration and the options. None without a cache."""
+    """A digest of what the corpus checks read beyond the cache's header: every file's
+    path and hash (or why it could not be read), the profile documents and the working
+    directory (findings name paths relative to it). None without a cache."""
     cache = state.cache
     if cache is None or not cache.enabled:
         return None
@@ -59,9 +54,8 @@ def corpus_key(state: State) -> tuple[str, str] | None:
 
 
 def corpus_checks(state: State) -> None:
-    """The corpus checks, unless the cache holds their findings under :func:`corpus_key`.
-    Under ``--jobs`` > 1 they are left to the dry-run stage, which runs them in the parent
-    while its workers score the fixtures (``ctx.meanwhile``)."""
+    """Under ``--jobs`` > 1 left to the dry-run stage, which runs them while its workers
+    score the fixtures (``ctx.meanwhile``)."""
     corpus, ctx = state.corpus, state.ctx
     assert corpus is not None and ctx is not None  # make_corpus ran
     key = corpus_key(state)
@@ -84,18 +78,9 @@ def corpus_checks(state: State) -> None:
         run()
 
 
-# Stage 5, dry runs: every fixture is scored by the evaluator against its scenario, and
-# the probes run (the corpus checks registered with ``stage="dryrun"``, checks/dryrun.py),
-# in worker processes under ``--jobs`` > 1 while the parent runs the corpus checks (the
-# corpus stage left them in ``ctx.meanwhile``). The Diags keep the order: corpus checks,
-# then dry runs. Each scenario's dry run is cached on what it reads (``Context.map``).
-
-
 def dry_runs(state: State) -> None:
-    """The dry-run stage's findings: from the cache when it holds them under the corpus
-    key with the tag ``dryrun`` (every file's content hash: nothing a dry run reads has
-    changed; the per-task answers are then kept as they are, for the next edit), else
-    computed (each scenario's own dry run answered from the cache if it can be)."""
+    """Stage 5: every fixture scored and the probes run; cached whole under the corpus key
+    (the per-task answers kept for the next edit), else per scenario (``Context.map``)."""
     corpus, ctx = state.corpus, state.ctx
     assert corpus is not None and ctx is not None  # the corpus stage ran
     key = corpus_key(state)

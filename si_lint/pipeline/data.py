@@ -1,7 +1,6 @@
-"""A file's per-file result as plain JSON-able data (dicts, lists, str, int, float, bool,
-None) -- the form the cache stores and a worker process sends back -- and back.
-Reading back validates every field: a cache can arrive in a pull request, so anything
-unexpected is a miss. (Check results, ``Diag``, go through :mod:`si_lint.codec`.)"""
+"""A file's per-file result as plain JSON-able data, as the cache stores it and a worker
+sends it back, and back. Reading back validates every field: a cache can arrive in a
+pull request, so anything unexpected is a miss."""
 
 from __future__ import annotations
 
@@ -29,7 +28,6 @@ _OPTIONAL = (
 
 
 def finding_to_data(f: Finding) -> dict:
-    """A located :class:`Finding` as plain data."""
     out = {key: getattr(f, key) for key in _REQUIRED}
     out.update((key, getattr(f, key)) for key, _typ in _OPTIONAL if getattr(f, key) is not None)
     if f.related:
@@ -42,7 +40,7 @@ def finding_to_data(f: Finding) -> dict:
 
 
 def finding_from_data(d: Any) -> Finding:
-    """The inverse of :func:`finding_to_data`; raises ``ValueError`` on anything else."""
+    """Raises ``ValueError`` on anything :func:`finding_to_data` does not write."""
     if not (
         isinstance(d, dict)
         and all(isinstance(d.get(k), str) for k in ("path", "code", "severity", "message"))
@@ -72,19 +70,13 @@ def finding_from_data(d: Any) -> Finding:
     )
 
 
-# --------------------------------------------------------------------------------------
-# per-file entries
-
 _ENTRY_PATH = "\0"  # findings in entries carry this placeholder instead of their file's path
 
 
 def to_entry(docs: list[Document], findings: list[Finding]) -> list:
-    """A file's entry: ``[head, body]``. The head is what every run reads of an unchanged
-    file: its documents (``[index, kind, refs]``: a fixture's or evidence document's
-    :meth:`~si_lint.corpus.Document.artifact_refs`, a scenario's ``[its id]``),
-    suppressions and findings. The body, ``[data, positions]`` per document
-    (``PosMap.to_blob``, or None), is what only a run that reads a document's data or
-    positions needs: the cache decodes it then (:class:`Content`)."""
+    """A file's entry ``[head, body]`` (its shape: ARCHITECTURE.md, "The cache"): the head
+    is what every run reads of an unchanged file, the body only a run that reads a
+    document's data or positions (:class:`Content`)."""
     relpath = docs[0].relpath
     out = []
     for f in findings:
@@ -118,8 +110,7 @@ def to_entry(docs: list[Document], findings: list[Finding]) -> list:
 
 
 def _refs_of(kind: str | None, refs) -> tuple | None:
-    """The ``refs`` of an entry's document (``ValueError`` for anything :func:`to_entry`
-    does not write)."""
+    """``ValueError`` for anything :func:`to_entry` does not write."""
     if kind == "scenario":
         (sid,) = refs
         if sid is not None and type(sid) is not str:
@@ -145,9 +136,8 @@ def _refs_of(kind: str | None, refs) -> tuple | None:
 def from_entry(
     entry, source: Source, cwd: Path, relpath: str | None = None
 ) -> tuple[list[Document], list[Finding]] | None:
-    """The documents and findings of an entry, each document's data and positions left in
-    the entry's body until first used (:class:`Content`); None when the head is not what
-    :func:`to_entry` writes. ``relpath``: the source's path relative to ``cwd``, if known."""
+    """The documents and findings of an entry, data and positions left in its body until
+    first used; None when the head is not what :func:`to_entry` writes."""
     try:
         head, body = entry
         relpath = relpath_of(source.abspath, cwd) if relpath is None else relpath
@@ -192,11 +182,9 @@ def from_entry(
 
 
 class Content:
-    """The data and positions of one file's documents, where they were not kept: the body
-    of its entry (``msgspec.Raw`` JSON text, data, or a worker's marshal bytes), decoded
-    once for every document on the first read of one's data (:meth:`fill`); positions from
-    the body's blobs, else from the file read again -- once for all its documents. A body
-    that is not what :func:`to_entry` writes leaves the documents to read their file."""
+    """One file's documents' data and positions where not kept: its entry's body, decoded
+    for all on the first read of one's data, else (a body not of :func:`to_entry`'s shape,
+    no blob) the file read again once."""
 
     __slots__ = ("abspath", "raw", "docs", "blobs", "again")
 
@@ -232,8 +220,6 @@ class Content:
         return got
 
     def _loaded_again(self) -> dict:
-        """The file's documents by index, loaded from disk again (regular files only; none
-        when it cannot be read)."""
         if self.again is None:
             raw, _why = read_regular(self.abspath, MAX_BYTES)
             docs = load_bytes(raw).documents if raw is not None else []
@@ -246,8 +232,7 @@ def _body_rows(raw: Any, n: int) -> list | None:
         rows = marshal.loads(raw)
     else:
         rows = (raw if isinstance(raw, Stored) else Stored(raw, None)).load()
-    if type(rows) is not list or len(rows) != n:
-        return None
-    if not all(type(row) is list and len(row) == 2 for row in rows):
-        return None
-    return rows
+    if type(rows) is list and len(rows) == n:
+        if all(type(row) is list and len(row) == 2 for row in rows):
+            return rows
+    return None

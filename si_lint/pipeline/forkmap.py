@@ -1,8 +1,6 @@
-"""Pure computations of the corpus stages (a scenario's dry run) in forked worker
-processes, under ``--jobs`` > 1 for many tasks. The workers are forked when the tasks
-are ready and inherit the corpus the parent built (copy-on-write), so only a chunk's
-bounds go to them and only the results (picklable data: lists of Diags) come back, in
-task order whatever the number of workers: the output does not depend on ``--jobs``."""
+"""Pure tasks (a scenario's dry run) in forked workers under ``--jobs`` > 1. They inherit
+the corpus (copy-on-write), so only a chunk's bounds go out and the results come back in
+task order: the output does not depend on ``--jobs``."""
 
 from __future__ import annotations
 
@@ -14,10 +12,8 @@ from typing import Any
 #: fewer tasks than this run in the parent: forking costs more than they do
 THRESHOLD = 32
 
-#: with no ``--jobs``, a run over fewer files than this runs in one process: on the
-#: 2-core bench machine a pool cost 15-20% more CPU at every size (4,000-12,000 files)
-#: and saved wall time only from 8,000-12,000 files, and only while the cores were free
-#: (bench/README.md, "--jobs")
+#: with no ``--jobs``, a run over fewer files runs in one process: a pool costs more CPU
+#: at every size and saves wall time only past it (bench/README.md, "--jobs")
 POOL_FILES = 10_000
 
 _TASKS: Sequence[Callable[[], Any]] = ()
@@ -28,8 +24,6 @@ def _run_chunk(bounds: tuple[int, int]) -> list:
 
 
 def jobs_of(jobs: int | None, files: int = 0) -> int:
-    """The worker processes of a run over ``files`` files: ``--jobs`` when given; else one
-    below :data:`POOL_FILES` files, the machine's cores from there."""
     if jobs:
         return jobs
     return (os.cpu_count() or 1) if files >= POOL_FILES else 1
@@ -40,10 +34,9 @@ def fork_map(
     jobs: int | None,
     meanwhile: Callable[[], None] | None = None,
 ) -> list:
-    """``[task() for task in tasks]``, in ``jobs`` forked processes when there are enough
-    tasks; ``meanwhile()`` is the parent's own work, done while the workers compute (or
-    after the tasks, when they run here). A task that raises raises here as it would
-    serially (a broken pool, or a result that cannot be pickled, is computed again here)."""
+    """``[task() for task in tasks]``, in ``jobs`` forked processes when there are enough;
+    ``meanwhile()`` is the parent's work, done while they compute. A task that raises
+    raises here as it would serially (a broken pool is computed again here)."""
     global _TASKS
     jobs = jobs_of(jobs)
     pool = fork_pool(jobs) if jobs > 1 and len(tasks) >= THRESHOLD else None
@@ -79,8 +72,7 @@ def fork_map(
 
 
 def fork_pool(jobs: int):
-    """A pool of ``jobs`` forked workers (they inherit the parent's memory), or None where
-    the platform cannot fork."""
+    """None where the platform cannot fork."""
     # (imported here: a serial run, the default, never needs them)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor

@@ -1,7 +1,5 @@
-"""Stage 6, locate: a check's :class:`Diag` (a path into a document) becomes a
-:class:`Finding` with the line:col inside the file; then the configuration, the
-suppression comments and the subset of reported files are applied, duplicates dropped
-and the findings sorted."""
+"""Stage 6, locate: each :class:`Diag` becomes a :class:`Finding` at a line:col; then the
+configuration, the suppression comments and the reported files are applied."""
 
 from __future__ import annotations
 
@@ -46,8 +44,7 @@ def _finding(diag: Diag, path: str, target: Document | None, related: tuple) -> 
 
 
 def locate_in(diag: Diag, doc: Document) -> Finding:
-    """A per-file check's Diag, in the document it checked (a related location with
-    ``file=""``, as the loader gives them, is in the document's file)."""
+    """A per-file check's Diag (a related location with ``file=""`` is in ``doc``'s file)."""
     related = tuple(
         Location(r.file or doc.relpath, r.line if r.line is not None else 1, r.col or 1, r.message)
         if r.line is not None or (r.file or doc.relpath) != doc.relpath
@@ -60,26 +57,21 @@ def locate_in(diag: Diag, doc: Document) -> Finding:
 
 
 def locate(diag: Diag, corpus: Corpus, fallback: str) -> Finding:
-    """A corpus check's Diag: ``file`` and ``document`` name the document it points into
-    (no ``file``: the corpus root, ``fallback``)."""
-    path = diag.file or fallback
-    target = corpus.doc(diag.file, diag.document)
-    related = []
-    for r in diag.related:
-        if r.line is not None:
-            related.append(Location(r.file, r.line, r.col or 1, r.message))
-            continue
-        rdoc = corpus.doc(r.file, r.document)
-        related.append(Location(r.file, *_position(rdoc, r.path, r.on), r.message))
-    return _finding(diag, path, target, tuple(related))
+    """A corpus check's Diag (no ``file``: at the corpus root, ``fallback``)."""
+    related = tuple(
+        Location(r.file, r.line, r.col or 1, r.message)
+        if r.line is not None
+        else Location(r.file, *_position(corpus.doc(r.file, r.document), r.path, r.on), r.message)
+        for r in diag.related
+    )
+    return _finding(diag, diag.file or fallback, corpus.doc(diag.file, diag.document), related)
 
 
 def apply_suppressions(
     findings: list[Finding], files: dict[str, list[Document]], config
 ) -> list[Finding]:
-    """Drop suppressed findings; report suppressions that suppressed nothing (SI009).
-    ``files`` maps a relpath to its documents (``Corpus.by_file``). Suppressions are the
-    file's: they cover its lines whatever document a line is in."""
+    """Drop suppressed findings; SI009 for suppressions that suppressed nothing. A file's
+    suppressions cover its lines whatever document a line is in."""
     by_file: dict[str, list[Finding]] = {}
     for f in findings:
         by_file.setdefault(f.path, []).append(f)
@@ -96,18 +88,16 @@ def apply_suppressions(
         # codes are upper case (SPEC §7); a lower-case one works as in `--select`
         upper = [tuple(c.upper() for c in codes) for _line, _col, _kind, codes in sups]
         for f in items:
-            hit = False
-            for i, (line, _col, kind, _codes) in enumerate(sups):
-                if not any(f.code.startswith(c) for c in upper[i]):
-                    continue
-                if (
-                    kind == "file"
-                    or (kind == "line" and f.line == line)
-                    or (kind == "above" and f.line == line + 1)
-                ):
-                    used[i] = True
-                    hit = True
-            if not hit:
+            # a finding on the comment's line ("line"), the next one ("above"), any ("file")
+            hits = [
+                i
+                for i, (line, _col, kind, _codes) in enumerate(sups)
+                if any(f.code.startswith(c) for c in upper[i])
+                and (kind == "file" or f.line == line + (kind == "above"))
+            ]
+            for i in hits:
+                used[i] = True
+            if not hits:
                 out.append(f)
         for i, sup in enumerate(sups):
             if config.enabled("SI009", path):
@@ -118,8 +108,8 @@ def apply_suppressions(
 
 
 def _useless_suppression(path: str, sup: tuple, used: bool, docs) -> Finding | None:
-    """SI009 for a suppression that suppressed nothing or names a code that is no rule
-    (with the nearest code: ``SI1133`` → ``SI113``), else None."""
+    """SI009 for a suppression that suppressed nothing or names no rule (with the nearest
+    code: ``SI1133`` → ``SI113``)."""
     line, col, kind, codes = sup
     known = catalogue_codes()
     unknown = [c for c in codes if not any(k.startswith(c.upper()) for k in known)]
@@ -151,8 +141,7 @@ def _useless_suppression(path: str, sup: tuple, used: bool, docs) -> Finding | N
 
 
 def _document_at(docs: list[Document], line: int) -> int | None:
-    """The index of the document of a multi-document file that holds ``line`` (the last
-    one that starts at or before it)."""
+    """The last document of a multi-document file that starts at or before ``line``."""
     if not docs or not docs[0].multi:
         return None
     best = docs[0]
@@ -175,11 +164,10 @@ EVERY_RUN = frozenset({"SI010"})
 
 
 def concerns_named(f: Finding, sel, named_kinds: set[str]) -> bool:
-    """Whether a finding belongs in a report on the named paths only (pre-commit's staged
-    files): it is in a named file; or one of its other locations is (a staged duplicate id
-    that sorts first: SI301 sits on the later, unstaged file); or it is an unresolved
-    reference and a document of the kind that could resolve it is named (``named_kinds``);
-    or its code is one of :data:`EVERY_RUN`."""
+    """Whether a finding belongs in a report on the named paths only (SPEC §9): it is in a
+    named file, or one of its related locations is (a staged duplicate id that sorts
+    first: SI301 sits on the unstaged file), or it is an unresolved reference and a
+    document of a kind that could resolve it is named, or it is :data:`EVERY_RUN`'s."""
     if sel.reports(sel.absolute(f.path)) or f.code in EVERY_RUN:
         return True
     if any(sel.reports(sel.absolute(r.path)) for r in f.related):
@@ -187,13 +175,9 @@ def concerns_named(f: Finding, sel, named_kinds: set[str]) -> bool:
     return UNRESOLVED.get(f.code) in named_kinds
 
 
-# Knock-on findings held back (SPEC §9 "Cross-file scope"): a file that failed to read
-# (SI001, SI005–SI007) may define ids that other files reference, so a reference to an id
-# that could be in it (fixtures' and evidence's scenario, SI303; a companion, SI613) is not
-# reported as missing -- the file's own finding is the one to fix first. "Could be in it":
-# its text holds the id, or its text could not be read whole.
-
-#: the failed reads
+# Knock-on findings held back (SPEC §9 "Cross-file scope"): a reference (SI303, SI613) to
+# an id a file that failed to read could define (its text holds the id, or could not be
+# read whole) is not reported as missing: the file's own finding is the one to fix first.
 FAILED = ("SI001", "SI005", "SI006", "SI007")
 #: the missing-reference findings, and the id each names
 REFERENCES = {
@@ -203,24 +187,15 @@ REFERENCES = {
 
 
 def failed_texts(per_file: dict, absolute, overrides: dict) -> list[str | None]:
-    """The text of each file that failed to read (None: it could not be read whole), of
-    the per-file findings ``per_file`` (relpath -> findings; ``absolute``: a relpath to an
-    absolute path; ``overrides``: unsaved buffers by absolute path)."""
-    out: list[str | None] = []
-    for rel, findings in sorted(per_file.items()):
-        if not any(f.code in FAILED for f in findings):
-            continue
-        raw = raw_of(absolute(rel), overrides)
-        if raw is None or len(raw) > MAX_BYTES:
-            out.append(None)
-        else:
-            out.append(raw.decode("utf-8", "replace"))
-    return out
+    """The text of each file of ``per_file`` that failed to read (None: it could not be
+    read whole)."""
+    failed = [rel for rel, fs in sorted(per_file.items()) if any(f.code in FAILED for f in fs)]
+    raws = [raw_of(absolute(rel), overrides) for rel in failed]
+    return [None if r is None or len(r) > MAX_BYTES else r.decode("utf-8", "replace") for r in raws]
 
 
 def held_back_by(findings: list[Finding], texts: list[str | None]) -> list[Finding]:
-    """``findings`` without the references to ids one of ``texts`` (those of the files
-    that failed to read: :func:`failed_texts`) could define."""
+    """``findings`` without the references to ids one of ``texts`` could define."""
     if not texts:
         return findings
     kept = []
@@ -241,12 +216,10 @@ def locate_stage(state: State) -> None:
     findings = [f for doc_findings in state.per_file.values() for f in doc_findings]
     root_rel = sel.relpath(sel.root)
     findings.extend(locate(diag, corpus, root_rel) for diag in state.diags)
-    for path, reason in sel.walk_problems:
-        findings.append(
-            Finding(
-                sel.relpath(path), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {reason}"
-            )
-        )
+    findings += [
+        Finding(sel.relpath(p), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {why}")
+        for p, why in sel.walk_problems
+    ]
     findings = configured(findings, corpus.by_file, config, sel.absolute)
     named_kinds = {
         kind
@@ -261,32 +234,29 @@ def locate_stage(state: State) -> None:
 
 
 def configured(findings: list[Finding], files: dict, config, absolute) -> list[Finding]:
-    """The configuration's ``select``/``ignore``/``per-file-ignores`` (``absolute``: a
-    finding's path to an absolute one), then the suppression comments of ``files``
-    (:func:`apply_suppressions`). The language server finishes a file's findings with it
-    too."""
+    """The configuration's ``select``/``ignore``/``per-file-ignores``, then the
+    suppression comments (the language server's findings too)."""
     findings = [
         f for f in findings if config.enabled(f.code, relpath_of(absolute(f.path), config.root))
     ]
     return apply_suppressions(findings, files, config)
 
 
-def ordered(findings: list[Finding]) -> list[Finding]:
-    """The report order (:meth:`Finding.sort_key`, stable), repeats dropped, at most the
-    per-file cap (:func:`cap_per_file`)."""
-    seen = set()
-    out = []
+def sorted_unique(findings: list[Finding]) -> list[Finding]:
+    """The report order (stable), repeats dropped."""
+    unique: dict[tuple, Finding] = {}
     for f in sorted(findings, key=Finding.sort_key):
-        key = (f.path, f.document, f.line, f.column, f.code, f.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(f)
-    return cap_per_file(out)
+        unique.setdefault((f.path, f.document, f.line, f.column, f.code, f.message), f)
+    return list(unique.values())
+
+
+def ordered(findings: list[Finding]) -> list[Finding]:
+    return cap_per_file(sorted_unique(findings))
 
 
 def cap_per_file(findings: list[Finding], limit: int = MAX_FINDINGS_PER_FILE) -> list[Finding]:
-    """At most ``limit`` findings per file (sorted input), then one SI005 saying how many
-    more there are, at the first one left out."""
+    """At most ``limit`` findings per file (sorted input), then one SI005 at the first one
+    left out."""
     counts = Counter(f.path for f in findings)
     if all(n <= limit for n in counts.values()):
         return findings

@@ -1,12 +1,12 @@
-"""Stage 3, per-file: each file's documents are loaded, classified and checked by the
-file checks (one ``Document`` per YAML document), and their findings located. Results
-come from the cache where a file's content is unchanged, the rest are computed serially
-or in a process pool (``--jobs``); the output depends on neither."""
+"""Stage 3, per-file: each file's documents loaded, classified and checked by the file
+checks, their findings located; from the cache where a file's content is unchanged."""
 
 from __future__ import annotations
 
+import json
 import marshal
 import os
+import re
 import traceback
 from pathlib import Path
 
@@ -22,8 +22,7 @@ from . import forkmap
 from .context import Context, Source, State
 from .data import Content, from_entry, to_entry
 from .locate import locate_in
-from .notcorpus import set_aside, strict_json_diag
-from .read import ensure_read
+from .read import ensure_read, raw_of
 
 #: below this many files to (re)process, a process pool costs more than it saves
 POOL_THRESHOLD = 200
@@ -32,10 +31,9 @@ _FATAL = ("SI001", "SI005", "SI006")
 
 
 def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list[Document]:
-    """The documents of one file (at least one: a file that cannot be read, or holds no
-    document, is one document of no kind that carries the file's loader findings).
-    ``strict_json`` (under a configured root, SPEC §9): a ``.json`` file that is not
-    strict JSON is SI001, never read leniently as YAML."""
+    """The documents of one file (at least one: one of no kind carries the findings of a
+    file that cannot be read or holds none). ``strict_json`` (SPEC §9): a ``.json`` file
+    that is not strict JSON is SI001, never read leniently as YAML."""
     relpath = relpath_of(source.abspath, cwd)
     if source.raw is None:
         diag = Diag("SI001", (), f"file cannot be read: {source.error}", line=1, col=1)
@@ -70,7 +68,6 @@ def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list
 
 
 def crash(check, exc: BaseException, file: str | None, document: int | None = None) -> Diag:
-    """A check that raised: SI000 (its traceback shown under ``--verbose``)."""
     tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     return Diag(
         "SI000",
@@ -98,18 +95,12 @@ def file_diags(doc: Document, ctx: Context, checks) -> list[Diag]:
     return out
 
 
-# --------------------------------------------------------------------------------------
-# one file
-
-
 _WORKER: dict = {}
 
 
 def _work(i: int) -> tuple[list[Document], list[Finding]]:
-    """Per-file stage for source ``i``: load, classify, run the file checks on each
-    document, locate the findings. The documents keep no positions (see
-    ``Document.pos``); under a cache, or for an unsaved buffer, as blobs in their
-    ``content`` (what the cache entry holds; a buffer's file cannot be read again)."""
+    """Load, classify and check source ``i``. The documents keep no positions; under a
+    cache, or for an unsaved buffer (whose file cannot be read again), as blobs."""
     source: Source = _WORKER["sources"][i]
     ctx, checks, cwd = _WORKER["ctx"], _WORKER["checks"], _WORKER["cwd"]
     docs = load_documents(source, cwd, _WORKER.get("strict_json", False))
@@ -131,11 +122,9 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
 
 
 def _work_sent(i: int) -> tuple:
-    """``_work`` in a pool worker: the file's entry (``data.to_entry``), its head and its
-    body as marshal bytes (which keep the loader's interned keys interned); the parent
-    decodes a body only when it reads the file's data (most fixtures' data is read only
-    by the dry runs' workers). The documents and findings themselves when marshal cannot
-    write them."""
+    """``_work`` in a pool worker: the entry's head and body as marshal bytes (which keep
+    interned keys interned; the parent decodes a body only when it reads the data), else
+    the documents and findings themselves."""
     docs, findings = _work(i)
     try:
         head, body = to_entry(docs, findings)
@@ -146,7 +135,7 @@ def _work_sent(i: int) -> tuple:
 
 def _pool_map(items: list[int], jobs: int, advance) -> list:
     """``_work`` of ``items`` in ``jobs`` workers, forked before any document is loaded
-    here (they read their files themselves); serially if the pool breaks."""
+    here; serially if the pool breaks."""
     sources, cwd = _WORKER["sources"], _WORKER["cwd"]
     chunk = max(1, min(64, len(items) // (jobs * 4) or 1))
     pool = forkmap.fork_pool(jobs)
@@ -165,12 +154,7 @@ def _pool_map(items: list[int], jobs: int, advance) -> list:
         return [_work(i) for i in items]
 
 
-# --------------------------------------------------------------------------------------
-# the stage
-
-
 def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[int]]:
-    """The per-file results the cache holds, by source index, and the indexes to check."""
     results: dict[int, tuple[list[Document], list[Finding]]] = {}
     todo: list[int] = []
     same = str(root) == str(cwd)  # the key's relative path is the documents' too
@@ -191,16 +175,14 @@ def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[i
 
 
 def _hit(cache, s: Source, rel: str, cwd: Path, same: bool):
-    """The cache's per-file result for ``s`` (its documents and findings), or None."""
     hit = cache.get_file(s.sha, rel)
     return None if hit is None else from_entry(hit, s, cwd, rel if same else None)
 
 
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
-    """Load and check the sources ``todo`` (in worker processes when there are many)."""
     from ..checks.base import evaluator  # (the checks: a warm re-check imports none)
 
-    jobs = ctx.jobs if ctx.jobs is not None else forkmap.jobs_of(ctx.options.jobs)
+    jobs = forkmap.jobs_of(ctx.workers)
     with Progress(len(todo), "checking", allowed=ctx.options.progress) as bar:
         if jobs > 1 and len(todo) >= POOL_THRESHOLD:
             if _WORKER["checks"]:  # the evaluator, which their dry runs import, once here
@@ -214,9 +196,8 @@ def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
 
 
 def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overrides=()):
-    """(documents of every file, in file order; findings per file relpath). ``checks``
-    empty: load only (no file checks run, nothing is written to the cache); a callable:
-    the checks, asked for only when some file is not in the cache."""
+    """(documents of every file; findings per relpath). ``checks`` empty: load only;
+    a callable: asked for only when some file is not in the cache."""
     root = ctx.config.root
     use_cache = cache is not None and cache.enabled
     try:
@@ -235,18 +216,14 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
         outputs = _check_all(todo, sources, ctx)
         stored = sum(len(f) for _, f in results.values())  # what the cache holds already
         for i, (file_docs, findings) in zip(todo, outputs):
-            sources[i].raw = None
-            results[i] = (file_docs, findings)
-            s = sources[i]
+            s, results[i] = sources[i], (file_docs, findings)
+            s.raw = None
             if use_cache and checks and s.sha and stored + len(findings) <= MAX_CACHED_FINDINGS:
                 stored += len(findings)
                 cache.put_file(s.sha, relpath_of(s.abspath, root), to_entry(file_docs, findings))
-        docs: list[Document] = []
-        per_file: dict[str, list[Finding]] = {}
-        for i in range(len(sources)):
-            fdocs, findings = results[i]
-            docs.extend(fdocs)
-            per_file[fdocs[0].relpath] = findings
+        in_order = [results[i] for i in range(len(sources))]
+        docs = [d for fdocs, _ in in_order for d in fdocs]
+        per_file = {fdocs[0].relpath: findings for fdocs, findings in in_order}
     finally:
         _WORKER.clear()
     return docs, per_file
@@ -265,3 +242,97 @@ def per_file(state: State) -> None:
         d.profile_asset = sel.in_profile(d.abspath)
     state.docs = docs
     set_aside(state)  # not corpus files (SPEC §9): their findings dropped
+
+
+# SPEC §9 "Not a corpus file": under a root that is not configured, a file that does not
+# parse and has no top-level key of the §1 kind table is set aside with a ``--verbose``
+# note, its findings dropped. Under a configured root a ``.json`` file must be strict JSON.
+
+#: the top-level keys that recognise a document's kind (SPEC §1)
+_KEYS = (
+    "id|classification|scoring|events|final_answer|actions|eio|context_artifacts|primitives"
+    "|template"
+)
+#: a line that starts a top-level key of the kind table (plain or quoted)
+_YAML_SIGN = re.compile(rf"^(?:{_KEYS}|\"(?:{_KEYS})\"|'(?:{_KEYS})')[ \t]*:", re.MULTILINE)
+#: a JSON object member with such a key (anywhere: a broken JSON text has no structure)
+_JSON_SIGN = re.compile(rf"\"(?:{_KEYS})\"\s*:")
+#: the loader's findings that say a file could not be read as (core-schema) YAML/JSON:
+#: invalid YAML, a complex key (a Helm template's ``name: {{ .Release.Name }}`` parses as
+#: a mapping used as a key), not UTF-8, an application's local tag (CloudFormation's
+#: ``!Ref``); a safety limit (SI005) or a ``!!`` tag is reported whatever the file is
+UNREADABLE = ("SI001", "SI003", "SI006", "SI007")
+
+
+def corpus_sign(raw: bytes, abspath: str) -> bool:
+    text = raw.decode("utf-8", "replace")
+    if _YAML_SIGN.search(text) is not None:
+        return True
+    jsonish = abspath.endswith(".json") or text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[")
+    return jsonish and _JSON_SIGN.search(text) is not None
+
+
+def strict_json_diag(text: str) -> Diag | None:
+    """SI001 for a ``.json`` text that is not strict JSON (a trailing comma, a comment,
+    NaN)."""
+
+    def refuse(name: str):
+        raise ValueError(f"{name} is not JSON")
+
+    try:
+        json.loads(text, parse_constant=refuse)
+    except json.JSONDecodeError as exc:
+        return Diag("SI001", (), f"invalid JSON: {exc.msg}", line=exc.lineno, col=exc.colno)
+    except ValueError as exc:
+        return Diag("SI001", (), f"invalid JSON: {exc}", line=1, col=1)
+    except RecursionError:
+        return None  # (the loader's limits report it)
+    return None
+
+
+def set_aside(state: State) -> None:
+    """After the per-file stage: unreadable files with no sign of being corpus files lose
+    their findings and go to ``state.not_corpus``."""
+    sel = state.selection
+    if sel.config.root_how == "config":
+        return
+    codes = {}
+    for rel, findings in state.per_file.items():
+        if findings and any(f.code in UNREADABLE for f in findings):
+            codes[rel] = {f.code for f in findings if not _global_tag(f)}
+    if not codes:
+        return
+    docs: dict[str, list] = {}
+    for d in state.docs:
+        if d.relpath in codes:
+            docs.setdefault(d.relpath, []).append(d)
+    codes = {rel: c for rel, c in codes.items() if _unreadable(c, docs.get(rel, []))}
+    for rel in sorted(codes):
+        abspath = sel.absolute(rel)
+        raw = raw_of(abspath, state.overrides)
+        if raw is None or corpus_sign(raw, abspath):
+            continue
+        state.per_file[rel] = []
+        state.not_corpus.add(abspath)
+
+
+def _global_tag(finding) -> bool:
+    """SI007 for a ``!!`` tag (code execution in a reader that honours it) is reported
+    whatever the file is; a local tag (``!Sub``, ``!reference``) signs another tool's."""
+    return finding.code == "SI007" and finding.message.startswith("YAML tag '!!")
+
+
+def _unreadable(codes: set[str], docs: list) -> bool:
+    """No document of a kind, and either no document at all, a complex key or a tag
+    outside the core schema (a lone surrogate escape is SI006 in a file that was read: not
+    this)."""
+    if any(d.kind is not None for d in docs):
+        return False
+    return "SI003" in codes or "SI007" in codes or all(d.ndocs == 0 for d in docs)
+
+
+def not_corpus_note(relpath: str) -> str:
+    return (
+        f"skipped {relpath}: not a corpus file (it does not parse, and no top-level key "
+        "names a corpus document)"
+    )

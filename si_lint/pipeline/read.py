@@ -1,9 +1,5 @@
-"""Stage 2, read: every selected file is read once; its content hash is the hash of
-exactly the bytes the per-file stage checks.
-
-``overrides`` (``{abspath: bytes}``) stand in for files on disk — the language server
-checks unsaved editor buffers this way; an override for a file not on disk is read too.
-"""
+"""Stage 2, read: every selected file read once and hashed: the bytes hashed are the bytes
+checked. ``overrides`` (``{abspath: bytes}``, unsaved editor buffers) stand in for files."""
 
 from __future__ import annotations
 
@@ -18,14 +14,11 @@ from .context import Source, State
 
 
 def read_file(path, **stats) -> tuple[bytes | None, str | None]:
-    """The file's bytes, or why it cannot be read (regular files only, never more than
-    the size limit allows)."""
     return read_regular(path, MAX_BYTES, **stats)
 
 
 def source_of(abspath: str, raw: bytes | None = None, error: str | None = None) -> Source:
-    """The file as a :class:`Source`: ``raw`` (bytes given: an editor buffer, stdin) or
-    the file read now, and the sha256 of those bytes."""
+    """``raw`` given (an editor buffer, stdin), else the file read now."""
     if raw is None and error is None:
         raw, error = read_file(abspath)
     sha = hashlib.sha256(raw).hexdigest() if raw is not None else ""
@@ -33,10 +26,8 @@ def source_of(abspath: str, raw: bytes | None = None, error: str | None = None) 
 
 
 def indexed_source(abspath: str, stats) -> Source:
-    """The file as a :class:`Source` through the cache's stat index (``stats``,
-    :class:`si_lint.cache.statindex.StatIndex`): its hash without reading it when its stat
-    is the index's (``raw`` None, ``error`` None: :func:`ensure_read` reads it if the
-    bytes are needed), else read and hashed now and noted in the index."""
+    """Through the stat index: the hash alone when the stat is the index's (``raw`` None:
+    :func:`ensure_read` reads it if needed), else read, hashed and noted."""
     try:
         st = os.stat(abspath)
     except (OSError, ValueError):
@@ -53,22 +44,18 @@ def indexed_source(abspath: str, stats) -> Source:
 
 
 def raw_of(abspath: str, overrides: dict) -> bytes | None:
-    """An unsaved buffer's bytes (``overrides``), else the file's; None: it cannot be read."""
     raw = overrides.get(abspath)
     return raw if raw is not None else read_regular(abspath, MAX_BYTES)[0]
 
 
 def ensure_read(source: Source) -> None:
-    """Read a source the stat index answered (its bytes are needed after all: its hash
-    has no cache entry), and hash the bytes read."""
+    """Read and hash a source the stat index answered whose hash has no cache entry."""
     if source.raw is None and source.error is None:
         fresh = source_of(source.abspath)
         source.raw, source.error, source.sha = fresh.raw, fresh.error, fresh.sha
 
 
 def read(state: State) -> None:
-    """Every selected file (and every override) read once and hashed; under a cache, a
-    file whose stat the stat index holds is not read: its hash is the index's."""
     overrides = {os.path.abspath(k): v for k, v in (state.overrides or {}).items()}
     files = list(state.selection.files)
     known = set(files)

@@ -1,5 +1,5 @@
-"""Stage 1, select: the configuration, the profile, the files to read and the files to
-report on — computed once, in one path form (absolute, normalised strings)."""
+"""Stage 1, select: the configuration, the profile, the files to read and to report on,
+in one path form (absolute, normalised strings)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
-from ..cache import open_cache, profile_fingerprint
+from ..cache.keys import profile_fingerprint
 from ..cache.signed import distrust
+from ..cache.store import open_cache
 from ..config import Config, load_config
 from ..discovery import discover, expand_named, inside, named_file_check, relpath_of
 from ..profile import is_builtin_name, resolve_profile
@@ -20,27 +21,20 @@ from .context import Context, Options, State
 
 @dataclass(frozen=True)
 class Selection:
-    """What a run reads and what it reports on. Every path is absolute and normalised
-    (``os.path.abspath``; a named directory is resolved through symbolic links, as the
-    discovery walks real directories), so one test decides "is this reported"."""
+    """What a run reads and reports on. Every path is absolute and normalised (a named
+    directory resolved through links, as discovery walks real directories)."""
 
     cwd: str
     config: Config
-    #: files named on the command line
     named_files: tuple[str, ...]
     #: directories named on the command line (``.`` when nothing is named)
     named_dirs: tuple[str, ...]
-    #: every file to read: the corpus under the root, named files and directories outside
-    #: it, and the profile directory
+    #: the corpus under the root, named paths outside it, and the profile directory
     files: tuple[str, ...]
-    #: directories that could not be walked: (path, reason)
     walk_problems: tuple[tuple[str, str], ...]
-    #: the profile directory in use (None for the built-in profile)
     profile_dir: str | None
-    #: shown under --verbose: the root and how it was found, files skipped and why
-    #: (FIFOs, sockets, devices, links out of the root, excluded named files)
     notes: tuple[str, ...] = ()
-    #: named files not read, with why: (relpath, reason) -- counted in the summary
+    #: named files not read: (relpath, reason), counted in the summary
     skipped_named: tuple[tuple[str, str], ...] = ()
 
     @property
@@ -48,23 +42,18 @@ class Selection:
         return str(self.config.root)
 
     def relpath(self, abspath: str) -> str:
-        """The path as findings show it: relative to the current directory."""
         return relpath_of(abspath, self.cwd)
 
     def absolute(self, relpath: str) -> str:
-        """The inverse of :meth:`relpath` (a relpath may climb: ``../x``)."""
         return os.path.normpath(os.path.join(self.cwd, relpath))
 
     def reports(self, abspath: str) -> bool:
-        """True when findings in ``abspath`` are reported: it is a named file or under a
-        named directory (cross-file checks see every file; reports cover these only)."""
         if abspath in self.named_files or abspath.startswith(self._under):
             return True
         return abspath in self.named_dirs  # (a directory itself: inside() says so too)
 
     @cached_property
     def _under(self) -> tuple[str, ...]:
-        """What a path under a named directory starts with (``inside``'s test, at once)."""
         return tuple(d.rstrip(os.sep) + os.sep for d in self.named_dirs)
 
     def in_profile(self, abspath: str) -> bool:
@@ -72,7 +61,6 @@ class Selection:
 
 
 def make_selection(paths: list[str], options: Options, cwd: Path, config: Config) -> Selection:
-    """The selection of a run under ``config``."""
     config = config.with_cli(
         options.select, options.ignore, options.extend_select, options.extend_ignore
     )
@@ -125,7 +113,6 @@ def make_selection(paths: list[str], options: Options, cwd: Path, config: Config
 
 
 def select(state: State) -> None:
-    """The configuration, the selection, the profile, the context and the cache."""
     if state.config is None:
         state.config = load_config(state.cwd, info=state.root_info)
     options = state.options
@@ -142,13 +129,9 @@ def select(state: State) -> None:
     state.ctx = Context(profile, sel.config, options, cache=cache, memo_tasks=True)
 
 
-# Stage 1a, configure: the corpus root and its configuration table (SPEC §9), found
-# from the named paths and the working directory (``root.find_root_info``).
 def configure(state: State) -> None:
-    """The root and configuration table, unless the caller gave a configuration or the
-    root (``pipeline.run`` gives each root's; ``build_corpus`` takes the first named
-    path's); then no cache key inside the root, the named paths or their git work trees
-    is trusted (before any cache file is read)."""
+    """Stage 1a: the corpus root and configuration table (SPEC §9), unless given; then no
+    cache key inside the root, the named paths or their work trees is trusted."""
     named = [Path(p) if os.path.isabs(p) else state.cwd / p for p in state.paths]
     named = [p for p in named if p.exists()]
     if state.config is None and state.root_info is None:
