@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import hashlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -164,21 +165,31 @@ def _profile(profile: str, root: Path, where: str) -> tuple[str, str | None]:
     return profile, None
 
 
-def load_config(cwd: Path, paths: Iterable[Path] = (), *, info: Root | None = None) -> Config:
+def load_config(
+    cwd: Path,
+    paths: Iterable[Path] = (),
+    *,
+    info: Root | None = None,
+    valid: frozenset[str] = frozenset(),
+    checked: set[str] | None = None,
+) -> Config:
     """The configuration of the corpus root found from ``cwd`` and ``paths`` (or ``info``),
     each file of its ``extend`` chain validated (the schema holds every key's type), then
-    merged."""
+    merged. ``valid``: the sha256 of configuration texts this si-lint found valid before
+    (the cache's ``configs.json``): not validated again. ``checked`` gets the sha256 of
+    every text read, all valid (a run that returns)."""
     info = (info or find_root_info(cwd, paths)).parsed()
     root, source = info.path, info.source
     if source is None:
         return Config(root=root, root_how=info.how)
     table = info.table
     assert table is not None  # parsed() read it
-    _checked(str(source), table)  # (before any file it extends is read)
+    checked = set() if checked is None else checked
+    checked.add(_checked(str(source), table, info.raw, valid))  # (before any it extends)
     chain = extended(source, table, extend_boundary(root)) if "extend" in table else []
     files = [(source, table, info.raw)] + chain  # nearest first
-    for path, base, _raw in chain:
-        _checked(str(path), base)
+    for path, base, raw in chain:
+        checked.add(_checked(str(path), base, raw, valid))
     merged, origin = merge_tables(files)
     where = origin.get("profile", source)
     profile, refused = _profile(merged.get("profile", "builtin"), root, str(where))
@@ -205,7 +216,12 @@ def load_config(cwd: Path, paths: Iterable[Path] = (), *, info: Root | None = No
     )
 
 
-def _checked(where: str, table: dict) -> None:
+def _checked(where: str, table: dict, raw: bytes | None, valid: frozenset[str]) -> str:
+    """The sha256 of ``raw``, the text ``table`` was read from, once ``table`` is known
+    valid (``ConfigError`` otherwise): among ``valid``, or validated now."""
+    digest = hashlib.sha256(raw if raw is not None else repr(table).encode()).hexdigest()
+    if digest in valid:
+        return digest
     problems = validate("config", table)
     if problems:
         raise ConfigError(
@@ -215,6 +231,7 @@ def _checked(where: str, table: dict) -> None:
     check_codes(table.get("ignore", ()), f"{where}: `ignore`")
     for pattern, codes in sorted(table.get("per-file-ignores", {}).items()):
         check_codes(codes, f"{where}: `per-file-ignores` {pattern!r}")
+    return digest
 
 
 def _outside_root(root: Path, profile: str) -> str | None:

@@ -27,8 +27,13 @@ class Selection:
     files: list[str] = field(default_factory=list)
     problems: list[tuple[Path, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: every directory listed -> whether it holds a file ``profile.md`` (what the read
+    #: stage's profile step would otherwise ``stat`` in each)
+    profile_md: dict[str, bool] = field(default_factory=dict)
 
 
+#: the file that marks an OASIS profile directory (SPEC §9; ``profile_docs``)
+PROFILE_MD = "profile.md"
 #: the largest .gitignore file read
 MAX_GITIGNORE_BYTES = 1 << 20
 
@@ -117,6 +122,11 @@ class _Walk:
         except OSError as exc:
             self.sel.problems.append((Path(directory), exc.strerror or type(exc).__name__))
             return
+        marker = next((e for e in entries if e.name == PROFILE_MD), None)
+        try:  # (as os.path.isfile: a link to a file counts)
+            self.sel.profile_md[directory] = marker is not None and marker.is_file()
+        except OSError:
+            pass  # (not recorded: the profile step looks itself)
         if any(e.name == ".gitignore" for e in entries):
             own = _gitignore(directory)
             if own is not None:

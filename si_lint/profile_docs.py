@@ -25,11 +25,11 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from .discovery import PROFILE_MD as PROFILE
 from .discovery import inside, relpath_of
 from .fsutil import read_regular
 from .root import ancestors
 
-PROFILE = "profile.md"
 BEHAVIORS = "behavior-definitions.md"
 STIMULI = "stimulus-library.md"
 CAPABILITY_CATEGORIES = "capability-categories.md"
@@ -230,12 +230,16 @@ def parse(directory: str, texts: dict[str, str]) -> ProfileDocs:
     return docs
 
 
-def find_profile_dir(directory: str, stop: str, seen: dict | None = None) -> str | None:
+def find_profile_dir(
+    directory: str, stop: str, seen: dict | None = None, listed: dict | None = None
+) -> str | None:
     """The nearest directory from ``directory`` up to ``stop`` (both absolute and normal:
     ``os.path.abspath``; never above ``stop``) that holds a regular file ``profile.md``,
     or None. ``seen`` (directory -> answer), shared by calls whose ``stop`` is the same for
-    a directory and its parents, walks each directory once (one stat each)."""
+    a directory and its parents, walks each directory once (one stat each, none for a
+    directory ``listed`` answers: the walk's ``Selection.profile_md``)."""
     seen = {} if seen is None else seen
+    listed = listed or {}
     walked = []
     answer = None
     for d in ancestors(directory):
@@ -243,7 +247,10 @@ def find_profile_dir(directory: str, stop: str, seen: dict | None = None) -> str
             answer = seen[d]
             break
         walked.append(d)
-        if os.path.isfile(os.path.join(d, PROFILE)):
+        marked = listed.get(d)
+        if marked is None:
+            marked = os.path.isfile(os.path.join(d, PROFILE))
+        if marked:
             answer = d
             break
         if not inside(d, stop) or d == stop:
@@ -273,16 +280,19 @@ def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> Pr
     return docs
 
 
-def read_for(files, root, cwd) -> tuple[dict[str, str | None], dict[str, ProfileDocs]]:
+def read_for(
+    files, root, cwd, listed: dict | None = None
+) -> tuple[dict[str, str | None], dict[str, ProfileDocs]]:
     """The read stage's profile step: for the directory of every file in ``files``
     (absolute paths), its profile directory (searched up to the corpus ``root`` when the
     file is under it, else only the file's own directory), and the documents of every
     profile directory found, read once. Returns ({file directory: profile directory or
-    None}, {profile directory: ProfileDocs}), all absolute paths (``files``: normal too)."""
+    None}, {profile directory: ProfileDocs}), all absolute paths (``files``: normal too).
+    ``listed``: what the walk saw of ``profile.md`` (:func:`find_profile_dir`)."""
     root = os.path.abspath(root)
     seen: dict[str, str | None] = {}
     dirs = {
-        d: find_profile_dir(d, root if inside(d, root) else d, seen)
+        d: find_profile_dir(d, root if inside(d, root) else d, seen, listed)
         for d in sorted({os.path.dirname(f) for f in files})
     }
     docs: dict[str, ProfileDocs] = {}

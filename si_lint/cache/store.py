@@ -299,13 +299,56 @@ def _memo_key(key: tuple | list) -> str:
     return dumps(list(key)).decode()
 
 
+def _directory(root: Path, options) -> tuple[Path | None, bool]:
+    """The cache directory of a run at ``root`` (None: no cache), and whether it is the
+    default ``.si-lint-cache`` (``Cache``'s ``owned``)."""
+    if not options.use_cache:
+        return None, False
+    given = options.cache_dir or os.environ.get("SI_LINT_CACHE_DIR")
+    if given:
+        return Path(given).resolve(), False
+    return root / ".si-lint-cache", True
+
+
 def open_cache(root: Path, options, header: tuple) -> Cache:
     """The cache for a run at ``root``; no key inside ``root`` or its git work tree signs
     it (:func:`.signed.distrust`)."""
     distrust([root])
-    if not options.use_cache:
-        return Cache(None, header)
-    given = options.cache_dir or os.environ.get("SI_LINT_CACHE_DIR")
-    if given:
-        return Cache(Path(given).resolve(), header)
-    return Cache(root / ".si-lint-cache", header, owned=True)
+    directory, owned = _directory(root, options)
+    return Cache(directory, header, owned=owned)
+
+
+#: the configuration texts the last run found valid (``config.load_config``'s ``valid``)
+CONFIGS_FILENAME = "configs.json"
+
+
+def valid_configs(root: Path, options) -> frozenset[str]:
+    """The sha256 of each configuration text the last run at ``root`` read, all valid:
+    signed under the header of si-lint's code alone (the answer depends on the text and
+    the schema, nothing else), so that a re-check need not load the schema validator."""
+    distrust([root])
+    directory, owned = _directory(root, options)
+    if directory is None:
+        return frozenset()
+    try:
+        check_usable(directory, owned)
+    except CacheDirUnusable:
+        return frozenset()
+    obj = verified_json(directory / CONFIGS_FILENAME, [MAGIC, __version__, code_fingerprint()])
+    found = obj.get("configs") if obj is not None else None
+    if type(found) is not list or not all(type(d) is str for d in found):
+        return frozenset()
+    return frozenset(found)
+
+
+def note_valid_configs(root: Path, options, before: frozenset[str], now: set[str]) -> None:
+    """Write ``now`` (the texts this run read, all valid) when it differs from ``before``."""
+    directory, owned = _directory(root, options)
+    if directory is None or now == before:
+        return
+    with contextlib.suppress(CacheDirUnusable):
+        check_usable(directory, owned)
+        header = [MAGIC, __version__, code_fingerprint()]
+        write_signed(
+            directory, CONFIGS_FILENAME, [dumps({"header": header, "configs": sorted(now)})]
+        )

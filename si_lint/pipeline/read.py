@@ -70,6 +70,7 @@ def read(state: State) -> None:
         else (indexed_source(f, stats) if stats is not None else source_of(f))
         for f in files
     ]
+    sel = state.selection
     state.profile_dirs, state.profile_docs = read_for(
-        [s.abspath for s in state.sources], state.selection.config.root, state.cwd
+        [s.abspath for s in state.sources], sel.config.root, state.cwd, sel.profile_md
     )

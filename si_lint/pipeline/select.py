@@ -4,13 +4,13 @@ in one path form (absolute, normalised strings)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
 from ..cache.keys import profile_fingerprint
 from ..cache.signed import distrust
-from ..cache.store import open_cache
+from ..cache.store import note_valid_configs, open_cache, valid_configs
 from ..config import Config, load_config
 from ..discovery import discover, expand_named, inside, named_file_check, relpath_of
 from ..profile import is_builtin_name, resolve_profile
@@ -36,6 +36,8 @@ class Selection:
     notes: tuple[str, ...] = ()
     #: named files not read: (relpath, reason), counted in the summary
     skipped_named: tuple[tuple[str, str], ...] = ()
+    #: each directory the walks listed -> whether it holds ``profile.md``
+    profile_md: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def root(self) -> str:
@@ -73,6 +75,7 @@ def make_selection(paths: list[str], options: Options, cwd: Path, config: Config
     )
     files: dict[str, None] = {}  # (an ordered set of absolute, normal paths)
     problems: list = []
+    profile_md: dict[str, bool] = {}
     notes = [
         f"corpus root: {relpath_of(config.root, cwd) or '.'} ({config.root_how}); "
         f"configuration: {config.source or 'none'}"
@@ -83,6 +86,7 @@ def make_selection(paths: list[str], options: Options, cwd: Path, config: Config
         found = discover(Path(top), config, cwd)
         problems += found.problems
         notes += found.notes
+        profile_md.update(found.profile_md)
         files.update(dict.fromkeys(found.files))
     # an excluded named file, or a link out of the root, is a note and a skipped named
     # path (pre-commit passes every staged file)
@@ -109,13 +113,19 @@ def make_selection(paths: list[str], options: Options, cwd: Path, config: Config
         profile_dir=profile_dir,
         notes=tuple(notes),
         skipped_named=tuple(skipped),
+        profile_md=profile_md,
     )
 
 
 def select(state: State) -> None:
-    if state.config is None:
-        state.config = load_config(state.cwd, info=state.root_info)
     options = state.options
+    if state.config is None and state.root_info is not None:
+        root = state.root_info.path
+        valid, checked = valid_configs(root, options), set[str]()
+        state.config = load_config(state.cwd, info=state.root_info, valid=valid, checked=checked)
+        note_valid_configs(root, options, valid, checked)
+    elif state.config is None:
+        state.config = load_config(state.cwd)
     sel = make_selection(state.paths, options, state.cwd, state.config)
     # builtin, builtin:si-0.3.0-rc1, builtin:oasisctl, or a directory under the root
     spec = options.profile or sel.config.profile
