@@ -26,7 +26,8 @@ def report(state: State) -> None:
     corpus = state.corpus
     assert corpus is not None  # the corpus stage ran
     aside = {sel.relpath(p) for p in state.not_corpus}
-    wanted = {sel.relpath(s.abspath) for s in state.sources if sel.reports(s.abspath)}
+    # (every source has a document, whose relpath is the source's)
+    wanted = {d.relpath for d in state.docs if sel.reports(d.abspath)}
     wanted = (wanted | {sel.relpath(f) for f in sel.named_files}) - aside
     reported = sorted(wanted)
     skipped = [d.label for d in corpus.documents if d.kind is None and d.relpath in wanted]
