@@ -215,6 +215,35 @@ def discover(root: Path, config: Config, cwd: Path) -> Selection:
     return walk.sel
 
 
+def selects(abspath: str, config: Config) -> bool:
+    """Whether :func:`discover` of ``config.root`` would select ``abspath`` by its path:
+    the same rules for each directory on the way (skipped and dot directories, ``exclude``,
+    every ``.gitignore``) and for the name (``include``/``exclude``). What the language
+    server asks of a file created since its walk; the file itself is judged apart
+    (:func:`named_file_check`)."""
+    root = os.path.abspath(config.root)
+    abspath = os.path.abspath(abspath)
+    if not inside(abspath, root) or abspath == root:
+        return False
+    rel = abspath[len(root) :].lstrip(os.sep).replace(os.sep, "/")
+    *dirs, name = rel.split("/")
+    if not _utf8_name(rel) or name == ".gitignore" or not config.included(rel):
+        return False
+    specs = _gitignores_above(root)
+    here = root
+    for i, part in enumerate(dirs):
+        own = _gitignore(here)  # (the walk reads it when it lists ``here``)
+        specs = specs + [(here, own)] if own is not None else specs
+        here = os.path.join(here, part)
+        if part in SKIP_DIRS or part.startswith("."):
+            return False
+        if config.excluded("/".join(dirs[: i + 1]), is_dir=True) or _ignored(specs, here, True):
+            return False
+    own = _gitignore(here)
+    specs = specs + [(here, own)] if own is not None else specs
+    return not (config.excluded(rel) or _ignored(specs, abspath, False))
+
+
 def expand_named(paths: list[str], cwd: Path) -> tuple[list[str], list[str]]:
     files: list[str] = []
     dirs: list[str] = []

@@ -12,7 +12,7 @@ from pathlib import Path
 from .. import pipeline
 from ..catalogue import severity_of
 from ..corpus import Corpus, Document
-from ..discovery import SKIP_DIRS, inside, named_file_check
+from ..discovery import named_file_check, selects
 from ..findings import Finding
 from ..mapping import lookup
 from ..model import evidence_scenario
@@ -139,13 +139,7 @@ class CorpusState:
 
     def _belongs(self, abspath: str) -> bool:
         """Would ``check`` of this root read this file (one created since the load)?"""
-        root = str(self.config.root)
-        if not inside(abspath, root):
-            return False
-        rel = os.path.relpath(abspath, root).replace(os.sep, "/")
-        if any(p in SKIP_DIRS or p.startswith(".") for p in rel.split("/")[:-1]):
-            return False
-        if not self.config.included(rel) or self.config.excluded(rel):
+        if not selects(abspath, self.config):
             return False
         return not os.path.lexists(abspath) or named_file_check(Path(abspath), self.config) is None
 
