@@ -53,7 +53,7 @@ DEFAULT_OPTIONS = ["--no-cache", "--jobs", "2"]
 
 
 #: what a run reads of a revision: the package, and the data a checkout keeps beside it
-#: (``si_lint/resources.py``: ``rules/`` and ``schemas/`` at the repository root)
+#: (``si_lint/fsutil.py``, ``data_path``: ``rules/`` and ``schemas/`` at the repository root)
 PARTS = ("si_lint", "rules", "schemas")
 
 
