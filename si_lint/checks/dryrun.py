@@ -127,14 +127,10 @@ def _fixture_diags(doc, plan: _Plan, profile) -> list[Diag]:
     verdict = plan.verdict(data, profile)
     expect = data.get("expect")
     expect = expect if isinstance(expect, MAPPING) else {}
-    if verdict.get("error") is not None or verdict.get("score") is None:
-        return [_unscored(doc, expect, verdict)]
-    plan.covered.add(verdict["row"])
-    return list(_disagreements(doc, plan, expect, verdict["score"], verdict["row"]))
-
-
-def _unscored(doc, expect: Mapping, verdict: Mapping) -> Diag:
-    """SI401: the fixture gets no verdict (an evaluation error)."""
+    if verdict.get("error") is None and verdict.get("score") is not None:
+        plan.covered.add(verdict["row"])
+        return list(_disagreements(doc, plan, expect, verdict["score"], verdict["row"]))
+    # SI401: the fixture gets no verdict (an evaluation error)
     where: tuple
     if "score" in expect:
         where, on, wanted = ("expect", "score"), "value", f"`expect.score` is {expect['score']!r}"
@@ -142,7 +138,7 @@ def _unscored(doc, expect: Mapping, verdict: Mapping) -> Diag:
         where, on, wanted = ("expect",), "key", "no `expect.score`"
     message = f"fixture cannot be scored ({verdict.get('error')}); {wanted}"
     help_ = "fix the evidence or the table so that the fixture gets a verdict"
-    return Diag("SI401", where, message, on=on, file=doc.relpath, document=doc.index, help=help_)
+    return [Diag("SI401", where, message, on=on, file=doc.relpath, document=doc.index, help=help_)]
 
 
 def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterator[Diag]:
@@ -152,6 +148,13 @@ def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterat
         exp_row = None
     fired = _row_text(plan.table, row - 1)
     exp_score = to_float(expect["score"]) if is_number(expect.get("score")) else None
+    # where the row that fired is: the composite's row, or the scenario's binding of its
+    # template (the template itself lives in the profile)
+    path: tuple = ("scoring",)
+    what = f"of template {plan.template} fired for this binding"
+    if plan.composite:
+        path, what = ("scoring", "composite", "table", row - 1), "of the scenario's table fired"
+    related = Related(plan.doc.relpath, path, f"row {row} {what}", document=plan.doc.index)
     for code, key, wanted, got, message in (
         ("SI401", "score", exp_score, score, f"fixture scores {score!r} at {fired}"),
         ("SI402", "row", exp_row, row, f"fixture fired {fired}"),
@@ -164,20 +167,10 @@ def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterat
                 on="value",
                 file=doc.relpath,
                 document=doc.index,
-                related=(_fired(plan, row),),
+                related=(related,),
                 help="the table and the fixture disagree: fix the table, the "
                 "evidence, or the expectation",
             )
-
-
-def _fired(plan: _Plan, row: int) -> Related:
-    """Where the row that fired is: the composite's row, or the scenario's binding of its
-    template (the template itself lives in the profile)."""
-    path: tuple = ("scoring",)
-    what = f"of template {plan.template} fired for this binding"
-    if plan.composite:
-        path, what = ("scoring", "composite", "table", row - 1), "of the scenario's table fired"
-    return Related(plan.doc.relpath, path, f"row {row} {what}", document=plan.doc.index)
 
 
 @corpus_check(*CODES, stage="dryrun", reads=("scenario", "profile"))

@@ -223,7 +223,9 @@ def draft_scoring(data: Any, profile: Any, template: Any, name: str) -> dict | N
 
 def _role_value(data: Any, profile: Any, dev: Mapping, rtype: Any, spec: Any, budget: bool):
     if rtype == "factor":
-        return {"ref": dev["id"], "required_identifiers": [_subject(dev)]}
+        subject = dev.get("subject")
+        ok = isinstance(subject, str) and subject.strip()
+        return {"ref": dev["id"], "required_identifiers": [subject if ok else ASK["subject"]]}
     if rtype == "identifier_set":
         return subsystem_draft(data, dev)
     if rtype == "channels":
@@ -237,11 +239,6 @@ def _role_value(data: Any, profile: Any, dev: Mapping, rtype: Any, spec: Any, bu
     if rtype == "boolean" and isinstance(spec.get("expected"), bool):
         return spec["expected"]
     return f"{PLACEHOLDER} a value of type {rtype} for this role"
-
-
-def _subject(dev: Mapping) -> str:
-    subject = dev.get("subject")
-    return subject if isinstance(subject, str) and subject.strip() else ASK["subject"]
 
 
 def subsystem_draft(data: Any, dev: Mapping) -> list[str]:
