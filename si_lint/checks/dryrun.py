@@ -211,40 +211,27 @@ def _scenario_dry_run(sid: str, doc, fixtures: list, profile, required: bool) ->
     if not isinstance(plan, _Plan):
         return [] if plan is None else [plan]
     out = [d for fdoc in fixtures for d in _fixture_diags(fdoc, plan, profile)]
-    if fixtures or required:
-        out.extend(_coverage(sid, plan, required))
-    out.extend(_probe_diags(plan, profile))
-    return out
-
-
-def _coverage(sid: str, plan: _Plan, required: bool) -> Iterator[Diag]:
+    at = {"file": plan.doc.relpath, "document": plan.doc.index}
     where = "its composite table" if plan.composite else f"template {plan.template}"
-    for i in range(len(plan.table)):
+    for i in range(len(plan.table)) if fixtures or required else ():
         if i + 1 not in plan.covered:
-            yield Diag(
-                "SI403",
-                ("scoring", "composite", "table", i) if plan.composite else ("scoring",),
-                f"{_row_text(plan.table, i)} of {where} is exercised by no fixture of `{sid}`",
-                file=plan.doc.relpath,
-                document=plan.doc.index,
-                severity="error" if required else None,
-                help="add a fixture whose evidence fires this row",
+            out.append(
+                Diag(
+                    "SI403",
+                    ("scoring", "composite", "table", i) if plan.composite else ("scoring",),
+                    f"{_row_text(plan.table, i)} of {where} is exercised by no fixture of `{sid}`",
+                    severity="error" if required else None,
+                    help="add a fixture whose evidence fires this row",
+                    **at,
+                )
             )
-
-
-def _probe_diags(plan: _Plan, profile) -> Iterator[Diag]:
     for probe in evaluator().probes(plan.scenario, profile, plan.compiled):
         message = probe.check(plan.verdict(probe.artifact, profile), plan.table)
         if message:
             tail, help_ = partial_band(plan.table, plan.scenario, probe)
-            yield Diag(
-                probe.code,
-                ("scoring",),
-                f"probe: {message}{tail}",
-                file=plan.doc.relpath,
-                document=plan.doc.index,
-                help=help_ or PROBE_HELP.get(probe.code),
-            )
+            help_ = help_ or PROBE_HELP.get(probe.code)
+            out.append(Diag(probe.code, ("scoring",), f"probe: {message}{tail}", help=help_, **at))
+    return out
 
 
 PARTIAL_CREDIT = "(an answer that names the right key without characterising it is partial credit)"
