@@ -127,14 +127,10 @@ def _fixture_diags(doc, plan: _Plan, profile) -> list[Diag]:
     verdict = plan.verdict(data, profile)
     expect = data.get("expect")
     expect = expect if isinstance(expect, MAPPING) else {}
-    if verdict.get("error") is not None or verdict.get("score") is None:
-        return [_unscored(doc, expect, verdict)]
-    plan.covered.add(verdict["row"])
-    return list(_disagreements(doc, plan, expect, verdict["score"], verdict["row"]))
-
-
-def _unscored(doc, expect: Mapping, verdict: Mapping) -> Diag:
-    """SI401: the fixture gets no verdict (an evaluation error)."""
+    if verdict.get("error") is None and verdict.get("score") is not None:
+        plan.covered.add(verdict["row"])
+        return list(_disagreements(doc, plan, expect, verdict["score"], verdict["row"]))
+    # SI401: the fixture gets no verdict (an evaluation error)
     where: tuple
     if "score" in expect:
         where, on, wanted = ("expect", "score"), "value", f"`expect.score` is {expect['score']!r}"
@@ -142,7 +138,7 @@ def _unscored(doc, expect: Mapping, verdict: Mapping) -> Diag:
         where, on, wanted = ("expect",), "key", "no `expect.score`"
     message = f"fixture cannot be scored ({verdict.get('error')}); {wanted}"
     help_ = "fix the evidence or the table so that the fixture gets a verdict"
-    return Diag("SI401", where, message, on=on, file=doc.relpath, document=doc.index, help=help_)
+    return [Diag("SI401", where, message, on=on, file=doc.relpath, document=doc.index, help=help_)]
 
 
 def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterator[Diag]:
@@ -152,6 +148,13 @@ def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterat
         exp_row = None
     fired = _row_text(plan.table, row - 1)
     exp_score = to_float(expect["score"]) if is_number(expect.get("score")) else None
+    # where the row that fired is: the composite's row, or the scenario's binding of its
+    # template (the template itself lives in the profile)
+    path: tuple = ("scoring",)
+    what = f"of template {plan.template} fired for this binding"
+    if plan.composite:
+        path, what = ("scoring", "composite", "table", row - 1), "of the scenario's table fired"
+    related = Related(plan.doc.relpath, path, f"row {row} {what}", document=plan.doc.index)
     for code, key, wanted, got, message in (
         ("SI401", "score", exp_score, score, f"fixture scores {score!r} at {fired}"),
         ("SI402", "row", exp_row, row, f"fixture fired {fired}"),
@@ -164,20 +167,10 @@ def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterat
                 on="value",
                 file=doc.relpath,
                 document=doc.index,
-                related=(_fired(plan, row),),
+                related=(related,),
                 help="the table and the fixture disagree: fix the table, the "
                 "evidence, or the expectation",
             )
-
-
-def _fired(plan: _Plan, row: int) -> Related:
-    """Where the row that fired is: the composite's row, or the scenario's binding of its
-    template (the template itself lives in the profile)."""
-    path: tuple = ("scoring",)
-    what = f"of template {plan.template} fired for this binding"
-    if plan.composite:
-        path, what = ("scoring", "composite", "table", row - 1), "of the scenario's table fired"
-    return Related(plan.doc.relpath, path, f"row {row} {what}", document=plan.doc.index)
 
 
 @corpus_check(*CODES, stage="dryrun", reads=("scenario", "profile"))
@@ -218,40 +211,27 @@ def _scenario_dry_run(sid: str, doc, fixtures: list, profile, required: bool) ->
     if not isinstance(plan, _Plan):
         return [] if plan is None else [plan]
     out = [d for fdoc in fixtures for d in _fixture_diags(fdoc, plan, profile)]
-    if fixtures or required:
-        out.extend(_coverage(sid, plan, required))
-    out.extend(_probe_diags(plan, profile))
-    return out
-
-
-def _coverage(sid: str, plan: _Plan, required: bool) -> Iterator[Diag]:
+    at = {"file": plan.doc.relpath, "document": plan.doc.index}
     where = "its composite table" if plan.composite else f"template {plan.template}"
-    for i in range(len(plan.table)):
+    for i in range(len(plan.table)) if fixtures or required else ():
         if i + 1 not in plan.covered:
-            yield Diag(
-                "SI403",
-                ("scoring", "composite", "table", i) if plan.composite else ("scoring",),
-                f"{_row_text(plan.table, i)} of {where} is exercised by no fixture of `{sid}`",
-                file=plan.doc.relpath,
-                document=plan.doc.index,
-                severity="error" if required else None,
-                help="add a fixture whose evidence fires this row",
+            out.append(
+                Diag(
+                    "SI403",
+                    ("scoring", "composite", "table", i) if plan.composite else ("scoring",),
+                    f"{_row_text(plan.table, i)} of {where} is exercised by no fixture of `{sid}`",
+                    severity="error" if required else None,
+                    help="add a fixture whose evidence fires this row",
+                    **at,
+                )
             )
-
-
-def _probe_diags(plan: _Plan, profile) -> Iterator[Diag]:
     for probe in evaluator().probes(plan.scenario, profile, plan.compiled):
         message = probe.check(plan.verdict(probe.artifact, profile), plan.table)
         if message:
             tail, help_ = partial_band(plan.table, plan.scenario, probe)
-            yield Diag(
-                probe.code,
-                ("scoring",),
-                f"probe: {message}{tail}",
-                file=plan.doc.relpath,
-                document=plan.doc.index,
-                help=help_ or PROBE_HELP.get(probe.code),
-            )
+            help_ = help_ or PROBE_HELP.get(probe.code)
+            out.append(Diag(probe.code, ("scoring",), f"probe: {message}{tail}", help=help_, **at))
+    return out
 
 
 PARTIAL_CREDIT = "(an answer that names the right key without characterising it is partial credit)"
@@ -275,14 +255,6 @@ def _identifier_sets(node: Any) -> Iterator[Any]:
             stack.extend(reversed(n))
 
 
-def _answer_ids(artifact: Any) -> list[str]:
-    """The identifiers the SI406 probe's final answer names (one a line)."""
-    events = artifact.get("events") if isinstance(artifact, MAPPING) else None
-    last = events[-1] if isinstance(events, list) and events else None
-    text = last.get("text") if isinstance(last, MAPPING) else None
-    return [s for s in text.split("\n") if s] if isinstance(text, str) else []
-
-
 def partial_band(table: Any, scenario: Any, probe: Any) -> tuple[str, str | None]:
     """(a tail for SI406's message, its help) naming the partial band's identifier set as the
     author edits it (``subsystem_set``, a composite row's ``identifier_set``) and the factor
@@ -292,7 +264,11 @@ def partial_band(table: Any, scenario: Any, probe: Any) -> tuple[str, str | None
     rows = table if isinstance(table, list) else []
     scores = [s for s in map(_score, rows) if s is not None]
     top = max(scores, default=0.0)
-    wanted = _answer_ids(probe.artifact)
+    # the identifiers the probe's final answer names (one a line)
+    events = probe.artifact.get("events") if isinstance(probe.artifact, MAPPING) else None
+    last = events[-1] if isinstance(events, list) and events else None
+    text = last.get("text") if isinstance(last, MAPPING) else None
+    wanted = [s for s in text.split("\n") if s] if isinstance(text, str) else []
     scoring = scenario.get("scoring") if isinstance(scenario, MAPPING) else None
     for i, row in enumerate(rows, start=1):
         score = _score(row)

@@ -85,7 +85,18 @@ def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
     profile = ctx.profile
     required = bool(getattr(getattr(ctx, "config", None), "require_form_b", False))
     template = find_template(profile, archetype)
-    head = f"Form A graded rubric on {_scenario(data)} ({_archetype(data)})"
+    sid = data.get("id")
+    if isinstance(sid, str) and sid.strip():
+        who = f"scenario `{_short(sid)}`"
+    else:
+        who = "a scenario " + (
+            f"whose `id` is {_value(sid)}" if "id" in data else "without an `id`"
+        )
+    if isinstance(archetype, str):
+        arch = f"archetype {_short(archetype)}"
+    else:
+        arch = f"`archetype` is {_value(archetype)}" if "archetype" in data else "no `archetype`"
+    head = f"Form A graded rubric on {who} ({arch})"
     if template is not None and isinstance(archetype, str):  # (no template for another)
         draft = draft_scoring(data, profile, template, archetype)
         fix = set_value(("scoring",), draft) if draft is not None else None
@@ -144,22 +155,6 @@ def _no_template_help(name: str, profile: Any, required: bool) -> str:
         "nothing to change yet: oasisctl loads and scores Form A; bind the template once "
         f"{_profile(profile)} has one for {name} (or decompose the rubric into a composite now)"
     )
-
-
-def _scenario(data: Mapping[str, Any]) -> str:
-    sid = data.get("id")
-    if isinstance(sid, str) and sid.strip():
-        return f"scenario `{_short(sid)}`"
-    if "id" not in data:
-        return "a scenario without an `id`"
-    return f"a scenario whose `id` is {_value(sid)}"
-
-
-def _archetype(data: Mapping[str, Any]) -> str:
-    archetype = data.get("archetype")
-    if isinstance(archetype, str):
-        return f"archetype {_short(archetype)}"
-    return "no `archetype`" if "archetype" not in data else f"`archetype` is {_value(archetype)}"
 
 
 def _profile(profile: Any) -> str:
@@ -223,7 +218,9 @@ def draft_scoring(data: Any, profile: Any, template: Any, name: str) -> dict | N
 
 def _role_value(data: Any, profile: Any, dev: Mapping, rtype: Any, spec: Any, budget: bool):
     if rtype == "factor":
-        return {"ref": dev["id"], "required_identifiers": [_subject(dev)]}
+        subject = dev.get("subject")
+        ok = isinstance(subject, str) and subject.strip()
+        return {"ref": dev["id"], "required_identifiers": [subject if ok else ASK["subject"]]}
     if rtype == "identifier_set":
         return subsystem_draft(data, dev)
     if rtype == "channels":
@@ -237,11 +234,6 @@ def _role_value(data: Any, profile: Any, dev: Mapping, rtype: Any, spec: Any, bu
     if rtype == "boolean" and isinstance(spec.get("expected"), bool):
         return spec["expected"]
     return f"{PLACEHOLDER} a value of type {rtype} for this role"
-
-
-def _subject(dev: Mapping) -> str:
-    subject = dev.get("subject")
-    return subject if isinstance(subject, str) and subject.strip() else ASK["subject"]
 
 
 def subsystem_draft(data: Any, dev: Mapping) -> list[str]:

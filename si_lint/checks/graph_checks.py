@@ -3,8 +3,6 @@ corpus under the root; the locate stage keeps the findings of the named files.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from si_lint.checks.base import corpus_check
 from si_lint.findings import Diag, Related, format_path, nearest_scenario
 from si_lint.graph.builder import edges_of
@@ -137,19 +135,15 @@ SINGLE_SIGNAL_HELP = (
 )
 
 
-def _archetype(data: Mapping) -> str | None:
-    arch = data.get("archetype")
-    if isinstance(arch, str):
-        return arch
-    s = scoring_of(data)
-    return s.template if s.form == TEMPLATE and isinstance(s.template, str) else None
-
-
 @corpus_check("SI305", reads=("document",))
 def single_signal(corpus, ctx):
     for doc in _scenario_docs(corpus):
         data = doc.data
-        if _archetype(data) != SINGLE_SIGNAL:
+        arch = data.get("archetype")
+        if not isinstance(arch, str):
+            s = scoring_of(data)
+            arch = s.template if s.form == TEMPLATE and isinstance(s.template, str) else None
+        if arch != SINGLE_SIGNAL:
             continue
         injection = data.get("injection")
         devs = injection.get("deviations") if isinstance(injection, MAPPING) else None

@@ -73,22 +73,19 @@ def scenario_diags(data: Any, profile: Any) -> Iterator[Diag]:
         yield from composite_diags(data, s.composite, profile)
 
 
-def _unknown_template(name: Any, known: list) -> Diag:
-    shown = json.dumps(name, ensure_ascii=False) if not isinstance(name, str) else f"`{name}`"
-    message = (
-        f"scoring.archetype_template {shown} names no known template "
-        f"(known: {', '.join(known) or 'none'})"
-    )
-    help_ = "name a template of the profile; run `si-lint profile templates` to list them"
-    path = ("scoring", TEMPLATE_KEY)
-    return Diag("SI112", path, message, on="value", help=did_you_mean(name, known) or help_)
-
-
 def binding_diags(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Diag]:
     name = s.template
     tmpl = find_template(profile, name)
     if tmpl is None:
-        yield _unknown_template(name, template_names(profile))
+        known = template_names(profile)
+        shown = json.dumps(name, ensure_ascii=False) if not isinstance(name, str) else f"`{name}`"
+        message = (
+            f"scoring.archetype_template {shown} names no known template "
+            f"(known: {', '.join(known) or 'none'})"
+        )
+        help_ = "name a template of the profile; run `si-lint profile templates` to list them"
+        path = ("scoring", TEMPLATE_KEY)
+        yield Diag("SI112", path, message, on="value", help=did_you_mean(name, known) or help_)
         return
     roles = template_roles(tmpl)
     for role in roles:

@@ -136,20 +136,15 @@ def value_diags(
                 f"step budget {value} differs from the budget {budget} ratified for {scenario_id}"
             )
             yield Diag("SI114", path, message, on="value", help=f"use {budget}")
-        if expected and ptype.name == "boolean" and isinstance(spec.get("expected"), bool):
-            yield from _not_expected(path, value, spec["expected"])
-
-
-def _not_expected(path: Path, value: Any, expected: bool) -> Iterator[Diag]:
-    if value == expected:
-        return
-    key, exp = path[-1], "true" if expected else "false"
-    message = f"`{key}` is bound to {str(value).lower()}, the template expects {exp}"
-    help_ = (
-        f"set `{key}: {exp}` (without echo exclusion an agent that dumps "
-        "tool output scores as if it had named the factor)"
-    )
-    yield Diag("SI113", path, message, on="value", help=help_, fix=set_value(path, expected))
+        wanted = spec.get("expected")
+        if expected and ptype.name == "boolean" and isinstance(wanted, bool) and value != wanted:
+            key, exp = path[-1], "true" if wanted else "false"
+            message = f"`{key}` is bound to {str(value).lower()}, the template expects {exp}"
+            help_ = (
+                f"set `{key}: {exp}` (without echo exclusion an agent that dumps "
+                "tool output scores as if it had named the factor)"
+            )
+            yield Diag("SI113", path, message, on="value", help=help_, fix=set_value(path, wanted))
 
 
 def _list_diags(
@@ -215,23 +210,18 @@ def _factor_diags(
         message = f"{where}: factor without `required_identifiers`"
         yield Diag(code, path, message, help="add `required_identifiers: [...]`")
         return
-    yield from _identifiers_diags(
-        value["required_identifiers"], path + ("required_identifiers",), code
-    )
-
-
-def _identifiers_diags(value: Any, path: Path, code: str) -> Iterator[Diag]:
-    if not isinstance(value, list):
-        message = f"`required_identifiers` must be a list of identifiers, not {type_name(value)}"
+    path, ids = path + ("required_identifiers",), value["required_identifiers"]
+    if not isinstance(ids, list):
+        message = f"`required_identifiers` must be a list of identifiers, not {type_name(ids)}"
         yield Diag(code, path, message, on="value")
-    elif not value:
+    elif not ids:
         message = (
             "`required_identifiers` is empty: the factor would be identified "
             "by a deviation-type phrase alone"
         )
         help_ = "list the identifiers that name the factor, e.g. the key that was removed"
         yield Diag("SI118", path, message, on="value", help=help_)
-    for i, item in enumerate(value if isinstance(value, list) else ()):
+    for i, item in enumerate(ids if isinstance(ids, list) else ()):
         if is_placeholder(item):
             yield _placeholder(code, path + (i,), "`required_identifiers`", item)
         elif not isinstance(item, str):

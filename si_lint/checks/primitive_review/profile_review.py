@@ -64,16 +64,6 @@ def table_primitives(table: Any, registered: Mapping[str, Any]) -> list[str]:
     )
 
 
-def used_by_templates(profile: Profile) -> dict[str, list[str]]:
-    registered = registered_primitives(profile)
-    out: dict[str, list[str]] = {}
-    for tid, tdoc in sorted(profile.templates.items()):
-        table = tdoc.get("table") if isinstance(tdoc, MAPPING) else None
-        for name in table_primitives(table, registered):
-            out.setdefault(name, []).append(tid)
-    return out
-
-
 def split_spec(spec: Any) -> tuple[str, str] | None:
     """``(relative path, function)`` of ``implementation: path.py:function``, or None."""
     if not isinstance(spec, str) or ":" not in spec:
@@ -109,7 +99,9 @@ def review_profile(profile: Profile) -> list[ImplFinding]:
     """In registry order then file position (a repeated name: its first entry); an
     in-memory profile without ``root`` gets SI501/SI507 only; a finding in a helper two
     primitives share is reported once."""
-    used = used_by_templates(profile)
+    registered = registered_primitives(profile)
+    tables = [t.get("table") for t in profile.templates.values() if isinstance(t, MAPPING)]
+    used = {name for table in tables for name in table_primitives(table, registered)}
     out: list[ImplFinding] = []
     done: set[str] = set()
     seen_file: set[tuple] = set()

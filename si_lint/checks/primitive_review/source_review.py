@@ -87,9 +87,18 @@ def review_source(
 ) -> list[StaticFinding]:
     """The findings sorted by (line, col, code); never raises."""
     try:
-        mod = _parse(source)
-        if isinstance(mod, StaticFinding):
-            return [mod]
+        bad = precheck(source)
+        if bad is not None:
+            return [bad]
+        try:
+            mod = ParsedModule(source)
+        except cst.ParserSyntaxError as e:
+            message = f"implementation module does not parse: {e.message}"
+            return [StaticFinding("SI501", max(e.raw_line, 1), e.raw_column + 1, message)]
+        except RecursionError:
+            raise
+        except Exception as e:  # pragma: no cover - libcst internals
+            return [StaticFinding("SI501", 1, 1, f"implementation module cannot be read: {e}")]
         func = mod.functions.get(func_name)
         if func is None:
             message = f"no module-level function `{func_name}` in the implementation"
@@ -104,21 +113,6 @@ def review_source(
     except RecursionError:
         return [StaticFinding("SI501", 1, 1, TOO_DEEP)]
     return sorted(set(findings), key=lambda f: (f.line, f.col, f.code, f.message))
-
-
-def _parse(source: str) -> ParsedModule | StaticFinding:
-    bad = precheck(source)
-    if bad is not None:
-        return bad
-    try:
-        return ParsedModule(source)
-    except cst.ParserSyntaxError as e:
-        message = f"implementation module does not parse: {e.message}"
-        return StaticFinding("SI501", max(e.raw_line, 1), e.raw_column + 1, message)
-    except RecursionError:
-        raise
-    except Exception as e:  # pragma: no cover - libcst internals
-        return StaticFinding("SI501", 1, 1, f"implementation module cannot be read: {e}")
 
 
 def _body_findings(mod: ParsedModule, func: cst.FunctionDef) -> list[StaticFinding]:
@@ -151,10 +145,9 @@ def signature_findings(
     if [x.name.value for x in positional] != ["evidence"]:
         got = ", ".join(x.name.value for x in positional) or "none"
         problems.append(f"exactly one positional parameter `evidence` is required (got {got})")
-    if isinstance(p.star_arg, cst.Param):
-        problems.append(f"`*{p.star_arg.name.value}` is not allowed")
-    if p.star_kwarg is not None:
-        problems.append(f"`**{p.star_kwarg.name.value}` is not allowed")
+    for stars, arg in (("*", p.star_arg), ("**", p.star_kwarg)):
+        if isinstance(arg, cst.Param):
+            problems.append(f"`{stars}{arg.name.value}` is not allowed")
     have = {x.name.value for x in p.kwonly_params}
     want = set(registry_params)
     missing, extra = sorted(want - have), sorted(have - want)

@@ -89,9 +89,7 @@ class Taint:
         return any(self.expr(c, t) for c in node.children)
 
     # re calls inside an expression ----------------------------------------------------
-    def check(self, node: cst.CSTNode | None, t: frozenset[str]) -> None:
-        if node is None:
-            return
+    def check(self, node: cst.CSTNode, t: frozenset[str]) -> None:
         # the calls in `node`, not in the functions and classes it defines
         for call in _nodes_in(node, cst.Call, (cst.FunctionDef, cst.ClassDef)):
             q = self.mod.qnames(call.func)
