@@ -67,14 +67,12 @@ def after_unasked_work(
             ls.workspace_diagnostic_refresh(None)
 
 
-def register_configuration(server: SiLintServer) -> None:
+def register(server: SiLintServer) -> None:
     @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def changed(ls: SiLintServer, params: T.DidChangeConfigurationParams):
         # the settings in the notification when it carries them, else asked for
         await take_settings(ls, params.settings, ask=not carries_ours(params.settings))
 
-
-def register_pull_diagnostics(server: SiLintServer) -> None:
     @server.feature(T.TEXT_DOCUMENT_DIAGNOSTIC, DIAGNOSTIC_OPTIONS)
     async def pulled(ls: SiLintServer, params: T.DocumentDiagnosticParams):
         uri = params.text_document.uri

@@ -47,28 +47,6 @@ def _location(ls: SiLintServer, target) -> T.Location | None:
     return T.Location(uri=from_fs_path(path), range=T.Range(pos, pos))
 
 
-def register_hover_and_definition(server: SiLintServer) -> None:
-    @server.feature(T.TEXT_DOCUMENT_HOVER)
-    async def on_hover(ls: SiLintServer, params: T.HoverParams):
-        md = await _ask(ls, params, lookup.hover)
-        if not md:
-            return None
-        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=md))
-
-    @server.feature(T.TEXT_DOCUMENT_DEFINITION)
-    async def on_definition(ls: SiLintServer, params: T.DefinitionParams):
-        return _location(ls, await _ask(ls, params, lookup.definition))
-
-
-def register_completion(server: SiLintServer) -> None:
-    @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " "]))
-    async def on_completion(ls: SiLintServer, params: T.CompletionParams):
-        items = await _ask(ls, params, completion.completion)
-        if not items:
-            return None
-        return T.CompletionList(is_incomplete=False, items=items)
-
-
 def _edit(doc, old: str, new: str) -> T.TextEdit:
     """The smallest whole-line edit that turns ``old`` into ``new``."""
     a = old.splitlines(keepends=True)
@@ -88,7 +66,25 @@ CODE_ACTION_OPTIONS = T.CodeActionOptions(
 )
 
 
-def register_code_actions(server: SiLintServer) -> None:
+def register(server: SiLintServer) -> None:
+    @server.feature(T.TEXT_DOCUMENT_HOVER)
+    async def on_hover(ls: SiLintServer, params: T.HoverParams):
+        md = await _ask(ls, params, lookup.hover)
+        if not md:
+            return None
+        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=md))
+
+    @server.feature(T.TEXT_DOCUMENT_DEFINITION)
+    async def on_definition(ls: SiLintServer, params: T.DefinitionParams):
+        return _location(ls, await _ask(ls, params, lookup.definition))
+
+    @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " "]))
+    async def on_completion(ls: SiLintServer, params: T.CompletionParams):
+        items = await _ask(ls, params, completion.completion)
+        if not items:
+            return None
+        return T.CompletionList(is_incomplete=False, items=items)
+
     @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, CODE_ACTION_OPTIONS)
     async def on_code_action(ls: SiLintServer, params: T.CodeActionParams):
         uri = params.text_document.uri

@@ -24,7 +24,20 @@ WATCH = T.Registration(
 )
 
 
-def register_lifecycle(server: SiLintServer) -> None:
+async def _sync_disk(ls: SiLintServer, uri: str) -> None:
+    """For a client that pulls: files changed on disk re-checked; asked to pull again."""
+    folder = ls.folder_of(path_of(uri))
+    if folder in ls.roots:
+        live.after_unasked_work(ls, await ls.run(ls.sync_disk, folder) or [])
+
+
+def watched_changes(ls: SiLintServer, changes: list[T.FileEvent]) -> list[tuple[str, list]]:
+    """The resident roots the client saw files change in, compared with the disk again."""
+    folders = {ls.folder_of(path_of(ev.uri)) for ev in changes} & set(ls.roots)
+    return [item for folder in sorted(folders) for item in ls.sync_disk(folder)]
+
+
+def register(server: SiLintServer) -> None:
     @server.feature(T.SHUTDOWN)
     def shutdown(ls: SiLintServer, params: None):
         ls.shut_down = True
@@ -51,8 +64,21 @@ def register_lifecycle(server: SiLintServer) -> None:
             except JsonRpcException:
                 pass  # the client refused: files changed outside the editor go unseen
 
+    @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    async def watched(ls: SiLintServer, params: T.DidChangeWatchedFilesParams):
+        items = await ls.run(watched_changes, ls, params.changes)
+        live.after_unasked_work(ls, items or [])
 
-def register_document_sync(server: SiLintServer) -> None:
+    @server.feature(T.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    async def folders_changed(ls: SiLintServer, params: T.DidChangeWorkspaceFoldersParams):
+        for wf in params.event.removed:
+            p = path_of(wf.uri)
+            ls.roots.pop(p, None)
+            withdrawn = [u for u in ls.published if (to_fs_path(u) or "").startswith(p + os.sep)]
+            ls.publish([(u, []) for u in withdrawn if u not in ls.workspace.text_documents])
+
+
+def register_documents(server: SiLintServer) -> None:
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: SiLintServer, params: T.DidOpenTextDocumentParams):
         uri = params.text_document.uri
@@ -85,31 +111,3 @@ def register_document_sync(server: SiLintServer) -> None:
         ls.generation[uri] = ls.generation.get(uri, 0) + 1
         items = await ls.run(ls.check_buffer, uri, None)
         ls.publish(items or ([(uri, [])] if uri in ls.published else []))
-
-
-async def _sync_disk(ls: SiLintServer, uri: str) -> None:
-    """For a client that pulls: files changed on disk re-checked; asked to pull again."""
-    folder = ls.folder_of(path_of(uri))
-    if folder in ls.roots:
-        live.after_unasked_work(ls, await ls.run(ls.sync_disk, folder) or [])
-
-
-def watched_changes(ls: SiLintServer, changes: list[T.FileEvent]) -> list[tuple[str, list]]:
-    """The resident roots the client saw files change in, compared with the disk again."""
-    folders = {ls.folder_of(path_of(ev.uri)) for ev in changes} & set(ls.roots)
-    return [item for folder in sorted(folders) for item in ls.sync_disk(folder)]
-
-
-def register_workspace(server: SiLintServer) -> None:
-    @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    async def watched(ls: SiLintServer, params: T.DidChangeWatchedFilesParams):
-        items = await ls.run(watched_changes, ls, params.changes)
-        live.after_unasked_work(ls, items or [])
-
-    @server.feature(T.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
-    async def folders_changed(ls: SiLintServer, params: T.DidChangeWorkspaceFoldersParams):
-        for wf in params.event.removed:
-            p = path_of(wf.uri)
-            ls.roots.pop(p, None)
-            withdrawn = [u for u in ls.published if (to_fs_path(u) or "").startswith(p + os.sep)]
-            ls.publish([(u, []) for u in withdrawn if u not in ls.workspace.text_documents])
