@@ -28,6 +28,8 @@ from .options import FILE, MANY, choice, profile_spec, split_codes
 ENV_FORMAT = "SI_LINT_OUTPUT_FORMAT"
 FAIL_ON = ("error", "warning", "info")
 COLOR = ("auto", "always", "never")
+#: the options that make check do something else than check (one at a time)
+MODES = ("show_settings", "show_files", "watch", "write_baseline")
 
 
 #: check's options in --help order (:func:`.options.declare`)
@@ -178,7 +180,12 @@ def run_once(a) -> int:
     paths, overrides = _paths_and_stdin(a)
     options = _options(a)
     result = run_pipeline(paths, options, overrides=overrides)
-    _notes(a, result)
+    # the notice of builtin:oasisctl, the run's warnings (SPEC §9), under --verbose its notes
+    profile = a.profile or getattr(result.config, "profile", None)
+    if profile == "builtin:oasisctl" and not a.quiet:
+        say(OASISCTL_NOTICE)
+    for note in [*result.warnings, *(result.notes if a.verbose else ())]:
+        say(f"si-lint: {note}")
     if a.fix_only:
         return _fix_only(a, result)
     fixed, changed = [], 0
@@ -190,7 +197,15 @@ def run_once(a) -> int:
         fixed = report.fixed
     if a.write_baseline:  # adopting: the findings go to the file, not to the terminal
         return _write_baseline(a, result)
-    _baselines(a, result)
+    if a.baseline_file:
+        applied = apply(result, load(a.baseline_file))
+        result.findings = applied.findings
+        if not a.quiet:
+            stale = f"{applied.stale} stale entr{'y' if applied.stale == 1 else 'ies'}"
+            say(
+                f"si-lint: baseline {a.baseline_file}: {applied.matched} finding(s) hidden, "
+                f"{stale} (no longer found)"
+            )
     _report(a, result, fixed)
     if a.exit_zero:
         return 0
@@ -227,9 +242,7 @@ def _paths_and_stdin(a) -> tuple[list[str], dict[str, bytes] | None]:
 
 
 def _combinations(a) -> None:
-    flags = ("--show-settings", "--show-files", "--watch", "--write-baseline")
-    on = (a.show_settings, a.show_files, a.watch, a.write_baseline)
-    modes = [n for n, given in zip(flags, on, strict=True) if given]
+    modes = [f"--{n.replace('_', '-')}" for n in MODES if getattr(a, n)]
     if len(modes) > 1:
         raise UsageError(f"{modes[0]} and {modes[1]} cannot be used together")
     if modes and modes[0] != "--write-baseline" and "-" in a.paths:
@@ -276,19 +289,6 @@ def _options(a) -> Options:
     )
 
 
-def _notes(a, result) -> None:
-    """The notice of builtin:oasisctl, the run's warnings (SPEC §9) and, under --verbose,
-    its notes."""
-    profile = a.profile or getattr(result.config, "profile", None)
-    if profile == "builtin:oasisctl" and not a.quiet:
-        say(OASISCTL_NOTICE)
-    for warning in result.warnings:
-        say(f"si-lint: {warning}")
-    if a.verbose:
-        for note in result.notes:
-            say(f"si-lint: {note}")
-
-
 def _apply_fixes(a, result):
     report = fix_files(
         result,
@@ -314,18 +314,6 @@ def _write_baseline(a, result) -> int:
         n = len(result.findings)
         say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {a.write_baseline}")
     return 0
-
-
-def _baselines(a, result) -> None:
-    if a.baseline_file:
-        applied = apply(result, load(a.baseline_file))
-        result.findings = applied.findings
-        if not a.quiet:
-            stale = f"{applied.stale} stale entr{'y' if applied.stale == 1 else 'ies'}"
-            say(
-                f"si-lint: baseline {a.baseline_file}: {applied.matched} finding(s) hidden, "
-                f"{stale} (no longer found)"
-            )
 
 
 def _report(a, result, fixed) -> None:

@@ -125,14 +125,6 @@ def snapshot(paths: list[str]) -> tuple:
     return tuple(out)
 
 
-def _wait_for_change(paths: list[str], before: tuple) -> None:
-    while True:
-        started = time.monotonic()
-        if snapshot(paths) != before:
-            return
-        time.sleep(max(POLL, 2 * (time.monotonic() - started)))
-
-
 def watch(a, options, run_once) -> int:
     limit = _limit()
     runs = 0
@@ -154,7 +146,10 @@ def watch(a, options, run_once) -> int:
             if a.fix:  # the fixes just written are no change to check again for
                 before = snapshot(paths)
             say(f"si-lint: watching {len(paths)} path(s) for changes (Ctrl-C stops)")
-            _wait_for_change(paths, before)
+            started = time.monotonic()
+            while snapshot(paths) == before:
+                time.sleep(max(POLL, 2 * (time.monotonic() - started)))
+                started = time.monotonic()
             say("si-lint: a file changed: checking again")
     except KeyboardInterrupt:
         return 0

@@ -15,13 +15,10 @@ from .server import SiLintServer, path_of
 FIX_ALL = "source.fixAll.si-lint"
 
 
-def _request(ls: SiLintServer, uri: str):
-    return path_of(uri), ls.workspace.get_text_document(uri)
-
-
 async def _ask(ls: SiLintServer, params, feature):
     """``feature(state, path, text, line0, char0)`` at the request's position, in the worker."""
-    path, doc = _request(ls, params.text_document.uri)
+    uri = params.text_document.uri
+    path, doc = path_of(uri), ls.workspace.get_text_document(uri)
     p = doc.position_codec.position_from_client_units(doc.lines, params.position)
     text = doc.source
     return await ls.run(lambda: feature(ls.state_for(path), path, text, p.line, p.character))
@@ -88,7 +85,7 @@ def register(server: SiLintServer) -> None:
     @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, CODE_ACTION_OPTIONS)
     async def on_code_action(ls: SiLintServer, params: T.CodeActionParams):
         uri = params.text_document.uri
-        path, doc = _request(ls, uri)
+        path, doc = path_of(uri), ls.workspace.get_text_document(uri)
         text = doc.source
         first, last = params.range.start.line, params.range.end.line
         only = params.context.only

@@ -260,19 +260,18 @@ class SiLintServer(LanguageServer):
             )
 
     async def run(self, fn, *args):
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.worker, lambda: self._guarded(fn, *args))
+        """``fn(*args)`` in the worker; whatever it raises is logged to the client, never sent
+        as a crash (a crashing check is already an SI000 finding)."""
 
-    def _guarded(self, fn, *args):
-        """Whatever a feature raises is logged to the client, never sent as a crash (a
-        crashing check is already an SI000 finding)."""
-        try:
-            return fn(*args)
-        except Exception:
-            self.window_log_message(
-                T.LogMessageParams(T.MessageType.Error, "si-lint: " + traceback.format_exc())
-            )
-            return None
+        def guarded():
+            try:
+                return fn(*args)
+            except Exception:
+                message = "si-lint: " + traceback.format_exc()
+                self.window_log_message(T.LogMessageParams(T.MessageType.Error, message))
+                return None
+
+        return await asyncio.get_running_loop().run_in_executor(self.worker, guarded)
 
     def check_buffer(self, uri: str, text: str | None) -> list[tuple[str, list]]:
         """Check a buffer (None: its file again) after the files changed on disk: what to
