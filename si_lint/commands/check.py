@@ -196,7 +196,11 @@ def run_once(a) -> int:
             result = run_pipeline(paths, options)  # the report shows what remains
         fixed = report.fixed
     if a.write_baseline:  # adopting: the findings go to the file, not to the terminal
-        return _write_baseline(a, result)
+        write_file(a.write_baseline, render_baseline(result).encode("utf-8"))
+        if not a.quiet:  # on stderr: stdout stays free for a --diff before it
+            n = len(result.findings)
+            say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {a.write_baseline}")
+        return 0
     if a.baseline_file:
         applied = apply(result, load(a.baseline_file))
         result.findings = applied.findings
@@ -305,15 +309,6 @@ def _apply_fixes(a, result):
         else:
             say(f"si-lint: {n} finding(s) fixable in {files} file(s) (--diff: nothing written)")
     return report
-
-
-def _write_baseline(a, result) -> int:
-    """Says how many on stderr: stdout stays free for a ``--diff`` before it."""
-    write_file(a.write_baseline, render_baseline(result).encode("utf-8"))
-    if not a.quiet:
-        n = len(result.findings)
-        say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {a.write_baseline}")
-    return 0
 
 
 def _report(a, result, fixed) -> None:
