@@ -24,21 +24,16 @@ async def _ask(ls: SiLintServer, params, feature):
     return await ls.run(lambda: feature(ls.state_for(path), path, text, p.line, p.character))
 
 
-def _file_lines(ls: SiLintServer, path: str) -> list[str]:
-    doc = ls.workspace.text_documents.get(from_fs_path(path))
-    if doc is not None:
-        return doc.lines
-    try:
-        return Path(path).read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
-    except OSError:
-        return []
-
-
 def _location(ls: SiLintServer, target) -> T.Location | None:
     if target is None:
         return None
     path, line0, char0 = target
-    lines, pos = _file_lines(ls, path), T.Position(line0, char0)
+    doc, pos = ls.workspace.text_documents.get(from_fs_path(path)), T.Position(line0, char0)
+    try:
+        text = doc.source if doc is not None else Path(path).read_text("utf-8", errors="replace")
+    except OSError:
+        text = ""
+    lines = text.splitlines(keepends=True)
     if lines:
         pos = ls.workspace.position_codec.position_to_client_units(lines, pos)
     return T.Location(uri=from_fs_path(path), range=T.Range(pos, pos))
