@@ -19,16 +19,6 @@ DIAGNOSTIC_OPTIONS = T.DiagnosticOptions(
 )
 
 
-def on_initialize(ls: SiLintServer, params: T.InitializeParams) -> list[str]:
-    """The warnings to show once the session is initialised."""
-    ls.pull = can_pull(params.capabilities)
-    if not ls.pull:  # not advertised (diagnosticProvider): the client takes pushes only
-        ls.protocol.fm.features.pop(T.TEXT_DOCUMENT_DIAGNOSTIC, None)
-    ls.init_settings, warnings = parse(params.initialization_options)
-    _, more = ls.apply_settings()  # no root is resident yet: nothing is checked
-    return warnings + more
-
-
 def can_pull(caps: T.ClientCapabilities) -> bool:
     """The client pulls and can be told to pull again: without a refresh, what the server
     finds unasked would not reach an open document (Neovim 0.11 pulls on open and change)."""

@@ -206,15 +206,14 @@ class SiLintServer(LanguageServer):
         codec, lines = self.workspace.position_codec, self.lines_of(st, path)
         out = []
         for f in findings:
-            related = []
-            for r in f.related:
-                rpath = st.selection.absolute(r.path)
-                ruri = from_fs_path(rpath)
-                if ruri is not None:
-                    where = lsp_range(codec, self.lines_of(st, rpath), r.line, r.column)
-                    location = T.Location(uri=ruri, range=where)
-                    info = T.DiagnosticRelatedInformation(location, r.message or f.code)
-                    related.append(info)
+            related = [
+                T.DiagnosticRelatedInformation(
+                    T.Location(ruri, lsp_range(codec, self.lines_of(st, rpath), r.line, r.column)),
+                    r.message or f.code,
+                )
+                for r in f.related
+                if (ruri := from_fs_path(rpath := st.selection.absolute(r.path))) is not None
+            ]
             out.append(
                 T.Diagnostic(
                     range=lsp_range(codec, lines, f.line, f.column, f.end_line, f.end_column),

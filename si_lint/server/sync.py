@@ -11,6 +11,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from . import live
 from .server import SiLintServer, path_of
+from .settings import parse
 
 WATCHED = ("**/*.yaml", "**/*.yml", "**/*.json", "**/si-lint.toml", "**/pyproject.toml")
 
@@ -50,7 +51,11 @@ def register(server: SiLintServer) -> None:
         if not ls.folders and root:  # no workspace folder: the root is the one
             root = os.path.abspath(root)
             ls.workspace.add_folder(T.WorkspaceFolder(from_fs_path(root) or root, root))
-        warnings[:] = live.on_initialize(ls, params)
+        ls.pull = live.can_pull(params.capabilities)
+        if not ls.pull:  # not advertised (diagnosticProvider): the client takes pushes only
+            ls.protocol.fm.features.pop(T.TEXT_DOCUMENT_DIAGNOSTIC, None)
+        ls.init_settings, warnings[:] = parse(params.initialization_options)
+        warnings.extend(ls.apply_settings()[1])  # no root is resident yet: nothing is checked
 
     @server.feature(T.INITIALIZED)
     async def initialized(ls: SiLintServer, params: T.InitializedParams):
