@@ -9,13 +9,13 @@ import os
 import sys
 
 from ..pipeline import Options
-from . import live, requests, sync
+from . import requests, sync
 from .server import SiLintServer
 
 
 def build_server(options: Options | None = None, debounce: float = 0.05) -> SiLintServer:
     server = SiLintServer(options, debounce)
-    for register in (sync.register, sync.register_documents, live.register, requests.register):
+    for register in (sync.register, sync.register_documents, sync.register_live, requests.register):
         register(server)
     return server
 

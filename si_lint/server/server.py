@@ -90,7 +90,7 @@ class SiLintServer(LanguageServer):
         self.cli_options, self.cli_debounce = Options(**vars(self.options)), debounce
         self.init_settings = Settings()  # initializationOptions
         self.client_settings = Settings()  # the latest workspace configuration
-        self.pull = False  # the client pulls an open document's diagnostics (live.py)
+        self.pull = False  # the client pulls an open document's diagnostics (sync.py)
         self.disk: dict[str, Snapshot] = {}  # folder -> the stat of its corpus files
         self.roots: dict[str, CorpusState] = {}  # folder (absolute) -> state
         self.baseline: dict[str, dict[str, list[Finding]]] = {}  # folder -> relpath -> findings
@@ -157,9 +157,7 @@ class SiLintServer(LanguageServer):
         if all(getattr(new, k) == getattr(self.options, k) for k in taken):
             return [], warnings
         self.options = new
-        items = []
-        for folder in sorted(self.roots):
-            items += self.reload(folder)
+        items = [item for folder in sorted(self.roots) for item in self.reload(folder)]
         return list(dict(items).items()), warnings  # the latest per file
 
     def _profile_ok(self, spec: str) -> bool:
