@@ -263,8 +263,7 @@ def _combinations(a) -> None:
         if a.diff:
             raise UsageError("--fix-only writes the fixes, --diff writes nothing: use one")
         a.fix = True
-    if a.silent:
-        a.quiet = True
+    a.quiet = a.quiet or a.silent
     if a.automation_id is not None and a.fmt != "sarif" and not a.sarif_file:
         raise UsageError(
             "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
