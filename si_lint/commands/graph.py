@@ -73,7 +73,12 @@ def command(paths, fmt, focus_node, all_nodes, no_findings, output):
     data = text.encode("utf-8")
     if fmt == "svg":
         data = _svg(data)
-    _write(data, output)
+    if output:
+        write_file(output, data)  # atomic; an OSError is a usage error (exit 2)
+    elif hasattr(sys.stdout, "buffer"):
+        click.echo(data, nl=False)  # bytes: written as they are
+    else:  # a text-only stream: decode (the formats are UTF-8 text)
+        sys.stdout.write(data.decode("utf-8"))
 
 
 def _svg(data: bytes) -> bytes:
@@ -98,12 +103,3 @@ def _svg(data: bytes) -> bytes:
         msg = proc.stderr.decode("utf-8", "replace").strip()
         raise UsageError(f"Graphviz `dot` failed: {msg}")
     return proc.stdout
-
-
-def _write(data: bytes, output) -> None:
-    if output:
-        write_file(output, data)  # atomic; an OSError is a usage error (exit 2)
-    elif hasattr(sys.stdout, "buffer"):
-        click.echo(data, nl=False)  # bytes: written as they are
-    else:  # a text-only stream: decode (the formats are UTF-8 text)
-        sys.stdout.write(data.decode("utf-8"))

@@ -53,10 +53,8 @@ def _buffer_template(lines: list[str]) -> str | None:
             continue
         if in_scoring and src[:1].strip() and not src.lstrip().startswith("#"):
             in_scoring = False
-        if in_scoring:
-            m = _TEMPLATE_LINE.match(src)
-            if m:
-                return m.group(1)
+        if in_scoring and (m := _TEMPLATE_LINE.match(src)):
+            return m.group(1)
     return None
 
 

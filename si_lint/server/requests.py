@@ -13,6 +13,9 @@ from . import actions, completion, lookup
 from .server import SiLintServer, path_of
 
 FIX_ALL = "source.fixAll.si-lint"
+CODE_ACTION_OPTIONS = T.CodeActionOptions(
+    code_action_kinds=[T.CodeActionKind.QuickFix, T.CodeActionKind.SourceFixAll, FIX_ALL]
+)
 
 
 async def _ask(ls: SiLintServer, params, feature):
@@ -51,11 +54,6 @@ def _edit(doc, old: str, new: str) -> T.TextEdit:
     else:
         end = T.Position(len(a) - j, 0)
     return T.TextEdit(range=T.Range(start, end), new_text="".join(b[i : len(b) - j]))
-
-
-CODE_ACTION_OPTIONS = T.CodeActionOptions(
-    code_action_kinds=[T.CodeActionKind.QuickFix, T.CodeActionKind.SourceFixAll, FIX_ALL]
-)
 
 
 def register(server: SiLintServer) -> None:
