@@ -28,6 +28,8 @@ from .options import FILE, MANY, choice, profile_spec, split_codes
 ENV_FORMAT = "SI_LINT_OUTPUT_FORMAT"
 FAIL_ON = ("error", "warning", "info")
 COLOR = ("auto", "always", "never")
+#: the options that make check do something else than check (one at a time)
+MODES = ("show_settings", "show_files", "watch", "write_baseline")
 
 
 #: check's options in --help order (:func:`.options.declare`)
@@ -178,7 +180,12 @@ def run_once(a) -> int:
     paths, overrides = _paths_and_stdin(a)
     options = _options(a)
     result = run_pipeline(paths, options, overrides=overrides)
-    _notes(a, result)
+    # the notice of builtin:oasisctl, the run's warnings (SPEC §9), under --verbose its notes
+    profile = a.profile or getattr(result.config, "profile", None)
+    if profile == "builtin:oasisctl" and not a.quiet:
+        say(OASISCTL_NOTICE)
+    for note in [*result.warnings, *(result.notes if a.verbose else ())]:
+        say(f"si-lint: {note}")
     if a.fix_only:
         return _fix_only(a, result)
     fixed, changed = [], 0
@@ -189,8 +196,20 @@ def run_once(a) -> int:
             result = run_pipeline(paths, options)  # the report shows what remains
         fixed = report.fixed
     if a.write_baseline:  # adopting: the findings go to the file, not to the terminal
-        return _write_baseline(a, result)
-    _baselines(a, result)
+        write_file(a.write_baseline, render_baseline(result).encode("utf-8"))
+        if not a.quiet:  # on stderr: stdout stays free for a --diff before it
+            n = len(result.findings)
+            say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {a.write_baseline}")
+        return 0
+    if a.baseline_file:
+        applied = apply(result, load(a.baseline_file))
+        result.findings = applied.findings
+        if not a.quiet:
+            stale = f"{applied.stale} stale entr{'y' if applied.stale == 1 else 'ies'}"
+            say(
+                f"si-lint: baseline {a.baseline_file}: {applied.matched} finding(s) hidden, "
+                f"{stale} (no longer found)"
+            )
     _report(a, result, fixed)
     if a.exit_zero:
         return 0
@@ -227,9 +246,7 @@ def _paths_and_stdin(a) -> tuple[list[str], dict[str, bytes] | None]:
 
 
 def _combinations(a) -> None:
-    flags = ("--show-settings", "--show-files", "--watch", "--write-baseline")
-    on = (a.show_settings, a.show_files, a.watch, a.write_baseline)
-    modes = [n for n, given in zip(flags, on, strict=True) if given]
+    modes = [f"--{n.replace('_', '-')}" for n in MODES if getattr(a, n)]
     if len(modes) > 1:
         raise UsageError(f"{modes[0]} and {modes[1]} cannot be used together")
     if modes and modes[0] != "--write-baseline" and "-" in a.paths:
@@ -246,8 +263,7 @@ def _combinations(a) -> None:
         if a.diff:
             raise UsageError("--fix-only writes the fixes, --diff writes nothing: use one")
         a.fix = True
-    if a.silent:
-        a.quiet = True
+    a.quiet = a.quiet or a.silent
     if a.automation_id is not None and a.fmt != "sarif" and not a.sarif_file:
         raise UsageError(
             "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
@@ -276,19 +292,6 @@ def _options(a) -> Options:
     )
 
 
-def _notes(a, result) -> None:
-    """The notice of builtin:oasisctl, the run's warnings (SPEC §9) and, under --verbose,
-    its notes."""
-    profile = a.profile or getattr(result.config, "profile", None)
-    if profile == "builtin:oasisctl" and not a.quiet:
-        say(OASISCTL_NOTICE)
-    for warning in result.warnings:
-        say(f"si-lint: {warning}")
-    if a.verbose:
-        for note in result.notes:
-            say(f"si-lint: {note}")
-
-
 def _apply_fixes(a, result):
     report = fix_files(
         result,
@@ -305,27 +308,6 @@ def _apply_fixes(a, result):
         else:
             say(f"si-lint: {n} finding(s) fixable in {files} file(s) (--diff: nothing written)")
     return report
-
-
-def _write_baseline(a, result) -> int:
-    """Says how many on stderr: stdout stays free for a ``--diff`` before it."""
-    write_file(a.write_baseline, render_baseline(result).encode("utf-8"))
-    if not a.quiet:
-        n = len(result.findings)
-        say(f"Wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {a.write_baseline}")
-    return 0
-
-
-def _baselines(a, result) -> None:
-    if a.baseline_file:
-        applied = apply(result, load(a.baseline_file))
-        result.findings = applied.findings
-        if not a.quiet:
-            stale = f"{applied.stale} stale entr{'y' if applied.stale == 1 else 'ies'}"
-            say(
-                f"si-lint: baseline {a.baseline_file}: {applied.matched} finding(s) hidden, "
-                f"{stale} (no longer found)"
-            )
 
 
 def _report(a, result, fixed) -> None:

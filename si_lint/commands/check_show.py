@@ -92,15 +92,6 @@ def say(message: str) -> None:
     write(message + "\n", err=True, color=None)
 
 
-def _limit() -> int | None:
-    value = os.environ.get(RUNS_ENV)
-    if value is None or value == "":
-        return None
-    if not value.isdigit() or int(value) < 1:
-        raise UsageError(f"{RUNS_ENV}={value!r}: must be a whole number of checks, 1 or more")
-    return int(value)
-
-
 def watched(a, options) -> list[str]:
     """The paths whose ``stat`` the loop compares (absolute, sorted)."""
     out = {os.path.abspath(p) for p in (a.paths or ["."])}
@@ -125,16 +116,10 @@ def snapshot(paths: list[str]) -> tuple:
     return tuple(out)
 
 
-def _wait_for_change(paths: list[str], before: tuple) -> None:
-    while True:
-        started = time.monotonic()
-        if snapshot(paths) != before:
-            return
-        time.sleep(max(POLL, 2 * (time.monotonic() - started)))
-
-
 def watch(a, options, run_once) -> int:
-    limit = _limit()
+    limit = os.environ.get(RUNS_ENV) or None
+    if limit is not None and (not limit.isdigit() or int(limit) < 1):
+        raise UsageError(f"{RUNS_ENV}={limit!r}: must be a whole number of checks, 1 or more")
     runs = 0
     paths: list[str] = []
     try:
@@ -149,12 +134,15 @@ def watch(a, options, run_once) -> int:
                 say(f"si-lint: {exc}")  # (the files of the last good check are watched)
                 before = snapshot(paths)
             runs += 1
-            if limit is not None and runs >= limit:
+            if limit is not None and runs >= int(limit):
                 return 0
             if a.fix:  # the fixes just written are no change to check again for
                 before = snapshot(paths)
             say(f"si-lint: watching {len(paths)} path(s) for changes (Ctrl-C stops)")
-            _wait_for_change(paths, before)
+            started = time.monotonic()
+            while snapshot(paths) == before:
+                time.sleep(max(POLL, 2 * (time.monotonic() - started)))
+                started = time.monotonic()
             say("si-lint: a file changed: checking again")
     except KeyboardInterrupt:
         return 0

@@ -16,6 +16,7 @@ from ..errors import UsageError
 from ..fsutil import read_regular
 from ..limits import MAX_BYTES
 from ..loader import load_bytes
+from ..mapping import lookup
 from . import options
 from .eval_input import files_under
 
@@ -60,9 +61,7 @@ def evaluate_paths(module: Any, inputs: tuple[str, ...]) -> list[tuple[dict[str,
 def _profile_id(module: Any, data: Any) -> str | None:
     if isinstance(data, dict) and isinstance(data.get("profile"), str):
         return data["profile"]
-    for _, p in model.profiles(module):
-        return p.get("id") if isinstance(p.get("id"), str) else None
-    return None
+    return next((lookup(p, "id", str) for _, p in model.profiles(module)), None)
 
 
 def _text(module: Any, pairs: list[tuple[dict[str, Any], Any]]) -> str:

@@ -49,7 +49,17 @@ def command(paths, fmt, focus_node, all_nodes, no_findings, output):
     if fmt == "svg" and shutil.which("dot") is None:
         raise UsageError("Graphviz `dot` is not installed; use --format dot")
     corpus, _selection = build_corpus(list(paths), Options(use_cache=False))
-    graph, nid = _narrowed(corpus, paths, focus_node, Path.cwd())
+    graph, nid = resolve_positions(corpus.graph, corpus), None
+    if paths:
+        graph = restrict(graph, corpus, list(paths), Path.cwd())
+    if focus_node:
+        nid = resolve_node(corpus.graph, focus_node)
+        if nid is None:
+            raise UsageError(
+                f"--focus: no node `{focus_node}` in the graph "
+                "(ids look like `scenario:<id>`, `template:C-DA-001`, `fixture:<path>`)"
+            )
+        graph = focus(corpus.graph, nid)
     if fmt == "json":
         text = to_json(graph)
     elif fmt == "graphml":
@@ -63,23 +73,12 @@ def command(paths, fmt, focus_node, all_nodes, no_findings, output):
     data = text.encode("utf-8")
     if fmt == "svg":
         data = _svg(data)
-    _write(data, output)
-
-
-def _narrowed(corpus, paths, focus_node, cwd):
-    graph = resolve_positions(corpus.graph, corpus)
-    if paths:
-        graph = restrict(graph, corpus, list(paths), cwd)
-    if not focus_node:
-        return graph, None
-    nid = resolve_node(corpus.graph, focus_node)
-    if nid is None:
-        raise UsageError(
-            f"--focus: no node `{focus_node}` in the graph "
-            "(ids look like `scenario:<id>`, `template:C-DA-001`, "
-            "`fixture:<path>`)"
-        )
-    return focus(corpus.graph, nid), nid
+    if output:
+        write_file(output, data)  # atomic; an OSError is a usage error (exit 2)
+    elif hasattr(sys.stdout, "buffer"):
+        click.echo(data, nl=False)  # bytes: written as they are
+    else:  # a text-only stream: decode (the formats are UTF-8 text)
+        sys.stdout.write(data.decode("utf-8"))
 
 
 def _svg(data: bytes) -> bytes:
@@ -104,12 +103,3 @@ def _svg(data: bytes) -> bytes:
         msg = proc.stderr.decode("utf-8", "replace").strip()
         raise UsageError(f"Graphviz `dot` failed: {msg}")
     return proc.stdout
-
-
-def _write(data: bytes, output) -> None:
-    if output:
-        write_file(output, data)  # atomic; an OSError is a usage error (exit 2)
-    elif hasattr(sys.stdout, "buffer"):
-        click.echo(data, nl=False)  # bytes: written as they are
-    else:  # a text-only stream: decode (the formats are UTF-8 text)
-        sys.stdout.write(data.decode("utf-8"))

@@ -30,7 +30,7 @@ from ..fix import FixError, set_value
 from ..fix.text import fix_stream
 from ..fsutil import ReadOnlyFile, atomic_write
 from ..loader import load_bytes
-from ..mapping import MAPPING
+from ..mapping import MAPPING, lookup
 from ..model import FORM_A, TEMPLATE_KEY, budget_roles, find_template, scoring_of, template_roles
 from ..profile import is_builtin_name, load_profile_for, resolve_profile
 from . import options
@@ -246,11 +246,9 @@ def _tool_call(data: Any) -> tuple[str, str]:
     """(the resource the agent reads, what it sees): the deviation's resource and its
     state in the preconditions (the injected state)."""
     dev = first_deviation(data) or {}
-    resource = found if isinstance(found := dev.get("resource"), str) else ""
-    env = data.get("preconditions", {}) if isinstance(data, MAPPING) else {}
-    env = env.get("environment") if isinstance(env, MAPPING) else None
-    state = env.get("state") if isinstance(env, MAPPING) else None
-    for entry in state if isinstance(state, list) else ():
+    resource = lookup(dev, "resource", str, "")
+    env = lookup(lookup(data, "preconditions"), "environment")
+    for entry in lookup(env, "state", list, ()):
         if isinstance(entry, MAPPING) and entry.get("resource") == resource:
             kv = entry.get("data")
             if isinstance(kv, MAPPING):
@@ -280,10 +278,8 @@ def artifact(sid: str, cand: Candidate, seen: tuple[str, str]) -> dict:
 
 def draft_fixtures(data: Any, scoring: Mapping[str, Any], template: Any, profile: Any, form: str):
     """(file name, text) of one fixture per row of the template's table, in row order."""
-    table = template.get("table") if isinstance(template, MAPPING) else None
-    if not isinstance(table, list):
-        table = []
-    sid = data.get("id") if isinstance(data.get("id"), str) else ""
+    table = lookup(template, "table", list, [])
+    sid = lookup(data, "id", str, "")
     scenario = {
         **data,
         "scoring": {TEMPLATE_KEY: scoring[TEMPLATE_KEY], **evaluable(scoring, template)},

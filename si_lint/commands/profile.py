@@ -61,7 +61,11 @@ def command(section, profile, fmt, init):
             raise UsageError("profile: --init takes no SECTION and no --profile")
         return init_profile(Path(init))
     if section is not None:
-        section = _section(section)
+        folded = section.lower().replace("_", "-")
+        if folded not in SECTIONS:
+            hint = did_you_mean(section, SECTIONS) or f"sections: {', '.join(SECTIONS)}"
+            raise UsageError(f"profile: unknown section {section!r}; {hint}")
+        section = folded
     cwd = Path.cwd()
     name, directory, shown_dir, root = _resolve(profile, cwd)
     pdir = docs_dir(cwd, root)
@@ -76,14 +80,6 @@ def command(section, profile, fmt, init):
     else:
         click.echo(render_text(name, shown_dir, header, docs, sections, whole=section is None))
     return 0
-
-
-def _section(section: str) -> str:
-    folded = section.lower().replace("_", "-")
-    if folded in SECTIONS:
-        return folded
-    hint = did_you_mean(section, SECTIONS) or f"sections: {', '.join(SECTIONS)}"
-    raise UsageError(f"profile: unknown section {section!r}; {hint}")
 
 
 def _resolve(option: str | None, cwd: Path) -> tuple[str, Path, str, Path]:

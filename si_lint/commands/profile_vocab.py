@@ -16,7 +16,7 @@ from ..discovery import inside, relpath_of
 from ..fsutil import read_regular, resolves_inside
 from ..limits import MAX_BYTES
 from ..loader import load_bytes
-from ..mapping import MAPPING
+from ..mapping import MAPPING, lookup
 from ..profile_docs import (
     CAPABILITY_CATEGORIES,
     MAX_DOC_BYTES,
@@ -90,11 +90,10 @@ def template_entries(directory: Path, shown_dir: str) -> list[Entry]:
         if src is None or not isinstance(tid, str) or tid in seen:
             continue
         seen.add(tid)
-        title = head.get("title") if isinstance(head.get("title"), str) else None
+        title = lookup(head, "title", str)
         where = src.line(("template", "id"), value=True)
         entry = Entry(tid, shown(title or ""), src.shown, where, {"title": plain(title)})
-        roles = src.data.get("roles")
-        for role, spec in roles.items() if isinstance(roles, MAPPING) else ():
+        for role, spec in lookup(src.data, "roles", MAPPING, {}).items():
             entry.children.append(_role(src, role, spec))
         out.append(entry)
     return out
@@ -151,19 +150,16 @@ def _role(src: Source, name: str, spec: Any) -> Entry:
 def primitive_entries(src: Source) -> list[Entry]:
     out: list[Entry] = []
     seen = set()
-    items = src.data.get("primitives")
-    for i, p in enumerate(items if isinstance(items, list) else ()):
+    for i, p in enumerate(lookup(src.data, "primitives", list, ())):
         name = p.get("name") if isinstance(p, MAPPING) else None
         if not isinstance(name, str) or name in seen:
             continue
         seen.add(name)
-        desc = p.get("description") if isinstance(p.get("description"), str) else None
-        question = p.get("question") if isinstance(p.get("question"), str) else None
+        desc, question = lookup(p, "description", str), lookup(p, "question", str)
         where = src.line(("primitives", i, "name"), value=True)
         fields = {"description": desc, "question": question}
         entry = Entry(name, shown(desc or question or ""), src.shown, where, fields)
-        params = p.get("params")
-        for j, par in enumerate(params if isinstance(params, list) else ()):
+        for j, par in enumerate(lookup(p, "params", list, ())):
             if isinstance(par, MAPPING) and isinstance(par.get("name"), str):
                 entry.children.append(_param(src, ("primitives", i, "params", j), par))
         out.append(entry)
@@ -182,19 +178,17 @@ def _param(src: Source, path: tuple, par: Any) -> Entry:
 
 
 def channel_entries(src: Source) -> list[Entry]:
-    items = src.data.get("channels")
     return [
         Entry(c, "", src.shown, src.line(("channels", i)))
-        for i, c in enumerate(items if isinstance(items, list) else ())
+        for i, c in enumerate(lookup(src.data, "channels", list, ()))
         if isinstance(c, str)
     ]
 
 
 def deviation_type_entries(src: Source) -> list[Entry]:
     """The deviation types that have a synonym list (what SI108 accepts)."""
-    table = src.data.get("synonyms")
     out = []
-    for dtype, lst in table.items() if isinstance(table, MAPPING) else ():
+    for dtype, lst in lookup(src.data, "synonyms", MAPPING, {}).items():
         words = [s for s in lst if isinstance(s, str) and s] if isinstance(lst, list) else []
         if isinstance(dtype, str) and words:
             where = src.line(("synonyms", dtype))
@@ -203,10 +197,9 @@ def deviation_type_entries(src: Source) -> list[Entry]:
 
 
 def budget_entries(src: Source) -> list[Entry]:
-    table = src.data.get("ratified_budgets")
     return [
         Entry(sid, shown(n), src.shown, src.line(("ratified_budgets", sid)), {"budget": plain(n)})
-        for sid, n in (table.items() if isinstance(table, MAPPING) else ())
+        for sid, n in lookup(src.data, "ratified_budgets", MAPPING, {}).items()
         if isinstance(sid, str)
     ]
 

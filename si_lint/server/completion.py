@@ -53,17 +53,9 @@ def _buffer_template(lines: list[str]) -> str | None:
             continue
         if in_scoring and src[:1].strip() and not src.lstrip().startswith("#"):
             in_scoring = False
-        if in_scoring:
-            m = _TEMPLATE_LINE.match(src)
-            if m:
-                return m.group(1)
+        if in_scoring and (m := _TEMPLATE_LINE.match(src)):
+            return m.group(1)
     return None
-
-
-def _template_values(profile) -> list[T.CompletionItem]:
-    templates = sorted((profile.templates or {}).items())
-    heads = [(n, mapping.lookup(t, "template", dict, {})) for n, t in templates]
-    return [_item(n, str(head.get("title", ""))) for n, head in heads]
 
 
 def _scoring_keys(profile, lines: list[str], indent: str, typed: str) -> list[T.CompletionItem]:
@@ -90,26 +82,24 @@ def _scoring_keys(profile, lines: list[str], indent: str, typed: str) -> list[T.
 _DOC_START = re.compile(r"^(---|\.\.\.)(\s|$)")
 
 
-def document_lines(lines: list[str], line0: int) -> tuple[list[str], int]:
-    """The lines of the YAML document the cursor's line is in, and its line among them."""
-    starts = [i for i, src in enumerate(lines) if _DOC_START.match(src)]
-    first = max((i + 1 for i in starts if i < line0), default=0)
-    last = min((i for i in starts if i > line0), default=len(lines))
-    return lines[first:last], line0 - first
-
-
 def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[T.CompletionItem]:
     lines = text.split("\n")
     if not 0 <= line0 < len(lines):
         return []
-    lines, line0 = document_lines(lines, line0)
+    # the lines of the YAML document the cursor's line is in, and its line among them
+    starts = [i for i, src in enumerate(lines) if _DOC_START.match(src)]
+    first = max((i + 1 for i in starts if i < line0), default=0)
+    last = min((i for i in starts if i > line0), default=len(lines))
+    lines, line0 = lines[first:last], line0 - first
     before = lines[line0][:char0]
     m = _AFTER_VALUE.match(before)
     if m:
         key = m.group(2)
         chain = _parents(lines, line0, len(m.group(1)))
         if key == model.TEMPLATE_KEY and chain == ["scoring"]:
-            return _template_values(state.profile)
+            templates = sorted((state.profile.templates or {}).items())
+            heads = [(n, mapping.lookup(t, "template", dict, {})) for n, t in templates]
+            return [_item(n, str(head.get("title", ""))) for n, head in heads]
         if key == "behavior":
             names = sorted(lookup.profile_behaviors(state, abspath).items())
             return [_item(k, v.title or "behavior-definitions.md") for k, v in names]

@@ -47,8 +47,13 @@ class Snapshot:
 
     @classmethod
     def of(cls, st) -> Snapshot:
+        # the files whose change reloads the root: its configuration files and the OASIS
+        # profile documents (they define the names SI611–SI619 check)
+        root = str(st.config.root)
+        paths = [os.path.join(root, n) for n in CONFIG_NAMES]
+        paths += [os.path.join(d, n) for d in sorted(st.profile_docs) for n in DOCUMENTS]
         snap = cls()
-        snap.configs = {p: stat_key(p) for p in _config_paths(st)}
+        snap.configs = {p: stat_key(p) for p in paths}
         snap.refresh(st, list(st.files))
         return snap
 
@@ -84,19 +89,9 @@ class Snapshot:
             elif digest is not None and key[1] < settled:
                 self.files[a] = (key, None)  # the same bytes, and no longer racy
         if any(stat_key(d) != k for d, k in self.dirs.items()):
-            out += _walk_difference(st)
+            walked, known = set(st.selected()), set(st.files)
+            out += [
+                *filter(st.owns, walked - known),
+                *(a for a in known - walked if a not in st.overrides),
+            ]
         return Change(files=sorted(set(out)))
-
-
-def _config_paths(st) -> list[str]:
-    """The files whose change reloads the root: its configuration files and the OASIS
-    profile documents (they define the names SI611–SI619 check)."""
-    out = [os.path.join(str(st.config.root), n) for n in CONFIG_NAMES]
-    for pdir in sorted(st.profile_docs):
-        out += [os.path.join(pdir, n) for n in DOCUMENTS]
-    return out
-
-
-def _walk_difference(st) -> list[str]:
-    now, known = set(st.selected()), set(st.files)
-    return [*filter(st.owns, now - known), *(a for a in known - now if a not in st.overrides)]

@@ -9,26 +9,13 @@ import os
 import sys
 
 from ..pipeline import Options
-from .live import register_configuration, register_pull_diagnostics
-from .requests import register_code_actions, register_completion, register_hover_and_definition
+from . import requests, sync
 from .server import SiLintServer
-from .sync import register_document_sync, register_lifecycle, register_workspace
-
-FEATURE_GROUPS = (
-    register_lifecycle,
-    register_document_sync,
-    register_workspace,
-    register_configuration,
-    register_pull_diagnostics,
-    register_hover_and_definition,
-    register_completion,
-    register_code_actions,
-)
 
 
 def build_server(options: Options | None = None, debounce: float = 0.05) -> SiLintServer:
     server = SiLintServer(options, debounce)
-    for register in FEATURE_GROUPS:
+    for register in (sync.register, sync.register_documents, sync.register_live, requests.register):
         register(server)
     return server
 

@@ -13,60 +13,33 @@ from . import actions, completion, lookup
 from .server import SiLintServer, path_of
 
 FIX_ALL = "source.fixAll.si-lint"
-
-
-def _request(ls: SiLintServer, uri: str):
-    return path_of(uri), ls.workspace.get_text_document(uri)
+CODE_ACTION_OPTIONS = T.CodeActionOptions(
+    code_action_kinds=[T.CodeActionKind.QuickFix, T.CodeActionKind.SourceFixAll, FIX_ALL]
+)
 
 
 async def _ask(ls: SiLintServer, params, feature):
     """``feature(state, path, text, line0, char0)`` at the request's position, in the worker."""
-    path, doc = _request(ls, params.text_document.uri)
+    uri = params.text_document.uri
+    path, doc = path_of(uri), ls.workspace.get_text_document(uri)
     p = doc.position_codec.position_from_client_units(doc.lines, params.position)
     text = doc.source
     return await ls.run(lambda: feature(ls.state_for(path), path, text, p.line, p.character))
-
-
-def _file_lines(ls: SiLintServer, path: str) -> list[str]:
-    doc = ls.workspace.text_documents.get(from_fs_path(path))
-    if doc is not None:
-        return doc.lines
-    try:
-        return Path(path).read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
-    except OSError:
-        return []
 
 
 def _location(ls: SiLintServer, target) -> T.Location | None:
     if target is None:
         return None
     path, line0, char0 = target
-    lines, pos = _file_lines(ls, path), T.Position(line0, char0)
+    doc, pos = ls.workspace.text_documents.get(from_fs_path(path)), T.Position(line0, char0)
+    try:
+        text = doc.source if doc is not None else Path(path).read_text("utf-8", errors="replace")
+    except OSError:
+        text = ""
+    lines = text.splitlines(keepends=True)
     if lines:
         pos = ls.workspace.position_codec.position_to_client_units(lines, pos)
     return T.Location(uri=from_fs_path(path), range=T.Range(pos, pos))
-
-
-def register_hover_and_definition(server: SiLintServer) -> None:
-    @server.feature(T.TEXT_DOCUMENT_HOVER)
-    async def on_hover(ls: SiLintServer, params: T.HoverParams):
-        md = await _ask(ls, params, lookup.hover)
-        if not md:
-            return None
-        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=md))
-
-    @server.feature(T.TEXT_DOCUMENT_DEFINITION)
-    async def on_definition(ls: SiLintServer, params: T.DefinitionParams):
-        return _location(ls, await _ask(ls, params, lookup.definition))
-
-
-def register_completion(server: SiLintServer) -> None:
-    @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " "]))
-    async def on_completion(ls: SiLintServer, params: T.CompletionParams):
-        items = await _ask(ls, params, completion.completion)
-        if not items:
-            return None
-        return T.CompletionList(is_incomplete=False, items=items)
 
 
 def _edit(doc, old: str, new: str) -> T.TextEdit:
@@ -83,16 +56,29 @@ def _edit(doc, old: str, new: str) -> T.TextEdit:
     return T.TextEdit(range=T.Range(start, end), new_text="".join(b[i : len(b) - j]))
 
 
-CODE_ACTION_OPTIONS = T.CodeActionOptions(
-    code_action_kinds=[T.CodeActionKind.QuickFix, T.CodeActionKind.SourceFixAll, FIX_ALL]
-)
+def register(server: SiLintServer) -> None:
+    @server.feature(T.TEXT_DOCUMENT_HOVER)
+    async def on_hover(ls: SiLintServer, params: T.HoverParams):
+        md = await _ask(ls, params, lookup.hover)
+        if not md:
+            return None
+        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=md))
 
+    @server.feature(T.TEXT_DOCUMENT_DEFINITION)
+    async def on_definition(ls: SiLintServer, params: T.DefinitionParams):
+        return _location(ls, await _ask(ls, params, lookup.definition))
 
-def register_code_actions(server: SiLintServer) -> None:
+    @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " "]))
+    async def on_completion(ls: SiLintServer, params: T.CompletionParams):
+        items = await _ask(ls, params, completion.completion)
+        if not items:
+            return None
+        return T.CompletionList(is_incomplete=False, items=items)
+
     @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, CODE_ACTION_OPTIONS)
     async def on_code_action(ls: SiLintServer, params: T.CodeActionParams):
         uri = params.text_document.uri
-        path, doc = _request(ls, uri)
+        path, doc = path_of(uri), ls.workspace.get_text_document(uri)
         text = doc.source
         first, last = params.range.start.line, params.range.end.line
         only = params.context.only

@@ -90,7 +90,7 @@ class SiLintServer(LanguageServer):
         self.cli_options, self.cli_debounce = Options(**vars(self.options)), debounce
         self.init_settings = Settings()  # initializationOptions
         self.client_settings = Settings()  # the latest workspace configuration
-        self.pull = False  # the client pulls an open document's diagnostics (live.py)
+        self.pull = False  # the client pulls an open document's diagnostics (sync.py)
         self.disk: dict[str, Snapshot] = {}  # folder -> the stat of its corpus files
         self.roots: dict[str, CorpusState] = {}  # folder (absolute) -> state
         self.baseline: dict[str, dict[str, list[Finding]]] = {}  # folder -> relpath -> findings
@@ -157,9 +157,7 @@ class SiLintServer(LanguageServer):
         if all(getattr(new, k) == getattr(self.options, k) for k in taken):
             return [], warnings
         self.options = new
-        items = []
-        for folder in sorted(self.roots):
-            items += self.reload(folder)
+        items = [item for folder in sorted(self.roots) for item in self.reload(folder)]
         return list(dict(items).items()), warnings  # the latest per file
 
     def _profile_ok(self, spec: str) -> bool:
@@ -206,15 +204,14 @@ class SiLintServer(LanguageServer):
         codec, lines = self.workspace.position_codec, self.lines_of(st, path)
         out = []
         for f in findings:
-            related = []
-            for r in f.related:
-                rpath = st.selection.absolute(r.path)
-                ruri = from_fs_path(rpath)
-                if ruri is not None:
-                    where = lsp_range(codec, self.lines_of(st, rpath), r.line, r.column)
-                    location = T.Location(uri=ruri, range=where)
-                    info = T.DiagnosticRelatedInformation(location, r.message or f.code)
-                    related.append(info)
+            related = [
+                T.DiagnosticRelatedInformation(
+                    T.Location(ruri, lsp_range(codec, self.lines_of(st, rpath), r.line, r.column)),
+                    r.message or f.code,
+                )
+                for r in f.related
+                if (ruri := from_fs_path(rpath := st.selection.absolute(r.path))) is not None
+            ]
             out.append(
                 T.Diagnostic(
                     range=lsp_range(codec, lines, f.line, f.column, f.end_line, f.end_column),
@@ -260,19 +257,18 @@ class SiLintServer(LanguageServer):
             )
 
     async def run(self, fn, *args):
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.worker, lambda: self._guarded(fn, *args))
+        """``fn(*args)`` in the worker; whatever it raises is logged to the client, never sent
+        as a crash (a crashing check is already an SI000 finding)."""
 
-    def _guarded(self, fn, *args):
-        """Whatever a feature raises is logged to the client, never sent as a crash (a
-        crashing check is already an SI000 finding)."""
-        try:
-            return fn(*args)
-        except Exception:
-            self.window_log_message(
-                T.LogMessageParams(T.MessageType.Error, "si-lint: " + traceback.format_exc())
-            )
-            return None
+        def guarded():
+            try:
+                return fn(*args)
+            except Exception:
+                message = "si-lint: " + traceback.format_exc()
+                self.window_log_message(T.LogMessageParams(T.MessageType.Error, message))
+                return None
+
+        return await asyncio.get_running_loop().run_in_executor(self.worker, guarded)
 
     def check_buffer(self, uri: str, text: str | None) -> list[tuple[str, list]]:
         """Check a buffer (None: its file again) after the files changed on disk: what to

@@ -206,10 +206,8 @@ class CorpusState:
         """The corpus checks over everything (``core`` None), or by their :func:`plan` after an
         edit of the files ``core`` names; then the final findings of the files that may
         have changed."""
-        by_plan: dict[str, list] = {PROFILE: [], SLICE: [], WHOLE: []}
-        for c in self.run.checks:
-            if c.scope == "corpus":
-                by_plan[plan(c)].append(c)
+        checks = [c for c in self.run.checks if c.scope == "corpus"]
+        by_plan = {how: [c for c in checks if plan(c) == how] for how in (PROFILE, SLICE, WHOLE)}
         found = self.stage_findings
         self.corpus = None
         if core is None:
