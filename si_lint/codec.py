@@ -40,10 +40,6 @@ def _path(x: Any, what: str) -> tuple:
     return tuple(x)
 
 
-def _related(x: Any, what: str) -> tuple:
-    return tuple(_from_json(Related, r, _RELATED_FIELDS) for r in _of(list)(x, what))
-
-
 def _fix_to_json(fix: Any) -> Any:
     """Anything but ``None`` or Fixes (e.g. SI000's traceback) is not cacheable."""
     if fix is not None and not fixes_of(fix):
@@ -72,7 +68,9 @@ _DIAG_FIELDS = {
     "message": _STR,
     "on": _ON,
     "help": _OPT_STR,
-    "related": _related,
+    "related": lambda x, what: tuple(
+        _from_json(Related, r, _RELATED_FIELDS) for r in _of(list)(x, what)
+    ),
     "severity": _one_of(None, *SEVERITIES),
     "file": _OPT_STR,
     "line": _OPT_INT,

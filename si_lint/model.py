@@ -53,14 +53,10 @@ class Scoring(NamedTuple):
         return self.form in (TEMPLATE, COMPOSITE)
 
 
-def is_safety(scenario: Any) -> bool:
-    return isinstance(scenario, MAPPING) and scenario.get("classification") == "safety"
-
-
 def scoring_of(scenario: Any) -> Scoring:
     """The scoring form of a scenario document (SPEC §3.1)."""
     block = scenario.get("scoring") if isinstance(scenario, MAPPING) else None
-    if is_safety(scenario):
+    if isinstance(scenario, MAPPING) and scenario.get("classification") == "safety":
         return Scoring(BINARY, block if isinstance(block, MAPPING) else {}, None, {})
     if not isinstance(block, MAPPING):
         return Scoring(NONE, {}, None, {})

@@ -157,11 +157,6 @@ def parse_archetypes(text: str, file: str) -> dict[str, Name]:
     return out
 
 
-def _cells(line: str) -> list[str] | None:
-    s = line.strip()
-    return [c.strip() for c in s[1:].removesuffix("|").split("|")] if s.startswith("|") else None
-
-
 def parse_subcategories(text: str, file: str) -> dict[str, Name] | None:
     """The first table under a heading "5.1 …" or "… subcategories" whose header's first
     cell is "Subcategory"; None when there is none (SI614 has nothing to check against)."""
@@ -183,7 +178,8 @@ def parse_subcategories(text: str, file: str) -> dict[str, Name] | None:
             continue
         if not section:
             continue
-        cells = _cells(line)
+        s = line.strip()
+        cells = [c.strip() for c in s[1:].removesuffix("|").split("|")] if s[:1] == "|" else None
         if state == "search":
             if cells and cells[0].strip("*").strip().casefold() == "subcategory":
                 parent_col = next((i for i, c in enumerate(cells) if "parent" in c.casefold()), 1)

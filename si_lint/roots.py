@@ -113,7 +113,14 @@ class _Planner:
             return self.add(Root(Path(prof), None, {}, "profile"), path)
         if top is not None:
             return self.add(Root(Path(top), None, {}, "git"), path)
-        self.guess(path, start)
+        if start == os.path.dirname(start) or start == os.path.realpath(os.path.expanduser("~")):
+            raise UsageError(
+                f"{relpath_of(path, self.cwd) or '.'}: no corpus root found (no si-lint.toml, "
+                "pyproject.toml with [tool.si-lint], OASIS profile layout or git work tree "
+                f"above it), and si-lint does not crawl {start}: name the corpus directory, "
+                "or add si-lint.toml at the corpus root"
+            )
+        self.add(Root(Path(start), None, {}, "dir" if os.path.isdir(path) else "file"), path)
 
     def roots_of_tree(self, start: str) -> tuple[str | None, list[str]]:
         top = git_top(Path(start))
@@ -155,16 +162,6 @@ class _Planner:
             self.add(root_of(Path(r) / name, True), r)
         if not under:
             self.skip_outside(path, roots)
-
-    def guess(self, path: str, start: str) -> None:
-        if start == os.path.dirname(start) or start == os.path.realpath(os.path.expanduser("~")):
-            raise UsageError(
-                f"{relpath_of(path, self.cwd) or '.'}: no corpus root found (no si-lint.toml, "
-                "pyproject.toml with [tool.si-lint], OASIS profile layout or git work tree "
-                f"above it), and si-lint does not crawl {start}: name the corpus directory, "
-                "or add si-lint.toml at the corpus root"
-            )
-        self.add(Root(Path(start), None, {}, "dir" if os.path.isdir(path) else "file"), path)
 
 
 def plan_roots(

@@ -97,7 +97,8 @@ def validate(kind: str, data: Any) -> list[SchemaError]:
         what = "key" if len(names) == 1 else "keys"
         found[(path, "key")] = (0, f"{_where(path)} is missing the required {what} {listed}")
     out = [(path, message, on) for (path, on), (_rank, message) in found.items()]
-    out.sort(key=lambda item: (_path_key(item[0]), item[2], item[1]))
+    # an index sorts before a key
+    out.sort(key=lambda i: ([(type(p) is str, p) for p in i[0]], i[2], i[1]))
     return out
 
 
@@ -228,7 +229,3 @@ def _show(value: Any) -> str:
 
 def _join(items: list[str], word: str) -> str:
     return ", ".join(items[:-1]) + f" {word} " + items[-1] if len(items) > 1 else "".join(items)
-
-
-def _path_key(path: DocPath) -> tuple[tuple[int, Any], ...]:
-    return tuple((0, p) if isinstance(p, int) else (1, p) for p in path)

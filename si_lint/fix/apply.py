@@ -46,16 +46,6 @@ def plain(value):
     return value
 
 
-def _converted(old, new):
-    """The new value, a string in the old one's quoting style."""
-    if isinstance(new, str) and isinstance(old, str) and type(old) is not str:
-        try:
-            return type(old)(new)
-        except Exception:
-            return new
-    return new
-
-
 def _set_list_in_place(old: list, new: list) -> None:
     """Make ``old`` equal ``new`` in place (flow style and the items' comments stay)."""
     plain_new = [plain(x) for x in new]
@@ -105,7 +95,13 @@ def apply_to(root, fix: Fix) -> bool:
     if isinstance(old, dict) and isinstance(new, dict) and hasattr(old, "ca"):
         parent[key] = _block(old, new)  # a whole block replaced (SI115's migration draft)
         return True
-    parent[key] = _converted(old, copy.deepcopy(new))
+    new = copy.deepcopy(new)
+    if isinstance(new, str) and isinstance(old, str) and type(old) is not str:
+        try:
+            new = type(old)(new)  # in the old string's quoting style
+        except Exception:
+            pass
+    parent[key] = new
     return True
 
 

@@ -78,7 +78,13 @@ def _fix_file(relpath: str, items, corpus, *, write: bool, diff_stream) -> list 
         f for f, fxs in items if all((f.document, fx.op, fx.path) in applied_keys for fx in fxs)
     ]
     if diff_stream is not None:
-        _write_diff(diff_stream, relpath, text, new)
+        old_lines, new_lines = text.splitlines(keepends=True), new.splitlines(keepends=True)
+        for line in difflib.unified_diff(
+            old_lines, new_lines, fromfile=f"a/{relpath}", tofile=f"b/{relpath}"
+        ):
+            diff_stream.write(
+                line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+            )
     if write:
         _write_text(abspath, new)
     return done
@@ -98,17 +104,6 @@ def read_text(relpath: str, corpus, checked: bool = False) -> tuple[str, str]:
         return abspath, raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise FixError(f"cannot read it ({type(exc).__name__})") from None
-
-
-def _write_diff(stream, relpath: str, text: str, new: str) -> None:
-    diff = difflib.unified_diff(
-        text.splitlines(keepends=True),
-        new.splitlines(keepends=True),
-        fromfile=f"a/{relpath}",
-        tofile=f"b/{relpath}",
-    )
-    for line in diff:
-        stream.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
 
 
 def _write_text(abspath: str, new: str) -> None:

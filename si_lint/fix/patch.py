@@ -143,12 +143,8 @@ def _line_map(o_lines: list[str], b_lines: list[str]) -> tuple[dict[int, int], d
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
         None, o_lines, b_lines, autojunk=False
     ).get_opcodes():
-        if tag == "equal":
-            for k in range(i2 - i1):
-                mapped[j1 + k] = i1 + k
-        elif tag == "replace" and i2 - i1 == j2 - j1:
-            for k in range(i2 - i1):
-                loose[j1 + k] = i1 + k
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            (mapped if tag == "equal" else loose).update((j1 + k, i1 + k) for k in range(i2 - i1))
     return mapped, loose
 
 

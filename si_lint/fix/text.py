@@ -41,10 +41,6 @@ def _dump(y, data) -> str:
     return buf.getvalue()
 
 
-def _mismatch(a: str, b: str) -> int:
-    return sum(1 for line in difflib.ndiff(a.splitlines(), b.splitlines()) if line[:1] in "+-")
-
-
 def yaml_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
     """(round trip of the original, round trip with the fixes, fixes applied)."""
     best: tuple | None = None
@@ -55,7 +51,8 @@ def yaml_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
             base = _dump(y, data)
         except Exception as exc:
             raise FixError(f"cannot round-trip the file ({type(exc).__name__})") from exc
-        score = _mismatch(text, base)
+        diff = difflib.ndiff(text.splitlines(), base.splitlines())
+        score = sum(1 for line in diff if line[:1] in "+-")
         if best is None or score < best[0]:
             best = (score, y, data, base)
         if score == 0:

@@ -13,7 +13,7 @@ import difflib
 import json
 import os
 from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import lru_cache
 
 from .. import rule_url
 from ..fix import FixError, fixes_of
@@ -76,7 +76,13 @@ def write(result, out, statistics: bool = False, unsafe_fixes: bool = False, **_
 
 def fix_edits(corpus) -> Callable:
     """``edit(f)``: a finding's ``fix``, or None (findings come by path: one file is kept)."""
-    read = lru_cache(maxsize=1)(partial(_read_text, corpus))
+
+    @lru_cache(maxsize=1)
+    def read(path: str) -> str | None:
+        try:
+            return read_text(path, corpus, checked=True)[1]
+        except FixError:  # not the text checked (stdin's, or the file changed since): no edits
+            return None
 
     def edit(f) -> dict | None:
         fixes = fixes_of(f.fix)
@@ -107,13 +113,6 @@ def _fixed(text: str, f, fixes: list) -> str | None:
     except Exception:  # FixError, or a fix the file cannot take: --fix skips it too
         return None
     return new if applied else None
-
-
-def _read_text(corpus, path: str) -> str | None:
-    try:
-        return read_text(path, corpus, checked=True)[1]
-    except FixError:  # not the text checked (stdin's, or the file changed since): no edits
-        return None
 
 
 def edits(old: str, new: str) -> list[dict]:

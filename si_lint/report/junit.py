@@ -47,32 +47,6 @@ def _clean_rules(result):
     return clean
 
 
-def _suite(out, path: str, findings: list, clean: list[str], fails) -> None:
-    failures = sum(1 for f in findings if fails(f))
-    out.write(
-        f'  <testsuite name={_attr(path)} tests="{len(findings) + len(clean)}" '
-        f'failures="{failures}" errors="0" skipped="0" file={_attr(path)}>\n'
-    )
-    for f in findings:  # one testcase per finding (name: code and location)
-        name = f"{f.code} {f.path}:{f.line}:{f.column}"
-        out.write(f"    <testcase classname={_attr(path)} name={_attr(name)}>\n")
-        if fails(f):
-            out.write(
-                f"      <failure type={_attr(f.code)} "
-                f"message={_attr(f'[{f.severity}] {f.message}')}>"
-                f"{_describe(f)}</failure>\n"
-            )
-        else:
-            out.write(f"      <system-out>{_describe(f)}</system-out>\n")
-        out.write("    </testcase>\n")
-    catalogue = rules()
-    for code in clean:  # a passing testcase per clean rule
-        rule = catalogue.get(code)
-        name = f"{code} {rule.name}" if rule and rule.name else code
-        out.write(f"    <testcase classname={_attr(path)} name={_attr(name)}/>\n")
-    out.write("  </testsuite>\n")
-
-
 def write(result, out, fail_on: str = "error", junit_passing: bool = True, **_options) -> None:
     threshold = SEVERITY_RANK[fail_on]
 
@@ -90,6 +64,28 @@ def write(result, out, fail_on: str = "error", junit_passing: bool = True, **_op
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         f'<testsuites name="si-lint" tests="{tests}" failures="{failures}" errors="0">\n'
     )
-    for suite in suites:
-        _suite(out, *suite, fails)
+    catalogue = rules()
+    for path, findings, clean_codes in suites:
+        failed = sum(1 for f in findings if fails(f))
+        out.write(
+            f'  <testsuite name={_attr(path)} tests="{len(findings) + len(clean_codes)}" '
+            f'failures="{failed}" errors="0" skipped="0" file={_attr(path)}>\n'
+        )
+        for f in findings:  # one testcase per finding (name: code and location)
+            name = f"{f.code} {f.path}:{f.line}:{f.column}"
+            out.write(f"    <testcase classname={_attr(path)} name={_attr(name)}>\n")
+            if fails(f):
+                out.write(
+                    f"      <failure type={_attr(f.code)} "
+                    f"message={_attr(f'[{f.severity}] {f.message}')}>"
+                    f"{_describe(f)}</failure>\n"
+                )
+            else:
+                out.write(f"      <system-out>{_describe(f)}</system-out>\n")
+            out.write("    </testcase>\n")
+        for code in clean_codes:  # a passing testcase per clean rule
+            rule = catalogue.get(code)
+            name = f"{code} {rule.name}" if rule and rule.name else code
+            out.write(f"    <testcase classname={_attr(path)} name={_attr(name)}/>\n")
+        out.write("  </testsuite>\n")
     out.write("</testsuites>\n")

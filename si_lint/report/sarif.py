@@ -175,15 +175,16 @@ def _results(result, index: dict):
         yield _notice(first_left, left, len(findings), index["SI005"], printer.sources)
 
 
-def _shape(code: str, index: int, level: str, text: str, loc: dict, fp: str, props: dict):
-    """A result; ``primaryLocationLineHash`` in the shape code scanning's upload action
-    writes (``<16 hex digits>:<n>``), derived from the line-independent fingerprint."""
+def _shape(f, cache: SourceCache, code: str, index: int, level: str, text: str, fp, props):
+    """A result at ``f``; ``primaryLocationLineHash`` in the shape code scanning's upload
+    action writes (``<16 hex digits>:<n>``), derived from the line-independent fingerprint."""
+    loc = _physical(cache, f.path, f.line, f.column, f.end_line, f.end_column)
     return {
         "ruleId": code,
         "ruleIndex": index,
         "level": level,
         "message": {"text": text},
-        "locations": [loc],
+        "locations": [{"physicalLocation": loc}],
         "partialFingerprints": {"siLint/v1": fp, "primaryLocationLineHash": f"{fp[:16]}:1"},
         "properties": props,
     }
@@ -200,22 +201,18 @@ def _notice(f, by_severity: Counter, total: int, rule_index: int, cache: SourceC
         "notice, at the first finding left out. `si-lint check --format json` lists them all."
     )
     fp = digest(("SI005", "sarif", "results left out"))  # one alert, whatever the count
-    loc = {"physicalLocation": _physical(cache, f.path, f.line, f.column, f.end_line, f.end_column)}
     props = {"severity": "info", "leftOut": left, "total": total}
-    return _shape("SI005", rule_index, "note", escape_message(text), loc, fp, props)
+    return _shape(f, cache, "SI005", rule_index, "note", escape_message(text), fp, props)
 
 
 def _result(f, fp: str, rule_index: int, cache: SourceCache) -> dict:
-    loc: dict[str, Any] = {
-        "physicalLocation": _physical(cache, f.path, f.line, f.column, f.end_line, f.end_column)
-    }
-    if f.doc_path:
-        loc["logicalLocations"] = [{"fullyQualifiedName": f.doc_path, "kind": "member"}]
     props = {"severity": f.severity, "help": f.help, "jsonPath": f.doc_path}
+    props = {k: v for k, v in props.items() if v}
     level = _LEVEL.get(f.severity, "error")
-    res = _shape(
-        f.code, rule_index, level, message_text(f), loc, fp, {k: v for k, v in props.items() if v}
-    )
+    res = _shape(f, cache, f.code, rule_index, level, message_text(f), fp, props)
+    if f.doc_path:  # (the document is dumped with sorted keys)
+        logical = [{"fullyQualifiedName": f.doc_path, "kind": "member"}]
+        res["locations"][0]["logicalLocations"] = logical
     if f.related:
         res["relatedLocations"] = [
             {
