@@ -58,7 +58,7 @@ def _versions(data: Any) -> Iterator[Diag]:
     versions += [("criterion version", ("context_criteria", i), c) for i, c in model.criteria(data)]
     for what, path, item in versions:
         v = item.get("version")
-        if isinstance(v, str) and not model.is_semver(v):
+        if isinstance(v, str) and model.SEMVER_RE.fullmatch(v) is None:
             yield Diag(
                 "EIO116",
                 path + ("version",),
