@@ -66,7 +66,7 @@ def _artifacts(inp: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def _profile(module: Mapping[str, Any], inp: Mapping[str, Any]) -> Mapping[str, Any] | None:
     wanted = inp.get("profile")
-    profs = list(model.profiles(module))
+    profs = list(model.items(module, "profiles"))
     if wanted is None:
         return profs[0][1] if profs else None
     if not isinstance(wanted, str):
@@ -100,9 +100,8 @@ def searched(
             for i, a in enumerate(artifacts)
             if i not in taken and model.covers(entry, a["kind"], parents)
         )
-        for _, i in batch:
-            taken.add(i)
-            out.append(artifacts[i])
+        taken.update(i for _, i in batch)
+        out += [artifacts[i] for _, i in batch]
     return out
 
 

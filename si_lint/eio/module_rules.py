@@ -148,13 +148,8 @@ def _requires_any(cpath: tuple, ctl: str, control: dict) -> Iterator[Diag]:
     elif terms == []:
         message = f"control `{ctl}` has an empty `requires_any` list"
         yield Diag("EIO105", cpath + ("requires_any",), message, help=no_terms)
-    elif isinstance(terms, list):
-        yield from _terms(cpath, ctl, terms)
-
-
-def _terms(cpath: tuple, ctl: str, terms: list) -> Iterator[Diag]:
     seen_terms: dict[str, int] = {}
-    for k, t in enumerate(terms):
+    for k, t in enumerate(terms if isinstance(terms, list) else ()):
         if not isinstance(t, str):
             continue
         tpath = cpath + ("requires_any", k)
@@ -195,7 +190,7 @@ def _profiles(data: Any) -> Iterator[Diag]:
         if isinstance(c.get("id"), str):
             by_id.setdefault(c["id"], (i, c))
     listed: set[str] = set()
-    for p, prof in model.profiles(data):
+    for p, prof in model.items(data, "profiles"):
         pid = prof.get("id") if isinstance(prof.get("id"), str) else f"profiles[{p}]"
         for k, cid in model.str_list(prof.get("scoring_criteria")):
             listed.add(cid)

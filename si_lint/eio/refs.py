@@ -123,7 +123,7 @@ def references(data: Any) -> Iterator[Ref]:
             yield Ref(("context_criteria", i, "evaluates", k), t, "evaluates", "key", "concept")
         if isinstance(c.get("axis"), str):
             yield Ref(("context_criteria", i, "axis"), c["axis"], "axis", "value", "concept")
-    for p, prof in model.profiles(data):
+    for p, prof in model.items(data, "profiles"):
         for key in ("scoring_criteria", "findings_only"):
             for k, t in model.str_list(prof.get(key)):
                 yield Ref(("profiles", p, key, k), t, key, "key", "criterion")
