@@ -60,7 +60,7 @@ def evaluate_paths(module: Any, inputs: tuple[str, ...]) -> list[tuple[dict[str,
 def _profile_id(module: Any, data: Any) -> str | None:
     if isinstance(data, dict) and isinstance(data.get("profile"), str):
         return data["profile"]
-    for _, p in model.items(module, "profiles"):
+    for _, p in model.profiles(module):
         return p.get("id") if isinstance(p.get("id"), str) else None
     return None
 
@@ -119,7 +119,7 @@ def _text(module: Any, pairs: list[tuple[dict[str, Any], Any]]) -> str:
 
 def _scoring_ids(module: Any, data: Any) -> list[str]:
     wanted = _profile_id(module, data)
-    for _, p in model.items(module, "profiles"):
+    for _, p in model.profiles(module):
         if p.get("id") == wanted:
             return list(dict.fromkeys(c for _, c in model.str_list(p.get("scoring_criteria"))))
     return []

@@ -66,7 +66,7 @@ def _artifacts(inp: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def _profile(module: Mapping[str, Any], inp: Mapping[str, Any]) -> Mapping[str, Any] | None:
     wanted = inp.get("profile")
-    profs = list(model.items(module, "profiles"))
+    profs = list(model.profiles(module))
     if wanted is None:
         return profs[0][1] if profs else None
     if not isinstance(wanted, str):

@@ -77,6 +77,10 @@ def criteria(module: Any) -> Iterator[tuple[int, Mapping[str, Any]]]:
     return items(module, "context_criteria")
 
 
+def profiles(module: Any) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    return items(module, "profiles")
+
+
 def covers(entry: str, kind: str, parents: Mapping[str, str | None]) -> bool:
     """SPEC §6 (pinned): ``evaluates`` entry ``entry`` covers artifacts of ``kind`` iff the
     kind is the entry itself or descends from it (its parents followed until an unknown id

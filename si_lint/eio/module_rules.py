@@ -190,7 +190,7 @@ def _profiles(data: Any) -> Iterator[Diag]:
         if isinstance(c.get("id"), str):
             by_id.setdefault(c["id"], (i, c))
     listed: set[str] = set()
-    for p, prof in model.items(data, "profiles"):
+    for p, prof in model.profiles(data):
         pid = prof.get("id") if isinstance(prof.get("id"), str) else f"profiles[{p}]"
         for k, cid in model.str_list(prof.get("scoring_criteria")):
             listed.add(cid)
