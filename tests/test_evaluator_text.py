@@ -12,18 +12,21 @@ from si_lint.evaluator import EvaluationError
 from si_lint.evaluator.text import (
     Reading,
     echo_filter,
-    is_echo,
-    match_positions,
+    echo_test,
     normalize,
     occurs,
     sentence_spans,
     split_lines,
-    split_sentences,
 )
 
 
 def m(pattern, text):
     return occurs(normalize(pattern), normalize(text))
+
+
+def positions(pattern, text):
+    """Every delimited start of ``pattern`` in ``text`` (§3.1), overlaps included."""
+    return list(text_module._matches(pattern, text))
 
 
 # -- normalisation -----------------------------------------------------------------------
@@ -63,10 +66,10 @@ def test_identifier_boundaries(text, expected):
 
 def test_every_start_index_overlaps_included():
     # "x x" occurs at 0 and at 2 (overlapping); both are delimited
-    assert match_positions("x x", "x x x") == [0, 2]
+    assert positions("x x", "x x x") == [0, 2]
     # 'aa' in 'aaa' at 0 and 1, but neither is delimited
-    assert match_positions("aa", "aaa") == []
-    assert match_positions("smtp_port", "smtp_port_old and smtp_port") == [18]
+    assert positions("aa", "aaa") == []
+    assert positions("smtp_port", "smtp_port_old and smtp_port") == [18]
 
 
 def test_nfc_and_nfd_match_each_other():
@@ -79,7 +82,7 @@ def test_empty_pattern_is_an_error():
     with pytest.raises(EvaluationError):
         occurs("", "anything")
     with pytest.raises(EvaluationError):
-        match_positions("", "anything")
+        positions("", "anything")
 
 
 # -- synonym phrases (§3.3) --------------------------------------------------------------
@@ -125,7 +128,7 @@ def test_phrases_are_whole_tokens(phrase, text, expected):
     ],
 )
 def test_sentence_split(text, sentences):
-    assert split_sentences(text) == sentences
+    assert [text[a:b] for a, b in sentence_spans(text) if b > a] == sentences
 
 
 def test_sentence_spans_cover_breaks():
@@ -185,10 +188,10 @@ def test_transcript_scope_is_normalised_after_filtering():
 
 def test_echo_sources_are_each_response_separately():
     src = ["SMTP_HOST: a", "SMTP_PORT missing"]
-    assert is_echo("PORT miss", src) is True  # inside the second response
-    assert is_echo("a", src) is True
-    assert is_echo("aSMTP_PORT", src) is False  # would straddle the two responses
-    assert is_echo("a SMTP_PORT", src) is False
+    assert echo_test(src)("PORT miss") is True  # inside the second response
+    assert echo_test(src)("a") is True
+    assert echo_test(src)("aSMTP_PORT") is False  # would straddle the two responses
+    assert echo_test(src)("a SMTP_PORT") is False
 
 
 # -- echo exclusion's index answers as the plain substring test ----------------------------
@@ -224,10 +227,10 @@ def test_the_echo_index_is_the_verbatim_substring_test(bodies, line):
     st.lists(st.text(_ECHO_ALPHABET, min_size=1, max_size=5), max_size=8),
 )
 def test_the_identifier_runs_answer_as_the_identifier_rule(raw, patterns):
-    """Reading.positions (through the scope's identifier runs) equals match_positions."""
+    """Reading.positions (through the scope's identifier runs) equals the delimited starts (positions)."""
     reading = Reading({"events": [{"kind": "agent_response", "text": raw, "final": True}]})
     text = reading.scope("agent_response", False)
     for p in (normalize(p) for p in patterns):
         if p:
-            assert reading.positions(p, "agent_response", False) == match_positions(p, text)
+            assert reading.positions(p, "agent_response", False) == positions(p, text)
             assert reading.occurs(p, "agent_response", False) == occurs(p, text)

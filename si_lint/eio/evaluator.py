@@ -100,9 +100,8 @@ def searched(
             for i, a in enumerate(artifacts)
             if i not in taken and model.covers(entry, a["kind"], parents)
         )
-        for _, i in batch:
-            taken.add(i)
-            out.append(artifacts[i])
+        taken.update(i for _, i in batch)
+        out += [artifacts[i] for _, i in batch]
     return out
 
 

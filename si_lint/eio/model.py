@@ -25,10 +25,6 @@ SEMVER_RE = re.compile(
 )
 
 
-def is_semver(value: Any) -> bool:
-    return isinstance(value, str) and SEMVER_RE.fullmatch(value) is not None
-
-
 def header(module: Any) -> Mapping[str, Any]:
     if isinstance(module, MAPPING) and isinstance(module.get("eio"), MAPPING):
         return module["eio"]

@@ -58,7 +58,7 @@ def _versions(data: Any) -> Iterator[Diag]:
     versions += [("criterion version", ("context_criteria", i), c) for i, c in model.criteria(data)]
     for what, path, item in versions:
         v = item.get("version")
-        if isinstance(v, str) and not model.is_semver(v):
+        if isinstance(v, str) and model.SEMVER_RE.fullmatch(v) is None:
             yield Diag(
                 "EIO116",
                 path + ("version",),
@@ -148,13 +148,8 @@ def _requires_any(cpath: tuple, ctl: str, control: dict) -> Iterator[Diag]:
     elif terms == []:
         message = f"control `{ctl}` has an empty `requires_any` list"
         yield Diag("EIO105", cpath + ("requires_any",), message, help=no_terms)
-    elif isinstance(terms, list):
-        yield from _terms(cpath, ctl, terms)
-
-
-def _terms(cpath: tuple, ctl: str, terms: list) -> Iterator[Diag]:
     seen_terms: dict[str, int] = {}
-    for k, t in enumerate(terms):
+    for k, t in enumerate(terms if isinstance(terms, list) else ()):
         if not isinstance(t, str):
             continue
         tpath = cpath + ("requires_any", k)

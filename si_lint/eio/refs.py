@@ -59,14 +59,12 @@ class Index:
             if m.id is not None:
                 self.by_id.setdefault(m.id, []).append(m)
 
-    def imports_of(self, m: Module) -> list[Import]:
-        out = []
+    def imports_of(self, m: Module) -> Iterator[Import]:
         for i, mid, version in model.imports(m.data):
             cands = self.by_id.get(mid, [])
             same = [c for c in cands if version is None or c.version == version]
             others = tuple(c for c in cands if c.version != version) if not same else ()
-            out.append(Import(i, mid, version, same[0] if same else None, others))
-        return out
+            yield Import(i, mid, version, same[0] if same else None, others)
 
     def closure(self, m: Module) -> list[Module]:
         """The modules ``m`` imports, transitively, breadth first."""

@@ -44,12 +44,6 @@ def _matches(pattern: str, text: str, whole: bool = True) -> Iterator[int]:
         i = text.find(pattern, i + 1)
 
 
-def match_positions(pattern: str, text: str, *, whole: bool = True) -> list[int]:
-    """Every start of ``pattern`` in ``text`` (both normalised), overlaps included: §3.1
-    delimited, or anywhere when not ``whole`` (``synonym_match: substring``)."""
-    return list(_matches(pattern, text, whole))
-
-
 def occurs(pattern: str, text: str) -> bool:
     """Whether ``pattern`` occurs in ``text`` (both normalised) under the §3.1 rule."""
     return next(_matches(pattern, text), None) is not None
@@ -70,11 +64,6 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 def nonblank_spans(text: str) -> list[tuple[int, int]]:
     """The sentences that count towards a distance: not empty after ``str.strip``."""
     return [(a, b) for a, b in sentence_spans(text) if b > a and not text[a:b].isspace()]
-
-
-def split_sentences(text: str) -> list[str]:
-    """The sentences of ``text`` (§3.2), empty ones dropped."""
-    return [text[a:b] for a, b in sentence_spans(text) if b > a]
 
 
 def split_lines(text: str) -> list[str]:
@@ -130,13 +119,9 @@ def echo_test(bodies: Sequence[str]) -> Callable[[str], bool]:
     return test
 
 
-def is_echo(line: str, bodies: Sequence[str], trimmed: bool = False) -> bool:
-    """Whether ``line`` occurs verbatim in some tool body; under ``trimmed`` it is stripped
-    first, and a line blank after that never is."""
-    return _echo(line, echo_test(bodies), trimmed)
-
-
 def _echo(line: str, test: Callable[[str], bool], trimmed: bool) -> bool:
+    """Whether ``line`` is an echo; under ``trimmed`` it is stripped first, and a line blank
+    after that never is."""
     if trimmed:
         line = line.strip()
         return bool(line) and test(line)

@@ -131,12 +131,11 @@ def explain(compiled: CompiledTable, row: int, reading: Reading) -> dict[str, An
     """``{"row", "fired", "failed": [{"row", "reason"}], "text"}``: the clause of the row
     that fired (None for ``else``), each earlier row's failed clause (but a budget gate's),
     and ``text``, all of it in one line."""
-    failed: list[dict[str, Any]] = []
-    for i, (node, _score) in enumerate(compiled.rows[: row - 1], start=1):
-        if node[0] == "not" and node[1][0] == "prim" and node[1][1] == "within_step_budget":
-            continue
-        _value, text = _node(node, reading)
-        failed.append({"row": i, "reason": text})
+    failed = [
+        {"row": i, "reason": _node(node, reading)[1]}
+        for i, (node, _score) in enumerate(compiled.rows[: row - 1], start=1)
+        if not (node[0] == "not" and node[1][0] == "prim" and node[1][1] == "within_step_budget")
+    ]
     node, value = compiled.rows[row - 1]
     fired = None if node[0] == "else" else _node(node, reading)[1]
     head = f"row {row} fired ({value!r})" + ("" if fired is None else f": {fired}")

@@ -109,11 +109,6 @@ def define_scenario(b, doc, sid: str) -> None:
 
 
 def add_scenario(b, doc, sid: str) -> None:
-    _deviations(b, doc, sid)
-    _scoring(b, doc, sid)
-
-
-def _deviations(b, doc, sid: str) -> None:
     f = doc.relpath
     snode = node_id("scenario", sid)
     for i, dev in deviations(doc.data):
@@ -127,6 +122,7 @@ def _deviations(b, doc, sid: str) -> None:
         if isinstance(dtype, str):
             tpath = (*path, "deviation_type")
             b.edge(dnode, b.ref("synonyms", dtype), "characterised-by", f, tpath, "value")
+    _scoring(b, doc, sid)
 
 
 def _scoring(b, doc, sid: str) -> None:

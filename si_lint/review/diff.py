@@ -196,13 +196,11 @@ def _added_primitive(name: str, b: Mapping[str, Any], promoted: bool) -> Change:
 
 def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Change]:
     touches = {"primitives": (name,)}
-    out: list[Change] = []
+    keys = [k for k in sorted(set(a) | set(b)) if k not in ("name", "params")]
+    before, after = ({k: plain(m.get(k)) for k in keys} for m in (a, b))
     fields = field_changes(a, b, skip=("name", "params"))
-    if fields:
-        keys = [k for k in sorted(set(a) | set(b)) if k not in ("name", "params")]
-        before, after = ({k: plain(m.get(k)) for k in keys} for m in (a, b))
-        out.append(Change("primitive", "changed", name, before, after, "; ".join(fields), touches))
-    return out + _compare(
+    own = [Change("primitive", "changed", name, before, after, "; ".join(fields), touches)]
+    return (own if fields else []) + _compare(
         "parameter",
         params_of(a),
         params_of(b),
@@ -216,14 +214,12 @@ def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) ->
 def _constant_changes(base: Profile, head: Profile) -> list[Change]:
     """The ratified constants (SPEC §2.1)."""
     bk, hk = _constants(base), _constants(head)
-    out = []
-    for key in sorted(bk):
-        if canon(bk[key]) != canon(hk[key]):
-            doc, prims = CONSTANT_DOC.get(key, ("", ()))
-            out.append(
-                Change("constant", "changed", key, bk[key], hk[key], doc, {"primitives": prims})
-            )
-    return out
+    return [
+        Change("constant", "changed", key, bk[key], hk[key], doc, {"primitives": prims})
+        for key in sorted(bk)
+        if canon(bk[key]) != canon(hk[key])
+        for doc, prims in [CONSTANT_DOC.get(key, ("", ()))]
+    ]
 
 
 def _synonyms_detail(a: list[str], b: list[str]) -> str:

@@ -42,12 +42,12 @@ def _check(target: Path, side: Any, cwd: Path, trust: bool) -> tuple[list, dict]
 
 
 def _scenario_ids(corpus: Any) -> dict:
-    out: dict = {}
-    for d in getattr(corpus, "documents", None) or ():
-        sid = d.data.get("id") if d.kind == "scenario" and isinstance(d.data, MAPPING) else None
-        if isinstance(sid, str):
-            out[(d.relpath.replace("\\", "/"), d.index)] = sid
-    return out
+    return {
+        (d.relpath.replace("\\", "/"), d.index): sid
+        for d in getattr(corpus, "documents", None) or ()
+        if d.kind == "scenario" and isinstance(d.data, MAPPING)
+        if isinstance(sid := d.data.get("id"), str)
+    }
 
 
 def _entry(finding: Any, scenario: str | None, spec: str, label: str) -> dict:

@@ -125,13 +125,12 @@ def _finding_text(f: Mapping[str, Any]) -> str:
 
 def _counts(lint: Mapping[str, Any], report: Mapping[str, Any], quote: str = "") -> str:
     """``Check under BASE: counts; under HEAD: counts``."""
-    sides = []
-    for side in ("base", "head"):
-        c = lint[side]
-        sides.append(
-            f"under {quote}{report[side]['source']}{quote}: {c['findings']} finding(s): "
-            f"{c['errors']} error(s), {c['warnings']} warning(s), {c['infos']} info(s)"
-        )
+    sides = [
+        f"under {quote}{report[side]['source']}{quote}: {c['findings']} finding(s): "
+        f"{c['errors']} error(s), {c['warnings']} warning(s), {c['infos']} info(s)"
+        for side in ("base", "head")
+        for c in [lint[side]]
+    ]
     return "Check " + "; ".join(sides)
 
 
