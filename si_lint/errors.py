@@ -7,6 +7,11 @@ from __future__ import annotations
 class SiLintError(Exception):
     exit_code = 2
 
+    def __init__(self, message: str, *, exit_code: int | None = None):
+        super().__init__(message)
+        if exit_code is not None:
+            self.exit_code = exit_code
+
     @property
     def message(self) -> str:
         return str(self)
