@@ -216,3 +216,15 @@ def test_an_edit_dry_runs_its_own_scenario_and_keeps_nothing_per_text(root, tmp_
     path.write_text(original)
     st.set_buffer(str(path), None)
     assert st.all_findings() == full_run(root)
+
+
+def test_a_profile_md_made_after_the_load_is_found_by_an_edit(root):
+    """The load's walk noted which directories hold ``profile.md``; an edit after one was
+    made looks for it again (the read stage does not reuse the load's listing)."""
+    state = CorpusState(root)
+    state.load()
+    directory = str((root / SCENARIO).parent)
+    assert state.profile_dirs.get(directory) is None
+    (root / "profile.md").write_text("# Profile\n", encoding="utf-8")
+    state.update([str(root / SCENARIO)])
+    assert state.profile_dirs[directory] == str(root)

@@ -170,7 +170,9 @@ class CorpusState:
         buffers = {a: self.overrides[a] for a in todo if a in self.overrides}
         run = pipeline.State(self.run.paths, self.options, self.cwd, buffers)
         disk = [a for a in sorted(todo) if a not in buffers and os.path.isfile(a)]
-        run.selection = replace(self.selection, files=tuple(filter(self._belongs, disk)))
+        # (no listing of the load's walk: a profile.md made since then is looked for)
+        files = tuple(filter(self._belongs, disk))
+        run.selection = replace(self.selection, files=files, profile_md={})
         run.ctx = self.ctx
         read(run)  # the read and per-file stages over these files alone, without the cache
         per_file(run)
