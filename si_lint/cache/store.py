@@ -91,7 +91,7 @@ class Cache:
         """``directory`` None disables the cache. ``owned``: the directory is the default
         ``.si-lint-cache`` (it may be adopted even when it has no ``CACHEDIR.TAG`` yet)."""
         self.directory = directory
-        self.header: list[Any] = [MAGIC, __version__, code_fingerprint()] + [
+        self.header: list[Any] = code_header() + [
             h if isinstance(h, (str, bool, int)) or h is None else str(h) for h in header
         ]
         self.note: str | None = None  # why the cache is not used (for --verbose)
@@ -299,6 +299,12 @@ def _memo_key(key: tuple | list) -> str:
     return dumps(list(key)).decode()
 
 
+def code_header() -> list[Any]:
+    """What every cache file's header starts with: the format, si-lint's version and the
+    digest of its code."""
+    return [MAGIC, __version__, code_fingerprint()]
+
+
 def _directory(root: Path, options) -> tuple[Path | None, bool]:
     """The cache directory of a run at ``root`` (None: no cache), and whether it is the
     default ``.si-lint-cache`` (``Cache``'s ``owned``)."""
@@ -334,7 +340,7 @@ def valid_configs(root: Path, options) -> frozenset[str]:
         check_usable(directory, owned)
     except CacheDirUnusable:
         return frozenset()
-    obj = verified_json(directory / CONFIGS_FILENAME, [MAGIC, __version__, code_fingerprint()])
+    obj = verified_json(directory / CONFIGS_FILENAME, code_header())
     found = obj.get("configs") if obj is not None else None
     if type(found) is not list or not all(type(d) is str for d in found):
         return frozenset()
@@ -348,7 +354,5 @@ def note_valid_configs(root: Path, options, before: frozenset[str], now: set[str
         return
     with contextlib.suppress(CacheDirUnusable):
         check_usable(directory, owned)
-        header = [MAGIC, __version__, code_fingerprint()]
-        write_signed(
-            directory, CONFIGS_FILENAME, [dumps({"header": header, "configs": sorted(now)})]
-        )
+        body = dumps({"header": code_header(), "configs": sorted(now)})
+        write_signed(directory, CONFIGS_FILENAME, [body])
