@@ -1,5 +1,4 @@
-"""Command-line entry point: the lazy click group of the sub-commands in
-``si_lint/commands/``."""
+"""Command-line entry point: the lazy click group of the sub-commands in si_lint/commands/."""
 
 from __future__ import annotations
 

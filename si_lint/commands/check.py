@@ -27,7 +27,6 @@ from .options import FILE, MANY, choice, profile_spec, split_codes
 
 ENV_FORMAT = "SI_LINT_OUTPUT_FORMAT"
 FAIL_ON = ("error", "warning", "info")
-COLOR = ("auto", "always", "never")
 #: the options that make check do something else than check (one at a time)
 MODES = ("show_settings", "show_files", "watch", "write_baseline")
 
@@ -67,7 +66,7 @@ OPTIONS: tuple[tuple, ...] = (
     (
         "--color color_mode",
         "Colour the text output (auto: only on a terminal; NO_COLOR/FORCE_COLOR respected).",
-        choice(COLOR),
+        choice(("auto", "always", "never")),
     ),
     (
         "--fix/--no-fix",
@@ -264,6 +263,8 @@ def _combinations(a) -> None:
             raise UsageError("--fix-only writes the fixes, --diff writes nothing: use one")
         a.fix = True
     a.quiet = a.quiet or a.silent
+    for k in CODES:
+        setattr(a, k, split_codes(getattr(a, k)))
     if a.automation_id is not None and a.fmt != "sarif" and not a.sarif_file:
         raise UsageError(
             "--automation-id is a SARIF setting (use it with --format sarif or --sarif-file)"
@@ -275,19 +276,15 @@ def _combinations(a) -> None:
         a.profile = os.path.abspath(a.profile)
 
 
+#: the :class:`Options` fields given as the options of their name (the codes split)
+AS_GIVEN = ("isolated", "trust_implementations", "cache_dir", "jobs", "config_file", "profile")
+CODES = ("select", "ignore", "extend_select", "extend_ignore")
+
+
 def _options(a) -> Options:
     return Options(
-        select=split_codes(a.select),
-        ignore=split_codes(a.ignore),
-        extend_select=split_codes(a.extend_select),
-        extend_ignore=split_codes(a.extend_ignore),
-        isolated=a.isolated,
-        trust_implementations=a.trust_implementations,
+        **{k: getattr(a, k) for k in AS_GIVEN + CODES},
         use_cache=not a.no_cache,
-        cache_dir=a.cache_dir,
-        jobs=a.jobs,
-        config_file=a.config_file,
-        profile=a.profile,
         progress=a.fmt not in ("json", "sarif", "gitlab") and not a.quiet and not a.watch,
     )
 
@@ -347,6 +344,6 @@ def _show_fixes(result, fixed, written: bool, unsafe: bool, to_stdout: bool) -> 
     hidden = 0 if written or unsafe else sum(1 for f in result.findings if fixable(f, True))
     none = f"No fixes available ({hidden} hidden with --unsafe-fixes)." if hidden else None
     lines = [f"{title} {len(items)} finding(s):"] if items else [none or "No fixes available."]
-    for f in sorted(items, key=lambda f: f.sort_key()):
-        lines.append(f"  {f.path}:{f.line}:{f.column}: {f.code} {f.message}")
+    items = sorted(items, key=lambda f: f.sort_key())
+    lines += [f"  {f.path}:{f.line}:{f.column}: {f.code} {f.message}" for f in items]
     write("\n".join(lines) + "\n", err=not to_stdout, color=None)

@@ -98,22 +98,16 @@ def watched(a, options) -> list[str]:
     for group, config, sel in selections(a, options, Path.cwd().resolve()):
         if group.root.source is not None:
             out.add(os.path.abspath(group.root.source))
-        out.update(os.path.abspath(p) for p in config.extends)
-        out.update(sel.files)
-        out.update(os.path.dirname(f) for f in sel.files)
+        out.update(map(os.path.abspath, config.extends), sel.files, map(os.path.dirname, sel.files))
     return sorted(out)
 
 
-def snapshot(paths: list[str]) -> tuple:
-    out: list[tuple[int, int, int] | None] = []
-    for p in paths:
-        try:
-            st = os.stat(p)
-        except (OSError, ValueError):
-            out.append(None)
-        else:
-            out.append((st.st_mtime_ns, st.st_size, st.st_ino))
-    return tuple(out)
+def _stat(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
 
 
 def watch(a, options, run_once) -> int:
@@ -126,21 +120,21 @@ def watch(a, options, run_once) -> int:
         while True:
             try:
                 paths = watched(a, options)
-                before = snapshot(paths)
+                before = tuple(map(_stat, paths))
                 run_once(a)
             except SiLintError as exc:
                 if runs == 0:  # the first check: a usage error ends the command
                     raise
                 say(f"si-lint: {exc}")  # (the files of the last good check are watched)
-                before = snapshot(paths)
+                before = tuple(map(_stat, paths))
             runs += 1
             if limit is not None and runs >= int(limit):
                 return 0
             if a.fix:  # the fixes just written are no change to check again for
-                before = snapshot(paths)
+                before = tuple(map(_stat, paths))
             say(f"si-lint: watching {len(paths)} path(s) for changes (Ctrl-C stops)")
             started = time.monotonic()
-            while snapshot(paths) == before:
+            while tuple(map(_stat, paths)) == before:
                 time.sleep(max(POLL, 2 * (time.monotonic() - started)))
                 started = time.monotonic()
             say("si-lint: a file changed: checking again")

@@ -28,9 +28,8 @@ def _read(path: str) -> tuple[Any, str | None]:
     if raw is None:
         return None, f"cannot read: {why}"
     loaded = load_bytes(raw)
-    fatal = [d for d in loaded.findings if d.code in ("SI001", "SI005", "SI006", "SI007")]
-    if fatal or loaded.failed:
-        d = fatal[0] if fatal else None
+    d = next((d for d in loaded.findings if d.code in ("SI001", "SI005", "SI006", "SI007")), None)
+    if d is not None or loaded.failed:
         where = f" (line {d.line}, column {d.col})" if d is not None and d.line else ""
         return None, f"{d.message if d else 'cannot be read'}{where}"
     return loaded.data, None
@@ -83,9 +82,8 @@ def _text(module: Any, pairs: list[tuple[dict[str, Any], Any]]) -> str:
                 detail = repr(r["score"])
                 if r["scoring"] == "checklist":
                     missing = _missing(module, cid, r["controls_present"])
-                    detail += (
-                        f"  ({len(r['controls_present'])}/{r['controls_required']} controls present"
-                    )
+                    present = f"{len(r['controls_present'])}/{r['controls_required']}"
+                    detail += f"  ({present} controls present"
                     detail += f"; missing: {', '.join(missing)})" if missing else ")"
                 else:
                     detail += "  (assessor rating / 10)"
@@ -107,7 +105,7 @@ def _text(module: Any, pairs: list[tuple[dict[str, Any], Any]]) -> str:
         if res["q_axis"] is None:
             lines.append("  Q axis: n/a (no scoring criterion was SCORED)")
         else:
-            ids = _scoring_ids(module, data)
+            ids = _scoring_ids(module, prof)
             n = sum(crits.get(cid, {}).get("status") == "SCORED" for cid in ids)
             lines.append(
                 f"  Q axis: {res['q_display']}  ({res['q_axis']:.4f}: mean of {n} "
@@ -116,12 +114,11 @@ def _text(module: Any, pairs: list[tuple[dict[str, Any], Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _scoring_ids(module: Any, data: Any) -> list[str]:
-    wanted = _profile_id(module, data)
+def _scoring_ids(module: Any, wanted: str | None) -> set[str]:
     for _, p in model.profiles(module):
         if p.get("id") == wanted:
-            return list(dict.fromkeys(c for _, c in model.str_list(p.get("scoring_criteria"))))
-    return []
+            return {c for _, c in model.str_list(p.get("scoring_criteria"))}
+    return set()
 
 
 def _missing(module: Any, cid: str, present: list[str]) -> list[str]:

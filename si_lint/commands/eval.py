@@ -107,10 +107,8 @@ def _entry(name, artifact, problem, data, profile, prepared, other):
     differs), and the note's name for that reading."""
     entry: dict[str, Any] = {"evidence": name, "scenario": data.get("id")}
     if problem is not None:
-        entry.update({"score": None, "row": None, "error": problem})
-        return entry, None
-    table = other[2] if other else None
-    verdict = score(artifact, data, profile, prepared, explain=True, other=table)
+        return {**entry, "score": None, "row": None, "error": problem}, None
+    verdict = score(artifact, data, profile, prepared, explain=True, other=other and other[2])
     alt = verdict.pop("other", None)
     entry.update(verdict)
     if alt is None or (alt["score"], alt["row"]) == (verdict["score"], verdict["row"]):

@@ -19,7 +19,7 @@ from ..evaluator.evidence import form_of
 from ..fsutil import read_regular
 from ..limits import MAX_BYTES as MAX_LINE_BYTES  # a `.jsonl` line over it: not parsed
 from ..limits import MAX_DEPTH as MAX_LINE_DEPTH  # nesting deeper (outside strings): not parsed
-from ..limits import MAX_INT_DIGITS  # a longer integer is read as a float
+from ..limits import MAX_INT_DIGITS
 from ..loader import load_bytes
 
 EVIDENCE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
@@ -32,10 +32,9 @@ Artifact = tuple[str, Any, str | None]
 def _loader_message(loaded) -> str | None:
     """The first loader finding that stops reading, as text (None: read cleanly)."""
     stops = ("SI001", "SI002", "SI005", "SI006", "SI007")
-    findings = [d for d in loaded.findings if d.code in stops]
-    if not findings:
+    d = next((d for d in loaded.findings if d.code in stops), None)
+    if d is None:
         return "file cannot be read" if loaded.failed else None
-    d = findings[0]
     line, col = d.line, d.col
     if line is None and d.path is not None:
         line, col = loaded.pos.key(d.path)
@@ -109,10 +108,8 @@ def evidence_artifacts(evidence: Iterable[str]) -> Iterator[Artifact]:
 
 
 def _parse_int(text: str) -> int | float:
-    digits = len(text) - (text[0] in "+-")
-    if digits > MAX_INT_DIGITS:
-        return float(text)  # inf for a huge one: a value, never a crash
-    return int(text)
+    # a longer integer is read as a float (inf for a huge one): a value, never a crash
+    return float(text) if len(text.lstrip("-")) > MAX_INT_DIGITS else int(text)
 
 
 def _too_deep(raw: bytes) -> bool:

@@ -60,10 +60,8 @@ def command(paths, fmt, focus_node, all_nodes, no_findings, output):
                 "(ids look like `scenario:<id>`, `template:C-DA-001`, `fixture:<path>`)"
             )
         graph = focus(corpus.graph, nid)
-    if fmt == "json":
-        text = to_json(graph)
-    elif fmt == "graphml":
-        text = to_graphml(graph)
+    if fmt in ("json", "graphml"):
+        text = (to_json if fmt == "json" else to_graphml)(graph)
     else:
         painted = None
         if not no_findings:  # what `si-lint check --no-cache PATHS` reports
@@ -100,6 +98,5 @@ def _svg(data: bytes) -> bytes:
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise UsageError(f"Graphviz `dot` failed: {exc}") from exc
     if proc.returncode != 0:
-        msg = proc.stderr.decode("utf-8", "replace").strip()
-        raise UsageError(f"Graphviz `dot` failed: {msg}")
+        raise UsageError(f"Graphviz `dot` failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
     return proc.stdout

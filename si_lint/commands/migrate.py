@@ -127,8 +127,7 @@ def _draft_block(given: str, data, profile):
 
 
 def _rewritten(text: str, index: int, scoring: dict, path: Path) -> str:
-    docs = load_bytes(text.encode("utf-8")).documents
-    key = index if len(docs) > 1 else None
+    key = index if len(load_bytes(text.encode("utf-8")).documents) > 1 else None
     try:
         new, applied = fix_stream(text, {key: [set_value(("scoring",), scoring)]})
     except FixError as exc:
@@ -210,10 +209,9 @@ def evaluable(scoring: Mapping[str, Any], template: Any) -> dict:
 def candidates(data: Any, scoring: Mapping[str, Any], template: Any, profile: Any) -> list:
     """The candidate answers, most telling first."""
     dev = first_deviation(data) or {}
-    resource = dev.get("resource") if isinstance(dev.get("resource"), str) else "it"
-    roles = template_roles(template)
+    resource = lookup(dev, "resource", str, "it")
     factor, members = [], []
-    for role, spec in roles.items():
+    for role, spec in template_roles(template).items():
         value = scoring.get(role)
         rtype = spec.get("type") if isinstance(spec, MAPPING) else None
         if rtype == "factor" and isinstance(value, MAPPING):
@@ -245,8 +243,7 @@ def _real(values: Any) -> list[str]:
 def _tool_call(data: Any) -> tuple[str, str]:
     """(the resource the agent reads, what it sees): the deviation's resource and its
     state in the preconditions (the injected state)."""
-    dev = first_deviation(data) or {}
-    resource = lookup(dev, "resource", str, "")
+    resource = lookup(first_deviation(data), "resource", str, "")
     env = lookup(lookup(data, "preconditions"), "environment")
     for entry in lookup(env, "state", list, ()):
         if isinstance(entry, MAPPING) and entry.get("resource") == resource:
@@ -318,13 +315,8 @@ def _row_score(row: Any) -> float:
 def _yaml(head: dict, doc: dict) -> str:
     """A transcript fixture written out key by key (a string plain when it reads back as
     itself, else a JSON string: a valid YAML double-quoted scalar)."""
-    expect = head["expect"]
-    lines = [
-        f"scenario: {scalar(doc['scenario'])}",
-        f"description: {scalar(head['description'])}",
-        f"expect: {{score: {expect['score']!r}, row: {expect['row']}}}",
-        "events:",
-    ]
+    lines = [f"{k}: {scalar(v)}" for k, v in {"scenario": doc["scenario"], **head}.items()]
+    lines.append("events:")
     for event in doc["events"]:
         for n, (key, value) in enumerate(event.items()):
             lines.append(("  - " if n == 0 else "    ") + f"{key}: {scalar(value)}")

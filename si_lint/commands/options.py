@@ -3,6 +3,7 @@ declared once here (the same names, types and help everywhere they appear)."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import click
@@ -99,49 +100,42 @@ class FormatChoice(click.Choice):
 
 
 #: ruff's ``check`` options that mean nothing for a scenario corpus, and what to do
-#: instead: (names, takes a value, the si-lint equivalent)
+#: instead: (names, space-separated; takes a value; the si-lint equivalent)
 RUFF_REFUSED = (
-    (("--target-version",), True, "the profile decides: --profile or `profile` in si-lint.toml"),
-    (("--line-length",), True, "si-lint has no layout rules (yamllint checks layout)"),
-    (("--preview", "--no-preview"), False, "every si-lint rule is stable (`si-lint rule`)"),
-    (("--extension",), True, "`include` in si-lint.toml selects the files"),
-    (("--add-noqa", "--add-ignore"), False, "--write-baseline FILE, then --baseline FILE"),
-    (("--ignore-noqa",), False, "none: `# si-lint: disable=` comments always count"),
+    ("--target-version", True, "the profile decides: --profile or `profile` in si-lint.toml"),
+    ("--line-length", True, "si-lint has no layout rules (yamllint checks layout)"),
+    ("--preview --no-preview", False, "every si-lint rule is stable (`si-lint rule`)"),
+    ("--extension", True, "`include` in si-lint.toml selects the files"),
+    ("--add-noqa --add-ignore", False, "--write-baseline FILE, then --baseline FILE"),
+    ("--ignore-noqa", False, "none: `# si-lint: disable=` comments always count"),
+    ("--per-file-ignores --extend-per-file-ignores", True, "`per-file-ignores` in si-lint.toml"),
     (
-        ("--per-file-ignores", "--extend-per-file-ignores"),
-        True,
-        "`per-file-ignores` in si-lint.toml",
-    ),
-    (
-        ("--fixable", "--unfixable", "--extend-fixable"),
+        "--fixable --unfixable --extend-fixable",
         True,
         "--select/--ignore with --fix (the selected findings' fixes are applied)",
     ),
-    (("--exclude", "--extend-exclude"), True, "`exclude` in si-lint.toml"),
-    (("--respect-gitignore", "--no-respect-gitignore"), False, "none: .gitignore always counts"),
+    ("--exclude --extend-exclude", True, "`exclude` in si-lint.toml"),
+    ("--respect-gitignore --no-respect-gitignore", False, "none: .gitignore always counts"),
     (
-        ("--force-exclude", "--no-force-exclude"),
+        "--force-exclude --no-force-exclude",
         False,
         "none: a named file that `exclude` matches is always skipped",
     ),
-    (("--no-fix-only",), False, "leave out --fix-only"),
-    (("--no-exit-zero",), False, "leave out --exit-zero"),
+    ("--no-fix-only", False, "leave out --fix-only"),
+    ("--no-exit-zero", False, "leave out --exit-zero"),
 )
 
 
-def _refuse(name: str, equivalent: str):
-    def callback(ctx, param, value):
-        if value in (None, False, ()):
-            return value
-        raise UsageError(f"{name} is a ruff option with no meaning for si-lint: {equivalent}")
-
-    return callback
+def _refuse(name: str, equivalent: str, ctx, param, value):
+    if value in (None, False, ()):
+        return value
+    raise UsageError(f"{name} is a ruff option with no meaning for si-lint: {equivalent}")
 
 
 def ruff_refused(f):
     """Hidden options: ruff's that si-lint refuses, each naming its equivalent (exit 2)."""
     for names, takes_value, equivalent in RUFF_REFUSED:
-        for name in names:
+        for name in names.split():
             f = click.option(
                 name,
                 "ruff_" + name.strip("-").replace("-", "_"),
@@ -149,6 +143,6 @@ def ruff_refused(f):
                 multiple=takes_value,
                 hidden=True,
                 expose_value=False,
-                callback=_refuse(name, equivalent),
+                callback=partial(_refuse, name, equivalent),
             )(f)
     return f

@@ -10,22 +10,15 @@ from pathlib import Path
 import click
 
 from ..config import load_config
+from ..discovery import inside, relpath_of
 from ..errors import OutputError, UsageError
 from ..findings import did_you_mean
 from ..fsutil import atomic_write
 from ..profile import BUILTIN_DIR, is_builtin_name
+from ..profile_docs import find_profile_dir
 from ..root import find_root_info
 from . import options
-from .profile_vocab import (
-    DOC_SECTIONS,
-    SECTIONS,
-    SHIPPED_DIR,
-    Entry,
-    as_shown,
-    docs_dir,
-    one_line,
-    vocabulary,
-)
+from .profile_vocab import DOC_SECTIONS, SECTIONS, SHIPPED_DIR, Entry, one_line, vocabulary
 
 #: why a section of the profile documents is empty
 NO_DOCS = "no profile.md in the current directory or above it in the corpus"
@@ -68,11 +61,12 @@ def command(section, profile, fmt, init):
         section = folded
     cwd = Path.cwd()
     name, directory, shown_dir, root = _resolve(profile, cwd)
-    pdir = docs_dir(cwd, root)
+    here, top = os.path.abspath(cwd), os.path.abspath(root)  # as `check` finds a scenario's
+    pdir = find_profile_dir(here, top if inside(here, top) else here)
     if section in DOC_SECTIONS and pdir is None:
         raise UsageError(f"profile: {section} come from the profile documents: {NO_DOCS}")
     header, sections = vocabulary(directory, shown_dir, cwd, root, pdir)
-    docs = None if pdir is None else as_shown(pdir, cwd)
+    docs = None if pdir is None else relpath_of(pdir, cwd) or "."
     if section is not None:
         sections = {section: sections[section]}
     if fmt == "json":
@@ -98,7 +92,7 @@ def _resolve(option: str | None, cwd: Path) -> tuple[str, Path, str, Path]:
         name = "builtin" if spec == "builtin:si-0.3.0-rc1" else spec
         return name, BUILTIN_DIR, SHIPPED_DIR, root
     directory = Path(os.path.abspath(base / spec))
-    return spec, directory, as_shown(str(directory), cwd), root
+    return spec, directory, relpath_of(directory, cwd) or ".", root
 
 
 def _entry_json(entry: Entry, children: str | None) -> dict:
@@ -125,9 +119,7 @@ def render_text(name, shown_dir, header, docs, sections, *, whole: bool) -> str:
     if whole:
         version = " ".join(v for v in (header["profile"], header["version"]) if v)
         lines.append(f"profile {name}" + (f" ({version})" if version else "") + f": {shown_dir}")
-        lines.append(
-            f"profile documents: {docs}" if docs else f"profile documents: none here ({NO_DOCS})"
-        )
+        lines.append(f"profile documents: {docs or f'none here ({NO_DOCS})'}")
     for section, entries in sections.items():
         if entries is None:
             continue  # a document the section comes from is absent

@@ -21,7 +21,6 @@ from ..profile_docs import (
     CAPABILITY_CATEGORIES,
     MAX_DOC_BYTES,
     SAFETY_CATEGORIES,
-    find_profile_dir,
     headings,
     parse_archetypes,
     read_profile_dir,
@@ -82,21 +81,19 @@ def template_entries(directory: Path, shown_dir: str) -> list[Entry]:
         names = sorted(p.name for p in tdir.iterdir())
     except OSError:
         return []
-    out, seen = [], set()
+    out: dict[str, Entry] = {}
     for name in filter(lambda n: n.endswith((".yaml", ".yml", ".json")), names):
         src = read_source(directory, f"templates/{name}", shown_dir)
         head: Any = src.data.get("template") if src and isinstance(src.data, MAPPING) else None
         tid = head.get("id") if isinstance(head, MAPPING) else None
-        if src is None or not isinstance(tid, str) or tid in seen:
+        if src is None or not isinstance(tid, str) or tid in out:
             continue
-        seen.add(tid)
         title = lookup(head, "title", str)
         where = src.line(("template", "id"), value=True)
-        entry = Entry(tid, shown(title or ""), src.shown, where, {"title": plain(title)})
-        for role, spec in lookup(src.data, "roles", MAPPING, {}).items():
-            entry.children.append(_role(src, role, spec))
-        out.append(entry)
-    return out
+        roles = [_role(src, *r) for r in lookup(src.data, "roles", MAPPING, {}).items()]
+        fields = {"title": plain(title)}
+        out[tid] = Entry(tid, shown(title or ""), src.shown, where, fields, roles)
+    return list(out.values())
 
 
 def plain(value: Any) -> Any:
@@ -148,22 +145,21 @@ def _role(src: Source, name: str, spec: Any) -> Entry:
 
 
 def primitive_entries(src: Source) -> list[Entry]:
-    out: list[Entry] = []
-    seen = set()
+    out: dict[str, Entry] = {}
     for i, p in enumerate(lookup(src.data, "primitives", list, ())):
         name = p.get("name") if isinstance(p, MAPPING) else None
-        if not isinstance(name, str) or name in seen:
+        if not isinstance(name, str) or name in out:
             continue
-        seen.add(name)
         desc, question = lookup(p, "description", str), lookup(p, "question", str)
         where = src.line(("primitives", i, "name"), value=True)
         fields = {"description": desc, "question": question}
-        entry = Entry(name, shown(desc or question or ""), src.shown, where, fields)
-        for j, par in enumerate(lookup(p, "params", list, ())):
-            if isinstance(par, MAPPING) and isinstance(par.get("name"), str):
-                entry.children.append(_param(src, ("primitives", i, "params", j), par))
-        out.append(entry)
-    return out
+        params = [
+            _param(src, ("primitives", i, "params", j), par)
+            for j, par in enumerate(lookup(p, "params", list, ()))
+            if isinstance(par, MAPPING) and isinstance(par.get("name"), str)
+        ]
+        out[name] = Entry(name, shown(desc or question or ""), src.shown, where, fields, params)
+    return list(out.values())
 
 
 def _param(src: Source, path: tuple, par: Any) -> Entry:
@@ -204,20 +200,10 @@ def budget_entries(src: Source) -> list[Entry]:
     ]
 
 
-def as_shown(path: str, cwd: Path) -> str:
-    return "." if os.path.abspath(path) == os.path.abspath(cwd) else relpath_of(path, cwd)
-
-
-def docs_dir(cwd: Path, root: Path) -> str | None:
-    """The OASIS profile directory of ``cwd``, found as ``check`` finds a scenario's."""
-    here, top = os.path.abspath(cwd), os.path.abspath(root)
-    return find_profile_dir(here, top if inside(here, top) else here)
-
-
 def doc_entries(pdir: str, cwd: Path, root: Path) -> dict[str, list[Entry] | None]:
     """The sections the documents of the profile directory ``pdir`` define (None: the
     document that defines a section is absent)."""
-    shown_as = as_shown(pdir, cwd)
+    shown_as = relpath_of(pdir, cwd) or "."
     guard = str(root) if inside(pdir, str(root)) else pdir
     docs = read_profile_dir(pdir, shown_as, guard)
 
@@ -249,7 +235,7 @@ def category_entries(pdir: str, shown_as: str, guard: str) -> list[Entry] | None
     scenario's ``category`` is compared on (SI614). None when neither document is there."""
     out: dict[str, Entry] = {}
     found = False
-    for name in (CAPABILITY_CATEGORIES, SAFETY_CATEGORIES):
+    for kind, name in (("capability", CAPABILITY_CATEGORIES), ("safety", SAFETY_CATEGORIES)):
         path = os.path.join(pdir, name)
         if not inside(os.path.realpath(path), os.path.realpath(guard)):
             continue
@@ -259,7 +245,6 @@ def category_entries(pdir: str, shown_as: str, guard: str) -> list[Entry] | None
         found = True
         text = raw[:MAX_DOC_BYTES].decode("utf-8", "replace")
         file = name if shown_as == "." else f"{shown_as}/{name}"
-        kind = "capability" if name == CAPABILITY_CATEGORIES else "safety"
         used = {a.category for a in parse_archetypes(text, file).values()}
         for line, _col, level, heading in headings(text):
             title = re.sub(r"^[0-9.]+\s*", "", heading)  # without its number
@@ -277,11 +262,8 @@ def vocabulary(
     registry = read_source(directory, "registry.yaml", shown_dir)
     if registry is None or not isinstance(registry.data, MAPPING):
         registry = None
-    head = registry.data.get("registry") if registry is not None else None
-    header = {
-        k: head[k] if isinstance(head, MAPPING) and isinstance(head.get(k), str) else None
-        for k in ("profile", "version")
-    }
+    head = lookup(registry.data, "registry") if registry is not None else None
+    header = {k: lookup(head, k, str) for k in ("profile", "version")}
     out: dict[str, list[Entry] | None] = {"templates": template_entries(directory, shown_dir)}
     for section, entries in (
         ("primitives", primitive_entries),

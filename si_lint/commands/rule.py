@@ -79,11 +79,9 @@ def page(rule, *, full: bool = False) -> str:
 
 def _example(code: str, ex: dict, other: dict, full: bool) -> list[str]:
     files = {str(p): str(c) for p, c in (ex.get("files") or {}).items()}
-    out: list[str] = []
     if full:
-        for path, content in files.items():
-            out += [f"  # {path}", _indent(content.rstrip("\n"), 4)]
-        return out
+        return [x for p, c in files.items() for x in (f"  # {p}", _indent(c.rstrip("\n"), 4))]
+    out: list[str] = []
     marks = _marked_lines(ex, other, files)
     for path, content in files.items():
         if path in marks:
