@@ -227,10 +227,10 @@ def test_the_echo_index_is_the_verbatim_substring_test(bodies, line):
     st.lists(st.text(_ECHO_ALPHABET, min_size=1, max_size=5), max_size=8),
 )
 def test_the_identifier_runs_answer_as_the_identifier_rule(raw, patterns):
-    """Reading.positions (through the scope's identifier runs) equals the delimited starts (positions)."""
+    """Reading._at (through the scope's identifier runs) equals the delimited starts (positions)."""
     reading = Reading({"events": [{"kind": "agent_response", "text": raw, "final": True}]})
     text = reading.scope("agent_response", False)
     for p in (normalize(p) for p in patterns):
         if p:
-            assert reading.positions(p, "agent_response", False) == positions(p, text)
+            assert list(reading._at(p, "agent_response", False)) == positions(p, text)
             assert reading.occurs(p, "agent_response", False) == occurs(p, text)

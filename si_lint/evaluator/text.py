@@ -179,9 +179,6 @@ class Reading:
     def occurs(self, pattern: str, channel: str, echo: bool) -> bool:
         return next(self._at(pattern, channel, echo), None) is not None
 
-    def positions(self, pattern: str, channel: str, echo: bool) -> list[int]:
-        return list(self._at(pattern, channel, echo))
-
     def _at(self, pattern: str, channel: str, echo: bool) -> Iterator[int]:
         """The whole occurrences of ``pattern`` in :meth:`scope`, through the scope's
         identifier runs: a pattern of identifier characters occurs exactly where it is a
