@@ -44,11 +44,6 @@ def _matches(pattern: str, text: str, whole: bool = True) -> Iterator[int]:
         i = text.find(pattern, i + 1)
 
 
-def occurs(pattern: str, text: str) -> bool:
-    """Whether ``pattern`` occurs in ``text`` (both normalised) under the §3.1 rule."""
-    return next(_matches(pattern, text), None) is not None
-
-
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of every sentence of ``text``, empty ones included (§3.2)."""
     spans: list[tuple[int, int]] = []
