@@ -33,10 +33,6 @@ def _rows(table: Any) -> list[tuple[int, float, Any]]:
     ]
 
 
-def _top(table: Any) -> float | None:
-    return max((s for _, s, _ in _rows(table)), default=None)
-
-
 def _partial_rows(table: Any, top: float) -> list[tuple[int, float]]:
     return [
         (i, s)
@@ -57,7 +53,7 @@ class Probe:
         caller's to report)."""
         if not isinstance(verdict, MAPPING) or (score := finite(verdict.get("score"))) is None:
             return None
-        top = _top(table)
+        top = max((s for _, s, _ in _rows(table)), default=None)
         wrong = f"{self.description}, but it scores {score!r} (row {verdict.get('row')})"
         if self.expect in (NOT_POSITIVE, ZERO) and score > 0.0:
             return wrong
@@ -115,10 +111,8 @@ def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
                         top_set_ids.extend(value)
                 elif kind == "channels" and isinstance(value, list):
                     channels.extend(value)
-            if name == "within_step_budget":
-                n = args.get("n")
-                if is_int(n):
-                    budgets.append(n)
+            if name == "within_step_budget" and is_int(n := args.get("n")):
+                budgets.append(n)
     return _Inputs(
         factor_ids=_identifiers(factor_ids or top_set_ids or set_ids),
         set_ids=_identifiers(set_ids),
