@@ -24,7 +24,23 @@ def corpus_diags(index: refs.Index) -> Iterator[Diag]:
         yield from _references(index, m)
         yield from _probe(index, m)
     for cyc in refs.cycles(index):
-        yield _cycle(cyc)
+        file, document, path = cyc.edges[0]
+        ring = " → ".join(cyc.nodes + (cyc.nodes[0],))
+        what, on = (
+            ("concept parents", "value") if cyc.kind == "concept" else ("module imports", "key")
+        )
+        yield Diag(
+            "EIO113",
+            path,
+            f"cycle in {what}: {ring}",
+            on=on,
+            file=file,
+            document=document,
+            related=tuple(
+                Related(f, p, "part of the cycle", on=on, document=d) for f, d, p in cyc.edges[1:]
+            ),
+            help="break the cycle: a concept hierarchy and an import graph are acyclic",
+        )
 
 
 def _imports(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
@@ -125,24 +141,6 @@ def _probe(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
             **_at(m),
             help="remove the terms that a blank text contains (empty or whitespace)",
         )
-
-
-def _cycle(cyc: refs.Cycle) -> Diag:
-    file, document, path = cyc.edges[0]
-    ring = " → ".join(cyc.nodes + (cyc.nodes[0],))
-    what, on = ("concept parents", "value") if cyc.kind == "concept" else ("module imports", "key")
-    return Diag(
-        "EIO113",
-        path,
-        f"cycle in {what}: {ring}",
-        on=on,
-        file=file,
-        document=document,
-        related=tuple(
-            Related(f, p, "part of the cycle", on=on, document=d) for f, d, p in cyc.edges[1:]
-        ),
-        help="break the cycle: a concept hierarchy and an import graph are acyclic",
-    )
 
 
 def fixture_diags(
