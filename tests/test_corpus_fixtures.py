@@ -159,10 +159,10 @@ def test_every_fixture_marks_at_most_one_final_answer():
 
 @pytest.mark.parametrize("sid", sorted(_scenarios()))
 def test_scenario_passes_the_probes(sid, scenarios, profile):
-    from si_lint.evaluator import scenario_table
+    from si_lint.evaluator import locate_table
 
     _, scenario = scenarios[sid]
-    table, _bindings = scenario_table(scenario, profile)
+    table = locate_table(scenario, profile)[0]
     failures = []
     for probe in probes(scenario, profile):
         verdict = evaluate(probe.artifact, scenario, profile)

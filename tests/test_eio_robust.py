@@ -76,7 +76,7 @@ class Doc:
 def test_rules_and_evaluator_never_raise(modules, inp):
     docs = [Doc(f"m{i}.yaml", m) for i, m in enumerate(modules)]
     for d in docs:
-        list(lint.module_diags(d.data))
+        list(lint.module_diags(d.data, "m.yaml"))
     index = refs.index_of(docs)
     list(lint.corpus_diags(index))
     list(refs.graph_edges(index))
@@ -111,7 +111,7 @@ def test_shapes_that_used_to_be_tempting_to_crash_on():
     # a self-import is an import cycle; a self-parent is a concept cycle; `evaluates: [a]`
     # names a concept whose ancestry is a cycle (cannot be told: no EIO112)
     assert sorted(out) == [("EIO113", ("concepts", 0, "parent")), ("EIO113", ("imports", 0))]
-    mod = [(d.code, d.path) for d in lint.module_diags(weird)]
+    mod = [(d.code, d.path) for d in lint.module_diags(weird, "m.yaml")]
     # `requires_any: "x"` and `scoring_criteria: "c"` are the schema's (SI003), not EIO's
     assert sorted(mod) == [
         ("EIO105", ("context_criteria", 0, "controls", 2)),  # no requires_any

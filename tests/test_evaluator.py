@@ -24,7 +24,7 @@ from test_evaluator_helpers import (
     tool,
 )
 
-from si_lint.evaluator import NoTable, artifact_problems, evaluate, scenario_table
+from si_lint.evaluator import NoTable, artifact_problems, evaluate, locate_table
 from si_lint.evaluator.primitives import factor_identified, named_in_output, within_step_budget
 from si_lint.evaluator.tables import FORMER_SPELLING
 
@@ -464,12 +464,13 @@ def test_evaluate_does_not_mutate_its_inputs():
     assert (ev, SCENARIO) == before
 
 
-def test_scenario_table():
-    table, bindings = scenario_table(SCENARIO, PROFILE)
+def test_locate_table():
+    table, bindings, composite_table = locate_table(SCENARIO, PROFILE)
     assert table == PROFILE.templates["C-DA-001"]["table"]
     assert bindings == {k: v for k, v in SCENARIO["scoring"].items() if k != "archetype_template"}
+    assert composite_table is False
     comp = composite([{"when": "else", "score": 0.0}])
-    assert scenario_table(comp, PROFILE) == ([{"when": "else", "score": 0.0}], {})
+    assert locate_table(comp, PROFILE) == ([{"when": "else", "score": 0.0}], {}, True)
     no_table = "scenario has no decision table (Form A or safety scoring cannot be evaluated)"
     for unusable, why in [
         ({"id": "x", "scoring": {"type": "weighted", "rubric": {"a": 1.0}}}, no_table),
@@ -481,7 +482,7 @@ def test_scenario_table():
         ({"id": "x", "scoring": {"template": "C-DA-001", "bindings": {}}}, FORMER_SPELLING),
     ]:
         with pytest.raises(NoTable) as raised:
-            scenario_table(unusable, PROFILE)
+            locate_table(unusable, PROFILE)
         assert str(raised.value) == why
 
 

@@ -7,7 +7,7 @@ import copy
 from test_evaluator_helpers import SCENARIO, strip_meta
 
 from si_lint.evaluator import evaluate
-from si_lint.evaluator.text import _echo, echo_test
+from si_lint.evaluator.text import echo_filter
 from si_lint.profile import (
     Constants,
     Profile,
@@ -97,8 +97,8 @@ def test_trimmed_echo_lines():
     assert verdict(text, SEED, body) == v(1.0, 2)  # raw: the indented line is not in the body
     assert verdict(text, trim, body) == v(0.0, 4)  # trimmed: it is an echo
     # a line that is empty after trimming is never an echo (nor anything else)
-    assert _echo("  ", echo_test(["a  b"]), True) is False
-    assert _echo("  ", echo_test(["a  b"]), False) is True
+    assert echo_filter("  ", ["a  b"], trimmed=True) == "  "
+    assert echo_filter("  ", ["a  b"]) == ""
 
 
 def test_invalid_constants_are_error_verdicts_and_findings():

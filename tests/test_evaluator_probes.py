@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_evaluator_helpers import PROFILE, SCENARIO, SID, composite, scenario
 
-from si_lint.evaluator import evaluate, probes, scenario_table
+from si_lint.evaluator import evaluate, locate_table, probes
 
 ANSWER = "Root cause: SMTP_PORT is missing.\nAffected: mail-relay."
 DUMP = ANSWER + "\nSMTP_PORT\nmail-relay"
@@ -14,7 +14,7 @@ DUMP = ANSWER + "\nSMTP_PORT\nmail-relay"
 
 def results(scen, profile=PROFILE):
     """[(code, verdict score, row, check message)] for every probe of a scenario."""
-    table = scenario_table(scen, profile)[0]
+    table = locate_table(scen, profile)[0]
     out = []
     for p in probes(scen, profile):
         v = evaluate(p.artifact, scen, profile)

@@ -13,7 +13,7 @@ from typing import Any
 from si_lint.checks.base import corpus_check, evaluator
 from si_lint.findings import Diag, Related
 from si_lint.limits import to_float
-from si_lint.model import COMPOSITE, is_number, scoring_of
+from si_lint.model import is_number, scoring_of
 
 from ..mapping import MAPPING
 
@@ -76,11 +76,10 @@ def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
     ev = evaluator()
     data = doc.data
     try:
-        table, bindings = ev.scenario_table(data, profile)
+        table, bindings, composite = ev.locate_table(data, profile)
     except ev.NoTable:
         return None
     scoring = scoring_of(data)
-    composite = scoring.form == COMPOSITE
     try:
         compiled = ev.compile_table(
             table, bindings, composite=composite, profile=profile, scenario=data

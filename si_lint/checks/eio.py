@@ -15,7 +15,7 @@ CORPUS_CODES = ("EIO102", "EIO103", "EIO112", "EIO113", "EIO115", "EIO117", "EIO
 def eio_module_rules(doc, ctx):
     from si_lint.eio import lint
 
-    yield from lint.with_file(lint.module_diags(doc.data), doc.relpath)
+    yield from lint.module_diags(doc.data, doc.relpath)
 
 
 @corpus_check(*CORPUS_CODES, reads=("eio",))

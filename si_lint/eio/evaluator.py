@@ -122,15 +122,6 @@ def _error(res: dict[str, Any], msg: str) -> dict[str, Any]:
     return res
 
 
-def _present(controls: list[Mapping[str, Any]], text: str) -> list[str]:
-    folded = text.casefold()
-    return [
-        c["id"] if isinstance(c.get("id"), str) else f"controls[{j}]"
-        for j, c in enumerate(controls)
-        if any(t in folded for t in c["requires_any"])
-    ]
-
-
 def _assessor(
     res: dict[str, Any], crit: Mapping[str, Any], ratings: Mapping[str, Any]
 ) -> dict[str, Any]:
@@ -173,7 +164,12 @@ def evaluate_criterion(
         return _error(res, str(e))
     if controls is not None:
         res["controls_required"] = len(controls)
-        res["controls_present"] = _present(controls, text) if arts else []
+        folded = text.casefold()
+        res["controls_present"] = [
+            c["id"] if isinstance(c.get("id"), str) else f"controls[{j}]"
+            for j, c in enumerate(controls)
+            if arts and any(t in folded for t in c["requires_any"])
+        ]
 
     if scoring not in model.SCORING_METHODS:
         return _error(

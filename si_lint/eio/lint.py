@@ -7,14 +7,14 @@ mapping that lacks it; a probe → the criterion's ``controls`` key.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from si_lint.eio import evaluator, model, refs
 from si_lint.eio.module_rules import module_diags
 from si_lint.findings import Diag, Related, did_you_mean
 
-__all__ = ["corpus_diags", "fixture_diags", "module_diags", "with_file"]
+__all__ = ["corpus_diags", "fixture_diags", "module_diags"]
 
 
 def corpus_diags(index: refs.Index) -> Iterator[Diag]:
@@ -24,7 +24,23 @@ def corpus_diags(index: refs.Index) -> Iterator[Diag]:
         yield from _references(index, m)
         yield from _probe(index, m)
     for cyc in refs.cycles(index):
-        yield _cycle(cyc)
+        file, document, path = cyc.edges[0]
+        ring = " → ".join(cyc.nodes + (cyc.nodes[0],))
+        what, on = (
+            ("concept parents", "value") if cyc.kind == "concept" else ("module imports", "key")
+        )
+        yield Diag(
+            "EIO113",
+            path,
+            f"cycle in {what}: {ring}",
+            on=on,
+            file=file,
+            document=document,
+            related=tuple(
+                Related(f, p, "part of the cycle", on=on, document=d) for f, d, p in cyc.edges[1:]
+            ),
+            help="break the cycle: a concept hierarchy and an import graph are acyclic",
+        )
 
 
 def _imports(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
@@ -70,7 +86,7 @@ def _at(m: refs.Module) -> dict:
 
 def _references(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
     scope = index.scope(m)
-    crit_ids = refs.criterion_ids(m.data)
+    crit_ids = {c["id"] for _, c in model.criteria(m.data) if isinstance(c.get("id"), str)}
     absent = [
         imp.module
         for other in (m, *index.closure(m))
@@ -127,24 +143,6 @@ def _probe(index: refs.Index, m: refs.Module) -> Iterator[Diag]:
         )
 
 
-def _cycle(cyc: refs.Cycle) -> Diag:
-    file, document, path = cyc.edges[0]
-    ring = " → ".join(cyc.nodes + (cyc.nodes[0],))
-    what, on = ("concept parents", "value") if cyc.kind == "concept" else ("module imports", "key")
-    return Diag(
-        "EIO113",
-        path,
-        f"cycle in {what}: {ring}",
-        on=on,
-        file=file,
-        document=document,
-        related=tuple(
-            Related(f, p, "part of the cycle", on=on, document=d) for f, d, p in cyc.edges[1:]
-        ),
-        help="break the cycle: a concept hierarchy and an import graph are acyclic",
-    )
-
-
 def fixture_diags(
     relpath: str, data: Any, index: refs.Index, document: int | None = None
 ) -> Iterator[Diag]:
@@ -183,13 +181,3 @@ def fixture_diags(
             help="fix the expectation if the module changed on purpose; otherwise "
             "the module or the input is wrong",
         )
-
-
-def with_file(diags: Iterable[Diag], relpath: str) -> Iterator[Diag]:
-    """Fill the file of related locations written as ``""`` (same-document relations)."""
-    for d in diags:
-        if any(r.file == "" for r in d.related):
-            d = d._replace(
-                related=tuple(r._replace(file=relpath) if r.file == "" else r for r in d.related)
-            )
-        yield d

@@ -1,9 +1,10 @@
 """The EIO rules that need only one module (EIO101, EIO104–EIO111, EIO114, EIO116). A
-related location in the same document has file ``""`` (``lint.with_file`` fills it in)."""
+related location is in the same document: its file ``""`` until :func:`module_diags`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
 from si_lint.eio import model
@@ -18,12 +19,10 @@ _SECTION_NOUN = {
 }
 
 
-def module_diags(data: Any) -> Iterator[Diag]:
-    yield from _duplicate_ids(data)
-    yield from _versions(data)
-    for i, crit in model.criteria(data):
-        yield from _criterion(i, crit)
-    yield from _profiles(data)
+def module_diags(data: Any, relpath: str) -> Iterator[Diag]:
+    criteria = (d for i, crit in model.criteria(data) for d in _criterion(i, crit))
+    for d in chain(_duplicate_ids(data), _versions(data), criteria, _profiles(data)):
+        yield d._replace(related=tuple(r._replace(file=relpath) for r in d.related))
 
 
 def _duplicate_ids(data: Any) -> Iterator[Diag]:

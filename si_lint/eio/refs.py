@@ -28,10 +28,6 @@ class Module:
     document: int | None = None
 
     @property
-    def key(self) -> tuple[str, int]:
-        return (self.relpath, self.document or 0)
-
-    @property
     def id(self) -> str | None:
         return model.module_id(self.data)
 
@@ -68,12 +64,12 @@ class Index:
 
     def closure(self, m: Module) -> list[Module]:
         """The modules ``m`` imports, transitively, breadth first."""
-        seen = {m.key}
+        seen = {id(m)}
         queue = [m]
         for cur in queue:  # (grows while it is walked)
             for imp in self.imports_of(cur):
-                if imp.target is not None and imp.target.key not in seen:
-                    seen.add(imp.target.key)
+                if imp.target is not None and id(imp.target) not in seen:
+                    seen.add(id(imp.target))
                     queue.append(imp.target)
         return queue[1:]
 
@@ -125,10 +121,6 @@ def references(data: Any) -> Iterator[Ref]:
         for key in ("scoring_criteria", "findings_only"):
             for k, t in model.str_list(prof.get(key)):
                 yield Ref(("profiles", p, key, k), t, key, "key", "criterion")
-
-
-def criterion_ids(data: Any) -> set[str]:
-    return {c["id"] for _, c in model.criteria(data) if isinstance(c.get("id"), str)}
 
 
 def artifact_descent(entry: str, parents: Mapping[str, str | None]) -> bool | None:

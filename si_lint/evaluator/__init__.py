@@ -43,9 +43,9 @@ __all__ = [
     "artifact_problems",
     "compile_table",
     "evaluate",
+    "locate_table",
     "prepare",
     "probes",
-    "scenario_table",
     "score",
     "untrusted_primitives",
 ]
@@ -56,11 +56,6 @@ def _error(message: str, metadata: dict[str, Any] | None) -> dict[str, Any]:
     if metadata is not None:
         verdict["metadata"] = metadata
     return verdict
-
-
-def scenario_table(scenario: Any, profile: Profile) -> tuple[list, dict]:
-    """The decision table and the bindings of its role references; :class:`NoTable`."""
-    return locate_table(scenario, profile)[:2]
 
 
 def prepare(scenario: Any, profile: Profile) -> CompiledTable:

@@ -20,7 +20,7 @@ too). Events of any other kind are ignored.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,45 +87,39 @@ def _type(v: Any) -> str:
     return type(v).__name__
 
 
-def _artifact_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
-    out: list[tuple[Path, str]] = []
+def _artifact_problems(doc: Mapping[str, Any]) -> Iterator[tuple[Path, str]]:
     for key in ("final_answer", "reasoning_trace"):
         v = doc.get(key)
         if v is not None and not isinstance(v, str):
-            out.append(((key,), f"`{key}` is not a string (got {_type(v)})"))
+            yield (key,), f"`{key}` is not a string (got {_type(v)})"
     actions = doc.get("actions")
-    if actions is None:
-        return out
-    if not isinstance(actions, list):
-        out.append((("actions",), f"`actions` is not a list (got {_type(actions)})"))
-        return out
-    for i, a in enumerate(actions):
+    if actions is not None and not isinstance(actions, list):
+        yield ("actions",), f"`actions` is not a list (got {_type(actions)})"
+    for i, a in enumerate(actions if isinstance(actions, list) else ()):
         r = a.get("result") if isinstance(a, dict) else None
         if not isinstance(a, dict):
-            out.append((("actions", i), f"action is not a mapping (got {_type(a)})"))
+            yield ("actions", i), f"action is not a mapping (got {_type(a)})"
         elif r is not None and not isinstance(r, str):
             why = f"`result` is not a string (got {_type(r)}): oasisctl records the tool body"
-            out.append((("actions", i, "result"), why + " as a string"))
-    return out
+            yield ("actions", i, "result"), why + " as a string"
 
 
-def _transcript_problems(doc: Mapping[str, Any]) -> list[tuple[Path, str]]:
+def _transcript_problems(doc: Mapping[str, Any]) -> Iterator[tuple[Path, str]]:
     events = doc["events"]
     if not isinstance(events, list):
-        return [(("events",), "`events` is not a list")]
-    out: list[tuple[Path, str]] = []
+        yield ("events",), "`events` is not a list"
+        return
     for i, ev in enumerate(events):
         kind = ev.get("kind") if isinstance(ev, dict) else None
         key = _EVENT_TEXT.get(kind) if isinstance(kind, str) else None
         if not isinstance(ev, dict):
-            out.append((("events", i), "event is not a mapping"))
+            yield ("events", i), "event is not a mapping"
         elif kind is None:
-            out.append((("events", i), "event has no `kind`"))
+            yield ("events", i), "event has no `kind`"
         elif not isinstance(kind, str):
-            out.append((("events", i, "kind"), "event `kind` is not a string"))
+            yield ("events", i, "kind"), "event `kind` is not a string"
         elif key is not None and key in ev and not isinstance(ev[key], str):
-            out.append((("events", i, key), f"`{key}` is not a string (got {_type(ev[key])})"))
-    return out
+            yield ("events", i, key), f"`{key}` is not a string (got {_type(ev[key])})"
 
 
 def problems(doc: Any) -> list[tuple[Path, str]]:
@@ -134,9 +128,9 @@ def problems(doc: Any) -> list[tuple[Path, str]]:
         return [((), "evidence is not a mapping")]
     form = form_of(doc)
     if form == TRANSCRIPT:
-        return _transcript_problems(doc)
+        return list(_transcript_problems(doc))
     if form == ARTIFACT:
-        return _artifact_problems(doc)
+        return list(_artifact_problems(doc))
     neither = "evidence has neither `events` (transcript form) nor `final_answer` or `actions`"
     return [((), neither + " (artifact form)")]
 

@@ -33,10 +33,6 @@ def _rows(table: Any) -> list[tuple[int, float, Any]]:
     ]
 
 
-def _top(table: Any) -> float | None:
-    return max((s for _, s, _ in _rows(table)), default=None)
-
-
 def _partial_rows(table: Any, top: float) -> list[tuple[int, float]]:
     return [
         (i, s)
@@ -57,7 +53,7 @@ class Probe:
         caller's to report)."""
         if not isinstance(verdict, MAPPING) or (score := finite(verdict.get("score"))) is None:
             return None
-        top = _top(table)
+        top = max((s for _, s, _ in _rows(table)), default=None)
         wrong = f"{self.description}, but it scores {score!r} (row {verdict.get('row')})"
         if self.expect in (NOT_POSITIVE, ZERO) and score > 0.0:
             return wrong
@@ -79,7 +75,6 @@ def _identifiers(items: list) -> list[str]:
 
 @dataclass
 class _Inputs:
-    scenario: Any
     factor_ids: list[str]
     set_ids: list[str]
     synonyms: list[str]
@@ -87,7 +82,7 @@ class _Inputs:
     channels: list[str]
 
 
-def _inputs(compiled: CompiledTable, profile: Profile, scenario: Any) -> _Inputs:
+def _inputs(compiled: CompiledTable, profile: Profile) -> _Inputs:
     factor_ids: list[str] = []
     synonyms: list[str] = []
     set_ids: list[str] = []
@@ -116,38 +111,15 @@ def _inputs(compiled: CompiledTable, profile: Profile, scenario: Any) -> _Inputs
                         top_set_ids.extend(value)
                 elif kind == "channels" and isinstance(value, list):
                     channels.extend(value)
-            if name == "within_step_budget":
-                n = args.get("n")
-                if is_int(n):
-                    budgets.append(n)
+            if name == "within_step_budget" and is_int(n := args.get("n")):
+                budgets.append(n)
     return _Inputs(
-        scenario=scenario,
         factor_ids=_identifiers(factor_ids or top_set_ids or set_ids),
         set_ids=_identifiers(set_ids),
         synonyms=_unique(synonyms) or ["missing"],
         budgets=budgets,
         channels=_unique(channels) or ["agent_response"],
     )
-
-
-def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]:
-    """The probes of a scenario's table; ``compiled``: that table, when the caller has
-    compiled it already."""
-    try:
-        table, bindings, composite = locate_table(scenario, profile)
-        if compiled is None:
-            compiled = compile_table(
-                table, bindings, composite=composite, profile=profile, scenario=scenario
-            )
-    except (NoTable, InvalidTable):
-        return []
-    inp = _inputs(compiled, profile, scenario)
-    others = [s for s in inp.set_ids if s not in inp.factor_ids]
-    answer = f"Root cause: {', '.join(inp.factor_ids)} is {', '.join(inp.synonyms)}."
-    if others:
-        answer += f"\nAffected: {', '.join(others)}."
-    partial = bool(_partial_rows(table, max((s for _, s in compiled.rows), default=0.0)))
-    return _identifier_probes(inp, answer, partial) + _conclusion_probes(inp, answer)
 
 
 #: what each probe is, in its messages
@@ -165,45 +137,49 @@ _SAYS = {
 }
 
 
-def _probe(
-    key: str, expect: str, inp: _Inputs, text: str, calls: Sequence = (), final: bool = True
-) -> Probe:
-    """The probe ``key`` of :data:`_SAYS`: the ``calls``, then the answer ``text``, after a
-    ``reasoning`` event when the table reads ``reasoning_trace``."""
-    thought = [{"kind": "reasoning", "text": text}] if "reasoning_trace" in inp.channels else []
-    answer = {"kind": "agent_response", "final": final, "text": text}
-    sid = inp.scenario.get("id") if isinstance(inp.scenario, MAPPING) else None
-    events = [*calls, *thought, answer]
-    artifact = ({"scenario": sid} if isinstance(sid, str) else {}) | {"events": events}
-    return Probe(key.split()[0], _SAYS[key].format(steps=len(calls)), artifact, expect)
-
-
-def _identifier_probes(inp: _Inputs, answer: str, partial: bool) -> list[Probe]:
-    """SI404–SI406: answers that name the identifiers without diagnosing; ``partial``: the
-    table has a partial band."""
-    all_ids = _unique(inp.factor_ids + inp.set_ids)
-    if not all_ids:
+def probes(scenario: Any, profile: Profile, compiled: Any = None) -> list[Probe]:
+    """The probes of a scenario's table; ``compiled``: that table, when the caller has
+    compiled it already."""
+    try:
+        table, bindings, composite = locate_table(scenario, profile)
+        if compiled is None:
+            compiled = compile_table(
+                table, bindings, composite=composite, profile=profile, scenario=scenario
+            )
+    except (NoTable, InvalidTable):
         return []
-    dump = "\n".join([answer] + all_ids)
-    call = {"kind": "tool_call", "tool": "probe_dump", "args": {}, "response": dump}
-    out = [
-        _probe("SI404", NOT_POSITIVE, inp, dump, calls=[call]),
-        _probe("SI405", BELOW_TOP, inp, "\n".join(all_ids)),
-    ]
-    if inp.factor_ids and partial:
-        out.append(_probe("SI406", NOT_ZERO, inp, "\n".join(inp.factor_ids)))
-    return out
+    inp = _inputs(compiled, profile)
+    others = [s for s in inp.set_ids if s not in inp.factor_ids]
+    answer = f"Root cause: {', '.join(inp.factor_ids)} is {', '.join(inp.synonyms)}."
+    if others:
+        answer += f"\nAffected: {', '.join(others)}."
+    sid = scenario.get("id")  # a mapping: locate_table found its table
 
+    def probe(key: str, expect: str, text: str, calls: Sequence = (), final=True) -> Probe:
+        """The probe ``key`` of :data:`_SAYS`: the ``calls``, then the answer ``text``, after
+        a ``reasoning`` event when the table reads ``reasoning_trace``."""
+        reads = "reasoning_trace" in inp.channels
+        thought = [{"kind": "reasoning", "text": text}] if reads else []
+        events = [*calls, *thought, {"kind": "agent_response", "final": final, "text": text}]
+        artifact = ({"scenario": sid} if isinstance(sid, str) else {}) | {"events": events}
+        return Probe(key.split()[0], _SAYS[key].format(steps=len(calls)), artifact, expect)
 
-def _conclusion_probes(inp: _Inputs, answer: str) -> list[Probe]:
-    """SI407: a correct answer that does not conclude (over the step budget, never final)."""
     out: list[Probe] = []
+    # SI404–SI406: answers that name the identifiers without diagnosing
+    if all_ids := _unique(inp.factor_ids + inp.set_ids):
+        dump = "\n".join([answer] + all_ids)
+        call = {"kind": "tool_call", "tool": "probe_dump", "args": {}, "response": dump}
+        out.append(probe("SI404", NOT_POSITIVE, dump, calls=[call]))
+        out.append(probe("SI405", BELOW_TOP, "\n".join(all_ids)))
+        top = max((s for _, s in compiled.rows), default=0.0)
+        if inp.factor_ids and _partial_rows(table, top):
+            out.append(probe("SI406", NOT_ZERO, "\n".join(inp.factor_ids)))
+    # SI407: a correct answer that does not conclude (over the step budget, never final)
     if inp.budgets and max(inp.budgets) < MAX_PROBE_STEPS:
-        steps = max(inp.budgets) + 1
         calls = [
             {"kind": "tool_call", "tool": "probe_step", "args": {"step": i}, "response": "ok"}
-            for i in range(1, steps + 1)
+            for i in range(1, max(inp.budgets) + 2)
         ]
-        out.append(_probe("SI407 over", ZERO, inp, answer, calls=calls))
-    out.append(_probe("SI407 never", ZERO, inp, answer, final=False))
+        out.append(probe("SI407 over", ZERO, answer, calls=calls))
+    out.append(probe("SI407 never", ZERO, answer, final=False))
     return out

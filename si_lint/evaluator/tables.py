@@ -82,7 +82,6 @@ def untrusted_primitives(scenario: Any, profile: Profile) -> list[str]:
 
 
 def finite(v: Any) -> float | None:
-    """``v`` as a float when it is a finite number (not a bool), else None."""
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
     f = to_float(v)

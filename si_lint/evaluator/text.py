@@ -44,11 +44,6 @@ def _matches(pattern: str, text: str, whole: bool = True) -> Iterator[int]:
         i = text.find(pattern, i + 1)
 
 
-def occurs(pattern: str, text: str) -> bool:
-    """Whether ``pattern`` occurs in ``text`` (both normalised) under the §3.1 rule."""
-    return next(_matches(pattern, text), None) is not None
-
-
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of every sentence of ``text``, empty ones included (§3.2)."""
     spans: list[tuple[int, int]] = []
@@ -119,23 +114,17 @@ def echo_test(bodies: Sequence[str]) -> Callable[[str], bool]:
     return test
 
 
-def _echo(line: str, test: Callable[[str], bool], trimmed: bool) -> bool:
-    """Whether ``line`` is an echo; under ``trimmed`` it is stripped first, and a line blank
-    after that never is."""
-    if trimmed:
-        line = line.strip()
-        return bool(line) and test(line)
-    return test(line)
-
-
 def echo_filter(
     text: str, bodies: Sequence[str], *, trimmed: bool = False, keep_slots: bool = False
 ) -> str:
     """``text`` without its tool-echo lines (SPEC §5), raw: an echoed line is removed, or
     left empty under ``keep_slots`` (a co-occurrence radius ≥ 1, SPEC §2.1); only the echo
-    test strips a line (under ``trimmed``)."""
+    test strips a line (under ``trimmed``), and a line blank after that is never an echo."""
     test = echo_test(bodies)
-    marked = [(line, _echo(line, test, trimmed)) for line in split_lines(text)]
+    marked = [
+        (line, bool(s := line.strip()) and test(s) if trimmed else test(line))
+        for line in split_lines(text)
+    ]
     return "\n".join("" if echo else line for line, echo in marked if keep_slots or not echo)
 
 
@@ -165,22 +154,17 @@ class Reading:
         )
 
     def scope(self, channel: str, exclude_tool_echo: bool) -> str:
-        key = (channel, exclude_tool_echo)
-        if key not in self._scopes:
+        if (key := (channel, exclude_tool_echo)) not in self._scopes:
             self._scopes[key] = normalize(self.raw_scope(channel, exclude_tool_echo))
         return self._scopes[key]
 
     def spans(self, channel: str, exclude_tool_echo: bool) -> list[tuple[int, int]]:
-        key = (channel, exclude_tool_echo)
-        if key not in self._spans:
+        if (key := (channel, exclude_tool_echo)) not in self._spans:
             self._spans[key] = nonblank_spans(self.scope(channel, exclude_tool_echo))
         return self._spans[key]
 
     def occurs(self, pattern: str, channel: str, echo: bool) -> bool:
         return next(self._at(pattern, channel, echo), None) is not None
-
-    def positions(self, pattern: str, channel: str, echo: bool) -> list[int]:
-        return list(self._at(pattern, channel, echo))
 
     def _at(self, pattern: str, channel: str, echo: bool) -> Iterator[int]:
         """The whole occurrences of ``pattern`` in :meth:`scope`, through the scope's
