@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 
 from ..catalogue import codes as catalogue_codes
 from ..catalogue import severity_of
@@ -56,15 +57,30 @@ def locate_in(diag: Diag, doc: Document) -> Finding:
     return _finding(diag, doc.relpath, doc, related)
 
 
-def locate(diag: Diag, corpus: Corpus, fallback: str) -> Finding:
-    """A corpus check's Diag (no ``file``: at the corpus root, ``fallback``)."""
-    related = tuple(
-        Location(r.file, r.line, r.col or 1, r.message)
-        if r.line is not None
-        else Location(r.file, *_position(corpus.doc(r.file, r.document), r.path, r.on), r.message)
-        for r in diag.related
-    )
-    return _finding(diag, diag.file or fallback, corpus.doc(diag.file, diag.document), related)
+def located(corpus: Corpus, sel, diags: Iterable[Diag]) -> list[Finding]:
+    """The corpus checks' findings (a Diag that names no file: at the corpus root)."""
+    root_rel = sel.relpath(sel.root)
+    out = []
+    for diag in diags:
+        related = tuple(
+            Location(r.file, r.line, r.col or 1, r.message)
+            if r.line is not None
+            else Location(
+                r.file, *_position(corpus.doc(r.file, r.document), r.path, r.on), r.message
+            )
+            for r in diag.related
+        )
+        target = corpus.doc(diag.file, diag.document)
+        out.append(_finding(diag, diag.file or root_rel, target, related))
+    return out
+
+
+def walk_findings(sel) -> list[Finding]:
+    """SI001 for each path the walk could not read (a directory, a name not UTF-8)."""
+    return [
+        Finding(sel.relpath(p), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {why}")
+        for p, why in sel.walk_problems
+    ]
 
 
 def apply_suppressions(
@@ -214,12 +230,7 @@ def locate_stage(state: State) -> None:
     assert corpus is not None  # the corpus stage ran
     config = sel.config
     findings = [f for doc_findings in state.per_file.values() for f in doc_findings]
-    root_rel = sel.relpath(sel.root)
-    findings.extend(locate(diag, corpus, root_rel) for diag in state.diags)
-    findings += [
-        Finding(sel.relpath(p), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {why}")
-        for p, why in sel.walk_problems
-    ]
+    findings += located(corpus, sel, state.diags) + walk_findings(sel)
     findings = configured(findings, corpus.by_file, config, sel.absolute)
     named_kinds = {
         kind

@@ -10,18 +10,23 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .. import pipeline
-from ..catalogue import severity_of
 from ..corpus import Corpus, Document
 from ..discovery import named_file_check, selects
 from ..findings import Finding
 from ..mapping import lookup
 from ..model import evidence_scenario
 from ..pipeline.corpus import corpus_diags, make_corpus
-from ..pipeline.locate import configured, failed_texts, held_back_by, locate, ordered
+from ..pipeline.locate import (
+    configured,
+    failed_texts,
+    held_back_by,
+    located,
+    ordered,
+    walk_findings,
+)
 from ..pipeline.perfile import per_file
 from ..pipeline.read import raw_of, read
 from ..pipeline.select import configure, make_selection, select
-from ..registry import STAGES
 
 #: what a corpus check may read (``corpus_check(reads=...)``) that a slice holds whole: the
 #: profile (every slice has it), the document itself, and what :func:`doc_keys` keys
@@ -116,10 +121,7 @@ class CorpusState:
         self.profile_dirs, self.profile_docs = run.profile_dirs, run.profile_docs
         self.files, self.by_rel = {}, {}
         self._take(run)
-        self.other_findings = [
-            Finding(sel.relpath(p), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {why}")
-            for p, why in sel.walk_problems
-        ]
+        self.other_findings = walk_findings(sel)
         self._corpus_stage(None)
         self.cache.save()
         self.ctx.memo_tasks = False  # an edit's dry runs are not kept (module docstring)
@@ -196,12 +198,9 @@ class CorpusState:
         return self.run.corpus
 
     def _run_checks(self, checks, corpus: Corpus) -> dict[str, list[Finding]]:
-        root_rel = self.selection.relpath(self.selection.root)
         fresh: dict[str, list[Finding]] = {}
-        for stage in STAGES:
-            for diag in corpus_diags(corpus, self.ctx, checks, stage):
-                f = locate(diag, corpus, root_rel)
-                fresh.setdefault(f.path, []).append(f)
+        for f in located(corpus, self.selection, corpus_diags(corpus, self.ctx, checks)):
+            fresh.setdefault(f.path, []).append(f)
         return fresh
 
     def _corpus_stage(self, core: set[str] | None) -> None:
