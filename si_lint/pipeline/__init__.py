@@ -12,7 +12,7 @@ from ..corpus import Corpus
 from ..discovery import inside, relpath_of
 from ..errors import UsageError
 from ..roots import plan_roots
-from .context import Context, MergedCorpus, Options, RunResult, Source, State
+from .context import Context, MergedCorpus, Options, RunResult, State
 from .corpus import corpus_checks, dry_runs, make_corpus
 from .locate import locate_stage, sorted_unique
 from .perfile import not_corpus_note, per_file
@@ -83,19 +83,8 @@ def profile_notes(corpus, reported) -> list[str]:
     ]
 
 
-STAGES = (
-    configure,
-    select,
-    read,
-    per_file,
-    make_corpus,
-    corpus_checks,
-    dry_runs,
-    locate_stage,
-    report,
-)
-
 CORPUS_STAGES = (configure, select, read, per_file, make_corpus)
+STAGES = CORPUS_STAGES + (corpus_checks, dry_runs, locate_stage, report)
 
 
 def run(
@@ -106,7 +95,6 @@ def run(
 ) -> RunResult:
     """``si-lint check``: every stage for each corpus root of the named paths (SPEC §9
     "Corpus root"), the results merged. ``overrides``: unsaved buffers by absolute path."""
-    options = options or Options()
     cwd = (Path(cwd) if cwd else Path.cwd()).resolve()
     plan = plan_roots(cwd, list(paths), options.config_file, options.isolated)
     skipped = [(relpath_of(p, cwd), why) for p, why in plan.skipped]
@@ -172,7 +160,6 @@ __all__ = [
     "Options",
     "RunResult",
     "Selection",
-    "Source",
     "State",
     "UsageError",
     "build_corpus",

@@ -212,8 +212,6 @@ def failed_texts(per_file: dict, absolute, overrides: dict) -> list[str | None]:
 
 def held_back_by(findings: list[Finding], texts: list[str | None]) -> list[Finding]:
     """``findings`` without the references to ids one of ``texts`` could define."""
-    if not texts:
-        return findings
     kept = []
     for f in findings:
         pattern = REFERENCES.get(f.code)
@@ -262,17 +260,13 @@ def sorted_unique(findings: list[Finding]) -> list[Finding]:
 
 
 def ordered(findings: list[Finding]) -> list[Finding]:
-    return cap_per_file(sorted_unique(findings))
-
-
-def cap_per_file(findings: list[Finding], limit: int = MAX_FINDINGS_PER_FILE) -> list[Finding]:
-    """At most ``limit`` findings per file (sorted input), then one SI005 at the first one
-    left out."""
+    """The report order, at most :data:`MAX_FINDINGS_PER_FILE` findings per file, then one
+    SI005 at the first one left out."""
+    findings = sorted_unique(findings)
     counts = Counter(f.path for f in findings)
-    if all(n <= limit for n in counts.values()):
-        return findings
     out: list[Finding] = []
     seen: dict[str, int] = {}
+    limit = MAX_FINDINGS_PER_FILE
     for f in findings:
         n = seen[f.path] = seen.get(f.path, 0) + 1
         if n <= limit:

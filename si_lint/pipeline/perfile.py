@@ -11,7 +11,7 @@ import traceback
 from pathlib import Path
 
 from ..corpus import Document, classify
-from ..discovery import relpath_of
+from ..discovery import inside, relpath_of
 from ..findings import Diag, Finding
 from ..limits import MAX_CACHED_FINDINGS
 from ..loader import load_bytes
@@ -238,8 +238,9 @@ def per_file(state: State) -> None:
     docs, state.per_file = process(
         state.sources, state.cwd, state.ctx, checks, state.cache, overrides
     )
+    pdir = sel.profile_dir
     for d in docs:
-        d.profile_asset = sel.in_profile(d.abspath)
+        d.profile_asset = pdir is not None and inside(d.abspath, pdir)
     state.docs = docs
     set_aside(state)  # not corpus files (SPEC §9): their findings dropped
 

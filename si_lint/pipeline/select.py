@@ -58,9 +58,6 @@ class Selection:
     def _under(self) -> tuple[str, ...]:
         return tuple(d.rstrip(os.sep) + os.sep for d in self.named_dirs)
 
-    def in_profile(self, abspath: str) -> bool:
-        return self.profile_dir is not None and inside(abspath, self.profile_dir)
-
 
 def make_selection(paths: list[str], options: Options, cwd: Path, config: Config) -> Selection:
     config = config.with_cli(

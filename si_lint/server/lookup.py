@@ -241,7 +241,7 @@ def _behavior(state, abspath: str, text: str, spot: Spot) -> Named | None:
     n = profile_behaviors(state, abspath).get(name) if name is not None else None
     if n is None:
         return None
-    file = os.path.normpath(os.path.join(str(state.cwd), n.file))
+    file = state.selection.absolute(n.file)
     return Named(
         f"**behavior** `{name}` (behavior-definitions.md)\n\n{markdown_section(file, n.line)}",
         lambda: (file, n.line - 1, max(n.col - 1, 0)),

@@ -107,7 +107,7 @@ class CorpusState:
     def load(self) -> Outcome:
         run = self.run = pipeline.State([str(self.folder)], self.options, self.folder)
         configure(run)
-        run.cwd = self.cwd = run.root_info.path  # paths are shown from the root
+        run.cwd = run.root_info.path  # paths are shown from the root
         select(run)
         assert run.ctx is not None and run.config is not None  # the select stage made them
         sel = self.selection = run.selection
@@ -149,7 +149,7 @@ class CorpusState:
         return abspath in self.files or self._belongs(abspath)
 
     def selected(self) -> tuple[str, ...]:
-        return make_selection(self.run.paths, self.options, self.cwd, self.base_config).files
+        return make_selection(self.run.paths, self.options, self.run.cwd, self.base_config).files
 
     def set_buffer(self, abspath: str, text: str | bytes | None) -> Outcome:
         """The editor's unsaved text of a file (``None``: the file on disk again)."""
@@ -170,10 +170,10 @@ class CorpusState:
             keys |= old.keys
             touched.add(old.relpath)
         buffers = {a: self.overrides[a] for a in todo if a in self.overrides}
-        run = pipeline.State(self.run.paths, self.options, self.cwd, buffers)
+        run = pipeline.State(self.run.paths, self.options, self.run.cwd, buffers)
         disk = [a for a in sorted(todo) if a not in buffers and os.path.isfile(a)]
-        # (no listing of the load's walk: a profile.md made since then is looked for)
         files = tuple(filter(self._belongs, disk))
+        # (no listing of the load's walk: a profile.md made since then is looked for)
         run.selection = replace(self.selection, files=files, profile_md={})
         run.ctx = self.ctx
         read(run)  # the read and per-file stages over these files alone, without the cache
