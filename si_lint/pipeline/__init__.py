@@ -31,7 +31,11 @@ def report(state: State) -> None:
     wanted = (wanted | {sel.relpath(f) for f in sel.named_files}) - aside
     reported = sorted(wanted)
     skipped = [d.label for d in corpus.documents if d.kind is None and d.relpath in wanted]
-    warnings = guessed_scope(state, reported)
+    # under a guessed root (SPEC §9) the checks whose targets may lie outside it report
+    # nothing, and one warning says so
+    guessed = sel.config.root_how == "file" and bool(reported)
+    if guessed:
+        state.findings = [f for f in state.findings if f.code not in OUTSIDE_CODES]
     state.cache.save()
     state.result = RunResult(
         state.findings,
@@ -45,7 +49,7 @@ def report(state: State) -> None:
         + profile_notes(corpus, wanted),
         skipped_paths=list(sel.skipped_named)
         + [(rel, "not a corpus file") for rel in map(sel.relpath, sel.named_files) if rel in aside],
-        warnings=warnings,
+        warnings=[GUESSED_WARNING] if guessed else [],
     )
 
 
@@ -59,15 +63,6 @@ GUESSED_WARNING = (
     + " (whose targets may lie outside it) were not checked; name the corpus directory or "
     "add si-lint.toml at the corpus root"
 )
-
-
-def guessed_scope(state: State, reported: list[str]) -> list[str]:
-    """Under a guessed root (SPEC §9) the checks whose targets may lie outside it report
-    nothing, and one warning says so."""
-    if state.selection.config.root_how != "file" or not reported:
-        return []
-    state.findings = [f for f in state.findings if f.code not in OUTSIDE_CODES]
-    return [GUESSED_WARNING]
 
 
 def profile_notes(corpus, reported) -> list[str]:

@@ -115,11 +115,9 @@ def apply_suppressions(
                 used[i] = True
             if not hits:
                 out.append(f)
-        for i, sup in enumerate(sups):
-            if config.enabled("SI009", path):
-                found = _useless_suppression(path, sup, used[i], docs)
-                if found is not None:
-                    out.append(found)
+        if config.enabled("SI009", path):
+            found = (_useless_suppression(path, s, used[i], docs) for i, s in enumerate(sups))
+            out += [f for f in found if f is not None]
     return out
 
 

@@ -119,9 +119,7 @@ class CorpusState:
         for d in run.docs:  # kept for the session: other runs may rewrite the cache meanwhile
             d.detach()
         self.profile_dirs, self.profile_docs = run.profile_dirs, run.profile_docs
-        self.files, self.by_rel = {}, {}
         self._take(run)
-        self.other_findings = walk_findings(sel)
         self._corpus_stage(None)
         self.cache.save()
         self.ctx.memo_tasks = False  # an edit's dry runs are not kept (module docstring)
@@ -243,7 +241,7 @@ class CorpusState:
         items = list(fs.per_file) if fs is not None else []
         for found in self.stage_findings.values():
             items += found.get(rel, [])
-        items += [f for f in self.other_findings if f.path == rel]
+        items += [f for f in walk_findings(self.selection) if f.path == rel]
         docs = {rel: fs.docs} if fs is not None and fs.docs else {}
         items = configured(items, docs, self.config, self.selection.absolute)
         items = ordered(held_back_by(items, self.failed))
