@@ -182,9 +182,8 @@ def concerns_named(f: Finding, sel, named_kinds: set[str]) -> bool:
     named file, or one of its related locations is (a staged duplicate id that sorts
     first: SI301 sits on the unstaged file), or it is an unresolved reference and a
     document of a kind that could resolve it is named, or it is :data:`EVERY_RUN`'s."""
-    if sel.reports(sel.absolute(f.path)) or f.code in EVERY_RUN:
-        return True
-    if any(sel.reports(sel.absolute(r.path)) for r in f.related):
+    paths = [f.path, *(r.path for r in f.related)]
+    if f.code in EVERY_RUN or any(sel.reports(sel.absolute(p)) for p in paths):
         return True
     return UNRESOLVED.get(f.code) in named_kinds
 
