@@ -102,7 +102,6 @@ class CorpusState:
         self.stage_findings: dict[str, dict[str, list[Finding]]] = {}
         self.failed: list[str | None] = []  # the texts of the files that failed to read
         self.findings: dict[str, list[Finding]] = {}  # relpath -> final, as `check` reports
-        self.corpus: Corpus | None = None
 
     def load(self) -> Outcome:
         run = self.run = pipeline.State([str(self.folder)], self.options, self.folder)
@@ -208,10 +207,10 @@ class CorpusState:
         checks = [c for c in self.run.checks if c.scope == "corpus"]
         by_plan = {how: [c for c in checks if plan(c) == how] for how in (PROFILE, SLICE, WHOLE)}
         found = self.stage_findings
-        self.corpus = None
         if core is None:
+            corpus = self._corpus_of(self.documents())
             for how, checks in by_plan.items():
-                found[how] = self._run_checks(checks, self.full_corpus())
+                found[how] = self._run_checks(checks, corpus)
             changed = set(self.by_rel).union(*found.values())
         else:
             states = {fs.abspath: fs for fs in map(self.by_rel.get, core) if fs is not None}
@@ -226,7 +225,8 @@ class CorpusState:
             changed = set(core)
             if by_plan[WHOLE]:  # checks that read the whole corpus run over all of it
                 before = found[WHOLE]
-                found[WHOLE] = after = self._run_checks(by_plan[WHOLE], self.full_corpus())
+                corpus = self._corpus_of(self.documents())
+                found[WHOLE] = after = self._run_checks(by_plan[WHOLE], corpus)
                 changed |= {r for r in {*before, *after} if before.get(r) != after.get(r)}
         per_file = {fs.relpath: fs.per_file for fs in self.files.values() if fs.per_file}
         failed = failed_texts(per_file, self.selection.absolute, self.overrides)
@@ -262,8 +262,3 @@ class CorpusState:
     def text_of(self, abspath: str) -> str | None:
         raw = raw_of(abspath, self.overrides)
         return None if raw is None else raw.decode("utf-8", errors="replace")
-
-    def full_corpus(self) -> Corpus:
-        if self.corpus is None:
-            self.corpus = self._corpus_of(self.documents())
-        return self.corpus

@@ -79,7 +79,6 @@ def register_live(server: SiLintServer) -> None:
 
 WATCHED = ("**/*.yaml", "**/*.yml", "**/*.json", "**/si-lint.toml", "**/pyproject.toml")
 
-
 WATCH = T.Registration(
     id="si-lint-watch",
     method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
