@@ -97,7 +97,7 @@ def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[T
         key = m.group(2)
         chain = _parents(lines, line0, len(m.group(1)))
         if key == model.TEMPLATE_KEY and chain == ["scoring"]:
-            templates = sorted((state.profile.templates or {}).items())
+            templates = sorted((state.run.profile.templates or {}).items())
             heads = [(n, mapping.lookup(t, "template", dict, {})) for n, t in templates]
             return [_item(n, str(head.get("title", ""))) for n, head in heads]
         if key == "behavior":
@@ -107,4 +107,4 @@ def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[T
     m = _ON_KEY.match(before)
     if not m or _parents(lines, line0, len(m.group(1))) != ["scoring"]:
         return []
-    return _scoring_keys(state.profile, lines, m.group(1), m.group(2))
+    return _scoring_keys(state.run.profile, lines, m.group(1), m.group(2))

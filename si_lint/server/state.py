@@ -109,15 +109,14 @@ class CorpusState:
         run.cwd = run.root_info.path  # paths are shown from the root
         select(run)
         assert run.ctx is not None and run.config is not None  # the select stage made them
-        sel = self.selection = run.selection
-        self.config, self.base_config, self.profile = sel.config, run.config, run.profile
-        self.ctx, self.cache = run.ctx, run.cache
+        self.selection = run.selection
+        self.config, self.ctx, self.cache = run.selection.config, run.ctx, run.cache
         self.overrides = run.overrides = {a: b for a, b in self.overrides.items() if self.owns(a)}
         read(run)
         per_file(run)
         for d in run.docs:  # kept for the session: other runs may rewrite the cache meanwhile
             d.detach()
-        self.profile_dirs, self.profile_docs = run.profile_dirs, run.profile_docs
+        self.profile_dirs = run.profile_dirs  # (its profile and profile_docs: read off self.run)
         self._take(run)
         self._corpus_stage(None)
         self.cache.save()
@@ -146,7 +145,8 @@ class CorpusState:
         return abspath in self.files or self._belongs(abspath)
 
     def selected(self) -> tuple[str, ...]:
-        return make_selection(self.run.paths, self.options, self.run.cwd, self.base_config).files
+        assert self.run.config is not None  # (the load's select stage made it)
+        return make_selection(self.run.paths, self.options, self.run.cwd, self.run.config).files
 
     def set_buffer(self, abspath: str, text: str | bytes | None) -> Outcome:
         """The editor's unsaved text of a file (``None``: the file on disk again)."""
@@ -177,7 +177,7 @@ class CorpusState:
         per_file(run)
         self.profile_dirs.update(run.profile_dirs)
         for pdir, docs in run.profile_docs.items():
-            self.profile_docs.setdefault(pdir, docs)
+            self.run.profile_docs.setdefault(pdir, docs)
         for fs in self._take(run):
             keys |= fs.keys
             touched.add(fs.relpath)
