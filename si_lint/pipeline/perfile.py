@@ -230,7 +230,6 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
 
 
 def per_file(state: State) -> None:
-    sel = state.selection
     assert state.ctx is not None  # the select stage made it
     state.ctx.jobs = forkmap.jobs_of(state.options.jobs, len(state.sources))
     overrides = {os.path.abspath(p) for p in state.overrides}
@@ -238,7 +237,7 @@ def per_file(state: State) -> None:
     docs, state.per_file = process(
         state.sources, state.cwd, state.ctx, checks, state.cache, overrides
     )
-    pdir = sel.profile_dir
+    pdir = state.selection.profile_dir
     for d in docs:
         d.profile_asset = pdir is not None and inside(d.abspath, pdir)
     state.docs = docs
