@@ -223,10 +223,9 @@ def locate_stage(state: State) -> None:
     sel = state.selection
     corpus = state.corpus
     assert corpus is not None  # the corpus stage ran
-    config = sel.config
     findings = [f for doc_findings in state.per_file.values() for f in doc_findings]
     findings += located(corpus, sel, state.diags) + walk_findings(sel)
-    findings = configured(findings, corpus.by_file, config, sel.absolute)
+    findings = configured(findings, corpus.by_file, sel.config, sel.absolute)
     named_kinds = {
         kind
         for kind in set(UNRESOLVED.values())

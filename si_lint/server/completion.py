@@ -29,15 +29,13 @@ def _item(label: str, detail: str, kind=VALUE, insert: str | None = None) -> T.C
 def _parents(lines: list[str], line0: int, indent: int) -> list[str]:
     """The chain of mapping keys that encloses a line indented by ``indent``."""
     chain: list[str] = []
-    want = indent
-    for i in range(line0 - 1, -1, -1):
-        src = lines[i]
+    for src in reversed(lines[:line0]):
         if not src.strip() or src.lstrip().startswith("#"):
             continue
         ind = len(src) - len(src.lstrip(" "))
-        if ind >= want:
+        if ind >= indent:
             continue
-        want = ind
+        indent = ind  # the enclosing line's: its parent is indented less
         if m := _KEY_LINE.match(src):
             chain.append(m.group(2).strip("'\""))
             if ind == 0:

@@ -159,8 +159,7 @@ class CorpusState:
 
     def update(self, abspaths: Iterable[str]) -> Outcome:
         todo = {os.path.abspath(a) for a in abspaths}
-        keys: set[str] = set()
-        touched: set[str] = set()
+        keys, touched = set[str](), set[str]()
         for a in todo & set(self.files):
             old = self.files.pop(a)
             del self.by_rel[old.relpath]
