@@ -12,7 +12,7 @@ from ..corpus import Corpus
 from ..discovery import inside, relpath_of
 from ..errors import UsageError
 from ..roots import plan_roots
-from .context import Context, MergedCorpus, Options, RunResult, Source, State
+from .context import Context, MergedCorpus, Options, RunResult, State
 from .corpus import corpus_checks, dry_runs, make_corpus
 from .locate import locate_stage, sorted_unique
 from .perfile import not_corpus_note, per_file
@@ -31,7 +31,11 @@ def report(state: State) -> None:
     wanted = (wanted | {sel.relpath(f) for f in sel.named_files}) - aside
     reported = sorted(wanted)
     skipped = [d.label for d in corpus.documents if d.kind is None and d.relpath in wanted]
-    warnings = guessed_scope(state, reported)
+    # under a guessed root (SPEC §9) the checks whose targets may lie outside it report
+    # nothing, and one warning says so
+    guessed = sel.config.root_how == "file" and bool(reported)
+    if guessed:
+        state.findings = [f for f in state.findings if f.code not in OUTSIDE_CODES]
     state.cache.save()
     state.result = RunResult(
         state.findings,
@@ -45,7 +49,7 @@ def report(state: State) -> None:
         + profile_notes(corpus, wanted),
         skipped_paths=list(sel.skipped_named)
         + [(rel, "not a corpus file") for rel in map(sel.relpath, sel.named_files) if rel in aside],
-        warnings=warnings,
+        warnings=[GUESSED_WARNING] if guessed else [],
     )
 
 
@@ -61,15 +65,6 @@ GUESSED_WARNING = (
 )
 
 
-def guessed_scope(state: State, reported: list[str]) -> list[str]:
-    """Under a guessed root (SPEC §9) the checks whose targets may lie outside it report
-    nothing, and one warning says so."""
-    if state.selection.config.root_how != "file" or not reported:
-        return []
-    state.findings = [f for f in state.findings if f.code not in OUTSIDE_CODES]
-    return [GUESSED_WARNING]
-
-
 def profile_notes(corpus, reported) -> list[str]:
     files = {d.relpath: d for d in corpus.of_kind("scenario") if d.relpath in reported}
     alone = sorted(rel for rel, d in files.items() if corpus.profile_docs_for(d) is None)
@@ -83,19 +78,8 @@ def profile_notes(corpus, reported) -> list[str]:
     ]
 
 
-STAGES = (
-    configure,
-    select,
-    read,
-    per_file,
-    make_corpus,
-    corpus_checks,
-    dry_runs,
-    locate_stage,
-    report,
-)
-
 CORPUS_STAGES = (configure, select, read, per_file, make_corpus)
+STAGES = CORPUS_STAGES + (corpus_checks, dry_runs, locate_stage, report)
 
 
 def run(
@@ -106,7 +90,6 @@ def run(
 ) -> RunResult:
     """``si-lint check``: every stage for each corpus root of the named paths (SPEC §9
     "Corpus root"), the results merged. ``overrides``: unsaved buffers by absolute path."""
-    options = options or Options()
     cwd = (Path(cwd) if cwd else Path.cwd()).resolve()
     plan = plan_roots(cwd, list(paths), options.config_file, options.isolated)
     skipped = [(relpath_of(p, cwd), why) for p, why in plan.skipped]
@@ -172,7 +155,6 @@ __all__ = [
     "Options",
     "RunResult",
     "Selection",
-    "Source",
     "State",
     "UsageError",
     "build_corpus",

@@ -63,14 +63,9 @@ class Context:
         if cache is None or not cache.enabled:
             return forkmap.fork_map(tasks, self.workers, meanwhile)
         keys = [task_key(task) for task in tasks]
-        out: list = [None] * len(tasks)
-        todo: list[int] = []
-        for i, key in enumerate(keys):
-            found, value = cache.memo_get(key) if key is not None else (False, None)
-            if found:
-                out[i] = value
-            else:
-                todo.append(i)
+        got = [cache.memo_get(key) if key is not None else (False, None) for key in keys]
+        out = [value for _found, value in got]
+        todo = [i for i, (found, _value) in enumerate(got) if not found]
         done = forkmap.fork_map([tasks[i] for i in todo], self.workers, meanwhile)
         stored = sum(len(value) for value in out if value is not None)
         for i, value in zip(todo, done):

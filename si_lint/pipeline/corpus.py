@@ -9,18 +9,17 @@ import hashlib
 from ..corpus import Corpus
 from ..findings import Diag
 from ..limits import MAX_CACHED_FINDINGS
-from ..registry import enforce
+from ..registry import STAGES, enforce
 from .context import Context, State
 from .forkmap import jobs_of
 from .perfile import crash
 
 
-def corpus_diags(corpus: Corpus, ctx: Context, checks, stage: str) -> list[Diag]:
-    """The Diags of the corpus checks of ``stage`` (``corpus`` or ``dryrun``)."""
+def corpus_diags(corpus: Corpus, ctx: Context, checks, stages=STAGES) -> list[Diag]:
+    """The Diags of the corpus checks of ``stages`` (``corpus``, ``dryrun``), in that order."""
     out: list[Diag] = []
-    for check in checks:
-        if check.scope != "corpus" or check.stage != stage:
-            continue
+    # (a file check's stage is "file")
+    for check in (c for stage in stages for c in checks if c.stage == stage):
         try:
             out.extend(enforce(check, check.func(corpus, ctx)))
         except Exception as exc:
@@ -66,7 +65,7 @@ def corpus_checks(state: State) -> None:
             return
 
     def run() -> None:
-        diags = corpus_diags(corpus, ctx, state.checks, "corpus")
+        diags = corpus_diags(corpus, ctx, state.checks, ("corpus",))
         corpus.drop_graph()  # no later stage reads it
         state.diags.extend(diags)
         if key is not None and len(diags) <= MAX_CACHED_FINDINGS:
@@ -91,7 +90,7 @@ def dry_runs(state: State) -> None:
             diags: list = cached or []
             state.cache.keep_memo("task")  # (context.task_key's tag)
         else:
-            diags = corpus_diags(corpus, ctx, state.checks, "dryrun")
+            diags = corpus_diags(corpus, ctx, state.checks, ("dryrun",))
             if key is not None and len(diags) <= MAX_CACHED_FINDINGS:
                 state.cache.memo_put(key, diags)
     finally:

@@ -78,12 +78,10 @@ def to_entry(docs: list[Document], findings: list[Finding]) -> list:
     is what every run reads of an unchanged file, the body only a run that reads a
     document's data or positions (:class:`Content`)."""
     relpath = docs[0].relpath
-    out = []
-    for f in findings:
-        d = finding_to_data(f)
-        if f.path == relpath:
-            d["path"] = _ENTRY_PATH
-        out.append(d)
+    out = [
+        {**finding_to_data(f), "path": _ENTRY_PATH} if f.path == relpath else finding_to_data(f)
+        for f in findings
+    ]
     rows, body = [], []
     for doc in docs:
         refs: list | None = None
@@ -172,10 +170,8 @@ def from_entry(
             content.docs.append(doc)
         if not content.docs or type(ndocs) is not int:
             return None
-        findings = []
-        for d in head["findings"]:
-            f = finding_from_data(d)
-            findings.append(f._replace(path=relpath) if f.path == _ENTRY_PATH else f)
+        findings = [finding_from_data(d) for d in head["findings"]]
+        findings = [f._replace(path=relpath) if f.path == _ENTRY_PATH else f for f in findings]
     except (KeyError, TypeError, ValueError):
         return None
     return content.docs, findings

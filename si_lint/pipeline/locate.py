@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 
 from ..catalogue import codes as catalogue_codes
 from ..catalogue import severity_of
@@ -56,15 +57,30 @@ def locate_in(diag: Diag, doc: Document) -> Finding:
     return _finding(diag, doc.relpath, doc, related)
 
 
-def locate(diag: Diag, corpus: Corpus, fallback: str) -> Finding:
-    """A corpus check's Diag (no ``file``: at the corpus root, ``fallback``)."""
-    related = tuple(
-        Location(r.file, r.line, r.col or 1, r.message)
-        if r.line is not None
-        else Location(r.file, *_position(corpus.doc(r.file, r.document), r.path, r.on), r.message)
-        for r in diag.related
-    )
-    return _finding(diag, diag.file or fallback, corpus.doc(diag.file, diag.document), related)
+def located(corpus: Corpus, sel, diags: Iterable[Diag]) -> list[Finding]:
+    """The corpus checks' findings (a Diag that names no file: at the corpus root)."""
+    root_rel = sel.relpath(sel.root)
+    out = []
+    for diag in diags:
+        related = tuple(
+            Location(r.file, r.line, r.col or 1, r.message)
+            if r.line is not None
+            else Location(
+                r.file, *_position(corpus.doc(r.file, r.document), r.path, r.on), r.message
+            )
+            for r in diag.related
+        )
+        target = corpus.doc(diag.file, diag.document)
+        out.append(_finding(diag, diag.file or root_rel, target, related))
+    return out
+
+
+def walk_findings(sel) -> list[Finding]:
+    """SI001 for each path the walk could not read (a directory, a name not UTF-8)."""
+    return [
+        Finding(sel.relpath(p), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {why}")
+        for p, why in sel.walk_problems
+    ]
 
 
 def apply_suppressions(
@@ -99,11 +115,9 @@ def apply_suppressions(
                 used[i] = True
             if not hits:
                 out.append(f)
-        for i, sup in enumerate(sups):
-            if config.enabled("SI009", path):
-                found = _useless_suppression(path, sup, used[i], docs)
-                if found is not None:
-                    out.append(found)
+        if config.enabled("SI009", path):
+            found = (_useless_suppression(path, s, used[i], docs) for i, s in enumerate(sups))
+            out += [f for f in found if f is not None]
     return out
 
 
@@ -168,9 +182,8 @@ def concerns_named(f: Finding, sel, named_kinds: set[str]) -> bool:
     named file, or one of its related locations is (a staged duplicate id that sorts
     first: SI301 sits on the unstaged file), or it is an unresolved reference and a
     document of a kind that could resolve it is named, or it is :data:`EVERY_RUN`'s."""
-    if sel.reports(sel.absolute(f.path)) or f.code in EVERY_RUN:
-        return True
-    if any(sel.reports(sel.absolute(r.path)) for r in f.related):
+    paths = [f.path, *(r.path for r in f.related)]
+    if f.code in EVERY_RUN or any(sel.reports(sel.absolute(p)) for p in paths):
         return True
     return UNRESOLVED.get(f.code) in named_kinds
 
@@ -196,8 +209,6 @@ def failed_texts(per_file: dict, absolute, overrides: dict) -> list[str | None]:
 
 def held_back_by(findings: list[Finding], texts: list[str | None]) -> list[Finding]:
     """``findings`` without the references to ids one of ``texts`` could define."""
-    if not texts:
-        return findings
     kept = []
     for f in findings:
         pattern = REFERENCES.get(f.code)
@@ -212,15 +223,9 @@ def locate_stage(state: State) -> None:
     sel = state.selection
     corpus = state.corpus
     assert corpus is not None  # the corpus stage ran
-    config = sel.config
     findings = [f for doc_findings in state.per_file.values() for f in doc_findings]
-    root_rel = sel.relpath(sel.root)
-    findings.extend(locate(diag, corpus, root_rel) for diag in state.diags)
-    findings += [
-        Finding(sel.relpath(p), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {why}")
-        for p, why in sel.walk_problems
-    ]
-    findings = configured(findings, corpus.by_file, config, sel.absolute)
+    findings += located(corpus, sel, state.diags) + walk_findings(sel)
+    findings = configured(findings, corpus.by_file, sel.config, sel.absolute)
     named_kinds = {
         kind
         for kind in set(UNRESOLVED.values())
@@ -251,17 +256,13 @@ def sorted_unique(findings: list[Finding]) -> list[Finding]:
 
 
 def ordered(findings: list[Finding]) -> list[Finding]:
-    return cap_per_file(sorted_unique(findings))
-
-
-def cap_per_file(findings: list[Finding], limit: int = MAX_FINDINGS_PER_FILE) -> list[Finding]:
-    """At most ``limit`` findings per file (sorted input), then one SI005 at the first one
-    left out."""
+    """The report order, at most :data:`MAX_FINDINGS_PER_FILE` findings per file, then one
+    SI005 at the first one left out."""
+    findings = sorted_unique(findings)
     counts = Counter(f.path for f in findings)
-    if all(n <= limit for n in counts.values()):
-        return findings
     out: list[Finding] = []
     seen: dict[str, int] = {}
+    limit = MAX_FINDINGS_PER_FILE
     for f in findings:
         n = seen[f.path] = seen.get(f.path, 0) + 1
         if n <= limit:

@@ -11,7 +11,7 @@ import traceback
 from pathlib import Path
 
 from ..corpus import Document, classify
-from ..discovery import relpath_of
+from ..discovery import inside, relpath_of
 from ..findings import Diag, Finding
 from ..limits import MAX_CACHED_FINDINGS
 from ..loader import load_bytes
@@ -230,7 +230,6 @@ def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overr
 
 
 def per_file(state: State) -> None:
-    sel = state.selection
     assert state.ctx is not None  # the select stage made it
     state.ctx.jobs = forkmap.jobs_of(state.options.jobs, len(state.sources))
     overrides = {os.path.abspath(p) for p in state.overrides}
@@ -238,8 +237,9 @@ def per_file(state: State) -> None:
     docs, state.per_file = process(
         state.sources, state.cwd, state.ctx, checks, state.cache, overrides
     )
+    pdir = state.selection.profile_dir
     for d in docs:
-        d.profile_asset = sel.in_profile(d.abspath)
+        d.profile_asset = pdir is not None and inside(d.abspath, pdir)
     state.docs = docs
     set_aside(state)  # not corpus files (SPEC §9): their findings dropped
 

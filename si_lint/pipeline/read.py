@@ -56,10 +56,9 @@ def ensure_read(source: Source) -> None:
 
 
 def read(state: State) -> None:
+    sel = state.selection
     overrides = {os.path.abspath(k): v for k, v in (state.overrides or {}).items()}
-    files = list(state.selection.files)
-    known = set(files)
-    files += sorted(p for p in overrides if p not in known)
+    files = [*sel.files, *sorted(set(overrides) - set(sel.files))]
     cache = state.cache
     stats = cache.stats if cache is not None and cache.enabled else None
     if stats is not None:
@@ -70,7 +69,6 @@ def read(state: State) -> None:
         else (indexed_source(f, stats) if stats is not None else source_of(f))
         for f in files
     ]
-    sel = state.selection
     state.profile_dirs, state.profile_docs = read_for(
         [s.abspath for s in state.sources], sel.config.root, state.cwd, sel.profile_md
     )

@@ -58,9 +58,6 @@ class Selection:
     def _under(self) -> tuple[str, ...]:
         return tuple(d.rstrip(os.sep) + os.sep for d in self.named_dirs)
 
-    def in_profile(self, abspath: str) -> bool:
-        return self.profile_dir is not None and inside(abspath, self.profile_dir)
-
 
 def make_selection(paths: list[str], options: Options, cwd: Path, config: Config) -> Selection:
     config = config.with_cli(
@@ -119,13 +116,11 @@ def make_selection(paths: list[str], options: Options, cwd: Path, config: Config
 
 def select(state: State) -> None:
     options = state.options
-    if state.config is None and state.root_info is not None:
+    if state.config is None:  # (the configure stage found the root)
         root = state.root_info.path
         valid, checked = valid_configs(root, options), set[str]()
         state.config = load_config(state.cwd, info=state.root_info, valid=valid, checked=checked)
         note_valid_configs(root, options, valid, checked)
-    elif state.config is None:
-        state.config = load_config(state.cwd)
     sel = make_selection(state.paths, options, state.cwd, state.config)
     # builtin, builtin:si-0.3.0-rc1, builtin:oasisctl, or a directory under the root
     spec = options.profile or sel.config.profile
@@ -142,8 +137,7 @@ def select(state: State) -> None:
 def configure(state: State) -> None:
     """Stage 1a: the corpus root and configuration table (SPEC §9), unless given; then no
     cache key inside the root, the named paths or their work trees is trusted."""
-    named = [Path(p) if os.path.isabs(p) else state.cwd / p for p in state.paths]
-    named = [p for p in named if p.exists()]
+    named = [p for p in (state.cwd / q for q in state.paths) if p.exists()]
     if state.config is None and state.root_info is None:
         plan = plan_roots(state.cwd, state.paths, state.options.config_file, state.options.isolated)
         if plan.groups:

@@ -29,15 +29,13 @@ def _item(label: str, detail: str, kind=VALUE, insert: str | None = None) -> T.C
 def _parents(lines: list[str], line0: int, indent: int) -> list[str]:
     """The chain of mapping keys that encloses a line indented by ``indent``."""
     chain: list[str] = []
-    want = indent
-    for i in range(line0 - 1, -1, -1):
-        src = lines[i]
+    for src in reversed(lines[:line0]):
         if not src.strip() or src.lstrip().startswith("#"):
             continue
         ind = len(src) - len(src.lstrip(" "))
-        if ind >= want:
+        if ind >= indent:
             continue
-        want = ind
+        indent = ind  # the enclosing line's: its parent is indented less
         if m := _KEY_LINE.match(src):
             chain.append(m.group(2).strip("'\""))
             if ind == 0:
@@ -97,7 +95,7 @@ def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[T
         key = m.group(2)
         chain = _parents(lines, line0, len(m.group(1)))
         if key == model.TEMPLATE_KEY and chain == ["scoring"]:
-            templates = sorted((state.profile.templates or {}).items())
+            templates = sorted((state.run.profile.templates or {}).items())
             heads = [(n, mapping.lookup(t, "template", dict, {})) for n, t in templates]
             return [_item(n, str(head.get("title", ""))) for n, head in heads]
         if key == "behavior":
@@ -107,4 +105,4 @@ def completion(state, abspath: str, text: str, line0: int, char0: int) -> list[T
     m = _ON_KEY.match(before)
     if not m or _parents(lines, line0, len(m.group(1))) != ["scoring"]:
         return []
-    return _scoring_keys(state.profile, lines, m.group(1), m.group(2))
+    return _scoring_keys(state.run.profile, lines, m.group(1), m.group(2))

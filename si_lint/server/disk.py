@@ -51,9 +51,8 @@ class Snapshot:
         # profile documents (they define the names SI611–SI619 check)
         root = str(st.config.root)
         paths = [os.path.join(root, n) for n in CONFIG_NAMES]
-        paths += [os.path.join(d, n) for d in sorted(st.profile_docs) for n in DOCUMENTS]
-        snap = cls()
-        snap.configs = {p: stat_key(p) for p in paths}
+        paths += [os.path.join(d, n) for d in sorted(st.run.profile_docs) for n in DOCUMENTS]
+        snap = cls(configs={p: stat_key(p) for p in paths})
         snap.refresh(st, list(st.files))
         return snap
 

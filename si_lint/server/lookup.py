@@ -144,7 +144,7 @@ def _position(
 
 
 def _in_template(state, tid: str, path: tuple, on: str) -> Target | None:
-    root = state.profile.root
+    root = state.run.profile.root
     for file in sorted(Path(root).glob("templates/*")) if root is not None else ():
         if lookup(lookup(_load(file), "template"), "id") == tid:
             return _position(str(file), path, on)
@@ -152,9 +152,9 @@ def _in_template(state, tid: str, path: tuple, on: str) -> Target | None:
 
 
 def _in_registry(state, name: str) -> Target | None:
-    if state.profile.root is None:
+    if state.run.profile.root is None:
         return None
-    reg = Path(state.profile.root) / "registry.yaml"
+    reg = Path(state.run.profile.root) / "registry.yaml"
     for i, p in enumerate(lookup(_load(reg), "primitives", list, ())):
         if lookup(p, "name") == name:
             return _position(str(reg), ("primitives", i, "name"), "value")
@@ -171,7 +171,7 @@ def _role(state, abspath: str, text: str, spot: Spot) -> Named | None:
     s = model.scoring_of(spot.data)
     if s.form != model.TEMPLATE or path[1] not in s.bindings:
         return None
-    roles = model.template_roles(model.find_template(state.profile, s.template))
+    roles = model.template_roles(model.find_template(state.run.profile, s.template))
     if path[1] not in roles:
         return None
     role, template = path[1], s.template
@@ -182,7 +182,7 @@ def _role(state, abspath: str, text: str, spot: Spot) -> Named | None:
 
 
 def _primitive(state, abspath: str, text: str, spot: Spot) -> Named | None:
-    path, prims = spot.path, state.profile.primitives
+    path, prims = spot.path, state.run.profile.primitives
     if spot.on != "key" or "when" not in path:
         return None
     base = path[: path.index("when") + 1]
@@ -216,7 +216,7 @@ def _template(state, abspath: str, text: str, spot: Spot) -> Named | None:
     if spot.on != "value" or spot.path != ("scoring", model.TEMPLATE_KEY):
         return None
     name = spot.value
-    tdata = model.find_template(state.profile, name)
+    tdata = model.find_template(state.run.profile, name)
     if tdata is None:
         return None
     head = lookup(tdata, "template", dict, {})
@@ -230,7 +230,7 @@ def _template(state, abspath: str, text: str, spot: Spot) -> Named | None:
 
 def _synonyms(state, abspath: str, text: str, spot: Spot) -> Named | None:
     value = spot.names("deviation_type")
-    syn = state.profile.synonyms.get(value) if value is not None else None
+    syn = state.run.profile.synonyms.get(value) if value is not None else None
     if syn is None:
         return None
     return Named(f"**synonyms** of `{value}` (registry)\n\n" + _json_block(syn))
@@ -241,7 +241,7 @@ def _behavior(state, abspath: str, text: str, spot: Spot) -> Named | None:
     n = profile_behaviors(state, abspath).get(name) if name is not None else None
     if n is None:
         return None
-    file = os.path.normpath(os.path.join(str(state.cwd), n.file))
+    file = state.selection.absolute(n.file)
     return Named(
         f"**behavior** `{name}` (behavior-definitions.md)\n\n{markdown_section(file, n.line)}",
         lambda: (file, n.line - 1, max(n.col - 1, 0)),
@@ -290,7 +290,7 @@ def profile_behaviors(state, abspath: str) -> dict:
     """The behaviors the OASIS profile documents of the file's directory define, as
     ``check`` reads them."""
     pdir = state.profile_dirs.get(os.path.dirname(abspath))
-    docs = state.profile_docs.get(pdir) if pdir is not None else None
+    docs = state.run.profile_docs.get(pdir) if pdir is not None else None
     return (docs.behaviors if docs is not None else None) or {}
 
 

@@ -71,9 +71,7 @@ def register(server: SiLintServer) -> None:
     @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " "]))
     async def on_completion(ls: SiLintServer, params: T.CompletionParams):
         items = await _ask(ls, params, completion.completion)
-        if not items:
-            return None
-        return T.CompletionList(is_incomplete=False, items=items)
+        return T.CompletionList(is_incomplete=False, items=items) if items else None
 
     @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, CODE_ACTION_OPTIONS)
     async def on_code_action(ls: SiLintServer, params: T.CodeActionParams):

@@ -109,10 +109,8 @@ class SiLintServer(LanguageServer):
         """The innermost workspace folder that holds the file, else a root made earlier
         for it, else its directory."""
         under = [f for f in self.folders if inside(abspath, f)]
-        if under:
-            return max(under, key=len)
         owner = (f for f, st in self.roots.items() if st.owns(abspath))
-        return next(owner, os.path.dirname(abspath))
+        return max(under, key=len) if under else next(owner, os.path.dirname(abspath))
 
     def state_for(self, abspath: str) -> CorpusState:
         folder = self.folder_of(abspath)
@@ -133,10 +131,9 @@ class SiLintServer(LanguageServer):
         """The root loaded again: what to publish (what was published in it withdrawn)."""
         stale = list(self.published) if self.roots.pop(folder, None) is not None else []
         new = self.state_for(folder)
-        out: list[tuple[str, list]] = [
+        return [
             (u, []) for u in stale if self.folder_of(to_fs_path(u) or "") == folder
-        ]
-        return out + self.publishable(new, set(new.findings))
+        ] + self.publishable(new, set(new.findings))
 
     def apply_settings(self) -> tuple[list[tuple[str, list]], list[str]]:
         """The client's settings (the latest configuration over ``initializationOptions``, over
@@ -311,8 +308,7 @@ class SiLintServer(LanguageServer):
         return self.publishable(st, rels)
 
     async def schedule(self, uri: str, delay: float) -> None:
-        gen = self.generation.get(uri, 0) + 1
-        self.generation[uri] = gen
+        gen = self.generation[uri] = self.generation.get(uri, 0) + 1
         if delay:
             await asyncio.sleep(delay)
             if self.generation.get(uri) != gen:

@@ -55,24 +55,19 @@ def _codes(key: str, value: Any) -> tuple[tuple[str, ...] | None, str | None]:
     return codes, None
 
 
-def _profile(value: Any) -> tuple[str | None, str | None]:
+def _profile(key: str, value: Any) -> tuple[str | None, str | None]:
     if isinstance(value, str) and value.strip():
         return value.strip(), None
-    return None, f"{SECTION}.profile must be a profile name or directory (a non-empty string)"
+    return None, f"{SECTION}.{key} must be a profile name or directory (a non-empty string)"
 
 
-def _debounce(value: Any) -> tuple[float | None, str | None]:
+def _debounce(key: str, value: Any) -> tuple[float | None, str | None]:
     if is_number(value) and 0 <= value <= 10_000:
         return value / 1000.0, None
-    return None, f"{SECTION}.debounce must be a number of milliseconds from 0 to 10000"
+    return None, f"{SECTION}.{key} must be a number of milliseconds from 0 to 10000"
 
 
-READERS = {
-    "select": lambda v: _codes("select", v),
-    "ignore": lambda v: _codes("ignore", v),
-    "profile": _profile,
-    "debounce": _debounce,
-}
+READERS = {"select": _codes, "ignore": _codes, "profile": _profile, "debounce": _debounce}
 
 
 def parse(raw: Any) -> tuple[Settings, list[str]]:
@@ -88,7 +83,7 @@ def parse(raw: Any) -> tuple[Settings, list[str]]:
         if key not in READERS:
             warnings.append(f"{SECTION}: unknown setting {key!r} (known: {', '.join(READERS)})")
         elif raw[key] is not None:  # (null: not set)
-            parsed, why = READERS[key](raw[key])
+            parsed, why = READERS[key](key, raw[key])
             if why is not None:
                 warnings.append(why)
             else:

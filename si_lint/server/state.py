@@ -10,18 +10,23 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .. import pipeline
-from ..catalogue import severity_of
 from ..corpus import Corpus, Document
 from ..discovery import named_file_check, selects
 from ..findings import Finding
 from ..mapping import lookup
 from ..model import evidence_scenario
 from ..pipeline.corpus import corpus_diags, make_corpus
-from ..pipeline.locate import configured, failed_texts, held_back_by, locate, ordered
+from ..pipeline.locate import (
+    configured,
+    failed_texts,
+    held_back_by,
+    located,
+    ordered,
+    walk_findings,
+)
 from ..pipeline.perfile import per_file
 from ..pipeline.read import raw_of, read
 from ..pipeline.select import configure, make_selection, select
-from ..registry import STAGES
 
 #: what a corpus check may read (``corpus_check(reads=...)``) that a slice holds whole: the
 #: profile (every slice has it), the document itself, and what :func:`doc_keys` keys
@@ -97,29 +102,22 @@ class CorpusState:
         self.stage_findings: dict[str, dict[str, list[Finding]]] = {}
         self.failed: list[str | None] = []  # the texts of the files that failed to read
         self.findings: dict[str, list[Finding]] = {}  # relpath -> final, as `check` reports
-        self.corpus: Corpus | None = None
 
     def load(self) -> Outcome:
         run = self.run = pipeline.State([str(self.folder)], self.options, self.folder)
         configure(run)
-        run.cwd = self.cwd = run.root_info.path  # paths are shown from the root
+        run.cwd = run.root_info.path  # paths are shown from the root
         select(run)
         assert run.ctx is not None and run.config is not None  # the select stage made them
-        sel = self.selection = run.selection
-        self.config, self.base_config, self.profile = sel.config, run.config, run.profile
-        self.ctx, self.cache = run.ctx, run.cache
+        self.selection = run.selection
+        self.config, self.ctx, self.cache = run.selection.config, run.ctx, run.cache
         self.overrides = run.overrides = {a: b for a, b in self.overrides.items() if self.owns(a)}
         read(run)
         per_file(run)
         for d in run.docs:  # kept for the session: other runs may rewrite the cache meanwhile
             d.detach()
-        self.profile_dirs, self.profile_docs = run.profile_dirs, run.profile_docs
-        self.files, self.by_rel = {}, {}
+        self.profile_dirs = run.profile_dirs  # (its profile and profile_docs: read off self.run)
         self._take(run)
-        self.other_findings = [
-            Finding(sel.relpath(p), 1, 1, "SI001", severity_of("SI001"), f"cannot be read: {why}")
-            for p, why in sel.walk_problems
-        ]
         self._corpus_stage(None)
         self.cache.save()
         self.ctx.memo_tasks = False  # an edit's dry runs are not kept (module docstring)
@@ -147,7 +145,8 @@ class CorpusState:
         return abspath in self.files or self._belongs(abspath)
 
     def selected(self) -> tuple[str, ...]:
-        return make_selection(self.run.paths, self.options, self.cwd, self.base_config).files
+        assert self.run.config is not None  # (the load's select stage made it)
+        return make_selection(self.run.paths, self.options, self.run.cwd, self.run.config).files
 
     def set_buffer(self, abspath: str, text: str | bytes | None) -> Outcome:
         """The editor's unsaved text of a file (``None``: the file on disk again)."""
@@ -160,25 +159,24 @@ class CorpusState:
 
     def update(self, abspaths: Iterable[str]) -> Outcome:
         todo = {os.path.abspath(a) for a in abspaths}
-        keys: set[str] = set()
-        touched: set[str] = set()
+        keys, touched = set[str](), set[str]()
         for a in todo & set(self.files):
             old = self.files.pop(a)
             del self.by_rel[old.relpath]
             keys |= old.keys
             touched.add(old.relpath)
         buffers = {a: self.overrides[a] for a in todo if a in self.overrides}
-        run = pipeline.State(self.run.paths, self.options, self.cwd, buffers)
+        run = pipeline.State(self.run.paths, self.options, self.run.cwd, buffers)
         disk = [a for a in sorted(todo) if a not in buffers and os.path.isfile(a)]
-        # (no listing of the load's walk: a profile.md made since then is looked for)
         files = tuple(filter(self._belongs, disk))
+        # (no listing of the load's walk: a profile.md made since then is looked for)
         run.selection = replace(self.selection, files=files, profile_md={})
         run.ctx = self.ctx
         read(run)  # the read and per-file stages over these files alone, without the cache
         per_file(run)
         self.profile_dirs.update(run.profile_dirs)
         for pdir, docs in run.profile_docs.items():
-            self.profile_docs.setdefault(pdir, docs)
+            self.run.profile_docs.setdefault(pdir, docs)
         for fs in self._take(run):
             keys |= fs.keys
             touched.add(fs.relpath)
@@ -196,12 +194,9 @@ class CorpusState:
         return self.run.corpus
 
     def _run_checks(self, checks, corpus: Corpus) -> dict[str, list[Finding]]:
-        root_rel = self.selection.relpath(self.selection.root)
         fresh: dict[str, list[Finding]] = {}
-        for stage in STAGES:
-            for diag in corpus_diags(corpus, self.ctx, checks, stage):
-                f = locate(diag, corpus, root_rel)
-                fresh.setdefault(f.path, []).append(f)
+        for f in located(corpus, self.selection, corpus_diags(corpus, self.ctx, checks)):
+            fresh.setdefault(f.path, []).append(f)
         return fresh
 
     def _corpus_stage(self, core: set[str] | None) -> None:
@@ -211,10 +206,10 @@ class CorpusState:
         checks = [c for c in self.run.checks if c.scope == "corpus"]
         by_plan = {how: [c for c in checks if plan(c) == how] for how in (PROFILE, SLICE, WHOLE)}
         found = self.stage_findings
-        self.corpus = None
         if core is None:
+            corpus = self._corpus_of(self.documents())
             for how, checks in by_plan.items():
-                found[how] = self._run_checks(checks, self.full_corpus())
+                found[how] = self._run_checks(checks, corpus)
             changed = set(self.by_rel).union(*found.values())
         else:
             states = {fs.abspath: fs for fs in map(self.by_rel.get, core) if fs is not None}
@@ -229,7 +224,8 @@ class CorpusState:
             changed = set(core)
             if by_plan[WHOLE]:  # checks that read the whole corpus run over all of it
                 before = found[WHOLE]
-                found[WHOLE] = after = self._run_checks(by_plan[WHOLE], self.full_corpus())
+                corpus = self._corpus_of(self.documents())
+                found[WHOLE] = after = self._run_checks(by_plan[WHOLE], corpus)
                 changed |= {r for r in {*before, *after} if before.get(r) != after.get(r)}
         per_file = {fs.relpath: fs.per_file for fs in self.files.values() if fs.per_file}
         failed = failed_texts(per_file, self.selection.absolute, self.overrides)
@@ -244,7 +240,7 @@ class CorpusState:
         items = list(fs.per_file) if fs is not None else []
         for found in self.stage_findings.values():
             items += found.get(rel, [])
-        items += [f for f in self.other_findings if f.path == rel]
+        items += [f for f in walk_findings(self.selection) if f.path == rel]
         docs = {rel: fs.docs} if fs is not None and fs.docs else {}
         items = configured(items, docs, self.config, self.selection.absolute)
         items = ordered(held_back_by(items, self.failed))
@@ -265,8 +261,3 @@ class CorpusState:
     def text_of(self, abspath: str) -> str | None:
         raw = raw_of(abspath, self.overrides)
         return None if raw is None else raw.decode("utf-8", errors="replace")
-
-    def full_corpus(self) -> Corpus:
-        if self.corpus is None:
-            self.corpus = self._corpus_of(self.documents())
-        return self.corpus

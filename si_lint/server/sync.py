@@ -79,7 +79,6 @@ def register_live(server: SiLintServer) -> None:
 
 WATCHED = ("**/*.yaml", "**/*.yml", "**/*.json", "**/si-lint.toml", "**/pyproject.toml")
 
-
 WATCH = T.Registration(
     id="si-lint-watch",
     method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
@@ -97,7 +96,6 @@ async def _sync_disk(ls: SiLintServer, uri: str) -> None:
 
 
 def watched_changes(ls: SiLintServer, changes: list[T.FileEvent]) -> list[tuple[str, list]]:
-    """The resident roots the client saw files change in, compared with the disk again."""
     folders = {ls.folder_of(path_of(ev.uri)) for ev in changes} & set(ls.roots)
     return [item for folder in sorted(folders) for item in ls.sync_disk(folder)]
 
