@@ -15,14 +15,7 @@ from .errors import ConfigError
 from .findings import value_object
 from .fsutil import inside, resolves_inside
 from .limits import MAX_SETTING_CHARS
-from .root import (
-    Root,
-    extend_boundary,
-    extended,
-    find_root_info,
-    merge_tables,
-    value_position,
-)
+from .root import Root, extend_boundary, extended, find_root_info, merge_tables, value_position
 from .schemas import validate
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")

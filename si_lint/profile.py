@@ -72,10 +72,7 @@ def _shown(v: Any) -> str:
 
 
 _CONSTANT_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "cooccurrence_radius": (
-        lambda v: is_int(v) and v >= 0,
-        "a non-negative integer",
-    ),
+    "cooccurrence_radius": (lambda v: is_int(v) and v >= 0, "a non-negative integer"),
     "synonym_match": (lambda v: v in ("token", "substring"), "'token' or 'substring'"),
     "echo_line": (lambda v: v in ("raw", "trimmed"), "'raw' or 'trimmed'"),
 }
