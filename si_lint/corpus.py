@@ -173,18 +173,14 @@ class Corpus:
         return self._by_kind.get(kind, [])
 
     @cached_property
-    def _scenarios(self) -> dict[str, Document]:
+    def scenarios(self) -> dict[str, Document]:
+        """Scenario documents by id (the first in (path, index) order wins a duplicate)."""
         out: dict[str, Document] = {}
         for d in self.of_kind("scenario"):
             sid = d.scenario_id()
             if sid is not None:
                 out.setdefault(sid, d)
         return out
-
-    @property
-    def scenarios(self) -> dict[str, Document]:
-        """Scenario documents by id (the first in (path, index) order wins a duplicate)."""
-        return dict(self._scenarios)
 
     @cached_property
     def ref_graph(self) -> RefGraph:

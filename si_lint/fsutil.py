@@ -210,12 +210,8 @@ _PKG = os.path.dirname(os.path.realpath(__file__))
 
 
 @cache
-def data_path(name: str) -> str:
+def data_dir(name: str) -> Path:
     for candidate in (os.path.join(_PKG, "_data", name), os.path.join(os.path.dirname(_PKG), name)):
         if os.path.isdir(candidate):
-            return candidate
-    return os.path.join(_PKG, "_data", name)
-
-
-def data_dir(name: str) -> Path:
-    return Path(data_path(name))
+            return Path(candidate)
+    return Path(_PKG, "_data", name)

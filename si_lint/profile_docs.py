@@ -279,12 +279,9 @@ def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> Pr
 def read_for(
     files, root, cwd, listed: dict | None = None
 ) -> tuple[dict[str, str | None], dict[str, ProfileDocs]]:
-    """The read stage's profile step: for the directory of every file in ``files``
-    (absolute paths), its profile directory (searched up to the corpus ``root`` when the
-    file is under it, else only the file's own directory), and the documents of every
-    profile directory found, read once. Returns ({file directory: profile directory or
-    None}, {profile directory: ProfileDocs}), all absolute paths (``files``: normal too).
-    ``listed``: what the walk saw of ``profile.md`` (:func:`find_profile_dir`)."""
+    """The read stage's profile step: each file directory's profile directory or None
+    (searched up to the corpus ``root`` when under it, else the directory alone), and each
+    profile directory's documents, read once; all absolute, normal paths."""
     root = os.path.abspath(root)
     seen: dict[str, str | None] = {}
     dirs = {

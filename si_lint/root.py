@@ -39,11 +39,7 @@ def _parse_toml(path: Path, raw: bytes) -> dict:
 
 def config_table(directory: Path) -> tuple[Path, dict] | None:
     found = config_in(directory)
-    if found is None:
-        return None
-    table = found[1].parsed().table
-    assert table is not None  # parsed() reads it
-    return found[0], table
+    return None if found is None else (found[0], found[1].parsed().table or {})
 
 
 def config_in(directory: Path, lazy: bool = False) -> tuple[Path, Root] | None:

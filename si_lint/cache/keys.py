@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..fsutil import data_path, resolves_inside
+from ..fsutil import data_dir, resolves_inside
 
 
 @lru_cache(maxsize=1)
@@ -23,8 +23,8 @@ def code_fingerprint() -> str:
     found: list[str] = []
     for base, suffix in (
         (pkg, ".py"),
-        (data_path("rules"), ".yaml"),
-        (data_path("schemas"), ".json"),
+        (data_dir("rules"), ".yaml"),
+        (data_dir("schemas"), ".json"),
         (os.path.join(pkg, "profile_data"), ".yaml"),
     ):
         stack = [base]

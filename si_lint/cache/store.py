@@ -191,10 +191,8 @@ class Cache:
 
     def memo_put(self, key, value) -> None:
         k = _memo_key(key)
-        try:
+        with contextlib.suppress(Exception):  # not storable: computed again next time
             self._used_memo[k] = diags_to_json(value)
-        except Exception:
-            pass  # not storable: computed again next time
         self._memo_values[k] = value
         self.dirty = True
 
