@@ -142,7 +142,7 @@ class Corpus:
         self.profile = profile
         self.config = config
         self._by_kind: dict[str | None, list[Document]] = {}
-        self.by_path: dict[tuple[str, int], Document] = {
+        self.by_path: dict[tuple[str, int | None], Document] = {
             (d.relpath, d.index): d for d in self.documents
         }
         self.by_file: dict[str, list[Document]] = {}  # relpath -> its documents, in order
@@ -162,10 +162,9 @@ class Corpus:
         """With ``index`` None (or not in the file), the file's first document."""
         if relpath is None:
             return None
-        if index is not None:
-            hit = self.by_path.get((relpath, index))
-            if hit is not None:
-                return hit
+        hit = self.by_path.get((relpath, index))  # (an index None is no key)
+        if hit is not None:
+            return hit
         docs = self.by_file.get(relpath)
         return docs[0] if docs else None
 

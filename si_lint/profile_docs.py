@@ -89,12 +89,8 @@ def _lines(text: str):
     for number, line in enumerate(text.splitlines(), start=1):
         m = _FENCE.match(line)
         if fence is not None:
-            if (
-                m
-                and m.group(1)[0] == fence[0]
-                and len(m.group(1)) >= len(fence)
-                and line.strip() == m.group(1)
-            ):
+            # (a run of the fence's character at least as long closes it)
+            if m and m.group(1).startswith(fence) and line.strip() == m.group(1):
                 fence = None
             continue
         if m:

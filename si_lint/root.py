@@ -130,12 +130,8 @@ def find_root_info(
 
 def profile_ancestor(start: str) -> str | None:
     """SPEC §9's OASIS profile layout: ``profile.md`` (a regular file) beside ``scenarios/``."""
-    for d in ancestors(start):
-        if os.path.isfile(os.path.join(d, "profile.md")) and os.path.isdir(
-            os.path.join(d, "scenarios")
-        ):
-            return d
-    return None
+    marked = (d for d in ancestors(start) if os.path.isfile(os.path.join(d, "profile.md")))
+    return next((d for d in marked if os.path.isdir(os.path.join(d, "scenarios"))), None)
 
 
 def git_top(start: Path) -> Path | None:

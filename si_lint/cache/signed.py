@@ -69,10 +69,7 @@ def distrust(paths: Iterable[str | os.PathLike]) -> None:
             dirs.add(os.path.realpath(p))
         else:
             dirs.add(os.path.dirname(os.path.abspath(p)))
-    for d in dirs:
-        top = git_top(Path(d))
-        if top is not None:
-            found.add(str(top))
+    found |= {str(top) for d in dirs if (top := git_top(Path(d))) is not None}
     added = [d for d in found if d not in _UNTRUSTED]
     _UNTRUSTED.update(added)
     if _KEY_FILE is not None and any(inside(_KEY_FILE, d) for d in added):
