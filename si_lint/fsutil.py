@@ -1,7 +1,5 @@
-"""Small file-system helpers shared by the reader, the cache, --fix and --output: reading
-only regular files (:func:`read_regular`), atomic replacement (:func:`atomic_writer`), and
-where ``rules/`` and ``schemas/`` live (``si_lint/_data/`` in a wheel, beside the package in
-a checkout)."""
+"""File-system helpers of the reader, the cache, --fix and --output; ``rules/`` and
+``schemas/`` are in ``si_lint/_data/`` in a wheel, beside the package in a checkout."""
 
 from __future__ import annotations
 
