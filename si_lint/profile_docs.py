@@ -23,7 +23,7 @@ import functools
 import hashlib
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .discovery import PROFILE_MD as PROFILE
 from .discovery import inside, relpath_of
@@ -267,9 +267,7 @@ def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> Pr
             continue
         digests[name] = hashlib.sha256(raw).hexdigest()
         texts[name] = raw.decode("utf-8", "replace")
-    docs = parse(shown_as, texts)
-    docs.digests = digests
-    return docs
+    return replace(parse(shown_as, texts), digests=digests)
 
 
 def read_for(
