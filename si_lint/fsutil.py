@@ -114,15 +114,11 @@ def _terminate_cleanly() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    try:
-        previous = signal.getsignal(signal.SIGTERM)
-    except (ValueError, AttributeError):  # pragma: no cover
-        yield
-        return
 
     def handler(signum, _frame):
         raise SystemExit(128 + signum)
 
+    previous = signal.getsignal(signal.SIGTERM)
     installed = previous in (signal.SIG_DFL, None)
     if installed:
         signal.signal(signal.SIGTERM, handler)
