@@ -205,9 +205,9 @@ def explain(code: str) -> RuleDoc:
     found = rules().get(str(code).strip().upper())
     if found is None:
         raise UnknownRuleError(f"unknown rule {code!r}; `si-lint rule` lists them")
-    fields = ("code", "name", "severity", "summary", "rationale", "seed", "fix", "check")
     return RuleDoc(
-        **{f: getattr(found, f) for f in fields},
+        **found.doc_text,
+        check=found.check,
         url=rule_url(found.code),
         examples=found.examples,
         text=page(found),

@@ -39,12 +39,8 @@ def codes() -> tuple[str, ...]:
 
 @lru_cache(maxsize=1)
 def rules() -> dict[str, Rule]:
-    out: dict[str, Rule] = {}
-    for path in sorted(data_dir("rules").glob("*.yaml")):
-        found = _read_rule(path)
-        if found is not None:
-            out[found.code] = found
-    return dict(sorted(out.items(), key=lambda kv: code_key(kv[0])))
+    found = filter(None, (_read_rule(p) for p in sorted(data_dir("rules").glob("*.yaml"))))
+    return {r.code: r for r in sorted(found, key=lambda r: code_key(r.code))}
 
 
 def _read_rule(path) -> Rule | None:

@@ -16,7 +16,6 @@ class Invalid(ValueError):
 
 
 def _of(*types: type):
-
     def decode(x: Any, what: str) -> Any:
         if type(x) not in types:
             raise Invalid(what)

@@ -15,14 +15,7 @@ from .errors import ConfigError
 from .findings import value_object
 from .fsutil import inside, resolves_inside
 from .limits import MAX_SETTING_CHARS
-from .root import (
-    Root,
-    extend_boundary,
-    extended,
-    find_root_info,
-    merge_tables,
-    value_position,
-)
+from .root import Root, extend_boundary, extended, find_root_info, merge_tables, value_position
 from .schemas import validate
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
@@ -66,12 +59,9 @@ class Config(NamedTuple):
         check_codes(ignore, "--ignore")
         check_codes(extend_select, "--extend-select")
         check_codes(extend_ignore, "--extend-ignore")
-        chosen = select or tuple(self.select)
+        chosen = select or self.select
         chosen += tuple(c for c in extend_select if c not in chosen)
-        out = self._replace(select=chosen) if chosen != tuple(self.select) else self
-        if ignore or extend_ignore:
-            out = out._replace(ignore=tuple(out.ignore) + ignore + extend_ignore)
-        return out
+        return self._replace(select=chosen, ignore=(*self.ignore, *ignore, *extend_ignore))
 
     def enabled(self, code: str, relpath: str | None = None) -> bool:
         """flake8/ruff style: the longest matching prefix decides; ignore wins a tie."""

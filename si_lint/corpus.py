@@ -142,7 +142,7 @@ class Corpus:
         self.profile = profile
         self.config = config
         self._by_kind: dict[str | None, list[Document]] = {}
-        self.by_path: dict[tuple[str, int], Document] = {
+        self.by_path: dict[tuple[str, int | None], Document] = {
             (d.relpath, d.index): d for d in self.documents
         }
         self.by_file: dict[str, list[Document]] = {}  # relpath -> its documents, in order
@@ -162,10 +162,9 @@ class Corpus:
         """With ``index`` None (or not in the file), the file's first document."""
         if relpath is None:
             return None
-        if index is not None:
-            hit = self.by_path.get((relpath, index))
-            if hit is not None:
-                return hit
+        hit = self.by_path.get((relpath, index))  # (an index None is no key)
+        if hit is not None:
+            return hit
         docs = self.by_file.get(relpath)
         return docs[0] if docs else None
 
@@ -173,18 +172,14 @@ class Corpus:
         return self._by_kind.get(kind, [])
 
     @cached_property
-    def _scenarios(self) -> dict[str, Document]:
+    def scenarios(self) -> dict[str, Document]:
+        """Scenario documents by id (the first in (path, index) order wins a duplicate)."""
         out: dict[str, Document] = {}
         for d in self.of_kind("scenario"):
             sid = d.scenario_id()
             if sid is not None:
                 out.setdefault(sid, d)
         return out
-
-    @property
-    def scenarios(self) -> dict[str, Document]:
-        """Scenario documents by id (the first in (path, index) order wins a duplicate)."""
-        return dict(self._scenarios)
 
     @cached_property
     def ref_graph(self) -> RefGraph:

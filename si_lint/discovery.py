@@ -216,11 +216,9 @@ def discover(root: Path, config: Config, cwd: Path) -> Selection:
 
 
 def selects(abspath: str, config: Config) -> bool:
-    """Whether :func:`discover` of ``config.root`` would select ``abspath`` by its path:
-    the same rules for each directory on the way (skipped and dot directories, ``exclude``,
-    every ``.gitignore``) and for the name (``include``/``exclude``). What the language
-    server asks of a file created since its walk; the file itself is judged apart
-    (:func:`named_file_check`)."""
+    """Whether :func:`discover` of ``config.root`` would select ``abspath`` by its path (what
+    the language server asks of a file created since its walk; the file itself is judged
+    apart: :func:`named_file_check`)."""
     root = os.path.abspath(config.root)
     abspath = os.path.abspath(abspath)
     if not inside(abspath, root) or abspath == root:

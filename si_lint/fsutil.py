@@ -1,7 +1,5 @@
-"""Small file-system helpers shared by the reader, the cache, --fix and --output: reading
-only regular files (:func:`read_regular`), atomic replacement (:func:`atomic_writer`), and
-where ``rules/`` and ``schemas/`` live (``si_lint/_data/`` in a wheel, beside the package in
-a checkout)."""
+"""File-system helpers of the reader, the cache, --fix and --output; ``rules/`` and
+``schemas/`` are in ``si_lint/_data/`` in a wheel, beside the package in a checkout."""
 
 from __future__ import annotations
 
@@ -116,15 +114,11 @@ def _terminate_cleanly() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    try:
-        previous = signal.getsignal(signal.SIGTERM)
-    except (ValueError, AttributeError):  # pragma: no cover
-        yield
-        return
 
     def handler(signum, _frame):
         raise SystemExit(128 + signum)
 
+    previous = signal.getsignal(signal.SIGTERM)
     installed = previous in (signal.SIG_DFL, None)
     if installed:
         signal.signal(signal.SIGTERM, handler)
@@ -210,12 +204,8 @@ _PKG = os.path.dirname(os.path.realpath(__file__))
 
 
 @cache
-def data_path(name: str) -> str:
+def data_dir(name: str) -> Path:
     for candidate in (os.path.join(_PKG, "_data", name), os.path.join(os.path.dirname(_PKG), name)):
         if os.path.isdir(candidate):
-            return candidate
-    return os.path.join(_PKG, "_data", name)
-
-
-def data_dir(name: str) -> Path:
-    return Path(data_path(name))
+            return Path(candidate)
+    return Path(_PKG, "_data", name)

@@ -23,7 +23,7 @@ import functools
 import hashlib
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .discovery import PROFILE_MD as PROFILE
 from .discovery import inside, relpath_of
@@ -89,12 +89,8 @@ def _lines(text: str):
     for number, line in enumerate(text.splitlines(), start=1):
         m = _FENCE.match(line)
         if fence is not None:
-            if (
-                m
-                and m.group(1)[0] == fence[0]
-                and len(m.group(1)) >= len(fence)
-                and line.strip() == m.group(1)
-            ):
+            # (a run of the fence's character at least as long closes it)
+            if m and m.group(1).startswith(fence) and line.strip() == m.group(1):
                 fence = None
             continue
         if m:
@@ -271,20 +267,15 @@ def read_profile_dir(abs_dir: str, shown_as: str, root: str | None = None) -> Pr
             continue
         digests[name] = hashlib.sha256(raw).hexdigest()
         texts[name] = raw.decode("utf-8", "replace")
-    docs = parse(shown_as, texts)
-    docs.digests = digests
-    return docs
+    return replace(parse(shown_as, texts), digests=digests)
 
 
 def read_for(
     files, root, cwd, listed: dict | None = None
 ) -> tuple[dict[str, str | None], dict[str, ProfileDocs]]:
-    """The read stage's profile step: for the directory of every file in ``files``
-    (absolute paths), its profile directory (searched up to the corpus ``root`` when the
-    file is under it, else only the file's own directory), and the documents of every
-    profile directory found, read once. Returns ({file directory: profile directory or
-    None}, {profile directory: ProfileDocs}), all absolute paths (``files``: normal too).
-    ``listed``: what the walk saw of ``profile.md`` (:func:`find_profile_dir`)."""
+    """The read stage's profile step: each file directory's profile directory or None
+    (searched up to the corpus ``root`` when under it, else the directory alone), and each
+    profile directory's documents, read once; all absolute, normal paths."""
     root = os.path.abspath(root)
     seen: dict[str, str | None] = {}
     dirs = {

@@ -39,11 +39,7 @@ def _parse_toml(path: Path, raw: bytes) -> dict:
 
 def config_table(directory: Path) -> tuple[Path, dict] | None:
     found = config_in(directory)
-    if found is None:
-        return None
-    table = found[1].parsed().table
-    assert table is not None  # parsed() reads it
-    return found[0], table
+    return None if found is None else (found[0], found[1].parsed().table or {})
 
 
 def config_in(directory: Path, lazy: bool = False) -> tuple[Path, Root] | None:
@@ -134,12 +130,8 @@ def find_root_info(
 
 def profile_ancestor(start: str) -> str | None:
     """SPEC §9's OASIS profile layout: ``profile.md`` (a regular file) beside ``scenarios/``."""
-    for d in ancestors(start):
-        if os.path.isfile(os.path.join(d, "profile.md")) and os.path.isdir(
-            os.path.join(d, "scenarios")
-        ):
-            return d
-    return None
+    marked = (d for d in ancestors(start) if os.path.isfile(os.path.join(d, "profile.md")))
+    return next((d for d in marked if os.path.isdir(os.path.join(d, "scenarios"))), None)
 
 
 def git_top(start: Path) -> Path | None:

@@ -16,6 +16,7 @@ each schema's ``description``), so one node never gets both SI003 and a specific
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterable
@@ -74,12 +75,9 @@ def validate(kind: str, data: Any) -> list[SchemaError]:
     bits, a lone surrogate) goes to jsonschema.
     """
     fast = fast_validator(kind)
-    if fast is not None:
-        try:
-            if fast.is_valid(data):
-                return []
-        except Exception:
-            pass
+    with contextlib.suppress(Exception):
+        if fast is not None and fast.is_valid(data):
+            return []
     found: dict[tuple[DocPath, str], tuple[int, str]] = {}
     missing: dict[DocPath, list[str]] = {}
     for top in validator(kind).iter_errors(data):

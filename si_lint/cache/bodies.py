@@ -30,13 +30,7 @@ def bodies_file(directory, table_id: Any) -> str | None:
 
 def is_ref(value: Any) -> bool:
     """``[offset, length, digest]`` (a body itself is a list of lists)."""
-    return (
-        type(value) in (list, tuple)
-        and len(value) == 3
-        and type(value[0]) is int
-        and type(value[1]) is int
-        and type(value[2]) is str
-    )
+    return type(value) in (list, tuple) and tuple(map(type, value[:4])) == (int, int, str)
 
 
 class Stored:

@@ -10,21 +10,19 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..fsutil import data_path, resolves_inside
+from ..fsutil import data_dir, resolves_inside
 
 
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
-    """A digest of the path, size and mtime of every ``.py`` file, rule, schema and
-    built-in profile file of si-lint as installed: installing, upgrading or editing
-    si-lint rewrites a file, so no version string is bumped by hand. (Their stat, not
-    their bytes: hashing 250 files was a fifth of a warm re-check's system calls.)"""
+    """The digest of si-lint's installed code and data: ARCHITECTURE.md, "The cache" (their
+    stat, not their bytes: hashing them would cost every warm re-check)."""
     pkg = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     found: list[str] = []
     for base, suffix in (
         (pkg, ".py"),
-        (data_path("rules"), ".yaml"),
-        (data_path("schemas"), ".json"),
+        (data_dir("rules"), ".yaml"),
+        (data_dir("schemas"), ".json"),
         (os.path.join(pkg, "profile_data"), ".yaml"),
     ):
         stack = [base]

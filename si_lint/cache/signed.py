@@ -27,14 +27,6 @@ MAX_CACHE_BYTES = 1 << 31
 MAC_SEP = b"\n#mac "
 
 
-def user_cache_home() -> str | None:
-    base = os.environ.get("XDG_CACHE_HOME")
-    if base and os.path.isabs(base):
-        return base
-    home = os.path.expanduser("~")
-    return os.path.join(home, ".cache") if home and home != "~" else None
-
-
 _SECRET: bytes | None = None
 #: the real path of :data:`_SECRET`'s file (None: a key of this process only, or none yet)
 _KEY_FILE: str | None = None
@@ -55,7 +47,10 @@ def secret() -> bytes:
     global _SECRET, _KEY_FILE
     if _SECRET is not None:
         return _SECRET
-    home = user_cache_home()
+    home = os.environ.get("XDG_CACHE_HOME")
+    if not (home and os.path.isabs(home)):
+        home = os.path.expanduser("~")
+        home = os.path.join(home, ".cache") if home and home != "~" else None
     kept = _user_key(os.path.join(home, "si-lint")) if home is not None else None
     _SECRET, _KEY_FILE = kept if kept is not None else (os.urandom(32), None)
     return _SECRET
@@ -74,10 +69,7 @@ def distrust(paths: Iterable[str | os.PathLike]) -> None:
             dirs.add(os.path.realpath(p))
         else:
             dirs.add(os.path.dirname(os.path.abspath(p)))
-    for d in dirs:
-        top = git_top(Path(d))
-        if top is not None:
-            found.add(str(top))
+    found |= {str(top) for d in dirs if (top := git_top(Path(d))) is not None}
     added = [d for d in found if d not in _UNTRUSTED]
     _UNTRUSTED.update(added)
     if _KEY_FILE is not None and any(inside(_KEY_FILE, d) for d in added):

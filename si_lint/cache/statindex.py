@@ -1,9 +1,6 @@
 """The stat index (``stat.json``): ``abspath: [size, mtime_ns, ctime_ns, inode, device,
-sha256]``, the ``fstat`` of the descriptor the hashed bytes were read from. git's
-racy-clean rule (ARCHITECTURE.md, "The cache"): an entry is stored only when mtime and
-ctime are both :data:`RACY_NS` older than the run's start, so any later change gives
-another ctime (the kernel sets it on every change; nothing sets it back) or inode. The
-margin covers timestamp granularity (FAT: 2 s) and the kernel's coarse clock."""
+sha256]``, the ``fstat`` of the descriptor the hashed bytes were read from, stored under
+git's racy-clean rule (ARCHITECTURE.md, "The cache")."""
 
 from __future__ import annotations
 
@@ -15,7 +12,8 @@ from typing import Any
 from .signed import dumps, verified_json, write_signed
 
 FILENAME = "stat.json"
-#: a file changed less than this long before a run began reading is never indexed
+#: a file changed less than this long before a run began reading is never indexed (the
+#: margin covers timestamp granularity, FAT's 2 s, and the kernel's coarse clock)
 RACY_NS = 2_000_000_000
 
 

@@ -134,23 +134,20 @@ class Cache:
         self._base_id = obj.get("id") if type(obj.get("id")) is str else None
         self._bodies = bodies_file(self.directory, self._base_id)
         self._base_size = (len(self.files), len(self.memo))
-        self._apply_delta()
-
-    def _apply_delta(self) -> None:
-        """Apply ``delta.json`` when it was written over this very table (its ``base``
-        is the table's ``id``); anything else there is ignored."""
-        obj = verified_json(self._dir() / DELTA_FILENAME, self.header, Delta)
-        if self._base_id is None or obj is None or obj.get("base") != self._base_id:
+        # ``delta.json`` applies when it was written over this very table (its ``base`` is
+        # the table's ``id``); anything else there is ignored
+        delta = verified_json(self._dir() / DELTA_FILENAME, self.header, Delta)
+        if self._base_id is None or delta is None or delta.get("base") != self._base_id:
             return
         for table, name in ((self.files, "files"), (self.memo, "memo")):
-            added, removed = obj.get(name + "_added"), obj.get(name + "_removed")
+            added, removed = delta.get(name + "_added"), delta.get(name + "_removed")
             if type(added) is not dict or type(removed) is not list:
                 return
             for k in removed:
                 if type(k) is str:
                     table.pop(k, None)
             table.update(added)
-        self._delta = obj
+        self._delta = delta
 
     def get_file(self, sha: str, relpath: str):
         """``[head, Stored body]`` for this content and path, or None."""
@@ -194,10 +191,8 @@ class Cache:
 
     def memo_put(self, key, value) -> None:
         k = _memo_key(key)
-        try:
+        with contextlib.suppress(Exception):  # not storable: computed again next time
             self._used_memo[k] = diags_to_json(value)
-        except Exception:
-            pass  # not storable: computed again next time
         self._memo_values[k] = value
         self.dirty = True
 
@@ -316,6 +311,16 @@ def _directory(root: Path, options) -> tuple[Path | None, bool]:
     return root / ".si-lint-cache", True
 
 
+def _usable_directory(root: Path, options) -> Path | None:
+    directory, owned = _directory(root, options)
+    if directory is not None:
+        try:
+            check_usable(directory, owned)
+        except CacheDirUnusable:
+            return None
+    return directory
+
+
 def open_cache(root: Path, options, header: tuple) -> Cache:
     """The cache for a run at ``root``; no key inside ``root`` or its git work tree signs
     it (:func:`.signed.distrust`)."""
@@ -333,14 +338,8 @@ def valid_configs(root: Path, options) -> frozenset[str]:
     signed under the header of si-lint's code alone (the answer depends on the text and
     the schema, nothing else), so that a re-check need not load the schema validator."""
     distrust([root])
-    directory, owned = _directory(root, options)
-    if directory is None:
-        return frozenset()
-    try:
-        check_usable(directory, owned)
-    except CacheDirUnusable:
-        return frozenset()
-    obj = verified_json(directory / CONFIGS_FILENAME, code_header())
+    directory = _usable_directory(root, options)
+    obj = None if directory is None else verified_json(directory / CONFIGS_FILENAME, code_header())
     found = obj.get("configs") if obj is not None else None
     if type(found) is not list or not all(type(d) is str for d in found):
         return frozenset()
@@ -349,10 +348,7 @@ def valid_configs(root: Path, options) -> frozenset[str]:
 
 def note_valid_configs(root: Path, options, before: frozenset[str], now: set[str]) -> None:
     """Write ``now`` (the texts this run read, all valid) when it differs from ``before``."""
-    directory, owned = _directory(root, options)
-    if directory is None or now == before:
-        return
-    with contextlib.suppress(CacheDirUnusable):
-        check_usable(directory, owned)
+    directory = _usable_directory(root, options) if now != before else None
+    if directory is not None:
         body = dumps({"header": code_header(), "configs": sorted(now)})
         write_signed(directory, CONFIGS_FILENAME, [body])
