@@ -158,40 +158,33 @@ def _header_changes(base: Profile, head: Profile) -> list[Change]:
 
 
 def _set_changes(kind: str, removed: set[str], added: set[str], touched: str) -> list[Change]:
-    groups = (("removed", removed), ("added", added))
     return [
         Change(kind, action, n, touches={touched: (n,)})
-        for action, names in groups
+        for action, names in (("removed", removed), ("added", added))
         for n in sorted(names)
     ]
 
 
 def _primitive_changes(base: Profile, head: Profile) -> list[Change]:
     bp, hp = registered_primitives(base), registered_primitives(head)
-    base_cands = set(base.candidates)
+    cands = set(base.candidates)
     out: list[Change] = []
     for name in sorted(set(bp) | set(hp)):
         a, b = bp.get(name), hp.get(name)
+        touches = {"primitives": (name,)}
         if a is None:
             assert b is not None  # the name is one side's at least
-            out.append(_added_primitive(name, b, promoted=name in base_cands))
+            params = ", ".join(f"{k}: {_describe_param(v)}" for k, v in params_of(b).items())
+            impl = b.get("implementation")
+            detail = f"params ({params})" + (f"; implementation {impl}" if impl else "")
+            # a candidate of seed §2.4 in the base is promoted
+            kind, action = ("promotion", "promoted") if name in cands else ("primitive", "added")
+            out.append(Change(kind, action, name, after=plain(b), detail=detail, touches=touches))
         elif b is None:
-            touches = {"primitives": (name,)}
             out.append(Change("primitive", "removed", name, before=plain(a), touches=touches))
         else:
             out.extend(_changed_primitive(name, a, b))
     return out
-
-
-def _added_primitive(name: str, b: Mapping[str, Any], promoted: bool) -> Change:
-    """``promoted``: it was a candidate of seed §2.4 in the base."""
-    params = ", ".join(f"{k}: {_describe_param(v)}" for k, v in params_of(b).items())
-    impl = b.get("implementation")
-    detail = f"params ({params})" + (f"; implementation {impl}" if impl else "")
-    kind, action = ("promotion", "promoted") if promoted else ("primitive", "added")
-    return Change(
-        kind, action, name, after=plain(b), detail=detail, touches={"primitives": (name,)}
-    )
 
 
 def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Change]:

@@ -240,7 +240,7 @@ def build_report(
 
 
 def _verdicts(fixtures: list[str], view: CorpusView, base: Side, head: Side) -> dict:
-    by_path = {p: data for p, data in view.fixtures}
+    by_path = dict(view.fixtures)
     out: dict = {"evaluated": 0, "changed": [], "not_recomputed": []}
     for fpath in fixtures:
         fdata = by_path[fpath]
