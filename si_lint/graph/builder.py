@@ -151,18 +151,12 @@ def add_eio(b: GraphBuilder, corpus) -> None:
 
 def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
     """Fill in (in place) ``line``/``col`` of the nodes and edges that have a file and path."""
-
-    def locate(data: dict) -> None:
+    for data in [*graph.nodes.values(), *(d for *_, d in graph.edges(data=True))]:
         doc = corpus.doc(data.get("file"), data.get("document"))
         path = data.get("path")
         if data.get("line") is None and doc is not None and path is not None:
             where = doc.pos.value if data.get("on") == "value" else doc.pos.key
             data["line"], data["col"] = where(path)
-
-    for _, data in graph.nodes(data=True):
-        locate(data)
-    for _, _, data in graph.edges(data=True):
-        locate(data)
     return graph
 
 

@@ -108,23 +108,17 @@ def registry_version_notices(
         for t in set(bt) | set(ht)
         if t not in bt or t not in ht or _canon(bt[t]) != _canon(ht[t])
     )
-    if changed:
-        parts.append("templates (" + ", ".join(changed) + ")")
-    impls = sorted(set(implementations))
-    if impls:
-        parts.append("implementations (" + ", ".join(impls) + ")")
+    for word, names in (("templates", changed), ("implementations", sorted(set(implementations)))):
+        parts += [f"{word} ({', '.join(names)})"] if names else []
     if not parts:
         return []
     shown = version if isinstance(version, str) else _canon(version)
+    said = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return [
         {
             "severity": "warning",
-            "message": f"{_and(parts)} changed but version still {shown}",
+            "message": f"{said} changed but version still {shown}",
             "help": "bump `registry.version` so that reports and evaluators can tell the "
             "proposed profile from the one it changes",
         }
     ]
-
-
-def _and(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
