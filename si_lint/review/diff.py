@@ -77,12 +77,6 @@ CONSTANT_DOC = {
 }
 
 
-def _constants(p: Profile) -> dict:
-    """The effective constants (the seed's where absent)."""
-    block = _map(registry_of(p).get("constants"))
-    return {k: block.get(k, seed) for k, seed in SEED_CONSTANTS.items()}
-
-
 def _map(v: Any) -> Mapping[str, Any]:
     return v if isinstance(v, MAPPING) else {}
 
@@ -205,8 +199,9 @@ def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) ->
 
 
 def _constant_changes(base: Profile, head: Profile) -> list[Change]:
-    """The ratified constants (SPEC §2.1)."""
-    bk, hk = _constants(base), _constants(head)
+    """The ratified constants (SPEC §2.1), the seed's where absent."""
+    blocks = [_map(registry_of(p).get("constants")) for p in (base, head)]
+    bk, hk = ({k: b.get(k, seed) for k, seed in SEED_CONSTANTS.items()} for b in blocks)
     return [
         Change("constant", "changed", key, bk[key], hk[key], doc, {"primitives": prims})
         for key in sorted(bk)

@@ -28,8 +28,7 @@ class CorpusView:
             if getattr(d, "profile_asset", False):
                 continue
             if d.kind == "scenario" and isinstance(d.data, MAPPING):
-                sid = d.data.get("id")
-                if isinstance(sid, str):
+                if isinstance(sid := d.data.get("id"), str):
                     view.scenarios.setdefault(sid, (d.relpath, d.data))
             elif d.kind == "fixture" and isinstance(d.data, MAPPING):
                 # a document of a multi-document file is `path#index`
@@ -121,12 +120,3 @@ def reach_of(change: Change, base: Profile, head: Profile, view: CorpusView) -> 
     )
     fixtures = {p for p, data in view.fixtures if named_scenario(data) in scenarios}
     return Reach(sorted(templates), sorted(scenarios), sorted(fixtures))
-
-
-def union(reaches: list[Reach]) -> Reach:
-    return Reach(
-        *(
-            sorted({x for r in reaches for x in getattr(r, k)})
-            for k in ("templates", "scenarios", "fixtures")
-        )
-    )
