@@ -116,10 +116,7 @@ def _describe_param(p: Mapping[str, Any]) -> str:
         bits.append("optional")
         if "default" in p:
             bits.append(f"default {json.dumps(plain(p['default']))}")
-    for k in ("minimum", "maximum"):
-        if k in p:
-            bits.append(f"{k} {p[k]}")
-    return ", ".join(bits)
+    return ", ".join(bits + [f"{k} {p[k]}" for k in ("minimum", "maximum") if k in p])
 
 
 def diff_profiles(base: Profile, head: Profile) -> list[Change]:
@@ -217,11 +214,9 @@ def _synonyms_detail(a: list[str], b: list[str]) -> str:
 
 
 def _template_changes(base: Profile, head: Profile) -> list[Change]:
-    head_primitives = set(registered_primitives(head))
-
     def uses(tdoc: Any) -> str:
         table = tdoc.get("table") if isinstance(tdoc, MAPPING) else None
-        used = sorted(table_primitives(table, {n: {} for n in head_primitives}))
+        used = sorted(table_primitives(table, {n: {} for n in registered_primitives(head)}))
         return ("uses " + ", ".join(used)) if used else ""
 
     return _compare(
