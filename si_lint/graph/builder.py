@@ -61,12 +61,13 @@ class GraphBuilder:
         return nid
 
     def edge(
-        self, u: str, v: str, rel: str, file: str | None, path: tuple, on: str = "key"
+        self, u: str, v: str, rel: str, file: str | None, path: tuple, on: str = "key", **attrs: Any
     ) -> None:
         """``add_edge``: the key is the number of ``u`` -> ``v`` edges before it."""
         data: dict[str, Any] = {"rel": rel, "file": file, "path": tuple(path), "on": on}
         if self.document is not None and file:
             data["document"] = self.document
+        data.update(attrs)
         succ = self.graph._succ
         for n in (u, v):
             if n not in succ:
@@ -91,15 +92,10 @@ class RefGraph:
         """The ``MultiDiGraph`` holding these very dicts."""
         import networkx as nx  # heavy: only where its API is used
 
-        g: nx.MultiDiGraph = nx.MultiDiGraph()
-        for theirs, ours in zip(nx_dicts(g), (self.nodes, self._succ, self._pred)):
+        g: Any = nx.MultiDiGraph()  # (its stubs do not declare _node, _succ, _pred)
+        for theirs, ours in zip((g._node, g._succ, g._pred), (self.nodes, self._succ, self._pred)):
             theirs.update(ours)  # (a MultiDiGraph's _adj is its _succ)
         return g
-
-
-def nx_dicts(g: Any) -> tuple[dict, dict, dict]:
-    """networkx's private ``_node``, ``_succ``, ``_pred`` (its stubs do not declare them)."""
-    return g._node, g._succ, g._pred
 
 
 def build_ref_graph(corpus) -> RefGraph:
@@ -121,59 +117,46 @@ def build_ref_graph(corpus) -> RefGraph:
         for doc in corpus.of_kind(kind):  # a mapping (``classify``); read by its refs
             sources.add_artifact(b, doc, kind, rel)
     b.document = None
-    graph = b.graph
     if corpus.of_kind("eio-module"):
-        g = graph.networkx()
-        add_eio(g, corpus)
-        graph = RefGraph(*nx_dicts(g))
-    return graph
+        add_eio(b, corpus)
+    return b.graph
 
 
-def add_eio(graph: nx.MultiDiGraph, corpus) -> None:
-    index = refs.index_of(corpus.of_kind("eio-module"))
+def add_eio(b: GraphBuilder, corpus) -> None:
+    nodes = b.graph.nodes
     defined: set[str] = set()
     added: list[str] = []
-    for src, tgt, rel, attrs in refs.graph_edges(index):
+    for src, tgt, rel, attrs in refs.graph_edges(refs.index_of(corpus.of_kind("eio-module"))):
         file = attrs.get("file")
         path = tuple(attrs.get("path") or ())
         for nid in (src, tgt):
-            if nid not in graph:
+            if nid not in nodes:
                 kind, _, name = nid.partition(":")
-                graph.add_node(
-                    nid, kind=kind, name=name, file=None, line=None, col=None, missing=False
-                )
+                b._add(nid, {"kind": kind, "name": name, "file": None, "missing": False})
                 added.append(nid)
         if rel == "defines":  # the definition's location is the node's
             defined.update((src, tgt))
             at = {"document": attrs["document"]} if attrs.get("document") is not None else {}
             for nid, npath in ((src, ()), (tgt, path)):
-                if graph.nodes[nid].get("file") is None:
-                    graph.nodes[nid].update(file=file, path=npath, on="key", **at)
+                if nodes[nid].get("file") is None:
+                    nodes[nid].update(file=file, path=npath, on="key", **at)
         extra = {k: v for k, v in attrs.items() if k not in ("file", "path")}
-        graph.add_edge(
-            src, tgt, rel=rel, file=file, path=path, on="key", line=None, col=None, **extra
-        )
+        b.edge(src, tgt, rel, file, path, **extra)
         if rel == "imports":
             defined.add(src)
     for nid in added:  # referenced, defined by no module in the corpus
         if nid not in defined:
-            graph.nodes[nid]["missing"] = True
+            nodes[nid]["missing"] = True
 
 
 def resolve_positions(graph: nx.MultiDiGraph, corpus) -> nx.MultiDiGraph:
     """Fill in (in place) ``line``/``col`` of the nodes and edges that have a file and path."""
-
-    def locate(data: dict) -> None:
+    for data in [*graph.nodes.values(), *(d for *_, d in graph.edges(data=True))]:
         doc = corpus.doc(data.get("file"), data.get("document"))
         path = data.get("path")
         if data.get("line") is None and doc is not None and path is not None:
             where = doc.pos.value if data.get("on") == "value" else doc.pos.key
             data["line"], data["col"] = where(path)
-
-    for _, data in graph.nodes(data=True):
-        locate(data)
-    for _, _, data in graph.edges(data=True):
-        locate(data)
     return graph
 
 

@@ -4,7 +4,7 @@ finding), the edges of one relation between two nodes merged, findings painted. 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from .export import path_text
@@ -39,10 +39,7 @@ def _scope(d: Mapping[str, Any]) -> str | None:
     kind, path = d.get("kind"), d.get("path")
     if kind in DOC_KINDS or not path:
         return None
-    path = tuple(path)
-    if path[-1] in ("id", "name"):
-        path = path[:-1]
-    return path_text(path) or None
+    return path_text(path[:-1] if path[-1] in ("id", "name") else path) or None
 
 
 def _inside(path: str, scope: str) -> bool:
@@ -142,11 +139,10 @@ def to_dot(
     graph,
     *,
     all_nodes: bool = False,
-    keep: Iterable[str] = (),
+    keep: Collection[str] = (),
     findings: Mapping[str, list[dict]] | None = None,
 ) -> str:
     findings = findings or {}
-    keep = set(keep)
     shown = sorted(
         n for n in graph.nodes if all_nodes or n in keep or n in findings or graph.degree(n) > 0
     )

@@ -66,8 +66,7 @@ def to_graphml(graph) -> str:
         return {k: _graphml_value(v) for k, v in sorted(d.items()) if v is not None}
 
     out: nx.MultiDiGraph = nx.MultiDiGraph()
-    for nid in sorted(graph.nodes):
-        out.add_node(nid, **attrs(graph.nodes[nid]))
+    out.add_nodes_from((nid, attrs(graph.nodes[nid])) for nid in sorted(graph.nodes))
     for i, (u, v, d) in enumerate(_sorted_edges(graph)):
         out.add_edge(u, v, key=f"e{i}", **attrs(d))
     return "\n".join(nx.generate_graphml(out, prettyprint=True)) + "\n"

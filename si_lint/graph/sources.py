@@ -56,28 +56,24 @@ def add_profile(b) -> None:
         if d.profile_asset and isinstance(t, MAPPING) and isinstance(t.get("id"), str):
             docs.setdefault(t["id"], d)
     templates = profile.templates if isinstance(profile.templates, MAPPING) else {}
-    for tid in sorted(templates):
-        add_template(b, tid, templates[tid], docs.get(tid))
-
-
-def add_template(b, tid: str, data: Any, doc) -> None:
-    """``doc``: the profile asset that defines the template; None for the built-in profile."""
-    if not isinstance(data, MAPPING):
-        return
-    b.at(doc)
-    file = doc.relpath if doc is not None else None
-    tnode = node_id("template", tid)
-    b.define("template", tid, file, (("template", "id"), "value"), builtin=doc is None)
-    roles = data.get("roles")
-    for role in roles if isinstance(roles, MAPPING) else ():
-        b.define("role", f"{tid}/{role}", file, (("roles", role), "key"), builtin=doc is None)
-        b.edge(tnode, node_id("role", tid, str(role)), "declares-role", file, ("roles", role))
-    for _, call in table_calls(data.get("table")):
-        b.edge(tnode, b.ref("primitive", call.name), "calls", file, call.path)
-        for arg, value in call.arguments.items():
-            if is_role_ref(value) and len(value) > 1:
-                rnode = b.ref("role", f"{tid}/{value[1:]}")
-                b.edge(tnode, rnode, "uses-role", file, call.path + (arg,), "value")
+    for tid, data in sorted(templates.items()):
+        if not isinstance(data, MAPPING):
+            continue
+        doc = docs.get(tid)  # the profile asset that defines it; None for the built-in profile
+        b.at(doc)
+        file = doc.relpath if doc is not None else None
+        tnode = node_id("template", tid)
+        b.define("template", tid, file, (("template", "id"), "value"), builtin=doc is None)
+        roles = data.get("roles")
+        for role in roles if isinstance(roles, MAPPING) else ():
+            b.define("role", f"{tid}/{role}", file, (("roles", role), "key"), builtin=doc is None)
+            b.edge(tnode, node_id("role", tid, str(role)), "declares-role", file, ("roles", role))
+        for _, call in table_calls(data.get("table")):
+            b.edge(tnode, b.ref("primitive", call.name), "calls", file, call.path)
+            for arg, value in call.arguments.items():
+                if is_role_ref(value) and len(value) > 1:
+                    rnode = b.ref("role", f"{tid}/{value[1:]}")
+                    b.edge(tnode, rnode, "uses-role", file, call.path + (arg,), "value")
 
 
 def add_profile_names(b, pdocs) -> None:
@@ -91,15 +87,10 @@ def add_profile_names(b, pdocs) -> None:
         ("subcategory", pdocs.subcategories),
         ("archetype", pdocs.archetypes),
     ):
-        for name in sorted(names or ()):
-            n = names[name]
-            attrs = {
-                "title": n.title,
-                "parents": ", ".join(n.parents or ()),
-                "category": n.category,
-            }
-            attrs = {k: v for k, v in attrs.items() if v}
-            b.define(kind, name, n.file, None, **attrs, line=n.line, col=n.col)
+        for name, n in sorted((names or {}).items()):
+            meta = {"title": n.title, "parents": ", ".join(n.parents or ()), "category": n.category}
+            meta = {k: v for k, v in meta.items() if v}
+            b.define(kind, name, n.file, None, **meta, line=n.line, col=n.col)
     b.document = document
 
 
@@ -122,12 +113,6 @@ def add_scenario(b, doc, sid: str) -> None:
         if isinstance(dtype, str):
             tpath = (*path, "deviation_type")
             b.edge(dnode, b.ref("synonyms", dtype), "characterised-by", f, tpath, "value")
-    _scoring(b, doc, sid)
-
-
-def _scoring(b, doc, sid: str) -> None:
-    f = doc.relpath
-    snode = node_id("scenario", sid)
     s = scoring_of(doc.data)
     roles: Mapping[str, Any] = {}
     if s.form == TEMPLATE and isinstance(s.template, str):

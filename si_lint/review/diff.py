@@ -77,12 +77,6 @@ CONSTANT_DOC = {
 }
 
 
-def _constants(p: Profile) -> dict:
-    """The effective constants (the seed's where absent)."""
-    block = _map(registry_of(p).get("constants"))
-    return {k: block.get(k, seed) for k, seed in SEED_CONSTANTS.items()}
-
-
 def _map(v: Any) -> Mapping[str, Any]:
     return v if isinstance(v, MAPPING) else {}
 
@@ -122,10 +116,7 @@ def _describe_param(p: Mapping[str, Any]) -> str:
         bits.append("optional")
         if "default" in p:
             bits.append(f"default {json.dumps(plain(p['default']))}")
-    for k in ("minimum", "maximum"):
-        if k in p:
-            bits.append(f"{k} {p[k]}")
-    return ", ".join(bits)
+    return ", ".join(bits + [f"{k} {p[k]}" for k in ("minimum", "maximum") if k in p])
 
 
 def diff_profiles(base: Profile, head: Profile) -> list[Change]:
@@ -158,40 +149,33 @@ def _header_changes(base: Profile, head: Profile) -> list[Change]:
 
 
 def _set_changes(kind: str, removed: set[str], added: set[str], touched: str) -> list[Change]:
-    groups = (("removed", removed), ("added", added))
     return [
         Change(kind, action, n, touches={touched: (n,)})
-        for action, names in groups
+        for action, names in (("removed", removed), ("added", added))
         for n in sorted(names)
     ]
 
 
 def _primitive_changes(base: Profile, head: Profile) -> list[Change]:
     bp, hp = registered_primitives(base), registered_primitives(head)
-    base_cands = set(base.candidates)
+    cands = set(base.candidates)
     out: list[Change] = []
     for name in sorted(set(bp) | set(hp)):
         a, b = bp.get(name), hp.get(name)
+        touches = {"primitives": (name,)}
         if a is None:
             assert b is not None  # the name is one side's at least
-            out.append(_added_primitive(name, b, promoted=name in base_cands))
+            params = ", ".join(f"{k}: {_describe_param(v)}" for k, v in params_of(b).items())
+            impl = b.get("implementation")
+            detail = f"params ({params})" + (f"; implementation {impl}" if impl else "")
+            # a candidate of seed §2.4 in the base is promoted
+            kind, action = ("promotion", "promoted") if name in cands else ("primitive", "added")
+            out.append(Change(kind, action, name, after=plain(b), detail=detail, touches=touches))
         elif b is None:
-            touches = {"primitives": (name,)}
             out.append(Change("primitive", "removed", name, before=plain(a), touches=touches))
         else:
             out.extend(_changed_primitive(name, a, b))
     return out
-
-
-def _added_primitive(name: str, b: Mapping[str, Any], promoted: bool) -> Change:
-    """``promoted``: it was a candidate of seed §2.4 in the base."""
-    params = ", ".join(f"{k}: {_describe_param(v)}" for k, v in params_of(b).items())
-    impl = b.get("implementation")
-    detail = f"params ({params})" + (f"; implementation {impl}" if impl else "")
-    kind, action = ("promotion", "promoted") if promoted else ("primitive", "added")
-    return Change(
-        kind, action, name, after=plain(b), detail=detail, touches={"primitives": (name,)}
-    )
 
 
 def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Change]:
@@ -212,8 +196,9 @@ def _changed_primitive(name: str, a: Mapping[str, Any], b: Mapping[str, Any]) ->
 
 
 def _constant_changes(base: Profile, head: Profile) -> list[Change]:
-    """The ratified constants (SPEC §2.1)."""
-    bk, hk = _constants(base), _constants(head)
+    """The ratified constants (SPEC §2.1), the seed's where absent."""
+    blocks = [_map(registry_of(p).get("constants")) for p in (base, head)]
+    bk, hk = ({k: b.get(k, seed) for k, seed in SEED_CONSTANTS.items()} for b in blocks)
     return [
         Change("constant", "changed", key, bk[key], hk[key], doc, {"primitives": prims})
         for key in sorted(bk)
@@ -229,11 +214,9 @@ def _synonyms_detail(a: list[str], b: list[str]) -> str:
 
 
 def _template_changes(base: Profile, head: Profile) -> list[Change]:
-    head_primitives = set(registered_primitives(head))
-
     def uses(tdoc: Any) -> str:
         table = tdoc.get("table") if isinstance(tdoc, MAPPING) else None
-        used = sorted(table_primitives(table, {n: {} for n in head_primitives}))
+        used = sorted(table_primitives(table, {n: {} for n in registered_primitives(head)}))
         return ("uses " + ", ".join(used)) if used else ""
 
     return _compare(

@@ -19,35 +19,29 @@ from ..profile import BUILTIN_DIR, is_builtin_name
 _PROFILE_TOKEN = "\x00profile\x00"
 
 
-def profile_spec(side: Any) -> str:
-    name = getattr(side.profile, "name", "")
-    if is_builtin_name(name):
-        return name
-    if str(side.directory) == str(BUILTIN_DIR):
-        return "builtin"
-    return str(Path(side.directory).resolve())
-
-
-def _check(target: Path, side: Any, cwd: Path, trust: bool) -> tuple[list, dict]:
-    """The findings with their scenario ids, in check's order; the first entry of each key."""
-    spec = profile_spec(side)
+def _check(target: Path, side: Any, cwd: Path, trust: bool) -> tuple[dict, dict]:
+    """The counts of the findings; the first entry of each key, in check's order."""
+    spec = side.profile.name  # what `check --profile` is given
+    if not is_builtin_name(spec):
+        builtin = str(side.directory) == str(BUILTIN_DIR)
+        spec = "builtin" if builtin else str(Path(side.directory).resolve())
     options = Options(use_cache=False, trust_implementations=trust, profile=spec)
     result = run([str(target)], options, cwd)
-    scenarios = _scenario_ids(result.corpus)
-    found = [(f, scenarios.get((f.path, f.document or 0))) for f in result.findings]
-    keyed: dict = {}
-    for f, sid in found:
-        keyed.setdefault(_key(f, sid, spec), _entry(f, sid, spec, side.label))
-    return found, keyed
-
-
-def _scenario_ids(corpus: Any) -> dict:
-    return {
+    scenarios = {
         (d.relpath.replace("\\", "/"), d.index): sid
-        for d in getattr(corpus, "documents", None) or ()
+        for d in getattr(result.corpus, "documents", None) or ()
         if d.kind == "scenario" and isinstance(d.data, MAPPING)
         if isinstance(sid := d.data.get("id"), str)
     }
+    keyed: dict = {}
+    for f in result.findings:
+        sid = scenarios.get((f.path, f.document or 0))
+        message = f.message.replace(f"profile {spec}", f"profile {_PROFILE_TOKEN}")
+        key = (f.code, f.path, f.document or 0, sid or "", message)
+        keyed.setdefault(key, _entry(f, sid, spec, side.label))
+    severities = [f.severity for f in result.findings]
+    counts = {f"{sev}s": severities.count(sev) for sev in ("error", "warning", "info")}
+    return {"findings": len(severities)} | counts, keyed
 
 
 def _entry(finding: Any, scenario: str | None, spec: str, label: str) -> dict:
@@ -66,26 +60,14 @@ def _named(text: str, spec: str, name: str) -> str:
     return text.replace(f"profile {spec}", f"profile {name}") if spec != name else text
 
 
-def _key(finding: Any, scenario: str | None, spec: str) -> tuple:
-    message = finding.message.replace(f"profile {spec}", f"profile {_PROFILE_TOKEN}")
-    return (finding.code, finding.path, finding.document or 0, scenario or "", message)
-
-
 def lint_delta(target: Path, base: Any, head: Any, cwd: Path, trust: bool) -> dict:
     """Counts per side; added (at the head's line) and removed findings, in check's order."""
-    (bfound, bkeys), (hfound, hkeys) = (_check(target, side, cwd, trust) for side in (base, head))
+    (bcounts, bkeys), (hcounts, hkeys) = (_check(target, side, cwd, trust) for side in (base, head))
     return {
-        "base": _counts(bfound),
-        "head": _counts(hfound),
+        "base": bcounts,
+        "head": hcounts,
         "added": [v for k, v in hkeys.items() if k not in bkeys],
         "removed": [v for k, v in bkeys.items() if k not in hkeys],
-    }
-
-
-def _counts(found: list) -> dict:
-    severities = [f.severity for f, _sid in found]
-    return {"findings": len(found)} | {
-        f"{sev}s": severities.count(sev) for sev in ("error", "warning", "info")
     }
 
 
@@ -126,23 +108,17 @@ def registry_version_notices(
         for t in set(bt) | set(ht)
         if t not in bt or t not in ht or _canon(bt[t]) != _canon(ht[t])
     )
-    if changed:
-        parts.append("templates (" + ", ".join(changed) + ")")
-    impls = sorted(set(implementations))
-    if impls:
-        parts.append("implementations (" + ", ".join(impls) + ")")
+    for word, names in (("templates", changed), ("implementations", sorted(set(implementations)))):
+        parts += [f"{word} ({', '.join(names)})"] if names else []
     if not parts:
         return []
     shown = version if isinstance(version, str) else _canon(version)
+    said = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return [
         {
             "severity": "warning",
-            "message": f"{_and(parts)} changed but version still {shown}",
+            "message": f"{said} changed but version still {shown}",
             "help": "bump `registry.version` so that reports and evaluators can tell the "
             "proposed profile from the one it changes",
         }
     ]
-
-
-def _and(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]

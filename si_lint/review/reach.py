@@ -28,8 +28,7 @@ class CorpusView:
             if getattr(d, "profile_asset", False):
                 continue
             if d.kind == "scenario" and isinstance(d.data, MAPPING):
-                sid = d.data.get("id")
-                if isinstance(sid, str):
+                if isinstance(sid := d.data.get("id"), str):
                     view.scenarios.setdefault(sid, (d.relpath, d.data))
             elif d.kind == "fixture" and isinstance(d.data, MAPPING):
                 # a document of a multi-document file is `path#index`
@@ -80,10 +79,6 @@ def _mentions(value: Any, needle: str, depth: int = 0) -> bool:
     return deeper and any(_mentions(v, needle, depth + 1) for v in value)
 
 
-def _deviation_types(data: Any) -> set[str]:
-    return {t for _, d in deviations(data) if isinstance(t := d.get("deviation_type"), str)}
-
-
 def _reads_synonyms(data: Any, profiles: tuple[Profile, ...]) -> bool:
     """Whether the scenario's table (its composite's, or its template's in either profile)
     uses ``factor_identified``, the only primitive that reads synonyms."""
@@ -101,7 +96,7 @@ def reach_of(change: Change, base: Profile, head: Profile, view: CorpusView) -> 
     scenarios: set[str] = set(touches.get("scenarios", ())) & set(view.scenarios)
     prims = set(touches.get("primitives", ()))
     chans = touches.get("channels", ())
-    dtypes = set(touches.get("deviation_types", ()))
+    dtypes = touches.get("deviation_types", ())  # a tuple: `in` hashes nothing
     profiles = (base, head)
     for p in profiles:
         for tid, tdoc in p.templates.items():
@@ -114,7 +109,10 @@ def reach_of(change: Change, base: Profile, head: Profile, view: CorpusView) -> 
         if (
             (prims and _table_uses(_composite_table(data), prims))
             or any(_mentions(scoring_of(data).block, c) for c in chans)
-            or (_deviation_types(data) & dtypes and _reads_synonyms(data, profiles))
+            or (
+                any(d.get("deviation_type") in dtypes for _, d in deviations(data))
+                and _reads_synonyms(data, profiles)
+            )
         ):
             scenarios.add(sid)
     scenarios.update(
@@ -122,12 +120,3 @@ def reach_of(change: Change, base: Profile, head: Profile, view: CorpusView) -> 
     )
     fixtures = {p for p, data in view.fixtures if named_scenario(data) in scenarios}
     return Reach(sorted(templates), sorted(scenarios), sorted(fixtures))
-
-
-def union(reaches: list[Reach]) -> Reach:
-    return Reach(
-        *(
-            sorted({x for r in reaches for x in getattr(r, k)})
-            for k in ("templates", "scenarios", "fixtures")
-        )
-    )

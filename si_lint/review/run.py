@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from ..root import config_table
 from .diff import Change, diff_profiles
 from .gittree import ReviewError, check_rev, escape_name, materialise
 from .lint import lint_delta, registry_header, registry_version_notices
-from .reach import CorpusView, reach_of, union
+from .reach import CorpusView, Reach, reach_of
 
 REPORT_VERSION = 1
 
@@ -221,7 +221,7 @@ def build_report(
     changes = diff_profiles(base.profile, head.profile) + sources
     reaches = [reach_of(c, base.profile, head.profile, view) for c in changes]
     change_rows = [{**c.as_dict(), "reaches": r.as_dict(view)} for c, r in zip(changes, reaches)]
-    total = union(reaches)
+    total = Reach(*(sorted({x for r in reaches for x in vars(r)[f.name]}) for f in fields(Reach)))
     return {
         "version": REPORT_VERSION,
         "base": _profile_header(base),
@@ -240,7 +240,7 @@ def build_report(
 
 
 def _verdicts(fixtures: list[str], view: CorpusView, base: Side, head: Side) -> dict:
-    by_path = {p: data for p, data in view.fixtures}
+    by_path = dict(view.fixtures)
     out: dict = {"evaluated": 0, "changed": [], "not_recomputed": []}
     for fpath in fixtures:
         fdata = by_path[fpath]
