@@ -215,17 +215,16 @@ def _holds(candidate: str | None, before, expected: list) -> TypeGuard[str]:
         and len(after.starts) == len(before.starts)
         and len(after.documents) == len(expected)
         # compared as JSON text: types count (``1 == True`` must not hide a change)
-        and all(_json(a.data) == _json(e) for a, e in zip(after.documents, expected))
+        and all(
+            json.dumps(a.data, default=repr) == json.dumps(e, default=repr)
+            for a, e in zip(after.documents, expected)
+        )
     )
 
 
 def lines_of(text: str) -> list[str]:
     """The lines of ``text`` with their ``\\n`` (only ``\\n`` ends one, as for the loader's marks)."""
     return re.findall(r"[^\n]*\n|[^\n]+", text)
-
-
-def _json(data) -> str:
-    return json.dumps(data, default=repr)
 
 
 def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str, list[tuple]]:

@@ -215,7 +215,7 @@ class Builder:
         # an integer past the digit limit (SI005), or !!map / !!seq on a scalar
         if (resolved is value and scalars.is_int(value)) or kind not in scalars.KIND_TYPES:
             return value
-        if scalars.fits(kind, resolved):
+        if type(resolved) in scalars.KIND_TYPES[kind]:
             return float(resolved) if kind == "float" else resolved
         self._note("tag_mismatch", ev, value=value, kind=kind)
         return value

@@ -98,15 +98,6 @@ def escape_message(text: str) -> str:
     return _BRACKETS.sub(r"\\\1", text)
 
 
-def message_text(f) -> str:
-    links = [
-        f"[{escape_message(r.message or f'{r.path}:{r.line}:{r.column}')}]({i})"
-        for i, r in enumerate(f.related, start=1)
-    ]
-    text = escape_message(f.message)
-    return f"{text} (see {', '.join(links)})" if links else text
-
-
 #: GitHub code scanning's limit of results in one run (a run over it is rejected)
 MAX_RESULTS = 25_000
 #: stands for the results in the document dumped around them (never in the output)
@@ -208,8 +199,12 @@ def _notice(f, by_severity: Counter, total: int, rule_index: int, cache: SourceC
 def _result(f, fp: str, rule_index: int, cache: SourceCache) -> dict:
     props = {"severity": f.severity, "help": f.help, "jsonPath": f.doc_path}
     props = {k: v for k, v in props.items() if v}
-    level = _LEVEL.get(f.severity, "error")
-    res = _shape(f, cache, f.code, rule_index, level, message_text(f), fp, props)
+    links = [
+        f"[{escape_message(r.message or f'{r.path}:{r.line}:{r.column}')}]({i})"
+        for i, r in enumerate(f.related, start=1)
+    ]
+    text = escape_message(f.message) + (f" (see {', '.join(links)})" if links else "")
+    res = _shape(f, cache, f.code, rule_index, _LEVEL.get(f.severity, "error"), text, fp, props)
     if f.doc_path:  # (the document is dumped with sorted keys)
         logical = [{"fullyQualifiedName": f.doc_path, "kind": "member"}]
         res["locations"][0]["logicalLocations"] = logical
