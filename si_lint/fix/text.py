@@ -156,7 +156,23 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
     expected = _fixed_data(before.data, applied)
     if expected is None:
         raise FixError("the fix does not apply to the loaded data")
-    new = _rewrite(body, (base, mod), before, applied, [expected])
+    # the first candidate that loads to exactly that: the round trip's changed lines carried
+    # into ``body`` (comments realigned, then not), else each scalar replaced where it stands
+    new: str | None = None
+    problem = "the rewritten file would not hold exactly the fixed data"
+    for realign in (True, False):
+        try:
+            candidate = patch(body, base, mod, realign)
+        except FixError as exc:
+            problem = str(exc)
+            break
+        if _holds(candidate, before, [expected]):
+            new = candidate
+            break
+    if new is None:
+        new = _substituted(body, before, applied, before, [expected])
+    if new is None:
+        raise FixError(problem)
     if crlf:
         new = new.replace("\n", "\r\n")
     return bom + new, applied
@@ -173,26 +189,6 @@ def _fixed_data(data, fixes: list[Fix]):
 
 def _clean(loaded) -> bool:
     return not loaded.failed and not any(d.code in _UNCLEAN for d in loaded.findings)
-
-
-def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) -> str:
-    """The first candidate that loads to exactly ``expected``: the round trip's changed
-    lines carried into ``body`` (comments realigned, then not), else each scalar replaced
-    where it stands. FixError when none does."""
-    base, mod = renderings
-    problem = "the rewritten file would not hold exactly the fixed data"
-    for realign in (True, False):
-        try:
-            candidate = patch(body, base, mod, realign)
-        except FixError as exc:
-            problem = str(exc)
-            break
-        if _holds(candidate, before, expected):
-            return candidate
-    substituted = _substituted(body, before, applied, before, expected)
-    if substituted is None:
-        raise FixError(problem)
-    return substituted
 
 
 def _substituted(text: str, loaded, fixes: list[Fix], before, expected: list) -> str | None:

@@ -162,8 +162,18 @@ def _results(result, index: dict):
         else:
             left[SEVERITIES[r]] += 1
             first_left = first_left or f
-    if first_left is not None:
-        yield _notice(first_left, left, len(findings), index["SI005"], printer.sources)
+    if first_left is not None:  # the notice of how many were left out, at the first of them
+        total, n = len(findings), sum(left.values())
+        by = ", ".join(f"{left[s]:,} {s}(s)" for s in SEVERITIES if left[s])
+        text = escape_message(
+            f"{n:,} of {total:,} findings are not in this report ({by}): GitHub code "
+            f"scanning accepts at most {MAX_RESULTS:,} results per run, so it holds the first "
+            f"{total - n:,} (errors, then warnings, then infos, each in path order) and this "
+            "notice, at the first finding left out. `si-lint check --format json` lists them all."
+        )
+        fp = digest(("SI005", "sarif", "results left out"))  # one alert, whatever the count
+        props = {"severity": "info", "leftOut": n, "total": total}
+        yield _shape(first_left, printer.sources, "SI005", index["SI005"], "note", text, fp, props)
 
 
 def _shape(f, cache: SourceCache, code: str, index: int, level: str, text: str, fp, props):
@@ -179,21 +189,6 @@ def _shape(f, cache: SourceCache, code: str, index: int, level: str, text: str, 
         "partialFingerprints": {"siLint/v1": fp, "primaryLocationLineHash": f"{fp[:16]}:1"},
         "properties": props,
     }
-
-
-def _notice(f, by_severity: Counter, total: int, rule_index: int, cache: SourceCache) -> dict:
-    """The result at ``f``, the first finding left out, that says how many were."""
-    left = sum(by_severity.values())
-    by = ", ".join(f"{by_severity[s]:,} {s}(s)" for s in SEVERITIES if by_severity[s])
-    text = (
-        f"{left:,} of {total:,} findings are not in this report ({by}): GitHub code "
-        f"scanning accepts at most {MAX_RESULTS:,} results per run, so it holds the first "
-        f"{total - left:,} (errors, then warnings, then infos, each in path order) and this "
-        "notice, at the first finding left out. `si-lint check --format json` lists them all."
-    )
-    fp = digest(("SI005", "sarif", "results left out"))  # one alert, whatever the count
-    props = {"severity": "info", "leftOut": left, "total": total}
-    return _shape(f, cache, "SI005", rule_index, "note", escape_message(text), fp, props)
 
 
 def _result(f, fp: str, rule_index: int, cache: SourceCache) -> dict:
