@@ -19,24 +19,6 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
-def _keep_following_comments(removed: list[str], added: list[str]) -> list[str]:
-    """Comment lines at the end of a removed block that belong to what follows it (indented
-    no deeper than the block's first line): a deletion must not take them along."""
-    content = [i for i, line in enumerate(removed) if line.strip() and not _is_comment(line)]
-    if not content:
-        return added
-    first_indent = _indent(removed[content[0]])
-    tail = removed[content[-1] + 1 :]
-    deep = [i for i, line in enumerate(tail) if _is_comment(line) and _indent(line) > first_indent]
-    if deep:
-        tail = tail[deep[-1] + 1 :]
-    if not any(_is_comment(line) for line in tail) or any(
-        line in added for line in tail if line.strip()
-    ):
-        return added
-    return added + tail
-
-
 def _realign_comment(old: str, new: str) -> str:
     """Keep the gap before an end-of-line comment that both lines share (the dumper keeps
     the comment's old column, which leaves odd padding after a shorter value)."""
@@ -77,7 +59,21 @@ def _replace_block(removed: list[str], added: list[str], realign: bool) -> list[
                         pairs.append((i, j))
             for i, j in pairs:
                 added[j] = _realign_comment(removed[i], added[j])
-    return _keep_following_comments(removed, added)
+    # comment lines at the end of the removed block that belong to what follows it (indented
+    # no deeper than the block's first line): a deletion must not take them along
+    content = [i for i, line in enumerate(removed) if line.strip() and not _is_comment(line)]
+    if not content:
+        return added
+    first_indent = _indent(removed[content[0]])
+    tail = removed[content[-1] + 1 :]
+    deep = [i for i, line in enumerate(tail) if _is_comment(line) and _indent(line) > first_indent]
+    if deep:
+        tail = tail[deep[-1] + 1 :]
+    if not any(_is_comment(line) for line in tail) or any(
+        line in added for line in tail if line.strip()
+    ):
+        return added
+    return added + tail
 
 
 def _region(mapped: dict, i1: int, i2: int, n_base: int, n_orig: int) -> tuple[int, int]:

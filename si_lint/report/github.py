@@ -54,20 +54,16 @@ def annotation(f, cache: SourceCache | None = None) -> str:
     return f"::{_COMMAND.get(f.severity, 'error')} {head}::{body}"
 
 
-def ordered(findings) -> list:
-    """The annotations' order: by severity, then the code rarest in the run first (one real
-    defect is not hidden behind 25 findings of one code), then code and place."""
-    counts = Counter(f.code for f in findings)
-    return sorted(
-        findings,
-        key=lambda f: (SEVERITY_RANK.get(f.severity, 0), counts[f.code], f.code, *f.sort_key()),
-    )
-
-
 def write(result, out, **_options) -> None:
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY") or None
     cache = SourceCache()
-    findings = ordered(result.findings)
+    # the annotations' order: by severity, then the code rarest in the run first (one real
+    # defect is not hidden behind 25 findings of one code), then code and place
+    per_code = Counter(f.code for f in result.findings)
+    findings = sorted(
+        result.findings,
+        key=lambda f: (SEVERITY_RANK.get(f.severity, 0), per_code[f.code], f.code, *f.sort_key()),
+    )
     counts = summary_counts(findings)
     for i, f in enumerate(findings):
         out.write(annotation(f, cache) + "\n")

@@ -25,7 +25,6 @@ from .text import code_counts, summary_counts
 
 
 def diagnostic(f, cache: SourceCache, fix_of) -> dict:
-    """One finding as the report writes it."""
     out = f.as_json()
     end_line, end_col = f.end_line, f.end_column
     if end_line is None or end_col is None:
