@@ -80,22 +80,6 @@ def json_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
     return base, json.dumps(data, indent=indent, ensure_ascii=False) + "\n", applied
 
 
-def _render_scalar(old_text: str, value, plain_style: bool) -> str | None:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if not isinstance(value, str):
-        return None
-    if old_text.startswith("'"):
-        return "'" + value.replace("'", "''") + "'"
-    if old_text.startswith('"') or not plain_style:
-        return json.dumps(value, ensure_ascii=False)
-    return value
-
-
 def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) -> str | None:
     """Fallback for scalar-for-scalar fixes in parts of a file the round trip would
     reformat: replace each old scalar's text (one line) by the new value in the old style."""
@@ -124,9 +108,21 @@ def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) 
             end = col + len(old)  # a plain scalar is its own text
         else:
             end = token_end(src, col)
-        text = _render_scalar(src[col - 1 : end - 1], f.value, plain_style)
-        if text is None:
+        old_text, value = src[col - 1 : end - 1], f.value
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif value is None:
+            text = "null"
+        elif isinstance(value, (int, float)):
+            text = repr(value)
+        elif not isinstance(value, str):
             return None
+        elif old_text.startswith("'"):
+            text = "'" + value.replace("'", "''") + "'"
+        elif old_text.startswith('"') or not plain_style:
+            text = json.dumps(value, ensure_ascii=False)
+        else:
+            text = value
         edits.append((line, col, end, text))
     for line, col, end, text in sorted(edits, reverse=True):
         src = lines[line - 1]
