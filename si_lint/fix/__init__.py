@@ -60,19 +60,16 @@ def fix_to_data(obj: Any) -> Any:
 
 def fix_from_data(data: Any) -> tuple[Fix, ...] | None:
     """The inverse of :func:`fix_to_data`; raises ``ValueError`` on anything else."""
-    if not isinstance(data, list):
+    if not isinstance(data, list) or not all(
+        isinstance(item, list)
+        and len(item) == 3
+        and isinstance(item[1], list)
+        and all(type(p) in (str, int) for p in item[1])
+        for item in data
+    ):
         raise ValueError("not a fix")
-    out = []
-    for item in data:
-        if not (
-            isinstance(item, list)
-            and len(item) == 3
-            and isinstance(item[1], list)
-            and all(type(p) in (str, int) for p in item[1])
-        ):
-            raise ValueError("not a fix")
-        out.append(Fix(item[0], tuple(item[1]), item[2]))  # Fix refuses an op or empty path
-    return tuple(out) or None
+    # Fix refuses an unknown op or an empty path
+    return tuple(Fix(op, tuple(path), value) for op, path, value in data) or None
 
 
 def fixes_of(obj: Any) -> list[Fix]:

@@ -3,6 +3,7 @@ alike: a round-trip node keeps its position, style and comments)."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 
@@ -97,10 +98,8 @@ def apply_to(root, fix: Fix) -> bool:
         return True
     new = copy.deepcopy(new)
     if isinstance(new, str) and isinstance(old, str) and type(old) is not str:
-        try:
+        with contextlib.suppress(Exception):
             new = type(old)(new)  # in the old string's quoting style
-        except Exception:
-            pass
     parent[key] = new
     return True
 

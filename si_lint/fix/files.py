@@ -86,7 +86,14 @@ def _fix_file(relpath: str, items, corpus, *, write: bool, diff_stream) -> list 
                 line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
             )
     if write:
-        _write_text(abspath, new)
+        # through a link to its target (discovery keeps only links inside the root), keeping
+        # the mode and hard links; a read-only file is refused (its findings stay reported)
+        try:
+            atomic_write(abspath, new.encode("utf-8"), follow_symlinks=True)
+        except ReadOnlyFile:
+            raise FixError("the file is read-only; its findings stay reported") from None
+        except OSError as exc:
+            raise FixError(f"cannot write it ({exc.strerror or type(exc).__name__})") from None
     return done
 
 
@@ -104,14 +111,3 @@ def read_text(relpath: str, corpus, checked: bool = False) -> tuple[str, str]:
         return abspath, raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise FixError(f"cannot read it ({type(exc).__name__})") from None
-
-
-def _write_text(abspath: str, new: str) -> None:
-    """Through a link to its target (discovery keeps only links inside the root), keeping
-    the mode and hard links; a read-only file is refused (its findings stay reported)."""
-    try:
-        atomic_write(abspath, new.encode("utf-8"), follow_symlinks=True)
-    except ReadOnlyFile:
-        raise FixError("the file is read-only; its findings stay reported") from None
-    except OSError as exc:
-        raise FixError(f"cannot write it ({exc.strerror or type(exc).__name__})") from None

@@ -19,24 +19,6 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
-def _keep_following_comments(removed: list[str], added: list[str]) -> list[str]:
-    """Comment lines at the end of a removed block that belong to what follows it (indented
-    no deeper than the block's first line): a deletion must not take them along."""
-    content = [i for i, line in enumerate(removed) if line.strip() and not _is_comment(line)]
-    if not content:
-        return added
-    first_indent = _indent(removed[content[0]])
-    tail = removed[content[-1] + 1 :]
-    deep = [i for i, line in enumerate(tail) if _is_comment(line) and _indent(line) > first_indent]
-    if deep:
-        tail = tail[deep[-1] + 1 :]
-    if not any(_is_comment(line) for line in tail) or any(
-        line in added for line in tail if line.strip()
-    ):
-        return added
-    return added + tail
-
-
 def _realign_comment(old: str, new: str) -> str:
     """Keep the gap before an end-of-line comment that both lines share (the dumper keeps
     the comment's old column, which leaves odd padding after a shorter value)."""
@@ -77,7 +59,21 @@ def _replace_block(removed: list[str], added: list[str], realign: bool) -> list[
                         pairs.append((i, j))
             for i, j in pairs:
                 added[j] = _realign_comment(removed[i], added[j])
-    return _keep_following_comments(removed, added)
+    # comment lines at the end of the removed block that belong to what follows it (indented
+    # no deeper than the block's first line): a deletion must not take them along
+    content = [i for i, line in enumerate(removed) if line.strip() and not _is_comment(line)]
+    if not content:
+        return added
+    first_indent = _indent(removed[content[0]])
+    tail = removed[content[-1] + 1 :]
+    deep = [i for i, line in enumerate(tail) if _is_comment(line) and _indent(line) > first_indent]
+    if deep:
+        tail = tail[deep[-1] + 1 :]
+    if not any(_is_comment(line) for line in tail) or any(
+        line in added for line in tail if line.strip()
+    ):
+        return added
+    return added + tail
 
 
 def _region(mapped: dict, i1: int, i2: int, n_base: int, n_orig: int) -> tuple[int, int]:
@@ -169,22 +165,6 @@ def _respaced(o_lines, b_lines, m_lines, maps, span, realign: bool):
     return origin[0], origin[-1] + 1, lines
 
 
-def _with_comments_above(o_lines: list[str], start: int, pos: int) -> int:
-    """Where a deleted key's lines start with the comment lines directly above it (at its
-    indentation); a comment block that opens the file is its header and stays."""
-    m = _KEY_LINE.match(o_lines[start]) if start < len(o_lines) else None
-    if not m:
-        return start
-    above = start
-    while (
-        above > pos
-        and _is_comment(o_lines[above - 1])
-        and _indent(o_lines[above - 1]) == len(m.group(1))
-    ):
-        above -= 1
-    return above if above > 0 else start
-
-
 def patch(orig: str, base: str, mod: str, realign: bool = True) -> str:
     """Carry the differences base→mod (two renderings by the same dumper) into ``orig``
     (which ``base`` renders, perhaps imperfectly), touching only the changed lines."""
@@ -208,8 +188,16 @@ def patch(orig: str, base: str, mod: str, realign: bool = True) -> str:
             start, end = _region(mapped, i1, i2, len(b_lines), len(o_lines))
         if start < pos or end < start:
             raise FixError("overlapping changes")
-        if tag == "delete":  # a deleted key takes the comment lines directly above it along
-            start = _with_comments_above(o_lines, start, pos)
+        key = _KEY_LINE.match(o_lines[start]) if tag == "delete" and start < len(o_lines) else None
+        if key:  # a deleted key takes the comment lines directly above it (at its indent) along
+            above = start
+            while (
+                above > pos
+                and _is_comment(o_lines[above - 1])
+                and _indent(o_lines[above - 1]) == len(key.group(1))
+            ):
+                above -= 1
+            start = above or start  # a comment block that opens the file is its header: it stays
         out.extend(o_lines[pos:start])
         if lines is None:
             lines = _replace_block(o_lines[start:end], m_lines[j1:j2], realign)

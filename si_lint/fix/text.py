@@ -80,22 +80,6 @@ def json_versions(text: str, fixes: list[Fix]) -> tuple[str, str, list[Fix]]:
     return base, json.dumps(data, indent=indent, ensure_ascii=False) + "\n", applied
 
 
-def _render_scalar(old_text: str, value, plain_style: bool) -> str | None:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if not isinstance(value, str):
-        return None
-    if old_text.startswith("'"):
-        return "'" + value.replace("'", "''") + "'"
-    if old_text.startswith('"') or not plain_style:
-        return json.dumps(value, ensure_ascii=False)
-    return value
-
-
 def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) -> str | None:
     """Fallback for scalar-for-scalar fixes in parts of a file the round trip would
     reformat: replace each old scalar's text (one line) by the new value in the old style."""
@@ -124,9 +108,21 @@ def _substitute_scalars(body: str, loaded, fixes: list[Fix], plain_style: bool) 
             end = col + len(old)  # a plain scalar is its own text
         else:
             end = token_end(src, col)
-        text = _render_scalar(src[col - 1 : end - 1], f.value, plain_style)
-        if text is None:
+        old_text, value = src[col - 1 : end - 1], f.value
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif value is None:
+            text = "null"
+        elif isinstance(value, (int, float)):
+            text = repr(value)
+        elif not isinstance(value, str):
             return None
+        elif old_text.startswith("'"):
+            text = "'" + value.replace("'", "''") + "'"
+        elif old_text.startswith('"') or not plain_style:
+            text = json.dumps(value, ensure_ascii=False)
+        else:
+            text = value
         edits.append((line, col, end, text))
     for line, col, end, text in sorted(edits, reverse=True):
         src = lines[line - 1]
@@ -156,7 +152,23 @@ def fix_text(text: str, fixes: list[Fix], *, json_file: bool = False) -> tuple[s
     expected = _fixed_data(before.data, applied)
     if expected is None:
         raise FixError("the fix does not apply to the loaded data")
-    new = _rewrite(body, (base, mod), before, applied, [expected])
+    # the first candidate that loads to exactly that: the round trip's changed lines carried
+    # into ``body`` (comments realigned, then not), else each scalar replaced where it stands
+    new: str | None = None
+    problem = "the rewritten file would not hold exactly the fixed data"
+    for realign in (True, False):
+        try:
+            candidate = patch(body, base, mod, realign)
+        except FixError as exc:
+            problem = str(exc)
+            break
+        if _holds(candidate, before, [expected]):
+            new = candidate
+            break
+    if new is None:
+        new = _substituted(body, before, applied, before, [expected])
+    if new is None:
+        raise FixError(problem)
     if crlf:
         new = new.replace("\n", "\r\n")
     return bom + new, applied
@@ -173,26 +185,6 @@ def _fixed_data(data, fixes: list[Fix]):
 
 def _clean(loaded) -> bool:
     return not loaded.failed and not any(d.code in _UNCLEAN for d in loaded.findings)
-
-
-def _rewrite(body: str, renderings: tuple[str, str], before, applied, expected) -> str:
-    """The first candidate that loads to exactly ``expected``: the round trip's changed
-    lines carried into ``body`` (comments realigned, then not), else each scalar replaced
-    where it stands. FixError when none does."""
-    base, mod = renderings
-    problem = "the rewritten file would not hold exactly the fixed data"
-    for realign in (True, False):
-        try:
-            candidate = patch(body, base, mod, realign)
-        except FixError as exc:
-            problem = str(exc)
-            break
-        if _holds(candidate, before, expected):
-            return candidate
-    substituted = _substituted(body, before, applied, before, expected)
-    if substituted is None:
-        raise FixError(problem)
-    return substituted
 
 
 def _substituted(text: str, loaded, fixes: list[Fix], before, expected: list) -> str | None:
@@ -215,17 +207,16 @@ def _holds(candidate: str | None, before, expected: list) -> TypeGuard[str]:
         and len(after.starts) == len(before.starts)
         and len(after.documents) == len(expected)
         # compared as JSON text: types count (``1 == True`` must not hide a change)
-        and all(_json(a.data) == _json(e) for a, e in zip(after.documents, expected))
+        and all(
+            json.dumps(a.data, default=repr) == json.dumps(e, default=repr)
+            for a, e in zip(after.documents, expected)
+        )
     )
 
 
 def lines_of(text: str) -> list[str]:
     """The lines of ``text`` with their ``\\n`` (only ``\\n`` ends one, as for the loader's marks)."""
     return re.findall(r"[^\n]*\n|[^\n]+", text)
-
-
-def _json(data) -> str:
-    return json.dumps(data, default=repr)
 
 
 def fix_stream(text: str, fixes: dict, *, json_file: bool = False) -> tuple[str, list[tuple]]:

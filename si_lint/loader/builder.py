@@ -191,14 +191,26 @@ class Builder:
     def _scalar(self, ev) -> Any:
         kind = None if ev.tag is None else self._tag_kind(ev)
         if self._hash:
-            if ev.style:
-                self._check_header(ev)
-            elif self._flow:
+            if ev.style in ('"', "'") or (not ev.style and self._flow):
                 self._glued(ev.end_mark)
+            elif ev.style in ("|", ">"):  # a block scalar's header: ``>#x`` is invalid (X4QW)
+                start = ev.start_mark
+                header = self._line(start.line)[start.column :]
+                if _GLUED_HEADER.match(header):
+                    col = start.column + header.index("#") + 1
+                    raise Abort(diags.diag("glued_header", start.line + 1, col))
         value = self._encodable(ev)
         self._note_span(ev)
         if "---" in value and ev.start_mark.line != ev.end_mark.line:
-            self._split_lines(ev)
+            # SI008: a line whose trimmed text is exactly ``---`` inside a scalar: YAML reads
+            # it as text, oasisctl splits the stream there. A ``---`` at column 0 always is
+            # a real document marker for YAML, so only indented ones are looked at.
+            for n in range(ev.start_mark.line, ev.end_mark.line + 1):
+                line = self._line(n)
+                if line.strip() == "---" and not line.startswith("---"):
+                    kind = "block scalar" if ev.style in ("|", ">") else "multi-line scalar"
+                    where = n + 1, line.index("-") + 1
+                    self.findings.append(diags.diag("marker_in_scalar", *where, kind=kind))
         if kind is not None:
             return self._tagged(ev, kind, value)
         if ev.style in (None, "") and (ev.implicit is None or ev.implicit[0]):  # plain
@@ -215,7 +227,7 @@ class Builder:
         # an integer past the digit limit (SI005), or !!map / !!seq on a scalar
         if (resolved is value and scalars.is_int(value)) or kind not in scalars.KIND_TYPES:
             return value
-        if scalars.fits(kind, resolved):
+        if type(resolved) in scalars.KIND_TYPES[kind]:
             return float(resolved) if kind == "float" else resolved
         self._note("tag_mismatch", ev, value=value, kind=kind)
         return value
@@ -265,29 +277,3 @@ class Builder:
             raise Abort(
                 diags.diag("glued_comment", end.line + 1, end.column + after.index("#") + 1)
             )
-
-    def _check_header(self, ev) -> None:
-        """After a quoted scalar, or in a block scalar's header (``>#x``: X4QW), a ``#``
-        glued to the text is invalid YAML."""
-        style = ev.style
-        if style == '"' or style == "'":
-            self._glued(ev.end_mark)
-        elif style == "|" or style == ">":
-            start = ev.start_mark
-            header = self._line(start.line)[start.column :]
-            if _GLUED_HEADER.match(header):
-                col = start.column + header.index("#") + 1
-                raise Abort(diags.diag("glued_header", start.line + 1, col))
-
-    def _split_lines(self, ev) -> None:
-        """SI008: a line whose trimmed text is exactly ``---`` inside a scalar (a block
-        scalar, as a rule). YAML reads it as text; oasisctl, which splits the stream on
-        such lines, ends the document there. A ``---`` at column 0 is always a real
-        document marker for YAML, so only indented ones are looked at."""
-        for n in range(ev.start_mark.line, ev.end_mark.line + 1):
-            line = self._line(n)
-            if line.strip() == "---" and not line.startswith("---"):
-                kind = "block scalar" if ev.style in ("|", ">") else "multi-line scalar"
-                self.findings.append(
-                    diags.diag("marker_in_scalar", n + 1, line.index("-") + 1, kind=kind)
-                )

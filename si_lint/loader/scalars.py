@@ -10,12 +10,12 @@ from typing import Any
 from ..limits import MAX_INT_DIGITS
 
 CORE = "tag:yaml.org,2002:"
-#: the Python types a scalar tagged with a kind may resolve to
-KIND_TYPES: dict[str, type | tuple[type, ...]] = {
-    "int": int,
+#: the exact types a scalar tagged with a kind may resolve to (a boolean is no int or float)
+KIND_TYPES: dict[str, tuple[type, ...]] = {
+    "int": (int,),
     "float": (float, int),
-    "bool": bool,
-    "null": type(None),
+    "bool": (bool,),
+    "null": (type(None),),
 }
 #: explicit tag → the core-schema kind it asks for
 CORE_TAGS = {p + kind: kind for kind in ("str", *KIND_TYPES, "map", "seq") for p in (CORE, "!!")}
@@ -78,10 +78,3 @@ def resolve_plain(text: str) -> Any:
 
 def is_int(text: str) -> bool:
     return any(pattern.match(text) for pattern, *_ in _INTS)
-
-
-def fits(kind: str, resolved: Any) -> bool:
-    """Whether ``resolved`` fits the tag ``!!kind`` (a boolean is no int or float here)."""
-    return isinstance(resolved, KIND_TYPES[kind]) and not (
-        kind in ("int", "float") and isinstance(resolved, bool)
-    )

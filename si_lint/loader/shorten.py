@@ -26,7 +26,8 @@ INDENT = 1024
 
 _RUN = re.compile(f"[A-Za-z]{{{LONG + 1},}}")
 _DEEP = re.compile(f"^[^\\w\\n'\"]{{{INDENT}}}", re.M)
-_LETTERS = re.compile(f"[A-Za-z]{{{KEEP}}}")
+#: what a parser message holding a shortened run holds
+LETTERS = re.compile(f"[A-Za-z]{{{KEEP}}}")
 _AS_LETTERS = str.maketrans("0123456789", "ghijklmnop")
 
 
@@ -79,7 +80,3 @@ def shorten(text: str) -> Short | None:
         done = m.end()
     parts.append(text[done:])
     return Short("".join(parts), cuts)
-
-
-def holds_a_run(*messages) -> bool:
-    return any(m and _LETTERS.search(m) for m in messages)

@@ -17,16 +17,6 @@ from ..source import SourceCache, read_source
 VERSION = "v1"
 
 
-def _scenario_ids(path: str, corpus) -> dict[int, str]:
-    """Scenario ids by document index: the corpus's, else the file's (no corpus built)."""
-    docs = corpus.by_file.get(path) if corpus is not None else None
-    if not docs:
-        raw = read_source(path)
-        docs = load_bytes(raw).documents if raw is not None else []
-    ids = {d.index: d.data.get("id") if isinstance(d.data, dict) else None for d in docs}
-    return {index: sid for index, sid in ids.items() if isinstance(sid, str) and sid}
-
-
 def digest(identity: tuple) -> str:
     raw = "\0".join(str(part) for part in (VERSION, *identity))
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
@@ -69,8 +59,13 @@ class Fingerprinter:
             else:
                 anchor = "line:" + (self.sources.line(f.path, f.line) or "").strip()
             index = f.document if isinstance(f.document, int) else 0
-            if f.path not in self._ids:
-                self._ids[f.path] = _scenario_ids(f.path, self.corpus)
+            if f.path not in self._ids:  # scenario ids by document index
+                docs = self.corpus.by_file.get(f.path) if self.corpus is not None else None
+                if not docs:  # the file's (no corpus built)
+                    raw = read_source(f.path)
+                    docs = load_bytes(raw).documents if raw is not None else []
+                ids = ((d.index, d.data.get("id")) for d in docs if isinstance(d.data, dict))
+                self._ids[f.path] = {i: s for i, s in ids if isinstance(s, str) and s}
             sid = self._ids[f.path].get(index)
             key = (f.code, self.rel(f.path), f"id:{sid}" if sid else f"doc:{index}", anchor)
             seen[key] = seen.get(key, -1) + 1

@@ -54,20 +54,16 @@ def annotation(f, cache: SourceCache | None = None) -> str:
     return f"::{_COMMAND.get(f.severity, 'error')} {head}::{body}"
 
 
-def ordered(findings) -> list:
-    """The annotations' order: by severity, then the code rarest in the run first (one real
-    defect is not hidden behind 25 findings of one code), then code and place."""
-    counts = Counter(f.code for f in findings)
-    return sorted(
-        findings,
-        key=lambda f: (SEVERITY_RANK.get(f.severity, 0), counts[f.code], f.code, *f.sort_key()),
-    )
-
-
 def write(result, out, **_options) -> None:
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY") or None
     cache = SourceCache()
-    findings = ordered(result.findings)
+    # the annotations' order: by severity, then the code rarest in the run first (one real
+    # defect is not hidden behind 25 findings of one code), then code and place
+    per_code = Counter(f.code for f in result.findings)
+    findings = sorted(
+        result.findings,
+        key=lambda f: (SEVERITY_RANK.get(f.severity, 0), per_code[f.code], f.code, *f.sort_key()),
+    )
     counts = summary_counts(findings)
     for i, f in enumerate(findings):
         out.write(annotation(f, cache) + "\n")
@@ -99,20 +95,6 @@ def md(text: str, limit: int = MESSAGE_MAX) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return _MARKDOWN.sub(r"\\\1", text)
-
-
-def file_url(path: str, line: int) -> str | None:
-    """``path``'s page at ``line`` in the checked commit; None outside Actions or the repository."""
-    server, repo, sha = (
-        os.environ.get(k) for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA")
-    )
-    if not (server and repo and sha):
-        return None
-    workspace = os.environ.get("GITHUB_WORKSPACE")
-    rel = (os.path.relpath(path, workspace) if workspace else path).replace(os.sep, "/")
-    if os.path.isabs(rel) or rel == ".." or rel.startswith("../"):
-        return None
-    return f"{server}/{repo}/blob/{quote(sha, safe='')}/{quote(rel, safe='/-._~')}#L{int(line)}"
 
 
 def _table(findings) -> list[str]:
@@ -152,10 +134,17 @@ def summary(result, findings) -> str:
     ]
     size = sum(len(s.encode("utf-8")) + 1 for s in head)
     shown = []
+    server, repo, sha = (
+        os.environ.get(k) for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA")
+    )
+    workspace = os.environ.get("GITHUB_WORKSPACE")
     for f in findings[:FIRST]:
-        where = md(f"{f.path}:{f.line}:{f.column}")
-        url = file_url(f.path, f.line)
-        place = f"[{where}]({url})" if url else where
+        place = md(f"{f.path}:{f.line}:{f.column}")
+        if server and repo and sha:  # a link to the file's page at the line in the checked commit
+            rel = (os.path.relpath(f.path, workspace) if workspace else f.path).replace(os.sep, "/")
+            if not (os.path.isabs(rel) or rel == ".." or rel.startswith("../")):  # in the repo
+                url = f"{server}/{repo}/blob/{quote(sha, safe='')}/{quote(rel, safe='/-._~')}"
+                place = f"[{place}]({url}#L{int(f.line)})"
         item = f"- {place} **{md(f.code)}** ({md(f.severity)}): {md(f.message)}"
         size += len(item.encode("utf-8")) + 1
         if size > SUMMARY_MAX - 1024:

@@ -25,7 +25,6 @@ from .text import code_counts, summary_counts
 
 
 def diagnostic(f, cache: SourceCache, fix_of) -> dict:
-    """One finding as the report writes it."""
     out = f.as_json()
     end_line, end_col = f.end_line, f.end_column
     if end_line is None or end_col is None:
@@ -89,8 +88,15 @@ def fix_edits(corpus) -> Callable:
         text = read(f.path) if fixes else None
         if text is None:
             return None
-        new = _fixed(text, f, fixes)
-        if new is None or new == text:
+        json_file = f.path.endswith(".json")
+        # in place when only scalars change (quick), else by --fix's way
+        new = None if json_file else fix_scalars_in_place(text, f.document, fixes)
+        if new is None:
+            try:
+                new = fix_stream(text, {f.document: fixes}, json_file=json_file)[0]
+            except Exception:  # FixError, or a fix the file cannot take: --fix skips it too
+                return None
+        if new == text:
             return None
         return {
             "applicability": "safe" if is_safe(f) else "unsafe",
@@ -99,20 +105,6 @@ def fix_edits(corpus) -> Callable:
         }
 
     return edit
-
-
-def _fixed(text: str, f, fixes: list) -> str | None:
-    """The fixed text: in place when only scalars change (quick), else by ``--fix``'s way."""
-    json_file = f.path.endswith(".json")
-    if not json_file:
-        new = fix_scalars_in_place(text, f.document, fixes)
-        if new is not None:
-            return new
-    try:
-        new, applied = fix_stream(text, {f.document: fixes}, json_file=json_file)
-    except Exception:  # FixError, or a fix the file cannot take: --fix skips it too
-        return None
-    return new if applied else None
 
 
 def edits(old: str, new: str) -> list[dict]:

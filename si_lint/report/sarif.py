@@ -98,15 +98,6 @@ def escape_message(text: str) -> str:
     return _BRACKETS.sub(r"\\\1", text)
 
 
-def message_text(f) -> str:
-    links = [
-        f"[{escape_message(r.message or f'{r.path}:{r.line}:{r.column}')}]({i})"
-        for i, r in enumerate(f.related, start=1)
-    ]
-    text = escape_message(f.message)
-    return f"{text} (see {', '.join(links)})" if links else text
-
-
 #: GitHub code scanning's limit of results in one run (a run over it is rejected)
 MAX_RESULTS = 25_000
 #: stands for the results in the document dumped around them (never in the output)
@@ -171,8 +162,18 @@ def _results(result, index: dict):
         else:
             left[SEVERITIES[r]] += 1
             first_left = first_left or f
-    if first_left is not None:
-        yield _notice(first_left, left, len(findings), index["SI005"], printer.sources)
+    if first_left is not None:  # the notice of how many were left out, at the first of them
+        total, n = len(findings), sum(left.values())
+        by = ", ".join(f"{left[s]:,} {s}(s)" for s in SEVERITIES if left[s])
+        text = escape_message(
+            f"{n:,} of {total:,} findings are not in this report ({by}): GitHub code "
+            f"scanning accepts at most {MAX_RESULTS:,} results per run, so it holds the first "
+            f"{total - n:,} (errors, then warnings, then infos, each in path order) and this "
+            "notice, at the first finding left out. `si-lint check --format json` lists them all."
+        )
+        fp = digest(("SI005", "sarif", "results left out"))  # one alert, whatever the count
+        props = {"severity": "info", "leftOut": n, "total": total}
+        yield _shape(first_left, printer.sources, "SI005", index["SI005"], "note", text, fp, props)
 
 
 def _shape(f, cache: SourceCache, code: str, index: int, level: str, text: str, fp, props):
@@ -190,26 +191,15 @@ def _shape(f, cache: SourceCache, code: str, index: int, level: str, text: str, 
     }
 
 
-def _notice(f, by_severity: Counter, total: int, rule_index: int, cache: SourceCache) -> dict:
-    """The result at ``f``, the first finding left out, that says how many were."""
-    left = sum(by_severity.values())
-    by = ", ".join(f"{by_severity[s]:,} {s}(s)" for s in SEVERITIES if by_severity[s])
-    text = (
-        f"{left:,} of {total:,} findings are not in this report ({by}): GitHub code "
-        f"scanning accepts at most {MAX_RESULTS:,} results per run, so it holds the first "
-        f"{total - left:,} (errors, then warnings, then infos, each in path order) and this "
-        "notice, at the first finding left out. `si-lint check --format json` lists them all."
-    )
-    fp = digest(("SI005", "sarif", "results left out"))  # one alert, whatever the count
-    props = {"severity": "info", "leftOut": left, "total": total}
-    return _shape(f, cache, "SI005", rule_index, "note", escape_message(text), fp, props)
-
-
 def _result(f, fp: str, rule_index: int, cache: SourceCache) -> dict:
     props = {"severity": f.severity, "help": f.help, "jsonPath": f.doc_path}
     props = {k: v for k, v in props.items() if v}
-    level = _LEVEL.get(f.severity, "error")
-    res = _shape(f, cache, f.code, rule_index, level, message_text(f), fp, props)
+    links = [
+        f"[{escape_message(r.message or f'{r.path}:{r.line}:{r.column}')}]({i})"
+        for i, r in enumerate(f.related, start=1)
+    ]
+    text = escape_message(f.message) + (f" (see {', '.join(links)})" if links else "")
+    res = _shape(f, cache, f.code, rule_index, _LEVEL.get(f.severity, "error"), text, fp, props)
     if f.doc_path:  # (the document is dumped with sorted keys)
         logical = [{"fullyQualifiedName": f.doc_path, "kind": "member"}]
         res["locations"][0]["logicalLocations"] = logical

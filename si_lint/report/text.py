@@ -71,30 +71,19 @@ def write(
             out.write("\n\n")
     if quiet:
         return
-    for line in _summary(result, unsafe_fixes):
-        out.write(line + "\n")
+    out.write(f"Found {found_line(result)}.\n" if result.findings else passed_line(result) + ".\n")
+    safe = sum(fixable(f, unsafe_fixes) for f in result.findings)
+    hidden = sum(not unsafe_fixes and fixable(f, True) and not is_safe(f) for f in result.findings)
+    flag = "--fix --unsafe-fixes" if unsafe_fixes else "--fix"
+    if safe and hidden:
+        out.write(f"[*] {safe} fixable with {flag} ({hidden} more with --fix --unsafe-fixes).\n")
+    elif safe:
+        out.write(f"[*] {safe} fixable with {flag}.\n")
+    elif hidden:
+        out.write(f"{hidden} fix(es) available with --fix --unsafe-fixes.\n")
     if verbose and result.skipped:
         skipped = ", ".join(printable(s) for s in result.skipped)
         out.write(f"Skipped (no recognised kind): {skipped}\n")
-
-
-def _summary(result, unsafe_fixes: bool) -> list[str]:
-    total = len(result.findings)
-    if not total:
-        return [passed_line(result) + "."]
-    lines = [f"Found {found_line(result)}."]
-    safe = hidden = 0
-    for f in result.findings:
-        safe += fixable(f, unsafe_fixes)
-        hidden += not unsafe_fixes and fixable(f, True) and not is_safe(f)
-    flag = "--fix --unsafe-fixes" if unsafe_fixes else "--fix"
-    if safe and hidden:
-        lines.append(f"[*] {safe} fixable with {flag} ({hidden} more with --fix --unsafe-fixes).")
-    elif safe:
-        lines.append(f"[*] {safe} fixable with {flag}.")
-    elif hidden:
-        lines.append(f"{hidden} fix(es) available with --fix --unsafe-fixes.")
-    return lines
 
 
 def found_line(result) -> str:
