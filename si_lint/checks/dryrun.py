@@ -13,7 +13,7 @@ from typing import Any
 from si_lint.checks.base import corpus_check, evaluator
 from si_lint.findings import Diag, Related
 from si_lint.limits import to_float
-from si_lint.model import COMPOSITE, is_number, scoring_of
+from si_lint.model import COMPOSITE, is_int, is_number, scoring_of
 
 from ..mapping import MAPPING
 
@@ -41,8 +41,7 @@ class _Plan:
     covered: set = field(default_factory=set)
 
     def verdict(self, artifact: Any, profile) -> dict:
-        """``score`` with the table compiled once per scenario (``tests/test_dryrun.py``: it
-        equals ``evaluate``); never raises."""
+        """``score`` with the table compiled once per scenario (equal to ``evaluate``)."""
         ev = evaluator()
         try:
             return ev.score(artifact, self.scenario, profile, self.compiled)
@@ -71,8 +70,7 @@ def _row_text(table: list, i: int) -> str:
 
 
 def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
-    """The plan for scenario ``sid``, SI409 when its table needs an untrusted implementation,
-    or None when it cannot be built."""
+    """The plan, SI409 when its table needs an untrusted implementation, or None."""
     ev = evaluator()
     data = doc.data
     try:
@@ -143,9 +141,7 @@ def _fixture_diags(doc, plan: _Plan, profile) -> list[Diag]:
 
 def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterator[Diag]:
     """SI401 / SI402: the verdict is not the score / row the fixture expects."""
-    exp_row = expect.get("row")
-    if not isinstance(exp_row, int) or isinstance(exp_row, bool):
-        exp_row = None
+    exp_row = expect["row"] if is_int(expect.get("row")) else None
     fired = _row_text(plan.table, row - 1)
     exp_score = to_float(expect["score"]) if is_number(expect.get("score")) else None
     # where the row that fired is: the composite's row, or the scenario's binding of its

@@ -1,10 +1,6 @@
-"""Form A on a capability scenario (SPEC §3.1), for :func:`si_lint.checks.formb.scoring_form`:
-SI120 for a block oasisctl cannot load, SI115 for a Form A rubric, with the migration draft
-as its fix when the profile has the template.
-
-The draft (also what ``si-lint migrate`` writes: :mod:`si_lint.commands.migrate`) is the
-Form B ``scoring`` block the injection manifest gives (seed §5.1); what the manifest cannot say is a placeholder
-(:data:`~si_lint.checks.value_facts.PLACEHOLDER`), never a valid binding (SI111)."""
+"""Form A on a capability scenario (SPEC §3.1): SI120 for a block oasisctl cannot load, SI115
+for a Form A rubric, its fix the draft ``si-lint migrate`` also writes: the Form B ``scoring``
+block the injection manifest gives (seed §5.1), a placeholder for what it cannot say."""
 
 from __future__ import annotations
 
