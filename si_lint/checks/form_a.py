@@ -111,7 +111,15 @@ def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
         help_ = "give the scenario its `archetype` (a string naming its archetype, e.g. `C-DA-001`)"
     else:
         missing = f"no template for {_short(archetype)} in {_profile(profile)} yet"
-        help_ = _no_template_help(_short(archetype), profile, required)
+        help_ = (
+            "decompose the rubric into a composite decision table "
+            "(`scoring: {composite: {reason: ..., table: [...]}}`), or add a template for "
+            f"{_short(archetype)} to the profile and bind it"
+            if required
+            else "nothing to change yet: oasisctl loads and scores Form A; bind the template "
+            f"once {_profile(profile)} has one for {_short(archetype)} (or decompose the rubric "
+            "into a composite now)"
+        )
     if required:
         severity, tail = "error", f"Form B is required (`require-form-b = true`); {missing}"
     else:
@@ -137,19 +145,6 @@ def _bind_help(name: str, template: Mapping[str, Any], drafted: bool) -> str:
     return (
         f"replace `type`, `rubric` and `dimensions` with `archetype_template: {name}` and the "
         f"template's roles flat under `scoring` ({shown or 'it declares none'}); {how}"
-    )
-
-
-def _no_template_help(name: str, profile: Any, required: bool) -> str:
-    if required:
-        return (
-            "decompose the rubric into a composite decision table "
-            "(`scoring: {composite: {reason: ..., table: [...]}}`), or add a template for "
-            f"{name} to the profile and bind it"
-        )
-    return (
-        "nothing to change yet: oasisctl loads and scores Form A; bind the template once "
-        f"{_profile(profile)} has one for {name} (or decompose the rubric into a composite now)"
     )
 
 
@@ -191,10 +186,7 @@ ASK = {
 
 def first_deviation(data: Any) -> Mapping[str, Any] | None:
     """The deviation the draft's factor binds: the manifest's first with a string ``id``."""
-    for _, dev in deviations(data):
-        if isinstance(dev.get("id"), str) and dev["id"]:
-            return dev
-    return None
+    return next((d for _, d in deviations(data) if isinstance(d.get("id"), str) and d["id"]), None)
 
 
 def draft_scoring(data: Any, profile: Any, template: Any, name: str) -> dict | None:

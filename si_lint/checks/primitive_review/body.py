@@ -36,8 +36,7 @@ class BodyVisitor(cst.CSTVisitor):
     visit_Annotation = visit_Import = visit_ImportFrom = _skip
 
     def visit_Global(self, node: cst.Global) -> bool:
-        for item in node.names:
-            self.global_names.add(item.name.value)
+        self.global_names.update(item.name.value for item in node.names)
         return False
 
     # SI503
