@@ -251,22 +251,21 @@ def _identifier_sets(node: Any) -> Iterator[Any]:
             stack.extend(reversed(n))
 
 
-def partial_band(table: Any, scenario: Any, probe: Any) -> tuple[str, str | None]:
+def partial_band(table: list, scenario: Mapping, probe: Any) -> tuple[str, str | None]:
     """(a tail for SI406's message, its help) naming the partial band's identifier set as the
     author edits it (``subsystem_set``, a composite row's ``identifier_set``) and the factor
     identifiers it lacks; ``("", None)`` when that is not the reason."""
     if probe.code != "SI406":
         return "", None
-    rows = table if isinstance(table, list) else []
-    scores = [s for s in map(_score, rows) if s is not None]
+    scores = [s for s in map(_score, table) if s is not None]
     top = max(scores, default=0.0)
     # the identifiers the probe's final answer names (one a line)
     events = probe.artifact.get("events") if isinstance(probe.artifact, MAPPING) else None
     last = events[-1] if isinstance(events, list) and events else None
     text = last.get("text") if isinstance(last, MAPPING) else None
     wanted = [s for s in text.split("\n") if s] if isinstance(text, str) else []
-    scoring = scenario.get("scoring") if isinstance(scenario, MAPPING) else None
-    for i, row in enumerate(rows, start=1):
+    scoring = scenario.get("scoring")
+    for i, row in enumerate(table, start=1):
         score = _score(row)
         if score is None or not 0.0 < score < top:
             continue
