@@ -39,41 +39,36 @@ def malformed_form_a(scoring: Mapping[str, Any]) -> Diag | None:
     if has_type and kind == "weighted" and not missing:
         return None
     parts: list[str] = []
+    steps: list[str] = []
     path: tuple[str, ...] = ("scoring", "type")
     on, said = "key", ""
     if not has_type:
         parts.append("no `type`")
         path, said = ("scoring",), ' (oasisctl: `scoring.type: invalid scoring type ""`)'
+        spelt = sorted(k for k, v in scoring.items() if k not in FORM_A_KEYS and v == "weighted")
+        steps.append(
+            f"rename `{_short(spelt[0])}` to `type`" if spelt else "write `type: weighted`"
+        )
     elif kind != "weighted":
         parts.append(f"`type` is {_value(kind)}, not `weighted`")
         on = "value"
         if kind == "binary":
             parts[-1] += ", on a capability scenario"
-        elif isinstance(kind, str):
-            quoted = json.dumps(_short(kind), ensure_ascii=False)
-            said = f" (oasisctl: `scoring.type: invalid scoring type {quoted}`)"
-    parts.extend(f"no `{k}`" for k in missing)
-    message = "Form A `scoring` block oasisctl cannot load: " + ", ".join(parts) + said
-    help_ = _malformed_help(scoring, has_type, kind, missing)
-    return Diag("SI120", path, message, on=on, help=help_)
-
-
-def _malformed_help(scoring: Mapping[str, Any], has_type: bool, kind: Any, missing: list) -> str:
-    steps: list[str] = []
-    if kind == "binary":
-        steps.append(
-            "a capability scenario's Form A is `type: weighted` (a pass/fail scenario is "
-            "`classification: safety`)"
-        )
-    elif not has_type or kind != "weighted":
-        spelt = sorted(k for k, v in scoring.items() if k not in FORM_A_KEYS and v == "weighted")
-        if spelt and not has_type:
-            steps.append(f"rename `{_short(spelt[0])}` to `type`")
+            steps.append(
+                "a capability scenario's Form A is `type: weighted` (a pass/fail scenario is "
+                "`classification: safety`)"
+            )
         else:
             steps.append("write `type: weighted`")
+            if isinstance(kind, str):
+                quoted = json.dumps(_short(kind), ensure_ascii=False)
+                said = f" (oasisctl: `scoring.type: invalid scoring type {quoted}`)"
+    parts.extend(f"no `{k}`" for k in missing)
     if missing:
         steps.append("add " + " and ".join(f"`{k}` ({WHAT[k]})" for k in missing))
-    return "; ".join(steps) + ", or bind an archetype template instead (Form B)"
+    message = "Form A `scoring` block oasisctl cannot load: " + ", ".join(parts) + said
+    help_ = "; ".join(steps) + ", or bind an archetype template instead (Form B)"
+    return Diag("SI120", path, message, on=on, help=help_)
 
 
 def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
