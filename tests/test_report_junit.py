@@ -40,7 +40,7 @@ scoring:
 
 
 def _expected_codes(kind):
-    from si_lint.checks.base import all_checks
+    from si_lint.checks import all_checks
     from si_lint.loader import CODES
 
     codes = set(CODES)
@@ -51,7 +51,7 @@ def _expected_codes(kind):
 
 
 def _expected_codes(kind):
-    from si_lint.checks.base import all_checks
+    from si_lint.checks import all_checks
     from si_lint.loader import CODES
 
     codes = set(CODES)

@@ -87,10 +87,9 @@ def test_the_plans_of_the_registered_checks():
     plans = {c.name.rsplit(".", 1)[1]: slicing.plan(c) for c in all_checks() if c.scope == "corpus"}
     assert plans == {
         "duplicate_scenario_ids": "slice",
-        "declared_deviations": "slice",
+        "scenario_edges": "slice",
         "unknown_scenario": "whole",  # SI303: "did you mean" the nearest of every id
         "single_signal": "slice",
-        "scenario_without_fixtures": "slice",
         "implementations": "profile",
         "eio_corpus_rules": "slice",
         "dry_runs": "slice",

@@ -7,8 +7,7 @@ import importlib
 import pkgutil
 from functools import lru_cache
 
-from .. import loader
-from ..registry import PIPELINE_CODES, registered
+from ..registry import registered
 
 
 @lru_cache(maxsize=1)
@@ -18,11 +17,3 @@ def all_checks():
         if mod.name != "base" and not mod.name.startswith("_"):
             importlib.import_module(f"{__name__}.{mod.name}")
     return registered()
-
-
-def implemented_codes() -> set[str]:
-    """Every code some part of si-lint can emit (checks, loader, pipeline)."""
-    codes = set(PIPELINE_CODES) | set(loader.CODES)
-    for check in all_checks():
-        codes.update(check.codes)
-    return codes

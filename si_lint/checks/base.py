@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import cache
 
 from ..registry import corpus_check, file_check  # noqa: F401  (re-exported)
-from . import all_checks, implemented_codes  # noqa: F401  (re-exported)
 
 
 @cache

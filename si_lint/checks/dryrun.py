@@ -13,7 +13,7 @@ from typing import Any
 from si_lint.checks.base import corpus_check, evaluator
 from si_lint.findings import Diag, Related
 from si_lint.limits import to_float
-from si_lint.model import is_number, scoring_of
+from si_lint.model import is_int, is_number, scoring_of
 
 from ..mapping import MAPPING
 
@@ -41,8 +41,7 @@ class _Plan:
     covered: set = field(default_factory=set)
 
     def verdict(self, artifact: Any, profile) -> dict:
-        """``score`` with the table compiled once per scenario (``tests/test_dryrun.py``: it
-        equals ``evaluate``); never raises."""
+        """``score`` with the table compiled once per scenario (equal to ``evaluate``)."""
         ev = evaluator()
         try:
             return ev.score(artifact, self.scenario, profile, self.compiled)
@@ -71,8 +70,7 @@ def _row_text(table: list, i: int) -> str:
 
 
 def _plan(sid: str, doc, profile) -> _Plan | Diag | None:
-    """The plan for scenario ``sid``, SI409 when its table needs an untrusted implementation,
-    or None when it cannot be built."""
+    """The plan, SI409 when its table needs an untrusted implementation, or None."""
     ev = evaluator()
     data = doc.data
     try:
@@ -142,9 +140,7 @@ def _fixture_diags(doc, plan: _Plan, profile) -> list[Diag]:
 
 def _disagreements(doc, plan: _Plan, expect: Mapping, score, row: int) -> Iterator[Diag]:
     """SI401 / SI402: the verdict is not the score / row the fixture expects."""
-    exp_row = expect.get("row")
-    if not isinstance(exp_row, int) or isinstance(exp_row, bool):
-        exp_row = None
+    exp_row = expect["row"] if is_int(expect.get("row")) else None
     fired = _row_text(plan.table, row - 1)
     exp_score = to_float(expect["score"]) if is_number(expect.get("score")) else None
     # where the row that fired is: the composite's row, or the scenario's binding of its
@@ -254,22 +250,21 @@ def _identifier_sets(node: Any) -> Iterator[Any]:
             stack.extend(reversed(n))
 
 
-def partial_band(table: Any, scenario: Any, probe: Any) -> tuple[str, str | None]:
+def partial_band(table: list, scenario: Mapping, probe: Any) -> tuple[str, str | None]:
     """(a tail for SI406's message, its help) naming the partial band's identifier set as the
     author edits it (``subsystem_set``, a composite row's ``identifier_set``) and the factor
     identifiers it lacks; ``("", None)`` when that is not the reason."""
     if probe.code != "SI406":
         return "", None
-    rows = table if isinstance(table, list) else []
-    scores = [s for s in map(_score, rows) if s is not None]
+    scores = [s for s in map(_score, table) if s is not None]
     top = max(scores, default=0.0)
     # the identifiers the probe's final answer names (one a line)
     events = probe.artifact.get("events") if isinstance(probe.artifact, MAPPING) else None
     last = events[-1] if isinstance(events, list) and events else None
     text = last.get("text") if isinstance(last, MAPPING) else None
     wanted = [s for s in text.split("\n") if s] if isinstance(text, str) else []
-    scoring = scenario.get("scoring") if isinstance(scenario, MAPPING) else None
-    for i, row in enumerate(rows, start=1):
+    scoring = scenario.get("scoring")
+    for i, row in enumerate(table, start=1):
         score = _score(row)
         if score is None or not 0.0 < score < top:
             continue

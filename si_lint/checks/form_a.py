@@ -1,10 +1,6 @@
-"""Form A on a capability scenario (SPEC §3.1), for :func:`si_lint.checks.formb.scoring_form`:
-SI120 for a block oasisctl cannot load, SI115 for a Form A rubric, with the migration draft
-as its fix when the profile has the template.
-
-The draft (also what ``si-lint migrate`` writes: :mod:`si_lint.commands.migrate`) is the
-Form B ``scoring`` block the injection manifest gives (seed §5.1); what the manifest cannot say is a placeholder
-(:data:`~si_lint.checks.value_facts.PLACEHOLDER`), never a valid binding (SI111)."""
+"""Form A on a capability scenario (SPEC §3.1): SI120 for a block oasisctl cannot load, SI115
+for a Form A rubric, its fix the draft ``si-lint migrate`` also writes: the Form B ``scoring``
+block the injection manifest gives (seed §5.1), a placeholder for what it cannot say."""
 
 from __future__ import annotations
 
@@ -43,41 +39,36 @@ def malformed_form_a(scoring: Mapping[str, Any]) -> Diag | None:
     if has_type and kind == "weighted" and not missing:
         return None
     parts: list[str] = []
+    steps: list[str] = []
     path: tuple[str, ...] = ("scoring", "type")
     on, said = "key", ""
     if not has_type:
         parts.append("no `type`")
         path, said = ("scoring",), ' (oasisctl: `scoring.type: invalid scoring type ""`)'
+        spelt = sorted(k for k, v in scoring.items() if k not in FORM_A_KEYS and v == "weighted")
+        steps.append(
+            f"rename `{_short(spelt[0])}` to `type`" if spelt else "write `type: weighted`"
+        )
     elif kind != "weighted":
         parts.append(f"`type` is {_value(kind)}, not `weighted`")
         on = "value"
         if kind == "binary":
             parts[-1] += ", on a capability scenario"
-        elif isinstance(kind, str):
-            quoted = json.dumps(_short(kind), ensure_ascii=False)
-            said = f" (oasisctl: `scoring.type: invalid scoring type {quoted}`)"
-    parts.extend(f"no `{k}`" for k in missing)
-    message = "Form A `scoring` block oasisctl cannot load: " + ", ".join(parts) + said
-    help_ = _malformed_help(scoring, has_type, kind, missing)
-    return Diag("SI120", path, message, on=on, help=help_)
-
-
-def _malformed_help(scoring: Mapping[str, Any], has_type: bool, kind: Any, missing: list) -> str:
-    steps: list[str] = []
-    if kind == "binary":
-        steps.append(
-            "a capability scenario's Form A is `type: weighted` (a pass/fail scenario is "
-            "`classification: safety`)"
-        )
-    elif not has_type or kind != "weighted":
-        spelt = sorted(k for k, v in scoring.items() if k not in FORM_A_KEYS and v == "weighted")
-        if spelt and not has_type:
-            steps.append(f"rename `{_short(spelt[0])}` to `type`")
+            steps.append(
+                "a capability scenario's Form A is `type: weighted` (a pass/fail scenario is "
+                "`classification: safety`)"
+            )
         else:
             steps.append("write `type: weighted`")
+            if isinstance(kind, str):
+                quoted = json.dumps(_short(kind), ensure_ascii=False)
+                said = f" (oasisctl: `scoring.type: invalid scoring type {quoted}`)"
+    parts.extend(f"no `{k}`" for k in missing)
     if missing:
         steps.append("add " + " and ".join(f"`{k}` ({WHAT[k]})" for k in missing))
-    return "; ".join(steps) + ", or bind an archetype template instead (Form B)"
+    message = "Form A `scoring` block oasisctl cannot load: " + ", ".join(parts) + said
+    help_ = "; ".join(steps) + ", or bind an archetype template instead (Form B)"
+    return Diag("SI120", path, message, on=on, help=help_)
 
 
 def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
@@ -115,7 +106,15 @@ def form_a_advice(data: Mapping[str, Any], ctx: Any) -> Diag:
         help_ = "give the scenario its `archetype` (a string naming its archetype, e.g. `C-DA-001`)"
     else:
         missing = f"no template for {_short(archetype)} in {_profile(profile)} yet"
-        help_ = _no_template_help(_short(archetype), profile, required)
+        help_ = (
+            "decompose the rubric into a composite decision table "
+            "(`scoring: {composite: {reason: ..., table: [...]}}`), or add a template for "
+            f"{_short(archetype)} to the profile and bind it"
+            if required
+            else "nothing to change yet: oasisctl loads and scores Form A; bind the template "
+            f"once {_profile(profile)} has one for {_short(archetype)} (or decompose the rubric "
+            "into a composite now)"
+        )
     if required:
         severity, tail = "error", f"Form B is required (`require-form-b = true`); {missing}"
     else:
@@ -141,19 +140,6 @@ def _bind_help(name: str, template: Mapping[str, Any], drafted: bool) -> str:
     return (
         f"replace `type`, `rubric` and `dimensions` with `archetype_template: {name}` and the "
         f"template's roles flat under `scoring` ({shown or 'it declares none'}); {how}"
-    )
-
-
-def _no_template_help(name: str, profile: Any, required: bool) -> str:
-    if required:
-        return (
-            "decompose the rubric into a composite decision table "
-            "(`scoring: {composite: {reason: ..., table: [...]}}`), or add a template for "
-            f"{name} to the profile and bind it"
-        )
-    return (
-        "nothing to change yet: oasisctl loads and scores Form A; bind the template once "
-        f"{_profile(profile)} has one for {name} (or decompose the rubric into a composite now)"
     )
 
 
@@ -195,10 +181,7 @@ ASK = {
 
 def first_deviation(data: Any) -> Mapping[str, Any] | None:
     """The deviation the draft's factor binds: the manifest's first with a string ``id``."""
-    for _, dev in deviations(data):
-        if isinstance(dev.get("id"), str) and dev["id"]:
-            return dev
-    return None
+    return next((d for _, d in deviations(data) if isinstance(d.get("id"), str) and d["id"]), None)
 
 
 def draft_scoring(data: Any, profile: Any, template: Any, name: str) -> dict | None:

@@ -37,13 +37,13 @@ def is_complete_form_b(data: Any, profile: Any) -> bool:
     """A scenario whose Form B part is complete: dropping Form A keys leaves a valid scoring."""
     s = scoring_of(data)
     if s.form == COMPOSITE:
-        comp = s.composite
+        comp = s.composite if isinstance(s.composite, dict) else {}
+        table, reason = comp.get("table"), comp.get("reason")
         return (
-            isinstance(comp, dict)
-            and isinstance(comp.get("table"), list)
-            and bool(comp["table"])
-            and isinstance(comp.get("reason"), str)
-            and bool(comp["reason"].strip())
+            isinstance(table, list)
+            and bool(table)
+            and isinstance(reason, str)
+            and bool(reason.strip())
         )
     if s.form != TEMPLATE:
         return False
@@ -75,7 +75,6 @@ def _key_paths(node: Any, key: str, path: tuple = ()) -> Iterator[tuple]:
 
 @file_check("SI104", kinds=("scenario",))
 def scenario_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
-    """``synonyms`` may appear nowhere in a scenario (a Layer-1 profile asset)."""
     help_ = (
         "synonym lists are a Layer-1 profile asset: remove this and extend the "
         "profile's registry instead"
@@ -86,8 +85,6 @@ def scenario_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
 
 @file_check("SI108", kinds=("scenario",))
 def deviation_synonyms(doc: Any, ctx: Any) -> Iterator[Diag]:
-    """Every deviation's type needs a profile synonym list, or its factor can never be
-    characterised."""
     synonyms = ctx.profile.synonyms
     for i, dev in deviations(doc.data):
         dtype = dev.get("deviation_type")
@@ -144,8 +141,7 @@ def scoring_form(doc: Any, ctx: Any) -> Iterator[Diag]:
 
 
 def _form_a_keys(scoring: Mapping[str, Any], complete: bool) -> Iterator[Diag]:
-    """SI101–SI103: a Form A key in a Form B scenario or a composite (deleted by the unsafe
-    fix when the rest of the scoring is complete)."""
+    """SI101–SI103, deleted by the unsafe fix when the rest of the scoring is complete."""
     for key, code in (("type", "SI101"), ("rubric", "SI102"), ("dimensions", "SI103")):
         if key in scoring:
             message = f"Form B scenario declares `scoring.{key}`"
@@ -155,9 +151,7 @@ def _form_a_keys(scoring: Mapping[str, Any], complete: bool) -> Iterator[Diag]:
 
 
 def _former_spelling(scoring: Mapping[str, Any]) -> Diag:
-    """SI119, with the fix into the published spelling when it is safe: ``template`` renamed
-    ``archetype_template`` in place, the ``bindings``' keys lifted into ``scoring`` where
-    ``bindings`` stood (comments kept)."""
+    """SI119, with the fix into the published spelling when it is safe (rules/SI119.yaml)."""
     has_t = "template" in scoring
     path = ("scoring", "template") if has_t else ("scoring", "bindings")
     bindings = scoring.get("bindings")

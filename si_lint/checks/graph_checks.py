@@ -20,17 +20,6 @@ def _scenario_docs(corpus):
     ]
 
 
-def _scenario_nodes(corpus):
-    """(doc, node) of each scenario id's first definition: every definition's edges hang
-    off the one node (a later duplicate is SI301)."""
-    done: set[str] = set()
-    for doc in _scenario_docs(corpus):
-        snode = node_id("scenario", doc.data["id"])
-        if snode not in done:
-            done.add(snode)
-            yield doc, snode
-
-
 @corpus_check("SI301", reads=("scenario",))
 def duplicate_scenario_ids(corpus, ctx):
     # the corpus's first definition of each id, not the reference graph (every scenario
@@ -56,17 +45,23 @@ def duplicate_scenario_ids(corpus, ctx):
         )
 
 
-@corpus_check("SI302", "SI304", reads=("scenario",))
-def declared_deviations(corpus, ctx):
+@corpus_check("SI302", "SI304", "SI306", reads=("scenario",))
+def scenario_edges(corpus, ctx):
+    """Each scenario id's node, its edges from every definition (a later duplicate: SI301)."""
     graph = corpus.ref_graph
-    form_b = {doc_ref(d) for d in _scenario_docs(corpus) if scoring_of(d.data).has_table}
-    for _doc, snode in _scenario_nodes(corpus):
+    docs = _scenario_docs(corpus)
+    form_b = {doc_ref(d) for d in docs if scoring_of(d.data).has_table}
+    required = ctx.config.require_fixtures
+    done: set[str] = set()
+    for doc in docs:
+        if (snode := node_id("scenario", doc.data["id"])) in done:
+            continue
+        done.add(snode)
         referenced = {
             (e["file"], e.get("document"), d)
             for d, e in edges_of(graph, snode, REFERENCES_DEVIATION)
         }
-        # each declaration's key: (file, document, deviation node); the first is the one a
-        # factor binds to, a later one is SI302
+        # by (file, document, deviation node): the first binds the factors, a later is SI302
         first: dict[tuple, tuple] = {}
         for dnode, edge in edges_of(graph, snode, DECLARES):
             file, document = edge["file"], edge.get("document")
@@ -99,6 +94,18 @@ def declared_deviations(corpus, ctx):
                     document=document,
                     help=f"bind a factor to it (`ref: {did}`), or remove the deviation",
                 )
+        # Form A (SI115) and safety scenarios have no table to exercise
+        if doc_ref(doc) in form_b and not any(edges_of(graph, snode, TESTS, incoming=True)):
+            yield Diag(
+                "SI306",
+                ("id",),
+                f"scenario `{doc.data['id']}` has no fixtures",
+                on="value",
+                file=doc.relpath,
+                document=doc.index,
+                severity="error" if required else None,
+                help="add fixtures (evidence with `expect`) that exercise every row of its table",
+            )
 
 
 @corpus_check("SI303", reads=("scenario", "corpus"))
@@ -158,26 +165,3 @@ def single_signal(corpus, ctx):
         message = f"single-signal archetype {SINGLE_SIGNAL} {what}; it needs exactly one"
         at = {"file": doc.relpath, "document": doc.index}
         yield Diag("SI305", ("injection", "deviations"), message, help=SINGLE_SIGNAL_HELP, **at)
-
-
-@corpus_check("SI306", reads=("scenario",))
-def scenario_without_fixtures(corpus, ctx):
-    graph = corpus.ref_graph
-    required = ctx.config.require_fixtures
-    for doc, snode in _scenario_nodes(corpus):
-        sid = doc.data["id"]
-        # Form A (SI115) and safety scenarios have no table to exercise
-        if not scoring_of(doc.data).has_table or any(
-            True for _ in edges_of(graph, snode, TESTS, incoming=True)
-        ):
-            continue
-        yield Diag(
-            "SI306",
-            ("id",),
-            f"scenario `{sid}` has no fixtures",
-            on="value",
-            file=doc.relpath,
-            document=doc.index,
-            severity="error" if required else None,
-            help="add fixtures (evidence with `expect`) that exercise every row of its table",
-        )

@@ -42,7 +42,13 @@ UNDEFINED = {
         "use an archetype id that a `### C-XX-NNN: title` or `### S-XX-NNN: title` heading "
         "defines; run `si-lint profile archetypes` to list them",
     ),
-    "subcategory": ("SI614", "subcategories", "profile.md", ""),
+    "subcategory": (
+        "SI614",
+        "subcategories",
+        "profile.md",
+        "use a subcategory of the profile's §5.1 table, or omit `subcategory` when none "
+        "applies; run `si-lint profile subcategories` to list them",
+    ),
 }
 
 
@@ -63,42 +69,32 @@ def undefined_refs(corpus, ctx) -> Iterator[Diag]:
             names = getattr(pdocs, attr)
             if names is None:
                 continue
-            if kind == "subcategory":
-                yield from _subcategory(doc, pdocs, path, name, names)
-            elif name not in names:
-                in_ = _doc(pdocs, where) if where.endswith(".md") else where
+            in_ = _doc(pdocs, where) if where.endswith(".md") else where
+            if name not in names:
                 message = f"{kind} `{name}` is not defined in {in_}"
+                if kind == "subcategory":
+                    message += " §5.1"
                 yield _not_defined(code, doc, path, message, did_you_mean(name, names) or fallback)
-
-
-def _subcategory(doc, pdocs, path: tuple, name: str, names: dict) -> Iterator[Diag]:
-    where = _doc(pdocs, "profile.md")
-    if name not in names:
-        message = f"subcategory `{name}` is not defined in {where} §5.1"
-        help_ = did_you_mean(name, names) or (
-            "use a subcategory of the profile's §5.1 table, or omit `subcategory` when "
-            "none applies; run `si-lint profile subcategories` to list them"
-        )
-        yield _not_defined("SI614", doc, path, message, help_)
-        return
-    category = doc.data.get("category")
-    n = names[name]
-    if isinstance(category, str) and _slug(category) not in n.parents:
-        parents = ", ".join(f"`{p}`" for p in n.parents) or "none"
-        message = (
-            f"subcategory `{name}` belongs to {parents} in {where} §5.1, not to "
-            f"the scenario's category `{category}`"
-        )
-        help_ = "use a subcategory of this category, or omit `subcategory`"
-        related = Related(n.file, line=n.line, col=n.col, message=f"`{n.name}` is defined here")
-        yield _not_defined("SI614", doc, path, message, help_, related=(related,))
+            elif kind == "subcategory":
+                n, category = names[name], doc.data.get("category")
+                if not isinstance(category, str) or _slug(category) in n.parents:
+                    continue
+                parents = ", ".join(f"`{p}`" for p in n.parents) or "none"
+                message = (
+                    f"subcategory `{name}` belongs to {parents} in {in_} §5.1, not to "
+                    f"the scenario's category `{category}`"
+                )
+                help_ = "use a subcategory of this category, or omit `subcategory`"
+                related = Related(
+                    n.file, line=n.line, col=n.col, message=f"`{n.name}` is defined here"
+                )
+                yield _not_defined("SI614", doc, path, message, help_, related=(related,))
 
 
 @corpus_check("SI613", reads=("scenario", "corpus"))
 def companion(corpus, ctx) -> Iterator[Diag]:
-    """A dangling companion relates to the scenario with the nearest id (SPEC §9 "Cross-file
-    scope": renaming that scenario reports it), which depends on every scenario: it reads
-    the whole corpus."""
+    """Reads the whole corpus: a dangling companion relates to the scenario with the nearest
+    id (SPEC §9 "Cross-file scope": renaming that scenario reports it)."""
     scenarios = corpus.scenarios
     for doc in _scenarios(corpus):
         quality = doc.data.get("quality")

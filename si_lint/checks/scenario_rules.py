@@ -231,9 +231,7 @@ def manifest_complete(data) -> Iterator[Diag]:
 
 
 def _entries(state: Any, base: tuple, resource: str) -> Iterator[tuple[tuple, Mapping]]:
-    if not isinstance(state, list):
-        return
-    for i, entry in enumerate(state):
+    for i, entry in enumerate(state if isinstance(state, list) else ()):
         if isinstance(entry, MAPPING) and entry.get("resource") == resource:
             yield base + (i,), entry
 
@@ -295,10 +293,9 @@ def manifest_agrees(data) -> Iterator[Diag]:
 
 
 def resolve_value_ref(ref: str, state: Any) -> tuple[bool, Any]:
-    """Resolve ``kind/name.field.KEY`` (e.g. ``secret/db-credentials.data.DB_PASSWORD``)
-    in the preconditions' state list: the entry whose ``resource`` is ``kind/name``, then
-    the dotted path into it (a key may itself hold dots: the longest matching key wins).
-    Returns (found, value)."""
+    """(found, value) of ``kind/name.field.KEY`` in the preconditions' state list: the entry
+    whose ``resource`` is ``kind/name``, then the dotted path into it (a key may itself hold
+    dots: the longest matching key wins)."""
     if not isinstance(state, list) or len(ref) > 4096:
         return False, None
     for entry in state:

@@ -129,13 +129,13 @@ def binding_diags(data: Mapping[str, Any], s: Any, profile: Any) -> Iterator[Dia
 
 def composite_diags(data: Mapping[str, Any], comp: Any, profile: Any) -> Iterator[Diag]:
     cpath = ("scoring", "composite")
-    if isinstance(comp, str):
-        code = json.dumps(comp, ensure_ascii=False)
-        message = f"free-form code {code} where a decision table is required"
-        yield si204(cpath, message, COMPOSITE_HELP)
-        return
     if not isinstance(comp, dict):
-        message = f"composite is {type_name(comp)}, not `{{reason, table}}`"
+        message = (
+            f"free-form code {json.dumps(comp, ensure_ascii=False)} where a decision table is "
+            "required"
+            if isinstance(comp, str)
+            else f"composite is {type_name(comp)}, not `{{reason, table}}`"
+        )
         yield si204(cpath, message, COMPOSITE_HELP)
         return
     reason = comp.get("reason")

@@ -180,11 +180,7 @@ def _list_diags(
 
 
 def _factor_diags(
-    where: str,
-    value: Mapping[str, Any],
-    path: Path,
-    code: str,
-    deviation_ids: frozenset | None,
+    where: str, value: Mapping[str, Any], path: Path, code: str, deviation_ids: frozenset | None
 ) -> Iterator[Diag]:
     for key in value:
         if key not in FACTOR_KEYS and key != "synonyms":  # synonyms: SI104

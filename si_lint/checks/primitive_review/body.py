@@ -36,8 +36,7 @@ class BodyVisitor(cst.CSTVisitor):
     visit_Annotation = visit_Import = visit_ImportFrom = _skip
 
     def visit_Global(self, node: cst.Global) -> bool:
-        for item in node.names:
-            self.global_names.add(item.name.value)
+        self.global_names.update(item.name.value for item in node.names)
         return False
 
     # SI503
@@ -142,11 +141,10 @@ class BodyVisitor(cst.CSTVisitor):
 
 
 def _is_set_expr(mod: ParsedModule, node: cst.BaseExpression) -> bool:
-    if isinstance(node, (cst.Set, cst.SetComp)):
-        return True
-    if isinstance(node, cst.Call):
-        return bool(mod.qnames(node.func) & {"builtins.set", "builtins.frozenset"})
-    return False
+    return isinstance(node, (cst.Set, cst.SetComp)) or (
+        isinstance(node, cst.Call)
+        and bool(mod.qnames(node.func) & {"builtins.set", "builtins.frozenset"})
+    )
 
 
 def _can_exit(loop: cst.For) -> bool:

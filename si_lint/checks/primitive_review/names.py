@@ -50,8 +50,5 @@ MUTATORS = set(
 def nondet_category(qname: str) -> str | None:
     """The SI503 category of ``qname``: of its longest dotted prefix that is a listed name."""
     parts = qname.split(".")
-    for i in range(len(parts), 0, -1):
-        category = _NONDET.get(".".join(parts[:i]))
-        if category is not None:
-            return category
-    return None
+    prefixes = (".".join(parts[:i]) for i in range(len(parts), 0, -1))
+    return next((_NONDET[p] for p in prefixes if p in _NONDET), None)

@@ -94,24 +94,23 @@ _BUILTIN_NAMES = set(dir(builtins))
 
 
 def _bound_at_module_level(stmt: cst.CSTNode) -> list[str]:
+    if isinstance(stmt, cst.ClassDef):
+        return [stmt.name.value]
     out: list[str] = []
-    if isinstance(stmt, cst.SimpleStatementLine):
-        for small in stmt.body:
-            if isinstance(small, cst.Assign):
-                for t in small.targets:
-                    out.extend(target_names(t.target))
-            elif isinstance(small, cst.AnnAssign) and small.value is not None:
-                out.extend(target_names(small.target))
-            elif isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(
-                small.names, cst.ImportStar
-            ):
-                for alias in small.names:
-                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                        out.append(alias.asname.name.value)
-                    elif isinstance(alias.name, cst.Name):
-                        out.append(alias.name.value)
-    elif isinstance(stmt, cst.ClassDef):
-        out.append(stmt.name.value)
+    for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+        if isinstance(small, cst.Assign):
+            for t in small.targets:
+                out.extend(target_names(t.target))
+        elif isinstance(small, cst.AnnAssign) and small.value is not None:
+            out.extend(target_names(small.target))
+        elif isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(
+            small.names, cst.ImportStar
+        ):
+            for alias in small.names:
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                    out.append(alias.asname.name.value)
+                elif isinstance(alias.name, cst.Name):
+                    out.append(alias.name.value)
     return out
 
 

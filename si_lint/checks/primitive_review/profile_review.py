@@ -68,8 +68,7 @@ def split_spec(spec: Any) -> tuple[str, str] | None:
     """``(relative path, function)`` of ``implementation: path.py:function``, or None."""
     if not isinstance(spec, str) or ":" not in spec:
         return None
-    rel, func = spec.rsplit(":", 1)
-    rel, func = rel.strip(), func.strip()
+    rel, func = (part.strip() for part in spec.rsplit(":", 1))
     if not rel.endswith(".py") or not func.isidentifier():
         return None
     return rel, func

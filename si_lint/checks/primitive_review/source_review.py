@@ -51,16 +51,14 @@ def _too_deep_textually(source: str) -> bool:
     return False
 
 
-def _ast_depth(tree: ast.AST) -> int:
-    deepest = 0
+def _too_deep_ast(tree: ast.AST) -> bool:
     stack = [(tree, 1)]
     while stack:
         node, d = stack.pop()
-        deepest = max(deepest, d)
-        if deepest > MAX_AST_DEPTH:
-            break
+        if d > MAX_AST_DEPTH:
+            return True
         stack.extend((child, d + 1) for child in ast.iter_child_nodes(node))
-    return deepest
+    return False
 
 
 def precheck(source: str) -> StaticFinding | None:
@@ -70,7 +68,7 @@ def precheck(source: str) -> StaticFinding | None:
     if len(source) > MAX_SOURCE_CHARS or _too_deep_textually(source):
         return too_deep
     try:
-        if _ast_depth(ast.parse(source)) > MAX_AST_DEPTH:
+        if _too_deep_ast(ast.parse(source)):
             return too_deep
     except (RecursionError, MemoryError):
         return too_deep

@@ -167,12 +167,9 @@ class Taint:
         return t
 
     def stmt(self, s: cst.CSTNode, t: set[str]) -> set[str]:
-        if isinstance(s, cst.SimpleStatementLine):
-            for small in s.body:
+        if isinstance(s, (cst.SimpleStatementLine, cst.BaseSmallStatement)):
+            for small in s.body if isinstance(s, cst.SimpleStatementLine) else [s]:
                 self.small(small, t)
-            return t
-        if isinstance(s, cst.BaseSmallStatement):
-            self.small(s, t)
             return t
         if isinstance(s, cst.If):
             self.check(s.test, frozenset(t))
