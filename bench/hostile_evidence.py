@@ -7,7 +7,7 @@ identifier is quadratic.
 1. a 2.4 MB answer of 40,000 lines (half of them pieces of tool-body lines) beside a
    2.4 MB tool body: ``text.echo_filter`` (sampled index ``text.echo_test``);
 2. 5,010 identifiers beside a 1.3 MB answer that holds a run of a million ``a``:
-   ``Reading.occurs`` (identifier runs, ``Reading.positions``).
+   ``Reading.occurs`` (identifier runs, ``Reading._at``).
 """
 
 from __future__ import annotations
