@@ -61,15 +61,20 @@ def artifact_refs(data: Any) -> tuple:
 # documents
 
 
-@dataclass
+@dataclass(frozen=True)
 class Document:
-    """One YAML document: a file holds one or more (a YAML stream, SPEC §1)."""
+    """One YAML document: a file holds one or more (a YAML stream, SPEC §1).
+
+    A frozen value. Its lazy values are its own cache, as ``functools.cached_property``
+    keeps one: ``data`` of a document read from a cache entry or a worker (decoded from
+    ``content`` on first read, :meth:`__getattr__`) and the ``refs`` memo are set once in
+    the instance ``__dict__`` by :meth:`_keep`, the only write after construction."""
 
     relpath: str  # relative to the current directory, '/'-separated
     abspath: str
     kind: str | None
     data: Any
-    _pos: PosMap | None = field(default=None, repr=False)
+    _pos: PosMap | None = field(default=None, repr=False)  # else from ``content``
     sha: str = ""  # the file's content hash
     #: loader findings (SI001…SI008) of this document (file-level ones on the first)
     load_findings: list = field(default_factory=list)
@@ -81,22 +86,59 @@ class Document:
     #: what the corpus stages read of ``data``, kept in a cache entry's head so that they
     #: need not decode its body: :func:`artifact_refs`, or a scenario's ``(id,)``
     refs: tuple | None = field(default=None, repr=False, compare=False)
-    #: ``pipeline.data.Content``, shared by the file's documents: where ``data`` (when not
-    #: given) and the positions (when not kept) come from
+    #: ``pipeline.data.Content``, shared by the file's documents: where ``data`` (of a
+    #: document made by :meth:`unread`) and the positions (when not given) come from
     content: Any = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def unread(
+        cls,
+        relpath: str,
+        abspath: str,
+        kind: str | None,
+        content: Any,
+        *,
+        sha: str,
+        suppressions: list,
+        profile_asset: bool,
+        index: int,
+        ndocs: int,
+        refs: tuple | None,
+    ) -> Document:
+        """A document whose ``data`` stays in ``content`` until first read (every document
+        of a warm re-check). Its fields are set in its ``__dict__`` as :meth:`_keep` sets
+        a lazy one: the ``__init__`` of a frozen dataclass (``object.__setattr__`` per
+        field) would cost a warm re-check of 4,000 files 12% more instructions."""
+        doc = cls.__new__(cls)
+        doc.__dict__.update(
+            _pos=None,
+            load_findings=[],
+            relpath=relpath,
+            abspath=abspath,
+            kind=kind,
+            content=content,
+            sha=sha,
+            suppressions=suppressions,
+            profile_asset=profile_asset,
+            index=index,
+            ndocs=ndocs,
+            refs=refs,
+        )
+        return doc
+
+    def _keep(self, name: str, value: Any) -> Any:
+        self.__dict__[name] = value
+        return value
 
     def __getattr__(self, name: str):  # only called for an attribute that is not set
         content = self.__dict__.get("content")
         if name != "data" or content is None:
             raise AttributeError(name)
-        content.fill()  # sets ``data`` on every document of the file
-        if "data" not in self.__dict__:
-            raise AttributeError(name)
-        return self.__dict__["data"]
+        return self._keep("data", content.data_of(self.index))
 
     def artifact_refs(self) -> tuple:
         if self.refs is None:
-            self.refs = artifact_refs(self.data)
+            return self._keep("refs", artifact_refs(self.data))
         return self.refs
 
     def detach(self) -> None:
@@ -109,7 +151,7 @@ class Document:
             return None
         if self.refs is None:
             sid = self.data.get("id") if isinstance(self.data, dict) else None
-            self.refs = (sid if isinstance(sid, str) else None,)
+            return self._keep("refs", (sid if isinstance(sid, str) else None,))[0]
         return self.refs[0]
 
     @property
@@ -124,13 +166,9 @@ class Document:
     def pos(self) -> PosMap:
         """Documents from the cache or a worker carry no positions (they are large):
         :attr:`content` gives them for the few a cross-file finding points into."""
-        if self._pos is None:
-            self._pos = self.content.pos(self) if self.content is not None else PosMap()
-        return self._pos
-
-    @pos.setter
-    def pos(self, value: PosMap | None) -> None:
-        self._pos = value
+        if self._pos is not None:
+            return self._pos
+        return self.content.pos(self) if self.content is not None else PosMap()
 
     def __repr__(self) -> str:  # keep tracebacks short
         return f"Document({self.label!r}, kind={self.kind!r})"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -69,10 +70,13 @@ def command(path, base, profile, fmt, output, trust_implementations):
             base_side = resolve_base(base, head, cwd, trust_implementations, Path(tmp))
             corpus, _sel = build_corpus([str(target)], Options(use_cache=False), cwd, config=config)
             top = head.directory and os.path.abspath(head.directory)
-            for d in corpus.documents:
-                if top and inside(os.path.abspath(d.abspath), top):
-                    d.profile_asset = True
-            view = CorpusView.from_documents(corpus.documents)
+            docs = [
+                replace(d, profile_asset=True)
+                if top and inside(os.path.abspath(d.abspath), top)
+                else d
+                for d in corpus.documents
+            ]
+            view = CorpusView.from_documents(docs)
             report = build_report(base_side, head, view, cwd, trust_implementations, target)
     except ReviewError as exc:
         raise UsageError(str(exc)) from None

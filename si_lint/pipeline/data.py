@@ -92,9 +92,12 @@ def to_entry(docs: list[Document], findings: list[Finding]) -> list:
             refs = [doc.scenario_id()]
         rows.append([doc.index, doc.kind, refs])
         data = doc.data  # (fills ``content.blobs`` from an entry's body)
-        blob = doc.content.blobs.get(doc.index) if doc.content is not None else None
-        if blob is None and doc._pos is not None:
-            blob = doc._pos.to_blob(data)
+        content, pos = doc.content, doc._pos
+        blob = None if content is None else content.blobs.get(doc.index)
+        if blob is None and pos is None and content is not None:
+            pos = content.posmaps.get(doc.index)
+        if blob is None and pos is not None:
+            blob = pos.to_blob(data)
         body.append([data, blob])
     head = {
         "docs": rows,
@@ -132,10 +135,11 @@ def _refs_of(kind: str | None, refs) -> tuple | None:
 
 
 def from_entry(
-    entry, source: Source, cwd: Path, relpath: str | None = None
+    entry, source: Source, cwd: Path, relpath: str | None = None, profile_asset: bool = False
 ) -> tuple[list[Document], list[Finding]] | None:
     """The documents and findings of an entry, data and positions left in its body until
-    first used; None when the head is not what :func:`to_entry` writes."""
+    first used; None when the head is not what :func:`to_entry` writes. ``profile_asset``:
+    the file is in the selection's profile directory (not the entry's: it is the run's)."""
     try:
         head, body = entry
         relpath = relpath_of(source.abspath, cwd) if relpath is None else relpath
@@ -154,19 +158,18 @@ def from_entry(
         for index, kind, refs in head["docs"]:
             if type(index) is not int or (kind is not None and kind not in KINDS):
                 return None
-            doc = Document(
+            doc = Document.unread(
                 relpath,
                 source.abspath,
                 kind,
-                None,
+                content,
                 sha=source.sha,
                 suppressions=sups,
+                profile_asset=profile_asset,
                 index=index,
                 ndocs=ndocs,
                 refs=_refs_of(kind, refs),
-                content=content,
             )
-            del doc.__dict__["data"]  # in the body: Document.__getattr__
             content.docs.append(doc)
         if not content.docs or type(ndocs) is not int:
             return None
@@ -178,17 +181,20 @@ def from_entry(
 
 
 class Content:
-    """One file's documents' data and positions where not kept: its entry's body, decoded
+    """One file's documents' data and positions where the documents do not hold them: the
+    positions the loader gave (until the file checks have run), its entry's body, decoded
     for all on the first read of one's data, else (a body not of :func:`to_entry`'s shape,
     no blob) the file read again once."""
 
-    __slots__ = ("abspath", "raw", "docs", "blobs", "again")
+    __slots__ = ("abspath", "raw", "docs", "data", "blobs", "posmaps", "again")
 
     def __init__(self, abspath: str, raw: Any = None):
         self.abspath = abspath
         self.raw = raw
         self.docs: list[Document] = []
+        self.data: dict[int, Any] = {}  # index -> the data decoded from ``raw``
         self.blobs: dict[int, Any] = {}
+        self.posmaps: dict[int, PosMap] = {}  # index -> positions, given or made
         self.again: dict | None = None  # index -> the document loaded from the file again
 
     def fill(self) -> None:
@@ -199,21 +205,38 @@ class Content:
         if rows is None:
             for doc in self.docs:
                 again = self._loaded_again().get(doc.index)
-                doc.data = again.data if again is not None else None
+                self.data[doc.index] = again.data if again is not None else None
             return
         for doc, (data, blob) in zip(self.docs, rows):
-            doc.data = data
+            self.data[doc.index] = data
             if blob is not None:
                 self.blobs[doc.index] = blob
 
+    def data_of(self, index: int) -> Any:
+        self.fill()
+        return self.data[index]
+
     def pos(self, doc: Document) -> PosMap:
+        got = self.posmaps.get(doc.index)
+        if got is not None:
+            return got
         self.fill()
         blob = self.blobs.get(doc.index)
         got = PosMap.from_blob(blob, doc.data) if blob is not None else None
         if got is None:
             again = self._loaded_again().get(doc.index)
             got = again.pos if again is not None else PosMap()
+        self.posmaps[doc.index] = got
         return got
+
+    def drop_positions(self, blobs: bool) -> None:
+        """The file checks have run: the loader's positions are dropped (they are large),
+        kept as blobs when ``blobs``."""
+        if blobs:
+            for doc in self.docs:
+                if doc.index in self.posmaps:
+                    self.blobs[doc.index] = self.posmaps[doc.index].to_blob(doc.data)
+        self.posmaps.clear()
 
     def _loaded_again(self) -> dict:
         if self.again is None:

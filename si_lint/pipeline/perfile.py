@@ -30,14 +30,30 @@ POOL_THRESHOLD = 200
 _FATAL = ("SI001", "SI005", "SI006")
 
 
-def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list[Document]:
+def load_documents(
+    source: Source, cwd: Path, strict_json: bool = False, profile_asset: bool = False
+) -> list[Document]:
     """The documents of one file (at least one: one of no kind carries the findings of a
-    file that cannot be read or holds none). ``strict_json`` (SPEC §9): a ``.json`` file
-    that is not strict JSON is SI001, never read leniently as YAML."""
+    file that cannot be read or holds none), their positions in their ``content``.
+    ``strict_json`` (SPEC §9): a ``.json`` file that is not strict JSON is SI001, never
+    read leniently as YAML."""
     relpath = relpath_of(source.abspath, cwd)
+    content = Content(source.abspath)
     if source.raw is None:
         diag = Diag("SI001", (), f"file cannot be read: {source.error}", line=1, col=1)
-        return [Document(relpath, source.abspath, None, None, None, load_findings=[diag], ndocs=0)]
+        content.docs = [
+            Document(
+                relpath,
+                source.abspath,
+                None,
+                None,
+                load_findings=[diag],
+                profile_asset=profile_asset,
+                ndocs=0,
+                content=content,
+            )
+        ]
+        return content.docs
     loaded = load_bytes(source.raw)
     if strict_json and source.abspath.endswith(".json") and loaded.text is not None:
         # (a text not decoded keeps its SI005/SI006)
@@ -46,25 +62,28 @@ def load_documents(source: Source, cwd: Path, strict_json: bool = False) -> list
             loaded.documents, loaded.findings, loaded.failed = [], [invalid], True
     sups = scan_suppressions(loaded.text, loaded.quiet_spans) if loaded.text else []
     n = len(loaded.documents)
-    parts: list[tuple] = [(d.data, d.pos, d.index) for d in loaded.documents]
-    docs = [
+    parts: list[tuple] = [(d.data, d.index) for d in loaded.documents] or [(None, 0)]
+    found: dict[int | None, list[Diag]] = {index: [] for _data, index in parts}
+    for diag in loaded.findings:  # a document's own findings; the file's on the first
+        found.get(diag.document, found[parts[0][1]]).append(diag)
+    content.posmaps = {d.index: d.pos for d in loaded.documents}
+    content.docs = [
         Document(
             relpath,
             source.abspath,
             classify(data) if n and not loaded.failed else None,
             data,
-            pos,
             sha=source.sha,
+            load_findings=found[index],
             suppressions=sups,
+            profile_asset=profile_asset,
             index=index,
             ndocs=n,
+            content=content,
         )
-        for data, pos, index in parts or [(None, None, 0)]
+        for data, index in parts
     ]
-    by_index: dict[int | None, Document] = {d.index: d for d in docs}
-    for diag in loaded.findings:  # a document's own findings; the file's on the first
-        by_index.get(diag.document, docs[0]).load_findings.append(diag)
-    return docs
+    return content.docs
 
 
 def crash(check, exc: BaseException, file: str | None, document: int | None = None) -> Diag:
@@ -103,21 +122,16 @@ def _work(i: int) -> tuple[list[Document], list[Finding]]:
     cache, or for an unsaved buffer (whose file cannot be read again), as blobs."""
     source: Source = _WORKER["sources"][i]
     ctx, checks, cwd = _WORKER["ctx"], _WORKER["checks"], _WORKER["cwd"]
-    docs = load_documents(source, cwd, _WORKER.get("strict_json", False))
+    asset = _asset(source.abspath, _WORKER.get("profile_dir"))
+    docs = load_documents(source, cwd, _WORKER.get("strict_json", False), asset)
     source.raw = None  # loaded: the bytes are not kept (a worker would hold all it read)
     findings: list[Finding] = []
-    content = Content(source.abspath)
-    blobs = _WORKER.get("cached") or source.abspath in _WORKER.get("overrides", ())
     for doc in docs:
         diags = file_diags(doc, ctx, checks) if checks else list(doc.load_findings)
         findings.extend(locate_in(d, doc) for d in diags)
-        if not checks:
-            continue  # loading only (build_corpus): the positions stay for the caller
-        if blobs and doc._pos is not None:
-            content.blobs[doc.index] = doc.pos.to_blob(doc.data)
-        content.docs.append(doc)
-        doc.content, doc.pos = content, None
-        doc.load_findings = []  # located above; not needed downstream
+    if checks:  # (loading only, build_corpus: the positions stay for the caller)
+        blobs = _WORKER.get("cached") or source.abspath in _WORKER.get("overrides", ())
+        docs[0].content.drop_positions(blobs)
     return docs, findings
 
 
@@ -146,7 +160,9 @@ def _pool_map(items: list[int], jobs: int, advance) -> list:
         with pool:
             for i, (head, body, sent) in zip(items, pool.map(_work_sent, items, chunksize=chunk)):
                 if head is not None:
-                    sent = from_entry([marshal.loads(head), body], sources[i], cwd) or _work(i)
+                    entry, s = [marshal.loads(head), body], sources[i]
+                    asset = _asset(s.abspath, _WORKER["profile_dir"])
+                    sent = from_entry(entry, s, cwd, None, asset) or _work(i)
                 out.append(sent)
                 advance()
         return out
@@ -154,17 +170,24 @@ def _pool_map(items: list[int], jobs: int, advance) -> list:
         return [_work(i) for i in items]
 
 
+def _asset(abspath: str, profile_dir: str | None) -> bool:
+    """A file in the selection's profile directory: its documents are profile assets."""
+    return profile_dir is not None and inside(abspath, profile_dir)
+
+
 def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[int]]:
     results: dict[int, tuple[list[Document], list[Finding]]] = {}
     todo: list[int] = []
     same = str(root) == str(cwd)  # the key's relative path is the documents' too
+    pdir = _WORKER["profile_dir"]
     for i, s in enumerate(sources):
         if s.error is None and cache is not None:
             rel = relpath_of(s.abspath, root)
-            got = _hit(cache, s, rel, cwd, same)
+            asset = pdir is not None and inside(s.abspath, pdir)  # (_asset, inline: warm)
+            got = _hit(cache, s, rel, cwd, same, asset)
             if got is None and s.raw is None:  # hashed by the stat index, not read
                 ensure_read(s)
-                got = _hit(cache, s, rel, cwd, same) if s.error is None else None
+                got = _hit(cache, s, rel, cwd, same, asset) if s.error is None else None
             if got is not None:
                 results[i] = got
                 s.raw = None
@@ -174,9 +197,9 @@ def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[i
     return results, todo
 
 
-def _hit(cache, s: Source, rel: str, cwd: Path, same: bool):
+def _hit(cache, s: Source, rel: str, cwd: Path, same: bool, asset: bool):
     hit = cache.get_file(s.sha, rel)
-    return None if hit is None else from_entry(hit, s, cwd, rel if same else None)
+    return None if hit is None else from_entry(hit, s, cwd, rel if same else None, asset)
 
 
 def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
@@ -195,11 +218,15 @@ def _check_all(todo: list[int], sources: list[Source], ctx: Context) -> list:
         return outputs
 
 
-def process(sources: list[Source], cwd: Path, ctx: Context, checks, cache, overrides=()):
+def process(
+    sources: list[Source], cwd: Path, ctx: Context, checks, cache, overrides=(), profile_dir=None
+):
     """(documents of every file; findings per relpath). ``checks`` empty: load only;
-    a callable: asked for only when some file is not in the cache."""
+    a callable: asked for only when some file is not in the cache. The documents of the
+    files in ``profile_dir`` are profile assets."""
     root = ctx.config.root
     use_cache = cache is not None and cache.enabled
+    _WORKER["profile_dir"] = profile_dir
     try:
         results, todo = _cached(sources, cwd, root, cache if use_cache else None)
         if callable(checks):  # (the checks, asked for only when a file is to be checked)
@@ -234,13 +261,15 @@ def per_file(state: State) -> None:
     state.ctx.jobs = forkmap.jobs_of(state.options.jobs, len(state.sources))
     overrides = {os.path.abspath(p) for p in state.overrides}
     checks = (lambda: state.checks) if state.with_checks else ()  # imported if used
-    docs, state.per_file = process(
-        state.sources, state.cwd, state.ctx, checks, state.cache, overrides
+    state.docs, state.per_file = process(
+        state.sources,
+        state.cwd,
+        state.ctx,
+        checks,
+        state.cache,
+        overrides,
+        state.selection.profile_dir,
     )
-    pdir = state.selection.profile_dir
-    for d in docs:
-        d.profile_asset = pdir is not None and inside(d.abspath, pdir)
-    state.docs = docs
     set_aside(state)  # not corpus files (SPEC §9): their findings dropped
 
 
