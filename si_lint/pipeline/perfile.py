@@ -183,7 +183,7 @@ def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[i
     for i, s in enumerate(sources):
         if s.error is None and cache is not None:
             rel = relpath_of(s.abspath, root)
-            asset = pdir is not None and inside(s.abspath, pdir)  # (_asset, inline: warm)
+            asset = _asset(s.abspath, pdir)
             got = _hit(cache, s, rel, cwd, same, asset)
             if got is None and s.raw is None:  # hashed by the stat index, not read
                 ensure_read(s)
