@@ -74,7 +74,6 @@ class Document:
     abspath: str
     kind: str | None
     data: Any
-    _pos: PosMap | None = field(default=None, repr=False)  # else from ``content``
     sha: str = ""  # the file's content hash
     #: loader findings (SI001…SI008) of this document (file-level ones on the first)
     load_findings: list = field(default_factory=list)
@@ -111,7 +110,6 @@ class Document:
         field) would cost a warm re-check of 4,000 files 12% more instructions."""
         doc = cls.__new__(cls)
         doc.__dict__.update(
-            _pos=None,
             load_findings=[],
             relpath=relpath,
             abspath=abspath,
@@ -166,8 +164,6 @@ class Document:
     def pos(self) -> PosMap:
         """Documents from the cache or a worker carry no positions (they are large):
         :attr:`content` gives them for the few a cross-file finding points into."""
-        if self._pos is not None:
-            return self._pos
         return self.content.pos(self) if self.content is not None else PosMap()
 
     def __repr__(self) -> str:  # keep tracebacks short

@@ -19,7 +19,7 @@ FIXTURE = {
 
 
 def _doc(data, kind="fixture", abspath="/nowhere/f.yaml", **given) -> Document:
-    return Document("f.yaml", abspath, kind, data, None, sha="ab" * 32, **given)
+    return Document("f.yaml", abspath, kind, data, sha="ab" * 32, **given)
 
 
 def test_refs_are_what_the_graph_and_the_dry_runs_read_of_the_data():

@@ -92,7 +92,7 @@ def test_a_document_with_a_bad_blob_reads_its_file_again(tmp_path):
     from si_lint.pipeline.data import Content
 
     content = Content(str(path))
-    doc = Document("a.yaml", str(path), None, data, None, content=content)
+    doc = Document("a.yaml", str(path), None, data, content=content)
     content.docs.append(doc)
     content.blobs[0] = "1,1,0,0"  # written by someone else
     assert doc.pos.key(("b", 1, "c")) == (4, 6)

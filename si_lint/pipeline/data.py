@@ -92,12 +92,10 @@ def to_entry(docs: list[Document], findings: list[Finding]) -> list:
             refs = [doc.scenario_id()]
         rows.append([doc.index, doc.kind, refs])
         data = doc.data  # (fills ``content.blobs`` from an entry's body)
-        content, pos = doc.content, doc._pos
+        content = doc.content
         blob = None if content is None else content.blobs.get(doc.index)
-        if blob is None and pos is None and content is not None:
-            pos = content.posmaps.get(doc.index)
-        if blob is None and pos is not None:
-            blob = pos.to_blob(data)
+        if blob is None and content is not None and doc.index in content.posmaps:
+            blob = content.posmaps[doc.index].to_blob(data)
         body.append([data, blob])
     head = {
         "docs": rows,
