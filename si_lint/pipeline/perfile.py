@@ -175,11 +175,10 @@ def _asset(abspath: str, profile_dir: str | None) -> bool:
     return profile_dir is not None and inside(abspath, profile_dir)
 
 
-def _cached(sources: list[Source], cwd: Path, root, cache) -> tuple[dict, list[int]]:
+def _cached(sources: list[Source], cwd: Path, root, cache, pdir) -> tuple[dict, list[int]]:
     results: dict[int, tuple[list[Document], list[Finding]]] = {}
     todo: list[int] = []
     same = str(root) == str(cwd)  # the key's relative path is the documents' too
-    pdir = _WORKER["profile_dir"]
     for i, s in enumerate(sources):
         if s.error is None and cache is not None:
             rel = relpath_of(s.abspath, root)
@@ -226,9 +225,8 @@ def process(
     files in ``profile_dir`` are profile assets."""
     root = ctx.config.root
     use_cache = cache is not None and cache.enabled
-    _WORKER["profile_dir"] = profile_dir
     try:
-        results, todo = _cached(sources, cwd, root, cache if use_cache else None)
+        results, todo = _cached(sources, cwd, root, cache if use_cache else None, profile_dir)
         if callable(checks):  # (the checks, asked for only when a file is to be checked)
             checks = checks() if todo else ()
         _WORKER.update(
@@ -238,6 +236,7 @@ def process(
             cached=use_cache,  # entries are written: positions kept, fixtures as JSON
             sources=sources,
             overrides=frozenset(overrides),
+            profile_dir=profile_dir,
             strict_json=ctx.config.root_how == "config",  # SPEC §9 "Not a corpus file"
         )
         outputs = _check_all(todo, sources, ctx)
